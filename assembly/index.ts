@@ -1,0 +1,106 @@
+// The Wasm interface, and nothing else: every export takes and returns numbers.
+// Bytes travel through the fixed regions in ./regions (INPUT, SIG, OUT), which
+// JS reaches through the *_ptr exports. Status codes are in ./status.
+
+import { INPUT, INPUT_CAP, SIG, SIG_CAP, OUT, wipe } from './regions';
+import { ERR_ALG, ERR_LENGTH } from './status';
+import {
+  HMAC_SLOTS, digest, digestLength, hmacImport, hmacVerify, hmacCompute, hmacDrop,
+  HASH_SHA256, HASH_SHA384,
+} from './hmac';
+import { sha256Init, sha256Update, sha256Final } from './sha256';
+import { sha512Init, sha512Update, sha512Final, SHA512_CTX } from './sha512';
+import { ED25519_SLOTS, ed25519Import, ed25519Verify, ed25519Drop } from './ed25519/verify';
+
+export function input_ptr(): usize { return INPUT; }
+export function input_cap(): u32 { return INPUT_CAP; }
+export function sig_ptr(): usize { return SIG; }
+export function sig_cap(): u32 { return SIG_CAP; }
+export function out_ptr(): usize { return OUT; }
+
+/** Wipe the first `len` bytes of INPUT (JS calls this after writing a secret there). */
+export function input_wipe(len: u32): void {
+  wipe(INPUT, <usize>min<u32>(len, INPUT_CAP));
+}
+
+// ---- plain hashes (1 = SHA-256, 2 = SHA-384, 3 = SHA-512) ----
+
+/** Digest of the first `len` bytes of INPUT into OUT; returns the digest length or a status. */
+export function hash(alg: u32, len: u32): i32 {
+  const dlen = digestLength(alg);
+  if (dlen == 0) return ERR_ALG;
+  if (len > INPUT_CAP) return ERR_LENGTH;
+  digest(alg, INPUT, len, OUT);
+  return <i32>dlen;
+}
+
+// One streaming context, so tests can feed a message in arbitrary splits.
+const STREAM: usize = memory.data(SHA512_CTX, 16);
+let streamAlg: u32 = 0;
+
+export function hash_init(alg: u32): i32 {
+  if (digestLength(alg) == 0) return ERR_ALG;
+  streamAlg = alg;
+  if (alg == HASH_SHA256) sha256Init(STREAM);
+  else sha512Init(STREAM, alg == HASH_SHA384);
+  return 1;
+}
+
+export function hash_update(len: u32): i32 {
+  if (streamAlg == 0) return ERR_ALG;
+  if (len > INPUT_CAP) return ERR_LENGTH;
+  if (streamAlg == HASH_SHA256) sha256Update(STREAM, INPUT, len);
+  else sha512Update(STREAM, INPUT, len);
+  return 1;
+}
+
+export function hash_final(): i32 {
+  const alg = streamAlg;
+  if (alg == 0) return ERR_ALG;
+  streamAlg = 0;
+  if (alg == HASH_SHA256) sha256Final(STREAM, OUT);
+  else sha512Final(STREAM, OUT, digestLength(alg));
+  return <i32>digestLength(alg);
+}
+
+// ---- HMAC key slots ----
+
+export function hmac_slots(): u32 { return HMAC_SLOTS; }
+
+/** Import the first `keyLen` bytes of INPUT as an HMAC key; INPUT is wiped either way. */
+export function hmac_import(slot: u32, alg: u32, keyLen: u32): i32 {
+  if (keyLen > INPUT_CAP) return ERR_LENGTH;
+  const status = hmacImport(slot, alg, INPUT, keyLen);
+  wipe(INPUT, keyLen);
+  return status;
+}
+
+/** Verify the first `tagLen` bytes of SIG against the MAC of the first `len` bytes of INPUT. */
+export function hmac_verify(slot: u32, len: u32, tagLen: u32): i32 {
+  if (len > INPUT_CAP || tagLen > SIG_CAP) return ERR_LENGTH;
+  return hmacVerify(slot, INPUT, len, SIG, tagLen);
+}
+
+/** Write the MAC of the first `len` bytes of INPUT to OUT; returns its length or a status. */
+export function hmac_compute(slot: u32, len: u32): i32 {
+  if (len > INPUT_CAP) return ERR_LENGTH;
+  return hmacCompute(slot, INPUT, len, OUT);
+}
+
+export function hmac_drop(slot: u32): i32 { return hmacDrop(slot); }
+
+// ---- Ed25519 key slots ----
+
+export function ed25519_slots(): u32 { return ED25519_SLOTS; }
+
+/** Import the 32-byte public key at the start of INPUT into `slot`. */
+export function ed25519_import(slot: u32): i32 { return ed25519Import(slot, INPUT); }
+
+/** Verify the 64-byte signature in SIG over the first `len` bytes of INPUT. */
+export function ed25519_verify(slot: u32, len: u32): i32 {
+  if (len > INPUT_CAP) return ERR_LENGTH;
+  return ed25519Verify(slot, INPUT, len, SIG);
+}
+
+export function ed25519_drop(slot: u32): i32 { return ed25519Drop(slot); }
+

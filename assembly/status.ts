@@ -1,0 +1,11 @@
+// Status codes returned across the Wasm boundary. The core never traps on bad
+// input: every entry point checks its arguments and answers with one of these.
+// Keep in sync with src/wasm/status.ts.
+
+export const VALID: i32 = 1;
+export const INVALID: i32 = 0;
+export const ERR_SLOT: i32 = -1;
+export const ERR_LENGTH: i32 = -2;
+export const ERR_ALG: i32 = -3;
+export const ERR_KEY: i32 = -4;
+export const ERR_EMPTY_SLOT: i32 = -5;

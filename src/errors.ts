@@ -1,0 +1,62 @@
+// One error class for every failure, with a stable `code` that programs switch on.
+// Messages are fixed per code (plus a claim or setting name): they never carry
+// the token, a key, or any other caller-supplied bytes.
+
+export const ERROR_MESSAGES = {
+  ERR_JWT_MALFORMED: 'token is not a well-formed compact JWS',
+  ERR_JWT_TOO_LARGE: 'token is longer than the allowed maximum',
+  ERR_JWS_HEADER_INVALID: 'protected header is invalid',
+  ERR_JWS_ALG_NOT_ALLOWED: 'algorithm is not allowed',
+  ERR_JWS_CRIT_UNSUPPORTED: 'header lists a critical extension that is not understood',
+  ERR_JWS_SIGNATURE_INVALID: 'signature verification failed',
+  ERR_JWT_PAYLOAD_INVALID: 'payload is not a JSON object',
+  ERR_JWT_EXPIRED: 'token has expired',
+  ERR_JWT_NOT_YET_VALID: 'token is not yet valid',
+  ERR_JWT_CLAIM_INVALID: 'claim check failed',
+  ERR_JWKS_NO_MATCHING_KEY: 'no key matches the token',
+  ERR_JWKS_MULTIPLE_MATCHING_KEYS: 'more than one key matches the token',
+  ERR_JWKS_FETCH_FAILED: 'key set could not be fetched',
+  ERR_JWKS_TIMEOUT: 'key set fetch timed out',
+  ERR_JWKS_INVALID: 'key set is malformed',
+  ERR_KEY_INVALID: 'key is malformed or unusable',
+  ERR_KEY_TOO_SHORT: 'key is shorter than the algorithm requires',
+  ERR_KEY_ALG_MISMATCH: 'key cannot be used with this algorithm',
+  ERR_ASYNC_REQUIRED: 'this algorithm needs WebCrypto: call verify() instead of verifySync()',
+  ERR_OPTIONS_INVALID: 'verifier options are invalid',
+  ERR_WASM_CORE: 'the Wasm core failed unexpectedly',
+} as const;
+
+export type JwtErrorCode = keyof typeof ERROR_MESSAGES;
+
+export interface JwtErrorDetails {
+  /** The claim that failed (ERR_JWT_CLAIM_INVALID and friends). */
+  claim?: string;
+  /** The option or setting that is wrong (ERR_OPTIONS_INVALID). */
+  setting?: string;
+  /** A fixed, non-sensitive explanation appended to the default message. */
+  reason?: string;
+  cause?: unknown;
+}
+
+export class JwtError extends Error {
+  readonly code: JwtErrorCode;
+  readonly claim: string | undefined;
+  readonly setting: string | undefined;
+
+  constructor(code: JwtErrorCode, details: JwtErrorDetails = {}) {
+    const base: string = ERROR_MESSAGES[code];
+    const where = details.claim ?? details.setting;
+    const message =
+      (where !== undefined ? `${base} (${where})` : base) +
+      (details.reason !== undefined ? `: ${details.reason}` : '');
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'JwtError';
+    this.code = code;
+    this.claim = details.claim;
+    this.setting = details.setting;
+  }
+}
+
+export function isJwtError(value: unknown, code?: JwtErrorCode): value is JwtError {
+  return value instanceof JwtError && (code === undefined || value.code === code);
+}

@@ -1,0 +1,164 @@
+// The glue between JS and the Wasm core: views into its memory built once,
+// key-slot bookkeeping, and status codes turned into booleans or JwtErrors.
+// Nothing here allocates inside Wasm; bytes go into fixed regions.
+
+import { JwtError } from '../errors.js';
+import type { CoreExports } from './exports.js';
+import { VALID, INVALID } from './status.js';
+
+export const HASH_IDS = { 'SHA-256': 1, 'SHA-384': 2, 'SHA-512': 3 } as const;
+export type HashName = keyof typeof HASH_IDS;
+export const DIGEST_LENGTH: Record<HashName, number> = { 'SHA-256': 32, 'SHA-384': 48, 'SHA-512': 64 };
+
+export type Bytes = string | Uint8Array;
+
+export class Core {
+  readonly exports: CoreExports;
+  readonly inputCap: number;
+  private readonly inputPtr: number;
+  private readonly sigPtr: number;
+  private readonly outPtr: number;
+  private readonly encoder = new TextEncoder();
+  private buffer: ArrayBuffer;
+  private memoryView: Uint8Array;
+  private inputView: Uint8Array;
+  private readonly freeHmac: number[];
+  private readonly freeEd25519: number[];
+
+  constructor(exports: CoreExports) {
+    this.exports = exports;
+    this.inputPtr = exports.input_ptr();
+    this.inputCap = exports.input_cap();
+    this.sigPtr = exports.sig_ptr();
+    this.outPtr = exports.out_ptr();
+    this.buffer = exports.memory.buffer;
+    this.memoryView = new Uint8Array(this.buffer);
+    this.inputView = this.memoryView.subarray(this.inputPtr, this.inputPtr + this.inputCap);
+    // Pop from the end: slot 0 is handed out first.
+    this.freeHmac = descending(exports.hmac_slots());
+    this.freeEd25519 = descending(exports.ed25519_slots());
+  }
+
+  /** The module's whole memory (tests read it to prove secrets were wiped). */
+  get memory(): Uint8Array {
+    this.refreshViews();
+    return this.memoryView;
+  }
+
+  // ---- plain hashes ----
+
+  hash(name: HashName, data: Bytes): Uint8Array {
+    const len = this.writeInput(data);
+    if (len < 0) throw new JwtError('ERR_WASM_CORE', { reason: 'input larger than the core buffer' });
+    const dlen = this.exports.hash(HASH_IDS[name], len);
+    return this.readOut(dlen);
+  }
+
+  // ---- HMAC ----
+
+  /** Import a raw HMAC key with no length policy (see src/wasm/keys.ts for the JWT rules). */
+  hmacImport(name: HashName, key: Uint8Array): number {
+    if (key.length > this.inputCap) throw new JwtError('ERR_KEY_INVALID', { reason: 'key too long' });
+    const slot = this.freeHmac.pop();
+    if (slot === undefined) throw new JwtError('ERR_WASM_CORE', { reason: 'no free HMAC key slot' });
+    this.refreshViews();
+    this.inputView.set(key, 0);
+    const status = this.exports.hmac_import(slot, HASH_IDS[name], key.length);
+    if (status !== VALID) {
+      this.exports.input_wipe(key.length);
+      this.freeHmac.push(slot);
+      throw new JwtError('ERR_WASM_CORE', { reason: `hmac_import status ${status}` });
+    }
+    return slot;
+  }
+
+  /** Constant-time check of `tag` (1..digest bytes) against the MAC of `data`. */
+  hmacVerify(slot: number, data: Bytes, tag: Uint8Array): boolean {
+    if (tag.length === 0 || tag.length > 64) return false;
+    const len = this.writeInput(data);
+    if (len < 0) return false;
+    this.memoryView.set(tag, this.sigPtr);
+    return this.verdict(this.exports.hmac_verify(slot, len, tag.length));
+  }
+
+  hmacCompute(slot: number, data: Bytes): Uint8Array {
+    const len = this.writeInput(data);
+    if (len < 0) throw new JwtError('ERR_WASM_CORE', { reason: 'input larger than the core buffer' });
+    return this.readOut(this.exports.hmac_compute(slot, len));
+  }
+
+  hmacDrop(slot: number): void {
+    if (this.exports.hmac_drop(slot) === VALID) this.freeHmac.push(slot);
+  }
+
+  // ---- Ed25519 ----
+
+  /** Import a 32-byte public key; a malformed or weak key throws ERR_KEY_INVALID. */
+  ed25519Import(publicKey: Uint8Array): number {
+    if (publicKey.length !== 32) throw new JwtError('ERR_KEY_INVALID', { reason: 'Ed25519 public key must be 32 bytes' });
+    const slot = this.freeEd25519.pop();
+    if (slot === undefined) throw new JwtError('ERR_WASM_CORE', { reason: 'no free Ed25519 key slot' });
+    this.refreshViews();
+    this.inputView.set(publicKey, 0);
+    const status = this.exports.ed25519_import(slot);
+    if (status !== VALID) {
+      this.freeEd25519.push(slot);
+      if (status === -4) throw new JwtError('ERR_KEY_INVALID', { reason: 'not a valid Ed25519 public key' });
+      throw new JwtError('ERR_WASM_CORE', { reason: `ed25519_import status ${status}` });
+    }
+    return slot;
+  }
+
+  /** Strict RFC 8032 verify; any malformed signature is simply `false`. */
+  ed25519Verify(slot: number, message: Bytes, signature: Uint8Array): boolean {
+    if (signature.length !== 64) return false;
+    const len = this.writeInput(message);
+    if (len < 0) return false;
+    this.memoryView.set(signature, this.sigPtr);
+    return this.verdict(this.exports.ed25519_verify(slot, len));
+  }
+
+  ed25519Drop(slot: number): void {
+    if (this.exports.ed25519_drop(slot) === VALID) this.freeEd25519.push(slot);
+  }
+
+  // ---- internals ----
+
+  /** Copy `data` into INPUT; returns its byte length, or -1 if it does not fit. */
+  private writeInput(data: Bytes): number {
+    this.refreshViews();
+    if (typeof data === 'string') {
+      const { read, written } = this.encoder.encodeInto(data, this.inputView);
+      return read === data.length ? written : -1;
+    }
+    if (data.length > this.inputCap) return -1;
+    this.inputView.set(data, 0);
+    return data.length;
+  }
+
+  private readOut(len: number): Uint8Array {
+    if (len <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `status ${len}` });
+    return this.memoryView.slice(this.outPtr, this.outPtr + len);
+  }
+
+  private verdict(status: number): boolean {
+    if (status === VALID) return true;
+    if (status === INVALID) return false;
+    throw new JwtError('ERR_WASM_CORE', { reason: `verify status ${status}` });
+  }
+
+  /** Views die when memory grows; the core never grows it, but never trust that blindly. */
+  private refreshViews(): void {
+    if (this.exports.memory.buffer !== this.buffer) {
+      this.buffer = this.exports.memory.buffer;
+      this.memoryView = new Uint8Array(this.buffer);
+      this.inputView = this.memoryView.subarray(this.inputPtr, this.inputPtr + this.inputCap);
+    }
+  }
+}
+
+function descending(count: number): number[] {
+  const slots: number[] = [];
+  for (let i = count - 1; i >= 0; i--) slots.push(i);
+  return slots;
+}

@@ -1,0 +1,23 @@
+// The shape of the Wasm core's exports (assembly/index.ts). Only numbers cross.
+export interface CoreExports {
+  memory: WebAssembly.Memory;
+  input_ptr(): number;
+  input_cap(): number;
+  sig_ptr(): number;
+  sig_cap(): number;
+  out_ptr(): number;
+  input_wipe(len: number): void;
+  hash(alg: number, len: number): number;
+  hash_init(alg: number): number;
+  hash_update(len: number): number;
+  hash_final(): number;
+  hmac_slots(): number;
+  hmac_import(slot: number, alg: number, keyLen: number): number;
+  hmac_verify(slot: number, len: number, tagLen: number): number;
+  hmac_compute(slot: number, len: number): number;
+  hmac_drop(slot: number): number;
+  ed25519_slots(): number;
+  ed25519_import(slot: number): number;
+  ed25519_verify(slot: number, len: number): number;
+  ed25519_drop(slot: number): number;
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+// The shared corpus and the Node-only tests (differential against node:crypto,
+// memory growth), with the byte loader the default export condition uses.
+export default defineConfig({
+  resolve: {
+    alias: { '#core-loader': fileURLToPath(new URL('./src/wasm/load-bytes.ts', import.meta.url)) },
+  },
+  test: {
+    include: ['test/shared/**/*.test.ts', 'test/node/**/*.test.ts'],
+    testTimeout: 120_000,
+  },
+});

@@ -1,0 +1,26 @@
+import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+// The shared corpus inside workerd, loading the core the way a deployed Worker
+// does: the .wasm file imported as a compiled module (the `workerd` condition).
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      // The Wrangler config brings Wrangler's module rules: `.wasm` imports become
+      // compiled WebAssembly.Module objects, exactly as in a deployed Worker.
+      wrangler: { configPath: './wrangler.toml' },
+      miniflare: {
+        // The test pool itself needs nodejs_compat; the guard and library do not.
+        compatibilityFlags: ['nodejs_compat'],
+      },
+    }),
+  ],
+  resolve: {
+    alias: { '#core-loader': fileURLToPath(new URL('./src/wasm/load-workerd.ts', import.meta.url)) },
+  },
+  test: {
+    include: ['test/shared/**/*.test.ts', 'test/worker/**/*.test.ts'],
+    testTimeout: 120_000,
+  },
+});
