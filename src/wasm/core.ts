@@ -54,6 +54,19 @@ export class Core {
     return this.readOut(dlen);
   }
 
+  /** Digest of `parts` fed one after another through the streaming context (tests split inputs with it). */
+  hashParts(name: HashName, parts: Uint8Array[]): Uint8Array {
+    this.exports.hash_init(HASH_IDS[name]);
+    for (const part of parts) {
+      const len = this.writeInput(part);
+      if (len < 0 || this.exports.hash_update(len) !== VALID) {
+        this.exports.hash_final();
+        throw new JwtError('ERR_WASM_CORE', { reason: 'input larger than the core buffer' });
+      }
+    }
+    return this.readOut(this.exports.hash_final());
+  }
+
   // ---- HMAC ----
 
   /** Import a raw HMAC key with no length policy (see src/wasm/keys.ts for the JWT rules). */

@@ -1,0 +1,61 @@
+// Node-side facts every bench prints and stores: machine, runtime, versions.
+import { cpus, totalmem, platform, arch } from 'node:os';
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const requireFromBench = createRequire(join(benchDir, 'package.json'));
+
+export function packageVersion(name: string): string {
+  try {
+    const path = requireFromBench.resolve(`${name}/package.json`);
+    return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
+  } catch {
+    // Some packages do not export package.json; find it next to the entry point.
+    try {
+      let dir = dirname(requireFromBench.resolve(name));
+      for (let i = 0; i < 6; i++) {
+        try {
+          const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version: string };
+          if (pkg.name === name) return pkg.version;
+        } catch {
+          /* keep walking up */
+        }
+        dir = dirname(dir);
+      }
+    } catch {
+      /* not installed */
+    }
+    return 'not installed';
+  }
+}
+
+export function environment(packages: string[] = []): Record<string, string> {
+  const cpu = cpus();
+  const edgejwt = JSON.parse(readFileSync(join(benchDir, '..', 'package.json'), 'utf8')) as { version: string };
+  const env: Record<string, string> = {
+    date: new Date().toISOString(),
+    machine: `${cpu[0]?.model ?? 'unknown cpu'} × ${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${platform()} ${arch()}`,
+    node: process.version,
+    openssl: process.versions.openssl ?? 'n/a',
+    v8: process.versions.v8,
+    edgejwt: edgejwt.version,
+  };
+  for (const p of packages) env[p] = packageVersion(p);
+  return env;
+}
+
+export function printEnvironment(env: Record<string, string>): void {
+  console.log(Object.entries(env).map(([k, v]) => `${k}: ${v}`).join('\n'));
+}
+
+/** Write bench/results/<name>.json (figures plus the environment they came from). */
+export function writeResults(name: string, data: unknown): string {
+  const dir = join(benchDir, 'results');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify(data, null, 2) + '\n');
+  return path;
+}

@@ -1,0 +1,152 @@
+// HMAC key slots through the JWT-level API: key size policy, full-length tags,
+// bit flips, slot reuse, bounded memory, and no key material left behind.
+import { describe, expect, it } from 'vitest';
+import { getCore } from '../../src/wasm/instance.js';
+import { importHmacKey, verifyHmac, type HmacAlg } from '../../src/wasm/keys.js';
+import { isJwtError } from '../../src/errors.js';
+import { seededBytes } from './bytes.js';
+
+const ALGS: [HmacAlg, 'SHA-256' | 'SHA-384' | 'SHA-512', number][] = [
+  ['HS256', 'SHA-256', 32],
+  ['HS384', 'SHA-384', 48],
+  ['HS512', 'SHA-512', 64],
+];
+
+async function webCryptoTag(hash: string, key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
+  const k = await crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash }, false, ['sign']);
+  return new Uint8Array(await crypto.subtle.sign('HMAC', k, data as BufferSource));
+}
+
+function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+describe.each(ALGS)('%s', (alg, hash, size) => {
+  it('refuses keys shorter than the hash output (RFC 7518 §3.2) with ERR_KEY_TOO_SHORT', () => {
+    let caught: unknown;
+    try {
+      importHmacKey(seededBytes(1, size - 1), alg);
+    } catch (e) {
+      caught = e;
+    }
+    expect(isJwtError(caught, 'ERR_KEY_TOO_SHORT')).toBe(true);
+    expect(String((caught as Error).message)).not.toMatch(/[0-9a-f]{16}/);
+  });
+
+  it('accepts the right tag, and fails every single-bit flip of it', async () => {
+    const secret = seededBytes(2, size);
+    const message = seededBytes(3, 654);
+    const key = importHmacKey(secret, alg);
+    const tag = await webCryptoTag(hash, secret, message);
+    expect(verifyHmac(key, message, tag)).toBe(true);
+    for (let bit = 0; bit < tag.length * 8; bit++) {
+      const bad = tag.slice();
+      bad[bit >> 3]! ^= 1 << (bit & 7);
+      if (verifyHmac(key, message, bad)) expect.fail(`bit ${bit} flip accepted`);
+    }
+    key.drop();
+  });
+
+  it('rejects truncated, extended and empty tags', async () => {
+    const secret = seededBytes(4, size + 10);
+    const message = seededBytes(5, 100);
+    const key = importHmacKey(secret, alg);
+    const tag = await webCryptoTag(hash, secret, message);
+    expect(verifyHmac(key, message, tag.subarray(0, size - 1))).toBe(false);
+    expect(verifyHmac(key, message, tag.subarray(0, 16))).toBe(false);
+    expect(verifyHmac(key, message, new Uint8Array([...tag, 0]))).toBe(false);
+    expect(verifyHmac(key, message, new Uint8Array(0))).toBe(false);
+    key.drop();
+  });
+
+  it('hashes keys longer than the block first (RFC 2104 §2)', async () => {
+    const secret = seededBytes(6, 300);
+    const message = seededBytes(7, 77);
+    const key = importHmacKey(secret, alg);
+    expect(verifyHmac(key, message, await webCryptoTag(hash, secret, message))).toBe(true);
+    key.drop();
+  });
+
+  it('leaves no key, key pad or inner digest in memory after import and verify', async () => {
+    const secret = seededBytes(8, size);
+    const message = seededBytes(9, 700);
+    const key = importHmacKey(secret, alg);
+    expect(verifyHmac(key, message, await webCryptoTag(hash, secret, message))).toBe(true);
+    const memory = getCore().memory;
+    const ipad = secret.map((b) => b ^ 0x36);
+    const opad = secret.map((b) => b ^ 0x5c);
+    expect(indexOf(memory, secret)).toBe(-1);
+    expect(indexOf(memory, ipad)).toBe(-1);
+    expect(indexOf(memory, opad)).toBe(-1);
+    key.drop();
+  });
+});
+
+describe('key slots and memory', () => {
+  it('reuses slots: importing and dropping many keys never runs out', () => {
+    const total = getCore().exports.hmac_slots();
+    for (let round = 0; round < 4; round++) {
+      const keys = [];
+      for (let i = 0; i < total; i++) keys.push(importHmacKey(seededBytes(round * 1000 + i, 32), 'HS256'));
+      for (const k of keys) k.drop();
+    }
+  });
+
+  it('says so with a typed error when every slot is taken', () => {
+    const total = getCore().exports.hmac_slots();
+    const keys = [];
+    try {
+      for (let i = 0; i < total; i++) keys.push(importHmacKey(seededBytes(i, 32), 'HS256'));
+      let caught: unknown;
+      try {
+        importHmacKey(seededBytes(99, 32), 'HS256');
+      } catch (e) {
+        caught = e;
+      }
+      expect(isJwtError(caught, 'ERR_WASM_CORE')).toBe(true);
+    } finally {
+      for (const k of keys) k.drop();
+    }
+  });
+
+  it('does not grow memory over 100,000 verifications of 2 KB inputs', () => {
+    const key = importHmacKey(seededBytes(10, 32), 'HS256');
+    const message = seededBytes(11, 2048);
+    const tag = getCore().hmacCompute(key.slot(), message);
+    const before = getCore().exports.memory.buffer.byteLength;
+    let accepted = 0;
+    for (let i = 0; i < 100_000; i++) if (verifyHmac(key, message, tag)) accepted++;
+    expect(accepted).toBe(100_000);
+    expect(getCore().exports.memory.buffer.byteLength).toBe(before);
+    key.drop();
+  });
+
+  it('refuses a dropped key with a typed error instead of using a recycled slot', () => {
+    const key = importHmacKey(seededBytes(12, 32), 'HS256');
+    key.drop();
+    let caught: unknown;
+    try {
+      verifyHmac(key, 'abc', new Uint8Array(32));
+    } catch (e) {
+      caught = e;
+    }
+    expect(isJwtError(caught, 'ERR_KEY_INVALID')).toBe(true);
+  });
+
+  it('answers bad raw calls with status codes, never a trap', () => {
+    const x = getCore().exports;
+    expect(x.hmac_verify(x.hmac_slots(), 10, 32)).toBe(-1);
+    expect(x.hmac_verify(0, x.input_cap() + 1, 32)).toBe(-2);
+    expect(x.hmac_verify(0, 10, 65)).toBe(-2);
+    expect(x.hmac_import(0, 9, 10)).toBe(-3);
+    expect(x.hmac_import(0xffffffff, 1, 10)).toBe(-1);
+    expect(x.hmac_compute(x.hmac_slots() - 1, 10)).toBe(-5);
+    expect(x.hash(0, 10)).toBe(-3);
+    expect(x.hash(1, 0xffffffff)).toBe(-2);
+    expect(x.hash_update(10)).toBe(-3);
+  });
+});
