@@ -2,8 +2,8 @@
 // computed once per key and kept in a key slot. A verify then costs only the
 // message blocks plus one outer compression.
 
-import { sha256Compress, sha256Init, sha256Resume, sha256Update, sha256Final, SHA256_W } from './sha256';
-import { sha512Compress, sha512Init, sha512Resume, sha512Update, sha512Final, SHA512_W, SHA512_CTX } from './sha512';
+import { sha256Compress, sha256Init, sha256Resume, sha256Update, sha256Final } from './sha256';
+import { sha512Compress, sha512Init, sha512Resume, sha512Update, sha512Final, SHA512_CTX } from './sha512';
 import { wipe, equalCt } from './regions';
 import { VALID, INVALID, ERR_SLOT, ERR_LENGTH, ERR_ALG, ERR_EMPTY_SLOT } from './status';
 
@@ -143,6 +143,4 @@ function compressOne(hash: u32, state: usize, block: usize): void {
 function wipeScratch(): void {
   wipe(PAD, 128);
   wipe(CTX, SHA512_CTX);
-  wipe(SHA256_W, 64 * 4);
-  wipe(SHA512_W, 80 * 8);
 }
