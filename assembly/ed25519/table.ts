@@ -9,7 +9,7 @@ import { arenaAlloc } from './arena';
 import { PT, NIELS, ptAdd, ptAddNiels, ptDouble, ptCopy, ptIdentity, nielsFromAffine } from './point';
 
 /** Window width, chosen by measurement (bench/ed25519.ts; see the issue note). */
-export const W: u32 = 5;
+export const W: u32 = 6;
 /** Digit positions for scalars below 2^253. */
 export const POSITIONS: u32 = (253 + W - 1) / W;
 export const PER_POSITION: u32 = 1 << (W - 1);
