@@ -51,9 +51,13 @@ export function printEnvironment(env: Record<string, string>): void {
   console.log(Object.entries(env).map(([k, v]) => `${k}: ${v}`).join('\n'));
 }
 
-/** Write bench/results/<name>.json (figures plus the environment they came from). */
+/**
+ * Write bench/results/<name>.json (figures plus the environment they came from).
+ * Smoke runs (BENCH_SMOKE=1, as in CI) go to bench/results/smoke/, which git
+ * ignores, so they never overwrite the figures the README quotes.
+ */
 export function writeResults(name: string, data: unknown): string {
-  const dir = join(benchDir, 'results');
+  const dir = join(benchDir, 'results', process.env.BENCH_SMOKE === '1' ? 'smoke' : '');
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.json`);
   writeFileSync(path, JSON.stringify(data, null, 2) + '\n');
