@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 // memory growth), with the byte loader the default export condition uses.
 export default defineConfig({
   resolve: {
-    alias: { '#core-loader': fileURLToPath(new URL('./src/wasm/load-bytes.ts', import.meta.url)) },
+    alias: {
+      '#core-loader': fileURLToPath(new URL('./src/wasm/load-bytes.ts', import.meta.url)),
+      '#crypto-backend': fileURLToPath(new URL('./src/backend/node.ts', import.meta.url)),
+    },
   },
   test: {
     include: ['test/shared/**/*.test.ts', 'test/node/**/*.test.ts'],

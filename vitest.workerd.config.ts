@@ -17,7 +17,10 @@ export default defineConfig({
     }),
   ],
   resolve: {
-    alias: { '#core-loader': fileURLToPath(new URL('./src/wasm/load-workerd.ts', import.meta.url)) },
+    alias: {
+      '#core-loader': fileURLToPath(new URL('./src/wasm/load-workerd.ts', import.meta.url)),
+      '#crypto-backend': fileURLToPath(new URL('./src/backend/webcrypto.ts', import.meta.url)),
+    },
   },
   test: {
     include: ['test/shared/**/*.test.ts', 'test/worker/**/*.test.ts'],

@@ -1,0 +1,109 @@
+// JWT claim checks (RFC 7519 §4.1), run only after the signature verified.
+// Time claims must be finite numbers; `exp` is required unless turned off;
+// a configured audience requires an `aud`.
+
+import { JwtError } from './errors.js';
+import type { JoseHeader } from './header.js';
+
+export type JWTPayload = Readonly<Record<string, unknown>> & {
+  readonly iss?: string;
+  readonly sub?: string;
+  readonly aud?: string | readonly string[];
+  readonly exp?: number;
+  readonly nbf?: number;
+  readonly iat?: number;
+  readonly jti?: string;
+};
+
+export interface ClaimPolicy {
+  issuer: ReadonlySet<string> | undefined;
+  audience: ReadonlySet<string> | undefined;
+  subject: string | undefined;
+  /** Normalised (lower case, no `application/`). */
+  typ: string | undefined;
+  /** Seconds. */
+  clockTolerance: number;
+  /** Seconds, or undefined. */
+  maxTokenAge: number | undefined;
+  requiredClaims: readonly string[];
+  requireExp: boolean;
+}
+
+function claimError(claim: string, reason: string): JwtError {
+  return new JwtError('ERR_JWT_CLAIM_INVALID', { claim, reason });
+}
+
+function numeric(payload: Record<string, unknown>, name: 'exp' | 'nbf' | 'iat'): number | undefined {
+  const v = payload[name];
+  if (v === undefined) return undefined;
+  // Strings, booleans, 1e400 (parsed as Infinity) and friends are never times.
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw claimError(name, 'must be a finite number');
+  return v;
+}
+
+export function normaliseTyp(typ: string): string {
+  const t = typ.toLowerCase();
+  return t.startsWith('application/') ? t.slice(12) : t;
+}
+
+/** Time checks alone, also re-run on every cache hit. `now` in seconds. */
+export function checkTimes(payload: Record<string, unknown>, policy: ClaimPolicy, now: number): void {
+  const tol = policy.clockTolerance;
+  const exp = numeric(payload, 'exp');
+  const nbf = numeric(payload, 'nbf');
+  const iat = numeric(payload, 'iat');
+  if (exp === undefined) {
+    if (policy.requireExp) throw claimError('exp', 'missing');
+  } else if (exp <= now - tol) {
+    throw new JwtError('ERR_JWT_EXPIRED');
+  }
+  if (nbf !== undefined && nbf > now + tol) throw new JwtError('ERR_JWT_NOT_YET_VALID');
+  if (policy.maxTokenAge !== undefined) {
+    if (iat === undefined) throw claimError('iat', 'missing');
+    const age = now - iat;
+    if (age < -tol) throw claimError('iat', 'in the future');
+    if (age - tol > policy.maxTokenAge) throw new JwtError('ERR_JWT_EXPIRED', { reason: 'older than maxTokenAge' });
+  }
+}
+
+/** Same verdict as checkTimes, as a boolean (the cache's hot path: no throw). */
+export function timesHold(payload: JWTPayload, policy: ClaimPolicy, now: number): boolean {
+  const tol = policy.clockTolerance;
+  const exp = payload.exp;
+  if (exp !== undefined && exp <= now - tol) return false;
+  const nbf = payload.nbf;
+  if (nbf !== undefined && nbf > now + tol) return false;
+  if (policy.maxTokenAge !== undefined) {
+    const age = now - payload.iat!;
+    if (age < -tol || age - tol > policy.maxTokenAge) return false;
+  }
+  return true;
+}
+
+export function checkClaims(payload: Record<string, unknown>, header: JoseHeader, policy: ClaimPolicy, now: number): void {
+  checkTimes(payload, policy, now);
+  if (policy.issuer !== undefined) {
+    const iss = payload.iss;
+    if (typeof iss !== 'string' || !policy.issuer.has(iss)) throw claimError('iss', 'unexpected issuer');
+  }
+  if (policy.audience !== undefined) {
+    const aud = payload.aud;
+    let ok = false;
+    if (typeof aud === 'string') ok = policy.audience.has(aud);
+    else if (Array.isArray(aud)) {
+      for (const a of aud) {
+        if (typeof a !== 'string') throw claimError('aud', 'must be a string or an array of strings');
+        if (policy.audience.has(a)) ok = true;
+      }
+    }
+    if (!ok) throw claimError('aud', aud === undefined ? 'missing' : 'unexpected audience');
+  }
+  if (policy.subject !== undefined && payload.sub !== policy.subject) throw claimError('sub', 'unexpected subject');
+  if (policy.typ !== undefined) {
+    const typ = header.typ;
+    if (typeof typ !== 'string' || normaliseTyp(typ) !== policy.typ) throw claimError('typ', 'unexpected type');
+  }
+  for (const name of policy.requiredClaims) {
+    if (payload[name] === undefined) throw claimError(name, 'missing');
+  }
+}

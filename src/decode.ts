@@ -1,0 +1,21 @@
+// Reading a token without verifying anything: for logs and debugging only.
+// The name says it: nothing returned here may be trusted.
+
+import { decodeSegment } from './b64.js';
+import { JwtError } from './errors.js';
+import { parseHeader, type JoseHeader } from './header.js';
+import { split } from './jws.js';
+import { parsePayload } from './payload.js';
+
+export interface UnverifiedToken {
+  readonly header: JoseHeader;
+  readonly payload: Readonly<Record<string, unknown>>;
+}
+
+export function decodeUnverified(token: string, maxTokenLength = 16_384): UnverifiedToken {
+  const seg = split(token, maxTokenLength);
+  const { header } = parseHeader(token, seg.h);
+  const bytes = decodeSegment(token, seg.h + 1, seg.p);
+  if (bytes === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'payload is not canonical base64url' });
+  return { header, payload: parsePayload(bytes) };
+}

@@ -1,0 +1,222 @@
+// One verification key (from a JWK, raw secret bytes, or a CryptoKey), with the
+// JWK rules applied once: kty/crv/alg must fit the token's algorithm, `use` and
+// `key_ops` must allow verification, RSA moduli below 2048 bits are refused.
+// Runtime forms (Wasm slot or backend key) are created on first use, per algorithm.
+
+import { backend } from '#crypto-backend';
+import { MIN_RSA_BITS, SUPPORTED_ALGORITHMS, algSpec, jwkAlgAllows, type AlgSpec, type Engine, type KeyType } from '../algorithms.js';
+import { decodeSegment } from '../b64.js';
+import type { BackendKey, PublicJwk } from '../backend/types.js';
+import { JwtError } from '../errors.js';
+import { importEd25519Key, importHmacKey, type HmacAlg, type WasmKey } from '../wasm/keys.js';
+
+/** A JSON Web Key (RFC 7517) as accepted here; private members are ignored. */
+export interface JWK {
+  kty?: string;
+  kid?: string;
+  alg?: string;
+  use?: string;
+  key_ops?: string[];
+  k?: string;
+  n?: string;
+  e?: string;
+  crv?: string;
+  x?: string;
+  y?: string;
+}
+
+export type KeyInput = JWK | Uint8Array | CryptoKey;
+
+/** How a verify reaches the signature check: a Wasm key slot or a backend key. */
+export type Handle = { readonly wasm: WasmKey; readonly sigLength: number } | { readonly wasm?: undefined; readonly key: BackendKey; readonly sigLength: number };
+
+type Material =
+  | { t: 'secret'; secret: Uint8Array }
+  | { t: 'okp'; x: Uint8Array }
+  | { t: 'jwk'; jwk: PublicJwk; sigLength: number }
+  | { t: 'crypto'; key: CryptoKey; sigLength: number };
+
+const EC_COORD: Record<string, number> = { 'P-256': 32, 'P-384': 48, 'P-521': 66 };
+
+function bad(reason: string): JwtError {
+  return new JwtError('ERR_KEY_INVALID', { reason });
+}
+
+function b64(value: unknown, what: string): Uint8Array {
+  if (typeof value !== 'string') throw bad(`${what} missing`);
+  const bytes = decodeSegment(value, 0, value.length);
+  if (bytes === undefined) throw bad(`${what} is not base64url`);
+  return bytes;
+}
+
+function bitLength(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length && bytes[i] === 0) i++;
+  if (i === bytes.length) return 0;
+  return (bytes.length - i - 1) * 8 + (32 - Math.clz32(bytes[i]!));
+}
+
+export class KeyEntry {
+  readonly kid: string | undefined;
+  readonly kty: KeyType;
+  readonly crv: string | undefined;
+  /** The JWK `alg` (or the algorithm a CryptoKey is bound to), if any. */
+  readonly alg: string | undefined;
+  /** False when `use`/`key_ops`/`alg` rule out JWS verification. */
+  readonly usable: boolean;
+  /** Set when the key must never verify (too short); raised when the key is selected. */
+  readonly problem: JwtError | undefined;
+  readonly #material: Material;
+  readonly #handles = new Map<string, Handle | Promise<Handle>>();
+
+  private constructor(init: { kid?: string; kty: KeyType; crv?: string; alg?: string; usable: boolean; problem?: JwtError; material: Material }) {
+    this.kid = init.kid;
+    this.kty = init.kty;
+    this.crv = init.crv;
+    this.alg = init.alg;
+    this.usable = init.usable;
+    this.problem = init.problem;
+    this.#material = init.material;
+  }
+
+  /** Build from any accepted input; throws ERR_KEY_INVALID for input that is not a key at all. */
+  static from(input: KeyInput): KeyEntry {
+    if (input instanceof Uint8Array) {
+      return new KeyEntry({ kty: 'oct', usable: true, material: { t: 'secret', secret: input.slice() } });
+    }
+    if (typeof CryptoKey !== 'undefined' && input instanceof CryptoKey) return KeyEntry.fromCryptoKey(input);
+    if (typeof input !== 'object' || input === null) throw bad('unsupported key input');
+    return KeyEntry.fromJwk(input as JWK);
+  }
+
+  static fromJwk(jwk: JWK): KeyEntry {
+    if (jwk.kid !== undefined && typeof jwk.kid !== 'string') throw bad('kid is not a string');
+    if (jwk.alg !== undefined && typeof jwk.alg !== 'string') throw bad('alg is not a string');
+    if (jwk.use !== undefined && typeof jwk.use !== 'string') throw bad('use is not a string');
+    const ops = jwk.key_ops;
+    if (ops !== undefined && (!Array.isArray(ops) || ops.some((o) => typeof o !== 'string'))) throw bad('key_ops is not a string array');
+    // RFC 7517 §4.2/4.3: a key for encryption, or whose operations exclude verify, never verifies.
+    const usable =
+      (jwk.use === undefined || jwk.use === 'sig') &&
+      (ops === undefined || ops.includes('verify')) &&
+      (jwk.alg === undefined || algSpec(jwk.alg) !== undefined);
+    const common = { kid: jwk.kid, alg: jwk.alg, usable };
+    switch (jwk.kty) {
+      case 'oct':
+        return new KeyEntry({ ...common, kty: 'oct', material: { t: 'secret', secret: b64(jwk.k, 'k') } });
+      case 'RSA': {
+        const n = b64(jwk.n, 'n');
+        const e = b64(jwk.e, 'e');
+        if (e.length === 0 || e.length > 8) throw bad('RSA exponent out of range');
+        const bits = bitLength(n);
+        const problem = bits < MIN_RSA_BITS ? new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' }) : undefined;
+        const material: Material = { t: 'jwk', jwk: { kty: 'RSA', n: jwk.n!, e: jwk.e! }, sigLength: Math.ceil(bits / 8) };
+        return new KeyEntry({ ...common, kty: 'RSA', material, ...(problem ? { problem } : {}) });
+      }
+      case 'EC': {
+        const size = typeof jwk.crv === 'string' && Object.hasOwn(EC_COORD, jwk.crv) ? EC_COORD[jwk.crv]! : 0;
+        if (size === 0) return new KeyEntry({ ...common, usable: false, kty: 'EC', material: { t: 'secret', secret: new Uint8Array(0) } });
+        if (b64(jwk.x, 'x').length !== size || b64(jwk.y, 'y').length !== size) throw bad('EC coordinate length');
+        const material: Material = { t: 'jwk', jwk: { kty: 'EC', crv: jwk.crv!, x: jwk.x!, y: jwk.y! }, sigLength: 2 * size };
+        return new KeyEntry({ ...common, kty: 'EC', crv: jwk.crv!, material });
+      }
+      case 'OKP': {
+        // X25519 and Ed448 keys may sit in the same set; they just never verify here.
+        if (jwk.crv !== 'Ed25519') return new KeyEntry({ ...common, usable: false, kty: 'OKP', material: { t: 'secret', secret: new Uint8Array(0) } });
+        const x = b64(jwk.x, 'x');
+        if (x.length !== 32) throw bad('Ed25519 public key must be 32 bytes');
+        return new KeyEntry({ ...common, kty: 'OKP', crv: 'Ed25519', material: { t: 'okp', x } });
+      }
+      default:
+        throw bad('unsupported kty');
+    }
+  }
+
+  static fromCryptoKey(key: CryptoKey): KeyEntry {
+    if (key.type === 'private') throw bad('a private CryptoKey cannot verify');
+    const algo = key.algorithm as KeyAlgorithm & { hash?: { name: string }; namedCurve?: string; modulusLength?: number; length?: number };
+    const usable = key.usages.includes('verify');
+    // The CryptoKey is bound to one scheme and hash: find the algorithms it can serve.
+    const engines: Record<string, Engine> = { HMAC: 'hmac', 'RSASSA-PKCS1-v1_5': 'rsa-pkcs1', 'RSA-PSS': 'rsa-pss', ECDSA: 'ecdsa', Ed25519: 'ed25519' };
+    const engine = Object.hasOwn(engines, algo.name) ? engines[algo.name] : undefined;
+    if (engine === undefined) throw bad('unsupported CryptoKey algorithm');
+    const fits = SUPPORTED_ALGORITHMS.map((a) => algSpec(a)!).filter(
+      (s) => s.engine === engine && (s.crv === undefined || s.crv === algo.namedCurve) && (engine === 'ecdsa' || engine === 'ed25519' || s.hash === algo.hash?.name),
+    );
+    const first = fits[0];
+    if (first === undefined) throw bad('unsupported CryptoKey parameters');
+    let problem: JwtError | undefined;
+    let sigLength = first.sigLength;
+    if (first.kty === 'RSA') {
+      sigLength = Math.ceil((algo.modulusLength ?? 0) / 8);
+      if ((algo.modulusLength ?? 0) < MIN_RSA_BITS) problem = new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
+    }
+    if (first.kty === 'oct' && (algo.length ?? 0) < first.sigLength * 8) {
+      problem = new JwtError('ERR_KEY_TOO_SHORT', { reason: `${first.alg} needs at least ${first.sigLength} bytes` });
+    }
+    return new KeyEntry({
+      kty: first.kty,
+      ...(first.crv ? { crv: first.crv } : {}),
+      // Ed25519 keys serve both names; everything else is pinned to exactly one alg.
+      ...(engine === 'ed25519' ? {} : { alg: first.alg }),
+      usable,
+      ...(problem ? { problem } : {}),
+      material: { t: 'crypto', key, sigLength },
+    });
+  }
+
+  /** kty, crv and the key's own alg all fit `spec`. */
+  fits(spec: AlgSpec): boolean {
+    return this.usable && this.kty === spec.kty && (spec.crv === undefined || this.crv === spec.crv) && jwkAlgAllows(this.alg, spec);
+  }
+
+  /** The runtime form for `spec` (imported once); a promise only while an async import runs. */
+  handle(spec: AlgSpec): Handle | Promise<Handle> {
+    if (this.problem !== undefined) throw this.problem;
+    const known = this.#handles.get(spec.alg);
+    if (known !== undefined) return known;
+    const made = this.#make(spec);
+    if (made instanceof Promise) {
+      const pending = made.then(
+        (h) => {
+          this.#handles.set(spec.alg, h);
+          return h;
+        },
+        (cause: unknown) => {
+          throw cause instanceof JwtError ? cause : new JwtError('ERR_KEY_INVALID', { cause });
+        },
+      );
+      // Failed imports are remembered too (the same bytes fail the same way); never unhandled.
+      pending.catch(() => undefined);
+      this.#handles.set(spec.alg, pending);
+      return pending;
+    }
+    this.#handles.set(spec.alg, made);
+    return made;
+  }
+
+  #make(spec: AlgSpec): Handle | Promise<Handle> {
+    const m = this.#material;
+    try {
+      switch (m.t) {
+        case 'secret':
+          return { wasm: importHmacKey(m.secret, spec.alg as HmacAlg), sigLength: spec.sigLength };
+        case 'okp':
+          return { wasm: importEd25519Key(m.x), sigLength: 64 };
+        case 'jwk':
+          return settle(backend.importJwk(spec, m.jwk), m.sigLength);
+        case 'crypto':
+          if (spec.engine === 'ed25519') {
+            return crypto.subtle.exportKey('raw', m.key).then((raw) => ({ wasm: importEd25519Key(new Uint8Array(raw)), sigLength: 64 }));
+          }
+          return settle(backend.importCryptoKey(spec, m.key), m.sigLength);
+      }
+    } catch (cause) {
+      throw cause instanceof JwtError ? cause : new JwtError('ERR_KEY_INVALID', { cause });
+    }
+  }
+}
+
+function settle(key: BackendKey | Promise<BackendKey>, sigLength: number): Handle | Promise<Handle> {
+  return key instanceof Promise ? key.then((k) => ({ key: k, sigLength })) : { key, sigLength };
+}

@@ -1,0 +1,60 @@
+// A key set held in memory (RFC 7517 §5). Keys that cannot verify JWS (encryption
+// keys, unknown kty or curves) are kept out; a set that is not a JWKS is an error.
+
+import type { AlgSpec } from '../algorithms.js';
+import { JwtError } from '../errors.js';
+import { KeyEntry, type JWK } from './entry.js';
+import { KEY_SOURCE, pick, type KeySource } from './set.js';
+
+export interface JSONWebKeySet {
+  keys: JWK[];
+}
+
+export interface LocalSetOptions {
+  /** Accept `kty: "oct"` (HMAC) keys from the set. On by default for a set you hold in code; remote sets default to off. */
+  allowHmac?: boolean;
+}
+
+export const MAX_JWKS_KEYS = 100;
+
+/** Parse a JWKS object into key entries, skipping keys that cannot verify. */
+export function parseJwks(jwks: unknown): KeyEntry[] {
+  if (typeof jwks !== 'object' || jwks === null || !Array.isArray((jwks as JSONWebKeySet).keys)) {
+    throw new JwtError('ERR_JWKS_INVALID', { reason: 'expected an object with a keys array' });
+  }
+  const list = (jwks as JSONWebKeySet).keys;
+  if (list.length > MAX_JWKS_KEYS) throw new JwtError('ERR_JWKS_INVALID', { reason: 'too many keys' });
+  const out: KeyEntry[] = [];
+  for (const jwk of list) {
+    if (typeof jwk !== 'object' || jwk === null) throw new JwtError('ERR_JWKS_INVALID', { reason: 'a key is not an object' });
+    try {
+      const entry = KeyEntry.fromJwk(jwk);
+      if (entry.usable) out.push(entry);
+    } catch (cause) {
+      // One malformed key must not take the whole set down (issuers publish odd keys).
+      if (!(cause instanceof JwtError)) throw cause;
+    }
+  }
+  return out;
+}
+
+export class LocalJWKSet implements KeySource {
+  readonly [KEY_SOURCE] = true as const;
+  readonly #keys: KeyEntry[];
+  readonly #allowHmac: boolean;
+
+  constructor(jwks: JSONWebKeySet, options: LocalSetOptions = {}) {
+    this.#keys = parseJwks(jwks);
+    this.#allowHmac = options.allowHmac !== false;
+  }
+
+  select(spec: AlgSpec, kid: string | undefined): KeyEntry {
+    const key = pick(this.#keys, spec, kid, this.#allowHmac);
+    if (key === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
+    return key;
+  }
+}
+
+export function createLocalJWKSet(jwks: JSONWebKeySet, options?: LocalSetOptions): LocalJWKSet {
+  return new LocalJWKSet(jwks, options);
+}

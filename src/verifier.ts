@@ -1,0 +1,238 @@
+// createVerifier: the verify path of DESIGN.md in one direction: bound and split,
+// header, key, signature, then (and only then) claims. The same code serves
+// verifySync (no promise anywhere for Wasm algorithms) and verify (awaits
+// WebCrypto and key fetches when it must).
+
+import { backend } from '#crypto-backend';
+import { algSpec, type AlgSpec } from './algorithms.js';
+import { decodeSegment } from './b64.js';
+import { VerifyCache, type CacheOptions } from './cache.js';
+import { checkClaims, timesHold, type ClaimPolicy, type JWTPayload } from './claims.js';
+import { JwtError } from './errors.js';
+import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
+import { split } from './jws.js';
+import type { Handle, KeyEntry } from './keys/entry.js';
+import { buildPolicy, type Policy, type PolicyOptions } from './options.js';
+import { parsePayload } from './payload.js';
+import { verifyEd25519, verifyHmac } from './wasm/keys.js';
+
+export interface VerifyResult<P = JWTPayload> {
+  readonly payload: P;
+  readonly header: JoseHeader;
+}
+
+export interface IssuerPolicy extends PolicyOptions {
+  issuer: string | readonly string[];
+}
+
+export interface VerifierOptions extends Partial<PolicyOptions> {
+  /** Several issuers in one verifier: the token's (unverified) `iss` picks the policy, then all is verified. */
+  issuers?: readonly IssuerPolicy[];
+  /** Longest token accepted, in characters (default 16384, at most 65536). */
+  maxTokenLength?: number;
+  /** Fixed "now" (tests, replays). Default: the clock at each verify. */
+  currentDate?: Date;
+  /** The per-isolate verify cache: on by default; `{ max, ttl }` to size it; `false` to turn it off. */
+  cache?: boolean | CacheOptions;
+  /**
+   * Verify a plain JWS: the payload is returned as bytes and no claim is checked
+   * (for JWS whose payload is not a JWT claims set). The cache is not used.
+   */
+  rawPayload?: boolean;
+}
+
+export interface Verifier {
+  verify<P = JWTPayload>(token: string): Promise<VerifyResult<P>>;
+  verifySync<P = JWTPayload>(token: string): VerifyResult<P>;
+  /** Drop every cached result (e.g. after revoking a key). */
+  clearCache(): void;
+}
+
+interface Cached {
+  result: VerifyResult;
+  claims: ClaimPolicy;
+}
+
+const DEFAULT_MAX_TOKEN = 16_384;
+const MAX_TOKEN_LIMIT = 65_536; // the Wasm core's input region
+
+type Maybe<T> = T | Promise<T>;
+
+class AsyncNeeded {
+  constructor(readonly pending: Promise<unknown>) {}
+}
+
+function optionsError(setting: string, reason?: string): JwtError {
+  return new JwtError('ERR_OPTIONS_INVALID', reason === undefined ? { setting } : { setting, reason });
+}
+
+export function createVerifier(options: VerifierOptions): Verifier {
+  if (typeof options !== 'object' || options === null) throw optionsError('options');
+  const maxLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN;
+  if (!Number.isInteger(maxLength) || maxLength < 16 || maxLength > MAX_TOKEN_LIMIT) throw optionsError('maxTokenLength');
+  const fixed = options.currentDate;
+  if (fixed !== undefined && (!(fixed instanceof Date) || Number.isNaN(fixed.getTime()))) throw optionsError('currentDate');
+  const raw = options.rawPayload === true;
+
+  let single: Policy | undefined;
+  const byIssuer = new Map<string, Policy>();
+  if (options.issuers !== undefined) {
+    if (!Array.isArray(options.issuers) || options.issuers.length === 0) throw optionsError('issuers');
+    if (options.key !== undefined || options.jwks !== undefined || options.algorithms !== undefined || options.issuer !== undefined) {
+      throw optionsError('issuers', 'key, jwks, algorithms and issuer belong inside each issuer entry');
+    }
+    if (raw) throw optionsError('rawPayload', 'issuers need a JWT payload');
+    const { issuers, ...defaults } = options;
+    for (const entry of issuers) {
+      const policy = buildPolicy(entry, defaults);
+      if (policy.claims.issuer === undefined) throw optionsError('issuers', 'each entry needs an issuer');
+      for (const iss of policy.claims.issuer) {
+        if (byIssuer.has(iss)) throw optionsError('issuers', 'an issuer is listed twice');
+        byIssuer.set(iss, policy);
+      }
+    }
+  } else {
+    single = buildPolicy(options as PolicyOptions, {});
+  }
+
+  let cache: VerifyCache<Cached> | undefined;
+  const c = options.cache ?? true;
+  if (c !== false && !raw) {
+    const o = c === true ? {} : c;
+    const max = o.max ?? 1000;
+    const ttl = o.ttl ?? 60;
+    if (!Number.isInteger(max) || max < 0) throw optionsError('cache.max');
+    if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isFinite(ttl)) throw optionsError('cache.ttl');
+    if (max > 0) cache = new VerifyCache<Cached>(max, ttl);
+  }
+
+  const clock = fixed === undefined ? Date.now : () => fixed.getTime();
+
+  function run(token: string, sync: boolean): Maybe<VerifyResult> {
+    const nowMs = clock();
+    if (cache !== undefined) {
+      const hit = cache.get(token, nowMs);
+      if (hit !== undefined) {
+        if (timesHold(hit.result.payload, hit.claims, nowMs / 1000)) return hit.result;
+        cache.delete(token); // let the full path report why
+      }
+    }
+    const seg = split(token, maxLength);
+    const ph = parseHeader(token, seg.h);
+    const payloadBytes = decodeSegment(token, seg.h + 1, seg.p);
+    if (payloadBytes === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'payload is not canonical base64url' });
+    const signature = decodeSegment(token, seg.p + 1, token.length);
+    if (signature === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'signature is not canonical base64url' });
+
+    let policy = single;
+    let early: Record<string, unknown> | undefined;
+    if (policy === undefined) {
+      // Only to choose the policy: nothing in the payload is trusted until the signature holds.
+      early = parsePayload(payloadBytes);
+      policy = typeof early.iss === 'string' ? byIssuer.get(early.iss) : undefined;
+      if (policy === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY', { reason: 'no policy for this issuer' });
+    }
+    const spec = algSpec(ph.alg);
+    if (spec === undefined || !policy.algs.has(spec.alg)) throw new JwtError('ERR_JWS_ALG_NOT_ALLOWED');
+    // Fixed-size signatures (HMAC tags, Ed25519, raw ECDSA r||s) have one valid length; DER never fits.
+    if (spec.sigLength !== 0 && signature.length !== spec.sigLength) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
+
+    const p = policy;
+    const finish = (ok: boolean): VerifyResult => {
+      if (!ok) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
+      return complete(token, ph, early, payloadBytes, p, nowMs);
+    };
+    const key = p.source.select(spec, ph.kid);
+    if (key instanceof Promise) {
+      if (sync) throw new AsyncNeeded(key);
+      return key.then((k) => withKey(k, spec, token, seg.p, signature, false)).then(finish);
+    }
+    const verdict = withKey(key, spec, token, seg.p, signature, sync);
+    if (verdict instanceof Promise) return verdict.then(finish);
+    return finish(verdict);
+  }
+
+  function complete(token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, bytes: Uint8Array, policy: Policy, nowMs: number): VerifyResult {
+    if (raw) return Object.freeze({ payload: bytes as unknown as JWTPayload, header: ph.header });
+    const payload = early ?? parsePayload(bytes);
+    checkClaims(payload, ph.header, policy.claims, nowMs / 1000);
+    // Results may be shared through the cache: callers get frozen top-level objects.
+    const result: VerifyResult = Object.freeze({ payload: Object.freeze(payload) as JWTPayload, header: ph.header });
+    if (cache !== undefined) {
+      const exp = payload.exp as number | undefined;
+      const until = exp === undefined ? Infinity : (exp + policy.claims.clockTolerance) * 1000;
+      cache.set(token, { result, claims: policy.claims }, nowMs, until);
+    }
+    return result;
+  }
+
+  function settleSync(token: string): VerifyResult {
+    let out: Maybe<VerifyResult>;
+    try {
+      out = run(token, true);
+    } catch (e) {
+      if (e instanceof AsyncNeeded) {
+        // The import or fetch carries on, so a later verifySync can succeed.
+        e.pending.catch(() => undefined);
+        throw new JwtError('ERR_ASYNC_REQUIRED');
+      }
+      throw e;
+    }
+    if (out instanceof Promise) {
+      out.catch(() => undefined);
+      throw new JwtError('ERR_ASYNC_REQUIRED');
+    }
+    return out;
+  }
+
+  return {
+    verify<P>(token: string): Promise<VerifyResult<P>> {
+      try {
+        return Promise.resolve(run(token, false)) as Promise<VerifyResult<P>>;
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    },
+    verifySync<P>(token: string): VerifyResult<P> {
+      return settleSync(token) as VerifyResult<P>;
+    },
+    clearCache(): void {
+      cache?.clear();
+    },
+  };
+}
+
+/** The signature check with the selected key; a promise only for async imports or WebCrypto. */
+function withKey(key: KeyEntry, spec: AlgSpec, token: string, end: number, signature: Uint8Array, sync: boolean): Maybe<boolean> {
+  const h = key.handle(spec);
+  if (h instanceof Promise) {
+    if (sync) throw new AsyncNeeded(h);
+    return h.then((ready) => check(ready, spec, token, end, signature, false));
+  }
+  return check(h, spec, token, end, signature, sync);
+}
+
+function check(h: Handle, spec: AlgSpec, token: string, end: number, signature: Uint8Array, sync: boolean): Maybe<boolean> {
+  // The signing input goes to the Wasm core as the token's own prefix (no re-encoding).
+  return checkInput(h, spec, token.slice(0, end), signature, sync);
+}
+
+function checkInput(h: Handle, spec: AlgSpec, input: string | Uint8Array, signature: Uint8Array, sync: boolean): Maybe<boolean> {
+  if (signature.length !== h.sigLength) return false;
+  if (h.wasm !== undefined) return spec.engine === 'hmac' ? verifyHmac(h.wasm, input, signature) : verifyEd25519(h.wasm, input, signature);
+  const v = backend.verify(spec, h.key, input, signature);
+  if (v instanceof Promise && sync) throw new AsyncNeeded(v);
+  return v;
+}
+
+/**
+ * @internal The signature step alone, on arbitrary bytes: the same length rules and
+ * dispatch as a token verify. Tests feed it the Wycheproof primitive files, whose
+ * messages cannot be a JWS signing input.
+ */
+export async function verifySignatureBytes(key: KeyEntry, alg: string, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
+  const spec = algSpec(alg);
+  if (spec === undefined || !key.fits(spec)) throw new JwtError('ERR_KEY_ALG_MISMATCH');
+  if (spec.sigLength !== 0 && signature.length !== spec.sigLength) return false;
+  return checkInput(await key.handle(spec), spec, message, signature, false);
+}
