@@ -119,8 +119,11 @@ function carryOnce(): i64 {
 export function feToBytes(s: usize, f: usize): void {
   for (let k: usize = 0; k < 10; k++) store<i64>(WIDE + (k << 3), <i64>load<i32>(f + (k << 2)));
   // Two folds bring any value our limbs can hold into [0, 2^255): 2^255 = 19 mod p.
-  store<i64>(WIDE, load<i64>(WIDE) + 19 * carryOnce());
-  store<i64>(WIDE, load<i64>(WIDE) + 19 * carryOnce());
+  // (carryOnce() must run before WIDE[0] is read back: it rewrites limb 0.)
+  for (let pass = 0; pass < 2; pass++) {
+    const top = carryOnce();
+    store<i64>(WIDE, load<i64>(WIDE) + 19 * top);
+  }
   carryOnce();
   // Now 0 <= v < 2^255; v >= p exactly when v + 19 reaches 2^255. Then v - p = v + 19 - 2^255.
   let c: i64 = 19;
