@@ -1,0 +1,100 @@
+// Ed25519 vectors through the Wasm core: RFC 8032 §7.1, every Wycheproof
+// ed25519_test.json verdict, and the 12 ed25519-speccheck cases under our policy
+// (strict RFC 8032, cofactorless, small-order keys refused at import).
+import { describe, expect, it } from 'vitest';
+import { getCore } from '../../src/wasm/instance.js';
+import { JwtError } from '../../src/errors.js';
+import rfc from '../vectors/rfc/ed25519_rfc8032.json';
+import wycheproof from '../vectors/wycheproof/ed25519_test.json';
+import speccheck from '../vectors/ed25519-speccheck/cases.json';
+import { hex } from './bytes.js';
+
+/** Import, verify, drop. A key the core refuses counts as "does not verify". */
+function verdict(pub: Uint8Array, msg: Uint8Array, sig: Uint8Array): { imported: boolean; valid: boolean } {
+  const core = getCore();
+  let slot: number;
+  try {
+    slot = core.ed25519Import(pub);
+  } catch (err) {
+    expect(err).toBeInstanceOf(JwtError);
+    expect((err as JwtError).code).toBe('ERR_KEY_INVALID');
+    return { imported: false, valid: false };
+  }
+  try {
+    return { imported: true, valid: core.ed25519Verify(slot, msg, sig) };
+  } finally {
+    core.ed25519Drop(slot);
+  }
+}
+
+describe('RFC 8032 §7.1', () => {
+  for (const t of rfc.tests) {
+    it(t.name, () => {
+      const pub = hex(t.public_key);
+      const msg = hex(t.message);
+      const sig = hex(t.signature);
+      expect(verdict(pub, msg, sig)).toEqual({ imported: true, valid: true });
+      // The same signature must fail once anything changes.
+      const badSig = sig.slice();
+      badSig[0] ^= 1;
+      expect(verdict(pub, msg, badSig).valid).toBe(false);
+      const badMsg = new Uint8Array([...msg, 0]);
+      expect(verdict(pub, badMsg, sig).valid).toBe(false);
+    });
+  }
+});
+
+interface WycheproofGroup {
+  publicKey: { pk: string };
+  tests: { tcId: number; comment: string; msg: string; sig: string; result: string }[];
+}
+
+describe('Wycheproof ed25519_test.json', () => {
+  const groups = (wycheproof as { testGroups: WycheproofGroup[] }).testGroups;
+  const all = groups.flatMap((g) => g.tests.map((t) => ({ pk: g.publicKey.pk, ...t })));
+
+  it('has all 151 tests', () => {
+    expect(all.length).toBe(151);
+  });
+
+  for (const t of all) {
+    it(`tcId ${t.tcId} ${t.result}${t.comment ? ` (${t.comment})` : ''}`, () => {
+      // This file has only "valid" and "invalid" verdicts (no "acceptable" to skip).
+      expect(['valid', 'invalid']).toContain(t.result);
+      const { valid } = verdict(hex(t.pk), hex(t.msg), hex(t.sig));
+      expect(valid).toBe(t.result === 'valid');
+    });
+  }
+});
+
+// Our expected verdict per case (see test/vectors/ed25519-speccheck/SOURCE.md and
+// docs/ed25519-speccheck.md). `imported: false` means the key itself is refused.
+const SPECCHECK: { imported: boolean; valid: boolean; why: string }[] = [
+  { imported: false, valid: false, why: 'A has small order: refused at import (policy), though both equations hold' },
+  { imported: false, valid: false, why: 'A has small order: refused at import, R mixed does not matter' },
+  { imported: true, valid: true, why: 'A mixed (not small), R small order: [S]B = R + [k]A holds, R re-encodes to the same bytes' },
+  { imported: true, valid: true, why: 'A and R mixed: the cofactorless equation holds; torsion is not forbidden by RFC 8032' },
+  { imported: true, valid: false, why: 'holds only cofactored; we check the cofactorless equation (like OpenSSL/BoringSSL)' },
+  { imported: true, valid: false, why: 'holds only cofactored with k not reduced mod L; we use k mod L and no cofactor' },
+  { imported: true, valid: false, why: 'S >= L: RFC 8032 §5.1.7 requires 0 <= S < L' },
+  { imported: true, valid: false, why: 'S far above L (top bits set): S < L check' },
+  { imported: true, valid: false, why: 'non-canonical R (x = 0, sign bit set): our R\' encodes canonically, so the bytes never match' },
+  { imported: true, valid: false, why: 'same non-canonical R, k over the received bytes: still no byte match' },
+  { imported: false, valid: false, why: 'non-canonical A (x = 0 with sign bit set, §5.1.3 step 4), also small order: refused at import' },
+  { imported: false, valid: false, why: 'same non-canonical A, k over the received bytes (OpenSSL accepts): refused at import' },
+];
+
+describe('ed25519-speccheck', () => {
+  it('has 12 cases', () => {
+    expect(speccheck.length).toBe(12);
+  });
+  speccheck.forEach((c, i) => {
+    const want = SPECCHECK[i];
+    it(`case ${i}: ${want.valid ? 'accept' : 'reject'} (${want.why})`, () => {
+      expect(verdict(hex(c.pub_key), hex(c.message), hex(c.signature))).toEqual({
+        imported: want.imported,
+        valid: want.valid,
+      });
+    });
+  });
+});
