@@ -5,19 +5,23 @@
 import { sha256Compress, sha256Init, sha256Resume, sha256Update, sha256Final } from './sha256';
 import { sha512Compress, sha512Init, sha512Resume, sha512Update, sha512Final, SHA512_CTX } from './sha512';
 import { wipe, equalCt } from './regions';
+import { arenaAlloc } from './ed25519/arena';
 import { VALID, INVALID, ERR_SLOT, ERR_LENGTH, ERR_ALG, ERR_EMPTY_SLOT } from './status';
 
 export const HASH_SHA256: u32 = 1;
 export const HASH_SHA384: u32 = 2;
 export const HASH_SHA512: u32 = 3;
 
+/** Slots available at instantiation; `hmacGrow` doubles them up to HMAC_MAX_SLOTS. */
 export const HMAC_SLOTS: u32 = 256;
+export const HMAC_MAX_SLOTS: u32 = 65536;
 
 // Slot layout: [0,4) hash id (0 = empty), [8,72) inner state, [72,136) outer state.
 const SLOT_SIZE: usize = 136;
 const SLOT_INNER: usize = 8;
 const SLOT_OUTER: usize = 72;
-const SLOTS: usize = memory.data(<i32>(HMAC_SLOTS * <u32>SLOT_SIZE), 16);
+let slots: usize = memory.data(<i32>(HMAC_SLOTS * <u32>SLOT_SIZE), 16);
+let slotCount: u32 = HMAC_SLOTS;
 
 // Scratch: the padded key block, a hash context, and the inner digest. All are
 // wiped before any entry point returns.
@@ -48,7 +52,29 @@ export function digest(hash: u32, data: usize, len: usize, out: usize): void {
 }
 
 function slotAt(slot: u32): usize {
-  return SLOTS + <usize>slot * SLOT_SIZE;
+  return slots + <usize>slot * SLOT_SIZE;
+}
+
+export function hmacSlotCount(): u32 {
+  return slotCount;
+}
+
+/**
+ * Double the number of slots (keys that die only when the garbage collector gets
+ * to them can briefly outnumber the initial slots). The old region is wiped and
+ * abandoned: the stub runtime never frees, and doubling bounds the waste by the
+ * live size. Returns the new count, or the old one if memory cannot grow.
+ */
+export function hmacGrow(): u32 {
+  if (slotCount >= HMAC_MAX_SLOTS) return slotCount;
+  const bytes = <usize>slotCount * SLOT_SIZE;
+  const fresh = arenaAlloc(bytes * 2);
+  if (fresh == 0) return slotCount;
+  memory.copy(fresh, slots, bytes);
+  wipe(slots, bytes);
+  slots = fresh;
+  slotCount *= 2;
+  return slotCount;
 }
 
 /**
@@ -56,7 +82,7 @@ function slotAt(slot: u32): usize {
  * block are hashed first (RFC 2104 §2). The caller enforces minimum lengths.
  */
 export function hmacImport(slot: u32, hash: u32, key: usize, keyLen: usize): i32 {
-  if (slot >= HMAC_SLOTS) return ERR_SLOT;
+  if (slot >= slotCount) return ERR_SLOT;
   const dlen = digestLength(hash);
   if (dlen == 0) return ERR_ALG;
   const block = <usize>blockLength(hash);
@@ -77,14 +103,14 @@ export function hmacImport(slot: u32, hash: u32, key: usize, keyLen: usize): i32
 }
 
 export function hmacDrop(slot: u32): i32 {
-  if (slot >= HMAC_SLOTS) return ERR_SLOT;
+  if (slot >= slotCount) return ERR_SLOT;
   wipe(slotAt(slot), SLOT_SIZE);
   return VALID;
 }
 
 /** The full tag of `len` bytes at `data` under `slot`, written to `out`. Returns its length or a status. */
 export function hmacCompute(slot: u32, data: usize, len: usize, out: usize): i32 {
-  if (slot >= HMAC_SLOTS) return ERR_SLOT;
+  if (slot >= slotCount) return ERR_SLOT;
   const s = slotAt(slot);
   const hash = load<u32>(s);
   const dlen = digestLength(hash);
@@ -114,7 +140,7 @@ export function hmacCompute(slot: u32, data: usize, len: usize, out: usize): i32
  * digest only for truncated-tag vectors; the JWT layer always passes the full length.
  */
 export function hmacVerify(slot: u32, data: usize, len: usize, tag: usize, tagLen: usize): i32 {
-  if (slot >= HMAC_SLOTS) return ERR_SLOT;
+  if (slot >= slotCount) return ERR_SLOT;
   const dlen = digestLength(load<u32>(slotAt(slot)));
   if (dlen == 0) return ERR_EMPTY_SLOT;
   if (tagLen == 0 || tagLen > <usize>dlen) return ERR_LENGTH;

@@ -5,7 +5,7 @@
 import { INPUT, INPUT_CAP, SIG, SIG_CAP, OUT, wipe } from './regions';
 import { ERR_ALG, ERR_LENGTH } from './status';
 import {
-  HMAC_SLOTS, digest, digestLength, hmacImport, hmacVerify, hmacCompute, hmacDrop,
+  hmacSlotCount, hmacGrow, digest, digestLength, hmacImport, hmacVerify, hmacCompute, hmacDrop,
   HASH_SHA256, HASH_SHA384,
 } from './hmac';
 import { sha256Init, sha256Update, sha256Final } from './sha256';
@@ -65,7 +65,10 @@ export function hash_final(): i32 {
 
 // ---- HMAC key slots ----
 
-export function hmac_slots(): u32 { return HMAC_SLOTS; }
+export function hmac_slots(): u32 { return hmacSlotCount(); }
+
+/** Double the HMAC slots; returns the new count (unchanged if memory cannot grow). */
+export function hmac_grow(): u32 { return hmacGrow(); }
 
 /** Import the first `keyLen` bytes of INPUT as an HMAC key; INPUT is wiped either way. */
 export function hmac_import(slot: u32, alg: u32, keyLen: u32): i32 {

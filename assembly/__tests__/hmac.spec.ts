@@ -1,5 +1,5 @@
 // Internals of the HMAC slots and the constant-time comparison.
-import { hmacImport, hmacVerify, hmacCompute, hmacDrop, digestLength, blockLength, HMAC_SLOTS, HASH_SHA256, HASH_SHA384, HASH_SHA512 } from '../hmac';
+import { hmacImport, hmacVerify, hmacCompute, hmacDrop, digestLength, blockLength, HMAC_SLOTS, HMAC_MAX_SLOTS, hmacGrow, hmacSlotCount, HASH_SHA256, HASH_SHA384, HASH_SHA512 } from '../hmac';
 import { equalCt } from '../regions';
 import { VALID, INVALID, ERR_SLOT, ERR_ALG, ERR_LENGTH, ERR_EMPTY_SLOT } from '../status';
 
@@ -58,5 +58,19 @@ describe('slots', () => {
     expect<i32>(hmacVerify(0, MSG, 8, TAG, 33)).toBe(ERR_LENGTH);
     expect<i32>(hmacDrop(HMAC_SLOTS + 5)).toBe(ERR_SLOT);
     hmacDrop(0);
+  });
+
+  it('grows by doubling, keeps slot contents, and stops at the maximum', () => {
+    memory.fill(KEY, 0x0b, 20);
+    store<u64>(MSG, 0x6572656854206948);
+    expect<i32>(hmacImport(HMAC_SLOTS - 1, HASH_SHA256, KEY, 20)).toBe(VALID);
+    expect<i32>(hmacCompute(HMAC_SLOTS - 1, MSG, 8, TAG)).toBe(32);
+    expect<i32>(hmacImport(HMAC_SLOTS, HASH_SHA256, KEY, 20)).toBe(ERR_SLOT);
+    expect<u32>(hmacGrow()).toBe(HMAC_SLOTS * 2);
+    expect<i32>(hmacVerify(HMAC_SLOTS - 1, MSG, 8, TAG, 32)).toBe(VALID);
+    expect<i32>(hmacImport(HMAC_SLOTS, HASH_SHA256, KEY, 20)).toBe(VALID);
+    while (hmacSlotCount() < HMAC_MAX_SLOTS) hmacGrow();
+    expect<u32>(hmacGrow()).toBe(HMAC_MAX_SLOTS);
+    expect<i32>(hmacVerify(HMAC_SLOTS - 1, MSG, 8, TAG, 32)).toBe(VALID);
   });
 });

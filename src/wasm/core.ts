@@ -23,6 +23,7 @@ export class Core {
   private memoryView: Uint8Array;
   private inputView: Uint8Array;
   private readonly freeHmac: number[];
+  private hmacSlotCount: number;
   private readonly freeEd25519: number[];
 
   constructor(exports: CoreExports) {
@@ -35,7 +36,8 @@ export class Core {
     this.memoryView = new Uint8Array(this.buffer);
     this.inputView = this.memoryView.subarray(this.inputPtr, this.inputPtr + this.inputCap);
     // Pop from the end: slot 0 is handed out first.
-    this.freeHmac = descending(exports.hmac_slots());
+    this.hmacSlotCount = exports.hmac_slots();
+    this.freeHmac = descending(this.hmacSlotCount);
     this.freeEd25519 = descending(exports.ed25519_slots());
   }
 
@@ -72,7 +74,7 @@ export class Core {
   /** Import a raw HMAC key with no length policy (see src/wasm/keys.ts for the JWT rules). */
   hmacImport(name: HashName, key: Uint8Array): number {
     if (key.length > this.inputCap) throw new JwtError('ERR_KEY_INVALID', { reason: 'key too long' });
-    const slot = this.freeHmac.pop();
+    const slot = this.freeHmac.pop() ?? this.growHmac();
     if (slot === undefined) throw new JwtError('ERR_WASM_CORE', { reason: 'no free HMAC key slot' });
     this.refreshViews();
     this.inputView.set(key, 0);
@@ -136,6 +138,16 @@ export class Core {
   }
 
   // ---- internals ----
+
+  /** Double the HMAC slots (dropped keys may still await the garbage collector); a new slot or undefined. */
+  private growHmac(): number | undefined {
+    const before = this.hmacSlotCount;
+    const after = this.exports.hmac_grow();
+    if (after <= before) return undefined;
+    this.hmacSlotCount = after;
+    for (let i = after - 1; i > before; i--) this.freeHmac.push(i);
+    return before;
+  }
 
   /** Copy `data` into INPUT; returns its byte length, or -1 if it does not fit. */
   private writeInput(data: Bytes): number {

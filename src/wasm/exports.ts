@@ -12,6 +12,7 @@ export interface CoreExports {
   hash_update(len: number): number;
   hash_final(): number;
   hmac_slots(): number;
+  hmac_grow(): number;
   hmac_import(slot: number, alg: number, keyLen: number): number;
   hmac_verify(slot: number, len: number, tagLen: number): number;
   hmac_compute(slot: number, len: number): number;
