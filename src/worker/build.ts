@@ -1,0 +1,145 @@
+// From the Worker's environment to the pieces a guard runs with: the checked
+// config, one library verifier over every issuer, the KV tiers and counters.
+// Anything wrong is a ConfigError naming the setting.
+
+import { claimPolicy } from '../options.js';
+import type { ClaimPolicy } from '../claims.js';
+import { decodeSegment } from '../b64.js';
+import { isJwtError } from '../errors.js';
+import { createRemoteJWKSet, type RemoteJWKSet } from '../keys/remote.js';
+import { parseJwks } from '../keys/local.js';
+import { createVerifier, type IssuerPolicy, type Verifier } from '../verifier.js';
+import { getCore } from '../wasm/instance.js';
+import { encode } from '../b64.js';
+import { ConfigError, parseConfig, type GuardConfig } from './config.js';
+import { Counters } from './counters.js';
+import { KvJwksStore } from './jwks-store.js';
+import { Sealer } from './seal.js';
+import { KvVerifyCache, type KVLike } from './verify-cache.js';
+
+export interface GuardEnv {
+  GUARD_CONFIG?: unknown;
+  CACHE_KEY?: string;
+  VERIFY_CACHE?: KVLike;
+  JWKS_CACHE?: KVLike;
+  [binding: string]: unknown;
+}
+
+/** What tests (and embedders) may swap: the network and the clock. */
+export interface GuardDeps {
+  fetch?: typeof fetch;
+  now?: () => number;
+  log?: (line: string) => void;
+}
+
+export interface GuardParts {
+  config: GuardConfig;
+  verifier: Verifier;
+  times: ClaimPolicy;
+  counters: Counters;
+  l2: KvVerifyCache | undefined;
+  jwksStore: KvJwksStore | undefined;
+  remoteSets: RemoteJWKSet[];
+  adminSecret: string | undefined;
+  fetch: typeof fetch;
+  now: () => number;
+  log: (line: string) => void;
+}
+
+export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<GuardParts> {
+  const config = parseConfig(env.GUARD_CONFIG);
+  const log = deps.log ?? ((line: string) => console.log(line));
+  const now = deps.now ?? (() => Date.now());
+  const counters = new Counters();
+  const sealer = await Sealer.fromSecret(env.CACHE_KEY);
+  if (sealer === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches are off' }));
+
+  const baseFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  // Count every key-set fetch and its failures (non-200 included) for the counters.
+  const jwksFetch: typeof fetch = async (input, init) => {
+    counters.inc('jwks_fetch');
+    try {
+      const res = await baseFetch(input, init);
+      if (res.status !== 200) counters.inc('jwks_fetch_failed');
+      return res;
+    } catch (e) {
+      counters.inc('jwks_fetch_failed');
+      throw e;
+    }
+  };
+
+  let jwksStore: KvJwksStore | undefined;
+  if (config.cache.jwks && sealer !== undefined) {
+    if (env.JWKS_CACHE === undefined) throw new ConfigError('cache.jwks', 'the JWKS_CACHE KV binding is missing');
+    jwksStore = new KvJwksStore(env.JWKS_CACHE, sealer, config.cache.kvTimeoutMs, counters);
+  }
+
+  const remoteSets: RemoteJWKSet[] = [];
+  const identity: unknown[] = [config.clockTolerance];
+  const issuers: IssuerPolicy[] = [];
+  for (const [i, is] of config.issuers.entries()) {
+    const at = `issuers[${i}]`;
+    const base = { issuer: is.issuer, audience: is.audience, algorithms: is.algorithms, ...(is.typ === undefined ? {} : { typ: is.typ }) };
+    const src = is.source;
+    if (src.kind === 'secret') {
+      const secret = env[src.binding];
+      const bytes = typeof secret === 'string' ? decodeSegment(secret.trim(), 0, secret.trim().length) : undefined;
+      if (bytes === undefined) throw new ConfigError(`${at}.secretBinding`, 'the secret is not set or is not base64url');
+      issuers.push({ ...base, key: bytes });
+      // HS secret rotation must orphan old entries: the id carries a keyed digest of it.
+      identity.push(base, sealer === undefined ? 'no-l2' : await sealer.digest('hs-secret', bytes));
+    } else if (src.kind === 'jwksUrl') {
+      const set = createRemoteJWKSet(src.url, {
+        timeoutDuration: config.jwksTimeoutMs,
+        cooldownDuration: config.jwksCooldownMs,
+        fetch: jwksFetch,
+        now,
+        ...(jwksStore === undefined ? {} : { store: jwksStore }),
+      });
+      remoteSets.push(set);
+      issuers.push({ ...base, jwks: set });
+      identity.push(base, src.url);
+    } else {
+      if (parseJwks(src.jwks).length === 0) throw new ConfigError(`${at}.jwks`, 'no usable verification key in the set');
+      issuers.push({ ...base, jwks: src.jwks as never });
+      identity.push(base, src.jwks);
+    }
+  }
+
+  let verifier: Verifier;
+  try {
+    // The guard keeps its own L1 in front of KV, so the library's is off.
+    verifier = createVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false });
+  } catch (e) {
+    if (isJwtError(e) || e instanceof TypeError) throw new ConfigError(isJwtError(e) && e.setting !== undefined ? `issuers (${e.setting})` : 'issuers', isJwtError(e) ? e.message : 'invalid key');
+    throw e;
+  }
+
+  let l2: KvVerifyCache | undefined;
+  if (config.cache.verifyAlgorithms.size > 0 && sealer !== undefined) {
+    if (env.VERIFY_CACHE === undefined) throw new ConfigError('cache.verify', 'the VERIFY_CACHE KV binding is missing');
+    const policyId = encode(getCore().hash('SHA-256', JSON.stringify(identity))).slice(0, 22);
+    l2 = new KvVerifyCache({ kv: env.VERIFY_CACHE, sealer, policyId, maxTtl: config.cache.verifyTtl, timeoutMs: config.cache.kvTimeoutMs, counters });
+  }
+
+  let adminSecret: string | undefined;
+  if (config.admin !== undefined) {
+    const s = env[config.admin.secretBinding];
+    if (typeof s !== 'string' || s.length < 16) throw new ConfigError('admin.secretBinding', 'the secret is not set or shorter than 16 characters');
+    adminSecret = s;
+  }
+
+  return {
+    config,
+    verifier,
+    times: claimPolicy({ clockTolerance: config.clockTolerance }),
+    counters,
+    l2,
+    jwksStore,
+    remoteSets,
+    adminSecret,
+    fetch: baseFetch,
+    now,
+    log,
+  };
+}

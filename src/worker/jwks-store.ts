@@ -1,0 +1,64 @@
+// The library's JWKSStore hook on KV: a new isolate starts from the last good
+// set another isolate fetched instead of going to the issuer. Entries are sealed
+// (a foreign write must not plant a key) and kept past their freshness for the
+// library's stale window, so a cold isolate still has keys while the issuer is down.
+// Writes are handed back to the request (ctx.waitUntil) instead of delaying it.
+
+import type { JSONWebKeySet } from '../keys/local.js';
+import type { JWKSStore } from '../keys/remote.js';
+import type { Counters } from './counters.js';
+import { bounded, type Sealer } from './seal.js';
+import { KV_MIN_TTL, type KVLike } from './verify-cache.js';
+
+/** Matches the library's default staleDuration (1 h). */
+const STALE_SECONDS = 3_600;
+
+export class KvJwksStore implements JWKSStore {
+  readonly #kv: KVLike;
+  readonly #sealer: Sealer;
+  readonly #timeoutMs: number;
+  readonly #counters: Counters;
+  #pending: Promise<void>[] = [];
+
+  constructor(kv: KVLike, sealer: Sealer, timeoutMs: number, counters: Counters) {
+    this.#kv = kv;
+    this.#sealer = sealer;
+    this.#timeoutMs = timeoutMs;
+    this.#counters = counters;
+  }
+
+  static key(url: string): string {
+    return `jwks:v1:${url}`;
+  }
+
+  async get(url: string): Promise<JSONWebKeySet | undefined> {
+    const key = KvJwksStore.key(url);
+    const value = await bounded(() => this.#kv.get(key, 'text'), this.#timeoutMs, null, () => this.#counters.inc('jwks_store_error'));
+    if (value === null) return undefined;
+    const json = await this.#sealer.open(key, value).catch(() => undefined);
+    if (json === undefined) {
+      this.#counters.inc('jwks_store_error');
+      return undefined;
+    }
+    this.#counters.inc('jwks_store_hit');
+    return JSON.parse(json) as JSONWebKeySet;
+  }
+
+  put(url: string, jwks: JSONWebKeySet, ttlSeconds: number): void {
+    const key = KvJwksStore.key(url);
+    const ttl = Math.max(KV_MIN_TTL, Math.ceil(ttlSeconds) + STALE_SECONDS);
+    const write = this.#sealer
+      .seal(key, JSON.stringify(jwks))
+      .then((v) => this.#kv.put(key, v, { expirationTtl: ttl }))
+      .catch(() => this.#counters.inc('jwks_store_error'));
+    this.#pending.push(write);
+  }
+
+  /** Writes started since the last call, for the current request's ctx.waitUntil. */
+  drain(): Promise<void> | undefined {
+    if (this.#pending.length === 0) return undefined;
+    const all = Promise.all(this.#pending).then(() => undefined);
+    this.#pending = [];
+    return all;
+  }
+}

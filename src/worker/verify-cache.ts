@@ -1,0 +1,84 @@
+// L2: verified claims shared between isolates through KV (DESIGN.md, Caches).
+// Key `v1:<policy id>:<base64url(SHA-256(token))>` (the token never leaves the
+// isolate), value sealed under CACHE_KEY, life never past `exp` and never under
+// KV's 60-second minimum. Any fault, timeout or bad entry is a miss.
+
+import { encode } from '../b64.js';
+import type { JWTPayload } from '../claims.js';
+import { getCore } from '../wasm/instance.js';
+import type { Counters } from './counters.js';
+import { bounded, type Sealer } from './seal.js';
+
+/** KV refuses an expirationTtl under 60 seconds. */
+export const KV_MIN_TTL = 60;
+
+export interface KVLike {
+  get(key: string, type: 'text'): Promise<string | null>;
+  put(key: string, value: string, options?: { expirationTtl?: number }): Promise<void>;
+}
+
+export interface VerifyCacheOptions {
+  kv: KVLike;
+  sealer: Sealer;
+  policyId: string;
+  /** Longest life of an entry, seconds. */
+  maxTtl: number;
+  timeoutMs: number;
+  counters: Counters;
+}
+
+export class KvVerifyCache {
+  readonly #o: VerifyCacheOptions;
+
+  constructor(options: VerifyCacheOptions) {
+    this.#o = options;
+  }
+
+  key(token: string): string {
+    return `v1:${this.#o.policyId}:${encode(getCore().hash('SHA-256', token))}`;
+  }
+
+  /** The sealed payload for this token, or undefined (miss, fault, foreign or damaged entry). */
+  async get(token: string): Promise<JWTPayload | undefined> {
+    const { kv, sealer, timeoutMs, counters } = this.#o;
+    const key = this.key(token);
+    const value = await bounded(() => kv.get(key, 'text'), timeoutMs, null, () => counters.inc('l2_error'));
+    if (value === null) {
+      counters.inc('l2_miss');
+      return undefined;
+    }
+    const json = await sealer.open(key, value).catch(() => undefined);
+    const payload = json === undefined ? undefined : parsePayload(json);
+    if (payload === undefined) {
+      counters.inc('l2_rejected_entry');
+      return undefined;
+    }
+    return payload;
+  }
+
+  /** The write, for ctx.waitUntil; undefined when the entry would live under KV's minimum. */
+  put(token: string, payload: JWTPayload, nowSeconds: number): Promise<void> | undefined {
+    const exp = payload.exp;
+    if (typeof exp !== 'number') return undefined;
+    const ttl = Math.min(this.#o.maxTtl, Math.floor(exp - nowSeconds));
+    if (!(ttl >= KV_MIN_TTL)) return undefined;
+    const { kv, sealer, counters } = this.#o;
+    const key = this.key(token);
+    return sealer
+      .seal(key, JSON.stringify(payload))
+      .then((v) => kv.put(key, v, { expirationTtl: ttl }))
+      .then(
+        () => counters.inc('l2_write'),
+        () => counters.inc('l2_write_error'),
+      );
+  }
+}
+
+function parsePayload(json: string): JWTPayload | undefined {
+  try {
+    const v: unknown = JSON.parse(json);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (Object.freeze(v) as JWTPayload) : undefined;
+  } catch {
+    return undefined;
+  }
+}

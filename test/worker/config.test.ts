@@ -1,0 +1,148 @@
+// GUARD_CONFIG checking: each bad setting is named; the Worker entry answers 500
+// with a log line naming it, never a pass; a good config in either JSON form works.
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import worker, { ConfigError, parseConfig } from '../../src/worker/index.js';
+import { CACHE_KEY, ISS, JWKS_URL, TestCtx, baseConfig, demoKeys, jwksOf, kv, token, type Keys } from './harness.js';
+import { b64u } from '../shared/jwt-mint.js';
+
+let k: Keys;
+beforeAll(async () => {
+  k = await demoKeys();
+});
+afterEach(() => vi.restoreAllMocks());
+
+function settingOf(raw: unknown): string {
+  try {
+    parseConfig(raw);
+    return 'OK';
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    return e.setting;
+  }
+}
+
+const issuer = { issuer: ISS, audience: 'api', algorithms: ['EdDSA'], jwksUrl: JWKS_URL };
+
+describe('parseConfig names the bad setting', () => {
+  const cases: [string, unknown, string][] = [
+    ['unset', undefined, 'GUARD_CONFIG'],
+    ['not JSON', '{issuers:', 'GUARD_CONFIG'],
+    ['an array', '[]', 'GUARD_CONFIG'],
+    ['unknown top-level key (typo)', { issuers: [issuer], publicPath: ['/x'] }, 'publicPath'],
+    ['no issuers', { issuers: [] }, 'issuers'],
+    ['issuer missing audience', { issuers: [{ ...issuer, audience: undefined }] }, 'issuers[0].audience'],
+    ['unsupported alg', { issuers: [{ ...issuer, algorithms: ['none'] }] }, 'issuers[0].algorithms[0]'],
+    ['two key sources', { issuers: [{ ...issuer, secretBinding: 'K' }] }, 'issuers[0]'],
+    ['HS with a JWKS', { issuers: [{ ...issuer, algorithms: ['HS256'] }] }, 'issuers[0].algorithms'],
+    ['RS with a secret', { issuers: [{ issuer: ISS, audience: 'api', algorithms: ['RS256'], secretBinding: 'K' }] }, 'issuers[0].algorithms'],
+    ['http JWKS url', { issuers: [{ ...issuer, jwksUrl: 'http://id.example.com/jwks' }] }, 'issuers[0].jwksUrl'],
+    ['empty inline jwks', { issuers: [{ issuer: ISS, audience: 'api', algorithms: ['EdDSA'], jwks: { keys: [] } }] }, 'issuers[0].jwks'],
+    ['duplicate issuer', { issuers: [issuer, issuer] }, 'issuers[1].issuer'],
+    ['public path without slash', { issuers: [issuer], publicPaths: ['health'] }, 'publicPaths[0]'],
+    ['rule without requirements', { issuers: [issuer], rules: [{ pathPrefix: '/a' }] }, 'rules[0]'],
+    ['scope with a quote', { issuers: [issuer], rules: [{ pathPrefix: '/a', scopes: ['a"b'] }] }, 'rules[0].scopes[0]'],
+    ['token source with two names', { issuers: [issuer], tokenSources: [{ header: 'A', cookie: 'b' }] }, 'tokenSources[0]'],
+    ['forward into Authorization', { issuers: [issuer], forwardClaims: { sub: 'Authorization' } }, 'forwardClaims.sub'],
+    ['bad origin', { issuers: [issuer], origin: 'ftp://x' }, 'origin'],
+    ['clock tolerance negative', { issuers: [issuer], clockTolerance: -1 }, 'clockTolerance'],
+    ['verify TTL under KV minimum', { issuers: [issuer], cache: { verifyTtl: 30 } }, 'cache.verifyTtl'],
+    ['verify cache alg not allowed', { issuers: [issuer], cache: { verify: ['RS256'] } }, 'cache.verify[0]'],
+    ['realm with a quote', { issuers: [issuer], realm: 'a"b' }, 'realm'],
+  ];
+  for (const [name, raw, setting] of cases) it(name, () => expect(settingOf(raw)).toBe(setting));
+
+  it('accepts the object and the JSON string form alike', () => {
+    const c = baseConfig(k);
+    expect(settingOf(c)).toBe('OK');
+    expect(parseConfig(JSON.stringify(c))).toEqual(parseConfig(c));
+  });
+
+  it('messages carry no configuration values', () => {
+    try {
+      parseConfig({ issuers: [{ ...issuer, jwksUrl: 'http://secret-host.example/jwks' }] });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('secret-host');
+    }
+  });
+});
+
+describe('the Worker entry', () => {
+  async function call(env: Record<string, unknown>, path = '/x', init?: RequestInit): Promise<{ res: Response; logs: string[] }> {
+    const logs: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((l: string) => void logs.push(l));
+    const res = await worker.fetch(new Request(`https://api.example.com${path}`, init), env, new TestCtx());
+    return { res, logs };
+  }
+
+  const inline = (): Record<string, unknown> => ({
+    issuers: [{ issuer: ISS, audience: 'api', algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }],
+    publicPaths: ['/health'],
+    origin: 'builtin:echo',
+  });
+
+  it('no GUARD_CONFIG: 500 on every path (public ones too), log names it', async () => {
+    for (const p of ['/x', '/health']) {
+      const { res, logs } = await call({}, p);
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({ error: 'server_error', error_description: 'The gateway is misconfigured or failed' });
+      expect(JSON.parse(logs[0]!)).toMatchObject({ edgejwt: 'config_error', setting: 'GUARD_CONFIG' });
+    }
+  });
+
+  it('a missing HS secret is named', async () => {
+    const cfg = { issuers: [{ issuer: ISS, audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' }] };
+    const { res, logs } = await call({ GUARD_CONFIG: cfg });
+    expect(res.status).toBe(500);
+    expect(JSON.parse(logs[0]!).setting).toBe('issuers[0].secretBinding');
+  });
+
+  it('an HS secret shorter than the algorithm needs fails at start-up, not per token', async () => {
+    const cfg = { issuers: [{ issuer: ISS, audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' }] };
+    const { res, logs } = await call({ GUARD_CONFIG: cfg, HS_KEY: b64u(new Uint8Array(16)) });
+    expect(res.status).toBe(500);
+    expect(JSON.parse(logs[0]!).setting).toMatch(/^issuers/);
+  });
+
+  it('a malformed CACHE_KEY is named', async () => {
+    const { res, logs } = await call({ GUARD_CONFIG: inline(), CACHE_KEY: 'short' });
+    expect(res.status).toBe(500);
+    expect(JSON.parse(logs[0]!).setting).toBe('CACHE_KEY');
+  });
+
+  it('admin path without its secret binding is named', async () => {
+    const { res, logs } = await call({ GUARD_CONFIG: { ...inline(), admin: { path: '/__guard', secretBinding: 'ADMIN_SECRET' } } });
+    expect(res.status).toBe(500);
+    expect(JSON.parse(logs[0]!).setting).toBe('admin.secretBinding');
+  });
+
+  it('a good config as an object var: echo origin shows the identity, CACHE_KEY unset is logged once', async () => {
+    const logs: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((l: string) => void logs.push(l));
+    const env = { GUARD_CONFIG: inline() };
+    const t = await token(k.ed, { sub: 'entry-user' });
+    const ok = await worker.fetch(new Request('https://api.example.com/hello', { headers: { authorization: `Bearer ${t}`, 'x-auth-sub': 'spoof' } }), env, new TestCtx());
+    expect(ok.status).toBe(200);
+    const echoed = (await ok.json()) as { headers: Record<string, string>; path: string };
+    expect(echoed.path).toBe('/hello');
+    expect(echoed.headers['x-auth-sub']).toBe('entry-user');
+    expect(echoed.headers.authorization).toBe('(present, not shown)');
+    const no = await worker.fetch(new Request('https://api.example.com/hello'), env, new TestCtx());
+    expect(no.status).toBe(401);
+    expect(logs.filter((l) => l.includes('CACHE_KEY is not set'))).toHaveLength(1);
+  });
+
+  it('the admin path serves counters only with its secret', async () => {
+    const secret = 'admin-secret-0123456789';
+    const env = { GUARD_CONFIG: { ...inline(), admin: { path: '/__guard/counters', secretBinding: 'ADMIN_SECRET' } }, ADMIN_SECRET: secret, CACHE_KEY, VERIFY_CACHE: kv.VERIFY_CACHE, JWKS_CACHE: kv.JWKS_CACHE };
+    await worker.fetch(new Request('https://api.example.com/x'), env, new TestCtx());
+    await worker.fetch(new Request('https://api.example.com/x', { headers: { authorization: 'Bearer a.b.c' } }), env, new TestCtx());
+    const denied = await worker.fetch(new Request('https://api.example.com/__guard/counters', { headers: { 'x-guard-admin': 'wrong' } }), env, new TestCtx());
+    expect(denied.status).toBe(401);
+    const res = await worker.fetch(new Request('https://api.example.com/__guard/counters', { headers: { 'x-guard-admin': secret } }), env, new TestCtx());
+    expect(res.status).toBe(200);
+    const { counters } = (await res.json()) as { counters: Record<string, number> };
+    expect(counters.missing_token).toBe(1);
+    expect(counters['rejected:ERR_JWT_MALFORMED']).toBe(1);
+    expect(counters.requests).toBe(2);
+  });
+});
