@@ -8,6 +8,7 @@ export default defineConfig({
     alias: {
       '#core-loader': fileURLToPath(new URL('./src/wasm/load-bytes.ts', import.meta.url)),
       '#crypto-backend': fileURLToPath(new URL('./src/backend/node.ts', import.meta.url)),
+      '#platform': fileURLToPath(new URL('./src/platform/node.ts', import.meta.url)),
     },
   },
   test: {

@@ -20,6 +20,7 @@ export default defineConfig({
     alias: {
       '#core-loader': fileURLToPath(new URL('./src/wasm/load-workerd.ts', import.meta.url)),
       '#crypto-backend': fileURLToPath(new URL('./src/backend/webcrypto.ts', import.meta.url)),
+      '#platform': fileURLToPath(new URL('./src/platform/web.ts', import.meta.url)),
     },
   },
   test: {

@@ -63,6 +63,16 @@ export function decodeInto(text: string, start: number, end: number, out: Uint8A
   return (bad & 0x80) === 0;
 }
 
+/** The unused low bits of the last character are zero (the one canonical encoding). */
+export function trailingBitsZero(text: string): boolean {
+  const rem = text.length & 3;
+  if (rem === 0) return true;
+  const c = text.charCodeAt(text.length - 1);
+  const v = c < 128 ? TABLE[c]! : INVALID;
+  if (v === INVALID) return false;
+  return (v & (rem === 2 ? 0x0f : 0x03)) === 0;
+}
+
 /** Decode a whole base64url segment, or undefined if it is not canonical base64url. */
 export function decodeSegment(text: string, start: number, end: number): Uint8Array | undefined {
   const n = decodedLength(end - start);

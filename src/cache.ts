@@ -1,7 +1,9 @@
 // The per-verifier verify cache: successful results keyed by the exact token.
-// Approximate LRU (CLOCK): a hit only sets a flag, so it costs one Map lookup and
-// a time check; eviction gives recently used entries a second chance. Failures are
-// never stored; time claims are re-checked by the caller on every hit.
+// The Map is indexed by the token's last characters (signature bytes, so hashing a
+// fresh header string costs 32 characters, not 700) and the whole token is then
+// compared: a hit needs exact equality. Approximate LRU (CLOCK): a hit only sets a
+// flag; eviction gives recently used entries a second chance. Failures are never
+// stored; time claims are re-checked by the caller on every hit.
 
 export interface CacheOptions {
   /** Entries kept (default 1000). */
@@ -10,9 +12,15 @@ export interface CacheOptions {
   ttl?: number;
 }
 
+/** Characters of the token's end used to index the Map. */
+const TAIL = 32;
+
 interface Entry<V> {
+  token: string;
   value: V;
-  /** Clock ms after which the entry is dead. */
+  /** Clock ms from which the result holds (nbf, iat with tolerance). */
+  from: number;
+  /** Clock ms at which it stops holding (exp, max age, ttl): the entry is dead. */
   until: number;
   used: boolean;
 }
@@ -31,26 +39,31 @@ export class VerifyCache<V> {
     return this.#map.size;
   }
 
+  /** The cached result if `nowMs` lies in its validity window; otherwise undefined (verify afresh). */
   get(token: string, nowMs: number): V | undefined {
-    const e = this.#map.get(token);
-    if (e === undefined) return undefined;
+    const e = this.#map.get(token.slice(-TAIL));
+    if (e === undefined || e.token !== token) return undefined;
     if (nowMs >= e.until) {
-      this.#map.delete(token);
+      this.#map.delete(token.slice(-TAIL));
       return undefined;
     }
+    if (nowMs < e.from) return undefined;
     e.used = true;
     return e.value;
   }
 
   delete(token: string): void {
-    this.#map.delete(token);
+    const key = token.slice(-TAIL);
+    if (this.#map.get(key)?.token === token) this.#map.delete(key);
   }
 
-  /** `untilMs`: the entry's natural end (exp); capped by the ttl. */
-  set(token: string, value: V, nowMs: number, untilMs: number): void {
+  /** The result holds for clock ms in [fromMs, untilMs); the end is capped by the ttl. */
+  set(token: string, value: V, nowMs: number, fromMs: number, untilMs: number): void {
     if (this.max <= 0) return;
-    if (this.#map.size >= this.max && !this.#map.has(token)) this.#evict(nowMs);
-    this.#map.set(token, { value, until: Math.min(untilMs, nowMs + this.ttlMs), used: false });
+    const key = token.slice(-TAIL);
+    if (this.#map.size >= this.max && !this.#map.has(key)) this.#evict(nowMs);
+    // A different token with the same tail simply replaces the entry (a miss later, never a false hit).
+    this.#map.set(key, { token, value, from: fromMs, until: Math.min(untilMs, nowMs + this.ttlMs), used: false });
   }
 
   clear(): void {

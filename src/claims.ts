@@ -66,18 +66,22 @@ export function checkTimes(payload: Record<string, unknown>, policy: ClaimPolicy
   }
 }
 
-/** Same verdict as checkTimes, as a boolean (the cache's hot path: no throw). */
-export function timesHold(payload: JWTPayload, policy: ClaimPolicy, now: number): boolean {
+/**
+ * The clock window (ms) in which checkTimes passes for this payload, for the cache:
+ * a hit is a pair of comparisons. Times are integers in ms, so `now <= x` is `now < floor(x) + 1`.
+ */
+export function timeWindow(payload: JWTPayload, policy: ClaimPolicy): { from: number; until: number } {
   const tol = policy.clockTolerance;
-  const exp = payload.exp;
-  if (exp !== undefined && exp <= now - tol) return false;
-  const nbf = payload.nbf;
-  if (nbf !== undefined && nbf > now + tol) return false;
+  let from = -Infinity;
+  let until = Infinity;
+  if (payload.exp !== undefined) until = (payload.exp + tol) * 1000;
+  if (payload.nbf !== undefined) from = (payload.nbf - tol) * 1000;
   if (policy.maxTokenAge !== undefined) {
-    const age = now - payload.iat!;
-    if (age < -tol || age - tol > policy.maxTokenAge) return false;
+    const iat = payload.iat!;
+    from = Math.max(from, (iat - tol) * 1000);
+    until = Math.min(until, Math.floor((iat + policy.maxTokenAge + tol) * 1000) + 1);
   }
-  return true;
+  return { from, until };
 }
 
 export function checkClaims(payload: Record<string, unknown>, header: JoseHeader, policy: ClaimPolicy, now: number): void {

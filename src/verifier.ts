@@ -4,10 +4,11 @@
 // WebCrypto and key fetches when it must).
 
 import { backend } from '#crypto-backend';
+import { decodeBase64Url } from '#platform';
 import { algSpec, type AlgSpec } from './algorithms.js';
 import { decodeSegment } from './b64.js';
 import { VerifyCache, type CacheOptions } from './cache.js';
-import { checkClaims, timesHold, type ClaimPolicy, type JWTPayload } from './claims.js';
+import { checkClaims, timeWindow, type JWTPayload } from './claims.js';
 import { JwtError } from './errors.js';
 import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
 import { split } from './jws.js';
@@ -46,11 +47,6 @@ export interface Verifier {
   verifySync<P = JWTPayload>(token: string): VerifyResult<P>;
   /** Drop every cached result (e.g. after revoking a key). */
   clearCache(): void;
-}
-
-interface Cached {
-  result: VerifyResult;
-  claims: ClaimPolicy;
 }
 
 const DEFAULT_MAX_TOKEN = 16_384;
@@ -95,7 +91,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     single = buildPolicy(options as PolicyOptions, {});
   }
 
-  let cache: VerifyCache<Cached> | undefined;
+  let cache: VerifyCache<VerifyResult> | undefined;
   const c = options.cache ?? true;
   if (c !== false && !raw) {
     const o = c === true ? {} : c;
@@ -103,23 +99,21 @@ export function createVerifier(options: VerifierOptions): Verifier {
     const ttl = o.ttl ?? 60;
     if (!Number.isInteger(max) || max < 0) throw optionsError('cache.max');
     if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isFinite(ttl)) throw optionsError('cache.ttl');
-    if (max > 0) cache = new VerifyCache<Cached>(max, ttl);
+    if (max > 0) cache = new VerifyCache<VerifyResult>(max, ttl);
   }
 
   const clock = fixed === undefined ? Date.now : () => fixed.getTime();
 
   function run(token: string, sync: boolean): Maybe<VerifyResult> {
     const nowMs = clock();
-    if (cache !== undefined) {
+    if (cache !== undefined && typeof token === 'string') {
+      // exp, nbf and max age are re-checked: the entry holds only inside its time window.
       const hit = cache.get(token, nowMs);
-      if (hit !== undefined) {
-        if (timesHold(hit.result.payload, hit.claims, nowMs / 1000)) return hit.result;
-        cache.delete(token); // let the full path report why
-      }
+      if (hit !== undefined) return hit;
     }
     const seg = split(token, maxLength);
     const ph = parseHeader(token, seg.h);
-    const payloadBytes = decodeSegment(token, seg.h + 1, seg.p);
+    const payloadBytes = decodeBase64Url(token.slice(seg.h + 1, seg.p));
     if (payloadBytes === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'payload is not canonical base64url' });
     const signature = decodeSegment(token, seg.p + 1, token.length);
     if (signature === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'signature is not canonical base64url' });
@@ -153,15 +147,14 @@ export function createVerifier(options: VerifierOptions): Verifier {
   }
 
   function complete(token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, bytes: Uint8Array, policy: Policy, nowMs: number): VerifyResult {
-    if (raw) return Object.freeze({ payload: bytes as unknown as JWTPayload, header: ph.header });
+    if (raw) return Object.freeze({ payload: bytes.slice() as unknown as JWTPayload, header: ph.header });
     const payload = early ?? parsePayload(bytes);
     checkClaims(payload, ph.header, policy.claims, nowMs / 1000);
     // Results may be shared through the cache: callers get frozen top-level objects.
     const result: VerifyResult = Object.freeze({ payload: Object.freeze(payload) as JWTPayload, header: ph.header });
     if (cache !== undefined) {
-      const exp = payload.exp as number | undefined;
-      const until = exp === undefined ? Infinity : (exp + policy.claims.clockTolerance) * 1000;
-      cache.set(token, { result, claims: policy.claims }, nowMs, until);
+      const w = timeWindow(result.payload, policy.claims);
+      cache.set(token, result, nowMs, w.from, w.until);
     }
     return result;
   }

@@ -8,6 +8,8 @@ import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import type { KeyEntry } from './entry.js';
 import { parseJwks, type JSONWebKeySet } from './local.js';
+
+export type { JSONWebKeySet };
 import { KEY_SOURCE, pick, type KeySource } from './set.js';
 
 /**

@@ -42,6 +42,17 @@ describe('verify cache', () => {
     c.set(NOW - 1);
     expect(codeOfSync(() => c.v.verifySync(t))).toBe('ERR_JWT_NOT_YET_VALID');
   });
+  it('maxTokenAge is re-checked on every hit', async () => {
+    const t = await token(claims({ iat: NOW, exp: NOW + 1000 }));
+    const c = clocked(NOW, { maxTokenAge: 60, clockTolerance: 2 });
+    c.v.verifySync(t);
+    c.set(NOW + 62);
+    expect(codeOfSync(() => c.v.verifySync(t))).toBe('OK');
+    c.set(NOW + 62.001);
+    expect(codeOfSync(() => c.v.verifySync(t))).toBe('ERR_JWT_EXPIRED');
+    c.set(NOW - 3);
+    expect(codeOfSync(() => c.v.verifySync(t))).toBe('ERR_JWT_CLAIM_INVALID');
+  });
   it('failures are never cached', async () => {
     const t = await token(claims({ nbf: NOW + 10 }));
     const c = clocked(NOW);
@@ -55,6 +66,15 @@ describe('verify cache', () => {
     v.verifySync(t);
     const tampered = t.slice(0, -2) + (t.endsWith('AA') ? 'BA' : 'AA');
     expect(codeOfSync(() => v.verifySync(tampered))).toMatch(/ERR_JWS_SIGNATURE_INVALID|ERR_JWT_MALFORMED/);
+  });
+  it('a token sharing the cached signature (same tail) but another payload is not a hit', async () => {
+    const t = await token(claims());
+    const { v } = clocked(NOW);
+    v.verifySync(t);
+    const [h, , sig] = t.split('.');
+    const other = (await token(claims({ sub: 'admin' }))).split('.')[1];
+    expect(codeOfSync(() => v.verifySync(`${h}.${other}.${sig}`))).toBe('ERR_JWS_SIGNATURE_INVALID');
+    expect(codeOfSync(() => v.verifySync(t))).toBe('OK');
   });
   it('entries end after the ttl even when exp is far away', async () => {
     const t = await token(claims({ exp: NOW + 100_000 }));

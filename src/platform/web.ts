@@ -1,0 +1,25 @@
+// Native base64url decoding where the runtime has it (Uint8Array.fromBase64: workerd,
+// recent browsers, Bun, Deno), else the strict JS decoder. Same verdicts either way:
+// the native decoder is lenient, so the strict rules are checked around it.
+
+import { decodeSegment, decodedLength, trailingBitsZero } from '../b64.js';
+
+type FromBase64 = (text: string, options: { alphabet: 'base64url'; lastChunkHandling: 'loose' }) => Uint8Array;
+const fromBase64 = (Uint8Array as unknown as { fromBase64?: FromBase64 }).fromBase64;
+const OPTIONS = { alphabet: 'base64url', lastChunkHandling: 'loose' } as const;
+
+/** Decode a whole canonical base64url string, or undefined. (Callers copy before keeping: the node variant may return a pooled view.) */
+export function decodeBase64Url(text: string): Uint8Array | undefined {
+  if (fromBase64 === undefined) return decodeSegment(text, 0, text.length);
+  const expected = decodedLength(text.length);
+  if (expected < 0 || !trailingBitsZero(text)) return undefined;
+  let bytes: Uint8Array;
+  try {
+    // Rejects characters outside the base64url alphabet (including + and /).
+    bytes = fromBase64(text, OPTIONS);
+  } catch {
+    return undefined;
+  }
+  // Skipped whitespace or accepted padding shows up as a shorter result.
+  return bytes.length === expected ? bytes : undefined;
+}
