@@ -1,0 +1,142 @@
+// Benches inside workerd. Inside a Worker the clock does not advance during
+// synchronous work (timers move on I/O), so timing happens out here in Node:
+// the Worker runs a case n times per request, and per-op time is
+// (time(2n) - time(n)) / n, which cancels the request's own overhead. Rounds
+// interleave the cases, as in ./harness.ts.
+//
+// The entry module's default export is `async () => WorkerCase[]`; it is bundled
+// with the package's `workerd` resolution (the .wasm imported as a compiled
+// module, like a deployed Worker) and started with Miniflare. Miniflare (with
+// its own workerd) comes from bench/package.json: the root's is the 5.x beta
+// the Vitest plugin pins, whose API is still moving.
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { mkdirSync, copyFileSync, writeFileSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join, basename } from 'node:path';
+import { packageVersion } from './env.ts';
+import { smoke, summarize, type Sample } from './harness.ts';
+
+export interface WorkerCase {
+  name: string;
+  fn: () => unknown;
+  /** Await each call (WebCrypto). */
+  async?: boolean;
+}
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+async function bundle(entry: string): Promise<string> {
+  const outDir = join(root, 'build/bench-workers', basename(entry).replace(/\.ts$/, ''));
+  mkdirSync(outDir, { recursive: true });
+  const main = join(outDir, 'worker-main.ts');
+  writeFileSync(
+    main,
+    `import setup from ${JSON.stringify(entry)};
+let cases;
+export default {
+  async fetch(request) {
+    try {
+      cases ??= await setup();
+      const url = new URL(request.url);
+      if (url.pathname === '/names') return Response.json(cases.map((c) => c.name));
+      const c = cases[Number(url.searchParams.get('case'))];
+      const n = Number(url.searchParams.get('n'));
+      let last;
+      if (c.async) for (let i = 0; i < n; i++) last = await c.fn();
+      else for (let i = 0; i < n; i++) last = c.fn();
+      return new Response(String(last));
+    } catch (e) {
+      return new Response(String((e && e.stack) || e), { status: 500 });
+    }
+  },
+};
+`,
+  );
+  await build({
+    entryPoints: [main],
+    outfile: join(outDir, 'worker.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'],
+    alias: {
+      '#core-loader': join(root, 'src/wasm/load-workerd.ts'),
+      '#crypto-backend': join(root, 'src/backend/webcrypto.ts'),
+    },
+    external: ['*.wasm'],
+    logLevel: 'warning',
+  });
+  // The bundle imports the core relative to load-workerd.ts; put a copy where it looks.
+  const bundled = readFileSync(join(outDir, 'worker.js'), 'utf8');
+  const wasmImport = /from\s+"([^"]*core\.wasm)"/.exec(bundled)?.[1];
+  if (wasmImport) {
+    const target = join(outDir, wasmImport);
+    mkdirSync(join(target, '..'), { recursive: true });
+    copyFileSync(join(root, 'src/wasm/generated/core.wasm'), target);
+  }
+  return outDir;
+}
+
+export interface WorkerdBench {
+  samples: Sample[];
+  workerdVersion: string;
+}
+
+export async function benchInWorkerd(entry: string, opts: { rounds?: number; requestMs?: number } = {}): Promise<WorkerdBench> {
+  const rounds = opts.rounds ?? (smoke ? 3 : 25);
+  const requestMs = opts.requestMs ?? (smoke ? 5 : 40);
+  const outDir = await bundle(entry);
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: join(outDir, 'worker.js'),
+    modulesRoot: outDir,
+    modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
+    compatibilityDate: '2026-04-01',
+  });
+  try {
+    const call = async (path: string): Promise<string> => {
+      const response = await mf.dispatchFetch(`http://bench.local${path}`);
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`bench failed inside workerd:\n${text}`);
+      return text;
+    };
+    const timed = async (c: number, n: number): Promise<number> => {
+      const t0 = process.hrtime.bigint();
+      await call(`/run?case=${c}&n=${n}`);
+      return Number(process.hrtime.bigint() - t0);
+    };
+    const names = JSON.parse(await call('/names')) as string[];
+    // Warm up (JIT tiers, key imports), then calibrate n so one request runs
+    // about `requestMs` of work.
+    for (let c = 0; c < names.length; c++) {
+      const until = Date.now() + (smoke ? 100 : 500);
+      while (Date.now() < until) await timed(c, 256);
+    }
+    const ns: number[] = [];
+    for (let c = 0; c < names.length; c++) {
+      let n = 64;
+      for (;;) {
+        const t = (await timed(c, 2 * n)) - (await timed(c, n));
+        if (t >= requestMs * 1e6 * 0.5 || n >= 1 << 24) {
+          ns.push(Math.max(1, Math.round((n * requestMs * 1e6) / Math.max(t, 1))));
+          break;
+        }
+        n *= 4;
+      }
+    }
+    const perOp: number[][] = names.map(() => []);
+    for (let r = 0; r < rounds; r++) {
+      for (let c = 0; c < names.length; c++) {
+        const n = ns[c]!;
+        const single = await timed(c, n);
+        const double = await timed(c, 2 * n);
+        perOp[c]!.push(Math.max(0, double - single) / n);
+      }
+    }
+    return { samples: names.map((name, i) => summarize(name, perOp[i]!)), workerdVersion: packageVersion('workerd') };
+  } finally {
+    await mf.dispose();
+  }
+}
