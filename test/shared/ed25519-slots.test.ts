@@ -104,6 +104,24 @@ describe('Ed25519 slots', () => {
     r.drop(SLOT);
   });
 
+  it('allocates a slot table once: re-imports and verifies do not grow memory', () => {
+    const r = raw();
+    const memory = getCore().exports.memory;
+    const first = keyPair(8);
+    expect(r.import(SLOT, first.pub)).toBe(VALID); // allocates this slot's table (once)
+    const before = memory.buffer.byteLength;
+    for (let i = 0; i < 20; i++) {
+      const { secret, pub } = keyPair(100 + i);
+      expect(r.import(SLOT, pub)).toBe(VALID);
+      for (let j = 0; j < 25; j++) {
+        const msg = seededBytes(i * 100 + j, 2000);
+        expect(r.verify(SLOT, msg, ed25519.sign(msg, secret))).toBe(VALID);
+      }
+      expect(r.drop(SLOT)).toBe(VALID);
+    }
+    expect(memory.buffer.byteLength).toBe(before);
+  });
+
   it('never traps on random keys and signatures', () => {
     const r = raw();
     let imported = 0;
