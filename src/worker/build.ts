@@ -2,8 +2,6 @@
 // config, one library verifier over every issuer, the KV tiers and counters.
 // Anything wrong is a ConfigError naming the setting.
 
-import { claimPolicy } from '../options.js';
-import type { ClaimPolicy } from '../claims.js';
 import { decodeSegment } from '../b64.js';
 import { isJwtError } from '../errors.js';
 import { createRemoteJWKSet, type RemoteJWKSet } from '../keys/remote.js';
@@ -35,7 +33,6 @@ export interface GuardDeps {
 export interface GuardParts {
   config: GuardConfig;
   verifier: Verifier;
-  times: ClaimPolicy;
   counters: Counters;
   l2: KvVerifyCache | undefined;
   jwksStore: KvJwksStore | undefined;
@@ -132,7 +129,6 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<G
   return {
     config,
     verifier,
-    times: claimPolicy({ clockTolerance: config.clockTolerance }),
     counters,
     l2,
     jwksStore,

@@ -3,7 +3,7 @@
 // rules, then forward with the identity headers. Every fault fails closed.
 
 import { VerifyCache } from '../cache.js';
-import { timesHold, type JWTPayload } from '../claims.js';
+import type { JWTPayload } from '../claims.js';
 import { decodeUnverified } from '../decode.js';
 import { isJwtError, type JwtErrorCode } from '../errors.js';
 import { buildGuard, type GuardDeps, type GuardEnv, type GuardParts } from './build.js';
@@ -116,15 +116,13 @@ export class Guard {
 
   /** L1 (this isolate) -> L2 (KV, for the configured algorithms) -> full verify by the library. */
   async verify(token: string, ctx: WaitUntil): Promise<Verified> {
-    const { verifier, l2, counters, times, config, now } = this.parts;
+    const { verifier, l2, counters, config, now } = this.parts;
     const nowMs = now();
+    // The L1 checks the time window itself on every hit.
     const hit = this.#l1?.get(token, nowMs);
     if (hit !== undefined) {
-      if (timesHold(hit, times, nowMs / 1000)) {
-        counters.inc('l1_hit');
-        return { payload: hit, level: 'l1' };
-      }
-      this.#l1!.delete(token);
+      counters.inc('l1_hit');
+      return { payload: hit, level: 'l1' };
     }
 
     let useL2 = false;
@@ -135,7 +133,9 @@ export class Guard {
     }
     if (useL2) {
       const payload = await l2!.get(token);
-      if (payload !== undefined && timesHold(payload, times, now() / 1000)) {
+      const w = payload === undefined ? undefined : timeWindow(payload, config.clockTolerance);
+      const t = now();
+      if (payload !== undefined && w !== undefined && t >= w.from && t < w.until) {
         counters.inc('l2_hit');
         this.#remember(token, payload, nowMs);
         return { payload, level: 'l2' };
@@ -159,9 +159,8 @@ export class Guard {
   }
 
   #remember(token: string, payload: JWTPayload, nowMs: number): void {
-    const exp = payload.exp;
-    const until = typeof exp === 'number' ? (exp + this.parts.config.clockTolerance) * 1000 : Infinity;
-    this.#l1?.set(token, payload, nowMs, until);
+    const w = timeWindow(payload, this.parts.config.clockTolerance);
+    if (w !== undefined) this.#l1?.set(token, payload, nowMs, w.from, w.until);
   }
 
   async #forward(request: Request, url: URL, headers: Headers): Promise<Response> {
@@ -188,6 +187,18 @@ export class Guard {
 /** Build a guard from the environment (throws ConfigError on a bad configuration). */
 export async function createGuard(env: GuardEnv, deps?: GuardDeps): Promise<Guard> {
   return new Guard(await buildGuard(env, deps));
+}
+
+/**
+ * Clock ms in which a verified payload still holds (the library's exp/nbf rules
+ * with the configured tolerance); undefined without a numeric exp, which the
+ * guard never caches.
+ */
+function timeWindow(payload: JWTPayload, tolerance: number): { from: number; until: number } | undefined {
+  const { exp, nbf } = payload;
+  if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
+  if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return undefined;
+  return { from: nbf === undefined ? -Infinity : (nbf - tolerance) * 1000, until: (exp + tolerance) * 1000 };
 }
 
 /** undefined: claim absent (no header); null: present but cannot be forwarded. */

@@ -65,12 +65,12 @@ export interface Net {
 export function mockNet(initialJwks: unknown): Net {
   const net: Net = {
     calls: [],
-    jwksCalls: () => net.calls.filter((c) => c.url === JWKS_URL).length,
+    jwksCalls: () => net.calls.filter((c) => c.url.startsWith(JWKS_URL)).length,
     jwks: () => Response.json(initialJwks, { headers: { 'cache-control': 'max-age=600' } }),
     fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
       const req = new Request(input, init);
       net.calls.push({ url: req.url, headers: new Headers(req.headers), method: req.method });
-      if (req.url === JWKS_URL) return net.jwks();
+      if (req.url.startsWith(JWKS_URL)) return net.jwks();
       if (req.url.startsWith(ORIGIN)) {
         const seen: Record<string, string> = {};
         req.headers.forEach((v, k) => (seen[k] = v));
@@ -105,6 +105,11 @@ export function baseConfig(k: Keys, extra: Record<string, unknown> = {}): Record
     origin: ORIGIN,
     ...extra,
   };
+}
+
+/** A JWKS URL no other test has used, so KV state from elsewhere cannot leak in. */
+export function freshJwksUrl(): string {
+  return `${JWKS_URL}?run=${crypto.randomUUID()}`;
 }
 
 export const CACHE_KEY = b64u(new Uint8Array(32).fill(7));
