@@ -70,7 +70,7 @@ function mulKernel() {
   );
 }
 
-function sqKernel() {
+function sqKernel(repeat = false) {
   const pre = new Map();
   const sums = [];
   for (let k = 0; k < 10; k++) {
@@ -85,11 +85,16 @@ function sqKernel() {
     }
     sums.push(`  let h${k} = ${terms.join(' + ')};`);
   }
-  return (
-    `export function feSq(h: usize, f: usize): void {\n${loads('f')}\n` +
-    [...pre].sort().map(([n, e]) => `  const ${n} = ${e};`).join('\n') +
-    `\n${sums.join('\n')}\n  let c: i64;\n${carryChain}\n${stores}\n}\n`
-  );
+  const body = [...pre].sort().map(([n, e]) => `  const ${n} = ${e};`).join('\n') +
+    `\n${sums.join('\n')}\n  let c: i64;\n${carryChain}\n`;
+  if (!repeat) return `export function feSq(h: usize, f: usize): void {\n${loads('f')}\n${body}${stores}\n}\n`;
+  // n squarings with the limbs kept in locals between rounds (the inversion chain).
+  const indent = (t) => t.split('\n').map((l) => (l ? `  ${l}` : l)).join('\n');
+  const mutableLoads = loads('f').replace(/const /g, 'let ');
+  const next = Array.from({ length: 10 }, (_, k) => `    f${k} = h${k};`).join('\n');
+  const storeF = stores.replace(/<i32>h(\d)/g, '<i32>f$1');
+  return `/** h = f^(2^n), n >= 1. */\nexport function feSqN(h: usize, f: usize, n: i32): void {\n${mutableLoads}\n` +
+    `  for (let i = 0; i < n; i++) {\n${indent(body)}\n${next}\n  }\n${storeF}\n}\n`;
 }
 
 out(
@@ -102,7 +107,8 @@ out(
 // Output limbs are non-negative, below 2^26 (even) / 2^25 (odd), limbs 1 and 5 a little above.
 
 ${mulKernel()}
-${sqKernel()}`,
+${sqKernel()}
+${sqKernel(true)}`,
 );
 
 // ---- constants ----

@@ -141,3 +141,84 @@ export function feSq(h: usize, f: usize): void {
   store<i32>(h, <i32>h8, 32);
   store<i32>(h, <i32>h9, 36);
 }
+
+/** h = f^(2^n), n >= 1. */
+export function feSqN(h: usize, f: usize, n: i32): void {
+  let f0 = <i64>load<i32>(f, 0);
+  let f1 = <i64>load<i32>(f, 4);
+  let f2 = <i64>load<i32>(f, 8);
+  let f3 = <i64>load<i32>(f, 12);
+  let f4 = <i64>load<i32>(f, 16);
+  let f5 = <i64>load<i32>(f, 20);
+  let f6 = <i64>load<i32>(f, 24);
+  let f7 = <i64>load<i32>(f, 28);
+  let f8 = <i64>load<i32>(f, 32);
+  let f9 = <i64>load<i32>(f, 36);
+  for (let i = 0; i < n; i++) {
+    const f0_2 = f0 * 2;
+    const f1_2 = f1 * 2;
+    const f1_4 = f1 * 4;
+    const f1_76 = f1 * 76;
+    const f2_2 = f2 * 2;
+    const f2_38 = f2 * 38;
+    const f3_2 = f3 * 2;
+    const f3_38 = f3 * 38;
+    const f3_4 = f3 * 4;
+    const f3_76 = f3 * 76;
+    const f4_2 = f4 * 2;
+    const f4_38 = f4 * 38;
+    const f5_38 = f5 * 38;
+    const f5_76 = f5 * 76;
+    const f6_19 = f6 * 19;
+    const f6_38 = f6 * 38;
+    const f7_38 = f7 * 38;
+    const f7_76 = f7 * 76;
+    const f8_19 = f8 * 19;
+    const f8_38 = f8 * 38;
+    const f9_38 = f9 * 38;
+    let h0 = f0 * f0 + f1_76 * f9 + f2_38 * f8 + f3_76 * f7 + f4_38 * f6 + f5_38 * f5;
+    let h1 = f0_2 * f1 + f2_38 * f9 + f3_38 * f8 + f4_38 * f7 + f5_38 * f6;
+    let h2 = f0_2 * f2 + f1_2 * f1 + f3_76 * f9 + f4_38 * f8 + f5_76 * f7 + f6_19 * f6;
+    let h3 = f0_2 * f3 + f1_2 * f2 + f4_38 * f9 + f5_38 * f8 + f6_38 * f7;
+    let h4 = f0_2 * f4 + f1_4 * f3 + f2 * f2 + f5_76 * f9 + f6_38 * f8 + f7_38 * f7;
+    let h5 = f0_2 * f5 + f1_2 * f4 + f2_2 * f3 + f6_38 * f9 + f7_38 * f8;
+    let h6 = f0_2 * f6 + f1_4 * f5 + f2_2 * f4 + f3_2 * f3 + f7_76 * f9 + f8_19 * f8;
+    let h7 = f0_2 * f7 + f1_2 * f6 + f2_2 * f5 + f3_2 * f4 + f8_38 * f9;
+    let h8 = f0_2 * f8 + f1_4 * f7 + f2_2 * f6 + f3_4 * f5 + f4 * f4 + f9_38 * f9;
+    let h9 = f0_2 * f9 + f1_2 * f8 + f2_2 * f7 + f3_2 * f6 + f4_2 * f5;
+    let c: i64;
+    c = h0 >> 26; h1 += c; h0 -= c << 26;
+    c = h4 >> 26; h5 += c; h4 -= c << 26;
+    c = h1 >> 25; h2 += c; h1 -= c << 25;
+    c = h5 >> 25; h6 += c; h5 -= c << 25;
+    c = h2 >> 26; h3 += c; h2 -= c << 26;
+    c = h6 >> 26; h7 += c; h6 -= c << 26;
+    c = h3 >> 25; h4 += c; h3 -= c << 25;
+    c = h7 >> 25; h8 += c; h7 -= c << 25;
+    c = h4 >> 26; h5 += c; h4 -= c << 26;
+    c = h8 >> 26; h9 += c; h8 -= c << 26;
+    c = h9 >> 25; h0 += c * 19; h9 -= c << 25;
+    c = h0 >> 26; h1 += c; h0 -= c << 26;
+
+    f0 = h0;
+    f1 = h1;
+    f2 = h2;
+    f3 = h3;
+    f4 = h4;
+    f5 = h5;
+    f6 = h6;
+    f7 = h7;
+    f8 = h8;
+    f9 = h9;
+  }
+  store<i32>(h, <i32>f0, 0);
+  store<i32>(h, <i32>f1, 4);
+  store<i32>(h, <i32>f2, 8);
+  store<i32>(h, <i32>f3, 12);
+  store<i32>(h, <i32>f4, 16);
+  store<i32>(h, <i32>f5, 20);
+  store<i32>(h, <i32>f6, 24);
+  store<i32>(h, <i32>f7, 28);
+  store<i32>(h, <i32>f8, 32);
+  store<i32>(h, <i32>f9, 36);
+}

@@ -11,8 +11,8 @@
 // Everything here handles public data only (signature verification): the
 // encode/decode helpers branch on values, which is fine for verification.
 
-export { feMul, feSq } from './field-mul';
-import { feMul, feSq } from './field-mul';
+export { feMul, feSq, feSqN } from './field-mul';
+import { feMul, feSq, feSqN } from './field-mul';
 
 export const FE: usize = 40;
 
@@ -65,11 +65,6 @@ export function feNeg(h: usize, f: usize): void {
   for (let i: usize = 0; i < FE; i += 4) store<i32>(h + i, -load<i32>(f + i));
 }
 
-/** Square `n` times in a row (n >= 1). */
-export function feSqN(h: usize, f: usize, n: i32): void {
-  feSq(h, f);
-  for (let i = 1; i < n; i++) feSq(h, h);
-}
 
 // @ts-ignore: decorator
 @inline function limbBits(k: usize): u32 {
