@@ -1,0 +1,78 @@
+// edgejwt/hono: a Hono middleware that verifies the request's JWT with an
+// edgejwt verifier built once, puts the payload on the context, and refuses
+// per RFC 6750. Hono is only a type here: nothing from it is imported at run time.
+
+import type { MiddlewareHandler } from 'hono';
+import type { JWTPayload } from '../claims.js';
+import { isJwtError, type JwtErrorCode } from '../errors.js';
+import type { JoseHeader } from '../header.js';
+import { createVerifier, type Verifier, type VerifierOptions } from '../verifier.js';
+import { publicDescription } from '../worker/responses.js';
+import { JwtAuthError } from './challenge.js';
+import { fromAuthorization, fromCookie } from './token.js';
+
+export { JwtAuthError } from './challenge.js';
+export type { ChallengeKind } from './challenge.js';
+
+export interface JwtAuthOptions extends VerifierOptions {
+  /** A verifier to share with other code; otherwise one is built from the other options. */
+  verifier?: Verifier;
+  /** Read the token from this cookie when there is no Authorization header. */
+  cookie?: string;
+  /** `realm` in WWW-Authenticate (default "edgejwt"). */
+  realm?: string;
+  /** Scopes the token must hold (`scope` as a space-separated string, or `scp`): else 403. */
+  scopes?: readonly string[];
+}
+
+/** What the middleware sets on the context. */
+export interface JwtAuthVariables<P = JWTPayload> {
+  jwtPayload: P;
+  jwtHeader: JoseHeader;
+}
+
+export type JwtAuthEnv<P = JWTPayload> = { Variables: JwtAuthVariables<P> };
+
+/** Codes that mean the issuer's keys could not be had: not the client's fault. */
+const UNAVAILABLE = new Set<JwtErrorCode>(['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID']);
+
+function grantedScopes(payload: JWTPayload): Set<string> {
+  const out = new Set<string>();
+  const { scope, scp } = payload as { scope?: unknown; scp?: unknown };
+  if (typeof scope === 'string') for (const s of scope.split(' ')) if (s !== '') out.add(s);
+  const list = typeof scp === 'string' ? scp.split(' ') : Array.isArray(scp) ? scp : [];
+  for (const s of list) if (typeof s === 'string' && s !== '') out.add(s);
+  return out;
+}
+
+export function jwtAuth<P extends JWTPayload = JWTPayload>(options: JwtAuthOptions): MiddlewareHandler<JwtAuthEnv<P>> {
+  const { verifier: given, cookie, realm = 'edgejwt', scopes = [], ...verifierOptions } = options;
+  // Built here, once: keys are imported once, not per request.
+  const verifier = given ?? createVerifier(verifierOptions);
+
+  return async (c, next) => {
+    let found = fromAuthorization(c.req.header('authorization'));
+    if (found.kind === 'none' && cookie !== undefined) found = fromCookie(c.req.header('cookie'), cookie);
+    if (found.kind === 'none') throw new JwtAuthError('missing', { realm, description: 'An access token is required' });
+    if (found.kind === 'malformed') throw new JwtAuthError('invalid_request', { realm, description: 'The access token is malformed' });
+
+    let result;
+    try {
+      result = await verifier.verify<P>(found.token);
+    } catch (e) {
+      if (!isJwtError(e)) throw e;
+      if (UNAVAILABLE.has(e.code)) throw new JwtAuthError('unavailable', { realm, description: 'Signing keys are unavailable', cause: e });
+      throw new JwtAuthError('invalid_token', { realm, description: publicDescription(e.code), cause: e });
+    }
+
+    if (scopes.length > 0) {
+      const granted = grantedScopes(result.payload);
+      if (!scopes.every((s) => granted.has(s))) {
+        throw new JwtAuthError('insufficient_scope', { realm, description: 'The access token lacks a required scope', scopes });
+      }
+    }
+    c.set('jwtPayload', result.payload);
+    c.set('jwtHeader', result.header);
+    await next();
+  };
+}

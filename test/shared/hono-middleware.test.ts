@@ -1,0 +1,102 @@
+// edgejwt/hono end to end through a real Hono app: where the token comes from,
+// the payload on the context, RFC 6750 answers, and the JwtError kept as cause.
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { isJwtError } from '../../src/errors.js';
+import { jwtAuth, JwtAuthError, type JwtAuthEnv } from '../../src/hono/index.js';
+import { claims, generate, mint, nowDate } from './jwt-mint.js';
+
+async function setup(extra: Record<string, unknown> = {}) {
+  const pair = await generate('HS256');
+  const auth = jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate, audience: 'api', cookie: 'session', realm: 'api "v1"', ...extra });
+  const app = new Hono<JwtAuthEnv>();
+  const causes: unknown[] = [];
+  app.onError((err, c) => {
+    causes.push(err.cause);
+    return err instanceof JwtAuthError ? err.getResponse() : c.text('boom', 500);
+  });
+  app.use('/api/*', auth);
+  app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub, alg: c.get('jwtHeader').alg }));
+  const call = (headers: Record<string, string> = {}) => app.request('http://x/api/me', { headers });
+  return { pair, app, call, causes };
+}
+
+describe('edgejwt/hono', () => {
+  it('valid bearer token: payload and header on the context', async () => {
+    const { pair, call } = await setup();
+    const res = await call({ authorization: `Bearer ${await mint(pair, claims())}` });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ sub: 'user-1', alg: 'HS256' });
+  });
+
+  it('scheme is case-insensitive; the cookie is read only when no header', async () => {
+    const { pair, call } = await setup();
+    const token = await mint(pair, claims());
+    expect((await call({ authorization: `bearer ${token}` })).status).toBe(200);
+    expect((await call({ cookie: `a=b; session=${token}; c=d` })).status).toBe(200);
+    expect((await call({ cookie: `session="${token}"` })).status).toBe(200);
+  });
+
+  it('no token: 401 with a bare challenge and no error code', async () => {
+    const { call } = await setup();
+    const res = await call();
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api \\"v1\\""');
+    expect((await res.json()).error).toBe('unauthorized');
+  });
+
+  it('malformed Authorization: 400 invalid_request', async () => {
+    const { call } = await setup();
+    for (const value of ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer a b', 'Bearer a"b']) {
+      const res = await call({ authorization: value });
+      expect(res.status, value).toBe(400);
+      expect(res.headers.get('www-authenticate'), value).toContain('error="invalid_request"');
+    }
+  });
+
+  it('bad signature: 401 invalid_token, fixed text, JwtError as cause, token nowhere', async () => {
+    const { call, causes } = await setup();
+    const other = await generate('HS256');
+    const token = await mint(other, claims());
+    const res = await call({ authorization: `Bearer ${token}` });
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get('www-authenticate')!;
+    expect(challenge).toBe('Bearer realm="api \\"v1\\"", error="invalid_token", error_description="The access token is invalid"');
+    const body = await res.text();
+    for (const text of [challenge, body]) for (const part of token.split('.')) expect(text.includes(part)).toBe(false);
+    expect(isJwtError(causes[0], 'ERR_JWS_SIGNATURE_INVALID')).toBe(true);
+  });
+
+  it('expired token says so; wrong audience does not say why', async () => {
+    const { pair, call } = await setup();
+    const expired = await call({ authorization: `Bearer ${await mint(pair, claims({ exp: nowDate.getTime() / 1000 - 60 }))}` });
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toContain('error_description="The access token expired"');
+    const aud = await call({ authorization: `Bearer ${await mint(pair, claims({ aud: 'other' }))}` });
+    expect(aud.status).toBe(401);
+    expect(aud.headers.get('www-authenticate')).toContain('error_description="The access token is invalid"');
+  });
+
+  it('missing scope: 403 insufficient_scope naming the scopes', async () => {
+    const { pair, call } = await setup({ scopes: ['read', 'write'] });
+    const partial = await call({ authorization: `Bearer ${await mint(pair, claims({ scope: 'read' }))}` });
+    expect(partial.status).toBe(403);
+    expect(partial.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    expect(partial.headers.get('www-authenticate')).toContain('scope="read write"');
+    expect((await call({ authorization: `Bearer ${await mint(pair, claims({ scope: 'write read' }))}` })).status).toBe(200);
+    expect((await call({ authorization: `Bearer ${await mint(pair, claims({ scp: ['read', 'write'] }))}` })).status).toBe(200);
+  });
+
+  it('without onError, Hono answers from getResponse', async () => {
+    const pair = await generate('HS256');
+    const app = new Hono();
+    app.use(jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate }));
+    app.get('/', (c) => c.text('ok'));
+    expect((await app.request('http://x/')).status).toBe(401);
+    expect((await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims())}` } })).status).toBe(200);
+  });
+
+  it('bad options fail when the middleware is made, not per request', () => {
+    expect(() => jwtAuth({ algorithms: [] })).toThrow();
+  });
+});
