@@ -1,0 +1,163 @@
+// JWKS through the guard: cold start from KV, rotation, unknown-kid floods held
+// back by the cooldown, issuer outages with and without a set, and bad key sets.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generate } from '../shared/jwt-mint.js';
+import { CACHE_KEY, FaultyKV, baseConfig, bearer, demoKeys, freshJwksUrl, jwksOf, kv, makeGuard, mockNet, token, type Keys } from './harness.js';
+import { KvJwksStore } from '../../src/worker/jwks-store.js';
+
+let k: Keys;
+beforeAll(async () => {
+  k = await demoKeys();
+});
+
+function configWith(url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const c = baseConfig(k, extra);
+  (c.issuers as Record<string, unknown>[])[0]!.jwksUrl = url;
+  return c;
+}
+
+/** A clock the remote key set reads, moved by hand. */
+function clock(): { now: () => number; advance(ms: number): void } {
+  let t = Date.now();
+  return { now: () => t, advance: (ms) => void (t += ms) };
+}
+
+describe('cold start from KV', () => {
+  it('a second instance starts from the set the first stored, with no network fetch', async () => {
+    const url = freshJwksUrl();
+    const a = await makeGuard(k, { config: configWith(url), env: { CACHE_KEY } });
+    expect((await a.send('/x', bearer(await token(k.ed)))).status).toBe(200);
+    expect(a.net.jwksCalls()).toBe(1);
+    expect(a.guard.counters.get('jwks_fetch')).toBe(1);
+    const stored = await kv.JWKS_CACHE.get(KvJwksStore.key(url), 'text');
+    expect(stored?.startsWith('s1.')).toBe(true);
+
+    const down = mockNet(jwksOf(k.ed, k.rs));
+    down.jwks = () => new Response('down', { status: 503 });
+    const b = await makeGuard(k, { config: configWith(url), env: { CACHE_KEY }, net: down });
+    expect((await b.send('/x', bearer(await token(k.rs)))).status).toBe(200);
+    expect(b.net.jwksCalls()).toBe(0);
+    expect(b.guard.counters.get('jwks_store_hit')).toBe(1);
+  });
+
+  it('a stored set not sealed with CACHE_KEY is ignored and the issuer is asked', async () => {
+    const url = freshJwksUrl();
+    const evil = await generate('EdDSA');
+    await kv.JWKS_CACHE.put(KvJwksStore.key(url), JSON.stringify(jwksOf({ ...evil, kid: 'ed-1' })));
+    const g = await makeGuard(k, { config: configWith(url), env: { CACHE_KEY } });
+    // A token from the planted key must fail; the real one passes after a fetch.
+    expect((await g.send('/x', bearer(await token({ ...evil, kid: 'ed-1' })))).status).toBe(401);
+    expect((await g.send('/x', bearer(await token(k.ed)))).status).toBe(200);
+    expect(g.net.jwksCalls()).toBe(1);
+    expect(g.guard.counters.get('jwks_store_error')).toBe(1);
+  });
+
+  it('a hung JWKS_CACHE read falls through to the network within the KV timeout', async () => {
+    const fk = new FaultyKV(kv.JWKS_CACHE);
+    fk.mode.get = 'hang';
+    const g = await makeGuard(k, { config: configWith(freshJwksUrl(), { cache: { kvTimeoutMs: 20 } }), env: { CACHE_KEY, JWKS_CACHE: fk } });
+    expect((await g.send('/x', bearer(await token(k.ed)))).status).toBe(200);
+    expect(g.net.jwksCalls()).toBe(1);
+  });
+});
+
+describe('rotation and unknown kids', () => {
+  it('a new key is picked up by refetching once the cooldown allows; the removed key stops working', async () => {
+    const c = clock();
+    const url = freshJwksUrl();
+    const net = mockNet(jwksOf(k.ed));
+    const g = await makeGuard(k, { config: configWith(url), net, deps: { now: c.now } });
+    expect((await g.send('/x', bearer(await token(k.ed)))).status).toBe(200);
+
+    const next = { ...(await generate('EdDSA')), kid: 'ed-2' };
+    net.jwks = () => Response.json(jwksOf(next), { headers: { 'cache-control': 'max-age=600' } });
+    c.advance(31_000); // past the 30 s default cooldown
+    expect((await g.send('/x', bearer(await token(next)))).status).toBe(200);
+    expect(net.jwksCalls()).toBe(2);
+    // ed-1 is gone from the published set: a fresh ed-1 token (not in L1) fails.
+    expect((await g.send('/x', bearer(await token(k.ed, { sub: 'after-rotation' })))).status).toBe(401);
+  });
+
+  it('a flood of unknown kids costs at most one fetch per cooldown', async () => {
+    const c = clock();
+    const net = mockNet(jwksOf(k.ed));
+    const g = await makeGuard(k, { config: configWith(freshJwksUrl()), net, deps: { now: c.now } });
+    expect((await g.send('/x', bearer(await token(k.ed)))).status).toBe(200);
+    const stranger = await generate('EdDSA');
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < 300; i++) {
+      const t = await token({ ...stranger, kid: `unknown-${i}` });
+      const s = (await g.send('/x', bearer(t))).status;
+      statuses.set(s, (statuses.get(s) ?? 0) + 1);
+      if (i === 150) c.advance(31_000);
+    }
+    expect([...statuses]).toEqual([[401, 300]]);
+    // The first fetch, then one refetch after the clock moved past the cooldown.
+    expect(net.jwksCalls()).toBe(2);
+  });
+});
+
+describe('issuer down', () => {
+  it('with a set in memory: keeps serving it past freshness', async () => {
+    const c = clock();
+    const net = mockNet(jwksOf(k.ed));
+    const g = await makeGuard(k, { config: configWith(freshJwksUrl()), net, deps: { now: c.now } });
+    expect((await g.send('/x', bearer(await token(k.ed)))).status).toBe(200);
+    net.jwks = () => new Response('oops', { status: 500 });
+    c.advance(11 * 60_000); // past max-age=600
+    expect((await g.send('/x', bearer(await token(k.ed, { sub: 'stale-ok' })))).status).toBe(200);
+    expect(g.guard.counters.get('jwks_fetch_failed')).toBe(1);
+  });
+
+  it('with nothing cached: 503 with Retry-After, for good and bad tokens alike', async () => {
+    const net = mockNet(jwksOf(k.ed));
+    net.jwks = () => {
+      throw new TypeError('connection refused');
+    };
+    const g = await makeGuard(k, { config: configWith(freshJwksUrl()), net });
+    for (const t of [await token(k.ed), await token(k.rs)]) {
+      const res = await g.send('/x', bearer(t));
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('30');
+      expect(res.headers.get('www-authenticate')).toBeNull();
+      expect(await res.json()).toEqual({ error: 'temporarily_unavailable', error_description: 'Signing keys are unavailable' });
+    }
+    // The HS issuer does not depend on the JWKS and keeps working.
+    expect((await g.send('/x', bearer(await token(k.hs)))).status).toBe(200);
+    expect(g.guard.counters.get('unavailable')).toBe(2);
+  });
+
+  it('a hung issuer is cut off by jwks.timeoutMs', async () => {
+    const net = mockNet(jwksOf(k.ed));
+    net.jwks = () => new Promise<Response>(() => undefined);
+    const g = await makeGuard(k, { config: configWith(freshJwksUrl(), { jwks: { timeoutMs: 100 } }), net });
+    const res = await g.send('/x', bearer(await token(k.ed)));
+    expect(res.status).toBe(503);
+  });
+});
+
+describe('bad key sets', () => {
+  const cases: [string, () => Response][] = [
+    ['not JSON', () => new Response('<html>', { headers: { 'content-type': 'text/html' } })],
+    ['no keys array', () => Response.json({ keys: 'nope' })],
+    ['oversized (declared)', () => new Response('x'.repeat(300_000), { headers: { 'content-length': '300000' } })],
+    ['oversized (streamed)', () => new Response(new Blob(['{"keys":[', ' '.repeat(300_000), ']}']).stream())],
+    ['redirect', () => new Response(null, { status: 302, headers: { location: 'https://evil.example/jwks' } })],
+  ];
+  for (const [name, reply] of cases) {
+    it(`${name}: 503, never a pass`, async () => {
+      const net = mockNet(jwksOf(k.ed));
+      net.jwks = reply;
+      const g = await makeGuard(k, { config: configWith(freshJwksUrl()), net });
+      expect((await g.send('/x', bearer(await token(k.ed)))).status).toBe(503);
+      expect(net.calls.filter((c) => c.url.includes('evil')).length).toBe(0);
+    });
+  }
+
+  it('one broken key does not take the set down', async () => {
+    const net = mockNet(jwksOf(k.ed));
+    net.jwks = () => Response.json({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: '!!!', kid: 'bad' }, ...jwksOf(k.ed).keys] });
+    const g = await makeGuard(k, { config: configWith(freshJwksUrl()), net });
+    expect((await g.send('/x', bearer(await token(k.ed)))).status).toBe(200);
+  });
+});
