@@ -55,7 +55,10 @@ const MAX_TOKEN_LIMIT = 65_536; // the Wasm core's input region
 type Maybe<T> = T | Promise<T>;
 
 class AsyncNeeded {
-  constructor(readonly pending: Promise<unknown>) {}
+  constructor(
+    readonly pending: Promise<unknown>,
+    readonly reason: string,
+  ) {}
 }
 
 function optionsError(setting: string, reason?: string): JwtError {
@@ -138,7 +141,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     };
     const key = p.source.select(spec, ph.kid);
     if (key instanceof Promise) {
-      if (sync) throw new AsyncNeeded(key);
+      if (sync) throw new AsyncNeeded(key, 'the key set is being fetched');
       return key.then((k) => withKey(k, spec, token, seg.p, signature, false)).then(finish);
     }
     const verdict = withKey(key, spec, token, seg.p, signature, sync);
@@ -167,7 +170,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
       if (e instanceof AsyncNeeded) {
         // The import or fetch carries on, so a later verifySync can succeed.
         e.pending.catch(() => undefined);
-        throw new JwtError('ERR_ASYNC_REQUIRED');
+        throw new JwtError('ERR_ASYNC_REQUIRED', { reason: e.reason });
       }
       throw e;
     }
@@ -199,7 +202,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
 function withKey(key: KeyEntry, spec: AlgSpec, token: string, end: number, signature: Uint8Array, sync: boolean): Maybe<boolean> {
   const h = key.handle(spec);
   if (h instanceof Promise) {
-    if (sync) throw new AsyncNeeded(h);
+    if (sync) throw new AsyncNeeded(h, 'the key is being imported');
     return h.then((ready) => check(ready, spec, token, end, signature, false));
   }
   return check(h, spec, token, end, signature, sync);
@@ -214,7 +217,7 @@ function checkInput(h: Handle, spec: AlgSpec, input: string | Uint8Array, signat
   if (signature.length !== h.sigLength) return false;
   if (h.wasm !== undefined) return spec.engine === 'hmac' ? verifyHmac(h.wasm, input, signature) : verifyEd25519(h.wasm, input, signature);
   const v = backend.verify(spec, h.key, input, signature);
-  if (v instanceof Promise && sync) throw new AsyncNeeded(v);
+  if (v instanceof Promise && sync) throw new AsyncNeeded(v, 'the signature needs WebCrypto');
   return v;
 }
 
