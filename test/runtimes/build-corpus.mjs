@@ -1,29 +1,49 @@
-// Bundle the shared test corpus (test/shared/**/*.test.ts) once per runtime,
-// with 'vitest' replaced by ./mini-test.ts and the package's "imports" resolved
-// the way that runtime resolves them. Output: build/corpus/<target>.js
+// Bundle the shared test corpus (test/shared/**/*.test.ts) once per runtime, as
+// a user of the package gets it: every import of src/ is served from the built
+// dist/, and the package's "imports" (#core-loader, #crypto-backend, #platform)
+// are resolved by esbuild from package.json with that runtime's export
+// conditions. 'vitest' becomes ./mini-test.ts. Output: build/corpus/<target>.js
+// (Vitest in Node and workerd keeps testing src/ directly.)
 // Usage: node test/runtimes/build-corpus.mjs [node|deno|bun|browser ...]
 import { build } from 'esbuild';
-import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const src = (p) => join(root, 'src', p);
+const srcDir = join(root, 'src') + sep;
+const distDir = join(root, 'dist') + sep;
 
-// Which module each runtime gets for the package.json "imports" entries:
-// Node, Deno and Bun all match the `node` condition; browsers match `browser`.
+// The conditions each runtime matches (its own name, then `node` for the
+// server runtimes), and which built files those must select: if package.json
+// routes a runtime to the wrong loader or backend, the build fails here.
 const TARGETS = {
-  node: { platform: 'node', backend: 'backend/node.ts' },
-  deno: { platform: 'neutral', backend: 'backend/node.ts' },
-  bun: { platform: 'neutral', backend: 'backend/node.ts' },
-  browser: { platform: 'browser', backend: 'backend/webcrypto.ts' },
+  node: { platform: 'node', conditions: [], expect: ['wasm/load-bytes.js', 'backend/node.js', 'platform/node.js'] },
+  deno: { platform: 'neutral', conditions: ['deno', 'node'], expect: ['wasm/load-bytes.js', 'backend/node.js', 'platform/node.js'] },
+  bun: { platform: 'neutral', conditions: ['bun', 'node'], expect: ['wasm/load-bytes.js', 'backend/node.js', 'platform/node.js'] },
+  browser: { platform: 'browser', conditions: [], expect: ['wasm/load-bytes.js', 'backend/webcrypto.js', 'platform/web.js'] },
 };
+const ALTERNATIVES = ['wasm/load-bytes.js', 'wasm/load-workerd.js', 'backend/node.js', 'backend/webcrypto.js', 'platform/node.js', 'platform/web.js'];
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((e) => (e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : []))
     .sort();
 }
+
+/** src/x.js (as the tests write it) -> dist/x.js, which must exist: run `npm run build` first. */
+const srcToDist = {
+  name: 'src-to-dist',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const path = resolve(dirname(args.importer), args.path);
+      if (!path.startsWith(srcDir)) return undefined;
+      const built = join(distDir, relative(srcDir, path)).replace(/\.ts$/, '.js');
+      if (!existsSync(built)) return { errors: [{ text: `${relative(root, built)} is missing: run npm run build` }] };
+      return { path: built };
+    });
+  },
+};
 
 const files = testFiles(join(root, 'test/shared'));
 const outDir = join(root, 'build/corpus');
@@ -45,22 +65,27 @@ for (const target of wanted.length ? wanted : Object.keys(TARGETS)) {
       '',
     ].join('\n'),
   );
-  await build({
+  const result = await build({
     entryPoints: [entry],
     outfile: join(outDir, `${target}.js`),
     bundle: true,
     format: 'esm',
     platform: spec.platform,
+    conditions: spec.conditions,
     target: 'es2022',
-    external: ['node:*'],
-    alias: {
-      vitest: join(root, 'test/runtimes/mini-test.ts'),
-      '#core-loader': src('wasm/load-bytes.ts'),
-      '#crypto-backend': src(spec.backend),
-    },
+    external: spec.platform === 'browser' ? [] : ['node:*'],
+    alias: { vitest: join(root, 'test/runtimes/mini-test.ts') },
+    plugins: [srcToDist],
+    tsconfig: join(root, 'test/runtimes/tsconfig.corpus.json'),
+    metafile: true,
     // The package says sideEffects: false (true of the library); test files are all side effects.
     ignoreAnnotations: true,
     logLevel: 'warning',
   });
-  console.log(`build/corpus/${target}.js: ${files.length} test files`);
+  const inputs = new Set(Object.keys(result.metafile.inputs).map((p) => resolve(root, p)));
+  const picked = ALTERNATIVES.filter((f) => inputs.has(join(distDir, f)));
+  if (picked.join() !== spec.expect.join()) {
+    throw new Error(`${target}: package.json conditions selected [${picked.join(', ')}], expected [${spec.expect.join(', ')}]`);
+  }
+  console.log(`build/corpus/${target}.js: ${files.length} test files against dist/ (${picked.join(', ')})`);
 }

@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { isJwtError } from '../../src/errors.js';
 import { jwtAuth, JwtAuthError, type JwtAuthEnv } from '../../src/hono/index.js';
+import { fromCookie } from '../../src/hono/token.js';
 import { claims, generate, mint, nowDate } from './jwt-mint.js';
 
 async function setup(extra: Record<string, unknown> = {}) {
@@ -29,12 +30,26 @@ describe('edgejwt/hono', () => {
     expect(await res.json()).toEqual({ sub: 'user-1', alg: 'HS256' });
   });
 
-  it('scheme is case-insensitive; the cookie is read only when no header', async () => {
+  it('scheme is case-insensitive; the cookie is read when there is no header', async () => {
     const { pair, call } = await setup();
     const token = await mint(pair, claims());
     expect((await call({ authorization: `bearer ${token}` })).status).toBe(200);
-    expect((await call({ cookie: `a=b; session=${token}; c=d` })).status).toBe(200);
-    expect((await call({ cookie: `session="${token}"` })).status).toBe(200);
+    // Browsers drop Cookie from a script-made Request (a forbidden header name): there the
+    // middleware must see no token at all; everywhere else it must read the cookie.
+    const carriesCookies = new Request('http://x/', { headers: { cookie: 'a=b' } }).headers.get('cookie') === 'a=b';
+    const expected = carriesCookies ? 200 : 401;
+    expect((await call({ cookie: `a=b; session=${token}; c=d` })).status).toBe(expected);
+    expect((await call({ cookie: `session="${token}"` })).status).toBe(expected);
+    expect((await call({ authorization: 'Bearer a.b.c', cookie: `session=${token}` })).status).toBe(401);
+  });
+
+  it('cookie parsing: first match by exact name, quotes removed, odd values refused', () => {
+    expect(fromCookie('sessionx=1; session=a.b.c', 'session')).toEqual({ kind: 'token', token: 'a.b.c' });
+    expect(fromCookie('session="a.b.c"', 'session')).toEqual({ kind: 'token', token: 'a.b.c' });
+    expect(fromCookie('other=1', 'session')).toEqual({ kind: 'none' });
+    expect(fromCookie(null, 'session')).toEqual({ kind: 'none' });
+    expect(fromCookie('session=a b', 'session')).toEqual({ kind: 'malformed' });
+    expect(fromCookie('session=', 'session')).toEqual({ kind: 'malformed' });
   });
 
   it('no token: 401 with a bare challenge and no error code', async () => {

@@ -1,0 +1,62 @@
+// The shared corpus in headless Chromium (Debian's /usr/bin/chromium, driven by
+// playwright-core: no browser download). build/corpus/browser.js is served from
+// a loopback server into a blank page as a module; the page's console goes to
+// stdout (so the `[corpus browser] passed=N failed=N` line reaches
+// scripts/test-all.sh) and globalThis.__corpus gives the exit code.
+// Usage: node test/runtimes/run-browser.mjs [path/to/bundle.js]
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const TIMEOUT_MS = 240_000;
+const bundle = readFileSync(process.argv[2] ?? 'build/corpus/browser.js');
+
+const page = `<!doctype html><meta charset="utf-8"><title>edgejwt corpus</title><script type="module" src="/corpus.js"></script>`;
+const server = createServer((req, res) => {
+  if (req.url === '/') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+  } else if (req.url === '/favicon.ico') {
+    res.writeHead(204).end();
+  } else if (req.url === '/corpus.js') {
+    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(bundle);
+  } else {
+    res.writeHead(404).end();
+  }
+});
+await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+const profile = mkdtempSync(join(tmpdir(), 'edgejwt-chromium-'));
+// A persistent context is how playwright takes a fresh --user-data-dir.
+const browser = await chromium.launchPersistentContext(profile, {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  ],
+  timeout: 60_000,
+});
+
+let code = 1;
+try {
+  const tab = browser.pages()[0] ?? (await browser.newPage());
+  tab.on('console', (msg) => console.log(msg.text()));
+  tab.on('pageerror', (err) => console.log(`page error: ${err.message}`));
+  console.log(`chromium ${browser.browser()?.version() ?? ''} at ${origin}`);
+  await tab.goto(origin + '/');
+  await tab.waitForFunction(() => globalThis.__corpus !== undefined, undefined, { timeout: TIMEOUT_MS, polling: 500 });
+  const outcome = await tab.evaluate(() => globalThis.__corpus);
+  code = outcome.failed > 0 || outcome.passed === 0 ? 1 : 0;
+} catch (e) {
+  // No report line: test-all.sh counts this runner as one failure.
+  console.log(`chromium runner failed: ${e instanceof Error ? e.message : String(e)}`);
+} finally {
+  await browser.close().catch(() => {});
+  server.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+process.exit(code);
