@@ -33,7 +33,8 @@ const KEYS: usize = memory.data(<i32>ED25519_SLOTS * 32, 16);
 const LOADED: usize = memory.data(<i32>ED25519_SLOTS, 16);
 const TABLES: usize = memory.data(<i32>ED25519_SLOTS * 4, 16);
 
-let baseTable: usize = 0;
+let baseTable: usize = 0; // set once B's table is built
+let baseMemory: usize = 0; // allocated once, even if a build ran out of scratch memory
 
 const POINT: usize = memory.data(4 * 40, 8);
 const CTX: usize = memory.data(SHA512_CTX, 16);
@@ -51,9 +52,9 @@ function ensureBaseTable(): bool {
   memory.copy(b + FE, FE_BY, FE);
   feOne(b + 2 * FE);
   feMul(b + 3 * FE, FE_BX, FE_BY);
-  const tab = arenaAlloc(TABLE_BYTES);
-  if (tab == 0 || !buildTable(tab, b)) return false;
-  baseTable = tab;
+  if (baseMemory == 0) baseMemory = arenaAlloc(TABLE_BYTES);
+  if (baseMemory == 0 || !buildTable(baseMemory, b)) return false;
+  baseTable = baseMemory;
   return true;
 }
 
