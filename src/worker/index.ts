@@ -6,10 +6,8 @@ import { createGuard, type Guard, type WaitUntil } from './guard.js';
 import type { GuardEnv } from './build.js';
 import { serverError } from './responses.js';
 
-export { createGuard, Guard } from './guard.js';
-export { parseConfig, ConfigError, ECHO_ORIGIN, L2_DEFAULT_ALGORITHMS } from './config.js';
-export type { GuardConfig } from './config.js';
-export type { GuardEnv, GuardDeps } from './build.js';
+// Only the handler is exported: workerd treats every named export of the entry
+// module as an entrypoint. Embedders import ./api.js instead.
 
 // The bindings object is stable for an isolate; a new one (tests, reloads) gets a new guard.
 const guards = new WeakMap<object, Promise<Guard>>();

@@ -1,7 +1,8 @@
 // GUARD_CONFIG checking: each bad setting is named; the Worker entry answers 500
 // with a log line naming it, never a pass; a good config in either JSON form works.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import worker, { ConfigError, parseConfig } from '../../src/worker/index.js';
+import worker from '../../src/worker/index.js';
+import { ConfigError, parseConfig } from '../../src/worker/api.js';
 import { CACHE_KEY, ISS, JWKS_URL, TestCtx, baseConfig, demoKeys, jwksOf, kv, token, type Keys } from './harness.js';
 import { b64u } from '../shared/jwt-mint.js';
 

@@ -3,7 +3,7 @@
 // waitUntil work can be awaited, and KV wrappers that count, fail or hang.
 
 import { env } from 'cloudflare:workers';
-import { createGuard, type Guard } from '../../src/worker/index.js';
+import { createGuard, type Guard } from '../../src/worker/api.js';
 import type { GuardDeps, GuardEnv } from '../../src/worker/build.js';
 import type { KVLike } from '../../src/worker/verify-cache.js';
 import { b64u, generate, mint, type KeyPair } from '../shared/jwt-mint.js';
