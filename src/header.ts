@@ -24,6 +24,9 @@ const MAX_HEADER_SEGMENT = 8192;
 // Keyed by the exact encoded segment, so a hit is the same bytes.
 const CACHE_MAX = 64;
 const cache = new Map<string, ParsedHeader>();
+// The most recent header, checked by prefix comparison before any hashing.
+let lastSegment = '';
+let lastParsed: ParsedHeader | undefined;
 
 function invalid(reason: string): JwtError {
   return new JwtError('ERR_JWS_HEADER_INVALID', { reason });
@@ -31,12 +34,16 @@ function invalid(reason: string): JwtError {
 
 export function parseHeader(token: string, end: number): ParsedHeader {
   if (end > MAX_HEADER_SEGMENT) throw invalid('header too large');
+  if (lastParsed !== undefined && end === lastSegment.length && token.startsWith(lastSegment)) return lastParsed;
   const segment = token.slice(0, end);
-  const hit = cache.get(segment);
-  if (hit !== undefined) return hit;
-  const parsed = parseUncached(segment);
-  if (cache.size >= CACHE_MAX) cache.clear();
-  cache.set(segment, parsed);
+  let parsed = cache.get(segment);
+  if (parsed === undefined) {
+    parsed = parseUncached(segment);
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(segment, parsed);
+  }
+  lastSegment = segment;
+  lastParsed = parsed;
   return parsed;
 }
 

@@ -64,6 +64,7 @@ export default {
     alias: {
       '#core-loader': join(root, 'src/wasm/load-workerd.ts'),
       '#crypto-backend': join(root, 'src/backend/webcrypto.ts'),
+      '#platform': join(root, 'src/platform/web.ts'),
     },
     external: ['*.wasm'],
     logLevel: 'warning',

@@ -111,7 +111,7 @@ export class RemoteJWKSet implements KeySource {
     });
   }
 
-  /** Fetch now (single flight), ignoring freshness but not the cooldown. */
+  /** Fetch now (single flight), ignoring freshness and the cooldown. */
   reload(): Promise<void> {
     return this.#fetchShared().then(() => undefined);
   }
