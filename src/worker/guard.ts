@@ -40,6 +40,11 @@ export class Guard {
     this.#l1 = max > 0 ? new VerifyCache<JWTPayload>(max, parts.config.cache.verifyTtl) : undefined;
   }
 
+  /** Entries in this isolate's L1 (bounded by cache.l1Max; the load test watches it). */
+  get l1Size(): number {
+    return this.#l1?.size ?? 0;
+  }
+
   get counters(): GuardParts['counters'] {
     return this.parts.counters;
   }
