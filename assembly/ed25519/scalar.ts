@@ -44,16 +44,19 @@ function addL(sign: i64): void {
  */
 export function scReduce(out: usize, h: usize): void {
   for (let i: usize = 0; i < 64; i++) xset(i, <i64>load<u8>(h + i));
-  // 2^256 = 16 * 2^252 = -16c (mod L), c = L - 2^252 (16 bytes): fold bytes 63..32 down.
+  // 2^256 = 16 * 2^252 = -16c (mod L), c = L - 2^252 (16 bytes): fold bytes 63..32
+  // onto bytes i-32 .. i-17, with no carries in between. Bounds: bytes 47..63 are
+  // never folded onto, so they stay < 2^8; bytes 32..46 collect at most 16 terms of
+  // 16 * 2^8 * 2^8, under 2^24; bytes 0..31 then collect at most 32 terms of
+  // 16 * 2^24 * 2^8, under 2^42. All far inside i64.
   for (let i: usize = 63; i >= 32; i--) {
-    const t = xs(i);
+    const t = xs(i) << 4;
     if (t == 0) continue;
-    xset(i, 0);
     const base = i - 32;
-    for (let j: usize = 0; j < 16; j++) xset(base + j, xs(base + j) - 16 * t * <i64>load<u8>(L_BYTES + j));
-    carry(base, i - 1);
+    for (let j: usize = 0; j < 16; j++) xset(base + j, xs(base + j) - t * <i64>load<u8>(L_BYTES + j));
   }
-  // v = q 2^252 + r with 0 <= r < 2^252; v - qL = r - qc lies in (-L, 2L).
+  carry(0, 31);
+  // v = q 2^252 + r with 0 <= r < 2^252 and |q| < 2^40, so v - qL = r - qc lies in (-L, 2L).
   const q = xs(31) >> 4;
   addL(-q);
   if (xs(31) < 0) addL(1);
