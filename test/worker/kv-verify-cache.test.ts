@@ -2,7 +2,7 @@
 // state over one KV binding), sealed under CACHE_KEY and bound to its key, never
 // alive past exp, and any KV fault is a miss: never a bad token in, never a good one out.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { b64u } from '../shared/jwt-mint.js';
+import { b64u, generate } from '../shared/jwt-mint.js';
 import { CACHE_KEY, FaultyKV, baseConfig, bearer, demoKeys, forged, freshJwksUrl, kv, makeGuard, mockNet, jwksOf, nowSeconds, token, ISS, AUD, type Keys } from './harness.js';
 
 let k: Keys;
@@ -228,11 +228,24 @@ describe('switches', () => {
     expect(g.logs.filter((l) => l.includes('CACHE_KEY is not set'))).toHaveLength(1);
   });
 
-  it('cache.verify: true uses the measured default list (no algorithm goes to KV)', async () => {
+  it('cache.verify: true sends only the measured default list (ECDSA) to KV', async () => {
+    const es = { ...(await generate('ES256')), kid: 'es-1' };
     const fk = new FaultyKV(kv.VERIFY_CACHE);
-    const g = await makeGuard(k, { config: l2Config({ cache: { verify: true } }), env: { CACHE_KEY, VERIFY_CACHE: fk } });
+    const config = l2Config({ cache: { verify: true } });
+    const is0 = (config.issuers as Record<string, unknown>[])[0]!;
+    is0.algorithms = ['EdDSA', 'RS256', 'ES256'];
+    const net = mockNet({ keys: [...jwksOf(k.ed, k.rs).keys, ...jwksOf(es).keys] });
+    const g = await makeGuard(k, { config, net, env: { CACHE_KEY, VERIFY_CACHE: fk } });
     for (const pair of [k.ed, k.rs, k.hs]) expect((await g.send('/x', bearer(await token(pair)))).status).toBe(200);
     expect(fk.gets + fk.puts.length).toBe(0);
+    expect((await g.send('/x', bearer(await token(es)))).status).toBe(200);
+    expect(fk.gets).toBe(1);
+    expect(fk.puts).toHaveLength(1);
+  });
+
+  it('cache.verify: true with no ECDSA issuer leaves L2 off entirely', async () => {
+    const g = await makeGuard(k, { config: l2Config({ cache: { verify: true } }), env: { CACHE_KEY } });
+    expect(g.guard.parts.l2).toBeUndefined();
   });
 
   it('cache.verify as a list sends only those algorithms to KV', async () => {
