@@ -11,6 +11,7 @@ export type CounterName =
   | 'unavailable'
   | 'config_error'
   | 'internal_error'
+  | 'origin_error'
   | 'l1_hit'
   | 'l2_hit'
   | 'l2_miss'

@@ -173,7 +173,13 @@ export class Guard {
     if (origin === ECHO_ORIGIN) return echo(request, url, headers);
     const target = origin === undefined ? url : new URL(url.pathname + url.search, origin);
     const outgoing = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
-    const res = await this.parts.fetch(outgoing);
+    let res: Response;
+    try {
+      res = await this.parts.fetch(outgoing);
+    } catch {
+      this.parts.counters.inc('origin_error');
+      return answer.badGateway();
+    }
     // Responses from fetch have immutable headers; copy so Server-Timing can be added.
     return new Response(res.body, res);
   }

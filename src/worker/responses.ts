@@ -49,6 +49,11 @@ export function keysUnavailable(retryAfterSeconds: number): Response {
   return json(503, { error: 'temporarily_unavailable', error_description: 'Signing keys are unavailable' }, { 'retry-after': String(retryAfterSeconds) });
 }
 
+/** The origin could not be reached; the request was authorised. */
+export function badGateway(): Response {
+  return json(502, { error: 'bad_gateway', error_description: 'The origin could not be reached' });
+}
+
 /** Misconfiguration or an unexpected fault: the log line says which. */
 export function serverError(): Response {
   return json(500, { error: 'server_error', error_description: 'The gateway is misconfigured or failed' });

@@ -209,3 +209,21 @@ describe('issuers', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe('origin unreachable', () => {
+  it('502 after a good token, 502 on a public path; never a pass-through of the error', async () => {
+    const net = (await import('./harness.js')).mockNet((await import('./harness.js')).jwksOf(k.ed, k.rs));
+    const inner = net.fetch;
+    net.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new Request(input, init).url;
+      if (url.startsWith('https://origin.example.com')) throw new TypeError('connect ECONNREFUSED');
+      return inner(input, init);
+    }) as typeof fetch;
+    const c = await makeGuard(k, { net });
+    for (const res of [await c.send('/x', bearer(await token(k.ed))), await c.send('/health')]) {
+      expect(res.status).toBe(502);
+      expect(await res.json()).toEqual({ error: 'bad_gateway', error_description: 'The origin could not be reached' });
+    }
+    expect(c.guard.counters.get('origin_error')).toBe(2);
+  });
+});
