@@ -1,7 +1,7 @@
 // JWKS through the guard: cold start from KV, rotation, unknown-kid floods held
 // back by the cooldown, issuer outages with and without a set, and bad key sets.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../shared/jwt-mint.js';
+import { b64u, generate } from '../shared/jwt-mint.js';
 import { CACHE_KEY, FaultyKV, baseConfig, bearer, demoKeys, freshJwksUrl, jwksOf, kv, makeGuard, mockNet, token, type Keys } from './harness.js';
 import { KvJwksStore } from '../../src/worker/jwks-store.js';
 
@@ -40,16 +40,30 @@ describe('cold start from KV', () => {
     expect(b.guard.counters.get('jwks_store_hit')).toBe(1);
   });
 
-  it('a stored set not sealed with CACHE_KEY is ignored and the issuer is asked', async () => {
+  it('a stored set sealed under another secret is ignored and the issuer is asked', async () => {
     const url = freshJwksUrl();
     const evil = await generate('EdDSA');
-    await kv.JWKS_CACHE.put(KvJwksStore.key(url), JSON.stringify(jwksOf({ ...evil, kid: 'ed-1' })));
+    // Sealed, but under a key that is not CACHE_KEY.
+    const key = KvJwksStore.key(url);
+    const json = JSON.stringify(jwksOf({ ...evil, kid: 'ed-1' }));
+    const wrong = await crypto.subtle.importKey('raw', new Uint8Array(32).fill(5), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const tag = new Uint8Array(await crypto.subtle.sign('HMAC', wrong, new TextEncoder().encode(`${key}\n${json}`)));
+    await kv.JWKS_CACHE.put(key, `s1.${b64u(tag)}.${json}`);
     const g = await makeGuard(k, { config: configWith(url), env: { CACHE_KEY } });
     // A token from the planted key must fail; the real one passes after a fetch.
     expect((await g.send('/x', bearer(await token({ ...evil, kid: 'ed-1' })))).status).toBe(401);
     expect((await g.send('/x', bearer(await token(k.ed)))).status).toBe(200);
     expect(g.net.jwksCalls()).toBe(1);
     expect(g.guard.counters.get('jwks_store_error')).toBe(1);
+  });
+
+  it('a plain JSON set planted in JWKS_CACHE is ignored', async () => {
+    const url = freshJwksUrl();
+    const evil = { ...(await generate('EdDSA')), kid: 'ed-1' };
+    await kv.JWKS_CACHE.put(KvJwksStore.key(url), JSON.stringify(jwksOf(evil)));
+    const g = await makeGuard(k, { config: configWith(url), env: { CACHE_KEY } });
+    expect((await g.send('/x', bearer(await token(evil)))).status).toBe(401);
+    expect(g.net.jwksCalls()).toBe(1);
   });
 
   it('a hung JWKS_CACHE read falls through to the network within the KV timeout', async () => {
