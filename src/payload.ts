@@ -2,10 +2,10 @@
 // Parsed once; a duplicate claim name keeps the last value, as RFC 7519 §4 allows.
 
 import { JwtError } from './errors.js';
-import { utf8 } from './utf8.js';
+import { utf8Text } from '#platform';
 
 export function parsePayload(bytes: Uint8Array): Record<string, unknown> {
-  const text = utf8(bytes);
+  const text = utf8Text(bytes);
   if (text === undefined) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'not UTF-8' });
   let value: unknown;
   try {

@@ -135,22 +135,23 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (spec.sigLength !== 0 && signature.length !== spec.sigLength) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
 
     const p = policy;
-    const finish = (ok: boolean): VerifyResult => {
-      if (!ok) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
-      return complete(token, ph, early, payloadBytes, p, nowMs);
-    };
     const key = p.source.select(spec, ph.kid);
     if (key instanceof Promise) {
       if (sync) throw new AsyncNeeded(key, 'the key set is being fetched');
-      return key.then((k) => withKey(k, spec, token, seg.p, signature, false)).then(finish);
+      return key
+        .then((k) => withKey(k, spec, token, seg.p, signature, false))
+        .then((ok) => complete(ok, token, ph, early, payloadBytes, p, nowMs));
     }
     const verdict = withKey(key, spec, token, seg.p, signature, sync);
-    if (verdict instanceof Promise) return verdict.then(finish);
-    return finish(verdict);
+    if (verdict instanceof Promise) return verdict.then((ok) => complete(ok, token, ph, early, payloadBytes, p, nowMs));
+    return complete(verdict, token, ph, early, payloadBytes, p, nowMs);
   }
 
-  function complete(token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, bytes: Uint8Array, policy: Policy, nowMs: number): VerifyResult {
-    if (raw) return Object.freeze({ payload: bytes.slice() as unknown as JWTPayload, header: ph.header });
+  // Runs only once the signature verdict is in: nothing of the payload was trusted before.
+  function complete(ok: boolean, token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, bytes: Uint8Array, policy: Policy, nowMs: number): VerifyResult {
+    if (!ok) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
+    // A copy: `bytes` may be a view on a shared pool (see #platform).
+    if (raw) return Object.freeze({ payload: new Uint8Array(bytes) as unknown as JWTPayload, header: ph.header });
     const payload = early ?? parsePayload(bytes);
     checkClaims(payload, ph.header, policy.claims, nowMs / 1000);
     // Results may be shared through the cache: callers get frozen top-level objects.

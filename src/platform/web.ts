@@ -3,6 +3,10 @@
 // the native decoder is lenient, so the strict rules are checked around it.
 
 import { decodeSegment, decodedLength, trailingBitsZero } from '../b64.js';
+import { utf8 } from '../utf8.js';
+
+/** Bytes to text, refusing invalid UTF-8 (a fatal TextDecoder). */
+export const utf8Text: (bytes: Uint8Array) => string | undefined = utf8;
 
 type FromBase64 = (text: string, options: { alphabet: 'base64url'; lastChunkHandling: 'loose' }) => Uint8Array;
 const fromBase64 = (Uint8Array as unknown as { fromBase64?: FromBase64 }).fromBase64;

@@ -290,6 +290,17 @@ describe('payload and claims', () => {
       expect(codeOfSync(() => hs().verifySync(t)), text).toBe('ERR_JWT_PAYLOAD_INVALID');
     }
   });
+  it('payload that is not valid UTF-8 (lone byte, overlong form, surrogate)', async () => {
+    const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const head = enc.encode('{"exp":4000000000,"n":"');
+    for (const bad of [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
+      const bytes = new Uint8Array([...head, ...bad, ...enc.encode('"}')]);
+      const t = await signInput('HS256', key, `${b64u('{"alg":"HS256"}')}.${b64u(bytes)}`);
+      expect(codeOfSync(() => hs().verifySync(t)), String(bad)).toBe('ERR_JWT_PAYLOAD_INVALID');
+    }
+    const ok = await hmacToken(secret, {}, claims({ name: 'Zoë ☃ 𝄞' }));
+    expect(hs().verifySync(ok).payload.name).toBe('Zoë ☃ 𝄞');
+  });
   for (const claim of ['exp', 'nbf', 'iat'] as const) {
     for (const [name, raw] of [
       ['a string', '"1900000000"'],

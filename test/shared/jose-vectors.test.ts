@@ -51,6 +51,9 @@ describe('RFC 7520 §4.1-4.4', () => {
     it(`${v.id} ${v.alg}`, async () => {
       const r = await createVerifier({ algorithms: [v.alg], key: v.jwk!, rawPayload: true }).verify(v.compact!);
       expect(new TextDecoder().decode(r.payload as unknown as Uint8Array)).toBe(v.payload);
+      // Our own copy, never a view on a shared buffer.
+      const bytes = r.payload as unknown as Uint8Array;
+      expect(bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length).toBe(true);
       // The same key as a one-key JWKS, selected by kid.
       const r2 = await createVerifier({ algorithms: [v.alg], jwks: { keys: [v.jwk!] }, rawPayload: true }).verify(v.compact!);
       expect(r2.header.kid).toBe(v.jwk!.kid);
