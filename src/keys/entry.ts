@@ -141,7 +141,8 @@ export class KeyEntry {
     const engine = Object.hasOwn(engines, algo.name) ? engines[algo.name] : undefined;
     if (engine === undefined) throw bad('unsupported CryptoKey algorithm');
     const fits = SUPPORTED_ALGORITHMS.map((a) => algSpec(a)!).filter(
-      (s) => s.engine === engine && (s.crv === undefined || s.crv === algo.namedCurve) && (engine === 'ecdsa' || engine === 'ed25519' || s.hash === algo.hash?.name),
+      // ECDSA keys are bound to a curve, RSA and HMAC keys to a hash; Ed25519 keys to neither.
+      (s) => s.engine === engine && (engine !== 'ecdsa' || s.crv === algo.namedCurve) && (engine === 'ecdsa' || engine === 'ed25519' || s.hash === algo.hash?.name),
     );
     const first = fits[0];
     if (first === undefined) throw bad('unsupported CryptoKey parameters');

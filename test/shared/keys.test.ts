@@ -1,0 +1,70 @@
+// Key inputs: JWK, raw secret bytes and CryptoKey, and how each is matched to an alg.
+import { describe, expect, it } from 'vitest';
+import { createVerifier, type JWK } from '../../src/index.js';
+import { claims, codeOf, codeOfSync, generate, mint, nowDate } from './jwt-mint.js';
+
+describe('CryptoKey inputs', () => {
+  for (const alg of ['RS256', 'PS384', 'ES256', 'ES512', 'EdDSA', 'HS256']) {
+    it(`${alg} CryptoKey verifies (through verify)`, async () => {
+      const pair = await generate(alg);
+      const token = await mint(pair, claims());
+      const v = createVerifier({ algorithms: [alg], key: pair.publicKey, currentDate: nowDate });
+      expect((await v.verify(token)).payload.sub).toBe('user-1');
+    });
+  }
+  it('a CryptoKey bound to SHA-256 never verifies RS512', async () => {
+    const pair = await generate('RS256');
+    expect(codeOfSync(() => createVerifier({ algorithms: ['RS512'], key: pair.publicKey }))).toBe('ERR_KEY_ALG_MISMATCH');
+    const rs512 = await generate('RS512');
+    const token = await mint(rs512, claims());
+    const v = createVerifier({ algorithms: ['RS256', 'RS512'], key: pair.publicKey, currentDate: nowDate });
+    expect(await codeOf(() => v.verify(token))).toBe('ERR_KEY_ALG_MISMATCH');
+  });
+  it('a P-256 CryptoKey never verifies ES384', async () => {
+    const pair = await generate('ES256');
+    expect(codeOfSync(() => createVerifier({ algorithms: ['ES384'], key: pair.publicKey }))).toBe('ERR_KEY_ALG_MISMATCH');
+  });
+  it('a private CryptoKey is refused', async () => {
+    const pair = await generate('ES256');
+    expect(codeOfSync(() => createVerifier({ algorithms: ['ES256'], key: pair.privateKey }))).toBe('ERR_KEY_INVALID');
+  });
+});
+
+describe('Ed25519 names', () => {
+  it('alg "Ed25519" (RFC 9864) and "EdDSA" are the same scheme, each allowed separately', async () => {
+    const pair = await generate('EdDSA');
+    const fully = await mint({ ...pair, alg: 'Ed25519' }, claims());
+    const v = createVerifier({ algorithms: ['Ed25519'], key: pair.publicJwk as JWK, currentDate: nowDate });
+    expect(v.verifySync(fully).header.alg).toBe('Ed25519');
+    const eddsaOnly = createVerifier({ algorithms: ['EdDSA'], key: pair.publicJwk as JWK, currentDate: nowDate });
+    expect(codeOfSync(() => eddsaOnly.verifySync(fully))).toBe('ERR_JWS_ALG_NOT_ALLOWED');
+    const labelled = createVerifier({ algorithms: ['Ed25519'], key: { ...(pair.publicJwk as JWK), alg: 'EdDSA' }, currentDate: nowDate });
+    expect(codeOfSync(() => labelled.verifySync(fully))).toBe('OK');
+  });
+});
+
+describe('JWK shapes', () => {
+  const cases: [string, JWK, string][] = [
+    ['unknown kty', { kty: 'XYZ' }, 'ERR_KEY_INVALID'],
+    ['oct without k', { kty: 'oct' }, 'ERR_KEY_INVALID'],
+    ['oct with padded k', { kty: 'oct', k: 'AAAA'.repeat(11) + '==' }, 'ERR_KEY_INVALID'],
+    ['RSA without e', { kty: 'RSA', n: 'AQAB' }, 'ERR_KEY_INVALID'],
+    ['EC with short x', { kty: 'EC', crv: 'P-256', x: 'AAAA', y: 'AAAA' }, 'ERR_KEY_INVALID'],
+    ['OKP with 31-byte x', { kty: 'OKP', crv: 'Ed25519', x: 'A'.repeat(41) + 'A' }, 'ERR_KEY_INVALID'],
+    ['kid not a string', { kty: 'oct', k: 'A'.repeat(43), kid: 5 as unknown as string }, 'ERR_KEY_INVALID'],
+    ['key_ops not an array', { kty: 'oct', k: 'A'.repeat(43), key_ops: 'verify' as unknown as string[] }, 'ERR_KEY_INVALID'],
+    ['alg not a JWS algorithm', { kty: 'oct', k: 'A'.repeat(43), alg: 'A256GCM' }, 'ERR_KEY_INVALID'],
+  ];
+  for (const [name, jwk, code] of cases) {
+    it(name, () => {
+      expect(codeOfSync(() => createVerifier({ algorithms: ['HS256', 'RS256', 'ES256', 'EdDSA'], key: jwk }))).toBe(code);
+    });
+  }
+  it('a private JWK verifies with its public part only', async () => {
+    const pair = await generate('ES256');
+    const priv = await crypto.subtle.exportKey('jwk', pair.privateKey);
+    const token = await mint(pair, claims());
+    const v = createVerifier({ algorithms: ['ES256'], key: { ...(priv as JWK), key_ops: undefined, ext: undefined } as JWK, currentDate: nowDate });
+    expect(await codeOf(() => v.verify(token))).toBe('OK');
+  });
+});
