@@ -1,0 +1,190 @@
+// `npm pack` as CI sees it: what the tarball holds (built JS, types, the .wasm,
+// README, LICENSE, package.json and nothing else), its size, that its Wasm (the
+// .wasm file and the bytes embedded for the byte loader) equals a fresh build
+// of assembly/, that the build is deterministic, and that the types resolve
+// under every export condition (tsc per condition, publint, attw). Run after
+// `npm run build`. Leaves the tarball unpacked in build/pack/package for the
+// examples. Last line: `[pack] passed=N failed=N`.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'build/pack');
+const bin = (name) => join(root, 'node_modules/.bin', name);
+let passed = 0;
+let failed = 0;
+
+function check(name, fn) {
+  try {
+    const note = fn();
+    passed++;
+    console.log(`ok   ${name}${note ? ` — ${note}` : ''}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}\n     ${(e instanceof Error ? e.message : String(e)).split('\n').join('\n     ')}`);
+  }
+}
+
+function run(cmd, args, opts = {}) {
+  return execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20, ...opts });
+}
+
+const sha = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+// --- the tarball ---
+const [info] = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', out]));
+const tarball = join(out, info.filename);
+const files = info.files.map((f) => f.path).sort();
+console.log(`${info.filename}: ${info.size} bytes packed, ${info.unpackedSize} unpacked, ${files.length} files`);
+for (const f of info.files.sort((a, b) => a.path.localeCompare(b.path))) console.log(`  ${String(f.size).padStart(7)}  ${f.path}`);
+
+const ALLOWED = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^dist\/.+\.js$/, /^dist\/.+\.d\.ts$/, /^dist\/wasm\/generated\/core\.wasm$/];
+check('tarball holds only built JS, types, the .wasm, README, LICENSE, package.json', () => {
+  const extra = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
+  if (extra.length) throw new Error(`unexpected: ${extra.join(', ')}`);
+});
+
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+function targets(value) {
+  if (typeof value === 'string') return [value];
+  return Object.values(value ?? {}).flatMap(targets);
+}
+check('tarball holds README, LICENSE and every exports/imports target', () => {
+  const need = ['README.md', 'LICENSE', ...targets(pkg.exports), ...targets(pkg.imports), 'dist/wasm/generated/core.wasm'].map((p) => p.replace(/^\.\//, ''));
+  const missing = [...new Set(need)].filter((p) => !files.includes(p));
+  if (missing.length) throw new Error(`missing: ${missing.join(', ')}`);
+});
+
+check('no stale build output: every dist file comes from a src file', () => {
+  const stale = files
+    .filter((f) => f.startsWith('dist/') && f !== 'dist/wasm/generated/core.wasm')
+    .filter((f) => !existsSync(join(root, 'src', f.slice(5).replace(/\.d\.ts$|\.js$/, '.ts'))));
+  if (stale.length) throw new Error(`no source for: ${stale.join(', ')} (clean dist/ and rebuild)`);
+});
+
+const pkgDir = join(out, 'package');
+run('tar', ['-xzf', tarball, '-C', out]);
+
+// --- the Wasm in the tarball vs a fresh build ---
+check('the .wasm and the embedded bytes equal a fresh build of assembly/; the build is deterministic', () => {
+  const generated = join(root, 'src/wasm/generated/core.wasm');
+  const before = readFileSync(generated);
+  run('node', [join(root, 'scripts/build-wasm.mjs')]);
+  const fresh = readFileSync(generated);
+  const packed = readFileSync(join(pkgDir, 'dist/wasm/generated/core.wasm'));
+  const embedded = /'([A-Za-z0-9+/=]+)'/.exec(readFileSync(join(pkgDir, 'dist/wasm/generated/core-bytes.js'), 'utf8'));
+  if (sha(fresh) !== sha(before)) throw new Error('two builds of the same assembly/ differ (or assembly/ changed since npm run build)');
+  if (sha(packed) !== sha(fresh)) throw new Error(`packed core.wasm ${sha(packed).slice(0, 16)} != fresh build ${sha(fresh).slice(0, 16)}`);
+  if (!embedded || sha(Buffer.from(embedded[1], 'base64')) !== sha(fresh)) throw new Error('bytes embedded in core-bytes.js differ from the fresh build');
+  return `${fresh.length} bytes, sha256 ${sha(fresh).slice(0, 16)}…`;
+});
+
+// --- types, per condition, as a TypeScript user resolves them ---
+const consumer = join(out, 'consumer');
+mkdirSync(join(consumer, 'node_modules'), { recursive: true });
+symlinkSync(pkgDir, join(consumer, 'node_modules/edgejwt'), 'dir');
+symlinkSync(join(root, 'node_modules/hono'), join(consumer, 'node_modules/hono'), 'dir');
+writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+writeFileSync(
+  join(consumer, 'use.ts'),
+  `import { createVerifier, type Verifier, type VerifyResult } from 'edgejwt';
+import { JwtError, isJwtError, type JwtErrorCode } from 'edgejwt/errors';
+import { jwtAuth, type JwtAuthEnv } from 'edgejwt/hono';
+import guard from 'edgejwt/worker';
+import { Hono } from 'hono';
+
+const verifier: Verifier = createVerifier({ algorithms: ['HS256'], key: new Uint8Array(32) });
+export async function sub(token: string): Promise<string | undefined> {
+  const result: VerifyResult = await verifier.verify(token);
+  return result.payload.sub;
+}
+const code: JwtErrorCode = 'ERR_JWT_EXPIRED';
+export const e: boolean = isJwtError(new JwtError(code), 'ERR_JWT_EXPIRED');
+const app = new Hono<JwtAuthEnv>();
+app.use(jwtAuth({ algorithms: ['HS256'], key: new Uint8Array(32) }));
+app.get('/', (c) => c.text(String(c.get('jwtPayload').sub)));
+export const fetchHandler: (request: Request, env: never, ctx: never) => Promise<Response> = guard.fetch;
+// Real types, not any: each of these must be an error.
+// @ts-expect-error algorithms is a list
+createVerifier({ algorithms: 'HS256' });
+// @ts-expect-error not an error code
+export const bad: JwtErrorCode = 'ERR_NOT_A_CODE';
+`,
+);
+// Where each subpath's types come from under each condition (cheap: resolution only)...
+const require = createRequire(import.meta.url);
+const ts = require('typescript');
+const SUBPATHS = ['edgejwt', 'edgejwt/worker', 'edgejwt/hono', 'edgejwt/errors'];
+for (const condition of ['workerd', 'deno', 'bun', 'node', 'browser', 'default']) {
+  check(`types resolve under condition ${condition}`, () => {
+    const options = { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, customConditions: condition === 'default' ? [] : [condition] };
+    const found = SUBPATHS.map((spec) => {
+      const r = ts.resolveModuleName(spec, join(consumer, 'use.ts'), options, ts.sys).resolvedModule;
+      // node_modules/edgejwt is a link to the unpacked tarball: TypeScript reports the real path.
+      if (!r || r.extension !== '.d.ts' || !r.resolvedFileName.startsWith(join(pkgDir, 'dist') + '/')) throw new Error(`${spec}: ${r ? r.resolvedFileName : 'unresolved'}`);
+      return r.resolvedFileName.slice(pkgDir.length + 1);
+    });
+    return found.join(', ');
+  });
+}
+// ...then a full strict type check of a consumer, as bundler and as Node16 users compile it.
+for (const s of [
+  { name: 'Bundler', module: 'ESNext', moduleResolution: 'Bundler' },
+  { name: 'Node16', module: 'Node16', moduleResolution: 'Node16' },
+]) {
+  check(`consumer type-checks (${s.name} resolution, skipLibCheck off)`, () => {
+    const { name, ...options } = s;
+    writeFileSync(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { ...options, target: 'ES2022', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['use.ts'] }),
+    );
+    try {
+      run(bin('tsc'), ['-p', consumer]);
+    } catch (e) {
+      throw new Error(`${e.stdout ?? ''}${e.stderr ?? ''}`.trim() || String(e));
+    }
+  });
+}
+
+check('importing edgejwt/errors alone instantiates no Wasm (and the probe sees the library do so)', () => {
+  // Counts WebAssembly instances made while importing, from the consumer dir so exports apply.
+  const probe = `let n = 0; const I = WebAssembly.Instance;
+WebAssembly.Instance = function (...a) { n++; return new I(...a); };
+const errors = await import('edgejwt/errors');
+if (typeof errors.JwtError !== 'function') throw new Error('no JwtError');
+const afterErrors = n;
+const lib = await import('edgejwt');
+lib.createVerifier({ algorithms: ['HS256'], key: new Uint8Array(32) });
+console.log(afterErrors, n);`;
+  const [afterErrors, afterLib] = run('node', ['--input-type=module', '-e', probe], { cwd: consumer }).trim().split(' ').map(Number);
+  if (afterErrors !== 0) throw new Error(`edgejwt/errors made ${afterErrors} Wasm instance(s)`);
+  if (!(afterLib > 0)) throw new Error('the probe saw no instance from the library either: it proves nothing');
+  return `0 instances from errors, ${afterLib} after a verifier`;
+});
+
+check('publint (errors and warnings)', () => {
+  try {
+    return run(bin('publint'), ['run', pkgDir, '--pack', 'false', '--level', 'warning', '--strict']).trim().split('\n').pop();
+  } catch (e) {
+    throw new Error(`${e.stdout ?? ''}${e.stderr ?? ''}`.trim());
+  }
+});
+
+check('attw (are the types wrong), esm-only profile', () => {
+  try {
+    run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color']);
+    return 'no problems';
+  } catch (e) {
+    throw new Error(`${e.stdout ?? ''}${e.stderr ?? ''}`.trim());
+  }
+});
+
+console.log(`[pack] passed=${passed} failed=${failed} size=${info.size} files=${files.length}`);
+process.exitCode = failed > 0 ? 1 : 0;
