@@ -71,7 +71,7 @@ const flat = perKey.flat();
 
 function flipBit(bytes: Uint8Array, bit: number): Uint8Array {
   const out = bytes.slice();
-  out[bit >> 3] ^= 1 << (bit & 7);
+  out[bit >> 3]! ^= 1 << (bit & 7);
   return out;
 }
 
@@ -81,7 +81,7 @@ describe('Ed25519 vs node:crypto', () => {
     let ours = 0;
     let theirs = 0;
     for (const cases of perKey) {
-      const imported = oursWithKey(cases[0].pub, (check) => {
+      const imported = oursWithKey(cases[0]!.pub, (check) => {
         for (const c of cases) if (check(c.msg, c.sig)) ours++;
       });
       expect(imported).toBe(true);
@@ -109,7 +109,7 @@ describe('Ed25519 vs node:crypto', () => {
 
   it('every single-bit flip of the public key fails in both (4 keys x 256 bits)', () => {
     for (const cases of perKey.slice(0, 4)) {
-      const c = cases[0];
+      const c = cases[0]!;
       for (let bit = 0; bit < 256; bit++) {
         const bad = flipBit(c.pub, bit);
         let ours = false;
@@ -146,7 +146,7 @@ describe('Ed25519 vs node:crypto', () => {
   it('S + L (same residue, non-canonical S) fails in both (2,000 signatures)', () => {
     for (const c of flat.slice(0, 2000)) {
       let s = 0n;
-      for (let i = 31; i >= 0; i--) s = (s << 8n) | BigInt(c.sig[32 + i]);
+      for (let i = 31; i >= 0; i--) s = (s << 8n) | BigInt(c.sig[32 + i]!);
       s += L; // < 2^254, still fits the 32 bytes
       const bad = c.sig.slice();
       for (let i = 0; i < 32; i++) bad[32 + i] = Number((s >> BigInt(8 * i)) & 0xffn);

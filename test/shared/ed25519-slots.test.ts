@@ -96,7 +96,7 @@ describe('Ed25519 slots', () => {
     const identity = new Uint8Array(32);
     identity[0] = 1; // y = 1, x = 0: the neutral element (order 1)
     const negZero = identity.slice();
-    negZero[31] |= 0x80; // x = 0 with the sign bit set (RFC 8032 §5.1.3 step 4)
+    negZero[31]! |= 0x80; // x = 0 with the sign bit set (RFC 8032 §5.1.3 step 4)
     const order2 = new Uint8Array(32).fill(0xff);
     order2[0] = 0xec;
     order2[31] = 0x7f; // y = -1: (0, -1) has order 2

@@ -36,7 +36,7 @@ describe('RFC 8032 §7.1', () => {
       expect(verdict(pub, msg, sig)).toEqual({ imported: true, valid: true });
       // The same signature must fail once anything changes.
       const badSig = sig.slice();
-      badSig[0] ^= 1;
+      badSig[0]! ^= 1;
       expect(verdict(pub, msg, badSig).valid).toBe(false);
       const badMsg = new Uint8Array([...msg, 0]);
       expect(verdict(pub, badMsg, sig).valid).toBe(false);
@@ -89,7 +89,7 @@ describe('ed25519-speccheck', () => {
     expect(speccheck.length).toBe(12);
   });
   speccheck.forEach((c, i) => {
-    const want = SPECCHECK[i];
+    const want = SPECCHECK[i]!;
     it(`case ${i}: ${want.valid ? 'accept' : 'reject'} (${want.why})`, () => {
       expect(verdict(hex(c.pub_key), hex(c.message), hex(c.signature))).toEqual({
         imported: want.imported,
