@@ -47,7 +47,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<G
   const config = parseConfig(env.GUARD_CONFIG);
   const log = deps.log ?? ((line: string) => console.log(line));
   const now = deps.now ?? (() => Date.now());
-  const counters = new Counters();
+  const counters = new Counters(log, now());
   const sealer = await Sealer.fromSecret(env.CACHE_KEY);
   if (sealer === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches are off' }));
 

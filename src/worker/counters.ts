@@ -30,8 +30,15 @@ const LOG_EVERY_MS = 60_000;
 
 export class Counters {
   readonly #values = new Map<string, number>();
-  readonly startedAt = Date.now();
-  #lastLog = Date.now();
+  readonly startedAt: number;
+  readonly #log: (line: string) => void;
+  #lastLog: number;
+
+  constructor(log: (line: string) => void = (l) => console.log(l), now = Date.now()) {
+    this.#log = log;
+    this.startedAt = now;
+    this.#lastLog = now;
+  }
 
   inc(name: CounterName, by = 1): void {
     this.#values.set(name, (this.#values.get(name) ?? 0) + by);
@@ -49,6 +56,6 @@ export class Counters {
   maybeLog(now = Date.now()): void {
     if (now - this.#lastLog < LOG_EVERY_MS) return;
     this.#lastLog = now;
-    console.log(JSON.stringify({ edgejwt: 'counters', since: new Date(this.startedAt).toISOString(), ...this.snapshot() }));
+    this.#log(JSON.stringify({ edgejwt: 'counters', since: new Date(this.startedAt).toISOString(), ...this.snapshot() }));
   }
 }

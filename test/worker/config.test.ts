@@ -147,3 +147,21 @@ describe('the Worker entry', () => {
     expect(counters.requests).toBe(2);
   });
 });
+
+describe('counters in the logs', () => {
+  it('one JSON line at most once a minute, with the outcome counts', async () => {
+    const { makeGuard, bearer } = await import('./harness.js');
+    let now = Date.now();
+    const g = await makeGuard(k, { deps: { now: () => now } });
+    await g.send('/x');
+    await g.send('/x', bearer(await token(k.ed)));
+    expect(g.logs.filter((l) => l.includes('"counters"'))).toHaveLength(0);
+    now += 61_000;
+    await g.send('/x', bearer('a.b.c'));
+    now += 1_000;
+    await g.send('/x');
+    const lines = g.logs.filter((l) => l.includes('"counters"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ edgejwt: 'counters', requests: 3, missing_token: 1, accepted: 1, 'rejected:ERR_JWT_MALFORMED': 1 });
+  });
+});
