@@ -1,7 +1,7 @@
 // Reading a token without verifying anything: for logs and debugging only.
 // The name says it: nothing returned here may be trusted.
 
-import { decodeSegment } from './b64.js';
+import { decodeBase64Url } from '#platform';
 import { JwtError } from './errors.js';
 import { parseHeader, type JoseHeader } from './header.js';
 import { split } from './jws.js';
@@ -15,7 +15,7 @@ export interface UnverifiedToken {
 export function decodeUnverified(token: string, maxTokenLength = 16_384): UnverifiedToken {
   const seg = split(token, maxTokenLength);
   const { header } = parseHeader(token, seg.h);
-  const bytes = decodeSegment(token, seg.h + 1, seg.p);
+  const bytes = decodeBase64Url(token.slice(seg.h + 1, seg.p));
   if (bytes === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'payload is not canonical base64url' });
   return { header, payload: parsePayload(bytes) };
 }

@@ -217,8 +217,19 @@ function check(h: Handle, spec: AlgSpec, token: string, end: number, signature: 
 function checkInput(h: Handle, spec: AlgSpec, input: string | Uint8Array, signature: Uint8Array, sync: boolean): Maybe<boolean> {
   if (signature.length !== h.sigLength) return false;
   if (h.wasm !== undefined) return spec.engine === 'hmac' ? verifyHmac(h.wasm, input, signature) : verifyEd25519(h.wasm, input, signature);
-  const v = backend.verify(spec, h.key, input, signature);
-  if (v instanceof Promise && sync) throw new AsyncNeeded(v, 'the signature needs WebCrypto');
+  // A backend that throws on a hostile signature has rejected it: that is a failed
+  // verification, never an exception that escapes as something else.
+  let v: Maybe<boolean>;
+  try {
+    v = backend.verify(spec, h.key, input, signature);
+  } catch {
+    return false;
+  }
+  if (v instanceof Promise) {
+    const settled = v.then(undefined, () => false);
+    if (sync) throw new AsyncNeeded(settled, 'the signature needs WebCrypto');
+    return settled;
+  }
   return v;
 }
 
