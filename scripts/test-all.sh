@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Everything `npm test` runs (and so CI): build the Wasm core and the package from
 # source, then every suite: as-pect (AssemblyScript internals), Vitest in Node 22
-# and inside workerd, and the shared corpus in Node 20 (the machine's Node), Deno
-# and Bun. Each runner's own report is read back; the last line is the sum:
+# and inside workerd, the shared corpus against the built package in Node 20 (the
+# machine's Node), Deno, Bun and headless Chromium, the npm pack check, and the
+# examples. Each runner's own report is read back; the last line is the sum:
 # `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -53,18 +54,26 @@ step "Vitest inside workerd (shared corpus + route guard)"
 vitest_run vitest-workerd vitest.workerd.config.ts
 
 step "shared corpus bundles"
-node test/runtimes/build-corpus.mjs node deno bun
+rm -rf build/corpus # a failed build must not leave old bundles to run
+if ! node test/runtimes/build-corpus.mjs node deno bun browser; then
+  record "corpus bundles (build failed)" 0 1
+fi
 
+report_run() { # label command... (the command prints `passed=N failed=N`)
+  local label=$1; shift
+  local file="$REPORTS/${label// /-}.txt"
+  "$@" 2>&1 | tee "$file"
+  local line
+  line=$(grep -o 'passed=[0-9]* failed=[0-9]*' "$file" | tail -1)
+  if [ -n "$line" ]; then
+    record "$label" "$(echo "$line" | sed 's/passed=\([0-9]*\).*/\1/')" "$(echo "$line" | sed 's/.*failed=\([0-9]*\)/\1/')"
+  else
+    record "$label (no report)" 0 1
+  fi
+}
 corpus_run() { # name command...
   local name=$1; shift
-  "$@" 2>&1 | tee "$REPORTS/corpus-$name.txt"
-  local line
-  line=$(grep -o 'passed=[0-9]* failed=[0-9]*' "$REPORTS/corpus-$name.txt" | tail -1)
-  if [ -n "$line" ]; then
-    record "corpus $name" "$(echo "$line" | sed 's/passed=\([0-9]*\).*/\1/')" "$(echo "$line" | sed 's/.*failed=\([0-9]*\)/\1/')"
-  else
-    record "corpus $name (no report)" 0 1
-  fi
+  report_run "corpus $name" "$@"
 }
 
 # The machine's own Node (20 here), not the Node 22 that `npm run` puts first on PATH.
@@ -82,6 +91,16 @@ corpus_run deno npx deno run --allow-read --allow-env build/corpus/deno.js
 
 step "shared corpus in Bun"
 corpus_run bun npx bun build/corpus/bun.js
+
+step "shared corpus in headless Chromium"
+corpus_run chromium node test/runtimes/run-browser.mjs build/corpus/browser.js
+
+# The pack check and the examples print `[name] passed=N failed=N` like the corpus runners.
+step "npm pack check (contents, size, .wasm vs a fresh build, types per condition)"
+report_run "npm pack check" node scripts/pack-check.mjs
+
+step "examples (Deno.serve, Bun.serve, Hono on Workers) against the packed package"
+report_run examples node test/examples/run-examples.mjs
 
 step "summary"
 printf '%s\n' "${summary[@]}"
