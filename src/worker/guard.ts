@@ -33,9 +33,13 @@ export interface WaitUntil {
 export class Guard {
   readonly parts: GuardParts;
   readonly #l1: VerifyCache<JWTPayload> | undefined;
+  /** Per issuer, the algorithms whose verifications go to KV. */
+  readonly #l2Algs = new Map<string, Set<string>>();
 
   constructor(parts: GuardParts) {
     this.parts = parts;
+    const l2 = parts.config.cache.verifyAlgorithms;
+    for (const is of parts.config.issuers) this.#l2Algs.set(is.issuer, new Set(is.algorithms.filter((a) => l2.has(a))));
     const max = parts.config.cache.l1Max;
     this.#l1 = max > 0 ? new VerifyCache<JWTPayload>(max, parts.config.cache.verifyTtl) : undefined;
   }
@@ -132,9 +136,10 @@ export class Guard {
 
     let useL2 = false;
     if (l2 !== undefined) {
-      // The alg only decides whether KV is worth asking; nothing unverified is trusted.
-      const alg = decodeUnverified(token).header.alg;
-      useL2 = config.cache.verifyAlgorithms.has(alg);
+      // iss and alg only decide whether KV is worth asking (so made-up issuers cost no
+      // KV reads); nothing unverified is trusted.
+      const { header, payload } = decodeUnverified(token);
+      useL2 = typeof payload.iss === 'string' && this.#l2Algs.get(payload.iss)?.has(header.alg) === true;
     }
     if (useL2) {
       const payload = await l2!.get(token);

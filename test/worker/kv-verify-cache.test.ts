@@ -248,6 +248,16 @@ describe('switches', () => {
     expect(g.guard.parts.l2).toBeUndefined();
   });
 
+  it('tokens naming an unconfigured issuer or a disallowed alg cost no KV read', async () => {
+    const fk = new FaultyKV(kv.VERIFY_CACHE);
+    const g = await makeGuard(k, { config: l2Config(), env: { CACHE_KEY, VERIFY_CACHE: fk } });
+    expect((await g.send('/x', bearer(await token(k.ed, { iss: 'https://made-up.example' })))).status).toBe(401);
+    expect((await g.send('/x', bearer(await token(k.hs, { iss: ISS })))).status).toBe(401);
+    expect(fk.gets).toBe(0);
+    expect((await g.send('/x', bearer(await token(k.ed)))).status).toBe(200);
+    expect(fk.gets).toBe(1);
+  });
+
   it('cache.verify as a list sends only those algorithms to KV', async () => {
     const fk = new FaultyKV(kv.VERIFY_CACHE);
     const g = await makeGuard(k, { config: l2Config({ cache: { verify: ['RS256'] } }), env: { CACHE_KEY, VERIFY_CACHE: fk } });
