@@ -67,6 +67,8 @@ export default {
       '#platform': join(root, 'src/platform/web.ts'),
     },
     external: ['*.wasm'],
+    // Smoke runs shrink the work inside the Worker too (harness.ts reads this).
+    ...(smoke ? { define: { 'globalThis.BENCH_SMOKE': 'true' } } : {}),
     logLevel: 'warning',
   });
   // The bundle imports the core relative to load-workerd.ts; put a copy where it looks.

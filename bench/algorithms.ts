@@ -1,0 +1,83 @@
+// The per-algorithm table in Node: full verify of the same realistic token for
+// every supported variant (HS*, EdDSA, RS* at 2048/3072/4096 bits, PS256, ES*),
+// edgejwt (sync and async, its cache off) against every peer, with the bare
+// primitives (node:crypto, crypto.subtle) as the floor. Sync and async candidates
+// are timed in separate interleaved groups; ratios are to edgejwt verifySync.
+// Run: npm run build && node bench/algorithms.ts   (BENCH_SMOKE=1: seconds)
+import { createHmac, createPublicKey, createSecretKey, timingSafeEqual, verify as nodeVerify, constants } from 'node:crypto';
+import { createVerifier as fastJwtVerifier } from 'fast-jwt';
+// @ts-ignore -- jsonwebtoken ships no types
+import jsonwebtoken from 'jsonwebtoken';
+import { createVerifier } from '../dist/index.js';
+import { compare, compareAsync, formatTable, smoke, type Case, type Sample } from './lib/harness.ts';
+import { environment, printEnvironment, writeResults } from './lib/env.ts';
+import { material, benchVariants, type Material } from './lib/material.ts';
+import { webPeers } from './lib/web-peers.ts';
+import { progress } from './lib/progress.ts';
+
+const NODE_HASH: Record<string, string> = { '256': 'sha256', '384': 'sha384', '512': 'sha512' };
+
+function bareNode(m: Material): () => boolean {
+  const { alg } = m.variant;
+  const input = Buffer.from(m.input);
+  const sig = Buffer.from(m.sig);
+  const hash = alg === 'EdDSA' ? null : NODE_HASH[alg.slice(2)]!;
+  if (m.secret !== undefined) {
+    const key = createSecretKey(m.secret);
+    return () => timingSafeEqual(createHmac(hash!, key).update(input).digest(), sig);
+  }
+  const pub = createPublicKey({ key: m.jwk as never, format: 'jwk' });
+  const key = alg.startsWith('ES')
+    ? { key: pub, dsaEncoding: 'ieee-p1363' as const }
+    : alg.startsWith('PS')
+      ? { key: pub, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 }
+      : pub;
+  return () => nodeVerify(hash, input, key, sig);
+}
+
+const env = environment(['jose', 'fast-jwt', 'jsonwebtoken', '@tsndr/cloudflare-worker-jwt', 'hono']);
+printEnvironment(env);
+const results: Record<string, Sample[]> = {};
+const tables: string[] = [];
+const step = progress('node table', benchVariants(smoke).length);
+
+for (const v of benchVariants(smoke)) {
+  step(v.label);
+  const m = await material(v);
+  const { alg } = v;
+  const ourKey = m.secret ?? (m.jwk as never);
+  const ours = createVerifier({ algorithms: [alg], key: ourKey, cache: false });
+  await ours.verify(m.token); // first use imports the key
+  ours.verifySync(m.token);
+
+  const pem = m.jwk && createPublicKey({ key: m.jwk as never, format: 'jwk' });
+  const fjKey = m.secretText ?? pem!.export({ format: 'pem', type: 'spki' });
+  const fj = fastJwtVerifier({ key: fjKey, algorithms: [alg], cache: false });
+  const fjCached = fastJwtVerifier({ key: fjKey, algorithms: [alg], cache: true });
+  fj(m.token);
+  fjCached(m.token);
+  const bare = bareNode(m);
+  if (!bare()) throw new Error(`node:crypto rejected ${v.label}`);
+
+  const syncCases: Case[] = [
+    { name: 'edgejwt verifySync', fn: () => ours.verifySync(m.token) },
+    { name: 'fast-jwt', fn: () => fj(m.token) },
+    { name: 'fast-jwt (cache hit)', fn: () => fjCached(m.token) },
+  ];
+  // jsonwebtoken has no EdDSA.
+  if (alg !== 'EdDSA') {
+    const jwtKey = m.secretText ?? pem!;
+    jsonwebtoken.verify(m.token, jwtKey, { algorithms: [alg] });
+    syncCases.push({ name: 'jsonwebtoken', fn: () => jsonwebtoken.verify(m.token, jwtKey, { algorithms: [alg] }) });
+  }
+  syncCases.push({ name: 'node:crypto (bare)', fn: bare });
+  const sync = compare(syncCases);
+  const asyncRows = await compareAsync([{ name: 'edgejwt verify (async)', fn: () => ours.verify(m.token) }, ...(await webPeers(m))]);
+  const rows = [...sync, ...asyncRows];
+  results[v.label] = rows;
+  tables.push(formatTable(`${v.label}: full verify in Node (${m.token.length}-char token)`, rows, 'edgejwt verifySync'));
+}
+step.done();
+console.log('\n' + tables.join('\n\n') + '\n');
+console.log(smoke ? '(smoke run: figures not meaningful)' : 'Ratios: × edgejwt verifySync by median (> 1: slower than edgejwt); spread: p25–p75 over the rounds.');
+console.log(`wrote ${writeResults('algorithms-node', { env, variants: results })}`);
