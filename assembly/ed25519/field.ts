@@ -4,9 +4,10 @@
 //
 // Bounds. feMul/feSq (./field-mul, generated) load limbs as i64: with inputs whose
 // limbs stay below 1.5 * 2^27 (even) and 1.5 * 2^26 (odd) in magnitude, every
-// column sum stays below 2^62.5. So the output of a multiply may go through one
-// add/sub (or a doubling plus an add) before the next multiply without a carry;
-// point.ts keeps to that.
+// column sum stays below 2^62.2 (scripts/gen-ed25519-field-spec.mjs computes that
+// worst case and the spec multiplies vectors at those limits). So the output of a
+// multiply may go through one add/sub (or a doubling plus an add) before the next
+// multiply without a carry; point.ts keeps to that.
 //
 // Everything here handles public data only (signature verification): the
 // encode/decode helpers branch on values, which is fine for verification.
