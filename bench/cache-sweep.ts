@@ -1,0 +1,131 @@
+// The per-isolate verify cache in Node: what a hit costs, and what a request costs
+// on average with the cache sized 1k, 2k, 5k or 10k entries under a realistic mix
+// of repeated tokens. The mix: 20,000 distinct live tokens (sessions) whose
+// request shares follow a Zipf law (s = 1: a few busy sessions, a long tail),
+// drawn by a seeded generator so every run replays the same sequence. Each
+// request hands the verifier a fresh copy of the token string, as a header would.
+// The hit rate is replayed through the library's own cache class.
+// Run: npm run build && node bench/cache-sweep.ts   (BENCH_SMOKE=1: seconds)
+import { createHmac, generateKeyPairSync, sign as nodeSign, type KeyObject } from 'node:crypto';
+import { createVerifier } from '../dist/index.js';
+import { VerifyCache } from '../dist/cache.js';
+import { compare, formatTable, smoke, summarize } from './lib/harness.ts';
+import { environment, printEnvironment, writeResults } from './lib/env.ts';
+import { PAYLOAD } from './hmac/input.ts';
+import { progress } from './lib/progress.ts';
+
+const SIZES = [1000, 2000, 5000, 10000];
+const POPULATION = smoke ? 2000 : 20000;
+const REQUESTS = smoke ? 5000 : 60000;
+const ZIPF_S = 1.0;
+/** Requests per timed pass, and passes per cache size. */
+const PASS = smoke ? 2000 : 20000;
+const PASSES = smoke ? 2 : 7;
+const ALGS = ['HS256', 'EdDSA', 'ES256'] as const;
+
+const b64u = (s: string | Buffer) => Buffer.from(s).toString('base64url');
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Indices into the population, Zipf-distributed, reproducible. */
+function zipfSequence(population: number, n: number, s: number, seed: number): Uint32Array {
+  const cdf = new Float64Array(population);
+  let sum = 0;
+  for (let k = 0; k < population; k++) cdf[k] = sum += 1 / Math.pow(k + 1, s);
+  const rand = mulberry32(seed);
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = rand() * sum;
+    let lo = 0;
+    let hi = population - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cdf[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    out[i] = lo;
+  }
+  return out;
+}
+
+function keysFor(alg: (typeof ALGS)[number]): { ourKey: unknown; signer: (input: string) => Buffer } {
+  if (alg === 'HS256') {
+    const secret = Buffer.from('k'.repeat(32));
+    return { ourKey: new Uint8Array(secret), signer: (input) => createHmac('sha256', secret).update(input).digest() };
+  }
+  const pair = alg === 'EdDSA' ? generateKeyPairSync('ed25519') : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const priv: KeyObject = pair.privateKey;
+  const signer = alg === 'EdDSA' ? (input: string) => nodeSign(null, Buffer.from(input), priv) : (input: string) => nodeSign('sha256', Buffer.from(input), { key: priv, dsaEncoding: 'ieee-p1363' });
+  return { ourKey: pair.publicKey.export({ format: 'jwk' }), signer };
+}
+
+const env = environment();
+printEnvironment(env);
+const seq = zipfSequence(POPULATION, REQUESTS, ZIPF_S, 42);
+const fresh = (t: string) => (' ' + t).slice(1);
+
+// Hit rate of each size over the sequence, through the library's cache class.
+const hitRates: Record<number, number> = {};
+for (const size of SIZES) {
+  const c = new VerifyCache<number>(size, 3600);
+  let hits = 0;
+  for (let i = 0; i < seq.length; i++) {
+    const k = `token-${seq[i]}-padding-to-make-the-tail-unique-${seq[i]}`;
+    if (c.get(k, 0) !== undefined) hits++;
+    else c.set(k, 1, 0, -Infinity, Infinity);
+  }
+  hitRates[size] = hits / seq.length;
+}
+console.log(`\nZipf(s=${ZIPF_S}) over ${POPULATION.toLocaleString('en-US')} live tokens, ${REQUESTS.toLocaleString('en-US')} requests; hit rate by cache size: ${SIZES.map((s) => `${s}: ${(hitRates[s]! * 100).toFixed(1)}%`).join(', ')}`);
+
+const results: Record<string, unknown> = { env, population: POPULATION, requests: REQUESTS, zipfS: ZIPF_S, hitRates };
+const step = progress('cache sweep', ALGS.length);
+for (const alg of ALGS) {
+  step(`${alg}: minting ${POPULATION.toLocaleString('en-US')} tokens, warming each cache`);
+  const { ourKey, signer } = keysFor(alg);
+  const header = b64u(JSON.stringify({ alg, typ: 'JWT', kid: 'k1' }));
+  const tokens = Array.from({ length: POPULATION }, (_, i) => {
+    const input = `${header}.${b64u(JSON.stringify({ ...PAYLOAD, sub: `user-${i}`, jti: `session-${i}` }))}`;
+    return `${input}.${b64u(signer(input))}`;
+  });
+  const none = createVerifier({ algorithms: [alg], key: ourKey as never, cache: false });
+  const sized = SIZES.map((max) => createVerifier({ algorithms: [alg], key: ourKey as never, cache: { max, ttl: 3600 } }));
+  // Warm every cache with one pass so timing starts from a steady state.
+  for (const v of sized) for (let i = 0; i < seq.length; i++) v.verifySync(fresh(tokens[seq[i]!]!));
+  // Misses are rare and costly, so short timing rounds would miss them: a mix
+  // sample is the mean over a pass of PASS requests, passes interleaved across sizes.
+  const cursors = SIZES.map(() => 0);
+  const perPass: number[][] = SIZES.map(() => []);
+  for (let p = 0; p < PASSES; p++) {
+    for (let k = 0; k < SIZES.length; k++) {
+      const v = sized[k]!;
+      let i = cursors[k]!;
+      const t0 = performance.now();
+      for (let j = 0; j < PASS; j++) v.verifySync(fresh(tokens[seq[i++ % seq.length]!]!));
+      perPass[k]!.push(((performance.now() - t0) * 1e6) / PASS);
+      cursors[k] = i;
+    }
+  }
+  const hot = tokens[seq[0]!]!; // the busiest session: always cached
+  const samples = [
+    ...compare([{ name: 'no cache (verify every request)', fn: () => none.verifySync(fresh(hot)) }]),
+    ...SIZES.map((max, k) => summarize(`cache ${max / 1000}k, Zipf mix (${(hitRates[max]! * 100).toFixed(0)}% hits)`, perPass[k]!)),
+    ...compare([
+      { name: 'hit, cache 1k full', fn: () => sized[0]!.verifySync(fresh(hot)) },
+      { name: 'hit, cache 10k full', fn: () => sized[3]!.verifySync(fresh(hot)) },
+    ]),
+  ];
+  results[alg] = samples;
+  console.log('\n' + formatTable(`${alg}: mean per request (mix: over passes of ${PASS.toLocaleString('en-US')} requests; fresh token string each time)`, samples, 'no cache (verify every request)'));
+}
+step.done();
+console.log(`wrote ${writeResults('cache-sweep', results)}`);

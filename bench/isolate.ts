@@ -1,0 +1,258 @@
+// The isolate bench: the route guard (src/worker/) against a no-op Worker and a
+// guard built on jose with the same configuration, through Miniflare's workerd,
+// latencies as a client on loopback sees them:
+//  1. first request on a fresh workerd process (process start timed apart);
+//  2. first request on a fresh isolate in a running process (Worker Loader, new id);
+//  3. warm requests (distinct valid tokens), p50/p95/p99 per algorithm;
+//  4. the KV verify cache (L2): a miss (verify + write) vs a hit from another isolate;
+//  5. the JWKS on a fresh isolate: from the network (a loopback server) vs from KV.
+// Run: node bench/isolate.ts   (BENCH_SMOKE=1: a few requests of each kind)
+import { Miniflare, type WorkerOptions } from 'miniflare';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { smoke } from './lib/harness.ts';
+import { environment, printEnvironment, writeResults, packageVersion } from './lib/env.ts';
+import { latency, latencyTable, type Latency } from './lib/latency.ts';
+import { progress } from './lib/progress.ts';
+import { bundle, CORE_WASM, type Bundle } from './isolate/build.ts';
+import { BENCH_ALGS, benchKeys, guardConfig, mint, type BenchAlg, type ConfigOptions } from './isolate/tokens.ts';
+
+const N = {
+  processStarts: smoke ? 1 : 5,
+  isolates: smoke ? 1 : 8,
+  warm: smoke ? 20 : 1000,
+  l2: smoke ? 10 : 200,
+  jwksIsolates: smoke ? 1 : 6,
+};
+const COMPAT = '2026-04-01';
+const CACHE_KEY = Buffer.alloc(32, 9).toString('base64url'); // bench only
+type Kind = 'noop' | 'guard' | 'jose';
+// The Workers' own log lines (the guard's notices) would break the progress display.
+const quiet = { handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => { out.resume(); err.resume(); } };
+
+const env = environment(['miniflare', 'jose']);
+env.workerd = packageVersion('workerd');
+printEnvironment(env);
+const keys = benchKeys();
+const bundles: Record<Kind, Bundle> = { noop: await bundle('noop'), guard: await bundle('guard'), jose: await bundle('jose') };
+const sizes = Object.fromEntries(Object.entries(bundles).map(([k, b]) => [k, b.code.length]));
+const results: Record<string, unknown> = { env, n: N, bundleBytes: sizes };
+const tables: string[] = [];
+
+function worker(name: string, kind: Kind, config: ConfigOptions = {}, kv: { verify?: string; jwks?: string } = {}): WorkerOptions {
+  const b = bundles[kind];
+  return {
+    name,
+    modules: true,
+    scriptPath: b.file,
+    modulesRoot: b.dir,
+    modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
+    compatibilityDate: COMPAT,
+    routes: [`${name}.bench.invalid/*`],
+    bindings: { GUARD_CONFIG: guardConfig(keys, config), HS_KEY: keys.hsKey, ...(kv.verify || kv.jwks ? { CACHE_KEY } : {}) },
+    kvNamespaces: { VERIFY_CACHE: kv.verify ?? `${name}-verify`, JWKS_CACHE: kv.jwks ?? `${name}-jwks` },
+  };
+}
+
+interface Answer {
+  ms: number;
+  tier: string | undefined;
+}
+
+/** One request as a client sees it; anything but 200 stops the bench (a rejected token is not a speed). */
+async function call(mf: Miniflare, name: string, token: string, headers: Record<string, string> = {}): Promise<Answer> {
+  const t0 = performance.now();
+  const res = await mf.dispatchFetch(`http://${name}.bench.invalid/api/orders`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+  const body = await res.text();
+  const ms = performance.now() - t0;
+  if (res.status !== 200) throw new Error(`${name}: status ${res.status}: ${body.slice(0, 300)}`);
+  return { ms, tier: /desc="(\w+)"/.exec(res.headers.get('server-timing') ?? '')?.[1] };
+}
+
+const tokens = Object.fromEntries(BENCH_ALGS.map((a) => [a, mint(keys, a, Math.max(N.warm, N.l2) + 100)])) as Record<BenchAlg, string[]>;
+const step = progress('isolate', 5);
+
+// 1. Fresh workerd process per sample.
+step('fresh workerd processes');
+const processCold: Record<string, { start: Latency; first: Latency; second: Latency }> = {};
+for (const kind of ['noop', 'guard', 'jose'] as Kind[]) {
+  const start: number[] = [];
+  const first: number[] = [];
+  const second: number[] = [];
+  for (let i = 0; i < N.processStarts; i++) {
+    const t0 = performance.now();
+    const mf = new Miniflare({ ...quiet, workers: [worker(kind, kind)] });
+    await mf.ready;
+    start.push(performance.now() - t0);
+    first.push((await call(mf, kind, tokens.EdDSA[i]!)).ms);
+    second.push((await call(mf, kind, tokens.EdDSA[i + 1]!)).ms);
+    await mf.dispose();
+  }
+  processCold[kind] = { start: latency(start), first: latency(first), second: latency(second) };
+}
+results.processCold = processCold;
+tables.push(
+  latencyTable(
+    `Fresh workerd process (EdDSA token): process start, then first and second request`,
+    Object.entries(processCold).flatMap(([k, v]) => [[`${k}: process start`, v.start], [`${k}: first request`, v.first], [`${k}: second request`, v.second]] as [string, Latency][]),
+  ),
+);
+
+// 2. Fresh isolate in a running process: Worker Loader with a new id per sample.
+step('fresh isolates (Worker Loader)');
+const isolateCold: Record<string, Latency> = {};
+{
+  const host = await bundleHost();
+  const mf = new Miniflare({
+    ...quiet,
+    modules: true,
+    scriptPath: host,
+    compatibilityDate: COMPAT,
+    workerLoaders: { LOADER: {} },
+    bindings: {
+      SOURCES: JSON.stringify({ noop: bundles.noop.code, guard: bundles.guard.code, jose: bundles.jose.code, wasmPath: bundles.guard.wasmImport!.replace(/^\.\//, '') }),
+      GUARD_CONFIG: guardConfig(keys),
+      HS_KEY: keys.hsKey,
+    },
+    dataBlobBindings: { CORE_WASM },
+  });
+  const viaLoader = async (kind: Kind, id: string, token: string): Promise<number> => {
+    const t0 = performance.now();
+    const res = await mf.dispatchFetch('http://host.bench.invalid/api/orders', { headers: { authorization: `Bearer ${token}`, 'x-bench-kind': kind, 'x-bench-isolate': id } });
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`loader ${kind}: ${res.status} ${body.slice(0, 300)}`);
+    return performance.now() - t0;
+  };
+  // The host itself warms up first, so its own start is not counted.
+  await viaLoader('noop', 'warm-host', tokens.HS256[0]!);
+  let seq = 0;
+  for (const alg of BENCH_ALGS) {
+    const per: Record<string, number[]> = {};
+    for (let i = 0; i < N.isolates; i++) {
+      for (const kind of ['noop', 'guard', 'jose'] as Kind[]) {
+        const id = `${kind}-${alg}-${i}-${seq++}`;
+        (per[`${kind} first`] ??= []).push(await viaLoader(kind, id, tokens[alg][i]!));
+        (per[`${kind} second`] ??= []).push(await viaLoader(kind, id, tokens[alg][i + 1]!));
+      }
+    }
+    for (const [k, v] of Object.entries(per)) isolateCold[`${alg} ${k}`] = latency(v);
+  }
+  await mf.dispose();
+}
+results.isolateCold = isolateCold;
+tables.push(latencyTable('Fresh isolate in a running workerd (Worker Loader, new id): first and second request', Object.entries(isolateCold)));
+
+// 3. Warm: distinct valid tokens (every guard request verifies), interleaved across Workers.
+step(`warm requests (${N.warm} per Worker per algorithm)`);
+const warm: Record<string, Record<string, Latency>> = {};
+{
+  const names = ['noop', 'guard', 'guard-l1-off', 'jose'] as const;
+  const mf = new Miniflare({ ...quiet, workers: [worker('noop', 'noop'), worker('guard', 'guard'), worker('guard-l1-off', 'guard', { l1Max: 0 }), worker('jose', 'jose'), worker('guard-repeat', 'guard')] });
+  await mf.ready;
+  for (const alg of BENCH_ALGS) {
+    const t = tokens[alg];
+    for (let i = 0; i < Math.min(50, N.warm); i++) for (const n of names) await call(mf, n, t[t.length - 1 - i]!);
+    await call(mf, 'guard-repeat', t[0]!);
+    const ms: Record<string, number[]> = {};
+    for (let i = 0; i < N.warm; i++) {
+      for (const n of names) (ms[n] ??= []).push((await call(mf, n, t[i]!)).ms);
+      (ms['guard, same token (L1 hit)'] ??= []).push((await call(mf, 'guard-repeat', t[0]!)).ms);
+    }
+    warm[alg] = Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, latency(v)]));
+    tables.push(latencyTable(`Warm requests, ${alg} (distinct tokens; the L1-hit row repeats one)`, Object.entries(warm[alg]!)));
+  }
+  await mf.dispose();
+}
+results.warm = warm;
+
+// 4. KV verify cache: isolate A misses (verify, then writes), isolate B hits what A wrote.
+step(`KV verify cache (${N.l2} tokens per algorithm)`);
+const l2: Record<string, Record<string, Latency> & { tiers: Record<string, number> }> = {};
+{
+  const mf = new Miniflare({
+    ...quiet,
+    workers: [
+      worker('l2-a', 'guard', { verifyCache: 'all' }, { verify: 'shared-verify' }),
+      worker('l2-b', 'guard', { verifyCache: 'all' }, { verify: 'shared-verify' }),
+      worker('l2-off', 'guard', { verifyCache: false }, { verify: 'off-verify' }),
+    ],
+  });
+  await mf.ready;
+  for (const alg of BENCH_ALGS) {
+    const t = tokens[alg].slice(N.warm, N.warm + N.l2);
+    const burn = tokens[alg].slice(-10);
+    for (const tok of burn) for (const n of ['l2-a', 'l2-b', 'l2-off']) await call(mf, n, tok);
+    const cold: number[] = [];
+    const off: number[] = [];
+    const tiers: Record<string, number> = {};
+    for (const tok of t) {
+      const a = await call(mf, 'l2-a', tok);
+      cold.push(a.ms);
+      tiers[`miss:${a.tier}`] = (tiers[`miss:${a.tier}`] ?? 0) + 1;
+      off.push((await call(mf, 'l2-off', tok)).ms);
+    }
+    await new Promise((r) => setTimeout(r, 300)); // let A's waitUntil writes land
+    const hit: number[] = [];
+    for (const tok of t) {
+      const b = await call(mf, 'l2-b', tok);
+      hit.push(b.ms);
+      tiers[`hit:${b.tier}`] = (tiers[`hit:${b.tier}`] ?? 0) + 1;
+    }
+    l2[alg] = { 'L2 off (verify only)': latency(off), 'L2 cold (KV miss, verify, write)': latency(cold), 'L2 warm (KV hit, other isolate)': latency(hit), tiers } as never;
+    tables.push(latencyTable(`KV verify cache, ${alg} (tiers answered: ${JSON.stringify(tiers)})`, Object.entries(l2[alg]!).filter(([k]) => k !== 'tiers') as [string, Latency][]));
+  }
+  await mf.dispose();
+}
+results.l2 = l2;
+
+// 5. JWKS on a fresh isolate: fetched from a loopback server vs read from KV.
+step('JWKS from the network vs from KV');
+{
+  let served = 0;
+  const server = createServer((req, res) => {
+    served++;
+    const alg = new URL(req.url ?? '/', 'http://x').searchParams.get('alg') as BenchAlg;
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' });
+    res.end(JSON.stringify({ keys: [keys.jwks[alg]] }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+  const jwksAlgs = ['EdDSA', 'RS256', 'ES256'] as const;
+  const workers = [worker('jwks-seed', 'guard', { jwksUrl: url }, { jwks: 'shared-jwks' })];
+  for (let i = 0; i < N.jwksIsolates; i++) {
+    workers.push(worker(`jwks-net-${i}`, 'guard', { jwksUrl: url }, { jwks: `own-jwks-${i}` }));
+    workers.push(worker(`jwks-kv-${i}`, 'guard', { jwksUrl: url }, { jwks: 'shared-jwks' }));
+  }
+  const mf = new Miniflare({ ...quiet, workers });
+  await mf.ready;
+  for (const alg of jwksAlgs) await call(mf, 'jwks-seed', tokens[alg][0]!);
+  await new Promise((r) => setTimeout(r, 300)); // the seed's KV writes
+  const servedBefore = served;
+  const m: Record<string, number[]> = {};
+  let k = 0;
+  for (let i = 0; i < N.jwksIsolates; i++) {
+    const alg = jwksAlgs[i % jwksAlgs.length]!;
+    for (const mode of ['net', 'kv'] as const) {
+      (m[`${mode === 'net' ? 'network' : 'KV'}: first request`] ??= []).push((await call(mf, `jwks-${mode}-${i}`, tokens[alg][k++]!)).ms);
+      (m[`${mode === 'net' ? 'network' : 'KV'}: second request`] ??= []).push((await call(mf, `jwks-${mode}-${i}`, tokens[alg][k++]!)).ms);
+    }
+  }
+  const fetches = served - servedBefore;
+  await mf.dispose();
+  server.close();
+  const jwks = Object.fromEntries(Object.entries(m).map(([a, v]) => [a, latency(v)]));
+  results.jwks = { ...jwks, networkFetches: fetches, isolatesPerMode: N.jwksIsolates };
+  tables.push(latencyTable(`JWKS on a fresh isolate (EdDSA/RS256/ES256 in turn): network (loopback) vs KV; key-set fetches during the run: ${fetches} (expected ${N.jwksIsolates}, one per network isolate)`, Object.entries(jwks)));
+}
+step.done();
+
+console.log('\n' + tables.join('\n\n') + '\n');
+console.log(`Bundles (minified JS): ${Object.entries(sizes).map(([k, v]) => `${k} ${(v / 1024).toFixed(1)} KiB`).join(', ')} (+ the guard's Wasm core)`);
+console.log(`wrote ${writeResults('isolate', results)}`);
+
+async function bundleHost(): Promise<string> {
+  const { build } = await import('esbuild');
+  const out = new URL('../build/bench-isolate/host/worker.js', import.meta.url).pathname;
+  await build({ entryPoints: [new URL('./isolate/loader-host.ts', import.meta.url).pathname], outfile: out, bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning' });
+  return out;
+}
