@@ -39,7 +39,8 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 // --- the tarball ---
-const [info] = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', out]));
+// Packed from inside the output folder (older npm clients have no --pack-destination).
+const [info] = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', root], { cwd: out }));
 const tarball = join(out, info.filename);
 const files = info.files.map((f) => f.path).sort();
 console.log(`${info.filename}: ${info.size} bytes packed, ${info.unpackedSize} unpacked, ${files.length} files`);
