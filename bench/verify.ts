@@ -33,8 +33,21 @@ const env = environment(['jose', 'fast-jwt', 'jsonwebtoken', '@tsndr/cloudflare-
 printEnvironment(env);
 
 const b64u = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
-const ALGS = ['HS256', 'HS512', 'EdDSA', 'RS256', 'PS256', 'ES256'] as const;
-type Alg = (typeof ALGS)[number];
+const ALL_ALGS = ['HS256', 'HS512', 'EdDSA', 'RS256', 'PS256', 'ES256'] as const;
+type Alg = (typeof ALL_ALGS)[number];
+// BENCH_ALGS=RS256,ES256 runs a subset.
+const ALGS = (process.env.BENCH_ALGS?.split(',') ?? ALL_ALGS).filter((a): a is Alg => (ALL_ALGS as readonly string[]).includes(a));
+
+/** Run every candidate for a while first, so all are measured at their top JIT tier. */
+async function warm(fns: (() => unknown)[], ms = smokeMode() ? 50 : 400): Promise<void> {
+  for (const fn of fns) {
+    const until = performance.now() + ms;
+    while (performance.now() < until) await fn();
+  }
+}
+function smokeMode(): boolean {
+  return process.env.BENCH_SMOKE === '1';
+}
 const NODE_HASH: Record<Alg, string | null> = { HS256: 'sha256', HS512: 'sha512', EdDSA: null, RS256: 'sha256', PS256: 'sha256', ES256: 'sha256' };
 
 interface Material {
@@ -136,6 +149,17 @@ for (const alg of ALGS) {
   await honoVerify(m.token, honoKey as never, alg as never);
   if (!bare() || !(await subtle())) throw new Error(`bare ${alg} failed`);
 
+  await warm([
+    () => ours.verifySync(m.token),
+    () => fj(m.token),
+    () => fjCached(m.token),
+    ...(jsonwebtokenOk ? [() => jsonwebtoken.verify(m.token, jwtKey as never, { algorithms: [alg] as never })] : []),
+    bare,
+    () => ours.verify(m.token),
+    () => jose.jwtVerify(m.token, joseKey, { algorithms: [alg] }),
+    () => honoVerify(m.token, honoKey as never, alg as never),
+    subtle,
+  ]);
   const sync = compare([
     { name: 'edgejwt verifySync', fn: () => ours.verifySync(m.token) },
     { name: 'fast-jwt (sync, no cache)', fn: () => fj(m.token) },

@@ -118,7 +118,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
     const ph = parseHeader(token, seg.h);
     const payloadBytes = decodeBase64Url(token.slice(seg.h + 1, seg.p));
     if (payloadBytes === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'payload is not canonical base64url' });
-    const signature = decodeSegment(token, seg.p + 1, token.length);
+    // RSA signatures (342+ characters) go to the native decoder; short ones are cheaper in JS.
+    const signature = token.length - seg.p > 128 ? decodeBase64Url(token.slice(seg.p + 1)) : decodeSegment(token, seg.p + 1, token.length);
     if (signature === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'signature is not canonical base64url' });
 
     let policy = single;

@@ -255,6 +255,32 @@ describe('token shape', () => {
     if (p.length % 4 !== 0) cases.push(['non-zero trailing bits in payload', `${h}.${lastBitsFlip(p)}.${s}`]);
     for (const [name, bad] of cases) expect(codeOfSync(() => hs().verifySync(bad)), name).toBe('ERR_JWT_MALFORMED');
   });
+  it('non-canonical base64url in a long (RSA) signature, which takes the native decoder', async () => {
+    const pair = await generate('RS256');
+    const t = await mint(pair, claims());
+    const v = createVerifier({ algorithms: ['RS256'], key: pair.publicJwk as JWK, currentDate: nowDate });
+    expect(await codeOf(() => v.verify(t))).toBe('OK');
+    const [h, p, s] = t.split('.') as [string, string, string];
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(s[s.length - 1]!);
+    const cases: [string, string][] = [
+      ['padding', `${s}==`],
+      ['+', `+${s.slice(1)}`],
+      ['/', `${s.slice(0, 9)}/${s.slice(10)}`],
+      ['space', `${s.slice(0, 9)} ${s.slice(9)}`],
+      ['tab', `${s.slice(0, 9)}\t${s.slice(10)}`],
+      ['non-ASCII aliasing an ASCII letter', `${s.slice(0, 9)}\u0144${s.slice(10)}`],
+      ['a dot-free stray character', `${s.slice(0, 9)}!${s.slice(10)}`],
+      ['non-zero trailing bits', `${s.slice(0, -1)}${alphabet[last + 1]}`],
+      ['one character short', s.slice(1)],
+    ];
+    for (const [name, sig] of cases) expect(await codeOf(() => v.verify(`${h}.${p}.${sig}`)), name).toMatch(/^ERR_JWT_MALFORMED$|^ERR_JWS_SIGNATURE_INVALID$/);
+    // Those that keep the decoded bytes identical must be malformed, never accepted.
+    for (const name of ['padding', 'space', 'non-ASCII aliasing an ASCII letter', 'non-zero trailing bits']) {
+      const sig = cases.find((c) => c[0] === name)![1];
+      expect(await codeOf(() => v.verify(`${h}.${p}.${sig}`)), name).toBe('ERR_JWT_MALFORMED');
+    }
+  });
   it('oversized tokens', async () => {
     const big = await hmacToken(secret, {}, claims({ blob: 'x'.repeat(20_000) }));
     expect(codeOfSync(() => hs().verifySync(big))).toBe('ERR_JWT_TOO_LARGE');
