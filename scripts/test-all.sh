@@ -102,6 +102,10 @@ report_run "npm pack check" node scripts/pack-check.mjs
 step "examples (Deno.serve, Bun.serve, Hono on Workers) against the packed package"
 report_run examples node test/examples/run-examples.mjs
 
+# Each bench (bench/smoke.sh) in a seconds-long mode: 1 passed per bench that completes.
+step "bench smoke (every bench in seconds; timings are never asserted)"
+report_run "bench smoke" bash bench/smoke.sh
+
 step "summary"
 printf '%s\n' "${summary[@]}"
 echo "${total_passed} passed, ${total_failed} failed"

@@ -1,0 +1,101 @@
+// Draws the charts from the results JSON (bench/results/, or results/smoke/ in
+// smoke runs): ops/s per library per algorithm in Node and in workerd, and the
+// isolate bench's cold/warm latency ranges. Missing results are skipped.
+// Run: node bench/charts.ts
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { smoke, type Sample } from './lib/harness.ts';
+import type { Latency } from './lib/latency.ts';
+import { groupedBars, latencyRanges, type RangeRow } from './lib/svg.ts';
+
+export const resultsDir = fileURLToPath(new URL(smoke ? './results/smoke/' : './results/', import.meta.url));
+const read = <T>(name: string): T | undefined => (existsSync(join(resultsDir, `${name}.json`)) ? (JSON.parse(readFileSync(join(resultsDir, `${name}.json`), 'utf8')) as T) : undefined);
+const written: string[] = [];
+const write = (name: string, svg: string) => {
+  writeFileSync(join(resultsDir, name), svg);
+  written.push(join(resultsDir, name));
+};
+
+interface Table {
+  env: Record<string, string>;
+  variants: Record<string, Sample[]>;
+}
+
+const SERIES = [
+  'edgejwt verifySync',
+  'edgejwt verify (async)',
+  'edgejwt verify',
+  'jose',
+  'fast-jwt',
+  'jsonwebtoken',
+  'hono/jwt',
+  '@tsndr/cloudflare-worker-jwt',
+  'node:crypto (bare)',
+  'crypto.subtle (bare)',
+];
+
+function opsChart(t: Table, where: string): string {
+  const groups = Object.entries(t.variants).map(([label, rows]) => ({
+    label,
+    bars: rows.filter((r) => SERIES.includes(r.name) && Number.isFinite(r.opsPerSec) && r.opsPerSec > 0).sort((a, b) => SERIES.indexOf(a.name) - SERIES.indexOf(b.name)).map((r) => ({ series: r.name, value: r.opsPerSec })),
+  }));
+  const present = SERIES.filter((s) => groups.some((g) => g.bars.some((b) => b.series === s)));
+  return groupedBars(
+    `Full JWT verify, ops/s per library — ${where}`,
+    `${t.env.machine}; ${t.env.date.slice(0, 10)}; medians. Caches off (fast-jwt's cache hit is in the tables, not here). Longer is faster.`,
+    'verifies per second',
+    groups,
+    present,
+  );
+}
+
+const node = read<Table>('algorithms-node');
+if (node) write('ops-node.svg', opsChart(node, `Node ${node.env.node}`));
+const workerd = read<Table>('algorithms-workerd');
+if (workerd) write('ops-workerd.svg', opsChart(workerd, `workerd ${workerd.env.workerd} (Miniflare)`));
+
+interface Isolate {
+  env: Record<string, string>;
+  n: Record<string, number>;
+  processCold: Record<string, { first: Latency }>;
+  isolateCold: Record<string, Latency>;
+  warm: Record<string, Record<string, Latency>>;
+  l2: Record<string, Record<string, Latency>>;
+  jwks: Record<string, Latency | number>;
+}
+
+const KIND_SERIES: Record<string, string> = { noop: 'no-op Worker', guard: 'edgejwt guard', jose: 'jose guard' };
+const iso = read<Isolate>('isolate');
+if (iso) {
+  const rows: RangeRow[] = [];
+  const add = (section: string, label: string, series: string, l: Latency) => rows.push({ section, label, series, min: l.min, p50: l.p50, p95: l.p95, p99: l.p99 });
+  for (const [kind, v] of Object.entries(iso.processCold)) add(`Fresh workerd process: first request (EdDSA, n=${iso.n.processStarts} each)`, KIND_SERIES[kind]!, KIND_SERIES[kind]!, v.first);
+  for (const [name, l] of Object.entries(iso.isolateCold)) {
+    const [alg, kind, which] = name.split(' ');
+    if (which === 'first') add(`Fresh isolate (Worker Loader, new id): first request (n=${iso.n.isolates} each)`, `${alg} · ${KIND_SERIES[kind!]}`, KIND_SERIES[kind!]!, l);
+  }
+  for (const [alg, byKind] of Object.entries(iso.warm)) {
+    for (const [name, l] of Object.entries(byKind)) {
+      const series = name === 'noop' ? KIND_SERIES.noop! : name === 'jose' ? KIND_SERIES.jose! : name === 'guard' ? KIND_SERIES.guard! : 'edgejwt guard (variant)';
+      const label = name === 'noop' ? 'no-op Worker' : name === 'jose' ? 'jose guard' : name === 'guard' ? 'edgejwt guard' : name === 'guard-l1-off' ? 'edgejwt guard, L1 off' : 'edgejwt guard, L1 hit';
+      add(`Warm, ${alg} (n=${iso.n.warm} each, distinct tokens)`, label, series, l);
+    }
+  }
+  for (const [alg, byCase] of Object.entries(iso.l2)) {
+    for (const [name, l] of Object.entries(byCase)) if (name !== 'tiers') add(`KV verify cache, ${alg} (n=${iso.n.l2} each)`, name, 'edgejwt guard (variant)', l);
+  }
+  for (const [name, l] of Object.entries(iso.jwks)) if (typeof l === 'object') add(`JWKS on a fresh isolate (n=${iso.n.jwksIsolates} each)`, name, 'edgejwt guard (variant)', l);
+  write(
+    'latency-isolate.svg',
+    latencyRanges(
+      'Request latency through workerd: cold and warm',
+      `Miniflare ${iso.env.miniflare}, workerd ${iso.env.workerd}; ${iso.env.machine}; ${iso.env.date.slice(0, 10)}. Includes the local HTTP hop (see the no-op Worker).`,
+      rows,
+      ['no-op Worker', 'edgejwt guard', 'jose guard', 'edgejwt guard (variant)'],
+      ['#868e96', '#d9480f', '#1971c2', '#f59f00'],
+    ),
+  );
+}
+for (const w of written) console.log(`wrote ${w}`);
+if (written.length === 0) console.log(`no results in ${resultsDir} to draw`);

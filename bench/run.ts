@@ -1,0 +1,53 @@
+// `npm run bench`, `bench:isolate`, `bench:load`: runs a suite's bench files one
+// after another (each in its own Node process, so one's JIT and heap state never
+// colours the next), then redraws the charts and the summaries. A bench that
+// crashes is reported and the rest still run; the exit code says if any failed.
+// Usage: node bench/run.ts <table|isolate|load>
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
+
+const benchDir = fileURLToPath(new URL('.', import.meta.url));
+const SUITES: Record<string, [string, string][]> = {
+  table: [
+    ['algorithms.ts', 'full verify per algorithm, Node'],
+    ['algorithms-workerd.ts', 'full verify per algorithm, inside workerd'],
+    ['verify.ts', 'stage breakdown, cache hit, decode-only (Node)'],
+    ['cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
+  ],
+  isolate: [['isolate.ts', 'guard vs no-op vs jose guard through Miniflare']],
+  load: [['load.ts', 'wrangler dev under autocannon']],
+};
+
+const suite = process.argv[2] ?? 'table';
+const steps = SUITES[suite];
+if (steps === undefined) {
+  console.error(`unknown suite ${suite}; one of ${Object.keys(SUITES).join(', ')}`);
+  process.exit(2);
+}
+if (!existsSync(join(benchDir, 'node_modules'))) {
+  console.log('Installing the bench peers (npm --prefix bench install)…');
+  const r = spawnSync('npm', ['--prefix', benchDir, 'install', '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(1);
+}
+const load = loadavg()[0]!;
+if (load > 1.5) console.log(`Note: load average ${load.toFixed(1)} on this machine: other work competes for the CPU and the figures will be noisy.`);
+
+const failed: string[] = [];
+const t0 = Date.now();
+for (const [i, [file, what]] of steps.entries()) {
+  console.log(`\n\x1b[1m== [${i + 1}/${steps.length}] ${what} (bench/${file}) — ${((Date.now() - t0) / 1000).toFixed(0)} s so far ==\x1b[0m\n`);
+  const r = spawnSync(process.execPath, [join(benchDir, file)], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`bench/${file} failed (exit ${r.status ?? r.signal})`);
+    failed.push(file);
+  }
+}
+for (const file of ['charts.ts', 'summary.ts']) {
+  const r = spawnSync(process.execPath, [join(benchDir, file)], { stdio: 'inherit' });
+  if (r.status !== 0) failed.push(file);
+}
+console.log(`\n${suite}: ${steps.length - failed.filter((f) => steps.some(([s]) => s === f)).length}/${steps.length} benches completed in ${((Date.now() - t0) / 1000).toFixed(0)} s${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
+process.exitCode = failed.length ? 1 : 0;
