@@ -96,9 +96,19 @@ async function ours(v: ReturnType<typeof createVerifier>, t: string): Promise<Ve
   }
 }
 
-async function theirs(key: Uint8Array | KeyObject, alg: Alg, t: string): Promise<Verdict> {
+/** Extra options applied identically to both libraries in half of the cases. */
+const STRICT = { clockTolerance: 30, maxTokenAge: 300, typ: 'JWT' };
+
+async function theirs(key: Uint8Array | KeyObject, alg: Alg, t: string, strict: boolean): Promise<Verdict> {
   try {
-    await jose.jwtVerify(t, key, { algorithms: [alg], issuer: ISS, audience: AUD, currentDate: new Date(NOW * 1000), requiredClaims: ['exp'] });
+    await jose.jwtVerify(t, key, {
+      algorithms: [alg],
+      issuer: ISS,
+      audience: AUD,
+      currentDate: new Date(NOW * 1000),
+      requiredClaims: ['exp'],
+      ...(strict ? STRICT : {}),
+    });
     return { ok: true };
   } catch (e) {
     return { ok: false, code: (e as { code: string }).code };
@@ -121,6 +131,7 @@ describe('differential against jose', () => {
       const otherAlg = ALGS[(ALGS.indexOf(alg) + 4) % ALGS.length]!;
       const foreign = signer(otherAlg);
       const v = createVerifier({ algorithms: [alg], key: key.ours, issuer: ISS, audience: AUD, currentDate: new Date(NOW * 1000), cache: false });
+      const vStrict = createVerifier({ algorithms: [alg], key: key.ours, issuer: ISS, audience: AUD, currentDate: new Date(NOW * 1000), cache: false, ...STRICT });
       // RSA signing is slow: a smaller pool of signed tokens, mutated many ways.
       const pool = alg.startsWith('RS') || alg.startsWith('PS') ? 150 : 600;
       const base = (i: number, extra: Record<string, unknown> = {}) => ({
@@ -140,6 +151,10 @@ describe('differential against jose', () => {
         ...Array.from({ length: pool / 6 }, (_, i) => token(key, base(i, { iss: 'https://evil.example' }))),
         ...Array.from({ length: pool / 6 }, (_, i) => token(other, base(i))),
         ...Array.from({ length: pool / 6 }, (_, i) => token(foreign, base(i))),
+        // Near the edges of the strict options: tolerance, max age, typ.
+        ...Array.from({ length: pool / 6 }, (_, i) => token(key, base(i, { exp: NOW - 35 + (i % 10), nbf: NOW + 25 + (i % 10) }))),
+        ...Array.from({ length: pool / 6 }, (_, i) => token(key, base(i, { iat: NOW - 325 + (i % 10) }))),
+        ...Array.from({ length: pool / 6 }, (_, i) => token(key, base(i), { typ: ['at+jwt', 'jwt', 'application/JWT'][i % 3] })),
       ];
       let accepted = 0;
       let stricter = 0;
@@ -157,8 +172,9 @@ describe('differential against jose', () => {
         else if (kind === 'signature') t = flip(src, 2, pick);
         else if (kind === 'truncate') t = src.slice(0, 1 + pick(src.length - 1));
         else if (kind === 'segments') t = pick(2) ? `${src}.${src.split('.')[2]}` : src.split('.').slice(0, 2).join('.');
-        const a = await ours(v, t);
-        const b = await theirs(key.jose, alg, t);
+        const strict = pick(2) === 1;
+        const a = await ours(strict ? vStrict : v, t);
+        const b = await theirs(key.jose, alg, t, strict);
         if (a.ok) accepted++;
         if (a.ok === b.ok) {
           // Both reject; where jose names a class we share, it must agree, except that we
