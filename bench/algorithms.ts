@@ -51,9 +51,9 @@ for (const v of benchVariants(smoke)) {
   ours.verifySync(m.token);
 
   const pem = m.jwk && createPublicKey({ key: m.jwk as never, format: 'jwk' });
-  const fjKey = m.secretText ?? pem!.export({ format: 'pem', type: 'spki' });
-  const fj = fastJwtVerifier({ key: fjKey, algorithms: [alg], cache: false });
-  const fjCached = fastJwtVerifier({ key: fjKey, algorithms: [alg], cache: true });
+  const fjKey = m.secretText ?? (pem!.export({ format: 'pem', type: 'spki' }) as string);
+  const fj = fastJwtVerifier({ key: fjKey, algorithms: [alg as never], cache: false });
+  const fjCached = fastJwtVerifier({ key: fjKey, algorithms: [alg as never], cache: true });
   fj(m.token);
   fjCached(m.token);
   const bare = bareNode(m);

@@ -43,7 +43,7 @@ function opsChart(t: Table, where: string): string {
   const present = SERIES.filter((s) => groups.some((g) => g.bars.some((b) => b.series === s)));
   return groupedBars(
     `Full JWT verify, ops/s per library — ${where}`,
-    `${t.env.machine}; ${t.env.date.slice(0, 10)}; medians. Caches off (fast-jwt's cache hit is in the tables, not here). Longer is faster.`,
+    `${t.env.machine}; ${t.env.date?.slice(0, 10)}; medians. Caches off (fast-jwt's cache hit is in the tables, not here). Longer is faster.`,
     'verifies per second',
     groups,
     present,
@@ -90,7 +90,7 @@ if (iso) {
     'latency-isolate.svg',
     latencyRanges(
       'Request latency through workerd: cold and warm',
-      `Miniflare ${iso.env.miniflare}, workerd ${iso.env.workerd}; ${iso.env.machine}; ${iso.env.date.slice(0, 10)}. Includes the local HTTP hop (see the no-op Worker).`,
+      `Miniflare ${iso.env.miniflare}, workerd ${iso.env.workerd}; ${iso.env.machine}; ${iso.env.date?.slice(0, 10)}. Includes the local HTTP hop (see the no-op Worker).`,
       rows,
       ['no-op Worker', 'edgejwt guard', 'jose guard', 'edgejwt guard (variant)'],
       ['#868e96', '#d9480f', '#1971c2', '#f59f00'],

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+// @ts-ignore -- autocannon ships no types and @types/autocannon is not installed
 import autocannon from 'autocannon';
 import { smoke } from './lib/harness.ts';
 import { environment, printEnvironment, writeResults, packageVersion } from './lib/env.ts';

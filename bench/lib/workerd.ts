@@ -87,7 +87,7 @@ export interface WorkerdBench {
   workerdVersion: string;
 }
 
-export async function benchInWorkerd(entry: string, opts: { rounds?: number; requestMs?: number } = {}): Promise<WorkerdBench> {
+export async function benchInWorkerd(entry: string, opts: { rounds?: number; requestMs?: number; warmupMs?: number } = {}): Promise<WorkerdBench> {
   const rounds = opts.rounds ?? (smoke ? 3 : 25);
   const requestMs = opts.requestMs ?? (smoke ? 5 : 40);
   const outDir = await bundle(entry);
@@ -114,7 +114,7 @@ export async function benchInWorkerd(entry: string, opts: { rounds?: number; req
     // Warm up (JIT tiers, key imports), then calibrate n so one request runs
     // about `requestMs` of work.
     for (let c = 0; c < names.length; c++) {
-      const until = Date.now() + (smoke ? 100 : 500);
+      const until = Date.now() + (opts.warmupMs ?? (smoke ? 100 : 500));
       while (Date.now() < until) await timed(c, 256);
     }
     const ns: number[] = [];
