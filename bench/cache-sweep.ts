@@ -16,11 +16,11 @@ import { progress } from './lib/progress.ts';
 
 const SIZES = [1000, 2000, 5000, 10000];
 const POPULATION = smoke ? 2000 : 20000;
-const REQUESTS = smoke ? 5000 : 60000;
+const REQUESTS = smoke ? 5000 : 40000;
 const ZIPF_S = 1.0;
 /** Requests per timed pass, and passes per cache size. */
-const PASS = smoke ? 2000 : 20000;
-const PASSES = smoke ? 2 : 7;
+const PASS = smoke ? 2000 : 10000;
+const PASSES = smoke ? 2 : 5;
 const ALGS = ['HS256', 'EdDSA', 'ES256'] as const;
 
 const b64u = (s: string | Buffer) => Buffer.from(s).toString('base64url');
