@@ -4,7 +4,7 @@
 // WebCrypto and key fetches when it must).
 
 import { backend } from '#crypto-backend';
-import { decodeBase64Url } from '#platform';
+import { NATIVE_MIN_LENGTH, decodeBase64Url } from '#platform';
 import { algSpec, type AlgSpec } from './algorithms.js';
 import { decodeSegment } from './b64.js';
 import { VerifyCache, type CacheOptions } from './cache.js';
@@ -118,8 +118,9 @@ export function createVerifier(options: VerifierOptions): Verifier {
     const ph = parseHeader(token, seg.h);
     const payloadBytes = decodeBase64Url(token.slice(seg.h + 1, seg.p));
     if (payloadBytes === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'payload is not canonical base64url' });
-    // RSA signatures (342+ characters) go to the native decoder; short ones are cheaper in JS.
-    const signature = token.length - seg.p > 128 ? decodeBase64Url(token.slice(seg.p + 1)) : decodeSegment(token, seg.p + 1, token.length);
+    // Native decoding where the platform says it pays (Node: RSA-sized signatures only).
+    const signature =
+      token.length - seg.p > NATIVE_MIN_LENGTH ? decodeBase64Url(token.slice(seg.p + 1)) : decodeSegment(token, seg.p + 1, token.length);
     if (signature === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'signature is not canonical base64url' });
 
     let policy = single;

@@ -12,6 +12,9 @@ type FromBase64 = (text: string, options: { alphabet: 'base64url'; lastChunkHand
 const fromBase64 = (Uint8Array as unknown as { fromBase64?: FromBase64 }).fromBase64;
 const OPTIONS = { alphabet: 'base64url', lastChunkHandling: 'loose' } as const;
 
+/** Segments at least this long go to decodeBase64Url; shorter ones to the JS decoder. */
+export const NATIVE_MIN_LENGTH = fromBase64 === undefined ? Infinity : 0;
+
 /** Decode a whole canonical base64url string, or undefined. (Callers copy before keeping: the node variant may return a pooled view.) */
 export function decodeBase64Url(text: string): Uint8Array | undefined {
   if (fromBase64 === undefined) return decodeSegment(text, 0, text.length);

@@ -326,6 +326,13 @@ describe('payload and claims', () => {
     }
     const ok = await hmacToken(secret, {}, claims({ name: 'Zoë ☃ 𝄞' }));
     expect(hs().verifySync(ok).payload.name).toBe('Zoë ☃ 𝄞');
+    // A genuine U+FFFD (EF BF BD) is valid UTF-8 and must survive; a long payload takes the TextDecoder path.
+    const replacement = await hmacToken(secret, {}, claims({ name: 'a\uFFFDb', pad: 'x'.repeat(100) }));
+    expect(hs().verifySync(replacement).payload.name).toBe('a\uFFFDb');
+    const longBad = new Uint8Array([...enc.encode('{"exp":4000000000,"pad":"' + 'x'.repeat(100) + '","n":"'), 0xff, ...enc.encode('"}')]);
+    const key2 = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const tLongBad = await signInput('HS256', key2, `${b64u('{"alg":"HS256"}')}.${b64u(longBad)}`);
+    expect(codeOfSync(() => hs().verifySync(tLongBad))).toBe('ERR_JWT_PAYLOAD_INVALID');
   });
   for (const claim of ['exp', 'nbf', 'iat'] as const) {
     for (const [name, raw] of [
