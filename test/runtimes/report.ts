@@ -1,7 +1,7 @@
 // Runs the collected corpus and reports in one shape for every runtime:
 // a line `[corpus <runtime>] passed=N failed=N skipped=N` that scripts/test-all.sh
 // reads, and the process exit code (browsers read globalThis.__corpus instead).
-import { run, type Outcome } from './mini-test.ts';
+import { run, type Outcome } from './mini-test.js';
 
 declare const Deno: { exit(code: number): never } | undefined;
 declare const process: { exitCode?: number } | undefined;
