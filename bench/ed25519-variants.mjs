@@ -83,12 +83,13 @@ const variants = [4, 5, 6, 7].map((w) => {
   return { w, bytes, imp, verify, tableBytes, bTableGzip, verifyUs: [], importMs: [] };
 });
 
-const rounds = smoke ? 3 : 15;
+for (const v of variants) for (let i = 0; i < (smoke ? 50 : 500); i++) v.verify(); // past Wasm tier-up
+const rounds = smoke ? 3 : 31;
 for (let r = 0; r < rounds; r++) {
   for (const v of variants) {
     let t0 = performance.now();
-    for (let i = 0; i < 200; i++) v.verify();
-    v.verifyUs.push(((performance.now() - t0) / 200) * 1000);
+    for (let i = 0; i < 100; i++) v.verify();
+    v.verifyUs.push(((performance.now() - t0) / 100) * 1000);
     t0 = performance.now();
     v.imp(2);
     v.importMs.push(performance.now() - t0);
