@@ -65,7 +65,7 @@ interface Isolate {
   jwks: Record<string, Latency | number>;
 }
 
-const KIND_SERIES: Record<string, string> = { noop: 'no-op Worker', guard: 'edgejwt guard', jose: 'jose guard' };
+const KIND_SERIES: Record<string, string> = { noop: 'no-op Worker', lib: 'edgejwt library only', guard: 'edgejwt guard', jose: 'jose guard' };
 const iso = read<Isolate>('isolate');
 if (iso) {
   const rows: RangeRow[] = [];
@@ -77,8 +77,8 @@ if (iso) {
   }
   for (const [alg, byKind] of Object.entries(iso.warm)) {
     for (const [name, l] of Object.entries(byKind)) {
-      const series = name === 'noop' ? KIND_SERIES.noop! : name === 'jose' ? KIND_SERIES.jose! : name === 'guard' ? KIND_SERIES.guard! : 'edgejwt guard (variant)';
-      const label = name === 'noop' ? 'no-op Worker' : name === 'jose' ? 'jose guard' : name === 'guard' ? 'edgejwt guard' : name === 'guard-l1-off' ? 'edgejwt guard, L1 off' : 'edgejwt guard, L1 hit';
+      const series = KIND_SERIES[name] ?? 'edgejwt guard (variant)';
+      const label = KIND_SERIES[name] ?? (name === 'guard-l1-off' ? 'edgejwt guard, L1 off' : 'edgejwt guard, L1 hit');
       add(`Warm, ${alg} (n=${iso.n.warm} each, distinct tokens)`, label, series, l);
     }
   }
@@ -92,8 +92,8 @@ if (iso) {
       'Request latency through workerd: cold and warm',
       `Miniflare ${iso.env.miniflare}, workerd ${iso.env.workerd}; ${iso.env.machine}; ${iso.env.date?.slice(0, 10)}. Includes the local HTTP hop (see the no-op Worker).`,
       rows,
-      ['no-op Worker', 'edgejwt guard', 'jose guard', 'edgejwt guard (variant)'],
-      ['#868e96', '#d9480f', '#1971c2', '#f59f00'],
+      ['no-op Worker', 'edgejwt library only', 'edgejwt guard', 'jose guard', 'edgejwt guard (variant)'],
+      ['#868e96', '#2b8a3e', '#d9480f', '#1971c2', '#f59f00'],
     ),
   );
 }

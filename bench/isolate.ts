@@ -1,5 +1,6 @@
-// The isolate bench: the route guard (src/worker/) against a no-op Worker and a
-// guard built on jose with the same configuration, through Miniflare's workerd,
+// The isolate bench: the route guard (src/worker/) against a no-op Worker, the
+// library alone behind the same issuers (isolate/edgejwt-min.ts) and a guard
+// built on jose with the same configuration (isolate/jose-guard.ts), through Miniflare's workerd,
 // latencies as a client on loopback sees them:
 //  1. first request on a fresh workerd process (process start timed apart);
 //  2. first request on a fresh isolate in a running process (Worker Loader, new id);
@@ -26,7 +27,8 @@ const N = {
 };
 const COMPAT = '2026-04-01';
 const CACHE_KEY = Buffer.alloc(32, 9).toString('base64url'); // bench only
-type Kind = 'noop' | 'guard' | 'jose';
+type Kind = 'noop' | 'lib' | 'guard' | 'jose';
+const KINDS: Kind[] = ['noop', 'lib', 'guard', 'jose'];
 // The Workers' own log lines (the guard's notices) would break the progress display.
 const quiet = { handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => { out.resume(); err.resume(); } };
 
@@ -34,7 +36,7 @@ const env = environment(['miniflare', 'jose']);
 env.workerd = packageVersion('workerd');
 printEnvironment(env);
 const keys = benchKeys();
-const bundles: Record<Kind, Bundle> = { noop: await bundle('noop'), guard: await bundle('guard'), jose: await bundle('jose') };
+const bundles: Record<Kind, Bundle> = { noop: await bundle('noop'), lib: await bundle('lib'), guard: await bundle('guard'), jose: await bundle('jose') };
 const sizes = Object.fromEntries(Object.entries(bundles).map(([k, b]) => [k, b.code.length]));
 const results: Record<string, unknown> = { env, n: N, bundleBytes: sizes };
 const tables: string[] = [];
@@ -69,13 +71,14 @@ async function call(mf: Miniflare, name: string, token: string, headers: Record<
   return { ms, tier: /desc="(\w+)"/.exec(res.headers.get('server-timing') ?? '')?.[1] };
 }
 
-const tokens = Object.fromEntries(BENCH_ALGS.map((a) => [a, mint(keys, a, Math.max(N.warm, N.l2) + 100)])) as Record<BenchAlg, string[]>;
+// Warm requests use [0, warm), the KV bench [warm, warm + l2); warm-ups take from the end.
+const tokens = Object.fromEntries(BENCH_ALGS.map((a) => [a, mint(keys, a, N.warm + N.l2 + 200)])) as Record<BenchAlg, string[]>;
 const step = progress('isolate', 5);
 
 // 1. Fresh workerd process per sample.
 step('fresh workerd processes');
 const processCold: Record<string, { start: Latency; first: Latency; second: Latency }> = {};
-for (const kind of ['noop', 'guard', 'jose'] as Kind[]) {
+for (const kind of KINDS) {
   const start: number[] = [];
   const first: number[] = [];
   const second: number[] = [];
@@ -110,7 +113,7 @@ const isolateCold: Record<string, Latency> = {};
     compatibilityDate: COMPAT,
     workerLoaders: { LOADER: {} },
     bindings: {
-      SOURCES: JSON.stringify({ noop: bundles.noop.code, guard: bundles.guard.code, jose: bundles.jose.code, wasmPath: bundles.guard.wasmImport!.replace(/^\.\//, '') }),
+      SOURCES: JSON.stringify({ noop: bundles.noop.code, lib: bundles.lib.code, guard: bundles.guard.code, jose: bundles.jose.code, wasmPath: bundles.guard.wasmImport!.replace(/^\.\//, '') }),
       GUARD_CONFIG: guardConfig(keys),
       HS_KEY: keys.hsKey,
     },
@@ -129,7 +132,7 @@ const isolateCold: Record<string, Latency> = {};
   for (const alg of BENCH_ALGS) {
     const per: Record<string, number[]> = {};
     for (let i = 0; i < N.isolates; i++) {
-      for (const kind of ['noop', 'guard', 'jose'] as Kind[]) {
+      for (const kind of KINDS) {
         const id = `${kind}-${alg}-${i}-${seq++}`;
         (per[`${kind} first`] ??= []).push(await viaLoader(kind, id, tokens[alg][i]!));
         (per[`${kind} second`] ??= []).push(await viaLoader(kind, id, tokens[alg][i + 1]!));
@@ -146,8 +149,8 @@ tables.push(latencyTable('Fresh isolate in a running workerd (Worker Loader, new
 step(`warm requests (${N.warm} per Worker per algorithm)`);
 const warm: Record<string, Record<string, Latency>> = {};
 {
-  const names = ['noop', 'guard', 'guard-l1-off', 'jose'] as const;
-  const mf = new Miniflare({ ...quiet, workers: [worker('noop', 'noop'), worker('guard', 'guard'), worker('guard-l1-off', 'guard', { l1Max: 0 }), worker('jose', 'jose'), worker('guard-repeat', 'guard')] });
+  const names = ['noop', 'lib', 'guard', 'guard-l1-off', 'jose'] as const;
+  const mf = new Miniflare({ ...quiet, workers: [worker('noop', 'noop'), worker('lib', 'lib'), worker('guard', 'guard'), worker('guard-l1-off', 'guard', { l1Max: 0 }), worker('jose', 'jose'), worker('guard-repeat', 'guard')] });
   await mf.ready;
   for (const alg of BENCH_ALGS) {
     const t = tokens[alg];
@@ -180,7 +183,7 @@ const l2: Record<string, Record<string, Latency> & { tiers: Record<string, numbe
   await mf.ready;
   for (const alg of BENCH_ALGS) {
     const t = tokens[alg].slice(N.warm, N.warm + N.l2);
-    const burn = tokens[alg].slice(-10);
+    const burn = tokens[alg].slice(-70, -60);
     for (const tok of burn) for (const n of ['l2-a', 'l2-b', 'l2-off']) await call(mf, n, tok);
     const cold: number[] = [];
     const off: number[] = [];

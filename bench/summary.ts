@@ -143,8 +143,9 @@ if (sweep) {
 // --- Isolate bench -----------------------------------------------------------
 function isolateSections(i: Isolate): string[] {
   const out: string[] = [];
-  const kinds = ['noop', 'guard', 'jose'];
-  out.push('| | no-op Worker | edgejwt guard | jose guard |', '|---|---:|---:|---:|');
+  const kinds = ['noop', 'lib', 'guard', 'jose'].filter((k) => i.processCold[k] !== undefined);
+  const names: Record<string, string> = { noop: 'no-op Worker', lib: 'edgejwt library only', guard: 'edgejwt guard', jose: 'jose guard' };
+  out.push(`| | ${kinds.map((k) => names[k]).join(' | ')} |`, `|---|${kinds.map(() => '---:').join('|')}|`);
   out.push(`| fresh process: start (p50) | ${kinds.map((k) => `${i.processCold[k]!.start.p50.toFixed(0)} ms`).join(' | ')} |`);
   out.push(`| fresh process: first request (p50) | ${kinds.map((k) => `${i.processCold[k]!.first.p50.toFixed(1)} ms`).join(' | ')} |`);
   for (const alg of Object.keys(i.warm)) {

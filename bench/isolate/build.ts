@@ -1,6 +1,7 @@
 // Bundles the isolate bench's Workers with esbuild, as wrangler would: the guard
 // from src/worker/ with the package's workerd aliases and its Wasm core as a
-// compiled module beside the bundle; the no-op and the jose guard as they are.
+// compiled module beside the bundle (the library-only Worker likewise); the
+// no-op and the jose guard as they are.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +20,10 @@ export interface Bundle {
 
 export const CORE_WASM = join(root, 'src/wasm/generated/core.wasm');
 
-export async function bundle(name: 'guard' | 'jose' | 'noop'): Promise<Bundle> {
-  const entry = name === 'guard' ? join(root, 'src/worker/index.ts') : join(here, name === 'jose' ? 'jose-guard.ts' : 'noop.ts');
+const ENTRIES = { guard: join(root, 'src/worker/index.ts'), lib: join(here, 'edgejwt-min.ts'), jose: join(here, 'jose-guard.ts'), noop: join(here, 'noop.ts') };
+
+export async function bundle(name: keyof typeof ENTRIES): Promise<Bundle> {
+  const entry = ENTRIES[name];
   const dir = join(root, 'build/bench-isolate', name);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'worker.js');
