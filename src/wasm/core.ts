@@ -124,6 +124,10 @@ export class Core {
     return slot;
   }
 
+  hasFreeEd25519Slot(): boolean {
+    return this.freeEd25519.length > 0;
+  }
+
   /** Strict RFC 8032 verify; any malformed signature is simply `false`. */
   ed25519Verify(slot: number, message: Bytes, signature: Uint8Array): boolean {
     if (signature.length !== 64) return false;

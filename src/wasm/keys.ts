@@ -1,6 +1,7 @@
 // Key handles for the Wasm core, with the JWT rules applied at import:
 // RFC 7518 §3.2 minimum HMAC key sizes, and slot reuse when keys are dropped
-// (explicitly, or by the garbage collector as a safety net).
+// (explicitly, or by the garbage collector as a safety net). HMAC slots grow on
+// demand; Ed25519 slots are a bounded cache of per-key tables (see `resident`).
 
 import { JwtError } from '../errors.js';
 import { getCore } from './instance.js';
@@ -16,16 +17,45 @@ const HMAC_HASH: Record<HmacAlg, { hash: HashName; minKey: number; tag: number }
 
 type KeyKind = 'hmac' | 'ed25519';
 
+/** Which slot a key holds; `slot` is -1 once the slot was given up (dropped or evicted). */
 interface SlotRef {
   kind: KeyKind;
   slot: number;
 }
 
-const released = new FinalizationRegistry<SlotRef>((ref) => freeSlot(ref));
+const released = new FinalizationRegistry<SlotRef>((ref) => {
+  if (ref.kind === 'ed25519') resident.delete(ref.slot);
+  freeSlot(ref);
+});
 
 function freeSlot(ref: SlotRef): void {
+  if (ref.slot < 0) return;
   if (ref.kind === 'hmac') getCore().hmacDrop(ref.slot);
   else getCore().ed25519Drop(ref.slot);
+  ref.slot = -1;
+}
+
+// Ed25519 slots carry a precomputed table (about 160 KiB each), so there are few
+// of them and they act as a cache: a key keeps its public bytes, and when every
+// slot is taken the least recently used key gives its slot up and imports again
+// at its next verify. Imports therefore never fail for want of a slot, even when
+// dead keys still await the garbage collector. Map order is recency order.
+const resident = new Map<number, SlotRef>();
+
+function evictLeastRecent(): boolean {
+  const first = resident.entries().next();
+  if (first.done) return false;
+  const [slot, ref] = first.value;
+  resident.delete(slot);
+  freeSlot(ref);
+  return true;
+}
+
+function loadEd25519(publicKey: Uint8Array, ref: SlotRef): void {
+  const core = getCore();
+  if (!core.hasFreeEd25519Slot()) evictLeastRecent();
+  ref.slot = core.ed25519Import(publicKey);
+  resident.set(ref.slot, ref);
 }
 
 /** A key living in a Wasm key slot. Opaque to callers; `drop()` frees the slot at once. */
@@ -34,31 +64,47 @@ export class WasmKey {
   readonly alg: HmacAlg | 'EdDSA';
   /** Full tag length for HMAC keys, 64 for Ed25519. */
   readonly signatureLength: number;
-  #ref: SlotRef | undefined;
+  readonly #ref: SlotRef;
+  /** Ed25519 only: kept to import again after the slot was evicted. */
+  readonly #publicKey: Uint8Array | undefined;
+  #dropped = false;
 
-  constructor(kind: KeyKind, alg: HmacAlg | 'EdDSA', slot: number, signatureLength: number) {
+  /** @internal use importHmacKey / importEd25519Key. */
+  constructor(kind: KeyKind, alg: HmacAlg | 'EdDSA', signatureLength: number, load: (ref: SlotRef) => void, publicKey?: Uint8Array) {
     this.kind = kind;
     this.alg = alg;
     this.signatureLength = signatureLength;
-    this.#ref = { kind, slot };
+    this.#publicKey = publicKey;
+    this.#ref = { kind, slot: -1 };
+    load(this.#ref);
     released.register(this, this.#ref, this);
   }
 
   get dropped(): boolean {
-    return this.#ref === undefined;
+    return this.#dropped;
   }
 
-  /** @internal the slot, or a JwtError if the key was dropped. */
+  /** @internal the slot (importing again if it was evicted), or a JwtError if the key was dropped. */
   slot(): number {
-    if (this.#ref === undefined) throw new JwtError('ERR_KEY_INVALID', { reason: 'key was dropped' });
-    return this.#ref.slot;
+    if (this.#dropped) throw new JwtError('ERR_KEY_INVALID', { reason: 'key was dropped' });
+    const ref = this.#ref;
+    if (ref.kind === 'ed25519') {
+      if (ref.slot < 0) {
+        loadEd25519(this.#publicKey!, ref);
+      } else {
+        resident.delete(ref.slot);
+        resident.set(ref.slot, ref);
+      }
+    }
+    return ref.slot;
   }
 
   drop(): void {
-    if (this.#ref === undefined) return;
+    if (this.#dropped) return;
+    this.#dropped = true;
     released.unregister(this);
+    if (this.#ref.kind === 'ed25519') resident.delete(this.#ref.slot);
     freeSlot(this.#ref);
-    this.#ref = undefined;
   }
 }
 
@@ -69,7 +115,9 @@ export function importHmacKey(secret: Uint8Array, alg: HmacAlg): WasmKey {
   if (secret.length < spec.minKey) {
     throw new JwtError('ERR_KEY_TOO_SHORT', { reason: `${alg} needs at least ${spec.minKey} bytes` });
   }
-  return new WasmKey('hmac', alg, getCore().hmacImport(spec.hash, secret), spec.tag);
+  return new WasmKey('hmac', alg, spec.tag, (ref) => {
+    ref.slot = getCore().hmacImport(spec.hash, secret);
+  });
 }
 
 /** Full-length, constant-time tag check. A wrong-length signature is `false`. */
@@ -81,7 +129,8 @@ export function verifyHmac(key: WasmKey, signingInput: Bytes, signature: Uint8Ar
 
 export function importEd25519Key(publicKey: Uint8Array): WasmKey {
   if (!(publicKey instanceof Uint8Array)) throw new JwtError('ERR_KEY_INVALID', { reason: 'public key must be bytes' });
-  return new WasmKey('ed25519', 'EdDSA', getCore().ed25519Import(publicKey), 64);
+  const copy = publicKey.slice();
+  return new WasmKey('ed25519', 'EdDSA', 64, (ref) => loadEd25519(copy, ref), copy);
 }
 
 export function verifyEd25519(key: WasmKey, message: Bytes, signature: Uint8Array): boolean {
