@@ -14,6 +14,7 @@ const SUITES: Record<string, [string, string][]> = {
   table: [
     ['algorithms.ts', 'full verify per algorithm, Node'],
     ['algorithms-workerd.ts', 'full verify per algorithm, inside workerd'],
+    ['stages.ts', 'stage breakdown per algorithm (Node)'],
     ['verify.ts', 'stage breakdown, cache hit, decode-only (Node)'],
     ['cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
   ],

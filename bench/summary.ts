@@ -129,6 +129,11 @@ if (verify) {
   if (verify['cache-hit']) sum.push(formatTable('Verify cache hit (fresh copy of the token string)', verify['cache-hit'] as Sample[], (verify['cache-hit'] as Sample[])[0]!.name), '');
   if (verify.decode) sum.push(formatTable('Decode only', verify.decode as Sample[], (verify.decode as Sample[])[0]!.name), '');
 }
+const stages = read<{ env: Env; variants: Record<string, Sample[]> }>('stages-node');
+if (stages) {
+  sum.push('## Stage breakdown per algorithm (bench/stages.ts, Node)', '', envLine(stages.env), '');
+  for (const [label, rows] of Object.entries(stages.variants)) sum.push(formatTable(`${label}: stages`, rows, 'full verifySync'), '');
+}
 const ed = read<{ env: Env; wasmBytes?: number; rows: Sample[]; first?: Record<string, number> }>('ed25519-node');
 if (ed) {
   sum.push('## Ed25519 in Node, with the Rust wasm-bindgen peer (bench/ed25519.ts)', '', envLine(ed.env, ['@noble/curves']), '', formatTable('Ed25519 verify of the signing input', ed.rows, ed.rows[0]!.name), '');
