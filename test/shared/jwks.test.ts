@@ -250,6 +250,20 @@ describe('remote JWKS', () => {
     const allowed = createVerifier({ algorithms: ['HS256'], jwks: createRemoteJWKSet(URL_, { fetch: m2.fn, allowHmac: true }), currentDate: nowDate });
     expect(await codeOf(() => allowed.verify(t))).toBe('OK');
   });
+  it('fresh and reload(): a reload fetches at once and concurrent reloads share it', async () => {
+    const a = await keyWithKid('EdDSA', 'a');
+    const c = clock();
+    const m = mockFetch([() => ({ body: jwks(a.jwk), headers: { 'cache-control': 'max-age=60' } })]);
+    const set = createRemoteJWKSet(URL_, { fetch: m.fn, now: c.now });
+    expect(set.fresh).toBe(false);
+    await Promise.all([set.reload(), set.reload()]);
+    expect(m.calls.length).toBe(1);
+    expect(set.fresh).toBe(true);
+    c.advance(60_000);
+    expect(set.fresh).toBe(false);
+    await set.reload();
+    expect(m.calls.length).toBe(2);
+  });
   it('rejects a non-http(s) URL and bad durations', () => {
     expect(codeOfSync(() => createRemoteJWKSet('file:///etc/passwd'))).toBe('ERR_OPTIONS_INVALID');
     expect(codeOfSync(() => createRemoteJWKSet(URL_, { timeoutDuration: -1 }))).toBe('ERR_OPTIONS_INVALID');
