@@ -7,12 +7,19 @@ const FONT = 'font-family="system-ui, -apple-system, Segoe UI, sans-serif"';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-function logScale(min: number, max: number, x0: number, x1: number): { x: (v: number) => number; ticks: number[]; lo: number; hi: number } {
-  const lo = Math.pow(10, Math.floor(Math.log10(min)));
-  const hi = Math.pow(10, Math.ceil(Math.log10(max)));
+function logScale(min: number, max: number, x0: number, x1: number, tight = false): { x: (v: number) => number; ticks: number[]; lo: number; hi: number } {
+  // Bounds on the 1-2-5 ladder when tight (the axis hugs the data), else whole
+  // decades (bars start at a decade, so their lengths stay comparable).
+  const ladder = (v: number, up: boolean) => {
+    const d = Math.pow(10, Math.floor(Math.log10(v)));
+    const steps = (tight ? [1, 2, 5, 10] : [1, 10]).map((k) => k * d);
+    return up ? steps.find((t) => t >= v * 0.9999)! : [...steps].reverse().find((t) => t <= v * 1.0001)!;
+  };
+  const lo = ladder(min, false);
+  const hi = ladder(max, true);
   const x = (v: number) => x0 + ((Math.log10(Math.max(v, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * (x1 - x0);
   const ticks: number[] = [];
-  for (let t = lo; t <= hi * 1.0001; t *= 10) ticks.push(t);
+  for (let d = Math.pow(10, Math.floor(Math.log10(lo))); d <= hi; d *= 10) for (const k of [1, 2, 5]) if (k * d >= lo * 0.9999 && k * d <= hi * 1.0001) ticks.push(k * d);
   return { x, ticks, lo, hi };
 }
 
@@ -90,7 +97,7 @@ export function latencyRanges(title: string, subtitle: string, rows: RangeRow[],
   const right = 870;
   const rowH = 16;
   const top = 66;
-  const s = logScale(Math.min(...rows.map((r) => r.min)), Math.max(...rows.map((r) => r.p99)), left, right);
+  const s = logScale(Math.min(...rows.map((r) => r.min)), Math.max(...rows.map((r) => r.p99)), left, right, true);
   const body: string[] = [];
   let y = top;
   let section = '';
