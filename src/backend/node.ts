@@ -37,6 +37,15 @@ function wrap(spec: AlgSpec, native: KeyObject): NodeKey {
   }
 }
 
+// The signing input is copied into one reused buffer rather than a fresh one per verify:
+// crypto.verify reads it synchronously, so nothing can observe it afterwards.
+const scratch = Buffer.allocUnsafe(65_536);
+
+function toScratch(text: string): Buffer {
+  if (text.length > scratch.length) return Buffer.from(text, 'latin1');
+  return scratch.subarray(0, scratch.write(text, 0, 'latin1'));
+}
+
 export const backend: CryptoBackend = {
   name: 'node',
   importJwk(spec: AlgSpec, jwk: PublicJwk): BackendKey {
@@ -47,7 +56,7 @@ export const backend: CryptoBackend = {
   },
   verify(spec: AlgSpec, key: BackendKey, signingInput: string | Uint8Array, signature: Uint8Array): boolean {
     const k = key as NodeKey;
-    const data = typeof signingInput === 'string' ? Buffer.from(signingInput, 'latin1') : signingInput;
+    const data = typeof signingInput === 'string' ? toScratch(signingInput) : signingInput;
     if (spec.engine === 'hmac') {
       const mac = createHmac(k.digest, k.native).update(data).digest();
       return mac.length === signature.length && timingSafeEqual(mac, signature);
