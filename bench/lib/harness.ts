@@ -18,6 +18,8 @@ export interface MeasureOptions {
   rounds?: number;
   /** Target duration of one round in ms (default 2; 0.2 in smoke mode). */
   roundMs?: number;
+  /** Warm-up per candidate in ms before calibrating (default 300; 10 in smoke mode). */
+  warmMs?: number;
 }
 
 export interface Case {
@@ -45,11 +47,24 @@ export function keep(value: unknown): void {
   sink = value;
 }
 
-function settings(opts: MeasureOptions): { rounds: number; roundMs: number } {
+function settings(opts: MeasureOptions): { rounds: number; roundMs: number; warmMs: number } {
   return {
     rounds: opts.rounds ?? (smoke ? 5 : 40),
     roundMs: opts.roundMs ?? (smoke ? 0.2 : 2),
+    warmMs: opts.warmMs ?? (smoke ? 10 : 300),
   };
+}
+
+/** Run `fn` for `ms` so the engine has tiered it up (V8 compiles Wasm in Liftoff first
+ * and only later, in the background, with TurboFan: a cold measurement times the wrong code). */
+function warmUp(fn: () => unknown, ms: number): void {
+  const until = now() + ms;
+  while (now() < until) for (let i = 0; i < 64; i++) sink = fn();
+}
+
+async function warmUpAsync(fn: () => Promise<unknown>, ms: number): Promise<void> {
+  const until = now() + ms;
+  while (now() < until) for (let i = 0; i < 16; i++) sink = await fn();
 }
 
 function calibrate(fn: () => unknown, roundMs: number): number {
@@ -92,7 +107,8 @@ export function measure(name: string, fn: () => unknown, opts: MeasureOptions = 
 
 /** Measure several synchronous functions, interleaved round by round. */
 export function compare(cases: Case[], opts: MeasureOptions = {}): Sample[] {
-  const { rounds, roundMs } = settings(opts);
+  const { rounds, roundMs, warmMs } = settings(opts);
+  for (const c of cases) warmUp(c.fn, warmMs);
   const batches = cases.map((c) => calibrate(c.fn, roundMs));
   const times: number[][] = cases.map(() => []);
   for (let r = 0; r < rounds; r++) {
@@ -114,7 +130,8 @@ export async function measureAsync(name: string, fn: () => Promise<unknown>, opt
 
 /** Measure several async functions, interleaved round by round. */
 export async function compareAsync(cases: AsyncCase[], opts: MeasureOptions = {}): Promise<Sample[]> {
-  const { rounds, roundMs } = settings(opts);
+  const { rounds, roundMs, warmMs } = settings(opts);
+  for (const c of cases) await warmUpAsync(c.fn, warmMs);
   const batches: number[] = [];
   for (const c of cases) batches.push(await calibrateAsync(c.fn, roundMs));
   const times: number[][] = cases.map(() => []);
