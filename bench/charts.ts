@@ -47,7 +47,7 @@ function opsChart(t: Table, where: string, oneEdgejwt = false): string {
   const present = SERIES.filter((s) => groups.some((g) => g.bars.some((b) => b.series === s)));
   return groupedBars(
     `Full JWT verify, ops/s per library — ${where}`,
-    `${t.env.machine}; ${t.env.date?.slice(0, 10)}; medians. Caches off (fast-jwt's cache hit is in the tables, not here). Longer is faster.`,
+    `${t.env.machine}; ${t.env.date?.slice(0, 10)}; medians. Caches off${oneEdgejwt ? '' : " (fast-jwt's cache hit is in the tables, not here)"}. Longer is faster.`,
     'verifies per second',
     groups,
     present,

@@ -231,7 +231,7 @@ if (!smoke) {
     '| command | what it measures | time |',
     '|---|---|---|',
     '| `npm run bench` | full verify per algorithm vs every peer, in Node and inside workerd; stage breakdown; per-isolate cache hit and size sweep; decode-only | a few minutes |',
-    '| `npm run bench:isolate` | the route guard vs a no-op Worker vs a jose guard: fresh process, fresh isolate, warm p50/p95/p99, KV verify cache, JWKS network vs KV | about 2 minutes |',
+    '| `npm run bench:isolate` | the route guard vs a no-op Worker, the library alone and a jose guard: fresh process, fresh isolate, warm p50/p95/p99, KV verify cache, JWKS network vs KV | about 2 minutes |',
     '| `npm run bench:load` | `wrangler dev` under autocannon on loopback, 0% and 50% bad tokens | about 2 minutes |',
     '',
   );
