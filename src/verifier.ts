@@ -141,11 +141,26 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (key instanceof Promise) {
       if (sync) throw new AsyncNeeded(key, 'the key set is being fetched');
       return key
-        .then((k) => withKey(k, spec, token, seg.p, signature, false))
+        .then((k) => k.handle(spec))
+        .then((ready) => settled(checkInput(ready, spec, token.slice(0, seg.p), signature, false)))
         .then((ok) => complete(ok, token, ph, early, payloadBytes, p, nowMs));
     }
-    const verdict = withKey(key, spec, token, seg.p, signature, sync);
-    if (verdict instanceof Promise) return verdict.then((ok) => complete(ok, token, ph, early, payloadBytes, p, nowMs));
+    const h = key.handle(spec);
+    if (h instanceof Promise) {
+      if (sync) throw new AsyncNeeded(h, 'the key is being imported');
+      return h
+        .then((ready) => settled(checkInput(ready, spec, token.slice(0, seg.p), signature, false)))
+        .then((ok) => complete(ok, token, ph, early, payloadBytes, p, nowMs));
+    }
+    // The common case: the signing input goes to the Wasm core (or the backend) as the
+    // token's own prefix, and a WebCrypto verdict costs one promise hop.
+    const verdict = checkInput(h, spec, token.slice(0, seg.p), signature, sync);
+    if (verdict instanceof Promise) {
+      return verdict.then(
+        (ok) => complete(ok, token, ph, early, payloadBytes, p, nowMs),
+        () => complete(false, token, ph, early, payloadBytes, p, nowMs),
+      );
+    }
     return complete(verdict, token, ph, early, payloadBytes, p, nowMs);
   }
 
@@ -201,21 +216,15 @@ export function createVerifier(options: VerifierOptions): Verifier {
   };
 }
 
-/** The signature check with the selected key; a promise only for async imports or WebCrypto. */
-function withKey(key: KeyEntry, spec: AlgSpec, token: string, end: number, signature: Uint8Array, sync: boolean): Maybe<boolean> {
-  const h = key.handle(spec);
-  if (h instanceof Promise) {
-    if (sync) throw new AsyncNeeded(h, 'the key is being imported');
-    return h.then((ready) => check(ready, spec, token, end, signature, false));
-  }
-  return check(h, spec, token, end, signature, sync);
+/** A verdict whose rejection (a backend refusing a hostile signature) is a plain `false`. */
+function settled(v: Maybe<boolean>): Maybe<boolean> {
+  return v instanceof Promise ? v.then(undefined, () => false) : v;
 }
 
-function check(h: Handle, spec: AlgSpec, token: string, end: number, signature: Uint8Array, sync: boolean): Maybe<boolean> {
-  // The signing input goes to the Wasm core as the token's own prefix (no re-encoding).
-  return checkInput(h, spec, token.slice(0, end), signature, sync);
-}
-
+/**
+ * The signature check itself. A backend promise is returned as it is (its rejection
+ * means "invalid": callers map it to false); in sync mode it becomes AsyncNeeded.
+ */
 function checkInput(h: Handle, spec: AlgSpec, input: string | Uint8Array, signature: Uint8Array, sync: boolean): Maybe<boolean> {
   if (signature.length !== h.sigLength) return false;
   if (h.wasm !== undefined) return spec.engine === 'hmac' ? verifyHmac(h.wasm, input, signature) : verifyEd25519(h.wasm, input, signature);
@@ -227,11 +236,7 @@ function checkInput(h: Handle, spec: AlgSpec, input: string | Uint8Array, signat
   } catch {
     return false;
   }
-  if (v instanceof Promise) {
-    const settled = v.then(undefined, () => false);
-    if (sync) throw new AsyncNeeded(settled, 'the signature needs WebCrypto');
-    return settled;
-  }
+  if (v instanceof Promise && sync) throw new AsyncNeeded(v, 'the signature needs WebCrypto');
   return v;
 }
 
@@ -244,5 +249,5 @@ export async function verifySignatureBytes(key: KeyEntry, alg: string, message: 
   const spec = algSpec(alg);
   if (spec === undefined || !key.fits(spec)) throw new JwtError('ERR_KEY_ALG_MISMATCH');
   if (spec.sigLength !== 0 && signature.length !== spec.sigLength) return false;
-  return checkInput(await key.handle(spec), spec, message, signature, false);
+  return settled(checkInput(await key.handle(spec), spec, message, signature, false));
 }
