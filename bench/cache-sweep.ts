@@ -106,7 +106,7 @@ for (const alg of ALGS) {
   for (const v of sized) for (let i = 0; i < WARM; i++) v.verifySync(fresh(tokens[seq[i]!]!));
   // Misses are rare and costly, so short timing rounds would miss them: a mix
   // sample is the mean over a pass of PASS requests, passes interleaved across sizes.
-  const cursors = SIZES.map(() => WARM);
+  const cursors: number[] = SIZES.map(() => WARM);
   const perPass: number[][] = SIZES.map(() => []);
   for (let p = 0; p < PASSES; p++) {
     for (let k = 0; k < SIZES.length; k++) {
