@@ -10,7 +10,9 @@ import {
 } from './hmac';
 import { sha256Init, sha256Update, sha256Final } from './sha256';
 import { sha512Init, sha512Update, sha512Final, SHA512_CTX } from './sha512';
-import { ED25519_SLOTS, ed25519Import, ed25519Verify, ed25519Drop } from './ed25519/verify';
+import {
+  ED25519_SLOTS, ed25519Import, ed25519Verify, ed25519Drop, ed25519SetHotAfter, ed25519SlotHot,
+} from './ed25519/verify';
 
 export function input_ptr(): usize { return INPUT; }
 export function input_cap(): u32 { return INPUT_CAP; }
@@ -106,4 +108,14 @@ export function ed25519_verify(slot: u32, len: u32): i32 {
 }
 
 export function ed25519_drop(slot: u32): i32 { return ed25519Drop(slot); }
+
+// Tests and benchmarks only (the JS glue never calls these). A key's fixed-base
+// table is built lazily, after `n` verifies on the table-free path (default in
+// assembly/ed25519/verify.ts, HOT_AFTER); both paths give the same verdicts.
+
+/** Set the verifies before a key's table is built (0: at its first verify); returns the previous value. */
+export function ed25519_test_hot_after(n: u32): u32 { return ed25519SetHotAfter(n); }
+
+/** 1 if `slot`'s table is built for its current key, 0 if not, ERR_SLOT past the slots. */
+export function ed25519_test_slot_hot(slot: u32): i32 { return ed25519SlotHot(slot); }
 

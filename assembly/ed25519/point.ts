@@ -45,16 +45,21 @@ export function ptCopy(r: usize, p: usize): void {
 }
 
 // X3 = EF, Y3 = GH, Z3 = FG, T3 = EH: the common tail of add and double.
+// T3 is skipped when `withT` is false (a doubling never reads T).
 // @ts-ignore: decorator
-@inline function finish(r: usize): void {
+@inline function finish(r: usize, withT: bool = true): void {
   feMul(X(r), E, F);
   feMul(Y(r), G, H);
   feMul(Z(r), F, G);
-  feMul(T(r), E, H);
+  if (withT) feMul(T(r), E, H);
 }
 
-/** r = 2p ("dbl-2008-hwcd", a = -1). r may be p. */
-export function ptDouble(r: usize, p: usize): void {
+/**
+ * r = 2p ("dbl-2008-hwcd", a = -1). r may be p. With `withT` false, T of r is
+ * left stale: fine when only doublings or an encode follow, since neither reads T
+ * (saves one of 8 multiplies in a run of doublings).
+ */
+export function ptDouble(r: usize, p: usize, withT: bool = true): void {
   feSq(A, X(p));
   feSq(B, Y(p));
   feSq(C, Z(p));
@@ -66,7 +71,7 @@ export function ptDouble(r: usize, p: usize): void {
   feSub(G, B, A); //          G = B - A  (a*A + B with a = -1)
   feSub(F, G, C); //          F = G - C
   feNeg(H, H); //             H = -A - B
-  finish(r);
+  finish(r, withT);
 }
 
 /**
@@ -110,6 +115,42 @@ export function ptAdd(r: usize, p: usize, q: usize): void {
   feSub(F, D, C);
   feAdd(G, D, C);
   feAdd(H, B, A);
+  finish(r);
+}
+
+/** Cached point: Y+X, Y-X, 2Z, 2dT, for a point that is added many times. */
+export const CACHED: usize = 4 * FE;
+
+/** c = cached form of the extended point p (one multiply). */
+export function ptToCached(c: usize, p: usize): void {
+  feAdd(c, Y(p), X(p));
+  feSub(c + FE, Y(p), X(p));
+  feAdd(c + 2 * FE, Z(p), Z(p));
+  feMul(c + 3 * FE, T(p), FE_D2);
+}
+
+/**
+ * r = p + q, or p - q when `negate`, with q cached ("add-2008-hwcd-3": 8 multiplies).
+ * -q = (-X, Y, Z, -T) swaps Y+X with Y-X and negates 2dT. r may be p.
+ */
+export function ptAddCached(r: usize, p: usize, q: usize, negate: bool): void {
+  const qp = negate ? q + FE : q;
+  const qm = negate ? q : q + FE;
+  feSub(A, Y(p), X(p));
+  feMul(A, A, qm); //         (Y1-X1)(Y2-X2)
+  feAdd(B, Y(p), X(p));
+  feMul(B, B, qp); //         (Y1+X1)(Y2+X2)
+  feMul(C, T(p), q + 3 * FE); // T1 * 2d T2
+  feMul(D, Z(p), q + 2 * FE); //  Z1 * 2 Z2
+  feSub(E, B, A);
+  feAdd(H, B, A);
+  if (negate) {
+    feAdd(F, D, C);
+    feSub(G, D, C);
+  } else {
+    feSub(F, D, C);
+    feAdd(G, D, C);
+  }
   finish(r);
 }
 

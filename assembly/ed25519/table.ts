@@ -1,7 +1,8 @@
 // Fixed-base tables: for a point P, entry (i, m) holds m * 2^(W i) * P in Niels form,
 // for every digit position i and 1 <= m <= 2^(W-1). With signed radix-2^W digits
 // of a scalar, [s]P is then a sum of one entry per non-zero digit and needs no
-// doublings. B's table is built once per instance; each imported key gets its own.
+// doublings. verify.ts builds them lazily: a key's once it has been used HOT_AFTER
+// times, B's with the first such key (once per instance).
 // Public data only: lookups are indexed by the (public) scalar digits.
 
 import { FE, feMul, feInvert } from './field';

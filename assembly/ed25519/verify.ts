@@ -10,33 +10,59 @@
 //   encode() only produces canonical bytes.
 // Everything here is public (key, message, signature), so variable-time code is fine.
 //
-// Per key, import decompresses A once and builds a fixed-base table of its
-// multiples (./table); B's table is built at the first import. A verify is then
-// one SHA-512, one scalar reduction, about 2 * POSITIONS mixed additions and one inversion.
+// Lazy tables. Import only checks and decompresses A. The first HOT_AFTER verifies
+// of a key use the table-free double-scalar multiplication (./double-scalar); the
+// next one builds the key's fixed-base table (./table, 161 KiB) and, for the first
+// key that gets there, B's. From then on a verify is one SHA-512, one scalar
+// reduction, about 2 * POSITIONS mixed additions and one inversion. Both paths
+// compute the same point R', so the verdict never depends on which one ran.
 
-import { VALID, INVALID, ERR_SLOT, ERR_KEY, ERR_EMPTY_SLOT, ERR_LENGTH } from '../status';
+import { VALID, INVALID, ERR_SLOT, ERR_KEY, ERR_EMPTY_SLOT } from '../status';
 import { arenaAlloc } from './arena';
 import { equalCt } from '../regions';
 import { sha512Init, sha512Update, sha512Final, SHA512_CTX } from '../sha512';
-import { ptDecode, ptEncode, ptIsSmallOrder } from './point';
+import { PT, ptDecode, ptEncode, ptIsSmallOrder } from './point';
 import { scIsCanonical, scReduce, scDigits } from './scalar';
 import { W, POSITIONS, TABLE_BYTES, buildTable, sumDigits } from './table';
+import { doubleScalarMul } from './double-scalar';
 import { FE_BX, FE_BY } from './constants';
 import { FE, feMul, feOne } from './field';
 
 export const ED25519_SLOTS: u32 = 64;
 
-// Per slot: the 32 key bytes (hashed into k), a loaded flag, and its table's address.
-// A table is allocated the first time its slot is used and reused ever after
-// (the stub runtime never frees), so memory is bounded by ED25519_SLOTS tables.
+/**
+ * Verifies of one key on the table-free path before its table is built (RFC 8032
+ * §5.1.7 step 3 either way). Chosen as the measured break-even (bench/ed25519-cold.ts,
+ * Node 22, warm): building a key's table costs about 1.6 ms and saves about 80 µs
+ * per verify (about 140 µs table-free, 60 µs with tables), so 20 verifies. On a
+ * cold engine both sides scale alike (about 2.4 ms per table, 0.15-0.2 ms saved
+ * per verify). B's table, built with the first hot key, is paid once per instance.
+ */
+export const HOT_AFTER: u32 = 20;
+let hotAfter: u32 = HOT_AFTER;
+
+/** Set the threshold (tests and benchmarks; never changes a verdict). Returns the previous one. */
+export function ed25519SetHotAfter(n: u32): u32 {
+  const before = hotAfter;
+  hotAfter = n;
+  return before;
+}
+
+// Per slot: the 32 key bytes (hashed into k), a loaded flag, the decompressed A,
+// a count of its verifies, whether its table holds this key's multiples, and the
+// table's address. A table is allocated the first time its slot gets hot and is
+// reused ever after (the stub runtime never frees), so memory stays bounded by
+// ED25519_SLOTS tables.
 const KEYS: usize = memory.data(<i32>ED25519_SLOTS * 32, 16);
 const LOADED: usize = memory.data(<i32>ED25519_SLOTS, 16);
+const POINTS: usize = memory.data(<i32>(ED25519_SLOTS * <u32>PT), 16);
+const USES: usize = memory.data(<i32>ED25519_SLOTS * 4, 16);
+const READY: usize = memory.data(<i32>ED25519_SLOTS, 16);
 const TABLES: usize = memory.data(<i32>ED25519_SLOTS * 4, 16);
 
 let baseTable: usize = 0; // set once B's table is built
 let baseMemory: usize = 0; // allocated once, even if a build ran out of scratch memory
 
-const POINT: usize = memory.data(4 * 40, 8);
 const CTX: usize = memory.data(SHA512_CTX, 16);
 const HASH: usize = memory.data(64, 16);
 const K: usize = memory.data(32, 16);
@@ -47,7 +73,7 @@ const ACC: usize = memory.data(4 * 40, 8);
 
 function ensureBaseTable(): bool {
   if (baseTable != 0) return true;
-  const b = ACC; // scratch: not in use outside a verify
+  const b = ACC; // scratch: a verify writes ACC only once its tables are ready
   memory.copy(b, FE_BX, FE);
   memory.copy(b + FE, FE_BY, FE);
   feOne(b + 2 * FE);
@@ -61,20 +87,35 @@ function ensureBaseTable(): bool {
 export function ed25519Import(slot: u32, key: usize): i32 {
   if (slot >= ED25519_SLOTS) return ERR_SLOT;
   store<u8>(LOADED + slot, 0);
-  if (!ptDecode(POINT, key)) return ERR_KEY;
-  if (ptIsSmallOrder(POINT)) return ERR_KEY;
-  // Out of memory is reported as ERR_LENGTH (a resource limit, not a bad key).
-  if (!ensureBaseTable()) return ERR_LENGTH;
-  let tab = <usize>load<u32>(TABLES + (slot << 2));
-  if (tab == 0) {
-    tab = arenaAlloc(TABLE_BYTES);
-    if (tab == 0) return ERR_LENGTH;
-    store<u32>(TABLES + (slot << 2), <u32>tab);
-  }
-  if (!buildTable(tab, POINT)) return ERR_LENGTH;
+  store<u8>(READY + slot, 0);
+  store<u32>(USES + (slot << 2), 0);
+  const point = POINTS + <usize>slot * PT;
+  if (!ptDecode(point, key)) return ERR_KEY;
+  if (ptIsSmallOrder(point)) return ERR_KEY;
   memory.copy(KEYS + (slot << 5), key, 32);
   store<u8>(LOADED + slot, 1);
   return VALID;
+}
+
+/** Tests only: 1 when the slot's table holds its current key's multiples, else 0. */
+export function ed25519SlotHot(slot: u32): i32 {
+  if (slot >= ED25519_SLOTS) return ERR_SLOT;
+  return <i32>load<u8>(READY + slot);
+}
+
+// Build B's table (once) and this slot's. False if memory cannot grow: the slot
+// then stays on the table-free path, which needs no memory, and tries again later.
+function makeHot(slot: u32): bool {
+  if (!ensureBaseTable()) return false;
+  let tab = <usize>load<u32>(TABLES + (slot << 2));
+  if (tab == 0) {
+    tab = arenaAlloc(TABLE_BYTES);
+    if (tab == 0) return false;
+    store<u32>(TABLES + (slot << 2), <u32>tab);
+  }
+  if (!buildTable(tab, POINTS + <usize>slot * PT)) return false;
+  store<u8>(READY + slot, 1);
+  return true;
 }
 
 export function ed25519Verify(slot: u32, msg: usize, len: usize, sig: usize): i32 {
@@ -89,10 +130,20 @@ export function ed25519Verify(slot: u32, msg: usize, len: usize, sig: usize): i3
   sha512Update(CTX, msg, len);
   sha512Final(CTX, HASH, 64);
   scReduce(K, HASH);
-  scDigits(S_DIGITS, s, W, POSITIONS);
-  scDigits(K_DIGITS, K, W, POSITIONS);
   // §5.1.7 step 3, cofactorless: R' = [S]B - [k]A, then compare encodings byte for byte.
-  sumDigits(ACC, baseTable, S_DIGITS, <usize>load<u32>(TABLES + (slot << 2)), K_DIGITS, true);
+  let hot = load<u8>(READY + slot) != 0;
+  if (!hot) {
+    const uses = load<u32>(USES + (slot << 2));
+    if (uses >= hotAfter) hot = makeHot(slot);
+    else store<u32>(USES + (slot << 2), uses + 1);
+  }
+  if (hot) {
+    scDigits(S_DIGITS, s, W, POSITIONS);
+    scDigits(K_DIGITS, K, W, POSITIONS);
+    sumDigits(ACC, baseTable, S_DIGITS, <usize>load<u32>(TABLES + (slot << 2)), K_DIGITS, true);
+  } else {
+    doubleScalarMul(ACC, s, POINTS + <usize>slot * PT, K);
+  }
   ptEncode(RCHECK, ACC);
   return equalCt(RCHECK, sig, 32) ? VALID : INVALID;
 }
@@ -100,7 +151,10 @@ export function ed25519Verify(slot: u32, msg: usize, len: usize, sig: usize): i3
 export function ed25519Drop(slot: u32): i32 {
   if (slot >= ED25519_SLOTS) return ERR_SLOT;
   store<u8>(LOADED + slot, 0);
+  store<u8>(READY + slot, 0);
+  store<u32>(USES + (slot << 2), 0);
   memory.fill(KEYS + (slot << 5), 0, 32);
+  memory.fill(POINTS + <usize>slot * PT, 0, PT);
   const tab = load<u32>(TABLES + (slot << 2));
   if (tab != 0) memory.fill(tab, 0, TABLE_BYTES);
   return VALID;

@@ -21,4 +21,8 @@ export interface CoreExports {
   ed25519_import(slot: number): number;
   ed25519_verify(slot: number, len: number): number;
   ed25519_drop(slot: number): number;
+  /** Tests/benchmarks only: verifies before a key's table is built; returns the previous value. */
+  ed25519_test_hot_after(n: number): number;
+  /** Tests only: 1 if the slot's fixed-base table is built for its key. */
+  ed25519_test_slot_hot(slot: number): number;
 }

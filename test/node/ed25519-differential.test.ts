@@ -1,6 +1,8 @@
 // Differential test against node:crypto (OpenSSL): seeded keys and messages,
 // signed by node:crypto, verified by the Wasm core and by node:crypto; both must
-// agree on every original and every mutated signature.
+// agree on every original and every mutated signature. Each key verifies its first
+// HOT_AFTER_HERE messages on the table-free path and the rest with its table built,
+// so both paths of assembly/ed25519/verify.ts see every kind of case.
 import { describe, expect, it } from 'vitest';
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { getCore } from '../../src/wasm/instance.js';
@@ -9,6 +11,10 @@ import { seededBytes } from '../shared/bytes.js';
 const KEYS = 2000;
 const MESSAGES_PER_KEY = 10; // 20,000 signatures
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+const HOT_AFTER_HERE = 5; // half of MESSAGES_PER_KEY
+
+// Set for this file; each test file gets its own core instance.
+getCore().exports.ed25519_test_hot_after(HOT_AFTER_HERE);
 
 interface Case {
   pub: Uint8Array;
@@ -34,6 +40,9 @@ function nodeVerify(publicKey: KeyObject, msg: Uint8Array, sig: Uint8Array): boo
   return verify(null, msg, publicKey, sig);
 }
 
+/** Verifies that ran on the table-free path and with the key's table. */
+const paths = { cold: 0, hot: 0 };
+
 function oursWithKey(pub: Uint8Array, fn: (check: (msg: Uint8Array, sig: Uint8Array) => boolean) => void): boolean {
   const core = getCore();
   let slot: number;
@@ -43,7 +52,14 @@ function oursWithKey(pub: Uint8Array, fn: (check: (msg: Uint8Array, sig: Uint8Ar
     return false; // key refused at import
   }
   try {
-    fn((msg, sig) => core.ed25519Verify(slot, msg, sig));
+    fn((msg, sig) => {
+      const valid = core.ed25519Verify(slot, msg, sig);
+      // The table is built when a verify starts (the one after HOT_AFTER_HERE), so
+      // the flag read after the verify tells which path that verify took.
+      if (core.exports.ed25519_test_slot_hot(slot) === 1) paths.hot++;
+      else paths.cold++;
+      return valid;
+    });
   } finally {
     core.ed25519Drop(slot);
   }
@@ -78,6 +94,7 @@ function flipBit(bytes: Uint8Array, bit: number): Uint8Array {
 describe('Ed25519 vs node:crypto', () => {
   it(`${flat.length} signatures over ${KEYS} keys, messages of 0..2048 bytes: all verify in both`, () => {
     expect(flat.length).toBeGreaterThanOrEqual(20_000);
+    paths.cold = paths.hot = 0;
     let ours = 0;
     let theirs = 0;
     for (const cases of perKey) {
@@ -89,12 +106,16 @@ describe('Ed25519 vs node:crypto', () => {
     }
     expect(ours).toBe(flat.length);
     expect(theirs).toBe(flat.length);
+    // Exactly HOT_AFTER_HERE verifies per key on the table-free path, the rest with tables.
+    expect(paths.cold).toBe(KEYS * HOT_AFTER_HERE);
+    expect(paths.hot).toBe(KEYS * (MESSAGES_PER_KEY - HOT_AFTER_HERE));
     const lengths = new Set(flat.map((c) => c.msg.length));
     expect(Math.min(...lengths)).toBeLessThan(16);
     expect(Math.max(...lengths)).toBeGreaterThan(2000);
   });
 
   it('every single-bit flip of the signature fails in both (40 signatures x 512 bits)', () => {
+    paths.cold = paths.hot = 0;
     for (const c of flat.slice(0, 40)) {
       oursWithKey(c.pub, (check) => {
         for (let bit = 0; bit < 512; bit++) {
@@ -105,6 +126,9 @@ describe('Ed25519 vs node:crypto', () => {
         expect(check(c.msg, c.sig)).toBe(true);
       });
     }
+    // Flips in the top bits of S give S >= L, rejected before either path runs.
+    expect(paths.cold).toBe(40 * HOT_AFTER_HERE);
+    expect(paths.hot).toBeGreaterThan(40 * 400);
   });
 
   it('every single-bit flip of the public key fails in both (4 keys x 256 bits)', () => {

@@ -8,31 +8,41 @@ import { importEd25519Key, verifyEd25519, type WasmKey } from '../../src/wasm/ke
 import { seededBytes } from './bytes.js';
 
 describe('Ed25519 slot cache', () => {
-  it('keeps more live keys than slots verifying, with memory bounded', () => {
-    const slots = getCore().exports.ed25519_slots();
-    const message = seededBytes(70, 300);
-    const pairs = Array.from({ length: slots + 16 }, (_, i) => {
-      const secret = seededBytes(7000 + i, 32);
-      return { pub: ed25519.getPublicKey(secret), sig: ed25519.sign(message, secret) };
-    });
-    const keys: WasmKey[] = [];
-    try {
-      // Fill every slot once so every table is allocated; memory must not grow after.
-      for (const p of pairs.slice(0, slots)) keys.push(importEd25519Key(p.pub));
-      const filled = getCore().exports.memory.buffer.byteLength;
-      for (const p of pairs.slice(slots)) keys.push(importEd25519Key(p.pub));
-      // Twice round: every key, evicted or not, verifies its own signature and not its neighbour's.
-      for (let round = 0; round < 2; round++) {
-        for (let i = 0; i < keys.length; i++) {
-          expect(verifyEd25519(keys[i]!, message, pairs[i]!.sig), `key ${i}`).toBe(true);
-          expect(verifyEd25519(keys[i]!, message, pairs[(i + 1) % keys.length]!.sig), `key ${i} vs ${i + 1}`).toBe(false);
+  // hotAfter = 0: every key builds its table at its first verify (the most memory);
+  // the default: keys this cold never build one.
+  for (const [label, hotAfter] of [['tables built at first verify', 0], ['default threshold', -1]] as const) {
+    it(`keeps more live keys than slots verifying, with memory bounded (${label})`, () => {
+      const e = getCore().exports;
+      const slots = e.ed25519_slots();
+      const previous = hotAfter < 0 ? -1 : e.ed25519_test_hot_after(hotAfter);
+      const message = seededBytes(70, 300);
+      const pairs = Array.from({ length: slots + 16 }, (_, i) => {
+        const secret = seededBytes(7000 + i, 32);
+        return { pub: ed25519.getPublicKey(secret), sig: ed25519.sign(message, secret) };
+      });
+      const keys: WasmKey[] = [];
+      try {
+        // Fill every slot once and verify with each key, so every table that this
+        // threshold builds is allocated; memory must not grow after.
+        for (const p of pairs.slice(0, slots)) keys.push(importEd25519Key(p.pub));
+        for (let i = 0; i < slots; i++) expect(verifyEd25519(keys[i]!, message, pairs[i]!.sig)).toBe(true);
+        for (let i = 0; i < slots; i++) expect(e.ed25519_test_slot_hot(keys[i]!.slot())).toBe(hotAfter === 0 ? 1 : 0);
+        const filled = e.memory.buffer.byteLength;
+        for (const p of pairs.slice(slots)) keys.push(importEd25519Key(p.pub));
+        // Twice round: every key, evicted or not, verifies its own signature and not its neighbour's.
+        for (let round = 0; round < 2; round++) {
+          for (let i = 0; i < keys.length; i++) {
+            expect(verifyEd25519(keys[i]!, message, pairs[i]!.sig), `key ${i}`).toBe(true);
+            expect(verifyEd25519(keys[i]!, message, pairs[(i + 1) % keys.length]!.sig), `key ${i} vs ${i + 1}`).toBe(false);
+          }
         }
+        expect(e.memory.buffer.byteLength).toBe(filled);
+      } finally {
+        for (const k of keys) k.drop();
+        if (previous >= 0) e.ed25519_test_hot_after(previous);
       }
-      expect(getCore().exports.memory.buffer.byteLength).toBe(filled);
-    } finally {
-      for (const k of keys) k.drop();
-    }
-  });
+    });
+  }
 
   it('keeps the most recently used keys resident', () => {
     const slots = getCore().exports.ed25519_slots();

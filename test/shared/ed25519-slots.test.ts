@@ -106,20 +106,70 @@ describe('Ed25519 slots', () => {
 
   it('allocates a slot table once: re-imports and verifies do not grow memory', () => {
     const r = raw();
-    const memory = getCore().exports.memory;
-    const first = keyPair(8);
-    expect(r.import(SLOT, first.pub)).toBe(VALID); // allocates this slot's table (once)
-    const before = memory.buffer.byteLength;
-    for (let i = 0; i < 20; i++) {
-      const { secret, pub } = keyPair(100 + i);
-      expect(r.import(SLOT, pub)).toBe(VALID);
-      for (let j = 0; j < 25; j++) {
-        const msg = seededBytes(i * 100 + j, 2000);
-        expect(r.verify(SLOT, msg, ed25519.sign(msg, secret))).toBe(VALID);
+    const e = getCore().exports;
+    const memory = e.memory;
+    const previous = e.ed25519_test_hot_after(0); // build each key's table at its first verify
+    try {
+      const first = keyPair(8);
+      const msg0 = seededBytes(9, 100);
+      expect(r.import(SLOT, first.pub)).toBe(VALID);
+      expect(e.ed25519_test_slot_hot(SLOT)).toBe(0); // import builds nothing
+      expect(r.verify(SLOT, msg0, ed25519.sign(msg0, first.secret))).toBe(VALID); // allocates this slot's table (once)
+      expect(e.ed25519_test_slot_hot(SLOT)).toBe(1);
+      const before = memory.buffer.byteLength;
+      for (let i = 0; i < 20; i++) {
+        const { secret, pub } = keyPair(100 + i);
+        expect(r.import(SLOT, pub)).toBe(VALID);
+        expect(e.ed25519_test_slot_hot(SLOT)).toBe(0);
+        for (let j = 0; j < 25; j++) {
+          const msg = seededBytes(i * 100 + j, 2000);
+          expect(r.verify(SLOT, msg, ed25519.sign(msg, secret))).toBe(VALID);
+        }
+        expect(e.ed25519_test_slot_hot(SLOT)).toBe(1);
+        expect(r.drop(SLOT)).toBe(VALID);
+        expect(e.ed25519_test_slot_hot(SLOT)).toBe(0);
       }
-      expect(r.drop(SLOT)).toBe(VALID);
+      expect(memory.buffer.byteLength).toBe(before);
+    } finally {
+      e.ed25519_test_hot_after(previous);
     }
-    expect(memory.buffer.byteLength).toBe(before);
+  });
+
+  it('builds a key\'s table after the threshold, with the same verdicts before and after', () => {
+    const r = raw();
+    const e = getCore().exports;
+    const n = 6;
+    const previous = e.ed25519_test_hot_after(n);
+    try {
+      const a = keyPair(20);
+      const b = keyPair(21);
+      expect(r.import(SLOT, a.pub)).toBe(VALID);
+      for (let i = 0; i < 3 * n; i++) {
+        const msg = seededBytes(2000 + i, i * 37);
+        const good = ed25519.sign(msg, a.secret);
+        const other = ed25519.sign(msg, b.secret);
+        const flipped = good.slice();
+        flipped[i % 64]! ^= 1 << (i % 8);
+        // Three verifies per round; the table is built at verify n + 1 of this key.
+        const done = 3 * i;
+        expect(e.ed25519_test_slot_hot(SLOT)).toBe(done > n ? 1 : 0);
+        expect(r.verify(SLOT, msg, good)).toBe(VALID);
+        expect(r.verify(SLOT, msg, other)).toBe(INVALID);
+        expect(r.verify(SLOT, msg, flipped)).toBe(INVALID);
+      }
+      expect(e.ed25519_test_slot_hot(SLOT)).toBe(1);
+      // A new key in the same slot starts cold again.
+      expect(r.import(SLOT, b.pub)).toBe(VALID);
+      expect(e.ed25519_test_slot_hot(SLOT)).toBe(0);
+      const msg = seededBytes(2999, 64);
+      expect(r.verify(SLOT, msg, ed25519.sign(msg, b.secret))).toBe(VALID);
+      expect(r.verify(SLOT, msg, ed25519.sign(msg, a.secret))).toBe(INVALID);
+      expect(e.ed25519_test_slot_hot(SLOT)).toBe(0);
+      expect(e.ed25519_test_slot_hot(r.slots)).toBe(ERR_SLOT);
+    } finally {
+      e.ed25519_test_hot_after(previous);
+      r.drop(SLOT);
+    }
   });
 
   it('never traps on random keys and signatures', () => {

@@ -1,6 +1,7 @@
 // Ed25519 vectors through the Wasm core: RFC 8032 §7.1, every Wycheproof
 // ed25519_test.json verdict, and the 12 ed25519-speccheck cases under our policy
-// (strict RFC 8032, cofactorless, small-order keys refused at import).
+// (strict RFC 8032, cofactorless, small-order keys refused at import). Each case
+// runs twice: on the table-free path and with the key's table built.
 import { describe, expect, it } from 'vitest';
 import { getCore } from '../../src/wasm/instance.js';
 import { JwtError } from '../../src/errors.js';
@@ -9,38 +10,68 @@ import wycheproof from '../vectors/wycheproof/ed25519_test.json';
 import speccheck from '../vectors/ed25519-speccheck/cases.json';
 import { hex } from './bytes.js';
 
+const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+const NEVER = 0xffffffff;
+
+/**
+ * The two verify paths (see assembly/ed25519/verify.ts): 'cold' keeps the key on
+ * the table-free double-scalar multiplication, 'hot' builds its fixed-base table
+ * at the first verify. Every case runs on both and must give the same verdict.
+ */
+type Path = 'cold' | 'hot';
+const PATHS: Path[] = ['cold', 'hot'];
+
+function sIsCanonical(sig: Uint8Array): boolean {
+  if (sig.length !== 64) return false;
+  let s = 0n;
+  for (let i = 63; i >= 32; i--) s = (s << 8n) | BigInt(sig[i]!);
+  return s < L;
+}
+
 /** Import, verify, drop. A key the core refuses counts as "does not verify". */
-function verdict(pub: Uint8Array, msg: Uint8Array, sig: Uint8Array): { imported: boolean; valid: boolean } {
+function verdict(pub: Uint8Array, msg: Uint8Array, sig: Uint8Array, path: Path = 'cold'): { imported: boolean; valid: boolean } {
   const core = getCore();
+  const previous = core.exports.ed25519_test_hot_after(path === 'hot' ? 0 : NEVER);
   let slot: number;
   try {
-    slot = core.ed25519Import(pub);
-  } catch (err) {
-    expect(err).toBeInstanceOf(JwtError);
-    expect((err as JwtError).code).toBe('ERR_KEY_INVALID');
-    return { imported: false, valid: false };
-  }
-  try {
-    return { imported: true, valid: core.ed25519Verify(slot, msg, sig) };
+    try {
+      slot = core.ed25519Import(pub);
+    } catch (err) {
+      expect(err).toBeInstanceOf(JwtError);
+      expect((err as JwtError).code).toBe('ERR_KEY_INVALID');
+      return { imported: false, valid: false };
+    }
+    try {
+      const valid = core.ed25519Verify(slot, msg, sig);
+      // The path that ran is the one asked for (a verify that stops at S >= L
+      // or a bad length never reaches the point arithmetic, so builds nothing).
+      const reached = sig.length === 64 && sIsCanonical(sig);
+      expect(core.exports.ed25519_test_slot_hot(slot)).toBe(path === 'hot' && reached ? 1 : 0);
+      return { imported: true, valid };
+    } finally {
+      core.ed25519Drop(slot);
+    }
   } finally {
-    core.ed25519Drop(slot);
+    core.exports.ed25519_test_hot_after(previous);
   }
 }
 
 describe('RFC 8032 §7.1', () => {
   for (const t of rfc.tests) {
-    it(t.name, () => {
-      const pub = hex(t.public_key);
-      const msg = hex(t.message);
-      const sig = hex(t.signature);
-      expect(verdict(pub, msg, sig)).toEqual({ imported: true, valid: true });
-      // The same signature must fail once anything changes.
-      const badSig = sig.slice();
-      badSig[0]! ^= 1;
-      expect(verdict(pub, msg, badSig).valid).toBe(false);
-      const badMsg = new Uint8Array([...msg, 0]);
-      expect(verdict(pub, badMsg, sig).valid).toBe(false);
-    });
+    for (const path of PATHS) {
+      it(`${t.name} (${path})`, () => {
+        const pub = hex(t.public_key);
+        const msg = hex(t.message);
+        const sig = hex(t.signature);
+        expect(verdict(pub, msg, sig, path)).toEqual({ imported: true, valid: true });
+        // The same signature must fail once anything changes.
+        const badSig = sig.slice();
+        badSig[0]! ^= 1;
+        expect(verdict(pub, msg, badSig, path).valid).toBe(false);
+        const badMsg = new Uint8Array([...msg, 0]);
+        expect(verdict(pub, badMsg, sig, path).valid).toBe(false);
+      });
+    }
   }
 });
 
@@ -58,12 +89,14 @@ describe('Wycheproof ed25519_test.json', () => {
   });
 
   for (const t of all) {
-    it(`tcId ${t.tcId} ${t.result}${t.comment ? ` (${t.comment})` : ''}`, () => {
-      // This file has only "valid" and "invalid" verdicts (no "acceptable" to skip).
-      expect(['valid', 'invalid']).toContain(t.result);
-      const { valid } = verdict(hex(t.pk), hex(t.msg), hex(t.sig));
-      expect(valid).toBe(t.result === 'valid');
-    });
+    for (const path of PATHS) {
+      it(`tcId ${t.tcId} ${t.result}${t.comment ? ` (${t.comment})` : ''} (${path})`, () => {
+        // This file has only "valid" and "invalid" verdicts (no "acceptable" to skip).
+        expect(['valid', 'invalid']).toContain(t.result);
+        const { valid } = verdict(hex(t.pk), hex(t.msg), hex(t.sig), path);
+        expect(valid).toBe(t.result === 'valid');
+      });
+    }
   }
 });
 
@@ -90,11 +123,13 @@ describe('ed25519-speccheck', () => {
   });
   speccheck.forEach((c, i) => {
     const want = SPECCHECK[i]!;
-    it(`case ${i}: ${want.valid ? 'accept' : 'reject'} (${want.why})`, () => {
-      expect(verdict(hex(c.pub_key), hex(c.message), hex(c.signature))).toEqual({
-        imported: want.imported,
-        valid: want.valid,
+    for (const path of PATHS) {
+      it(`case ${i}: ${want.valid ? 'accept' : 'reject'} (${want.why}) (${path})`, () => {
+        expect(verdict(hex(c.pub_key), hex(c.message), hex(c.signature), path)).toEqual({
+          imported: want.imported,
+          valid: want.valid,
+        });
       });
-    });
+    }
   });
 });
