@@ -32,11 +32,12 @@ export const ED25519_SLOTS: u32 = 64;
 
 /**
  * Verifies of one key on the table-free path before its table is built (RFC 8032
- * §5.1.7 step 3 either way). Chosen as the measured break-even (bench/ed25519-cold.ts,
- * Node 22, warm): building a key's table costs about 1.6 ms and saves about 80 µs
- * per verify (about 140 µs table-free, 60 µs with tables), so 20 verifies. On a
- * cold engine both sides scale alike (about 2.4 ms per table, 0.15-0.2 ms saved
- * per verify). B's table, built with the first hot key, is paid once per instance.
+ * §5.1.7 step 3 either way), from the measured break-even (bench/ed25519-cold.ts,
+ * Node 22, three warm runs): a key's table costs 1.2-1.6 ms to build and saves
+ * 80-120 µs per verify (130-165 µs table-free, 46-60 µs with tables), so 10-20
+ * verifies; the first key to get hot also builds B's table (same size, same cost),
+ * which doubles that for it. In a fresh process (cold engine) both tables together
+ * took 3.9-4.9 ms and a verify 0.2-0.3 ms table-free against 0.1 ms with tables.
  */
 export const HOT_AFTER: u32 = 20;
 let hotAfter: u32 = HOT_AFTER;
