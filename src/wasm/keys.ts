@@ -35,8 +35,8 @@ function freeSlot(ref: SlotRef): void {
   ref.slot = -1;
 }
 
-// Ed25519 slots carry a precomputed table (about 160 KiB each), so there are few
-// of them and they act as a cache: a key keeps its public bytes, and when every
+// Ed25519 slots carry a precomputed table once their key is hot (about 160 KiB
+// each, built at the 21st verify), so there are few of them and they act as a cache: a key keeps its public bytes, and when every
 // slot is taken the least recently used key gives its slot up and imports again
 // at its next verify. Imports therefore never fail for want of a slot, even when
 // dead keys still await the garbage collector. Map order is recency order.
