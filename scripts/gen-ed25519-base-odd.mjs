@@ -8,27 +8,10 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { P, mod, pow, inv, D, SQRTM1, add } from './lib/ed25519-ref.mjs';
 
 const W = 7;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-const P = 2n ** 255n - 19n;
-const mod = (a) => ((a % P) + P) % P;
-const pow = (b, e) => {
-  let r = 1n;
-  b = mod(b);
-  for (; e > 0n; e >>= 1n, b = (b * b) % P) if (e & 1n) r = (r * b) % P;
-  return r;
-};
-const inv = (a) => pow(a, P - 2n);
-const D = mod(-121665n * inv(121666n));
-const SQRTM1 = pow(2n, (P - 1n) / 4n);
-
-// Affine twisted Edwards addition, a = -1 (RFC 8032 §5.1.4).
-function add([x1, y1], [x2, y2]) {
-  const t = mod(D * x1 * x2 * y1 * y2);
-  return [mod((x1 * y2 + x2 * y1) * inv(1n + t)), mod((y1 * y2 + x1 * x2) * inv(1n - t))];
-}
 
 const BY = mod(4n * inv(5n));
 const xx = mod((BY * BY - 1n) * inv(D * BY * BY + 1n));

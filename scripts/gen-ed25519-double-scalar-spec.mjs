@@ -9,26 +9,11 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { P, L, mod, pow, inv, D, SQRTM1, add } from './lib/ed25519-ref.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const P = 2n ** 255n - 19n;
-const L = 2n ** 252n + 27742317777372353535851937790883648493n;
-const mod = (a) => ((a % P) + P) % P;
-const pow = (b, e) => {
-  let r = 1n;
-  b = mod(b);
-  for (; e > 0n; e >>= 1n, b = (b * b) % P) if (e & 1n) r = (r * b) % P;
-  return r;
-};
-const inv = (a) => pow(a, P - 2n);
-const D = mod(-121665n * inv(121666n));
-const SQRTM1 = pow(2n, (P - 1n) / 4n);
 
 const ID = [0n, 1n];
-function add([x1, y1], [x2, y2]) {
-  const t = mod(D * x1 * x2 * y1 * y2);
-  return [mod((x1 * y2 + x2 * y1) * inv(1n + t)), mod((y1 * y2 + x1 * x2) * inv(1n - t))];
-}
 const neg = ([x, y]) => [mod(-x), y];
 function mul(n, p) {
   let r = ID;

@@ -7,18 +7,11 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { P, mod, pow } from './lib/ed25519-ref.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const P = 2n ** 255n - 19n;
 const WEIGHT = Array.from({ length: 10 }, (_, k) => BigInt(25 * k + Math.ceil(k / 2)));
 const BITS = Array.from({ length: 10 }, (_, k) => (k % 2 === 0 ? 26 : 25));
-const mod = (a) => ((a % P) + P) % P;
-const pow = (b, e) => {
-  let r = 1n;
-  b = mod(b);
-  for (; e > 0n; e >>= 1n, b = (b * b) % P) if (e & 1n) r = (r * b) % P;
-  return r;
-};
 const value = (limbs) => limbs.reduce((s, l, k) => s + BigInt(l) * 2n ** WEIGHT[k], 0n);
 const limbsOf = (v) => WEIGHT.map((w, k) => Number((v >> w) & ((1n << BigInt(BITS[k])) - 1n)));
 const hexLE = (v) => Array.from({ length: 32 }, (_, i) => ((v >> BigInt(8 * i)) & 0xffn).toString(16).padStart(2, '0')).join('');

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { P, L, mod, pow, inv, D, SQRTM1 } from './lib/ed25519-ref.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = (name, text) => writeFileSync(join(root, 'assembly/ed25519', name), text);
@@ -13,16 +14,6 @@ const out = (name, text) => writeFileSync(join(root, 'assembly/ed25519', name), 
 // Radix 2^25.5: limb k sits at bit ceil(25.5 k) and holds 26 bits (k even) or 25 (k odd).
 const WEIGHT = Array.from({ length: 10 }, (_, k) => 25 * k + Math.ceil(k / 2));
 const BITS = Array.from({ length: 10 }, (_, k) => (k % 2 === 0 ? 26 : 25));
-
-const P = 2n ** 255n - 19n;
-const mod = (a, m = P) => ((a % m) + m) % m;
-const pow = (b, e, m = P) => {
-  let r = 1n;
-  b = mod(b, m);
-  for (; e > 0n; e >>= 1n, b = (b * b) % m) if (e & 1n) r = (r * b) % m;
-  return r;
-};
-const inv = (a) => pow(a, P - 2n);
 
 // ---- multiply/square kernels ----
 // f_i g_j lands on limb (i+j) mod 10 with factor 2 when i and j are both odd
@@ -116,15 +107,12 @@ const limbs = (v) => {
   v = mod(v);
   return WEIGHT.map((w, k) => Number((v >> BigInt(w)) & ((1n << BigInt(BITS[k])) - 1n)));
 };
-const D = mod(-121665n * inv(121666n));
-const SQRTM1 = pow(2n, (P - 1n) / 4n);
 const BY = mod(4n * inv(5n));
 // x from y (RFC 8032 §5.1.3), with x even for B.
 const xx = mod((BY * BY - 1n) * inv(D * BY * BY + 1n));
 let BX = pow(xx, (P + 3n) / 8n);
 if (mod(BX * BX - xx) !== 0n) BX = mod(BX * SQRTM1);
 if (BX & 1n) BX = P - BX;
-const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 const bytesLE = (v, n) => Array.from({ length: n }, (_, i) => Number((v >> BigInt(8 * i)) & 0xffn));
 const fe = (name, why, v) =>
   `/** ${why} */\nexport const ${name}: usize = memory.data<i32>([${limbs(v).join(', ')}]);\n`;
