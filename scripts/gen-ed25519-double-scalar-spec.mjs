@@ -121,6 +121,7 @@ import { PT, ptDecode, ptEncode } from '../ed25519/point';
 import { scDigits } from '../ed25519/scalar';
 import { W, POSITIONS, TABLE_BYTES, buildTable, sumDigits } from '../ed25519/table';
 import { arenaAlloc } from '../ed25519/arena';
+import { fromHex, hexOf, digitsOf } from './hex';
 
 const IN: usize = memory.data(32, 8);
 const OUT: usize = memory.data(257, 8);
@@ -136,25 +137,6 @@ const DS: usize = memory.data(64, 8);
 const DK: usize = memory.data(64, 8);
 let tabA: usize = 0;
 let tabB: usize = 0;
-
-function fromHex(dst: usize, h: string): void {
-  for (let i = 0; i < h.length / 2; i++) store<u8>(dst + i, <u8>I32.parseInt(h.substr(2 * i, 2), 16));
-}
-
-function hexOf(p: usize, n: i32): string {
-  let s = '';
-  for (let i = 0; i < n; i++) {
-    const b = load<u8>(p + i);
-    s += (b < 16 ? '0' : '') + b.toString(16);
-  }
-  return s;
-}
-
-function digitsOf(p: usize, n: i32): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += (i > 0 ? ',' : '') + load<i8>(p + i).toString();
-  return s;
-}
 
 // [s]B - [k]A without tables must encode to R; with \`tableToo\` (s, k < 2^253) the
 // fixed-base table path must give the same encoding.

@@ -1,20 +1,12 @@
 // Internals of the SHA-2 code: byte order, padding at every boundary that
 // changes the number of final blocks, and the length counter.
 import { loadBe32, storeBe32, sha256Init, sha256Update, sha256Final, SHA256_CTX } from '../sha256';
+import { hexOf } from './hex';
 import { loadBe64, storeBe64, sha512Init, sha512Update, sha512Final, SHA512_CTX } from '../sha512';
 
 const MSG = memory.data(256);
 const CTX = memory.data(SHA512_CTX);
 const OUT = memory.data(64);
-
-function hexOf(ptr: usize, len: usize): string {
-  let s = '';
-  for (let i: usize = 0; i < len; i++) {
-    const b = load<u8>(ptr + i);
-    s += (b < 16 ? '0' : '') + b.toString(16);
-  }
-  return s;
-}
 
 function fillA(len: usize): void {
   memory.fill(MSG, 0x61, len);
