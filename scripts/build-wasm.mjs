@@ -14,7 +14,7 @@ mkdirSync(outDir, { recursive: true });
 const asc = join(root, 'node_modules/.bin/asc');
 execFileSync(
   asc,
-  ['assembly/index.ts', '--outFile', wasmPath, '--runtime', 'stub', '-O3', '--converge', '--noAssert'],
+  ['assembly/index.ts', '--outFile', wasmPath, '--runtime', 'stub', '-O3', '--converge', '--noAssert', '--enable', 'simd'],
   { cwd: root, stdio: 'inherit' },
 );
 
