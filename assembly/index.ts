@@ -2,8 +2,10 @@
 // Bytes travel through the fixed regions in ./regions (INPUT, SIG, OUT), which
 // JS reaches through the *_ptr exports. Status codes are in ./status.
 
-import { INPUT, INPUT_CAP, SIG, SIG_CAP, OUT, wipe } from './regions';
-import { ERR_ALG, ERR_LENGTH } from './status';
+import { INPUT, INPUT_CAP, SIG, SIG_CAP, OUT, PAYLOAD, wipe } from './regions';
+import { ERR_ALG, ERR_LENGTH, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING } from './status';
+import { decodeBase64Url } from './base64url';
+import { utf8Class } from './utf8';
 import {
   hmacSlotCount, hmacGrow, digest, digestLength, hmacImport, hmacVerify, hmacCompute, hmacDrop,
   HASH_SHA256, HASH_SHA384,
@@ -19,6 +21,7 @@ export function input_cap(): u32 { return INPUT_CAP; }
 export function sig_ptr(): usize { return SIG; }
 export function sig_cap(): u32 { return SIG_CAP; }
 export function out_ptr(): usize { return OUT; }
+export function payload_ptr(): usize { return PAYLOAD; }
 
 /** Wipe the first `len` bytes of INPUT (JS calls this after writing a secret there). */
 export function input_wipe(len: u32): void {
@@ -65,6 +68,24 @@ export function hash_final(): i32 {
   return <i32>digestLength(alg);
 }
 
+// ---- compact JWS ----
+
+/**
+ * Decode the compact JWS in the first `len` bytes of INPUT, whose dots are at `h`
+ * and `p`: the payload into PAYLOAD, the signature into SIG (where the verify entry
+ * points read it; the signing input stays in INPUT as the token's prefix). Returns
+ * (payload length << 2 | UTF-8 class of the payload, see ./utf8), or a status.
+ */
+export function jws_decode(len: u32, h: u32, p: u32): i32 {
+  if (len > INPUT_CAP || h >= p || p >= len) return ERR_LENGTH;
+  // JS wrote one byte per character; dots elsewhere mean a character took more.
+  if (load<u8>(INPUT + h) != 0x2e || load<u8>(INPUT + p) != 0x2e) return ERR_PAYLOAD_ENCODING;
+  const n = decodeBase64Url(INPUT + h + 1, p - h - 1, PAYLOAD);
+  if (n < 0) return ERR_PAYLOAD_ENCODING;
+  if (decodeBase64Url(INPUT + p + 1, len - p - 1, SIG) < 0) return ERR_SIGNATURE_ENCODING;
+  return (n << 2) | utf8Class(PAYLOAD, n);
+}
+
 // ---- HMAC key slots ----
 
 export function hmac_slots(): u32 { return hmacSlotCount(); }
@@ -80,9 +101,12 @@ export function hmac_import(slot: u32, alg: u32, keyLen: u32): i32 {
   return status;
 }
 
+/** The longest HMAC tag (SHA-512). */
+const MAX_TAG: u32 = 64;
+
 /** Verify the first `tagLen` bytes of SIG against the MAC of the first `len` bytes of INPUT. */
 export function hmac_verify(slot: u32, len: u32, tagLen: u32): i32 {
-  if (len > INPUT_CAP || tagLen > SIG_CAP) return ERR_LENGTH;
+  if (len > INPUT_CAP || tagLen > MAX_TAG) return ERR_LENGTH;
   return hmacVerify(slot, INPUT, len, SIG, tagLen);
 }
 

@@ -4,13 +4,17 @@
 
 /** Bytes of message (or key, at import) that one call can take. */
 export const INPUT_CAP: u32 = 65536;
-/** Signature or MAC tag to check: Ed25519 is 64 bytes, the longest HMAC tag 64. */
-export const SIG_CAP: u32 = 64;
+/** A token's decoded signature: the longest a 65,536-character token can carry. */
+export const SIG_CAP: u32 = 49152;
+/** A token's decoded payload (same bound). */
+export const PAYLOAD_CAP: u32 = 49152;
 /** Digest output of the plain hash entry points. */
 export const OUT_CAP: u32 = 64;
 
 export const INPUT: usize = memory.data(INPUT_CAP as i32, 16);
-export const SIG: usize = memory.data(SIG_CAP as i32, 16);
+// The decoder's last 4-byte store may pass the decoded length by one byte: slack.
+export const SIG: usize = memory.data((SIG_CAP + 4) as i32, 16);
+export const PAYLOAD: usize = memory.data((PAYLOAD_CAP + 4) as i32, 16);
 export const OUT: usize = memory.data(OUT_CAP as i32, 16);
 
 /** Overwrite `len` bytes at `ptr` with zeros (secrets must not outlive a call). */

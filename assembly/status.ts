@@ -9,3 +9,5 @@ export const ERR_LENGTH: i32 = -2;
 export const ERR_ALG: i32 = -3;
 export const ERR_KEY: i32 = -4;
 export const ERR_EMPTY_SLOT: i32 = -5;
+export const ERR_PAYLOAD_ENCODING: i32 = -6;
+export const ERR_SIGNATURE_ENCODING: i32 = -7;

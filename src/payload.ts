@@ -5,7 +5,11 @@ import { JwtError } from './errors.js';
 import { utf8Text } from '#platform';
 
 export function parsePayload(bytes: Uint8Array): Record<string, unknown> {
-  const text = utf8Text(bytes);
+  return parsePayloadText(utf8Text(bytes));
+}
+
+/** The claims set from the payload's text; undefined text means the bytes were not UTF-8. */
+export function parsePayloadText(text: string | undefined): Record<string, unknown> {
   if (text === undefined) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'not UTF-8' });
   let value: unknown;
   try {

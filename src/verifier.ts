@@ -4,18 +4,18 @@
 // WebCrypto and key fetches when it must).
 
 import { backend } from '#crypto-backend';
-import { NATIVE_MIN_LENGTH, decodeBase64Url } from '#platform';
 import { algSpec, type AlgSpec } from './algorithms.js';
-import { decodeSegment } from './b64.js';
 import { VerifyCache, type CacheOptions } from './cache.js';
 import { checkClaims, timeWindow, type JWTPayload } from './claims.js';
 import { JwtError } from './errors.js';
 import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
-import { split } from './jws.js';
+import { split, type Segments } from './jws.js';
 import type { Handle, KeyEntry } from './keys/entry.js';
 import { buildPolicy, type Policy, type PolicyOptions } from './options.js';
-import { parsePayload } from './payload.js';
-import { verifyEd25519, verifyHmac } from './wasm/keys.js';
+import { parsePayloadText } from './payload.js';
+import type { DecodedJws } from './wasm/core.js';
+import { getCore } from './wasm/instance.js';
+import { verifyEd25519, verifyEd25519Decoded, verifyHmac, verifyHmacDecoded } from './wasm/keys.js';
 
 export interface VerifyResult<P = JWTPayload> {
   readonly payload: P;
@@ -53,6 +53,8 @@ const DEFAULT_MAX_TOKEN = 16_384;
 const MAX_TOKEN_LIMIT = 65_536; // the Wasm core's input region
 
 type Maybe<T> = T | Promise<T>;
+/** The payload as text (undefined: not UTF-8), or as a copy of its bytes for rawPayload. */
+type Payload = string | undefined | Uint8Array;
 
 class AsyncNeeded {
   constructor(
@@ -116,60 +118,60 @@ export function createVerifier(options: VerifierOptions): Verifier {
     }
     const seg = split(token, maxLength);
     const ph = parseHeader(token, seg.h);
-    const payloadBytes = decodeBase64Url(token.slice(seg.h + 1, seg.p));
-    if (payloadBytes === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'payload is not canonical base64url' });
-    // Native decoding where the platform says it pays (Node: RSA-sized signatures only).
-    const signature =
-      token.length - seg.p > NATIVE_MIN_LENGTH ? decodeBase64Url(token.slice(seg.p + 1)) : decodeSegment(token, seg.p + 1, token.length);
-    if (signature === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'signature is not canonical base64url' });
+    // The token goes into the Wasm core once: both segments are decoded there, and the
+    // signing input stays there for the signature check (see Core.decodeJws).
+    const core = getCore();
+    const jws = core.decodeJws(token, seg.h, seg.p);
+    const payload: Payload = raw ? core.payloadBytes(jws.payloadLength) : jws.payload;
 
     let policy = single;
     let early: Record<string, unknown> | undefined;
     if (policy === undefined) {
       // Only to choose the policy: nothing in the payload is trusted until the signature holds.
-      early = parsePayload(payloadBytes);
+      early = parsePayloadText(jws.payload);
       policy = typeof early.iss === 'string' ? byIssuer.get(early.iss) : undefined;
       if (policy === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY', { reason: 'no policy for this issuer' });
     }
     const spec = algSpec(ph.alg);
     if (spec === undefined || !policy.algs.has(spec.alg)) throw new JwtError('ERR_JWS_ALG_NOT_ALLOWED');
     // Fixed-size signatures (HMAC tags, Ed25519, raw ECDSA r||s) have one valid length; DER never fits.
-    if (spec.sigLength !== 0 && signature.length !== spec.sigLength) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
+    if (spec.sigLength !== 0 && jws.signatureLength !== spec.sigLength) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
 
     const p = policy;
     const key = p.source.select(spec, ph.kid);
+    // Checks that finish later keep their own copies: the core's regions serve the next verify.
     if (key instanceof Promise) {
       if (sync) throw new AsyncNeeded(key, 'the key set is being fetched');
+      const signature = core.signatureBytes(jws.signatureLength);
       return key
         .then((k) => k.handle(spec))
         .then((ready) => settled(checkInput(ready, spec, token.slice(0, seg.p), signature, false)))
-        .then((ok) => complete(ok, token, ph, early, payloadBytes, p, nowMs));
+        .then((ok) => complete(ok, token, ph, early, payload, p, nowMs));
     }
     const h = key.handle(spec);
     if (h instanceof Promise) {
       if (sync) throw new AsyncNeeded(h, 'the key is being imported');
+      const signature = core.signatureBytes(jws.signatureLength);
       return h
         .then((ready) => settled(checkInput(ready, spec, token.slice(0, seg.p), signature, false)))
-        .then((ok) => complete(ok, token, ph, early, payloadBytes, p, nowMs));
+        .then((ok) => complete(ok, token, ph, early, payload, p, nowMs));
     }
-    // The common case: the signing input goes to the Wasm core (or the backend) as the
-    // token's own prefix, and a WebCrypto verdict costs one promise hop.
-    const verdict = checkInput(h, spec, token.slice(0, seg.p), signature, sync);
+    // The common case: the check reads the signing input and signature where decodeJws left them.
+    const verdict = checkDecoded(h, spec, token, seg, jws, sync);
     if (verdict instanceof Promise) {
       return verdict.then(
-        (ok) => complete(ok, token, ph, early, payloadBytes, p, nowMs),
-        () => complete(false, token, ph, early, payloadBytes, p, nowMs),
+        (ok) => complete(ok, token, ph, early, payload, p, nowMs),
+        () => complete(false, token, ph, early, payload, p, nowMs),
       );
     }
-    return complete(verdict, token, ph, early, payloadBytes, p, nowMs);
+    return complete(verdict, token, ph, early, payload, p, nowMs);
   }
 
   // Runs only once the signature verdict is in: nothing of the payload was trusted before.
-  function complete(ok: boolean, token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, bytes: Uint8Array, policy: Policy, nowMs: number): VerifyResult {
+  function complete(ok: boolean, token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, text: Payload, policy: Policy, nowMs: number): VerifyResult {
     if (!ok) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
-    // A copy: `bytes` may be a view on a shared pool (see #platform).
-    if (raw) return Object.freeze({ payload: new Uint8Array(bytes) as unknown as JWTPayload, header: ph.header });
-    const payload = early ?? parsePayload(bytes);
+    if (text instanceof Uint8Array) return Object.freeze({ payload: text as unknown as JWTPayload, header: ph.header });
+    const payload = early ?? parsePayloadText(text);
     checkClaims(payload, ph.header, policy.claims, nowMs / 1000);
     // Results may be shared through the cache: callers get frozen top-level objects.
     const result: VerifyResult = Object.freeze({ payload: Object.freeze(payload) as JWTPayload, header: ph.header });
@@ -238,6 +240,19 @@ function checkInput(h: Handle, spec: AlgSpec, input: string | Uint8Array, signat
   }
   if (v instanceof Promise && sync) throw new AsyncNeeded(v, 'the signature needs WebCrypto');
   return v;
+}
+
+/** checkInput for a token the core decoded in place (Core.decodeJws). */
+function checkDecoded(h: Handle, spec: AlgSpec, token: string, seg: Segments, jws: DecodedJws, sync: boolean): Maybe<boolean> {
+  const sigLength = jws.signatureLength;
+  if (sigLength !== h.sigLength) return false;
+  if (h.wasm !== undefined) {
+    return spec.engine === 'hmac' ? verifyHmacDecoded(h.wasm, token, seg.h, seg.p, sigLength) : verifyEd25519Decoded(h.wasm, token, seg.h, seg.p, sigLength);
+  }
+  const [input, signature] = getCore().jwsViews(token, seg.h, seg.p, sigLength);
+  // node:crypto reads views of the core's memory before it returns; a promise-based
+  // backend gets copies, whatever its runtime does with the arguments.
+  return backend.name === 'node' ? checkInput(h, spec, input, signature, sync) : checkInput(h, spec, input.slice(), signature.slice(), sync);
 }
 
 /**

@@ -1,14 +1,12 @@
 /// <reference types="node" />
-// Base64url through Buffer (Node, Bun, Deno under the `node` condition): about 2.5x
-// the JS decoder. Buffer is lenient (it skips unknown characters, accepts + / and
-// padding, and reads only the low byte of non-ASCII code units), so the strict
-// rules are checked around it.
+// Platform helpers under the `node` condition (Node, Bun, Deno), built on Buffer:
+// text into and out of the Wasm core's memory (the verify path), and base64url for
+// decodeUnverified. Buffer's base64url is lenient (it skips unknown characters,
+// accepts + / and padding, and reads only the low byte of non-ASCII code units), so
+// the strict rules are checked around it.
 
 import { Buffer, isAscii, isUtf8 } from 'node:buffer';
 import { decodedLength, trailingBitsZero } from '../b64.js';
-
-/** Segments at least this long go to decodeBase64Url; below it the JS decoder wins (measured). */
-export const NATIVE_MIN_LENGTH = 128;
 
 /** Decode a whole canonical base64url string, or undefined. The result may be a view on Buffer's shared pool: copy it before keeping it. */
 export function decodeBase64Url(text: string): Uint8Array | undefined {
@@ -31,4 +29,39 @@ export function utf8Text(bytes: Uint8Array): string | undefined {
   const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   if (isAscii(b)) return b.toString('latin1');
   return isUtf8(b) ? b.toString('utf8') : undefined;
+}
+
+// One Buffer over the Wasm core's memory, rebuilt only if that memory is replaced.
+let memoryBuffer: ArrayBuffer | undefined;
+let memoryView: Buffer = Buffer.alloc(0);
+
+function over(memory: ArrayBuffer): Buffer {
+  if (memory !== memoryBuffer) {
+    memoryBuffer = memory;
+    memoryView = Buffer.from(memory);
+  }
+  return memoryView;
+}
+
+/**
+ * Write `text` as UTF-8 into `memory` at `offset` (at most `cap` bytes); returns the
+ * byte count, or -1 unless it is one byte per character. (A non-ASCII character can
+ * still hide in a cut-off write of exactly text.length bytes: the core's base64url
+ * decoder refuses every byte above 0x7f, which is where such bytes land.)
+ */
+export function writeText(memory: ArrayBuffer, offset: number, cap: number, text: string): number {
+  const written = over(memory).write(text, offset, cap, 'utf8');
+  return written === text.length ? written : -1;
+}
+
+// Buffer's own slicers skip toString's argument checks (~2% of an HS256
+// verify); every runtime under this condition has them, toString is the fallback.
+type Slicer = (this: Buffer, start: number, end: number) => string;
+const proto = Buffer.prototype as unknown as { latin1Slice?: Slicer; utf8Slice?: Slicer };
+const latin1Slice: Slicer = proto.latin1Slice ?? function (this: Buffer, s, e) { return this.toString('latin1', s, e); };
+const utf8Slice: Slicer = proto.utf8Slice ?? function (this: Buffer, s, e) { return this.toString('utf8', s, e); };
+
+/** The string of bytes [start, end) of `memory`, which the core found to be ASCII (or valid UTF-8). */
+export function readText(memory: ArrayBuffer, start: number, end: number, ascii: boolean): string {
+  return (ascii ? latin1Slice : utf8Slice).call(over(memory), start, end);
 }

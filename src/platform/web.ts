@@ -1,6 +1,8 @@
-// Native base64url decoding where the runtime has it (Uint8Array.fromBase64: workerd,
-// recent browsers, Bun, Deno), else the strict JS decoder. Same verdicts either way:
-// the native decoder is lenient, so the strict rules are checked around it.
+// Platform helpers everywhere else (workerd, browsers): text into and out of the Wasm
+// core's memory with TextEncoder/TextDecoder, and for decodeUnverified native
+// base64url where the runtime has it (Uint8Array.fromBase64), else the strict JS
+// decoder. Same verdicts either way: the native decoder is lenient, so the strict
+// rules are checked around it.
 
 import { decodeSegment, decodedLength, trailingBitsZero } from '../b64.js';
 import { utf8 } from '../utf8.js';
@@ -11,9 +13,6 @@ export const utf8Text: (bytes: Uint8Array) => string | undefined = utf8;
 type FromBase64 = (text: string, options: { alphabet: 'base64url'; lastChunkHandling: 'loose' }) => Uint8Array;
 const fromBase64 = (Uint8Array as unknown as { fromBase64?: FromBase64 }).fromBase64;
 const OPTIONS = { alphabet: 'base64url', lastChunkHandling: 'loose' } as const;
-
-/** Segments at least this long go to decodeBase64Url; shorter ones to the JS decoder. */
-export const NATIVE_MIN_LENGTH = fromBase64 === undefined ? Infinity : 0;
 
 /** Decode a whole canonical base64url string, or undefined. (Callers copy before keeping: the node variant may return a pooled view.) */
 export function decodeBase64Url(text: string): Uint8Array | undefined {
@@ -29,4 +28,19 @@ export function decodeBase64Url(text: string): Uint8Array | undefined {
   }
   // Skipped whitespace or accepted padding shows up as a shorter result.
   return bytes.length === expected ? bytes : undefined;
+}
+
+const encoder = new TextEncoder();
+// Lenient is enough: the core validated the UTF-8 first (and it is 2x cheaper than fatal).
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** Write `text` as UTF-8 into `memory` at `offset` (at most `cap` bytes); the byte count, or -1 unless every character took one byte. */
+export function writeText(memory: ArrayBuffer, offset: number, cap: number, text: string): number {
+  const { read, written } = encoder.encodeInto(text, new Uint8Array(memory, offset, cap));
+  return read === text.length && written === text.length ? written : -1;
+}
+
+/** The string of bytes [start, end) of `memory`, which the core found to be valid UTF-8. */
+export function readText(memory: ArrayBuffer, start: number, end: number, _ascii: boolean): string {
+  return decoder.decode(new Uint8Array(memory, start, end - start));
 }

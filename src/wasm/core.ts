@@ -2,9 +2,11 @@
 // key-slot bookkeeping, and status codes turned into booleans or JwtErrors.
 // Nothing here allocates inside Wasm; bytes go into fixed regions.
 
+import { readText, writeText } from '#platform';
 import { JwtError } from '../errors.js';
 import type { CoreExports } from './exports.js';
-import { VALID, INVALID } from './status.js';
+import { decodedLength } from '../b64.js';
+import { VALID, INVALID, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING } from './status.js';
 
 export const HASH_IDS = { 'SHA-256': 1, 'SHA-384': 2, 'SHA-512': 3 } as const;
 export type HashName = keyof typeof HASH_IDS;
@@ -12,12 +14,27 @@ export const DIGEST_LENGTH: Record<HashName, number> = { 'SHA-256': 32, 'SHA-384
 
 export type Bytes = string | Uint8Array;
 
+/** What decodeJws found; `payload` is undefined when the payload bytes are not UTF-8. */
+export interface DecodedJws {
+  readonly payload: string | undefined;
+  readonly payloadLength: number;
+  readonly signatureLength: number;
+}
+
+export const JWS_PAYLOAD_NOT_BASE64URL = 'payload is not canonical base64url';
+export const JWS_SIGNATURE_NOT_BASE64URL = 'signature is not canonical base64url';
+const UTF8_ASCII = 0;
+const UTF8_VALID = 1;
+
 export class Core {
   readonly exports: CoreExports;
   readonly inputCap: number;
   private readonly inputPtr: number;
   private readonly sigPtr: number;
   private readonly outPtr: number;
+  private readonly payloadPtr: number;
+  /** The token whose bytes INPUT, SIG and PAYLOAD hold (see decodeJws); cleared by any other write. */
+  private decoded: string | undefined;
   private readonly encoder = new TextEncoder();
   private buffer: ArrayBuffer;
   private memoryView: Uint8Array;
@@ -32,6 +49,7 @@ export class Core {
     this.inputCap = exports.input_cap();
     this.sigPtr = exports.sig_ptr();
     this.outPtr = exports.out_ptr();
+    this.payloadPtr = exports.payload_ptr();
     this.buffer = exports.memory.buffer;
     this.memoryView = new Uint8Array(this.buffer);
     this.inputView = this.memoryView.subarray(this.inputPtr, this.inputPtr + this.inputCap);
@@ -69,6 +87,51 @@ export class Core {
     return this.readOut(this.exports.hash_final());
   }
 
+  // ---- compact JWS, decoded in place ----
+
+  /**
+   * Copy `token` (dots at h and p) into INPUT and decode it there: the signature to
+   * SIG, the payload to PAYLOAD. The signing input stays in INPUT as the token's
+   * prefix, so the *Decoded verifies below read it without another copy.
+   * Throws ERR_JWT_MALFORMED for anything that is not canonical base64url.
+   */
+  decodeJws(token: string, h: number, p: number): DecodedJws {
+    const status = this.decodeInPlace(token, h, p);
+    if (status < 0) {
+      throw new JwtError('ERR_JWT_MALFORMED', { reason: status === ERR_PAYLOAD_ENCODING ? JWS_PAYLOAD_NOT_BASE64URL : JWS_SIGNATURE_NOT_BASE64URL });
+    }
+    const n = status >>> 2;
+    const utf8 = status & 3;
+    const payload = utf8 === UTF8_ASCII || utf8 === UTF8_VALID ? readText(this.buffer, this.payloadPtr, this.payloadPtr + n, utf8 === UTF8_ASCII) : undefined;
+    return { payload, payloadLength: n, signatureLength: decodedLength(token.length - p - 1) };
+  }
+
+  /** A copy of the payload bytes decodeJws left in PAYLOAD (raw-payload verifiers). */
+  payloadBytes(length: number): Uint8Array {
+    return this.memoryView.slice(this.payloadPtr, this.payloadPtr + length);
+  }
+
+  /** A copy of the signature decodeJws left in SIG (for checks that finish later). */
+  signatureBytes(length: number): Uint8Array {
+    return this.memoryView.slice(this.sigPtr, this.sigPtr + length);
+  }
+
+  /** Views of the signing input and signature of `token`, decoded again if anything wrote over them. Read them before the next call into the core. */
+  jwsViews(token: string, h: number, p: number, sigLength: number): [Uint8Array, Uint8Array] {
+    this.ensureDecoded(token, h, p);
+    return [this.memoryView.subarray(this.inputPtr, this.inputPtr + p), this.memoryView.subarray(this.sigPtr, this.sigPtr + sigLength)];
+  }
+
+  hmacVerifyDecoded(slot: number, token: string, h: number, p: number, sigLength: number): boolean {
+    if (sigLength === 0 || sigLength > 64 || !this.ensureDecoded(token, h, p)) return false;
+    return this.verdict(this.exports.hmac_verify(slot, p, sigLength));
+  }
+
+  ed25519VerifyDecoded(slot: number, token: string, h: number, p: number, sigLength: number): boolean {
+    if (sigLength !== 64 || !this.ensureDecoded(token, h, p)) return false;
+    return this.verdict(this.exports.ed25519_verify(slot, p));
+  }
+
   // ---- HMAC ----
 
   /** Import a raw HMAC key with no length policy (see src/wasm/keys.ts for the JWT rules). */
@@ -77,6 +140,7 @@ export class Core {
     const slot = this.freeHmac.pop() ?? this.growHmac();
     if (slot === undefined) throw new JwtError('ERR_WASM_CORE', { reason: 'no free HMAC key slot' });
     this.refreshViews();
+    this.decoded = undefined;
     this.inputView.set(key, 0);
     const status = this.exports.hmac_import(slot, HASH_IDS[name], key.length);
     if (status !== VALID) {
@@ -114,6 +178,7 @@ export class Core {
     const slot = this.freeEd25519.pop();
     if (slot === undefined) throw new JwtError('ERR_WASM_CORE', { reason: 'no free Ed25519 key slot' });
     this.refreshViews();
+    this.decoded = undefined;
     this.inputView.set(publicKey, 0);
     const status = this.exports.ed25519_import(slot);
     if (status !== VALID) {
@@ -143,6 +208,20 @@ export class Core {
 
   // ---- internals ----
 
+  /** The core's status for decoding `token` in place (see jws_decode), or ERR_PAYLOAD_ENCODING for a token that is not ASCII. */
+  private decodeInPlace(token: string, h: number, p: number): number {
+    this.refreshViews();
+    this.decoded = undefined;
+    if (writeText(this.buffer, this.inputPtr, this.inputCap, token) < 0) return nonAsciiStatus(token, h, p);
+    const status = this.exports.jws_decode(token.length, h, p);
+    if (status >= 0) this.decoded = token;
+    return status;
+  }
+
+  private ensureDecoded(token: string, h: number, p: number): boolean {
+    return this.decoded === token || this.decodeInPlace(token, h, p) >= 0;
+  }
+
   /** Double the HMAC slots (dropped keys may still await the garbage collector); a new slot or undefined. */
   private growHmac(): number | undefined {
     const before = this.hmacSlotCount;
@@ -156,6 +235,7 @@ export class Core {
   /** Copy `data` into INPUT; returns its byte length, or -1 if it does not fit. */
   private writeInput(data: Bytes): number {
     this.refreshViews();
+    this.decoded = undefined;
     if (typeof data === 'string') {
       const { read, written } = this.encoder.encodeInto(data, this.inputView);
       return read === data.length ? written : -1;
@@ -176,14 +256,25 @@ export class Core {
     throw new JwtError('ERR_WASM_CORE', { reason: `verify status ${status}` });
   }
 
-  /** Views die when memory grows; the core never grows it, but never trust that blindly. */
+  /**
+   * Views die when memory grows (slot growth does grow it). A grown memory detaches its
+   * old ArrayBuffer, so a zero byteLength says "rebuild" without the costlier
+   * memory.buffer getter on every call.
+   */
   private refreshViews(): void {
-    if (this.exports.memory.buffer !== this.buffer) {
+    if (this.buffer.byteLength === 0) {
       this.buffer = this.exports.memory.buffer;
       this.memoryView = new Uint8Array(this.buffer);
       this.inputView = this.memoryView.subarray(this.inputPtr, this.inputPtr + this.inputCap);
     }
   }
+
+}
+
+/** A character outside ASCII is never base64url: the status names the segment it is in. */
+function nonAsciiStatus(token: string, h: number, p: number): number {
+  for (let i = h + 1; i < p; i++) if (token.charCodeAt(i) > 0x7f) return ERR_PAYLOAD_ENCODING;
+  return ERR_SIGNATURE_ENCODING;
 }
 
 function descending(count: number): number[] {

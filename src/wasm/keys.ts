@@ -127,6 +127,14 @@ export function verifyHmac(key: WasmKey, signingInput: Bytes, signature: Uint8Ar
   return getCore().hmacVerify(key.slot(), signingInput, signature);
 }
 
+/** verifyHmac for a token that getCore().decodeJws decoded in place (signature of `sigLength` bytes). */
+export function verifyHmacDecoded(key: WasmKey, token: string, h: number, p: number, sigLength: number): boolean {
+  if (key.kind !== 'hmac') throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'not an HMAC key' });
+  if (sigLength !== key.signatureLength) return false;
+  // slot() may import again, over INPUT: the core then decodes the token anew.
+  return getCore().hmacVerifyDecoded(key.slot(), token, h, p, sigLength);
+}
+
 export function importEd25519Key(publicKey: Uint8Array): WasmKey {
   if (!(publicKey instanceof Uint8Array)) throw new JwtError('ERR_KEY_INVALID', { reason: 'public key must be bytes' });
   const copy = publicKey.slice();
@@ -137,6 +145,13 @@ export function verifyEd25519(key: WasmKey, message: Bytes, signature: Uint8Arra
   if (key.kind !== 'ed25519') throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'not an Ed25519 key' });
   if (signature.length !== 64) return false;
   return getCore().ed25519Verify(key.slot(), message, signature);
+}
+
+/** verifyEd25519 for a token that getCore().decodeJws decoded in place. */
+export function verifyEd25519Decoded(key: WasmKey, token: string, h: number, p: number, sigLength: number): boolean {
+  if (key.kind !== 'ed25519') throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'not an Ed25519 key' });
+  if (sigLength !== 64) return false;
+  return getCore().ed25519VerifyDecoded(key.slot(), token, h, p, sigLength);
 }
 
 export function dropKey(key: WasmKey): void {

@@ -6,3 +6,5 @@ export const ERR_LENGTH = -2;
 export const ERR_ALG = -3;
 export const ERR_KEY = -4;
 export const ERR_EMPTY_SLOT = -5;
+export const ERR_PAYLOAD_ENCODING = -6;
+export const ERR_SIGNATURE_ENCODING = -7;
