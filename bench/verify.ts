@@ -15,17 +15,7 @@ import jsonwebtoken from 'jsonwebtoken';
 import tsndr from '@tsndr/cloudflare-worker-jwt';
 import { verify as honoVerify } from 'hono/jwt';
 import { createVerifier, decodeUnverified } from '../dist/index.js';
-import { algSpec } from '../dist/algorithms.js';
-import { split } from '../dist/jws.js';
-import { parseHeader } from '../dist/header.js';
-import { decodeSegment } from '../dist/b64.js';
-import { decodeBase64Url } from '../dist/platform/node.js';
-import { parsePayload } from '../dist/payload.js';
-import { checkClaims } from '../dist/claims.js';
-import { claimPolicy } from '../dist/options.js';
-import { KeyEntry } from '../dist/keys/entry.js';
-import { verifyHmac, verifyEd25519 } from '../dist/wasm/keys.js';
-import { backend } from '../dist/backend/node.js';
+import { stageCases } from './lib/stages.ts';
 import { compare, compareAsync, printTable, formatNs, type Sample } from './lib/harness.ts';
 import { environment, printEnvironment, writeResults } from './lib/env.ts';
 import { PAYLOAD } from './hmac/input.ts';
@@ -205,36 +195,7 @@ for (const alg of ALGS) {
 
   if (alg === 'HS256' || alg === 'EdDSA' || alg === 'RS256') {
     // Stage breakdown on the same token, with the library's own internals.
-    const t = m.token;
-    const seg = split(t, 16384);
-    const spec = algSpec(alg)!;
-    const entry = KeyEntry.from(ourKey);
-    const handle = entry.handle(spec) as unknown as { wasm: never; key: never };
-    const longSig = t.length - seg.p > 128;
-    const sig = (longSig ? decodeBase64Url(t.slice(seg.p + 1)) : decodeSegment(t, seg.p + 1, t.length))!;
-    const bytes = decodeBase64Url(t.slice(seg.h + 1, seg.p))!;
-    const payload = parsePayload(bytes);
-    const policy = claimPolicy({});
-    const ph = parseHeader(t, seg.h);
-    const stage = compare([
-      { name: 'split + bound', fn: () => split(t, 16384) },
-      { name: 'header (parsed once, then cached)', fn: () => parseHeader(t, seg.h) },
-      { name: 'signature base64url', fn: longSig ? () => decodeBase64Url(t.slice(seg.p + 1)) : () => decodeSegment(t, seg.p + 1, t.length) },
-      { name: 'payload base64url', fn: () => decodeBase64Url(t.slice(seg.h + 1, seg.p)) },
-      { name: 'key (selected, imported once)', fn: () => entry.handle(spec) },
-      {
-        name: 'signature',
-        fn:
-          alg === 'HS256'
-            ? () => verifyHmac(handle.wasm, t.slice(0, seg.p), sig)
-            : alg === 'EdDSA'
-              ? () => verifyEd25519(handle.wasm, t.slice(0, seg.p), sig)
-              : () => backend.verify(spec, handle.key, t.slice(0, seg.p), sig),
-      },
-      { name: 'payload UTF-8 + JSON.parse', fn: () => parsePayload(bytes) },
-      { name: 'claims', fn: () => checkClaims(payload, ph.header, policy, 1_800_000_000) },
-      { name: 'full verifySync', fn: () => ours.verifySync(t) },
-    ]);
+    const stage = compare(stageCases(m.token, alg, ourKey, (t) => ours.verifySync(t)));
     printTable(`${alg}: stage breakdown`, stage, 'full verifySync');
     results[`${alg}-stages`] = stage;
   }

@@ -1,0 +1,50 @@
+// The verify path's stages, each alone on one token, with the library's own
+// internals from dist/: split, header, the token's decode inside the Wasm core,
+// key lookup, the signature check in place, JSON.parse of the payload, claims, and
+// the whole verifySync for reference. Shared by bench/verify.ts and bench/stages.ts.
+import { algSpec } from '../../dist/algorithms.js';
+import { split } from '../../dist/jws.js';
+import { parseHeader } from '../../dist/header.js';
+import { parsePayloadText } from '../../dist/payload.js';
+import { checkClaims } from '../../dist/claims.js';
+import { claimPolicy } from '../../dist/options.js';
+import { KeyEntry } from '../../dist/keys/entry.js';
+import { getCore } from '../../dist/wasm/instance.js';
+import { verifyHmacDecoded, verifyEd25519Decoded } from '../../dist/wasm/keys.js';
+import { backend } from '../../dist/backend/node.js';
+import type { Case } from './harness.ts';
+
+export function stageCases(token: string, alg: string, key: unknown, verifySync: (t: string) => unknown): Case[] {
+  const t = token;
+  const seg = split(t, 16384);
+  const spec = algSpec(alg)!;
+  const entry = KeyEntry.from(key as never);
+  const handle = entry.handle(spec) as unknown as { wasm: never; key: never };
+  const core = getCore();
+  const jws = core.decodeJws(t, seg.h, seg.p);
+  const text = jws.payload;
+  const payload = parsePayloadText(text);
+  const policy = claimPolicy({});
+  const ph = parseHeader(t, seg.h);
+  const n = jws.signatureLength;
+  // Each check runs on a token the core already holds (decoded once above).
+  const check =
+    spec.engine === 'hmac'
+      ? () => verifyHmacDecoded(handle.wasm, t, seg.h, seg.p, n)
+      : spec.engine === 'ed25519'
+        ? () => verifyEd25519Decoded(handle.wasm, t, seg.h, seg.p, n)
+        : () => {
+            const [input, sig] = core.jwsViews(t, seg.h, seg.p, n);
+            return backend.verify(spec, handle.key, input, sig);
+          };
+  return [
+    { name: 'split + bound', fn: () => split(t, 16384) },
+    { name: 'header (parsed once, then cached)', fn: () => parseHeader(t, seg.h) },
+    { name: 'token into the core + decode (base64url, UTF-8, payload text)', fn: () => core.decodeJws(t, seg.h, seg.p) },
+    { name: 'key (selected, imported once)', fn: () => entry.handle(spec) },
+    { name: 'signature (in place)', fn: check },
+    { name: 'payload JSON.parse', fn: () => parsePayloadText(text) },
+    { name: 'claims', fn: () => checkClaims(payload, ph.header, policy, 1_800_000_000) },
+    { name: 'full verifySync', fn: () => verifySync(t) },
+  ];
+}
