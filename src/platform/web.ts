@@ -34,9 +34,13 @@ const encoder = new TextEncoder();
 // Lenient is enough: the core validated the UTF-8 first (and it is 2x cheaper than fatal).
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
+// The view written into is the same on every call (the core's INPUT region): build it once.
+let target = new Uint8Array(0);
+
 /** Write `text` as UTF-8 into `memory` at `offset` (at most `cap` bytes); the byte count, or -1 unless every character took one byte. */
 export function writeText(memory: ArrayBuffer, offset: number, cap: number, text: string): number {
-  const { read, written } = encoder.encodeInto(text, new Uint8Array(memory, offset, cap));
+  if (target.buffer !== memory || target.byteOffset !== offset || target.length !== cap) target = new Uint8Array(memory, offset, cap);
+  const { read, written } = encoder.encodeInto(text, target);
   return read === text.length && written === text.length ? written : -1;
 }
 

@@ -2,11 +2,23 @@
 // `#core-loader` resolves per runtime through package.json "imports":
 // the `workerd` condition imports the .wasm module, everything else compiles bytes.
 import { instantiateCore } from '#core-loader';
+import { JwtError } from '../errors.js';
 import { Core } from './core.js';
 import type { CoreExports } from './exports.js';
 
 let core: Core | undefined;
 
 export function getCore(): Core {
-  return (core ??= new Core(instantiateCore().exports as unknown as CoreExports));
+  return (core ??= load());
+}
+
+function load(): Core {
+  let instance: WebAssembly.Instance;
+  try {
+    instance = instantiateCore();
+  } catch (e) {
+    // An engine without Wasm SIMD cannot compile the core; embedders may forbid compiling at all.
+    throw new JwtError('ERR_WASM_CORE', { reason: 'the Wasm core could not be compiled or instantiated here (it needs Wasm SIMD)', cause: e });
+  }
+  return new Core(instance.exports as unknown as CoreExports);
 }
