@@ -1,7 +1,8 @@
 // The per-verifier verify cache: successful results keyed by the exact token.
-// The Map is indexed by the token's last characters (signature bytes, so hashing a
-// fresh header string costs 32 characters, not 700) and the whole token is then
-// compared: a hit needs exact equality. Approximate LRU (CLOCK): a hit only sets a
+// The Map is indexed by a small integer folded from the token's last characters
+// (signature bytes: a fresh copy of a token is never hashed whole, and a Smi key is
+// the Map's cheapest lookup), and the whole token is then compared: a hit needs
+// exact equality. Approximate LRU (CLOCK): a hit only sets a
 // flag; eviction gives recently used entries a second chance. Failures are never
 // stored; time claims are re-checked by the caller on every hit.
 
@@ -12,8 +13,15 @@ export interface CacheOptions {
   ttl?: number;
 }
 
-/** Characters of the token's end used to index the Map. */
-const TAIL = 32;
+/** Characters of the token's end folded into the Map key (the very last one carries few bits). */
+const TAIL = 10;
+
+/** The Map key of `token`: a 30-bit fold of its last TAIL characters. Equal keys prove nothing; equal tokens do. */
+function keyOf(token: string): number {
+  let h = 0;
+  for (let i = Math.max(0, token.length - TAIL); i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 15)) & 0x3fffffff;
+}
 
 interface Entry<V> {
   token: string;
@@ -28,7 +36,7 @@ interface Entry<V> {
 export class VerifyCache<V> {
   readonly max: number;
   readonly ttlMs: number;
-  readonly #map = new Map<string, Entry<V>>();
+  readonly #map = new Map<number, Entry<V>>();
 
   constructor(max: number, ttlSeconds: number) {
     this.max = max;
@@ -41,10 +49,11 @@ export class VerifyCache<V> {
 
   /** The cached result if `nowMs` lies in its validity window; otherwise undefined (verify afresh). */
   get(token: string, nowMs: number): V | undefined {
-    const e = this.#map.get(token.slice(-TAIL));
+    const key = keyOf(token);
+    const e = this.#map.get(key);
     if (e === undefined || e.token !== token) return undefined;
     if (nowMs >= e.until) {
-      this.#map.delete(token.slice(-TAIL));
+      this.#map.delete(key);
       return undefined;
     }
     if (nowMs < e.from) return undefined;
@@ -53,16 +62,16 @@ export class VerifyCache<V> {
   }
 
   delete(token: string): void {
-    const key = token.slice(-TAIL);
+    const key = keyOf(token);
     if (this.#map.get(key)?.token === token) this.#map.delete(key);
   }
 
   /** The result holds for clock ms in [fromMs, untilMs); the end is capped by the ttl. */
   set(token: string, value: V, nowMs: number, fromMs: number, untilMs: number): void {
     if (this.max <= 0) return;
-    const key = token.slice(-TAIL);
+    const key = keyOf(token);
     if (this.#map.size >= this.max && !this.#map.has(key)) this.#evict(nowMs);
-    // A different token with the same tail simply replaces the entry (a miss later, never a false hit).
+    // A different token with the same key simply replaces the entry (a miss later, never a false hit).
     this.#map.set(key, { token, value, from: fromMs, until: Math.min(untilMs, nowMs + this.ttlMs), used: false });
   }
 

@@ -78,11 +78,20 @@ describe('identity claims', () => {
     const err = await v({ requiredClaims: ['jti'] }).verify(t).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'ERR_JWT_CLAIM_INVALID', claim: 'jti' });
   });
-  it('results are frozen', async () => {
-    const r = v().verifySync(await token(claims()));
-    expect(Object.isFrozen(r)).toBe(true);
-    expect(Object.isFrozen(r.payload)).toBe(true);
-    expect(Object.isFrozen(r.header)).toBe(true);
+  it('cached results are frozen; without the cache each call owns its result and payload', async () => {
+    const t = await token(claims());
+    const cached = v({ cache: true }).verifySync(t);
+    expect(Object.isFrozen(cached)).toBe(true);
+    expect(Object.isFrozen(cached.payload)).toBe(true);
+    expect(Object.isFrozen(cached.header)).toBe(true);
+    const verifier = v();
+    const a = verifier.verifySync(t);
+    const b = verifier.verifySync(t);
+    expect(Object.isFrozen(a)).toBe(false);
+    expect(a.payload).not.toBe(b.payload);
+    (a.payload as Record<string, unknown>).sub = 'changed';
+    expect(b.payload.sub).toBe('user-1');
+    expect(Object.isFrozen(a.header)).toBe(true);
   });
 });
 
