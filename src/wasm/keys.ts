@@ -23,10 +23,15 @@ interface SlotRef {
   slot: number;
 }
 
-const released = new FinalizationRegistry<SlotRef>((ref) => {
-  if (ref.kind === 'ed25519') resident.delete(ref.slot);
-  freeSlot(ref);
-});
+// Workers before the `enable_weak_ref` compatibility flag (2025) have no FinalizationRegistry:
+// there, slots come back only through drop() (HMAC slots still grow, Ed25519 slots are an LRU).
+const released: FinalizationRegistry<SlotRef> | undefined =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry<SlotRef>((ref) => {
+        if (ref.kind === 'ed25519') resident.delete(ref.slot);
+        freeSlot(ref);
+      })
+    : undefined;
 
 function freeSlot(ref: SlotRef): void {
   if (ref.slot < 0) return;
@@ -77,7 +82,7 @@ export class WasmKey {
     this.#publicKey = publicKey;
     this.#ref = { kind, slot: -1 };
     load(this.#ref);
-    released.register(this, this.#ref, this);
+    released?.register(this, this.#ref, this);
   }
 
   get dropped(): boolean {
@@ -102,7 +107,7 @@ export class WasmKey {
   drop(): void {
     if (this.#dropped) return;
     this.#dropped = true;
-    released.unregister(this);
+    released?.unregister(this);
     if (this.#ref.kind === 'ed25519') resident.delete(this.#ref.slot);
     freeSlot(this.#ref);
   }
