@@ -256,7 +256,9 @@ function checkDecoded(h: Handle, spec: AlgSpec, token: string, seg: Segments, jw
   if (h.wasm !== undefined) {
     return spec.engine === 'hmac' ? verifyHmacDecoded(h.wasm, token, seg.h, seg.p, sigLength) : verifyEd25519Decoded(h.wasm, token, seg.h, seg.p, sigLength);
   }
-  const [input, signature] = getCore().jwsViews(token, seg.h, seg.p, sigLength);
+  const views = getCore().jwsViews(token, seg.h, seg.p, sigLength);
+  if (views === undefined) return false;
+  const [input, signature] = views;
   // node:crypto reads views of the core's memory before it returns; a promise-based
   // backend gets copies, whatever its runtime does with the arguments.
   return backend.name === 'node' ? checkInput(h, spec, input, signature, sync) : checkInput(h, spec, input.slice(), signature.slice(), sync);

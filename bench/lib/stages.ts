@@ -34,7 +34,7 @@ export function stageCases(token: string, alg: string, key: unknown, verifySync:
       : spec.engine === 'ed25519'
         ? () => verifyEd25519Decoded(handle.wasm, t, seg.h, seg.p, n)
         : () => {
-            const [input, sig] = core.jwsViews(t, seg.h, seg.p, n);
+            const [input, sig] = core.jwsViews(t, seg.h, seg.p, n)!;
             return backend.verify(spec, handle.key, input, sig);
           };
   return [

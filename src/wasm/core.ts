@@ -116,9 +116,12 @@ export class Core {
     return this.memoryView.slice(this.sigPtr, this.sigPtr + length);
   }
 
-  /** Views of the signing input and signature of `token`, decoded again if anything wrote over them. Read them before the next call into the core. */
-  jwsViews(token: string, h: number, p: number, sigLength: number): [Uint8Array, Uint8Array] {
-    this.ensureDecoded(token, h, p);
+  /**
+   * Views of the signing input and signature of `token`, decoded again if anything wrote
+   * over them (undefined if it no longer decodes). Read them before the next call into the core.
+   */
+  jwsViews(token: string, h: number, p: number, sigLength: number): [Uint8Array, Uint8Array] | undefined {
+    if (!this.ensureDecoded(token, h, p)) return undefined;
     return [this.memoryView.subarray(this.inputPtr, this.inputPtr + p), this.memoryView.subarray(this.sigPtr, this.sigPtr + sigLength)];
   }
 
