@@ -9,12 +9,12 @@
 // module, like a deployed Worker) and started with Miniflare. Miniflare (with
 // its own workerd) comes from bench/package.json: the root's is the 5.x beta
 // the Vitest plugin pins, whose API is still moving.
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
-import { mkdirSync, copyFileSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, basename } from 'node:path';
 import { packageVersion } from './env.ts';
+import { bundleWorker } from './workerd-bundle.ts';
 import { smoke, summarize, type Sample } from './harness.ts';
 
 export interface WorkerCase {
@@ -53,32 +53,8 @@ export default {
 };
 `,
   );
-  await build({
-    entryPoints: [main],
-    outfile: join(outDir, 'worker.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    alias: {
-      '#core-loader': join(root, 'src/wasm/load-workerd.ts'),
-      '#crypto-backend': join(root, 'src/backend/webcrypto.ts'),
-      '#platform': join(root, 'src/platform/web.ts'),
-    },
-    external: ['*.wasm'],
-    // Smoke runs shrink the work inside the Worker too (harness.ts reads this).
-    ...(smoke ? { define: { 'globalThis.BENCH_SMOKE': 'true' } } : {}),
-    logLevel: 'warning',
-  });
-  // The bundle imports the core relative to load-workerd.ts; put a copy where it looks.
-  const bundled = readFileSync(join(outDir, 'worker.js'), 'utf8');
-  const wasmImport = /from\s+"([^"]*core\.wasm)"/.exec(bundled)?.[1];
-  if (wasmImport) {
-    const target = join(outDir, wasmImport);
-    mkdirSync(join(target, '..'), { recursive: true });
-    copyFileSync(join(root, 'src/wasm/generated/core.wasm'), target);
-  }
+  // Smoke runs shrink the work inside the Worker too (harness.ts reads this).
+  await bundleWorker(main, join(outDir, 'worker.js'), smoke ? { define: { 'globalThis.BENCH_SMOKE': 'true' } } : {});
   return outDir;
 }
 

@@ -1,0 +1,45 @@
+// One esbuild step for every Worker the benches start: the package's `workerd`
+// resolution (as Wrangler bundles it) with the Wasm core imported as a compiled
+// module, copied to where the bundle looks for it.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export const CORE_WASM = join(root, 'src/wasm/generated/core.wasm');
+
+export interface WorkerBundle {
+  code: string;
+  /** The bundle's import specifier of the core's .wasm (relative to it), if it imports one. */
+  wasmImport?: string;
+}
+
+export async function bundleWorker(entry: string, outfile: string, extra: { minify?: boolean; define?: Record<string, string> } = {}): Promise<WorkerBundle> {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'],
+    alias: {
+      '#core-loader': join(root, 'src/wasm/load-workerd.ts'),
+      '#crypto-backend': join(root, 'src/backend/webcrypto.ts'),
+      '#platform': join(root, 'src/platform/web.ts'),
+    },
+    external: ['*.wasm'],
+    logLevel: 'warning',
+    ...extra,
+  });
+  const code = readFileSync(outfile, 'utf8');
+  const wasmImport = /from\s*"([^"]*core\.wasm)"/.exec(code)?.[1];
+  if (wasmImport !== undefined) {
+    const target = join(outfile, '..', wasmImport);
+    mkdirSync(join(target, '..'), { recursive: true });
+    copyFileSync(CORE_WASM, target);
+  }
+  return { code, wasmImport };
+}
