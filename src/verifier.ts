@@ -139,18 +139,10 @@ export function createVerifier(options: VerifierOptions): Verifier {
 
     const p = policy;
     const key = p.source.select(spec, ph.kid);
-    // Checks that finish later keep their own copies: the core's regions serve the next verify.
-    if (key instanceof Promise) {
-      if (sync) throw new AsyncNeeded(key, 'the key set is being fetched');
-      const signature = core.signatureBytes(jws.signatureLength);
-      return key
-        .then((k) => k.handle(spec))
-        .then((ready) => settled(checkInput(ready, spec, token.slice(0, seg.p), signature, false)))
-        .then((ok) => complete(ok, token, ph, early, payload, p, nowMs));
-    }
-    const h = key.handle(spec);
+    const h = key instanceof Promise ? key.then((k) => k.handle(spec)) : key.handle(spec);
     if (h instanceof Promise) {
-      if (sync) throw new AsyncNeeded(h, 'the key is being imported');
+      if (sync) throw new AsyncNeeded(h, key instanceof Promise ? 'the key set is being fetched' : 'the key is being imported');
+      // A check that finishes later keeps its own copies: the core's regions serve the next verify.
       const signature = core.signatureBytes(jws.signatureLength);
       return h
         .then((ready) => settled(checkInput(ready, spec, token.slice(0, seg.p), signature, false)))
