@@ -18,7 +18,10 @@ const SUITES: Record<string, [string, string][]> = {
     ['verify.ts', 'stage breakdown, cache hit, decode-only (Node)'],
     ['cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
   ],
-  isolate: [['isolate.ts', 'guard vs no-op vs jose guard through Miniflare']],
+  isolate: [
+    ['isolate.ts', 'guard vs no-op vs jose guard through Miniflare'],
+    ['cold-profile.ts', 'CPU profile of the guard\'s first request inside workerd, by phase'],
+  ],
   load: [['load.ts', 'wrangler dev under autocannon']],
 };
 

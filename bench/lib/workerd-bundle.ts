@@ -16,7 +16,7 @@ export interface WorkerBundle {
   wasmImport?: string;
 }
 
-export async function bundleWorker(entry: string, outfile: string, extra: { minify?: boolean; define?: Record<string, string> } = {}): Promise<WorkerBundle> {
+export async function bundleWorker(entry: string, outfile: string, extra: { minify?: boolean; keepNames?: boolean; define?: Record<string, string> } = {}): Promise<WorkerBundle> {
   await build({
     entryPoints: [entry],
     outfile,
