@@ -11,6 +11,7 @@
 // BENCH_ISOLATES / BENCH_PROCESSES: rounds of the cold cells, 30 each by default)
 import { Miniflare, type WorkerOptions } from 'miniflare';
 import { createServer } from 'node:http';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { smoke } from './lib/harness.ts';
 import { environment, printEnvironment, writeResults, packageVersion } from './lib/env.ts';
@@ -278,7 +279,13 @@ step.done();
 
 console.log('\n' + tables.join('\n\n') + '\n');
 console.log(`Bundles (minified JS): ${Object.entries(sizes).map(([k, v]) => `${k} ${(v / 1024).toFixed(1)} KiB`).join(', ')} (+ the guard's Wasm core)`);
-console.log(`wrote ${writeResults(only.size === 5 ? 'isolate' : `isolate-${[...only].join('-')}`, results)}`);
+if (only.size === 5) console.log(`wrote ${writeResults('isolate', results)}`);
+else {
+  // A partial run (BENCH_ONLY) never replaces the published figures.
+  const out = new URL(`../build/isolate-${[...only].join('-')}.json`, import.meta.url).pathname;
+  writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+  console.log(`wrote ${out}`);
+}
 
 async function bundleHost(): Promise<string> {
   const { build } = await import('esbuild');
