@@ -199,8 +199,9 @@ const l2: Record<string, Record<string, Latency> & { tiers: Record<string, numbe
   const mf = new Miniflare({
     ...quiet,
     workers: [
-      worker('l2-a', 'guard', { verifyCache: 'all' }, { verify: 'shared-verify' }),
-      worker('l2-b', 'guard', { verifyCache: 'all' }, { verify: 'shared-verify' }),
+      // Every verify written (A's miss must land for B's hit); the default admission waits for a second sighting.
+      worker('l2-a', 'guard', { verifyCache: 'all', verifyAdmission: 'always' }, { verify: 'shared-verify' }),
+      worker('l2-b', 'guard', { verifyCache: 'all', verifyAdmission: 'always' }, { verify: 'shared-verify' }),
       worker('l2-off', 'guard', { verifyCache: false }, { verify: 'off-verify' }),
     ],
   });

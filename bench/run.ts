@@ -21,6 +21,7 @@ const SUITES: Record<string, [string, string][]> = {
   isolate: [
     ['isolate.ts', 'guard vs no-op vs jose guard through Miniflare'],
     ['cold-profile.ts', 'CPU profile of the guard\'s first request inside workerd, by phase'],
+    ['l2-writes.ts', 'KV verify-cache writes by admission policy (Zipf replay)'],
   ],
   load: [['load.ts', 'wrangler dev under autocannon']],
 };

@@ -44,6 +44,7 @@ const workerd = read<Table>('algorithms-workerd');
 const sweep = read<Record<string, unknown> & { env: Env; hitRates: Record<string, number>; population: number; warmRequests: number; timedRequests: number }>('cache-sweep');
 const verify = read<Record<string, unknown> & { env: Env }>('verify-node');
 const iso = read<Isolate>('isolate');
+const writes = read<{ env: Env; population: number; requests: number; isolates: number; rate: number; l1Max: number; rows: Record<string, number | string>[] }>('l2-writes');
 const prof = read<{ env: Env; rounds: number; phases: string[]; summary: Record<string, { wallMs: number; phasesMs: Record<string, number> }> }>('cold-profile');
 const load = read<Load>('load');
 
@@ -207,6 +208,20 @@ if (iso) {
   for (const [alg, c] of Object.entries(iso.l2)) sum.push(latencyTable(`KV verify cache, ${alg} (tiers answered: ${JSON.stringify(c.tiers)})`, Object.entries(c).filter(([k]) => k !== 'tiers') as [string, Latency][]), '');
   sum.push(latencyTable(`JWKS on a fresh isolate (key-set fetches: ${i(iso.jwks.networkFetches)})`, Object.entries(iso.jwks).filter(([, v]) => typeof v === 'object') as [string, Latency][]), '');
 } else sum.push('## Isolate bench', '', 'Not run yet: `npm run bench:isolate`.', '');
+/** bench/l2-writes.ts: KV writes per admission policy on the Zipf replay. */
+function writesSection(w: NonNullable<typeof writes>): string[] {
+  const base = Number(w.rows[0]!.writes);
+  const f = (v: number | string | undefined) => Number(v).toLocaleString('en-US');
+  return [
+    `A replay (\`bench/l2-writes.ts\`, the guard's own L1 and admission classes): ${f(w.requests)} requests at ${w.rate}/s over ${w.isolates} isolates sharing one KV, Zipf(s=1) over ${f(w.population)} live tokens, L1 ${f(w.l1Max)}. Fewer writes cost more full verifies: read both columns.`,
+    '',
+    '| policy | KV writes | saved | KV reads | L2 hits | full verifies |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...w.rows.map((r) => `| ${r.policy} | ${f(r.writes)} | ${(100 * (1 - Number(r.writes) / base)).toFixed(0)}% | ${f(r.reads)} | ${f(r.l2Hits)} | ${f(r.verifies)} |`),
+    '',
+  ];
+}
+
 /** The hand-written reading of the cold-start figures (bench/cold-notes.md), if present. */
 function coldNotes(): string[] {
   const f = join(benchDir, 'cold-notes.md');
@@ -230,6 +245,7 @@ if (load) sum.push('## Load bench (wrangler dev on loopback, autocannon)', '', e
 else sum.push('## Load bench', '', 'Not run yet: `npm run bench:load`.', '');
 
 sum.push('## KV verify cache: which algorithms by default', '', ...kvVerdict(), '');
+if (writes) sum.push('## KV verify cache: writes by admission policy', '', ...writesSection(writes));
 writeFileSync(join(dir, 'SUMMARY.md'), sum.join('\n') + '\n');
 console.log(`wrote ${join(dir, 'SUMMARY.md')}`);
 
@@ -263,6 +279,7 @@ if (!smoke) {
   if (prof) speed.push('### Where the first request goes', '', `_${envLine(prof.env)}_`, '', ...profileSection(prof), ...coldNotes());
   if (load) speed.push('## Under load (`wrangler dev`)', '', `_${envLine(load.env, ['wrangler', 'autocannon'])}_`, '', ...loadTable(load), '', '`wrangler dev` adds its own proxy in front of workerd; the public-path row is the floor of that setup, not of the guard.', '');
   speed.push('## Which algorithms use the KV verify cache', '', ...kvVerdict(), '');
+  if (writes) speed.push('## KV verify-cache writes by admission policy', '', ...writesSection(writes));
   const p = join(benchDir, '..', 'docs', 'speed.md');
   writeFileSync(p, speed.join('\n') + '\n');
   console.log(`wrote ${p}`);
