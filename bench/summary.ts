@@ -37,6 +37,7 @@ interface Load {
   amount: number;
   validPool: number;
   runs: { name: string; requests: number; throughput: number; latencyMs: Record<string, number>; status: Record<string, number>; errors: number; timeouts: number; wrong: number }[];
+  directRuns?: Load['runs'];
 }
 
 const node = read<Table>('algorithms-node');
@@ -239,6 +240,16 @@ function loadTable(l: Load): string[] {
     '| run | requests | req/s | p50 ms | p90 ms | p99 ms | statuses | errors | wrong status |',
     '|---|---:|---:|---:|---:|---:|---|---:|---:|',
     ...l.runs.map((r) => `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${Object.entries(r.status).map(([k, v]) => `${k}: ${v}`).join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`),
+    ...(l.directRuns === undefined
+      ? []
+      : [
+          '',
+          'Straight against workerd (Miniflare on a port, no wrangler proxy), one Worker at a time, default caches (L1 only); × no-op is the throughput over the no-op Worker\'s in the same run:',
+          '',
+          '| run | requests | req/s | × no-op | p50 ms | p90 ms | p99 ms | statuses | errors | wrong status |',
+          '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|',
+          ...l.directRuns.map((r) => `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${(r.throughput / l.directRuns![0]!.throughput).toFixed(2)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${Object.entries(r.status).map(([k, v]) => `${k}: ${v}`).join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`),
+        ]),
   ];
 }
 if (load) sum.push('## Load bench (wrangler dev on loopback, autocannon)', '', envLine(load.env, ['wrangler', 'autocannon']), '', ...loadTable(load), '');
