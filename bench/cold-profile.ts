@@ -7,7 +7,8 @@
 // entry module first starts the isolate and the sampler, as a no-op Worker's
 // first request would. Each sample: a fresh process, one algorithm, algorithms
 // in turn. Profiles are written to build/bench-profile/ for DevTools.
-// Run: node bench/cold-profile.ts   (BENCH_PROFILES=n rounds, default 10; BENCH_SMOKE=1: 1)
+// Run: node bench/cold-profile.ts   (BENCH_PROFILES=n rounds, default 10; BENCH_SMOKE=1: 1;
+// BENCH_SRC=dir: profile that src/ instead, written to build/cold-profile-other-src.json)
 import { Miniflare } from 'miniflare';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +35,9 @@ env.workerd = packageVersion('workerd');
 printEnvironment(env);
 
 // Not minified, names kept: frames map to their source file through esbuild's `// src/…` markers.
-await bundleWorker(join(root, 'src/worker/index.ts'), join(dir, 'worker.js'), { minify: false, keepNames: true });
+// BENCH_SRC: another checkout's src/ (e.g. `git archive <commit> src | tar -x -C build/before`) for a before/after.
+const src = process.env.BENCH_SRC ?? join(root, 'src');
+await bundleWorker(join(src, 'worker/index.ts'), join(dir, 'worker.js'), { minify: false, keepNames: true });
 writeFileSync(
   join(dir, 'entry.js'),
   `let m;\nexport default { async fetch(r, env, ctx) {\n  if (new URL(r.url).pathname === '/__ping') return new Response('ok');\n  m ??= await import('./worker.js');\n  return m.default.fetch(r, env, ctx);\n} };\n`,
@@ -79,7 +82,12 @@ const table = [
   ...Object.entries(summary).map(([cell, s]) => `| ${cell} | ${s.wallMs.toFixed(1)} | ${PHASES.map((p) => s.phasesMs[p].toFixed(2)).join(' | ')} |`),
 ].join('\n');
 console.log('\n' + table + '\n');
-console.log(`wrote ${writeResults('cold-profile', { env, rounds, phases: PHASES, summary, samplesMs: byPhase, wallMs: wall })}`);
+if (process.env.BENCH_SRC === undefined) console.log(`wrote ${writeResults('cold-profile', { env, rounds, phases: PHASES, summary, samplesMs: byPhase, wallMs: wall })}`);
+else {
+  const out = join(root, 'build/cold-profile-other-src.json');
+  writeFileSync(out, JSON.stringify({ env, src, rounds, phases: PHASES, summary, samplesMs: byPhase, wallMs: wall }, null, 2) + '\n');
+  console.log(`wrote ${out}`);
+}
 
 async function profileFirstRequest(alg: BenchAlg, kv: boolean, token: string, inspectorPort: number): Promise<{ profile: CpuProfile; ms: number }> {
   const mf = new Miniflare({
