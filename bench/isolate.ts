@@ -37,7 +37,10 @@ const N = {
 };
 const COMPAT = '2026-04-01';
 const CACHE_KEY = Buffer.alloc(32, 9).toString('base64url'); // bench only
-const KINDS: Kind[] = ['noop', 'lib', 'guard', 'jose'];
+// BENCH_BASELINE_SRC=dir: also a guard built from another checkout's src/ ('base'), sampled in
+// the same rounds, so a change is read as a per-round delta under the same machine noise.
+const baselineSrc = process.env.BENCH_BASELINE_SRC;
+const KINDS: Kind[] = baselineSrc === undefined ? ['noop', 'lib', 'guard', 'jose'] : ['noop', 'lib', 'guard', 'jose', 'base'];
 // The Workers' own log lines (the guard's notices) would break the progress display.
 const quiet = { handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => { out.resume(); err.resume(); } };
 
@@ -45,9 +48,10 @@ const env = environment(['miniflare', 'jose']);
 env.workerd = packageVersion('workerd');
 printEnvironment(env);
 const keys = benchKeys();
-const bundles: Record<Kind, Bundle> = { noop: await bundle('noop'), lib: await bundle('lib'), guard: await bundle('guard'), jose: await bundle('jose') };
+const bundles = { noop: await bundle('noop'), lib: await bundle('lib'), guard: await bundle('guard'), jose: await bundle('jose') } as Record<Kind, Bundle>;
+if (baselineSrc !== undefined) bundles.base = await bundle('base', baselineSrc);
 const sizes = Object.fromEntries(Object.entries(bundles).map(([k, b]) => [k, b.code.length]));
-const results: Record<string, unknown> = { env, n: N, bundleBytes: sizes };
+const results: Record<string, unknown> = { env, n: N, bundleBytes: sizes, ...(baselineSrc === undefined ? {} : { baselineSrc }) };
 const tables: string[] = [];
 
 function worker(name: string, kind: Kind, config: ConfigOptions = {}, kv: { verify?: string; jwks?: string } = {}): WorkerOptions {
@@ -134,7 +138,7 @@ const isoRounds = emptyRounds();
     compatibilityDate: COMPAT,
     workerLoaders: { LOADER: {} },
     bindings: {
-      SOURCES: JSON.stringify({ noop: bundles.noop.code, lib: bundles.lib.code, guard: bundles.guard.code, jose: bundles.jose.code, wasmPath: bundles.guard.wasmImport!.replace(/^\.\//, '') }),
+      SOURCES: JSON.stringify({ ...Object.fromEntries(KINDS.map((k) => [k, bundles[k].code])), wasmPath: bundles.guard.wasmImport!.replace(/^\.\//, '') }),
       GUARD_CONFIG: guardConfig(keys),
       HS_KEY: keys.hsKey,
     },

@@ -4,7 +4,8 @@
 // summary.ts (which publishes).
 import { latency, paired, withSpread, type Latency } from './latency.ts';
 
-export type Kind = 'noop' | 'lib' | 'guard' | 'jose';
+/** `base`: an optional baseline guard (another checkout's src/) sampled in the same rounds. */
+export type Kind = 'noop' | 'lib' | 'guard' | 'jose' | 'base';
 /** Per algorithm, per kind: the first and second request of each round, ms. */
 export type Rounds = Record<string, Record<Kind, { first: number[]; second: number[] }>>;
 
@@ -12,7 +13,7 @@ export interface ColdCell {
   first: Record<Kind, Latency>;
   second: Record<Kind, Latency>;
   /** Per-round differences (same round, same algorithm): their median is the delta read. */
-  deltas: Record<'guard − noop' | 'lib − noop' | 'jose − noop' | 'guard − jose', Latency>;
+  deltas: Record<'guard − noop' | 'lib − noop' | 'jose − noop' | 'guard − jose', Latency> & { 'guard − base'?: Latency };
   targets: Record<'guard ≤ jose' | 'guard ≤ noop + 2 ms' | 'lib ≤ noop + 1 ms', boolean>;
 }
 
@@ -26,6 +27,7 @@ export function coldSummary(r: Rounds, algs: readonly string[], kinds: readonly 
       'lib − noop': paired(c.lib.first, c.noop.first),
       'jose − noop': paired(c.jose.first, c.noop.first),
       'guard − jose': paired(c.guard.first, c.jose.first),
+      ...(kinds.includes('base') ? { 'guard − base': paired(c.guard.first, c.base.first) } : {}),
     };
     out[alg] = {
       first: per('first'),
@@ -57,6 +59,8 @@ export function coldTable(title: string, s: Record<string, ColdCell>, heading = 
     const t = Object.values(v.targets).map((ok) => (ok ? 'met' : '**missed**')).join(' · ');
     lines.push(`| ${alg} | ${cell(v.first.noop)} | ${cell(v.first.lib)} | ${cell(v.first.guard)} | ${cell(v.first.jose)} | ${withSpread(d['lib − noop'])} | ${withSpread(d['guard − noop'])} | ${withSpread(d['guard − jose'])} | ${t} |`);
   }
+  const base = Object.entries(s).filter(([, v]) => v.deltas['guard − base'] !== undefined);
+  if (base.length > 0) lines.push('', `Against the baseline guard (BENCH_BASELINE_SRC) in the same rounds: ${base.map(([alg, v]) => `${alg} base ${withSpread(v.first.base)}, guard − base ${withSpread(v.deltas['guard − base']!)}`).join('; ')} ms`);
   lines.push('', `Second request p50 (no-op / lib / guard / jose): ${Object.entries(s).map(([alg, v]) => `${alg} ${(['noop', 'lib', 'guard', 'jose'] as const).map((k) => v.second[k].p50.toFixed(1)).join(' / ')}`).join('; ')} ms`);
   return lines.join('\n');
 }
