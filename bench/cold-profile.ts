@@ -37,7 +37,7 @@ printEnvironment(env);
 // Not minified, names kept: frames map to their source file through esbuild's `// src/…` markers.
 // BENCH_SRC: another checkout's src/ (e.g. `git archive <commit> src | tar -x -C build/before`) for a before/after.
 const src = process.env.BENCH_SRC ?? join(root, 'src');
-await bundleWorker(join(src, 'worker/index.ts'), join(dir, 'worker.js'), { minify: false, keepNames: true });
+await bundleWorker(join(src, 'worker/index.ts'), join(dir, 'worker.js'), { minify: false, keepNames: true }, src);
 writeFileSync(
   join(dir, 'entry.js'),
   `let m;\nexport default { async fetch(r, env, ctx) {\n  if (new URL(r.url).pathname === '/__ping') return new Response('ok');\n  m ??= await import('./worker.js');\n  return m.default.fetch(r, env, ctx);\n} };\n`,

@@ -28,6 +28,6 @@ export async function bundle(name: keyof typeof ENTRIES, src?: string): Promise<
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'worker.js');
   const entry = name === 'base' ? join(src ?? join(root, 'src'), 'worker/index.ts') : ENTRIES[name];
-  const { code, wasmImport } = await bundleWorker(entry, file, { minify: true });
+  const { code, wasmImport } = await bundleWorker(entry, file, { minify: true }, name === 'base' && src !== undefined ? src : undefined);
   return { dir, file, code, wasmImport };
 }

@@ -49,7 +49,8 @@ export function sourceRanges(code: string): Ranges {
   const files: { from: number; file: string }[] = [];
   const logLines = new Set<number>();
   code.split('\n').forEach((line, i) => {
-    const m = /^\/\/ ((?:src|node_modules)\/\S+\.[cm]?[tj]s)$/.exec(line);
+    // `// src/…` (or `// build/before/src/…` for another checkout): keep the path from src/ on.
+    const m = /^\/\/ (?:\S*\/)?((?:src|node_modules)\/\S+\.[cm]?[tj]s)$/.exec(line);
     if (m) files.push({ from: i, file: m[1]! });
     if (line.includes('console.log(')) logLines.add(i);
   });
