@@ -22,6 +22,7 @@ const SUITES: Record<string, [string, string][]> = {
     ['isolate.ts', 'guard vs no-op vs jose guard through Miniflare'],
     ['cold-profile.ts', 'CPU profile of the guard\'s first request inside workerd, by phase'],
     ['l2-writes.ts', 'KV verify-cache writes by admission policy (Zipf replay)'],
+    ['guard-overhead-workerd.ts', 'the guard\'s own CPU per warm request inside workerd'],
   ],
   load: [['load.ts', 'wrangler dev under autocannon']],
 };
