@@ -116,6 +116,19 @@ describe('the Worker entry', () => {
     expect(JSON.parse(logs[0]!).setting).toBe('admin.secretBinding');
   });
 
+  it('log lines wait for the response (ctx.waitUntil): an isolate\'s first console.log never delays its first request', async () => {
+    await new Promise((r) => setTimeout(r, 20));
+    const logs: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((l: string) => void logs.push(l));
+    const ctx = new TestCtx();
+    const res = await worker.fetch(new Request('https://api.example.com/hello'), { GUARD_CONFIG: inline() }, ctx);
+    expect(res.status).toBe(401);
+    expect(logs).toHaveLength(0);
+    expect(ctx.pending.length).toBeGreaterThan(0);
+    await ctx.settle();
+    expect(logs.filter((l) => l.includes('CACHE_KEY is not set'))).toHaveLength(1);
+  });
+
   it('a good config as an object var: echo origin shows the identity, CACHE_KEY unset is logged once', async () => {
     // Lines the earlier tests' guards deferred past their responses land first.
     await new Promise((r) => setTimeout(r, 20));
