@@ -1,14 +1,17 @@
-// `npm pack` as CI sees it: what the tarball holds (built JS, types, the .wasm,
-// README, LICENSE, package.json and nothing else), its size, that its Wasm (the
-// .wasm file and the bytes embedded for the byte loader) equals a fresh build
-// of assembly/, that the build is deterministic, and that the types resolve
-// under every export condition (tsc per condition, publint, attw). Run after
-// `npm run build`. Leaves the tarball unpacked in build/pack/package for the
-// examples. Last line: `[pack] passed=N failed=N`.
+// `npm pack` as a publisher runs it: the repository's files are copied to a
+// fresh tree with no build output at all (no dist/, no generated Wasm), and
+// `npm pack` there must build everything itself through `prepack`. Then: what
+// the tarball holds (built JS, types, the .wasm, README, LICENSE, package.json
+// and nothing else), that every `exports`/`imports` target is in it, its size,
+// that its Wasm (the .wasm file and the bytes embedded for the byte loader)
+// equals a build of assembly/ in this tree (so the build is deterministic), and
+// that the types resolve under every export condition (tsc per condition,
+// publint, attw). Run after `npm run build`. Leaves the tarball unpacked in
+// build/pack/package for the examples. Last line: `[pack] passed=N failed=N`.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,9 +41,38 @@ const sha = (bytes) => createHash('sha256').update(bytes).digest('hex');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
+// --- a fresh tree: the files git would clone (with uncommitted edits), no build output ---
+const fresh = join(out, 'fresh');
+const listed = run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard']).split('\0').filter(Boolean);
+for (const f of listed) {
+  if (!existsSync(join(root, f))) continue; // deleted, not yet committed
+  mkdirSync(dirname(join(fresh, f)), { recursive: true });
+  copyFileSync(join(root, f), join(fresh, f));
+}
+// The installed tools only: node_modules is not part of a clone, and is not packed.
+symlinkSync(join(root, 'node_modules'), join(fresh, 'node_modules'), 'dir');
+check('the fresh tree has no build output before packing', () => {
+  const built = ['dist', 'src/wasm/generated', 'build'].filter((p) => existsSync(join(fresh, p)));
+  if (built.length) throw new Error(`already there: ${built.join(', ')}`);
+});
+
 // --- the tarball ---
-// Packed from inside the output folder (older npm clients have no --pack-destination).
-const [info] = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', root], { cwd: out }));
+// `npm pack` with its lifecycle scripts (prepack builds the Wasm core and dist/).
+// Their output is kept off stdout, which carries the JSON report.
+let info;
+try {
+  const packed = execFileSync('npm', ['pack', '--json', '--foreground-scripts=false', '--pack-destination', out], {
+    cwd: fresh,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 << 20,
+  });
+  [info] = JSON.parse(packed.slice(packed.search(/^\[/m)));
+} catch (e) {
+  console.log(`FAIL npm pack in the fresh tree\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+  console.log(`[pack] passed=${passed} failed=${failed + 1}`);
+  process.exit(1);
+}
 const tarball = join(out, info.filename);
 const files = info.files.map((f) => f.path).sort();
 console.log(`${info.filename}: ${info.size} bytes packed, ${info.unpackedSize} unpacked, ${files.length} files`);
