@@ -2,8 +2,9 @@
 # Everything `npm test` runs (and so CI): build the Wasm core and the package from
 # source, then every suite: as-pect (AssemblyScript internals), Vitest in Node 22
 # and inside workerd, the shared corpus against the built package in Node 20 (the
-# machine's Node), Deno, Bun and headless Chromium, the npm pack check, and the
-# examples. Each runner's own report is read back; the last line is the sum:
+# machine's Node), 22 (the devDependency) and 24 (the newest 24.x the registry
+# serves, installed into build/node-24), Deno, Bun and headless Chromium, the npm
+# pack check, and the examples. Each runner's own report is read back; the last line is the sum:
 # `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -88,6 +89,23 @@ for candidate in $(which -a node); do
 done
 step "shared corpus in Node ${system_node:+$($system_node --version)} ($system_node)"
 corpus_run "node-$(${system_node:-node} --version)" "${system_node:-node}" build/corpus/node.js
+
+node22=node_modules/.bin/node
+step "shared corpus in Node $($node22 --version) (the node devDependency)"
+corpus_run "node-$($node22 --version)" "$node22" build/corpus/node.js
+
+# Node 24 is the active LTS: the newest 24.x the registry serves, from the `node`
+# package (which ships the binary), kept in build/node-24 between runs. npm
+# re-resolves `node@24` each time, so a newer 24.x replaces the kept one.
+node24=build/node-24/node_modules/.bin/node
+step "shared corpus in Node 24 (npm package node@24 in build/node-24)"
+mkdir -p build/node-24
+if npm install --prefix build/node-24 --no-audit --no-fund --no-package-lock --loglevel=error node@24 > build/node-24.log 2>&1 && [ -x "$node24" ]; then
+  corpus_run "node-$($node24 --version)" "$node24" build/corpus/node.js
+else
+  cat build/node-24.log
+  record "corpus node-24 (install failed)" 0 1
+fi
 
 step "shared corpus in Deno"
 corpus_run deno npx deno run --allow-read --allow-env build/corpus/deno.js
