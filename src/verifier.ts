@@ -11,7 +11,7 @@ import { JwtError } from './errors.js';
 import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
 import { split, type Segments } from './jws.js';
 import type { Handle, KeyEntry } from './keys/entry.js';
-import { buildPolicy, type Policy, type PolicyOptions } from './options.js';
+import { buildPolicy, type Policy, type PolicyOptions, type PolicySettings } from './options.js';
 import { parsePayloadText } from './payload.js';
 import type { DecodedJws } from './wasm/core.js';
 import { getCore } from './wasm/instance.js';
@@ -22,12 +22,37 @@ export interface VerifyResult<P = JWTPayload> {
   readonly header: JoseHeader;
 }
 
-export interface IssuerPolicy extends PolicyOptions {
-  issuer: string | readonly string[];
-}
+/**
+ * One entry of `issuers`: a full policy whose `issuer` is required.
+ * @example
+ * const entry: IssuerPolicy = { issuer: 'https://a.example', algorithms: ['RS256'], jwks: setA };
+ */
+export type IssuerPolicy = PolicyOptions & { issuer: string | readonly string[] };
 
-export interface VerifierOptions extends Partial<PolicyOptions> {
+/**
+ * createVerifier's options: one policy (`algorithms` and exactly one of `key` or
+ * `jwks`, plus claim checks), or `issuers` with one policy each (then `key`,
+ * `jwks`, `algorithms` and `issuer` belong inside the entries; other claim
+ * settings at the top are defaults for every entry).
+ * @example
+ * const one: VerifierOptions = { algorithms: ['HS256'], key: secretBytes, audience: 'api' };
+ * const many: VerifierOptions = { issuers: [entryA, entryB], audience: 'api' };
+ */
+export type VerifierOptions = VerifierSettings & (PolicyOptions | MultiIssuerOptions);
+
+/** `issuers` mode: the key source and allow-list live in each entry. */
+export type MultiIssuerOptions = Partial<Omit<PolicySettings, 'algorithms' | 'issuer'>> & {
   /** Several issuers in one verifier: the token's (unverified) `iss` picks the policy, then all is verified. */
+  issuers: readonly IssuerPolicy[];
+  key?: undefined;
+  jwks?: undefined;
+  algorithms?: undefined;
+  issuer?: undefined;
+};
+
+/** The settings of VerifierOptions that are not about one policy. */
+export interface VerifierSettings {
+  /** Several issuers in one verifier: see MultiIssuerOptions. */
   issuers?: readonly IssuerPolicy[];
   /** Longest token accepted, in characters (default 16384, at most 65536). */
   maxTokenLength?: number;
@@ -49,6 +74,20 @@ export interface Verifier {
   clearCache(): void;
 }
 
+/**
+ * The verifier `createVerifier({ ..., rawPayload: true })` returns: the payload
+ * is the signed bytes, not a claims set.
+ * @example
+ * const v: RawVerifier = createVerifier({ algorithms: ['EdDSA'], key: jwk, rawPayload: true });
+ * const bytes: Uint8Array = v.verifySync(jws).payload;
+ */
+export interface RawVerifier {
+  verify(token: string): Promise<VerifyResult<Uint8Array>>;
+  verifySync(token: string): VerifyResult<Uint8Array>;
+  /** Drop every cached result (there are none: rawPayload does not cache). */
+  clearCache(): void;
+}
+
 const DEFAULT_MAX_TOKEN = 16_384;
 const MAX_TOKEN_LIMIT = 65_536; // the Wasm core's input region
 
@@ -67,7 +106,9 @@ function optionsError(setting: string, reason?: string): JwtError {
   return new JwtError('ERR_OPTIONS_INVALID', reason === undefined ? { setting } : { setting, reason });
 }
 
-export function createVerifier(options: VerifierOptions): Verifier {
+export function createVerifier(options: VerifierOptions & { rawPayload: true }): RawVerifier;
+export function createVerifier(options: VerifierOptions): Verifier;
+export function createVerifier(options: VerifierOptions): Verifier | RawVerifier {
   if (typeof options !== 'object' || options === null) throw optionsError('options');
   const maxLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN;
   if (!Number.isInteger(maxLength) || maxLength < 16 || maxLength > MAX_TOKEN_LIMIT) throw optionsError('maxTokenLength');

@@ -6,7 +6,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { JWTPayload } from '../claims.js';
 import { isJwtError, type JwtErrorCode } from '../errors.js';
 import type { JoseHeader } from '../header.js';
-import { createVerifier, type Verifier, type VerifierOptions } from '../verifier.js';
+import { createVerifier, type Verifier, type VerifierOptions, type VerifierSettings } from '../verifier.js';
 import { publicDescription } from '../worker/responses.js';
 import { JwtAuthError } from './challenge.js';
 import { fromAuthorization, fromCookie } from './token.js';
@@ -14,7 +14,16 @@ import { fromAuthorization, fromCookie } from './token.js';
 export { JwtAuthError } from './challenge.js';
 export type { ChallengeKind } from './challenge.js';
 
-export interface JwtAuthOptions extends VerifierOptions {
+/**
+ * jwtAuth's options: a verifier's (VerifierOptions), or a `verifier` to share,
+ * plus where the token is read from and what the route requires.
+ * @example
+ * app.use('/api/*', jwtAuth({ algorithms: ['ES256'], jwks, audience: 'api', scopes: ['read'] }));
+ */
+export type JwtAuthOptions = (VerifierOptions | (Partial<VerifierSettings> & { verifier: Verifier })) & JwtAuthSettings;
+
+/** The settings of JwtAuthOptions that are the middleware's own. */
+export interface JwtAuthSettings {
   /** A verifier to share with other code; otherwise one is built from the other options. */
   verifier?: Verifier;
   /** Read the token from this cookie when there is no Authorization header. */
@@ -48,7 +57,7 @@ function grantedScopes(payload: JWTPayload): Set<string> {
 export function jwtAuth<P extends JWTPayload = JWTPayload>(options: JwtAuthOptions): MiddlewareHandler<JwtAuthEnv<P>> {
   const { verifier: given, cookie, realm = 'edgejwt', scopes = [], ...verifierOptions } = options;
   // Built here, once: keys are imported once, not per request.
-  const verifier = given ?? createVerifier(verifierOptions);
+  const verifier = given ?? createVerifier(verifierOptions as VerifierOptions);
 
   return async (c, next) => {
     let found = fromAuthorization(c.req.header('authorization'));
