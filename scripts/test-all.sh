@@ -120,6 +120,9 @@ corpus_run chromium node test/runtimes/run-browser.mjs build/corpus/browser.js
 step "npm pack check (contents, size, .wasm vs a fresh build, types per condition)"
 report_run "npm pack check" node scripts/pack-check.mjs
 
+step "JSR package (jsr.json vs package.json, deno publish --dry-run, the source graph in Deno)"
+report_run "jsr check" node scripts/jsr-check.mjs
+
 step "examples (Deno.serve, Bun.serve, Hono on Workers) against the packed package"
 report_run examples node test/examples/run-examples.mjs
 
