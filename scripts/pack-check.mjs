@@ -17,7 +17,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'build/pack');
-const bin = (name) => join(root, 'node_modules/.bin', name);
+// On Windows the .bin entries and npm are .cmd scripts: only a shell starts them.
+const windows = process.platform === 'win32';
+const bin = (name) => join(root, 'node_modules/.bin', windows ? `${name}.cmd` : name);
 let passed = 0;
 let failed = 0;
 
@@ -63,6 +65,7 @@ let info;
 try {
   const packed = execFileSync('npm', ['pack', '--json', '--foreground-scripts=false', '--pack-destination', out], {
     cwd: fresh,
+    shell: windows,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     maxBuffer: 64 << 20,
@@ -109,7 +112,7 @@ run('tar', ['-xzf', tarball, '-C', out]);
 check('the .wasm and the embedded bytes equal a fresh build of assembly/; the build is deterministic', () => {
   const generated = join(root, 'src/wasm/generated/core.wasm');
   const before = readFileSync(generated);
-  run('node', [join(root, 'scripts/build-wasm.mjs')]);
+  run(process.execPath, [join(root, 'scripts/build-wasm.mjs')]);
   const fresh = readFileSync(generated);
   const packed = readFileSync(join(pkgDir, 'dist/wasm/generated/core.wasm'));
   const embedded = /'([A-Za-z0-9+/=]+)'/.exec(readFileSync(join(pkgDir, 'dist/wasm/generated/core-bytes.js'), 'utf8'));
@@ -179,7 +182,7 @@ for (const s of [
       JSON.stringify({ compilerOptions: { ...options, target: 'ES2022', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['use.ts'] }),
     );
     try {
-      run(bin('tsc'), ['-p', consumer]);
+      run(bin('tsc'), ['-p', consumer], { shell: windows });
     } catch (e) {
       throw new Error(`${e.stdout ?? ''}${e.stderr ?? ''}`.trim() || String(e));
     }
@@ -196,7 +199,7 @@ const afterErrors = n;
 const lib = await import('edgejwt');
 lib.createVerifier({ algorithms: ['HS256'], key: new Uint8Array(32) });
 console.log(afterErrors, n);`;
-  const [afterErrors, afterLib] = run('node', ['--input-type=module', '-e', probe], { cwd: consumer }).trim().split(' ').map(Number);
+  const [afterErrors, afterLib] = run(process.execPath, ['--input-type=module', '-e', probe], { cwd: consumer }).trim().split(' ').map(Number);
   if (afterErrors !== 0) throw new Error(`edgejwt/errors made ${afterErrors} Wasm instance(s)`);
   if (!(afterLib > 0)) throw new Error('the probe saw no instance from the library either: it proves nothing');
   return `0 instances from errors, ${afterLib} after a verifier`;
@@ -204,7 +207,7 @@ console.log(afterErrors, n);`;
 
 check('publint (errors and warnings)', () => {
   try {
-    return run(bin('publint'), ['run', pkgDir, '--pack', 'false', '--level', 'warning', '--strict']).trim().split('\n').pop();
+    return run(bin('publint'), ['run', pkgDir, '--pack', 'false', '--level', 'warning', '--strict'], { shell: windows }).trim().split('\n').pop();
   } catch (e) {
     throw new Error(`${e.stdout ?? ''}${e.stderr ?? ''}`.trim());
   }
@@ -212,7 +215,7 @@ check('publint (errors and warnings)', () => {
 
 check('attw (are the types wrong), esm-only profile', () => {
   try {
-    run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color']);
+    run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color'], { shell: windows });
     return 'no problems';
   } catch (e) {
     throw new Error(`${e.stdout ?? ''}${e.stderr ?? ''}`.trim());
