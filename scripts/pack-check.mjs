@@ -9,7 +9,7 @@
 // publint, attw). Run after `npm run build`. Leaves the tarball unpacked in
 // build/pack/package for the examples. Last line: `[pack] passed=N failed=N`.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -203,6 +203,27 @@ console.log(afterErrors, n);`;
   if (afterErrors !== 0) throw new Error(`edgejwt/errors made ${afterErrors} Wasm instance(s)`);
   if (!(afterLib > 0)) throw new Error('the probe saw no instance from the library either: it proves nothing');
   return `0 instances from errors, ${afterLib} after a verifier`;
+});
+
+check('npm install of the tarball into an empty project, then a token verifies in Node (a forged one does not)', () => {
+  // A real install (not a link): what a user's `npm install edgejwt` puts on disk.
+  const app = join(out, 'installed');
+  mkdirSync(app, { recursive: true });
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'installed', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--offline', tarball], { cwd: app, stdio: 'pipe', shell: windows });
+  const key = Buffer.alloc(32, 7);
+  const b64u = (v) => Buffer.from(v).toString('base64url');
+  const input = `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64u(JSON.stringify({ sub: 'installed', exp: 4102444800 }))}`;
+  const mac = (k) => createHmac('sha256', k).update(input).digest('base64url');
+  const probe = `import { createVerifier } from 'edgejwt';
+import { isJwtError } from 'edgejwt/errors';
+const v = createVerifier({ algorithms: ['HS256'], key: new Uint8Array(32).fill(7) });
+let forged = 'accepted';
+try { v.verifySync(${JSON.stringify(`${input}.${mac(Buffer.alloc(32, 8))}`)}); } catch (e) { forged = isJwtError(e) ? e.code : String(e); }
+console.log(v.verifySync(${JSON.stringify(`${input}.${mac(key)}`)}).payload.sub, forged);`;
+  const got = run(process.execPath, ['--input-type=module', '-e', probe], { cwd: app }).trim();
+  if (got !== 'installed ERR_JWS_SIGNATURE_INVALID') throw new Error(`got: ${got}`);
+  return got;
 });
 
 check('publint (errors and warnings)', () => {
