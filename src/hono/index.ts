@@ -3,7 +3,7 @@
 // per RFC 6750. Hono is only a type here: nothing from it is imported at run time.
 
 import type { MiddlewareHandler } from 'hono';
-import type { JWTPayload } from '../claims.js';
+import { ownClaim, type JWTPayload } from '../claims.js';
 import { isJwtError, type JwtErrorCode } from '../errors.js';
 import type { JoseHeader } from '../header.js';
 import { createVerifier, type Verifier, type VerifierOptions } from '../verifier.js';
@@ -38,7 +38,8 @@ const UNAVAILABLE = new Set<JwtErrorCode>(['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TI
 
 function grantedScopes(payload: JWTPayload): Set<string> {
   const out = new Set<string>();
-  const { scope, scp } = payload as { scope?: unknown; scp?: unknown };
+  const scope = ownClaim(payload, 'scope');
+  const scp = ownClaim(payload, 'scp');
   if (typeof scope === 'string') for (const s of scope.split(' ')) if (s !== '') out.add(s);
   const list = typeof scp === 'string' ? scp.split(' ') : Array.isArray(scp) ? scp : [];
   for (const s of list) if (typeof s === 'string' && s !== '') out.add(s);
