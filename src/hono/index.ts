@@ -6,6 +6,7 @@ import type { MiddlewareHandler } from 'hono';
 import { ownClaim, type JWTPayload } from '../claims.js';
 import { isJwtError, type JwtErrorCode } from '../errors.js';
 import type { JoseHeader } from '../header.js';
+import { VERIFIER_OPTION_NAMES, checkOptionNames, type OptionNames } from '../option-names.js';
 import { createVerifier, type Verifier, type VerifierOptions } from '../verifier.js';
 import { publicDescription } from '../worker/responses.js';
 import { JwtAuthError } from './challenge.js';
@@ -24,6 +25,10 @@ export interface JwtAuthOptions extends VerifierOptions {
   /** Scopes the token must hold (`scope` as a space-separated string, or `scp`): else 403. */
   scopes?: readonly string[];
 }
+
+const JWT_AUTH_OPTION_NAMES = {
+  ...VERIFIER_OPTION_NAMES, verifier: true, cookie: true, realm: true, scopes: true,
+} as const satisfies OptionNames<Required<JwtAuthOptions>>;
 
 /** What the middleware sets on the context. */
 export interface JwtAuthVariables<P = JWTPayload> {
@@ -47,6 +52,8 @@ function grantedScopes(payload: JWTPayload): Set<string> {
 }
 
 export function jwtAuth<P extends JWTPayload = JWTPayload>(options: JwtAuthOptions): MiddlewareHandler<JwtAuthEnv<P>> {
+  // A misspelt name (`audiance`) must not quietly turn a check off.
+  if (typeof options === 'object' && options !== null) checkOptionNames(options, JWT_AUTH_OPTION_NAMES);
   const { verifier: given, cookie, realm = 'edgejwt', scopes = [], ...verifierOptions } = options;
   // Built here, once: keys are imported once, not per request.
   const verifier = given ?? createVerifier(verifierOptions);
