@@ -5,6 +5,7 @@
 import { VerifyCache } from '../cache.js';
 import { ownClaim, type JWTPayload } from '../claims.js';
 import { decodeUnverified } from '../decode.js';
+import { deepFreeze } from '../freeze.js';
 import { isJwtError, type JwtErrorCode } from '../errors.js';
 import { buildGuard, type GuardDeps, type GuardEnv, type GuardParts } from './build.js';
 import type { CounterName } from './counters.js';
@@ -178,7 +179,8 @@ export class Guard {
 
   #remember(token: string, payload: JWTPayload, nowMs: number): void {
     const w = timeWindow(payload, this.parts.config.clockTolerance);
-    if (w !== undefined) this.#l1?.set(token, payload, nowMs, w.from, w.until);
+    // L1 hands the same payload to every later request with this token: frozen all the way down.
+    if (w !== undefined && this.#l1 !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
   }
 
   async #forward(request: Request, url: URL, path: string, headers: Headers): Promise<Response> {
