@@ -220,3 +220,24 @@ describe('cached_result_deeply_frozen', () => {
     expect(Object.isFrozen((r.payload as { d: unknown[] }).d)).toBe(true);
   });
 });
+
+describe('ecdsa_malleability_documented (SECURITY.md: never key a deny-list on the token string)', () => {
+  // The order of P-256 (SEC 2, secp256r1).
+  const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+  const toBig = (b: Uint8Array) => b.reduce((acc, x) => (acc << 8n) | BigInt(x), 0n);
+  const toBytes = (v: bigint, len: number) => Uint8Array.from({ length: len }, (_, i) => Number((v >> BigInt(8 * (len - 1 - i))) & 0xffn));
+
+  it('(r, n - s) is a second valid ES256 token string for the same claims', async () => {
+    const pair = await generate('ES256');
+    const t = await mint(pair, claims({ jti: 'once' }));
+    const [h, p, sig] = t.split('.') as [string, string, string];
+    const rs = unb64u(sig);
+    const twin = `${h}.${p}.${b64u(new Uint8Array([...rs.slice(0, 32), ...toBytes(N - toBig(rs.slice(32)), 32)]))}`;
+    expect(twin).not.toBe(t);
+    const v = createVerifier({ algorithms: ['ES256'], key: pair.publicJwk as JWK, currentDate: nowDate, cache: false });
+    const [a, b] = [await v.verify(t), await v.verify(twin)];
+    // Same signer-fixed identity (jti, and the signing input), different strings.
+    expect(b.payload.jti).toBe(a.payload.jti);
+    expect(twin.slice(0, twin.lastIndexOf('.'))).toBe(t.slice(0, t.lastIndexOf('.')));
+  });
+});

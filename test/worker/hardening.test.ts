@@ -223,3 +223,50 @@ describe('paths configuration', () => {
     expect(settingOf({ paths: { escapedSlashes: 'decode', caseSensitive: true, forward: 'received' } })).toBe('OK');
   });
 });
+
+describe('deploy_doc_path_table: the rows of docs/deploy.md "Request paths" hold', () => {
+  // [received, rule /admin/ applies, what the origin receives with an admin token (or the status)]
+  const rows: [string, boolean | '—', string | number][] = [
+    ['/admin/x', true, '/admin/x'],
+    ['//admin//x', true, '/admin/x'],
+    ['/\\admin/x', true, '/admin/x'],
+    ['/Admin/x', true, '/Admin/x'],
+    ['/ADMIN/X', true, '/ADMIN/X'],
+    ['/admin', true, '/admin'],
+    ['/admin;x/y', true, '/admin;x/y'],
+    ['/admin;jsessionid=1', true, '/admin;jsessionid=1'],
+    ['/%61dmin/x', true, '/admin/x'],
+    ['/%7Eadmin', false, '/~admin'],
+    ['/admin%3Bx/y', true, '/admin%3Bx/y'],
+    ['/%2Fadmin/x', '—', 400],
+    ['/a%5Cb', '—', 400],
+    ['/a%00b', '—', 400],
+    ['/a%zz', '—', 400],
+    ['/a%2', '—', 400],
+    ['/static/..;/admin/x', '—', 400],
+    ['/a/%2e%2e;x/b', '—', 400],
+    ['/static/../admin/x', true, '/admin/x'],
+    ['/static/%2e%2e/admin/x', true, '/admin/x'],
+    ['//attacker.example/steal', false, '/attacker.example/steal'],
+  ];
+  it('each row', async () => {
+    const g = await makeGuard(k);
+    const read = await token(k.ed, { scope: 'read' });
+    const admin = await token(k.ed, { scope: 'read admin', tenant: 'acme' });
+    for (const [received, applies, origin] of rows) {
+      const r = await g.send(received, bearer(read));
+      if (applies === '—') expect(r.status, received).toBe(400);
+      else expect(r.status, received).toBe(applies ? 403 : 200);
+      const a = await g.send(received, bearer(admin));
+      if (typeof origin === 'number') expect(a.status, received).toBe(origin);
+      else {
+        expect(a.status, received).toBe(200);
+        expect(g.net.calls.at(-1)!.url, received).toBe(`${ORIGIN}${origin}`);
+      }
+    }
+    const d = await makeGuard(k, { config: baseConfig(k, { paths: { escapedSlashes: 'decode' } }) });
+    expect((await d.send('/%2Fadmin/x', bearer(read))).status).toBe(403);
+    expect(await originPath(await d.send('/a%5Cb', bearer(read)))).toBe('/a/b');
+    expect((await g.send('/health;x')).status).toBe(401);
+  });
+});
