@@ -79,7 +79,6 @@ export class Guard {
     const path = canonicalPath(url.pathname, config.paths.escapedSlashes);
     if (!path.ok) {
       counters.inc('path_refused');
-      this.parts.log(JSON.stringify({ edgejwt: 'path_refused', reason: path.reason }));
       return answer.badRequest('The request path is not accepted');
     }
     const forwardPath = config.paths.forward === 'canonical' ? path.path : url.pathname;
