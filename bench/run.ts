@@ -17,6 +17,7 @@ const SUITES: Record<string, [string, string][]> = {
     ['stages.ts', 'stage breakdown per algorithm (Node)'],
     ['verify.ts', 'stage breakdown, cache hit, decode-only (Node)'],
     ['cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
+    ['freeze.ts', 'cost of deep-freezing a cached result vs a copy per caller'],
   ],
   isolate: [
     ['isolate.ts', 'guard vs no-op vs jose guard through Miniflare'],
@@ -34,8 +35,9 @@ if (steps === undefined) {
   process.exit(2);
 }
 if (!existsSync(join(benchDir, 'node_modules'))) {
-  console.log('Installing the bench peers (npm --prefix bench install)…');
-  const r = spawnSync('npm', ['--prefix', benchDir, 'install', '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  console.log('Installing the bench peers (npm --prefix bench ci)…');
+  // npm is a .cmd script on Windows: only a shell can start it there.
+  const r = spawnSync('npm', ['--prefix', benchDir, 'ci', '--no-audit', '--no-fund'], { stdio: 'inherit', shell: process.platform === 'win32' });
   if (r.status !== 0) process.exit(1);
 }
 const load = loadavg()[0]!;

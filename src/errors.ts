@@ -57,6 +57,19 @@ export class JwtError extends Error {
   }
 }
 
+/**
+ * Is `value` a JwtError (with this `code`, when one is given)? With a code, the
+ * type narrows to that code, so `e.code` is the literal in the branch.
+ * @example
+ * try {
+ *   await verifier.verify(token);
+ * } catch (e) {
+ *   if (isJwtError(e, 'ERR_JWT_EXPIRED')) return refresh(); // e.code: 'ERR_JWT_EXPIRED'
+ *   throw e;
+ * }
+ */
+export function isJwtError<C extends JwtErrorCode>(value: unknown, code: C): value is JwtError & { readonly code: C };
+export function isJwtError(value: unknown, code?: JwtErrorCode): value is JwtError;
 export function isJwtError(value: unknown, code?: JwtErrorCode): value is JwtError {
   return value instanceof JwtError && (code === undefined || value.code === code);
 }

@@ -1,22 +1,49 @@
 // Turning user options into verify policies, with every mistake reported at
 // construction as ERR_OPTIONS_INVALID naming the setting (never at verify time).
 
-import { algSpec, type AlgSpec } from './algorithms.js';
+import { algSpec, type AlgSpec, type Algorithm } from './algorithms.js';
 import type { ClaimPolicy } from './claims.js';
 import { normaliseTyp } from './claims.js';
 import { JwtError } from './errors.js';
 import { KeyEntry, type KeyInput } from './keys/entry.js';
 import { LocalJWKSet, type JSONWebKeySet } from './keys/local.js';
 import { KEY_SOURCE, isKeySource, type KeySource } from './keys/set.js';
+import { definedOnly } from './option-names.js';
 
-/** The settings one issuer's tokens are checked against. */
-export interface PolicyOptions {
+/**
+ * Where the keys come from: exactly one of `key` or `jwks` (both, or neither, is
+ * a type error, and ERR_OPTIONS_INVALID from plain JavaScript).
+ * @example
+ * const one: KeyOptions = { key: secretBytes };
+ * const set: KeyOptions = { jwks: createRemoteJWKSet(new URL('https://issuer.example/jwks.json')) };
+ */
+export type KeyOptions =
+  | {
+      /** One key: a JWK, raw HMAC secret bytes, or a CryptoKey. */
+      key: KeyInput;
+      jwks?: undefined;
+    }
+  | {
+      /** A key set: a JWKS object, or a set from createLocalJWKSet / createRemoteJWKSet. */
+      jwks: JSONWebKeySet | KeySource;
+      key?: undefined;
+    };
+
+/**
+ * The settings one issuer's tokens are checked against: the claim checks, the
+ * algorithm allow-list, and (see KeyOptions) exactly one key source.
+ * @example
+ * const policy: PolicyOptions = { algorithms: ['ES256'], jwks, issuer: 'https://issuer.example', audience: 'api' };
+ */
+export type PolicyOptions = PolicySettings & KeyOptions;
+
+/** What buildPolicy takes: the key source checked at run time (from JavaScript, anything can come). */
+export type PolicyInput = PolicySettings & { key?: KeyInput; jwks?: JSONWebKeySet | KeySource };
+
+/** Everything in PolicyOptions but the key source. */
+export interface PolicySettings {
   /** Allowed `alg` values (required; `none` is never accepted). */
-  algorithms: readonly string[];
-  /** One key: a JWK, raw HMAC secret bytes, or a CryptoKey. */
-  key?: KeyInput;
-  /** A key set: a JWKS object, or a set from createLocalJWKSet / createRemoteJWKSet. */
-  jwks?: JSONWebKeySet | KeySource;
+  algorithms: readonly Algorithm[];
   issuer?: string | readonly string[];
   audience?: string | readonly string[];
   subject?: string;
@@ -57,7 +84,7 @@ function seconds(value: unknown, setting: string, fallback: number | undefined):
   return value;
 }
 
-export function claimPolicy(o: Partial<PolicyOptions>): ClaimPolicy {
+export function claimPolicy(o: Partial<PolicyInput>): ClaimPolicy {
   if (o.subject !== undefined && typeof o.subject !== 'string') throw invalid('subject');
   if (o.typ !== undefined && (typeof o.typ !== 'string' || o.typ.length === 0)) throw invalid('typ');
   if (o.requireExp !== undefined && typeof o.requireExp !== 'boolean') throw invalid('requireExp');
@@ -117,7 +144,7 @@ function singleKey(input: KeyInput, specs: AlgSpec[]): SingleKey {
   return new SingleKey(entry);
 }
 
-export function buildPolicy(o: PolicyOptions, defaults: Partial<PolicyOptions>): Policy {
+export function buildPolicy(o: PolicyInput, defaults: Partial<PolicyInput>): Policy {
   if (typeof o !== 'object' || o === null) throw invalid('issuers');
   const { algs, specs } = algorithms(o.algorithms);
   if ((o.key === undefined) === (o.jwks === undefined)) throw invalid('key', 'exactly one of key or jwks is required');
@@ -125,5 +152,6 @@ export function buildPolicy(o: PolicyOptions, defaults: Partial<PolicyOptions>):
   if (o.key !== undefined) source = singleKey(o.key, specs);
   else if (isKeySource(o.jwks)) source = o.jwks;
   else source = new LocalJWKSet(o.jwks as JSONWebKeySet);
-  return { algs, source, claims: claimPolicy({ ...defaults, ...o }) };
+  // An entry's explicit `undefined` (audience: undefined) keeps the shared default, never drops it.
+  return { algs, source, claims: claimPolicy({ ...definedOnly(defaults), ...definedOnly(o) }) };
 }

@@ -8,10 +8,12 @@ import { algSpec, type AlgSpec } from './algorithms.js';
 import { VerifyCache, type CacheOptions } from './cache.js';
 import { checkClaims, timeWindow, type JWTPayload } from './claims.js';
 import { JwtError } from './errors.js';
+import { deepFreeze } from './freeze.js';
 import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
 import { split, type Segments } from './jws.js';
 import type { Handle, KeyEntry } from './keys/entry.js';
-import { buildPolicy, type Policy, type PolicyOptions } from './options.js';
+import { CACHE_OPTION_NAMES, POLICY_OPTION_NAMES, VERIFIER_OPTION_NAMES, checkOptionNames } from './option-names.js';
+import { buildPolicy, type Policy, type PolicyOptions, type PolicySettings } from './options.js';
 import { parsePayloadText } from './payload.js';
 import type { DecodedJws } from './wasm/core.js';
 import { getCore } from './wasm/instance.js';
@@ -22,12 +24,37 @@ export interface VerifyResult<P = JWTPayload> {
   readonly header: JoseHeader;
 }
 
-export interface IssuerPolicy extends PolicyOptions {
-  issuer: string | readonly string[];
-}
+/**
+ * One entry of `issuers`: a full policy whose `issuer` is required.
+ * @example
+ * const entry: IssuerPolicy = { issuer: 'https://a.example', algorithms: ['RS256'], jwks: setA };
+ */
+export type IssuerPolicy = PolicyOptions & { issuer: string | readonly string[] };
 
-export interface VerifierOptions extends Partial<PolicyOptions> {
+/**
+ * createVerifier's options: one policy (`algorithms` and exactly one of `key` or
+ * `jwks`, plus claim checks), or `issuers` with one policy each (then `key`,
+ * `jwks`, `algorithms` and `issuer` belong inside the entries; other claim
+ * settings at the top are defaults for every entry).
+ * @example
+ * const one: VerifierOptions = { algorithms: ['HS256'], key: secretBytes, audience: 'api' };
+ * const many: VerifierOptions = { issuers: [entryA, entryB], audience: 'api' };
+ */
+export type VerifierOptions = VerifierSettings & (PolicyOptions | MultiIssuerOptions);
+
+/** `issuers` mode: the key source and allow-list live in each entry. */
+export type MultiIssuerOptions = Partial<Omit<PolicySettings, 'algorithms' | 'issuer'>> & {
   /** Several issuers in one verifier: the token's (unverified) `iss` picks the policy, then all is verified. */
+  issuers: readonly IssuerPolicy[];
+  key?: undefined;
+  jwks?: undefined;
+  algorithms?: undefined;
+  issuer?: undefined;
+};
+
+/** The settings of VerifierOptions that are not about one policy. */
+export interface VerifierSettings {
+  /** Several issuers in one verifier: see MultiIssuerOptions. */
   issuers?: readonly IssuerPolicy[];
   /** Longest token accepted, in characters (default 16384, at most 65536). */
   maxTokenLength?: number;
@@ -49,6 +76,20 @@ export interface Verifier {
   clearCache(): void;
 }
 
+/**
+ * The verifier `createVerifier({ ..., rawPayload: true })` returns: the payload
+ * is the signed bytes, not a claims set.
+ * @example
+ * const v: RawVerifier = createVerifier({ algorithms: ['EdDSA'], key: jwk, rawPayload: true });
+ * const bytes: Uint8Array = v.verifySync(jws).payload;
+ */
+export interface RawVerifier {
+  verify(token: string): Promise<VerifyResult<Uint8Array>>;
+  verifySync(token: string): VerifyResult<Uint8Array>;
+  /** Drop every cached result (there are none: rawPayload does not cache). */
+  clearCache(): void;
+}
+
 const DEFAULT_MAX_TOKEN = 16_384;
 const MAX_TOKEN_LIMIT = 65_536; // the Wasm core's input region
 
@@ -67,8 +108,11 @@ function optionsError(setting: string, reason?: string): JwtError {
   return new JwtError('ERR_OPTIONS_INVALID', reason === undefined ? { setting } : { setting, reason });
 }
 
-export function createVerifier(options: VerifierOptions): Verifier {
+export function createVerifier(options: VerifierOptions & { rawPayload: true }): RawVerifier;
+export function createVerifier(options: VerifierOptions): Verifier;
+export function createVerifier(options: VerifierOptions): Verifier | RawVerifier {
   if (typeof options !== 'object' || options === null) throw optionsError('options');
+  checkOptionNames(options, VERIFIER_OPTION_NAMES);
   const maxLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN;
   if (!Number.isInteger(maxLength) || maxLength < 16 || maxLength > MAX_TOKEN_LIMIT) throw optionsError('maxTokenLength');
   const fixed = options.currentDate;
@@ -84,7 +128,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
     }
     if (raw) throw optionsError('rawPayload', 'issuers need a JWT payload');
     const { issuers, ...defaults } = options;
-    for (const entry of issuers) {
+    for (const [i, entry] of issuers.entries()) {
+      if (typeof entry === 'object' && entry !== null) checkOptionNames(entry, POLICY_OPTION_NAMES, `issuers[${i}]`);
       const policy = buildPolicy(entry, defaults);
       if (policy.claims.issuer === undefined) throw optionsError('issuers', 'each entry needs an issuer');
       for (const iss of policy.claims.issuer) {
@@ -100,6 +145,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
   const c = options.cache ?? true;
   if (c !== false && !raw) {
     const o = c === true ? {} : c;
+    if (typeof o !== 'object' || o === null) throw optionsError('cache');
+    checkOptionNames(o, CACHE_OPTION_NAMES, 'cache');
     const max = o.max ?? 1000;
     const ttl = o.ttl ?? 60;
     if (!Number.isInteger(max) || max < 0) throw optionsError('cache.max');
@@ -165,10 +212,11 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (text instanceof Uint8Array) return Object.freeze({ payload: text as unknown as JWTPayload, header: ph.header });
     const payload = early ?? parsePayloadText(text);
     checkClaims(payload, ph.header, policy.claims, nowMs / 1000);
-    // Without the cache every call owns its result (freezing costs ~6% of an HS256 verify);
-    // a cached result goes to every caller of the same token, so it is frozen.
+    // Without the cache every call owns its result (a fresh parse, never frozen);
+    // a cached result goes to every caller of the same token, so it is frozen all the
+    // way down (nested arrays and objects too). bench/freeze.ts measures what that costs.
     if (cache === undefined) return { payload: payload as JWTPayload, header: ph.header };
-    const result: VerifyResult = Object.freeze({ payload: Object.freeze(payload) as JWTPayload, header: ph.header });
+    const result: VerifyResult = Object.freeze({ payload: deepFreeze(payload) as JWTPayload, header: ph.header });
     const w = timeWindow(result.payload, policy.claims);
     cache.set(token, result, nowMs, w.from, w.until);
     return result;

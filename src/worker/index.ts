@@ -57,4 +57,8 @@ export default {
       flushLog(ctx);
     }
   },
-};
+  // Spelled out so the type of the default export needs no inference (JSR's check).
+} satisfies WorkerHandler as WorkerHandler;
+
+/** The route guard's Worker handler: what `export default` gives workerd. */
+export type WorkerHandler = { fetch(request: Request, env: GuardEnv, ctx: WaitUntil): Promise<Response> };
