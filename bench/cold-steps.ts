@@ -127,7 +127,7 @@ export default { async fetch(request, env) {
   return w.getEntrypoint().fetch(request);
 } };`;
 const mf = new Miniflare({
-  handleRuntimeStdio: (o, e) => { o.resume(); e.resume(); },
+  handleRuntimeStdio: (o: NodeJS.ReadableStream, e: NodeJS.ReadableStream) => { o.resume(); e.resume(); },
   modules: [{ type: 'ESModule', path: 'host.js', contents: host }],
   compatibilityDate: '2026-04-01',
   workerLoaders: { LOADER: {} },
