@@ -2,15 +2,25 @@
 // new id per sample): Workers that read the clock around each step of their
 // first request and return the marks in a header, averaged over many fresh
 // isolates (workerd's clock moves in 1 ms steps inside a request, so a single
-// isolate's marks are coarse; the mean over n isolates is not). Two Workers:
+// isolate's marks are coarse; the mean over n isolates is not):
 //  - the library alone (isolate/edgejwt-steps.ts): bundle evaluation, the
-//    verifier's construction, the first verify, a second verify (same algorithm);
+//    verifier's construction (split: the core's pieces, then each issuer alone,
+//    in both orders), the first verify, a second verify;
 //  - the core's .wasm driven by hand: instantiate, the first SHA-256, SHA-512,
-//    HMAC-SHA-256 key import + verify, Ed25519 key import, Ed25519 verify, and
-//    each again (the second call shows what the first one paid to compile).
-// The client also times each first request (median, as the isolate bench).
-// Run: node bench/cold-steps.ts   (BENCH_ISOLATES: isolates per Worker, 40 by default;
-// BENCH_CORE=path.wasm: drive another build of the core, for a before/after)
+//    HMAC-SHA-256 key import + verify, Ed25519 key import, Ed25519 verify, each
+//    again, then the runtime's own firsts (TextEncoder/Decoder, JSON.parse,
+//    crypto.subtle importKey/verify).
+// The client times every first request, next to a no-op Worker, the jose guard
+// of the isolate bench, and the library's and jose's bundles loaded alone (a
+// main module that imports the bundle and answers at once); every kind once per
+// round in a rotated order, deltas as medians of per-round differences.
+// Every isolate gets core bytes of its own; 'lib HS256, shared bytes' does not
+// (see SHARED below).
+// Run: node bench/cold-steps.ts   (BENCH_ISOLATES: rounds, 40 by default;
+// BENCH_KINDS='core|lib HS256|…': only these kinds; BENCH_CORE=path.wasm: the
+// library and the core Worker also with another build of the core, in the second
+// half of each round, for a same-run A/B; BENCH_EAGER_HINT=a|b: the same, with
+// V8's compile hint on one side instead of another core)
 import { Miniflare } from 'miniflare';
 import { generateKeyPairSync, sign, createHmac } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -88,22 +98,23 @@ const tokens = Object.fromEntries(BENCH_ALGS.map((a) => [a, mint(keys, a, 2 * n 
 // configuration's order or reversed, then all four), then an EdDSA verify.
 const SPLITS: Record<string, string> = { 'lib split': 'forward', 'lib split, reversed': 'reverse' };
 const OTHER = ', other core';
-// Every isolate here gets the same .wasm bytes, and the library's first request grows slower
+// Every isolate gets core bytes of its own (ownBytes in the host), except 'lib HS256, shared
+// bytes': with the same bytes in every isolate, a fresh isolate's first request grows slower
 // with the number of isolates already made in the process (V8 shares one compiled module
-// between isolates that compile identical bytes); 'lib HS256, own bytes' gives each
-// isolate bytes of its own, and the report splits the rounds in chunks to show the growth.
-const OWN = ', own bytes';
+// between the isolates that compile identical bytes); the report splits the rounds in
+// quarters to show the growth.
+const SHARED = ', shared bytes';
 // The two cores' library kinds sit in separate halves of the round, each run after
 // its own kind: a fresh isolate's first request is slower right after an isolate
 // that loaded different code (measured: the first of two adjacent kinds paid about
 // 2 ms more whichever core it had), so adjacency would bias the A/B.
 // BENCH_KINDS='core|lib HS256|...': only these kinds (the no-op always).
 const kindFilter = process.env.BENCH_KINDS?.split('|');
-const kinds = ['noop', 'core', ...Object.keys(LOADS), ...BENCH_ALGS.flatMap((a) => [`lib ${a}`, `jose guard ${a}`]), `lib HS256${OWN}`, ...Object.keys(SPLITS), ...(cores['other core'] ? ['other core', ...BENCH_ALGS.map((a) => `lib ${a}${OTHER}`)] : [])].filter((k) => k === 'noop' || kindFilter === undefined || kindFilter.includes(k));
+const kinds = ['noop', 'core', ...Object.keys(LOADS), ...BENCH_ALGS.flatMap((a) => [`lib ${a}`, `jose guard ${a}`]), `lib HS256${SHARED}`, ...Object.keys(SPLITS), ...(cores['other core'] ? ['other core', ...BENCH_ALGS.map((a) => `lib ${a}${OTHER}`)] : [])].filter((k) => k === 'noop' || kindFilter === undefined || kindFilter.includes(k));
 
 const host = `
 // The core's bytes plus a custom section naming the isolate: the same code in bytes no other
-// isolate has, so V8 cannot share one compiled module between isolates (see OWN below).
+// isolate has, so V8 cannot share one compiled module between isolates (see SHARED below).
 function ownBytes(buf, id) {
   const name = new TextEncoder().encode('id'), payload = new TextEncoder().encode(id);
   const body = [name.length, ...name, ...payload];
@@ -113,15 +124,15 @@ function ownBytes(buf, id) {
   return out.buffer;
 }
 export default { async fetch(request, env) {
+  const bytes = (buf) => (request.headers.get('x-kind').endsWith('${SHARED}') ? buf : ownBytes(buf, request.headers.get('x-id')));
   const kind = request.headers.get('x-kind');
   const w = env.LOADER.get(request.headers.get('x-id'), () => {
     const modules = kind === 'noop' ? { 'worker.js': "export default { fetch() { return new Response('ok\\\\n'); } };" }
-      : kind === 'lib: bundle load only' ? { 'worker.js': env.WRAP, 'b.js': env.LIB_A, [env.WASM_PATH]: { wasm: env.core } }
+      : kind === 'lib: bundle load only' ? { 'worker.js': env.WRAP, 'b.js': env.LIB_A, [env.WASM_PATH]: { wasm: bytes(env.core) } }
       : kind === 'jose guard: bundle load only' ? { 'worker.js': env.WRAP, 'b.js': env.JOSE }
       : kind.startsWith('jose guard ') ? { 'worker.js': env.JOSE }
-      : kind.endsWith('${OWN}') ? { 'worker.js': env.LIB_A, [env.WASM_PATH]: { wasm: ownBytes(env.core, request.headers.get('x-id')) } }
-      : kind.startsWith('lib ') ? { 'worker.js': kind.endsWith('${OTHER}') ? env.LIB_B : env.LIB_A, [env.WASM_PATH]: { wasm: kind.endsWith('${OTHER}') ? env['other core'] : env.core } }
-      : { 'worker.js': env.CORE_WORKER, 'core.wasm': { wasm: env[kind] } };
+      : kind.startsWith('lib ') ? { 'worker.js': kind.endsWith('${OTHER}') ? env.LIB_B : env.LIB_A, [env.WASM_PATH]: { wasm: bytes(kind.endsWith('${OTHER}') ? env['other core'] : env.core) } }
+      : { 'worker.js': env.CORE_WORKER, 'core.wasm': { wasm: bytes(env[kind]) } };
     return { compatibilityDate: '2026-04-01', mainModule: 'worker.js', modules, env: { GUARD_CONFIG: env.GUARD_CONFIG, HS_KEY: env.HS_KEY } };
   });
   return w.getEntrypoint().fetch(request);
@@ -148,7 +159,7 @@ const marks: Record<string, number[][]> = {};
 for (let i = 0; i < n; i++) {
   for (let j = 0; j < kinds.length; j++) {
     const kind = kinds[(i + j) % kinds.length]!;
-    const alg = SPLITS[kind] !== undefined ? 'EdDSA' : kind.startsWith('lib ') ? (kind.slice(4).replace(OTHER, '').replace(OWN, '') as (typeof BENCH_ALGS)[number]) : kind.startsWith('jose guard ') && LOADS[kind] === undefined ? (kind.slice(11) as (typeof BENCH_ALGS)[number]) : undefined;
+    const alg = SPLITS[kind] !== undefined ? 'EdDSA' : kind.startsWith('lib ') ? (kind.slice(4).replace(OTHER, '').replace(SHARED, '') as (typeof BENCH_ALGS)[number]) : kind.startsWith('jose guard ') && LOADS[kind] === undefined ? (kind.slice(11) as (typeof BENCH_ALGS)[number]) : undefined;
     const h: Record<string, string> = alg ? { authorization: `Bearer ${tokens[alg]![2 * i]}`, 'x-token2': tokens[alg]![2 * i + 1]!, ...(SPLITS[kind] ? { 'x-bench-split': SPLITS[kind]! } : {}) } : {};
     const r = await call(kind, `${kind}-${i}`, h);
     (wall[kind] ??= []).push(r.ms);
