@@ -21,7 +21,7 @@ export const ERROR_MESSAGES = {
   ERR_KEY_INVALID: 'key is malformed or unusable',
   ERR_KEY_TOO_SHORT: 'key is shorter than the algorithm requires',
   ERR_KEY_ALG_MISMATCH: 'key cannot be used with this algorithm',
-  ERR_ASYNC_REQUIRED: 'this algorithm needs WebCrypto: call verify() instead of verifySync()',
+  ERR_ASYNC_REQUIRED: 'this algorithm needs WebCrypto here: call the async form (verify, sign) instead of verifySync/signSync',
   ERR_OPTIONS_INVALID: 'verifier options are invalid',
   ERR_WASM_CORE: 'the Wasm core failed unexpectedly',
 } as const;

@@ -15,3 +15,5 @@ export type { JWTPayload } from './claims.js';
 export type { JoseHeader } from './header.js';
 export type { CacheOptions } from './cache.js';
 export { SUPPORTED_ALGORITHMS } from './algorithms.js';
+export { createSigner } from './sign/signer.js';
+export type { Signer, SignerOptions, SignOptions, SignerKeyInput, PrivateJWK } from './sign/signer.js';

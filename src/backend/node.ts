@@ -64,3 +64,4 @@ export const backend: CryptoBackend = {
     return verify(k.digest, data, k.arg, signature);
   },
 };
+export { signBackend } from './sign-node.js';

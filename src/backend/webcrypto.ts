@@ -56,3 +56,4 @@ export const backend: CryptoBackend = {
     return crypto.subtle.verify(k.params, k.native, signature as BufferSource, (typeof signingInput === 'string' ? encoder.encode(signingInput) : signingInput) as BufferSource);
   },
 };
+export { signBackend } from './sign-webcrypto.js';

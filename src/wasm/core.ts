@@ -2,7 +2,7 @@
 // key-slot bookkeeping, and status codes turned into booleans or JwtErrors.
 // Nothing here allocates inside Wasm; bytes go into fixed regions.
 
-import { readText, writeText } from '#platform';
+import { base64UrlOfMemory, readText, writeText } from '#platform';
 import { JwtError } from '../errors.js';
 import type { CoreExports } from './exports.js';
 import { decodedLength } from '../b64.js';
@@ -167,6 +167,25 @@ export class Core {
     const len = this.writeInput(data);
     if (len < 0) throw new JwtError('ERR_WASM_CORE', { reason: 'input larger than the core buffer' });
     return this.readOut(this.exports.hmac_compute(slot, len));
+  }
+
+  /**
+   * Signing: the MAC of the ASCII `signingInput` under `slot`, left in OUT; returns the
+   * tag length. Read it with outBase64Url before the next call into the core.
+   */
+  hmacSignInput(slot: number, signingInput: string): number {
+    this.refreshViews();
+    this.decoded = undefined;
+    const len = writeText(this.buffer, this.inputPtr, this.inputCap, signingInput);
+    if (len < 0) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'signing input larger than the core buffer' });
+    const n = this.exports.hmac_compute(slot, len);
+    if (n <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `hmac_compute status ${n}` });
+    return n;
+  }
+
+  /** Unpadded base64url of the first `len` bytes of OUT (a tag hmacSignInput left there). */
+  outBase64Url(len: number): string {
+    return base64UrlOfMemory(this.buffer, this.outPtr, this.outPtr + len);
   }
 
   hmacDrop(slot: number): void {

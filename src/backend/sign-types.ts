@@ -1,0 +1,23 @@
+// What a signing backend must provide (EdDSA, RS*, PS*, ES*, and HMAC CryptoKeys).
+// Two implementations behind #crypto-backend: node:crypto's synchronous sign under
+// the `node` condition, WebCrypto everywhere else.
+
+import type { AlgSpec } from '../algorithms.js';
+
+/** A private key in the backend's native form, bound to one algorithm. */
+export interface SignKey {
+  readonly native: unknown;
+}
+
+/** What the caller handed in: a private JWK, a CryptoKey, or (node only) a PEM string or KeyObject. */
+export type PrivateKeyInput = Record<string, unknown> | CryptoKey | string | object;
+
+export interface SignBackend {
+  /** 'node': every method returns a plain value (no promise). */
+  readonly name: 'webcrypto' | 'node';
+  /** Import a private key for `spec`; the caller has already checked the JWK's shape. */
+  importPrivate(spec: AlgSpec, input: PrivateKeyInput): SignKey | Promise<SignKey>;
+  /** Facts about an imported key that the key rules need (RSA modulus bits, EC curve). */
+  describe(key: SignKey): { type: string; bits?: number; curve?: string } | undefined;
+  sign(spec: AlgSpec, key: SignKey, data: Uint8Array): Uint8Array | Promise<Uint8Array>;
+}

@@ -1,0 +1,112 @@
+// The payload JSON a signer emits: the caller's claims plus the registered claims
+// from the sign options. Claims are appended to JSON.stringify's text rather than
+// copied into a new object (the common case); only a clash with a member the
+// payload already has takes the copy-and-stringify path. Output is what the
+// verifier accepts: a JSON object, time claims finite numbers.
+
+import { JwtError } from '../errors.js';
+
+/** Per-call options of `sign` / `signSync`. Times are in seconds. */
+export interface SignOptions {
+  /** Extra protected header members (`alg` is fixed by the signer; `crit` and `b64` are refused). */
+  header?: Record<string, unknown>;
+  /** Seconds from `iat` to `exp`. */
+  expiresIn?: number;
+  /** Seconds from `iat` to `nbf`. */
+  notBefore?: number;
+  issuer?: string;
+  audience?: string | readonly string[];
+  subject?: string;
+  jwtId?: string;
+  /** Seconds since the epoch; default now (unless the payload carries its own `iat`); `false` leaves `iat` out. */
+  iat?: number | false;
+}
+
+const ALLOWED = new Set(['header', 'expiresIn', 'notBefore', 'issuer', 'audience', 'subject', 'jwtId', 'iat']);
+
+function invalid(setting: string, reason?: string): JwtError {
+  return new JwtError('ERR_OPTIONS_INVALID', reason === undefined ? { setting } : { setting, reason });
+}
+
+function finite(v: unknown, setting: string): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(setting, 'expected a finite number of seconds');
+  return v;
+}
+
+function text(v: unknown, setting: string): string {
+  if (typeof v !== 'string' || v.length === 0) throw invalid(setting, 'expected a non-empty string');
+  return v;
+}
+
+/** A plain object (not an array, Date, Map, class instance): the only JWT claims set. */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Throws ERR_OPTIONS_INVALID for a key outside the allow-list. */
+export function checkOptionNames(o: object): void {
+  for (const k in o) if (!ALLOWED.has(k)) throw invalid(k, 'unknown option');
+}
+
+/** The payload's JSON text with the claims of `o` set; `nowSec` is used for a default `iat`. */
+export function claimsJson(payload: unknown, o: SignOptions | undefined, nowSec: number): string {
+  if (!isPlainObject(payload)) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'payload must be a plain object' });
+  const p = payload;
+  // The verifier refuses time claims that are not finite numbers: never emit one.
+  for (const name of ['exp', 'nbf', 'iat'] as const) {
+    const v = p[name];
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: `${name} must be a finite number` });
+  }
+  let json: string;
+  try {
+    json = JSON.stringify(p);
+  } catch {
+    throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'payload is not serialisable as JSON' });
+  }
+  // A toJSON member could turn the object into anything else.
+  if (json === undefined || json.charCodeAt(0) !== 0x7b) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'payload must serialise to a JSON object' });
+
+  let extra = '';
+  let clash = false;
+  const add: Record<string, unknown> = {};
+  const set = (name: string, value: unknown, literal: string): void => {
+    if (p[name] !== undefined) clash = true;
+    add[name] = value;
+    extra += `,"${name}":${literal}`;
+  };
+
+  let iat: number | undefined;
+  if (o === undefined) {
+    if (p.iat === undefined) set('iat', nowSec, String(nowSec));
+  } else {
+    checkOptionNames(o);
+    const i = o.iat;
+    if (i === false) iat = undefined;
+    else if (i !== undefined) set('iat', (iat = finite(i, 'iat')), String(iat));
+    else if (p.iat === undefined) set('iat', (iat = nowSec), String(nowSec));
+    else iat = p.iat as number;
+    const base = iat ?? nowSec;
+    if (o.expiresIn !== undefined) {
+      const exp = base + finite(o.expiresIn, 'expiresIn');
+      set('exp', exp, String(exp));
+    }
+    if (o.notBefore !== undefined) {
+      const nbf = base + finite(o.notBefore, 'notBefore');
+      set('nbf', nbf, String(nbf));
+    }
+    if (o.issuer !== undefined) set('iss', text(o.issuer, 'issuer'), JSON.stringify(o.issuer));
+    if (o.subject !== undefined) set('sub', text(o.subject, 'subject'), JSON.stringify(o.subject));
+    if (o.jwtId !== undefined) set('jti', text(o.jwtId, 'jwtId'), JSON.stringify(o.jwtId));
+    if (o.audience !== undefined) {
+      const a = o.audience;
+      if (typeof a === 'string') set('aud', text(a, 'audience'), JSON.stringify(a));
+      else if (Array.isArray(a) && a.length > 0 && a.every((x) => typeof x === 'string' && x.length > 0)) set('aud', [...a], JSON.stringify(a));
+      else throw invalid('audience', 'expected a non-empty string or array of strings');
+    }
+  }
+  if (extra === '') return json;
+  if (clash) return JSON.stringify({ ...p, ...add });
+  return json.length === 2 ? `{${extra.slice(1)}}` : json.slice(0, -1) + extra + '}';
+}
