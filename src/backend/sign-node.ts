@@ -2,6 +2,7 @@
 // Signing through node:crypto's synchronous sign (the `node` condition): every
 // algorithm is available to signSync. Ed25519 signs here (OpenSSL), never in the Wasm core.
 
+import { Buffer } from 'node:buffer';
 import { KeyObject, constants, createHmac, createPrivateKey, sign } from 'node:crypto';
 import { HASH_BYTES, type AlgSpec } from '../algorithms.js';
 import type { PrivateKeyInput, SignBackend, SignKey } from './sign-types.js';
@@ -19,6 +20,14 @@ function toKeyObject(input: PrivateKeyInput): KeyObject {
   if (typeof input === 'string') return createPrivateKey({ key: input, format: 'pem' });
   if (typeof CryptoKey !== 'undefined' && input instanceof CryptoKey) return KeyObject.from(input);
   return createPrivateKey({ key: input as never, format: 'jwk' });
+}
+
+// The signing input goes into one reused buffer: crypto.sign reads it before returning.
+const scratch = Buffer.allocUnsafe(65_536);
+
+function toScratch(text: string): Buffer {
+  if (text.length > scratch.length) return Buffer.from(text, 'latin1');
+  return scratch.subarray(0, scratch.write(text, 0, 'latin1'));
 }
 
 export const signBackend: SignBackend = {
@@ -40,8 +49,9 @@ export const signBackend: SignBackend = {
     const type = k.type === 'private' ? (k.asymmetricKeyType ?? 'unknown') : 'public';
     return { type, ...(d.modulusLength !== undefined ? { bits: d.modulusLength } : {}), ...(d.namedCurve !== undefined ? { curve: d.namedCurve } : {}) };
   },
-  sign(spec: AlgSpec, key: SignKey, data: Uint8Array): Uint8Array {
+  sign(spec: AlgSpec, key: SignKey, signingInput: string): Uint8Array {
     const k = key as NodeSignKey;
+    const data = toScratch(signingInput);
     if (spec.engine === 'hmac') return createHmac(k.digest!, k.native).update(data).digest();
     return sign(k.digest, data, k.arg);
   },

@@ -19,5 +19,6 @@ export interface SignBackend {
   importPrivate(spec: AlgSpec, input: PrivateKeyInput): SignKey | Promise<SignKey>;
   /** Facts about an imported key that the key rules need (RSA modulus bits, EC curve). */
   describe(key: SignKey): { type: string; bits?: number; curve?: string } | undefined;
-  sign(spec: AlgSpec, key: SignKey, data: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  /** `signingInput` is ASCII (base64url segments and a dot). */
+  sign(spec: AlgSpec, key: SignKey, signingInput: string): Uint8Array | Promise<Uint8Array>;
 }

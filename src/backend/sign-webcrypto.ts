@@ -4,6 +4,8 @@
 import { HASH_BYTES, type AlgSpec } from '../algorithms.js';
 import type { PrivateKeyInput, SignBackend, SignKey } from './sign-types.js';
 
+const encoder = new TextEncoder();
+
 interface SubtleSignKey extends SignKey {
   readonly native: CryptoKey;
   readonly params: AlgorithmIdentifier | RsaPssParams | EcdsaParams;
@@ -56,8 +58,8 @@ export const signBackend: SignBackend = {
     const bits = a.modulusLength ?? a.length;
     return { type: k.type === 'private' ? a.name : k.type, ...(bits !== undefined ? { bits } : {}), ...(a.namedCurve !== undefined ? { curve: a.namedCurve } : {}) };
   },
-  async sign(_spec: AlgSpec, key: SignKey, data: Uint8Array): Promise<Uint8Array> {
+  async sign(_spec: AlgSpec, key: SignKey, signingInput: string): Promise<Uint8Array> {
     const k = key as SubtleSignKey;
-    return new Uint8Array(await crypto.subtle.sign(k.params, k.native, data as BufferSource));
+    return new Uint8Array(await crypto.subtle.sign(k.params, k.native, encoder.encode(signingInput)));
   },
 };

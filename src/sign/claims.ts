@@ -50,15 +50,18 @@ export function checkOptionNames(o: object): void {
   for (const k in o) if (!ALLOWED.has(k)) throw invalid(k, 'unknown option');
 }
 
+function timeMember(v: unknown, name: string): void {
+  if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: `${name} must be a finite number` });
+}
+
 /** The payload's JSON text with the claims of `o` set; `nowSec` is used for a default `iat`. */
 export function claimsJson(payload: unknown, o: SignOptions | undefined, nowSec: number): string {
   if (!isPlainObject(payload)) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'payload must be a plain object' });
   const p = payload;
   // The verifier refuses time claims that are not finite numbers: never emit one.
-  for (const name of ['exp', 'nbf', 'iat'] as const) {
-    const v = p[name];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: `${name} must be a finite number` });
-  }
+  timeMember(p.exp, 'exp');
+  timeMember(p.nbf, 'nbf');
+  timeMember(p.iat, 'iat');
   let json: string;
   try {
     json = JSON.stringify(p);
@@ -68,45 +71,53 @@ export function claimsJson(payload: unknown, o: SignOptions | undefined, nowSec:
   // A toJSON member could turn the object into anything else.
   if (json === undefined || json.charCodeAt(0) !== 0x7b) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'payload must serialise to a JSON object' });
 
+  // No options (the common call): only the default iat, appended to the text.
+  if (o === undefined) return p.iat === undefined ? appendMembers(json, `,"iat":${nowSec}`) : json;
+  checkOptionNames(o);
+  // Claims to set, as name/value pairs; `extra` is their JSON text for the append path.
+  const names: string[] = [];
+  const values: unknown[] = [];
   let extra = '';
   let clash = false;
-  const add: Record<string, unknown> = {};
   const set = (name: string, value: unknown, literal: string): void => {
     if (p[name] !== undefined) clash = true;
-    add[name] = value;
+    names.push(name);
+    values.push(value);
     extra += `,"${name}":${literal}`;
   };
-
   let iat: number | undefined;
-  if (o === undefined) {
-    if (p.iat === undefined) set('iat', nowSec, String(nowSec));
-  } else {
-    checkOptionNames(o);
-    const i = o.iat;
-    if (i === false) iat = undefined;
-    else if (i !== undefined) set('iat', (iat = finite(i, 'iat')), String(iat));
-    else if (p.iat === undefined) set('iat', (iat = nowSec), String(nowSec));
-    else iat = p.iat as number;
-    const base = iat ?? nowSec;
-    if (o.expiresIn !== undefined) {
-      const exp = base + finite(o.expiresIn, 'expiresIn');
-      set('exp', exp, String(exp));
-    }
-    if (o.notBefore !== undefined) {
-      const nbf = base + finite(o.notBefore, 'notBefore');
-      set('nbf', nbf, String(nbf));
-    }
-    if (o.issuer !== undefined) set('iss', text(o.issuer, 'issuer'), JSON.stringify(o.issuer));
-    if (o.subject !== undefined) set('sub', text(o.subject, 'subject'), JSON.stringify(o.subject));
-    if (o.jwtId !== undefined) set('jti', text(o.jwtId, 'jwtId'), JSON.stringify(o.jwtId));
-    if (o.audience !== undefined) {
-      const a = o.audience;
-      if (typeof a === 'string') set('aud', text(a, 'audience'), JSON.stringify(a));
-      else if (Array.isArray(a) && a.length > 0 && a.every((x) => typeof x === 'string' && x.length > 0)) set('aud', [...a], JSON.stringify(a));
-      else throw invalid('audience', 'expected a non-empty string or array of strings');
-    }
+  const i = o.iat;
+  if (i === false) iat = undefined;
+  else if (i !== undefined) set('iat', (iat = finite(i, 'iat')), String(iat));
+  else if (p.iat === undefined) set('iat', (iat = nowSec), String(nowSec));
+  else iat = p.iat as number;
+  const base = iat ?? nowSec;
+  if (o.expiresIn !== undefined) {
+    const exp = base + finite(o.expiresIn, 'expiresIn');
+    set('exp', exp, String(exp));
+  }
+  if (o.notBefore !== undefined) {
+    const nbf = base + finite(o.notBefore, 'notBefore');
+    set('nbf', nbf, String(nbf));
+  }
+  if (o.issuer !== undefined) set('iss', text(o.issuer, 'issuer'), JSON.stringify(o.issuer));
+  if (o.subject !== undefined) set('sub', text(o.subject, 'subject'), JSON.stringify(o.subject));
+  if (o.jwtId !== undefined) set('jti', text(o.jwtId, 'jwtId'), JSON.stringify(o.jwtId));
+  if (o.audience !== undefined) {
+    const a = o.audience;
+    if (typeof a === 'string') set('aud', text(a, 'audience'), JSON.stringify(a));
+    else if (Array.isArray(a) && a.length > 0 && a.every((x) => typeof x === 'string' && x.length > 0)) set('aud', [...a], JSON.stringify(a));
+    else throw invalid('audience', 'expected a non-empty string or array of strings');
   }
   if (extra === '') return json;
-  if (clash) return JSON.stringify({ ...p, ...add });
+  if (!clash) return appendMembers(json, extra);
+  // A member the payload already has: copy, let the option win, stringify again.
+  const merged: Record<string, unknown> = { ...p };
+  for (let k = 0; k < names.length; k++) merged[names[k]!] = values[k];
+  return JSON.stringify(merged);
+}
+
+/** `json` (an object's text) with `extra` (",name:value..." text) before its closing brace. */
+function appendMembers(json: string, extra: string): string {
   return json.length === 2 ? `{${extra.slice(1)}}` : json.slice(0, -1) + extra + '}';
 }

@@ -35,7 +35,6 @@ export interface Signer {
 const SIGNER_OPTIONS = new Set(['alg', 'key', 'header']);
 /** The verifier's largest token (the Wasm core's input region). */
 const MAX_TOKEN = 65_536;
-const encoder = new TextEncoder();
 
 function optionsError(setting: string, reason?: string): JwtError {
   return new JwtError('ERR_OPTIONS_INVALID', reason === undefined ? { setting } : { setting, reason });
@@ -84,13 +83,13 @@ export function createSigner(options: SignerOptions): Signer {
       if (key.wasm !== undefined) return signHmac(key, input);
       const k = key.key;
       if (k instanceof Promise || signBackend.name !== 'node') throw new JwtError('ERR_ASYNC_REQUIRED', { reason: 'call sign() instead of signSync()' });
-      return input + '.' + base64UrlOfBytes(signBackend.sign(spec, k, encoder.encode(input)) as Uint8Array);
+      return input + '.' + base64UrlOfBytes(signBackend.sign(spec, k, input) as Uint8Array);
     },
     async sign(payload, o) {
       const input = signingInput(payload, o);
       if (key.wasm !== undefined) return signHmac(key, input);
       const k = await key.key;
-      return input + '.' + base64UrlOfBytes(await signBackend.sign(spec, k, encoder.encode(input)));
+      return input + '.' + base64UrlOfBytes(await signBackend.sign(spec, k, input));
     },
   };
 }
