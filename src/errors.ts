@@ -24,6 +24,14 @@ export const ERROR_MESSAGES = {
   ERR_ASYNC_REQUIRED: 'this algorithm needs WebCrypto here: call the async form (verify, sign) instead of verifySync/signSync',
   ERR_OPTIONS_INVALID: 'verifier options are invalid',
   ERR_WASM_CORE: 'the Wasm core failed unexpectedly',
+  ERR_JWE_HEADER_INVALID: 'JWE protected header is invalid',
+  ERR_JWE_ALG_NOT_ALLOWED: 'JWE key management or content encryption algorithm is not allowed',
+  ERR_JWE_ZIP_UNSUPPORTED: 'compressed JWE payloads (zip) are not accepted',
+  ERR_JWE_CRIT_UNSUPPORTED: 'JWE header lists a critical extension that is not understood',
+  ERR_JWE_EPK_INVALID: 'JWE ephemeral public key is invalid or on the wrong curve',
+  ERR_JWE_CEK_INVALID: 'JWE content encryption key has the wrong length',
+  ERR_JWE_DECRYPTION_FAILED: 'JWE decryption failed',
+  ERR_JWE_NESTED_REQUIRED: 'a JWE under public-key encryption must carry a signed JWT (cty JWT)',
 } as const;
 
 export type JwtErrorCode = keyof typeof ERROR_MESSAGES;

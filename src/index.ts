@@ -17,3 +17,7 @@ export type { CacheOptions } from './cache.js';
 export { SUPPORTED_ALGORITHMS } from './algorithms.js';
 export { createSigner } from './sign/signer.js';
 export type { Signer, SignerOptions, SignOptions, SignerKeyInput, PrivateJWK } from './sign/signer.js';
+export { createEncrypter } from './jwe/encrypter.js';
+export type { Encrypter, EncrypterOptions } from './jwe/encrypter.js';
+export type { DecryptionOptions } from './jwe/decrypt.js';
+export type { EncryptionJWK, EncryptionKeyInput } from './jwe/keys.js';

@@ -15,6 +15,7 @@ import { buildPolicy, type Policy, type PolicyOptions } from './options.js';
 import { parsePayloadText } from './payload.js';
 import type { DecodedJws } from './wasm/core.js';
 import { getCore } from './wasm/instance.js';
+import { createDecryptor, isCompactJwe, type DecryptionOptions, type OpenedJwe } from './jwe/decrypt.js';
 import { verifyEd25519, verifyEd25519Decoded, verifyHmac, verifyHmacDecoded } from './wasm/keys.js';
 
 export interface VerifyResult<P = JWTPayload> {
@@ -40,6 +41,11 @@ export interface VerifierOptions extends Partial<PolicyOptions> {
    * (for JWS whose payload is not a JWT claims set). The cache is not used.
    */
   rawPayload?: boolean;
+  /**
+   * Also accept compact JWE (5 segments): claims encrypted under a shared key, or a nested
+   * signed JWT (cty "JWT") verified as any other token after decryption. verify() only.
+   */
+  decryption?: DecryptionOptions;
 }
 
 export interface Verifier {
@@ -108,6 +114,23 @@ export function createVerifier(options: VerifierOptions): Verifier {
   }
 
   const clock = fixed === undefined ? Date.now : () => fixed.getTime();
+  const jwe = options.decryption === undefined ? undefined : createDecryptor(options.decryption, maxLength);
+
+  /** A decrypted JWE: a nested JWS goes through the whole verify; direct claims only through the claim checks. */
+  function afterDecrypt(token: string, opened: OpenedJwe): Maybe<VerifyResult> {
+    if (opened.header.nested) return run(opened.plaintext, false);
+    if (raw) throw new JwtError('ERR_JWE_NESTED_REQUIRED', { reason: 'rawPayload verifies signed payloads only' });
+    const nowMs = clock();
+    let policy = single;
+    let early: Record<string, unknown> | undefined;
+    if (policy === undefined) {
+      early = parsePayloadText(opened.plaintext);
+      policy = typeof early.iss === 'string' ? byIssuer.get(early.iss) : undefined;
+      if (policy === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY', { reason: 'no policy for this issuer' });
+    }
+    const h = opened.header;
+    return complete(true, token, { header: h.header as JoseHeader, alg: h.alg, kid: h.kid }, early, opened.plaintext, policy, nowMs);
+  }
 
   /** `looked`: the caller already consulted the cache at `nowMs` and missed. */
   function run(token: string, sync: boolean, nowMs = clock(), looked = false): Maybe<VerifyResult> {
@@ -195,6 +218,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
 
   return {
     verify<P>(token: string): Promise<VerifyResult<P>> {
+      if (jwe !== undefined && isCompactJwe(token)) return jwe.open(token).then((o) => afterDecrypt(token, o)) as Promise<VerifyResult<P>>;
       try {
         return Promise.resolve(run(token, false)) as Promise<VerifyResult<P>>;
       } catch (e) {
@@ -202,6 +226,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
       }
     },
     verifySync<P>(token: string): VerifyResult<P> {
+      if (jwe !== undefined && isCompactJwe(token)) throw new JwtError('ERR_ASYNC_REQUIRED', { reason: 'JWE decryption goes through WebCrypto' });
       const nowMs = clock();
       // A cache hit returns before any of the verify machinery (try/catch, promise checks).
       if (cache !== undefined && typeof token === 'string') {

@@ -1,0 +1,96 @@
+// Content encryption (RFC 7518 §5): AES-GCM through WebCrypto, and AES-CBC with
+// HMAC-SHA-2 (§5.2) with the CBC through WebCrypto and the HMAC in the Wasm core.
+// For CBC-HS the tag is checked, in constant time inside the core, before a single
+// block is decrypted: a padding error can never be observed for a forged token.
+
+import { JwtError } from '../errors.js';
+import { getCore } from '../wasm/instance.js';
+import type { EncSpec } from './algorithms.js';
+
+export interface Sealed {
+  iv: Uint8Array;
+  ciphertext: Uint8Array;
+  tag: Uint8Array;
+}
+
+function failed(): JwtError {
+  return new JwtError('ERR_JWE_DECRYPTION_FAILED');
+}
+
+/** AAD || IV || ciphertext || AL (the AAD's length in bits, 64-bit big-endian): the MAC input of §5.2.2.1. */
+function macInput(aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array {
+  const out = new Uint8Array(aad.length + iv.length + ciphertext.length + 8);
+  out.set(aad, 0);
+  out.set(iv, aad.length);
+  out.set(ciphertext, aad.length + iv.length);
+  const bits = aad.length * 8;
+  const view = new DataView(out.buffer, out.length - 8, 8);
+  view.setUint32(0, Math.floor(bits / 2 ** 32));
+  view.setUint32(4, bits >>> 0);
+  return out;
+}
+
+function macHash(spec: EncSpec): 'SHA-256' | 'SHA-512' {
+  return spec.enc === 'A128CBC-HS256' ? 'SHA-256' : 'SHA-512';
+}
+
+/** Import the MAC half of the CEK into a Wasm slot just for this call; run `use`; drop (wipe) the slot. */
+function withMacKey<T>(spec: EncSpec, cek: Uint8Array, use: (slot: number) => T): T {
+  const core = getCore();
+  const slot = core.hmacImport(macHash(spec), cek.subarray(0, spec.cekLength / 2));
+  try {
+    return use(slot);
+  } finally {
+    core.hmacDrop(slot);
+  }
+}
+
+/** An AES-GCM key, imported once by callers that reuse a CEK (`dir`). */
+export function importGcmKey(cek: Uint8Array, usage: 'encrypt' | 'decrypt'): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', cek as BufferSource, 'AES-GCM', false, [usage]);
+}
+
+export async function decryptContent(spec: EncSpec, cek: Uint8Array | CryptoKey, aad: Uint8Array, sealed: Sealed): Promise<Uint8Array> {
+  const { iv, ciphertext, tag } = sealed;
+  if (iv.length !== spec.ivLength || tag.length !== spec.tagLength) throw failed();
+  if (spec.kind === 'gcm') {
+    const key = cek instanceof Uint8Array ? await importGcmKey(cek, 'decrypt') : cek;
+    const joined = new Uint8Array(ciphertext.length + tag.length);
+    joined.set(ciphertext, 0);
+    joined.set(tag, ciphertext.length);
+    try {
+      return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: iv as BufferSource, additionalData: aad as BufferSource, tagLength: 128 }, key, joined));
+    } catch {
+      throw failed();
+    }
+  }
+  if (!(cek instanceof Uint8Array)) throw failed();
+  if (ciphertext.length === 0 || ciphertext.length % 16 !== 0) throw failed();
+  const data = macInput(aad, iv, ciphertext);
+  if (data.length > getCore().inputCap) throw failed();
+  const ok = withMacKey(spec, cek, (slot) => getCore().hmacVerify(slot, data, tag));
+  if (!ok) throw failed();
+  const key = await crypto.subtle.importKey('raw', cek.subarray(spec.cekLength / 2) as BufferSource, 'AES-CBC', false, ['decrypt']);
+  try {
+    return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-CBC', iv: iv as BufferSource }, key, ciphertext as BufferSource));
+  } catch {
+    // Only reachable with a valid tag: a sender that padded wrongly, not an oracle.
+    throw failed();
+  }
+}
+
+export async function encryptContent(spec: EncSpec, cek: Uint8Array | CryptoKey, aad: Uint8Array, plaintext: Uint8Array): Promise<Sealed> {
+  const iv = crypto.getRandomValues(new Uint8Array(spec.ivLength));
+  if (spec.kind === 'gcm') {
+    const key = cek instanceof Uint8Array ? await importGcmKey(cek, 'encrypt') : cek;
+    const out = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad as BufferSource, tagLength: 128 }, key, plaintext as BufferSource));
+    return { iv, ciphertext: out.slice(0, out.length - 16), tag: out.slice(out.length - 16) };
+  }
+  if (!(cek instanceof Uint8Array)) throw new TypeError('CBC-HS needs the CEK bytes');
+  const key = await crypto.subtle.importKey('raw', cek.subarray(spec.cekLength / 2) as BufferSource, 'AES-CBC', false, ['encrypt']);
+  const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-CBC', iv }, key, plaintext as BufferSource));
+  const data = macInput(aad, iv, ciphertext);
+  if (data.length > getCore().inputCap) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the JWE would not fit the core buffer' });
+  const tag = withMacKey(spec, cek, (slot) => getCore().hmacCompute(slot, data)).slice(0, spec.tagLength);
+  return { iv, ciphertext, tag };
+}

@@ -1,0 +1,111 @@
+// Opening a compact JWE (RFC 7516 §5.2): five segments, the protected header held
+// to the allow-lists, exactly one key chosen, the CEK recovered and its length
+// checked, the content decrypted and authenticated with the encoded header as AAD.
+// The plaintext goes back to the verifier: JWT claims, or a nested JWS (cty JWT)
+// that is verified as any other token.
+
+import { decodeSegment } from '../b64.js';
+import { JwtError } from '../errors.js';
+import { utf8 } from '../utf8.js';
+import { CONTENT_ENCRYPTION, KEY_MANAGEMENT, isSymmetric } from './algorithms.js';
+import { decryptContent } from './content.js';
+import { parseJweHeader, type JweHeader } from './header.js';
+import { JweKey, type EncryptionKeyInput } from './keys.js';
+
+/** The `decryption` option of createVerifier. */
+export interface DecryptionOptions {
+  /** Private keys (JWK) or `dir`/AES-KW secrets (bytes, or `oct` JWKs). A token's `kid` picks among them. */
+  keys: readonly EncryptionKeyInput[];
+  /** Allowed key management `alg` values (default: all supported). */
+  algorithms?: readonly string[];
+  /** Allowed content encryption `enc` values (default: all supported). */
+  encryptions?: readonly string[];
+}
+
+export interface OpenedJwe {
+  readonly header: JweHeader;
+  /** The plaintext as UTF-8 text. */
+  readonly plaintext: string;
+}
+
+export interface Decryptor {
+  open(token: string): Promise<OpenedJwe>;
+}
+
+const ALLOWED_OPTIONS = new Set(['keys', 'algorithms', 'encryptions']);
+
+function optionsError(setting: string, reason: string): JwtError {
+  return new JwtError('ERR_OPTIONS_INVALID', { setting: `decryption.${setting}`, reason });
+}
+
+function allowList(value: unknown, all: readonly string[], setting: string): ReadonlySet<string> {
+  if (value === undefined) return new Set(all);
+  if (!Array.isArray(value) || value.length === 0 || value.some((v) => typeof v !== 'string' || !all.includes(v))) {
+    throw optionsError(setting, `a non-empty list of: ${all.join(', ')}`);
+  }
+  return new Set(value as string[]);
+}
+
+/** Four dots: the compact JWE shape (a JWS has two). */
+export function isCompactJwe(token: unknown): token is string {
+  if (typeof token !== 'string') return false;
+  let dots = 0;
+  for (let i = token.indexOf('.'); i >= 0; i = token.indexOf('.', i + 1)) if (++dots > 4) return false;
+  return dots === 4;
+}
+
+function segment(token: string, start: number, end: number, what: string): Uint8Array {
+  const bytes = decodeSegment(token, start, end);
+  if (bytes === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: `JWE ${what} is not canonical base64url` });
+  return bytes;
+}
+
+export function createDecryptor(options: DecryptionOptions, maxLength: number): Decryptor {
+  if (typeof options !== 'object' || options === null) throw optionsError('keys', 'expected { keys }');
+  for (const k in options) if (!ALLOWED_OPTIONS.has(k)) throw optionsError(k, 'unknown option');
+  if (!Array.isArray(options.keys) || options.keys.length === 0) throw optionsError('keys', 'at least one key');
+  const keys = options.keys.map((k) => new JweKey(k, 'decrypt'));
+  const algs = allowList(options.algorithms, KEY_MANAGEMENT, 'algorithms');
+  const encs = allowList(options.encryptions, CONTENT_ENCRYPTION, 'encryptions');
+  const encoder = new TextEncoder();
+
+  function pick(h: JweHeader): JweKey {
+    let found = keys.filter((k) => k.fits(h.alg, h.enc) && (h.kid === undefined || k.kid === undefined || k.kid === h.kid));
+    if (h.kid !== undefined && found.some((k) => k.kid === h.kid)) found = found.filter((k) => k.kid === h.kid);
+    if (found.length === 0) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
+    if (found.length > 1) throw new JwtError('ERR_JWKS_MULTIPLE_MATCHING_KEYS');
+    return found[0]!;
+  }
+
+  return {
+    async open(token: string): Promise<OpenedJwe> {
+      if (token.length > maxLength) throw new JwtError('ERR_JWT_TOO_LARGE');
+      const d1 = token.indexOf('.');
+      const d2 = token.indexOf('.', d1 + 1);
+      const d3 = token.indexOf('.', d2 + 1);
+      const d4 = token.indexOf('.', d3 + 1);
+      if (d1 <= 0) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'empty JWE header' });
+      const header = parseJweHeader(token.slice(0, d1), algs, encs);
+      const encryptedKey = segment(token, d1 + 1, d2, 'encrypted key');
+      const iv = segment(token, d2 + 1, d3, 'iv');
+      const ciphertext = segment(token, d3 + 1, d4, 'ciphertext');
+      const tag = segment(token, d4 + 1, token.length, 'tag');
+      const key = pick(header);
+      const cek = await key.unwrap(header.alg, header.enc, header.header, encryptedKey);
+      // RFC 7516 §5.2 step 14: the AAD is the ASCII of the encoded protected header.
+      const aad = encoder.encode(token.slice(0, d1));
+      let plain: Uint8Array;
+      try {
+        plain = await decryptContent(header.enc, cek, aad, { iv, ciphertext, tag });
+      } finally {
+        // A recovered CEK is this token's alone; a `dir` key is the caller's and stays.
+        if (cek instanceof Uint8Array && header.alg !== 'dir') cek.fill(0);
+      }
+      // Anyone holding the public key can encrypt to it: without a signature inside, such claims prove nothing.
+      if (!header.nested && !isSymmetric(header.alg)) throw new JwtError('ERR_JWE_NESTED_REQUIRED');
+      const text = utf8(plain);
+      if (text === undefined) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'not UTF-8' });
+      return { header, plaintext: text };
+    },
+  };
+}
