@@ -16,6 +16,7 @@ import { parsePayloadText } from './payload.js';
 import type { DecodedJws } from './wasm/core.js';
 import { getCore } from './wasm/instance.js';
 import { createDecryptor, isCompactJwe, type DecryptionOptions, type OpenedJwe } from './jwe/decrypt.js';
+import { isSymmetric } from './jwe/algorithms.js';
 import { verifyEd25519, verifyEd25519Decoded, verifyHmac, verifyHmacDecoded } from './wasm/keys.js';
 
 export interface VerifyResult<P = JWTPayload> {
@@ -119,6 +120,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
   /** A decrypted JWE: a nested JWS goes through the whole verify; direct claims only through the claim checks. */
   function afterDecrypt(token: string, opened: OpenedJwe): Maybe<VerifyResult> {
     if (opened.header.nested) return run(opened.plaintext, false);
+    // Anyone holding the public key can encrypt to it: without a signature inside, such claims prove nothing.
+    if (!isSymmetric(opened.header.alg)) throw new JwtError('ERR_JWE_NESTED_REQUIRED');
     if (raw) throw new JwtError('ERR_JWE_NESTED_REQUIRED', { reason: 'rawPayload verifies signed payloads only' });
     const nowMs = clock();
     let policy = single;

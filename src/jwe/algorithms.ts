@@ -4,7 +4,7 @@
 
 import { JwtError } from '../errors.js';
 
-export type KeyManagement = 'dir' | 'A128KW' | 'A256KW' | 'RSA-OAEP-256' | 'ECDH-ES' | 'ECDH-ES+A256KW';
+export type KeyManagement = 'dir' | 'A128KW' | 'A256KW' | 'RSA-OAEP-256' | 'ECDH-ES' | 'ECDH-ES+A128KW' | 'ECDH-ES+A256KW';
 export type ContentEncryption = 'A128GCM' | 'A256GCM' | 'A128CBC-HS256' | 'A256CBC-HS512';
 
 export interface EncSpec {
@@ -18,7 +18,7 @@ export interface EncSpec {
   readonly tagLength: number;
 }
 
-export const KEY_MANAGEMENT: readonly KeyManagement[] = ['dir', 'A128KW', 'A256KW', 'RSA-OAEP-256', 'ECDH-ES', 'ECDH-ES+A256KW'];
+export const KEY_MANAGEMENT: readonly KeyManagement[] = ['dir', 'A128KW', 'A256KW', 'RSA-OAEP-256', 'ECDH-ES', 'ECDH-ES+A128KW', 'ECDH-ES+A256KW'];
 
 const ENC: Record<ContentEncryption, EncSpec> = {
   A128GCM: { enc: 'A128GCM', cekLength: 16, kind: 'gcm', ivLength: 12, tagLength: 16 },
@@ -30,7 +30,7 @@ const ENC: Record<ContentEncryption, EncSpec> = {
 export const CONTENT_ENCRYPTION: readonly ContentEncryption[] = Object.keys(ENC) as ContentEncryption[];
 
 /** Key-wrap key length in bytes for the AES-KW family (the ECDH-ES+A256KW KEK too). */
-export const KW_LENGTH: Record<string, number> = { A128KW: 16, A256KW: 32, 'ECDH-ES+A256KW': 32 };
+export const KW_LENGTH: Record<string, number> = { A128KW: 16, A256KW: 32, 'ECDH-ES+A128KW': 16, 'ECDH-ES+A256KW': 32 };
 
 /** The spec for `enc`, or undefined. */
 export function encSpec(enc: string): EncSpec | undefined {

@@ -53,28 +53,37 @@ export function importGcmKey(cek: Uint8Array, usage: 'encrypt' | 'decrypt'): Pro
 export async function decryptContent(spec: EncSpec, cek: Uint8Array | CryptoKey, aad: Uint8Array, sealed: Sealed): Promise<Uint8Array> {
   const { iv, ciphertext, tag } = sealed;
   if (iv.length !== spec.ivLength || tag.length !== spec.tagLength) throw failed();
-  if (spec.kind === 'gcm') {
-    const key = cek instanceof Uint8Array ? await importGcmKey(cek, 'decrypt') : cek;
-    const joined = new Uint8Array(ciphertext.length + tag.length);
-    joined.set(ciphertext, 0);
-    joined.set(tag, ciphertext.length);
-    try {
-      return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: iv as BufferSource, additionalData: aad as BufferSource, tagLength: 128 }, key, joined));
-    } catch {
-      throw failed();
-    }
-  }
+  if (spec.kind === 'gcm') return aesGcmDecrypt(cek, iv, aad, ciphertext, tag);
   if (!(cek instanceof Uint8Array)) throw failed();
   if (ciphertext.length === 0 || ciphertext.length % 16 !== 0) throw failed();
   const data = macInput(aad, iv, ciphertext);
   if (data.length > getCore().inputCap) throw failed();
   const ok = withMacKey(spec, cek, (slot) => getCore().hmacVerify(slot, data, tag));
   if (!ok) throw failed();
-  const key = await crypto.subtle.importKey('raw', cek.subarray(spec.cekLength / 2) as BufferSource, 'AES-CBC', false, ['decrypt']);
+  // Only reached with a valid tag: a padding error here is a sender's mistake, not an oracle.
+  return aesCbcDecrypt(cek.subarray(spec.cekLength / 2), iv, ciphertext);
+}
+
+/** AES-GCM with a 128-bit tag; any failure is ERR_JWE_DECRYPTION_FAILED. */
+export async function aesGcmDecrypt(cek: Uint8Array | CryptoKey, iv: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Promise<Uint8Array> {
+  if (tag.length !== 16) throw failed();
+  const key = cek instanceof Uint8Array ? await importGcmKey(cek, 'decrypt') : cek;
+  const joined = new Uint8Array(ciphertext.length + tag.length);
+  joined.set(ciphertext, 0);
+  joined.set(tag, ciphertext.length);
   try {
+    return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: iv as BufferSource, additionalData: aad as BufferSource, tagLength: 128 }, key, joined));
+  } catch {
+    throw failed();
+  }
+}
+
+/** AES-CBC with PKCS#7 padding removed by WebCrypto; any failure is ERR_JWE_DECRYPTION_FAILED. */
+export async function aesCbcDecrypt(encKey: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Promise<Uint8Array> {
+  try {
+    const key = await crypto.subtle.importKey('raw', encKey as BufferSource, 'AES-CBC', false, ['decrypt']);
     return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-CBC', iv: iv as BufferSource }, key, ciphertext as BufferSource));
   } catch {
-    // Only reachable with a valid tag: a sender that padded wrongly, not an oracle.
     throw failed();
   }
 }

@@ -7,7 +7,7 @@
 import { decodeSegment } from '../b64.js';
 import { JwtError } from '../errors.js';
 import { utf8 } from '../utf8.js';
-import { CONTENT_ENCRYPTION, KEY_MANAGEMENT, isSymmetric } from './algorithms.js';
+import { CONTENT_ENCRYPTION, KEY_MANAGEMENT } from './algorithms.js';
 import { decryptContent } from './content.js';
 import { parseJweHeader, type JweHeader } from './header.js';
 import { JweKey, type EncryptionKeyInput } from './keys.js';
@@ -79,6 +79,7 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
 
   return {
     async open(token: string): Promise<OpenedJwe> {
+      if (!isCompactJwe(token)) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected five segments' });
       if (token.length > maxLength) throw new JwtError('ERR_JWT_TOO_LARGE');
       const d1 = token.indexOf('.');
       const d2 = token.indexOf('.', d1 + 1);
@@ -101,8 +102,6 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
         // A recovered CEK is this token's alone; a `dir` key is the caller's and stays.
         if (cek instanceof Uint8Array && header.alg !== 'dir') cek.fill(0);
       }
-      // Anyone holding the public key can encrypt to it: without a signature inside, such claims prove nothing.
-      if (!header.nested && !isSymmetric(header.alg)) throw new JwtError('ERR_JWE_NESTED_REQUIRED');
       const text = utf8(plain);
       if (text === undefined) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'not UTF-8' });
       return { header, plaintext: text };

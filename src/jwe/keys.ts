@@ -129,7 +129,8 @@ export class JweKey {
 
   /** Can this key serve `alg` with `enc`? */
   fits(alg: KeyManagement, enc: EncSpec): boolean {
-    if (this.alg !== undefined && this.alg !== alg) return false;
+    // A `dir` key may name the content encryption it serves instead (RFC 7520 §5.6 does).
+    if (this.alg !== undefined && this.alg !== alg && !(alg === 'dir' && this.alg === enc.enc)) return false;
     switch (alg) {
       case 'dir':
         return this.kty === 'oct' && this.#secret!.length === enc.cekLength;
@@ -139,6 +140,7 @@ export class JweKey {
       case 'RSA-OAEP-256':
         return this.kty === 'RSA';
       case 'ECDH-ES':
+      case 'ECDH-ES+A128KW':
       case 'ECDH-ES+A256KW':
         return this.kty === 'EC' || this.kty === 'OKP';
     }
@@ -163,19 +165,15 @@ export class JweKey {
         return this.#secret!;
       case 'A128KW':
       case 'A256KW':
-        return aesKwUnwrap(await this.#imported('kw', () => crypto.subtle.importKey('raw', this.#secret! as BufferSource, 'AES-KW', false, ['unwrapKey', 'wrapKey'])), encryptedKey, enc);
+        return aesKwUnwrap(await this.#imported('kw', () => crypto.subtle.importKey('raw', this.#secret! as BufferSource, 'AES-KW', false, ['unwrapKey', 'wrapKey'])), encryptedKey, enc.cekLength);
       case 'RSA-OAEP-256': {
         const key = await this.#imported('oaep', () => crypto.subtle.importKey('jwk', privatePart(this.#jwk!), { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['decrypt']));
-        let cek: Uint8Array;
-        try {
-          cek = new Uint8Array(await crypto.subtle.decrypt({ name: 'RSA-OAEP' }, key, encryptedKey as BufferSource));
-        } catch {
-          throw new JwtError('ERR_JWE_DECRYPTION_FAILED');
-        }
+        const cek = await rsaOaepDecrypt(key, encryptedKey);
         if (cek.length !== enc.cekLength) throw new JwtError('ERR_JWE_CEK_INVALID');
         return cek;
       }
       case 'ECDH-ES':
+      case 'ECDH-ES+A128KW':
       case 'ECDH-ES+A256KW': {
         const epk = await this.#importEpk(header.epk);
         const priv = await this.#imported('ecdh', () => crypto.subtle.importKey('jwk', privatePart(this.#jwk!), ecdhParams(this.crv!), false, ['deriveBits']));
@@ -186,10 +184,10 @@ export class JweKey {
           if (encryptedKey.length !== 0) throw new JwtError('ERR_JWE_CEK_INVALID', { reason: 'ECDH-ES carries no encrypted key' });
           return concatKdf(z, enc.enc, apu, apv, enc.cekLength);
         }
-        const kek = concatKdf(z, alg, apu, apv, 32);
+        const kek = concatKdf(z, alg, apu, apv, KW_LENGTH[alg]!);
         const kekKey = await crypto.subtle.importKey('raw', kek as BufferSource, 'AES-KW', false, ['unwrapKey']);
         kek.fill(0);
-        return aesKwUnwrap(kekKey, encryptedKey, enc);
+        return aesKwUnwrap(kekKey, encryptedKey, enc.cekLength);
       }
     }
   }
@@ -229,6 +227,7 @@ export class JweKey {
         return { cek, encryptedKey: new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, key, cek as BufferSource)), header: {} };
       }
       case 'ECDH-ES':
+      case 'ECDH-ES+A128KW':
       case 'ECDH-ES+A256KW': {
         const recipient = await this.#imported('ecdh-pub', () => crypto.subtle.importKey('jwk', publicPart(this.#jwk!), ecdhParams(this.crv!), true, []));
         const pair = (await crypto.subtle.generateKey(ecdhParams(this.crv!) as EcKeyGenParams, true, ['deriveBits'])) as CryptoKeyPair;
@@ -237,7 +236,7 @@ export class JweKey {
         const epk = publicPart(full);
         const none = new Uint8Array(0);
         if (alg === 'ECDH-ES') return { cek: concatKdf(z, enc.enc, none, none, enc.cekLength), encryptedKey: none, header: { epk } };
-        const kek = concatKdf(z, alg, none, none, 32);
+        const kek = concatKdf(z, alg, none, none, KW_LENGTH[alg]!);
         const kekKey = await crypto.subtle.importKey('raw', kek as BufferSource, 'AES-KW', false, ['wrapKey']);
         kek.fill(0);
         const cek = fresh();
@@ -247,7 +246,17 @@ export class JweKey {
   }
 }
 
-async function deriveShared(publicKey: CryptoKey, privateKey: CryptoKey, crv: string): Promise<Uint8Array> {
+/** RSA-OAEP-256 decryption of an encrypted key; any failure is ERR_JWE_DECRYPTION_FAILED. */
+export async function rsaOaepDecrypt(key: CryptoKey, encryptedKey: Uint8Array): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await crypto.subtle.decrypt({ name: 'RSA-OAEP' }, key, encryptedKey as BufferSource));
+  } catch {
+    throw new JwtError('ERR_JWE_DECRYPTION_FAILED');
+  }
+}
+
+/** ECDH (P-256/P-384) or X25519 shared secret; a refused or degenerate agreement is ERR_JWE_EPK_INVALID. */
+export async function deriveShared(publicKey: CryptoKey, privateKey: CryptoKey, crv: string): Promise<Uint8Array> {
   let z: Uint8Array;
   try {
     const params = crv === 'X25519' ? { name: 'X25519', public: publicKey } : { name: 'ECDH', public: publicKey };
@@ -263,11 +272,11 @@ async function deriveShared(publicKey: CryptoKey, privateKey: CryptoKey, crv: st
 }
 
 /** RFC 3394 unwrap through WebCrypto; the CEK length is checked before any work. */
-async function aesKwUnwrap(kek: CryptoKey, wrapped: Uint8Array, enc: EncSpec): Promise<Uint8Array> {
-  if (wrapped.length !== enc.cekLength + 8) throw new JwtError('ERR_JWE_CEK_INVALID');
+export async function aesKwUnwrap(kek: CryptoKey, wrapped: Uint8Array, cekLength: number): Promise<Uint8Array> {
+  if (wrapped.length !== cekLength + 8) throw new JwtError('ERR_JWE_CEK_INVALID');
   try {
     // Unwrapped as an extractable HMAC key only to read its bytes back (any length is allowed there).
-    const key = await crypto.subtle.unwrapKey('raw', wrapped as BufferSource, kek, 'AES-KW', { name: 'HMAC', hash: 'SHA-256', length: enc.cekLength * 8 }, true, ['sign']);
+    const key = await crypto.subtle.unwrapKey('raw', wrapped as BufferSource, kek, 'AES-KW', { name: 'HMAC', hash: 'SHA-256', length: cekLength * 8 }, true, ['sign']);
     return new Uint8Array(await crypto.subtle.exportKey('raw', key));
   } catch {
     throw new JwtError('ERR_JWE_DECRYPTION_FAILED');
