@@ -265,7 +265,8 @@ export async function deriveShared(publicKey: CryptoKey, privateKey: CryptoKey, 
     throw new JwtError('ERR_JWE_EPK_INVALID', { reason: 'key agreement failed' });
   }
   // X25519 with a small-order point yields zero: refuse it (RFC 7748 §6.1) wherever the runtime does not.
-  let any = 0;
+  // (On P-256/P-384 an x-coordinate of zero is a genuine point: only X25519 is checked.)
+  let any = crv === 'X25519' ? 0 : 1;
   for (const b of z) any |= b;
   if (any === 0) throw new JwtError('ERR_JWE_EPK_INVALID', { reason: 'degenerate shared secret' });
   return z;
