@@ -18,6 +18,7 @@ const SUITES: Record<string, [string, string][]> = {
     ['verify.ts', 'stage breakdown, cache hit, decode-only (Node)'],
     ['cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
     ['sign.ts', 'sign per algorithm vs jose, fast-jwt, jsonwebtoken, bare primitive (Node)'],
+    ['jwe.ts', 'JWE decrypt (+ nested verify) vs jose and the bare AES-GCM (Node)'],
   ],
   isolate: [['isolate.ts', 'guard vs no-op vs jose guard through Miniflare']],
   load: [['load.ts', 'wrangler dev under autocannon']],

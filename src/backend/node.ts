@@ -65,3 +65,4 @@ export const backend: CryptoBackend = {
   },
 };
 export { signBackend } from './sign-node.js';
+export { jweBackend } from './jwe-node.js';

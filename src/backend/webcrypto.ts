@@ -57,3 +57,4 @@ export const backend: CryptoBackend = {
   },
 };
 export { signBackend } from './sign-webcrypto.js';
+export { jweBackend } from './jwe-webcrypto.js';

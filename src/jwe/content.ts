@@ -3,6 +3,7 @@
 // For CBC-HS the tag is checked, in constant time inside the core, before a single
 // block is decrypted: a padding error can never be observed for a forged token.
 
+import { jweBackend } from '#crypto-backend';
 import { JwtError } from '../errors.js';
 import { getCore } from '../wasm/instance.js';
 import type { EncSpec } from './algorithms.js';
@@ -45,9 +46,9 @@ function withMacKey<T>(spec: EncSpec, cek: Uint8Array, use: (slot: number) => T)
   }
 }
 
-/** An AES-GCM key, imported once by callers that reuse a CEK (`dir`). */
-export function importGcmKey(cek: Uint8Array, usage: 'encrypt' | 'decrypt'): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', cek as BufferSource, 'AES-GCM', false, [usage]);
+/** A reusable AES-GCM decryption key for callers that keep a CEK (`dir`): a CryptoKey, or the bytes under node. */
+export function gcmDecryptionKey(cek: Uint8Array): Uint8Array | Promise<CryptoKey> {
+  return jweBackend.gcmKey(cek);
 }
 
 export async function decryptContent(spec: EncSpec, cek: Uint8Array | CryptoKey, aad: Uint8Array, sealed: Sealed): Promise<Uint8Array> {
@@ -67,22 +68,17 @@ export async function decryptContent(spec: EncSpec, cek: Uint8Array | CryptoKey,
 /** AES-GCM with a 128-bit tag; any failure is ERR_JWE_DECRYPTION_FAILED. */
 export async function aesGcmDecrypt(cek: Uint8Array | CryptoKey, iv: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Promise<Uint8Array> {
   if (tag.length !== 16) throw failed();
-  const key = cek instanceof Uint8Array ? await importGcmKey(cek, 'decrypt') : cek;
-  const joined = new Uint8Array(ciphertext.length + tag.length);
-  joined.set(ciphertext, 0);
-  joined.set(tag, ciphertext.length);
   try {
-    return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: iv as BufferSource, additionalData: aad as BufferSource, tagLength: 128 }, key, joined));
+    return await jweBackend.gcmDecrypt(cek, iv, aad, ciphertext, tag);
   } catch {
     throw failed();
   }
 }
 
-/** AES-CBC with PKCS#7 padding removed by WebCrypto; any failure is ERR_JWE_DECRYPTION_FAILED. */
+/** AES-CBC with PKCS#7 padding removed (and checked); any failure is ERR_JWE_DECRYPTION_FAILED. */
 export async function aesCbcDecrypt(encKey: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Promise<Uint8Array> {
   try {
-    const key = await crypto.subtle.importKey('raw', encKey as BufferSource, 'AES-CBC', false, ['decrypt']);
-    return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-CBC', iv: iv as BufferSource }, key, ciphertext as BufferSource));
+    return await jweBackend.cbcDecrypt(encKey, iv, ciphertext);
   } catch {
     throw failed();
   }
@@ -90,14 +86,9 @@ export async function aesCbcDecrypt(encKey: Uint8Array, iv: Uint8Array, cipherte
 
 export async function encryptContent(spec: EncSpec, cek: Uint8Array | CryptoKey, aad: Uint8Array, plaintext: Uint8Array): Promise<Sealed> {
   const iv = crypto.getRandomValues(new Uint8Array(spec.ivLength));
-  if (spec.kind === 'gcm') {
-    const key = cek instanceof Uint8Array ? await importGcmKey(cek, 'encrypt') : cek;
-    const out = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad as BufferSource, tagLength: 128 }, key, plaintext as BufferSource));
-    return { iv, ciphertext: out.slice(0, out.length - 16), tag: out.slice(out.length - 16) };
-  }
+  if (spec.kind === 'gcm') return { iv, ...(await jweBackend.gcmEncrypt(cek, iv, aad, plaintext)) };
   if (!(cek instanceof Uint8Array)) throw new TypeError('CBC-HS needs the CEK bytes');
-  const key = await crypto.subtle.importKey('raw', cek.subarray(spec.cekLength / 2) as BufferSource, 'AES-CBC', false, ['encrypt']);
-  const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-CBC', iv }, key, plaintext as BufferSource));
+  const ciphertext = await jweBackend.cbcEncrypt(cek.subarray(spec.cekLength / 2), iv, plaintext);
   const data = macInput(aad, iv, ciphertext);
   if (data.length > getCore().inputCap) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the JWE would not fit the core buffer' });
   const tag = withMacKey(spec, cek, (slot) => getCore().hmacCompute(slot, data)).slice(0, spec.tagLength);

@@ -7,7 +7,7 @@ import { MIN_RSA_BITS } from '../algorithms.js';
 import { decodeSegment } from '../b64.js';
 import { JwtError } from '../errors.js';
 import { KW_LENGTH, type EncSpec, type KeyManagement } from './algorithms.js';
-import { importGcmKey } from './content.js';
+import { gcmDecryptionKey } from './content.js';
 import { concatKdf } from './kdf.js';
 
 /** A JWK for JWE: `oct` secrets (dir, A*KW), RSA private/public keys, EC P-256/P-384 and OKP X25519 keys. */
@@ -161,7 +161,10 @@ export class JweKey {
     switch (alg) {
       case 'dir':
         if (encryptedKey.length !== 0) throw new JwtError('ERR_JWE_CEK_INVALID', { reason: 'dir carries no encrypted key' });
-        if (enc.kind === 'gcm') return this.#imported(`gcm:decrypt`, () => importGcmKey(this.#secret!, 'decrypt'));
+        if (enc.kind === 'gcm') {
+          const k = gcmDecryptionKey(this.#secret!);
+          return k instanceof Promise ? this.#imported('gcm:decrypt', () => k) : k;
+        }
         return this.#secret!;
       case 'A128KW':
       case 'A256KW':
