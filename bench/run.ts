@@ -19,6 +19,7 @@ const SUITES: Record<string, [string, string][]> = {
     ['cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
     ['sign.ts', 'sign per algorithm vs jose, fast-jwt, jsonwebtoken, bare primitive (Node)'],
     ['jwe.ts', 'JWE decrypt (+ nested verify) vs jose and the bare AES-GCM (Node)'],
+    ['sign-jwe-workerd.ts', 'sign and JWE decrypt vs jose, inside workerd'],
   ],
   isolate: [['isolate.ts', 'guard vs no-op vs jose guard through Miniflare']],
   load: [['load.ts', 'wrangler dev under autocannon']],

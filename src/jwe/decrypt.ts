@@ -4,7 +4,7 @@
 // The plaintext goes back to the verifier: JWT claims, or a nested JWS (cty JWT)
 // that is verified as any other token.
 
-import { decodeSegment } from '../b64.js';
+import { decodeBase64Url } from '#platform';
 import { JwtError } from '../errors.js';
 import { utf8 } from '../utf8.js';
 import { CONTENT_ENCRYPTION, KEY_MANAGEMENT } from './algorithms.js';
@@ -55,7 +55,8 @@ export function isCompactJwe(token: unknown): token is string {
 }
 
 function segment(token: string, start: number, end: number, what: string): Uint8Array {
-  const bytes = decodeSegment(token, start, end);
+  // Strict base64url, native where the runtime has a decoder (the ciphertext is most of the token).
+  const bytes = decodeBase64Url(token.slice(start, end));
   if (bytes === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: `JWE ${what} is not canonical base64url` });
   return bytes;
 }
@@ -68,6 +69,19 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
   const algs = allowList(options.algorithms, KEY_MANAGEMENT, 'algorithms');
   const encs = allowList(options.encryptions, CONTENT_ENCRYPTION, 'encryptions');
   const encoder = new TextEncoder();
+
+  // A sender reuses one header (`dir`, AES-KW, RSA) on every token: remember the last few parses.
+  // Keyed by the exact segment; ECDH-ES headers carry a fresh epk each time and simply miss.
+  const headers = new Map<string, JweHeader>();
+  function cachedHeader(segment: string): JweHeader {
+    let h = headers.get(segment);
+    if (h === undefined) {
+      h = parseJweHeader(segment, algs, encs);
+      if (headers.size >= 16) headers.clear();
+      headers.set(segment, h);
+    }
+    return h;
+  }
 
   function pick(h: JweHeader): JweKey {
     let found = keys.filter((k) => k.fits(h.alg, h.enc) && (h.kid === undefined || k.kid === undefined || k.kid === h.kid));
@@ -86,7 +100,7 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
       const d3 = token.indexOf('.', d2 + 1);
       const d4 = token.indexOf('.', d3 + 1);
       if (d1 <= 0) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'empty JWE header' });
-      const header = parseJweHeader(token.slice(0, d1), algs, encs);
+      const header = cachedHeader(token.slice(0, d1));
       const encryptedKey = segment(token, d1 + 1, d2, 'encrypted key');
       const iv = segment(token, d2 + 1, d3, 'iv');
       const ciphertext = segment(token, d3 + 1, d4, 'ciphertext');
