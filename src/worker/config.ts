@@ -3,6 +3,7 @@
 // guard answers 500 with a log line that says what to fix — never a silent pass.
 
 import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
+import { parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion.js';
 
 export class ConfigError extends Error {
   readonly setting: string;
@@ -60,6 +61,8 @@ export interface GuardConfig {
   jwksTimeoutMs: number;
   jwksCooldownMs: number;
   admin: { path: string; secretBinding: string } | undefined;
+  /** Signed identity for the origin (./origin-assertion.ts); undefined when off. */
+  originAssertion: OriginAssertionConfig | undefined;
 }
 
 /** The origin value that answers with a JSON echo of the forwarded request (dev, demos). */
@@ -75,7 +78,7 @@ export const ECHO_ORIGIN = 'builtin:echo';
 export const L2_DEFAULT_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'ES512'];
 
 const TOP_LEVEL = new Set([
-  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin',
+  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion',
 ]);
 const ISSUER_KEYS = new Set(['issuer', 'audience', 'algorithms', 'typ', 'jwks', 'jwksUrl', 'secretBinding']);
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -286,5 +289,6 @@ export function parseConfig(raw: unknown): GuardConfig {
     jwksTimeoutMs: num(jw.timeoutMs, 'jwks.timeoutMs', 3_000, 100, 30_000),
     jwksCooldownMs: num(jw.cooldownMs, 'jwks.cooldownMs', 30_000, 0, 3_600_000),
     admin,
+    originAssertion: parseOriginAssertion(v.originAssertion, forwardClaims.map(([, h]) => h)),
   };
 }

@@ -75,6 +75,9 @@ export class Guard {
 
     const headers = new Headers(request.headers);
     stripIdentity(headers, config);
+    // Drops a client's own assertion header; answers the assertion key set path.
+    const served = this.parts.assertion?.intercept(url, headers);
+    if (served !== undefined) return served;
     const forms = pathForms(url.pathname);
     if (isPublic(forms, config)) {
       counters.inc('public');
@@ -119,6 +122,7 @@ export class Guard {
       }
       if (value !== undefined) headers.set(header, value);
     }
+    await this.parts.assertion?.stamp(headers, verified.payload, url, config.origin);
     counters.inc('accepted');
     return withTiming(await this.#forward(request, url, headers), timing);
   }
