@@ -29,6 +29,12 @@ export default async function setup(): Promise<WorkerCase[]> {
     cases.push({ name: `sign ${alg} edgejwt sign`, fn: () => s.sign(CLAIMS, { expiresIn: 300 }), async: true });
     cases.push({ name: `sign ${alg} jose SignJWT`, fn: () => new jose.SignJWT(CLAIMS).setProtectedHeader({ alg, typ: 'JWT', kid: 'k1' }).setIssuedAt().setExpirationTime('300s').sign(pair.privateKey), async: true });
     cases.push({ name: `sign ${alg} crypto.subtle.sign bare`, fn: () => crypto.subtle.sign(params as EcdsaParams, pair.privateKey, input), async: true });
+    if (alg === 'EdDSA') {
+      // What the guard's origin assertion costs per request: sub + scope, iss, aud, jti, 60 s.
+      const claims = { sub: 'user-1', scope: 'read write' };
+      const o = { expiresIn: 60, issuer: 'https://api.example.com', audience: 'https://origin.example.com' };
+      cases.push({ name: 'sign EdDSA edgejwt origin assertion', fn: () => s.sign(claims, { ...o, jwtId: crypto.randomUUID() }), async: true });
+    }
   }
   // ---- JWE decrypt ----
   const cek = crypto.getRandomValues(new Uint8Array(32));
