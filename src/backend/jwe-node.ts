@@ -22,6 +22,17 @@ function cbcName(key: Uint8Array): 'aes-128-cbc' | 'aes-256-cbc' {
   throw new TypeError('AES-CBC key must be 16 or 32 bytes');
 }
 
+/** Remove PKCS#7 padding (RFC 5652 §6.3), or throw if it is not exactly right. */
+function unpad(block: Uint8Array): Uint8Array {
+  const n = block.length;
+  const pad = n === 0 ? 0 : block[n - 1]!;
+  if (n === 0 || n % 16 !== 0 || pad === 0 || pad > 16) throw new TypeError('bad padding');
+  let bad = 0;
+  for (let i = n - pad; i < n; i++) bad |= block[i]! ^ pad;
+  if (bad !== 0) throw new TypeError('bad padding');
+  return block.subarray(0, n - pad);
+}
+
 export const jweBackend: JweBackend = {
   name: 'node',
   gcmDecrypt(key, iv, aad, ciphertext, tag) {
@@ -44,7 +55,11 @@ export const jweBackend: JweBackend = {
   },
   cbcDecrypt(key, iv, ciphertext) {
     const d = createDecipheriv(cbcName(key), key, iv);
-    return Buffer.concat([d.update(ciphertext), d.final()]);
+    // The padding is checked here, not by the cipher: some node:crypto implementations
+    // (Deno's) skip the check, and every runtime must give the same answer.
+    d.setAutoPadding(false);
+    const out = Buffer.concat([d.update(ciphertext), d.final()]);
+    return unpad(out);
   },
   cbcEncrypt(key, iv, plaintext) {
     const c = createCipheriv(cbcName(key), key, iv);

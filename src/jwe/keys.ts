@@ -278,6 +278,8 @@ export async function deriveShared(publicKey: CryptoKey, privateKey: CryptoKey, 
 /** RFC 3394 unwrap through WebCrypto; the CEK length is checked before any work. */
 export async function aesKwUnwrap(kek: CryptoKey, wrapped: Uint8Array, cekLength: number): Promise<Uint8Array> {
   if (wrapped.length !== cekLength + 8) throw new JwtError('ERR_JWE_CEK_INVALID');
+  // RFC 3394 §2: at least two 64-bit blocks of key data (some runtimes unwrap one).
+  if (wrapped.length < 24 || wrapped.length % 8 !== 0) throw new JwtError('ERR_JWE_DECRYPTION_FAILED');
   try {
     // Unwrapped as an extractable HMAC key only to read its bytes back (any length is allowed there).
     const key = await crypto.subtle.unwrapKey('raw', wrapped as BufferSource, kek, 'AES-KW', { name: 'HMAC', hash: 'SHA-256', length: cekLength * 8 }, true, ['sign']);

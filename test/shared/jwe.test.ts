@@ -3,7 +3,7 @@
 // jose both ways, and each refusal with its code.
 import { jweBackend } from '#crypto-backend';
 import * as jose from 'jose';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEncrypter, createSigner, createVerifier, type EncryptionJWK } from '../../src/index.js';
 import { codeOf, codeOfSync } from './jwt-mint.js';
 
@@ -162,16 +162,22 @@ describe('JWE refusals, each with its code', () => {
     const parts = token.split('.');
     const tag = parts[4]!;
     parts[4] = (tag[0] === 'A' ? 'B' : 'A') + tag.slice(1);
-    // Whichever backend this runtime selected (WebCrypto, or node:crypto under `node`).
-    const decrypt = vi.spyOn(jweBackend, 'cbcDecrypt');
+    // Whichever backend this runtime selected (WebCrypto, or node:crypto under `node`), counted
+    // by hand: the shared corpus also runs outside Vitest, without its spies.
+    const original = jweBackend.cbcDecrypt;
+    let calls = 0;
+    jweBackend.cbcDecrypt = (...args) => {
+      calls++;
+      return original.apply(jweBackend, args);
+    };
     try {
       expect(await codeOf(() => v.verify(parts.join('.')))).toBe('ERR_JWE_DECRYPTION_FAILED');
-      expect(decrypt).not.toHaveBeenCalled();
+      expect(calls).toBe(0);
       // The untouched token does reach AES-CBC.
       expect((await v.verify(token)).payload.a).toBe(1);
-      expect(decrypt).toHaveBeenCalledTimes(1);
+      expect(calls).toBe(1);
     } finally {
-      decrypt.mockRestore();
+      jweBackend.cbcDecrypt = original;
     }
   });
 
