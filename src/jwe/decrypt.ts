@@ -12,7 +12,15 @@ import { decryptContent } from './content.js';
 import { parseJweHeader, type JweHeader } from './header.js';
 import { JweKey, type EncryptionKeyInput } from './keys.js';
 
-/** The `decryption` option of createVerifier. */
+/**
+ * The `decryption` option of createVerifier.
+ *
+ * @example
+ * ```ts
+ * const verifier = createVerifier({ algorithms: ['ES256'], jwks, decryption: { keys: [recipientPrivateJwk], algorithms: ['ECDH-ES+A256KW'], encryptions: ['A256GCM'] } });
+ * const { payload } = await verifier.verify(jweOrJws);
+ * ```
+ */
 export interface DecryptionOptions {
   /** Private keys (JWK) or `dir`/AES-KW secrets (bytes, or `oct` JWKs). A token's `kid` picks among them. */
   keys: readonly EncryptionKeyInput[];

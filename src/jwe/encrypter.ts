@@ -10,6 +10,14 @@ import { checkContentEncryption, checkKeyManagement, CONTENT_ENCRYPTION, KEY_MAN
 import { encryptContent } from './content.js';
 import { JweKey, type EncryptionKeyInput } from './keys.js';
 
+/**
+ * Options of createEncrypter.
+ *
+ * @example
+ * ```ts
+ * const options: EncrypterOptions = { alg: 'dir', enc: 'A256GCM', key: sharedKeyBytes, header: { kid: 'k1' } };
+ * ```
+ */
 export interface EncrypterOptions {
   /** Key management: dir, A128KW, A256KW, RSA-OAEP-256, ECDH-ES, ECDH-ES+A256KW. */
   alg: string;
@@ -21,6 +29,14 @@ export interface EncrypterOptions {
   header?: Record<string, unknown>;
 }
 
+/**
+ * An encrypter for one recipient key (see createEncrypter).
+ *
+ * @example
+ * ```ts
+ * const jwe = await encrypter.encrypt(signedJwt); // nested JWT, cty "JWT"
+ * ```
+ */
 export interface Encrypter {
   /** Encrypt a compact JWS (nested JWT, cty "JWT") or a JWT claims object. */
   encrypt(payloadOrJws: string | Record<string, unknown>): Promise<string>;

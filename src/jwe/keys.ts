@@ -149,7 +149,10 @@ export class JweKey {
   #imported(name: string, make: () => Promise<CryptoKey>): Promise<CryptoKey> {
     let p = this.#imports.get(name);
     if (p === undefined) {
-      p = make();
+      // A key WebCrypto will not import (a JWK without its CRT members, say) is a key error, typed.
+      p = make().catch(() => {
+        throw new JwtError('ERR_KEY_INVALID', { reason: 'the runtime refused to import the key' });
+      });
       p.catch(() => undefined);
       this.#imports.set(name, p);
     }

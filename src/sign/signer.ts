@@ -16,6 +16,14 @@ import { signingKey, type SignerKeyInput, type SigningKey } from './keys.js';
 export type { SignOptions } from './claims.js';
 export type { SignerKeyInput, PrivateJWK } from './keys.js';
 
+/**
+ * Options of createSigner.
+ *
+ * @example
+ * ```ts
+ * const options: SignerOptions = { alg: 'EdDSA', key: privateJwk, header: { kid: 'k1' } };
+ * ```
+ */
 export interface SignerOptions {
   /** The JWS algorithm; any of SUPPORTED_ALGORITHMS. */
   alg: string;
@@ -24,6 +32,14 @@ export interface SignerOptions {
   header?: Record<string, unknown>;
 }
 
+/**
+ * A signer bound to one algorithm and key (see createSigner).
+ *
+ * @example
+ * ```ts
+ * const token = signer.signSync({ sub: 'u1' }, { expiresIn: 300, audience: 'api', jwtId: crypto.randomUUID() });
+ * ```
+ */
 export interface Signer {
   readonly alg: string;
   /** Sign in every runtime and for every algorithm. */
@@ -83,15 +99,30 @@ export function createSigner(options: SignerOptions): Signer {
       if (key.wasm !== undefined) return signHmac(key, input);
       const k = key.key;
       if (k instanceof Promise || signBackend.name !== 'node') throw new JwtError('ERR_ASYNC_REQUIRED', { reason: 'call sign() instead of signSync()' });
-      return input + '.' + base64UrlOfBytes(signBackend.sign(spec, k, input) as Uint8Array);
+      return input + '.' + base64UrlOfBytes(backendSign(() => signBackend.sign(spec, k, input) as Uint8Array));
     },
     async sign(payload, o) {
       const input = signingInput(payload, o);
       if (key.wasm !== undefined) return signHmac(key, input);
       const k = await key.key;
-      return input + '.' + base64UrlOfBytes(await signBackend.sign(spec, k, input));
+      let signature: Uint8Array;
+      try {
+        signature = await signBackend.sign(spec, k, input);
+      } catch {
+        throw new JwtError('ERR_KEY_INVALID', { reason: 'the runtime refused to sign with this key' });
+      }
+      return input + '.' + base64UrlOfBytes(signature);
     },
   };
+}
+
+/** A synchronous backend signature; a refusal (a key the runtime cannot use) is a typed key error. */
+function backendSign(run: () => Uint8Array): Uint8Array {
+  try {
+    return run();
+  } catch {
+    throw new JwtError('ERR_KEY_INVALID', { reason: 'the runtime refused to sign with this key' });
+  }
 }
 
 function signHmac(key: SigningKey & { wasm: object }, input: string): string {

@@ -214,6 +214,14 @@ describe('JWE refusals, each with its code', () => {
     expect(codeOfSync(() => createEncrypter({ alg: 'dir', enc: 'A256GCM', key, header: { alg: 'x' } }))).toBe('ERR_OPTIONS_INVALID');
   });
 
+  it('a decryption key the runtime cannot import fails with a typed ERR_KEY_INVALID, not a runtime error', async () => {
+    const r = await rsa;
+    const { p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...noCrt } = r.priv;
+    const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [{ ...noCrt, d: r.priv.d!.slice(0, -4) }] } });
+    const token = await createEncrypter({ alg: 'RSA-OAEP-256', enc: 'A256GCM', key: r.pub }).encrypt(signer.signSync({}));
+    expect(await codeOf(() => v.verify(token))).toBe('ERR_KEY_INVALID');
+  });
+
   it('two keys that both fit and no kid to choose: ERR_JWKS_MULTIPLE_MATCHING_KEYS; kid chooses', async () => {
     const k2 = crypto.getRandomValues(new Uint8Array(32));
     const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [{ kty: 'oct', kid: 'a', k: b64u(key) }, { kty: 'oct', kid: 'b', k: b64u(k2) }] } });
