@@ -109,6 +109,8 @@ export class JweKey {
         this.kty = 'RSA';
         if (bitLength(b64(jwk.n, 'n')) < MIN_RSA_BITS) throw new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
         b64(jwk.e, 'e');
+        // Checked here because JWK importers differ: some skip characters they do not know.
+        for (const m of ['d', 'p', 'q', 'dp', 'dq', 'qi'] as const) if (jwk[m] !== undefined) b64(jwk[m], m);
         this.crv = undefined;
         break;
       case 'EC':

@@ -99,6 +99,8 @@ function checkJwk(spec: AlgSpec, jwk: PrivateJWK): void {
   if (spec.kty === 'RSA') {
     if (bitLength(bytesOf(jwk.n, 'n')) < MIN_RSA_BITS) throw new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
     bytesOf(jwk.e, 'e');
+    // Checked here because JWK importers differ: some skip characters they do not know.
+    for (const m of ['p', 'q', 'dp', 'dq', 'qi'] as const) if (jwk[m] !== undefined) bytesOf(jwk[m], m);
   } else if (spec.kty === 'EC') {
     const size = EC_COORD[spec.crv!]!;
     if (bytesOf(jwk.x, 'x').length !== size || bytesOf(jwk.y, 'y').length !== size || d.length !== size) throw bad('EC coordinate length');

@@ -195,6 +195,7 @@ describe('signing keys are checked as for verify', () => {
     const jwk = await privateJwk(ed);
     expect(codeOfSync(() => createSigner({ alg: 'EdDSA', key: { ...jwk, d: 'AAAA' } }))).toBe('ERR_KEY_INVALID');
     const rs = await privateJwk(await generate('RS256'));
+    expect(codeOfSync(() => createSigner({ alg: 'RS256', key: { ...rs, qi: '*not base64url*' } }))).toBe('ERR_KEY_INVALID');
     const { p: _p, ...noPrimes } = rs;
     expect(await codeOf(() => createSigner({ alg: 'RS256', key: { ...noPrimes, d: rs.d!.slice(4) } }).sign({}))).toBe('ERR_KEY_INVALID');
   });
