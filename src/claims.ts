@@ -47,7 +47,7 @@ export function normaliseTyp(typ: string): string {
 }
 
 /** Time checks alone, also re-run on every cache hit. `now` in seconds. */
-export function checkTimes(payload: Record<string, unknown>, policy: ClaimPolicy, now: number): void {
+function checkTimes(payload: Record<string, unknown>, policy: ClaimPolicy, now: number): void {
   const tol = policy.clockTolerance;
   const exp = numeric(payload, 'exp');
   const nbf = numeric(payload, 'nbf');

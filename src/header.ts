@@ -16,7 +16,7 @@ export interface ParsedHeader {
 }
 
 /** `kid` is an opaque lookup string; a 10 KB one is an attack, not a key id. */
-export const MAX_KID_LENGTH = 256;
+const MAX_KID_LENGTH = 256;
 const MAX_HEADER_DEPTH = 8;
 const MAX_HEADER_SEGMENT = 8192;
 

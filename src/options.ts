@@ -8,6 +8,7 @@ import { JwtError } from './errors.js';
 import { KeyEntry, type KeyInput } from './keys/entry.js';
 import { LocalJWKSet, type JSONWebKeySet } from './keys/local.js';
 import { KEY_SOURCE, isKeySource, type KeySource } from './keys/set.js';
+import { optionsError } from './options-error.js';
 
 /** The settings one issuer's tokens are checked against. */
 export interface PolicyOptions {
@@ -38,31 +39,27 @@ export interface Policy {
   claims: ClaimPolicy;
 }
 
-function invalid(setting: string, reason?: string): JwtError {
-  return new JwtError('ERR_OPTIONS_INVALID', reason === undefined ? { setting } : { setting, reason });
-}
-
 function stringSet(value: unknown, setting: string): ReadonlySet<string> | undefined {
   if (value === undefined) return undefined;
   const list = typeof value === 'string' ? [value] : value;
   if (!Array.isArray(list) || list.length === 0 || list.some((v) => typeof v !== 'string' || v.length === 0)) {
-    throw invalid(setting, 'expected a non-empty string or array of strings');
+    throw optionsError(setting, 'expected a non-empty string or array of strings');
   }
   return new Set(list as string[]);
 }
 
 function seconds(value: unknown, setting: string, fallback: number | undefined): number | undefined {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw invalid(setting, 'expected a finite number of seconds');
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw optionsError(setting, 'expected a finite number of seconds');
   return value;
 }
 
 export function claimPolicy(o: Partial<PolicyOptions>): ClaimPolicy {
-  if (o.subject !== undefined && typeof o.subject !== 'string') throw invalid('subject');
-  if (o.typ !== undefined && (typeof o.typ !== 'string' || o.typ.length === 0)) throw invalid('typ');
-  if (o.requireExp !== undefined && typeof o.requireExp !== 'boolean') throw invalid('requireExp');
+  if (o.subject !== undefined && typeof o.subject !== 'string') throw optionsError('subject');
+  if (o.typ !== undefined && (typeof o.typ !== 'string' || o.typ.length === 0)) throw optionsError('typ');
+  if (o.requireExp !== undefined && typeof o.requireExp !== 'boolean') throw optionsError('requireExp');
   const required = o.requiredClaims ?? [];
-  if (!Array.isArray(required) || required.some((c) => typeof c !== 'string')) throw invalid('requiredClaims');
+  if (!Array.isArray(required) || required.some((c) => typeof c !== 'string')) throw optionsError('requiredClaims');
   return {
     issuer: stringSet(o.issuer, 'issuer'),
     audience: stringSet(o.audience, 'audience'),
@@ -76,11 +73,11 @@ export function claimPolicy(o: Partial<PolicyOptions>): ClaimPolicy {
 }
 
 function algorithms(value: unknown): { algs: Set<string>; specs: AlgSpec[] } {
-  if (!Array.isArray(value) || value.length === 0) throw invalid('algorithms', 'a non-empty allow-list is required');
+  if (!Array.isArray(value) || value.length === 0) throw optionsError('algorithms', 'a non-empty allow-list is required');
   const specs: AlgSpec[] = [];
   for (const a of value) {
     const s = typeof a === 'string' ? algSpec(a) : undefined;
-    if (s === undefined) throw invalid('algorithms', 'unsupported algorithm');
+    if (s === undefined) throw optionsError('algorithms', 'unsupported algorithm');
     specs.push(s);
   }
   return { algs: new Set(specs.map((s) => s.alg)), specs };
@@ -118,9 +115,9 @@ function singleKey(input: KeyInput, specs: AlgSpec[]): SingleKey {
 }
 
 export function buildPolicy(o: PolicyOptions, defaults: Partial<PolicyOptions>): Policy {
-  if (typeof o !== 'object' || o === null) throw invalid('issuers');
+  if (typeof o !== 'object' || o === null) throw optionsError('issuers');
   const { algs, specs } = algorithms(o.algorithms);
-  if ((o.key === undefined) === (o.jwks === undefined)) throw invalid('key', 'exactly one of key or jwks is required');
+  if ((o.key === undefined) === (o.jwks === undefined)) throw optionsError('key', 'exactly one of key or jwks is required');
   let source: KeySource;
   if (o.key !== undefined) source = singleKey(o.key, specs);
   else if (isKeySource(o.jwks)) source = o.jwks;

@@ -10,7 +10,9 @@ import { JwtError } from './errors.js';
 import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
 import { split } from './jws.js';
 import { buildPolicy, type Policy, type PolicyOptions } from './options.js';
+import { optionsError } from './options-error.js';
 import { parsePayloadText } from './payload.js';
+import { INPUT_CAP } from './wasm/abi.js';
 import { getCore } from './wasm/instance.js';
 
 export interface VerifyResult<P = JWTPayload> {
@@ -46,7 +48,6 @@ export interface Verifier {
 }
 
 const DEFAULT_MAX_TOKEN = 16_384;
-const MAX_TOKEN_LIMIT = 65_536; // the Wasm core's input region
 
 type Maybe<T> = T | Promise<T>;
 /** The payload as text (undefined: not UTF-8), or as a copy of its bytes for rawPayload. */
@@ -69,10 +70,6 @@ class AsyncNeeded {
     readonly pending: Promise<unknown>,
     readonly reason: string,
   ) {}
-}
-
-function optionsError(setting: string, reason?: string): JwtError {
-  return new JwtError('ERR_OPTIONS_INVALID', reason === undefined ? { setting } : { setting, reason });
 }
 
 export function createVerifier(options: VerifierOptions): Verifier {
@@ -105,7 +102,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
 function setup(options: VerifierOptions): Setup {
   if (typeof options !== 'object' || options === null) throw optionsError('options');
   const maxLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN;
-  if (!Number.isInteger(maxLength) || maxLength < 16 || maxLength > MAX_TOKEN_LIMIT) throw optionsError('maxTokenLength');
+  if (!Number.isInteger(maxLength) || maxLength < 16 || maxLength > INPUT_CAP) throw optionsError('maxTokenLength');
   const fixed = options.currentDate;
   if (fixed !== undefined && (!(fixed instanceof Date) || Number.isNaN(fixed.getTime()))) throw optionsError('currentDate');
   const raw = options.rawPayload === true;

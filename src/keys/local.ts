@@ -15,7 +15,7 @@ export interface LocalSetOptions {
   allowHmac?: boolean;
 }
 
-export const MAX_JWKS_KEYS = 100;
+const MAX_JWKS_KEYS = 100;
 
 /** Parse a JWKS object into key entries, skipping keys that cannot verify. */
 export function parseJwks(jwks: unknown): KeyEntry[] {

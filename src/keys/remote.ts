@@ -8,6 +8,7 @@ import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import type { KeyEntry } from './entry.js';
 import { parseJwks, type JSONWebKeySet } from './local.js';
+import { optionsError } from '../options-error.js';
 
 export type { JSONWebKeySet };
 import { KEY_SOURCE, pick, type KeySource } from './set.js';
@@ -48,8 +49,6 @@ export interface RemoteJWKSetOptions {
 interface Installed {
   keys: KeyEntry[];
   seq: number;
-  /** Clock time the set was obtained. */
-  at: number;
   /** Clock time it stops being fresh. */
   freshUntil: number;
 }
@@ -71,7 +70,7 @@ export class RemoteJWKSet implements KeySource {
   constructor(url: string | URL, options: RemoteJWKSetOptions = {}) {
     const parsed = new URL(String(url));
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-      throw new JwtError('ERR_OPTIONS_INVALID', { setting: 'url', reason: 'JWKS URL must be http(s)' });
+      throw optionsError('url', 'JWKS URL must be http(s)');
     }
     this.url = parsed.href;
     this.#o = {
@@ -89,7 +88,7 @@ export class RemoteJWKSet implements KeySource {
     };
     for (const k of ['timeoutDuration', 'cooldownDuration', 'cacheMaxAge', 'cacheMinAge', 'staleDuration', 'maxSize'] as const) {
       const v = this.#o[k];
-      if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v)) throw new JwtError('ERR_OPTIONS_INVALID', { setting: k });
+      if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v)) throw optionsError(k);
     }
   }
 
@@ -160,7 +159,7 @@ export class RemoteJWKSet implements KeySource {
       const keys = parseJwks(jwks);
       const now = this.#o.now();
       // The store expires its own entries; trust a stored set for the minimum age, then ask again.
-      return this.#install({ keys, seq, at: now, freshUntil: now + this.#o.cacheMinAge });
+      return this.#install({ keys, seq, freshUntil: now + this.#o.cacheMinAge });
     } catch {
       return undefined;
     }
@@ -235,7 +234,7 @@ export class RemoteJWKSet implements KeySource {
     const keys = parseJwks(json);
     const now = this.#o.now();
     const ttl = this.#ttl(cacheControl);
-    const installed = this.#install({ keys, seq, at: now, freshUntil: now + ttl });
+    const installed = this.#install({ keys, seq, freshUntil: now + ttl });
     if (this.#o.store !== undefined && installed.seq === seq) {
       try {
         await this.#o.store.put(this.url, json as JSONWebKeySet, Math.ceil(ttl / 1000));

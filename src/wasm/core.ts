@@ -3,14 +3,11 @@
 // Nothing here allocates inside Wasm; bytes go into fixed regions.
 
 import { readText, writeText } from '#platform';
-import { JwtError } from '../errors.js';
-import type { CoreExports } from './exports.js';
+import type { HashName } from '../algorithms.js';
 import { decodedLength } from '../b64.js';
-import { VALID, INVALID, ERR_KEY, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING } from './status.js';
-
-export const HASH_IDS = { 'SHA-256': 1, 'SHA-384': 2, 'SHA-512': 3 } as const;
-export type HashName = keyof typeof HASH_IDS;
-export const DIGEST_LENGTH: Record<HashName, number> = { 'SHA-256': 32, 'SHA-384': 48, 'SHA-512': 64 };
+import { JwtError } from '../errors.js';
+import { ERR_KEY, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING, HASH_IDS, INVALID, UTF8_ASCII, UTF8_VALID, VALID } from './abi.js';
+import type { CoreExports } from './exports.js';
 
 export type Bytes = string | Uint8Array;
 
@@ -45,10 +42,8 @@ export type Signed = DecodedJws | SignedBytes;
 /** The Wasm-verified schemes; each has one verify export. */
 export type WasmScheme = 'hmac' | 'ed25519';
 
-export const JWS_PAYLOAD_NOT_BASE64URL = 'payload is not canonical base64url';
-export const JWS_SIGNATURE_NOT_BASE64URL = 'signature is not canonical base64url';
-const UTF8_ASCII = 0;
-const UTF8_VALID = 1;
+const JWS_PAYLOAD_NOT_BASE64URL = 'payload is not canonical base64url';
+const JWS_SIGNATURE_NOT_BASE64URL = 'signature is not canonical base64url';
 
 export class Core {
   readonly exports: CoreExports;

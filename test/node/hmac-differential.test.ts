@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac, randomBytes } from 'node:crypto';
 import { getCore } from '../../src/wasm/instance.js';
-import type { HashName } from '../../src/wasm/core.js';
+import type { HashName } from '../../src/algorithms.js';
 
 const CASES: [HashName, string][] = [
   ['SHA-256', 'sha256'],

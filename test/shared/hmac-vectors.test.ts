@@ -1,7 +1,7 @@
 // RFC 4231 and Wycheproof HMAC-SHA256/384/512 through the Wasm core.
 import { describe, expect, it } from 'vitest';
 import { getCore } from '../../src/wasm/instance.js';
-import type { HashName } from '../../src/wasm/core.js';
+import type { HashName } from '../../src/algorithms.js';
 import rfc4231 from '../vectors/rfc/hmac_rfc4231.json';
 import wp256 from '../vectors/wycheproof/hmac_sha256_test.json';
 import wp384 from '../vectors/wycheproof/hmac_sha384_test.json';
