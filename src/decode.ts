@@ -13,9 +13,9 @@ export interface UnverifiedToken {
 }
 
 export function decodeUnverified(token: string, maxTokenLength = 16_384): UnverifiedToken {
-  const seg = split(token, maxTokenLength);
-  const { header } = parseHeader(token, seg.h);
-  const bytes = decodeBase64Url(token.slice(seg.h + 1, seg.p));
+  const dots = split(token, maxTokenLength);
+  const { header } = parseHeader(token, dots.headerEnd);
+  const bytes = decodeBase64Url(token.slice(dots.headerEnd + 1, dots.payloadEnd));
   if (bytes === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'payload is not canonical base64url' });
   return { header, payload: parsePayload(bytes) };
 }

@@ -32,9 +32,9 @@ function invalid(reason: string): JwtError {
   return new JwtError('ERR_JWS_HEADER_INVALID', { reason });
 }
 
-export function parseHeader(token: string, end: number): ParsedHeader {
-  if (end > MAX_HEADER_SEGMENT) throw invalid('header too large');
-  const segment = token.slice(0, end);
+export function parseHeader(token: string, headerEnd: number): ParsedHeader {
+  if (headerEnd > MAX_HEADER_SEGMENT) throw invalid('header too large');
+  const segment = token.slice(0, headerEnd);
   // Measured: slice + === is about 4x cheaper than startsWith here (V8 12).
   if (lastParsed !== undefined && segment === lastSegment) return lastParsed;
   let parsed = cache.get(segment);

@@ -4,10 +4,10 @@
 import { algSpec, type AlgSpec } from './algorithms.js';
 import type { ClaimPolicy } from './claims.js';
 import { normaliseTyp } from './claims.js';
-import { JwtError } from './errors.js';
-import { KeyEntry, type KeyInput } from './keys/entry.js';
+import type { KeyInput } from './keys/entry.js';
 import { LocalJWKSet, type JSONWebKeySet } from './keys/local.js';
-import { KEY_SOURCE, isKeySource, type KeySource } from './keys/set.js';
+import { singleKey } from './keys/single.js';
+import { isKeySource, type KeySource } from './keys/source.js';
 import { optionsError } from './options-error.js';
 
 /** The settings one issuer's tokens are checked against. */
@@ -81,37 +81,6 @@ function algorithms(value: unknown): { algs: Set<string>; specs: AlgSpec[] } {
     specs.push(s);
   }
   return { algs: new Set(specs.map((s) => s.alg)), specs };
-}
-
-/** A single configured key; the token's kid is not consulted. */
-class SingleKey implements KeySource {
-  readonly [KEY_SOURCE] = true as const;
-  constructor(readonly entry: KeyEntry) {}
-  select(spec: AlgSpec): KeyEntry {
-    if (!this.entry.fits(spec)) throw new JwtError('ERR_KEY_ALG_MISMATCH');
-    return this.entry;
-  }
-}
-
-function singleKey(input: KeyInput, specs: AlgSpec[]): SingleKey {
-  const entry = KeyEntry.from(input);
-  if (!entry.usable) throw new JwtError('ERR_KEY_INVALID', { reason: 'use, key_ops or alg of the key rule out verification' });
-  const fitting = specs.filter((s) => entry.fits(s));
-  if (fitting.length === 0) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'no allowed algorithm fits the key' });
-  // Import now, so a short or broken key fails here rather than on the first token.
-  let firstError: unknown;
-  let ok = 0;
-  for (const s of fitting) {
-    try {
-      const h = entry.handle(s);
-      if (h instanceof Promise) h.catch(() => undefined);
-      ok++;
-    } catch (e) {
-      firstError ??= e;
-    }
-  }
-  if (ok === 0) throw firstError;
-  return new SingleKey(entry);
 }
 
 export function buildPolicy(o: PolicyOptions, defaults: Partial<PolicyOptions>): Policy {

@@ -157,11 +157,11 @@ function run(s: Setup, token: string, sync: boolean, nowMs: number, looked: bool
   // Bound and split.
   const dots = split(token, s.maxLength);
   // Header.
-  const ph = parseHeader(token, dots.h);
+  const ph = parseHeader(token, dots.headerEnd);
   // The token goes into the Wasm core once: both segments are decoded there, and the
   // signing input stays there for the signature check (see Core.decodeJws).
   const core = getCore();
-  const jws = core.decodeJws(token, dots.h, dots.p);
+  const jws = core.decodeJws(token, dots.headerEnd, dots.payloadEnd);
   const payload: Payload = s.raw ? core.payloadBytes(jws) : jws.payload;
 
   let policy = s.single;

@@ -18,7 +18,7 @@
 // compute the same point R', so the verdict never depends on which one ran.
 
 import { VALID, INVALID, ERR_SLOT, ERR_KEY, ERR_EMPTY_SLOT } from '../status';
-import { arenaAlloc } from './arena';
+import { arenaAlloc } from '../arena';
 import { equalCt } from '../regions';
 import { sha512Init, sha512Update, sha512Final, SHA512_CTX } from '../sha512';
 import { PT, ptDecode, ptEncode, ptIsSmallOrder } from './point';

@@ -20,17 +20,17 @@ export function stageCases(token: string, alg: string, key: unknown, verifySync:
   const handle = entry.handle(spec);
   if (handle instanceof Promise) throw new Error('stage cases need a key that imports synchronously');
   const core = getCore();
-  const jws = core.decodeJws(t, seg.h, seg.p);
+  const jws = core.decodeJws(t, seg.headerEnd, seg.payloadEnd);
   const text = jws.payload;
   const payload = parsePayloadText(text);
   const policy = claimPolicy({});
-  const ph = parseHeader(t, seg.h);
+  const ph = parseHeader(t, seg.headerEnd);
   // The check runs on a token the core already holds (decoded once above).
   const check = () => handle.verify(jws);
   return [
     { name: 'split + bound', fn: () => split(t, 16384) },
-    { name: 'header (parsed once, then cached)', fn: () => parseHeader(t, seg.h) },
-    { name: 'token into the core + decode (base64url, UTF-8, payload text)', fn: () => core.decodeJws(t, seg.h, seg.p) },
+    { name: 'header (parsed once, then cached)', fn: () => parseHeader(t, seg.headerEnd) },
+    { name: 'token into the core + decode (base64url, UTF-8, payload text)', fn: () => core.decodeJws(t, seg.headerEnd, seg.payloadEnd) },
     { name: 'key (selected, imported once)', fn: () => entry.handle(spec) },
     { name: 'signature (in place)', fn: check },
     { name: 'payload JSON.parse', fn: () => parsePayloadText(text) },

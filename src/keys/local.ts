@@ -4,7 +4,7 @@
 import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import { KeyEntry, type JWK } from './entry.js';
-import { KEY_SOURCE, pick, type KeySource } from './set.js';
+import { KEY_SOURCE, pick, type KeySource } from './source.js';
 
 export interface JSONWebKeySet {
   keys: JWK[];

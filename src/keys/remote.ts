@@ -11,7 +11,7 @@ import { parseJwks, type JSONWebKeySet } from './local.js';
 import { optionsError } from '../options-error.js';
 
 export type { JSONWebKeySet };
-import { KEY_SOURCE, pick, type KeySource } from './set.js';
+import { KEY_SOURCE, pick, type KeySource } from './source.js';
 
 /**
  * Where fetched sets are shared beyond this isolate. `get` returns a set another
