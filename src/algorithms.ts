@@ -50,6 +50,13 @@ const TABLE: Record<string, AlgSpec> = Object.freeze({
   ES512: spec('ES512', 'ecdsa', 'EC', 'SHA-512', 132, 'P-521'),
 });
 
+/**
+ * Every `alg` a verifier accepts in `algorithms`.
+ *
+ * @example
+ * SUPPORTED_ALGORITHMS.includes('EdDSA'); // true
+ * SUPPORTED_ALGORITHMS.includes('none'); // false: never an algorithm here
+ */
 export const SUPPORTED_ALGORITHMS: readonly string[] = Object.freeze(Object.keys(TABLE));
 
 /** The spec for `alg`, or undefined for anything not in the table (including `none`). */

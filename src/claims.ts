@@ -5,6 +5,14 @@
 import { JwtError } from './errors.js';
 import type { JoseHeader } from './header.js';
 
+/**
+ * A verified JWT claims set (RFC 7519 §4): the registered claims typed, the rest
+ * unknown. Frozen when it comes from the verify cache.
+ *
+ * @example
+ * const { payload } = await verifier.verify<JWTPayload & { scope?: string }>(token);
+ * payload.sub; // string | undefined
+ */
 export type JWTPayload = Readonly<Record<string, unknown>> & {
   readonly iss?: string;
   readonly sub?: string;

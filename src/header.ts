@@ -7,6 +7,14 @@ import { JwtError } from './errors.js';
 import { hasDuplicateOrDeep } from './json-names.js';
 import { utf8 } from './utf8.js';
 
+/**
+ * A token's protected header (RFC 7515 §4), frozen: `alg` always present, `kid`
+ * and `typ` strings when present.
+ *
+ * @example
+ * const { header } = await verifier.verify(token);
+ * header.kid; // the key that verified it, if the token named one
+ */
 export type JoseHeader = Readonly<Record<string, unknown>> & { readonly alg: string; readonly kid?: string; readonly typ?: string };
 
 export interface ParsedHeader {
@@ -16,7 +24,7 @@ export interface ParsedHeader {
 }
 
 /** `kid` is an opaque lookup string; a 10 KB one is an attack, not a key id. */
-const MAX_KID_LENGTH = 256;
+export const MAX_KID_LENGTH = 256;
 const MAX_HEADER_DEPTH = 8;
 const MAX_HEADER_SEGMENT = 8192;
 

@@ -10,7 +10,13 @@ import { singleKey } from './keys/single.js';
 import { isKeySource, type KeySource } from './keys/source.js';
 import { optionsError } from './options-error.js';
 
-/** The settings one issuer's tokens are checked against. */
+/**
+ * The settings one issuer's tokens are checked against: algorithms, exactly one of
+ * `key` or `jwks`, and the claim rules.
+ *
+ * @example
+ * const policy: PolicyOptions = { algorithms: ['ES256'], jwks: localSet, issuer: 'https://issuer.example', audience: ['api', 'web'], clockTolerance: 30 };
+ */
 export interface PolicyOptions {
   /** Allowed `alg` values (required; `none` is never accepted). */
   algorithms: readonly string[];

@@ -4,6 +4,7 @@
 // HMAC CryptoKeys) get views of the same regions. Nothing else switches on where a
 // key lives. A verdict is a boolean, or a promise of one that never rejects: a
 // backend refusing a hostile signature has said "invalid", not failed.
+// (docs/architecture.md, "The verify path".)
 
 import { backend } from '#crypto-backend';
 import type { AlgSpec } from './algorithms.js';

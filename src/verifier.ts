@@ -15,15 +15,35 @@ import { parsePayloadText } from './payload.js';
 import { INPUT_CAP } from './wasm/abi.js';
 import { getCore } from './wasm/instance.js';
 
+/**
+ * What a successful verify returns: the payload (claims checked) and the protected header.
+ *
+ * @example
+ * const { payload, header }: VerifyResult = await verifier.verify(token);
+ */
 export interface VerifyResult<P = JWTPayload> {
   readonly payload: P;
   readonly header: JoseHeader;
 }
 
+/**
+ * One entry of `issuers`: the keys, algorithms and claim rules for the tokens of
+ * one issuer (or several names of it).
+ *
+ * @example
+ * const entry: IssuerPolicy = { issuer: 'https://a.example', algorithms: ['EdDSA'], jwks: createRemoteJWKSet(aUrl), audience: 'api' };
+ */
 export interface IssuerPolicy extends PolicyOptions {
   issuer: string | readonly string[];
 }
 
+/**
+ * Options of createVerifier: one issuer's policy (PolicyOptions) or `issuers`, plus
+ * the verifier's own settings. Every mistake throws ERR_OPTIONS_INVALID at construction.
+ *
+ * @example
+ * const options: VerifierOptions = { algorithms: ['HS256'], key: secret, issuer: 'https://issuer.example', cache: { max: 5000, ttl: 30 } };
+ */
 export interface VerifierOptions extends Partial<PolicyOptions> {
   /** Several issuers in one verifier: the token's (unverified) `iss` picks the policy, then all is verified. */
   issuers?: readonly IssuerPolicy[];
@@ -40,8 +60,17 @@ export interface VerifierOptions extends Partial<PolicyOptions> {
   rawPayload?: boolean;
 }
 
+/**
+ * A verifier built by createVerifier: keys imported once, options checked once.
+ *
+ * @example
+ * const { payload } = await verifier.verify(token); // every algorithm
+ * const { payload: p } = verifier.verifySync(token); // HS*, EdDSA everywhere; RS/PS/ES under Node, Bun, Deno
+ */
 export interface Verifier {
+  /** Verify `token`: signature first, then claims. Rejects with a JwtError. */
   verify<P = JWTPayload>(token: string): Promise<VerifyResult<P>>;
+  /** verify without a promise; ERR_ASYNC_REQUIRED where a step would have to wait (WebCrypto, a key fetch or first import). */
   verifySync<P = JWTPayload>(token: string): VerifyResult<P>;
   /** Drop every cached result (e.g. after revoking a key). */
   clearCache(): void;
@@ -72,6 +101,27 @@ class AsyncNeeded {
   ) {}
 }
 
+/**
+ * Build a verifier for one issuer's tokens (or several, with `issuers`). Options,
+ * keys and algorithms are checked here: a verifier that exists can verify. Every
+ * failure at verify time is a JwtError with a stable `code`.
+ *
+ * @example
+ * import { createVerifier, createRemoteJWKSet } from 'edgejwt';
+ *
+ * const verifier = createVerifier({
+ *   algorithms: ['RS256', 'EdDSA'],
+ *   jwks: createRemoteJWKSet('https://issuer.example/.well-known/jwks.json'),
+ *   issuer: 'https://issuer.example',
+ *   audience: 'api://orders',
+ * });
+ * const { payload, header } = await verifier.verify(token);
+ *
+ * @example
+ * // HS256 with a raw secret: verifySync needs no promise in any runtime.
+ * const hs = createVerifier({ algorithms: ['HS256'], key: new TextEncoder().encode(secret) });
+ * const { payload } = hs.verifySync(token);
+ */
 export function createVerifier(options: VerifierOptions): Verifier {
   const s = setup(options);
   return {
@@ -150,7 +200,7 @@ function setup(options: VerifierOptions): Setup {
  */
 function run(s: Setup, token: string, sync: boolean, nowMs: number, looked: boolean): Maybe<VerifyResult> {
   if (s.cache !== undefined && !looked && typeof token === 'string') {
-    // exp, nbf and max age are re-checked: the entry holds only inside its time window.
+    // A hit holds only inside the clock window its exp, nbf and max age allow (get checks it).
     const hit = s.cache.get(token, nowMs);
     if (hit !== undefined) return hit;
   }

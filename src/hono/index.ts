@@ -14,6 +14,13 @@ import { fromAuthorization, fromCookie } from './token.js';
 export { JwtAuthError } from './challenge.js';
 export type { ChallengeKind } from './challenge.js';
 
+/**
+ * Options of jwtAuth: a verifier's options (or a ready `verifier`), plus where the
+ * token may come from and what the route requires.
+ *
+ * @example
+ * jwtAuth({ verifier, cookie: 'session', realm: 'api', scopes: ['orders:write'] });
+ */
 export interface JwtAuthOptions extends VerifierOptions {
   /** A verifier to share with other code; otherwise one is built from the other options. */
   verifier?: Verifier;
@@ -25,12 +32,23 @@ export interface JwtAuthOptions extends VerifierOptions {
   scopes?: readonly string[];
 }
 
-/** What the middleware sets on the context. */
+/**
+ * What the middleware sets on the context.
+ *
+ * @example
+ * app.get('/me', (c) => c.json({ sub: c.get('jwtPayload').sub, kid: c.get('jwtHeader').kid }));
+ */
 export interface JwtAuthVariables<P = JWTPayload> {
   jwtPayload: P;
   jwtHeader: JoseHeader;
 }
 
+/**
+ * The Hono Env the middleware adds, for typing an app or a route.
+ *
+ * @example
+ * const app = new Hono<JwtAuthEnv<{ sub: string; tenant: string }>>();
+ */
 export type JwtAuthEnv<P = JWTPayload> = { Variables: JwtAuthVariables<P> };
 
 /** Codes that mean the issuer's keys could not be had: not the client's fault. */
@@ -45,6 +63,21 @@ function grantedScopes(payload: JWTPayload): Set<string> {
   return out;
 }
 
+/**
+ * Hono middleware: verifies the request's bearer token (Authorization header, then
+ * the `cookie` if set) with a verifier built once, sets `jwtPayload` and `jwtHeader`
+ * on the context, and refuses per RFC 6750 by throwing a JwtAuthError (401, 400,
+ * 403 for missing scopes, 503 when the keys are unavailable).
+ *
+ * @example
+ * import { Hono } from 'hono';
+ * import { createRemoteJWKSet } from 'edgejwt';
+ * import { jwtAuth } from 'edgejwt/hono';
+ *
+ * const app = new Hono();
+ * app.use('/api/*', jwtAuth({ algorithms: ['RS256'], jwks: createRemoteJWKSet(jwksUrl), issuer, audience: 'api', scopes: ['orders:read'] }));
+ * app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub }));
+ */
 export function jwtAuth<P extends JWTPayload = JWTPayload>(options: JwtAuthOptions): MiddlewareHandler<JwtAuthEnv<P>> {
   const { verifier: given, cookie, realm = 'edgejwt', scopes = [], ...verifierOptions } = options;
   // Built here, once: keys are imported once, not per request.

@@ -11,7 +11,12 @@ import { JwtError } from '../errors.js';
 import { BackendHandle, WasmHandle, type Handle } from '../signature.js';
 import { importEd25519Key, importHmacKey, type HmacAlg } from '../wasm/keys.js';
 
-/** A JSON Web Key (RFC 7517) as accepted here; private members are ignored. */
+/**
+ * A JSON Web Key (RFC 7517) as accepted here; private members are ignored.
+ *
+ * @example
+ * const jwk: JWK = { kty: 'OKP', crv: 'Ed25519', kid: 'k1', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' };
+ */
 export interface JWK {
   kty?: string;
   kid?: string;
@@ -26,6 +31,13 @@ export interface JWK {
   y?: string;
 }
 
+/**
+ * One key for `key` in createVerifier: a public JWK, raw HMAC secret bytes, or a
+ * CryptoKey (public, with the `verify` usage).
+ *
+ * @example
+ * const key: KeyInput = new TextEncoder().encode(process.env.JWT_SECRET); // HS256 needs at least 32 bytes
+ */
 export type KeyInput = JWK | Uint8Array | CryptoKey;
 
 type Material =

@@ -17,12 +17,25 @@ import { KEY_SOURCE, pick, type KeySource } from './source.js';
  * Where fetched sets are shared beyond this isolate. `get` returns a set another
  * isolate stored (or undefined); `put` receives the parsed JSON and how long it
  * stays fresh, in seconds. Errors from either are treated as a miss.
+ *
+ * @example
+ * // Workers KV as the store (KV's shortest life is 60 s).
+ * const store: JWKSStore = {
+ *   get: (url) => env.JWKS.get(url, 'json'),
+ *   put: (url, jwks, ttl) => env.JWKS.put(url, JSON.stringify(jwks), { expirationTtl: Math.max(60, ttl) }),
+ * };
  */
 export interface JWKSStore {
   get(url: string): Promise<JSONWebKeySet | undefined | null> | JSONWebKeySet | undefined | null;
   put(url: string, jwks: JSONWebKeySet, ttlSeconds: number): Promise<void> | void;
 }
 
+/**
+ * Options of createRemoteJWKSet; durations in ms, sizes in bytes.
+ *
+ * @example
+ * createRemoteJWKSet(url, { timeoutDuration: 2000, cooldownDuration: 10_000, store });
+ */
 export interface RemoteJWKSetOptions {
   /** Abort a fetch after this many ms (default 5000). */
   timeoutDuration?: number;
@@ -55,6 +68,15 @@ interface Installed {
 
 const MAX_AGE = /(?:^|,)\s*max-age\s*=\s*(\d{1,10})\s*(?:,|$)/i;
 
+/**
+ * A key set fetched from a URL (build it with createRemoteJWKSet): memory, then the
+ * optional store, then the network; one fetch in flight at a time.
+ *
+ * @example
+ * const set = createRemoteJWKSet('https://issuer.example/.well-known/jwks.json');
+ * await set.reload(); // fetch now, e.g. at startup
+ * set.fresh; // true while a fresh set is in memory
+ */
 export class RemoteJWKSet implements KeySource {
   readonly [KEY_SOURCE] = true as const;
   readonly url: string;
@@ -297,6 +319,18 @@ async function readCapped(res: Response, cap: number): Promise<string> {
   }
 }
 
+/**
+ * A key set an issuer publishes at `url` (http or https), for `jwks` in createVerifier.
+ * Cache-Control is honoured within [cacheMinAge, cacheMaxAge]; an unknown `kid`
+ * refetches at most once per cooldown; redirects are failures; HMAC keys are refused
+ * unless `allowHmac`.
+ *
+ * @example
+ * import { createRemoteJWKSet, createVerifier } from 'edgejwt';
+ *
+ * const jwks = createRemoteJWKSet('https://issuer.example/.well-known/jwks.json', { timeoutDuration: 2000 });
+ * const verifier = createVerifier({ algorithms: ['RS256'], jwks, issuer: 'https://issuer.example', audience: 'api' });
+ */
 export function createRemoteJWKSet(url: string | URL, options?: RemoteJWKSetOptions): RemoteJWKSet {
   return new RemoteJWKSet(url, options);
 }

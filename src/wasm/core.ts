@@ -1,6 +1,7 @@
 // The glue between JS and the Wasm core: views into its memory built once,
 // key-slot bookkeeping, and status codes turned into booleans or JwtErrors.
-// Nothing here allocates inside Wasm; bytes go into fixed regions.
+// Nothing here allocates inside Wasm; bytes go into fixed regions
+// (docs/architecture.md, "The Wasm boundary").
 
 import { readText, writeText } from '#platform';
 import type { HashName } from '../algorithms.js';
