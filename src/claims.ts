@@ -75,10 +75,12 @@ function checkTimes(payload: Record<string, unknown>, policy: ClaimPolicy, now: 
 }
 
 /**
- * The clock window (ms) in which checkTimes passes for this payload, for the cache:
- * a hit is a pair of comparisons. Times are integers in ms, so `now <= x` is `now < floor(x) + 1`.
+ * The clock window (ms) in which checkTimes passes for this payload, for a cache
+ * (the verifier's, the guard's L1): a hit is a pair of comparisons. Only for a payload
+ * that passed checkClaims under the same tolerance and max age. Times are integers in
+ * ms, so `now <= x` is `now < floor(x) + 1`.
  */
-export function timeWindow(payload: JWTPayload, policy: ClaimPolicy): { from: number; until: number } {
+export function timeWindow(payload: JWTPayload, policy: Pick<ClaimPolicy, 'clockTolerance' | 'maxTokenAge'>): { from: number; until: number } {
   const tol = policy.clockTolerance;
   let from = -Infinity;
   let until = Infinity;
