@@ -8,6 +8,7 @@ import type { KeyInput } from './keys/entry.js';
 import { LocalJWKSet, type JSONWebKeySet } from './keys/local.js';
 import { singleKey } from './keys/single.js';
 import { isKeySource, type KeySource } from './keys/source.js';
+import { definedOnly } from './option-names.js';
 import { optionsError } from './options-error.js';
 
 /**
@@ -97,5 +98,6 @@ export function buildPolicy(o: PolicyOptions, defaults: Partial<PolicyOptions>):
   if (o.key !== undefined) source = singleKey(o.key, specs);
   else if (isKeySource(o.jwks)) source = o.jwks;
   else source = new LocalJWKSet(o.jwks as JSONWebKeySet);
-  return { algs, source, claims: claimPolicy({ ...defaults, ...o }) };
+  // An entry's explicit `undefined` (audience: undefined) keeps the shared default, never drops it.
+  return { algs, source, claims: claimPolicy({ ...definedOnly(defaults), ...definedOnly(o) }) };
 }

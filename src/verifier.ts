@@ -7,8 +7,10 @@ import { algSpec } from './algorithms.js';
 import { VerifyCache, type CacheOptions } from './cache.js';
 import { checkClaims, timeWindow, type JWTPayload } from './claims.js';
 import { JwtError } from './errors.js';
+import { deepFreeze } from './freeze.js';
 import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
 import { split } from './jws.js';
+import { CACHE_OPTION_NAMES, POLICY_OPTION_NAMES, VERIFIER_OPTION_NAMES, checkOptionNames } from './option-names.js';
 import { buildPolicy, type Policy, type PolicyOptions } from './options.js';
 import { optionsError } from './options-error.js';
 import { parsePayloadText } from './payload.js';
@@ -151,6 +153,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
 /** The options, checked once: every mistake is ERR_OPTIONS_INVALID here, never at verify time. */
 function setup(options: VerifierOptions): Setup {
   if (typeof options !== 'object' || options === null) throw optionsError('options');
+  checkOptionNames(options, VERIFIER_OPTION_NAMES);
   const maxLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN;
   if (!Number.isInteger(maxLength) || maxLength < 16 || maxLength > INPUT_CAP) throw optionsError('maxTokenLength');
   const fixed = options.currentDate;
@@ -166,7 +169,8 @@ function setup(options: VerifierOptions): Setup {
     }
     if (raw) throw optionsError('rawPayload', 'issuers need a JWT payload');
     const { issuers, ...defaults } = options;
-    for (const entry of issuers) {
+    for (const [i, entry] of issuers.entries()) {
+      if (typeof entry === 'object' && entry !== null) checkOptionNames(entry, POLICY_OPTION_NAMES, `issuers[${i}]`);
       const policy = buildPolicy(entry, defaults);
       if (policy.claims.issuer === undefined) throw optionsError('issuers', 'each entry needs an issuer');
       for (const iss of policy.claims.issuer) {
@@ -182,6 +186,8 @@ function setup(options: VerifierOptions): Setup {
   const c = options.cache ?? true;
   if (c !== false && !raw) {
     const o = c === true ? {} : c;
+    if (typeof o !== 'object' || o === null) throw optionsError('cache');
+    checkOptionNames(o, CACHE_OPTION_NAMES, 'cache');
     const max = o.max ?? 1000;
     const ttl = o.ttl ?? 60;
     if (!Number.isInteger(max) || max < 0) throw optionsError('cache.max');
@@ -255,10 +261,11 @@ function complete(s: Setup, ok: boolean, token: string, ph: ParsedHeader, early:
   if (text instanceof Uint8Array) return Object.freeze({ payload: text as unknown as JWTPayload, header: ph.header });
   const payload = early ?? parsePayloadText(text);
   checkClaims(payload, ph.header, policy.claims, nowMs / 1000);
-  // Without the cache every call owns its result (freezing costs ~6% of an HS256 verify);
-  // a cached result goes to every caller of the same token, so it is frozen.
+  // Without the cache every call owns its result (a fresh parse, never frozen);
+  // a cached result goes to every caller of the same token, so it is frozen all the
+  // way down (nested arrays and objects too). bench/freeze.ts measures what that costs.
   if (s.cache === undefined) return { payload: payload as JWTPayload, header: ph.header };
-  const result: VerifyResult = Object.freeze({ payload: Object.freeze(payload) as JWTPayload, header: ph.header });
+  const result: VerifyResult = Object.freeze({ payload: deepFreeze(payload) as JWTPayload, header: ph.header });
   const w = timeWindow(result.payload, policy.claims);
   s.cache.set(token, result, nowMs, w.from, w.until);
   return result;

@@ -3,9 +3,10 @@
 // per RFC 6750. Hono is only a type here: nothing from it is imported at run time.
 
 import type { MiddlewareHandler } from 'hono';
-import type { JWTPayload } from '../claims.js';
+import { ownClaim, type JWTPayload } from '../claims.js';
 import { isJwtError, type JwtErrorCode } from '../errors.js';
 import type { JoseHeader } from '../header.js';
+import { VERIFIER_OPTION_NAMES, checkOptionNames, type OptionNames } from '../option-names.js';
 import { createVerifier, type Verifier, type VerifierOptions } from '../verifier.js';
 import { publicDescription } from '../worker/responses.js';
 import { JwtAuthError } from './challenge.js';
@@ -32,6 +33,10 @@ export interface JwtAuthOptions extends VerifierOptions {
   scopes?: readonly string[];
 }
 
+const JWT_AUTH_OPTION_NAMES = {
+  ...VERIFIER_OPTION_NAMES, verifier: true, cookie: true, realm: true, scopes: true,
+} as const satisfies OptionNames<Required<JwtAuthOptions>>;
+
 /**
  * What the middleware sets on the context.
  *
@@ -56,7 +61,8 @@ const UNAVAILABLE = new Set<JwtErrorCode>(['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TI
 
 function grantedScopes(payload: JWTPayload): Set<string> {
   const out = new Set<string>();
-  const { scope, scp } = payload as { scope?: unknown; scp?: unknown };
+  const scope = ownClaim(payload, 'scope');
+  const scp = ownClaim(payload, 'scp');
   if (typeof scope === 'string') for (const s of scope.split(' ')) if (s !== '') out.add(s);
   const list = typeof scp === 'string' ? scp.split(' ') : Array.isArray(scp) ? scp : [];
   for (const s of list) if (typeof s === 'string' && s !== '') out.add(s);
@@ -79,6 +85,8 @@ function grantedScopes(payload: JWTPayload): Set<string> {
  * app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub }));
  */
 export function jwtAuth<P extends JWTPayload = JWTPayload>(options: JwtAuthOptions): MiddlewareHandler<JwtAuthEnv<P>> {
+  // A misspelt name (`audiance`) must not quietly turn a check off.
+  if (typeof options === 'object' && options !== null) checkOptionNames(options, JWT_AUTH_OPTION_NAMES);
   const { verifier: given, cookie, realm = 'edgejwt', scopes = [], ...verifierOptions } = options;
   // Built here, once: keys are imported once, not per request.
   const verifier = given ?? createVerifier(verifierOptions);

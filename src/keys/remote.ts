@@ -9,6 +9,7 @@ import { JwtError } from '../errors.js';
 import type { KeyEntry } from './entry.js';
 import { parseJwks, type JSONWebKeySet } from './local.js';
 import { optionsError } from '../options-error.js';
+import { REMOTE_SET_OPTION_NAMES, checkOptionNames } from '../option-names.js';
 
 export type { JSONWebKeySet };
 import { KEY_SOURCE, pick, type KeySource } from './source.js';
@@ -95,6 +96,7 @@ export class RemoteJWKSet implements KeySource {
       throw optionsError('url', 'JWKS URL must be http(s)');
     }
     this.url = parsed.href;
+    checkOptionNames(options, REMOTE_SET_OPTION_NAMES);
     this.#o = {
       timeoutDuration: options.timeoutDuration ?? 5_000,
       cooldownDuration: options.cooldownDuration ?? 30_000,

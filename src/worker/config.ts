@@ -3,6 +3,7 @@
 // guard answers 500 with a log line that says what to fix — never a silent pass.
 
 import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
+import { canonicalPath, type PathPolicy } from './path.js';
 
 export class ConfigError extends Error {
   readonly setting: string;
@@ -60,6 +61,8 @@ export interface GuardConfig {
   jwksTimeoutMs: number;
   jwksCooldownMs: number;
   admin: { path: string; secretBinding: string } | undefined;
+  /** How request paths are read, matched and forwarded (docs/deploy.md, "Request paths"). */
+  paths: PathPolicy;
 }
 
 /** The origin value that answers with a JSON echo of the forwarded request (dev, demos). */
@@ -75,8 +78,10 @@ export const ECHO_ORIGIN = 'builtin:echo';
 export const L2_DEFAULT_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'ES512'];
 
 const TOP_LEVEL = new Set([
-  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin',
+  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'paths',
 ]);
+const PATHS_KEYS = new Set(['escapedSlashes', 'caseSensitive', 'forward']);
+const ADMIN_KEYS = new Set(['path', 'secretBinding']);
 const ISSUER_KEYS = new Set(['issuer', 'audience', 'algorithms', 'typ', 'jwks', 'jwksUrl', 'secretBinding']);
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Headers the guard must never let a claim overwrite.
@@ -109,6 +114,28 @@ function path(v: unknown, setting: string): string {
   const p = str(v, setting);
   if (!p.startsWith('/')) throw new ConfigError(setting, 'a path must start with /');
   return p;
+}
+
+/** A rule prefix or public path must already be canonical, so it is compared like the request's path. */
+function canonical(v: unknown, setting: string): string {
+  const p = path(v, setting);
+  const stem = p.endsWith('*') ? p.slice(0, -1) : p;
+  const c = canonicalPath(stem, 'reject');
+  if (!c.ok || c.path !== stem) throw new ConfigError(setting, 'not in canonical form (single slashes, no dot segments, unreserved characters unescaped, upper-case hex)');
+  return p;
+}
+
+function parsePaths(v: unknown): PathPolicy {
+  if (v !== undefined && !isObject(v)) throw new ConfigError('paths', 'expected an object');
+  const c = v ?? {};
+  for (const k of Object.keys(c)) if (!PATHS_KEYS.has(k)) throw new ConfigError(`paths.${k}`, 'unknown setting');
+  const escapedSlashes = c.escapedSlashes ?? 'reject';
+  if (escapedSlashes !== 'reject' && escapedSlashes !== 'decode') throw new ConfigError('paths.escapedSlashes', 'expected "reject" or "decode"');
+  const caseSensitive = c.caseSensitive ?? false;
+  if (typeof caseSensitive !== 'boolean') throw new ConfigError('paths.caseSensitive', 'expected true or false');
+  const forward = c.forward ?? 'canonical';
+  if (forward !== 'canonical' && forward !== 'received') throw new ConfigError('paths.forward', 'expected "canonical" or "received"');
+  return { escapedSlashes, caseSensitive, forward };
 }
 
 function httpUrl(v: unknown, setting: string): string {
@@ -161,7 +188,7 @@ function parseRule(v: unknown, i: number): RuleConfig {
   const at = `rules[${i}]`;
   if (!isObject(v)) throw new ConfigError(at, 'expected an object');
   for (const k of Object.keys(v)) if (!['pathPrefix', 'scopes', 'claims'].includes(k)) throw new ConfigError(`${at}.${k}`, 'unknown setting');
-  const pathPrefix = path(v.pathPrefix, `${at}.pathPrefix`);
+  const pathPrefix = canonical(v.pathPrefix, `${at}.pathPrefix`);
   const scopes = v.scopes === undefined ? [] : strList(v.scopes, `${at}.scopes`);
   for (const [j, s] of scopes.entries()) if (/\s|"|\\/.test(s)) throw new ConfigError(`${at}.scopes[${j}]`, 'a scope has no spaces, quotes or backslashes');
   const claims: RuleConfig['claims'] = {};
@@ -237,7 +264,7 @@ export function parseConfig(raw: unknown): GuardConfig {
     seen.add(is.issuer);
   }
 
-  const publicPaths = v.publicPaths === undefined ? [] : strList(v.publicPaths, 'publicPaths', true).map((p, i) => path(p, `publicPaths[${i}]`));
+  const publicPaths = v.publicPaths === undefined ? [] : strList(v.publicPaths, 'publicPaths', true).map((p, i) => canonical(p, `publicPaths[${i}]`));
   if (v.rules !== undefined && !Array.isArray(v.rules)) throw new ConfigError('rules', 'expected an array');
   const rules = ((v.rules as unknown[] | undefined) ?? []).map(parseRule);
   if (v.tokenSources !== undefined && (!Array.isArray(v.tokenSources) || v.tokenSources.length === 0)) throw new ConfigError('tokenSources', 'expected a non-empty array');
@@ -269,6 +296,7 @@ export function parseConfig(raw: unknown): GuardConfig {
   let admin: GuardConfig['admin'];
   if (v.admin !== undefined) {
     if (!isObject(v.admin)) throw new ConfigError('admin', 'expected { "path": ..., "secretBinding": ... }');
+    for (const k of Object.keys(v.admin)) if (!ADMIN_KEYS.has(k)) throw new ConfigError(`admin.${k}`, 'unknown setting');
     admin = { path: path(v.admin.path, 'admin.path'), secretBinding: str(v.admin.secretBinding, 'admin.secretBinding') };
   }
 
@@ -286,5 +314,6 @@ export function parseConfig(raw: unknown): GuardConfig {
     jwksTimeoutMs: num(jw.timeoutMs, 'jwks.timeoutMs', 3_000, 100, 30_000),
     jwksCooldownMs: num(jw.cooldownMs, 'jwks.cooldownMs', 30_000, 0, 3_600_000),
     admin,
+    paths: parsePaths(v.paths),
   };
 }

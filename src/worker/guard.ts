@@ -3,14 +3,16 @@
 // rules, then forward with the identity headers. Every fault fails closed.
 
 import { VerifyCache } from '../cache.js';
-import type { JWTPayload } from '../claims.js';
+import { ownClaim, type JWTPayload } from '../claims.js';
 import { decodeUnverified } from '../decode.js';
+import { deepFreeze } from '../freeze.js';
 import { isJwtError, type JwtErrorCode } from '../errors.js';
 import { buildGuard, type GuardDeps, type GuardEnv, type GuardParts } from './build.js';
 import type { CounterName } from './counters.js';
 import { ECHO_ORIGIN } from './config.js';
 import { echo } from './echo.js';
-import { extractToken, isPublic, pathForms, rulesFor, stripIdentity } from './request.js';
+import { canonicalPath } from './path.js';
+import { extractToken, isPublic, rulesFor, stripIdentity } from './request.js';
 import * as answer from './responses.js';
 import { checkRules } from './rules.js';
 
@@ -73,12 +75,18 @@ export class Guard {
     if (config.admin !== undefined && url.pathname === config.admin.path) return this.#admin(request);
     counters.inc('requests');
 
+    // One canonical path decides everything below; spellings that cannot be read one way are refused.
+    const path = canonicalPath(url.pathname, config.paths.escapedSlashes);
+    if (!path.ok) {
+      counters.inc('path_refused');
+      return answer.badRequest('The request path is not accepted');
+    }
+    const forwardPath = config.paths.forward === 'canonical' ? path.path : url.pathname;
     const headers = new Headers(request.headers);
     stripIdentity(headers, config);
-    const forms = pathForms(url.pathname);
-    if (isPublic(forms, config)) {
+    if (isPublic(path.readings, config)) {
       counters.inc('public');
-      return this.#forward(request, url, headers);
+      return this.#forward(request, url, forwardPath, headers);
     }
 
     const token = extractToken(request.headers, config.tokenSources);
@@ -104,14 +112,14 @@ export class Guard {
     }
     const timing = serverTiming(performance.now() - started, verified.level);
 
-    const miss = checkRules(rulesFor(forms, config), verified.payload);
+    const miss = checkRules(rulesFor(path.readings, config), verified.payload);
     if (miss !== undefined) {
       counters.inc('forbidden');
       return withTiming(answer.insufficientScope(config.realm, miss.scopes, miss.description), timing);
     }
 
     for (const [claim, header] of config.forwardClaims) {
-      const value = headerValue(verified.payload[claim]);
+      const value = headerValue(ownClaim(verified.payload, claim));
       if (value === null) {
         // A claim that cannot travel in a header (control characters, non-ASCII, huge): refuse, never truncate.
         counters.inc('rejected:claim_not_forwardable');
@@ -120,7 +128,7 @@ export class Guard {
       if (value !== undefined) headers.set(header, value);
     }
     counters.inc('accepted');
-    return withTiming(await this.#forward(request, url, headers), timing);
+    return withTiming(await this.#forward(request, url, forwardPath, headers), timing);
   }
 
   /** L1 (this isolate) -> L2 (KV, for the configured algorithms) -> full verify by the library. */
@@ -170,14 +178,27 @@ export class Guard {
 
   #remember(token: string, payload: JWTPayload, nowMs: number): void {
     const w = timeWindow(payload, this.parts.config.clockTolerance);
-    if (w !== undefined) this.#l1?.set(token, payload, nowMs, w.from, w.until);
+    // L1 hands the same payload to every later request with this token: frozen all the way down.
+    if (w !== undefined && this.#l1 !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
   }
 
-  async #forward(request: Request, url: URL, headers: Headers): Promise<Response> {
+  async #forward(request: Request, url: URL, path: string, headers: Headers): Promise<Response> {
     const origin = this.parts.config.origin;
-    if (origin === ECHO_ORIGIN) return echo(request, url, headers);
-    const target = origin === undefined ? url : new URL(url.pathname + url.search, origin);
-    const outgoing = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
+    // Path and query go onto a copy of the origin's URL: the request never picks the
+    // scheme, host or port (a path read as a URL reference could: `//host/x`).
+    const target = new URL(origin === undefined || origin === ECHO_ORIGIN ? url : origin);
+    target.pathname = path;
+    target.search = url.search;
+    target.hash = '';
+    if (origin === ECHO_ORIGIN) return echo(request, target, headers);
+    let outgoing: Request;
+    try {
+      outgoing = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
+    } catch {
+      // The runtime accepted the request but will not send it on (a GET or HEAD with a body, ...).
+      this.parts.counters.inc('request_refused');
+      return answer.badRequest('The request cannot be forwarded');
+    }
     let res: Response;
     try {
       res = await this.parts.fetch(outgoing);
@@ -211,7 +232,8 @@ export async function createGuard(env: GuardEnv, deps?: GuardDeps): Promise<Guar
  * guard never caches.
  */
 function timeWindow(payload: JWTPayload, tolerance: number): { from: number; until: number } | undefined {
-  const { exp, nbf } = payload;
+  const exp = ownClaim(payload, 'exp');
+  const nbf = ownClaim(payload, 'nbf');
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
   if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return undefined;
   return { from: nbf === undefined ? -Infinity : (nbf - tolerance) * 1000, until: (exp + tolerance) * 1000 };
