@@ -4,7 +4,7 @@
 // so a new option that is not added here does not compile.
 
 import type { CacheOptions } from './cache.js';
-import { JwtError } from './errors.js';
+import { optionsError } from './options-error.js';
 import type { LocalSetOptions } from './keys/local.js';
 import type { RemoteJWKSetOptions } from './keys/remote.js';
 import type { PolicyOptions } from './options.js';
@@ -41,7 +41,7 @@ export const REMOTE_SET_OPTION_NAMES = {
 export function checkOptionNames(options: object, allowed: Readonly<Record<string, true>>, at?: string): void {
   for (const name of Object.keys(options)) {
     if (!Object.hasOwn(allowed, name)) {
-      throw new JwtError('ERR_OPTIONS_INVALID', { setting: at === undefined ? name : `${at}.${name}`, reason: 'unknown option' });
+      throw optionsError(at === undefined ? name : `${at}.${name}`, 'unknown option');
     }
   }
 }
