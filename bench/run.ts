@@ -30,8 +30,9 @@ if (steps === undefined) {
   process.exit(2);
 }
 if (!existsSync(join(benchDir, 'node_modules'))) {
-  console.log('Installing the bench peers (npm --prefix bench install)…');
-  const r = spawnSync('npm', ['--prefix', benchDir, 'install', '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  console.log('Installing the bench peers (npm --prefix bench ci)…');
+  // npm is a .cmd script on Windows: only a shell can start it there.
+  const r = spawnSync('npm', ['--prefix', benchDir, 'ci', '--no-audit', '--no-fund'], { stdio: 'inherit', shell: process.platform === 'win32' });
   if (r.status !== 0) process.exit(1);
 }
 const load = loadavg()[0]!;

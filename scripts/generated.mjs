@@ -16,7 +16,7 @@ export const GENERATORS = [
   { script: 'scripts/gen-ed25519-double-scalar-spec.mjs', outputs: ['assembly/__tests__/ed25519-double-scalar.spec.ts'] },
   // From the bench results JSON (bench/results/*.json), never from a bench run.
   { script: 'bench/summary.ts', outputs: ['bench/results/SUMMARY.md', 'docs/speed.md'] },
-  { script: 'bench/charts.ts', outputs: ['bench/results/ops-node.svg', 'bench/results/ops-workerd.svg', 'bench/results/latency-isolate.svg'] },
+  { script: 'bench/charts.ts', outputs: ['bench/results/ops-node.svg', 'bench/results/ops-workerd.svg', 'bench/results/headline.svg', 'bench/results/latency-isolate.svg'] },
 ];
 
 /** The Node that runs `script`: .ts files need Node 22's type stripping. */

@@ -33,6 +33,21 @@ function spec(alg: string, engine: Engine, kty: KeyType, hash: HashName, sigLeng
   return Object.freeze(crv === undefined ? s : { ...s, crv });
 }
 
+/**
+ * A JWS `alg` the library verifies: the type of `algorithms` in the options, so a
+ * typo such as `'RS265'` is a compile error (and, from plain JavaScript, an
+ * ERR_OPTIONS_INVALID at construction).
+ * @example
+ * const algorithms: Algorithm[] = ['RS256', 'ES256'];
+ */
+export type Algorithm =
+  | 'HS256' | 'HS384' | 'HS512'
+  | 'EdDSA' | 'Ed25519'
+  | 'RS256' | 'RS384' | 'RS512'
+  | 'PS256' | 'PS384' | 'PS512'
+  | 'ES256' | 'ES384' | 'ES512';
+
+// Typed by Algorithm so that the union and the table cannot drift apart.
 const TABLE: Record<string, AlgSpec> = Object.freeze({
   HS256: spec('HS256', 'hmac', 'oct', 'SHA-256', 32),
   HS384: spec('HS384', 'hmac', 'oct', 'SHA-384', 48),
@@ -48,7 +63,7 @@ const TABLE: Record<string, AlgSpec> = Object.freeze({
   ES256: spec('ES256', 'ecdsa', 'EC', 'SHA-256', 64, 'P-256'),
   ES384: spec('ES384', 'ecdsa', 'EC', 'SHA-384', 96, 'P-384'),
   ES512: spec('ES512', 'ecdsa', 'EC', 'SHA-512', 132, 'P-521'),
-});
+} satisfies Record<Algorithm, AlgSpec>);
 
 /**
  * Every `alg` a verifier accepts in `algorithms`.

@@ -89,11 +89,18 @@ export class JwtError extends Error {
 }
 
 /**
- * True for a JwtError (with `code`, when given): works across copies of the library.
- *
+ * Is `value` a JwtError (with this `code`, when one is given)? With a code, the
+ * type narrows to that code, so `e.code` is the literal in the branch.
  * @example
- * if (isJwtError(e, 'ERR_JWKS_TIMEOUT')) return new Response(null, { status: 503 });
+ * try {
+ *   await verifier.verify(token);
+ * } catch (e) {
+ *   if (isJwtError(e, 'ERR_JWT_EXPIRED')) return refresh(); // e.code: 'ERR_JWT_EXPIRED'
+ *   throw e;
+ * }
  */
+export function isJwtError<C extends JwtErrorCode>(value: unknown, code: C): value is JwtError & { readonly code: C };
+export function isJwtError(value: unknown, code?: JwtErrorCode): value is JwtError;
 export function isJwtError(value: unknown, code?: JwtErrorCode): value is JwtError {
   return value instanceof JwtError && (code === undefined || value.code === code);
 }

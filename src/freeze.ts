@@ -17,12 +17,20 @@ export function deepFreeze<T>(value: T): T {
   Object.freeze(value);
   while (stack.length > 0) {
     const o = stack.pop()!;
-    for (const v of Object.values(o)) {
-      if (typeof v === 'object' && v !== null && !Object.isFrozen(v) && !ArrayBuffer.isView(v)) {
-        Object.freeze(v);
-        stack.push(v);
-      }
+    // Index and key loops: no array of values is allocated per object (measured: cheaper than Object.values).
+    if (Array.isArray(o)) {
+      for (let i = 0; i < o.length; i++) freezeChild(o[i], stack);
+    } else {
+      const keys = Object.keys(o);
+      for (let i = 0; i < keys.length; i++) freezeChild((o as Record<string, unknown>)[keys[i]!], stack);
     }
   }
   return value;
+}
+
+function freezeChild(v: unknown, stack: object[]): void {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v) && !ArrayBuffer.isView(v)) {
+    Object.freeze(v);
+    stack.push(v);
+  }
 }

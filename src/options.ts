@@ -1,7 +1,7 @@
 // Turning user options into verify policies, with every mistake reported at
 // construction as ERR_OPTIONS_INVALID naming the setting (never at verify time).
 
-import { algSpec, type AlgSpec } from './algorithms.js';
+import { algSpec, type AlgSpec, type Algorithm } from './algorithms.js';
 import type { ClaimPolicy } from './claims.js';
 import { normaliseTyp } from './claims.js';
 import type { KeyInput } from './keys/entry.js';
@@ -12,19 +12,39 @@ import { definedOnly } from './option-names.js';
 import { optionsError } from './options-error.js';
 
 /**
- * The settings one issuer's tokens are checked against: algorithms, exactly one of
- * `key` or `jwks`, and the claim rules.
- *
+ * Where the keys come from: exactly one of `key` or `jwks` (both, or neither, is
+ * a type error, and ERR_OPTIONS_INVALID from plain JavaScript).
  * @example
- * const policy: PolicyOptions = { algorithms: ['ES256'], jwks: localSet, issuer: 'https://issuer.example', audience: ['api', 'web'], clockTolerance: 30 };
+ * const one: KeyOptions = { key: secretBytes };
+ * const set: KeyOptions = { jwks: createRemoteJWKSet(new URL('https://issuer.example/jwks.json')) };
  */
-export interface PolicyOptions {
+export type KeyOptions =
+  | {
+      /** One key: a JWK, raw HMAC secret bytes, or a CryptoKey. */
+      key: KeyInput;
+      jwks?: undefined;
+    }
+  | {
+      /** A key set: a JWKS object, or a set from createLocalJWKSet / createRemoteJWKSet. */
+      jwks: JSONWebKeySet | KeySource;
+      key?: undefined;
+    };
+
+/**
+ * The settings one issuer's tokens are checked against: the claim checks, the
+ * algorithm allow-list, and (see KeyOptions) exactly one key source.
+ * @example
+ * const policy: PolicyOptions = { algorithms: ['ES256'], jwks, issuer: 'https://issuer.example', audience: 'api' };
+ */
+export type PolicyOptions = PolicySettings & KeyOptions;
+
+/** What buildPolicy takes: the key source checked at run time (from JavaScript, anything can come). */
+export type PolicyInput = PolicySettings & { key?: KeyInput; jwks?: JSONWebKeySet | KeySource };
+
+/** Everything in PolicyOptions but the key source. */
+export interface PolicySettings {
   /** Allowed `alg` values (required; `none` is never accepted). */
-  algorithms: readonly string[];
-  /** One key: a JWK, raw HMAC secret bytes, or a CryptoKey. */
-  key?: KeyInput;
-  /** A key set: a JWKS object, or a set from createLocalJWKSet / createRemoteJWKSet. */
-  jwks?: JSONWebKeySet | KeySource;
+  algorithms: readonly Algorithm[];
   issuer?: string | readonly string[];
   audience?: string | readonly string[];
   subject?: string;
@@ -61,7 +81,7 @@ function seconds(value: unknown, setting: string, fallback: number | undefined):
   return value;
 }
 
-export function claimPolicy(o: Partial<PolicyOptions>): ClaimPolicy {
+export function claimPolicy(o: Partial<PolicyInput>): ClaimPolicy {
   if (o.subject !== undefined && typeof o.subject !== 'string') throw optionsError('subject');
   if (o.typ !== undefined && (typeof o.typ !== 'string' || o.typ.length === 0)) throw optionsError('typ');
   if (o.requireExp !== undefined && typeof o.requireExp !== 'boolean') throw optionsError('requireExp');
@@ -90,7 +110,7 @@ function algorithms(value: unknown): { algs: Set<string>; specs: AlgSpec[] } {
   return { algs: new Set(specs.map((s) => s.alg)), specs };
 }
 
-export function buildPolicy(o: PolicyOptions, defaults: Partial<PolicyOptions>): Policy {
+export function buildPolicy(o: PolicyInput, defaults: Partial<PolicyInput>): Policy {
   if (typeof o !== 'object' || o === null) throw optionsError('issuers');
   const { algs, specs } = algorithms(o.algorithms);
   if ((o.key === undefined) === (o.jwks === undefined)) throw optionsError('key', 'exactly one of key or jwks is required');

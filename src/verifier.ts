@@ -11,7 +11,7 @@ import { deepFreeze } from './freeze.js';
 import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
 import { split } from './jws.js';
 import { CACHE_OPTION_NAMES, POLICY_OPTION_NAMES, VERIFIER_OPTION_NAMES, checkOptionNames } from './option-names.js';
-import { buildPolicy, type Policy, type PolicyOptions } from './options.js';
+import { buildPolicy, type Policy, type PolicyOptions, type PolicySettings } from './options.js';
 import { optionsError } from './options-error.js';
 import { parsePayloadText } from './payload.js';
 import { INPUT_CAP } from './wasm/abi.js';
@@ -29,25 +29,36 @@ export interface VerifyResult<P = JWTPayload> {
 }
 
 /**
- * One entry of `issuers`: the keys, algorithms and claim rules for the tokens of
- * one issuer (or several names of it).
- *
+ * One entry of `issuers`: a full policy whose `issuer` is required.
  * @example
- * const entry: IssuerPolicy = { issuer: 'https://a.example', algorithms: ['EdDSA'], jwks: createRemoteJWKSet(aUrl), audience: 'api' };
+ * const entry: IssuerPolicy = { issuer: 'https://a.example', algorithms: ['RS256'], jwks: setA };
  */
-export interface IssuerPolicy extends PolicyOptions {
-  issuer: string | readonly string[];
-}
+export type IssuerPolicy = PolicyOptions & { issuer: string | readonly string[] };
 
 /**
- * Options of createVerifier: one issuer's policy (PolicyOptions) or `issuers`, plus
- * the verifier's own settings. Every mistake throws ERR_OPTIONS_INVALID at construction.
- *
+ * createVerifier's options: one policy (`algorithms` and exactly one of `key` or
+ * `jwks`, plus claim checks), or `issuers` with one policy each (then `key`,
+ * `jwks`, `algorithms` and `issuer` belong inside the entries; other claim
+ * settings at the top are defaults for every entry).
  * @example
- * const options: VerifierOptions = { algorithms: ['HS256'], key: secret, issuer: 'https://issuer.example', cache: { max: 5000, ttl: 30 } };
+ * const one: VerifierOptions = { algorithms: ['HS256'], key: secretBytes, audience: 'api' };
+ * const many: VerifierOptions = { issuers: [entryA, entryB], audience: 'api' };
  */
-export interface VerifierOptions extends Partial<PolicyOptions> {
+export type VerifierOptions = VerifierSettings & (PolicyOptions | MultiIssuerOptions);
+
+/** `issuers` mode: the key source and allow-list live in each entry. */
+export type MultiIssuerOptions = Partial<Omit<PolicySettings, 'algorithms' | 'issuer'>> & {
   /** Several issuers in one verifier: the token's (unverified) `iss` picks the policy, then all is verified. */
+  issuers: readonly IssuerPolicy[];
+  key?: undefined;
+  jwks?: undefined;
+  algorithms?: undefined;
+  issuer?: undefined;
+};
+
+/** The settings of VerifierOptions that are not about one policy. */
+export interface VerifierSettings {
+  /** Several issuers in one verifier: see MultiIssuerOptions. */
   issuers?: readonly IssuerPolicy[];
   /** Longest token accepted, in characters (default 16384, at most 65536). */
   maxTokenLength?: number;
@@ -75,6 +86,20 @@ export interface Verifier {
   /** verify without a promise; ERR_ASYNC_REQUIRED where a step would have to wait (WebCrypto, a key fetch or first import). */
   verifySync<P = JWTPayload>(token: string): VerifyResult<P>;
   /** Drop every cached result (e.g. after revoking a key). */
+  clearCache(): void;
+}
+
+/**
+ * The verifier `createVerifier({ ..., rawPayload: true })` returns: the payload
+ * is the signed bytes, not a claims set.
+ * @example
+ * const v: RawVerifier = createVerifier({ algorithms: ['EdDSA'], key: jwk, rawPayload: true });
+ * const bytes: Uint8Array = v.verifySync(jws).payload;
+ */
+export interface RawVerifier {
+  verify(token: string): Promise<VerifyResult<Uint8Array>>;
+  verifySync(token: string): VerifyResult<Uint8Array>;
+  /** Drop every cached result (there are none: rawPayload does not cache). */
   clearCache(): void;
 }
 
@@ -124,7 +149,9 @@ class AsyncNeeded {
  * const hs = createVerifier({ algorithms: ['HS256'], key: new TextEncoder().encode(secret) });
  * const { payload } = hs.verifySync(token);
  */
-export function createVerifier(options: VerifierOptions): Verifier {
+export function createVerifier(options: VerifierOptions & { rawPayload: true }): RawVerifier;
+export function createVerifier(options: VerifierOptions): Verifier;
+export function createVerifier(options: VerifierOptions): Verifier | RawVerifier {
   const s = setup(options);
   return {
     verify<P>(token: string): Promise<VerifyResult<P>> {

@@ -7,7 +7,7 @@ import { ownClaim, type JWTPayload } from '../claims.js';
 import { isJwtError, type JwtErrorCode } from '../errors.js';
 import type { JoseHeader } from '../header.js';
 import { VERIFIER_OPTION_NAMES, checkOptionNames, type OptionNames } from '../option-names.js';
-import { createVerifier, type Verifier, type VerifierOptions } from '../verifier.js';
+import { createVerifier, type Verifier, type VerifierOptions, type VerifierSettings } from '../verifier.js';
 import { publicDescription } from '../worker/responses.js';
 import { JwtAuthError } from './challenge.js';
 import { fromAuthorization, fromCookie } from './token.js';
@@ -16,13 +16,15 @@ export { JwtAuthError } from './challenge.js';
 export type { ChallengeKind } from './challenge.js';
 
 /**
- * Options of jwtAuth: a verifier's options (or a ready `verifier`), plus where the
- * token may come from and what the route requires.
- *
+ * jwtAuth's options: a verifier's (VerifierOptions), or a `verifier` to share,
+ * plus where the token is read from and what the route requires.
  * @example
- * jwtAuth({ verifier, cookie: 'session', realm: 'api', scopes: ['orders:write'] });
+ * app.use('/api/*', jwtAuth({ algorithms: ['ES256'], jwks, audience: 'api', scopes: ['read'] }));
  */
-export interface JwtAuthOptions extends VerifierOptions {
+export type JwtAuthOptions = (VerifierOptions | (Partial<VerifierSettings> & { verifier: Verifier })) & JwtAuthSettings;
+
+/** The settings of JwtAuthOptions that are the middleware's own. */
+export interface JwtAuthSettings {
   /** A verifier to share with other code; otherwise one is built from the other options. */
   verifier?: Verifier;
   /** Read the token from this cookie when there is no Authorization header. */
@@ -89,7 +91,7 @@ export function jwtAuth<P extends JWTPayload = JWTPayload>(options: JwtAuthOptio
   if (typeof options === 'object' && options !== null) checkOptionNames(options, JWT_AUTH_OPTION_NAMES);
   const { verifier: given, cookie, realm = 'edgejwt', scopes = [], ...verifierOptions } = options;
   // Built here, once: keys are imported once, not per request.
-  const verifier = given ?? createVerifier(verifierOptions);
+  const verifier = given ?? createVerifier(verifierOptions as VerifierOptions);
 
   return async (c, next) => {
     let found = fromAuthorization(c.req.header('authorization'));

@@ -6,6 +6,7 @@ import { decodeSegment } from '../b64.js';
 import { isJwtError } from '../errors.js';
 import { createRemoteJWKSet, type RemoteJWKSet } from '../keys/remote.js';
 import { parseJwks } from '../keys/local.js';
+import type { Algorithm } from '../algorithms.js';
 import { createVerifier, type IssuerPolicy, type Verifier } from '../verifier.js';
 import { getCore } from '../wasm/instance.js';
 import { encode } from '../b64.js';
@@ -76,7 +77,8 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<G
   const issuers: IssuerPolicy[] = [];
   for (const [i, is] of config.issuers.entries()) {
     const at = `issuers[${i}]`;
-    const base = { issuer: is.issuer, audience: is.audience, algorithms: is.algorithms, ...(is.typ === undefined ? {} : { typ: is.typ }) };
+    // The config's algorithms were checked against the table when it was parsed.
+    const base = { issuer: is.issuer, audience: is.audience, algorithms: is.algorithms as Algorithm[], ...(is.typ === undefined ? {} : { typ: is.typ }) };
     const src = is.source;
     if (src.kind === 'secret') {
       const secret = env[src.binding];

@@ -35,4 +35,8 @@ export default {
     }
     return guard.handle(request, ctx);
   },
-};
+  // Spelled out so the type of the default export needs no inference (JSR's check).
+} satisfies WorkerHandler as WorkerHandler;
+
+/** The route guard's Worker handler: what `export default` gives workerd. */
+export type WorkerHandler = { fetch(request: Request, env: GuardEnv, ctx: WaitUntil): Promise<Response> };

@@ -155,7 +155,7 @@ describe('Core.decodeJws', () => {
     const other = await generate('HS256');
     const busy = createVerifier({ algorithms: ['HS256'], key: other.secret!, currentDate: nowDate, cache: false });
     const busyToken = await mint(other, claims({ sub: 'someone-else' }));
-    for (const alg of ['EdDSA', 'ES256', 'HS256']) {
+    for (const alg of ['EdDSA', 'ES256', 'HS256'] as const) {
       const pair = await generate(alg);
       let open!: () => void;
       const gate = new Promise<void>((r) => (open = r));
