@@ -93,11 +93,14 @@ if (node && workerd) {
   );
 }
 
+interface ColdCell {
+  first: Record<string, Latency>;
+}
 interface Isolate {
   env: Record<string, string>;
   n: Record<string, number>;
-  processCold: Record<string, { first: Latency }>;
-  isolateCold: Record<string, Latency>;
+  processCold: Record<string, ColdCell>;
+  isolateCold: Record<string, ColdCell>;
   warm: Record<string, Record<string, Latency>>;
   l2: Record<string, Record<string, Latency>>;
   jwks: Record<string, Latency | number>;
@@ -108,10 +111,11 @@ const iso = read<Isolate>('isolate');
 if (iso) {
   const rows: RangeRow[] = [];
   const add = (section: string, label: string, series: string, l: Latency) => rows.push({ section, label, series, min: l.min, p50: l.p50, p95: l.p95, p99: l.p99 });
-  for (const [kind, v] of Object.entries(iso.processCold)) add(`Fresh workerd process: first request (EdDSA, n=${iso.n.processStarts} each)`, KIND_SERIES[kind]!, KIND_SERIES[kind]!, v.first);
-  for (const [name, l] of Object.entries(iso.isolateCold)) {
-    const [alg, kind, which] = name.split(' ');
-    if (which === 'first') add(`Fresh isolate (Worker Loader, new id): first request (n=${iso.n.isolates} each)`, `${alg} · ${KIND_SERIES[kind!]}`, KIND_SERIES[kind!]!, l);
+  for (const [title, cells, n] of [
+    ['Fresh workerd process: first request', iso.processCold, iso.n.processes],
+    ['Fresh isolate (Worker Loader, new id): first request', iso.isolateCold, iso.n.isolates],
+  ] as const) {
+    for (const [alg, c] of Object.entries(cells ?? {})) for (const [kind, l] of Object.entries(c.first ?? {})) add(`${title} (n=${n} each)`, `${alg} · ${KIND_SERIES[kind]}`, KIND_SERIES[kind]!, l);
   }
   for (const [alg, byKind] of Object.entries(iso.warm)) {
     for (const [name, l] of Object.entries(byKind)) {

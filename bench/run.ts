@@ -19,7 +19,12 @@ const SUITES: Record<string, [string, string][]> = {
     ['cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
     ['freeze.ts', 'cost of deep-freezing a cached result vs a copy per caller'],
   ],
-  isolate: [['isolate.ts', 'guard vs no-op vs jose guard through Miniflare']],
+  isolate: [
+    ['isolate.ts', 'guard vs no-op vs jose guard through Miniflare'],
+    ['cold-profile.ts', 'CPU profile of the guard\'s first request inside workerd, by phase'],
+    ['l2-writes.ts', 'KV verify-cache writes by admission policy (Zipf replay)'],
+    ['guard-overhead-workerd.ts', 'the guard\'s own CPU per warm request inside workerd'],
+  ],
   load: [['load.ts', 'wrangler dev under autocannon']],
 };
 

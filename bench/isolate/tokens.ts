@@ -32,6 +32,8 @@ export interface ConfigOptions {
   l1Max?: number;
   /** Serve the JWKS issuers' keys from this URL instead of inline. */
   jwksUrl?: string;
+  /** The KV verify cache's admission policy (the guard's default: seen-twice). */
+  verifyAdmission?: 'seen-twice' | 'always';
 }
 
 /** One GUARD_CONFIG with an issuer per algorithm (HS256 through a secret binding). */
@@ -45,7 +47,7 @@ export function guardConfig(keys: BenchKeys, o: ConfigOptions = {}): string {
     issuers,
     origin: 'builtin:echo',
     forwardClaims: { sub: 'X-Auth-Sub', scope: 'X-Auth-Scope' },
-    cache: { verify: o.verifyCache ?? false, jwks: true, ...(o.l1Max !== undefined ? { l1Max: o.l1Max } : {}) },
+    cache: { verify: o.verifyCache ?? false, jwks: true, ...(o.l1Max !== undefined ? { l1Max: o.l1Max } : {}), ...(o.verifyAdmission !== undefined ? { verifyAdmission: o.verifyAdmission } : {}) },
   });
 }
 

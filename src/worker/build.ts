@@ -85,8 +85,9 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<G
       const bytes = typeof secret === 'string' ? decodeSegment(secret.trim(), 0, secret.trim().length) : undefined;
       if (bytes === undefined) throw new ConfigError(`${at}.secretBinding`, 'the secret is not set or is not base64url');
       issuers.push({ ...base, key: bytes });
-      // HS secret rotation must orphan old entries: the id carries a keyed digest of it.
-      identity.push(base, sealer === undefined ? 'no-l2' : await sealer.digest('hs-secret', bytes));
+      // HS secret rotation must orphan old entries: the id carries a keyed digest of it
+      // (computed only when there is an L2 to name: it is a crypto call on the first request).
+      identity.push(base, sealer === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await sealer.digest('hs-secret', bytes));
     } else if (src.kind === 'jwksUrl') {
       const set = createRemoteJWKSet(src.url, {
         timeoutDuration: config.jwksTimeoutMs,

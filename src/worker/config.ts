@@ -3,6 +3,7 @@
 // guard answers 500 with a log line that says what to fix — never a silent pass.
 
 import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
+import type { Admission } from './l2-admission.js';
 import { canonicalPath, type PathPolicy } from './path.js';
 
 export class ConfigError extends Error {
@@ -46,6 +47,10 @@ export interface CacheConfig {
   l1Max: number;
   /** A KV read slower than this is a miss, ms. */
   kvTimeoutMs: number;
+  /** Which verifications are written to KV: on a token's second sighting in the isolate, or always. */
+  verifyAdmission: Admission;
+  /** KV verify-cache writes allowed per isolate per minute. */
+  verifyWritesPerMinute: number;
 }
 
 export interface GuardConfig {
@@ -222,7 +227,7 @@ function parseSource(v: unknown, i: number): TokenSource {
 function parseCache(v: unknown, algorithms: Set<string>): CacheConfig {
   if (v !== undefined && !isObject(v)) throw new ConfigError('cache', 'expected an object');
   const c = v ?? {};
-  for (const k of Object.keys(c)) if (!['verify', 'jwks', 'verifyTtl', 'l1Max', 'kvTimeoutMs'].includes(k)) throw new ConfigError(`cache.${k}`, 'unknown setting');
+  for (const k of Object.keys(c)) if (!['verify', 'jwks', 'verifyTtl', 'l1Max', 'kvTimeoutMs', 'verifyAdmission', 'verifyWritesPerMinute'].includes(k)) throw new ConfigError(`cache.${k}`, 'unknown setting');
   let verify: string[];
   if (c.verify === undefined || c.verify === false) verify = [];
   else if (c.verify === true) verify = L2_DEFAULT_ALGORITHMS.filter((a) => algorithms.has(a));
@@ -232,6 +237,8 @@ function parseCache(v: unknown, algorithms: Set<string>): CacheConfig {
     for (const [j, a] of verify.entries()) if (!algorithms.has(a)) throw new ConfigError(`cache.verify[${j}]`, 'not an algorithm of any issuer');
   }
   if (c.jwks !== undefined && typeof c.jwks !== 'boolean') throw new ConfigError('cache.jwks', 'expected true or false');
+  const admission = c.verifyAdmission ?? 'seen-twice';
+  if (admission !== 'seen-twice' && admission !== 'always') throw new ConfigError('cache.verifyAdmission', 'expected "seen-twice" or "always"');
   return {
     verifyAlgorithms: new Set(verify),
     jwks: c.jwks !== false,
@@ -239,6 +246,8 @@ function parseCache(v: unknown, algorithms: Set<string>): CacheConfig {
     verifyTtl: num(c.verifyTtl, 'cache.verifyTtl', 300, 60, 86_400),
     l1Max: num(c.l1Max, 'cache.l1Max', 1000, 0, 100_000),
     kvTimeoutMs: num(c.kvTimeoutMs, 'cache.kvTimeoutMs', 100, 1, 10_000),
+    verifyAdmission: admission,
+    verifyWritesPerMinute: num(c.verifyWritesPerMinute, 'cache.verifyWritesPerMinute', 60, 1, 100_000),
   };
 }
 

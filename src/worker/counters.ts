@@ -21,6 +21,8 @@ export type CounterName =
   | 'l2_rejected_entry'
   | 'l2_write'
   | 'l2_write_error'
+  | 'l2_write_deferred'
+  | 'l2_write_over_budget'
   | 'verified'
   | 'jwks_fetch'
   | 'jwks_fetch_failed'

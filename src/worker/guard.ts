@@ -15,6 +15,7 @@ import { canonicalPath } from './path.js';
 import { extractToken, isPublic, rulesFor, stripIdentity } from './request.js';
 import * as answer from './responses.js';
 import { checkRules } from './rules.js';
+import { WriteAdmission } from './l2-admission.js';
 
 /** Codes that mean the keys could not be had, not that the token is bad. */
 const UNAVAILABLE = new Set<JwtErrorCode>(['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID']);
@@ -37,6 +38,8 @@ export class Guard {
   readonly #l1: VerifyCache<JWTPayload> | undefined;
   /** Per issuer, the algorithms whose verifications go to KV. */
   readonly #l2Algs = new Map<string, Set<string>>();
+  /** Which of those verifications are written to KV, and how many a minute. */
+  readonly #admission: WriteAdmission | undefined;
 
   constructor(parts: GuardParts) {
     this.parts = parts;
@@ -44,6 +47,8 @@ export class Guard {
     for (const is of parts.config.issuers) this.#l2Algs.set(is.issuer, new Set(is.algorithms.filter((a) => l2.has(a))));
     const max = parts.config.cache.l1Max;
     this.#l1 = max > 0 ? new VerifyCache<JWTPayload>(max, parts.config.cache.verifyTtl) : undefined;
+    const c = parts.config.cache;
+    this.#admission = parts.l2 === undefined ? undefined : new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, max) });
   }
 
   /** Entries in this isolate's L1 (bounded by cache.l1Max; the load test watches it). */
@@ -139,6 +144,8 @@ export class Guard {
     const hit = this.#l1?.get(token, nowMs);
     if (hit !== undefined) {
       counters.inc('l1_hit');
+      // A token verified once and seen again: now worth a KV entry (seen-twice admission).
+      if (this.#admission?.waiting(token) === true) this.#writeL2(token, hit, ctx);
       return { payload: hit, level: 'l1' };
     }
 
@@ -169,11 +176,21 @@ export class Guard {
     }
     counters.inc('verified');
     this.#remember(token, payload, nowMs);
-    if (useL2) {
-      const write = l2!.put(token, payload, now() / 1000);
+    if (useL2) this.#writeL2(token, payload, ctx);
+    return { payload, level: 'verify' };
+  }
+
+  /** Hand a verified payload to KV if the admission policy and the write budget say so. */
+  #writeL2(token: string, payload: JWTPayload, ctx: WaitUntil): void {
+    const { l2, counters, now } = this.parts;
+    const t = now();
+    const verdict = this.#admission!.decide(token, t);
+    if (verdict === 'first-sighting') counters.inc('l2_write_deferred');
+    else if (verdict === 'over-budget') counters.inc('l2_write_over_budget');
+    else {
+      const write = l2!.put(token, payload, t / 1000);
       if (write !== undefined) ctx.waitUntil(write);
     }
-    return { payload, level: 'verify' };
   }
 
   #remember(token: string, payload: JWTPayload, nowMs: number): void {
