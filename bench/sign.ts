@@ -11,7 +11,7 @@ import { createSigner as fastJwtSigner } from 'fast-jwt';
 // @ts-ignore -- jsonwebtoken ships no types
 import jsonwebtoken from 'jsonwebtoken';
 import * as jose from 'jose';
-import { createSigner } from '../dist/index.js';
+import { createSigner, type Algorithm } from '../dist/index.js';
 import { compare, compareAsync, formatTable, smoke, type Case, type Sample } from './lib/harness.ts';
 import { environment, printEnvironment, writeResults } from './lib/env.ts';
 import { webCryptoParams } from './lib/material.ts';
@@ -79,7 +79,7 @@ const ratios: Record<string, Record<string, number>> = {};
 for (const alg of VARIANTS) {
   step(alg);
   const keys = await keysFor(alg);
-  const ours = createSigner({ alg, key: keys.secret ?? (keys.privateJwk as never), header: HEADER });
+  const ours = createSigner({ alg: alg as Algorithm, key: keys.secret ?? (keys.privateJwk as never), header: HEADER });
   const token = ours.signSync(CLAIMS, { expiresIn: 300 });
   const input = Buffer.from(token.slice(0, token.lastIndexOf('.')), 'latin1');
 

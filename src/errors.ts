@@ -2,6 +2,13 @@
 // Messages are fixed per code (plus a claim or setting name): they never carry
 // the token, a key, or any other caller-supplied bytes.
 
+/**
+ * The fixed message of each error code (a JwtError's message is this, plus the
+ * claim or setting name and a fixed reason where useful).
+ *
+ * @example
+ * ERROR_MESSAGES.ERR_JWT_EXPIRED; // the text a JwtError with that code starts with
+ */
 export const ERROR_MESSAGES = {
   ERR_JWT_MALFORMED: 'token is not a well-formed compact JWS',
   ERR_JWT_TOO_LARGE: 'token is longer than the allowed maximum',
@@ -34,8 +41,20 @@ export const ERROR_MESSAGES = {
   ERR_JWE_NESTED_REQUIRED: 'a JWE under public-key encryption must carry a signed JWT (cty JWT)',
 } as const;
 
+/**
+ * The stable code of a JwtError (docs/api.md lists when each is raised).
+ *
+ * @example
+ * const code: JwtErrorCode = 'ERR_JWT_EXPIRED';
+ */
 export type JwtErrorCode = keyof typeof ERROR_MESSAGES;
 
+/**
+ * What a JwtError adds to its code: never a token or a key.
+ *
+ * @example
+ * new JwtError('ERR_OPTIONS_INVALID', { setting: 'algorithms', reason: 'a non-empty allow-list is required' });
+ */
 export interface JwtErrorDetails {
   /** The claim that failed (ERR_JWT_CLAIM_INVALID and friends). */
   claim?: string;
@@ -46,6 +65,18 @@ export interface JwtErrorDetails {
   cause?: unknown;
 }
 
+/**
+ * Every failure of the library: a stable `code` to switch on, and a message that
+ * never carries the token, a key or other caller-supplied bytes.
+ *
+ * @example
+ * try {
+ *   await verifier.verify(token);
+ * } catch (e) {
+ *   if (e instanceof JwtError && e.code === 'ERR_JWT_EXPIRED') return new Response('expired', { status: 401 });
+ *   throw e;
+ * }
+ */
 export class JwtError extends Error {
   readonly code: JwtErrorCode;
   readonly claim: string | undefined;
@@ -65,6 +96,19 @@ export class JwtError extends Error {
   }
 }
 
+/**
+ * Is `value` a JwtError (with this `code`, when one is given)? With a code, the
+ * type narrows to that code, so `e.code` is the literal in the branch.
+ * @example
+ * try {
+ *   await verifier.verify(token);
+ * } catch (e) {
+ *   if (isJwtError(e, 'ERR_JWT_EXPIRED')) return refresh(); // e.code: 'ERR_JWT_EXPIRED'
+ *   throw e;
+ * }
+ */
+export function isJwtError<C extends JwtErrorCode>(value: unknown, code: C): value is JwtError & { readonly code: C };
+export function isJwtError(value: unknown, code?: JwtErrorCode): value is JwtError;
 export function isJwtError(value: unknown, code?: JwtErrorCode): value is JwtError {
   return value instanceof JwtError && (code === undefined || value.code === code);
 }

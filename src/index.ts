@@ -1,7 +1,8 @@
 // edgejwt: strict, fast JWT verification for edge runtimes.
 export { createVerifier } from './verifier.js';
-export type { Verifier, VerifierOptions, VerifyResult, IssuerPolicy } from './verifier.js';
-export type { PolicyOptions } from './options.js';
+export type { Verifier, RawVerifier, VerifierOptions, VerifierSettings, MultiIssuerOptions, VerifyResult, IssuerPolicy } from './verifier.js';
+export type { PolicyOptions, PolicySettings, KeyOptions } from './options.js';
+export type { Algorithm } from './algorithms.js';
 export { createLocalJWKSet, LocalJWKSet } from './keys/local.js';
 export type { JSONWebKeySet, LocalSetOptions } from './keys/local.js';
 export { createRemoteJWKSet, RemoteJWKSet } from './keys/remote.js';

@@ -37,6 +37,8 @@ export interface ConfigOptions {
   jwksUrl?: string;
   /** Turn on the origin assertion (EdDSA, sub + scope, 60 s). */
   assertion?: boolean;
+  /** The KV verify cache's admission policy (the guard's default: seen-twice). */
+  verifyAdmission?: 'seen-twice' | 'always';
 }
 
 /** One GUARD_CONFIG with an issuer per algorithm (HS256 through a secret binding). */
@@ -50,7 +52,7 @@ export function guardConfig(keys: BenchKeys, o: ConfigOptions = {}): string {
     issuers,
     origin: 'builtin:echo',
     forwardClaims: { sub: 'X-Auth-Sub', scope: 'X-Auth-Scope' },
-    cache: { verify: o.verifyCache ?? false, jwks: true, ...(o.l1Max !== undefined ? { l1Max: o.l1Max } : {}) },
+    cache: { verify: o.verifyCache ?? false, jwks: true, ...(o.l1Max !== undefined ? { l1Max: o.l1Max } : {}), ...(o.verifyAdmission !== undefined ? { verifyAdmission: o.verifyAdmission } : {}) },
     ...(o.assertion === true ? { originAssertion: { alg: 'EdDSA', ttl: 60, claims: ['sub', 'scope'], keyBinding: 'ASSERTION_KEY' } } : {}),
   });
 }

@@ -47,7 +47,14 @@ export const signBackend: SignBackend = {
     if (k.type === 'secret') return { type: 'secret', bits: (k.symmetricKeySize ?? 0) * 8 };
     const d = k.asymmetricKeyDetails ?? {};
     const type = k.type === 'private' ? (k.asymmetricKeyType ?? 'unknown') : 'public';
-    return { type, ...(d.modulusLength !== undefined ? { bits: d.modulusLength } : {}), ...(d.namedCurve !== undefined ? { curve: d.namedCurve } : {}) };
+    // RSA: n and e for the parameter checks (src/keys/rsa-params.ts) that node:crypto does not make.
+    const rsa = type === 'rsa' || type === 'rsa-pss' ? k.export({ format: 'jwk' }) : undefined;
+    return {
+      type,
+      ...(d.modulusLength !== undefined ? { bits: d.modulusLength } : {}),
+      ...(d.namedCurve !== undefined ? { curve: d.namedCurve } : {}),
+      ...(rsa !== undefined ? { rsa: { n: rsa.n, e: rsa.e } } : {}),
+    };
   },
   sign(spec: AlgSpec, key: SignKey, signingInput: string): Uint8Array {
     const k = key as NodeSignKey;

@@ -59,7 +59,7 @@ export async function decryptContent(spec: EncSpec, cek: Uint8Array | CryptoKey,
   if (ciphertext.length === 0 || ciphertext.length % 16 !== 0) throw failed();
   const data = macInput(aad, iv, ciphertext);
   if (data.length > getCore().inputCap) throw failed();
-  const ok = withMacKey(spec, cek, (slot) => getCore().hmacVerify(slot, data, tag));
+  const ok = withMacKey(spec, cek, (slot) => getCore().verify('hmac', slot, { message: data, signature: tag }));
   if (!ok) throw failed();
   // Only reached with a valid tag: a padding error here is a sender's mistake, not an oracle.
   return aesCbcDecrypt(cek.subarray(spec.cekLength / 2), iv, ciphertext);

@@ -6,6 +6,8 @@
 
 import { decodeBase64Url } from '#platform';
 import { JwtError } from '../errors.js';
+import { DECRYPTION_OPTION_NAMES, checkOptionNames } from '../option-names.js';
+import { optionsError as invalidOption } from '../options-error.js';
 import { utf8 } from '../utf8.js';
 import { CONTENT_ENCRYPTION, KEY_MANAGEMENT } from './algorithms.js';
 import { decryptContent } from './content.js';
@@ -40,10 +42,8 @@ export interface Decryptor {
   open(token: string): Promise<OpenedJwe>;
 }
 
-const ALLOWED_OPTIONS = new Set(['keys', 'algorithms', 'encryptions']);
-
-function optionsError(setting: string, reason: string): JwtError {
-  return new JwtError('ERR_OPTIONS_INVALID', { setting: `decryption.${setting}`, reason });
+function optionsError(setting: string, reason: string) {
+  return invalidOption(`decryption.${setting}`, reason);
 }
 
 function allowList(value: unknown, all: readonly string[], setting: string): ReadonlySet<string> {
@@ -71,7 +71,7 @@ function segment(token: string, start: number, end: number, what: string): Uint8
 
 export function createDecryptor(options: DecryptionOptions, maxLength: number): Decryptor {
   if (typeof options !== 'object' || options === null) throw optionsError('keys', 'expected { keys }');
-  for (const k in options) if (!ALLOWED_OPTIONS.has(k)) throw optionsError(k, 'unknown option');
+  checkOptionNames(options, DECRYPTION_OPTION_NAMES, 'decryption');
   if (!Array.isArray(options.keys) || options.keys.length === 0) throw optionsError('keys', 'at least one key');
   const keys = options.keys.map((k) => new JweKey(k, 'decrypt'));
   const algs = allowList(options.algorithms, KEY_MANAGEMENT, 'algorithms');

@@ -5,6 +5,8 @@
 
 import { base64UrlOfBytes, base64UrlOfText } from '#platform';
 import { JwtError } from '../errors.js';
+import { ENCRYPTER_OPTION_NAMES, checkOptionNames } from '../option-names.js';
+import { optionsError as invalid } from '../options-error.js';
 import { isPlainObject } from '../sign/claims.js';
 import { checkContentEncryption, checkKeyManagement, CONTENT_ENCRYPTION, KEY_MANAGEMENT, type KeyManagement } from './algorithms.js';
 import { encryptContent } from './content.js';
@@ -42,13 +44,8 @@ export interface Encrypter {
   encrypt(payloadOrJws: string | Record<string, unknown>): Promise<string>;
 }
 
-const ALLOWED = new Set(['alg', 'enc', 'key', 'header']);
 const RESERVED = new Set(['alg', 'enc', 'epk', 'zip', 'crit', 'apu', 'apv', 'iv', 'tag', 'p2s', 'p2c']);
 const JWS_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+$/;
-
-function invalid(setting: string, reason: string): JwtError {
-  return new JwtError('ERR_OPTIONS_INVALID', { setting, reason });
-}
 
 /**
  * Create an encrypter for one recipient key.
@@ -63,7 +60,7 @@ function invalid(setting: string, reason: string): JwtError {
  */
 export function createEncrypter(options: EncrypterOptions): Encrypter {
   if (typeof options !== 'object' || options === null) throw invalid('options', 'expected an object');
-  for (const k in options) if (!ALLOWED.has(k)) throw invalid(k, 'unknown option');
+  checkOptionNames(options, ENCRYPTER_OPTION_NAMES);
   // RSA1_5, PBES2-* and anything else outside the list: ERR_JWE_ALG_NOT_ALLOWED, as on the decrypt side.
   const alg: KeyManagement = checkKeyManagement(String(options.alg), new Set(KEY_MANAGEMENT));
   const enc = checkContentEncryption(String(options.enc), new Set(CONTENT_ENCRYPTION));

@@ -5,6 +5,8 @@
 // verifier accepts: a JSON object, time claims finite numbers.
 
 import { JwtError } from '../errors.js';
+import { SIGN_OPTION_NAMES, checkOptionNames } from '../option-names.js';
+import { optionsError as invalid } from '../options-error.js';
 
 /** Per-call options of `sign` / `signSync`. Times are in seconds. */
 export interface SignOptions {
@@ -22,12 +24,6 @@ export interface SignOptions {
   iat?: number | false;
 }
 
-const ALLOWED = new Set(['header', 'expiresIn', 'notBefore', 'issuer', 'audience', 'subject', 'jwtId', 'iat']);
-
-function invalid(setting: string, reason?: string): JwtError {
-  return new JwtError('ERR_OPTIONS_INVALID', reason === undefined ? { setting } : { setting, reason });
-}
-
 function finite(v: unknown, setting: string): number {
   if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(setting, 'expected a finite number of seconds');
   return v;
@@ -43,11 +39,6 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
-}
-
-/** Throws ERR_OPTIONS_INVALID for a key outside the allow-list. */
-export function checkOptionNames(o: object): void {
-  for (const k in o) if (!ALLOWED.has(k)) throw invalid(k, 'unknown option');
 }
 
 function timeMember(v: unknown, name: string): void {
@@ -73,7 +64,7 @@ export function claimsJson(payload: unknown, o: SignOptions | undefined, nowSec:
 
   // No options (the common call): only the default iat, appended to the text.
   if (o === undefined) return p.iat === undefined ? appendMembers(json, `,"iat":${nowSec}`) : json;
-  checkOptionNames(o);
+  checkOptionNames(o, SIGN_OPTION_NAMES);
   // The claims to set, as JSON text to append (no per-call arrays or closures: this is the signSync hot path).
   let extra = '';
   let clash = false;

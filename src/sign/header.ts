@@ -3,16 +3,16 @@
 // Held to the verifier's header rules so the output is always accepted by it.
 
 import { base64UrlOfText } from '#platform';
-import { JwtError } from '../errors.js';
 import { MAX_KID_LENGTH } from '../header.js';
 import { hasDuplicateOrDeep } from '../json-names.js';
+import { optionsError } from '../options-error.js';
 import { isPlainObject } from './claims.js';
 
 const MAX_HEADER_SEGMENT = 8192;
 const MAX_HEADER_DEPTH = 8;
 
-function invalid(reason: string): JwtError {
-  return new JwtError('ERR_OPTIONS_INVALID', { setting: 'header', reason });
+function invalid(reason: string) {
+  return optionsError('header', reason);
 }
 
 /** The encoded header segment for `alg` with `members` (already merged signer + call members). */

@@ -8,6 +8,7 @@ import { MIN_RSA_BITS, jwkAlgAllows, type AlgSpec } from '../algorithms.js';
 import type { SignKey } from '../backend/sign-types.js';
 import { decodeSegment } from '../b64.js';
 import { JwtError } from '../errors.js';
+import { checkRsaExponent, checkRsaJwk, checkRsaParams } from '../keys/rsa-params.js';
 import { importHmacKey, type HmacAlg, type WasmKey } from '../wasm/keys.js';
 
 /**
@@ -97,8 +98,10 @@ function checkJwk(spec: AlgSpec, jwk: PrivateJWK): void {
   if (jwk.d === undefined) throw bad('not a private key (no d)');
   const d = bytesOf(jwk.d, 'd');
   if (spec.kty === 'RSA') {
-    if (bitLength(bytesOf(jwk.n, 'n')) < MIN_RSA_BITS) throw new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
-    bytesOf(jwk.e, 'e');
+    const n = bytesOf(jwk.n, 'n');
+    if (bitLength(n) < MIN_RSA_BITS) throw new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
+    // The same public-parameter rules as a verifying key: e = 1 or an even e or n is refused.
+    checkRsaParams(n, bytesOf(jwk.e, 'e'));
     // Checked here because JWK importers differ: some skip characters they do not know.
     for (const m of ['p', 'q', 'dp', 'dq', 'qi'] as const) if (jwk[m] !== undefined) bytesOf(jwk[m], m);
   } else if (spec.kty === 'EC') {
@@ -123,6 +126,7 @@ function checkCryptoKey(spec: AlgSpec, key: CryptoKey): void {
   if (spec.kty === 'RSA') {
     if (a.hash?.name !== spec.hash) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'RSA hash does not fit' });
     if ((a.modulusLength ?? 0) < MIN_RSA_BITS) throw new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
+    checkRsaExponent((a as { publicExponent?: Uint8Array }).publicExponent);
   }
   if (spec.engine === 'ecdsa' && a.namedCurve !== spec.crv) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'curve does not fit' });
 }
@@ -143,7 +147,10 @@ function checkNative(spec: AlgSpec, key: SignKey): void {
     (spec.engine === 'ecdsa' && d.type === 'ec' && NODE_CURVE[d.curve ?? ''] === spec.crv) ||
     (spec.engine === 'ed25519' && d.type === 'ed25519');
   if (!fits) throw new JwtError('ERR_KEY_ALG_MISMATCH');
-  if (spec.kty === 'RSA' && (d.bits ?? 0) < MIN_RSA_BITS) throw new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
+  if (spec.kty === 'RSA') {
+    if ((d.bits ?? 0) < MIN_RSA_BITS) throw new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
+    checkRsaJwk(d.rsa ?? {});
+  }
 }
 
 /** Resolve and check `input` for `spec`; throws the key errors the verifier would. */

@@ -6,8 +6,10 @@
 
 import { signBackend } from '#crypto-backend';
 import { base64UrlOfBytes, base64UrlOfText } from '#platform';
-import { algSpec } from '../algorithms.js';
+import { algSpec, type Algorithm } from '../algorithms.js';
 import { JwtError } from '../errors.js';
+import { SIGNER_OPTION_NAMES, checkOptionNames } from '../option-names.js';
+import { optionsError } from '../options-error.js';
 import { getCore } from '../wasm/instance.js';
 import { claimsJson, isPlainObject, type SignOptions } from './claims.js';
 import { headerSegment } from './header.js';
@@ -26,7 +28,7 @@ export type { SignerKeyInput, PrivateJWK } from './keys.js';
  */
 export interface SignerOptions {
   /** The JWS algorithm; any of SUPPORTED_ALGORITHMS. */
-  alg: string;
+  alg: Algorithm;
   key: SignerKeyInput;
   /** Header members for every token of this signer (e.g. `kid`); per-call `header` members override them. */
   header?: Record<string, unknown>;
@@ -41,20 +43,15 @@ export interface SignerOptions {
  * ```
  */
 export interface Signer {
-  readonly alg: string;
+  readonly alg: Algorithm;
   /** Sign in every runtime and for every algorithm. */
   sign(payload: Record<string, unknown>, options?: SignOptions): Promise<string>;
   /** Sign with no promise: HS* everywhere, every algorithm under the `node` condition; else ERR_ASYNC_REQUIRED. */
   signSync(payload: Record<string, unknown>, options?: SignOptions): string;
 }
 
-const SIGNER_OPTIONS = new Set(['alg', 'key', 'header']);
 /** The verifier's largest token (the Wasm core's input region). */
 const MAX_TOKEN = 65_536;
-
-function optionsError(setting: string, reason?: string): JwtError {
-  return new JwtError('ERR_OPTIONS_INVALID', reason === undefined ? { setting } : { setting, reason });
-}
 
 /**
  * Create a signer bound to one algorithm and key. Key problems throw here
@@ -74,7 +71,7 @@ function optionsError(setting: string, reason?: string): JwtError {
  */
 export function createSigner(options: SignerOptions): Signer {
   if (typeof options !== 'object' || options === null) throw optionsError('options');
-  for (const k in options) if (!SIGNER_OPTIONS.has(k)) throw optionsError(k, 'unknown option');
+  checkOptionNames(options, SIGNER_OPTION_NAMES);
   const spec = typeof options.alg === 'string' ? algSpec(options.alg) : undefined;
   if (spec === undefined) throw optionsError('alg', 'unsupported algorithm');
   if (options.key === undefined || options.key === null) throw optionsError('key');
@@ -82,7 +79,7 @@ export function createSigner(options: SignerOptions): Signer {
   if (base !== undefined && !isPlainObject(base)) throw optionsError('header', 'expected a plain object');
   const baseSegment = headerSegment(spec.alg, base);
   const key = signingKey(spec, options.key);
-  const alg = spec.alg;
+  const alg = spec.alg as Algorithm;
 
   function signingInput(payload: Record<string, unknown>, o: SignOptions | undefined): string {
     const h = o?.header === undefined ? baseSegment : headerSegment(alg, base === undefined ? o.header : { ...base, ...o.header });

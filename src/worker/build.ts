@@ -6,6 +6,7 @@ import { decodeSegment } from '../b64.js';
 import { isJwtError } from '../errors.js';
 import { createRemoteJWKSet, type RemoteJWKSet } from '../keys/remote.js';
 import { parseJwks } from '../keys/local.js';
+import type { Algorithm } from '../algorithms.js';
 import { createVerifier, type IssuerPolicy, type Verifier } from '../verifier.js';
 import { getCore } from '../wasm/instance.js';
 import { encode } from '../b64.js';
@@ -79,15 +80,17 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<G
   const issuers: IssuerPolicy[] = [];
   for (const [i, is] of config.issuers.entries()) {
     const at = `issuers[${i}]`;
-    const base = { issuer: is.issuer, audience: is.audience, algorithms: is.algorithms, ...(is.typ === undefined ? {} : { typ: is.typ }) };
+    // The config's algorithms were checked against the table when it was parsed.
+    const base = { issuer: is.issuer, audience: is.audience, algorithms: is.algorithms as Algorithm[], ...(is.typ === undefined ? {} : { typ: is.typ }) };
     const src = is.source;
     if (src.kind === 'secret') {
       const secret = env[src.binding];
       const bytes = typeof secret === 'string' ? decodeSegment(secret.trim(), 0, secret.trim().length) : undefined;
       if (bytes === undefined) throw new ConfigError(`${at}.secretBinding`, 'the secret is not set or is not base64url');
       issuers.push({ ...base, key: bytes });
-      // HS secret rotation must orphan old entries: the id carries a keyed digest of it.
-      identity.push(base, sealer === undefined ? 'no-l2' : await sealer.digest('hs-secret', bytes));
+      // HS secret rotation must orphan old entries: the id carries a keyed digest of it
+      // (computed only when there is an L2 to name: it is a crypto call on the first request).
+      identity.push(base, sealer === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await sealer.digest('hs-secret', bytes));
     } else if (src.kind === 'jwksUrl') {
       const set = createRemoteJWKSet(src.url, {
         timeoutDuration: config.jwksTimeoutMs,

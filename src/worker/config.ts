@@ -3,7 +3,9 @@
 // guard answers 500 with a log line that says what to fix — never a silent pass.
 
 import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
+import type { Admission } from './l2-admission.js';
 import { parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion.js';
+import { canonicalPath, type PathPolicy } from './path.js';
 
 export class ConfigError extends Error {
   readonly setting: string;
@@ -46,6 +48,10 @@ export interface CacheConfig {
   l1Max: number;
   /** A KV read slower than this is a miss, ms. */
   kvTimeoutMs: number;
+  /** Which verifications are written to KV: on a token's second sighting in the isolate, or always. */
+  verifyAdmission: Admission;
+  /** KV verify-cache writes allowed per isolate per minute. */
+  verifyWritesPerMinute: number;
 }
 
 export interface GuardConfig {
@@ -63,6 +69,8 @@ export interface GuardConfig {
   admin: { path: string; secretBinding: string } | undefined;
   /** Signed identity for the origin (./origin-assertion.ts); undefined when off. */
   originAssertion: OriginAssertionConfig | undefined;
+  /** How request paths are read, matched and forwarded (docs/deploy.md, "Request paths"). */
+  paths: PathPolicy;
 }
 
 /** The origin value that answers with a JSON echo of the forwarded request (dev, demos). */
@@ -78,8 +86,10 @@ export const ECHO_ORIGIN = 'builtin:echo';
 export const L2_DEFAULT_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'ES512'];
 
 const TOP_LEVEL = new Set([
-  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion',
+  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths',
 ]);
+const PATHS_KEYS = new Set(['escapedSlashes', 'caseSensitive', 'forward']);
+const ADMIN_KEYS = new Set(['path', 'secretBinding']);
 const ISSUER_KEYS = new Set(['issuer', 'audience', 'algorithms', 'typ', 'jwks', 'jwksUrl', 'secretBinding']);
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Headers the guard must never let a claim overwrite.
@@ -112,6 +122,28 @@ function path(v: unknown, setting: string): string {
   const p = str(v, setting);
   if (!p.startsWith('/')) throw new ConfigError(setting, 'a path must start with /');
   return p;
+}
+
+/** A rule prefix or public path must already be canonical, so it is compared like the request's path. */
+function canonical(v: unknown, setting: string): string {
+  const p = path(v, setting);
+  const stem = p.endsWith('*') ? p.slice(0, -1) : p;
+  const c = canonicalPath(stem, 'reject');
+  if (!c.ok || c.path !== stem) throw new ConfigError(setting, 'not in canonical form (single slashes, no dot segments, unreserved characters unescaped, upper-case hex)');
+  return p;
+}
+
+function parsePaths(v: unknown): PathPolicy {
+  if (v !== undefined && !isObject(v)) throw new ConfigError('paths', 'expected an object');
+  const c = v ?? {};
+  for (const k of Object.keys(c)) if (!PATHS_KEYS.has(k)) throw new ConfigError(`paths.${k}`, 'unknown setting');
+  const escapedSlashes = c.escapedSlashes ?? 'reject';
+  if (escapedSlashes !== 'reject' && escapedSlashes !== 'decode') throw new ConfigError('paths.escapedSlashes', 'expected "reject" or "decode"');
+  const caseSensitive = c.caseSensitive ?? false;
+  if (typeof caseSensitive !== 'boolean') throw new ConfigError('paths.caseSensitive', 'expected true or false');
+  const forward = c.forward ?? 'canonical';
+  if (forward !== 'canonical' && forward !== 'received') throw new ConfigError('paths.forward', 'expected "canonical" or "received"');
+  return { escapedSlashes, caseSensitive, forward };
 }
 
 function httpUrl(v: unknown, setting: string): string {
@@ -164,7 +196,7 @@ function parseRule(v: unknown, i: number): RuleConfig {
   const at = `rules[${i}]`;
   if (!isObject(v)) throw new ConfigError(at, 'expected an object');
   for (const k of Object.keys(v)) if (!['pathPrefix', 'scopes', 'claims'].includes(k)) throw new ConfigError(`${at}.${k}`, 'unknown setting');
-  const pathPrefix = path(v.pathPrefix, `${at}.pathPrefix`);
+  const pathPrefix = canonical(v.pathPrefix, `${at}.pathPrefix`);
   const scopes = v.scopes === undefined ? [] : strList(v.scopes, `${at}.scopes`);
   for (const [j, s] of scopes.entries()) if (/\s|"|\\/.test(s)) throw new ConfigError(`${at}.scopes[${j}]`, 'a scope has no spaces, quotes or backslashes');
   const claims: RuleConfig['claims'] = {};
@@ -198,7 +230,7 @@ function parseSource(v: unknown, i: number): TokenSource {
 function parseCache(v: unknown, algorithms: Set<string>): CacheConfig {
   if (v !== undefined && !isObject(v)) throw new ConfigError('cache', 'expected an object');
   const c = v ?? {};
-  for (const k of Object.keys(c)) if (!['verify', 'jwks', 'verifyTtl', 'l1Max', 'kvTimeoutMs'].includes(k)) throw new ConfigError(`cache.${k}`, 'unknown setting');
+  for (const k of Object.keys(c)) if (!['verify', 'jwks', 'verifyTtl', 'l1Max', 'kvTimeoutMs', 'verifyAdmission', 'verifyWritesPerMinute'].includes(k)) throw new ConfigError(`cache.${k}`, 'unknown setting');
   let verify: string[];
   if (c.verify === undefined || c.verify === false) verify = [];
   else if (c.verify === true) verify = L2_DEFAULT_ALGORITHMS.filter((a) => algorithms.has(a));
@@ -208,6 +240,8 @@ function parseCache(v: unknown, algorithms: Set<string>): CacheConfig {
     for (const [j, a] of verify.entries()) if (!algorithms.has(a)) throw new ConfigError(`cache.verify[${j}]`, 'not an algorithm of any issuer');
   }
   if (c.jwks !== undefined && typeof c.jwks !== 'boolean') throw new ConfigError('cache.jwks', 'expected true or false');
+  const admission = c.verifyAdmission ?? 'seen-twice';
+  if (admission !== 'seen-twice' && admission !== 'always') throw new ConfigError('cache.verifyAdmission', 'expected "seen-twice" or "always"');
   return {
     verifyAlgorithms: new Set(verify),
     jwks: c.jwks !== false,
@@ -215,6 +249,8 @@ function parseCache(v: unknown, algorithms: Set<string>): CacheConfig {
     verifyTtl: num(c.verifyTtl, 'cache.verifyTtl', 300, 60, 86_400),
     l1Max: num(c.l1Max, 'cache.l1Max', 1000, 0, 100_000),
     kvTimeoutMs: num(c.kvTimeoutMs, 'cache.kvTimeoutMs', 100, 1, 10_000),
+    verifyAdmission: admission,
+    verifyWritesPerMinute: num(c.verifyWritesPerMinute, 'cache.verifyWritesPerMinute', 60, 1, 100_000),
   };
 }
 
@@ -240,7 +276,7 @@ export function parseConfig(raw: unknown): GuardConfig {
     seen.add(is.issuer);
   }
 
-  const publicPaths = v.publicPaths === undefined ? [] : strList(v.publicPaths, 'publicPaths', true).map((p, i) => path(p, `publicPaths[${i}]`));
+  const publicPaths = v.publicPaths === undefined ? [] : strList(v.publicPaths, 'publicPaths', true).map((p, i) => canonical(p, `publicPaths[${i}]`));
   if (v.rules !== undefined && !Array.isArray(v.rules)) throw new ConfigError('rules', 'expected an array');
   const rules = ((v.rules as unknown[] | undefined) ?? []).map(parseRule);
   if (v.tokenSources !== undefined && (!Array.isArray(v.tokenSources) || v.tokenSources.length === 0)) throw new ConfigError('tokenSources', 'expected a non-empty array');
@@ -272,6 +308,7 @@ export function parseConfig(raw: unknown): GuardConfig {
   let admin: GuardConfig['admin'];
   if (v.admin !== undefined) {
     if (!isObject(v.admin)) throw new ConfigError('admin', 'expected { "path": ..., "secretBinding": ... }');
+    for (const k of Object.keys(v.admin)) if (!ADMIN_KEYS.has(k)) throw new ConfigError(`admin.${k}`, 'unknown setting');
     admin = { path: path(v.admin.path, 'admin.path'), secretBinding: str(v.admin.secretBinding, 'admin.secretBinding') };
   }
 
@@ -290,5 +327,6 @@ export function parseConfig(raw: unknown): GuardConfig {
     jwksCooldownMs: num(jw.cooldownMs, 'jwks.cooldownMs', 30_000, 0, 3_600_000),
     admin,
     originAssertion: parseOriginAssertion(v.originAssertion, forwardClaims.map(([, h]) => h)),
+    paths: parsePaths(v.paths),
   };
 }

@@ -3,16 +3,19 @@
 // rules, then forward with the identity headers. Every fault fails closed.
 
 import { VerifyCache } from '../cache.js';
-import type { JWTPayload } from '../claims.js';
+import { ownClaim, type JWTPayload } from '../claims.js';
 import { decodeUnverified } from '../decode.js';
+import { deepFreeze } from '../freeze.js';
 import { isJwtError, type JwtErrorCode } from '../errors.js';
 import { buildGuard, type GuardDeps, type GuardEnv, type GuardParts } from './build.js';
 import type { CounterName } from './counters.js';
 import { ECHO_ORIGIN } from './config.js';
 import { echo } from './echo.js';
-import { extractToken, isPublic, pathForms, rulesFor, stripIdentity } from './request.js';
+import { canonicalPath } from './path.js';
+import { extractToken, isPublic, rulesFor, stripIdentity } from './request.js';
 import * as answer from './responses.js';
 import { checkRules } from './rules.js';
+import { WriteAdmission } from './l2-admission.js';
 
 /** Codes that mean the keys could not be had, not that the token is bad. */
 const UNAVAILABLE = new Set<JwtErrorCode>(['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID']);
@@ -35,6 +38,8 @@ export class Guard {
   readonly #l1: VerifyCache<JWTPayload> | undefined;
   /** Per issuer, the algorithms whose verifications go to KV. */
   readonly #l2Algs = new Map<string, Set<string>>();
+  /** Which of those verifications are written to KV, and how many a minute. */
+  readonly #admission: WriteAdmission | undefined;
 
   constructor(parts: GuardParts) {
     this.parts = parts;
@@ -42,6 +47,8 @@ export class Guard {
     for (const is of parts.config.issuers) this.#l2Algs.set(is.issuer, new Set(is.algorithms.filter((a) => l2.has(a))));
     const max = parts.config.cache.l1Max;
     this.#l1 = max > 0 ? new VerifyCache<JWTPayload>(max, parts.config.cache.verifyTtl) : undefined;
+    const c = parts.config.cache;
+    this.#admission = parts.l2 === undefined ? undefined : new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, max) });
   }
 
   /** Entries in this isolate's L1 (bounded by cache.l1Max; the load test watches it). */
@@ -73,15 +80,21 @@ export class Guard {
     if (config.admin !== undefined && url.pathname === config.admin.path) return this.#admin(request);
     counters.inc('requests');
 
+    // One canonical path decides everything below; spellings that cannot be read one way are refused.
+    const path = canonicalPath(url.pathname, config.paths.escapedSlashes);
+    if (!path.ok) {
+      counters.inc('path_refused');
+      return answer.badRequest('The request path is not accepted');
+    }
+    const forwardPath = config.paths.forward === 'canonical' ? path.path : url.pathname;
     const headers = new Headers(request.headers);
     stripIdentity(headers, config);
     // Drops a client's own assertion header; answers the assertion key set path.
     const served = this.parts.assertion?.intercept(url, headers);
     if (served !== undefined) return served;
-    const forms = pathForms(url.pathname);
-    if (isPublic(forms, config)) {
+    if (isPublic(path.readings, config)) {
       counters.inc('public');
-      return this.#forward(request, url, headers);
+      return this.#forward(request, url, forwardPath, headers);
     }
 
     const token = extractToken(request.headers, config.tokenSources);
@@ -107,14 +120,14 @@ export class Guard {
     }
     const timing = serverTiming(performance.now() - started, verified.level);
 
-    const miss = checkRules(rulesFor(forms, config), verified.payload);
+    const miss = checkRules(rulesFor(path.readings, config), verified.payload);
     if (miss !== undefined) {
       counters.inc('forbidden');
       return withTiming(answer.insufficientScope(config.realm, miss.scopes, miss.description), timing);
     }
 
     for (const [claim, header] of config.forwardClaims) {
-      const value = headerValue(verified.payload[claim]);
+      const value = headerValue(ownClaim(verified.payload, claim));
       if (value === null) {
         // A claim that cannot travel in a header (control characters, non-ASCII, huge): refuse, never truncate.
         counters.inc('rejected:claim_not_forwardable');
@@ -124,7 +137,7 @@ export class Guard {
     }
     await this.parts.assertion?.stamp(headers, verified.payload, url, config.origin);
     counters.inc('accepted');
-    return withTiming(await this.#forward(request, url, headers), timing);
+    return withTiming(await this.#forward(request, url, forwardPath, headers), timing);
   }
 
   /** L1 (this isolate) -> L2 (KV, for the configured algorithms) -> full verify by the library. */
@@ -135,6 +148,8 @@ export class Guard {
     const hit = this.#l1?.get(token, nowMs);
     if (hit !== undefined) {
       counters.inc('l1_hit');
+      // A token verified once and seen again: now worth a KV entry (seen-twice admission).
+      if (this.#admission?.waiting(token) === true) this.#writeL2(token, hit, ctx);
       return { payload: hit, level: 'l1' };
     }
 
@@ -165,23 +180,46 @@ export class Guard {
     }
     counters.inc('verified');
     this.#remember(token, payload, nowMs);
-    if (useL2) {
-      const write = l2!.put(token, payload, now() / 1000);
+    if (useL2) this.#writeL2(token, payload, ctx);
+    return { payload, level: 'verify' };
+  }
+
+  /** Hand a verified payload to KV if the admission policy and the write budget say so. */
+  #writeL2(token: string, payload: JWTPayload, ctx: WaitUntil): void {
+    const { l2, counters, now } = this.parts;
+    const t = now();
+    const verdict = this.#admission!.decide(token, t);
+    if (verdict === 'first-sighting') counters.inc('l2_write_deferred');
+    else if (verdict === 'over-budget') counters.inc('l2_write_over_budget');
+    else {
+      const write = l2!.put(token, payload, t / 1000);
       if (write !== undefined) ctx.waitUntil(write);
     }
-    return { payload, level: 'verify' };
   }
 
   #remember(token: string, payload: JWTPayload, nowMs: number): void {
     const w = timeWindow(payload, this.parts.config.clockTolerance);
-    if (w !== undefined) this.#l1?.set(token, payload, nowMs, w.from, w.until);
+    // L1 hands the same payload to every later request with this token: frozen all the way down.
+    if (w !== undefined && this.#l1 !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
   }
 
-  async #forward(request: Request, url: URL, headers: Headers): Promise<Response> {
+  async #forward(request: Request, url: URL, path: string, headers: Headers): Promise<Response> {
     const origin = this.parts.config.origin;
-    if (origin === ECHO_ORIGIN) return echo(request, url, headers);
-    const target = origin === undefined ? url : new URL(url.pathname + url.search, origin);
-    const outgoing = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
+    // Path and query go onto a copy of the origin's URL: the request never picks the
+    // scheme, host or port (a path read as a URL reference could: `//host/x`).
+    const target = new URL(origin === undefined || origin === ECHO_ORIGIN ? url : origin);
+    target.pathname = path;
+    target.search = url.search;
+    target.hash = '';
+    if (origin === ECHO_ORIGIN) return echo(request, target, headers);
+    let outgoing: Request;
+    try {
+      outgoing = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
+    } catch {
+      // The runtime accepted the request but will not send it on (a GET or HEAD with a body, ...).
+      this.parts.counters.inc('request_refused');
+      return answer.badRequest('The request cannot be forwarded');
+    }
     let res: Response;
     try {
       res = await this.parts.fetch(outgoing);
@@ -215,7 +253,8 @@ export async function createGuard(env: GuardEnv, deps?: GuardDeps): Promise<Guar
  * guard never caches.
  */
 function timeWindow(payload: JWTPayload, tolerance: number): { from: number; until: number } | undefined {
-  const { exp, nbf } = payload;
+  const exp = ownClaim(payload, 'exp');
+  const nbf = ownClaim(payload, 'nbf');
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
   if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return undefined;
   return { from: nbf === undefined ? -Infinity : (nbf - tolerance) * 1000, until: (exp + tolerance) * 1000 };

@@ -4,8 +4,8 @@
 // trusting plain X-Auth-* headers. The public key set is served at `jwksPath`.
 // The private JWK comes from a secret binding and is imported once per isolate.
 
-import { algSpec } from '../algorithms.js';
-import type { JWTPayload } from '../claims.js';
+import { algSpec, type Algorithm } from '../algorithms.js';
+import { ownClaim, type JWTPayload } from '../claims.js';
 import { encode } from '../b64.js';
 import { createSigner, type Signer } from '../sign/signer.js';
 import type { PrivateJWK } from '../sign/keys.js';
@@ -14,7 +14,7 @@ import { ConfigError } from './config.js';
 
 export interface OriginAssertionConfig {
   header: string;
-  alg: string;
+  alg: Algorithm;
   /** Seconds the assertion is valid. */
   ttl: number;
   claims: string[];
@@ -42,7 +42,7 @@ export function parseOriginAssertion(v: unknown, forwardHeaders: readonly string
   for (const k of Object.keys(o)) if (!KEYS.has(k)) throw fail(k, 'unknown setting');
   const header = o.header ?? 'X-Edgejwt-Assertion';
   if (typeof header !== 'string' || !HTTP_TOKEN.test(header) || RESERVED.has(header.toLowerCase())) throw fail('header', 'not a usable header name');
-  if (forwardHeaders.some((h) => h.toLowerCase() === header.toLowerCase())) throw fail('header', 'already used by forwardClaims');
+  if (forwardHeaders.some((h) => h.toLowerCase().replaceAll('_', '-') === header.toLowerCase().replaceAll('_', '-'))) throw fail('header', 'already used by forwardClaims');
   const alg = o.alg ?? 'EdDSA';
   const spec = typeof alg === 'string' ? algSpec(alg) : undefined;
   // A published key set cannot serve an HMAC secret.
@@ -57,7 +57,7 @@ export function parseOriginAssertion(v: unknown, forwardHeaders: readonly string
   const jwksPath = o.jwksPath ?? '/.well-known/edgejwt/jwks.json';
   if (typeof jwksPath !== 'string' || !jwksPath.startsWith('/')) throw fail('jwksPath', 'a path must start with /');
   for (const k of ['issuer', 'audience'] as const) if (o[k] !== undefined && (typeof o[k] !== 'string' || o[k] === '')) throw fail(k, 'expected a non-empty string');
-  return { header, alg: spec.alg, ttl, claims: claims as string[], keyBinding: o.keyBinding, jwksPath, issuer: o.issuer as string | undefined, audience: o.audience as string | undefined };
+  return { header, alg: spec.alg as Algorithm, ttl, claims: claims as string[], keyBinding: o.keyBinding, jwksPath, issuer: o.issuer as string | undefined, audience: o.audience as string | undefined };
 }
 
 /** RFC 7638 thumbprint: the key id when the JWK has none. */
@@ -77,7 +77,7 @@ export class OriginAssertion {
     this.config = config;
     this.#signer = signer;
     this.#jwks = jwks;
-    this.#lowerHeader = config.header.toLowerCase();
+    this.#lowerHeader = config.header.toLowerCase().replaceAll('_', '-');
   }
 
   /** Read the private JWK from its secret binding and build the signer (ConfigError if unusable). */
@@ -107,7 +107,12 @@ export class OriginAssertion {
    * client sent, and answer the key set path itself (undefined: carry on).
    */
   intercept(url: URL, headers: Headers): Response | undefined {
-    headers.delete(this.#lowerHeader);
+    // Every spelling an origin may read as the same name (CGI, WSGI, PHP map `_` and `-` alike), as for forwarded claims.
+    const drop: string[] = [];
+    headers.forEach((_, name) => {
+      if (name.replaceAll('_', '-') === this.#lowerHeader) drop.push(name);
+    });
+    for (const name of drop) headers.delete(name);
     if (url.pathname !== this.config.jwksPath) return undefined;
     return new Response(this.#jwks, { headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' } });
   }
@@ -115,7 +120,11 @@ export class OriginAssertion {
   /** Sign the assertion for a verified `payload` into `headers` (the request forwarded to `origin`). */
   async stamp(headers: Headers, payload: JWTPayload, guardUrl: URL, origin: string | undefined): Promise<void> {
     const claims: Record<string, unknown> = {};
-    for (const name of this.config.claims) if (payload[name] !== undefined) claims[name] = payload[name];
+    // Only claims the payload carries itself: never an inherited name such as `constructor`.
+    for (const name of this.config.claims) {
+      const value = ownClaim(payload, name);
+      if (value !== undefined) claims[name] = value;
+    }
     const c = this.config;
     const jwt = await this.#signer.sign(claims, {
       expiresIn: c.ttl,

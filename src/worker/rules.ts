@@ -2,7 +2,7 @@
 // matching rule asks for. Scopes come from `scope` (space-separated, RFC 8693)
 // or `scp` (an array, or a string as some issuers send).
 
-import type { JWTPayload } from '../claims.js';
+import { ownClaim, type JWTPayload } from '../claims.js';
 import type { RuleConfig } from './config.js';
 
 export function grantedScopes(payload: JWTPayload): Set<string> {
@@ -10,8 +10,8 @@ export function grantedScopes(payload: JWTPayload): Set<string> {
   const add = (v: unknown): void => {
     if (typeof v === 'string') for (const s of v.split(' ')) if (s.length > 0) out.add(s);
   };
-  add(payload.scope);
-  const scp = payload.scp;
+  add(ownClaim(payload, 'scope'));
+  const scp = ownClaim(payload, 'scp');
   if (Array.isArray(scp)) scp.forEach(add);
   else add(scp);
   return out;
@@ -31,7 +31,7 @@ export function checkRules(rules: readonly RuleConfig[], payload: JWTPayload): R
   if (needed.some((s) => !granted.has(s))) return { scopes: needed, description: 'The access token lacks a required scope' };
   for (const r of rules) {
     for (const [name, want] of Object.entries(r.claims)) {
-      const have = payload[name];
+      const have = ownClaim(payload, name);
       // An array claim (roles, groups) satisfies the rule when it contains the value.
       const ok = Array.isArray(have) ? have.includes(want) : have === want;
       if (!ok) return { scopes: needed, description: 'The access token lacks a required claim' };

@@ -9,7 +9,7 @@ import { createHmac, createSecretKey, generateKeyPairSync, sign as nodeSign, ver
 import fc from 'fast-check';
 import * as jose from 'jose';
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_ALGORITHMS, createSigner, createVerifier, type JWK } from '../../src/index.js';
+import { SUPPORTED_ALGORITHMS, createSigner, type Algorithm, createVerifier, type JWK } from '../../src/index.js';
 
 const CASES = Number(process.env.EDGEJWT_SIGN_CASES ?? 300);
 const HASH: Record<string, string> = { '256': 'sha256', '384': 'sha384', '512': 'sha512' };
@@ -51,7 +51,7 @@ const payloads = fc.dictionary(
 );
 
 describe(`signSync differential against node:crypto and jose (${CASES} random payloads per algorithm)`, () => {
-  for (const alg of SUPPORTED_ALGORITHMS) {
+  for (const alg of SUPPORTED_ALGORITHMS as readonly Algorithm[]) {
     it(`${alg}`, async () => {
       const keys = keysFor(alg);
       const ours = createSigner({ alg, key: keys.sign });

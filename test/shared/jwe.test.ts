@@ -112,6 +112,9 @@ describe('JWE refusals, each with its code', () => {
     expect(await codeOf(() => v.verify(fake({ alg: 'A192KW', enc: 'A192GCM' })))).toBe('ERR_JWE_ALG_NOT_ALLOWED');
     expect(codeOfSync(() => verifier({ algorithms: ['RSA1_5'] }))).toBe('ERR_OPTIONS_INVALID');
     expect(codeOfSync(() => verifier({ extra: 1 }))).toBe('ERR_OPTIONS_INVALID');
+    // The decryption option itself is allow-listed with every other option (src/option-names.ts).
+    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: signingSecret, decryptoin: { keys: [key] } } as never))).toBe('ERR_OPTIONS_INVALID');
+    expect(() => verifier({ extra: 1 })).toThrow(expect.objectContaining({ setting: 'decryption.extra' }));
   });
 
   it('ECDH-ES with an off-curve or wrong-curve epk is refused: ERR_JWE_EPK_INVALID', async () => {

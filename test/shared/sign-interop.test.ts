@@ -2,7 +2,7 @@
 // jose verifies every token edgejwt signs, and edgejwt verifies jose's.
 import * as jose from 'jose';
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_ALGORITHMS, createSigner, createVerifier, type JWK, type PrivateJWK } from '../../src/index.js';
+import { SUPPORTED_ALGORITHMS, createSigner, type Algorithm, createVerifier, type JWK, type PrivateJWK } from '../../src/index.js';
 import { generate } from './jwt-mint.js';
 
 async function privateJwk(pair: Awaited<ReturnType<typeof generate>>): Promise<PrivateJWK> {
@@ -12,7 +12,7 @@ async function privateJwk(pair: Awaited<ReturnType<typeof generate>>): Promise<P
 }
 
 describe('signing interop with jose', () => {
-  for (const alg of SUPPORTED_ALGORITHMS) {
+  for (const alg of SUPPORTED_ALGORITHMS as readonly Algorithm[]) {
     it(`${alg}: jose verifies edgejwt's token, and edgejwt verifies jose's`, async () => {
       const pair = await generate(alg);
       const verifyKey = pair.secret ?? pair.publicKey;

@@ -4,10 +4,10 @@
 // everywhere and the rest only where the node:crypto backend is selected.
 import { signBackend } from '#crypto-backend';
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_ALGORITHMS, createSigner, createVerifier, decodeUnverified, type JWK, type PrivateJWK } from '../../src/index.js';
+import { SUPPORTED_ALGORITHMS, createSigner, type Algorithm, createVerifier, decodeUnverified, type JWK, type PrivateJWK } from '../../src/index.js';
 import { getCore } from '../../src/wasm/instance.js';
 import { seededBytes } from './bytes.js';
-import { codeOf, codeOfSync, generate, type KeyPair } from './jwt-mint.js';
+import { b64u, codeOf, codeOfSync, generate, unb64u, type KeyPair } from './jwt-mint.js';
 
 const SYNC_EVERYWHERE = signBackend.name === 'node';
 
@@ -30,11 +30,11 @@ async function privateJwk(pair: KeyPair): Promise<PrivateJWK> {
 
 function verifierFor(pair: KeyPair, extra: Record<string, unknown> = {}) {
   const key = pair.secret ?? (pair.publicJwk as JWK);
-  return createVerifier({ algorithms: [pair.alg], key, ...extra });
+  return createVerifier({ algorithms: [pair.alg as Algorithm], key, ...extra });
 }
 
 describe('createSigner: every algorithm the verifier has', () => {
-  for (const alg of SUPPORTED_ALGORITHMS) {
+  for (const alg of SUPPORTED_ALGORITHMS as readonly Algorithm[]) {
     it(`${alg}: tokens from a private JWK and from a CryptoKey pass the strict verifier`, async () => {
       const pair = await generate(alg);
       const v = verifierFor(pair, { issuer: 'https://issuer.example', audience: 'api' });
@@ -141,6 +141,7 @@ describe('sign options', () => {
       expect(codeOfSync(() => signer.signSync({}, o as never))).toBe('ERR_OPTIONS_INVALID');
     }
     expect(codeOfSync(() => createSigner({ alg: 'HS256', key: secret, kid: 'x' } as never))).toBe('ERR_OPTIONS_INVALID');
+    // @ts-expect-error 'none' is not an Algorithm: this is the JavaScript caller's view
     expect(codeOfSync(() => createSigner({ alg: 'none', key: secret }))).toBe('ERR_OPTIONS_INVALID');
     expect(codeOfSync(() => createSigner({ alg: 'HS256' } as never))).toBe('ERR_OPTIONS_INVALID');
   });
@@ -173,6 +174,29 @@ describe('signing keys are checked as for verify', () => {
     expect(codeOfSync(() => createSigner({ alg: 'RS256', key: pair.privateKey }))).toBe('ERR_KEY_TOO_SHORT');
     const jwk = await privateJwk(pair);
     expect(codeOfSync(() => createSigner({ alg: 'RS256', key: jwk }))).toBe('ERR_KEY_TOO_SHORT');
+  });
+
+  it('RSA signing keys with e = 1, an even e or an even modulus are refused like verify keys (rsa-params): ERR_KEY_INVALID', async () => {
+    const jwk = (await privateJwk(await generate('RS256'))) as PrivateJWK & { n: string; e: string };
+    const evenN = (n: string) => {
+      const bytes = unb64u(n);
+      bytes[bytes.length - 1]! &= 0xfe;
+      return b64u(bytes);
+    };
+    for (const bad of [{ e: 'AQ' }, { e: 'AAE' }, { e: 'Ag' }, { n: evenN(jwk.n) }]) {
+      expect(codeOfSync(() => createSigner({ alg: 'RS256', key: { ...jwk, ...bad } }))).toBe('ERR_KEY_INVALID');
+    }
+    if (signBackend.name === 'node') {
+      // A KeyObject or PEM reaches node:crypto first, which imports e = 1 without a word.
+      const { createPrivateKey } = await import('node:crypto');
+      let native: unknown;
+      try {
+        native = createPrivateKey({ key: { ...jwk, e: 'AQ' }, format: 'jwk' });
+      } catch {
+        native = undefined; // this Node refuses it itself
+      }
+      if (native !== undefined) expect(codeOfSync(() => createSigner({ alg: 'RS256', key: native as never }))).toBe('ERR_KEY_INVALID');
+    }
   });
 
   it('public keys, wrong curves, wrong kty, encryption keys and mismatched JWK alg are refused', async () => {

@@ -83,6 +83,16 @@ describe('origin assertion', () => {
     expect(auth['x-edgejwt-assertion']!.split('.')).toHaveLength(3);
   });
 
+  it('a client-sent assertion header in an underscore spelling (X_Edgejwt_Assertion) never reaches the origin', async () => {
+    const spoof = { 'X_Edgejwt_Assertion': 'replayed.by.client', 'x-edgejwt_assertion': 'replayed.by.client' };
+    const pub = await forwarded(await g.send('/health', { headers: spoof }));
+    expect(Object.values(pub)).not.toContain('replayed.by.client');
+    const t = await token(k.ed, { sub: 'dave' });
+    const auth = await forwarded(await g.send('/x', { headers: { ...spoof, authorization: `Bearer ${t}` } }));
+    expect(Object.values(auth)).not.toContain('replayed.by.client');
+    expect(auth['x-edgejwt-assertion']!.split('.')).toHaveLength(3);
+  });
+
   it('refused tokens get no assertion and never reach the origin', async () => {
     const before = g.net.calls.length;
     const res = await g.send('/x', bearer('a.b.c'));
