@@ -64,7 +64,7 @@ function worker(name: string, kind: Kind, config: ConfigOptions = {}, kv: { veri
     modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
     compatibilityDate: COMPAT,
     routes: [`${name}.bench.invalid/*`],
-    bindings: { GUARD_CONFIG: guardConfig(keys, config), HS_KEY: keys.hsKey, ...(kv.verify || kv.jwks ? { CACHE_KEY } : {}) },
+    bindings: { GUARD_CONFIG: guardConfig(keys, config), HS_KEY: keys.hsKey, ASSERTION_KEY: keys.assertionKey, ...(kv.verify || kv.jwks ? { CACHE_KEY } : {}) },
     kvNamespaces: { VERIFY_CACHE: kv.verify ?? `${name}-verify`, JWKS_CACHE: kv.jwks ?? `${name}-jwks` },
   };
 }
@@ -177,8 +177,12 @@ if (only.has('warm')) {
 step(`warm requests (${N.warm} per Worker per algorithm)`);
 const warm: Record<string, Record<string, Latency>> = {};
 {
-  const names = ['noop', 'lib', 'guard', 'guard-l1-off', 'jose'] as const;
-  const mf = new Miniflare({ ...quiet, workers: [worker('noop', 'noop'), worker('lib', 'lib'), worker('guard', 'guard'), worker('guard-l1-off', 'guard', { l1Max: 0 }), worker('jose', 'jose'), worker('guard-repeat', 'guard')] });
+  // guard-assertion: the guard with originAssertion on (an EdDSA signature per forwarded request).
+  const names = ['noop', 'lib', 'guard', 'guard-assertion', 'guard-l1-off', 'jose'] as const;
+  const mf = new Miniflare({
+    ...quiet,
+    workers: [worker('noop', 'noop'), worker('lib', 'lib'), worker('guard', 'guard'), worker('guard-assertion', 'guard', { assertion: true }), worker('guard-l1-off', 'guard', { l1Max: 0 }), worker('jose', 'jose'), worker('guard-repeat', 'guard')],
+  });
   await mf.ready;
   for (const alg of BENCH_ALGS) {
     const t = tokens[alg];

@@ -18,6 +18,9 @@ const SUITES: Record<string, [string, string][]> = {
     ['verify.ts', 'stage breakdown, cache hit, decode-only (Node)'],
     ['cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
     ['freeze.ts', 'cost of deep-freezing a cached result vs a copy per caller'],
+    ['sign.ts', 'sign per algorithm vs jose, fast-jwt, jsonwebtoken, bare primitive (Node)'],
+    ['jwe.ts', 'JWE decrypt (+ nested verify) vs jose and the bare AES-GCM (Node)'],
+    ['sign-jwe-workerd.ts', 'sign and JWE decrypt vs jose, inside workerd'],
   ],
   isolate: [
     ['isolate.ts', 'guard vs no-op vs jose guard through Miniflare'],

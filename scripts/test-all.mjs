@@ -1,5 +1,5 @@
 // Everything `npm test` runs (and so CI): build the Wasm core and the package from
-// source, then every suite: the type checks, as-pect (AssemblyScript internals),
+// source, then every suite: the type checks, the generated-file check, as-pect (AssemblyScript internals),
 // Vitest in Node 22 and inside workerd, the shared corpus against the built
 // package in Node 20 (the machine's Node), 22 (the devDependency) and 24 (the
 // newest 24.x the registry serves, installed into build/node-24), Deno, Bun and
@@ -82,6 +82,10 @@ if ((await run('npm', ['run', '--silent', 'build'])) !== 0) {
 step('typecheck (tsc --noEmit over src, test, bench; the type tests in test-d)');
 if ((await run('npm', ['run', '--silent', 'typecheck'])) === 0) record('typecheck', 1, 0);
 else record('typecheck', 0, 1);
+
+// Every generated file (scripts/generated.mjs) equals what its generator writes now.
+step('generated files (each generator re-run, output compared with the committed file)');
+await reportRun('generated files', process.execPath, ['scripts/check-generated.mjs']);
 
 step('as-pect (AssemblyScript internals)');
 {

@@ -74,7 +74,7 @@ function specific(frame: CallFrame, file: string, ranges: Ranges): Phase | undef
   if (file === 'src/worker/seal.ts') return fn === 'open' || fn === 'unseal' ? 'KV + unsealing' : 'CACHE_KEY import';
   if (file === 'src/worker/jwks-store.ts' || (file === 'src/worker/verify-cache.ts' && fn === 'get')) return 'KV + unsealing';
   if (file === 'src/wasm/instance.ts' || file === 'src/wasm/load-workerd.ts' || (file === 'src/wasm/core.ts' && fn === 'Core')) return 'Wasm instantiate';
-  if (file === 'src/keys/entry.ts' || file === 'src/keys/local.ts' || file === 'src/keys/set.ts' || file === 'src/wasm/keys.ts' || fn === 'importKey') return 'key parse + import';
+  if (file === 'src/keys/entry.ts' || file === 'src/keys/local.ts' || file === 'src/keys/source.ts' || file === 'src/keys/single.ts' || file === 'src/wasm/keys.ts' || fn === 'importKey') return 'key parse + import';
   return undefined;
 }
 

@@ -39,12 +39,23 @@ const JWT_AUTH_OPTION_NAMES = {
   ...VERIFIER_OPTION_NAMES, verifier: true, cookie: true, realm: true, scopes: true,
 } as const satisfies OptionNames<Required<JwtAuthOptions>>;
 
-/** What the middleware sets on the context. */
+/**
+ * What the middleware sets on the context.
+ *
+ * @example
+ * app.get('/me', (c) => c.json({ sub: c.get('jwtPayload').sub, kid: c.get('jwtHeader').kid }));
+ */
 export interface JwtAuthVariables<P = JWTPayload> {
   jwtPayload: P;
   jwtHeader: JoseHeader;
 }
 
+/**
+ * The Hono Env the middleware adds, for typing an app or a route.
+ *
+ * @example
+ * const app = new Hono<JwtAuthEnv<{ sub: string; tenant: string }>>();
+ */
 export type JwtAuthEnv<P = JWTPayload> = { Variables: JwtAuthVariables<P> };
 
 /** Codes that mean the issuer's keys could not be had: not the client's fault. */
@@ -60,6 +71,21 @@ function grantedScopes(payload: JWTPayload): Set<string> {
   return out;
 }
 
+/**
+ * Hono middleware: verifies the request's bearer token (Authorization header, then
+ * the `cookie` if set) with a verifier built once, sets `jwtPayload` and `jwtHeader`
+ * on the context, and refuses per RFC 6750 by throwing a JwtAuthError (401, 400,
+ * 403 for missing scopes, 503 when the keys are unavailable).
+ *
+ * @example
+ * import { Hono } from 'hono';
+ * import { createRemoteJWKSet } from 'edgejwt';
+ * import { jwtAuth } from 'edgejwt/hono';
+ *
+ * const app = new Hono();
+ * app.use('/api/*', jwtAuth({ algorithms: ['RS256'], jwks: createRemoteJWKSet(jwksUrl), issuer, audience: 'api', scopes: ['orders:read'] }));
+ * app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub }));
+ */
 export function jwtAuth<P extends JWTPayload = JWTPayload>(options: JwtAuthOptions): MiddlewareHandler<JwtAuthEnv<P>> {
   // A misspelt name (`audiance`) must not quietly turn a check off.
   if (typeof options === 'object' && options !== null) checkOptionNames(options, JWT_AUTH_OPTION_NAMES);

@@ -15,6 +15,7 @@ import { Counters } from './counters.js';
 import { KvJwksStore } from './jwks-store.js';
 import { Sealer } from './seal.js';
 import { KvVerifyCache, type KVLike } from './verify-cache.js';
+import { OriginAssertion } from './origin-assertion.js';
 
 export interface GuardEnv {
   GUARD_CONFIG?: unknown;
@@ -39,6 +40,8 @@ export interface GuardParts {
   jwksStore: KvJwksStore | undefined;
   remoteSets: RemoteJWKSet[];
   adminSecret: string | undefined;
+  /** The origin assertion signer, when `originAssertion` is configured. */
+  assertion: OriginAssertion | undefined;
   fetch: typeof fetch;
   now: () => number;
   log: (line: string) => void;
@@ -137,6 +140,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<G
     jwksStore,
     remoteSets,
     adminSecret,
+    assertion: config.originAssertion === undefined ? undefined : OriginAssertion.fromEnv(config.originAssertion, env),
     fetch: baseFetch,
     now,
     log,

@@ -4,6 +4,7 @@
 
 import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import type { Admission } from './l2-admission.js';
+import { parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion.js';
 import { canonicalPath, type PathPolicy } from './path.js';
 
 export class ConfigError extends Error {
@@ -66,6 +67,8 @@ export interface GuardConfig {
   jwksTimeoutMs: number;
   jwksCooldownMs: number;
   admin: { path: string; secretBinding: string } | undefined;
+  /** Signed identity for the origin (./origin-assertion.ts); undefined when off. */
+  originAssertion: OriginAssertionConfig | undefined;
   /** How request paths are read, matched and forwarded (docs/deploy.md, "Request paths"). */
   paths: PathPolicy;
 }
@@ -83,7 +86,7 @@ export const ECHO_ORIGIN = 'builtin:echo';
 export const L2_DEFAULT_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'ES512'];
 
 const TOP_LEVEL = new Set([
-  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'paths',
+  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths',
 ]);
 const PATHS_KEYS = new Set(['escapedSlashes', 'caseSensitive', 'forward']);
 const ADMIN_KEYS = new Set(['path', 'secretBinding']);
@@ -323,6 +326,7 @@ export function parseConfig(raw: unknown): GuardConfig {
     jwksTimeoutMs: num(jw.timeoutMs, 'jwks.timeoutMs', 3_000, 100, 30_000),
     jwksCooldownMs: num(jw.cooldownMs, 'jwks.cooldownMs', 30_000, 0, 3_600_000),
     admin,
+    originAssertion: parseOriginAssertion(v.originAssertion, forwardClaims.map(([, h]) => h)),
     paths: parsePaths(v.paths),
   };
 }

@@ -89,6 +89,9 @@ export class Guard {
     const forwardPath = config.paths.forward === 'canonical' ? path.path : url.pathname;
     const headers = new Headers(request.headers);
     stripIdentity(headers, config);
+    // Drops a client's own assertion header; answers the assertion key set path.
+    const served = this.parts.assertion?.intercept(url, headers);
+    if (served !== undefined) return served;
     if (isPublic(path.readings, config)) {
       counters.inc('public');
       return this.#forward(request, url, forwardPath, headers);
@@ -132,6 +135,7 @@ export class Guard {
       }
       if (value !== undefined) headers.set(header, value);
     }
+    await this.parts.assertion?.stamp(headers, verified.payload, url, config.origin);
     counters.inc('accepted');
     return withTiming(await this.#forward(request, url, forwardPath, headers), timing);
   }

@@ -1,4 +1,4 @@
-// L2: verified claims shared between isolates through KV (DESIGN.md, Caches).
+// L2: verified claims shared between isolates through KV (docs/architecture.md, "One guard request").
 // Key `v1:<policy id>:<base64url(SHA-256(token))>` (the token never leaves the
 // isolate), value sealed under CACHE_KEY, life never past `exp` and never under
 // KV's 60-second minimum. Any fault, timeout or bad entry is a miss.
