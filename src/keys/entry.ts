@@ -9,7 +9,7 @@ import { decodeSegment } from '../b64.js';
 import type { BackendKey, PublicJwk } from '../backend/types.js';
 import { JwtError } from '../errors.js';
 import { BackendHandle, WasmHandle, type Handle } from '../signature.js';
-import { importEd25519Key, importHmacKey, type HmacAlg } from '../wasm/keys.js';
+import { deferredHmacKey, importEd25519Key, type HmacAlg } from '../wasm/keys.js';
 import { checkRsaExponent, checkRsaParams } from './rsa-params.js';
 
 /**
@@ -216,7 +216,8 @@ export class KeyEntry {
     try {
       switch (m.t) {
         case 'secret':
-          return new WasmHandle(importHmacKey(m.secret, spec.alg as HmacAlg));
+          // Checked now, imported into the core at its first verify (m.secret is this entry's own copy).
+          return new WasmHandle(deferredHmacKey(m.secret, spec.alg as HmacAlg));
         case 'okp':
           return new WasmHandle(importEd25519Key(m.x));
         case 'jwk':

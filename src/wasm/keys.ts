@@ -68,15 +68,18 @@ export class WasmKey {
   /** Ed25519 only: kept to import again after the slot was evicted. */
   readonly #publicKey: Uint8Array | undefined;
   #dropped = false;
+  /** Set while the key waits for its first use (lazy HMAC keys); cleared once it is in its slot. */
+  #pending: ((ref: SlotRef) => void) | undefined;
 
-  /** @internal use importHmacKey / importEd25519Key. */
-  constructor(kind: KeyKind, alg: HmacAlg | 'EdDSA', signatureLength: number, load: (ref: SlotRef) => void, publicKey?: Uint8Array) {
+  /** @internal use importHmacKey / deferredHmacKey / importEd25519Key. */
+  constructor(kind: KeyKind, alg: HmacAlg | 'EdDSA', signatureLength: number, load: (ref: SlotRef) => void, publicKey?: Uint8Array, lazy = false) {
     this.kind = kind;
     this.alg = alg;
     this.signatureLength = signatureLength;
     this.#publicKey = publicKey;
     this.#ref = { kind, slot: -1 };
-    load(this.#ref);
+    if (lazy) this.#pending = load;
+    else load(this.#ref);
     released?.register(this, this.#ref, this);
   }
 
@@ -88,6 +91,11 @@ export class WasmKey {
   slot(): number {
     if (this.#dropped) throw new JwtError('ERR_KEY_INVALID', { reason: 'key was dropped' });
     const ref = this.#ref;
+    const pending = this.#pending;
+    if (pending !== undefined) {
+      pending(ref);
+      this.#pending = undefined;
+    }
     if (ref.kind === 'ed25519') {
       if (ref.slot < 0) {
         loadEd25519(this.#publicKey!, ref);
@@ -102,23 +110,43 @@ export class WasmKey {
   drop(): void {
     if (this.#dropped) return;
     this.#dropped = true;
+    this.#pending = undefined;
     released?.unregister(this);
     if (this.#ref.kind === 'ed25519') resident.delete(this.#ref.slot);
     freeSlot(this.#ref);
   }
 }
 
-/** An HMAC key for `alg` (HS256/384/512), at least as long as its hash output. */
-export function importHmacKey(secret: Uint8Array, alg: HmacAlg): WasmKey {
+// The core's INPUT region (assembly/regions.ts INPUT_CAP): the longest secret it can
+// import. Checked here too, so a deferred key refuses a too-long secret when it is made.
+const MAX_SECRET_BYTES = 65536;
+
+function checkedHmac(secret: Uint8Array, alg: HmacAlg, lazy: boolean): WasmKey {
   const spec = algSpec(alg);
   if (spec === undefined || spec.engine !== 'hmac') throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'not an HMAC algorithm' });
   if (!(secret instanceof Uint8Array)) throw new JwtError('ERR_KEY_INVALID', { reason: 'HMAC secret must be bytes' });
   if (secret.length < spec.minKeyBytes) {
     throw new JwtError('ERR_KEY_TOO_SHORT', { reason: `${alg} needs at least ${spec.minKeyBytes} bytes` });
   }
+  if (secret.length > MAX_SECRET_BYTES) throw new JwtError('ERR_KEY_INVALID', { reason: 'key too long' });
   return new WasmKey('hmac', alg, spec.sigLength, (ref) => {
     ref.slot = getCore().hmacImport(spec.hash, secret);
-  });
+  }, undefined, lazy);
+}
+
+/** An HMAC key for `alg` (HS256/384/512), at least as long as its hash output, imported into its slot now. */
+export function importHmacKey(secret: Uint8Array, alg: HmacAlg): WasmKey {
+  return checkedHmac(secret, alg, false);
+}
+
+/**
+ * The same key with every check made now but the import (pads computed in the core,
+ * INPUT wiped) deferred to its first verify: a verifier with several issuers does
+ * not pay for an HMAC issuer on a request for another one. `secret` must not change
+ * afterwards (callers pass their own copy).
+ */
+export function deferredHmacKey(secret: Uint8Array, alg: HmacAlg): WasmKey {
+  return checkedHmac(secret, alg, true);
 }
 
 export function importEd25519Key(publicKey: Uint8Array): WasmKey {
