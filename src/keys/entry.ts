@@ -186,6 +186,21 @@ export class KeyEntry {
     return this.usable && this.kty === spec.kty && (spec.crv === undefined || this.crv === spec.crv) && jwkAlgAllows(this.alg, spec);
   }
 
+  /**
+   * createVerifier's check of a configured key for `spec`: everything that can fail
+   * synchronously fails now (HMAC secrets are checked here and imported at their first
+   * verify). An import that can only fail asynchronously (WebCrypto JWK imports, Ed25519
+   * CryptoKey exports) reports at the first verify either way, so it starts there:
+   * a request for another issuer does not pay for it.
+   */
+  prepare(spec: AlgSpec): void {
+    if (this.problem !== undefined) throw this.problem;
+    const m = this.#material;
+    if ((m.t === 'jwk' && backend.name === 'webcrypto') || (m.t === 'crypto' && spec.engine === 'ed25519')) return;
+    const h = this.handle(spec);
+    if (h instanceof Promise) h.catch(() => undefined);
+  }
+
   /** The runtime form for `spec` (imported once); a promise only while an async import runs. */
   handle(spec: AlgSpec): Handle | Promise<Handle> {
     if (this.problem !== undefined) throw this.problem;

@@ -1,6 +1,7 @@
 // One configured key (`key` in the options) as a key source: the token's kid is
-// not consulted, and the key is imported for every allowed algorithm it fits at
-// construction, so a short or broken key fails there rather than on the first token.
+// not consulted, and the key is checked for every allowed algorithm it fits at
+// construction (KeyEntry.prepare), so a short or broken key fails there rather than
+// on the first token.
 
 import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
@@ -22,13 +23,12 @@ export function singleKey(input: KeyInput, specs: AlgSpec[]): SingleKey {
   if (!entry.usable) throw new JwtError('ERR_KEY_INVALID', { reason: 'use, key_ops or alg of the key rule out verification' });
   const fitting = specs.filter((s) => entry.fits(s));
   if (fitting.length === 0) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'no allowed algorithm fits the key' });
-  // Import now, so a short or broken key fails here rather than on the first token.
+  // Check now, so a short or broken key fails here rather than on the first token.
   let firstError: unknown;
   let ok = 0;
   for (const s of fitting) {
     try {
-      const h = entry.handle(s);
-      if (h instanceof Promise) h.catch(() => undefined);
+      entry.prepare(s);
       ok++;
     } catch (e) {
       firstError ??= e;

@@ -1,8 +1,10 @@
 // A verifier's HMAC key is checked when the verifier is made but imported into the
 // core only at its first verify, so a multi-issuer verifier's first request for an
-// EdDSA/RS/ES issuer does not pay for the HMAC issuer (issue 16, cold start).
+// EdDSA/RS/ES issuer does not pay for the HMAC issuer (issue 16, cold start); an
+// asynchronous (WebCrypto) import of an RS/ES key likewise waits for its first verify.
 import { describe, expect, it } from 'vitest';
-import { createVerifier } from '../../src/index.js';
+import { backend } from '#crypto-backend';
+import { createVerifier, type JWK } from '../../src/index.js';
 import { getCore } from '../../src/wasm/instance.js';
 import { isJwtError } from '../../src/errors.js';
 import { claims, generate, mint, nowDate } from './jwt-mint.js';
@@ -71,5 +73,40 @@ describe('HMAC keys are imported at their first verify', () => {
     const v = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate, issuer: 'https://issuer.example', audience: 'api' });
     expect((await v.verify(token)).payload.sub).toBe('user-1');
     expect(indexOf(getCore().memory, secret)).toBe(-1);
+  });
+});
+
+describe('WebCrypto key imports start at the first verify', () => {
+  it('createVerifier with RS256 and ES256 keys calls importKey only where a failure would throw there (node), else at the first verify', async () => {
+    const rs = await generate('RS256');
+    const es = await generate('ES256');
+    const subtle = crypto.subtle as { importKey: SubtleCrypto['importKey'] };
+    const original = subtle.importKey;
+    let imports = 0;
+    subtle.importKey = function (this: SubtleCrypto, ...args: Parameters<SubtleCrypto['importKey']>) {
+      imports++;
+      return original.apply(this, args);
+    } as SubtleCrypto['importKey'];
+    try {
+      const verifiers = [rs, es].map((pair) =>
+        createVerifier({ algorithms: [pair.alg as 'RS256' | 'ES256'], key: pair.publicJwk as JWK, currentDate: nowDate, issuer: 'https://issuer.example', audience: 'api' }),
+      );
+      // The node backend imports with node:crypto (sync, its errors thrown by createVerifier).
+      expect(imports).toBe(0);
+      for (const [i, pair] of [rs, es].entries()) {
+        const token = await mint(pair, claims());
+        expect((await verifiers[i]!.verify(token)).payload.sub).toBe('user-1');
+        expect((await verifiers[i]!.verify(token)).payload.sub).toBe('user-1');
+      }
+      expect(imports).toBe(backend.name === 'webcrypto' ? 2 : 0);
+    } finally {
+      subtle.importKey = original;
+    }
+  });
+
+  it('a malformed RSA or EC key still fails at createVerifier', () => {
+    const make = (alg: 'RS256' | 'ES256', key: JWK) => () => createVerifier({ algorithms: [alg], key, issuer: 'https://issuer.example', audience: 'api' });
+    expect(codeOfSync(make('RS256', { kty: 'RSA', n: 'AQAB', e: 'AQAB' }))).toBe('ERR_KEY_TOO_SHORT');
+    expect(codeOfSync(make('ES256', { kty: 'EC', crv: 'P-256', x: 'AQAB', y: 'AQAB' }))).toBe('ERR_KEY_INVALID');
   });
 });
