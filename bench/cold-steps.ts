@@ -20,7 +20,8 @@
 // BENCH_KINDS='core|lib HS256|…': only these kinds; BENCH_CORE=path.wasm: the
 // library and the core Worker also with another build of the core, in the second
 // half of each round, for a same-run A/B; BENCH_EAGER_HINT=a|b: the same, with
-// V8's compile hint on one side instead of another core)
+// V8's compile hint on one side instead of another core; BENCH_BASELINE_SRC=dir: the
+// same, with the library built from another checkout's src/ on side b, this core on both)
 import { Miniflare } from 'miniflare';
 import { generateKeyPairSync, sign, createHmac } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +37,8 @@ const n = Number(process.env.BENCH_ISOLATES) > 0 ? Number(process.env.BENCH_ISOL
 // explicit compile hint (a first line `//# allFunctionsCalledOnLoad`: every function
 // compiled with the script instead of at its first call), the same core on both sides.
 const eagerHint = process.env.BENCH_EAGER_HINT;
-const cores: Record<string, string> = { core: CORE_WASM, ...(process.env.BENCH_CORE ? { 'other core': process.env.BENCH_CORE } : eagerHint ? { 'other core': CORE_WASM } : {}) };
+const baselineSrc = process.env.BENCH_BASELINE_SRC;
+const cores: Record<string, string> = { core: CORE_WASM, ...(process.env.BENCH_CORE ? { 'other core': process.env.BENCH_CORE } : eagerHint || baselineSrc ? { 'other core': CORE_WASM } : {}) };
 const env = environment(['miniflare']);
 env.workerd = packageVersion('workerd');
 printEnvironment(env);
@@ -90,6 +92,19 @@ const keys = benchKeys();
 const stepsFile = fileURLToPath(new URL('../build/bench-isolate/lib-steps/worker.js', import.meta.url));
 const lib = await bundleWorker(fileURLToPath(new URL('./isolate/edgejwt-steps.ts', import.meta.url)), stepsFile, { minify: true });
 const jose = await bundle('jose');
+// BENCH_BASELINE_SRC: the steps Worker copied next to a copy of the other src/, so its
+// relative imports and the package aliases both resolve there.
+async function baselineLib(src: string): Promise<string> {
+  const { mkdirSync, copyFileSync, cpSync, rmSync } = await import('node:fs');
+  const { join, resolve } = await import('node:path');
+  const dir = fileURLToPath(new URL('../build/bench-isolate/baseline-steps/', import.meta.url));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'bench/isolate'), { recursive: true });
+  for (const f of ['edgejwt-steps.ts', 'mark.ts']) copyFileSync(fileURLToPath(new URL(`./isolate/${f}`, import.meta.url)), join(dir, 'bench/isolate', f));
+  cpSync(resolve(src), join(dir, 'src'), { recursive: true });
+  return (await bundleWorker(join(dir, 'bench/isolate/edgejwt-steps.ts'), join(dir, 'worker.js'), { minify: true }, join(dir, 'src'))).code;
+}
+const libB = baselineSrc ? await baselineLib(baselineSrc) : lib.code;
 // Bundle load and evaluation alone: a main module that imports the bundle and answers at once.
 const LOADS: Record<string, string> = { 'lib: bundle load only': 'lib', 'jose guard: bundle load only': 'jose' };
 const WRAP = "import w from './b.js'; export default { fetch() { return new Response(typeof w + '\\n'); } };";
@@ -142,7 +157,7 @@ const mf = new Miniflare({
   modules: [{ type: 'ESModule', path: 'host.js', contents: host }],
   compatibilityDate: '2026-04-01',
   workerLoaders: { LOADER: {} },
-  bindings: { LIB_A: eagerHint === 'a' ? `//# allFunctionsCalledOnLoad\n${lib.code}` : lib.code, LIB_B: eagerHint === 'b' ? `//# allFunctionsCalledOnLoad\n${lib.code}` : lib.code, JOSE: jose.code, WRAP, WASM_PATH: lib.wasmImport!.replace(/^\.\//, ''), CORE_WORKER: coreWorker, GUARD_CONFIG: guardConfig(keys), HS_KEY: keys.hsKey },
+  bindings: { LIB_A: eagerHint === 'a' ? `//# allFunctionsCalledOnLoad\n${lib.code}` : lib.code, LIB_B: eagerHint === 'b' ? `//# allFunctionsCalledOnLoad\n${libB}` : libB, JOSE: jose.code, WRAP, WASM_PATH: lib.wasmImport!.replace(/^\.\//, ''), CORE_WORKER: coreWorker, GUARD_CONFIG: guardConfig(keys), HS_KEY: keys.hsKey },
   dataBlobBindings: cores,
 });
 const call = async (kind: string, id: string, headers: Record<string, string> = {}) => {
@@ -208,7 +223,7 @@ lines.push('');
 if (cores['other core'] && kinds.includes(`lib HS256${OTHER}`)) {
   // Same-run A/B of the core: the library with this checkout's core vs BENCH_CORE, per round.
   const ab: Record<string, unknown> = {};
-  lines.push(`**Same-run A/B: library with this core − library with BENCH_CORE (${process.env.BENCH_CORE ?? 'the same core'}${eagerHint ? `; compile hint on side ${eagerHint}` : ''})**, first request, per-round differences of the client wall`, '', '| alg | this core | other core | difference, median [p25–p75] | in-Worker: construction + first verify, this vs other (mean ms) |', '|---|---:|---:|---:|---:|');
+  lines.push(`**Same-run A/B: library with this core − library with BENCH_CORE (${process.env.BENCH_CORE ?? 'the same core'}${eagerHint ? `; compile hint on side ${eagerHint}` : ''}${baselineSrc ? `; other side's library from ${baselineSrc}` : ''})**, first request, per-round differences of the client wall`, '', '| alg | this core | other core | difference, median [p25–p75] | in-Worker: construction + first verify, this vs other (mean ms) |', '|---|---:|---:|---:|---:|');
   for (const a of BENCH_ALGS) {
     const x = wall[`lib ${a}`]!, y = wall[`lib ${a}${OTHER}`]!;
     const inner = (k: string) => mean(marks[k]!.map((m) => m[3]! - m[1]!));
