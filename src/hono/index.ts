@@ -4,12 +4,13 @@
 
 import type { MiddlewareHandler } from 'hono';
 import type { JWTPayload } from '../claims.js';
-import { isJwtError, type JwtErrorCode } from '../errors.js';
+import { isJwtError } from '../errors.js';
 import type { JoseHeader } from '../header.js';
 import { createVerifier, type Verifier, type VerifierOptions } from '../verifier.js';
-import { publicDescription } from '../worker/responses.js';
+import { DESCRIPTIONS, keysUnavailable, publicDescription, retryAfterSeconds } from '../bearer/challenge.js';
+import { hasScopes } from '../bearer/scopes.js';
+import { findToken, type TokenSource } from '../bearer/token.js';
 import { JwtAuthError } from './challenge.js';
-import { fromAuthorization, fromCookie } from './token.js';
 
 export { JwtAuthError } from './challenge.js';
 export type { ChallengeKind } from './challenge.js';
@@ -23,6 +24,8 @@ export interface JwtAuthOptions extends VerifierOptions {
   realm?: string;
   /** Scopes the token must hold (`scope` as a space-separated string, or `scp`): else 403. */
   scopes?: readonly string[];
+  /** Retry-After of a 503 (keys unavailable), seconds: set it to your key set's cooldown (default 30, the library's). */
+  retryAfter?: number;
 }
 
 /** What the middleware sets on the context. */
@@ -33,43 +36,28 @@ export interface JwtAuthVariables<P = JWTPayload> {
 
 export type JwtAuthEnv<P = JWTPayload> = { Variables: JwtAuthVariables<P> };
 
-/** Codes that mean the issuer's keys could not be had: not the client's fault. */
-const UNAVAILABLE = new Set<JwtErrorCode>(['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID']);
-
-function grantedScopes(payload: JWTPayload): Set<string> {
-  const out = new Set<string>();
-  const { scope, scp } = payload as { scope?: unknown; scp?: unknown };
-  if (typeof scope === 'string') for (const s of scope.split(' ')) if (s !== '') out.add(s);
-  const list = typeof scp === 'string' ? scp.split(' ') : Array.isArray(scp) ? scp : [];
-  for (const s of list) if (typeof s === 'string' && s !== '') out.add(s);
-  return out;
-}
-
 export function jwtAuth<P extends JWTPayload = JWTPayload>(options: JwtAuthOptions): MiddlewareHandler<JwtAuthEnv<P>> {
-  const { verifier: given, cookie, realm = 'edgejwt', scopes = [], ...verifierOptions } = options;
+  const { verifier: given, cookie, realm = 'edgejwt', scopes = [], retryAfter = retryAfterSeconds(), ...verifierOptions } = options;
+  const sources: TokenSource[] = cookie === undefined ? [{ header: 'Authorization' }] : [{ header: 'Authorization' }, { cookie }];
   // Built here, once: keys are imported once, not per request.
   const verifier = given ?? createVerifier(verifierOptions);
 
   return async (c, next) => {
-    let found = fromAuthorization(c.req.header('authorization'));
-    if (found.kind === 'none' && cookie !== undefined) found = fromCookie(c.req.header('cookie'), cookie);
-    if (found.kind === 'none') throw new JwtAuthError('missing', { realm, description: 'An access token is required' });
-    if (found.kind === 'malformed') throw new JwtAuthError('invalid_request', { realm, description: 'The access token is malformed' });
+    const found = findToken({ get: (name) => c.req.header(name) }, sources);
+    if (found.kind === 'none') throw new JwtAuthError('missing', { realm, description: DESCRIPTIONS.missing });
+    if (found.kind === 'malformed') throw new JwtAuthError('invalid_request', { realm, description: DESCRIPTIONS.invalid_request });
 
     let result;
     try {
       result = await verifier.verify<P>(found.token);
     } catch (e) {
       if (!isJwtError(e)) throw e;
-      if (UNAVAILABLE.has(e.code)) throw new JwtAuthError('unavailable', { realm, description: 'Signing keys are unavailable', cause: e });
+      if (keysUnavailable(e.code)) throw new JwtAuthError('unavailable', { realm, description: DESCRIPTIONS.unavailable, retryAfter, cause: e });
       throw new JwtAuthError('invalid_token', { realm, description: publicDescription(e.code), cause: e });
     }
 
-    if (scopes.length > 0) {
-      const granted = grantedScopes(result.payload);
-      if (!scopes.every((s) => granted.has(s))) {
-        throw new JwtAuthError('insufficient_scope', { realm, description: 'The access token lacks a required scope', scopes });
-      }
+    if (!hasScopes(result.payload, scopes)) {
+      throw new JwtAuthError('insufficient_scope', { realm, description: DESCRIPTIONS.insufficient_scope, scopes });
     }
     c.set('jwtPayload', result.payload);
     c.set('jwtHeader', result.header);

@@ -13,7 +13,8 @@ import { ConfigError, parseConfig, type GuardConfig } from './config.js';
 import { Counters } from './counters.js';
 import { KvJwksStore } from './jwks-store.js';
 import { Sealer } from './seal.js';
-import { KvVerifyCache, type KVLike } from './verify-cache.js';
+import type { KVLike } from './kv.js';
+import { KvVerifyCache } from './verify-cache.js';
 
 export interface GuardEnv {
   GUARD_CONFIG?: unknown;

@@ -3,6 +3,9 @@
 // guard answers 500 with a log line that says what to fix — never a silent pass.
 
 import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
+import type { TokenSource } from '../bearer/token.js';
+
+export type { TokenSource };
 
 export class ConfigError extends Error {
   readonly setting: string;
@@ -33,7 +36,6 @@ export interface RuleConfig {
   claims: Record<string, string | number | boolean>;
 }
 
-export type TokenSource = { header: string } | { cookie: string };
 
 export interface CacheConfig {
   /** Algorithms whose verifications go to the KV verify cache (empty: off). */

@@ -7,6 +7,7 @@ export type CounterName =
   | 'accepted'
   | 'public'
   | 'missing_token'
+  | 'malformed_token'
   | 'forbidden'
   | 'unavailable'
   | 'config_error'

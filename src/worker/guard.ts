@@ -5,17 +5,17 @@
 import { VerifyCache } from '../cache.js';
 import type { JWTPayload } from '../claims.js';
 import { decodeUnverified } from '../decode.js';
-import { isJwtError, type JwtErrorCode } from '../errors.js';
+import { keysUnavailable } from '../bearer/challenge.js';
+import { findToken } from '../bearer/token.js';
+import { isJwtError } from '../errors.js';
 import { buildGuard, type GuardDeps, type GuardEnv, type GuardParts } from './build.js';
 import type { CounterName } from './counters.js';
 import { ECHO_ORIGIN } from './config.js';
 import { echo } from './echo.js';
-import { extractToken, isPublic, pathForms, rulesFor, stripIdentity } from './request.js';
+import { isPublic, pathForms, rulesFor, stripIdentity } from './request.js';
 import * as answer from './responses.js';
 import { checkRules } from './rules.js';
 
-/** Codes that mean the keys could not be had, not that the token is bad. */
-const UNAVAILABLE = new Set<JwtErrorCode>(['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID']);
 const MAX_FORWARDED_VALUE = 4096;
 const PRINTABLE = /^[\x20-\x7e]*$/;
 
@@ -81,11 +81,16 @@ export class Guard {
       return this.#forward(request, url, headers);
     }
 
-    const token = extractToken(request.headers, config.tokenSources);
-    if (token === undefined) {
+    const found = findToken(request.headers, config.tokenSources);
+    if (found.kind === 'none') {
       counters.inc('missing_token');
       return answer.missingToken(config.realm);
     }
+    if (found.kind === 'malformed') {
+      counters.inc('malformed_token');
+      return answer.malformedToken(config.realm);
+    }
+    const token = found.token;
 
     const started = performance.now();
     let verified: Verified;
@@ -94,10 +99,10 @@ export class Guard {
     } catch (e) {
       const timing = serverTiming(performance.now() - started, 'fail');
       if (!isJwtError(e)) throw e;
-      if (UNAVAILABLE.has(e.code)) {
+      if (keysUnavailable(e.code)) {
         counters.inc('unavailable');
         this.parts.log(JSON.stringify({ edgejwt: 'unavailable', code: e.code }));
-        return withTiming(answer.keysUnavailable(30), timing);
+        return withTiming(answer.keysUnavailable(config.jwksCooldownMs), timing);
       }
       counters.inc(`rejected:${e.code}` as CounterName);
       return withTiming(answer.invalidToken(config.realm, answer.publicDescription(e.code)), timing);

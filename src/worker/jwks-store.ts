@@ -7,8 +7,8 @@
 import type { JSONWebKeySet } from '../keys/local.js';
 import type { JWKSStore } from '../keys/remote.js';
 import type { Counters } from './counters.js';
-import { bounded, type Sealer } from './seal.js';
-import { KV_MIN_TTL, type KVLike } from './verify-cache.js';
+import { bounded, KV_MIN_TTL, type KVLike } from './kv.js';
+import type { Sealer } from './seal.js';
 
 /** Matches the library's default staleDuration (1 h). */
 const STALE_SECONDS = 3_600;

@@ -1,40 +1,7 @@
-// Reading the request: where the token is, which rules and public paths a path
+// Reading the request (the token itself: src/bearer/token.ts): which rules and public paths a path
 // falls under, and stripping identity headers a client tried to send itself.
 
-import type { GuardConfig, RuleConfig, TokenSource } from './config.js';
-
-/** The token from the first source present, or undefined when none carries one. */
-export function extractToken(headers: Headers, sources: readonly TokenSource[]): string | undefined {
-  for (const s of sources) {
-    const t = 'header' in s ? fromHeader(headers.get(s.header), s.header) : fromCookie(headers.get('cookie'), s.cookie);
-    if (t !== undefined) return t;
-  }
-  return undefined;
-}
-
-function fromHeader(value: string | null, name: string): string | undefined {
-  if (value === null) return undefined;
-  const v = value.trim();
-  // RFC 6750 §2.1: `Bearer` (any case), one or more spaces, then the token.
-  const m = /^bearer +(\S+)$/i.exec(v);
-  if (m !== null) return m[1];
-  // Another scheme (Basic, ...) in Authorization is not ours to read; a custom header may carry the bare token.
-  if (name.toLowerCase() === 'authorization' || /\s/.test(v) || v.length === 0) return undefined;
-  return v;
-}
-
-function fromCookie(header: string | null, name: string): string | undefined {
-  if (header === null) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() !== name) continue;
-    let v = part.slice(eq + 1).trim();
-    if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) v = v.slice(1, -1);
-    return v.length > 0 ? v : undefined;
-  }
-  return undefined;
-}
+import type { GuardConfig, RuleConfig } from './config.js';
 
 /**
  * The path as the guard matches it, in two spellings: as received, and decoded

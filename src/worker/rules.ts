@@ -1,21 +1,9 @@
 // Authorisation after a token verified: the scopes and claim values every
-// matching rule asks for. Scopes come from `scope` (space-separated, RFC 8693)
-// or `scp` (an array, or a string as some issuers send).
+// matching rule asks for (which scopes a token grants: src/bearer/scopes.ts).
 
+import { grantedScopes } from '../bearer/scopes.js';
 import type { JWTPayload } from '../claims.js';
 import type { RuleConfig } from './config.js';
-
-export function grantedScopes(payload: JWTPayload): Set<string> {
-  const out = new Set<string>();
-  const add = (v: unknown): void => {
-    if (typeof v === 'string') for (const s of v.split(' ')) if (s.length > 0) out.add(s);
-  };
-  add(payload.scope);
-  const scp = payload.scp;
-  if (Array.isArray(scp)) scp.forEach(add);
-  else add(scp);
-  return out;
-}
 
 export interface RuleMiss {
   /** Every scope the matched rules need (for the `scope` attribute of the 403). */

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { isJwtError } from '../../src/errors.js';
 import { jwtAuth, JwtAuthError, type JwtAuthEnv } from '../../src/hono/index.js';
-import { fromCookie } from '../../src/hono/token.js';
+import { fromCookie } from '../../src/bearer/token.js';
 import { claims, generate, mint, nowDate } from './jwt-mint.js';
 
 async function setup(extra: Record<string, unknown> = {}) {
@@ -49,7 +49,8 @@ describe('edgejwt/hono', () => {
     expect(fromCookie('other=1', 'session')).toEqual({ kind: 'none' });
     expect(fromCookie(null, 'session')).toEqual({ kind: 'none' });
     expect(fromCookie('session=a b', 'session')).toEqual({ kind: 'malformed' });
-    expect(fromCookie('session=', 'session')).toEqual({ kind: 'malformed' });
+    // An empty cookie is what a logout leaves: no token (the bearer module's one rule, test/shared/bearer.test.ts).
+    expect(fromCookie('session=', 'session')).toEqual({ kind: 'none' });
   });
 
   it('no token: 401 with a bare challenge and no error code', async () => {
@@ -60,9 +61,16 @@ describe('edgejwt/hono', () => {
     expect((await res.json()).error).toBe('unauthorized');
   });
 
+  it('another scheme (Basic) is no bearer credential: 401 with a bare challenge (RFC 6750 §3.1)', async () => {
+    const { call } = await setup();
+    const res = await call({ authorization: 'Basic dXNlcjpwYXNz' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api \\"v1\\""');
+  });
+
   it('malformed Authorization: 400 invalid_request', async () => {
     const { call } = await setup();
-    for (const value of ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer a b', 'Bearer a"b']) {
+    for (const value of ['Bearer', 'Bearer a b', 'Bearer a"b']) {
       const res = await call({ authorization: value });
       expect(res.status, value).toBe(400);
       expect(res.headers.get('www-authenticate'), value).toContain('error="invalid_request"');

@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers';
 import { createGuard, type Guard } from '../../src/worker/api.js';
 import type { GuardDeps, GuardEnv } from '../../src/worker/build.js';
-import type { KVLike } from '../../src/worker/verify-cache.js';
+import type { KVLike } from '../../src/worker/kv.js';
 import { b64u, generate, mint, type KeyPair } from '../shared/jwt-mint.js';
 
 export const ISS = 'https://id.example.com';
