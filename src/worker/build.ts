@@ -11,6 +11,9 @@ import { getCore } from '../wasm/instance.js';
 import { encode } from '../b64.js';
 import { ConfigError, parseConfig, type GuardConfig } from './config.js';
 import { Counters } from './counters.js';
+import { DiscoveredKeySource } from './discovery.js';
+import { RejectionLog } from './rejection-log.js';
+import { serviceBinding, type ServiceBinding } from './service-origin.js';
 import { KvJwksStore } from './jwks-store.js';
 import { Sealer } from './seal.js';
 import type { KVLike } from './kv.js';
@@ -21,7 +24,14 @@ export interface GuardEnv {
   CACHE_KEY?: string;
   VERIFY_CACHE?: KVLike;
   JWKS_CACHE?: KVLike;
+  /** Workers Analytics Engine dataset: one data point per request outcome when bound. */
+  ANALYTICS?: AnalyticsLike;
   [binding: string]: unknown;
+}
+
+/** The one Analytics Engine method the guard calls. */
+export interface AnalyticsLike {
+  writeDataPoint(point: { blobs?: string[]; doubles?: number[]; indexes?: string[] }): void;
 }
 
 /** What tests (and embedders) may swap: the network and the clock. */
@@ -39,13 +49,18 @@ export interface GuardParts {
   jwksStore: KvJwksStore | undefined;
   remoteSets: RemoteJWKSet[];
   adminSecret: string | undefined;
+  /** The service binding authorised requests go to (`origin: { service }`). */
+  service: ServiceBinding | undefined;
+  analytics: AnalyticsLike | undefined;
+  rejections: RejectionLog;
   fetch: typeof fetch;
   now: () => number;
   log: (line: string) => void;
 }
 
-export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<GuardParts> {
-  const config = parseConfig(env.GUARD_CONFIG);
+/** Build from the environment; `rawConfig` replaces GUARD_CONFIG (an embedder's own object). */
+export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig: unknown = env.GUARD_CONFIG): Promise<GuardParts> {
+  const config = parseConfig(rawConfig);
   const log = deps.log ?? ((line: string) => console.log(line));
   const now = deps.now ?? (() => Date.now());
   const counters = new Counters(log, now());
@@ -73,11 +88,28 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<G
   }
 
   const remoteSets: RemoteJWKSet[] = [];
+  const remoteSet = (url: string): RemoteJWKSet => {
+    const set = createRemoteJWKSet(url, {
+      timeoutDuration: config.jwksTimeoutMs,
+      cooldownDuration: config.jwksCooldownMs,
+      fetch: jwksFetch,
+      now,
+      ...(jwksStore === undefined ? {} : { store: jwksStore }),
+    });
+    remoteSets.push(set);
+    return set;
+  };
   const identity: unknown[] = [config.clockTolerance];
   const issuers: IssuerPolicy[] = [];
   for (const [i, is] of config.issuers.entries()) {
     const at = `issuers[${i}]`;
-    const base = { issuer: is.issuer, audience: is.audience, algorithms: is.algorithms, ...(is.typ === undefined ? {} : { typ: is.typ }) };
+    // An entry bound by `claims` alone has no audience for the library to check; the guard checks the claims.
+    const base = {
+      issuer: is.issuer.length === 1 ? is.issuer[0]! : is.issuer,
+      ...(is.audience.length === 0 ? {} : { audience: is.audience }),
+      algorithms: is.algorithms,
+      ...(is.typ === undefined ? {} : { typ: is.typ }),
+    };
     const src = is.source;
     if (src.kind === 'secret') {
       const secret = env[src.binding];
@@ -87,16 +119,22 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<G
       // HS secret rotation must orphan old entries: the id carries a keyed digest of it.
       identity.push(base, sealer === undefined ? 'no-l2' : await sealer.digest('hs-secret', bytes));
     } else if (src.kind === 'jwksUrl') {
-      const set = createRemoteJWKSet(src.url, {
-        timeoutDuration: config.jwksTimeoutMs,
-        cooldownDuration: config.jwksCooldownMs,
-        fetch: jwksFetch,
-        now,
-        ...(jwksStore === undefined ? {} : { store: jwksStore }),
-      });
-      remoteSets.push(set);
+      const set = remoteSet(src.url);
       issuers.push({ ...base, jwks: set });
       identity.push(base, src.url);
+    } else if (src.kind === 'discovery') {
+      const source = new DiscoveredKeySource({
+        issuer: is.issuer[0]!,
+        fetch: jwksFetch,
+        timeoutMs: config.jwksTimeoutMs,
+        cooldownMs: config.jwksCooldownMs,
+        now,
+        store: jwksStore,
+        keySet: remoteSet,
+        log,
+      });
+      issuers.push({ ...base, jwks: source });
+      identity.push(base, 'discovery');
     } else {
       if (parseJwks(src.jwks).length === 0) throw new ConfigError(`${at}.jwks`, 'no usable verification key in the set');
       issuers.push({ ...base, jwks: src.jwks as never });
@@ -127,8 +165,14 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<G
     adminSecret = s;
   }
 
+  const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
+  const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
+
   return {
     config,
+    service,
+    analytics,
+    rejections: new RejectionLog(log, now),
     verifier,
     counters,
     l2,

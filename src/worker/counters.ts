@@ -8,6 +8,8 @@ export type CounterName =
   | 'public'
   | 'missing_token'
   | 'malformed_token'
+  | 'preflight'
+  | 'analytics_error'
   | 'forbidden'
   | 'unavailable'
   | 'config_error'

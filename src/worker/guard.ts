@@ -1,30 +1,47 @@
-// One request through the guard: strip identity headers, let public paths
-// through, find the token, verify it (L1 -> L2 -> the library), apply the
-// rules, then forward with the identity headers. Every fault fails closed.
+// One request through the guard: answer a CORS preflight, strip identity
+// headers, pick the rule, find the token, verify it (L1 -> L2 -> the library),
+// apply the issuer's and the rule's checks, then forward with the identity
+// headers. Every fault fails closed.
 
+import { keysUnavailable } from '../bearer/challenge.js';
+import { dropToken, findToken } from '../bearer/token.js';
 import { VerifyCache } from '../cache.js';
 import type { JWTPayload } from '../claims.js';
 import { decodeUnverified } from '../decode.js';
-import { keysUnavailable } from '../bearer/challenge.js';
-import { findToken } from '../bearer/token.js';
 import { isJwtError } from '../errors.js';
+import type { JoseHeader } from '../header.js';
+import { encode } from '../b64.js';
 import { buildGuard, type GuardDeps, type GuardEnv, type GuardParts } from './build.js';
 import type { CounterName } from './counters.js';
-import { ECHO_ORIGIN } from './config.js';
+import { ECHO_ORIGIN, type IssuerConfig } from './config.js';
+import { allowedOrigin, isPreflight, preflightResponse, withCors } from './cors.js';
 import { echo } from './echo.js';
-import { isPublic, pathForms, rulesFor, stripIdentity } from './request.js';
+import type { Rejection, RejectionCode } from './rejection-log.js';
+import { isPublic, pathForms, stripIdentity } from './request.js';
 import * as answer from './responses.js';
-import { checkRules } from './rules.js';
+import { checkRules, issuerClaimMiss, matchRules } from './rules.js';
+import { forwardToService } from './service-origin.js';
 
 const MAX_FORWARDED_VALUE = 4096;
 const PRINTABLE = /^[\x20-\x7e]*$/;
+const encoder = new TextEncoder();
 
 type Level = 'l1' | 'l2' | 'verify';
 
 interface Verified {
   payload: JWTPayload;
   level: Level;
+  /** The protected header when the library verified just now (cache hits decode it on demand). */
+  header?: JoseHeader;
 }
+
+/** What `authenticate` found: an identity, an anonymous pass (public, optional, none), or the refusal. */
+export type AuthOutcome =
+  | { ok: true; anonymous: false; payload: JWTPayload; header: () => JoseHeader; issuer: string; timing: string }
+  | { ok: true; anonymous: true; payload: undefined; header: undefined; issuer: undefined; timing: undefined }
+  | { ok: false; response: Response };
+
+const ANONYMOUS: AuthOutcome = { ok: true, anonymous: true, payload: undefined, header: undefined, issuer: undefined, timing: undefined };
 
 export interface WaitUntil {
   waitUntil(promise: Promise<unknown>): void;
@@ -39,7 +56,7 @@ export class Guard {
   constructor(parts: GuardParts) {
     this.parts = parts;
     const l2 = parts.config.cache.verifyAlgorithms;
-    for (const is of parts.config.issuers) this.#l2Algs.set(is.issuer, new Set(is.algorithms.filter((a) => l2.has(a))));
+    for (const is of parts.config.issuers) for (const name of is.issuer) this.#l2Algs.set(name, new Set(is.algorithms.filter((a) => l2.has(a))));
     const max = parts.config.cache.l1Max;
     this.#l1 = max > 0 ? new VerifyCache<JWTPayload>(max, parts.config.cache.verifyTtl) : undefined;
   }
@@ -55,16 +72,18 @@ export class Guard {
 
   async handle(request: Request, ctx: WaitUntil): Promise<Response> {
     const { counters } = this.parts;
+    let res: Response;
     try {
-      return await this.#route(request, ctx);
+      res = await this.#route(request, ctx);
     } catch (e) {
       // A bug or runtime fault: refuse the request, say nothing to the client.
       counters.inc('internal_error');
       this.parts.log(JSON.stringify({ edgejwt: 'error', message: e instanceof Error ? e.name : 'unknown fault' }));
-      return answer.serverError();
+      res = answer.serverError();
     } finally {
       counters.maybeLog(this.parts.now());
     }
+    return res;
   }
 
   async #route(request: Request, ctx: WaitUntil): Promise<Response> {
@@ -73,22 +92,78 @@ export class Guard {
     if (config.admin !== undefined && url.pathname === config.admin.path) return this.#admin(request);
     counters.inc('requests');
 
+    const cors = config.cors;
+    const corsOrigin = allowedOrigin(cors, request);
+    // A preflight never carries credentials (Fetch standard): answer it here for allowed origins.
+    if (cors !== undefined && corsOrigin !== undefined && isPreflight(request)) {
+      counters.inc('preflight');
+      this.#point('preflight');
+      return preflightResponse(cors, corsOrigin);
+    }
+    const res = await this.#authorised(request, url, ctx);
+    return cors !== undefined && corsOrigin !== undefined ? withCors(res, cors, corsOrigin) : res;
+  }
+
+  async #authorised(request: Request, url: URL, ctx: WaitUntil): Promise<Response> {
+    const { config, counters } = this.parts;
+    const outcome = await this.authenticate(request, ctx);
+    if (!outcome.ok) return outcome.response;
+
     const headers = new Headers(request.headers);
     stripIdentity(headers, config);
-    const forms = pathForms(url.pathname);
-    if (isPublic(forms, config)) {
+    if (config.forwardPayload !== undefined) headers.delete(config.forwardPayload);
+    if (!config.forwardToken) dropToken(headers, config.tokenSources);
+    if (outcome.anonymous) {
       counters.inc('public');
+      this.#point('anonymous');
       return this.#forward(request, url, headers);
     }
 
+    for (const [claim, header] of config.forwardClaims) {
+      const value = headerValue(outcome.payload[claim]);
+      if (value === null) {
+        // A claim that cannot travel in a header (control characters, non-ASCII, huge): refuse, never truncate.
+        counters.inc('rejected:claim_not_forwardable');
+        this.#reject(request, url, { code: 'claim_not_forwardable', status: 401, claim, iss: outcome.issuer });
+        return withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), outcome.timing);
+      }
+      if (value !== undefined) headers.set(header, value);
+    }
+    // Envoy's forward_payload_header: base64url of the verified payload's JSON.
+    if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, encode(encoder.encode(JSON.stringify(outcome.payload))));
+    counters.inc('accepted');
+    this.#point('accepted', outcome.issuer);
+    return withTiming(await this.#forward(request, url, headers), outcome.timing);
+  }
+
+  /**
+   * Decide on a request without forwarding it: the identity, an anonymous pass
+   * (public path, auth "none", or "optional" without a token), or the exact
+   * refusal the guard would send.
+   */
+  async authenticate(request: Request, ctx: WaitUntil): Promise<AuthOutcome> {
+    const { config, counters } = this.parts;
+    const url = new URL(request.url);
+    const forms = pathForms(url.pathname);
+    if (isPublic(forms, config)) return ANONYMOUS;
+    const matched = matchRules(forms, request.method, config);
+    if (matched.auth === 'none') return ANONYMOUS;
+    const rule = matched.names.length === 0 ? undefined : matched.names.join(',');
+    const refuse = (response: Response, r: Omit<Rejection, 'method' | 'path' | 'rule'>): AuthOutcome => {
+      this.#reject(request, url, { ...r, rule });
+      return { ok: false, response };
+    };
+
     const found = findToken(request.headers, config.tokenSources);
     if (found.kind === 'none') {
+      // Envoy's allow_missing: no token at all passes anonymously; a bad one never does.
+      if (matched.auth === 'optional') return ANONYMOUS;
       counters.inc('missing_token');
-      return answer.missingToken(config.realm);
+      return refuse(answer.missingToken(config.realm), { code: 'missing_token', status: 401 });
     }
     if (found.kind === 'malformed') {
       counters.inc('malformed_token');
-      return answer.malformedToken(config.realm);
+      return refuse(answer.malformedToken(config.realm), { code: 'malformed_token', status: 400 });
     }
     const token = found.token;
 
@@ -99,33 +174,62 @@ export class Guard {
     } catch (e) {
       const timing = serverTiming(performance.now() - started, 'fail');
       if (!isJwtError(e)) throw e;
+      const seen = peek(token);
       if (keysUnavailable(e.code)) {
         counters.inc('unavailable');
         this.parts.log(JSON.stringify({ edgejwt: 'unavailable', code: e.code }));
-        return withTiming(answer.keysUnavailable(config.jwksCooldownMs), timing);
+        return refuse(withTiming(answer.keysUnavailable(config.jwksCooldownMs), timing), { code: e.code, status: 503, ...seen });
       }
-      counters.inc(`rejected:${e.code}` as CounterName);
-      return withTiming(answer.invalidToken(config.realm, answer.publicDescription(e.code)), timing);
+      // A token from an issuer nobody configured gets its own code, not "no matching key".
+      const wrongIssuer = typeof seen.iss === 'string' && !this.#issuers.has(seen.iss);
+      counters.inc(wrongIssuer ? 'rejected:wrong_issuer' : (`rejected:${e.code}` as CounterName));
+      const code: RejectionCode = wrongIssuer ? 'wrong_issuer' : e.code;
+      return refuse(withTiming(answer.invalidToken(config.realm, answer.publicDescription(e.code)), timing), { code, status: 401, claim: e.claim, ...seen });
     }
     const timing = serverTiming(performance.now() - started, verified.level);
+    const iss = verified.payload.iss as string;
+    const issuer = this.#issuers.get(iss)!;
 
-    const miss = checkRules(rulesFor(forms, config), verified.payload);
+    const claim = issuerClaimMiss(issuer, verified.payload);
+    if (claim !== undefined) {
+      counters.inc('rejected:claim_mismatch');
+      return refuse(withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...peek(token) });
+    }
+    const miss = checkRules(matched.rules, verified.payload, issuer);
     if (miss !== undefined) {
-      counters.inc('forbidden');
-      return withTiming(answer.insufficientScope(config.realm, miss.scopes, miss.description), timing);
+      counters.inc(miss.status === 403 ? 'forbidden' : (`rejected:${miss.code}` as CounterName));
+      const res = miss.status === 403 ? answer.insufficientScope(config.realm, miss.scopes, miss.description) : answer.invalidToken(config.realm, miss.description);
+      return refuse(withTiming(res, timing), { code: miss.code, status: miss.status, claim: miss.claim, ...peek(token) });
     }
+    const header = verified.header;
+    return { ok: true, anonymous: false, payload: verified.payload, header: () => header ?? decodeUnverified(token).header, issuer: iss, timing };
+  }
 
-    for (const [claim, header] of config.forwardClaims) {
-      const value = headerValue(verified.payload[claim]);
-      if (value === null) {
-        // A claim that cannot travel in a header (control characters, non-ASCII, huge): refuse, never truncate.
-        counters.inc('rejected:claim_not_forwardable');
-        return withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), timing);
-      }
-      if (value !== undefined) headers.set(header, value);
+  /** Issuer entry by every `iss` spelling it accepts. */
+  get #issuers(): Map<string, IssuerConfig> {
+    if (this.#byIss === undefined) {
+      this.#byIss = new Map();
+      for (const is of this.parts.config.issuers) for (const name of is.issuer) this.#byIss.set(name, is);
     }
-    counters.inc('accepted');
-    return withTiming(await this.#forward(request, url, headers), timing);
+    return this.#byIss;
+  }
+
+  #byIss: Map<string, IssuerConfig> | undefined;
+
+  #reject(request: Request, url: URL, r: Omit<Rejection, 'method' | 'path'>): void {
+    this.parts.rejections.write({ ...r, method: request.method, path: url.pathname });
+    this.#point(r.code, typeof r.iss === 'string' ? r.iss : undefined);
+  }
+
+  /** One Analytics Engine data point per outcome, when an ANALYTICS binding is set. */
+  #point(outcome: string, iss?: string): void {
+    const a = this.parts.analytics;
+    if (a === undefined) return;
+    try {
+      a.writeDataPoint({ indexes: [outcome], blobs: [outcome, iss === undefined ? '' : iss.slice(0, 200)], doubles: [1] });
+    } catch {
+      this.parts.counters.inc('analytics_error');
+    }
   }
 
   /** L1 (this isolate) -> L2 (KV, for the configured algorithms) -> full verify by the library. */
@@ -158,8 +262,9 @@ export class Guard {
     }
 
     let payload: JWTPayload;
+    let header: JoseHeader;
     try {
-      payload = (await verifier.verify(token)).payload;
+      ({ payload, header } = await verifier.verify(token));
     } finally {
       const writes = this.parts.jwksStore?.drain();
       if (writes !== undefined) ctx.waitUntil(writes);
@@ -170,7 +275,7 @@ export class Guard {
       const write = l2!.put(token, payload, now() / 1000);
       if (write !== undefined) ctx.waitUntil(write);
     }
-    return { payload, level: 'verify' };
+    return { payload, level: 'verify', header };
   }
 
   #remember(token: string, payload: JWTPayload, nowMs: number): void {
@@ -181,6 +286,7 @@ export class Guard {
   async #forward(request: Request, url: URL, headers: Headers): Promise<Response> {
     const origin = this.parts.config.origin;
     if (origin === ECHO_ORIGIN) return echo(request, url, headers);
+    if (typeof origin === 'object') return this.#toService(request, url, headers);
     const target = origin === undefined ? url : new URL(url.pathname + url.search, origin);
     const outgoing = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
     let res: Response;
@@ -194,6 +300,16 @@ export class Guard {
     return new Response(res.body, res);
   }
 
+  async #toService(request: Request, url: URL, headers: Headers): Promise<Response> {
+    try {
+      const res = await forwardToService(this.parts.service!, request, url, headers);
+      return new Response(res.body, res);
+    } catch {
+      this.parts.counters.inc('origin_error');
+      return answer.badGateway();
+    }
+  }
+
   async #admin(request: Request): Promise<Response> {
     const given = request.headers.get('x-guard-admin') ?? '';
     const want = this.parts.adminSecret ?? '';
@@ -205,9 +321,19 @@ export class Guard {
   }
 }
 
-/** Build a guard from the environment (throws ConfigError on a bad configuration). */
-export async function createGuard(env: GuardEnv, deps?: GuardDeps): Promise<Guard> {
-  return new Guard(await buildGuard(env, deps));
+/** Build a guard from the environment (throws ConfigError on a bad configuration); `rawConfig` replaces GUARD_CONFIG. */
+export async function startGuard(env: GuardEnv, deps?: GuardDeps, rawConfig?: unknown): Promise<Guard> {
+  return new Guard(await buildGuard(env, deps, rawConfig === undefined ? env.GUARD_CONFIG : rawConfig));
+}
+
+/** The token's unverified iss, kid and alg, for the rejection log only (never trusted). */
+function peek(token: string): { iss?: unknown; kid?: unknown; alg?: unknown } {
+  try {
+    const { header, payload } = decodeUnverified(token);
+    return { iss: payload.iss, kid: header.kid, alg: header.alg };
+  } catch {
+    return {};
+  }
 }
 
 /**

@@ -54,6 +54,25 @@ export class KvJwksStore implements JWKSStore {
     this.#pending.push(write);
   }
 
+  /** A sealed JSON document kept beside the key sets (the OIDC discovery document). */
+  async getDocument(url: string): Promise<unknown> {
+    const key = `doc:v1:${url}`;
+    const value = await bounded(() => this.#kv.get(key, 'text'), this.#timeoutMs, null, () => this.#counters.inc('jwks_store_error'));
+    if (value === null) return undefined;
+    const json = await this.#sealer.open(key, value).catch(() => undefined);
+    if (json === undefined) return undefined;
+    return JSON.parse(json) as unknown;
+  }
+
+  putDocument(url: string, doc: unknown, ttlSeconds: number): void {
+    const key = `doc:v1:${url}`;
+    const write = this.#sealer
+      .seal(key, JSON.stringify(doc))
+      .then((v) => this.#kv.put(key, v, { expirationTtl: Math.max(KV_MIN_TTL, Math.ceil(ttlSeconds)) }))
+      .catch(() => this.#counters.inc('jwks_store_error'));
+    this.#pending.push(write);
+  }
+
   /** Writes started since the last call, for the current request's ctx.waitUntil. */
   drain(): Promise<void> | undefined {
     if (this.#pending.length === 0) return undefined;

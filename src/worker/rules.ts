@@ -1,28 +1,77 @@
-// Authorisation after a token verified: the scopes and claim values every
-// matching rule asks for (which scopes a token grants: src/bearer/scopes.ts).
+// Which rule a request falls under, and authorisation after a token verified.
+//
+// Order (docs/deploy.md, "Rules"): the admin path, a CORS preflight, then
+// `publicPaths` (auth "none"), then `rules` in the order written — the FIRST rule
+// whose pathPrefix and methods match wins — and with no match, a token is
+// required from any configured issuer. When the spellings of a path (as received,
+// decoded) fall under different rules, every one of them applies and the
+// strictest auth mode wins (fail closed).
 
 import { grantedScopes } from '../bearer/scopes.js';
 import type { JWTPayload } from '../claims.js';
-import type { RuleConfig } from './config.js';
+import type { AuthMode, ClaimWant, GuardConfig, IssuerConfig, RuleConfig } from './config.js';
+
+export interface Matched {
+  rules: RuleConfig[];
+  /** Index of each rule in `rules` (for logs). */
+  names: string[];
+  auth: AuthMode;
+}
+
+const STRICTNESS: Record<AuthMode, number> = { none: 0, optional: 1, required: 2 };
+
+/** The first matching rule for each spelling of the path. */
+export function matchRules(forms: readonly string[], method: string, config: GuardConfig): Matched {
+  const picked = new Map<number, RuleConfig>();
+  let auth: AuthMode | undefined;
+  for (const p of forms) {
+    const i = config.rules.findIndex((r) => p.startsWith(r.pathPrefix) && (r.methods === undefined || r.methods.has(method)));
+    const mode: AuthMode = i < 0 ? 'required' : config.rules[i]!.auth;
+    if (i >= 0) picked.set(i, config.rules[i]!);
+    if (auth === undefined || STRICTNESS[mode] > STRICTNESS[auth]) auth = mode;
+  }
+  return { rules: [...picked.values()], names: [...picked.keys()].map((i) => `rules[${i}]`), auth: auth ?? 'required' };
+}
+
+/** A claim holds when it equals the wanted value (or one of a list); an array claim must contain it. */
+export function claimHolds(have: unknown, want: ClaimWant): boolean {
+  const wants = Array.isArray(want) ? want : [want];
+  return wants.some((w) => (Array.isArray(have) ? have.includes(w) : have === w));
+}
+
+/** The name of the first issuer claim the payload lacks, or undefined. */
+export function issuerClaimMiss(issuer: IssuerConfig, payload: JWTPayload): string | undefined {
+  for (const [name, want] of Object.entries(issuer.claims)) if (!claimHolds(payload[name], want)) return name;
+  return undefined;
+}
 
 export interface RuleMiss {
+  /** 401 (the token is not for this route: issuer, audience) or 403 (scope, claim). */
+  status: 401 | 403;
+  code: 'wrong_issuer' | 'wrong_audience' | 'insufficient_scope' | 'claim_mismatch';
+  claim?: string;
   /** Every scope the matched rules need (for the `scope` attribute of the 403). */
   scopes: string[];
   description: string;
 }
 
-/** undefined when every rule holds; otherwise what is missing. */
-export function checkRules(rules: readonly RuleConfig[], payload: JWTPayload): RuleMiss | undefined {
+/** undefined when every matched rule holds for this payload; otherwise what is missing. */
+export function checkRules(rules: readonly RuleConfig[], payload: JWTPayload, issuer: IssuerConfig): RuleMiss | undefined {
   if (rules.length === 0) return undefined;
-  const granted = grantedScopes(payload);
   const needed = [...new Set(rules.flatMap((r) => r.scopes))];
-  if (needed.some((s) => !granted.has(s))) return { scopes: needed, description: 'The access token lacks a required scope' };
+  for (const r of rules) {
+    if (r.issuers !== undefined && !r.issuers.some((name) => issuer.issuer.includes(name))) {
+      return { status: 401, code: 'wrong_issuer', claim: 'iss', scopes: needed, description: 'The access token is invalid' };
+    }
+    if (r.audience !== undefined && !claimHolds(payload.aud, r.audience)) {
+      return { status: 401, code: 'wrong_audience', claim: 'aud', scopes: needed, description: 'The access token is invalid' };
+    }
+  }
+  const granted = grantedScopes(payload);
+  if (needed.some((s) => !granted.has(s))) return { status: 403, code: 'insufficient_scope', scopes: needed, description: 'The access token lacks a required scope' };
   for (const r of rules) {
     for (const [name, want] of Object.entries(r.claims)) {
-      const have = payload[name];
-      // An array claim (roles, groups) satisfies the rule when it contains the value.
-      const ok = Array.isArray(have) ? have.includes(want) : have === want;
-      if (!ok) return { scopes: needed, description: 'The access token lacks a required claim' };
+      if (!claimHolds(payload[name], want)) return { status: 403, code: 'claim_mismatch', claim: name, scopes: needed, description: 'The access token lacks a required claim' };
     }
   }
   return undefined;
