@@ -25,6 +25,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/shared/**/*.test.ts', 'test/worker/**/*.test.ts'],
+    // A fake IdP on 127.0.0.1 for discovery and the provider recipes (test/fake-idp/).
+    globalSetup: ['test/fake-idp/global-setup.ts'],
     testTimeout: 120_000,
   },
 });
