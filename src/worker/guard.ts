@@ -23,6 +23,8 @@ import { checkRules, issuerClaimMiss, matchRules } from './rules.js';
 import { forwardToService } from './service-origin.js';
 
 const MAX_FORWARDED_VALUE = 4096;
+/** The claim behind a time failure, for the rejection log. */
+const TIME_CLAIM: Partial<Record<string, string>> = { ERR_JWT_EXPIRED: 'exp', ERR_JWT_NOT_YET_VALID: 'nbf' };
 const PRINTABLE = /^[\x20-\x7e]*$/;
 const encoder = new TextEncoder();
 
@@ -184,7 +186,7 @@ export class Guard {
       const wrongIssuer = typeof seen.iss === 'string' && !this.#issuers.has(seen.iss);
       counters.inc(wrongIssuer ? 'rejected:wrong_issuer' : (`rejected:${e.code}` as CounterName));
       const code: RejectionCode = wrongIssuer ? 'wrong_issuer' : e.code;
-      return refuse(withTiming(answer.invalidToken(config.realm, answer.publicDescription(e.code)), timing), { code, status: 401, claim: e.claim, ...seen });
+      return refuse(withTiming(answer.invalidToken(config.realm, answer.publicDescription(e.code)), timing), { code, status: 401, claim: e.claim ?? TIME_CLAIM[e.code], ...seen });
     }
     const timing = serverTiming(performance.now() - started, verified.level);
     const iss = verified.payload.iss as string;
