@@ -119,6 +119,18 @@ const ISSUER_KEYS = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ'
 const RULE_KEYS = new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience', 'scopes', 'claims']);
 const CORS_KEYS = new Set(['allowOrigins', 'allowMethods', 'allowHeaders', 'exposeHeaders', 'maxAge', 'credentials']);
 const AUTH_MODES = new Set(['required', 'optional', 'none']);
+const CACHE_KEYS = new Set(['verify', 'jwks', 'verifyTtl', 'l1Max', 'kvTimeoutMs']);
+const JWKS_KEYS = new Set(['timeoutMs', 'cooldownMs']);
+
+/** Every setting name parseConfig accepts, per object (the JSON Schema is tested against these). */
+export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | 'cache' | 'jwks', ReadonlySet<string>>> = {
+  top: TOP_LEVEL,
+  issuer: ISSUER_KEYS,
+  rule: RULE_KEYS,
+  cors: CORS_KEYS,
+  cache: CACHE_KEYS,
+  jwks: JWKS_KEYS,
+};
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Headers the guard must never let a claim overwrite.
 const RESERVED_HEADERS = new Set(['authorization', 'cookie', 'host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'server-timing']);
@@ -336,7 +348,7 @@ function parseSource(v: unknown, i: number): TokenSource {
 function parseCache(v: unknown, algorithms: Set<string>): CacheConfig {
   if (v !== undefined && !isObject(v)) throw new ConfigError('cache', 'expected an object');
   const c = v ?? {};
-  for (const k of Object.keys(c)) if (!['verify', 'jwks', 'verifyTtl', 'l1Max', 'kvTimeoutMs'].includes(k)) throw new ConfigError(`cache.${k}`, 'unknown setting');
+  for (const k of Object.keys(c)) if (!CACHE_KEYS.has(k)) throw new ConfigError(`cache.${k}`, 'unknown setting');
   let verify: string[];
   if (c.verify === undefined || c.verify === false) verify = [];
   else if (c.verify === true) verify = L2_DEFAULT_ALGORITHMS.filter((a) => algorithms.has(a));
@@ -417,7 +429,7 @@ export function parseConfig(raw: unknown): GuardConfig {
 
   if (v.jwks !== undefined && !isObject(v.jwks)) throw new ConfigError('jwks', 'expected an object');
   const jw = (v.jwks as Json | undefined) ?? {};
-  for (const k of Object.keys(jw)) if (!['timeoutMs', 'cooldownMs'].includes(k)) throw new ConfigError(`jwks.${k}`, 'unknown setting');
+  for (const k of Object.keys(jw)) if (!JWKS_KEYS.has(k)) throw new ConfigError(`jwks.${k}`, 'unknown setting');
 
   let admin: GuardConfig['admin'];
   if (v.admin !== undefined) {

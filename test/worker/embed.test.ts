@@ -1,7 +1,7 @@
 // createGuard(config?) from edgejwt/worker: the same guard inside your own
 // Worker, `authenticate` to verify then run your code, the default export.
 import { beforeAll, describe, expect, it } from 'vitest';
-import workerDefault, { createGuard } from '../../src/worker/api.js';
+import workerDefault, { createGuard, type GuardConfigInput } from '../../src/worker/api.js';
 import { AUD, ISS, TestCtx, bearer, demoKeys, forged, kv, token, type Keys } from './harness.js';
 import { b64u } from '../shared/jwt-mint.js';
 
@@ -10,7 +10,7 @@ beforeAll(async () => {
   k = await demoKeys();
 });
 
-function inlineConfig(extra: Record<string, unknown> = {}): Record<string, unknown> {
+function inlineConfig(extra: Partial<GuardConfigInput> = {}): GuardConfigInput {
   return {
     issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: { keys: [{ ...k.ed.publicJwk, kid: k.ed.kid }] } }],
     publicPaths: ['/health'],
