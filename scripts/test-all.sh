@@ -31,8 +31,8 @@ if ! npm run --silent build; then
   exit 1
 fi
 
-step "typecheck (tsc --noEmit over src, test, bench)"
-if npx tsc -p tsconfig.json --noEmit; then record "typecheck" 1 0; else record "typecheck" 0 1; fi
+step "typecheck (tsc --noEmit over src, test, bench; examples in strict mode)"
+if npx tsc -p tsconfig.json --noEmit && npx tsc -p examples/tsconfig.json --noEmit; then record "typecheck" 1 0; else record "typecheck" 0 1; fi
 
 step "as-pect (AssemblyScript internals)"
 npx asp --config as-pect.config.js 2>&1 | tee "$REPORTS/as-pect.txt"

@@ -2,7 +2,7 @@
 // edgejwt verifier built once, puts the payload on the context, and refuses
 // per RFC 6750. Hono is only a type here: nothing from it is imported at run time.
 
-import type { MiddlewareHandler } from 'hono';
+import type { Env, MiddlewareHandler } from 'hono';
 import type { JWTPayload } from '../claims.js';
 import { isJwtError } from '../errors.js';
 import type { JoseHeader } from '../header.js';
@@ -26,9 +26,14 @@ export interface JwtAuthOptions extends VerifierOptions {
   scopes?: readonly string[];
   /** Retry-After of a 503 (keys unavailable), seconds: set it to your key set's cooldown (default 30, the library's). */
   retryAfter?: number;
+  /**
+   * Optional authentication: a request with no token at all goes on with no `jwtPayload`
+   * (Envoy's allow_missing); a token that is present but bad or malformed is still refused.
+   */
+  optional?: boolean;
 }
 
-/** What the middleware sets on the context. */
+/** What the middleware sets on the context (with `optional`, both are undefined when no token was sent). */
 export interface JwtAuthVariables<P = JWTPayload> {
   jwtPayload: P;
   jwtHeader: JoseHeader;
@@ -36,15 +41,62 @@ export interface JwtAuthVariables<P = JWTPayload> {
 
 export type JwtAuthEnv<P = JWTPayload> = { Variables: JwtAuthVariables<P> };
 
-export function jwtAuth<P extends JWTPayload = JWTPayload>(options: JwtAuthOptions): MiddlewareHandler<JwtAuthEnv<P>> {
-  const { verifier: given, cookie, realm = 'edgejwt', scopes = [], retryAfter = retryAfterSeconds(), ...verifierOptions } = options;
+/** The app's bindings type (`c.env`), or a plain record when the app declares none. */
+export type BindingsOf<E extends Env> = E extends { Bindings: infer B } ? B : Record<string, unknown>;
+
+/** Options, or a function that makes them from `c.env` (secrets in Workers arrive there). */
+export type JwtAuthConfig<E extends Env> = JwtAuthOptions | ((env: BindingsOf<E>) => JwtAuthOptions);
+
+interface Prepared {
+  verifier: Verifier;
+  sources: TokenSource[];
+  realm: string;
+  scopes: readonly string[];
+  retryAfter: number;
+  optional: boolean;
+}
+
+function prepare(options: JwtAuthOptions): Prepared {
+  const { verifier: given, cookie, realm = 'edgejwt', scopes = [], retryAfter = retryAfterSeconds(), optional = false, ...verifierOptions } = options;
   const sources: TokenSource[] = cookie === undefined ? [{ header: 'Authorization' }] : [{ header: 'Authorization' }, { cookie }];
   // Built here, once: keys are imported once, not per request.
   const verifier = given ?? createVerifier(verifierOptions);
+  return { verifier, sources, realm, scopes, retryAfter, optional };
+}
+
+/**
+ * Verify the request's bearer token (Authorization, then the cookie if set), put the payload
+ * and header on the context, refuse per RFC 6750 (see JwtAuthError). Token extraction,
+ * challenges and the scope check are the route guard's own (src/bearer/).
+ *
+ * `options` may be a function of `c.env`: it is called once per env object (once per isolate
+ * in Workers) and the verifier it builds is reused.
+ * @example
+ * type AppEnv = { Bindings: { JWT_SECRET: string } } & JwtAuthEnv;
+ * const app = new Hono<AppEnv>();
+ * app.use('/api/*', jwtAuth<AppEnv>((env) => ({ algorithms: ['HS256'], key: new TextEncoder().encode(env.JWT_SECRET), audience: 'api' })));
+ * app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub }));
+ */
+export function jwtAuth<E extends Env = JwtAuthEnv, P extends JWTPayload = JWTPayload>(options: JwtAuthConfig<E>): MiddlewareHandler<E & JwtAuthEnv<P>> {
+  // Static options fail when the middleware is made; lazy ones on the first request.
+  const fixed = typeof options === 'function' ? undefined : prepare(options);
+  const byEnv = new WeakMap<object, Prepared>();
+  let noEnv: Prepared | undefined;
+  const lazy = (env: unknown): Prepared => {
+    const make = options as (env: BindingsOf<E>) => JwtAuthOptions;
+    if (typeof env !== 'object' || env === null) return (noEnv ??= prepare(make((env ?? {}) as BindingsOf<E>)));
+    let p = byEnv.get(env);
+    if (p === undefined) byEnv.set(env, (p = prepare(make(env as BindingsOf<E>))));
+    return p;
+  };
 
   return async (c, next) => {
+    const { verifier, sources, realm, scopes, retryAfter, optional } = fixed ?? lazy(c.env);
     const found = findToken({ get: (name) => c.req.header(name) }, sources);
-    if (found.kind === 'none') throw new JwtAuthError('missing', { realm, description: DESCRIPTIONS.missing });
+    if (found.kind === 'none') {
+      if (optional) return next();
+      throw new JwtAuthError('missing', { realm, description: DESCRIPTIONS.missing });
+    }
     if (found.kind === 'malformed') throw new JwtAuthError('invalid_request', { realm, description: DESCRIPTIONS.invalid_request });
 
     let result;

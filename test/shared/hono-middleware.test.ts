@@ -122,4 +122,56 @@ describe('edgejwt/hono', () => {
   it('bad options fail when the middleware is made, not per request', () => {
     expect(() => jwtAuth({ algorithms: [] })).toThrow();
   });
+
+  it('config from c.env, built once per env object; typed over the app Env', async () => {
+    const pair = await generate('HS256');
+    type AppEnv = { Bindings: { SECRET: Uint8Array; AUD: string } } & JwtAuthEnv;
+    let built = 0;
+    const app = new Hono<AppEnv>();
+    app.use(
+      '/me',
+      jwtAuth<AppEnv>((env) => {
+        built++;
+        return { algorithms: ['HS256'], key: env.SECRET, audience: env.AUD, currentDate: nowDate };
+      }),
+    );
+    // Typed: c.env.AUD is a string and jwtPayload a JWTPayload, with no casts.
+    app.get('/me', (c) => c.json({ sub: c.get('jwtPayload').sub, aud: c.env.AUD.length }));
+    const env = { SECRET: pair.secret!, AUD: 'api' };
+    const auth = { authorization: `Bearer ${await mint(pair, claims())}` };
+    expect((await app.request('http://x/me', { headers: auth }, env)).status).toBe(200);
+    expect((await app.request('http://x/me', { headers: auth }, env)).status).toBe(200);
+    expect(built).toBe(1);
+    // Another env (another deployment's secret) gets its own verifier.
+    expect((await app.request('http://x/me', { headers: auth }, { SECRET: (await generate('HS256')).secret!, AUD: 'api' })).status).toBe(401);
+    expect(built).toBe(2);
+  });
+
+  it('optional: no token goes on anonymously; a bad or malformed one is still refused', async () => {
+    const { pair } = await setup();
+    const app = new Hono<JwtAuthEnv>();
+    app.use(jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate, audience: 'api', optional: true }));
+    app.get('/', (c) => c.json({ sub: c.get('jwtPayload')?.sub ?? null }));
+    expect(await (await app.request('http://x/')).json()).toEqual({ sub: null });
+    expect(await (await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims())}` } })).json()).toEqual({ sub: 'user-1' });
+    const other = await generate('HS256');
+    expect((await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(other, claims())}` } })).status).toBe(401);
+    expect((await app.request('http://x/', { headers: { authorization: 'Bearer a b' } })).status).toBe(400);
+    expect((await app.request('http://x/', { headers: { authorization: 'Basic dXNlcjpwYXNz' } })).status).toBe(200);
+  });
+
+  it('Retry-After of a 503 is the retryAfter option (default 30, the key set cooldown)', async () => {
+    const { createRemoteJWKSet } = await import('../../src/keys/remote.js');
+    const jwks = createRemoteJWKSet('https://down.example.com/jwks', { fetch: (async () => new Response('down', { status: 500 })) as typeof fetch });
+    for (const [extra, want] of [[{}, '30'], [{ retryAfter: 7 }, '7']] as const) {
+      const app = new Hono();
+      app.use(jwtAuth({ algorithms: ['RS256'], jwks, audience: 'api', ...extra }));
+      app.get('/', (c) => c.text('ok'));
+      const pair = await generate('RS256');
+      const res = await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims(), { kid: 'k' })}` } });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe(want);
+    }
+  });
 });
+
