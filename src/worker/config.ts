@@ -266,6 +266,9 @@ function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string>): Rul
     const list = strList(v.methods, `${at}.methods`);
     for (const [j, m] of list.entries()) if (!HTTP_TOKEN.test(m)) throw new ConfigError(`${at}.methods[${j}]`, 'not an HTTP method');
     methods = new Set(list.map((m) => m.toUpperCase()));
+    // Origins answer HEAD with their GET handler: a rule for GET must cover HEAD, or
+    // HEAD would fall through to a weaker rule.
+    if (methods.has('GET')) methods.add('HEAD');
   }
   if (v.auth !== undefined && (typeof v.auth !== 'string' || !AUTH_MODES.has(v.auth))) throw new ConfigError(`${at}.auth`, 'expected "required", "optional" or "none"');
   const auth = (v.auth ?? 'required') as AuthMode;

@@ -220,7 +220,8 @@ export class Guard {
 
   #reject(request: Request, url: URL, r: Omit<Rejection, 'method' | 'path'>): void {
     this.parts.rejections.write({ ...r, method: request.method, path: url.pathname });
-    this.#point(r.code, typeof r.iss === 'string' ? r.iss : undefined);
+    // Analytics gets configured issuers only: an unverified iss would let anyone write strings there.
+    this.#point(r.code, typeof r.iss === 'string' && this.#issuers.has(r.iss) ? r.iss : undefined);
   }
 
   /** One Analytics Engine data point per outcome, when an ANALYTICS binding is set. */

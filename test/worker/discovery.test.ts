@@ -76,6 +76,13 @@ describe('OIDC discovery (fake IdP on loopback)', () => {
     expect(g.logs.some((l) => l.includes('jwks_uri is not https'))).toBe(true);
   });
 
+  it('an oversized document is refused unread', async () => {
+    const iss = await issuerOnIdp((i) => ({ issuer: i, jwks_uri: `${i}/keys`, padding: 'x'.repeat(70_000) }));
+    const g = await makeGuard(k, { config: config(iss), deps: { fetch: realFetch } });
+    expect((await g.send('/x', bearer(await tokenFor(iss)))).status).toBe(503);
+    expect(await hits(`${new URL(iss).pathname}/keys`)).toBe(0);
+  });
+
   it('no document (404): 503, and the IdP is not asked again within the cooldown', async () => {
     const iss = `${idpBase()}/disc-missing-${crypto.randomUUID()}`;
     const g = await makeGuard(k, { config: config(iss), deps: { fetch: realFetch } });

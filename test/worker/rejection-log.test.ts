@@ -65,5 +65,8 @@ describe('rejection log', () => {
     await g.send('/health');
     expect(points.map((p) => p.indexes![0])).toEqual(['accepted', 'missing_token', 'anonymous']);
     expect(points[0]!.blobs![1]).toBe('https://id.example.com');
+    // An unconfigured (unverified) iss never reaches Analytics Engine.
+    await g.send('/x', bearer(await token(k.ed, { iss: 'https://attacker.example.com/spam' })));
+    expect(points.at(-1)).toMatchObject({ indexes: ['wrong_issuer'], blobs: ['wrong_issuer', ''] });
   });
 });

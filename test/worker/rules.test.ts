@@ -61,6 +61,11 @@ describe('methods', () => {
     expect(res.headers.get('www-authenticate')).toContain('scope="orders:write"');
   });
 
+  it('a rule for GET covers HEAD (origins answer HEAD with their GET handler)', async () => {
+    const writer = await token(k.ed, { scope: 'orders:write' });
+    expect((await g.send('/orders/1', { method: 'HEAD', ...bearer(writer) })).status).toBe(403);
+  });
+
   it('a method no rule lists falls through to the default: any valid token', async () => {
     expect((await g.send('/orders/1', { method: 'PATCH', ...bearer(await token(k.ed)) })).status).toBe(200);
     expect((await g.send('/orders/1', { method: 'PATCH' })).status).toBe(401);
