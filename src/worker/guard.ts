@@ -108,7 +108,7 @@ export class Guard {
 
   async #authorised(request: Request, url: URL, ctx: WaitUntil): Promise<Response> {
     const { config, counters } = this.parts;
-    const outcome = await this.authenticate(request, ctx);
+    const outcome = await this.authenticate(request, ctx, url);
     if (!outcome.ok) return outcome.response;
 
     const headers = new Headers(request.headers);
@@ -143,9 +143,8 @@ export class Guard {
    * (public path, auth "none", or "optional" without a token), or the exact
    * refusal the guard would send.
    */
-  async authenticate(request: Request, ctx: WaitUntil): Promise<AuthOutcome> {
+  async authenticate(request: Request, ctx: WaitUntil, url = new URL(request.url)): Promise<AuthOutcome> {
     const { config, counters } = this.parts;
-    const url = new URL(request.url);
     const forms = pathForms(url.pathname);
     if (isPublic(forms, config)) return ANONYMOUS;
     const matched = matchRules(forms, request.method, config);
