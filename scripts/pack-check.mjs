@@ -46,7 +46,8 @@ const files = info.files.map((f) => f.path).sort();
 console.log(`${info.filename}: ${info.size} bytes packed, ${info.unpackedSize} unpacked, ${files.length} files`);
 for (const f of info.files.sort((a, b) => a.path.localeCompare(b.path))) console.log(`  ${String(f.size).padStart(7)}  ${f.path}`);
 
-const ALLOWED = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^dist\/.+\.js$/, /^dist\/.+\.d\.ts$/, /^dist\/wasm\/generated\/core\.wasm$/];
+// The guard configuration's JSON Schema ships for editors (`edgejwt/guard-config.schema.json`), copied from src/worker/.
+const ALLOWED = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^dist\/.+\.js$/, /^dist\/.+\.d\.ts$/, /^dist\/wasm\/generated\/core\.wasm$/, /^dist\/worker\/guard-config\.schema\.json$/];
 check('tarball holds only built JS, types, the .wasm, README, LICENSE, package.json', () => {
   const extra = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
   if (extra.length) throw new Error(`unexpected: ${extra.join(', ')}`);
