@@ -17,6 +17,7 @@ const SUITES: Record<string, [string, string][]> = {
     ['stages.ts', 'stage breakdown per algorithm (Node)'],
     ['verify.ts', 'stage breakdown, cache hit, decode-only (Node)'],
     ['cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
+    ['freeze.ts', 'cost of deep-freezing a cached result vs a copy per caller'],
   ],
   isolate: [['isolate.ts', 'guard vs no-op vs jose guard through Miniflare']],
   load: [['load.ts', 'wrangler dev under autocannon']],

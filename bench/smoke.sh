@@ -17,7 +17,7 @@ NODE=node_modules/.bin/node
 
 passed=0
 failed=0
-for b in algorithms algorithms-workerd stages verify cache-sweep isolate load charts summary; do
+for b in algorithms algorithms-workerd stages verify cache-sweep freeze isolate load charts summary; do
   start=$(date +%s)
   # Bounded even if a Worker or wrangler hangs: CI must not wait on a bench.
   if timeout 120 "$NODE" "bench/$b.ts" > "build/bench-smoke-$b.log" 2>&1; then

@@ -29,12 +29,24 @@ export interface ClaimPolicy {
   requireExp: boolean;
 }
 
+/**
+ * The claim `name` when the payload itself carries it; never a name inherited
+ * from Object.prototype (`toString`, `constructor`, ...).
+ *
+ * @example
+ * ownClaim({ sub: 'alice' }, 'sub'); // 'alice'
+ * ownClaim({}, 'toString'); // undefined
+ */
+export function ownClaim(payload: Readonly<Record<string, unknown>>, name: string): unknown {
+  return Object.hasOwn(payload, name) ? payload[name] : undefined;
+}
+
 function claimError(claim: string, reason: string): JwtError {
   return new JwtError('ERR_JWT_CLAIM_INVALID', { claim, reason });
 }
 
 function numeric(payload: Record<string, unknown>, name: 'exp' | 'nbf' | 'iat'): number | undefined {
-  const v = payload[name];
+  const v = ownClaim(payload, name);
   if (v === undefined) return undefined;
   // Strings, booleans, 1e400 (parsed as Infinity) and friends are never times.
   if (typeof v !== 'number' || !Number.isFinite(v)) throw claimError(name, 'must be a finite number');
@@ -74,10 +86,13 @@ export function timeWindow(payload: JWTPayload, policy: ClaimPolicy): { from: nu
   const tol = policy.clockTolerance;
   let from = -Infinity;
   let until = Infinity;
-  if (payload.exp !== undefined) until = (payload.exp + tol) * 1000;
-  if (payload.nbf !== undefined) from = (payload.nbf - tol) * 1000;
+  // Only called once checkTimes passed: each of these is absent or a finite number.
+  const exp = ownClaim(payload, 'exp') as number | undefined;
+  const nbf = ownClaim(payload, 'nbf') as number | undefined;
+  if (exp !== undefined) until = (exp + tol) * 1000;
+  if (nbf !== undefined) from = (nbf - tol) * 1000;
   if (policy.maxTokenAge !== undefined) {
-    const iat = payload.iat!;
+    const iat = ownClaim(payload, 'iat') as number;
     from = Math.max(from, (iat - tol) * 1000);
     until = Math.min(until, Math.floor((iat + policy.maxTokenAge + tol) * 1000) + 1);
   }
@@ -87,11 +102,11 @@ export function timeWindow(payload: JWTPayload, policy: ClaimPolicy): { from: nu
 export function checkClaims(payload: Record<string, unknown>, header: JoseHeader, policy: ClaimPolicy, now: number): void {
   checkTimes(payload, policy, now);
   if (policy.issuer !== undefined) {
-    const iss = payload.iss;
+    const iss = ownClaim(payload, 'iss');
     if (typeof iss !== 'string' || !policy.issuer.has(iss)) throw claimError('iss', 'unexpected issuer');
   }
   if (policy.audience !== undefined) {
-    const aud = payload.aud;
+    const aud = ownClaim(payload, 'aud');
     let ok = false;
     if (typeof aud === 'string') ok = policy.audience.has(aud);
     else if (Array.isArray(aud)) {
@@ -102,12 +117,12 @@ export function checkClaims(payload: Record<string, unknown>, header: JoseHeader
     }
     if (!ok) throw claimError('aud', aud === undefined ? 'missing' : 'unexpected audience');
   }
-  if (policy.subject !== undefined && payload.sub !== policy.subject) throw claimError('sub', 'unexpected subject');
+  if (policy.subject !== undefined && ownClaim(payload, 'sub') !== policy.subject) throw claimError('sub', 'unexpected subject');
   if (policy.typ !== undefined) {
-    const typ = header.typ;
+    const typ = ownClaim(header, 'typ');
     if (typeof typ !== 'string' || normaliseTyp(typ) !== policy.typ) throw claimError('typ', 'unexpected type');
   }
   for (const name of policy.requiredClaims) {
-    if (payload[name] === undefined) throw claimError(name, 'missing');
+    if (ownClaim(payload, name) === undefined) throw claimError(name, 'missing');
   }
 }

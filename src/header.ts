@@ -3,6 +3,7 @@
 // and key-carrying members (jwk, jku, x5u, x5c) never consulted for a key.
 
 import { decodeSegment } from './b64.js';
+import { deepFreeze } from './freeze.js';
 import { JwtError } from './errors.js';
 import { hasDuplicateOrDeep } from './json-names.js';
 import { utf8 } from './utf8.js';
@@ -73,7 +74,8 @@ function parseUncached(segment: string): ParsedHeader {
   if (h.crit !== undefined) checkCrit(h.crit, h);
   // RFC 7797 unencoded payloads change what is signed; never accept them.
   if (h.b64 !== undefined && h.b64 !== true) throw invalid('b64 other than true is not supported');
-  return { header: Object.freeze(h) as JoseHeader, alg, kid: kid as string | undefined };
+  // Parsed headers are shared by every verifier in the module: frozen all the way down.
+  return { header: deepFreeze(h) as JoseHeader, alg, kid: kid as string | undefined };
 }
 
 function checkCrit(crit: unknown, h: Record<string, unknown>): void {

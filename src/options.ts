@@ -8,6 +8,7 @@ import { JwtError } from './errors.js';
 import { KeyEntry, type KeyInput } from './keys/entry.js';
 import { LocalJWKSet, type JSONWebKeySet } from './keys/local.js';
 import { KEY_SOURCE, isKeySource, type KeySource } from './keys/set.js';
+import { definedOnly } from './option-names.js';
 
 /** The settings one issuer's tokens are checked against. */
 export interface PolicyOptions {
@@ -125,5 +126,6 @@ export function buildPolicy(o: PolicyOptions, defaults: Partial<PolicyOptions>):
   if (o.key !== undefined) source = singleKey(o.key, specs);
   else if (isKeySource(o.jwks)) source = o.jwks;
   else source = new LocalJWKSet(o.jwks as JSONWebKeySet);
-  return { algs, source, claims: claimPolicy({ ...defaults, ...o }) };
+  // An entry's explicit `undefined` (audience: undefined) keeps the shared default, never drops it.
+  return { algs, source, claims: claimPolicy({ ...definedOnly(defaults), ...definedOnly(o) }) };
 }

@@ -6,6 +6,7 @@
 import { Buffer } from 'node:buffer';
 import { KeyObject, constants, createHmac, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
 import { HASH_BYTES, type AlgSpec } from '../algorithms.js';
+import { checkRsaJwk } from '../keys/rsa-params.js';
 import type { BackendKey, CryptoBackend, PublicJwk } from './types.js';
 
 const DIGEST = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' } as const;
@@ -18,6 +19,8 @@ interface NodeKey extends BackendKey {
 }
 
 function wrap(spec: AlgSpec, native: KeyObject): NodeKey {
+  // node:crypto imports an RSA key with e = 1 (or an even modulus) without complaint.
+  if (native.asymmetricKeyType === 'rsa' || native.asymmetricKeyType === 'rsa-pss') checkRsaJwk(native.export({ format: 'jwk' }));
   const digest = DIGEST[spec.hash];
   switch (spec.engine) {
     case 'rsa-pkcs1':

@@ -2,6 +2,7 @@
 // Each key is imported once per algorithm and kept as a CryptoKey.
 
 import { HASH_BYTES, type AlgSpec } from '../algorithms.js';
+import { checkRsaExponent, checkRsaJwk } from '../keys/rsa-params.js';
 import type { BackendKey, CryptoBackend, PublicJwk } from './types.js';
 
 const encoder = new TextEncoder();
@@ -43,13 +44,21 @@ interface SubtleKey extends BackendKey {
 export const backend: CryptoBackend = {
   name: 'webcrypto',
   async importJwk(spec: AlgSpec, jwk: PublicJwk): Promise<BackendKey> {
+    if (jwk.kty === 'RSA') checkRsaJwk(jwk);
     const native = await crypto.subtle.importKey('jwk', jwk as JsonWebKey, importParams(spec), false, ['verify']);
     const key: SubtleKey = { native, params: verifyParams(spec) };
     return key;
   },
-  importCryptoKey(spec: AlgSpec, key: CryptoKey): BackendKey {
+  importCryptoKey(spec: AlgSpec, key: CryptoKey): BackendKey | Promise<BackendKey> {
     const wrapped: SubtleKey = { native: key, params: verifyParams(spec) };
-    return wrapped;
+    if (spec.kty !== 'RSA') return wrapped;
+    checkRsaExponent((key.algorithm as RsaHashedKeyAlgorithm).publicExponent);
+    // The modulus can be read only from an extractable key; a non-extractable one keeps it to itself.
+    if (!key.extractable) return wrapped;
+    return crypto.subtle.exportKey('jwk', key).then((jwk) => {
+      checkRsaJwk(jwk);
+      return wrapped;
+    });
   },
   verify(spec: AlgSpec, key: BackendKey, signingInput: string | Uint8Array, signature: Uint8Array): Promise<boolean> {
     const k = key as SubtleKey;

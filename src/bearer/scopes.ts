@@ -1,7 +1,7 @@
 // Scopes a verified token grants: `scope` (space-separated, RFC 8693 §4.2) and
 // `scp` (an array, or a space-separated string as some issuers send it).
 
-import type { JWTPayload } from '../claims.js';
+import { ownClaim, type JWTPayload } from '../claims.js';
 
 /**
  * Every scope the payload grants.
@@ -12,8 +12,9 @@ export function grantedScopes(payload: JWTPayload): Set<string> {
   const add = (v: unknown): void => {
     if (typeof v === 'string') for (const s of v.split(' ')) if (s !== '') out.add(s);
   };
-  add(payload.scope);
-  const scp = payload.scp;
+  // Own claims only: an inherited name is never a grant.
+  add(ownClaim(payload, 'scope'));
+  const scp = ownClaim(payload, 'scp');
   if (Array.isArray(scp)) scp.forEach(add);
   else add(scp);
   return out;

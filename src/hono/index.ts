@@ -6,6 +6,7 @@ import type { Env, MiddlewareHandler } from 'hono';
 import type { JWTPayload } from '../claims.js';
 import { isJwtError } from '../errors.js';
 import type { JoseHeader } from '../header.js';
+import { VERIFIER_OPTION_NAMES, checkOptionNames, type OptionNames } from '../option-names.js';
 import { createVerifier, type Verifier, type VerifierOptions } from '../verifier.js';
 import { DESCRIPTIONS, keysUnavailable, publicDescription, retryAfterSeconds } from '../bearer/challenge.js';
 import { hasScopes } from '../bearer/scopes.js';
@@ -33,6 +34,11 @@ export interface JwtAuthOptions extends VerifierOptions {
   optional?: boolean;
 }
 
+// Tied to JwtAuthOptions by `satisfies`: a new option that is not listed here does not compile.
+const JWT_AUTH_OPTION_NAMES = {
+  ...VERIFIER_OPTION_NAMES, verifier: true, cookie: true, realm: true, scopes: true, retryAfter: true, optional: true,
+} as const satisfies OptionNames<Required<JwtAuthOptions>>;
+
 /** What the middleware sets on the context (with `optional`, both are undefined when no token was sent). */
 export interface JwtAuthVariables<P = JWTPayload> {
   jwtPayload: P;
@@ -57,6 +63,8 @@ interface Prepared {
 }
 
 function prepare(options: JwtAuthOptions): Prepared {
+  // Static and lazy options alike: a misspelt name (`audiance`) must not quietly turn a check off.
+  if (typeof options === 'object' && options !== null) checkOptionNames(options, JWT_AUTH_OPTION_NAMES);
   const { verifier: given, cookie, realm = 'edgejwt', scopes = [], retryAfter = retryAfterSeconds(), optional = false, ...verifierOptions } = options;
   const sources: TokenSource[] = cookie === undefined ? [{ header: 'Authorization' }] : [{ header: 'Authorization' }, { cookie }];
   // Built here, once: keys are imported once, not per request.

@@ -9,6 +9,7 @@ import { decodeSegment } from '../b64.js';
 import type { BackendKey, PublicJwk } from '../backend/types.js';
 import { JwtError } from '../errors.js';
 import { importEd25519Key, importHmacKey, type HmacAlg, type WasmKey } from '../wasm/keys.js';
+import { checkRsaExponent, checkRsaParams } from './rsa-params.js';
 
 /** A JSON Web Key (RFC 7517) as accepted here; private members are ignored. */
 export interface JWK {
@@ -108,6 +109,8 @@ export class KeyEntry {
         const n = b64(jwk.n, 'n');
         const e = b64(jwk.e, 'e');
         if (e.length === 0 || e.length > 8) throw bad('RSA exponent out of range');
+        // e = 1 (and friends) would let anyone forge RS256: refused before any backend sees the key.
+        checkRsaParams(n, e);
         const bits = bitLength(n);
         const problem = bits < MIN_RSA_BITS ? new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' }) : undefined;
         const material: Material = { t: 'jwk', jwk: { kty: 'RSA', n: jwk.n!, e: jwk.e! }, sigLength: Math.ceil(bits / 8) };
@@ -149,6 +152,8 @@ export class KeyEntry {
     let problem: JwtError | undefined;
     let sigLength = first.sigLength;
     if (first.kty === 'RSA') {
+      // The modulus is checked by the backend on import (it is not in `algorithm`).
+      checkRsaExponent((algo as { publicExponent?: Uint8Array }).publicExponent);
       sigLength = Math.ceil((algo.modulusLength ?? 0) / 8);
       if ((algo.modulusLength ?? 0) < MIN_RSA_BITS) problem = new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
     }

@@ -5,6 +5,7 @@ import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import { KeyEntry, type JWK } from './entry.js';
 import { KEY_SOURCE, pick, type KeySource } from './set.js';
+import { LOCAL_SET_OPTION_NAMES, checkOptionNames } from '../option-names.js';
 
 export interface JSONWebKeySet {
   keys: JWK[];
@@ -44,6 +45,7 @@ export class LocalJWKSet implements KeySource {
   readonly #allowHmac: boolean;
 
   constructor(jwks: JSONWebKeySet, options: LocalSetOptions = {}) {
+    checkOptionNames(options, LOCAL_SET_OPTION_NAMES);
     this.#keys = parseJwks(jwks);
     this.#allowHmac = options.allowHmac !== false;
   }

@@ -8,6 +8,7 @@ import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import type { KeyEntry } from './entry.js';
 import { parseJwks, type JSONWebKeySet } from './local.js';
+import { REMOTE_SET_OPTION_NAMES, checkOptionNames } from '../option-names.js';
 
 export type { JSONWebKeySet };
 import { KEY_SOURCE, pick, type KeySource } from './set.js';
@@ -74,6 +75,7 @@ export class RemoteJWKSet implements KeySource {
       throw new JwtError('ERR_OPTIONS_INVALID', { setting: 'url', reason: 'JWKS URL must be http(s)' });
     }
     this.url = parsed.href;
+    checkOptionNames(options, REMOTE_SET_OPTION_NAMES);
     this.#o = {
       timeoutDuration: options.timeoutDuration ?? 5_000,
       cooldownDuration: options.cooldownDuration ?? 30_000,

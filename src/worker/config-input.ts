@@ -74,4 +74,6 @@ export interface GuardConfigInput {
   cache?: { verify?: boolean | 'all' | readonly string[]; jwks?: boolean; verifyTtl?: number; l1Max?: number; kvTimeoutMs?: number };
   jwks?: { timeoutMs?: number; cooldownMs?: number };
   admin?: { path: string; secretBinding: string };
+  /** How request paths are read, matched and forwarded (docs/deploy.md, "Request paths"). */
+  paths?: { escapedSlashes?: 'reject' | 'decode'; caseSensitive?: boolean; forward?: 'canonical' | 'received' };
 }

@@ -4,6 +4,7 @@
 
 import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import type { TokenSource } from '../bearer/token.js';
+import { canonicalPath, type PathPolicy } from './path.js';
 
 export type { TokenSource };
 
@@ -98,6 +99,8 @@ export interface GuardConfig {
   jwksTimeoutMs: number;
   jwksCooldownMs: number;
   admin: { path: string; secretBinding: string } | undefined;
+  /** How request paths are read, matched and forwarded (docs/deploy.md, "Request paths"). */
+  paths: PathPolicy;
 }
 
 /** The origin value that answers with a JSON echo of the forwarded request (dev, demos). */
@@ -113,7 +116,7 @@ export const ECHO_ORIGIN = 'builtin:echo';
 export const L2_DEFAULT_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'ES512'];
 
 const TOP_LEVEL = new Set([
-  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin',
+  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'paths',
 ]);
 const ISSUER_KEYS = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
 const RULE_KEYS = new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience', 'scopes', 'claims']);
@@ -121,15 +124,19 @@ const CORS_KEYS = new Set(['allowOrigins', 'allowMethods', 'allowHeaders', 'expo
 const AUTH_MODES = new Set(['required', 'optional', 'none']);
 const CACHE_KEYS = new Set(['verify', 'jwks', 'verifyTtl', 'l1Max', 'kvTimeoutMs']);
 const JWKS_KEYS = new Set(['timeoutMs', 'cooldownMs']);
+const PATHS_KEYS = new Set(['escapedSlashes', 'caseSensitive', 'forward']);
+const ADMIN_KEYS = new Set(['path', 'secretBinding']);
 
 /** Every setting name parseConfig accepts, per object (the JSON Schema is tested against these). */
-export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | 'cache' | 'jwks', ReadonlySet<string>>> = {
+export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | 'cache' | 'jwks' | 'paths' | 'admin', ReadonlySet<string>>> = {
   top: TOP_LEVEL,
   issuer: ISSUER_KEYS,
   rule: RULE_KEYS,
   cors: CORS_KEYS,
   cache: CACHE_KEYS,
   jwks: JWKS_KEYS,
+  paths: PATHS_KEYS,
+  admin: ADMIN_KEYS,
 };
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Headers the guard must never let a claim overwrite.
@@ -162,6 +169,28 @@ function path(v: unknown, setting: string): string {
   const p = str(v, setting);
   if (!p.startsWith('/')) throw new ConfigError(setting, 'a path must start with /');
   return p;
+}
+
+/** A rule prefix or public path must already be canonical, so it is compared like the request's path. */
+function canonical(v: unknown, setting: string): string {
+  const p = path(v, setting);
+  const stem = p.endsWith('*') ? p.slice(0, -1) : p;
+  const c = canonicalPath(stem, 'reject');
+  if (!c.ok || c.path !== stem) throw new ConfigError(setting, 'not in canonical form (single slashes, no dot segments, unreserved characters unescaped, upper-case hex)');
+  return p;
+}
+
+function parsePaths(v: unknown): PathPolicy {
+  if (v !== undefined && !isObject(v)) throw new ConfigError('paths', 'expected an object');
+  const c = v ?? {};
+  for (const k of Object.keys(c)) if (!PATHS_KEYS.has(k)) throw new ConfigError(`paths.${k}`, 'unknown setting');
+  const escapedSlashes = c.escapedSlashes ?? 'reject';
+  if (escapedSlashes !== 'reject' && escapedSlashes !== 'decode') throw new ConfigError('paths.escapedSlashes', 'expected "reject" or "decode"');
+  const caseSensitive = c.caseSensitive ?? false;
+  if (typeof caseSensitive !== 'boolean') throw new ConfigError('paths.caseSensitive', 'expected true or false');
+  const forward = c.forward ?? 'canonical';
+  if (forward !== 'canonical' && forward !== 'received') throw new ConfigError('paths.forward', 'expected "canonical" or "received"');
+  return { escapedSlashes, caseSensitive, forward };
 }
 
 function httpUrl(v: unknown, setting: string): string {
@@ -260,7 +289,7 @@ function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string>): Rul
   const at = `rules[${i}]`;
   if (!isObject(v)) throw new ConfigError(at, 'expected an object');
   for (const k of Object.keys(v)) if (!RULE_KEYS.has(k)) throw new ConfigError(`${at}.${k}`, 'unknown setting');
-  const pathPrefix = path(v.pathPrefix, `${at}.pathPrefix`);
+  const pathPrefix = canonical(v.pathPrefix, `${at}.pathPrefix`);
   let methods: Set<string> | undefined;
   if (v.methods !== undefined) {
     const list = strList(v.methods, `${at}.methods`);
@@ -395,7 +424,7 @@ export function parseConfig(raw: unknown): GuardConfig {
     }
   }
 
-  const publicPaths = v.publicPaths === undefined ? [] : strList(v.publicPaths, 'publicPaths', true).map((p, i) => path(p, `publicPaths[${i}]`));
+  const publicPaths = v.publicPaths === undefined ? [] : strList(v.publicPaths, 'publicPaths', true).map((p, i) => canonical(p, `publicPaths[${i}]`));
   if (v.rules !== undefined && !Array.isArray(v.rules)) throw new ConfigError('rules', 'expected an array');
   const rules = ((v.rules as unknown[] | undefined) ?? []).map((r, i) => parseRule(r, i, seen));
   if (v.tokenSources !== undefined && (!Array.isArray(v.tokenSources) || v.tokenSources.length === 0)) throw new ConfigError('tokenSources', 'expected a non-empty array');
@@ -437,6 +466,7 @@ export function parseConfig(raw: unknown): GuardConfig {
   let admin: GuardConfig['admin'];
   if (v.admin !== undefined) {
     if (!isObject(v.admin)) throw new ConfigError('admin', 'expected { "path": ..., "secretBinding": ... }');
+    for (const k of Object.keys(v.admin)) if (!ADMIN_KEYS.has(k)) throw new ConfigError(`admin.${k}`, 'unknown setting');
     admin = { path: path(v.admin.path, 'admin.path'), secretBinding: str(v.admin.secretBinding, 'admin.secretBinding') };
   }
 
@@ -457,5 +487,6 @@ export function parseConfig(raw: unknown): GuardConfig {
     jwksTimeoutMs: num(jw.timeoutMs, 'jwks.timeoutMs', 3_000, 100, 30_000),
     jwksCooldownMs: num(jw.cooldownMs, 'jwks.cooldownMs', 30_000, 0, 3_600_000),
     admin,
+    paths: parsePaths(v.paths),
   };
 }

@@ -15,6 +15,8 @@ export type CounterName =
   | 'config_error'
   | 'internal_error'
   | 'origin_error'
+  | 'path_refused'
+  | 'request_refused'
   | 'l1_hit'
   | 'l2_hit'
   | 'l2_miss'

@@ -1,14 +1,16 @@
-// One request through the guard: answer a CORS preflight, strip identity
-// headers, pick the rule, find the token, verify it (L1 -> L2 -> the library),
-// apply the issuer's and the rule's checks, then forward with the identity
-// headers. Every fault fails closed.
+// One request through the guard: answer a CORS preflight, canonicalise the path
+// (400 when it cannot be read one way), pick the rule from every reading of it,
+// find the token, verify it (L1 -> L2 -> the library), apply the issuer's and the
+// rule's checks, strip identity headers, then forward with them to the configured
+// origin only. Every fault fails closed.
 
 import { keysUnavailable } from '../bearer/challenge.js';
 import { dropToken, findToken } from '../bearer/token.js';
 import { VerifyCache } from '../cache.js';
-import type { JWTPayload } from '../claims.js';
+import { ownClaim, type JWTPayload } from '../claims.js';
 import { decodeUnverified } from '../decode.js';
 import { isJwtError } from '../errors.js';
+import { deepFreeze } from '../freeze.js';
 import type { JoseHeader } from '../header.js';
 import { encode } from '../b64.js';
 import { buildGuard, type GuardDeps, type GuardEnv, type GuardParts } from './build.js';
@@ -16,11 +18,12 @@ import type { CounterName } from './counters.js';
 import { ECHO_ORIGIN, type IssuerConfig } from './config.js';
 import { allowedOrigin, isPreflight, preflightResponse, withCors } from './cors.js';
 import { echo } from './echo.js';
+import { canonicalPath, decisionReadings, type CanonicalPath } from './path.js';
 import type { Rejection, RejectionCode } from './rejection-log.js';
-import { isPublic, pathForms, stripIdentity } from './request.js';
+import { isPublic, stripIdentity } from './request.js';
 import * as answer from './responses.js';
 import { checkRules, issuerClaimMiss, matchRules } from './rules.js';
-import { forwardToService } from './service-origin.js';
+import { serviceRequest } from './service-origin.js';
 
 const MAX_FORWARDED_VALUE = 4096;
 /** The claim behind a time failure, for the rejection log. */
@@ -108,21 +111,25 @@ export class Guard {
 
   async #authorised(request: Request, url: URL, ctx: WaitUntil): Promise<Response> {
     const { config, counters } = this.parts;
-    const outcome = await this.authenticate(request, ctx, url);
+    // One canonical path decides everything below; spellings that cannot be read one way are refused.
+    const path = canonicalPath(url.pathname, config.paths.escapedSlashes);
+    if (!path.ok) return this.#refusePath();
+    const outcome = await this.authenticate(request, ctx, url, path);
     if (!outcome.ok) return outcome.response;
+    const forwardPath = config.paths.forward === 'canonical' ? path.path : url.pathname;
 
     const headers = new Headers(request.headers);
+    // Every spelling of the guard's own headers (forwardClaims, forwardPayload), `X_Auth_Sub` too.
     stripIdentity(headers, config);
-    if (config.forwardPayload !== undefined) headers.delete(config.forwardPayload);
     if (!config.forwardToken) dropToken(headers, config.tokenSources);
     if (outcome.anonymous) {
       counters.inc('public');
       this.#point('anonymous');
-      return this.#forward(request, url, headers);
+      return this.#forward(request, url, forwardPath, headers);
     }
 
     for (const [claim, header] of config.forwardClaims) {
-      const value = headerValue(outcome.payload[claim]);
+      const value = headerValue(ownClaim(outcome.payload, claim));
       if (value === null) {
         // A claim that cannot travel in a header (control characters, non-ASCII, huge): refuse, never truncate.
         counters.inc('rejected:claim_not_forwardable');
@@ -135,19 +142,26 @@ export class Guard {
     if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, encode(encoder.encode(JSON.stringify(outcome.payload))));
     counters.inc('accepted');
     this.#point('accepted', outcome.issuer);
-    return withTiming(await this.#forward(request, url, headers), outcome.timing);
+    return withTiming(await this.#forward(request, url, forwardPath, headers), outcome.timing);
   }
 
   /**
    * Decide on a request without forwarding it: the identity, an anonymous pass
    * (public path, auth "none", or "optional" without a token), or the exact
-   * refusal the guard would send.
+   * refusal the guard would send (a 400 for a path src/worker/path.ts refuses).
    */
-  async authenticate(request: Request, ctx: WaitUntil, url = new URL(request.url)): Promise<AuthOutcome> {
+  async authenticate(
+    request: Request,
+    ctx: WaitUntil,
+    url = new URL(request.url),
+    path: CanonicalPath = canonicalPath(url.pathname, this.parts.config.paths.escapedSlashes),
+  ): Promise<AuthOutcome> {
     const { config, counters } = this.parts;
-    const forms = pathForms(url.pathname);
-    if (isPublic(forms, config)) return ANONYMOUS;
-    const matched = matchRules(forms, request.method, config);
+    if (!path.ok) return { ok: false, response: this.#refusePath() };
+    // Public only when every reading is; each reading's first matching rule applies.
+    const readings = decisionReadings(path, url.pathname, config.paths.forward);
+    if (isPublic(readings, config)) return ANONYMOUS;
+    const matched = matchRules(readings, request.method, config);
     if (matched.auth === 'none') return ANONYMOUS;
     const rule = matched.names.length === 0 ? undefined : matched.names.join(',');
     const refuse = (response: Response, r: Omit<Rejection, 'method' | 'path' | 'rule'>): AuthOutcome => {
@@ -188,7 +202,7 @@ export class Guard {
       return refuse(withTiming(answer.invalidToken(config.realm, answer.publicDescription(e.code)), timing), { code, status: 401, claim: e.claim ?? TIME_CLAIM[e.code], ...seen });
     }
     const timing = serverTiming(performance.now() - started, verified.level);
-    const iss = verified.payload.iss as string;
+    const iss = ownClaim(verified.payload, 'iss') as string;
     const issuer = this.#issuers.get(iss)!;
 
     const claim = issuerClaimMiss(issuer, verified.payload);
@@ -221,6 +235,13 @@ export class Guard {
     this.parts.rejections.write({ ...r, method: request.method, path: url.pathname });
     // Analytics gets configured issuers only: an unverified iss would let anyone write strings there.
     this.#point(r.code, typeof r.iss === 'string' && this.#issuers.has(r.iss) ? r.iss : undefined);
+  }
+
+  /** 400 for a path that cannot be read one way; counted, no log line (an attacker could flood the log). */
+  #refusePath(): Response {
+    this.parts.counters.inc('path_refused');
+    this.#point('path_refused');
+    return answer.badRequest('The request path is not accepted');
   }
 
   /** One Analytics Engine data point per outcome, when an ANALYTICS binding is set. */
@@ -282,15 +303,27 @@ export class Guard {
 
   #remember(token: string, payload: JWTPayload, nowMs: number): void {
     const w = timeWindow(payload, this.parts.config.clockTolerance);
-    if (w !== undefined) this.#l1?.set(token, payload, nowMs, w.from, w.until);
+    // L1 hands the same payload to every later request with this token: frozen all the way down.
+    if (w !== undefined && this.#l1 !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
   }
 
-  async #forward(request: Request, url: URL, headers: Headers): Promise<Response> {
+  async #forward(request: Request, url: URL, path: string, headers: Headers): Promise<Response> {
     const origin = this.parts.config.origin;
-    if (origin === ECHO_ORIGIN) return echo(request, url, headers);
-    if (typeof origin === 'object') return this.#toService(request, url, headers);
-    const target = origin === undefined ? url : new URL(url.pathname + url.search, origin);
-    const outgoing = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
+    if (typeof origin === 'object') return this.#toService(request, url, path, headers);
+    // Path and query go onto a copy of the origin's URL: the request never picks the
+    // scheme, host or port (a path read as a URL reference could: `//host/x`).
+    const target = new URL(origin === undefined || origin === ECHO_ORIGIN ? url : origin);
+    target.pathname = path;
+    target.search = url.search;
+    target.hash = '';
+    if (origin === ECHO_ORIGIN) return echo(request, target, headers);
+    let outgoing: Request;
+    try {
+      outgoing = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
+    } catch {
+      // The runtime accepted the request but will not send it on (a GET or HEAD with a body, ...).
+      return this.#refuseForward();
+    }
     let res: Response;
     try {
       res = await this.parts.fetch(outgoing);
@@ -302,14 +335,22 @@ export class Guard {
     return new Response(res.body, res);
   }
 
-  async #toService(request: Request, url: URL, headers: Headers): Promise<Response> {
+  async #toService(request: Request, url: URL, path: string, headers: Headers): Promise<Response> {
+    // Built outside the try below: a request the runtime will not send on is a 400, not a 502.
+    const outgoing = serviceRequest(request, url, path, headers);
+    if (outgoing === undefined) return this.#refuseForward();
     try {
-      const res = await forwardToService(this.parts.service!, request, url, headers);
+      const res = await this.parts.service!.fetch(outgoing);
       return new Response(res.body, res);
     } catch {
       this.parts.counters.inc('origin_error');
       return answer.badGateway();
     }
+  }
+
+  #refuseForward(): Response {
+    this.parts.counters.inc('request_refused');
+    return answer.badRequest('The request cannot be forwarded');
   }
 
   async #admin(request: Request): Promise<Response> {
@@ -344,7 +385,8 @@ function peek(token: string): { iss?: unknown; kid?: unknown; alg?: unknown } {
  * guard never caches.
  */
 function timeWindow(payload: JWTPayload, tolerance: number): { from: number; until: number } | undefined {
-  const { exp, nbf } = payload;
+  const exp = ownClaim(payload, 'exp');
+  const nbf = ownClaim(payload, 'nbf');
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
   if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return undefined;
   return { from: nbf === undefined ? -Infinity : (nbf - tolerance) * 1000, until: (exp + tolerance) * 1000 };

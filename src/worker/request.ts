@@ -1,39 +1,30 @@
-// Reading the request (the token itself: src/bearer/token.ts): which rules and public paths a path
-// falls under, and stripping identity headers a client tried to send itself.
+// Reading the request (the token itself: src/bearer/token.ts; rules: rules.ts): whether a path
+// is public, and stripping identity headers a client tried to send itself.
 
-import type { GuardConfig, RuleConfig } from './config.js';
+import type { GuardConfig } from './config.js';
+import { publicFor } from './path.js';
+
+/** Public only when every reading of the path is public (fail closed). */
+export function isPublic(readings: readonly string[], config: GuardConfig): boolean {
+  return publicFor(config.publicPaths, readings);
+}
 
 /**
- * The path as the guard matches it, in two spellings: as received, and decoded
- * then re-normalised, because an origin may turn `/static/..%2Fadmin` into `/admin`.
+ * Drop every header the guard sets itself (the forwardClaims headers and
+ * forwardPayload), whatever the client sent, in any spelling an origin may take
+ * for it: CGI, WSGI and PHP read `X_Auth_Sub` (and `X-Auth_Sub`) as `X-Auth-Sub`.
  */
-export function pathForms(pathname: string): string[] {
-  let decoded = pathname;
-  try {
-    decoded = new URL(decodeURIComponent(pathname), 'http://path.invalid').pathname;
-  } catch {
-    // A malformed escape cannot be decoded by the origin either.
-  }
-  return decoded === pathname ? [pathname] : [pathname, decoded];
-}
-
-/** Public only when every spelling of the path is public (fail closed). */
-export function isPublic(forms: readonly string[], config: GuardConfig): boolean {
-  return forms.every((p) => config.publicPaths.some((pub) => matches(p, pub)));
-}
-
-/** Every rule that applies under any spelling of the path. */
-export function rulesFor(forms: readonly string[], config: GuardConfig): RuleConfig[] {
-  return config.rules.filter((r) => forms.some((p) => p.startsWith(r.pathPrefix)));
-}
-
-// `/health` matches `/health` only; `/static/*` matches everything under `/static/`.
-function matches(pathname: string, pattern: string): boolean {
-  if (pattern.endsWith('*')) return pathname.startsWith(pattern.slice(0, -1));
-  return pathname === pattern;
-}
-
-/** Drop every header the guard sets itself, whatever the client sent. */
 export function stripIdentity(headers: Headers, config: GuardConfig): void {
-  for (const [, header] of config.forwardClaims) headers.delete(header);
+  const own = new Set(config.forwardClaims.map(([, h]) => sameAsDash(h)));
+  // The payload header is the guard's too: a client's `X_Jwt_Payload` must not reach the origin as a verified payload.
+  if (config.forwardPayload !== undefined) own.add(sameAsDash(config.forwardPayload));
+  const drop: string[] = [];
+  headers.forEach((_, name) => {
+    if (own.has(sameAsDash(name))) drop.push(name);
+  });
+  for (const name of drop) headers.delete(name);
+}
+
+function sameAsDash(name: string): string {
+  return name.toLowerCase().replaceAll('_', '-');
 }

@@ -34,6 +34,11 @@ export function keysUnavailable(cooldownMs: number): Response {
   return challengeResponse('unavailable', { realm: '', retryAfter: retryAfterSeconds(cooldownMs) });
 }
 
+/** 400: the request itself is refused (a path with several readings, a body the method cannot carry). */
+export function badRequest(description: string): Response {
+  return json(400, { error: 'invalid_request', error_description: description });
+}
+
 /** The origin could not be reached; the request was authorised. */
 export function badGateway(): Response {
   return json(502, { error: 'bad_gateway', error_description: 'The origin could not be reached' });

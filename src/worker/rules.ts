@@ -3,13 +3,16 @@
 // Order (docs/deploy.md, "Rules"): the admin path, a CORS preflight, then
 // `publicPaths` (auth "none"), then `rules` in the order written — the FIRST rule
 // whose pathPrefix and methods match wins — and with no match, a token is
-// required from any configured issuer. When the spellings of a path (as received,
-// decoded) fall under different rules, every one of them applies and the
-// strictest auth mode wins (fail closed).
+// required from any configured issuer. When the readings of a path (canonical,
+// without `;params`, decoded: src/worker/path.ts) fall under different rules,
+// every one of them applies and the strictest auth mode wins (fail closed); the
+// same for letter case (as written, and folded unless paths.caseSensitive).
+// Claims are read as own properties only (never `toString` from the prototype).
 
 import { grantedScopes } from '../bearer/scopes.js';
-import type { JWTPayload } from '../claims.js';
+import { ownClaim, type JWTPayload } from '../claims.js';
 import type { AuthMode, ClaimWant, GuardConfig, IssuerConfig, RuleConfig } from './config.js';
+import { ruleApplies } from './path.js';
 
 export interface Matched {
   rules: RuleConfig[];
@@ -20,15 +23,26 @@ export interface Matched {
 
 const STRICTNESS: Record<AuthMode, number> = { none: 0, optional: 1, required: 2 };
 
-/** The first matching rule for each spelling of the path. */
-export function matchRules(forms: readonly string[], method: string, config: GuardConfig): Matched {
+/**
+ * The first matching rule for each reading of the path (src/worker/path.ts:
+ * canonicalPath's `readings`), and for each letter-case view of it: with case as
+ * written (a case-sensitive origin) and, unless `paths.caseSensitive`, with case
+ * folded (a case-insensitive one). Each view's first match applies; the strictest
+ * auth wins. So `/V1/Admin` falls under a later `/v1` rule as a case-sensitive
+ * origin reads it even when an earlier `/v1/admin` rule says "none".
+ * `/admin/` also covers `/admin`.
+ */
+export function matchRules(readings: readonly string[], method: string, config: GuardConfig): Matched {
   const picked = new Map<number, RuleConfig>();
   let auth: AuthMode | undefined;
-  for (const p of forms) {
-    const i = config.rules.findIndex((r) => p.startsWith(r.pathPrefix) && (r.methods === undefined || r.methods.has(method)));
-    const mode: AuthMode = i < 0 ? 'required' : config.rules[i]!.auth;
-    if (i >= 0) picked.set(i, config.rules[i]!);
-    if (auth === undefined || STRICTNESS[mode] > STRICTNESS[auth]) auth = mode;
+  const views = config.paths.caseSensitive ? [true] : [true, false];
+  for (const p of readings) {
+    for (const caseSensitive of views) {
+      const i = config.rules.findIndex((r) => ruleApplies(r.pathPrefix, [p], caseSensitive) && (r.methods === undefined || r.methods.has(method)));
+      const mode: AuthMode = i < 0 ? 'required' : config.rules[i]!.auth;
+      if (i >= 0) picked.set(i, config.rules[i]!);
+      if (auth === undefined || STRICTNESS[mode] > STRICTNESS[auth]) auth = mode;
+    }
   }
   return { rules: [...picked.values()], names: [...picked.keys()].map((i) => `rules[${i}]`), auth: auth ?? 'required' };
 }
@@ -39,9 +53,9 @@ export function claimHolds(have: unknown, want: ClaimWant): boolean {
   return wants.some((w) => (Array.isArray(have) ? have.includes(w) : have === w));
 }
 
-/** The name of the first issuer claim the payload lacks, or undefined. */
+/** The name of the first issuer claim the payload lacks (own claims only), or undefined. */
 export function issuerClaimMiss(issuer: IssuerConfig, payload: JWTPayload): string | undefined {
-  for (const [name, want] of Object.entries(issuer.claims)) if (!claimHolds(payload[name], want)) return name;
+  for (const [name, want] of Object.entries(issuer.claims)) if (!claimHolds(ownClaim(payload, name), want)) return name;
   return undefined;
 }
 
@@ -63,7 +77,7 @@ export function checkRules(rules: readonly RuleConfig[], payload: JWTPayload, is
     if (r.issuers !== undefined && !r.issuers.some((name) => issuer.issuer.includes(name))) {
       return { status: 401, code: 'wrong_issuer', claim: 'iss', scopes: needed, description: 'The access token is invalid' };
     }
-    if (r.audience !== undefined && !claimHolds(payload.aud, r.audience)) {
+    if (r.audience !== undefined && !claimHolds(ownClaim(payload, 'aud'), r.audience)) {
       return { status: 401, code: 'wrong_audience', claim: 'aud', scopes: needed, description: 'The access token is invalid' };
     }
   }
@@ -71,7 +85,7 @@ export function checkRules(rules: readonly RuleConfig[], payload: JWTPayload, is
   if (needed.some((s) => !granted.has(s))) return { status: 403, code: 'insufficient_scope', scopes: needed, description: 'The access token lacks a required scope' };
   for (const r of rules) {
     for (const [name, want] of Object.entries(r.claims)) {
-      if (!claimHolds(payload[name], want)) return { status: 403, code: 'claim_mismatch', claim: name, scopes: needed, description: 'The access token lacks a required claim' };
+      if (!claimHolds(ownClaim(payload, name), want)) return { status: 403, code: 'claim_mismatch', claim: name, scopes: needed, description: 'The access token lacks a required claim' };
     }
   }
   return undefined;

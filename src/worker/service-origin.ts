@@ -16,8 +16,30 @@ export function serviceBinding(env: GuardEnv, name: string): ServiceBinding {
   return b as ServiceBinding;
 }
 
-/** The request as the guard forwards it (same URL: a service binding has no host of its own). */
-export async function forwardToService(binding: ServiceBinding, request: Request, url: URL, headers: Headers): Promise<Response> {
-  const init: RequestInit = { method: request.method, headers, body: request.body, redirect: 'manual' };
-  return binding.fetch(new Request(url, init));
+/**
+ * The host every service-binding request carries. A binding routes by itself, so
+ * the URL's host is only what the target Worker reads in `request.url`; it is
+ * fixed here because the request's own host (an absolute-form request target, a
+ * Host header) is chosen by the client. `.invalid` never resolves (RFC 6761).
+ */
+export const SERVICE_BASE = 'https://service-binding.invalid';
+
+/**
+ * The request as the guard sends it through the binding: the canonical (or, with
+ * `paths.forward: "received"`, the received) `path` and the query on SERVICE_BASE.
+ * undefined when the runtime will not build it (a GET or HEAD with a body): the
+ * guard answers 400.
+ *
+ * @example
+ * serviceRequest(request, new URL('https://a.example//x?q=1'), '/x', headers)?.url; // 'https://service-binding.invalid/x?q=1'
+ */
+export function serviceRequest(request: Request, url: URL, path: string, headers: Headers): Request | undefined {
+  const target = new URL(SERVICE_BASE);
+  target.pathname = path;
+  target.search = url.search;
+  try {
+    return new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
+  } catch {
+    return undefined;
+  }
 }

@@ -113,6 +113,8 @@ describe('JSON Schema (src/worker/guard-config.schema.json)', () => {
     expect(keys(schema.$defs.cors)).toEqual([...CONFIG_KEYS.cors].sort());
     expect(keys(schema.properties.cache)).toEqual([...CONFIG_KEYS.cache].sort());
     expect(keys(schema.properties.jwks)).toEqual([...CONFIG_KEYS.jwks].sort());
+    expect(keys(schema.properties.paths)).toEqual([...CONFIG_KEYS.paths].sort());
+    expect(keys(schema.properties.admin)).toEqual([...CONFIG_KEYS.admin].sort());
   });
 
   it('lists exactly the supported algorithms', () => {

@@ -1,0 +1,60 @@
+// Every options object the library accepts has an allow-list of its names here:
+// in plain JS a misspelt name (`audiance: 'api'`) would otherwise be ignored and
+// silently turn a check off. Each list is tied to its interface by `satisfies`,
+// so a new option that is not added here does not compile.
+
+import type { CacheOptions } from './cache.js';
+import { JwtError } from './errors.js';
+import type { LocalSetOptions } from './keys/local.js';
+import type { RemoteJWKSetOptions } from './keys/remote.js';
+import type { PolicyOptions } from './options.js';
+import type { VerifierOptions } from './verifier.js';
+
+/** An allow-list with exactly the names of T (see the `satisfies` below). */
+export type OptionNames<T> = Record<keyof T, true>;
+
+export const POLICY_OPTION_NAMES = {
+  algorithms: true, key: true, jwks: true, issuer: true, audience: true, subject: true, typ: true,
+  clockTolerance: true, maxTokenAge: true, requiredClaims: true, requireExp: true,
+} as const satisfies OptionNames<PolicyOptions>;
+
+export const VERIFIER_OPTION_NAMES = {
+  ...POLICY_OPTION_NAMES, issuers: true, maxTokenLength: true, currentDate: true, cache: true, rawPayload: true,
+} as const satisfies OptionNames<Required<VerifierOptions>>;
+
+export const CACHE_OPTION_NAMES = { max: true, ttl: true } as const satisfies OptionNames<CacheOptions>;
+
+export const LOCAL_SET_OPTION_NAMES = { allowHmac: true } as const satisfies OptionNames<LocalSetOptions>;
+
+export const REMOTE_SET_OPTION_NAMES = {
+  timeoutDuration: true, cooldownDuration: true, cacheMaxAge: true, cacheMinAge: true, staleDuration: true,
+  maxSize: true, allowHmac: true, store: true, headers: true, fetch: true, now: true,
+} as const satisfies OptionNames<RemoteJWKSetOptions>;
+
+/**
+ * Throws ERR_OPTIONS_INVALID naming the first own name of `options` that is not in
+ * `allowed` (prefixed with `at`, e.g. `issuers[1].audiance`).
+ *
+ * @example
+ * checkOptionNames({ audiance: 'api' }, VERIFIER_OPTION_NAMES); // throws: setting "audiance"
+ */
+export function checkOptionNames(options: object, allowed: Readonly<Record<string, true>>, at?: string): void {
+  for (const name of Object.keys(options)) {
+    if (!Object.hasOwn(allowed, name)) {
+      throw new JwtError('ERR_OPTIONS_INVALID', { setting: at === undefined ? name : `${at}.${name}`, reason: 'unknown option' });
+    }
+  }
+}
+
+/**
+ * A copy without the members whose value is `undefined`: an explicit `undefined`
+ * means "not given", so it never replaces a default when options merge.
+ *
+ * @example
+ * ({ ...{ audience: 'api' }, ...definedOnly({ audience: undefined }) }); // { audience: 'api' }
+ */
+export function definedOnly<T extends object>(options: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(options)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
+}
