@@ -5,7 +5,7 @@
 import { sha256Compress, sha256Init, sha256Resume, sha256Update, sha256Final } from './sha256';
 import { sha512Compress, sha512Init, sha512Resume, sha512Update, sha512Final, SHA512_CTX } from './sha512';
 import { wipe, equalCt } from './regions';
-import { arenaAlloc } from './ed25519/arena';
+import { arenaAlloc } from './arena';
 import { VALID, INVALID, ERR_SLOT, ERR_LENGTH, ERR_ALG, ERR_EMPTY_SLOT } from './status';
 
 export const HASH_SHA256: u32 = 1;

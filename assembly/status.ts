@@ -1,6 +1,6 @@
 // Status codes returned across the Wasm boundary. The core never traps on bad
 // input: every entry point checks its arguments and answers with one of these.
-// Keep in sync with src/wasm/status.ts.
+// The JS side's copy (src/wasm/abi.ts) is generated from this file: `npm run gen`.
 
 export const VALID: i32 = 1;
 export const INVALID: i32 = 0;

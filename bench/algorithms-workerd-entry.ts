@@ -3,7 +3,7 @@
 // crypto.subtle), plus the CPU side of the guard's KV verify cache (key hash,
 // unseal, parse; KV itself replaced by memory) that decides whether a KV hit
 // can save CPU over a verify.
-import { createVerifier } from '../src/index.ts';
+import { createVerifier, type Algorithm } from '../src/index.ts';
 import { KvVerifyCache } from '../src/worker/verify-cache.ts';
 import { Sealer } from '../src/worker/seal.ts';
 import { Counters } from '../src/worker/counters.ts';
@@ -30,7 +30,7 @@ export default async function setup(): Promise<WorkerCase[]> {
   const cases: WorkerCase[] = [];
   for (const v of benchVariants(smoke)) {
     const m = await material(v);
-    const ours = createVerifier({ algorithms: [v.alg], key: (m.secret ?? m.jwk) as never, cache: false });
+    const ours = createVerifier({ algorithms: [v.alg as Algorithm], key: (m.secret ?? m.jwk) as never, cache: false });
     await ours.verify(m.token);
     // The Wasm algorithms verify synchronously; the WebCrypto ones only async.
     const wasm = v.alg.startsWith('HS') || v.alg === 'EdDSA';

@@ -13,6 +13,7 @@ import { compare, formatTable, smoke, summarize } from './lib/harness.ts';
 import { environment, printEnvironment, writeResults } from './lib/env.ts';
 import { PAYLOAD } from './hmac/input.ts';
 import { progress } from './lib/progress.ts';
+import { zipfSequence } from './lib/zipf.ts';
 
 const SIZES = [1000, 2000, 5000, 10000];
 const POPULATION = smoke ? 2000 : 20000;
@@ -26,37 +27,6 @@ const ALGS = ['HS256', 'EdDSA', 'ES256'] as const;
 
 const b64u = (s: string | Buffer) => Buffer.from(s).toString('base64url');
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Indices into the population, Zipf-distributed, reproducible. */
-function zipfSequence(population: number, n: number, s: number, seed: number): Uint32Array {
-  const cdf = new Float64Array(population);
-  let sum = 0;
-  for (let k = 0; k < population; k++) cdf[k] = sum += 1 / Math.pow(k + 1, s);
-  const rand = mulberry32(seed);
-  const out = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const x = rand() * sum;
-    let lo = 0;
-    let hi = population - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cdf[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    out[i] = lo;
-  }
-  return out;
-}
 
 function keysFor(alg: (typeof ALGS)[number]): { ourKey: unknown; signer: (input: string) => Buffer } {
   if (alg === 'HS256') {

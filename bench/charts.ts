@@ -1,6 +1,8 @@
 // Draws the charts from the results JSON (bench/results/, or results/smoke/ in
-// smoke runs): ops/s per library per algorithm in Node and in workerd, and the
-// isolate bench's cold/warm latency ranges. Missing results are skipped.
+// smoke runs): ops/s per library per algorithm in Node and in workerd, the
+// README's headline (a few algorithms, both runtimes), and the isolate bench's
+// cold/warm latency ranges. Missing results are skipped. Each library keeps one
+// colour in every chart (bench/lib/colours.ts).
 // Run: node bench/charts.ts
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -59,11 +61,46 @@ if (node) write('ops-node.svg', opsChart(node, `Node ${node.env.node}`));
 const workerd = read<Table>('algorithms-workerd');
 if (workerd) write('ops-workerd.svg', opsChart(workerd, `workerd ${workerd.env.workerd} (Miniflare)`, true));
 
+// The README's chart: a few algorithms, Node and workerd side by side, edgejwt
+// (its sync path: what a guard calls for HS/EdDSA) beside the most used peers.
+const HEADLINE_ALGS = ['HS256', 'EdDSA', 'RS256-2048', 'ES256'];
+const HEADLINE_SERIES = ['edgejwt', 'jose', 'fast-jwt', 'hono/jwt'];
+if (node && workerd) {
+  const groups = HEADLINE_ALGS.flatMap((alg) =>
+    (
+      [
+        ['Node', node],
+        ['workerd', workerd],
+      ] as const
+    ).map(([where, t]) => ({
+      label: `${alg.replace(/-2048$/, '')} · ${where}`,
+      bars: HEADLINE_SERIES.flatMap((series) => {
+        const name = series === 'edgejwt' ? 'edgejwt verifySync' : series;
+        const r = (t.variants[alg] ?? []).find((row) => row.name === name || (series === 'edgejwt' && row.name === 'edgejwt verify'));
+        return r && Number.isFinite(r.opsPerSec) && r.opsPerSec > 0 ? [{ series, value: r.opsPerSec }] : [];
+      }),
+    })),
+  );
+  write(
+    'headline.svg',
+    groupedBars(
+      'Full JWT verify, ops/s: edgejwt beside its peers, in Node and inside workerd',
+      `${node.env.machine}; Node ${node.env.node}, workerd ${workerd.env.workerd}; ${node.env.date?.slice(0, 10)}; medians, caches off. Longer is faster.`,
+      'verifies per second',
+      groups,
+      HEADLINE_SERIES.filter((s) => groups.some((g) => g.bars.some((b) => b.series === s))),
+    ),
+  );
+}
+
+interface ColdCell {
+  first: Record<string, Latency>;
+}
 interface Isolate {
   env: Record<string, string>;
   n: Record<string, number>;
-  processCold: Record<string, { first: Latency }>;
-  isolateCold: Record<string, Latency>;
+  processCold: Record<string, ColdCell>;
+  isolateCold: Record<string, ColdCell>;
   warm: Record<string, Record<string, Latency>>;
   l2: Record<string, Record<string, Latency>>;
   jwks: Record<string, Latency | number>;
@@ -74,10 +111,11 @@ const iso = read<Isolate>('isolate');
 if (iso) {
   const rows: RangeRow[] = [];
   const add = (section: string, label: string, series: string, l: Latency) => rows.push({ section, label, series, min: l.min, p50: l.p50, p95: l.p95, p99: l.p99 });
-  for (const [kind, v] of Object.entries(iso.processCold)) add(`Fresh workerd process: first request (EdDSA, n=${iso.n.processStarts} each)`, KIND_SERIES[kind]!, KIND_SERIES[kind]!, v.first);
-  for (const [name, l] of Object.entries(iso.isolateCold)) {
-    const [alg, kind, which] = name.split(' ');
-    if (which === 'first') add(`Fresh isolate (Worker Loader, new id): first request (n=${iso.n.isolates} each)`, `${alg} · ${KIND_SERIES[kind!]}`, KIND_SERIES[kind!]!, l);
+  for (const [title, cells, n] of [
+    ['Fresh workerd process: first request', iso.processCold, iso.n.processes],
+    ['Fresh isolate (Worker Loader, new id): first request', iso.isolateCold, iso.n.isolates],
+  ] as const) {
+    for (const [alg, c] of Object.entries(cells ?? {})) for (const [kind, l] of Object.entries(c.first ?? {})) add(`${title} (n=${n} each)`, `${alg} · ${KIND_SERIES[kind]}`, KIND_SERIES[kind]!, l);
   }
   for (const [alg, byKind] of Object.entries(iso.warm)) {
     for (const [name, l] of Object.entries(byKind)) {
@@ -97,7 +135,6 @@ if (iso) {
       `Miniflare ${iso.env.miniflare}, workerd ${iso.env.workerd}; ${iso.env.machine}; ${iso.env.date?.slice(0, 10)}. Includes the local HTTP hop (see the no-op Worker).`,
       rows,
       ['no-op Worker', 'edgejwt library only', 'edgejwt guard', 'jose guard', 'edgejwt guard (variant)'],
-      ['#868e96', '#2b8a3e', '#d9480f', '#1971c2', '#f59f00'],
     ),
   );
 }

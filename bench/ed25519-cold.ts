@@ -37,7 +37,10 @@ function keyMaterial(seed: Buffer) {
 async function load() {
   const keys = await import(pathToFileURL(join(dist, 'wasm/keys.js')).href);
   const instance = await import(pathToFileURL(join(dist, 'wasm/instance.js')).href);
-  return { ...keys, getCore: instance.getCore } as {
+  // Older builds export verifyEd25519; newer ones verify through a key handle (signature.js).
+  const signature = keys.verifyEd25519 ? undefined : await import(pathToFileURL(join(dist, 'signature.js')).href);
+  const verifyEd25519 = keys.verifyEd25519 ?? ((key: unknown, message: unknown, sig: unknown) => new signature.WasmHandle(key).verify({ message, signature: sig }));
+  return { ...keys, verifyEd25519, getCore: instance.getCore } as {
     importEd25519Key(pub: Uint8Array): { drop(): void; slot(): number };
     verifyEd25519(key: unknown, msg: string | Uint8Array, sig: Uint8Array): boolean;
     getCore(): { exports: Record<string, (...a: number[]) => number> };

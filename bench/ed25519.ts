@@ -36,14 +36,15 @@ if (process.argv.includes('--first-verify')) {
   const input = signingInput();
   const sig = new Uint8Array(sign(null, Buffer.from(input), privateKey));
   const t0 = performance.now();
-  const { importEd25519Key, verifyEd25519 } = await import('../dist/wasm/keys.js');
+  const { importEd25519Key } = await import('../dist/wasm/keys.js');
+  const { WasmHandle } = await import('../dist/signature.js');
   const { getCore } = await import('../dist/wasm/instance.js');
   const t1 = performance.now();
   getCore(); // decode the shipped bytes, compile, instantiate
   const t2 = performance.now();
   const key = importEd25519Key(pub); // decode and check A (tables are built lazily, after HOT_AFTER verifies)
   const t3 = performance.now();
-  const ok = verifyEd25519(key, input, sig);
+  const ok = new WasmHandle(key).verify({ message: input, signature: sig });
   const t4 = performance.now();
   const second = importEd25519Key(keys2());
   const t5 = performance.now();
@@ -53,7 +54,8 @@ if (process.argv.includes('--first-verify')) {
   process.exit(0);
 }
 
-const { importEd25519Key, verifyEd25519 } = await import('../dist/wasm/keys.js');
+const { importEd25519Key } = await import('../dist/wasm/keys.js');
+const { WasmHandle } = await import('../dist/signature.js');
 const env = environment(['@noble/curves']);
 printEnvironment(env);
 const wasm = readFileSync(new URL('../dist/wasm/generated/core.wasm', import.meta.url));
@@ -66,7 +68,9 @@ const input = signingInput();
 const msg = new TextEncoder().encode(input);
 const sig = new Uint8Array(sign(null, msg, privateKey));
 
-const ours = importEd25519Key(pub);
+const ours = new WasmHandle(importEd25519Key(pub));
+const signedText = { message: input, signature: sig };
+const signedBytes = { message: msg, signature: sig };
 const subtleKey = await crypto.subtle.importKey('raw', pub, { name: 'Ed25519' }, false, ['verify']);
 const rust = await loadRustPeer();
 const dalek = rust ? new rust.DalekKey(pub) : null;
@@ -76,7 +80,7 @@ const compact = rust ? new rust.CompactKey(pub) : null;
 const bad = sig.slice();
 bad[5]! ^= 1;
 const checks: [string, (s: Uint8Array) => boolean][] = [
-  ['edgejwt', (s) => verifyEd25519(ours, input, s)],
+  ['edgejwt', (s) => ours.verify({ message: input, signature: s })],
   ['node:crypto', (s) => verify(null, msg, publicKey, s)],
   ['noble', (s) => ed25519.verify(s, msg, pub, { zip215: false })],
 ];
@@ -86,8 +90,8 @@ if (!(await crypto.subtle.verify('Ed25519', subtleKey, sig, msg))) throw new Err
 
 const OURS = 'edgejwt (Wasm), string input';
 const cases = [
-  { name: OURS, fn: () => verifyEd25519(ours, input, sig) },
-  { name: 'edgejwt (Wasm), bytes input', fn: () => verifyEd25519(ours, msg, sig) },
+  { name: OURS, fn: () => ours.verify(signedText) },
+  { name: 'edgejwt (Wasm), bytes input', fn: () => ours.verify(signedBytes) },
   { name: 'node:crypto verify (KeyObject)', fn: () => verify(null, msg, publicKey, sig) },
   { name: '@noble/curves ed25519.verify (zip215: false)', fn: () => ed25519.verify(sig, msg, pub, { zip215: false }) },
 ];

@@ -7,28 +7,40 @@
 //  3. warm requests (distinct valid tokens), p50/p95/p99 per algorithm;
 //  4. the KV verify cache (L2): a miss (verify + write) vs a hit from another isolate;
 //  5. the JWKS on a fresh isolate: from the network (a loopback server) vs from KV.
-// Run: node bench/isolate.ts   (BENCH_SMOKE=1: a few requests of each kind)
+// Run: node bench/isolate.ts   (BENCH_SMOKE=1: a few requests of each kind;
+// BENCH_ISOLATES / BENCH_PROCESSES: rounds of the cold cells, 30 each by default)
 import { Miniflare, type WorkerOptions } from 'miniflare';
 import { createServer } from 'node:http';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { smoke } from './lib/harness.ts';
 import { environment, printEnvironment, writeResults, packageVersion } from './lib/env.ts';
 import { latency, latencyTable, type Latency } from './lib/latency.ts';
+import { coldSummary, coldTable, type Kind, type Rounds } from './lib/cold.ts';
 import { progress } from './lib/progress.ts';
 import { bundle, CORE_WASM, type Bundle } from './isolate/build.ts';
 import { BENCH_ALGS, benchKeys, guardConfig, mint, type BenchAlg, type ConfigOptions } from './isolate/tokens.ts';
 
+/** A positive integer from the environment, or the default. */
+const count = (name: string, dflt: number): number => {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v > 0 ? v : dflt;
+};
+/** BENCH_ONLY=process,isolate,warm,l2,jwks: run only these sections (all by default). */
+const only = new Set((process.env.BENCH_ONLY ?? 'process,isolate,warm,l2,jwks').split(',').map((x) => x.trim()));
 const N = {
-  processStarts: smoke ? 1 : 5,
-  isolates: smoke ? 1 : 8,
+  processes: count('BENCH_PROCESSES', smoke ? 1 : 30),
+  isolates: count('BENCH_ISOLATES', smoke ? 2 : 30),
   warm: smoke ? 20 : 1000,
   l2: smoke ? 10 : 200,
   jwksIsolates: smoke ? 1 : 6,
 };
 const COMPAT = '2026-04-01';
 const CACHE_KEY = Buffer.alloc(32, 9).toString('base64url'); // bench only
-type Kind = 'noop' | 'lib' | 'guard' | 'jose';
-const KINDS: Kind[] = ['noop', 'lib', 'guard', 'jose'];
+// BENCH_BASELINE_SRC=dir: also a guard built from another checkout's src/ ('base'), sampled in
+// the same rounds, so a change is read as a per-round delta under the same machine noise.
+const baselineSrc = process.env.BENCH_BASELINE_SRC;
+const KINDS: Kind[] = baselineSrc === undefined ? ['noop', 'lib', 'guard', 'jose'] : ['noop', 'lib', 'guard', 'jose', 'base'];
 // The Workers' own log lines (the guard's notices) would break the progress display.
 const quiet = { handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => { out.resume(); err.resume(); } };
 
@@ -36,9 +48,10 @@ const env = environment(['miniflare', 'jose']);
 env.workerd = packageVersion('workerd');
 printEnvironment(env);
 const keys = benchKeys();
-const bundles: Record<Kind, Bundle> = { noop: await bundle('noop'), lib: await bundle('lib'), guard: await bundle('guard'), jose: await bundle('jose') };
+const bundles = { noop: await bundle('noop'), lib: await bundle('lib'), guard: await bundle('guard'), jose: await bundle('jose') } as Record<Kind, Bundle>;
+if (baselineSrc !== undefined) bundles.base = await bundle('base', baselineSrc);
 const sizes = Object.fromEntries(Object.entries(bundles).map(([k, b]) => [k, b.code.length]));
-const results: Record<string, unknown> = { env, n: N, bundleBytes: sizes };
+const results: Record<string, unknown> = { env, n: N, bundleBytes: sizes, ...(baselineSrc === undefined ? {} : { baselineSrc }) };
 const tables: string[] = [];
 
 function worker(name: string, kind: Kind, config: ConfigOptions = {}, kv: { verify?: string; jwks?: string } = {}): WorkerOptions {
@@ -51,7 +64,7 @@ function worker(name: string, kind: Kind, config: ConfigOptions = {}, kv: { veri
     modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
     compatibilityDate: COMPAT,
     routes: [`${name}.bench.invalid/*`],
-    bindings: { GUARD_CONFIG: guardConfig(keys, config), HS_KEY: keys.hsKey, ...(kv.verify || kv.jwks ? { CACHE_KEY } : {}) },
+    bindings: { GUARD_CONFIG: guardConfig(keys, config), HS_KEY: keys.hsKey, ASSERTION_KEY: keys.assertionKey, ...(kv.verify || kv.jwks ? { CACHE_KEY } : {}) },
     kvNamespaces: { VERIFY_CACHE: kv.verify ?? `${name}-verify`, JWKS_CACHE: kv.jwks ?? `${name}-jwks` },
   };
 }
@@ -72,38 +85,50 @@ async function call(mf: Miniflare, name: string, token: string, headers: Record<
 }
 
 // Warm requests use [0, warm), the KV bench [warm, warm + l2); warm-ups take from the end.
-const tokens = Object.fromEntries(BENCH_ALGS.map((a) => [a, mint(keys, a, N.warm + N.l2 + 200)])) as Record<BenchAlg, string[]>;
+const tokens = Object.fromEntries(BENCH_ALGS.map((a) => [a, mint(keys, a, Math.max(N.warm + N.l2 + 200, 2 * Math.max(N.isolates, N.processes) + 2))])) as Record<BenchAlg, string[]>;
 const step = progress('isolate', 5);
 
-// 1. Fresh workerd process per sample.
-step('fresh workerd processes');
-const processCold: Record<string, { start: Latency; first: Latency; second: Latency }> = {};
-for (const kind of KINDS) {
-  const start: number[] = [];
-  const first: number[] = [];
-  const second: number[] = [];
-  for (let i = 0; i < N.processStarts; i++) {
-    const t0 = performance.now();
-    const mf = new Miniflare({ ...quiet, workers: [worker(kind, kind)] });
-    await mf.ready;
-    start.push(performance.now() - t0);
-    first.push((await call(mf, kind, tokens.EdDSA[i]!)).ms);
-    second.push((await call(mf, kind, tokens.EdDSA[i + 1]!)).ms);
-    await mf.dispose();
+// Cold cells: per algorithm and kind, the first (and second) request. Samples are
+// taken round by round, every kind and algorithm once per round in a rotated
+// order, so drift on a shared machine hits all kinds alike; the deltas are
+// per-round differences (guard − no-op in the same round), read by their median.
+const rotate = <T>(xs: readonly T[], by: number): T[] => xs.map((_, j) => xs[(j + by) % xs.length]!);
+const emptyRounds = (): Rounds => Object.fromEntries(BENCH_ALGS.map((a) => [a, Object.fromEntries(KINDS.map((k) => [k, { first: [] as number[], second: [] as number[] }]))])) as unknown as Rounds;
+
+// 1. Fresh workerd process per round, one Worker per kind and algorithm in it (each
+// its own isolate, never requested before), plus a no-op that takes the process's
+// own first request so no cell pays for Miniflare's entry Worker warming up.
+if (only.has('process')) {
+step(`fresh workerd processes (${N.processes}, ${KINDS.length * BENCH_ALGS.length} Workers each)`);
+const processStart: number[] = [];
+const procRounds = emptyRounds();
+for (let p = 0; p < N.processes; p++) {
+  const t0 = performance.now();
+  const ws = [worker('warm', 'noop'), ...BENCH_ALGS.flatMap((alg) => KINDS.map((kind) => worker(`${kind}-${alg.toLowerCase()}`, kind)))];
+  const mf = new Miniflare({ ...quiet, workers: ws });
+  await mf.ready;
+  processStart.push(performance.now() - t0);
+  await call(mf, 'warm', tokens.HS256[0]!);
+  const order = rotate(BENCH_ALGS, p).flatMap((alg) => rotate(KINDS, p).map((kind) => [alg, kind] as const));
+  for (const which of ['first', 'second'] as const) {
+    for (const [alg, kind] of order) {
+      const tok = tokens[alg][2 * p + (which === 'first' ? 0 : 1)]!;
+      procRounds[alg]![kind][which].push((await call(mf, `${kind}-${alg.toLowerCase()}`, tok)).ms);
+    }
   }
-  processCold[kind] = { start: latency(start), first: latency(first), second: latency(second) };
+  await mf.dispose();
 }
+const processCold = coldSummary(procRounds, BENCH_ALGS, KINDS);
+results.processStart = latency(processStart);
 results.processCold = processCold;
-tables.push(
-  latencyTable(
-    `Fresh workerd process (EdDSA token): process start, then first and second request`,
-    Object.entries(processCold).flatMap(([k, v]) => [[`${k}: process start`, v.start], [`${k}: first request`, v.first], [`${k}: second request`, v.second]] as [string, Latency][]),
-  ),
-);
+tables.push(latencyTable(`Fresh workerd process with ${KINDS.length * BENCH_ALGS.length} Workers: start`, [['process start', latency(processStart)]]));
+tables.push(coldTable(`Fresh workerd process: first request of each Worker (${N.processes} processes)`, processCold));
+}
 
 // 2. Fresh isolate in a running process: Worker Loader with a new id per sample.
-step('fresh isolates (Worker Loader)');
-const isolateCold: Record<string, Latency> = {};
+if (only.has('isolate')) {
+step(`fresh isolates (Worker Loader, ${N.isolates} rounds × ${KINDS.length * BENCH_ALGS.length})`);
+const isoRounds = emptyRounds();
 {
   const host = await bundleHost();
   const mf = new Miniflare({
@@ -113,7 +138,7 @@ const isolateCold: Record<string, Latency> = {};
     compatibilityDate: COMPAT,
     workerLoaders: { LOADER: {} },
     bindings: {
-      SOURCES: JSON.stringify({ noop: bundles.noop.code, lib: bundles.lib.code, guard: bundles.guard.code, jose: bundles.jose.code, wasmPath: bundles.guard.wasmImport!.replace(/^\.\//, '') }),
+      SOURCES: JSON.stringify({ ...Object.fromEntries(KINDS.map((k) => [k, bundles[k].code])), wasmPath: bundles.guard.wasmImport!.replace(/^\.\//, '') }),
       GUARD_CONFIG: guardConfig(keys),
       HS_KEY: keys.hsKey,
     },
@@ -128,29 +153,34 @@ const isolateCold: Record<string, Latency> = {};
   };
   // The host itself warms up first, so its own start is not counted.
   await viaLoader('noop', 'warm-host', tokens.HS256[0]!);
-  let seq = 0;
-  for (const alg of BENCH_ALGS) {
-    const per: Record<string, number[]> = {};
-    for (let i = 0; i < N.isolates; i++) {
-      for (const kind of KINDS) {
-        const id = `${kind}-${alg}-${i}-${seq++}`;
-        (per[`${kind} first`] ??= []).push(await viaLoader(kind, id, tokens[alg][i]!));
-        (per[`${kind} second`] ??= []).push(await viaLoader(kind, id, tokens[alg][i + 1]!));
+  for (let i = 0; i < N.isolates; i++) {
+    for (const alg of rotate(BENCH_ALGS, i)) {
+      for (const kind of rotate(KINDS, i)) {
+        const id = `${kind}-${alg}-${i}`;
+        const cell = isoRounds[alg]![kind];
+        cell.first.push(await viaLoader(kind, id, tokens[alg][2 * i]!));
+        cell.second.push(await viaLoader(kind, id, tokens[alg][2 * i + 1]!));
       }
     }
-    for (const [k, v] of Object.entries(per)) isolateCold[`${alg} ${k}`] = latency(v);
   }
   await mf.dispose();
 }
+const isolateCold = coldSummary(isoRounds, BENCH_ALGS, KINDS);
 results.isolateCold = isolateCold;
-tables.push(latencyTable('Fresh isolate in a running workerd (Worker Loader, new id): first and second request', Object.entries(isolateCold)));
+tables.push(coldTable(`Fresh isolate in a running workerd (Worker Loader, new id; ${N.isolates} rounds)`, isolateCold));
+}
 
 // 3. Warm: distinct valid tokens (every guard request verifies), interleaved across Workers.
+if (only.has('warm')) {
 step(`warm requests (${N.warm} per Worker per algorithm)`);
 const warm: Record<string, Record<string, Latency>> = {};
 {
-  const names = ['noop', 'lib', 'guard', 'guard-l1-off', 'jose'] as const;
-  const mf = new Miniflare({ ...quiet, workers: [worker('noop', 'noop'), worker('lib', 'lib'), worker('guard', 'guard'), worker('guard-l1-off', 'guard', { l1Max: 0 }), worker('jose', 'jose'), worker('guard-repeat', 'guard')] });
+  // guard-assertion: the guard with originAssertion on (an EdDSA signature per forwarded request).
+  const names = ['noop', 'lib', 'guard', 'guard-assertion', 'guard-l1-off', 'jose'] as const;
+  const mf = new Miniflare({
+    ...quiet,
+    workers: [worker('noop', 'noop'), worker('lib', 'lib'), worker('guard', 'guard'), worker('guard-assertion', 'guard', { assertion: true }), worker('guard-l1-off', 'guard', { l1Max: 0 }), worker('jose', 'jose'), worker('guard-repeat', 'guard')],
+  });
   await mf.ready;
   for (const alg of BENCH_ALGS) {
     const t = tokens[alg];
@@ -167,16 +197,19 @@ const warm: Record<string, Record<string, Latency>> = {};
   await mf.dispose();
 }
 results.warm = warm;
+}
 
 // 4. KV verify cache: isolate A misses (verify, then writes), isolate B hits what A wrote.
+if (only.has('l2')) {
 step(`KV verify cache (${N.l2} tokens per algorithm)`);
 const l2: Record<string, Record<string, Latency> & { tiers: Record<string, number> }> = {};
 {
   const mf = new Miniflare({
     ...quiet,
     workers: [
-      worker('l2-a', 'guard', { verifyCache: 'all' }, { verify: 'shared-verify' }),
-      worker('l2-b', 'guard', { verifyCache: 'all' }, { verify: 'shared-verify' }),
+      // Every verify written (A's miss must land for B's hit); the default admission waits for a second sighting.
+      worker('l2-a', 'guard', { verifyCache: 'all', verifyAdmission: 'always' }, { verify: 'shared-verify' }),
+      worker('l2-b', 'guard', { verifyCache: 'all', verifyAdmission: 'always' }, { verify: 'shared-verify' }),
       worker('l2-off', 'guard', { verifyCache: false }, { verify: 'off-verify' }),
     ],
   });
@@ -210,10 +243,11 @@ const l2: Record<string, Record<string, Latency> & { tiers: Record<string, numbe
   await mf.dispose();
 }
 results.l2 = l2;
+}
 
 // 5. JWKS on a fresh isolate: fetched from a loopback server vs read from KV.
+if (only.has('jwks')) {
 step('JWKS from the network vs from KV');
-{
   let served = 0;
   const server = createServer((req, res) => {
     served++;
@@ -254,7 +288,13 @@ step.done();
 
 console.log('\n' + tables.join('\n\n') + '\n');
 console.log(`Bundles (minified JS): ${Object.entries(sizes).map(([k, v]) => `${k} ${(v / 1024).toFixed(1)} KiB`).join(', ')} (+ the guard's Wasm core)`);
-console.log(`wrote ${writeResults('isolate', results)}`);
+if (only.size === 5) console.log(`wrote ${writeResults('isolate', results)}`);
+else {
+  // A partial run (BENCH_ONLY) never replaces the published figures.
+  const out = new URL(`../build/isolate-${[...only].join('-')}.json`, import.meta.url).pathname;
+  writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+  console.log(`wrote ${out}`);
+}
 
 async function bundleHost(): Promise<string> {
   const { build } = await import('esbuild');

@@ -5,6 +5,10 @@
 // expired, wrong audience, malformed, in turn). Valid tokens are distinct and
 // cycle through more sessions than the L1 holds. Every response is checked:
 // valid ones must be 200, bad ones 401.
+// Then the same load straight against workerd (Miniflare on a port, no wrangler
+// proxy), one Worker at a time: a no-op Worker (the floor), the guard with the
+// default cache settings (L1 only) and a guard built on jose (isolate/jose-guard.ts)
+// with the same issuer, so the guard's own cost shows beside a peer's.
 // Run: node bench/load.ts   (BENCH_SMOKE=1: a few hundred requests)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
@@ -14,7 +18,9 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 // @ts-ignore -- autocannon ships no types and @types/autocannon is not installed
 import autocannon from 'autocannon';
+import { Miniflare } from 'miniflare';
 import { smoke } from './lib/harness.ts';
+import { bundle } from './isolate/build.ts';
 import { environment, printEnvironment, writeResults, packageVersion } from './lib/env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -105,7 +111,7 @@ interface Run {
   wrong: number;
 }
 
-async function run(name: string, port: number, badShare: number, path = '/api/orders', amount = AMOUNT): Promise<Run> {
+async function run(name: string, port: number, badShare: number, path = '/api/orders', amount = AMOUNT, check = true): Promise<Run> {
   let sent = 0;
   let wrong = 0;
   const instance = autocannon({
@@ -123,7 +129,7 @@ async function run(name: string, port: number, badShare: number, path = '/api/or
           const isBad = badShare > 0 && Math.floor((i + 1) * badShare) !== Math.floor(i * badShare);
           const token = path === '/health' ? undefined : isBad ? bad[i % bad.length] : valid[i % valid.length];
           // A connection has one request in flight: its response reads this back.
-          context.expect = isBad ? 401 : 200;
+          context.expect = !check ? undefined : isBad ? 401 : 200;
           return { ...req, headers: { ...(req.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) } };
         },
         onResponse: (status: number, _body: string, context: { expect?: number }) => {
@@ -160,7 +166,9 @@ async function run(name: string, port: number, badShare: number, path = '/api/or
 const env = environment(['autocannon']);
 env.wrangler = (JSON.parse(readFileSync(join(root, 'node_modules/wrangler/package.json'), 'utf8')) as { version: string }).version;
 env.workerdUnderWrangler = (JSON.parse(readFileSync(join(root, 'node_modules/workerd/package.json'), 'utf8')) as { version: string }).version;
-void packageVersion;
+env.miniflare = packageVersion('miniflare');
+env.workerd = packageVersion('workerd');
+env.jose = packageVersion('jose');
 printEnvironment(env);
 const port = await freePort();
 process.stderr.write(`[load] starting wrangler dev --env dev on 127.0.0.1:${port}…\n`);
@@ -183,6 +191,56 @@ try {
   stopGuard(child);
 }
 
+// Straight against workerd: the dev issuer's keys inline, default caches (L1 only), no CACHE_KEY.
+const devConfig = /GUARD_CONFIG = '''([\s\S]*?)'''/.exec(readFileSync(join(root, 'wrangler.toml'), 'utf8'))![1]!;
+const direct = JSON.parse(devConfig) as Record<string, unknown>;
+delete direct.admin;
+direct.cache = { jwks: true };
+const directRuns: Run[] = [];
+for (const kind of ['noop', 'guard', 'jose'] as const) {
+  const b = await bundle(kind);
+  const p = await freePort();
+  const mf = new Miniflare({
+    host: '127.0.0.1',
+    port: p,
+    modules: true,
+    scriptPath: b.file,
+    modulesRoot: b.dir,
+    modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
+    compatibilityDate: '2026-04-01',
+    bindings: { GUARD_CONFIG: JSON.stringify(direct) },
+    kvNamespaces: ['VERIFY_CACHE', 'JWKS_CACHE'],
+    handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => { out.resume(); err.resume(); },
+  });
+  const url = await mf.ready;
+  const port2 = Number(url.port);
+  try {
+    await run('warm-up', port2, 0, '/api/orders', WARMUP);
+    const cases: [string, number, string | undefined][] =
+      kind === 'noop' ? [['no-op Worker: the floor', 0, undefined]] : kind === 'guard' ? [['guard: public path', 0, '/health'], ['guard: 0% bad tokens', 0, undefined], ['guard: 50% bad tokens', 0.5, undefined]] : [['jose guard: 0% bad tokens', 0, undefined], ['jose guard: 50% bad tokens', 0.5, undefined]];
+    for (const [name, share, path] of cases) {
+      process.stderr.write(`[load] workerd direct, ${name}…\n`);
+      // The no-op answers 200 to anything: only the guards are checked for the right status.
+      const r = await run(name, port2, share, path, AMOUNT, kind !== 'noop');
+      directRuns.push(r);
+    }
+  } finally {
+    await mf.dispose();
+  }
+}
+
+const floor = directRuns[0]!.throughput;
+const directLines = [
+  `### Straight against workerd (Miniflare on a port, no wrangler proxy), ${CONNECTIONS} connections, ${AMOUNT} requests per run; default caches (L1 only)`,
+  '',
+  '| run | requests | req/s | × no-op | p50 ms | p90 ms | p99 ms | statuses | errors | wrong status |',
+  '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|',
+  ...directRuns.map(
+    (r) =>
+      `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${(r.throughput / floor).toFixed(2)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${Object.entries(r.status).map(([k, v]) => `${k}: ${v}`).join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`,
+  ),
+];
+
 const lines = [
   `### wrangler dev on loopback, autocannon (${CONNECTIONS} connections, ${AMOUNT} requests per run, ${VALID_POOL} distinct valid tokens cycling)`,
   '',
@@ -193,9 +251,9 @@ const lines = [
       `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${Object.entries(r.status).map(([k, v]) => `${k}: ${v}`).join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`,
   ),
 ];
-console.log('\n' + lines.join('\n') + '\n');
-console.log(`wrote ${writeResults('load', { env, connections: CONNECTIONS, amount: AMOUNT, validPool: VALID_POOL, runs })}`);
-const failed = runs.some((r) => r.wrong > 0 || r.errors > 0);
+console.log('\n' + lines.join('\n') + '\n\n' + directLines.join('\n') + '\n');
+console.log(`wrote ${writeResults('load', { env, connections: CONNECTIONS, amount: AMOUNT, validPool: VALID_POOL, runs, directRuns })}`);
+const failed = [...runs, ...directRuns].some((r) => r.wrong > 0 || r.errors > 0);
 if (failed) {
   console.error('load bench: some responses had the wrong status or failed (see the table)');
   process.exitCode = 1;

@@ -18,8 +18,16 @@ const SUITES: Record<string, [string, string][]> = {
     ['verify.ts', 'stage breakdown, cache hit, decode-only (Node)'],
     ['cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
     ['freeze.ts', 'cost of deep-freezing a cached result vs a copy per caller'],
+    ['sign.ts', 'sign per algorithm vs jose, fast-jwt, jsonwebtoken, bare primitive (Node)'],
+    ['jwe.ts', 'JWE decrypt (+ nested verify) vs jose and the bare AES-GCM (Node)'],
+    ['sign-jwe-workerd.ts', 'sign and JWE decrypt vs jose, inside workerd'],
   ],
-  isolate: [['isolate.ts', 'guard vs no-op vs jose guard through Miniflare']],
+  isolate: [
+    ['isolate.ts', 'guard vs no-op vs jose guard through Miniflare'],
+    ['cold-profile.ts', 'CPU profile of the guard\'s first request inside workerd, by phase'],
+    ['l2-writes.ts', 'KV verify-cache writes by admission policy (Zipf replay)'],
+    ['guard-overhead-workerd.ts', 'the guard\'s own CPU per warm request inside workerd'],
+  ],
   load: [['load.ts', 'wrangler dev under autocannon']],
 };
 
@@ -30,8 +38,9 @@ if (steps === undefined) {
   process.exit(2);
 }
 if (!existsSync(join(benchDir, 'node_modules'))) {
-  console.log('Installing the bench peers (npm --prefix bench install)…');
-  const r = spawnSync('npm', ['--prefix', benchDir, 'install', '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  console.log('Installing the bench peers (npm --prefix bench ci)…');
+  // npm is a .cmd script on Windows: only a shell can start it there.
+  const r = spawnSync('npm', ['--prefix', benchDir, 'ci', '--no-audit', '--no-fund'], { stdio: 'inherit', shell: process.platform === 'win32' });
   if (r.status !== 0) process.exit(1);
 }
 const load = loadavg()[0]!;

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { formatNs, formatTable, smoke, type Sample } from './lib/harness.ts';
 import { latencyTable, type Latency } from './lib/latency.ts';
+import { coldTable, type ColdCell } from './lib/cold.ts';
 import { L2_DEFAULT_ALGORITHMS } from '../dist/worker/config.js';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
@@ -23,8 +24,9 @@ interface Isolate {
   env: Env;
   n: Record<string, number>;
   bundleBytes: Record<string, number>;
-  processCold: Record<string, { start: Latency; first: Latency; second: Latency }>;
-  isolateCold: Record<string, Latency>;
+  processStart?: Latency;
+  processCold?: Record<string, ColdCell>;
+  isolateCold?: Record<string, ColdCell>;
   warm: Record<string, Record<string, Latency>>;
   l2: Record<string, Record<string, Latency> & { tiers?: Record<string, number> }>;
   jwks: Record<string, Latency | number>;
@@ -35,6 +37,7 @@ interface Load {
   amount: number;
   validPool: number;
   runs: { name: string; requests: number; throughput: number; latencyMs: Record<string, number>; status: Record<string, number>; errors: number; timeouts: number; wrong: number }[];
+  directRuns?: Load['runs'];
 }
 
 const node = read<Table>('algorithms-node');
@@ -42,6 +45,8 @@ const workerd = read<Table>('algorithms-workerd');
 const sweep = read<Record<string, unknown> & { env: Env; hitRates: Record<string, number>; population: number; warmRequests: number; timedRequests: number }>('cache-sweep');
 const verify = read<Record<string, unknown> & { env: Env }>('verify-node');
 const iso = read<Isolate>('isolate');
+const writes = read<{ env: Env; population: number; requests: number; isolates: number; rate: number; l1Max: number; rows: Record<string, number | string>[] }>('l2-writes');
+const prof = read<{ env: Env; rounds: number; phases: string[]; summary: Record<string, { wallMs: number; phasesMs: Record<string, number> }> }>('cold-profile');
 const load = read<Load>('load');
 
 const x = (v: number) => `${v >= 10 ? v.toFixed(1) : v.toFixed(2)}×`;
@@ -174,28 +179,55 @@ if (sweep) {
 // --- Isolate bench -----------------------------------------------------------
 function isolateSections(i: Isolate): string[] {
   const out: string[] = [];
-  const kinds = ['noop', 'lib', 'guard', 'jose'].filter((k) => i.processCold[k] !== undefined);
+  const kinds = ['noop', 'lib', 'guard', 'jose'] as const;
   const names: Record<string, string> = { noop: 'no-op Worker', lib: 'edgejwt library only', guard: 'edgejwt guard', jose: 'jose guard' };
-  out.push(`| | ${kinds.map((k) => names[k]).join(' | ')} |`, `|---|${kinds.map(() => '---:').join('|')}|`);
-  out.push(`| fresh process: start (p50) | ${kinds.map((k) => `${i.processCold[k]!.start.p50.toFixed(0)} ms`).join(' | ')} |`);
-  out.push(`| fresh process: first request (p50) | ${kinds.map((k) => `${i.processCold[k]!.first.p50.toFixed(1)} ms`).join(' | ')} |`);
-  for (const alg of Object.keys(i.warm)) {
-    out.push(`| ${alg}: fresh isolate, first request (p50) | ${kinds.map((k) => `${i.isolateCold[`${alg} ${k} first`]!.p50.toFixed(1)} ms`).join(' | ')} |`);
-    const w = i.warm[alg]!;
-    out.push(`| ${alg}: warm p50 / p95 / p99 | ${kinds.map((k) => `${w[k]!.p50.toFixed(2)} / ${w[k]!.p95.toFixed(2)} / ${w[k]!.p99.toFixed(2)}`).join(' | ')} |`);
-  }
+  if (i.processCold !== undefined) out.push(coldTable(`First request of a fresh workerd process (${i.n.processes} processes, every Worker its own isolate; process start p50 ${i.processStart?.p50.toFixed(0)} ms)`, i.processCold, '####'), '');
+  if (i.isolateCold !== undefined) out.push(coldTable(`First request of a fresh isolate in a running workerd (Worker Loader, ${i.n.isolates} rounds)`, i.isolateCold, '####'), '');
+  out.push(`| warm p50 / p95 / p99 ms | ${kinds.map((k) => names[k]).join(' | ')} |`, `|---|${kinds.map(() => '---:').join('|')}|`);
+  for (const [alg, w] of Object.entries(i.warm)) out.push(`| ${alg} | ${kinds.map((k) => `${w[k]!.p50.toFixed(2)} / ${w[k]!.p95.toFixed(2)} / ${w[k]!.p99.toFixed(2)}`).join(' | ')} |`);
   out.push('', `Bundles (minified JS): ${Object.entries(i.bundleBytes).map(([k, v]) => `${k} ${(v / 1024).toFixed(1)} KiB`).join(', ')}; the guard also loads its Wasm core.`, '');
   return out;
 }
 
+/** The CPU profile of the guard's first request, by phase (bench/cold-profile.ts). */
+function profileSection(p: NonNullable<typeof prof>): string[] {
+  const shown = p.phases.filter((ph) => ph !== 'sampler gaps');
+  return [
+    `CPU of the guard's first request in a fresh workerd process, from V8's sampling profiler over workerd's inspector (\`bench/cold-profile.ts\`; median of ${p.rounds} profiles per row, ms). The bundle is imported by the first request, so its evaluation is inside. The profiler slows cold code (every compiled function is logged), so read the shares, not the absolute figures: the unprofiled wall times are in the tables above. "KV off" is the isolate bench's configuration (no \`CACHE_KEY\`); "KV on" sets it (JWKS and the HS secret digest through the sealer).`,
+    '',
+    `| case | client wall (profiled) | ${shown.join(' | ')} |`,
+    `|---|---:|${shown.map(() => '---:').join('|')}|`,
+    ...Object.entries(p.summary).map(([cell, v]) => `| ${cell} | ${v.wallMs.toFixed(1)} | ${shown.map((ph) => (v.phasesMs[ph] ?? NaN).toFixed(2)).join(' | ')} |`),
+    '',
+  ];
+}
+
+if (prof) sum.push('## First request, CPU by phase (profile inside workerd)', '', envLine(prof.env), '', ...profileSection(prof));
 if (iso) {
   sum.push('## Isolate bench (Miniflare)', '', envLine(iso.env), '', ...isolateSections(iso), '![latency, cold and warm](latency-isolate.svg)', '');
-  sum.push(latencyTable('Fresh workerd process', Object.entries(iso.processCold).flatMap(([k, v]) => [[`${k} start`, v.start], [`${k} first request`, v.first], [`${k} second request`, v.second]] as [string, Latency][])), '');
-  sum.push(latencyTable('Fresh isolate (Worker Loader, new id)', Object.entries(iso.isolateCold)), '');
   for (const [alg, w] of Object.entries(iso.warm)) sum.push(latencyTable(`Warm, ${alg}`, Object.entries(w)), '');
   for (const [alg, c] of Object.entries(iso.l2)) sum.push(latencyTable(`KV verify cache, ${alg} (tiers answered: ${JSON.stringify(c.tiers)})`, Object.entries(c).filter(([k]) => k !== 'tiers') as [string, Latency][]), '');
   sum.push(latencyTable(`JWKS on a fresh isolate (key-set fetches: ${i(iso.jwks.networkFetches)})`, Object.entries(iso.jwks).filter(([, v]) => typeof v === 'object') as [string, Latency][]), '');
 } else sum.push('## Isolate bench', '', 'Not run yet: `npm run bench:isolate`.', '');
+/** bench/l2-writes.ts: KV writes per admission policy on the Zipf replay. */
+function writesSection(w: NonNullable<typeof writes>): string[] {
+  const base = Number(w.rows[0]!.writes);
+  const f = (v: number | string | undefined) => Number(v).toLocaleString('en-US');
+  return [
+    `A replay (\`bench/l2-writes.ts\`, the guard's own L1 and admission classes): ${f(w.requests)} requests at ${w.rate}/s over ${w.isolates} isolates sharing one KV, Zipf(s=1) over ${f(w.population)} live tokens, L1 ${f(w.l1Max)}. Fewer writes cost more full verifies: read both columns.`,
+    '',
+    '| policy | KV writes | saved | KV reads | L2 hits | full verifies |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...w.rows.map((r) => `| ${r.policy} | ${f(r.writes)} | ${(100 * (1 - Number(r.writes) / base)).toFixed(0)}% | ${f(r.reads)} | ${f(r.l2Hits)} | ${f(r.verifies)} |`),
+    '',
+  ];
+}
+
+/** The hand-written reading of the cold-start figures (bench/cold-notes.md), if present. */
+function coldNotes(): string[] {
+  const f = join(benchDir, 'cold-notes.md');
+  return existsSync(f) ? [readFileSync(f, 'utf8').trim(), ''] : [];
+}
 function i(v: unknown): string {
   return String(v);
 }
@@ -208,12 +240,23 @@ function loadTable(l: Load): string[] {
     '| run | requests | req/s | p50 ms | p90 ms | p99 ms | statuses | errors | wrong status |',
     '|---|---:|---:|---:|---:|---:|---|---:|---:|',
     ...l.runs.map((r) => `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${Object.entries(r.status).map(([k, v]) => `${k}: ${v}`).join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`),
+    ...(l.directRuns === undefined
+      ? []
+      : [
+          '',
+          'Straight against workerd (Miniflare on a port, no wrangler proxy), one Worker at a time, default caches (L1 only); × no-op is the throughput over the no-op Worker\'s in the same run:',
+          '',
+          '| run | requests | req/s | × no-op | p50 ms | p90 ms | p99 ms | statuses | errors | wrong status |',
+          '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|',
+          ...l.directRuns.map((r) => `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${(r.throughput / l.directRuns![0]!.throughput).toFixed(2)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${Object.entries(r.status).map(([k, v]) => `${k}: ${v}`).join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`),
+        ]),
   ];
 }
 if (load) sum.push('## Load bench (wrangler dev on loopback, autocannon)', '', envLine(load.env, ['wrangler', 'autocannon']), '', ...loadTable(load), '');
 else sum.push('## Load bench', '', 'Not run yet: `npm run bench:load`.', '');
 
 sum.push('## KV verify cache: which algorithms by default', '', ...kvVerdict(), '');
+if (writes) sum.push('## KV verify cache: writes by admission policy', '', ...writesSection(writes));
 writeFileSync(join(dir, 'SUMMARY.md'), sum.join('\n') + '\n');
 console.log(`wrote ${join(dir, 'SUMMARY.md')}`);
 
@@ -231,7 +274,7 @@ if (!smoke) {
     '| command | what it measures | time |',
     '|---|---|---|',
     '| `npm run bench` | full verify per algorithm vs every peer, in Node and inside workerd; stage breakdown; per-isolate cache hit and size sweep; decode-only | a few minutes |',
-    '| `npm run bench:isolate` | the route guard vs a no-op Worker, the library alone and a jose guard: fresh process, fresh isolate, warm p50/p95/p99, KV verify cache, JWKS network vs KV | about 2 minutes |',
+    '| `npm run bench:isolate` | the route guard vs a no-op Worker, the library alone and a jose guard: first request of a fresh process and of a fresh isolate (30 rounds each, `BENCH_ISOLATES`/`BENCH_PROCESSES` to change), warm p50/p95/p99, KV verify cache, JWKS network vs KV; a CPU profile of the first request by phase | about 4 minutes |',
     '| `npm run bench:load` | `wrangler dev` under autocannon on loopback, 0% and 50% bad tokens | about 2 minutes |',
     '',
   );
@@ -244,8 +287,10 @@ if (!smoke) {
     for (const alg of ['EdDSA', 'ES256']) if (sweep[alg]) speed.push(formatTable(`${alg}: mean cost per request`, sweep[alg] as Sample[], 'no cache (verify every request)').replace(/^### /, '#### '), '');
   }
   if (iso) speed.push('## The route guard in workerd (Miniflare)', '', `_${envLine(iso.env)}_`, '', 'Latencies are wall time as a client on loopback sees it, so they include the local HTTP hop: compare with the no-op Worker.', '', ...isolateSections(iso), '![cold and warm latency](../bench/results/latency-isolate.svg)', '');
+  if (prof) speed.push('### Where the first request goes', '', `_${envLine(prof.env)}_`, '', ...profileSection(prof), ...coldNotes());
   if (load) speed.push('## Under load (`wrangler dev`)', '', `_${envLine(load.env, ['wrangler', 'autocannon'])}_`, '', ...loadTable(load), '', '`wrangler dev` adds its own proxy in front of workerd; the public-path row is the floor of that setup, not of the guard.', '');
   speed.push('## Which algorithms use the KV verify cache', '', ...kvVerdict(), '');
+  if (writes) speed.push('## KV verify-cache writes by admission policy', '', ...writesSection(writes));
   const p = join(benchDir, '..', 'docs', 'speed.md');
   writeFileSync(p, speed.join('\n') + '\n');
   console.log(`wrote ${p}`);

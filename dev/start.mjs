@@ -3,6 +3,7 @@
 // is a fresh clone, mints a demo token, and prints ready-to-paste curl commands
 // once the guard answers. DEV ONLY.
 import { spawn, execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -18,17 +19,36 @@ if (!existsSync(join(root, 'src/wasm/generated/core.wasm'))) {
   execFileSync(process.execPath, [join(root, 'scripts/build-wasm.mjs')], { cwd: root, stdio: 'inherit' });
 }
 
-const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_HIDE_BANNER: 'true' };
-const wrangler = spawn(join(root, 'node_modules/.bin/wrangler'), ['dev', '--env', 'dev', '--ip', '127.0.0.1', '--port', String(port)], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
+// A taken port must fail here, by name: wrangler would otherwise die after the
+// readiness probe below had already reached whatever else answers on it.
+const taken = await new Promise((resolve) => {
+  const probe = createServer();
+  probe.once('error', (e) => resolve(e.code === 'EADDRINUSE' || e.code === 'EACCES' ? e.code : undefined));
+  probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(undefined)));
 });
+if (taken) {
+  console.error(`Port ${port} on 127.0.0.1 is ${taken === 'EACCES' ? 'not allowed' : 'already in use'}: stop what listens there or pick another port with \`npm run dev -- --port 8788\`.`);
+  process.exit(1);
+}
+
+// Set here rather than as `VAR=value` in package.json, so that it works in cmd.exe
+// and PowerShell too; wrangler's own script is run by this Node for the same reason
+// (node_modules/.bin/wrangler is a shell shim on Windows).
+const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_HIDE_BANNER: 'true' };
+const wrangler = spawn(
+  process.execPath,
+  [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--env', 'dev', '--ip', '127.0.0.1', '--port', String(port)],
+  { cwd: root, env, stdio: 'inherit' },
+);
+let exited = false;
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => wrangler.kill(sig));
-wrangler.on('exit', (code) => process.exit(code ?? 0));
+wrangler.on('exit', (code, signal) => {
+  exited = true;
+  process.exit(code ?? (signal ? 1 : 0));
+});
 
 async function ready() {
-  for (let i = 0; i < 240; i++) {
+  for (let i = 0; i < 240 && !exited; i++) {
     try {
       const res = await fetch(`${base}/health`);
       await res.arrayBuffer();

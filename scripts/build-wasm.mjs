@@ -1,6 +1,6 @@
 // Compile assembly/ to the release .wasm and the base64 module the byte loader
 // embeds. Both land in src/wasm/generated/ (git-ignored; always rebuilt from source).
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -11,12 +11,22 @@ const outDir = join(root, 'src/wasm/generated');
 const wasmPath = join(outDir, 'core.wasm');
 mkdirSync(outDir, { recursive: true });
 
-const asc = join(root, 'node_modules/.bin/asc');
-execFileSync(
-  asc,
-  ['assembly/index.ts', '--outFile', wasmPath, '--runtime', 'stub', '-O3', '--converge', '--noAssert', '--enable', 'simd'],
-  { cwd: root, stdio: 'inherit' },
+// asc's own entry point run by this Node (not node_modules/.bin/asc, a shell
+// shim that Windows cannot execute without a shell).
+const asc = join(root, 'node_modules/assemblyscript/bin/asc.js');
+const compile = spawnSync(
+  process.execPath,
+  [asc, 'assembly/index.ts', '--outFile', wasmPath, '--runtime', 'stub', '-O3', '--converge', '--noAssert', '--enable', 'simd'],
+  { cwd: root, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' },
 );
+// `--converge` repeats the optimiser until the module stops shrinking and says
+// "Last converge was suboptimal." when the final round grew it by a few bytes:
+// expected, not a warning to act on. Everything else asc says is passed on.
+process.stderr.write(compile.stderr.replace(/^Last converge was suboptimal\.\r?\n/m, ''));
+if (compile.status !== 0) {
+  console.error(`asc failed (${compile.status ?? compile.signal})`);
+  process.exit(1);
+}
 
 const bytes = readFileSync(wasmPath);
 // The loaders instantiate with no imports at all: a module that needs one (for

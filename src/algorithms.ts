@@ -15,15 +15,39 @@ export interface AlgSpec {
   readonly hash: HashName;
   /** Exact signature length in bytes; 0 = the RSA modulus length. */
   readonly sigLength: number;
+  /**
+   * Shortest secret accepted, in bytes: an HMAC key at least as long as the hash
+   * output (RFC 7518 §3.2). 0 where the key's form fixes its size (RSA: MIN_RSA_BITS).
+   */
+  readonly minKeyBytes: number;
   /** True when the Wasm core verifies it synchronously in every runtime. */
   readonly wasm: boolean;
 }
 
+/** Digest length in bytes: the HMAC tag and minimum key length, the PSS salt length JWA fixes (RFC 7518 §3.2, §3.5). */
+export const HASH_BYTES: Record<HashName, number> = { 'SHA-256': 32, 'SHA-384': 48, 'SHA-512': 64 };
+
 function spec(alg: string, engine: Engine, kty: KeyType, hash: HashName, sigLength: number, crv?: AlgSpec['crv']): AlgSpec {
-  const s: AlgSpec = { alg, engine, kty, hash, sigLength, wasm: engine === 'hmac' || engine === 'ed25519' };
+  const minKeyBytes = engine === 'hmac' ? HASH_BYTES[hash] : 0;
+  const s: AlgSpec = { alg, engine, kty, hash, sigLength, minKeyBytes, wasm: engine === 'hmac' || engine === 'ed25519' };
   return Object.freeze(crv === undefined ? s : { ...s, crv });
 }
 
+/**
+ * A JWS `alg` the library verifies: the type of `algorithms` in the options, so a
+ * typo such as `'RS265'` is a compile error (and, from plain JavaScript, an
+ * ERR_OPTIONS_INVALID at construction).
+ * @example
+ * const algorithms: Algorithm[] = ['RS256', 'ES256'];
+ */
+export type Algorithm =
+  | 'HS256' | 'HS384' | 'HS512'
+  | 'EdDSA' | 'Ed25519'
+  | 'RS256' | 'RS384' | 'RS512'
+  | 'PS256' | 'PS384' | 'PS512'
+  | 'ES256' | 'ES384' | 'ES512';
+
+// Typed by Algorithm so that the union and the table cannot drift apart.
 const TABLE: Record<string, AlgSpec> = Object.freeze({
   HS256: spec('HS256', 'hmac', 'oct', 'SHA-256', 32),
   HS384: spec('HS384', 'hmac', 'oct', 'SHA-384', 48),
@@ -39,17 +63,21 @@ const TABLE: Record<string, AlgSpec> = Object.freeze({
   ES256: spec('ES256', 'ecdsa', 'EC', 'SHA-256', 64, 'P-256'),
   ES384: spec('ES384', 'ecdsa', 'EC', 'SHA-384', 96, 'P-384'),
   ES512: spec('ES512', 'ecdsa', 'EC', 'SHA-512', 132, 'P-521'),
-});
+} satisfies Record<Algorithm, AlgSpec>);
 
+/**
+ * Every `alg` a verifier accepts in `algorithms`.
+ *
+ * @example
+ * SUPPORTED_ALGORITHMS.includes('EdDSA'); // true
+ * SUPPORTED_ALGORITHMS.includes('none'); // false: never an algorithm here
+ */
 export const SUPPORTED_ALGORITHMS: readonly string[] = Object.freeze(Object.keys(TABLE));
 
 /** The spec for `alg`, or undefined for anything not in the table (including `none`). */
 export function algSpec(alg: string): AlgSpec | undefined {
   return Object.hasOwn(TABLE, alg) ? TABLE[alg] : undefined;
 }
-
-/** Digest length in bytes: the PSS salt length JWA fixes (RFC 7518 §3.5). */
-export const HASH_BYTES: Record<HashName, number> = { 'SHA-256': 32, 'SHA-384': 48, 'SHA-512': 64 };
 
 /** Minimum RSA modulus (RFC 7518 §3.3 requires 2048 bits). */
 export const MIN_RSA_BITS = 2048;

@@ -19,7 +19,7 @@ export function decodedLength(len: number): number {
  * Decode `text[start, end)` into `out` (which must hold decodedLength bytes).
  * Returns false on any character outside the alphabet or non-zero trailing bits.
  */
-export function decodeInto(text: string, start: number, end: number, out: Uint8Array): boolean {
+function decodeInto(text: string, start: number, end: number, out: Uint8Array): boolean {
   const full = start + ((end - start) & ~3);
   let o = 0;
   let bad = 0;

@@ -4,8 +4,15 @@
 // the Map's cheapest lookup), and the whole token is then compared: a hit needs
 // exact equality. Approximate LRU (CLOCK): a hit only sets a
 // flag; eviction gives recently used entries a second chance. Failures are never
-// stored; time claims are re-checked by the caller on every hit.
+// stored; each entry holds only inside the clock window its exp, nbf and max age
+// allow, which get() checks on every hit.
 
+/**
+ * Size and life of a verifier's cache (`cache` in createVerifier).
+ *
+ * @example
+ * createVerifier({ algorithms: ['HS256'], key, cache: { max: 10_000, ttl: 30 } });
+ */
 export interface CacheOptions {
   /** Entries kept (default 1000). */
   max?: number;

@@ -5,6 +5,14 @@
 import { JwtError } from './errors.js';
 import type { JoseHeader } from './header.js';
 
+/**
+ * A verified JWT claims set (RFC 7519 §4): the registered claims typed, the rest
+ * unknown. Frozen when it comes from the verify cache.
+ *
+ * @example
+ * const { payload } = await verifier.verify<JWTPayload & { scope?: string }>(token);
+ * payload.sub; // string | undefined
+ */
 export type JWTPayload = Readonly<Record<string, unknown>> & {
   readonly iss?: string;
   readonly sub?: string;
@@ -59,7 +67,7 @@ export function normaliseTyp(typ: string): string {
 }
 
 /** Time checks alone, also re-run on every cache hit. `now` in seconds. */
-export function checkTimes(payload: Record<string, unknown>, policy: ClaimPolicy, now: number): void {
+function checkTimes(payload: Record<string, unknown>, policy: ClaimPolicy, now: number): void {
   const tol = policy.clockTolerance;
   const exp = numeric(payload, 'exp');
   const nbf = numeric(payload, 'nbf');
@@ -79,10 +87,12 @@ export function checkTimes(payload: Record<string, unknown>, policy: ClaimPolicy
 }
 
 /**
- * The clock window (ms) in which checkTimes passes for this payload, for the cache:
- * a hit is a pair of comparisons. Times are integers in ms, so `now <= x` is `now < floor(x) + 1`.
+ * The clock window (ms) in which checkTimes passes for this payload, for a cache
+ * (the verifier's, the guard's L1): a hit is a pair of comparisons. Only for a payload
+ * that passed checkClaims under the same tolerance and max age. Times are integers in
+ * ms, so `now <= x` is `now < floor(x) + 1`.
  */
-export function timeWindow(payload: JWTPayload, policy: ClaimPolicy): { from: number; until: number } {
+export function timeWindow(payload: JWTPayload, policy: Pick<ClaimPolicy, 'clockTolerance' | 'maxTokenAge'>): { from: number; until: number } {
   const tol = policy.clockTolerance;
   let from = -Infinity;
   let until = Infinity;

@@ -2,6 +2,13 @@
 // Messages are fixed per code (plus a claim or setting name): they never carry
 // the token, a key, or any other caller-supplied bytes.
 
+/**
+ * The fixed message of each error code (a JwtError's message is this, plus the
+ * claim or setting name and a fixed reason where useful).
+ *
+ * @example
+ * ERROR_MESSAGES.ERR_JWT_EXPIRED; // the text a JwtError with that code starts with
+ */
 export const ERROR_MESSAGES = {
   ERR_JWT_MALFORMED: 'token is not a well-formed compact JWS',
   ERR_JWT_TOO_LARGE: 'token is longer than the allowed maximum',
@@ -21,13 +28,33 @@ export const ERROR_MESSAGES = {
   ERR_KEY_INVALID: 'key is malformed or unusable',
   ERR_KEY_TOO_SHORT: 'key is shorter than the algorithm requires',
   ERR_KEY_ALG_MISMATCH: 'key cannot be used with this algorithm',
-  ERR_ASYNC_REQUIRED: 'this algorithm needs WebCrypto: call verify() instead of verifySync()',
+  ERR_ASYNC_REQUIRED: 'this algorithm needs WebCrypto here: call the async form (verify, sign) instead of verifySync/signSync',
   ERR_OPTIONS_INVALID: 'verifier options are invalid',
   ERR_WASM_CORE: 'the Wasm core failed unexpectedly',
+  ERR_JWE_HEADER_INVALID: 'JWE protected header is invalid',
+  ERR_JWE_ALG_NOT_ALLOWED: 'JWE key management or content encryption algorithm is not allowed',
+  ERR_JWE_ZIP_UNSUPPORTED: 'compressed JWE payloads (zip) are not accepted',
+  ERR_JWE_CRIT_UNSUPPORTED: 'JWE header lists a critical extension that is not understood',
+  ERR_JWE_EPK_INVALID: 'JWE ephemeral public key is invalid or on the wrong curve',
+  ERR_JWE_CEK_INVALID: 'JWE content encryption key has the wrong length',
+  ERR_JWE_DECRYPTION_FAILED: 'JWE decryption failed',
+  ERR_JWE_NESTED_REQUIRED: 'a JWE under public-key encryption must carry a signed JWT (cty JWT)',
 } as const;
 
+/**
+ * The stable code of a JwtError (docs/api.md lists when each is raised).
+ *
+ * @example
+ * const code: JwtErrorCode = 'ERR_JWT_EXPIRED';
+ */
 export type JwtErrorCode = keyof typeof ERROR_MESSAGES;
 
+/**
+ * What a JwtError adds to its code: never a token or a key.
+ *
+ * @example
+ * new JwtError('ERR_OPTIONS_INVALID', { setting: 'algorithms', reason: 'a non-empty allow-list is required' });
+ */
 export interface JwtErrorDetails {
   /** The claim that failed (ERR_JWT_CLAIM_INVALID and friends). */
   claim?: string;
@@ -38,6 +65,18 @@ export interface JwtErrorDetails {
   cause?: unknown;
 }
 
+/**
+ * Every failure of the library: a stable `code` to switch on, and a message that
+ * never carries the token, a key or other caller-supplied bytes.
+ *
+ * @example
+ * try {
+ *   await verifier.verify(token);
+ * } catch (e) {
+ *   if (e instanceof JwtError && e.code === 'ERR_JWT_EXPIRED') return new Response('expired', { status: 401 });
+ *   throw e;
+ * }
+ */
 export class JwtError extends Error {
   readonly code: JwtErrorCode;
   readonly claim: string | undefined;
@@ -57,6 +96,19 @@ export class JwtError extends Error {
   }
 }
 
+/**
+ * Is `value` a JwtError (with this `code`, when one is given)? With a code, the
+ * type narrows to that code, so `e.code` is the literal in the branch.
+ * @example
+ * try {
+ *   await verifier.verify(token);
+ * } catch (e) {
+ *   if (isJwtError(e, 'ERR_JWT_EXPIRED')) return refresh(); // e.code: 'ERR_JWT_EXPIRED'
+ *   throw e;
+ * }
+ */
+export function isJwtError<C extends JwtErrorCode>(value: unknown, code: C): value is JwtError & { readonly code: C };
+export function isJwtError(value: unknown, code?: JwtErrorCode): value is JwtError;
 export function isJwtError(value: unknown, code?: JwtErrorCode): value is JwtError {
   return value instanceof JwtError && (code === undefined || value.code === code);
 }

@@ -8,6 +8,14 @@ import { JwtError } from './errors.js';
 import { hasDuplicateOrDeep } from './json-names.js';
 import { utf8 } from './utf8.js';
 
+/**
+ * A token's protected header (RFC 7515 §4), frozen: `alg` always present, `kid`
+ * and `typ` strings when present.
+ *
+ * @example
+ * const { header } = await verifier.verify(token);
+ * header.kid; // the key that verified it, if the token named one
+ */
 export type JoseHeader = Readonly<Record<string, unknown>> & { readonly alg: string; readonly kid?: string; readonly typ?: string };
 
 export interface ParsedHeader {
@@ -33,9 +41,9 @@ function invalid(reason: string): JwtError {
   return new JwtError('ERR_JWS_HEADER_INVALID', { reason });
 }
 
-export function parseHeader(token: string, end: number): ParsedHeader {
-  if (end > MAX_HEADER_SEGMENT) throw invalid('header too large');
-  const segment = token.slice(0, end);
+export function parseHeader(token: string, headerEnd: number): ParsedHeader {
+  if (headerEnd > MAX_HEADER_SEGMENT) throw invalid('header too large');
+  const segment = token.slice(0, headerEnd);
   // Measured: slice + === is about 4x cheaper than startsWith here (V8 12).
   if (lastParsed !== undefined && segment === lastSegment) return lastParsed;
   let parsed = cache.get(segment);

@@ -1,7 +1,8 @@
 // edgejwt: strict, fast JWT verification for edge runtimes.
 export { createVerifier } from './verifier.js';
-export type { Verifier, VerifierOptions, VerifyResult, IssuerPolicy } from './verifier.js';
-export type { PolicyOptions } from './options.js';
+export type { Verifier, RawVerifier, VerifierOptions, VerifierSettings, MultiIssuerOptions, VerifyResult, IssuerPolicy } from './verifier.js';
+export type { PolicyOptions, PolicySettings, KeyOptions } from './options.js';
+export type { Algorithm } from './algorithms.js';
 export { createLocalJWKSet, LocalJWKSet } from './keys/local.js';
 export type { JSONWebKeySet, LocalSetOptions } from './keys/local.js';
 export { createRemoteJWKSet, RemoteJWKSet } from './keys/remote.js';
@@ -15,3 +16,9 @@ export type { JWTPayload } from './claims.js';
 export type { JoseHeader } from './header.js';
 export type { CacheOptions } from './cache.js';
 export { SUPPORTED_ALGORITHMS } from './algorithms.js';
+export { createSigner } from './sign/signer.js';
+export type { Signer, SignerOptions, SignOptions, SignerKeyInput, PrivateJWK } from './sign/signer.js';
+export { createEncrypter } from './jwe/encrypter.js';
+export type { Encrypter, EncrypterOptions } from './jwe/encrypter.js';
+export type { DecryptionOptions } from './jwe/decrypt.js';
+export type { EncryptionJWK, EncryptionKeyInput } from './jwe/keys.js';

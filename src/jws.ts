@@ -3,20 +3,21 @@
 
 import { JwtError } from './errors.js';
 
-export interface Segments {
-  /** End of the header segment (index of the first '.'). */
-  h: number;
-  /** Index of the second '.'; the signing input is token[0, p). */
-  p: number;
+/** Where the two dots of a compact JWS are. */
+export interface Dots {
+  /** Index of the first '.': the header segment is token[0, headerEnd). */
+  headerEnd: number;
+  /** Index of the second '.': the signing input is token[0, payloadEnd). */
+  payloadEnd: number;
 }
 
-export function split(token: unknown, maxLength: number): Segments {
+export function split(token: unknown, maxLength: number): Dots {
   if (typeof token !== 'string') throw new JwtError('ERR_JWT_MALFORMED', { reason: 'token must be a string' });
   if (token.length > maxLength) throw new JwtError('ERR_JWT_TOO_LARGE');
-  const h = token.indexOf('.');
-  const p = h < 0 ? -1 : token.indexOf('.', h + 1);
-  if (h <= 0 || p < 0) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected three segments' });
-  if (token.indexOf('.', p + 1) >= 0) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected three segments' });
-  if (p === token.length - 1) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'empty signature' });
-  return { h, p };
+  const headerEnd = token.indexOf('.');
+  const payloadEnd = headerEnd < 0 ? -1 : token.indexOf('.', headerEnd + 1);
+  if (headerEnd <= 0 || payloadEnd < 0) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected three segments' });
+  if (token.indexOf('.', payloadEnd + 1) >= 0) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected three segments' });
+  if (payloadEnd === token.length - 1) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'empty signature' });
+  return { headerEnd, payloadEnd };
 }

@@ -4,10 +4,14 @@
 // so a new option that is not added here does not compile.
 
 import type { CacheOptions } from './cache.js';
-import { JwtError } from './errors.js';
+import type { DecryptionOptions } from './jwe/decrypt.js';
+import type { EncrypterOptions } from './jwe/encrypter.js';
+import { optionsError } from './options-error.js';
 import type { LocalSetOptions } from './keys/local.js';
 import type { RemoteJWKSetOptions } from './keys/remote.js';
 import type { PolicyOptions } from './options.js';
+import type { SignOptions } from './sign/claims.js';
+import type { SignerOptions } from './sign/signer.js';
 import type { VerifierOptions } from './verifier.js';
 
 /** An allow-list with exactly the names of T (see the `satisfies` below). */
@@ -20,7 +24,18 @@ export const POLICY_OPTION_NAMES = {
 
 export const VERIFIER_OPTION_NAMES = {
   ...POLICY_OPTION_NAMES, issuers: true, maxTokenLength: true, currentDate: true, cache: true, rawPayload: true,
+  decryption: true,
 } as const satisfies OptionNames<Required<VerifierOptions>>;
+
+export const DECRYPTION_OPTION_NAMES = { keys: true, algorithms: true, encryptions: true } as const satisfies OptionNames<DecryptionOptions>;
+
+export const SIGNER_OPTION_NAMES = { alg: true, key: true, header: true } as const satisfies OptionNames<SignerOptions>;
+
+export const SIGN_OPTION_NAMES = {
+  header: true, expiresIn: true, notBefore: true, issuer: true, audience: true, subject: true, jwtId: true, iat: true,
+} as const satisfies OptionNames<SignOptions>;
+
+export const ENCRYPTER_OPTION_NAMES = { alg: true, enc: true, key: true, header: true } as const satisfies OptionNames<EncrypterOptions>;
 
 export const CACHE_OPTION_NAMES = { max: true, ttl: true } as const satisfies OptionNames<CacheOptions>;
 
@@ -41,7 +56,7 @@ export const REMOTE_SET_OPTION_NAMES = {
 export function checkOptionNames(options: object, allowed: Readonly<Record<string, true>>, at?: string): void {
   for (const name of Object.keys(options)) {
     if (!Object.hasOwn(allowed, name)) {
-      throw new JwtError('ERR_OPTIONS_INVALID', { setting: at === undefined ? name : `${at}.${name}`, reason: 'unknown option' });
+      throw optionsError(at === undefined ? name : `${at}.${name}`, 'unknown option');
     }
   }
 }

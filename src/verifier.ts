@@ -1,35 +1,66 @@
-// createVerifier: the verify path of DESIGN.md in one direction: bound and split,
-// header, key, signature, then (and only then) claims. The same code serves
-// verifySync (no promise anywhere for Wasm algorithms) and verify (awaits
-// WebCrypto and key fetches when it must).
+// createVerifier, and the verify path in one direction (docs/architecture.md):
+// bound and split, header, key, signature, then (and only then) claims. The same
+// code serves verifySync (no promise anywhere for Wasm algorithms) and verify
+// (awaits WebCrypto and key fetches when it must).
 
-import { backend } from '#crypto-backend';
-import { algSpec, type AlgSpec } from './algorithms.js';
+import { algSpec } from './algorithms.js';
 import { VerifyCache, type CacheOptions } from './cache.js';
 import { checkClaims, timeWindow, type JWTPayload } from './claims.js';
 import { JwtError } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
-import { split, type Segments } from './jws.js';
-import type { Handle, KeyEntry } from './keys/entry.js';
+import { split } from './jws.js';
 import { CACHE_OPTION_NAMES, POLICY_OPTION_NAMES, VERIFIER_OPTION_NAMES, checkOptionNames } from './option-names.js';
-import { buildPolicy, type Policy, type PolicyOptions } from './options.js';
+import { buildPolicy, type Policy, type PolicyOptions, type PolicySettings } from './options.js';
+import { optionsError } from './options-error.js';
 import { parsePayloadText } from './payload.js';
-import type { DecodedJws } from './wasm/core.js';
+import { INPUT_CAP } from './wasm/abi.js';
 import { getCore } from './wasm/instance.js';
-import { verifyEd25519, verifyEd25519Decoded, verifyHmac, verifyHmacDecoded } from './wasm/keys.js';
+import { createDecryptor, isCompactJwe, type Decryptor, type DecryptionOptions, type OpenedJwe } from './jwe/decrypt.js';
+import { isSymmetric } from './jwe/algorithms.js';
 
+/**
+ * What a successful verify returns: the payload (claims checked) and the protected header.
+ *
+ * @example
+ * const { payload, header }: VerifyResult = await verifier.verify(token);
+ */
 export interface VerifyResult<P = JWTPayload> {
   readonly payload: P;
   readonly header: JoseHeader;
 }
 
-export interface IssuerPolicy extends PolicyOptions {
-  issuer: string | readonly string[];
-}
+/**
+ * One entry of `issuers`: a full policy whose `issuer` is required.
+ * @example
+ * const entry: IssuerPolicy = { issuer: 'https://a.example', algorithms: ['RS256'], jwks: setA };
+ */
+export type IssuerPolicy = PolicyOptions & { issuer: string | readonly string[] };
 
-export interface VerifierOptions extends Partial<PolicyOptions> {
+/**
+ * createVerifier's options: one policy (`algorithms` and exactly one of `key` or
+ * `jwks`, plus claim checks), or `issuers` with one policy each (then `key`,
+ * `jwks`, `algorithms` and `issuer` belong inside the entries; other claim
+ * settings at the top are defaults for every entry).
+ * @example
+ * const one: VerifierOptions = { algorithms: ['HS256'], key: secretBytes, audience: 'api' };
+ * const many: VerifierOptions = { issuers: [entryA, entryB], audience: 'api' };
+ */
+export type VerifierOptions = VerifierSettings & (PolicyOptions | MultiIssuerOptions);
+
+/** `issuers` mode: the key source and allow-list live in each entry. */
+export type MultiIssuerOptions = Partial<Omit<PolicySettings, 'algorithms' | 'issuer'>> & {
   /** Several issuers in one verifier: the token's (unverified) `iss` picks the policy, then all is verified. */
+  issuers: readonly IssuerPolicy[];
+  key?: undefined;
+  jwks?: undefined;
+  algorithms?: undefined;
+  issuer?: undefined;
+};
+
+/** The settings of VerifierOptions that are not about one policy. */
+export interface VerifierSettings {
+  /** Several issuers in one verifier: see MultiIssuerOptions. */
   issuers?: readonly IssuerPolicy[];
   /** Longest token accepted, in characters (default 16384, at most 65536). */
   maxTokenLength?: number;
@@ -42,22 +73,63 @@ export interface VerifierOptions extends Partial<PolicyOptions> {
    * (for JWS whose payload is not a JWT claims set). The cache is not used.
    */
   rawPayload?: boolean;
+  /**
+   * Also accept compact JWE (5 segments): claims encrypted under a shared key, or a nested
+   * signed JWT (cty "JWT") verified as any other token after decryption. verify() only.
+   */
+  decryption?: DecryptionOptions;
 }
 
+/**
+ * A verifier built by createVerifier: keys imported once, options checked once.
+ *
+ * @example
+ * const { payload } = await verifier.verify(token); // every algorithm
+ * const { payload: p } = verifier.verifySync(token); // HS*, EdDSA everywhere; RS/PS/ES under Node, Bun, Deno
+ */
 export interface Verifier {
+  /** Verify `token`: signature first, then claims. Rejects with a JwtError. */
   verify<P = JWTPayload>(token: string): Promise<VerifyResult<P>>;
+  /** verify without a promise; ERR_ASYNC_REQUIRED where a step would have to wait (WebCrypto, a key fetch or first import). */
   verifySync<P = JWTPayload>(token: string): VerifyResult<P>;
   /** Drop every cached result (e.g. after revoking a key). */
   clearCache(): void;
 }
 
+/**
+ * The verifier `createVerifier({ ..., rawPayload: true })` returns: the payload
+ * is the signed bytes, not a claims set.
+ * @example
+ * const v: RawVerifier = createVerifier({ algorithms: ['EdDSA'], key: jwk, rawPayload: true });
+ * const bytes: Uint8Array = v.verifySync(jws).payload;
+ */
+export interface RawVerifier {
+  verify(token: string): Promise<VerifyResult<Uint8Array>>;
+  verifySync(token: string): VerifyResult<Uint8Array>;
+  /** Drop every cached result (there are none: rawPayload does not cache). */
+  clearCache(): void;
+}
+
 const DEFAULT_MAX_TOKEN = 16_384;
-const MAX_TOKEN_LIMIT = 65_536; // the Wasm core's input region
 
 type Maybe<T> = T | Promise<T>;
 /** The payload as text (undefined: not UTF-8), or as a copy of its bytes for rawPayload. */
 type Payload = string | undefined | Uint8Array;
 
+/** Everything a verify reads, fixed when the verifier is created. */
+interface Setup {
+  readonly maxLength: number;
+  readonly raw: boolean;
+  /** The policy when there is one issuer entry (or none); undefined with `issuers`. */
+  readonly single: Policy | undefined;
+  readonly byIssuer: ReadonlyMap<string, Policy>;
+  readonly cache: VerifyCache<VerifyResult> | undefined;
+  readonly clock: () => number;
+  /** The `decryption` option, checked; undefined: a JWE is refused as malformed. */
+  readonly jwe: Decryptor | undefined;
+}
+
+/** Thrown inside verifySync when a step would have to wait; settleSync turns it into ERR_ASYNC_REQUIRED. */
 class AsyncNeeded {
   constructor(
     readonly pending: Promise<unknown>,
@@ -65,15 +137,63 @@ class AsyncNeeded {
   ) {}
 }
 
-function optionsError(setting: string, reason?: string): JwtError {
-  return new JwtError('ERR_OPTIONS_INVALID', reason === undefined ? { setting } : { setting, reason });
+/**
+ * Build a verifier for one issuer's tokens (or several, with `issuers`). Options,
+ * keys and algorithms are checked here: a verifier that exists can verify. Every
+ * failure at verify time is a JwtError with a stable `code`.
+ *
+ * @example
+ * import { createVerifier, createRemoteJWKSet } from 'edgejwt';
+ *
+ * const verifier = createVerifier({
+ *   algorithms: ['RS256', 'EdDSA'],
+ *   jwks: createRemoteJWKSet('https://issuer.example/.well-known/jwks.json'),
+ *   issuer: 'https://issuer.example',
+ *   audience: 'api://orders',
+ * });
+ * const { payload, header } = await verifier.verify(token);
+ *
+ * @example
+ * // HS256 with a raw secret: verifySync needs no promise in any runtime.
+ * const hs = createVerifier({ algorithms: ['HS256'], key: new TextEncoder().encode(secret) });
+ * const { payload } = hs.verifySync(token);
+ */
+export function createVerifier(options: VerifierOptions & { rawPayload: true }): RawVerifier;
+export function createVerifier(options: VerifierOptions): Verifier;
+export function createVerifier(options: VerifierOptions): Verifier | RawVerifier {
+  const s = setup(options);
+  return {
+    verify<P>(token: string): Promise<VerifyResult<P>> {
+      if (s.jwe !== undefined && isCompactJwe(token)) return s.jwe.open(token).then((o) => afterDecrypt(s, token, o)) as Promise<VerifyResult<P>>;
+      try {
+        return Promise.resolve(run(s, token, false, s.clock(), false)) as Promise<VerifyResult<P>>;
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    },
+    verifySync<P>(token: string): VerifyResult<P> {
+      if (s.jwe !== undefined && isCompactJwe(token)) throw new JwtError('ERR_ASYNC_REQUIRED', { reason: 'JWE decryption goes through WebCrypto' });
+      const nowMs = s.clock();
+      // A cache hit returns before any of the verify machinery (try/catch, promise checks).
+      if (s.cache !== undefined && typeof token === 'string') {
+        const hit = s.cache.get(token, nowMs);
+        if (hit !== undefined) return hit as VerifyResult<P>;
+        return settleSync(s, token, nowMs, true) as VerifyResult<P>;
+      }
+      return settleSync(s, token, nowMs, false) as VerifyResult<P>;
+    },
+    clearCache(): void {
+      s.cache?.clear();
+    },
+  };
 }
 
-export function createVerifier(options: VerifierOptions): Verifier {
+/** The options, checked once: every mistake is ERR_OPTIONS_INVALID here, never at verify time. */
+function setup(options: VerifierOptions): Setup {
   if (typeof options !== 'object' || options === null) throw optionsError('options');
   checkOptionNames(options, VERIFIER_OPTION_NAMES);
   const maxLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN;
-  if (!Number.isInteger(maxLength) || maxLength < 16 || maxLength > MAX_TOKEN_LIMIT) throw optionsError('maxTokenLength');
+  if (!Number.isInteger(maxLength) || maxLength < 16 || maxLength > INPUT_CAP) throw optionsError('maxTokenLength');
   const fixed = options.currentDate;
   if (fixed !== undefined && (!(fixed instanceof Date) || Number.isNaN(fixed.getTime()))) throw optionsError('currentDate');
   const raw = options.rawPayload === true;
@@ -114,163 +234,116 @@ export function createVerifier(options: VerifierOptions): Verifier {
   }
 
   const clock = fixed === undefined ? Date.now : () => fixed.getTime();
-
-  /** `looked`: the caller already consulted the cache at `nowMs` and missed. */
-  function run(token: string, sync: boolean, nowMs = clock(), looked = false): Maybe<VerifyResult> {
-    if (cache !== undefined && !looked && typeof token === 'string') {
-      // exp, nbf and max age are re-checked: the entry holds only inside its time window.
-      const hit = cache.get(token, nowMs);
-      if (hit !== undefined) return hit;
-    }
-    const seg = split(token, maxLength);
-    const ph = parseHeader(token, seg.h);
-    // The token goes into the Wasm core once: both segments are decoded there, and the
-    // signing input stays there for the signature check (see Core.decodeJws).
-    const core = getCore();
-    const jws = core.decodeJws(token, seg.h, seg.p);
-    const payload: Payload = raw ? core.payloadBytes(jws.payloadLength) : jws.payload;
-
-    let policy = single;
-    let early: Record<string, unknown> | undefined;
-    if (policy === undefined) {
-      // Only to choose the policy: nothing in the payload is trusted until the signature holds.
-      early = parsePayloadText(jws.payload);
-      policy = typeof early.iss === 'string' ? byIssuer.get(early.iss) : undefined;
-      if (policy === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY', { reason: 'no policy for this issuer' });
-    }
-    const spec = algSpec(ph.alg);
-    if (spec === undefined || !policy.algs.has(spec.alg)) throw new JwtError('ERR_JWS_ALG_NOT_ALLOWED');
-    // Fixed-size signatures (HMAC tags, Ed25519, raw ECDSA r||s) have one valid length; DER never fits.
-    if (spec.sigLength !== 0 && jws.signatureLength !== spec.sigLength) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
-
-    const p = policy;
-    const key = p.source.select(spec, ph.kid);
-    const h = key instanceof Promise ? key.then((k) => k.handle(spec)) : key.handle(spec);
-    if (h instanceof Promise) {
-      if (sync) throw new AsyncNeeded(h, key instanceof Promise ? 'the key set is being fetched' : 'the key is being imported');
-      // A check that finishes later keeps its own copies: the core's regions serve the next verify.
-      const signature = core.signatureBytes(jws.signatureLength);
-      return h
-        .then((ready) => settled(checkInput(ready, spec, token.slice(0, seg.p), signature, false)))
-        .then((ok) => complete(ok, token, ph, early, payload, p, nowMs));
-    }
-    // The common case: the check reads the signing input and signature where decodeJws left them.
-    const verdict = checkDecoded(h, spec, token, seg, jws, sync);
-    if (verdict instanceof Promise) {
-      return verdict.then(
-        (ok) => complete(ok, token, ph, early, payload, p, nowMs),
-        () => complete(false, token, ph, early, payload, p, nowMs),
-      );
-    }
-    return complete(verdict, token, ph, early, payload, p, nowMs);
-  }
-
-  // Runs only once the signature verdict is in: nothing of the payload was trusted before.
-  function complete(ok: boolean, token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, text: Payload, policy: Policy, nowMs: number): VerifyResult {
-    if (!ok) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
-    if (text instanceof Uint8Array) return Object.freeze({ payload: text as unknown as JWTPayload, header: ph.header });
-    const payload = early ?? parsePayloadText(text);
-    checkClaims(payload, ph.header, policy.claims, nowMs / 1000);
-    // Without the cache every call owns its result (a fresh parse, never frozen);
-    // a cached result goes to every caller of the same token, so it is frozen all the
-    // way down (nested arrays and objects too). bench/freeze.ts measures what that costs.
-    if (cache === undefined) return { payload: payload as JWTPayload, header: ph.header };
-    const result: VerifyResult = Object.freeze({ payload: deepFreeze(payload) as JWTPayload, header: ph.header });
-    const w = timeWindow(result.payload, policy.claims);
-    cache.set(token, result, nowMs, w.from, w.until);
-    return result;
-  }
-
-  function settleSync(token: string, nowMs: number, looked: boolean): VerifyResult {
-    let out: Maybe<VerifyResult>;
-    try {
-      out = run(token, true, nowMs, looked);
-    } catch (e) {
-      if (e instanceof AsyncNeeded) {
-        // The import or fetch carries on, so a later verifySync can succeed.
-        e.pending.catch(() => undefined);
-        throw new JwtError('ERR_ASYNC_REQUIRED', { reason: e.reason });
-      }
-      throw e;
-    }
-    if (out instanceof Promise) {
-      out.catch(() => undefined);
-      throw new JwtError('ERR_ASYNC_REQUIRED');
-    }
-    return out;
-  }
-
-  return {
-    verify<P>(token: string): Promise<VerifyResult<P>> {
-      try {
-        return Promise.resolve(run(token, false)) as Promise<VerifyResult<P>>;
-      } catch (e) {
-        return Promise.reject(e);
-      }
-    },
-    verifySync<P>(token: string): VerifyResult<P> {
-      const nowMs = clock();
-      // A cache hit returns before any of the verify machinery (try/catch, promise checks).
-      if (cache !== undefined && typeof token === 'string') {
-        const hit = cache.get(token, nowMs);
-        if (hit !== undefined) return hit as VerifyResult<P>;
-        return settleSync(token, nowMs, true) as VerifyResult<P>;
-      }
-      return settleSync(token, nowMs, false) as VerifyResult<P>;
-    },
-    clearCache(): void {
-      cache?.clear();
-    },
-  };
-}
-
-/** A verdict whose rejection (a backend refusing a hostile signature) is a plain `false`. */
-function settled(v: Maybe<boolean>): Maybe<boolean> {
-  return v instanceof Promise ? v.then(undefined, () => false) : v;
+  const jwe = options.decryption === undefined ? undefined : createDecryptor(options.decryption, maxLength);
+  return { maxLength, raw, single, byIssuer, cache, clock, jwe };
 }
 
 /**
- * The signature check itself. A backend promise is returned as it is (its rejection
- * means "invalid": callers map it to false); in sync mode it becomes AsyncNeeded.
+ * One verify, top to bottom: bound, header, key, signature, claims (in complete).
+ * `looked`: the caller already consulted the cache at `nowMs` and missed.
+ * `sync`: a step that would wait throws AsyncNeeded instead.
  */
-function checkInput(h: Handle, spec: AlgSpec, input: string | Uint8Array, signature: Uint8Array, sync: boolean): Maybe<boolean> {
-  if (signature.length !== h.sigLength) return false;
-  if (h.wasm !== undefined) return spec.engine === 'hmac' ? verifyHmac(h.wasm, input, signature) : verifyEd25519(h.wasm, input, signature);
-  // A backend that throws on a hostile signature has rejected it: that is a failed
-  // verification, never an exception that escapes as something else.
-  let v: Maybe<boolean>;
+function run(s: Setup, token: string, sync: boolean, nowMs: number, looked: boolean): Maybe<VerifyResult> {
+  if (s.cache !== undefined && !looked && typeof token === 'string') {
+    // A hit holds only inside the clock window its exp, nbf and max age allow (get checks it).
+    const hit = s.cache.get(token, nowMs);
+    if (hit !== undefined) return hit;
+  }
+  // Bound and split.
+  const dots = split(token, s.maxLength);
+  // Header.
+  const ph = parseHeader(token, dots.headerEnd);
+  // The token goes into the Wasm core once: both segments are decoded there, and the
+  // signing input stays there for the signature check (see Core.decodeJws).
+  const core = getCore();
+  const jws = core.decodeJws(token, dots.headerEnd, dots.payloadEnd);
+  const payload: Payload = s.raw ? core.payloadBytes(jws) : jws.payload;
+
+  let policy = s.single;
+  let early: Record<string, unknown> | undefined;
+  if (policy === undefined) {
+    // Only to choose the policy: nothing in the payload is trusted until the signature holds.
+    early = parsePayloadText(jws.payload);
+    policy = typeof early.iss === 'string' ? s.byIssuer.get(early.iss) : undefined;
+    if (policy === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY', { reason: 'no policy for this issuer' });
+  }
+  const spec = algSpec(ph.alg);
+  if (spec === undefined || !policy.algs.has(spec.alg)) throw new JwtError('ERR_JWS_ALG_NOT_ALLOWED');
+  // Fixed-size signatures (HMAC tags, Ed25519, raw ECDSA r||s) have one valid length; DER never fits.
+  if (spec.sigLength !== 0 && jws.signatureLength !== spec.sigLength) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
+
+  // Key.
+  const key = policy.source.select(spec, ph.kid);
+  const handle = key instanceof Promise ? key.then((k) => k.handle(spec)) : key.handle(spec);
+
+  // Signature. The common case reads the signing input and signature where decodeJws
+  // left them; a check that finishes later hands the same value, decoded again if the
+  // core's regions served another verify meanwhile.
+  let verdict: Maybe<boolean>;
+  if (handle instanceof Promise) {
+    if (sync) throw new AsyncNeeded(handle, key instanceof Promise ? 'the key set is being fetched' : 'the key is being imported');
+    verdict = handle.then((ready) => ready.verify(jws));
+  } else {
+    verdict = handle.verify(jws);
+    if (sync && verdict instanceof Promise) throw new AsyncNeeded(verdict, 'the signature needs WebCrypto');
+  }
+
+  // Claims.
+  const p = policy;
+  if (verdict instanceof Promise) return verdict.then((ok) => complete(s, ok, token, ph, early, payload, p, nowMs));
+  return complete(s, verdict, token, ph, early, payload, p, nowMs);
+}
+
+/** A decrypted JWE: a nested JWS goes through the whole verify; direct claims only through the claim checks. */
+function afterDecrypt(s: Setup, token: string, opened: OpenedJwe): Maybe<VerifyResult> {
+  if (opened.header.nested) return run(s, opened.plaintext, false, s.clock(), false);
+  // Anyone holding the public key can encrypt to it: without a signature inside, such claims prove nothing.
+  if (!isSymmetric(opened.header.alg)) throw new JwtError('ERR_JWE_NESTED_REQUIRED');
+  if (s.raw) throw new JwtError('ERR_JWE_NESTED_REQUIRED', { reason: 'rawPayload verifies signed payloads only' });
+  const nowMs = s.clock();
+  let policy = s.single;
+  let early: Record<string, unknown> | undefined;
+  if (policy === undefined) {
+    early = parsePayloadText(opened.plaintext);
+    policy = typeof early.iss === 'string' ? s.byIssuer.get(early.iss) : undefined;
+    if (policy === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY', { reason: 'no policy for this issuer' });
+  }
+  const h = opened.header;
+  return complete(s, true, token, { header: h.header as JoseHeader, alg: h.alg, kid: h.kid }, early, opened.plaintext, policy, nowMs);
+}
+
+/** Runs only once the signature verdict is in: nothing of the payload was trusted before. */
+function complete(s: Setup, ok: boolean, token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, text: Payload, policy: Policy, nowMs: number): VerifyResult {
+  if (!ok) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
+  if (text instanceof Uint8Array) return Object.freeze({ payload: text as unknown as JWTPayload, header: ph.header });
+  const payload = early ?? parsePayloadText(text);
+  checkClaims(payload, ph.header, policy.claims, nowMs / 1000);
+  // Without the cache every call owns its result (a fresh parse, never frozen);
+  // a cached result goes to every caller of the same token, so it is frozen all the
+  // way down (nested arrays and objects too). bench/freeze.ts measures what that costs.
+  if (s.cache === undefined) return { payload: payload as JWTPayload, header: ph.header };
+  const result: VerifyResult = Object.freeze({ payload: deepFreeze(payload) as JWTPayload, header: ph.header });
+  const w = timeWindow(result.payload, policy.claims);
+  s.cache.set(token, result, nowMs, w.from, w.until);
+  return result;
+}
+
+/** verifySync: run in sync mode, where a step that would wait is ERR_ASYNC_REQUIRED. */
+function settleSync(s: Setup, token: string, nowMs: number, looked: boolean): VerifyResult {
+  let out: Maybe<VerifyResult>;
   try {
-    v = backend.verify(spec, h.key, input, signature);
-  } catch {
-    return false;
+    out = run(s, token, true, nowMs, looked);
+  } catch (e) {
+    if (e instanceof AsyncNeeded) {
+      // The import or fetch carries on, so a later verifySync can succeed.
+      e.pending.catch(() => undefined);
+      throw new JwtError('ERR_ASYNC_REQUIRED', { reason: e.reason });
+    }
+    throw e;
   }
-  if (v instanceof Promise && sync) throw new AsyncNeeded(v, 'the signature needs WebCrypto');
-  return v;
-}
-
-/** checkInput for a token the core decoded in place (Core.decodeJws). */
-function checkDecoded(h: Handle, spec: AlgSpec, token: string, seg: Segments, jws: DecodedJws, sync: boolean): Maybe<boolean> {
-  const sigLength = jws.signatureLength;
-  if (sigLength !== h.sigLength) return false;
-  if (h.wasm !== undefined) {
-    return spec.engine === 'hmac' ? verifyHmacDecoded(h.wasm, token, seg.h, seg.p, sigLength) : verifyEd25519Decoded(h.wasm, token, seg.h, seg.p, sigLength);
+  if (out instanceof Promise) {
+    out.catch(() => undefined);
+    throw new JwtError('ERR_ASYNC_REQUIRED');
   }
-  const views = getCore().jwsViews(token, seg.h, seg.p, sigLength);
-  if (views === undefined) return false;
-  const [input, signature] = views;
-  // node:crypto reads views of the core's memory before it returns; a promise-based
-  // backend gets copies, whatever its runtime does with the arguments.
-  return backend.name === 'node' ? checkInput(h, spec, input, signature, sync) : checkInput(h, spec, input.slice(), signature.slice(), sync);
-}
-
-/**
- * @internal The signature step alone, on arbitrary bytes: the same length rules and
- * dispatch as a token verify. Tests feed it the Wycheproof primitive files, whose
- * messages cannot be a JWS signing input.
- */
-export async function verifySignatureBytes(key: KeyEntry, alg: string, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
-  const spec = algSpec(alg);
-  if (spec === undefined || !key.fits(spec)) throw new JwtError('ERR_KEY_ALG_MISMATCH');
-  if (spec.sigLength !== 0 && signature.length !== spec.sigLength) return false;
-  return settled(checkInput(await key.handle(spec), spec, message, signature, false));
+  return out;
 }

@@ -3,7 +3,7 @@ import { scWnaf, doubleScalarMul } from '../ed25519/double-scalar';
 import { PT, ptDecode, ptEncode } from '../ed25519/point';
 import { scDigits } from '../ed25519/scalar';
 import { W, POSITIONS, TABLE_BYTES, buildTable, sumDigits } from '../ed25519/table';
-import { arenaAlloc } from '../ed25519/arena';
+import { arenaAlloc } from '../arena';
 import { fromHex, hexOf, digitsOf } from './hex';
 
 const IN: usize = memory.data(32, 8);

@@ -6,7 +6,7 @@
 // Public data only: lookups are indexed by the (public) scalar digits.
 
 import { FE, feMul, feInvert } from './field';
-import { arenaAlloc } from './arena';
+import { arenaAlloc } from '../arena';
 import { PT, NIELS, ptAdd, ptAddNiels, ptDouble, ptCopy, ptIdentity, nielsFromAffine } from './point';
 
 /**

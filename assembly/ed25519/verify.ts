@@ -1,6 +1,6 @@
 // Strict Ed25519 verification (RFC 8032 §5.1.7) over key slots.
 //
-// Policy (../../../shared/DESIGN.md "Ed25519 policy"):
+// Policy (docs/architecture.md, "Ed25519 policy"):
 // - import: A must decode canonically (y < p; x = 0 with the sign bit set refused,
 //   §5.1.3) and must not be of small order ([8]A != identity); else ERR_KEY.
 // - verify: S < L, else INVALID. k = SHA-512(R || A || M) mod L. We compute
@@ -18,7 +18,7 @@
 // compute the same point R', so the verdict never depends on which one ran.
 
 import { VALID, INVALID, ERR_SLOT, ERR_KEY, ERR_EMPTY_SLOT } from '../status';
-import { arenaAlloc } from './arena';
+import { arenaAlloc } from '../arena';
 import { equalCt } from '../regions';
 import { sha512Init, sha512Update, sha512Final, SHA512_CTX } from '../sha512';
 import { PT, ptDecode, ptEncode, ptIsSmallOrder } from './point';

@@ -1,5 +1,5 @@
 // The signing input every HMAC bench verifies: a 38-byte header and a ~450-byte
-// OIDC-like payload, base64url-encoded (654 bytes, as in shared/PERF-NOTES.md).
+// OIDC-like payload, base64url-encoded (654 bytes).
 
 function b64url(text: string): string {
   return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

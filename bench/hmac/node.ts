@@ -6,7 +6,8 @@ import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
-import { importHmacKey, verifyHmac } from '../../dist/wasm/keys.js';
+import { importHmacKey } from '../../dist/wasm/keys.js';
+import { WasmHandle } from '../../dist/signature.js';
 import { compare, compareAsync, printTable, speedup, type Sample } from '../lib/harness.ts';
 import { environment, printEnvironment, writeResults } from '../lib/env.ts';
 import { signingInput } from './input.ts';
@@ -27,13 +28,14 @@ for (const [alg, nodeHash, noble, size] of [
   const tag = createHmac(nodeHash, secret).update(input).digest();
   const tagBytes = new Uint8Array(tag);
 
-  const ours = importHmacKey(secret, alg);
+  const ours = new WasmHandle(importHmacKey(secret, alg));
+  const signed = { message: input, signature: tagBytes };
   const nodeKey = createSecretKey(secret);
   const nobleBase = hmac.create(noble, secret);
   const subtleKey = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: `SHA-${size * 8}` }, false, ['verify']);
 
   const sync = compare([
-    { name: 'edgejwt (Wasm)', fn: () => verifyHmac(ours, input, tagBytes) },
+    { name: 'edgejwt (Wasm)', fn: () => ours.verify(signed) },
     { name: 'node:crypto createHmac + timingSafeEqual', fn: () => timingSafeEqual(createHmac(nodeHash, nodeKey).update(input).digest(), tag) },
     { name: '@noble/hashes hmac (key state cloned)', fn: () => {
       const h = nobleBase.clone();

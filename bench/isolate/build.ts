@@ -20,12 +20,14 @@ export interface Bundle {
 
 export { CORE_WASM };
 
-const ENTRIES = { guard: join(root, 'src/worker/index.ts'), lib: join(here, 'edgejwt-min.ts'), jose: join(here, 'jose-guard.ts'), noop: join(here, 'noop.ts') };
+const ENTRIES = { guard: join(root, 'src/worker/index.ts'), lib: join(here, 'edgejwt-min.ts'), jose: join(here, 'jose-guard.ts'), noop: join(here, 'noop.ts'), base: '' };
 
-export async function bundle(name: keyof typeof ENTRIES): Promise<Bundle> {
+/** `base`: the guard from another checkout's src/ (`src`), for a before/after in one run. */
+export async function bundle(name: keyof typeof ENTRIES, src?: string): Promise<Bundle> {
   const dir = join(root, 'build/bench-isolate', name);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'worker.js');
-  const { code, wasmImport } = await bundleWorker(ENTRIES[name], file, { minify: true });
+  const entry = name === 'base' ? join(src ?? join(root, 'src'), 'worker/index.ts') : ENTRIES[name];
+  const { code, wasmImport } = await bundleWorker(entry, file, { minify: true }, name === 'base' && src !== undefined ? src : undefined);
   return { dir, file, code, wasmImport };
 }

@@ -2,7 +2,7 @@
 // configuration in one edgejwt verifier (key sets inline, HS secret from its
 // binding), Bearer tokens, the echo answer; no guard, no caches. Splits the
 // guard's cold cost into the library's part and the guard's own.
-import { createVerifier, type Verifier } from '../../src/index.ts';
+import { createVerifier, type Algorithm, type Verifier } from '../../src/index.ts';
 
 interface IssuerConfig {
   issuer: string;
@@ -26,7 +26,7 @@ function setup(env: Record<string, unknown>): Verifier {
     issuers: config.issuers.map((c) => ({
       issuer: c.issuer,
       audience: c.audience,
-      algorithms: c.algorithms,
+      algorithms: c.algorithms as Algorithm[],
       ...(c.secretBinding !== undefined ? { key: fromB64u(String(env[c.secretBinding])) } : { jwks: c.jwks as never }),
     })),
     cache: false,

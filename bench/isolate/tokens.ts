@@ -14,6 +14,8 @@ export interface BenchKeys {
   jwks: Record<BenchAlg, Record<string, unknown>>;
   privateKeys: Partial<Record<BenchAlg, KeyObject>>;
   hsKey: string;
+  /** The guard's origin-assertion signing key (private Ed25519 JWK as JSON). */
+  assertionKey: string;
 }
 
 export function benchKeys(): BenchKeys {
@@ -24,7 +26,8 @@ export function benchKeys(): BenchKeys {
     privateKeys[alg] = pair.privateKey;
     jwks[alg] = { ...(pair.publicKey.export({ format: 'jwk' }) as object), kid: `${alg.toLowerCase()}-1`, alg, use: 'sig' };
   }
-  return { jwks, privateKeys, hsKey: HS_SECRET.toString('base64url') };
+  const assertionKey = JSON.stringify(generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }));
+  return { jwks, privateKeys, hsKey: HS_SECRET.toString('base64url'), assertionKey };
 }
 
 export interface ConfigOptions {
@@ -32,6 +35,10 @@ export interface ConfigOptions {
   l1Max?: number;
   /** Serve the JWKS issuers' keys from this URL instead of inline. */
   jwksUrl?: string;
+  /** Turn on the origin assertion (EdDSA, sub + scope, 60 s). */
+  assertion?: boolean;
+  /** The KV verify cache's admission policy (the guard's default: seen-twice). */
+  verifyAdmission?: 'seen-twice' | 'always';
 }
 
 /** One GUARD_CONFIG with an issuer per algorithm (HS256 through a secret binding). */
@@ -45,7 +52,8 @@ export function guardConfig(keys: BenchKeys, o: ConfigOptions = {}): string {
     issuers,
     origin: 'builtin:echo',
     forwardClaims: { sub: 'X-Auth-Sub', scope: 'X-Auth-Scope' },
-    cache: { verify: o.verifyCache ?? false, jwks: true, ...(o.l1Max !== undefined ? { l1Max: o.l1Max } : {}) },
+    cache: { verify: o.verifyCache ?? false, jwks: true, ...(o.l1Max !== undefined ? { l1Max: o.l1Max } : {}), ...(o.verifyAdmission !== undefined ? { verifyAdmission: o.verifyAdmission } : {}) },
+    ...(o.assertion === true ? { originAssertion: { alg: 'EdDSA', ttl: 60, claims: ['sub', 'scope'], keyBinding: 'ASSERTION_KEY' } } : {}),
   });
 }
 

@@ -2,11 +2,12 @@
 // same code runs in Node and inside workerd. Every variant signs the same realistic
 // token (38-byte header, ~450-byte OIDC-like payload, as in ../hmac/input.ts).
 import { PAYLOAD } from '../hmac/input.ts';
+import type { Algorithm as JwsAlgorithm } from '../../src/algorithms.ts';
 
 export interface Variant {
   /** Row label, e.g. RS256-4096. */
   label: string;
-  alg: string;
+  alg: JwsAlgorithm;
   /** RSA modulus bits; undefined for other families. */
   bits?: number;
 }

@@ -2,7 +2,8 @@
 // library): grouped horizontal bars on a log axis, and latency ranges
 // (min–p99 line, p50–p95 box, p50 mark) on a log axis.
 
-export const PALETTE = ['#d9480f', '#f08c00', '#2b8a3e', '#74b816', '#1971c2', '#4dabf7', '#7048e8', '#c2255c', '#495057', '#adb5bd', '#0c8599', '#e64980'];
+import { colourOf } from './colours.ts';
+
 const FONT = 'font-family="system-ui, -apple-system, Segoe UI, sans-serif"';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -37,7 +38,8 @@ export interface BarGroup {
 
 /** Grouped horizontal bars (longer = more ops/s), one colour per series, log x axis. */
 export function groupedBars(title: string, subtitle: string, unit: string, groups: BarGroup[], seriesOrder: string[]): string {
-  const left = 120;
+  // Room for the longest group label (12 px bold: about 7.5 px a character).
+  const left = Math.max(120, 28 + Math.ceil(Math.max(...groups.map((g) => g.label.length)) * 7.5));
   const right = 860;
   const barH = 9;
   const gap = 12;
@@ -50,7 +52,7 @@ export function groupedBars(title: string, subtitle: string, unit: string, group
     const h = g.bars.length * barH;
     body.push(`<text x="${left - 8}" y="${y + h / 2 + 4}" text-anchor="end" font-size="12" font-weight="600">${esc(g.label)}</text>`);
     for (const b of g.bars) {
-      const color = PALETTE[seriesOrder.indexOf(b.series) % PALETTE.length];
+      const color = colourOf(b.series);
       const w = Math.max(1, s.x(b.value) - left);
       body.push(`<rect x="${left}" y="${y}" width="${w.toFixed(1)}" height="${barH - 1}" fill="${color}"><title>${esc(`${g.label} · ${b.series}: ${compact(b.value)} ${unit}`)}</title></rect>`);
       body.push(`<text x="${(left + w + 3).toFixed(1)}" y="${y + barH - 1.5}" font-size="8" fill="#495057">${compact(b.value)}</text>`);
@@ -66,7 +68,7 @@ export function groupedBars(title: string, subtitle: string, unit: string, group
     .map((name, i) => {
       const lx = 20 + (i % 4) * 215;
       const ly = 52 + Math.floor(i / 4) * 18;
-      return `<rect x="${lx}" y="${ly - 9}" width="10" height="10" fill="${PALETTE[i % PALETTE.length]}"/><text x="${lx + 14}" y="${ly}" font-size="11">${esc(name)}</text>`;
+      return `<rect x="${lx}" y="${ly - 9}" width="10" height="10" fill="${colourOf(name)}"/><text x="${lx + 14}" y="${ly}" font-size="11">${esc(name)}</text>`;
     })
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${height}" viewBox="0 0 900 ${height}" ${FONT}>
@@ -92,7 +94,7 @@ export interface RangeRow {
 }
 
 /** Latency ranges per row: a min–p99 whisker, a p50–p95 box, the p50 marked; log x axis in ms. */
-export function latencyRanges(title: string, subtitle: string, rows: RangeRow[], seriesOrder: string[], colors: string[] = PALETTE): string {
+export function latencyRanges(title: string, subtitle: string, rows: RangeRow[], seriesOrder: string[]): string {
   const left = 330;
   const right = 870;
   const rowH = 16;
@@ -108,7 +110,7 @@ export function latencyRanges(title: string, subtitle: string, rows: RangeRow[],
       body.push(`<text x="20" y="${y + 10}" font-size="12" font-weight="700">${esc(section)}</text>`);
       y += 16;
     }
-    const color = colors[seriesOrder.indexOf(r.series) % colors.length];
+    const color = colourOf(r.series);
     const mid = y + rowH / 2;
     body.push(`<text x="${left - 8}" y="${mid + 4}" text-anchor="end" font-size="11">${esc(r.label)}</text>`);
     body.push(`<line x1="${s.x(r.min).toFixed(1)}" y1="${mid}" x2="${s.x(r.p99).toFixed(1)}" y2="${mid}" stroke="${color}" stroke-width="1.5"/>`);
@@ -121,7 +123,7 @@ export function latencyRanges(title: string, subtitle: string, rows: RangeRow[],
     .map((t) => `<line x1="${s.x(t).toFixed(1)}" y1="${top}" x2="${s.x(t).toFixed(1)}" y2="${y + 4}" stroke="#dee2e6"/><text x="${s.x(t).toFixed(1)}" y="${y + 16}" text-anchor="middle" font-size="10" fill="#495057">${compact(t)}</text>`)
     .join('');
   const legend = seriesOrder
-    .map((name, i) => `<rect x="${20 + i * 150}" y="${45}" width="10" height="10" fill="${colors[i % colors.length]}"/><text x="${34 + i * 150}" y="${54}" font-size="11">${esc(name)}</text>`)
+    .map((name, i) => `<rect x="${20 + i * 150}" y="${45}" width="10" height="10" fill="${colourOf(name)}"/><text x="${34 + i * 150}" y="${54}" font-size="11">${esc(name)}</text>`)
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${height}" viewBox="0 0 900 ${height}" ${FONT}>
 <rect width="100%" height="100%" fill="#fff"/>

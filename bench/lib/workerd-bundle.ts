@@ -16,7 +16,8 @@ export interface WorkerBundle {
   wasmImport?: string;
 }
 
-export async function bundleWorker(entry: string, outfile: string, extra: { minify?: boolean; define?: Record<string, string> } = {}): Promise<WorkerBundle> {
+/** `src`: the src/ whose `#…` imports resolve (another checkout's for a before/after; default this one's). */
+export async function bundleWorker(entry: string, outfile: string, extra: { minify?: boolean; keepNames?: boolean; define?: Record<string, string> } = {}, src = join(root, 'src')): Promise<WorkerBundle> {
   await build({
     entryPoints: [entry],
     outfile,
@@ -26,9 +27,9 @@ export async function bundleWorker(entry: string, outfile: string, extra: { mini
     target: 'es2022',
     conditions: ['workerd', 'worker', 'browser'],
     alias: {
-      '#core-loader': join(root, 'src/wasm/load-workerd.ts'),
-      '#crypto-backend': join(root, 'src/backend/webcrypto.ts'),
-      '#platform': join(root, 'src/platform/web.ts'),
+      '#core-loader': join(src, 'wasm/load-workerd.ts'),
+      '#crypto-backend': join(src, 'backend/webcrypto.ts'),
+      '#platform': join(src, 'platform/web.ts'),
     },
     external: ['*.wasm'],
     logLevel: 'warning',

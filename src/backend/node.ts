@@ -67,3 +67,5 @@ export const backend: CryptoBackend = {
     return verify(k.digest, data, k.arg, signature);
   },
 };
+export { signBackend } from './sign-node.js';
+export { jweBackend } from './jwe-node.js';

@@ -19,6 +19,9 @@ export interface CryptoBackend {
   readonly name: 'webcrypto' | 'node';
   importJwk(spec: AlgSpec, jwk: PublicJwk): BackendKey | Promise<BackendKey>;
   importCryptoKey(spec: AlgSpec, key: CryptoKey): BackendKey | Promise<BackendKey>;
-  /** A string `signingInput` is ASCII (it passed the base64url check); bytes are used as they are. */
+  /**
+   * A string `signingInput` is ASCII (it passed the base64url check). Bytes may be views
+   * of the Wasm core's memory: read them before returning, or copy them.
+   */
   verify(spec: AlgSpec, key: BackendKey, signingInput: string | Uint8Array, signature: Uint8Array): boolean | Promise<boolean>;
 }

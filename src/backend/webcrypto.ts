@@ -62,6 +62,11 @@ export const backend: CryptoBackend = {
   },
   verify(spec: AlgSpec, key: BackendKey, signingInput: string | Uint8Array, signature: Uint8Array): Promise<boolean> {
     const k = key as SubtleKey;
-    return crypto.subtle.verify(k.params, k.native, signature as BufferSource, (typeof signingInput === 'string' ? encoder.encode(signingInput) : signingInput) as BufferSource);
+    // The bytes may be views of the Wasm core's memory, which the next verify writes
+    // over: crypto.subtle gets copies, whatever its runtime does with the arguments.
+    const data = typeof signingInput === 'string' ? encoder.encode(signingInput) : signingInput.slice();
+    return crypto.subtle.verify(k.params, k.native, signature.slice() as BufferSource, data as BufferSource);
   },
 };
+export { signBackend } from './sign-webcrypto.js';
+export { jweBackend } from './jwe-webcrypto.js';

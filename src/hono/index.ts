@@ -7,7 +7,7 @@ import type { JWTPayload } from '../claims.js';
 import { isJwtError } from '../errors.js';
 import type { JoseHeader } from '../header.js';
 import { VERIFIER_OPTION_NAMES, checkOptionNames, type OptionNames } from '../option-names.js';
-import { createVerifier, type Verifier, type VerifierOptions } from '../verifier.js';
+import { createVerifier, type Verifier, type VerifierOptions, type VerifierSettings } from '../verifier.js';
 import { DESCRIPTIONS, keysUnavailable, publicDescription, retryAfterSeconds } from '../bearer/challenge.js';
 import { hasScopes } from '../bearer/scopes.js';
 import { findToken, type TokenSource } from '../bearer/token.js';
@@ -16,7 +16,16 @@ import { JwtAuthError } from './challenge.js';
 export { JwtAuthError } from './challenge.js';
 export type { ChallengeKind } from './challenge.js';
 
-export interface JwtAuthOptions extends VerifierOptions {
+/**
+ * jwtAuth's options: a verifier's (VerifierOptions), or a `verifier` to share,
+ * plus where the token is read from and what the route requires.
+ * @example
+ * app.use('/api/*', jwtAuth({ algorithms: ['ES256'], jwks, audience: 'api', scopes: ['read'] }));
+ */
+export type JwtAuthOptions = (VerifierOptions | (Partial<VerifierSettings> & { verifier: Verifier })) & JwtAuthSettings;
+
+/** The settings of JwtAuthOptions that are the middleware's own. */
+export interface JwtAuthSettings {
   /** A verifier to share with other code; otherwise one is built from the other options. */
   verifier?: Verifier;
   /** Read the token from this cookie when there is no Authorization header. */
@@ -39,12 +48,23 @@ const JWT_AUTH_OPTION_NAMES = {
   ...VERIFIER_OPTION_NAMES, verifier: true, cookie: true, realm: true, scopes: true, retryAfter: true, optional: true,
 } as const satisfies OptionNames<Required<JwtAuthOptions>>;
 
-/** What the middleware sets on the context (with `optional`, both are undefined when no token was sent). */
+/**
+ * What the middleware sets on the context (with `optional`, both are undefined when no token was sent).
+ *
+ * @example
+ * app.get('/me', (c) => c.json({ sub: c.get('jwtPayload').sub, kid: c.get('jwtHeader').kid }));
+ */
 export interface JwtAuthVariables<P = JWTPayload> {
   jwtPayload: P;
   jwtHeader: JoseHeader;
 }
 
+/**
+ * The Hono Env the middleware adds, for typing an app or a route.
+ *
+ * @example
+ * const app = new Hono<JwtAuthEnv<{ sub: string; tenant: string }>>();
+ */
 export type JwtAuthEnv<P = JWTPayload> = { Variables: JwtAuthVariables<P> };
 
 /** The app's bindings type (`c.env`), or a plain record when the app declares none. */
@@ -68,13 +88,15 @@ function prepare(options: JwtAuthOptions): Prepared {
   const { verifier: given, cookie, realm = 'edgejwt', scopes = [], retryAfter = retryAfterSeconds(), optional = false, ...verifierOptions } = options;
   const sources: TokenSource[] = cookie === undefined ? [{ header: 'Authorization' }] : [{ header: 'Authorization' }, { cookie }];
   // Built here, once: keys are imported once, not per request.
-  const verifier = given ?? createVerifier(verifierOptions);
+  const verifier = given ?? createVerifier(verifierOptions as VerifierOptions);
   return { verifier, sources, realm, scopes, retryAfter, optional };
 }
 
 /**
- * Verify the request's bearer token (Authorization, then the cookie if set), put the payload
- * and header on the context, refuse per RFC 6750 (see JwtAuthError). Token extraction,
+ * Hono middleware: verifies the request's bearer token (Authorization header, then
+ * the `cookie` if set) with a verifier built once, sets `jwtPayload` and `jwtHeader`
+ * on the context, and refuses per RFC 6750 by throwing a JwtAuthError (401, 400,
+ * 403 for missing scopes, 503 when the keys are unavailable). Token extraction,
  * challenges and the scope check are the route guard's own (src/bearer/).
  *
  * `options` may be a function of `c.env`: it is called once per env object (once per isolate

@@ -8,10 +8,16 @@ import { MIN_RSA_BITS, SUPPORTED_ALGORITHMS, algSpec, jwkAlgAllows, type AlgSpec
 import { decodeSegment } from '../b64.js';
 import type { BackendKey, PublicJwk } from '../backend/types.js';
 import { JwtError } from '../errors.js';
-import { importEd25519Key, importHmacKey, type HmacAlg, type WasmKey } from '../wasm/keys.js';
+import { BackendHandle, WasmHandle, type Handle } from '../signature.js';
+import { importEd25519Key, importHmacKey, type HmacAlg } from '../wasm/keys.js';
 import { checkRsaExponent, checkRsaParams } from './rsa-params.js';
 
-/** A JSON Web Key (RFC 7517) as accepted here; private members are ignored. */
+/**
+ * A JSON Web Key (RFC 7517) as accepted here; private members are ignored.
+ *
+ * @example
+ * const jwk: JWK = { kty: 'OKP', crv: 'Ed25519', kid: 'k1', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' };
+ */
 export interface JWK {
   kty?: string;
   kid?: string;
@@ -26,10 +32,14 @@ export interface JWK {
   y?: string;
 }
 
+/**
+ * One key for `key` in createVerifier: a public JWK, raw HMAC secret bytes, or a
+ * CryptoKey (public, with the `verify` usage).
+ *
+ * @example
+ * const key: KeyInput = new TextEncoder().encode(process.env.JWT_SECRET); // HS256 needs at least 32 bytes
+ */
 export type KeyInput = JWK | Uint8Array | CryptoKey;
-
-/** How a verify reaches the signature check: a Wasm key slot or a backend key. */
-export type Handle = { readonly wasm: WasmKey; readonly sigLength: number } | { readonly wasm?: undefined; readonly key: BackendKey; readonly sigLength: number };
 
 type Material =
   | { t: 'secret'; secret: Uint8Array }
@@ -157,8 +167,8 @@ export class KeyEntry {
       sigLength = Math.ceil((algo.modulusLength ?? 0) / 8);
       if ((algo.modulusLength ?? 0) < MIN_RSA_BITS) problem = new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
     }
-    if (first.kty === 'oct' && (algo.length ?? 0) < first.sigLength * 8) {
-      problem = new JwtError('ERR_KEY_TOO_SHORT', { reason: `${first.alg} needs at least ${first.sigLength} bytes` });
+    if (first.kty === 'oct' && (algo.length ?? 0) < first.minKeyBytes * 8) {
+      problem = new JwtError('ERR_KEY_TOO_SHORT', { reason: `${first.alg} needs at least ${first.minKeyBytes} bytes` });
     }
     return new KeyEntry({
       kty: first.kty,
@@ -206,16 +216,16 @@ export class KeyEntry {
     try {
       switch (m.t) {
         case 'secret':
-          return { wasm: importHmacKey(m.secret, spec.alg as HmacAlg), sigLength: spec.sigLength };
+          return new WasmHandle(importHmacKey(m.secret, spec.alg as HmacAlg));
         case 'okp':
-          return { wasm: importEd25519Key(m.x), sigLength: 64 };
+          return new WasmHandle(importEd25519Key(m.x));
         case 'jwk':
-          return settle(backend.importJwk(spec, m.jwk), m.sigLength);
+          return backendHandle(spec, backend.importJwk(spec, m.jwk), m.sigLength);
         case 'crypto':
           if (spec.engine === 'ed25519') {
-            return crypto.subtle.exportKey('raw', m.key).then((raw) => ({ wasm: importEd25519Key(new Uint8Array(raw)), sigLength: 64 }));
+            return crypto.subtle.exportKey('raw', m.key).then((raw) => new WasmHandle(importEd25519Key(new Uint8Array(raw))));
           }
-          return settle(backend.importCryptoKey(spec, m.key), m.sigLength);
+          return backendHandle(spec, backend.importCryptoKey(spec, m.key), m.sigLength);
       }
     } catch (cause) {
       throw cause instanceof JwtError ? cause : new JwtError('ERR_KEY_INVALID', { cause });
@@ -223,6 +233,6 @@ export class KeyEntry {
   }
 }
 
-function settle(key: BackendKey | Promise<BackendKey>, sigLength: number): Handle | Promise<Handle> {
-  return key instanceof Promise ? key.then((k) => ({ key: k, sigLength })) : { key, sigLength };
+function backendHandle(spec: AlgSpec, key: BackendKey | Promise<BackendKey>, sigLength: number): Handle | Promise<Handle> {
+  return key instanceof Promise ? key.then((k) => new BackendHandle(spec, k, sigLength)) : new BackendHandle(spec, key, sigLength);
 }

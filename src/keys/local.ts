@@ -4,19 +4,31 @@
 import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import { KeyEntry, type JWK } from './entry.js';
-import { KEY_SOURCE, pick, type KeySource } from './set.js';
+import { KEY_SOURCE, pick, type KeySource } from './source.js';
 import { LOCAL_SET_OPTION_NAMES, checkOptionNames } from '../option-names.js';
 
+/**
+ * A JSON Web Key Set (RFC 7517 §5).
+ *
+ * @example
+ * const jwks: JSONWebKeySet = await (await fetch(jwksUrl)).json();
+ */
 export interface JSONWebKeySet {
   keys: JWK[];
 }
 
+/**
+ * Options of createLocalJWKSet.
+ *
+ * @example
+ * createLocalJWKSet(jwks, { allowHmac: false }); // public keys only
+ */
 export interface LocalSetOptions {
   /** Accept `kty: "oct"` (HMAC) keys from the set. On by default for a set you hold in code; remote sets default to off. */
   allowHmac?: boolean;
 }
 
-export const MAX_JWKS_KEYS = 100;
+const MAX_JWKS_KEYS = 100;
 
 /** Parse a JWKS object into key entries, skipping keys that cannot verify. */
 export function parseJwks(jwks: unknown): KeyEntry[] {
@@ -39,6 +51,14 @@ export function parseJwks(jwks: unknown): KeyEntry[] {
   return out;
 }
 
+/**
+ * A key set held in memory (build it with createLocalJWKSet). Keys that cannot
+ * verify JWS are left out; a token's `kid` picks the key, and without a `kid`
+ * exactly one key of the right type must fit.
+ *
+ * @example
+ * const set: LocalJWKSet = createLocalJWKSet({ keys: [publicJwk] });
+ */
 export class LocalJWKSet implements KeySource {
   readonly [KEY_SOURCE] = true as const;
   readonly #keys: KeyEntry[];
@@ -57,6 +77,16 @@ export class LocalJWKSet implements KeySource {
   }
 }
 
+/**
+ * A key set you hold in code, for `jwks` in createVerifier. Throws ERR_JWKS_INVALID
+ * for a value that is not `{ keys: [...] }` or holds more than 100 keys.
+ *
+ * @example
+ * import { createLocalJWKSet, createVerifier } from 'edgejwt';
+ *
+ * const jwks = createLocalJWKSet({ keys: [{ kty: 'OKP', crv: 'Ed25519', kid: 'k1', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }] });
+ * const verifier = createVerifier({ algorithms: ['EdDSA'], jwks, issuer: 'https://issuer.example' });
+ */
 export function createLocalJWKSet(jwks: JSONWebKeySet, options?: LocalSetOptions): LocalJWKSet {
   return new LocalJWKSet(jwks, options);
 }

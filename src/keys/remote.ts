@@ -8,21 +8,35 @@ import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import type { KeyEntry } from './entry.js';
 import { parseJwks, type JSONWebKeySet } from './local.js';
+import { optionsError } from '../options-error.js';
 import { REMOTE_SET_OPTION_NAMES, checkOptionNames } from '../option-names.js';
 
 export type { JSONWebKeySet };
-import { KEY_SOURCE, pick, type KeySource } from './set.js';
+import { KEY_SOURCE, pick, type KeySource } from './source.js';
 
 /**
  * Where fetched sets are shared beyond this isolate. `get` returns a set another
  * isolate stored (or undefined); `put` receives the parsed JSON and how long it
  * stays fresh, in seconds. Errors from either are treated as a miss.
+ *
+ * @example
+ * // Workers KV as the store (KV's shortest life is 60 s).
+ * const store: JWKSStore = {
+ *   get: (url) => env.JWKS.get(url, 'json'),
+ *   put: (url, jwks, ttl) => env.JWKS.put(url, JSON.stringify(jwks), { expirationTtl: Math.max(60, ttl) }),
+ * };
  */
 export interface JWKSStore {
   get(url: string): Promise<JSONWebKeySet | undefined | null> | JSONWebKeySet | undefined | null;
   put(url: string, jwks: JSONWebKeySet, ttlSeconds: number): Promise<void> | void;
 }
 
+/**
+ * Options of createRemoteJWKSet; durations in ms, sizes in bytes.
+ *
+ * @example
+ * createRemoteJWKSet(url, { timeoutDuration: 2000, cooldownDuration: 10_000, store });
+ */
 export interface RemoteJWKSetOptions {
   /** Abort a fetch after this many ms (default 5000). */
   timeoutDuration?: number;
@@ -49,14 +63,21 @@ export interface RemoteJWKSetOptions {
 interface Installed {
   keys: KeyEntry[];
   seq: number;
-  /** Clock time the set was obtained. */
-  at: number;
   /** Clock time it stops being fresh. */
   freshUntil: number;
 }
 
 const MAX_AGE = /(?:^|,)\s*max-age\s*=\s*(\d{1,10})\s*(?:,|$)/i;
 
+/**
+ * A key set fetched from a URL (build it with createRemoteJWKSet): memory, then the
+ * optional store, then the network; one fetch in flight at a time.
+ *
+ * @example
+ * const set = createRemoteJWKSet('https://issuer.example/.well-known/jwks.json');
+ * await set.reload(); // fetch now, e.g. at startup
+ * set.fresh; // true while a fresh set is in memory
+ */
 export class RemoteJWKSet implements KeySource {
   readonly [KEY_SOURCE] = true as const;
   readonly url: string;
@@ -72,7 +93,7 @@ export class RemoteJWKSet implements KeySource {
   constructor(url: string | URL, options: RemoteJWKSetOptions = {}) {
     const parsed = new URL(String(url));
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-      throw new JwtError('ERR_OPTIONS_INVALID', { setting: 'url', reason: 'JWKS URL must be http(s)' });
+      throw optionsError('url', 'JWKS URL must be http(s)');
     }
     this.url = parsed.href;
     checkOptionNames(options, REMOTE_SET_OPTION_NAMES);
@@ -91,7 +112,7 @@ export class RemoteJWKSet implements KeySource {
     };
     for (const k of ['timeoutDuration', 'cooldownDuration', 'cacheMaxAge', 'cacheMinAge', 'staleDuration', 'maxSize'] as const) {
       const v = this.#o[k];
-      if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v)) throw new JwtError('ERR_OPTIONS_INVALID', { setting: k });
+      if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v)) throw optionsError(k);
     }
   }
 
@@ -162,7 +183,7 @@ export class RemoteJWKSet implements KeySource {
       const keys = parseJwks(jwks);
       const now = this.#o.now();
       // The store expires its own entries; trust a stored set for the minimum age, then ask again.
-      return this.#install({ keys, seq, at: now, freshUntil: now + this.#o.cacheMinAge });
+      return this.#install({ keys, seq, freshUntil: now + this.#o.cacheMinAge });
     } catch {
       return undefined;
     }
@@ -237,7 +258,7 @@ export class RemoteJWKSet implements KeySource {
     const keys = parseJwks(json);
     const now = this.#o.now();
     const ttl = this.#ttl(cacheControl);
-    const installed = this.#install({ keys, seq, at: now, freshUntil: now + ttl });
+    const installed = this.#install({ keys, seq, freshUntil: now + ttl });
     if (this.#o.store !== undefined && installed.seq === seq) {
       try {
         await this.#o.store.put(this.url, json as JSONWebKeySet, Math.ceil(ttl / 1000));
@@ -300,6 +321,18 @@ async function readCapped(res: Response, cap: number): Promise<string> {
   }
 }
 
+/**
+ * A key set an issuer publishes at `url` (http or https), for `jwks` in createVerifier.
+ * Cache-Control is honoured within [cacheMinAge, cacheMaxAge]; an unknown `kid`
+ * refetches at most once per cooldown; redirects are failures; HMAC keys are refused
+ * unless `allowHmac`.
+ *
+ * @example
+ * import { createRemoteJWKSet, createVerifier } from 'edgejwt';
+ *
+ * const jwks = createRemoteJWKSet('https://issuer.example/.well-known/jwks.json', { timeoutDuration: 2000 });
+ * const verifier = createVerifier({ algorithms: ['RS256'], jwks, issuer: 'https://issuer.example', audience: 'api' });
+ */
 export function createRemoteJWKSet(url: string | URL, options?: RemoteJWKSetOptions): RemoteJWKSet {
   return new RemoteJWKSet(url, options);
 }

@@ -70,3 +70,31 @@ export function readText(memory: ArrayBuffer, start: number, end: number, ascii:
 export function base64Bytes(text: string): Uint8Array {
   return Buffer.from(text, 'base64');
 }
+
+// ---- base64url encoding (the signing path) ----
+
+const base64urlSlice: Slicer =
+  (Buffer.prototype as unknown as { base64urlSlice?: Slicer }).base64urlSlice ??
+  function (this: Buffer, s, e) {
+    return this.toString('base64url', s, e);
+  };
+// JSON text is written here before encoding: one buffer for every sign, no allocation.
+const textScratch = Buffer.allocUnsafe(65_536);
+
+/** Unpadded base64url of `text` as UTF-8. */
+export function base64UrlOfText(text: string): string {
+  // Three bytes per UTF-16 unit is the most UTF-8 can take: the write never truncates.
+  if (text.length * 3 > textScratch.length) return Buffer.from(text, 'utf8').toString('base64url');
+  return base64urlSlice.call(textScratch, 0, textScratch.write(text, 0, 'utf8'));
+}
+
+/** Unpadded base64url of `bytes`. */
+export function base64UrlOfBytes(bytes: Uint8Array): string {
+  const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  return base64urlSlice.call(b, 0, b.length);
+}
+
+/** Unpadded base64url of bytes [start, end) of `memory` (the core's output region), without a copy. */
+export function base64UrlOfMemory(memory: ArrayBuffer, start: number, end: number): string {
+  return base64urlSlice.call(over(memory), start, end);
+}

@@ -4,7 +4,7 @@
 // decoder. Same verdicts either way: the native decoder is lenient, so the strict
 // rules are checked around it.
 
-import { decodeSegment, decodedLength, trailingBitsZero } from '../b64.js';
+import { decodeSegment, decodedLength, encode, trailingBitsZero } from '../b64.js';
 import { utf8 } from '../utf8.js';
 
 /** Bytes to text, refusing invalid UTF-8 (a fatal TextDecoder). */
@@ -58,4 +58,25 @@ export function base64Bytes(text: string): Uint8Array {
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
+}
+
+// ---- base64url encoding (the signing path) ----
+
+type ToBase64 = (this: Uint8Array, options: { alphabet: 'base64url'; omitPadding: true }) => string;
+const toBase64 = (Uint8Array.prototype as unknown as { toBase64?: ToBase64 }).toBase64;
+const TO_OPTIONS = { alphabet: 'base64url', omitPadding: true } as const;
+
+/** Unpadded base64url of `bytes`: native where the runtime has it. */
+export function base64UrlOfBytes(bytes: Uint8Array): string {
+  return toBase64 !== undefined ? toBase64.call(bytes, TO_OPTIONS) : encode(bytes);
+}
+
+/** Unpadded base64url of `text` as UTF-8. */
+export function base64UrlOfText(text: string): string {
+  return base64UrlOfBytes(encoder.encode(text));
+}
+
+/** Unpadded base64url of bytes [start, end) of `memory` (the core's output region). */
+export function base64UrlOfMemory(memory: ArrayBuffer, start: number, end: number): string {
+  return base64UrlOfBytes(new Uint8Array(memory, start, end - start));
 }

@@ -1,30 +1,50 @@
 // The glue between JS and the Wasm core: views into its memory built once,
 // key-slot bookkeeping, and status codes turned into booleans or JwtErrors.
-// Nothing here allocates inside Wasm; bytes go into fixed regions.
+// Nothing here allocates inside Wasm; bytes go into fixed regions
+// (docs/architecture.md, "The Wasm boundary").
 
-import { readText, writeText } from '#platform';
-import { JwtError } from '../errors.js';
-import type { CoreExports } from './exports.js';
+import { base64UrlOfMemory, readText, writeText } from '#platform';
+import type { HashName } from '../algorithms.js';
 import { decodedLength } from '../b64.js';
-import { VALID, INVALID, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING } from './status.js';
-
-export const HASH_IDS = { 'SHA-256': 1, 'SHA-384': 2, 'SHA-512': 3 } as const;
-export type HashName = keyof typeof HASH_IDS;
-export const DIGEST_LENGTH: Record<HashName, number> = { 'SHA-256': 32, 'SHA-384': 48, 'SHA-512': 64 };
+import { JwtError } from '../errors.js';
+import { ERR_KEY, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING, HASH_IDS, INVALID, UTF8_ASCII, UTF8_VALID, VALID } from './abi.js';
+import type { CoreExports } from './exports.js';
 
 export type Bytes = string | Uint8Array;
 
-/** What decodeJws found; `payload` is undefined when the payload bytes are not UTF-8. */
-export interface DecodedJws {
-  readonly payload: string | undefined;
-  readonly payloadLength: number;
-  readonly signatureLength: number;
+/**
+ * A token the core decoded in place (Core.decodeJws): the value a signature check
+ * is handed. It names the token and its dot positions, so the core can decode it
+ * again when something else wrote over its regions in between (see Core.hold).
+ * `payload` is undefined when the payload bytes are not UTF-8.
+ */
+export class DecodedJws {
+  constructor(
+    readonly token: string,
+    /** Index of the first '.'. */
+    readonly headerEnd: number,
+    /** Index of the second '.': the signing input is token[0, payloadEnd). */
+    readonly payloadEnd: number,
+    readonly payload: string | undefined,
+    readonly payloadLength: number,
+    readonly signatureLength: number,
+  ) {}
 }
 
-export const JWS_PAYLOAD_NOT_BASE64URL = 'payload is not canonical base64url';
-export const JWS_SIGNATURE_NOT_BASE64URL = 'signature is not canonical base64url';
-const UTF8_ASCII = 0;
-const UTF8_VALID = 1;
+/** A message and its signature as bytes, for a check outside a token (tests, test vectors). */
+export interface SignedBytes {
+  readonly message: Bytes;
+  readonly signature: Uint8Array;
+}
+
+/** What a signature check reads: a decoded token, or a message and signature. */
+export type Signed = DecodedJws | SignedBytes;
+
+/** The Wasm-verified schemes; each has one verify export. */
+export type WasmScheme = 'hmac' | 'ed25519';
+
+const JWS_PAYLOAD_NOT_BASE64URL = 'payload is not canonical base64url';
+const JWS_SIGNATURE_NOT_BASE64URL = 'signature is not canonical base64url';
 
 export class Core {
   readonly exports: CoreExports;
@@ -33,8 +53,8 @@ export class Core {
   private readonly sigPtr: number;
   private readonly outPtr: number;
   private readonly payloadPtr: number;
-  /** The token whose bytes INPUT, SIG and PAYLOAD hold (see decodeJws); cleared by any other write. */
-  private decoded: string | undefined;
+  /** The decoded token whose bytes INPUT, SIG and PAYLOAD hold; cleared by every other write (takeInput). */
+  private resident: DecodedJws | undefined;
   private readonly encoder = new TextEncoder();
   private buffer: ArrayBuffer;
   private memoryView: Uint8Array;
@@ -90,49 +110,62 @@ export class Core {
   // ---- compact JWS, decoded in place ----
 
   /**
-   * Copy `token` (dots at h and p) into INPUT and decode it there: the signature to
-   * SIG, the payload to PAYLOAD. The signing input stays in INPUT as the token's
-   * prefix, so the *Decoded verifies below read it without another copy.
+   * Copy `token` (dots at headerEnd and payloadEnd) into INPUT and decode it there:
+   * the signature to SIG, the payload to PAYLOAD. The signing input stays in INPUT as
+   * the token's prefix, so verify() reads it without another copy.
    * Throws ERR_JWT_MALFORMED for anything that is not canonical base64url.
    */
-  decodeJws(token: string, h: number, p: number): DecodedJws {
-    const status = this.decodeInPlace(token, h, p);
+  decodeJws(token: string, headerEnd: number, payloadEnd: number): DecodedJws {
+    const status = this.decodeInPlace(token, headerEnd, payloadEnd);
     if (status < 0) {
       throw new JwtError('ERR_JWT_MALFORMED', { reason: status === ERR_PAYLOAD_ENCODING ? JWS_PAYLOAD_NOT_BASE64URL : JWS_SIGNATURE_NOT_BASE64URL });
     }
     const n = status >>> 2;
     const utf8 = status & 3;
     const payload = utf8 === UTF8_ASCII || utf8 === UTF8_VALID ? readText(this.buffer, this.payloadPtr, this.payloadPtr + n, utf8 === UTF8_ASCII) : undefined;
-    return { payload, payloadLength: n, signatureLength: decodedLength(token.length - p - 1) };
+    const decoded = new DecodedJws(token, headerEnd, payloadEnd, payload, n, decodedLength(token.length - payloadEnd - 1));
+    this.resident = decoded;
+    return decoded;
   }
 
-  /** A copy of the payload bytes decodeJws left in PAYLOAD (raw-payload verifiers). */
-  payloadBytes(length: number): Uint8Array {
-    return this.memoryView.slice(this.payloadPtr, this.payloadPtr + length);
-  }
-
-  /** A copy of the signature decodeJws left in SIG (for checks that finish later). */
-  signatureBytes(length: number): Uint8Array {
-    return this.memoryView.slice(this.sigPtr, this.sigPtr + length);
+  /** A copy of the payload bytes of `jws` (raw-payload verifiers). */
+  payloadBytes(jws: DecodedJws): Uint8Array {
+    if (!this.hold(jws)) throw new JwtError('ERR_JWT_MALFORMED', { reason: JWS_PAYLOAD_NOT_BASE64URL });
+    return this.memoryView.slice(this.payloadPtr, this.payloadPtr + jws.payloadLength);
   }
 
   /**
-   * Views of the signing input and signature of `token`, decoded again if anything wrote
-   * over them (undefined if it no longer decodes). Read them before the next call into the core.
+   * Views of the signing input and signature of `jws` (undefined if it no longer
+   * decodes). Read them before the next call into the core.
    */
-  jwsViews(token: string, h: number, p: number, sigLength: number): [Uint8Array, Uint8Array] | undefined {
-    if (!this.ensureDecoded(token, h, p)) return undefined;
-    return [this.memoryView.subarray(this.inputPtr, this.inputPtr + p), this.memoryView.subarray(this.sigPtr, this.sigPtr + sigLength)];
+  signingViews(jws: DecodedJws): [Uint8Array, Uint8Array] | undefined {
+    if (!this.hold(jws)) return undefined;
+    return [this.memoryView.subarray(this.inputPtr, this.inputPtr + jws.payloadEnd), this.memoryView.subarray(this.sigPtr, this.sigPtr + jws.signatureLength)];
   }
 
-  hmacVerifyDecoded(slot: number, token: string, h: number, p: number, sigLength: number): boolean {
-    if (sigLength === 0 || sigLength > 64 || !this.ensureDecoded(token, h, p)) return false;
-    return this.verdict(this.exports.hmac_verify(slot, p, sigLength));
-  }
+  // ---- signatures ----
 
-  ed25519VerifyDecoded(slot: number, token: string, h: number, p: number, sigLength: number): boolean {
-    if (sigLength !== 64 || !this.ensureDecoded(token, h, p)) return false;
-    return this.verdict(this.exports.ed25519_verify(slot, p));
+  /**
+   * The one signature check of the core: `scheme`'s verify export with the key in
+   * `slot`, on a decoded token (read in place) or on a message and signature (copied
+   * in). HMAC accepts a tag of 1..64 bytes (compared in constant time against that
+   * prefix of the MAC: callers fix the length), Ed25519 exactly 64. Anything else is `false`.
+   */
+  verify(scheme: WasmScheme, slot: number, signed: Signed): boolean {
+    let len: number;
+    let sigLength: number;
+    if (signed instanceof DecodedJws) {
+      sigLength = signed.signatureLength;
+      if (!fits(scheme, sigLength) || !this.hold(signed)) return false;
+      len = signed.payloadEnd;
+    } else {
+      sigLength = signed.signature.length;
+      if (!fits(scheme, sigLength)) return false;
+      len = this.writeInput(signed.message);
+      if (len < 0) return false;
+      this.memoryView.set(signed.signature, this.sigPtr);
+    }
+    return this.verdict(scheme === 'hmac' ? this.exports.hmac_verify(slot, len, sigLength) : this.exports.ed25519_verify(slot, len));
   }
 
   // ---- HMAC ----
@@ -142,8 +175,7 @@ export class Core {
     if (key.length > this.inputCap) throw new JwtError('ERR_KEY_INVALID', { reason: 'key too long' });
     const slot = this.freeHmac.pop() ?? this.growHmac();
     if (slot === undefined) throw new JwtError('ERR_WASM_CORE', { reason: 'no free HMAC key slot' });
-    this.refreshViews();
-    this.decoded = undefined;
+    this.takeInput();
     this.inputView.set(key, 0);
     const status = this.exports.hmac_import(slot, HASH_IDS[name], key.length);
     if (status !== VALID) {
@@ -154,19 +186,28 @@ export class Core {
     return slot;
   }
 
-  /** Constant-time check of `tag` (1..digest bytes) against the MAC of `data`. */
-  hmacVerify(slot: number, data: Bytes, tag: Uint8Array): boolean {
-    if (tag.length === 0 || tag.length > 64) return false;
-    const len = this.writeInput(data);
-    if (len < 0) return false;
-    this.memoryView.set(tag, this.sigPtr);
-    return this.verdict(this.exports.hmac_verify(slot, len, tag.length));
-  }
-
   hmacCompute(slot: number, data: Bytes): Uint8Array {
     const len = this.writeInput(data);
     if (len < 0) throw new JwtError('ERR_WASM_CORE', { reason: 'input larger than the core buffer' });
     return this.readOut(this.exports.hmac_compute(slot, len));
+  }
+
+  /**
+   * Signing: the MAC of the ASCII `signingInput` under `slot`, left in OUT; returns the
+   * tag length. Read it with outBase64Url before the next call into the core.
+   */
+  hmacSignInput(slot: number, signingInput: string): number {
+    this.takeInput();
+    const len = writeText(this.buffer, this.inputPtr, this.inputCap, signingInput);
+    if (len < 0) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'signing input larger than the core buffer' });
+    const n = this.exports.hmac_compute(slot, len);
+    if (n <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `hmac_compute status ${n}` });
+    return n;
+  }
+
+  /** Unpadded base64url of the first `len` bytes of OUT (a tag hmacSignInput left there). */
+  outBase64Url(len: number): string {
+    return base64UrlOfMemory(this.buffer, this.outPtr, this.outPtr + len);
   }
 
   hmacDrop(slot: number): void {
@@ -180,13 +221,12 @@ export class Core {
     if (publicKey.length !== 32) throw new JwtError('ERR_KEY_INVALID', { reason: 'Ed25519 public key must be 32 bytes' });
     const slot = this.freeEd25519.pop();
     if (slot === undefined) throw new JwtError('ERR_WASM_CORE', { reason: 'no free Ed25519 key slot' });
-    this.refreshViews();
-    this.decoded = undefined;
+    this.takeInput();
     this.inputView.set(publicKey, 0);
     const status = this.exports.ed25519_import(slot);
     if (status !== VALID) {
       this.freeEd25519.push(slot);
-      if (status === -4) throw new JwtError('ERR_KEY_INVALID', { reason: 'not a valid Ed25519 public key' });
+      if (status === ERR_KEY) throw new JwtError('ERR_KEY_INVALID', { reason: 'not a valid Ed25519 public key' });
       throw new JwtError('ERR_WASM_CORE', { reason: `ed25519_import status ${status}` });
     }
     return slot;
@@ -196,33 +236,37 @@ export class Core {
     return this.freeEd25519.length > 0;
   }
 
-  /** Strict RFC 8032 verify; any malformed signature is simply `false`. */
-  ed25519Verify(slot: number, message: Bytes, signature: Uint8Array): boolean {
-    if (signature.length !== 64) return false;
-    const len = this.writeInput(message);
-    if (len < 0) return false;
-    this.memoryView.set(signature, this.sigPtr);
-    return this.verdict(this.exports.ed25519_verify(slot, len));
-  }
-
   ed25519Drop(slot: number): void {
     if (this.exports.ed25519_drop(slot) === VALID) this.freeEd25519.push(slot);
   }
 
   // ---- internals ----
 
-  /** The core's status for decoding `token` in place (see jws_decode), or ERR_PAYLOAD_ENCODING for a token that is not ASCII. */
-  private decodeInPlace(token: string, h: number, p: number): number {
-    this.refreshViews();
-    this.decoded = undefined;
-    if (writeText(this.buffer, this.inputPtr, this.inputCap, token) < 0) return nonAsciiStatus(token, h, p);
-    const status = this.exports.jws_decode(token.length, h, p);
-    if (status >= 0) this.decoded = token;
-    return status;
+  /**
+   * Make sure INPUT, SIG and PAYLOAD hold `jws` (decoding its token again if another
+   * call wrote over them); false if it no longer decodes.
+   */
+  private hold(jws: DecodedJws): boolean {
+    if (this.resident === jws) return true;
+    if (this.decodeInPlace(jws.token, jws.headerEnd, jws.payloadEnd) < 0) return false;
+    this.resident = jws;
+    return true;
   }
 
-  private ensureDecoded(token: string, h: number, p: number): boolean {
-    return this.decoded === token || this.decodeInPlace(token, h, p) >= 0;
+  /** The core's status for decoding `token` in place (see jws_decode), or ERR_PAYLOAD_ENCODING for a token that is not ASCII. */
+  private decodeInPlace(token: string, headerEnd: number, payloadEnd: number): number {
+    this.takeInput();
+    if (writeText(this.buffer, this.inputPtr, this.inputCap, token) < 0) return nonAsciiStatus(token, headerEnd, payloadEnd);
+    return this.exports.jws_decode(token.length, headerEnd, payloadEnd);
+  }
+
+  /**
+   * Every write into the core's regions starts here: the decoded token they held
+   * (if any) is no longer there, and views are rebuilt if memory grew.
+   */
+  private takeInput(): void {
+    this.resident = undefined;
+    this.refreshViews();
   }
 
   /** Double the HMAC slots (dropped keys may still await the garbage collector); a new slot or undefined. */
@@ -237,8 +281,7 @@ export class Core {
 
   /** Copy `data` into INPUT; returns its byte length, or -1 if it does not fit. */
   private writeInput(data: Bytes): number {
-    this.refreshViews();
-    this.decoded = undefined;
+    this.takeInput();
     if (typeof data === 'string') {
       const { read, written } = this.encoder.encodeInto(data, this.inputView);
       return read === data.length ? written : -1;
@@ -271,12 +314,16 @@ export class Core {
       this.inputView = this.memoryView.subarray(this.inputPtr, this.inputPtr + this.inputCap);
     }
   }
+}
 
+/** The signature lengths a scheme's verify export takes. */
+function fits(scheme: WasmScheme, sigLength: number): boolean {
+  return scheme === 'hmac' ? sigLength > 0 && sigLength <= 64 : sigLength === 64;
 }
 
 /** A character outside ASCII is never base64url: the status names the segment it is in. */
-function nonAsciiStatus(token: string, h: number, p: number): number {
-  for (let i = h + 1; i < p; i++) if (token.charCodeAt(i) > 0x7f) return ERR_PAYLOAD_ENCODING;
+function nonAsciiStatus(token: string, headerEnd: number, payloadEnd: number): number {
+  for (let i = headerEnd + 1; i < payloadEnd; i++) if (token.charCodeAt(i) > 0x7f) return ERR_PAYLOAD_ENCODING;
   return ERR_SIGNATURE_ENCODING;
 }
 

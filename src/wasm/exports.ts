@@ -7,8 +7,8 @@ export interface CoreExports {
   sig_cap(): number;
   out_ptr(): number;
   payload_ptr(): number;
-  /** Decode the compact JWS in INPUT (dots at h and p): (payload length << 2 | UTF-8 class), or a status. */
-  jws_decode(len: number, h: number, p: number): number;
+  /** Decode the compact JWS in INPUT (dots at headerEnd and payloadEnd): (payload length << 2 | UTF-8 class), or a status. */
+  jws_decode(len: number, headerEnd: number, payloadEnd: number): number;
   input_wipe(len: number): void;
   hash(alg: number, len: number): number;
   hash_init(alg: number): number;

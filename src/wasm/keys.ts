@@ -3,19 +3,14 @@
 // (explicitly, or by the garbage collector as a safety net). HMAC slots grow on
 // demand; Ed25519 slots are a bounded cache of per-key tables (see `resident`).
 
+import { algSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
+import type { WasmScheme } from './core.js';
 import { getCore } from './instance.js';
-import type { Bytes, HashName } from './core.js';
 
 export type HmacAlg = 'HS256' | 'HS384' | 'HS512';
 
-const HMAC_HASH: Record<HmacAlg, { hash: HashName; minKey: number; tag: number }> = {
-  HS256: { hash: 'SHA-256', minKey: 32, tag: 32 },
-  HS384: { hash: 'SHA-384', minKey: 48, tag: 48 },
-  HS512: { hash: 'SHA-512', minKey: 64, tag: 64 },
-};
-
-type KeyKind = 'hmac' | 'ed25519';
+type KeyKind = WasmScheme;
 
 /** Which slot a key holds; `slot` is -1 once the slot was given up (dropped or evicted). */
 interface SlotRef {
@@ -113,52 +108,21 @@ export class WasmKey {
   }
 }
 
+/** An HMAC key for `alg` (HS256/384/512), at least as long as its hash output. */
 export function importHmacKey(secret: Uint8Array, alg: HmacAlg): WasmKey {
-  const spec = HMAC_HASH[alg];
-  if (spec === undefined) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'not an HMAC algorithm' });
+  const spec = algSpec(alg);
+  if (spec === undefined || spec.engine !== 'hmac') throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'not an HMAC algorithm' });
   if (!(secret instanceof Uint8Array)) throw new JwtError('ERR_KEY_INVALID', { reason: 'HMAC secret must be bytes' });
-  if (secret.length < spec.minKey) {
-    throw new JwtError('ERR_KEY_TOO_SHORT', { reason: `${alg} needs at least ${spec.minKey} bytes` });
+  if (secret.length < spec.minKeyBytes) {
+    throw new JwtError('ERR_KEY_TOO_SHORT', { reason: `${alg} needs at least ${spec.minKeyBytes} bytes` });
   }
-  return new WasmKey('hmac', alg, spec.tag, (ref) => {
+  return new WasmKey('hmac', alg, spec.sigLength, (ref) => {
     ref.slot = getCore().hmacImport(spec.hash, secret);
   });
-}
-
-/** Full-length, constant-time tag check. A wrong-length signature is `false`. */
-export function verifyHmac(key: WasmKey, signingInput: Bytes, signature: Uint8Array): boolean {
-  if (key.kind !== 'hmac') throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'not an HMAC key' });
-  if (signature.length !== key.signatureLength) return false;
-  return getCore().hmacVerify(key.slot(), signingInput, signature);
-}
-
-/** verifyHmac for a token that getCore().decodeJws decoded in place (signature of `sigLength` bytes). */
-export function verifyHmacDecoded(key: WasmKey, token: string, h: number, p: number, sigLength: number): boolean {
-  if (key.kind !== 'hmac') throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'not an HMAC key' });
-  if (sigLength !== key.signatureLength) return false;
-  // slot() may import again, over INPUT: the core then decodes the token anew.
-  return getCore().hmacVerifyDecoded(key.slot(), token, h, p, sigLength);
 }
 
 export function importEd25519Key(publicKey: Uint8Array): WasmKey {
   if (!(publicKey instanceof Uint8Array)) throw new JwtError('ERR_KEY_INVALID', { reason: 'public key must be bytes' });
   const copy = publicKey.slice();
   return new WasmKey('ed25519', 'EdDSA', 64, (ref) => loadEd25519(copy, ref), copy);
-}
-
-export function verifyEd25519(key: WasmKey, message: Bytes, signature: Uint8Array): boolean {
-  if (key.kind !== 'ed25519') throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'not an Ed25519 key' });
-  if (signature.length !== 64) return false;
-  return getCore().ed25519Verify(key.slot(), message, signature);
-}
-
-/** verifyEd25519 for a token that getCore().decodeJws decoded in place. */
-export function verifyEd25519Decoded(key: WasmKey, token: string, h: number, p: number, sigLength: number): boolean {
-  if (key.kind !== 'ed25519') throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'not an Ed25519 key' });
-  if (sigLength !== 64) return false;
-  return getCore().ed25519VerifyDecoded(key.slot(), token, h, p, sigLength);
-}
-
-export function dropKey(key: WasmKey): void {
-  key.drop();
 }

@@ -6,8 +6,9 @@ import { decodeSegment } from '../b64.js';
 import { isJwtError } from '../errors.js';
 import { createRemoteJWKSet, type RemoteJWKSet } from '../keys/remote.js';
 import { parseJwks } from '../keys/local.js';
+import type { Algorithm } from '../algorithms.js';
 import { createVerifier, type IssuerPolicy, type Verifier } from '../verifier.js';
-import { getCore } from '../wasm/instance.js';
+import { digest } from '../digest.js';
 import { encode } from '../b64.js';
 import { ConfigError, parseConfig, type GuardConfig } from './config.js';
 import { Counters } from './counters.js';
@@ -18,6 +19,7 @@ import { KvJwksStore } from './jwks-store.js';
 import { Sealer } from './seal.js';
 import type { KVLike } from './kv.js';
 import { KvVerifyCache } from './verify-cache.js';
+import { OriginAssertion } from './origin-assertion.js';
 
 export interface GuardEnv {
   GUARD_CONFIG?: unknown;
@@ -53,6 +55,8 @@ export interface GuardParts {
   service: ServiceBinding | undefined;
   analytics: AnalyticsLike | undefined;
   rejections: RejectionLog;
+  /** The origin assertion signer, when `originAssertion` is configured. */
+  assertion: OriginAssertion | undefined;
   fetch: typeof fetch;
   now: () => number;
   log: (line: string) => void;
@@ -104,10 +108,11 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   for (const [i, is] of config.issuers.entries()) {
     const at = `issuers[${i}]`;
     // An entry bound by `claims` alone has no audience for the library to check; the guard checks the claims.
+    // The config's algorithms were checked against the table when it was parsed.
     const base = {
       issuer: is.issuer.length === 1 ? is.issuer[0]! : is.issuer,
       ...(is.audience.length === 0 ? {} : { audience: is.audience }),
-      algorithms: is.algorithms,
+      algorithms: is.algorithms as Algorithm[],
       ...(is.typ === undefined ? {} : { typ: is.typ }),
     };
     const src = is.source;
@@ -116,8 +121,9 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
       const bytes = typeof secret === 'string' ? decodeSegment(secret.trim(), 0, secret.trim().length) : undefined;
       if (bytes === undefined) throw new ConfigError(`${at}.secretBinding`, 'the secret is not set or is not base64url');
       issuers.push({ ...base, key: bytes });
-      // HS secret rotation must orphan old entries: the id carries a keyed digest of it.
-      identity.push(base, sealer === undefined ? 'no-l2' : await sealer.digest('hs-secret', bytes));
+      // HS secret rotation must orphan old entries: the id carries a keyed digest of it
+      // (computed only when there is an L2 to name: it is a crypto call on the first request).
+      identity.push(base, sealer === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await sealer.digest('hs-secret', bytes));
     } else if (src.kind === 'jwksUrl') {
       const set = remoteSet(src.url);
       issuers.push({ ...base, jwks: set });
@@ -154,7 +160,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   let l2: KvVerifyCache | undefined;
   if (config.cache.verifyAlgorithms.size > 0 && sealer !== undefined) {
     if (env.VERIFY_CACHE === undefined) throw new ConfigError('cache.verify', 'the VERIFY_CACHE KV binding is missing');
-    const policyId = encode(getCore().hash('SHA-256', JSON.stringify(identity))).slice(0, 22);
+    const policyId = encode(digest('SHA-256', JSON.stringify(identity))).slice(0, 22);
     l2 = new KvVerifyCache({ kv: env.VERIFY_CACHE, sealer, policyId, maxTtl: config.cache.verifyTtl, timeoutMs: config.cache.kvTimeoutMs, counters });
   }
 
@@ -179,6 +185,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     jwksStore,
     remoteSets,
     adminSecret,
+    assertion: config.originAssertion === undefined ? undefined : OriginAssertion.fromEnv(config.originAssertion, env),
     fetch: baseFetch,
     now,
     log,

@@ -41,6 +41,24 @@ export interface RuleInput {
   claims?: Record<string, OneOrMany<ClaimValue>>;
 }
 
+/** The `originAssertion` setting: the guard signs the verified identity for the origin. */
+export interface OriginAssertionInput {
+  /** Name of the secret holding the private JWK (JSON). */
+  keyBinding: string;
+  /** Default "X-Edgejwt-Assertion". */
+  header?: string;
+  /** An asymmetric algorithm (default "EdDSA"). */
+  alg?: string;
+  /** Seconds, 1..3600 (default 60). */
+  ttl?: number;
+  /** Claims copied from the verified token (default ["sub"]). */
+  claims?: readonly string[];
+  /** Where the public key set is served (default "/.well-known/edgejwt/jwks.json"). */
+  jwksPath?: string;
+  issuer?: string;
+  audience?: string;
+}
+
 export interface CorsInput {
   allowOrigins: OneOrMany<string>;
   allowMethods?: readonly string[];
@@ -71,9 +89,21 @@ export interface GuardConfigInput {
   origin?: string | { service: string };
   clockTolerance?: number;
   realm?: string;
-  cache?: { verify?: boolean | 'all' | readonly string[]; jwks?: boolean; verifyTtl?: number; l1Max?: number; kvTimeoutMs?: number };
+  cache?: {
+    verify?: boolean | 'all' | readonly string[];
+    jwks?: boolean;
+    verifyTtl?: number;
+    l1Max?: number;
+    kvTimeoutMs?: number;
+    /** "seen-twice" (default: KV write on a token's second sighting in an isolate) or "always". */
+    verifyAdmission?: 'seen-twice' | 'always';
+    /** KV verify-cache writes per isolate per minute (default 60). */
+    verifyWritesPerMinute?: number;
+  };
   jwks?: { timeoutMs?: number; cooldownMs?: number };
   admin?: { path: string; secretBinding: string };
+  /** A short-lived JWT signed by the guard on every forwarded authenticated request (docs/deploy.md). */
+  originAssertion?: OriginAssertionInput;
   /** How request paths are read, matched and forwarded (docs/deploy.md, "Request paths"). */
   paths?: { escapedSlashes?: 'reject' | 'decode'; caseSensitive?: boolean; forward?: 'canonical' | 'received' };
 }

@@ -4,6 +4,8 @@
 
 import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import type { TokenSource } from '../bearer/token.js';
+import type { Admission } from './l2-admission.js';
+import { ORIGIN_ASSERTION_KEYS, parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion.js';
 import { canonicalPath, type PathPolicy } from './path.js';
 
 export type { TokenSource };
@@ -79,6 +81,10 @@ export interface CacheConfig {
   l1Max: number;
   /** A KV read slower than this is a miss, ms. */
   kvTimeoutMs: number;
+  /** Which verifications are written to KV: on a token's second sighting in the isolate, or always. */
+  verifyAdmission: Admission;
+  /** KV verify-cache writes allowed per isolate per minute. */
+  verifyWritesPerMinute: number;
 }
 
 export interface GuardConfig {
@@ -99,6 +105,8 @@ export interface GuardConfig {
   jwksTimeoutMs: number;
   jwksCooldownMs: number;
   admin: { path: string; secretBinding: string } | undefined;
+  /** Signed identity for the origin (./origin-assertion.ts); undefined when off. */
+  originAssertion: OriginAssertionConfig | undefined;
   /** How request paths are read, matched and forwarded (docs/deploy.md, "Request paths"). */
   paths: PathPolicy;
 }
@@ -116,19 +124,19 @@ export const ECHO_ORIGIN = 'builtin:echo';
 export const L2_DEFAULT_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'ES512'];
 
 const TOP_LEVEL = new Set([
-  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'paths',
+  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths',
 ]);
 const ISSUER_KEYS = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
 const RULE_KEYS = new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience', 'scopes', 'claims']);
 const CORS_KEYS = new Set(['allowOrigins', 'allowMethods', 'allowHeaders', 'exposeHeaders', 'maxAge', 'credentials']);
 const AUTH_MODES = new Set(['required', 'optional', 'none']);
-const CACHE_KEYS = new Set(['verify', 'jwks', 'verifyTtl', 'l1Max', 'kvTimeoutMs']);
+const CACHE_KEYS = new Set(['verify', 'jwks', 'verifyTtl', 'l1Max', 'kvTimeoutMs', 'verifyAdmission', 'verifyWritesPerMinute']);
 const JWKS_KEYS = new Set(['timeoutMs', 'cooldownMs']);
 const PATHS_KEYS = new Set(['escapedSlashes', 'caseSensitive', 'forward']);
 const ADMIN_KEYS = new Set(['path', 'secretBinding']);
 
 /** Every setting name parseConfig accepts, per object (the JSON Schema is tested against these). */
-export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | 'cache' | 'jwks' | 'paths' | 'admin', ReadonlySet<string>>> = {
+export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | 'cache' | 'jwks' | 'paths' | 'admin' | 'originAssertion', ReadonlySet<string>>> = {
   top: TOP_LEVEL,
   issuer: ISSUER_KEYS,
   rule: RULE_KEYS,
@@ -137,6 +145,7 @@ export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | '
   jwks: JWKS_KEYS,
   paths: PATHS_KEYS,
   admin: ADMIN_KEYS,
+  originAssertion: ORIGIN_ASSERTION_KEYS,
 };
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Headers the guard must never let a claim overwrite.
@@ -390,6 +399,8 @@ function parseCache(v: unknown, algorithms: Set<string>): CacheConfig {
     for (const [j, a] of verify.entries()) if (!algorithms.has(a)) throw new ConfigError(`cache.verify[${j}]`, 'not an algorithm of any issuer');
   }
   if (c.jwks !== undefined && typeof c.jwks !== 'boolean') throw new ConfigError('cache.jwks', 'expected true or false');
+  const admission = c.verifyAdmission ?? 'seen-twice';
+  if (admission !== 'seen-twice' && admission !== 'always') throw new ConfigError('cache.verifyAdmission', 'expected "seen-twice" or "always"');
   return {
     verifyAlgorithms: new Set(verify),
     jwks: c.jwks !== false,
@@ -397,6 +408,8 @@ function parseCache(v: unknown, algorithms: Set<string>): CacheConfig {
     verifyTtl: num(c.verifyTtl, 'cache.verifyTtl', 300, 60, 86_400),
     l1Max: num(c.l1Max, 'cache.l1Max', 1000, 0, 100_000),
     kvTimeoutMs: num(c.kvTimeoutMs, 'cache.kvTimeoutMs', 100, 1, 10_000),
+    verifyAdmission: admission,
+    verifyWritesPerMinute: num(c.verifyWritesPerMinute, 'cache.verifyWritesPerMinute', 60, 1, 100_000),
   };
 }
 
@@ -487,6 +500,7 @@ export function parseConfig(raw: unknown): GuardConfig {
     jwksTimeoutMs: num(jw.timeoutMs, 'jwks.timeoutMs', 3_000, 100, 30_000),
     jwksCooldownMs: num(jw.cooldownMs, 'jwks.cooldownMs', 30_000, 0, 3_600_000),
     admin,
+    originAssertion: parseOriginAssertion(v.originAssertion, [...forwardClaims.map(([, h]) => h), ...(forwardPayload === undefined ? [] : [forwardPayload])]),
     paths: parsePaths(v.paths),
   };
 }

@@ -12,7 +12,6 @@ export type CounterName =
   | 'analytics_error'
   | 'forbidden'
   | 'unavailable'
-  | 'config_error'
   | 'internal_error'
   | 'origin_error'
   | 'path_refused'
@@ -24,6 +23,8 @@ export type CounterName =
   | 'l2_rejected_entry'
   | 'l2_write'
   | 'l2_write_error'
+  | 'l2_write_deferred'
+  | 'l2_write_over_budget'
   | 'verified'
   | 'jwks_fetch'
   | 'jwks_fetch_failed'
@@ -39,7 +40,7 @@ export class Counters {
   readonly #log: (line: string) => void;
   #lastLog: number;
 
-  constructor(log: (line: string) => void = (l) => console.log(l), now = Date.now()) {
+  constructor(log: (line: string) => void = (l) => console.log(l), now: number = Date.now()) {
     this.#log = log;
     this.startedAt = now;
     this.#lastLog = now;
@@ -58,7 +59,7 @@ export class Counters {
   }
 
   /** One log line at most every minute, so `wrangler tail` shows the trend without noise. */
-  maybeLog(now = Date.now()): void {
+  maybeLog(now: number = Date.now()): void {
     if (now - this.#lastLog < LOG_EVERY_MS) return;
     this.#lastLog = now;
     this.#log(JSON.stringify({ edgejwt: 'counters', since: new Date(this.startedAt).toISOString(), ...this.snapshot() }));

@@ -7,7 +7,7 @@
 import { keysUnavailable } from '../bearer/challenge.js';
 import { dropToken, findToken } from '../bearer/token.js';
 import { VerifyCache } from '../cache.js';
-import { ownClaim, type JWTPayload } from '../claims.js';
+import { ownClaim, timeWindow, type JWTPayload } from '../claims.js';
 import { decodeUnverified } from '../decode.js';
 import { isJwtError } from '../errors.js';
 import { deepFreeze } from '../freeze.js';
@@ -24,6 +24,7 @@ import { isPublic, stripIdentity } from './request.js';
 import * as answer from './responses.js';
 import { checkRules, issuerClaimMiss, matchRules } from './rules.js';
 import { serviceRequest } from './service-origin.js';
+import { WriteAdmission } from './l2-admission.js';
 
 const MAX_FORWARDED_VALUE = 4096;
 /** The claim behind a time failure, for the rejection log. */
@@ -57,6 +58,8 @@ export class Guard {
   readonly #l1: VerifyCache<JWTPayload> | undefined;
   /** Per issuer, the algorithms whose verifications go to KV. */
   readonly #l2Algs = new Map<string, Set<string>>();
+  /** Which of those verifications are written to KV, and how many a minute. */
+  readonly #admission: WriteAdmission | undefined;
 
   constructor(parts: GuardParts) {
     this.parts = parts;
@@ -64,6 +67,8 @@ export class Guard {
     for (const is of parts.config.issuers) for (const name of is.issuer) this.#l2Algs.set(name, new Set(is.algorithms.filter((a) => l2.has(a))));
     const max = parts.config.cache.l1Max;
     this.#l1 = max > 0 ? new VerifyCache<JWTPayload>(max, parts.config.cache.verifyTtl) : undefined;
+    const c = parts.config.cache;
+    this.#admission = parts.l2 === undefined ? undefined : new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, max) });
   }
 
   /** Entries in this isolate's L1 (bounded by cache.l1Max; the load test watches it). */
@@ -114,13 +119,16 @@ export class Guard {
     // One canonical path decides everything below; spellings that cannot be read one way are refused.
     const path = canonicalPath(url.pathname, config.paths.escapedSlashes);
     if (!path.ok) return this.#refusePath();
-    const outcome = await this.authenticate(request, ctx, url, path);
-    if (!outcome.ok) return outcome.response;
     const forwardPath = config.paths.forward === 'canonical' ? path.path : url.pathname;
-
     const headers = new Headers(request.headers);
     // Every spelling of the guard's own headers (forwardClaims, forwardPayload), `X_Auth_Sub` too.
     stripIdentity(headers, config);
+    // Drops a client's own assertion header; answers the assertion key set path (before any
+    // token check: origins fetch that key set without one).
+    const served = this.parts.assertion?.intercept(url, headers);
+    if (served !== undefined) return served;
+    const outcome = await this.authenticate(request, ctx, url, path);
+    if (!outcome.ok) return outcome.response;
     if (!config.forwardToken) dropToken(headers, config.tokenSources);
     if (outcome.anonymous) {
       counters.inc('public');
@@ -140,6 +148,8 @@ export class Guard {
     }
     // Envoy's forward_payload_header: base64url of the verified payload's JSON.
     if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, encode(encoder.encode(JSON.stringify(outcome.payload))));
+    // A service binding has no URL of its own: the assertion's default audience is then the guard's origin.
+    await this.parts.assertion?.stamp(headers, outcome.payload, url, typeof config.origin === 'object' ? undefined : config.origin);
     counters.inc('accepted');
     this.#point('accepted', outcome.issuer);
     return withTiming(await this.#forward(request, url, forwardPath, headers), outcome.timing);
@@ -153,7 +163,7 @@ export class Guard {
   async authenticate(
     request: Request,
     ctx: WaitUntil,
-    url = new URL(request.url),
+    url: URL = new URL(request.url),
     path: CanonicalPath = canonicalPath(url.pathname, this.parts.config.paths.escapedSlashes),
   ): Promise<AuthOutcome> {
     const { config, counters } = this.parts;
@@ -263,6 +273,8 @@ export class Guard {
     const hit = this.#l1?.get(token, nowMs);
     if (hit !== undefined) {
       counters.inc('l1_hit');
+      // A token verified once and seen again: now worth a KV entry (seen-twice admission).
+      if (this.#admission?.waiting(token) === true) this.#writeL2(token, hit, ctx);
       return { payload: hit, level: 'l1' };
     }
 
@@ -275,7 +287,7 @@ export class Guard {
     }
     if (useL2) {
       const payload = await l2!.get(token);
-      const w = payload === undefined ? undefined : timeWindow(payload, config.clockTolerance);
+      const w = payload === undefined ? undefined : cacheWindow(payload, config.clockTolerance);
       const t = now();
       if (payload !== undefined && w !== undefined && t >= w.from && t < w.until) {
         counters.inc('l2_hit');
@@ -294,15 +306,25 @@ export class Guard {
     }
     counters.inc('verified');
     this.#remember(token, payload, nowMs);
-    if (useL2) {
-      const write = l2!.put(token, payload, now() / 1000);
-      if (write !== undefined) ctx.waitUntil(write);
-    }
+    if (useL2) this.#writeL2(token, payload, ctx);
     return { payload, level: 'verify', header };
   }
 
+  /** Hand a verified payload to KV if the admission policy and the write budget say so. */
+  #writeL2(token: string, payload: JWTPayload, ctx: WaitUntil): void {
+    const { l2, counters, now } = this.parts;
+    const t = now();
+    const verdict = this.#admission!.decide(token, t);
+    if (verdict === 'first-sighting') counters.inc('l2_write_deferred');
+    else if (verdict === 'over-budget') counters.inc('l2_write_over_budget');
+    else {
+      const write = l2!.put(token, payload, t / 1000);
+      if (write !== undefined) ctx.waitUntil(write);
+    }
+  }
+
   #remember(token: string, payload: JWTPayload, nowMs: number): void {
-    const w = timeWindow(payload, this.parts.config.clockTolerance);
+    const w = cacheWindow(payload, this.parts.config.clockTolerance);
     // L1 hands the same payload to every later request with this token: frozen all the way down.
     if (w !== undefined && this.#l1 !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
   }
@@ -364,7 +386,14 @@ export class Guard {
   }
 }
 
-/** Build a guard from the environment (throws ConfigError on a bad configuration); `rawConfig` replaces GUARD_CONFIG. */
+/**
+ * Build a guard from the environment (throws ConfigError on a bad configuration); `rawConfig` replaces GUARD_CONFIG.
+ * `createGuard` is the usual way in; this is for code that keeps the Guard itself.
+ *
+ * @example
+ * const guard = await startGuard(env, { log: (line) => console.log(line) });
+ * const res = await guard.handle(request, ctx);
+ */
 export async function startGuard(env: GuardEnv, deps?: GuardDeps, rawConfig?: unknown): Promise<Guard> {
   return new Guard(await buildGuard(env, deps, rawConfig === undefined ? env.GUARD_CONFIG : rawConfig));
 }
@@ -380,16 +409,16 @@ function peek(token: string): { iss?: unknown; kid?: unknown; alg?: unknown } {
 }
 
 /**
- * Clock ms in which a verified payload still holds (the library's exp/nbf rules
- * with the configured tolerance); undefined without a numeric exp, which the
- * guard never caches.
+ * Clock ms in which a verified payload still holds (the library's window, claims.ts,
+ * with the configured tolerance; the guard sets no maxTokenAge); undefined without a
+ * numeric exp, which the guard never caches, or with an nbf that is not a number.
  */
-function timeWindow(payload: JWTPayload, tolerance: number): { from: number; until: number } | undefined {
+function cacheWindow(payload: JWTPayload, tolerance: number): { from: number; until: number } | undefined {
   const exp = ownClaim(payload, 'exp');
   const nbf = ownClaim(payload, 'nbf');
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
   if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return undefined;
-  return { from: nbf === undefined ? -Infinity : (nbf - tolerance) * 1000, until: (exp + tolerance) * 1000 };
+  return timeWindow(payload, { clockTolerance: tolerance, maxTokenAge: undefined });
 }
 
 /** undefined: claim absent (no header); null: present but cannot be forwarded. */

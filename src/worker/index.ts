@@ -9,4 +9,8 @@ import { createGuard } from './embed.js';
 
 const guard = createGuard();
 
-export default { fetch: guard.fetch };
+/** The route guard's Worker handler: what `export default` gives workerd. */
+export type WorkerHandler = { fetch: ReturnType<typeof createGuard>['fetch'] };
+
+// Spelled out so the type of the default export needs no inference (JSR's check).
+export default { fetch: guard.fetch } satisfies WorkerHandler as WorkerHandler;

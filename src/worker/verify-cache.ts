@@ -1,11 +1,11 @@
-// L2: verified claims shared between isolates through KV (DESIGN.md, Caches).
+// L2: verified claims shared between isolates through KV (docs/architecture.md, "One guard request").
 // Key `v1:<policy id>:<base64url(SHA-256(token))>` (the token never leaves the
 // isolate), value sealed under CACHE_KEY, life never past `exp` and never under
 // KV's 60-second minimum. Any fault, timeout or bad entry is a miss.
 
 import { encode } from '../b64.js';
 import type { JWTPayload } from '../claims.js';
-import { getCore } from '../wasm/instance.js';
+import { digest } from '../digest.js';
 import type { Counters } from './counters.js';
 import { bounded, KV_MIN_TTL, type KVLike } from './kv.js';
 import type { Sealer } from './seal.js';
@@ -28,7 +28,7 @@ export class KvVerifyCache {
   }
 
   key(token: string): string {
-    return `v1:${this.#o.policyId}:${encode(getCore().hash('SHA-256', token))}`;
+    return `v1:${this.#o.policyId}:${encode(digest('SHA-256', token))}`;
   }
 
   /** The sealed payload for this token, or undefined (miss, fault, foreign or damaged entry). */

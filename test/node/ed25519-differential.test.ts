@@ -53,7 +53,7 @@ function oursWithKey(pub: Uint8Array, fn: (check: (msg: Uint8Array, sig: Uint8Ar
   }
   try {
     fn((msg, sig) => {
-      const valid = core.ed25519Verify(slot, msg, sig);
+      const valid = core.verify('ed25519', slot, { message: msg, signature: sig });
       // The table is built when a verify starts (the one after HOT_AFTER_HERE), so
       // the flag read after the verify tells which path that verify took.
       if (core.exports.ed25519_test_slot_hot(slot) === 1) paths.hot++;

@@ -17,7 +17,7 @@ describe('without FinalizationRegistry', () => {
     delete globalThis.FinalizationRegistry;
     vi.resetModules();
     const { createVerifier } = await import('../../src/index.js');
-    const { importHmacKey, dropKey } = await import('../../src/wasm/keys.js');
+    const { importHmacKey } = await import('../../src/wasm/keys.js');
     const secret = Buffer.alloc(32, 9);
     const b64u = (s: string | Buffer) => Buffer.from(s).toString('base64url');
     const input = `${b64u('{"alg":"HS256"}')}.${b64u(JSON.stringify({ sub: 'x', exp: 2_000_000_000 }))}`;
@@ -25,7 +25,7 @@ describe('without FinalizationRegistry', () => {
     const v = createVerifier({ algorithms: ['HS256'], key: new Uint8Array(secret), cache: false, currentDate: new Date(1_900_000_000_000) });
     expect(v.verifySync(token).payload.sub).toBe('x');
     // Many imports and drops: every slot comes back through drop().
-    for (let i = 0; i < 200; i++) dropKey(importHmacKey(new Uint8Array(32).fill(i), 'HS256'));
+    for (let i = 0; i < 200; i++) importHmacKey(new Uint8Array(32).fill(i), 'HS256').drop();
     expect(typeof globalThis.FinalizationRegistry).toBe('undefined');
   });
 });

@@ -1,5 +1,5 @@
 // Runs the collected corpus and reports in one shape for every runtime:
-// a line `[corpus <runtime>] passed=N failed=N skipped=N` that scripts/test-all.sh
+// a line `[corpus <runtime>] passed=N failed=N skipped=N` that scripts/test-all.mjs
 // reads, and the process exit code (browsers read globalThis.__corpus instead).
 import { run, type Outcome } from './mini-test.js';
 

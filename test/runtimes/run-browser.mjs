@@ -2,7 +2,7 @@
 // playwright-core: no browser download). build/corpus/browser.js is served from
 // a loopback server into a blank page as a module; the page's console goes to
 // stdout (so the `[corpus browser] passed=N failed=N` line reaches
-// scripts/test-all.sh) and globalThis.__corpus gives the exit code.
+// scripts/test-all.mjs) and globalThis.__corpus gives the exit code.
 // Usage: node test/runtimes/run-browser.mjs [path/to/bundle.js]
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -52,7 +52,7 @@ try {
   const outcome = await tab.evaluate(() => globalThis.__corpus);
   code = outcome.failed > 0 || outcome.passed === 0 ? 1 : 0;
 } catch (e) {
-  // No report line: test-all.sh counts this runner as one failure.
+  // No report line: test-all.mjs counts this runner as one failure.
   console.log(`chromium runner failed: ${e instanceof Error ? e.message : String(e)}`);
 } finally {
   await browser.close().catch(() => {});

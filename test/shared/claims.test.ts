@@ -148,9 +148,10 @@ describe('multiple issuers', () => {
     expect(await codeOf(() => verifier.verify(noIss))).toBe('ERR_JWKS_NO_MATCHING_KEY');
   });
   it('rejects ambiguous configuration', () => {
-    const k = { algorithms: ['HS256'], key: secret };
+    const k = { algorithms: ['HS256'] as const, key: secret };
     expect(codeOfSync(() => createVerifier({ issuers: [{ ...k, issuer: 'x' }, { ...k, issuer: 'x' }] }))).toBe('ERR_OPTIONS_INVALID');
     expect(codeOfSync(() => createVerifier({ issuers: [{ ...k } as never] }))).toBe('ERR_OPTIONS_INVALID');
+    // @ts-expect-error key beside issuers: a type error, and from JavaScript an options error
     expect(codeOfSync(() => createVerifier({ key: secret, issuers: [{ ...k, issuer: 'x' }] }))).toBe('ERR_OPTIONS_INVALID');
   });
 });

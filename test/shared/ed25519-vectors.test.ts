@@ -42,7 +42,7 @@ function verdict(pub: Uint8Array, msg: Uint8Array, sig: Uint8Array, path: Path =
       return { imported: false, valid: false };
     }
     try {
-      const valid = core.ed25519Verify(slot, msg, sig);
+      const valid = core.verify('ed25519', slot, { message: msg, signature: sig });
       // The path that ran is the one asked for (a verify that stops at S >= L
       // or a bad length never reaches the point arithmetic, so builds nothing).
       const reached = sig.length === 64 && sIsCanonical(sig);

@@ -3,12 +3,13 @@
 // every character outside the alphabet at every position, the UTF-8 verdicts, and
 // the re-decode when something else wrote over the core's regions in between.
 import { describe, expect, it } from 'vitest';
-import { createVerifier } from '../../src/index.js';
+import { createRemoteJWKSet, createVerifier } from '../../src/index.js';
 import { getCore } from '../../src/wasm/instance.js';
-import { importHmacKey, verifyHmacDecoded } from '../../src/wasm/keys.js';
+import { importHmacKey } from '../../src/wasm/keys.js';
+import { WasmHandle } from '../../src/signature.js';
 import { isJwtError } from '../../src/errors.js';
 import { seededBytes } from './bytes.js';
-import { b64u, claims, nowDate, signInput } from './jwt-mint.js';
+import { b64u, claims, codeOf, generate, mint, nowDate, signInput } from './jwt-mint.js';
 
 const HEADER = b64u('{"alg":"HS256"}');
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -41,8 +42,8 @@ describe('Core.decodeJws', () => {
       const out = decode(`${HEADER}.${b64u(payload)}.${b64u(sig)}`);
       expect(out.payloadLength).toBe(n);
       expect(out.signatureLength).toBe(sig.length);
-      expect(same(core.payloadBytes(n), payload)).toBe(true);
-      expect(same(core.signatureBytes(sig.length), sig)).toBe(true);
+      expect(same(core.payloadBytes(out), payload)).toBe(true);
+      expect(same(core.signingViews(out)![1], sig)).toBe(true);
     }
   });
 
@@ -52,8 +53,8 @@ describe('Core.decodeJws', () => {
       const payload = seededBytes(n, n);
       const sig = seededBytes(s, s);
       const out = decode(`${HEADER}.${b64u(payload)}.${b64u(sig)}`);
-      expect(same(core.payloadBytes(out.payloadLength), payload)).toBe(true);
-      expect(same(core.signatureBytes(out.signatureLength), sig)).toBe(true);
+      expect(same(core.payloadBytes(out), payload)).toBe(true);
+      expect(same(core.signingViews(out)![1], sig)).toBe(true);
     }
   });
 
@@ -136,17 +137,42 @@ describe('Core.decodeJws', () => {
     const h = token.indexOf('.');
     const p = token.lastIndexOf('.');
     const wasmKey = importHmacKey(secret, 'HS256');
+    const handle = new WasmHandle(wasmKey);
     const out = getCore().decodeJws(token, h, p);
     // A plain hash and a key import both write INPUT.
     getCore().hash('SHA-256', seededBytes(9, 700));
     const other = importHmacKey(seededBytes(6, 32), 'HS256');
-    expect(verifyHmacDecoded(wasmKey, token, h, p, out.signatureLength)).toBe(true);
+    expect(handle.verify(out)).toBe(true);
     const forged = `${token.slice(0, -2)}${token.endsWith('AA') ? 'AQ' : 'AA'}`;
-    getCore().decodeJws(forged, h, p);
-    expect(verifyHmacDecoded(wasmKey, token, h, p, out.signatureLength)).toBe(true);
-    expect(verifyHmacDecoded(wasmKey, forged, h, p, out.signatureLength)).toBe(false);
+    const forgedOut = getCore().decodeJws(forged, h, p);
+    expect(handle.verify(out)).toBe(true);
+    expect(handle.verify(forgedOut)).toBe(false);
     wasmKey.drop();
     other.drop();
+  });
+
+  it('a verify that waits for its key checks its own token, decoded again after other verifies used the core', async () => {
+    const other = await generate('HS256');
+    const busy = createVerifier({ algorithms: ['HS256'], key: other.secret!, currentDate: nowDate, cache: false });
+    const busyToken = await mint(other, claims({ sub: 'someone-else' }));
+    for (const alg of ['EdDSA', 'ES256', 'HS256'] as const) {
+      const pair = await generate(alg);
+      let open!: () => void;
+      const gate = new Promise<void>((r) => (open = r));
+      const fetchJwks = (async () => {
+        await gate;
+        return new Response(JSON.stringify({ keys: [{ ...pair.publicJwk, kid: 'k' }] }), { status: 200 });
+      }) as typeof fetch;
+      const jwks = createRemoteJWKSet('https://issuer.example/jwks', { fetch: fetchJwks, allowHmac: true });
+      const v = createVerifier({ algorithms: [alg], jwks, currentDate: nowDate, cache: false });
+      const token = await mint(pair, claims(), { kid: 'k' });
+      const forged = await mint(pair, claims({ sub: 'admin' }), { kid: 'k' }).then((t) => `${t.slice(0, t.lastIndexOf('.'))}${token.slice(token.lastIndexOf('.'))}`);
+      const pending = [codeOf(() => v.verify(token)), codeOf(() => v.verify(forged))];
+      // While both wait for the key set, other tokens go through the core's regions.
+      for (let i = 0; i < 5; i++) expect(busy.verifySync(busyToken).payload.sub).toBe('someone-else');
+      open();
+      expect(await Promise.all(pending), alg).toEqual(['OK', 'ERR_JWS_SIGNATURE_INVALID']);
+    }
   });
 
   it('verifies through a JWK secret imported between the decode and the check', async () => {

@@ -4,7 +4,7 @@ import { createVerifier, type JWK } from '../../src/index.js';
 import { claims, codeOf, codeOfSync, generate, mint, nowDate } from './jwt-mint.js';
 
 describe('CryptoKey inputs', () => {
-  for (const alg of ['RS256', 'PS384', 'ES256', 'ES512', 'EdDSA', 'HS256']) {
+  for (const alg of ['RS256', 'PS384', 'ES256', 'ES512', 'EdDSA', 'HS256'] as const) {
     it(`${alg} CryptoKey verifies (through verify)`, async () => {
       const pair = await generate(alg);
       const token = await mint(pair, claims());

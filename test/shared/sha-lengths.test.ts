@@ -2,7 +2,7 @@
 // streamed in parts split around every block boundary.
 import { describe, expect, it } from 'vitest';
 import { getCore } from '../../src/wasm/instance.js';
-import type { HashName } from '../../src/wasm/core.js';
+import type { HashName } from '../../src/algorithms.js';
 import { seededBytes, toHex } from './bytes.js';
 
 const HASHES: [HashName, number][] = [

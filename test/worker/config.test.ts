@@ -116,19 +116,40 @@ describe('the Worker entry', () => {
     expect(JSON.parse(logs[0]!).setting).toBe('admin.secretBinding');
   });
 
+  it('log lines wait for the response (ctx.waitUntil): an isolate\'s first console.log never delays its first request', async () => {
+    await new Promise((r) => setTimeout(r, 20));
+    const logs: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((l: string) => void logs.push(l));
+    const ctx = new TestCtx();
+    const res = await worker.fetch(new Request('https://api.example.com/hello'), { GUARD_CONFIG: inline() }, ctx);
+    expect(res.status).toBe(401);
+    expect(logs).toHaveLength(0);
+    expect(ctx.pending.length).toBeGreaterThan(0);
+    await ctx.settle();
+    expect(logs.filter((l) => l.includes('CACHE_KEY is not set'))).toHaveLength(1);
+  });
+
   it('a good config as an object var: echo origin shows the identity, CACHE_KEY unset is logged once', async () => {
+    // Lines the earlier tests' guards deferred past their responses land first.
+    await new Promise((r) => setTimeout(r, 20));
     const logs: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((l: string) => void logs.push(l));
     const env = { GUARD_CONFIG: inline() };
     const t = await token(k.ed, { sub: 'entry-user' });
-    const ok = await worker.fetch(new Request('https://api.example.com/hello', { headers: { authorization: `Bearer ${t}`, 'x-auth-sub': 'spoof' } }), env, new TestCtx());
+    const ctx = new TestCtx();
+    const ok = await worker.fetch(new Request('https://api.example.com/hello', { headers: { authorization: `Bearer ${t}`, 'x-auth-sub': 'spoof' } }), env, ctx);
+    // The notice is written after the response (ctx.waitUntil), not before it.
+    expect(logs.filter((l) => l.includes('CACHE_KEY is not set'))).toHaveLength(0);
+    await ctx.settle();
+    expect(logs.filter((l) => l.includes('CACHE_KEY is not set'))).toHaveLength(1);
     expect(ok.status).toBe(200);
     const echoed = (await ok.json()) as { headers: Record<string, string>; path: string };
     expect(echoed.path).toBe('/hello');
     expect(echoed.headers['x-auth-sub']).toBe('entry-user');
     expect(echoed.headers.authorization).toBe('(present, not shown)');
-    const no = await worker.fetch(new Request('https://api.example.com/hello'), env, new TestCtx());
+    const no = await worker.fetch(new Request('https://api.example.com/hello'), env, ctx);
     expect(no.status).toBe(401);
+    await ctx.settle();
     expect(logs.filter((l) => l.includes('CACHE_KEY is not set'))).toHaveLength(1);
   });
 

@@ -15,6 +15,9 @@ afterEach(() => vi.useRealTimers());
 function l2Config(extra: Record<string, unknown> = {}): Record<string, unknown> {
   const c = baseConfig(k, { cache: { verify: 'all', kvTimeoutMs: 25 }, ...extra });
   (c.issuers as Record<string, unknown>[])[0]!.jwksUrl = freshJwksUrl();
+  // These tests are about what an entry holds and when it is served: every verify
+  // writes. The admission policy (seen-twice, the budget) has its own file.
+  (c.cache as Record<string, unknown>).verifyAdmission ??= 'always';
   return c;
 }
 

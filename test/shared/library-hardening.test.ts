@@ -138,7 +138,7 @@ describe('options_unknown_name_refused', () => {
       return err.code === 'ERR_OPTIONS_INVALID' ? err.setting : `other: ${String(e)}`;
     }
   };
-  const base = { algorithms: ['HS256'], key: secret };
+  const base = { algorithms: ['HS256'] as const, key: secret };
 
   it('names the misspelt setting, wherever it is', () => {
     expect(settingOf(() => createVerifier({ ...base, audiance: 'api' } as never))).toBe('audiance');

@@ -1,9 +1,10 @@
-// Grow-only memory for the Ed25519 tables, taken with memory.grow directly rather
-// than heap.alloc: the stub runtime's allocator imports `abort` and traps when
-// memory cannot grow, while the core must instantiate with no imports and answer
-// every call with a status. Nothing else in the core allocates (no `new`), so the
-// pages we add past the initial memory are ours alone. Never freed: callers
-// allocate once (per slot, or once for B) and reuse.
+// Grow-only memory for the Ed25519 tables and the grown HMAC slot table, taken
+// with memory.grow directly rather than heap.alloc: the stub runtime's allocator
+// imports `abort` and traps when memory cannot grow, while the core must
+// instantiate with no imports and answer every call with a status. Nothing else in
+// the core allocates (no `new`), so the pages we add past the initial memory are
+// ours alone. Never freed: callers allocate once (per slot, once for B, once per
+// HMAC growth) and reuse.
 
 let next: usize = 0; // bump pointer inside the pages grown so far
 let end: usize = 0;

@@ -1,4 +1,4 @@
-// Local and remote key sets. Remote tests inject fetch and the clock.
+// Local and remote key sets (src/keys/local.ts, src/keys/remote.ts). Remote tests inject fetch and the clock.
 import { describe, expect, it } from 'vitest';
 import { createLocalJWKSet, createRemoteJWKSet, createVerifier, type JWK, type JWKSStore, type JSONWebKeySet } from '../../src/index.js';
 import { claims, codeOf, codeOfSync, generate, mint, nowDate, type KeyPair } from './jwt-mint.js';

@@ -1,0 +1,66 @@
+// The cold cells of the isolate bench: per algorithm, the first request of each
+// kind of Worker (no-op, library only, guard, jose guard), the per-round deltas
+// and the cold-start targets. Shared by isolate.ts (which measures) and
+// summary.ts (which publishes).
+import { latency, paired, withSpread, type Latency } from './latency.ts';
+
+/** `base`: an optional baseline guard (another checkout's src/) sampled in the same rounds. */
+export type Kind = 'noop' | 'lib' | 'guard' | 'jose' | 'base';
+/** Per algorithm, per kind: the first and second request of each round, ms. */
+export type Rounds = Record<string, Record<Kind, { first: number[]; second: number[] }>>;
+
+export interface ColdCell {
+  first: Record<Kind, Latency>;
+  second: Record<Kind, Latency>;
+  /** Per-round differences (same round, same algorithm): their median is the delta read. */
+  deltas: Record<'guard − noop' | 'lib − noop' | 'jose − noop' | 'guard − jose', Latency> & { 'guard − base'?: Latency };
+  targets: Record<'guard ≤ jose' | 'guard ≤ noop + 2 ms' | 'lib ≤ noop + 1 ms', boolean>;
+}
+
+export function coldSummary(r: Rounds, algs: readonly string[], kinds: readonly Kind[]): Record<string, ColdCell> {
+  const out: Record<string, ColdCell> = {};
+  for (const alg of algs) {
+    const c = r[alg]!;
+    const per = (which: 'first' | 'second') => Object.fromEntries(kinds.map((k) => [k, latency(c[k][which])])) as Record<Kind, Latency>;
+    const deltas = {
+      'guard − noop': paired(c.guard.first, c.noop.first),
+      'lib − noop': paired(c.lib.first, c.noop.first),
+      'jose − noop': paired(c.jose.first, c.noop.first),
+      'guard − jose': paired(c.guard.first, c.jose.first),
+      ...(kinds.includes('base') ? { 'guard − base': paired(c.guard.first, c.base.first) } : {}),
+    };
+    out[alg] = {
+      first: per('first'),
+      second: per('second'),
+      deltas,
+      targets: {
+        'guard ≤ jose': deltas['guard − jose'].p50 <= 0,
+        'guard ≤ noop + 2 ms': deltas['guard − noop'].p50 <= 2,
+        'lib ≤ noop + 1 ms': deltas['lib − noop'].p50 <= 1,
+      },
+    };
+  }
+  return out;
+}
+
+/** Markdown: one row per algorithm, medians with their spread, the deltas and the targets. */
+export function coldTable(title: string, s: Record<string, ColdCell>, heading = '###'): string {
+  const lines = [
+    `${heading} ${title}`,
+    '',
+    'First request, ms: p50 [p25–p75] · p90. Deltas: median [p25–p75] of the per-round differences.',
+    '',
+    '| alg | no-op | lib only | guard | jose guard | lib − no-op | guard − no-op | guard − jose | guard ≤ jose · guard ≤ no-op + 2 · lib ≤ no-op + 1 |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  const cell = (l: Latency) => `${withSpread(l)} · ${l.p90.toFixed(1)}`;
+  for (const [alg, v] of Object.entries(s)) {
+    const d = v.deltas;
+    const t = Object.values(v.targets).map((ok) => (ok ? 'met' : '**missed**')).join(' · ');
+    lines.push(`| ${alg} | ${cell(v.first.noop)} | ${cell(v.first.lib)} | ${cell(v.first.guard)} | ${cell(v.first.jose)} | ${withSpread(d['lib − noop'])} | ${withSpread(d['guard − noop'])} | ${withSpread(d['guard − jose'])} | ${t} |`);
+  }
+  const base = Object.entries(s).filter(([, v]) => v.deltas['guard − base'] !== undefined);
+  if (base.length > 0) lines.push('', `Against the baseline guard (BENCH_BASELINE_SRC) in the same rounds: ${base.map(([alg, v]) => `${alg} base ${withSpread(v.first.base)}, guard − base ${withSpread(v.deltas['guard − base']!)}`).join('; ')} ms`);
+  lines.push('', `Second request p50 (no-op / lib / guard / jose): ${Object.entries(s).map(([alg, v]) => `${alg} ${(['noop', 'lib', 'guard', 'jose'] as const).map((k) => v.second[k].p50.toFixed(1)).join(' / ')}`).join('; ')} ms`);
+  return lines.join('\n');
+}

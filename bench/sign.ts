@@ -1,0 +1,127 @@
+// Signing per algorithm in Node: edgejwt signSync / sign against fast-jwt's signer,
+// jsonwebtoken, jose (SignJWT) and the bare primitive (node:crypto / crypto.subtle
+// signing a fixed signing input: the floor, with no JSON or base64url work). Every
+// candidate signs the same ~450-byte OIDC-like claims set with iat and exp set by
+// the library (exp 300 s) and the same header members. Sync and async candidates
+// are timed in separate interleaved groups; ratios are to edgejwt signSync.
+// Targets checked at the end: HS256 signSync ≥ 2x fast-jwt; EdDSA sign ≤ 1.2x bare node:crypto.
+// Run: npm run build && node bench/sign.ts   (BENCH_SMOKE=1: seconds; BENCH_ALGS=HS256,EdDSA: those only)
+import { createHmac, createPrivateKey, createSecretKey, sign as nodeSign, constants, type KeyObject } from 'node:crypto';
+import { createSigner as fastJwtSigner } from 'fast-jwt';
+// @ts-ignore -- jsonwebtoken ships no types
+import jsonwebtoken from 'jsonwebtoken';
+import * as jose from 'jose';
+import { createSigner, type Algorithm } from '../dist/index.js';
+import { compare, compareAsync, formatTable, smoke, type Case, type Sample } from './lib/harness.ts';
+import { environment, printEnvironment, writeResults } from './lib/env.ts';
+import { webCryptoParams } from './lib/material.ts';
+import { PAYLOAD } from './hmac/input.ts';
+import { progress } from './lib/progress.ts';
+
+// BENCH_ALGS=HS256,EdDSA limits the run (e.g. to re-measure the two targets).
+const VARIANTS = process.env.BENCH_ALGS?.split(',') ?? (smoke
+  ? ['HS256', 'EdDSA', 'RS256', 'ES256']
+  : ['HS256', 'HS384', 'HS512', 'EdDSA', 'RS256', 'RS512', 'PS256', 'ES256', 'ES384', 'ES512']);
+const NODE_HASH: Record<string, string> = { '256': 'sha256', '384': 'sha384', '512': 'sha512' };
+const CURVE: Record<string, string> = { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521' };
+const { exp: _exp, iat: _iat, ...CLAIMS } = PAYLOAD;
+const HEADER = { kid: 'k1' };
+
+interface Keys {
+  /** HS: secret text (every peer accepts it) and bytes; others: private KeyObject, PEM, CryptoKey. */
+  secretText?: string;
+  secret?: Uint8Array;
+  keyObject?: KeyObject;
+  pem?: string;
+  privateJwk?: Record<string, unknown>;
+  cryptoKey: CryptoKey;
+}
+
+async function keysFor(alg: string): Promise<Keys> {
+  const { importParams } = webCryptoParams(alg);
+  if (alg.startsWith('HS')) {
+    const secretText = 'k'.repeat(Number(alg.slice(2)) / 8);
+    const secret = new TextEncoder().encode(secretText);
+    const cryptoKey = await crypto.subtle.importKey('raw', secret, importParams, false, ['sign']);
+    return { secretText, secret, cryptoKey };
+  }
+  const gen = alg.startsWith('RS') || alg.startsWith('PS') ? { ...importParams, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) } : importParams;
+  const pair = (await crypto.subtle.generateKey(gen as RsaHashedKeyGenParams, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const privateJwk = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as Record<string, unknown>;
+  delete privateJwk.key_ops;
+  delete privateJwk.ext;
+  delete privateJwk.alg;
+  const keyObject = createPrivateKey({ key: privateJwk as never, format: 'jwk' });
+  return { keyObject, pem: keyObject.export({ format: 'pem', type: 'pkcs8' }) as string, privateJwk, cryptoKey: pair.privateKey };
+}
+
+/** The bare primitive over a fixed signing input of the same size as the tokens'. */
+function bareNode(alg: string, keys: Keys, input: Buffer): () => unknown {
+  const hash = NODE_HASH[alg.slice(2)];
+  if (keys.secret !== undefined) {
+    const key = createSecretKey(keys.secret);
+    return () => createHmac(hash!, key).update(input).digest();
+  }
+  const k = keys.keyObject!;
+  if (alg === 'EdDSA') return () => nodeSign(null, input, k);
+  if (alg.startsWith('ES')) return () => nodeSign(hash!, input, { key: k, dsaEncoding: 'ieee-p1363' });
+  if (alg.startsWith('PS')) return () => nodeSign(hash!, input, { key: k, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 });
+  return () => nodeSign(hash!, input, k);
+}
+
+const env = environment(['jose', 'fast-jwt', 'jsonwebtoken']);
+printEnvironment(env);
+const results: Record<string, Sample[]> = {};
+const tables: string[] = [];
+const step = progress('sign table', VARIANTS.length);
+const ratios: Record<string, Record<string, number>> = {};
+
+for (const alg of VARIANTS) {
+  step(alg);
+  const keys = await keysFor(alg);
+  const ours = createSigner({ alg: alg as Algorithm, key: keys.secret ?? (keys.privateJwk as never), header: HEADER });
+  const token = ours.signSync(CLAIMS, { expiresIn: 300 });
+  const input = Buffer.from(token.slice(0, token.lastIndexOf('.')), 'latin1');
+
+  const fj = fastJwtSigner({ key: keys.secretText ?? keys.pem!, algorithm: alg as never, expiresIn: 300_000, kid: 'k1' });
+  fj(CLAIMS);
+  const syncCases: Case[] = [
+    { name: 'edgejwt signSync', fn: () => ours.signSync(CLAIMS, { expiresIn: 300 }) },
+    { name: 'fast-jwt', fn: () => fj(CLAIMS) },
+  ];
+  if (alg !== 'EdDSA') {
+    const jwtKey = keys.secretText ?? keys.keyObject!;
+    jsonwebtoken.sign(CLAIMS, jwtKey, { algorithm: alg, expiresIn: 300, keyid: 'k1' });
+    syncCases.push({ name: 'jsonwebtoken', fn: () => jsonwebtoken.sign(CLAIMS, jwtKey, { algorithm: alg, expiresIn: 300, keyid: 'k1' }) });
+  }
+  syncCases.push({ name: 'node:crypto sign (bare)', fn: bareNode(alg, keys, input) });
+
+  const joseKey = keys.secret ?? keys.cryptoKey;
+  const { verifyParams } = webCryptoParams(alg);
+  const asyncCases = [
+    { name: 'edgejwt sign (async)', fn: () => ours.sign(CLAIMS, { expiresIn: 300 }) },
+    { name: 'jose SignJWT', fn: () => new jose.SignJWT(CLAIMS).setProtectedHeader({ alg, typ: 'JWT', kid: 'k1' }).setIssuedAt().setExpirationTime('300s').sign(joseKey) },
+    { name: 'crypto.subtle.sign (bare)', fn: () => crypto.subtle.sign(verifyParams, keys.cryptoKey, input) },
+  ];
+  const sync = compare(syncCases);
+  const asyncRows = await compareAsync(asyncCases);
+  const rows = [...sync, ...asyncRows];
+  results[alg] = rows;
+  const med = (n: string) => rows.find((r) => r.name === n)!.medianNs;
+  ratios[alg] = Object.fromEntries(rows.map((r) => [r.name, r.medianNs / med('edgejwt signSync')]));
+  tables.push(formatTable(`${alg}: sign in Node (${token.length}-char token)`, rows, 'edgejwt signSync'));
+}
+step.done();
+console.log('\n' + tables.join('\n\n') + '\n');
+const targets: string[] = [];
+if (results.HS256) {
+  const r = results.HS256.find((s) => s.name === 'fast-jwt')!.medianNs / results.HS256.find((s) => s.name === 'edgejwt signSync')!.medianNs;
+  targets.push(`HS256 signSync vs fast-jwt: ${r.toFixed(2)}x faster (target ≥ 2x: ${r >= 2 ? 'met' : 'NOT met'})`);
+}
+if (results.EdDSA) {
+  const r = results.EdDSA.find((s) => s.name === 'edgejwt signSync')!.medianNs / results.EdDSA.find((s) => s.name === 'node:crypto sign (bare)')!.medianNs;
+  targets.push(`EdDSA signSync / bare node:crypto sign: ${r.toFixed(2)}x (target ≤ 1.2x: ${r <= 1.2 ? 'met' : 'NOT met'})`);
+}
+console.log(targets.join('\n'));
+console.log(smoke ? '(smoke run: figures not meaningful)' : 'Ratios: × edgejwt signSync by median (> 1: slower than edgejwt); spread: p25–p75 over the rounds.');
+console.log(`wrote ${writeResults('sign-node', { env, variants: results, targets })}`);
