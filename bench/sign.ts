@@ -5,7 +5,8 @@
 // the library (exp 300 s) and the same header members. Sync and async candidates
 // are timed in separate interleaved groups; ratios are to edgejwt signSync.
 // Targets checked at the end: HS256 signSync ≥ 2x fast-jwt; EdDSA sign ≤ 1.2x bare node:crypto.
-// Run: npm run build && node bench/sign.ts   (BENCH_SMOKE=1: seconds; BENCH_ALGS=HS256,EdDSA: those only)
+// Run: npm run build && node bench/sign.ts   (BENCH_SMOKE=1: seconds; BENCH_ALGS=HS256,EdDSA: those only;
+// BENCH_ROUNDS=N: N timed rounds per candidate)
 import { createHmac, createPrivateKey, createSecretKey, sign as nodeSign, constants, type KeyObject } from 'node:crypto';
 import { createSigner as fastJwtSigner } from 'fast-jwt';
 // @ts-ignore -- jsonwebtoken ships no types
@@ -21,7 +22,9 @@ import { progress } from './lib/progress.ts';
 // BENCH_ALGS=HS256,EdDSA limits the run (e.g. to re-measure the two targets).
 const VARIANTS = process.env.BENCH_ALGS?.split(',') ?? (smoke
   ? ['HS256', 'EdDSA', 'RS256', 'ES256']
-  : ['HS256', 'HS384', 'HS512', 'EdDSA', 'RS256', 'RS512', 'PS256', 'ES256', 'ES384', 'ES512']);
+  : ['HS256', 'HS384', 'HS512', 'EdDSA', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512']);
+// BENCH_ROUNDS=200: more timed rounds per candidate (default 40), for a verdict that must not flip.
+const OPTS = { rounds: Number(process.env.BENCH_ROUNDS) || undefined };
 const NODE_HASH: Record<string, string> = { '256': 'sha256', '384': 'sha384', '512': 'sha512' };
 const CURVE: Record<string, string> = { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521' };
 const { exp: _exp, iat: _iat, ...CLAIMS } = PAYLOAD;
@@ -103,8 +106,8 @@ for (const alg of VARIANTS) {
     { name: 'jose SignJWT', fn: () => new jose.SignJWT(CLAIMS).setProtectedHeader({ alg, typ: 'JWT', kid: 'k1' }).setIssuedAt().setExpirationTime('300s').sign(joseKey) },
     { name: 'crypto.subtle.sign (bare)', fn: () => crypto.subtle.sign(verifyParams, keys.cryptoKey, input) },
   ];
-  const sync = compare(syncCases);
-  const asyncRows = await compareAsync(asyncCases);
+  const sync = compare(syncCases, OPTS);
+  const asyncRows = await compareAsync(asyncCases, OPTS);
   const rows = [...sync, ...asyncRows];
   results[alg] = rows;
   const med = (n: string) => rows.find((r) => r.name === n)!.medianNs;
