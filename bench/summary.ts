@@ -48,6 +48,10 @@ const iso = read<Isolate>('isolate');
 const writes = read<{ env: Env; population: number; requests: number; isolates: number; rate: number; l1Max: number; rows: Record<string, number | string>[] }>('l2-writes');
 const prof = read<{ env: Env; rounds: number; phases: string[]; summary: Record<string, { wallMs: number; phasesMs: Record<string, number> }> }>('cold-profile');
 const load = read<Load>('load');
+// Composed by bench/table-algorithms.ts and bench/table-session.ts from the other results.
+const signCheck = read<{ markdown: string }>('table-algorithms');
+const session = read<{ markdown: string }>('table-session');
+const signTargets = read<{ targets: string[] }>('sign-node')?.targets;
 
 const x = (v: number) => `${v >= 10 ? v.toFixed(1) : v.toFixed(2)}×`;
 const isPeer = (name: string) => !name.startsWith('edgejwt') && !name.includes('bare') && !name.includes('cache hit');
@@ -176,6 +180,15 @@ if (sweep) {
   for (const alg of ['HS256', 'EdDSA', 'ES256']) if (sweep[alg]) sum.push(formatTable(`${alg}: mean cost per request`, sweep[alg] as Sample[], 'no cache (verify every request)'), '');
 }
 
+/** The two composed tables, with the sign targets' verdicts printed by bench/sign.ts. */
+function composedSections(level: string): string[] {
+  const out: string[] = [];
+  if (signCheck) out.push(`${level} Sign and check per algorithm (Node)`, '', signCheck.markdown, '', ...(signTargets?.length ? ['Sign targets (`bench/sign.ts`, same run): ' + signTargets.join('; ') + '.', ''] : []));
+  if (session) out.push(`${level} Session tokens: sign, cached verify, decode, JWE, cache sizes (Node)`, '', session.markdown, '');
+  return out;
+}
+sum.push(...composedSections('##'));
+
 // --- Isolate bench -----------------------------------------------------------
 function isolateSections(i: Isolate): string[] {
   const out: string[] = [];
@@ -286,6 +299,7 @@ if (!smoke) {
     speed.push('## Per-isolate verify cache', '', `A hit costs ${hit ? formatNs(hit.medianNs) : '?'} (HS256, a fresh copy of the token string). With ${sweep.population.toLocaleString('en-US')} live tokens and a Zipf(s=1) request mix, steady-state hit rates by cache size: ${Object.entries(sweep.hitRates).map(([k, v]) => `${Number(k) / 1000}k → ${(v * 100).toFixed(0)}%`).join(', ')}.`, '');
     for (const alg of ['EdDSA', 'ES256']) if (sweep[alg]) speed.push(formatTable(`${alg}: mean cost per request`, sweep[alg] as Sample[], 'no cache (verify every request)').replace(/^### /, '#### '), '');
   }
+  speed.push(...composedSections('##'));
   if (iso) speed.push('## The route guard in workerd (Miniflare)', '', `_${envLine(iso.env)}_`, '', 'Latencies are wall time as a client on loopback sees it, so they include the local HTTP hop: compare with the no-op Worker.', '', ...isolateSections(iso), '![cold and warm latency](../bench/results/latency-isolate.svg)', '');
   if (prof) speed.push('### Where the first request goes', '', `_${envLine(prof.env)}_`, '', ...profileSection(prof), ...coldNotes());
   if (load) speed.push('## Under load (`wrangler dev`)', '', `_${envLine(load.env, ['wrangler', 'autocannon'])}_`, '', ...loadTable(load), '', '`wrangler dev` adds its own proxy in front of workerd; the public-path row is the floor of that setup, not of the guard.', '');
