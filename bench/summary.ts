@@ -52,6 +52,10 @@ const load = read<Load>('load');
 const signCheck = read<{ markdown: string }>('table-algorithms');
 const session = read<{ markdown: string }>('table-session');
 const signTargets = read<{ targets: string[] }>('sign-node')?.targets;
+// The guard's warm cost with originAssertion on: from the full isolate run when it has
+// the row, else from a warm-only run (BENCH_ONLY=warm) copied to results/isolate-warm.json.
+const warmOnly = read<{ env: Env; warm: Record<string, Record<string, Latency>> }>('isolate-warm');
+const assertionRun = iso?.warm && Object.values(iso.warm).some((w) => w['guard-assertion']) ? iso : warmOnly;
 
 const x = (v: number) => `${v >= 10 ? v.toFixed(1) : v.toFixed(2)}×`;
 const isPeer = (name: string) => !name.startsWith('edgejwt') && !name.includes('bare') && !name.includes('cache hit');
@@ -189,6 +193,30 @@ function composedSections(level: string): string[] {
 }
 sum.push(...composedSections('##'));
 
+/** Warm latency of the guard with and without originAssertion (an EdDSA signature per forwarded request). */
+function assertionSection(level: string): string[] {
+  if (assertionRun === undefined) return [];
+  const cell = (l: Latency) => `${l.p50.toFixed(3)} (${l.p25.toFixed(3)}–${l.p75.toFixed(3)})`;
+  const out = [
+    `${level} The guard's warm cost of originAssertion`,
+    '',
+    `_${envLine(assertionRun.env)}_`,
+    '',
+    `Warm requests through Miniflare (\`bench/isolate.ts\`, warm section), distinct valid tokens, every Worker in the same rounds; ms p50 (p25–p75). "on" signs an EdDSA origin assertion (sub + scope, 60 s) for each forwarded request.`,
+    '',
+    '| algorithm | no-op Worker | guard, assertion off | guard, assertion on | on − off (p50) |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  for (const [alg, w] of Object.entries(assertionRun.warm)) {
+    const off = w.guard;
+    const on = w['guard-assertion'];
+    if (!off || !on || !w.noop) continue;
+    out.push(`| ${alg} | ${cell(w.noop)} | ${cell(off)} | ${cell(on)} | ${((on.p50 - off.p50) * 1000).toFixed(0)} µs |`);
+  }
+  return [...out, ''];
+}
+sum.push(...assertionSection('##'));
+
 // --- Isolate bench -----------------------------------------------------------
 function isolateSections(i: Isolate): string[] {
   const out: string[] = [];
@@ -300,6 +328,7 @@ if (!smoke) {
     for (const alg of ['EdDSA', 'ES256']) if (sweep[alg]) speed.push(formatTable(`${alg}: mean cost per request`, sweep[alg] as Sample[], 'no cache (verify every request)').replace(/^### /, '#### '), '');
   }
   speed.push(...composedSections('##'));
+  speed.push(...assertionSection('##'));
   if (iso) speed.push('## The route guard in workerd (Miniflare)', '', `_${envLine(iso.env)}_`, '', 'Latencies are wall time as a client on loopback sees it, so they include the local HTTP hop: compare with the no-op Worker.', '', ...isolateSections(iso), '![cold and warm latency](../bench/results/latency-isolate.svg)', '');
   if (prof) speed.push('### Where the first request goes', '', `_${envLine(prof.env)}_`, '', ...profileSection(prof), ...coldNotes());
   if (load) speed.push('## Under load (`wrangler dev`)', '', `_${envLine(load.env, ['wrangler', 'autocannon'])}_`, '', ...loadTable(load), '', '`wrangler dev` adds its own proxy in front of workerd; the public-path row is the floor of that setup, not of the guard.', '');
