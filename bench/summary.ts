@@ -202,7 +202,7 @@ function assertionSection(level: string): string[] {
     '',
     `_${envLine(assertionRun.env)}_`,
     '',
-    `Warm requests through Miniflare (\`bench/isolate.ts\`, warm section), distinct valid tokens, every Worker in the same rounds; ms p50 (p25–p75). "on" signs an EdDSA origin assertion (sub + scope, 60 s) for each forwarded request.`,
+    `Warm requests through Miniflare (\`bench/isolate.ts\`, warm section), distinct valid tokens, every Worker in the same rounds; ms p50 (p25–p75). "on" signs an EdDSA origin assertion (sub + scope, 60 s) for each forwarded request.${assertionRun === warmOnly ? ' From a warm-only run: `BENCH_ONLY=warm node bench/isolate.ts`, its `build/isolate-warm.json` copied to `bench/results/isolate-warm.json`.' : ''}`,
     '',
     '| algorithm | no-op Worker | guard, assertion off | guard, assertion on | on − off (p50) |',
     '|---|---:|---:|---:|---:|',
