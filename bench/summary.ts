@@ -314,7 +314,7 @@ if (!smoke) {
     '',
     '| command | what it measures | time |',
     '|---|---|---|',
-    '| `npm run bench` | full verify per algorithm vs every peer, in Node and inside workerd; stage breakdown; per-isolate cache hit and size sweep; decode-only | a few minutes |',
+    '| `npm run bench` | full verify per algorithm vs every peer, in Node and inside workerd; stage breakdown; per-isolate cache hit and size sweep (beside the fast-jwt cache and jose); decode-only; sign per algorithm and JWE encrypt/decrypt; the sign-and-check and session-token tables composed from those | a few minutes |',
     '| `npm run bench:isolate` | the route guard vs a no-op Worker, the library alone and a jose guard: first request of a fresh process and of a fresh isolate (30 rounds each, `BENCH_ISOLATES`/`BENCH_PROCESSES` to change), warm p50/p95/p99, KV verify cache, JWKS network vs KV; a CPU profile of the first request by phase | about 4 minutes |',
     '| `npm run bench:load` | `wrangler dev` under autocannon on loopback, 0% and 50% bad tokens | about 2 minutes |',
     '',
