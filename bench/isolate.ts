@@ -141,6 +141,8 @@ const isoRounds = emptyRounds();
       SOURCES: JSON.stringify({ ...Object.fromEntries(KINDS.map((k) => [k, bundles[k].code])), wasmPath: bundles.guard.wasmImport!.replace(/^\.\//, '') }),
       GUARD_CONFIG: guardConfig(keys),
       HS_KEY: keys.hsKey,
+      // BENCH_SHARED_WASM=1: every Loader isolate gets the same core bytes (see isolate/loader-host.ts).
+      SHARED_WASM: process.env.BENCH_SHARED_WASM === '1' ? '1' : '0',
     },
     dataBlobBindings: { CORE_WASM },
   });
