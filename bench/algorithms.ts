@@ -1,5 +1,5 @@
 // The per-algorithm table in Node: full verify of the same realistic token for
-// every supported variant (HS*, EdDSA, RS* at 2048/3072/4096 bits, PS256, ES*),
+// every supported variant (HS*, EdDSA, RS* at 2048/3072/4096 bits, PS* at 2048, ES*),
 // edgejwt (sync and async, its cache off) against every peer, with the bare
 // primitives (node:crypto, crypto.subtle) as the floor. Sync and async candidates
 // are timed in separate interleaved groups; ratios are to edgejwt verifySync. Ends

@@ -21,6 +21,7 @@ const SUITES: Record<string, [string, string][]> = {
     ['sign.ts', 'sign per algorithm vs jose, fast-jwt, jsonwebtoken, bare primitive (Node)'],
     ['jwe.ts', 'JWE decrypt (+ nested verify) vs jose and the bare AES-GCM (Node)'],
     ['sign-jwe-workerd.ts', 'sign and JWE decrypt vs jose, inside workerd'],
+    ['table-algorithms.ts', 'sign and check per algorithm, composed from sign.ts and algorithms.ts'], ['table-session.ts', 'sign, cached verify, decode, JWE, cache sizes, composed'],
   ],
   isolate: [
     ['isolate.ts', 'guard vs no-op vs jose guard through Miniflare'],

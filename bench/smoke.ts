@@ -22,7 +22,7 @@ mkdirSync(join(root, 'build'), { recursive: true });
 
 let passed = 0;
 let failed = 0;
-for (const b of ['algorithms', 'algorithms-workerd', 'stages', 'verify', 'cache-sweep', 'freeze', 'sign', 'jwe', 'sign-jwe-workerd', 'isolate', 'cold-profile', 'cold-steps', 'l2-writes', 'guard-overhead-workerd', 'load', 'charts', 'summary']) {
+for (const b of ['algorithms', 'algorithms-workerd', 'stages', 'verify', 'cache-sweep', 'freeze', 'sign', 'jwe', 'sign-jwe-workerd', 'table-algorithms', 'table-session', 'isolate', 'cold-profile', 'cold-steps', 'l2-writes', 'guard-overhead-workerd', 'load', 'charts', 'summary']) {
   const start = Date.now();
   // Bounded even if a Worker or wrangler hangs: CI must not wait on a bench.
   const r = spawnSync(process.execPath, [join(root, `bench/${b}.ts`)], { cwd: root, env, encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL', maxBuffer: 256 << 20 });

@@ -48,6 +48,14 @@ const iso = read<Isolate>('isolate');
 const writes = read<{ env: Env; population: number; requests: number; isolates: number; rate: number; l1Max: number; rows: Record<string, number | string>[] }>('l2-writes');
 const prof = read<{ env: Env; rounds: number; phases: string[]; summary: Record<string, { wallMs: number; phasesMs: Record<string, number> }> }>('cold-profile');
 const load = read<Load>('load');
+// Composed by bench/table-algorithms.ts and bench/table-session.ts from the other results.
+const signCheck = read<{ markdown: string }>('table-algorithms');
+const session = read<{ markdown: string }>('table-session');
+const signTargets = read<{ targets: string[] }>('sign-node')?.targets;
+// The guard's warm cost with originAssertion on: from the full isolate run when it has
+// the row, else from a warm-only run (BENCH_ONLY=warm) copied to results/isolate-warm.json.
+const warmOnly = read<{ env: Env; warm: Record<string, Record<string, Latency>> }>('isolate-warm');
+const assertionRun = iso?.warm && Object.values(iso.warm).some((w) => w['guard-assertion']) ? iso : warmOnly;
 
 const x = (v: number) => `${v >= 10 ? v.toFixed(1) : v.toFixed(2)}×`;
 const isPeer = (name: string) => !name.startsWith('edgejwt') && !name.includes('bare') && !name.includes('cache hit');
@@ -176,6 +184,39 @@ if (sweep) {
   for (const alg of ['HS256', 'EdDSA', 'ES256']) if (sweep[alg]) sum.push(formatTable(`${alg}: mean cost per request`, sweep[alg] as Sample[], 'no cache (verify every request)'), '');
 }
 
+/** The two composed tables, with the sign targets' verdicts printed by bench/sign.ts. */
+function composedSections(level: string): string[] {
+  const out: string[] = [];
+  if (signCheck) out.push(`${level} Sign and check per algorithm (Node)`, '', signCheck.markdown, '', ...(signTargets?.length ? ['Sign targets (`bench/sign.ts`, same run): ' + signTargets.join('; ') + '.', ''] : []));
+  if (session) out.push(`${level} Session tokens: sign, cached verify, decode, JWE, cache sizes (Node)`, '', session.markdown, '');
+  return out;
+}
+sum.push(...composedSections('##'));
+
+/** Warm latency of the guard with and without originAssertion (an EdDSA signature per forwarded request). */
+function assertionSection(level: string): string[] {
+  if (assertionRun === undefined) return [];
+  const cell = (l: Latency) => `${l.p50.toFixed(3)} (${l.p25.toFixed(3)}–${l.p75.toFixed(3)})`;
+  const out = [
+    `${level} The guard's warm cost of originAssertion`,
+    '',
+    `_${envLine(assertionRun.env)}_`,
+    '',
+    `Warm requests through Miniflare (\`bench/isolate.ts\`, warm section), distinct valid tokens, every Worker in the same rounds; ms p50 (p25–p75). "on" signs an EdDSA origin assertion (sub + scope, 60 s) for each forwarded request.${assertionRun === warmOnly ? ' From a warm-only run: `BENCH_ONLY=warm node bench/isolate.ts`, its `build/isolate-warm.json` copied to `bench/results/isolate-warm.json`.' : ''}`,
+    '',
+    '| algorithm | no-op Worker | guard, assertion off | guard, assertion on | on − off (p50) |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  for (const [alg, w] of Object.entries(assertionRun.warm)) {
+    const off = w.guard;
+    const on = w['guard-assertion'];
+    if (!off || !on || !w.noop) continue;
+    out.push(`| ${alg} | ${cell(w.noop)} | ${cell(off)} | ${cell(on)} | ${((on.p50 - off.p50) * 1000).toFixed(0)} µs |`);
+  }
+  return [...out, ''];
+}
+sum.push(...assertionSection('##'));
+
 // --- Isolate bench -----------------------------------------------------------
 function isolateSections(i: Isolate): string[] {
   const out: string[] = [];
@@ -273,7 +314,7 @@ if (!smoke) {
     '',
     '| command | what it measures | time |',
     '|---|---|---|',
-    '| `npm run bench` | full verify per algorithm vs every peer, in Node and inside workerd; stage breakdown; per-isolate cache hit and size sweep; decode-only | a few minutes |',
+    '| `npm run bench` | full verify per algorithm vs every peer, in Node and inside workerd; stage breakdown; per-isolate cache hit and size sweep (beside the fast-jwt cache and jose); decode-only; sign per algorithm and JWE encrypt/decrypt; the sign-and-check and session-token tables composed from those | a few minutes |',
     '| `npm run bench:isolate` | the route guard vs a no-op Worker, the library alone and a jose guard: first request of a fresh process and of a fresh isolate (30 rounds each, `BENCH_ISOLATES`/`BENCH_PROCESSES` to change), warm p50/p95/p99, KV verify cache, JWKS network vs KV; a CPU profile of the first request by phase | about 4 minutes |',
     '| `npm run bench:load` | `wrangler dev` under autocannon on loopback, 0% and 50% bad tokens | about 2 minutes |',
     '',
@@ -286,6 +327,8 @@ if (!smoke) {
     speed.push('## Per-isolate verify cache', '', `A hit costs ${hit ? formatNs(hit.medianNs) : '?'} (HS256, a fresh copy of the token string). With ${sweep.population.toLocaleString('en-US')} live tokens and a Zipf(s=1) request mix, steady-state hit rates by cache size: ${Object.entries(sweep.hitRates).map(([k, v]) => `${Number(k) / 1000}k → ${(v * 100).toFixed(0)}%`).join(', ')}.`, '');
     for (const alg of ['EdDSA', 'ES256']) if (sweep[alg]) speed.push(formatTable(`${alg}: mean cost per request`, sweep[alg] as Sample[], 'no cache (verify every request)').replace(/^### /, '#### '), '');
   }
+  speed.push(...composedSections('##'));
+  speed.push(...assertionSection('##'));
   if (iso) speed.push('## The route guard in workerd (Miniflare)', '', `_${envLine(iso.env)}_`, '', 'Latencies are wall time as a client on loopback sees it, so they include the local HTTP hop: compare with the no-op Worker.', '', ...isolateSections(iso), '![cold and warm latency](../bench/results/latency-isolate.svg)', '');
   if (prof) speed.push('### Where the first request goes', '', `_${envLine(prof.env)}_`, '', ...profileSection(prof), ...coldNotes());
   if (load) speed.push('## Under load (`wrangler dev`)', '', `_${envLine(load.env, ['wrangler', 'autocannon'])}_`, '', ...loadTable(load), '', '`wrangler dev` adds its own proxy in front of workerd; the public-path row is the floor of that setup, not of the guard.', '');

@@ -57,4 +57,4 @@ verdicts.push(`decode-only vs jose decodeJwt: ${(byName(dec, 'jose decodeJwt').m
 console.log('\n### Targets (ratios from this run)\n');
 for (const v of verdicts) console.log(`- ${v}`);
 results.verdicts = verdicts;
-if (!smoke) console.log(`\nwrote ${writeResults('verify-node', results)}`);
+console.log(`\nwrote ${writeResults('verify-node', results)}`); // smoke runs write to results/smoke/

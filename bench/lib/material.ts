@@ -23,6 +23,8 @@ export const VARIANTS: Variant[] = [
   { label: 'RS256-3072', alg: 'RS256', bits: 3072 },
   { label: 'RS256-4096', alg: 'RS256', bits: 4096 },
   { label: 'PS256-2048', alg: 'PS256', bits: 2048 },
+  { label: 'PS384-2048', alg: 'PS384', bits: 2048 },
+  { label: 'PS512-2048', alg: 'PS512', bits: 2048 },
   { label: 'ES256', alg: 'ES256' },
   { label: 'ES384', alg: 'ES384' },
   { label: 'ES512', alg: 'ES512' },
