@@ -48,7 +48,7 @@ const iso = read<Isolate>('isolate');
 const writes = read<{ env: Env; population: number; requests: number; isolates: number; rate: number; l1Max: number; rows: Record<string, number | string>[] }>('l2-writes');
 const prof = read<{ env: Env; rounds: number; phases: string[]; summary: Record<string, { wallMs: number; phasesMs: Record<string, number> }> }>('cold-profile');
 const load = read<Load>('load');
-// Composed by bench/table-algorithms.ts and bench/table-session.ts from the other results.
+// Composed by bench/sign/table-algorithms.ts and bench/sign/table-session.ts from the other results.
 const signCheck = read<{ markdown: string }>('table-algorithms');
 const session = read<{ markdown: string }>('table-session');
 const signTargets = read<{ targets: string[] }>('sign-node')?.targets;
@@ -157,19 +157,19 @@ if (workerd) {
 } else sum.push('## Full verify per algorithm, inside workerd', '', 'Not run yet: `npm run bench`.', '');
 
 if (verify) {
-  sum.push('## Stage breakdown, verify cache hit, decode-only (bench/verify.ts, Node)', '', envLine(verify.env), '');
+  sum.push('## Stage breakdown, verify cache hit, decode-only (bench/verify/verify.ts, Node)', '', envLine(verify.env), '');
   for (const k of Object.keys(verify).filter((k) => k.endsWith('-stages'))) sum.push(formatTable(`${k.replace('-stages', '')}: stage breakdown`, verify[k] as Sample[], 'full verifySync'), '');
   if (verify['cache-hit']) sum.push(formatTable('Verify cache hit (fresh copy of the token string)', verify['cache-hit'] as Sample[], (verify['cache-hit'] as Sample[])[0]!.name), '');
   if (verify.decode) sum.push(formatTable('Decode only', verify.decode as Sample[], (verify.decode as Sample[])[0]!.name), '');
 }
 const stages = read<{ env: Env; variants: Record<string, Sample[]> }>('stages-node');
 if (stages) {
-  sum.push('## Stage breakdown per algorithm (bench/stages.ts, Node)', '', envLine(stages.env), '');
+  sum.push('## Stage breakdown per algorithm (bench/verify/stages.ts, Node)', '', envLine(stages.env), '');
   for (const [label, rows] of Object.entries(stages.variants)) sum.push(formatTable(`${label}: stages`, rows, 'full verifySync'), '');
 }
 const ed = read<{ env: Env; wasmBytes?: number; rows: Sample[]; first?: Record<string, number> }>('ed25519-node');
 if (ed) {
-  sum.push('## Ed25519 in Node, with the Rust wasm-bindgen peer (bench/ed25519.ts)', '', envLine(ed.env, ['@noble/curves']), '', formatTable('Ed25519 verify of the signing input', ed.rows, ed.rows[0]!.name), '');
+  sum.push('## Ed25519 in Node, with the Rust wasm-bindgen peer (bench/core/ed25519.ts)', '', envLine(ed.env, ['@noble/curves']), '', formatTable('Ed25519 verify of the signing input', ed.rows, ed.rows[0]!.name), '');
   if (ed.first) sum.push(`edgejwt's core: ${ed.wasmBytes ?? '?'} bytes of Wasm; first verify in a fresh process (median of ${ed.first.runs}): compile + instantiate ${ed.first.instantiateMs?.toFixed(1)} ms, first key import ${ed.first.importMs?.toFixed(1)} ms, the verify ${ed.first.verifyMs?.toFixed(1)} ms.`, '');
 }
 if (sweep) {
@@ -184,10 +184,10 @@ if (sweep) {
   for (const alg of ['HS256', 'EdDSA', 'ES256']) if (sweep[alg]) sum.push(formatTable(`${alg}: mean cost per request`, sweep[alg] as Sample[], 'no cache (verify every request)'), '');
 }
 
-/** The two composed tables, with the sign targets' verdicts printed by bench/sign.ts. */
+/** The two composed tables, with the sign targets' verdicts printed by bench/sign/sign.ts. */
 function composedSections(level: string): string[] {
   const out: string[] = [];
-  if (signCheck) out.push(`${level} Sign and check per algorithm (Node)`, '', signCheck.markdown, '', ...(signTargets?.length ? ['Sign targets (`bench/sign.ts`, same run): ' + signTargets.join('; ') + '.', ''] : []));
+  if (signCheck) out.push(`${level} Sign and check per algorithm (Node)`, '', signCheck.markdown, '', ...(signTargets?.length ? ['Sign targets (`bench/sign/sign.ts`, same run): ' + signTargets.join('; ') + '.', ''] : []));
   if (session) out.push(`${level} Session tokens: sign, cached verify, decode, JWE, cache sizes (Node)`, '', session.markdown, '');
   return out;
 }
@@ -202,7 +202,7 @@ function assertionSection(level: string): string[] {
     '',
     `_${envLine(assertionRun.env)}_`,
     '',
-    `Warm requests through Miniflare (\`bench/isolate.ts\`, warm section), distinct valid tokens, every Worker in the same rounds; ms p50 (p25–p75). "on" signs an EdDSA origin assertion (sub + scope, 60 s) for each forwarded request.${assertionRun === warmOnly ? ' From a warm-only run: `BENCH_ONLY=warm node bench/isolate.ts`, its `build/isolate-warm.json` copied to `bench/results/isolate-warm.json`.' : ''}`,
+    `Warm requests through Miniflare (\`bench/guard/isolate.ts\`, warm section), distinct valid tokens, every Worker in the same rounds; ms p50 (p25–p75). "on" signs an EdDSA origin assertion (sub + scope, 60 s) for each forwarded request.${assertionRun === warmOnly ? ' From a warm-only run: `BENCH_ONLY=warm node bench/guard/isolate.ts`, its `build/isolate-warm.json` copied to `bench/results/isolate-warm.json`.' : ''}`,
     '',
     '| algorithm | no-op Worker | guard, assertion off | guard, assertion on | on − off (p50) |',
     '|---|---:|---:|---:|---:|',
@@ -230,11 +230,11 @@ function isolateSections(i: Isolate): string[] {
   return out;
 }
 
-/** The CPU profile of the guard's first request, by phase (bench/cold-profile.ts). */
+/** The CPU profile of the guard's first request, by phase (bench/guard/cold-profile.ts). */
 function profileSection(p: NonNullable<typeof prof>): string[] {
   const shown = p.phases.filter((ph) => ph !== 'sampler gaps');
   return [
-    `CPU of the guard's first request in a fresh workerd process, from V8's sampling profiler over workerd's inspector (\`bench/cold-profile.ts\`; median of ${p.rounds} profiles per row, ms). The bundle is imported by the first request, so its evaluation is inside. The profiler slows cold code (every compiled function is logged), so read the shares, not the absolute figures: the unprofiled wall times are in the tables above. "KV off" is the isolate bench's configuration (no \`CACHE_KEY\`); "KV on" sets it (JWKS and the HS secret digest through the sealer).`,
+    `CPU of the guard's first request in a fresh workerd process, from V8's sampling profiler over workerd's inspector (\`bench/guard/cold-profile.ts\`; median of ${p.rounds} profiles per row, ms). The bundle is imported by the first request, so its evaluation is inside. The profiler slows cold code (every compiled function is logged), so read the shares, not the absolute figures: the unprofiled wall times are in the tables above. "KV off" is the isolate bench's configuration (no \`CACHE_KEY\`); "KV on" sets it (JWKS and the HS secret digest through the sealer).`,
     '',
     `| case | client wall (profiled) | ${shown.join(' | ')} |`,
     `|---|---:|${shown.map(() => '---:').join('|')}|`,
@@ -250,12 +250,12 @@ if (iso) {
   for (const [alg, c] of Object.entries(iso.l2)) sum.push(latencyTable(`KV verify cache, ${alg} (tiers answered: ${JSON.stringify(c.tiers)})`, Object.entries(c).filter(([k]) => k !== 'tiers') as [string, Latency][]), '');
   sum.push(latencyTable(`JWKS on a fresh isolate (key-set fetches: ${i(iso.jwks.networkFetches)})`, Object.entries(iso.jwks).filter(([, v]) => typeof v === 'object') as [string, Latency][]), '');
 } else sum.push('## Isolate bench', '', 'Not run yet: `npm run bench:isolate`.', '');
-/** bench/l2-writes.ts: KV writes per admission policy on the Zipf replay. */
+/** bench/guard/l2-writes.ts: KV writes per admission policy on the Zipf replay. */
 function writesSection(w: NonNullable<typeof writes>): string[] {
   const base = Number(w.rows[0]!.writes);
   const f = (v: number | string | undefined) => Number(v).toLocaleString('en-US');
   return [
-    `A replay (\`bench/l2-writes.ts\`, the guard's own L1 and admission classes): ${f(w.requests)} requests at ${w.rate}/s over ${w.isolates} isolates sharing one KV, Zipf(s=1) over ${f(w.population)} live tokens, L1 ${f(w.l1Max)}. Fewer writes cost more full verifies: read both columns.`,
+    `A replay (\`bench/guard/l2-writes.ts\`, the guard's own L1 and admission classes): ${f(w.requests)} requests at ${w.rate}/s over ${w.isolates} isolates sharing one KV, Zipf(s=1) over ${f(w.population)} live tokens, L1 ${f(w.l1Max)}. Fewer writes cost more full verifies: read both columns.`,
     '',
     '| policy | KV writes | saved | KV reads | L2 hits | full verifies |',
     '|---|---:|---:|---:|---:|---:|',
@@ -264,9 +264,9 @@ function writesSection(w: NonNullable<typeof writes>): string[] {
   ];
 }
 
-/** The hand-written reading of the cold-start figures (bench/cold-notes.md), if present. */
+/** The hand-written reading of the cold-start figures (bench/guard/cold-notes.md), if present. */
 function coldNotes(): string[] {
-  const f = join(benchDir, 'cold-notes.md');
+  const f = join(benchDir, 'guard/cold-notes.md');
   return existsSync(f) ? [readFileSync(f, 'utf8').trim(), ''] : [];
 }
 function i(v: unknown): string {

@@ -1,7 +1,7 @@
 // Keys and signed tokens for the per-algorithm tables, with WebCrypto only so the
 // same code runs in Node and inside workerd. Every variant signs the same realistic
-// token (38-byte header, ~450-byte OIDC-like payload, as in ../hmac/input.ts).
-import { PAYLOAD } from '../hmac/input.ts';
+// token (38-byte header, ~450-byte OIDC-like payload, as in signing-input.ts).
+import { PAYLOAD } from './signing-input.ts';
 import type { Algorithm as JwsAlgorithm } from '../../src/algorithms.ts';
 
 export interface Variant {
