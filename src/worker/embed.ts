@@ -62,7 +62,7 @@ export interface EmbeddedGuard {
 export function createGuard(config?: GuardConfigSource, deps?: GuardDeps): EmbeddedGuard {
   // Without a log of the caller's, the guard's log lines (notices, counters, faults) are
   // written after the response: workerd loads its console formatter on an isolate's first
-  // console.log (~2 ms measured by bench/isolate.ts), which a first request should not wait for.
+  // console.log (~2 ms measured by bench/guard/isolate.ts), which a first request should not wait for.
   let lines: string[] = [];
   const deferred = deps?.log === undefined;
   const guardDeps: GuardDeps | undefined = deferred ? { ...deps, log: (line: string) => void lines.push(line) } : deps;
