@@ -12,23 +12,24 @@ import { loadavg } from 'node:os';
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const SUITES: Record<string, [string, string][]> = {
   table: [
-    ['algorithms.ts', 'full verify per algorithm, Node'],
-    ['algorithms-workerd.ts', 'full verify per algorithm, inside workerd'],
-    ['stages.ts', 'stage breakdown per algorithm (Node)'],
-    ['verify.ts', 'stage breakdown, cache hit, decode-only (Node)'],
-    ['cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
-    ['freeze.ts', 'cost of deep-freezing a cached result vs a copy per caller'],
-    ['sign.ts', 'sign per algorithm vs jose, fast-jwt, jsonwebtoken, bare primitive (Node)'],
-    ['jwe.ts', 'JWE decrypt (+ nested verify) vs jose and the bare AES-GCM (Node)'],
-    ['sign-jwe-workerd.ts', 'sign and JWE decrypt vs jose, inside workerd'],
+    ['verify/algorithms.ts', 'full verify per algorithm, Node'],
+    ['verify/algorithms-workerd.ts', 'full verify per algorithm, inside workerd'],
+    ['verify/stages.ts', 'stage breakdown per algorithm (Node)'],
+    ['verify/verify.ts', 'stage breakdown, cache hit, decode-only (Node)'],
+    ['verify/cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
+    ['verify/freeze.ts', 'cost of deep-freezing a cached result vs a copy per caller'],
+    ['sign/sign.ts', 'sign per algorithm vs jose, fast-jwt, jsonwebtoken, bare primitive (Node)'],
+    ['sign/jwe.ts', 'JWE decrypt (+ nested verify) vs jose and the bare AES-GCM (Node)'],
+    ['sign/sign-jwe-workerd.ts', 'sign and JWE decrypt vs jose, inside workerd'],
+    ['sign/table-algorithms.ts', 'sign and check per algorithm, composed from sign.ts and algorithms.ts'], ['sign/table-session.ts', 'sign, cached verify, decode, JWE, cache sizes, composed'],
   ],
   isolate: [
-    ['isolate.ts', 'guard vs no-op vs jose guard through Miniflare'],
-    ['cold-profile.ts', 'CPU profile of the guard\'s first request inside workerd, by phase'],
-    ['l2-writes.ts', 'KV verify-cache writes by admission policy (Zipf replay)'],
-    ['guard-overhead-workerd.ts', 'the guard\'s own CPU per warm request inside workerd'],
+    ['guard/isolate.ts', 'guard vs no-op vs jose guard through Miniflare'],
+    ['guard/cold-profile.ts', 'CPU profile of the guard\'s first request inside workerd, by phase'],
+    ['guard/l2-writes.ts', 'KV verify-cache writes by admission policy (Zipf replay)'],
+    ['guard/guard-overhead-workerd.ts', 'the guard\'s own CPU per warm request inside workerd'],
   ],
-  load: [['load.ts', 'wrangler dev under autocannon']],
+  load: [['guard/load.ts', 'wrangler dev under autocannon']],
 };
 
 const suite = process.argv[2] ?? 'table';

@@ -48,6 +48,14 @@ const iso = read<Isolate>('isolate');
 const writes = read<{ env: Env; population: number; requests: number; isolates: number; rate: number; l1Max: number; rows: Record<string, number | string>[] }>('l2-writes');
 const prof = read<{ env: Env; rounds: number; phases: string[]; summary: Record<string, { wallMs: number; phasesMs: Record<string, number> }> }>('cold-profile');
 const load = read<Load>('load');
+// Composed by bench/sign/table-algorithms.ts and bench/sign/table-session.ts from the other results.
+const signCheck = read<{ markdown: string }>('table-algorithms');
+const session = read<{ markdown: string }>('table-session');
+const signTargets = read<{ targets: string[] }>('sign-node')?.targets;
+// The guard's warm cost with originAssertion on: from the full isolate run when it has
+// the row, else from a warm-only run (BENCH_ONLY=warm) copied to results/isolate-warm.json.
+const warmOnly = read<{ env: Env; warm: Record<string, Record<string, Latency>> }>('isolate-warm');
+const assertionRun = iso?.warm && Object.values(iso.warm).some((w) => w['guard-assertion']) ? iso : warmOnly;
 
 const x = (v: number) => `${v >= 10 ? v.toFixed(1) : v.toFixed(2)}×`;
 const isPeer = (name: string) => !name.startsWith('edgejwt') && !name.includes('bare') && !name.includes('cache hit');
@@ -149,19 +157,19 @@ if (workerd) {
 } else sum.push('## Full verify per algorithm, inside workerd', '', 'Not run yet: `npm run bench`.', '');
 
 if (verify) {
-  sum.push('## Stage breakdown, verify cache hit, decode-only (bench/verify.ts, Node)', '', envLine(verify.env), '');
+  sum.push('## Stage breakdown, verify cache hit, decode-only (bench/verify/verify.ts, Node)', '', envLine(verify.env), '');
   for (const k of Object.keys(verify).filter((k) => k.endsWith('-stages'))) sum.push(formatTable(`${k.replace('-stages', '')}: stage breakdown`, verify[k] as Sample[], 'full verifySync'), '');
   if (verify['cache-hit']) sum.push(formatTable('Verify cache hit (fresh copy of the token string)', verify['cache-hit'] as Sample[], (verify['cache-hit'] as Sample[])[0]!.name), '');
   if (verify.decode) sum.push(formatTable('Decode only', verify.decode as Sample[], (verify.decode as Sample[])[0]!.name), '');
 }
 const stages = read<{ env: Env; variants: Record<string, Sample[]> }>('stages-node');
 if (stages) {
-  sum.push('## Stage breakdown per algorithm (bench/stages.ts, Node)', '', envLine(stages.env), '');
+  sum.push('## Stage breakdown per algorithm (bench/verify/stages.ts, Node)', '', envLine(stages.env), '');
   for (const [label, rows] of Object.entries(stages.variants)) sum.push(formatTable(`${label}: stages`, rows, 'full verifySync'), '');
 }
 const ed = read<{ env: Env; wasmBytes?: number; rows: Sample[]; first?: Record<string, number> }>('ed25519-node');
 if (ed) {
-  sum.push('## Ed25519 in Node, with the Rust wasm-bindgen peer (bench/ed25519.ts)', '', envLine(ed.env, ['@noble/curves']), '', formatTable('Ed25519 verify of the signing input', ed.rows, ed.rows[0]!.name), '');
+  sum.push('## Ed25519 in Node, with the Rust wasm-bindgen peer (bench/core/ed25519.ts)', '', envLine(ed.env, ['@noble/curves']), '', formatTable('Ed25519 verify of the signing input', ed.rows, ed.rows[0]!.name), '');
   if (ed.first) sum.push(`edgejwt's core: ${ed.wasmBytes ?? '?'} bytes of Wasm; first verify in a fresh process (median of ${ed.first.runs}): compile + instantiate ${ed.first.instantiateMs?.toFixed(1)} ms, first key import ${ed.first.importMs?.toFixed(1)} ms, the verify ${ed.first.verifyMs?.toFixed(1)} ms.`, '');
 }
 if (sweep) {
@@ -176,6 +184,39 @@ if (sweep) {
   for (const alg of ['HS256', 'EdDSA', 'ES256']) if (sweep[alg]) sum.push(formatTable(`${alg}: mean cost per request`, sweep[alg] as Sample[], 'no cache (verify every request)'), '');
 }
 
+/** The two composed tables, with the sign targets' verdicts printed by bench/sign/sign.ts. */
+function composedSections(level: string): string[] {
+  const out: string[] = [];
+  if (signCheck) out.push(`${level} Sign and check per algorithm (Node)`, '', signCheck.markdown, '', ...(signTargets?.length ? ['Sign targets (`bench/sign/sign.ts`, same run): ' + signTargets.join('; ') + '.', ''] : []));
+  if (session) out.push(`${level} Session tokens: sign, cached verify, decode, JWE, cache sizes (Node)`, '', session.markdown, '');
+  return out;
+}
+sum.push(...composedSections('##'));
+
+/** Warm latency of the guard with and without originAssertion (an EdDSA signature per forwarded request). */
+function assertionSection(level: string): string[] {
+  if (assertionRun === undefined) return [];
+  const cell = (l: Latency) => `${l.p50.toFixed(3)} (${l.p25.toFixed(3)}–${l.p75.toFixed(3)})`;
+  const out = [
+    `${level} The guard's warm cost of originAssertion`,
+    '',
+    `_${envLine(assertionRun.env)}_`,
+    '',
+    `Warm requests through Miniflare (\`bench/guard/isolate.ts\`, warm section), distinct valid tokens, every Worker in the same rounds; ms p50 (p25–p75). "on" signs an EdDSA origin assertion (sub + scope, 60 s) for each forwarded request.${assertionRun === warmOnly ? ' From a warm-only run: `BENCH_ONLY=warm node bench/guard/isolate.ts`, its `build/isolate-warm.json` copied to `bench/results/isolate-warm.json`.' : ''}`,
+    '',
+    '| algorithm | no-op Worker | guard, assertion off | guard, assertion on | on − off (p50) |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  for (const [alg, w] of Object.entries(assertionRun.warm)) {
+    const off = w.guard;
+    const on = w['guard-assertion'];
+    if (!off || !on || !w.noop) continue;
+    out.push(`| ${alg} | ${cell(w.noop)} | ${cell(off)} | ${cell(on)} | ${((on.p50 - off.p50) * 1000).toFixed(0)} µs |`);
+  }
+  return [...out, ''];
+}
+sum.push(...assertionSection('##'));
+
 // --- Isolate bench -----------------------------------------------------------
 function isolateSections(i: Isolate): string[] {
   const out: string[] = [];
@@ -189,11 +230,11 @@ function isolateSections(i: Isolate): string[] {
   return out;
 }
 
-/** The CPU profile of the guard's first request, by phase (bench/cold-profile.ts). */
+/** The CPU profile of the guard's first request, by phase (bench/guard/cold-profile.ts). */
 function profileSection(p: NonNullable<typeof prof>): string[] {
   const shown = p.phases.filter((ph) => ph !== 'sampler gaps');
   return [
-    `CPU of the guard's first request in a fresh workerd process, from V8's sampling profiler over workerd's inspector (\`bench/cold-profile.ts\`; median of ${p.rounds} profiles per row, ms). The bundle is imported by the first request, so its evaluation is inside. The profiler slows cold code (every compiled function is logged), so read the shares, not the absolute figures: the unprofiled wall times are in the tables above. "KV off" is the isolate bench's configuration (no \`CACHE_KEY\`); "KV on" sets it (JWKS and the HS secret digest through the sealer).`,
+    `CPU of the guard's first request in a fresh workerd process, from V8's sampling profiler over workerd's inspector (\`bench/guard/cold-profile.ts\`; median of ${p.rounds} profiles per row, ms). The bundle is imported by the first request, so its evaluation is inside. The profiler slows cold code (every compiled function is logged), so read the shares, not the absolute figures: the unprofiled wall times are in the tables above. "KV off" is the isolate bench's configuration (no \`CACHE_KEY\`); "KV on" sets it (JWKS and the HS secret digest through the sealer).`,
     '',
     `| case | client wall (profiled) | ${shown.join(' | ')} |`,
     `|---|---:|${shown.map(() => '---:').join('|')}|`,
@@ -209,12 +250,12 @@ if (iso) {
   for (const [alg, c] of Object.entries(iso.l2)) sum.push(latencyTable(`KV verify cache, ${alg} (tiers answered: ${JSON.stringify(c.tiers)})`, Object.entries(c).filter(([k]) => k !== 'tiers') as [string, Latency][]), '');
   sum.push(latencyTable(`JWKS on a fresh isolate (key-set fetches: ${i(iso.jwks.networkFetches)})`, Object.entries(iso.jwks).filter(([, v]) => typeof v === 'object') as [string, Latency][]), '');
 } else sum.push('## Isolate bench', '', 'Not run yet: `npm run bench:isolate`.', '');
-/** bench/l2-writes.ts: KV writes per admission policy on the Zipf replay. */
+/** bench/guard/l2-writes.ts: KV writes per admission policy on the Zipf replay. */
 function writesSection(w: NonNullable<typeof writes>): string[] {
   const base = Number(w.rows[0]!.writes);
   const f = (v: number | string | undefined) => Number(v).toLocaleString('en-US');
   return [
-    `A replay (\`bench/l2-writes.ts\`, the guard's own L1 and admission classes): ${f(w.requests)} requests at ${w.rate}/s over ${w.isolates} isolates sharing one KV, Zipf(s=1) over ${f(w.population)} live tokens, L1 ${f(w.l1Max)}. Fewer writes cost more full verifies: read both columns.`,
+    `A replay (\`bench/guard/l2-writes.ts\`, the guard's own L1 and admission classes): ${f(w.requests)} requests at ${w.rate}/s over ${w.isolates} isolates sharing one KV, Zipf(s=1) over ${f(w.population)} live tokens, L1 ${f(w.l1Max)}. Fewer writes cost more full verifies: read both columns.`,
     '',
     '| policy | KV writes | saved | KV reads | L2 hits | full verifies |',
     '|---|---:|---:|---:|---:|---:|',
@@ -223,9 +264,9 @@ function writesSection(w: NonNullable<typeof writes>): string[] {
   ];
 }
 
-/** The hand-written reading of the cold-start figures (bench/cold-notes.md), if present. */
+/** The hand-written reading of the cold-start figures (bench/guard/cold-notes.md), if present. */
 function coldNotes(): string[] {
-  const f = join(benchDir, 'cold-notes.md');
+  const f = join(benchDir, 'guard/cold-notes.md');
   return existsSync(f) ? [readFileSync(f, 'utf8').trim(), ''] : [];
 }
 function i(v: unknown): string {
@@ -273,7 +314,7 @@ if (!smoke) {
     '',
     '| command | what it measures | time |',
     '|---|---|---|',
-    '| `npm run bench` | full verify per algorithm vs every peer, in Node and inside workerd; stage breakdown; per-isolate cache hit and size sweep; decode-only | a few minutes |',
+    '| `npm run bench` | full verify per algorithm vs every peer, in Node and inside workerd; stage breakdown; per-isolate cache hit and size sweep (beside the fast-jwt cache and jose); decode-only; sign per algorithm and JWE encrypt/decrypt; the sign-and-check and session-token tables composed from those | a few minutes |',
     '| `npm run bench:isolate` | the route guard vs a no-op Worker, the library alone and a jose guard: first request of a fresh process and of a fresh isolate (30 rounds each, `BENCH_ISOLATES`/`BENCH_PROCESSES` to change), warm p50/p95/p99, KV verify cache, JWKS network vs KV; a CPU profile of the first request by phase | about 4 minutes |',
     '| `npm run bench:load` | `wrangler dev` under autocannon on loopback, 0% and 50% bad tokens | about 2 minutes |',
     '',
@@ -286,6 +327,8 @@ if (!smoke) {
     speed.push('## Per-isolate verify cache', '', `A hit costs ${hit ? formatNs(hit.medianNs) : '?'} (HS256, a fresh copy of the token string). With ${sweep.population.toLocaleString('en-US')} live tokens and a Zipf(s=1) request mix, steady-state hit rates by cache size: ${Object.entries(sweep.hitRates).map(([k, v]) => `${Number(k) / 1000}k → ${(v * 100).toFixed(0)}%`).join(', ')}.`, '');
     for (const alg of ['EdDSA', 'ES256']) if (sweep[alg]) speed.push(formatTable(`${alg}: mean cost per request`, sweep[alg] as Sample[], 'no cache (verify every request)').replace(/^### /, '#### '), '');
   }
+  speed.push(...composedSections('##'));
+  speed.push(...assertionSection('##'));
   if (iso) speed.push('## The route guard in workerd (Miniflare)', '', `_${envLine(iso.env)}_`, '', 'Latencies are wall time as a client on loopback sees it, so they include the local HTTP hop: compare with the no-op Worker.', '', ...isolateSections(iso), '![cold and warm latency](../bench/results/latency-isolate.svg)', '');
   if (prof) speed.push('### Where the first request goes', '', `_${envLine(prof.env)}_`, '', ...profileSection(prof), ...coldNotes());
   if (load) speed.push('## Under load (`wrangler dev`)', '', `_${envLine(load.env, ['wrangler', 'autocannon'])}_`, '', ...loadTable(load), '', '`wrangler dev` adds its own proxy in front of workerd; the public-path row is the floor of that setup, not of the guard.', '');

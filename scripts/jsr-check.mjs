@@ -44,7 +44,9 @@ check('jsr.json has the version of package.json', () => {
 });
 
 check('jsr.json exports the same subpaths, each from the source of the npm export', () => {
-  const npmPaths = Object.keys(pkg.exports).filter((k) => k !== './package.json').sort();
+  // Data files (the guard config JSON Schema) are npm subpaths but no modules:
+  // JSR exports only modules, and publishes the schema as a file (publish.include).
+  const npmPaths = Object.keys(pkg.exports).filter((k) => k !== './package.json' && !k.endsWith('.json')).sort();
   const jsrPaths = Object.keys(jsr.exports).sort();
   if (npmPaths.join() !== jsrPaths.join()) throw new Error(`npm: ${npmPaths.join(', ')}; jsr: ${jsrPaths.join(', ')}`);
   for (const sub of npmPaths) {

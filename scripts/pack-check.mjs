@@ -8,7 +8,7 @@
 // that the types resolve under every export condition (tsc per condition,
 // publint, attw). Run after `npm run build`. Leaves the tarball unpacked in
 // build/pack/package for the examples. Last line: `[pack] passed=N failed=N`.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -81,7 +81,8 @@ const files = info.files.map((f) => f.path).sort();
 console.log(`${info.filename}: ${info.size} bytes packed, ${info.unpackedSize} unpacked, ${files.length} files`);
 for (const f of info.files.sort((a, b) => a.path.localeCompare(b.path))) console.log(`  ${String(f.size).padStart(7)}  ${f.path}`);
 
-const ALLOWED = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^dist\/.+\.js$/, /^dist\/.+\.d\.ts$/, /^dist\/wasm\/generated\/core\.wasm$/];
+// The guard configuration's JSON Schema ships for editors (`edgejwt/guard-config.schema.json`), copied from src/worker/.
+const ALLOWED = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^dist\/.+\.js$/, /^dist\/.+\.d\.ts$/, /^dist\/wasm\/generated\/core\.wasm$/, /^dist\/worker\/guard-config\.schema\.json$/];
 check('tarball holds only built JS, types, the .wasm, README, LICENSE, package.json', () => {
   const extra = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
   if (extra.length) throw new Error(`unexpected: ${extra.join(', ')}`);
@@ -133,7 +134,7 @@ writeFileSync(
   `import { createVerifier, type Verifier, type VerifyResult } from 'edgejwt';
 import { JwtError, isJwtError, type JwtErrorCode } from 'edgejwt/errors';
 import { jwtAuth, type JwtAuthEnv } from 'edgejwt/hono';
-import guard from 'edgejwt/worker';
+import guard, { createGuard, type GuardConfigInput } from 'edgejwt/worker';
 import { Hono } from 'hono';
 
 const verifier: Verifier = createVerifier({ algorithms: ['HS256'], key: new Uint8Array(32) });
@@ -147,6 +148,10 @@ const app = new Hono<JwtAuthEnv>();
 app.use(jwtAuth({ algorithms: ['HS256'], key: new Uint8Array(32) }));
 app.get('/', (c) => c.text(String(c.get('jwtPayload').sub)));
 export const fetchHandler: (request: Request, env: never, ctx: never) => Promise<Response> = guard.fetch;
+const guardConfig: GuardConfigInput = { issuers: [{ issuer: 'https://id.example', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example/jwks' }] };
+export const embedded = createGuard(guardConfig);
+// @ts-expect-error a rule's auth is required | optional | none
+export const badRule: GuardConfigInput = { issuers: [], rules: [{ pathPrefix: '/', auth: 'sometimes' }] };
 // Real types, not any: each of these must be an error.
 // @ts-expect-error algorithms is a list
 createVerifier({ algorithms: 'HS256' });
@@ -215,6 +220,7 @@ check('npm install of the tarball into an empty project, then a token verifies i
   const b64u = (v) => Buffer.from(v).toString('base64url');
   const input = `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64u(JSON.stringify({ sub: 'installed', exp: 4102444800 }))}`;
   const mac = (k) => createHmac('sha256', k).update(input).digest('base64url');
+  const guardInput = `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64u(JSON.stringify({ iss: 'https://id.example', aud: 'api', sub: 'guarded', exp: 4102444800 }))}`;
   const probe = `import { createVerifier } from 'edgejwt';
 import { isJwtError } from 'edgejwt/errors';
 const v = createVerifier({ algorithms: ['HS256'], key: new Uint8Array(32).fill(7) });
@@ -223,7 +229,38 @@ try { v.verifySync(${JSON.stringify(`${input}.${mac(Buffer.alloc(32, 8))}`)}); }
 console.log(v.verifySync(${JSON.stringify(`${input}.${mac(key)}`)}).payload.sub, forged);`;
   const got = run(process.execPath, ['--input-type=module', '-e', probe], { cwd: app }).trim();
   if (got !== 'installed ERR_JWS_SIGNATURE_INVALID') throw new Error(`got: ${got}`);
-  return got;
+
+  // The guard as a library in the same install: edgejwt/worker's createGuard decides on a
+  // request (here in Node: HS256 needs no Worker binding), its default export is a handler,
+  // and the JSON Schema subpath resolves to a file that parses.
+  const guardProbe = `import guard, { createGuard } from 'edgejwt/worker';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+if (typeof guard.fetch !== 'function') throw new Error('default export has no fetch');
+const g = createGuard({ issuers: [{ issuer: 'https://id.example', audience: 'api', algorithms: ['HS256'], secretBinding: 'K' }], cache: { jwks: false } });
+const env = { K: ${JSON.stringify(Buffer.alloc(32, 7).toString('base64url'))} };
+const ctx = { waitUntil() {} };
+const req = (t) => new Request('https://guard.example/x', t === undefined ? {} : { headers: { authorization: 'Bearer ' + t } });
+const ok = await g.authenticate(req(${JSON.stringify(`${guardInput}.${createHmac('sha256', key).update(guardInput).digest('base64url')}`)}), env, ctx);
+const none = await g.authenticate(req(), env, ctx);
+const schema = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('edgejwt/guard-config.schema.json')), 'utf8'));
+console.log(ok.ok && ok.payload.sub, none.ok ? 'passed' : none.response.status, typeof schema.properties.issuers);`;
+  // The first line: the guard's own log lines (deferred past the response) follow it.
+  const guardGot = run(process.execPath, ['--input-type=module', '-e', guardProbe], { cwd: app }).trim().split('\n')[0];
+  if (guardGot !== 'guarded 401 object') throw new Error(`edgejwt/worker: got ${guardGot}`);
+
+  // The `edgejwt` bin as npm linked it: a good wrangler.toml passes (0), a typo fails naming the setting (1).
+  const toml = (config) => `name = "g"\n[vars]\nGUARD_CONFIG = '${JSON.stringify(config)}'\n`;
+  const good = { issuers: [{ issuer: 'https://id.example', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example/jwks' }], cache: { jwks: false } };
+  writeFileSync(join(app, 'good.toml'), toml(good));
+  writeFileSync(join(app, 'bad.toml'), toml({ ...good, publicPath: ['/x'] }));
+  const edgejwt = join(app, 'node_modules/.bin', windows ? 'edgejwt.cmd' : 'edgejwt');
+  const cli = (file) => spawnSync(edgejwt, ['check-config', file], { cwd: app, encoding: 'utf8', shell: windows });
+  const okRun = cli('good.toml');
+  if (okRun.status !== 0) throw new Error(`edgejwt check-config good.toml: exit ${okRun.status} ${okRun.stdout}${okRun.stderr}`);
+  const badRun = cli('bad.toml');
+  if (badRun.status !== 1 || !`${badRun.stdout}${badRun.stderr}`.includes('publicPath')) throw new Error(`edgejwt check-config bad.toml: exit ${badRun.status} ${badRun.stdout}${badRun.stderr}`);
+  return `${got}; edgejwt/worker: ${guardGot}; bin: exit 0 / 1`;
 });
 
 check('publint (errors and warnings)', () => {

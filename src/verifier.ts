@@ -320,7 +320,7 @@ function complete(s: Setup, ok: boolean, token: string, ph: ParsedHeader, early:
   checkClaims(payload, ph.header, policy.claims, nowMs / 1000);
   // Without the cache every call owns its result (a fresh parse, never frozen);
   // a cached result goes to every caller of the same token, so it is frozen all the
-  // way down (nested arrays and objects too). bench/freeze.ts measures what that costs.
+  // way down (nested arrays and objects too). bench/verify/freeze.ts measures what that costs.
   if (s.cache === undefined) return { payload: payload as JWTPayload, header: ph.header };
   const result: VerifyResult = Object.freeze({ payload: deepFreeze(payload) as JWTPayload, header: ph.header });
   const w = timeWindow(result.payload, policy.claims);

@@ -5,7 +5,7 @@
 // table in ./base-odd (w = 7), of A from 8 cached points computed per call (w = 5).
 // Cost, counted in field multiplies: ~253 doublings x 7, ~42 additions of A x 8,
 // ~32 of B x 7 and ~70 to prepare A's multiples: about 2,400, against ~600 for
-// the table path (86 table additions). Measured warm in Node 22 (bench/ed25519-cold.ts),
+// the table path (86 table additions). Measured warm in Node 22 (bench/core/ed25519-cold.ts),
 // a whole verify takes about 140 µs this way against 60 µs with tables (2.3x, the
 // SHA-512 and the final inversion being common), and needs no memory beyond this module's.
 //

@@ -10,7 +10,7 @@ import { arenaAlloc } from '../arena';
 import { PT, NIELS, ptAdd, ptAddNiels, ptDouble, ptCopy, ptIdentity, nielsFromAffine } from './point';
 
 /**
- * Window width, chosen by measurement (bench/ed25519-variants.mjs): 6 keeps a key's
+ * Window width, chosen by measurement (bench/core/ed25519-variants.mjs): 6 keeps a key's
  * table at 161 KiB and its import near 1 ms. At most 7: digits are stored as i8.
  */
 export const W: u32 = 6;

@@ -32,7 +32,7 @@ export const ED25519_SLOTS: u32 = 64;
 
 /**
  * Verifies of one key on the table-free path before its table is built (RFC 8032
- * §5.1.7 step 3 either way), from the measured break-even (bench/ed25519-cold.ts,
+ * §5.1.7 step 3 either way), from the measured break-even (bench/core/ed25519-cold.ts,
  * Node 22, three warm runs): a key's table costs 1.2-1.6 ms to build and saves
  * 80-120 µs per verify (130-165 µs table-free, 46-60 µs with tables), so 10-20
  * verifies; the first key to get hot also builds B's table (same size, same cost),

@@ -1,7 +1,7 @@
 // Keys and signed tokens for the per-algorithm tables, with WebCrypto only so the
 // same code runs in Node and inside workerd. Every variant signs the same realistic
-// token (38-byte header, ~450-byte OIDC-like payload, as in ../hmac/input.ts).
-import { PAYLOAD } from '../hmac/input.ts';
+// token (38-byte header, ~450-byte OIDC-like payload, as in signing-input.ts).
+import { PAYLOAD } from './signing-input.ts';
 import type { Algorithm as JwsAlgorithm } from '../../src/algorithms.ts';
 
 export interface Variant {
@@ -23,6 +23,8 @@ export const VARIANTS: Variant[] = [
   { label: 'RS256-3072', alg: 'RS256', bits: 3072 },
   { label: 'RS256-4096', alg: 'RS256', bits: 4096 },
   { label: 'PS256-2048', alg: 'PS256', bits: 2048 },
+  { label: 'PS384-2048', alg: 'PS384', bits: 2048 },
+  { label: 'PS512-2048', alg: 'PS512', bits: 2048 },
   { label: 'ES256', alg: 'ES256' },
   { label: 'ES384', alg: 'ES384' },
   { label: 'ES512', alg: 'ES512' },

@@ -102,10 +102,10 @@ export function attribute(profile: CpuProfile, ranges: Ranges, capUs = 250): Rec
       let phase: Phase | undefined;
       for (const f of stack) if ((phase = specific(f, fileOf(f, ranges), ranges)) !== undefined) break;
       const names = stack.map((f) => `${fileOf(f, ranges)}#${f.functionName}`);
-      // The entry's deferred log lines run in an anonymous callback after the response.
-      if (names.includes('src/worker/index.ts#')) phase = 'after the response';
+      // The guard's deferred log lines run in this callback after the response.
+      if (names.includes('src/worker/embed.ts#writeDeferredLog')) phase = 'after the response';
       if (phase === undefined) {
-        if (names.some((n) => n.startsWith('src/worker/build.ts#') || n === 'src/worker/guard.ts#createGuard' || n === 'src/worker/guard.ts#Guard')) phase = 'guard setup, other';
+        if (names.some((n) => n.startsWith('src/worker/build.ts#') || n === 'src/worker/guard.ts#startGuard' || n === 'src/worker/guard.ts#Guard')) phase = 'guard setup, other';
         else if (names.some((n) => n === 'src/worker/guard.ts#verify')) phase = 'first verify';
         else phase = 'request path, other';
       }

@@ -1,7 +1,7 @@
 // The verify path's stages, each alone on one token, with the library's own
 // internals from dist/: split, header, the token's decode inside the Wasm core,
 // key lookup, the signature check in place, JSON.parse of the payload, claims, and
-// the whole verifySync for reference. Shared by bench/verify.ts and bench/stages.ts.
+// the whole verifySync for reference. Shared by bench/verify/verify.ts and bench/verify/stages.ts.
 import { algSpec } from '../../dist/algorithms.js';
 import { split } from '../../dist/jws.js';
 import { parseHeader } from '../../dist/header.js';

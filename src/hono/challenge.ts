@@ -1,27 +1,25 @@
-// The middleware's refusals (RFC 6750 §3). They are thrown as an error that
-// Hono's error handler turns into the response (its `getResponse` contract, as
-// Hono's own HTTPException), so `app.onError` still sees the real JwtError as
-// `cause`. The client sees one fixed message per case, never the token.
+// The middleware's refusals (RFC 6750 §3), built by the shared bearer module.
+// They are thrown as an error that Hono's error handler turns into the response
+// (its `getResponse` contract, as Hono's own HTTPException), so `app.onError`
+// still sees the real JwtError as `cause`.
 
-import { quote } from '../worker/responses.js';
+import { challengeResponse, challengeStatus, type ChallengeKind } from '../bearer/challenge.js';
 
-export type ChallengeKind = 'missing' | 'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'unavailable';
-
-const STATUS: Record<ChallengeKind, number> = {
-  missing: 401,
-  invalid_request: 400,
-  invalid_token: 401,
-  insufficient_scope: 403,
-  unavailable: 503,
-};
+export type { ChallengeKind };
 
 export interface ChallengeDetails {
   realm: string;
   description: string;
   scopes?: readonly string[];
+  /** Seconds, for `unavailable`. */
+  retryAfter?: number;
   cause?: unknown;
 }
 
+/**
+ * The error `jwtAuth` throws; `getResponse()` is the RFC 6750 answer.
+ * @example app.onError((err, c) => (err instanceof JwtAuthError ? err.getResponse() : c.text('error', 500)))
+ */
 export class JwtAuthError extends Error {
   readonly status: number;
   readonly kind: ChallengeKind;
@@ -31,24 +29,13 @@ export class JwtAuthError extends Error {
     super(details.description, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'JwtAuthError';
     this.kind = kind;
-    this.status = STATUS[kind];
+    this.status = challengeStatus(kind);
     this.#details = details;
   }
 
   /** What Hono sends when nothing else handles the error. */
   getResponse(): Response {
-    const { realm, description, scopes } = this.#details;
-    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
-    if (this.kind === 'unavailable') {
-      headers['retry-after'] = '5';
-    } else if (this.kind === 'missing') {
-      // §3.1: no error code when the request carried no credentials at all.
-      headers['www-authenticate'] = `Bearer realm=${quote(realm)}`;
-    } else {
-      const scope = this.kind === 'insufficient_scope' && scopes !== undefined && scopes.length > 0 ? `, scope=${quote(scopes.join(' '))}` : '';
-      headers['www-authenticate'] = `Bearer realm=${quote(realm)}, error="${this.kind}", error_description=${quote(description)}${scope}`;
-    }
-    const error = this.kind === 'missing' ? 'unauthorized' : this.kind === 'unavailable' ? 'temporarily_unavailable' : this.kind;
-    return new Response(JSON.stringify({ error, error_description: description }), { status: this.status, headers });
+    const { realm, description, scopes, retryAfter } = this.#details;
+    return challengeResponse(this.kind, { realm, description, ...(scopes === undefined ? {} : { scopes }), ...(retryAfter === undefined ? {} : { retryAfter }) });
   }
 }

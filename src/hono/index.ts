@@ -2,15 +2,16 @@
 // edgejwt verifier built once, puts the payload on the context, and refuses
 // per RFC 6750. Hono is only a type here: nothing from it is imported at run time.
 
-import type { MiddlewareHandler } from 'hono';
-import { ownClaim, type JWTPayload } from '../claims.js';
-import { isJwtError, type JwtErrorCode } from '../errors.js';
+import type { Env, MiddlewareHandler } from 'hono';
+import type { JWTPayload } from '../claims.js';
+import { isJwtError } from '../errors.js';
 import type { JoseHeader } from '../header.js';
 import { VERIFIER_OPTION_NAMES, checkOptionNames, type OptionNames } from '../option-names.js';
 import { createVerifier, type Verifier, type VerifierOptions, type VerifierSettings } from '../verifier.js';
-import { publicDescription } from '../worker/responses.js';
+import { DESCRIPTIONS, keysUnavailable, publicDescription, retryAfterSeconds } from '../bearer/challenge.js';
+import { hasScopes } from '../bearer/scopes.js';
+import { findToken, type TokenSource } from '../bearer/token.js';
 import { JwtAuthError } from './challenge.js';
-import { fromAuthorization, fromCookie } from './token.js';
 
 export { JwtAuthError } from './challenge.js';
 export type { ChallengeKind } from './challenge.js';
@@ -33,14 +34,22 @@ export interface JwtAuthSettings {
   realm?: string;
   /** Scopes the token must hold (`scope` as a space-separated string, or `scp`): else 403. */
   scopes?: readonly string[];
+  /** Retry-After of a 503 (keys unavailable), seconds: set it to your key set's cooldown (default 30, the library's). */
+  retryAfter?: number;
+  /**
+   * Optional authentication: a request with no token at all goes on with no `jwtPayload`
+   * (Envoy's allow_missing); a token that is present but bad or malformed is still refused.
+   */
+  optional?: boolean;
 }
 
+// Tied to JwtAuthOptions by `satisfies`: a new option that is not listed here does not compile.
 const JWT_AUTH_OPTION_NAMES = {
-  ...VERIFIER_OPTION_NAMES, verifier: true, cookie: true, realm: true, scopes: true,
+  ...VERIFIER_OPTION_NAMES, verifier: true, cookie: true, realm: true, scopes: true, retryAfter: true, optional: true,
 } as const satisfies OptionNames<Required<JwtAuthOptions>>;
 
 /**
- * What the middleware sets on the context.
+ * What the middleware sets on the context (with `optional`, both are undefined when no token was sent).
  *
  * @example
  * app.get('/me', (c) => c.json({ sub: c.get('jwtPayload').sub, kid: c.get('jwtHeader').kid }));
@@ -58,61 +67,79 @@ export interface JwtAuthVariables<P = JWTPayload> {
  */
 export type JwtAuthEnv<P = JWTPayload> = { Variables: JwtAuthVariables<P> };
 
-/** Codes that mean the issuer's keys could not be had: not the client's fault. */
-const UNAVAILABLE = new Set<JwtErrorCode>(['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID']);
+/** The app's bindings type (`c.env`), or a plain record when the app declares none. */
+export type BindingsOf<E extends Env> = E extends { Bindings: infer B } ? B : Record<string, unknown>;
 
-function grantedScopes(payload: JWTPayload): Set<string> {
-  const out = new Set<string>();
-  const scope = ownClaim(payload, 'scope');
-  const scp = ownClaim(payload, 'scp');
-  if (typeof scope === 'string') for (const s of scope.split(' ')) if (s !== '') out.add(s);
-  const list = typeof scp === 'string' ? scp.split(' ') : Array.isArray(scp) ? scp : [];
-  for (const s of list) if (typeof s === 'string' && s !== '') out.add(s);
-  return out;
+/** Options, or a function that makes them from `c.env` (secrets in Workers arrive there). */
+export type JwtAuthConfig<E extends Env> = JwtAuthOptions | ((env: BindingsOf<E>) => JwtAuthOptions);
+
+interface Prepared {
+  verifier: Verifier;
+  sources: TokenSource[];
+  realm: string;
+  scopes: readonly string[];
+  retryAfter: number;
+  optional: boolean;
+}
+
+function prepare(options: JwtAuthOptions): Prepared {
+  // Static and lazy options alike: a misspelt name (`audiance`) must not quietly turn a check off.
+  if (typeof options === 'object' && options !== null) checkOptionNames(options, JWT_AUTH_OPTION_NAMES);
+  const { verifier: given, cookie, realm = 'edgejwt', scopes = [], retryAfter = retryAfterSeconds(), optional = false, ...verifierOptions } = options;
+  const sources: TokenSource[] = cookie === undefined ? [{ header: 'Authorization' }] : [{ header: 'Authorization' }, { cookie }];
+  // Built here, once: keys are imported once, not per request.
+  const verifier = given ?? createVerifier(verifierOptions as VerifierOptions);
+  return { verifier, sources, realm, scopes, retryAfter, optional };
 }
 
 /**
  * Hono middleware: verifies the request's bearer token (Authorization header, then
  * the `cookie` if set) with a verifier built once, sets `jwtPayload` and `jwtHeader`
  * on the context, and refuses per RFC 6750 by throwing a JwtAuthError (401, 400,
- * 403 for missing scopes, 503 when the keys are unavailable).
+ * 403 for missing scopes, 503 when the keys are unavailable). Token extraction,
+ * challenges and the scope check are the route guard's own (src/bearer/).
  *
+ * `options` may be a function of `c.env`: it is called once per env object (once per isolate
+ * in Workers) and the verifier it builds is reused.
  * @example
- * import { Hono } from 'hono';
- * import { createRemoteJWKSet } from 'edgejwt';
- * import { jwtAuth } from 'edgejwt/hono';
- *
- * const app = new Hono();
- * app.use('/api/*', jwtAuth({ algorithms: ['RS256'], jwks: createRemoteJWKSet(jwksUrl), issuer, audience: 'api', scopes: ['orders:read'] }));
+ * type AppEnv = { Bindings: { JWT_SECRET: string } } & JwtAuthEnv;
+ * const app = new Hono<AppEnv>();
+ * app.use('/api/*', jwtAuth<AppEnv>((env) => ({ algorithms: ['HS256'], key: new TextEncoder().encode(env.JWT_SECRET), audience: 'api' })));
  * app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub }));
  */
-export function jwtAuth<P extends JWTPayload = JWTPayload>(options: JwtAuthOptions): MiddlewareHandler<JwtAuthEnv<P>> {
-  // A misspelt name (`audiance`) must not quietly turn a check off.
-  if (typeof options === 'object' && options !== null) checkOptionNames(options, JWT_AUTH_OPTION_NAMES);
-  const { verifier: given, cookie, realm = 'edgejwt', scopes = [], ...verifierOptions } = options;
-  // Built here, once: keys are imported once, not per request.
-  const verifier = given ?? createVerifier(verifierOptions as VerifierOptions);
+export function jwtAuth<E extends Env = JwtAuthEnv, P extends JWTPayload = JWTPayload>(options: JwtAuthConfig<E>): MiddlewareHandler<E & JwtAuthEnv<P>> {
+  // Static options fail when the middleware is made; lazy ones on the first request.
+  const fixed = typeof options === 'function' ? undefined : prepare(options);
+  const byEnv = new WeakMap<object, Prepared>();
+  let noEnv: Prepared | undefined;
+  const lazy = (env: unknown): Prepared => {
+    const make = options as (env: BindingsOf<E>) => JwtAuthOptions;
+    if (typeof env !== 'object' || env === null) return (noEnv ??= prepare(make((env ?? {}) as BindingsOf<E>)));
+    let p = byEnv.get(env);
+    if (p === undefined) byEnv.set(env, (p = prepare(make(env as BindingsOf<E>))));
+    return p;
+  };
 
   return async (c, next) => {
-    let found = fromAuthorization(c.req.header('authorization'));
-    if (found.kind === 'none' && cookie !== undefined) found = fromCookie(c.req.header('cookie'), cookie);
-    if (found.kind === 'none') throw new JwtAuthError('missing', { realm, description: 'An access token is required' });
-    if (found.kind === 'malformed') throw new JwtAuthError('invalid_request', { realm, description: 'The access token is malformed' });
+    const { verifier, sources, realm, scopes, retryAfter, optional } = fixed ?? lazy(c.env);
+    const found = findToken({ get: (name) => c.req.header(name) }, sources);
+    if (found.kind === 'none') {
+      if (optional) return next();
+      throw new JwtAuthError('missing', { realm, description: DESCRIPTIONS.missing });
+    }
+    if (found.kind === 'malformed') throw new JwtAuthError('invalid_request', { realm, description: DESCRIPTIONS.invalid_request });
 
     let result;
     try {
       result = await verifier.verify<P>(found.token);
     } catch (e) {
       if (!isJwtError(e)) throw e;
-      if (UNAVAILABLE.has(e.code)) throw new JwtAuthError('unavailable', { realm, description: 'Signing keys are unavailable', cause: e });
+      if (keysUnavailable(e.code)) throw new JwtAuthError('unavailable', { realm, description: DESCRIPTIONS.unavailable, retryAfter, cause: e });
       throw new JwtAuthError('invalid_token', { realm, description: publicDescription(e.code), cause: e });
     }
 
-    if (scopes.length > 0) {
-      const granted = grantedScopes(result.payload);
-      if (!scopes.every((s) => granted.has(s))) {
-        throw new JwtAuthError('insufficient_scope', { realm, description: 'The access token lacks a required scope', scopes });
-      }
+    if (!hasScopes(result.payload, scopes)) {
+      throw new JwtAuthError('insufficient_scope', { realm, description: DESCRIPTIONS.insufficient_scope, scopes });
     }
     c.set('jwtPayload', result.payload);
     c.set('jwtHeader', result.header);

@@ -8,13 +8,17 @@ import { createRemoteJWKSet, type RemoteJWKSet } from '../keys/remote.js';
 import { parseJwks } from '../keys/local.js';
 import type { Algorithm } from '../algorithms.js';
 import { createVerifier, type IssuerPolicy, type Verifier } from '../verifier.js';
-import { getCore } from '../wasm/instance.js';
+import { digest } from '../digest.js';
 import { encode } from '../b64.js';
 import { ConfigError, parseConfig, type GuardConfig } from './config.js';
 import { Counters } from './counters.js';
+import { DiscoveredKeySource } from './discovery.js';
+import { RejectionLog } from './rejection-log.js';
+import { serviceBinding, type ServiceBinding } from './service-origin.js';
 import { KvJwksStore } from './jwks-store.js';
 import { Sealer } from './seal.js';
-import { KvVerifyCache, type KVLike } from './verify-cache.js';
+import type { KVLike } from './kv.js';
+import { KvVerifyCache } from './verify-cache.js';
 import { OriginAssertion } from './origin-assertion.js';
 
 export interface GuardEnv {
@@ -22,7 +26,14 @@ export interface GuardEnv {
   CACHE_KEY?: string;
   VERIFY_CACHE?: KVLike;
   JWKS_CACHE?: KVLike;
+  /** Workers Analytics Engine dataset: one data point per request outcome when bound. */
+  ANALYTICS?: AnalyticsLike;
   [binding: string]: unknown;
+}
+
+/** The one Analytics Engine method the guard calls. */
+export interface AnalyticsLike {
+  writeDataPoint(point: { blobs?: string[]; doubles?: number[]; indexes?: string[] }): void;
 }
 
 /** What tests (and embedders) may swap: the network and the clock. */
@@ -40,6 +51,10 @@ export interface GuardParts {
   jwksStore: KvJwksStore | undefined;
   remoteSets: RemoteJWKSet[];
   adminSecret: string | undefined;
+  /** The service binding authorised requests go to (`origin: { service }`). */
+  service: ServiceBinding | undefined;
+  analytics: AnalyticsLike | undefined;
+  rejections: RejectionLog;
   /** The origin assertion signer, when `originAssertion` is configured. */
   assertion: OriginAssertion | undefined;
   fetch: typeof fetch;
@@ -47,8 +62,9 @@ export interface GuardParts {
   log: (line: string) => void;
 }
 
-export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<GuardParts> {
-  const config = parseConfig(env.GUARD_CONFIG);
+/** Build from the environment; `rawConfig` replaces GUARD_CONFIG (an embedder's own object). */
+export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig: unknown = env.GUARD_CONFIG): Promise<GuardParts> {
+  const config = parseConfig(rawConfig);
   const log = deps.log ?? ((line: string) => console.log(line));
   const now = deps.now ?? (() => Date.now());
   const counters = new Counters(log, now());
@@ -76,12 +92,29 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<G
   }
 
   const remoteSets: RemoteJWKSet[] = [];
+  const remoteSet = (url: string): RemoteJWKSet => {
+    const set = createRemoteJWKSet(url, {
+      timeoutDuration: config.jwksTimeoutMs,
+      cooldownDuration: config.jwksCooldownMs,
+      fetch: jwksFetch,
+      now,
+      ...(jwksStore === undefined ? {} : { store: jwksStore }),
+    });
+    remoteSets.push(set);
+    return set;
+  };
   const identity: unknown[] = [config.clockTolerance];
   const issuers: IssuerPolicy[] = [];
   for (const [i, is] of config.issuers.entries()) {
     const at = `issuers[${i}]`;
+    // An entry bound by `claims` alone has no audience for the library to check; the guard checks the claims.
     // The config's algorithms were checked against the table when it was parsed.
-    const base = { issuer: is.issuer, audience: is.audience, algorithms: is.algorithms as Algorithm[], ...(is.typ === undefined ? {} : { typ: is.typ }) };
+    const base = {
+      issuer: is.issuer.length === 1 ? is.issuer[0]! : is.issuer,
+      ...(is.audience.length === 0 ? {} : { audience: is.audience }),
+      algorithms: is.algorithms as Algorithm[],
+      ...(is.typ === undefined ? {} : { typ: is.typ }),
+    };
     const src = is.source;
     if (src.kind === 'secret') {
       const secret = env[src.binding];
@@ -92,16 +125,22 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<G
       // (computed only when there is an L2 to name: it is a crypto call on the first request).
       identity.push(base, sealer === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await sealer.digest('hs-secret', bytes));
     } else if (src.kind === 'jwksUrl') {
-      const set = createRemoteJWKSet(src.url, {
-        timeoutDuration: config.jwksTimeoutMs,
-        cooldownDuration: config.jwksCooldownMs,
-        fetch: jwksFetch,
-        now,
-        ...(jwksStore === undefined ? {} : { store: jwksStore }),
-      });
-      remoteSets.push(set);
+      const set = remoteSet(src.url);
       issuers.push({ ...base, jwks: set });
       identity.push(base, src.url);
+    } else if (src.kind === 'discovery') {
+      const source = new DiscoveredKeySource({
+        issuer: is.issuer[0]!,
+        fetch: jwksFetch,
+        timeoutMs: config.jwksTimeoutMs,
+        cooldownMs: config.jwksCooldownMs,
+        now,
+        store: jwksStore,
+        keySet: remoteSet,
+        log,
+      });
+      issuers.push({ ...base, jwks: source });
+      identity.push(base, 'discovery');
     } else {
       if (parseJwks(src.jwks).length === 0) throw new ConfigError(`${at}.jwks`, 'no usable verification key in the set');
       issuers.push({ ...base, jwks: src.jwks as never });
@@ -121,7 +160,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<G
   let l2: KvVerifyCache | undefined;
   if (config.cache.verifyAlgorithms.size > 0 && sealer !== undefined) {
     if (env.VERIFY_CACHE === undefined) throw new ConfigError('cache.verify', 'the VERIFY_CACHE KV binding is missing');
-    const policyId = encode(getCore().hash('SHA-256', JSON.stringify(identity))).slice(0, 22);
+    const policyId = encode(digest('SHA-256', JSON.stringify(identity))).slice(0, 22);
     l2 = new KvVerifyCache({ kv: env.VERIFY_CACHE, sealer, policyId, maxTtl: config.cache.verifyTtl, timeoutMs: config.cache.kvTimeoutMs, counters });
   }
 
@@ -132,8 +171,14 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}): Promise<G
     adminSecret = s;
   }
 
+  const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
+  const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
+
   return {
     config,
+    service,
+    analytics,
+    rejections: new RejectionLog(log, now),
     verifier,
     counters,
     l2,

@@ -7,9 +7,11 @@ export type CounterName =
   | 'accepted'
   | 'public'
   | 'missing_token'
+  | 'malformed_token'
+  | 'preflight'
+  | 'analytics_error'
   | 'forbidden'
   | 'unavailable'
-  | 'config_error'
   | 'internal_error'
   | 'origin_error'
   | 'path_refused'
@@ -38,7 +40,7 @@ export class Counters {
   readonly #log: (line: string) => void;
   #lastLog: number;
 
-  constructor(log: (line: string) => void = (l) => console.log(l), now = Date.now()) {
+  constructor(log: (line: string) => void = (l) => console.log(l), now: number = Date.now()) {
     this.#log = log;
     this.startedAt = now;
     this.#lastLog = now;
@@ -57,7 +59,7 @@ export class Counters {
   }
 
   /** One log line at most every minute, so `wrangler tail` shows the trend without noise. */
-  maybeLog(now = Date.now()): void {
+  maybeLog(now: number = Date.now()): void {
     if (now - this.#lastLog < LOG_EVERY_MS) return;
     this.#lastLog = now;
     this.#log(JSON.stringify({ edgejwt: 'counters', since: new Date(this.startedAt).toISOString(), ...this.snapshot() }));

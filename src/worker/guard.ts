@@ -1,33 +1,53 @@
-// One request through the guard: strip identity headers, let public paths
-// through, find the token, verify it (L1 -> L2 -> the library), apply the
-// rules, then forward with the identity headers. Every fault fails closed.
+// One request through the guard: answer a CORS preflight, canonicalise the path
+// (400 when it cannot be read one way), pick the rule from every reading of it,
+// find the token, verify it (L1 -> L2 -> the library), apply the issuer's and the
+// rule's checks, strip identity headers, then forward with them to the configured
+// origin only. Every fault fails closed.
 
+import { keysUnavailable } from '../bearer/challenge.js';
+import { dropToken, findToken } from '../bearer/token.js';
 import { VerifyCache } from '../cache.js';
-import { ownClaim, type JWTPayload } from '../claims.js';
+import { ownClaim, timeWindow, type JWTPayload } from '../claims.js';
 import { decodeUnverified } from '../decode.js';
+import { isJwtError } from '../errors.js';
 import { deepFreeze } from '../freeze.js';
-import { isJwtError, type JwtErrorCode } from '../errors.js';
+import type { JoseHeader } from '../header.js';
+import { encode } from '../b64.js';
 import { buildGuard, type GuardDeps, type GuardEnv, type GuardParts } from './build.js';
 import type { CounterName } from './counters.js';
-import { ECHO_ORIGIN } from './config.js';
+import { ECHO_ORIGIN, type IssuerConfig } from './config.js';
+import { allowedOrigin, isPreflight, preflightResponse, withCors } from './cors.js';
 import { echo } from './echo.js';
-import { canonicalPath } from './path.js';
-import { extractToken, isPublic, rulesFor, stripIdentity } from './request.js';
+import { canonicalPath, decisionReadings, type CanonicalPath } from './path.js';
+import type { Rejection, RejectionCode } from './rejection-log.js';
+import { isPublic, stripIdentity } from './request.js';
 import * as answer from './responses.js';
-import { checkRules } from './rules.js';
+import { checkRules, issuerClaimMiss, matchRules } from './rules.js';
+import { serviceRequest } from './service-origin.js';
 import { WriteAdmission } from './l2-admission.js';
 
-/** Codes that mean the keys could not be had, not that the token is bad. */
-const UNAVAILABLE = new Set<JwtErrorCode>(['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID']);
 const MAX_FORWARDED_VALUE = 4096;
+/** The claim behind a time failure, for the rejection log. */
+const TIME_CLAIM: Partial<Record<string, string>> = { ERR_JWT_EXPIRED: 'exp', ERR_JWT_NOT_YET_VALID: 'nbf' };
 const PRINTABLE = /^[\x20-\x7e]*$/;
+const encoder = new TextEncoder();
 
 type Level = 'l1' | 'l2' | 'verify';
 
 interface Verified {
   payload: JWTPayload;
   level: Level;
+  /** The protected header when the library verified just now (cache hits decode it on demand). */
+  header?: JoseHeader;
 }
+
+/** What `authenticate` found: an identity, an anonymous pass (public, optional, none), or the refusal. */
+export type AuthOutcome =
+  | { ok: true; anonymous: false; payload: JWTPayload; header: () => JoseHeader; issuer: string; timing: string }
+  | { ok: true; anonymous: true; payload: undefined; header: undefined; issuer: undefined; timing: undefined }
+  | { ok: false; response: Response };
+
+const ANONYMOUS: AuthOutcome = { ok: true, anonymous: true, payload: undefined, header: undefined, issuer: undefined, timing: undefined };
 
 export interface WaitUntil {
   waitUntil(promise: Promise<unknown>): void;
@@ -44,7 +64,7 @@ export class Guard {
   constructor(parts: GuardParts) {
     this.parts = parts;
     const l2 = parts.config.cache.verifyAlgorithms;
-    for (const is of parts.config.issuers) this.#l2Algs.set(is.issuer, new Set(is.algorithms.filter((a) => l2.has(a))));
+    for (const is of parts.config.issuers) for (const name of is.issuer) this.#l2Algs.set(name, new Set(is.algorithms.filter((a) => l2.has(a))));
     const max = parts.config.cache.l1Max;
     this.#l1 = max > 0 ? new VerifyCache<JWTPayload>(max, parts.config.cache.verifyTtl) : undefined;
     const c = parts.config.cache;
@@ -62,16 +82,18 @@ export class Guard {
 
   async handle(request: Request, ctx: WaitUntil): Promise<Response> {
     const { counters } = this.parts;
+    let res: Response;
     try {
-      return await this.#route(request, ctx);
+      res = await this.#route(request, ctx);
     } catch (e) {
       // A bug or runtime fault: refuse the request, say nothing to the client.
       counters.inc('internal_error');
       this.parts.log(JSON.stringify({ edgejwt: 'error', message: e instanceof Error ? e.name : 'unknown fault' }));
-      return answer.serverError();
+      res = answer.serverError();
     } finally {
       counters.maybeLog(this.parts.now());
     }
+    return res;
   }
 
   async #route(request: Request, ctx: WaitUntil): Promise<Response> {
@@ -80,28 +102,95 @@ export class Guard {
     if (config.admin !== undefined && url.pathname === config.admin.path) return this.#admin(request);
     counters.inc('requests');
 
+    const cors = config.cors;
+    const corsOrigin = allowedOrigin(cors, request);
+    // A preflight never carries credentials (Fetch standard): answer it here for allowed origins.
+    if (cors !== undefined && corsOrigin !== undefined && isPreflight(request)) {
+      counters.inc('preflight');
+      this.#point('preflight');
+      return preflightResponse(cors, corsOrigin);
+    }
+    const res = await this.#authorised(request, url, ctx);
+    return cors !== undefined && corsOrigin !== undefined ? withCors(res, cors, corsOrigin) : res;
+  }
+
+  async #authorised(request: Request, url: URL, ctx: WaitUntil): Promise<Response> {
+    const { config, counters } = this.parts;
     // One canonical path decides everything below; spellings that cannot be read one way are refused.
     const path = canonicalPath(url.pathname, config.paths.escapedSlashes);
-    if (!path.ok) {
-      counters.inc('path_refused');
-      return answer.badRequest('The request path is not accepted');
-    }
+    if (!path.ok) return this.#refusePath();
     const forwardPath = config.paths.forward === 'canonical' ? path.path : url.pathname;
     const headers = new Headers(request.headers);
+    // Every spelling of the guard's own headers (forwardClaims, forwardPayload), `X_Auth_Sub` too.
     stripIdentity(headers, config);
-    // Drops a client's own assertion header; answers the assertion key set path.
+    // Drops a client's own assertion header; answers the assertion key set path (before any
+    // token check: origins fetch that key set without one).
     const served = this.parts.assertion?.intercept(url, headers);
     if (served !== undefined) return served;
-    if (isPublic(path.readings, config)) {
+    const outcome = await this.authenticate(request, ctx, url, path);
+    if (!outcome.ok) return outcome.response;
+    if (!config.forwardToken) dropToken(headers, config.tokenSources);
+    if (outcome.anonymous) {
       counters.inc('public');
+      this.#point('anonymous');
       return this.#forward(request, url, forwardPath, headers);
     }
 
-    const token = extractToken(request.headers, config.tokenSources);
-    if (token === undefined) {
-      counters.inc('missing_token');
-      return answer.missingToken(config.realm);
+    for (const [claim, header] of config.forwardClaims) {
+      const value = headerValue(ownClaim(outcome.payload, claim));
+      if (value === null) {
+        // A claim that cannot travel in a header (control characters, non-ASCII, huge): refuse, never truncate.
+        counters.inc('rejected:claim_not_forwardable');
+        this.#reject(request, url, { code: 'claim_not_forwardable', status: 401, claim, iss: outcome.issuer });
+        return withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), outcome.timing);
+      }
+      if (value !== undefined) headers.set(header, value);
     }
+    // Envoy's forward_payload_header: base64url of the verified payload's JSON.
+    if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, encode(encoder.encode(JSON.stringify(outcome.payload))));
+    // A service binding has no URL of its own: the assertion's default audience is then the guard's origin.
+    await this.parts.assertion?.stamp(headers, outcome.payload, url, typeof config.origin === 'object' ? undefined : config.origin);
+    counters.inc('accepted');
+    this.#point('accepted', outcome.issuer);
+    return withTiming(await this.#forward(request, url, forwardPath, headers), outcome.timing);
+  }
+
+  /**
+   * Decide on a request without forwarding it: the identity, an anonymous pass
+   * (public path, auth "none", or "optional" without a token), or the exact
+   * refusal the guard would send (a 400 for a path src/worker/path.ts refuses).
+   */
+  async authenticate(
+    request: Request,
+    ctx: WaitUntil,
+    url: URL = new URL(request.url),
+    path: CanonicalPath = canonicalPath(url.pathname, this.parts.config.paths.escapedSlashes),
+  ): Promise<AuthOutcome> {
+    const { config, counters } = this.parts;
+    if (!path.ok) return { ok: false, response: this.#refusePath() };
+    // Public only when every reading is; each reading's first matching rule applies.
+    const readings = decisionReadings(path, url.pathname, config.paths.forward);
+    if (isPublic(readings, config)) return ANONYMOUS;
+    const matched = matchRules(readings, request.method, config);
+    if (matched.auth === 'none') return ANONYMOUS;
+    const rule = matched.names.length === 0 ? undefined : matched.names.join(',');
+    const refuse = (response: Response, r: Omit<Rejection, 'method' | 'path' | 'rule'>): AuthOutcome => {
+      this.#reject(request, url, { ...r, rule });
+      return { ok: false, response };
+    };
+
+    const found = findToken(request.headers, config.tokenSources);
+    if (found.kind === 'none') {
+      // Envoy's allow_missing: no token at all passes anonymously; a bad one never does.
+      if (matched.auth === 'optional') return ANONYMOUS;
+      counters.inc('missing_token');
+      return refuse(answer.missingToken(config.realm), { code: 'missing_token', status: 401 });
+    }
+    if (found.kind === 'malformed') {
+      counters.inc('malformed_token');
+      return refuse(answer.malformedToken(config.realm), { code: 'malformed_token', status: 400 });
+    }
+    const token = found.token;
 
     const started = performance.now();
     let verified: Verified;
@@ -110,34 +199,70 @@ export class Guard {
     } catch (e) {
       const timing = serverTiming(performance.now() - started, 'fail');
       if (!isJwtError(e)) throw e;
-      if (UNAVAILABLE.has(e.code)) {
+      const seen = peek(token);
+      if (keysUnavailable(e.code)) {
         counters.inc('unavailable');
         this.parts.log(JSON.stringify({ edgejwt: 'unavailable', code: e.code }));
-        return withTiming(answer.keysUnavailable(30), timing);
+        return refuse(withTiming(answer.keysUnavailable(config.jwksCooldownMs), timing), { code: e.code, status: 503, ...seen });
       }
-      counters.inc(`rejected:${e.code}` as CounterName);
-      return withTiming(answer.invalidToken(config.realm, answer.publicDescription(e.code)), timing);
+      // A token from an issuer nobody configured gets its own code, not "no matching key".
+      const wrongIssuer = typeof seen.iss === 'string' && !this.#issuers.has(seen.iss);
+      counters.inc(wrongIssuer ? 'rejected:wrong_issuer' : (`rejected:${e.code}` as CounterName));
+      const code: RejectionCode = wrongIssuer ? 'wrong_issuer' : e.code;
+      return refuse(withTiming(answer.invalidToken(config.realm, answer.publicDescription(e.code)), timing), { code, status: 401, claim: e.claim ?? TIME_CLAIM[e.code], ...seen });
     }
     const timing = serverTiming(performance.now() - started, verified.level);
+    const iss = ownClaim(verified.payload, 'iss') as string;
+    const issuer = this.#issuers.get(iss)!;
 
-    const miss = checkRules(rulesFor(path.readings, config), verified.payload);
+    const claim = issuerClaimMiss(issuer, verified.payload);
+    if (claim !== undefined) {
+      counters.inc('rejected:claim_mismatch');
+      return refuse(withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...peek(token) });
+    }
+    const miss = checkRules(matched.rules, verified.payload, issuer);
     if (miss !== undefined) {
-      counters.inc('forbidden');
-      return withTiming(answer.insufficientScope(config.realm, miss.scopes, miss.description), timing);
+      counters.inc(miss.status === 403 ? 'forbidden' : (`rejected:${miss.code}` as CounterName));
+      const res = miss.status === 403 ? answer.insufficientScope(config.realm, miss.scopes, miss.description) : answer.invalidToken(config.realm, miss.description);
+      return refuse(withTiming(res, timing), { code: miss.code, status: miss.status, claim: miss.claim, ...peek(token) });
     }
+    const header = verified.header;
+    return { ok: true, anonymous: false, payload: verified.payload, header: () => header ?? decodeUnverified(token).header, issuer: iss, timing };
+  }
 
-    for (const [claim, header] of config.forwardClaims) {
-      const value = headerValue(ownClaim(verified.payload, claim));
-      if (value === null) {
-        // A claim that cannot travel in a header (control characters, non-ASCII, huge): refuse, never truncate.
-        counters.inc('rejected:claim_not_forwardable');
-        return withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), timing);
-      }
-      if (value !== undefined) headers.set(header, value);
+  /** Issuer entry by every `iss` spelling it accepts. */
+  get #issuers(): Map<string, IssuerConfig> {
+    if (this.#byIss === undefined) {
+      this.#byIss = new Map();
+      for (const is of this.parts.config.issuers) for (const name of is.issuer) this.#byIss.set(name, is);
     }
-    await this.parts.assertion?.stamp(headers, verified.payload, url, config.origin);
-    counters.inc('accepted');
-    return withTiming(await this.#forward(request, url, forwardPath, headers), timing);
+    return this.#byIss;
+  }
+
+  #byIss: Map<string, IssuerConfig> | undefined;
+
+  #reject(request: Request, url: URL, r: Omit<Rejection, 'method' | 'path'>): void {
+    this.parts.rejections.write({ ...r, method: request.method, path: url.pathname });
+    // Analytics gets configured issuers only: an unverified iss would let anyone write strings there.
+    this.#point(r.code, typeof r.iss === 'string' && this.#issuers.has(r.iss) ? r.iss : undefined);
+  }
+
+  /** 400 for a path that cannot be read one way; counted, no log line (an attacker could flood the log). */
+  #refusePath(): Response {
+    this.parts.counters.inc('path_refused');
+    this.#point('path_refused');
+    return answer.badRequest('The request path is not accepted');
+  }
+
+  /** One Analytics Engine data point per outcome, when an ANALYTICS binding is set. */
+  #point(outcome: string, iss?: string): void {
+    const a = this.parts.analytics;
+    if (a === undefined) return;
+    try {
+      a.writeDataPoint({ indexes: [outcome], blobs: [outcome, iss === undefined ? '' : iss.slice(0, 200)], doubles: [1] });
+    } catch {
+      this.parts.counters.inc('analytics_error');
+    }
   }
 
   /** L1 (this isolate) -> L2 (KV, for the configured algorithms) -> full verify by the library. */
@@ -162,7 +287,7 @@ export class Guard {
     }
     if (useL2) {
       const payload = await l2!.get(token);
-      const w = payload === undefined ? undefined : timeWindow(payload, config.clockTolerance);
+      const w = payload === undefined ? undefined : cacheWindow(payload, config.clockTolerance);
       const t = now();
       if (payload !== undefined && w !== undefined && t >= w.from && t < w.until) {
         counters.inc('l2_hit');
@@ -172,8 +297,9 @@ export class Guard {
     }
 
     let payload: JWTPayload;
+    let header: JoseHeader;
     try {
-      payload = (await verifier.verify(token)).payload;
+      ({ payload, header } = await verifier.verify(token));
     } finally {
       const writes = this.parts.jwksStore?.drain();
       if (writes !== undefined) ctx.waitUntil(writes);
@@ -181,7 +307,7 @@ export class Guard {
     counters.inc('verified');
     this.#remember(token, payload, nowMs);
     if (useL2) this.#writeL2(token, payload, ctx);
-    return { payload, level: 'verify' };
+    return { payload, level: 'verify', header };
   }
 
   /** Hand a verified payload to KV if the admission policy and the write budget say so. */
@@ -198,13 +324,14 @@ export class Guard {
   }
 
   #remember(token: string, payload: JWTPayload, nowMs: number): void {
-    const w = timeWindow(payload, this.parts.config.clockTolerance);
+    const w = cacheWindow(payload, this.parts.config.clockTolerance);
     // L1 hands the same payload to every later request with this token: frozen all the way down.
     if (w !== undefined && this.#l1 !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
   }
 
   async #forward(request: Request, url: URL, path: string, headers: Headers): Promise<Response> {
     const origin = this.parts.config.origin;
+    if (typeof origin === 'object') return this.#toService(request, url, path, headers);
     // Path and query go onto a copy of the origin's URL: the request never picks the
     // scheme, host or port (a path read as a URL reference could: `//host/x`).
     const target = new URL(origin === undefined || origin === ECHO_ORIGIN ? url : origin);
@@ -217,8 +344,7 @@ export class Guard {
       outgoing = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
     } catch {
       // The runtime accepted the request but will not send it on (a GET or HEAD with a body, ...).
-      this.parts.counters.inc('request_refused');
-      return answer.badRequest('The request cannot be forwarded');
+      return this.#refuseForward();
     }
     let res: Response;
     try {
@@ -229,6 +355,24 @@ export class Guard {
     }
     // Responses from fetch have immutable headers; copy so Server-Timing can be added.
     return new Response(res.body, res);
+  }
+
+  async #toService(request: Request, url: URL, path: string, headers: Headers): Promise<Response> {
+    // Built outside the try below: a request the runtime will not send on is a 400, not a 502.
+    const outgoing = serviceRequest(request, url, path, headers);
+    if (outgoing === undefined) return this.#refuseForward();
+    try {
+      const res = await this.parts.service!.fetch(outgoing);
+      return new Response(res.body, res);
+    } catch {
+      this.parts.counters.inc('origin_error');
+      return answer.badGateway();
+    }
+  }
+
+  #refuseForward(): Response {
+    this.parts.counters.inc('request_refused');
+    return answer.badRequest('The request cannot be forwarded');
   }
 
   async #admin(request: Request): Promise<Response> {
@@ -242,22 +386,39 @@ export class Guard {
   }
 }
 
-/** Build a guard from the environment (throws ConfigError on a bad configuration). */
-export async function createGuard(env: GuardEnv, deps?: GuardDeps): Promise<Guard> {
-  return new Guard(await buildGuard(env, deps));
+/**
+ * Build a guard from the environment (throws ConfigError on a bad configuration); `rawConfig` replaces GUARD_CONFIG.
+ * `createGuard` is the usual way in; this is for code that keeps the Guard itself.
+ *
+ * @example
+ * const guard = await startGuard(env, { log: (line) => console.log(line) });
+ * const res = await guard.handle(request, ctx);
+ */
+export async function startGuard(env: GuardEnv, deps?: GuardDeps, rawConfig?: unknown): Promise<Guard> {
+  return new Guard(await buildGuard(env, deps, rawConfig === undefined ? env.GUARD_CONFIG : rawConfig));
+}
+
+/** The token's unverified iss, kid and alg, for the rejection log only (never trusted). */
+function peek(token: string): { iss?: unknown; kid?: unknown; alg?: unknown } {
+  try {
+    const { header, payload } = decodeUnverified(token);
+    return { iss: payload.iss, kid: header.kid, alg: header.alg };
+  } catch {
+    return {};
+  }
 }
 
 /**
- * Clock ms in which a verified payload still holds (the library's exp/nbf rules
- * with the configured tolerance); undefined without a numeric exp, which the
- * guard never caches.
+ * Clock ms in which a verified payload still holds (the library's window, claims.ts,
+ * with the configured tolerance; the guard sets no maxTokenAge); undefined without a
+ * numeric exp, which the guard never caches, or with an nbf that is not a number.
  */
-function timeWindow(payload: JWTPayload, tolerance: number): { from: number; until: number } | undefined {
+function cacheWindow(payload: JWTPayload, tolerance: number): { from: number; until: number } | undefined {
   const exp = ownClaim(payload, 'exp');
   const nbf = ownClaim(payload, 'nbf');
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
   if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return undefined;
-  return { from: nbf === undefined ? -Infinity : (nbf - tolerance) * 1000, until: (exp + tolerance) * 1000 };
+  return timeWindow(payload, { clockTolerance: tolerance, maxTokenAge: undefined });
 }
 
 /** undefined: claim absent (no header); null: present but cannot be forwarded. */

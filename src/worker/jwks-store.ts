@@ -7,8 +7,8 @@
 import type { JSONWebKeySet } from '../keys/local.js';
 import type { JWKSStore } from '../keys/remote.js';
 import type { Counters } from './counters.js';
-import { bounded, type Sealer } from './seal.js';
-import { KV_MIN_TTL, type KVLike } from './verify-cache.js';
+import { bounded, KV_MIN_TTL, type KVLike } from './kv.js';
+import type { Sealer } from './seal.js';
 
 /** Matches the library's default staleDuration (1 h). */
 const STALE_SECONDS = 3_600;
@@ -50,6 +50,25 @@ export class KvJwksStore implements JWKSStore {
     const write = this.#sealer
       .seal(key, JSON.stringify(jwks))
       .then((v) => this.#kv.put(key, v, { expirationTtl: ttl }))
+      .catch(() => this.#counters.inc('jwks_store_error'));
+    this.#pending.push(write);
+  }
+
+  /** A sealed JSON document kept beside the key sets (the OIDC discovery document). */
+  async getDocument(url: string): Promise<unknown> {
+    const key = `doc:v1:${url}`;
+    const value = await bounded(() => this.#kv.get(key, 'text'), this.#timeoutMs, null, () => this.#counters.inc('jwks_store_error'));
+    if (value === null) return undefined;
+    const json = await this.#sealer.open(key, value).catch(() => undefined);
+    if (json === undefined) return undefined;
+    return JSON.parse(json) as unknown;
+  }
+
+  putDocument(url: string, doc: unknown, ttlSeconds: number): void {
+    const key = `doc:v1:${url}`;
+    const write = this.#sealer
+      .seal(key, JSON.stringify(doc))
+      .then((v) => this.#kv.put(key, v, { expirationTtl: Math.max(KV_MIN_TTL, Math.ceil(ttlSeconds)) }))
       .catch(() => this.#counters.inc('jwks_store_error'));
     this.#pending.push(write);
   }

@@ -9,7 +9,7 @@ import { ownClaim, type JWTPayload } from '../claims.js';
 import { encode } from '../b64.js';
 import { createSigner, type Signer } from '../sign/signer.js';
 import type { PrivateJWK } from '../sign/keys.js';
-import { getCore } from '../wasm/instance.js';
+import { digest } from '../digest.js';
 import { ConfigError } from './config.js';
 
 export interface OriginAssertionConfig {
@@ -26,7 +26,8 @@ export interface OriginAssertionConfig {
   audience: string | undefined;
 }
 
-const KEYS = new Set(['header', 'alg', 'ttl', 'claims', 'keyBinding', 'jwksPath', 'issuer', 'audience']);
+/** Every setting `originAssertion` accepts (the JSON Schema is tested against these). */
+export const ORIGIN_ASSERTION_KEYS: ReadonlySet<string> = new Set(['header', 'alg', 'ttl', 'claims', 'keyBinding', 'jwksPath', 'issuer', 'audience']);
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const RESERVED = new Set(['authorization', 'cookie', 'host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'server-timing']);
 
@@ -39,10 +40,10 @@ export function parseOriginAssertion(v: unknown, forwardHeaders: readonly string
   if (v === undefined) return undefined;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ConfigError('originAssertion', 'expected an object');
   const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!KEYS.has(k)) throw fail(k, 'unknown setting');
+  for (const k of Object.keys(o)) if (!ORIGIN_ASSERTION_KEYS.has(k)) throw fail(k, 'unknown setting');
   const header = o.header ?? 'X-Edgejwt-Assertion';
   if (typeof header !== 'string' || !HTTP_TOKEN.test(header) || RESERVED.has(header.toLowerCase())) throw fail('header', 'not a usable header name');
-  if (forwardHeaders.some((h) => h.toLowerCase().replaceAll('_', '-') === header.toLowerCase().replaceAll('_', '-'))) throw fail('header', 'already used by forwardClaims');
+  if (forwardHeaders.some((h) => h.toLowerCase().replaceAll('_', '-') === header.toLowerCase().replaceAll('_', '-'))) throw fail('header', 'already used by forwardClaims or forwardPayload');
   const alg = o.alg ?? 'EdDSA';
   const spec = typeof alg === 'string' ? algSpec(alg) : undefined;
   // A published key set cannot serve an HMAC secret.
@@ -64,7 +65,7 @@ export function parseOriginAssertion(v: unknown, forwardHeaders: readonly string
 function thumbprint(jwk: Record<string, unknown>): string {
   const members = jwk.kty === 'RSA' ? ['e', 'kty', 'n'] : jwk.kty === 'EC' ? ['crv', 'kty', 'x', 'y'] : ['crv', 'kty', 'x'];
   const canonical = JSON.stringify(Object.fromEntries(members.map((m) => [m, jwk[m]])));
-  return encode(getCore().hash('SHA-256', canonical));
+  return encode(digest('SHA-256', canonical));
 }
 
 export class OriginAssertion {

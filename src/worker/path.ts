@@ -20,8 +20,10 @@ export type CanonicalPath =
       path: string;
       /**
        * Every plausible way an origin may read it (the canonical path; with `;params`
-       * dropped from each segment; with every ASCII escape decoded; both). A rule applies
-       * when any reading falls under it; a path is public only when every reading is.
+       * dropped from each segment; with every ASCII escape decoded; both; and with
+       * `escapedSlashes: "decode"`, the same with `;params` dropped before `%2F`/`%5C`
+       * are decoded, and with `%5C` as a literal backslash). A rule applies when any reading falls under it; a path is public
+       * only when every reading is.
        */
       readings: readonly string[];
     }
@@ -54,6 +56,42 @@ function isUnreserved(b: number): boolean {
  */
 export function canonicalPath(received: string, escapedSlashes: EscapedSlashes): CanonicalPath {
   if (!received.startsWith('/') && !received.startsWith('\\')) return { ok: false, reason: 'not_absolute' };
+  const first = normalise(received, escapedSlashes);
+  if (typeof first !== 'string') return first;
+  const path = mergeSlashes(first);
+  const readings = [path];
+  const add = (r: string): void => {
+    if (!readings.includes(r)) readings.push(r);
+  };
+  add(withoutParams(path));
+  const decoded = decodeAscii(path);
+  add(decoded);
+  add(withoutParams(decoded));
+  if (escapedSlashes === 'decode') {
+    const kept = normalise(received, 'keep') as string;
+    if (kept !== first) {
+      // An origin that drops `;params` before it decodes (Spring on the path as received)
+      // reads `/api;x%2Fzz/v1` as `/api/v1`, which no reading above is.
+      const early = mergeSlashes(withoutParams(kept).replace(/%2F|%5C/g, '/'));
+      add(early);
+      add(decodeAscii(early));
+      add(withoutParams(decodeAscii(early)));
+      // One that decodes `%5C` to a backslash but never reads it as `/` (nginx) sees `/admin\`.
+      const literal = mergeSlashes(decodeAscii(kept));
+      add(literal);
+      add(withoutParams(literal));
+    }
+  }
+  for (const r of readings) if (hasDotSegment(r)) return { ok: false, reason: 'dot_segment' };
+  return { ok: true, path, readings };
+}
+
+/**
+ * One pass over the received path: NUL and broken escapes refused, `\` as `/`,
+ * unreserved escapes decoded, other escapes with upper-case hex. `%2F`/`%5C` are
+ * refused, decoded to `/`, or (`"keep"`) kept as escapes.
+ */
+function normalise(received: string, escapedSlashes: EscapedSlashes | 'keep'): string | { ok: false; reason: PathRefusal } {
   let out = '';
   for (let i = 0; i < received.length; i++) {
     const c = received.charCodeAt(i);
@@ -72,23 +110,13 @@ export function canonicalPath(received: string, escapedSlashes: EscapedSlashes):
     const b = hi * 16 + lo;
     i += 2;
     if (b === 0) return { ok: false, reason: 'nul' };
-    if (b === 0x2f || b === 0x5c) {
+    if ((b === 0x2f || b === 0x5c) && escapedSlashes !== 'keep') {
       if (escapedSlashes === 'reject') return { ok: false, reason: 'escaped_slash' };
       out += '/';
     } else if (isUnreserved(b)) out += String.fromCharCode(b);
     else out += `%${HEX[hi]}${HEX[lo]}`;
   }
-  const path = mergeSlashes(out);
-  const readings = [path];
-  const add = (r: string): void => {
-    if (!readings.includes(r)) readings.push(r);
-  };
-  add(withoutParams(path));
-  const decoded = decodeAscii(path);
-  add(decoded);
-  add(withoutParams(decoded));
-  for (const r of readings) if (hasDotSegment(r)) return { ok: false, reason: 'dot_segment' };
-  return { ok: true, path, readings };
+  return out;
 }
 
 function mergeSlashes(p: string): string {
@@ -120,6 +148,20 @@ export interface PathPolicy {
   caseSensitive: boolean;
   /** What the origin receives: the canonical path (default) or the path as received. */
   forward: 'canonical' | 'received';
+}
+
+/**
+ * The readings the guard decides on: the canonical path's and, when the origin gets
+ * the path as received (`paths.forward: "received"`), that spelling too: an origin
+ * that routes on the raw path (Express) reads `/v1/ad%6Din/` under `/v1`, not under
+ * `/v1/admin/`, and a first-matching rule must not be chosen without that reading.
+ *
+ * @example
+ * const c = canonicalPath('/ad%6Din', 'reject');
+ * if (c.ok) decisionReadings(c, '/ad%6Din', 'received'); // ['/admin', '/ad%6Din']
+ */
+export function decisionReadings(path: { readings: readonly string[] }, received: string, forward: PathPolicy['forward']): readonly string[] {
+  return forward === 'received' && !path.readings.includes(received) ? [...path.readings, received] : path.readings;
 }
 
 /**

@@ -1,52 +1,37 @@
-// The guard's own answers (RFC 6750 §3): fixed public texts, quoted-string
-// values escaped, JSON bodies, and never any part of the token.
+// The guard's own answers. Bearer refusals (401/400/403/503) come from the
+// shared bearer module (src/bearer/challenge.ts); here are the gateway's own.
 
-import type { JwtErrorCode } from '../errors.js';
+import { challengeResponse, DESCRIPTIONS, publicDescription, retryAfterSeconds } from '../bearer/challenge.js';
 
-/** RFC 7230 quoted-string: backslash-escape `"` and `\`; drop anything that is not printable ASCII. */
-export function quote(value: string): string {
-  return `"${value.replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, (c) => `\\${c}`)}"`;
-}
+export { publicDescription };
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
-function json(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+function json(status: number, body: Record<string, unknown>): Response {
+  return new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
 }
 
-/** What the client is told about a bad token: coarse on purpose; the code goes to the log. */
-export function publicDescription(code: JwtErrorCode | undefined): string {
-  switch (code) {
-    case 'ERR_JWT_EXPIRED':
-      return 'The access token expired';
-    case 'ERR_JWT_NOT_YET_VALID':
-      return 'The access token is not valid yet';
-    default:
-      return 'The access token is invalid';
-  }
-}
-
-/** 401 with no `error`: the request carried no token at all (RFC 6750 §3.1). */
+/** 401 with no `error`: the request carried no bearer token at all (RFC 6750 §3.1). */
 export function missingToken(realm: string): Response {
-  return json(401, { error: 'unauthorized', error_description: 'An access token is required' }, { 'www-authenticate': `Bearer realm=${quote(realm)}` });
+  return challengeResponse('missing', { realm });
+}
+
+/** 400: a Bearer credential that is not one b64token. */
+export function malformedToken(realm: string): Response {
+  return challengeResponse('invalid_request', { realm, description: DESCRIPTIONS.invalid_request });
 }
 
 export function invalidToken(realm: string, description: string): Response {
-  return json(401, { error: 'invalid_token', error_description: description }, {
-    'www-authenticate': `Bearer realm=${quote(realm)}, error="invalid_token", error_description=${quote(description)}`,
-  });
+  return challengeResponse('invalid_token', { realm, description });
 }
 
 export function insufficientScope(realm: string, scopes: readonly string[], description: string): Response {
-  const scope = scopes.length > 0 ? `, scope=${quote(scopes.join(' '))}` : '';
-  return json(403, { error: 'insufficient_scope', error_description: description }, {
-    'www-authenticate': `Bearer realm=${quote(realm)}, error="insufficient_scope", error_description=${quote(description)}${scope}`,
-  });
+  return challengeResponse('insufficient_scope', { realm, description, scopes });
 }
 
-/** The issuer's keys cannot be had: not the client's fault, try again shortly. */
-export function keysUnavailable(retryAfterSeconds: number): Response {
-  return json(503, { error: 'temporarily_unavailable', error_description: 'Signing keys are unavailable' }, { 'retry-after': String(retryAfterSeconds) });
+/** The issuer's keys cannot be had: not the client's fault; retry once the JWKS cooldown ends. */
+export function keysUnavailable(cooldownMs: number): Response {
+  return challengeResponse('unavailable', { realm: '', retryAfter: retryAfterSeconds(cooldownMs) });
 }
 
 /** 400: the request itself is refused (a path with several readings, a body the method cannot carry). */

@@ -1,40 +1,91 @@
-// Authorisation after a token verified: the scopes and claim values every
-// matching rule asks for. Scopes come from `scope` (space-separated, RFC 8693)
-// or `scp` (an array, or a string as some issuers send).
+// Which rule a request falls under, and authorisation after a token verified.
+//
+// Order (docs/deploy.md, "Rules"): the admin path, a CORS preflight, then
+// `publicPaths` (auth "none"), then `rules` in the order written — the FIRST rule
+// whose pathPrefix and methods match wins — and with no match, a token is
+// required from any configured issuer. When the readings of a path (canonical,
+// without `;params`, decoded: src/worker/path.ts) fall under different rules,
+// every one of them applies and the strictest auth mode wins (fail closed); the
+// same for letter case (as written, and folded unless paths.caseSensitive).
+// Claims are read as own properties only (never `toString` from the prototype).
 
+import { grantedScopes } from '../bearer/scopes.js';
 import { ownClaim, type JWTPayload } from '../claims.js';
-import type { RuleConfig } from './config.js';
+import type { AuthMode, ClaimWant, GuardConfig, IssuerConfig, RuleConfig } from './config.js';
+import { ruleApplies } from './path.js';
 
-export function grantedScopes(payload: JWTPayload): Set<string> {
-  const out = new Set<string>();
-  const add = (v: unknown): void => {
-    if (typeof v === 'string') for (const s of v.split(' ')) if (s.length > 0) out.add(s);
-  };
-  add(ownClaim(payload, 'scope'));
-  const scp = ownClaim(payload, 'scp');
-  if (Array.isArray(scp)) scp.forEach(add);
-  else add(scp);
-  return out;
+export interface Matched {
+  rules: RuleConfig[];
+  /** Index of each rule in `rules` (for logs). */
+  names: string[];
+  auth: AuthMode;
+}
+
+const STRICTNESS: Record<AuthMode, number> = { none: 0, optional: 1, required: 2 };
+
+/**
+ * The first matching rule for each reading of the path (src/worker/path.ts:
+ * canonicalPath's `readings`), and for each letter-case view of it: with case as
+ * written (a case-sensitive origin) and, unless `paths.caseSensitive`, with case
+ * folded (a case-insensitive one). Each view's first match applies; the strictest
+ * auth wins. So `/V1/Admin` falls under a later `/v1` rule as a case-sensitive
+ * origin reads it even when an earlier `/v1/admin` rule says "none".
+ * `/admin/` also covers `/admin`.
+ */
+export function matchRules(readings: readonly string[], method: string, config: GuardConfig): Matched {
+  const picked = new Map<number, RuleConfig>();
+  let auth: AuthMode | undefined;
+  const views = config.paths.caseSensitive ? [true] : [true, false];
+  for (const p of readings) {
+    for (const caseSensitive of views) {
+      const i = config.rules.findIndex((r) => ruleApplies(r.pathPrefix, [p], caseSensitive) && (r.methods === undefined || r.methods.has(method)));
+      const mode: AuthMode = i < 0 ? 'required' : config.rules[i]!.auth;
+      if (i >= 0) picked.set(i, config.rules[i]!);
+      if (auth === undefined || STRICTNESS[mode] > STRICTNESS[auth]) auth = mode;
+    }
+  }
+  return { rules: [...picked.values()], names: [...picked.keys()].map((i) => `rules[${i}]`), auth: auth ?? 'required' };
+}
+
+/** A claim holds when it equals the wanted value (or one of a list); an array claim must contain it. */
+export function claimHolds(have: unknown, want: ClaimWant): boolean {
+  const wants = Array.isArray(want) ? want : [want];
+  return wants.some((w) => (Array.isArray(have) ? have.includes(w) : have === w));
+}
+
+/** The name of the first issuer claim the payload lacks (own claims only), or undefined. */
+export function issuerClaimMiss(issuer: IssuerConfig, payload: JWTPayload): string | undefined {
+  for (const [name, want] of Object.entries(issuer.claims)) if (!claimHolds(ownClaim(payload, name), want)) return name;
+  return undefined;
 }
 
 export interface RuleMiss {
+  /** 401 (the token is not for this route: issuer, audience) or 403 (scope, claim). */
+  status: 401 | 403;
+  code: 'wrong_issuer' | 'wrong_audience' | 'insufficient_scope' | 'claim_mismatch';
+  claim?: string;
   /** Every scope the matched rules need (for the `scope` attribute of the 403). */
   scopes: string[];
   description: string;
 }
 
-/** undefined when every rule holds; otherwise what is missing. */
-export function checkRules(rules: readonly RuleConfig[], payload: JWTPayload): RuleMiss | undefined {
+/** undefined when every matched rule holds for this payload; otherwise what is missing. */
+export function checkRules(rules: readonly RuleConfig[], payload: JWTPayload, issuer: IssuerConfig): RuleMiss | undefined {
   if (rules.length === 0) return undefined;
-  const granted = grantedScopes(payload);
   const needed = [...new Set(rules.flatMap((r) => r.scopes))];
-  if (needed.some((s) => !granted.has(s))) return { scopes: needed, description: 'The access token lacks a required scope' };
+  for (const r of rules) {
+    if (r.issuers !== undefined && !r.issuers.some((name) => issuer.issuer.includes(name))) {
+      return { status: 401, code: 'wrong_issuer', claim: 'iss', scopes: needed, description: 'The access token is invalid' };
+    }
+    if (r.audience !== undefined && !claimHolds(ownClaim(payload, 'aud'), r.audience)) {
+      return { status: 401, code: 'wrong_audience', claim: 'aud', scopes: needed, description: 'The access token is invalid' };
+    }
+  }
+  const granted = grantedScopes(payload);
+  if (needed.some((s) => !granted.has(s))) return { status: 403, code: 'insufficient_scope', scopes: needed, description: 'The access token lacks a required scope' };
   for (const r of rules) {
     for (const [name, want] of Object.entries(r.claims)) {
-      const have = ownClaim(payload, name);
-      // An array claim (roles, groups) satisfies the rule when it contains the value.
-      const ok = Array.isArray(have) ? have.includes(want) : have === want;
-      if (!ok) return { scopes: needed, description: 'The access token lacks a required claim' };
+      if (!claimHolds(ownClaim(payload, name), want)) return { status: 403, code: 'claim_mismatch', claim: name, scopes: needed, description: 'The access token lacks a required claim' };
     }
   }
   return undefined;

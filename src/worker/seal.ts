@@ -60,31 +60,3 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(b, a.length);
   return out;
 }
-
-/**
- * Run `op` and resolve to `fallback` when it throws, rejects or takes longer than
- * `ms`: KV is an optimisation, never a dependency, and a hung read must not hang the request.
- */
-export function bounded<T>(op: () => Promise<T> | T, ms: number, fallback: T, onFault?: (kind: 'error' | 'timeout') => void): Promise<T> {
-  return new Promise<T>((resolve) => {
-    let done = false;
-    const finish = (v: T, fault?: 'error' | 'timeout'): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      if (fault !== undefined) onFault?.(fault);
-      resolve(v);
-    };
-    const timer = setTimeout(() => finish(fallback, 'timeout'), ms);
-    let p: Promise<T>;
-    try {
-      p = Promise.resolve(op());
-    } catch {
-      p = Promise.reject(new Error('threw'));
-    }
-    p.then(
-      (v) => finish(v),
-      () => finish(fallback, 'error'),
-    );
-  });
-}

@@ -5,17 +5,10 @@
 
 import { encode } from '../b64.js';
 import type { JWTPayload } from '../claims.js';
-import { getCore } from '../wasm/instance.js';
+import { digest } from '../digest.js';
 import type { Counters } from './counters.js';
-import { bounded, type Sealer } from './seal.js';
-
-/** KV refuses an expirationTtl under 60 seconds. */
-export const KV_MIN_TTL = 60;
-
-export interface KVLike {
-  get(key: string, type: 'text'): Promise<string | null>;
-  put(key: string, value: string, options?: { expirationTtl?: number }): Promise<void>;
-}
+import { bounded, KV_MIN_TTL, type KVLike } from './kv.js';
+import type { Sealer } from './seal.js';
 
 export interface VerifyCacheOptions {
   kv: KVLike;
@@ -35,7 +28,7 @@ export class KvVerifyCache {
   }
 
   key(token: string): string {
-    return `v1:${this.#o.policyId}:${encode(getCore().hash('SHA-256', token))}`;
+    return `v1:${this.#o.policyId}:${encode(digest('SHA-256', token))}`;
   }
 
   /** The sealed payload for this token, or undefined (miss, fault, foreign or damaged entry). */

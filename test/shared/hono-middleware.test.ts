@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { isJwtError } from '../../src/errors.js';
 import { jwtAuth, JwtAuthError, type JwtAuthEnv } from '../../src/hono/index.js';
-import { fromCookie } from '../../src/hono/token.js';
+import { fromCookie } from '../../src/bearer/token.js';
 import { claims, generate, mint, nowDate } from './jwt-mint.js';
 
 async function setup(extra: Record<string, unknown> = {}) {
@@ -49,7 +49,8 @@ describe('edgejwt/hono', () => {
     expect(fromCookie('other=1', 'session')).toEqual({ kind: 'none' });
     expect(fromCookie(null, 'session')).toEqual({ kind: 'none' });
     expect(fromCookie('session=a b', 'session')).toEqual({ kind: 'malformed' });
-    expect(fromCookie('session=', 'session')).toEqual({ kind: 'malformed' });
+    // An empty cookie is what a logout leaves: no token (the bearer module's one rule, test/shared/bearer.test.ts).
+    expect(fromCookie('session=', 'session')).toEqual({ kind: 'none' });
   });
 
   it('no token: 401 with a bare challenge and no error code', async () => {
@@ -60,9 +61,16 @@ describe('edgejwt/hono', () => {
     expect((await res.json()).error).toBe('unauthorized');
   });
 
+  it('another scheme (Basic) is no bearer credential: 401 with a bare challenge (RFC 6750 §3.1)', async () => {
+    const { call } = await setup();
+    const res = await call({ authorization: 'Basic dXNlcjpwYXNz' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api \\"v1\\""');
+  });
+
   it('malformed Authorization: 400 invalid_request', async () => {
     const { call } = await setup();
-    for (const value of ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer a b', 'Bearer a"b']) {
+    for (const value of ['Bearer', 'Bearer a b', 'Bearer a"b']) {
       const res = await call({ authorization: value });
       expect(res.status, value).toBe(400);
       expect(res.headers.get('www-authenticate'), value).toContain('error="invalid_request"');
@@ -115,4 +123,56 @@ describe('edgejwt/hono', () => {
     // @ts-expect-error no key: a type error, and from JavaScript a throw at construction
     expect(() => jwtAuth({ algorithms: [] })).toThrow();
   });
+
+  it('config from c.env, built once per env object; typed over the app Env', async () => {
+    const pair = await generate('HS256');
+    type AppEnv = { Bindings: { SECRET: Uint8Array; AUD: string } } & JwtAuthEnv;
+    let built = 0;
+    const app = new Hono<AppEnv>();
+    app.use(
+      '/me',
+      jwtAuth<AppEnv>((env) => {
+        built++;
+        return { algorithms: ['HS256'], key: env.SECRET, audience: env.AUD, currentDate: nowDate };
+      }),
+    );
+    // Typed: c.env.AUD is a string and jwtPayload a JWTPayload, with no casts.
+    app.get('/me', (c) => c.json({ sub: c.get('jwtPayload').sub, aud: c.env.AUD.length }));
+    const env = { SECRET: pair.secret!, AUD: 'api' };
+    const auth = { authorization: `Bearer ${await mint(pair, claims())}` };
+    expect((await app.request('http://x/me', { headers: auth }, env)).status).toBe(200);
+    expect((await app.request('http://x/me', { headers: auth }, env)).status).toBe(200);
+    expect(built).toBe(1);
+    // Another env (another deployment's secret) gets its own verifier.
+    expect((await app.request('http://x/me', { headers: auth }, { SECRET: (await generate('HS256')).secret!, AUD: 'api' })).status).toBe(401);
+    expect(built).toBe(2);
+  });
+
+  it('optional: no token goes on anonymously; a bad or malformed one is still refused', async () => {
+    const { pair } = await setup();
+    const app = new Hono<JwtAuthEnv>();
+    app.use(jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate, audience: 'api', optional: true }));
+    app.get('/', (c) => c.json({ sub: c.get('jwtPayload')?.sub ?? null }));
+    expect(await (await app.request('http://x/')).json()).toEqual({ sub: null });
+    expect(await (await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims())}` } })).json()).toEqual({ sub: 'user-1' });
+    const other = await generate('HS256');
+    expect((await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(other, claims())}` } })).status).toBe(401);
+    expect((await app.request('http://x/', { headers: { authorization: 'Bearer a b' } })).status).toBe(400);
+    expect((await app.request('http://x/', { headers: { authorization: 'Basic dXNlcjpwYXNz' } })).status).toBe(200);
+  });
+
+  it('Retry-After of a 503 is the retryAfter option (default 30, the key set cooldown)', async () => {
+    const { createRemoteJWKSet } = await import('../../src/keys/remote.js');
+    const jwks = createRemoteJWKSet('https://down.example.com/jwks', { fetch: (async () => new Response('down', { status: 500 })) as typeof fetch });
+    for (const [extra, want] of [[{}, '30'], [{ retryAfter: 7 }, '7']] as const) {
+      const app = new Hono();
+      app.use(jwtAuth({ algorithms: ['RS256'], jwks, audience: 'api', ...extra }));
+      app.get('/', (c) => c.text('ok'));
+      const pair = await generate('RS256');
+      const res = await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims(), { kid: 'k' })}` } });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe(want);
+    }
+  });
 });
+

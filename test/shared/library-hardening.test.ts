@@ -2,6 +2,7 @@
 // each named after the defect: weak RSA parameters, explicit `undefined` and
 // unknown option names, inherited claim names, and cached results one caller
 // could change for the next.
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createLocalJWKSet, createRemoteJWKSet, createVerifier, type JWK } from '../../src/index.js';
 import { jwtAuth } from '../../src/hono/index.js';
@@ -151,8 +152,28 @@ describe('options_unknown_name_refused', () => {
 
   it('every documented name is accepted', () => {
     expect(settingOf(() => createVerifier({ ...base, issuer: 'i', audience: 'a', subject: 's', typ: 'JWT', clockTolerance: 1, maxTokenAge: 60, requiredClaims: ['x'], requireExp: true, maxTokenLength: 4096, currentDate: nowDate, cache: { max: 1, ttl: 1 }, rawPayload: false }))).toBe('OK');
-    expect(settingOf(() => jwtAuth({ ...base, cookie: 'c', realm: 'r', scopes: ['s'] }))).toBe('OK');
+    expect(settingOf(() => jwtAuth({ ...base, cookie: 'c', realm: 'r', scopes: ['s'], retryAfter: 5, optional: true }))).toBe('OK');
     expect(settingOf(() => createRemoteJWKSet('https://id.example/jwks', { timeoutDuration: 1, cooldownDuration: 1, cacheMaxAge: 1, cacheMinAge: 1, staleDuration: 1, maxSize: 1, allowHmac: false, headers: {}, now: Date.now }))).toBe('OK');
+  });
+});
+
+describe('options_unknown_name_refused_hono_lazy', () => {
+  it('options made from c.env are checked too: the first request fails naming the setting, never verifies without the check', async () => {
+    const app = new Hono();
+    const errors: unknown[] = [];
+    app.onError((err, c) => {
+      errors.push(err);
+      return c.text('config', 500);
+    });
+    // With a shared `verifier` no verifier is built from the options, so only the name check can see
+    // `scope` (for `scopes`): without it the scope check is silently off and the request gets a 200.
+    const verifier = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate });
+    app.use(jwtAuth(() => ({ verifier, scope: ['admin'] }) as never));
+    app.get('/', (c) => c.text('ok'));
+    const res = await app.request('http://x/', { headers: { authorization: `Bearer ${await hs(claims({ scope: 'read' }))}` } }, {});
+    expect(res.status).toBe(500);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: 'ERR_OPTIONS_INVALID', setting: 'scope' });
   });
 });
 

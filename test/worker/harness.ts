@@ -3,9 +3,9 @@
 // waitUntil work can be awaited, and KV wrappers that count, fail or hang.
 
 import { env } from 'cloudflare:workers';
-import { createGuard, type Guard } from '../../src/worker/api.js';
+import { startGuard, type Guard } from '../../src/worker/api.js';
 import type { GuardDeps, GuardEnv } from '../../src/worker/build.js';
-import type { KVLike } from '../../src/worker/verify-cache.js';
+import type { KVLike } from '../../src/worker/kv.js';
 import { b64u, generate, mint, type KeyPair } from '../shared/jwt-mint.js';
 
 export const ISS = 'https://id.example.com';
@@ -135,7 +135,7 @@ export async function makeGuard(
     JWKS_CACHE: kv.JWKS_CACHE,
     ...opts.env,
   };
-  const guard = await createGuard(guardEnv, { fetch: net.fetch, log: (l) => logs.push(l), ...opts.deps });
+  const guard = await startGuard(guardEnv, { fetch: net.fetch, log: (l) => logs.push(l), ...opts.deps });
   return {
     guard,
     net,

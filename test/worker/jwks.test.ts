@@ -141,6 +141,15 @@ describe('issuer down', () => {
     expect(g.guard.counters.get('unavailable')).toBe(2);
   });
 
+  it('Retry-After is the configured JWKS cooldown (no refetch is tried before it ends)', async () => {
+    const net = mockNet(jwksOf(k.ed));
+    net.jwks = () => new Response('down', { status: 503 });
+    const g = await makeGuard(k, { config: configWith(freshJwksUrl(), { jwks: { cooldownMs: 7_500 } }), net });
+    const res = await g.send('/x', bearer(await token(k.ed)));
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('8');
+  });
+
   it('a hung issuer is cut off by jwks.timeoutMs', async () => {
     const net = mockNet(jwksOf(k.ed));
     net.jwks = () => new Promise<Response>(() => undefined);

@@ -3,7 +3,7 @@
 // isolate keeps (L1, counters, pending KV writes) stays bounded.
 import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/worker/index.js';
-import { createGuard } from '../../src/worker/api.js';
+import { startGuard } from '../../src/worker/api.js';
 import { b64u, generate } from '../shared/jwt-mint.js';
 import { AUD, CACHE_KEY, HS_ISS, ISS, TestCtx, demoKeys, jwksOf, kv, nowSeconds, token, type Keys } from './harness.js';
 
@@ -97,7 +97,7 @@ describe('load: half bad tokens', () => {
 
     // Bounded state: the guard for this env, observed through a twin built the same way,
     // and the counters' key set (fixed names, never request data).
-    const twin = await createGuard(env, { log: () => undefined });
+    const twin = await startGuard(env, { log: () => undefined });
     for (const job of jobs.slice(0, 1000)) await twin.handle(new Request(`https://api.example.com${job.path}`, job.init), new TestCtx());
     expect(twin.l1Size).toBeLessThanOrEqual(L1_MAX);
     expect(Object.keys(twin.counters.snapshot()).length).toBeLessThan(30);

@@ -3,7 +3,10 @@
 // without the rule's scope never reaches the origin; for random paths, whatever
 // does reach the origin is outside every rule as nginx (merge_slashes on),
 // Express, Spring and an IIS-style case-insensitive origin would each resolve
-// it; and every forwarded request goes to the configured origin.
+// it; with rules in random order and auth modes ("none" or a scope), what a token
+// without the scope gets to the origin falls first under a "none" rule (first
+// match wins) or under no rule, as each of them resolves it; and every forwarded
+// request goes to the configured origin.
 //
 // A fixed-seed sample runs by default (CI); for a longer local run:
 //   EDGEJWT_PROPERTY_RUNS=5000 EDGEJWT_PROPERTY_SEED=42 npx vitest run --config vitest.workerd.config.ts test/worker/path-properties.test.ts
@@ -180,6 +183,37 @@ describe(`guard path decision (fast-check, seed ${SEED}, ${RUNS} runs)`, () => {
           const sent = u.pathname;
           for (const model of MODELS) {
             for (const prefix of prefixes) expect(routedUnder(model, prefix, sent), `${model.name}: ${path} -> ${sent} under ${prefix}`).toBe(false);
+          }
+        }
+      }),
+      params,
+    );
+  });
+
+  it('first match wins (rules with auth "none" and a scope, in random order): what reaches the origin with a token without the scope falls, as every origin resolves it, first under a "none" rule or under none at all', async () => {
+    // Rules, and a path: a random spelling of a path under one of them, or any path.
+    const caseArb = fc
+      .tuple(fc.array(fc.tuple(prefixArb, fc.boolean()), { minLength: 1, maxLength: 4 }), fc.nat(), fc.array(fc.constantFrom('x', 'doc', 'Y'), { maxLength: 2 }))
+      .chain(([rules, pick, tail]) => {
+        const prefix = rules[pick % rules.length]![0];
+        const under = prefix.endsWith('/') ? prefix + tail.join('/') : [prefix, ...tail].join('/');
+        return fc.tuple(fc.constant(rules), fc.oneof(spellingOf(under), anyPathArb));
+      });
+    await fc.assert(
+      fc.asyncProperty(caseArb, pathsOptionsArb, async ([rules, path], paths) => {
+        const config = baseConfig(k, {
+          publicPaths: ['/health'],
+          rules: rules.map(([pathPrefix, open]) => (open ? { pathPrefix, auth: 'none' } : { pathPrefix, scopes: ['admin'] })),
+          paths,
+        });
+        const g = await makeGuard(k, { config });
+        const res = await send(g, path, readToken);
+        expect([200, 400, 403], path).toContain(res.status);
+        for (const u of originCalls(g)) {
+          expect(u.origin).toBe(ORIGIN);
+          for (const model of MODELS) {
+            const first = rules.find(([prefix]) => routedUnder(model, prefix, u.pathname));
+            expect(first === undefined || first[1], `${model.name}: ${path} -> ${u.pathname} first under ${first?.[0]}`).toBe(true);
           }
         }
       }),

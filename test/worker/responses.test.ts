@@ -73,7 +73,6 @@ describe('401 without error: no token', () => {
   for (const [name, init] of [
     ['no header', {}],
     ['Basic scheme', { headers: { authorization: 'Basic dXNlcjpwYXNz' } }],
-    ['empty Bearer', { headers: { authorization: 'Bearer ' } }],
     ['empty cookie', { headers: { cookie: 'session=' } }],
   ] as [string, RequestInit][]) {
     it(name, async () => {
@@ -84,6 +83,17 @@ describe('401 without error: no token', () => {
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(await body(res)).toEqual({ error: 'unauthorized', error_description: 'An access token is required' });
       expect(g.net.calls.some((c) => c.url.endsWith('/private'))).toBe(false);
+    });
+  }
+});
+
+describe('400 invalid_request: a Bearer credential that is not one token', () => {
+  for (const value of ['Bearer ', 'Bearer a b', 'Bearer a"b']) {
+    it(JSON.stringify(value), async () => {
+      const res = await g.send('/private', { headers: { authorization: value } });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="edgejwt", error="invalid_request", error_description="The access token is malformed"');
+      expect(await body(res)).toEqual({ error: 'invalid_request', error_description: 'The access token is malformed' });
     });
   }
 });

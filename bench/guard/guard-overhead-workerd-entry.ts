@@ -1,0 +1,82 @@
+// Cases run inside workerd (bench/guard/guard-overhead-workerd.ts): per algorithm, one warm
+// request through the guard (L1 off, so every request verifies; a stub origin that
+// answers at once), the library's verify of the same token, and the request plumbing
+// alone (building the Request the runtime would hand the guard, and the stub origin).
+// guard − verify − plumbing is the guard's own CPU per request.
+import { createVerifier } from '../../src/index.ts';
+import { startGuard } from '../../src/worker/api.ts';
+import type { WorkerCase } from '../lib/workerd.ts';
+
+const enc = new TextEncoder();
+const b64u = (bytes: Uint8Array) => {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+const ISS = 'https://issuer.bench.invalid';
+const AUD = 'api';
+
+const GEN: Record<string, { gen: Algorithm | RsaHashedKeyGenParams | EcKeyGenParams; sign: AlgorithmIdentifier | EcdsaParams }> = {
+  EdDSA: { gen: { name: 'Ed25519' }, sign: 'Ed25519' },
+  RS256: { gen: { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' } as RsaHashedKeyGenParams, sign: 'RSASSA-PKCS1-v1_5' },
+  ES256: { gen: { name: 'ECDSA', namedCurve: 'P-256' }, sign: { name: 'ECDSA', hash: 'SHA-256' } },
+};
+
+export default async function setup(): Promise<WorkerCase[]> {
+  const cases: WorkerCase[] = [];
+  const ctx = { waitUntil() {} };
+  const stub = () => Promise.resolve(new Response('ok'));
+  for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256'] as const) {
+    const now = Math.floor(Date.now() / 1000);
+    const input = `${b64u(enc.encode(JSON.stringify({ alg, typ: 'JWT', kid: 'k1' })))}.${b64u(enc.encode(JSON.stringify({ iss: ISS, aud: AUD, sub: 'user-1', scope: 'read write', iat: now, exp: now + 3600 })))}`;
+    let sig: Uint8Array;
+    let source: Record<string, unknown>;
+    let libKey: unknown;
+    const env: Record<string, unknown> = {};
+    if (alg === 'HS256') {
+      const secret = crypto.getRandomValues(new Uint8Array(32));
+      const k = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+      sig = new Uint8Array(await crypto.subtle.sign('HMAC', k, enc.encode(input)));
+      env.HS_KEY = b64u(secret);
+      source = { secretBinding: 'HS_KEY' };
+      libKey = secret;
+    } else {
+      const pair = (await crypto.subtle.generateKey(GEN[alg]!.gen, true, ['sign', 'verify'])) as CryptoKeyPair;
+      const jwk = await crypto.subtle.exportKey('jwk', pair.publicKey);
+      delete jwk.key_ops;
+      delete jwk.ext;
+      sig = new Uint8Array(await crypto.subtle.sign(GEN[alg]!.sign, pair.privateKey, enc.encode(input)));
+      source = { jwks: { keys: [{ ...jwk, kid: 'k1', alg }] } };
+      libKey = jwk;
+    }
+    const token = `${input}.${b64u(sig)}`;
+    env.GUARD_CONFIG = {
+      issuers: [{ issuer: ISS, audience: AUD, algorithms: [alg], ...source }],
+      origin: 'https://origin.bench.invalid',
+      forwardClaims: { sub: 'X-Auth-Sub', scope: 'X-Auth-Scope' },
+      cache: { verify: false, l1Max: 0 },
+    };
+    const guard = await startGuard(env as never, { fetch: stub, log: () => undefined });
+    const verifier = createVerifier({ issuers: [{ issuer: ISS, audience: AUD, algorithms: [alg], ...(alg === 'HS256' ? { key: libKey as Uint8Array } : { jwks: { keys: [{ ...(libKey as object), kid: 'k1', alg }] } as never }) }], cache: false });
+    const url = 'https://api.bench.invalid/api/orders?x=1';
+    const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    const handled = await guard.handle(new Request(url, { headers }), ctx);
+    if (handled.status !== 200) throw new Error(`guard ${alg}: ${handled.status} ${await handled.text()}`);
+    await verifier.verify(token);
+    cases.push({ name: `${alg} guard request (L1 off, stub origin)`, fn: () => guard.handle(new Request(url, { headers }), ctx), async: true });
+    cases.push({ name: `${alg} library verify`, fn: () => verifier.verify(token), async: true });
+    cases.push({ name: `${alg} plumbing (Request + stub origin)`, fn: () => stub().then(() => new Request(url, { headers })), async: true });
+  }
+  // What the guard's request path is made of, one runtime object or call at a time.
+  const url = 'https://api.bench.invalid/api/orders?x=1';
+  const req = new Request(url, { headers: { authorization: 'Bearer x.y.z', accept: 'application/json' } });
+  const res = new Response('ok');
+  cases.push({ name: 'part new URL', fn: () => new URL(req.url) });
+  cases.push({ name: 'part new Headers(request.headers)', fn: () => new Headers(req.headers) });
+  cases.push({ name: 'part headers.get', fn: () => req.headers.get('authorization') });
+  cases.push({ name: 'part new Request(url, { headers })', fn: () => new Request(url, { method: 'GET', headers: req.headers, redirect: 'manual' }) });
+  cases.push({ name: 'part new Response(body, response)', fn: () => new Response(res.body, res) });
+  cases.push({ name: 'part response.headers.append', fn: () => new Response(null).headers.append('server-timing', 'edgejwt;desc="verify";dur=0.100') });
+  cases.push({ name: 'part performance.now', fn: () => performance.now() });
+  return cases;
+}

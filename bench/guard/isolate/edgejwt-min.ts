@@ -1,0 +1,51 @@
+// The library alone, for the isolate bench: the same issuers as the guard's
+// configuration in one edgejwt verifier (key sets inline, HS secret from its
+// binding), Bearer tokens, the echo answer; no guard, no caches. Splits the
+// guard's cold cost into the library's part and the guard's own.
+import { createVerifier, type Algorithm, type Verifier } from '../../../src/index.ts';
+
+interface IssuerConfig {
+  issuer: string;
+  audience: string | string[];
+  algorithms: string[];
+  jwks?: { keys: object[] };
+  secretBinding?: string;
+}
+
+let verifier: Verifier | undefined;
+
+function fromB64u(text: string): Uint8Array {
+  const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+function setup(env: Record<string, unknown>): Verifier {
+  const raw = env.GUARD_CONFIG;
+  const config = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { issuers: IssuerConfig[] };
+  return createVerifier({
+    issuers: config.issuers.map((c) => ({
+      issuer: c.issuer,
+      audience: c.audience,
+      algorithms: c.algorithms as Algorithm[],
+      ...(c.secretBinding !== undefined ? { key: fromB64u(String(env[c.secretBinding])) } : { jwks: c.jwks as never }),
+    })),
+    cache: false,
+  });
+}
+
+export default {
+  async fetch(request: Request, env: Record<string, unknown>): Promise<Response> {
+    verifier ??= setup(env);
+    const auth = request.headers.get('authorization') ?? '';
+    let payload;
+    try {
+      ({ payload } = await verifier.verify(auth.startsWith('Bearer ') ? auth.slice(7) : ''));
+    } catch {
+      return new Response('{"error":"invalid_token"}', { status: 401, headers: { 'content-type': 'application/json' } });
+    }
+    const url = new URL(request.url);
+    return new Response(`${JSON.stringify({ origin: 'edgejwt-min echo', path: url.pathname, headers: { 'x-auth-sub': String(payload.sub) } }, null, 2)}\n`, {
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+  },
+};

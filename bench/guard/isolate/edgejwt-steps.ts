@@ -1,0 +1,74 @@
+// The library-only Worker of the isolate bench, instrumented for
+// bench/guard/cold-steps.ts: clock marks around each step of a fresh isolate's first
+// request (bundle evaluation, the verifier's construction, the first verify, a
+// second verify), returned in the x-marks header (ms since the bundle began).
+// With x-bench-split, the construction is split: the core's instantiation, then
+// one verifier per issuer, then the verifier of all four (warm by then).
+import { T0 } from './mark.ts';
+import { createVerifier, type Algorithm, type Verifier } from '../../../src/index.ts';
+import { getCore } from '../../../src/wasm/instance.ts';
+import { Core } from '../../../src/wasm/core.ts';
+import { instantiateCore } from '../../../src/wasm/load-workerd.ts';
+import type { CoreExports } from '../../../src/wasm/exports.ts';
+
+interface IssuerConfig {
+  issuer: string;
+  audience: string | string[];
+  algorithms: string[];
+  jwks?: { keys: object[] };
+  secretBinding?: string;
+}
+
+const T_EVAL = Date.now();
+let verifier: Verifier | undefined;
+
+function fromB64u(text: string): Uint8Array {
+  const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+/** With `t`: first the core (instantiate, wrap, the library's getCore), then one verifier per issuer (in `order`), each marked. */
+function setup(env: Record<string, unknown>, t?: number[], order?: string | null): Verifier {
+  const config = JSON.parse(String(env.GUARD_CONFIG)) as { issuers: IssuerConfig[] };
+  if (t !== undefined) {
+    // The core's pieces one by one (a second instance; the library's own comes next).
+    const exports = instantiateCore().exports as unknown as CoreExports;
+    t.push(Date.now() - T0);
+    new Core(exports);
+    t.push(Date.now() - T0);
+    getCore();
+    t.push(Date.now() - T0);
+    const issuers = order === 'reverse' ? [...config.issuers].reverse() : config.issuers;
+    for (const c of issuers) {
+      createVerifier({ issuers: [issuerOptions(c, env)], cache: false });
+      t.push(Date.now() - T0);
+    }
+  }
+  return createVerifier({ issuers: config.issuers.map((c) => issuerOptions(c, env)), cache: false });
+}
+
+function issuerOptions(c: IssuerConfig, env: Record<string, unknown>) {
+  return {
+    issuer: c.issuer,
+    audience: c.audience,
+    algorithms: c.algorithms as Algorithm[],
+    ...(c.secretBinding !== undefined ? { key: fromB64u(String(env[c.secretBinding])) } : { jwks: c.jwks as never }),
+  };
+}
+
+export default {
+  async fetch(request: Request, env: Record<string, unknown>): Promise<Response> {
+    const first = verifier === undefined;
+    const t: number[] = [T_EVAL - T0, Date.now() - T0];
+    const split = request.headers.get('x-bench-split');
+    verifier ??= setup(env, split !== null ? t : undefined, split);
+    t.push(Date.now() - T0);
+    const auth = request.headers.get('authorization') ?? '';
+    const { payload } = await verifier.verify(auth.slice(7));
+    t.push(Date.now() - T0);
+    const second = request.headers.get('x-token2');
+    if (second) await verifier.verify(second);
+    t.push(Date.now() - T0);
+    return new Response(`${JSON.stringify({ sub: payload.sub })}\n`, { headers: first ? { 'x-marks': t.join(',') } : {} });
+  },
+};

@@ -1,0 +1,113 @@
+// The answers to a request that fails bearer authentication (RFC 6750 §3):
+// fixed public texts, quoted-string values escaped, JSON bodies, never any part
+// of the token. The guard sends them; the Hono middleware throws them.
+
+import type { JwtErrorCode } from '../errors.js';
+
+/** Which refusal: decides the status, the `error` code and the challenge. */
+export type ChallengeKind = 'missing' | 'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'unavailable';
+
+const STATUS: Record<ChallengeKind, number> = {
+  missing: 401,
+  invalid_request: 400,
+  invalid_token: 401,
+  insufficient_scope: 403,
+  unavailable: 503,
+};
+
+/** The HTTP status each kind is sent with. */
+export function challengeStatus(kind: ChallengeKind): number {
+  return STATUS[kind];
+}
+
+/**
+ * RFC 7230 quoted-string: backslash-escape `"` and `\`; drop anything that is not printable ASCII.
+ * @example quote('api "v1"') // '"api \\"v1\\""'
+ */
+export function quote(value: string): string {
+  return `"${value.replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, (c) => `\\${c}`)}"`;
+}
+
+/** Codes that mean the issuer's keys could not be had: not the client's fault (503). */
+export const KEYS_UNAVAILABLE_CODES: ReadonlySet<JwtErrorCode> = new Set<JwtErrorCode>(['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID']);
+
+/**
+ * True when a verify failure is the issuer's side, not the token's.
+ * @example keysUnavailable(err.code) ? 503 : 401
+ */
+export function keysUnavailable(code: JwtErrorCode): boolean {
+  return KEYS_UNAVAILABLE_CODES.has(code);
+}
+
+/**
+ * Retry-After for a 503: the JWKS cooldown, because no new fetch of the keys is tried
+ * before it ends (the library's default cooldown is 30 s). Rounded up, at least 1.
+ * @example retryAfterSeconds(30_000) // 30
+ */
+export function retryAfterSeconds(cooldownMs = DEFAULT_COOLDOWN_MS): number {
+  return Math.max(1, Math.ceil(cooldownMs / 1000));
+}
+
+/** The library's default `cooldownDuration` for a remote key set. */
+export const DEFAULT_COOLDOWN_MS = 30_000;
+
+/**
+ * What the client is told about a bad token: coarse on purpose; the code goes to the log.
+ * @example publicDescription('ERR_JWT_EXPIRED') // 'The access token expired'
+ */
+export function publicDescription(code: JwtErrorCode | undefined): string {
+  switch (code) {
+    case 'ERR_JWT_EXPIRED':
+      return 'The access token expired';
+    case 'ERR_JWT_NOT_YET_VALID':
+      return 'The access token is not valid yet';
+    default:
+      return 'The access token is invalid';
+  }
+}
+
+/** The fixed description for the kinds that have only one. */
+export const DESCRIPTIONS = {
+  missing: 'An access token is required',
+  invalid_request: 'The access token is malformed',
+  insufficient_scope: 'The access token lacks a required scope',
+  insufficient_claim: 'The access token lacks a required claim',
+  unavailable: 'Signing keys are unavailable',
+} as const;
+
+export interface ChallengeOptions {
+  realm: string;
+  /** Public text (one of the fixed descriptions above); defaults per kind. */
+  description?: string;
+  /** For insufficient_scope: the scopes the resource needs. */
+  scopes?: readonly string[];
+  /** For unavailable: seconds, default the library's JWKS cooldown. */
+  retryAfter?: number;
+}
+
+/**
+ * The full response for a refusal.
+ * @example challengeResponse('missing', { realm: 'api' }) // 401, WWW-Authenticate: Bearer realm="api"
+ */
+export function challengeResponse(kind: ChallengeKind, options: ChallengeOptions): Response {
+  const description = options.description ?? defaultDescription(kind);
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  const realm = `Bearer realm=${quote(options.realm)}`;
+  if (kind === 'unavailable') {
+    headers['retry-after'] = String(options.retryAfter ?? retryAfterSeconds());
+  } else if (kind === 'missing') {
+    // §3.1: no error code when the request carried no bearer credentials at all.
+    headers['www-authenticate'] = realm;
+  } else {
+    const scopes = options.scopes ?? [];
+    const scope = kind === 'insufficient_scope' && scopes.length > 0 ? `, scope=${quote(scopes.join(' '))}` : '';
+    headers['www-authenticate'] = `${realm}, error="${kind}", error_description=${quote(description)}${scope}`;
+  }
+  const error = kind === 'missing' ? 'unauthorized' : kind === 'unavailable' ? 'temporarily_unavailable' : kind;
+  return new Response(JSON.stringify({ error, error_description: description }), { status: STATUS[kind], headers });
+}
+
+function defaultDescription(kind: ChallengeKind): string {
+  if (kind === 'invalid_token') return publicDescription(undefined);
+  return DESCRIPTIONS[kind];
+}

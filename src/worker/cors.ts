@@ -1,0 +1,43 @@
+// Browsers: a preflight from an allowed origin is answered here (it never
+// carries a token), and every other response to an allowed origin, refusals
+// included, carries the CORS headers so the page can read why it was refused.
+
+import type { CorsConfig } from './config.js';
+
+/** The allowed Origin value of this request, or undefined (not configured, absent, not listed). */
+export function allowedOrigin(cors: CorsConfig | undefined, request: Request): string | undefined {
+  if (cors === undefined) return undefined;
+  const origin = request.headers.get('origin');
+  if (origin === null) return undefined;
+  if (cors.allowOrigins.includes(origin)) return origin;
+  return cors.allowOrigins.includes('*') ? '*' : undefined;
+}
+
+/** OPTIONS with Origin and Access-Control-Request-Method (Fetch standard, CORS-preflight request). */
+export function isPreflight(request: Request): boolean {
+  return request.method === 'OPTIONS' && request.headers.has('origin') && request.headers.has('access-control-request-method');
+}
+
+/** 204 with what the browser asked about, limited to what the configuration allows. */
+export function preflightResponse(cors: CorsConfig, origin: string): Response {
+  const headers = new Headers();
+  baseHeaders(headers, cors, origin);
+  headers.set('access-control-allow-methods', cors.allowMethods.join(', '));
+  if (cors.allowHeaders.length > 0) headers.set('access-control-allow-headers', cors.allowHeaders.join(', '));
+  headers.set('access-control-max-age', String(cors.maxAge));
+  return new Response(null, { status: 204, headers });
+}
+
+/** Add the CORS headers to a response (its headers must be mutable). */
+export function withCors(response: Response, cors: CorsConfig, origin: string): Response {
+  baseHeaders(response.headers, cors, origin);
+  if (cors.exposeHeaders.length > 0) response.headers.set('access-control-expose-headers', cors.exposeHeaders.join(', '));
+  return response;
+}
+
+function baseHeaders(headers: Headers, cors: CorsConfig, origin: string): void {
+  headers.set('access-control-allow-origin', origin);
+  if (cors.credentials) headers.set('access-control-allow-credentials', 'true');
+  // The answer depends on Origin: caches must not serve one origin's answer to another.
+  if (origin !== '*') headers.append('vary', 'Origin');
+}

@@ -1,0 +1,180 @@
+// OIDC discovery (OpenID Connect Discovery 1.0 §4): an issuer entry without a
+// key source reads `<issuer>/.well-known/openid-configuration`, requires its
+// `issuer` to equal the configured one exactly (§4.3: else a look-alike could
+// hand us its own keys), takes `jwks_uri` (https; http only on loopback), and
+// from then on behaves as a `jwksUrl` issuer. The document is kept in KV
+// (sealed) beside the key set, so a cold isolate does not ask the issuer again.
+
+import type { AlgSpec } from '../algorithms.js';
+import { JwtError } from '../errors.js';
+import type { KeyEntry } from '../keys/entry.js';
+import { KEY_SOURCE, type KeySource } from '../keys/source.js';
+import { isLoopback } from './config.js';
+import type { KvJwksStore } from './jwks-store.js';
+
+/** Discovery documents are small; anything larger is refused unread. */
+const MAX_DOCUMENT = 65_536;
+/** How long a good document is kept (memory and KV), seconds. jwks_uri rarely moves. */
+const DOCUMENT_TTL = 86_400;
+
+export interface DiscoveryOptions {
+  issuer: string;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  cooldownMs: number;
+  now: () => number;
+  store: KvJwksStore | undefined;
+  /** Builds the key set once jwks_uri is known (the guard's usual remote set). */
+  keySet: (jwksUri: string) => KeySource;
+  /** A structured line when the document is refused (wrong issuer, bad jwks_uri). */
+  log: (line: string) => void;
+}
+
+/** The `.well-known` URL for an issuer (path-preserving, §4.1). */
+export function discoveryUrl(issuer: string): string {
+  return `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+}
+
+export class DiscoveredKeySource implements KeySource {
+  readonly [KEY_SOURCE] = true as const;
+  readonly #o: DiscoveryOptions;
+  #set: KeySource | undefined;
+  #until = 0;
+  #inflight: Promise<KeySource> | undefined;
+  #lastFailure = -Infinity;
+  #lastError: JwtError | undefined;
+  #triedStore = false;
+
+  constructor(options: DiscoveryOptions) {
+    this.#o = options;
+  }
+
+  select(spec: AlgSpec, kid: string | undefined): KeyEntry | Promise<KeyEntry> {
+    if (this.#set !== undefined && this.#o.now() < this.#until) return this.#set.select(spec, kid);
+    return this.#resolve().then((set) => set.select(spec, kid));
+  }
+
+  #resolve(): Promise<KeySource> {
+    // A document that expired is still better than none while the issuer is down.
+    const now = this.#o.now();
+    if (this.#inflight !== undefined) return this.#inflight;
+    if (now - this.#lastFailure < this.#o.cooldownMs) {
+      if (this.#set !== undefined) return Promise.resolve(this.#set);
+      return Promise.reject(this.#lastError ?? new JwtError('ERR_JWKS_FETCH_FAILED'));
+    }
+    this.#inflight = this.#load().then(
+      (set) => {
+        this.#inflight = undefined;
+        return set;
+      },
+      (e: unknown) => {
+        this.#inflight = undefined;
+        this.#lastFailure = this.#o.now();
+        this.#lastError = e instanceof JwtError ? e : new JwtError('ERR_JWKS_FETCH_FAILED');
+        if (this.#set !== undefined) return this.#set;
+        throw this.#lastError;
+      },
+    );
+    return this.#inflight;
+  }
+
+  async #load(): Promise<KeySource> {
+    const url = discoveryUrl(this.#o.issuer);
+    if (!this.#triedStore && this.#o.store !== undefined) {
+      this.#triedStore = true;
+      const doc = await this.#o.store.getDocument(url);
+      const jwksUri = doc === undefined ? undefined : this.#check(doc, false);
+      if (jwksUri !== undefined) return this.#install(jwksUri);
+    }
+    const doc = await this.#fetchDocument(url);
+    const jwksUri = this.#check(doc, true);
+    if (jwksUri === undefined) throw new JwtError('ERR_JWKS_INVALID', { reason: 'discovery document refused' });
+    this.#o.store?.putDocument(url, doc, DOCUMENT_TTL);
+    return this.#install(jwksUri);
+  }
+
+  #install(jwksUri: string): KeySource {
+    // Keep the set (and its cached keys) when the document names the same jwks_uri again.
+    if (this.#set === undefined || this.#jwksUri !== jwksUri) this.#set = this.#o.keySet(jwksUri);
+    this.#jwksUri = jwksUri;
+    this.#until = this.#o.now() + DOCUMENT_TTL * 1000;
+    return this.#set;
+  }
+
+  #jwksUri: string | undefined;
+
+  /** The jwks_uri when the document is acceptable; otherwise undefined (and a log line when asked). */
+  #check(doc: unknown, log: boolean): string | undefined {
+    const refuse = (reason: string): undefined => {
+      if (log) this.#o.log(JSON.stringify({ edgejwt: 'discovery_refused', issuer: this.#o.issuer, reason }));
+      return undefined;
+    };
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return refuse('not a JSON object');
+    const d = doc as { issuer?: unknown; jwks_uri?: unknown };
+    // §4.3: exactly the configured issuer, not a prefix or a trailing-slash variant.
+    if (d.issuer !== this.#o.issuer) return refuse('issuer in the document differs from the configured issuer');
+    if (typeof d.jwks_uri !== 'string') return refuse('no jwks_uri');
+    let u: URL;
+    try {
+      u = new URL(d.jwks_uri);
+    } catch {
+      return refuse('jwks_uri is not a URL');
+    }
+    if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopback(u.hostname))) return refuse('jwks_uri is not https');
+    return u.href;
+  }
+
+  async #fetchDocument(url: string): Promise<unknown> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.#o.timeoutMs);
+    let res: Response;
+    try {
+      res = await this.#o.fetch(url, { headers: { accept: 'application/json' }, redirect: 'manual', signal: controller.signal });
+    } catch (e) {
+      throw new JwtError(controller.signal.aborted ? 'ERR_JWKS_TIMEOUT' : 'ERR_JWKS_FETCH_FAILED', { cause: e });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (res.status !== 200) {
+      await res.body?.cancel();
+      throw new JwtError('ERR_JWKS_FETCH_FAILED', { reason: 'discovery document status' });
+    }
+    const text = await readCapped(res, MAX_DOCUMENT);
+    if (text === undefined) throw new JwtError('ERR_JWKS_INVALID', { reason: 'discovery document too large' });
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new JwtError('ERR_JWKS_INVALID', { reason: 'discovery document is not JSON' });
+    }
+  }
+}
+
+/** The body as text, or undefined once it passes `max` bytes (read no further). */
+async function readCapped(res: Response, max: number): Promise<string | undefined> {
+  const declared = Number(res.headers.get('content-length'));
+  if (declared > max) {
+    await res.body?.cancel();
+    return undefined;
+  }
+  if (res.body === null) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > max) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return new TextDecoder().decode(all);
+}

@@ -1,0 +1,131 @@
+// The guard inside your own Worker: `createGuard(config?)` gives the handler the
+// Worker entry uses (`fetch`) and `authenticate`, which decides without
+// forwarding so your code can run after a verified request.
+
+import type { JWTPayload } from '../claims.js';
+import type { JoseHeader } from '../header.js';
+import type { GuardDeps, GuardEnv } from './build.js';
+import { ConfigError } from './config.js';
+import type { GuardConfigInput } from './config-input.js';
+import { startGuard, type Guard, type WaitUntil } from './guard.js';
+import { serverError } from './responses.js';
+
+/**
+ * The configuration: the GUARD_CONFIG object (or its JSON text), or a function of the Worker's env.
+ *
+ * @example
+ * const source: GuardConfigSource = (env) => ({ issuers: [{ issuer: 'https://id.example.com', audience: String(env.API_AUDIENCE), algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] });
+ */
+export type GuardConfigSource = GuardConfigInput | string | ((env: GuardEnv) => GuardConfigInput | string);
+
+/**
+ * What `authenticate` resolves to. `payload` is undefined on an anonymous pass (public path, auth "none"/"optional" without a token).
+ *
+ * @example
+ * const auth: AuthResult = await guard.authenticate(request, env, ctx);
+ * if (!auth.ok) return auth.response;
+ * const who = auth.payload?.sub ?? 'anonymous';
+ */
+export type AuthResult =
+  | { ok: true; payload: JWTPayload; header: JoseHeader; issuer: string }
+  | { ok: true; payload: undefined; header: undefined; issuer: undefined }
+  | { ok: false; response: Response };
+
+/**
+ * The guard made by `createGuard`: the whole Worker (`fetch`) or the decision alone (`authenticate`).
+ *
+ * @example
+ * const guard: EmbeddedGuard = createGuard();
+ * export default { fetch: guard.fetch };
+ */
+export interface EmbeddedGuard {
+  /** The whole guard: refuse, or forward to the configured origin. */
+  fetch(request: Request, env: GuardEnv, ctx: WaitUntil): Promise<Response>;
+  /** Verify and apply the rules, without forwarding: the identity, or the exact 400/401/403/500/503 the guard would send. */
+  authenticate(request: Request, env: GuardEnv, ctx: WaitUntil): Promise<AuthResult>;
+}
+
+/**
+ * Build the guard for a Worker. Without `config`, GUARD_CONFIG is read from the env.
+ * One guard is built per env object (per isolate in production) and reused.
+ * @example
+ * import { createGuard } from 'edgejwt/worker';
+ * const guard = createGuard({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] });
+ * export default {
+ *   async fetch(request, env, ctx) {
+ *     const auth = await guard.authenticate(request, env, ctx);
+ *     if (!auth.ok) return auth.response;
+ *     return Response.json({ hello: auth.payload?.sub ?? 'anonymous' });
+ *   },
+ * };
+ */
+export function createGuard(config?: GuardConfigSource, deps?: GuardDeps): EmbeddedGuard {
+  // Without a log of the caller's, the guard's log lines (notices, counters, faults) are
+  // written after the response: workerd loads its console formatter on an isolate's first
+  // console.log (~2 ms measured by bench/guard/isolate.ts), which a first request should not wait for.
+  let lines: string[] = [];
+  const deferred = deps?.log === undefined;
+  const guardDeps: GuardDeps | undefined = deferred ? { ...deps, log: (line: string) => void lines.push(line) } : deps;
+  const flushLog = (ctx: WaitUntil): void => {
+    if (lines.length === 0) return;
+    const out = lines;
+    lines = [];
+    ctx.waitUntil(
+      // Named: bench/lib/profile.ts attributes its CPU to "after the response".
+      new Promise((resolve) => setTimeout(resolve, 0)).then(function writeDeferredLog() {
+        for (const line of out) console.log(line);
+      }),
+    );
+  };
+  // The bindings object is stable for an isolate; a new one (tests, reloads) gets a new guard.
+  const guards = new WeakMap<object, Promise<Guard>>();
+  const guardFor = (env: GuardEnv): Promise<Guard> => {
+    let g = guards.get(env);
+    if (g === undefined) {
+      g = Promise.resolve().then(() => startGuard(env, guardDeps, config === undefined ? env.GUARD_CONFIG : typeof config === 'function' ? config(env) : config));
+      guards.set(env, g);
+    }
+    return g;
+  };
+  const log = deps?.log ?? ((line: string) => console.error(line));
+  const failed = (e: unknown, ctx: WaitUntil): Response => {
+    if (deferred) flushLog(ctx);
+    // Every refused request logs the setting: a broken deploy must be loud, not quiet.
+    const setting = e instanceof ConfigError ? e.setting : 'unknown';
+    const message = e instanceof ConfigError ? e.message : 'guard failed to start';
+    log(JSON.stringify({ edgejwt: 'config_error', setting, message }));
+    return serverError();
+  };
+  return {
+    async fetch(request, env, ctx) {
+      let guard: Guard;
+      try {
+        guard = await guardFor(env);
+      } catch (e) {
+        return failed(e, ctx);
+      }
+      try {
+        return await guard.handle(request, ctx);
+      } finally {
+        if (deferred) flushLog(ctx);
+      }
+    },
+    async authenticate(request, env, ctx) {
+      let guard: Guard;
+      try {
+        guard = await guardFor(env);
+      } catch (e) {
+        return { ok: false, response: failed(e, ctx) };
+      }
+      let o;
+      try {
+        o = await guard.authenticate(request, ctx);
+      } finally {
+        if (deferred) flushLog(ctx);
+      }
+      if (!o.ok) return { ok: false, response: o.response };
+      if (o.anonymous) return { ok: true, payload: undefined, header: undefined, issuer: undefined };
+      return { ok: true, payload: o.payload, header: o.header(), issuer: o.issuer };
+    },
+  };
+}

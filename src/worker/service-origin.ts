@@ -1,0 +1,45 @@
+// `origin: { "service": "API" }`: authorised requests go to another Worker
+// through its service binding (`env.API.fetch`), never over the internet.
+
+import type { GuardEnv } from './build.js';
+import { ConfigError } from './config.js';
+
+/** What a service binding offers the guard. */
+export interface ServiceBinding {
+  fetch(request: Request): Promise<Response>;
+}
+
+/** The binding named in the config; a ConfigError when it is missing. */
+export function serviceBinding(env: GuardEnv, name: string): ServiceBinding {
+  const b = env[name] as Partial<ServiceBinding> | undefined;
+  if (b === undefined || b === null || typeof b.fetch !== 'function') throw new ConfigError('origin.service', 'the service binding is missing');
+  return b as ServiceBinding;
+}
+
+/**
+ * The host every service-binding request carries. A binding routes by itself, so
+ * the URL's host is only what the target Worker reads in `request.url`; it is
+ * fixed here because the request's own host (an absolute-form request target, a
+ * Host header) is chosen by the client. `.invalid` never resolves (RFC 6761).
+ */
+export const SERVICE_BASE = 'https://service-binding.invalid';
+
+/**
+ * The request as the guard sends it through the binding: the canonical (or, with
+ * `paths.forward: "received"`, the received) `path` and the query on SERVICE_BASE.
+ * undefined when the runtime will not build it (a GET or HEAD with a body): the
+ * guard answers 400.
+ *
+ * @example
+ * serviceRequest(request, new URL('https://a.example//x?q=1'), '/x', headers)?.url; // 'https://service-binding.invalid/x?q=1'
+ */
+export function serviceRequest(request: Request, url: URL, path: string, headers: Headers): Request | undefined {
+  const target = new URL(SERVICE_BASE);
+  target.pathname = path;
+  target.search = url.search;
+  try {
+    return new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
+  } catch {
+    return undefined;
+  }
+}

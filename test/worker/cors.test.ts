@@ -1,0 +1,84 @@
+// CORS: preflights from allowed origins are answered by the guard without a
+// token; every other response to an allowed origin (401/403 included) carries
+// the CORS headers; without `cors`, a preflight to a protected path is a 401.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { baseConfig, bearer, demoKeys, makeGuard, token, type Keys, type Made } from './harness.js';
+
+let k: Keys;
+let g: Made;
+const APP = 'https://app.example.com';
+beforeAll(async () => {
+  k = await demoKeys();
+  g = await makeGuard(k, {
+    config: baseConfig(k, { cors: { allowOrigins: [APP], allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: ['WWW-Authenticate'], maxAge: 300, credentials: true } }),
+  });
+});
+
+const preflight = (origin: string): RequestInit => ({ method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' } });
+
+describe('CORS', () => {
+  it('a preflight from an allowed origin: 204 with the CORS headers, no token needed, not forwarded', async () => {
+    const before = g.net.calls.length;
+    const res = await g.send('/orders', preflight(APP));
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe(APP);
+    expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, PUT, PATCH, DELETE');
+    expect(res.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
+    expect(res.headers.get('access-control-max-age')).toBe('300');
+    expect(res.headers.get('vary')).toBe('Origin');
+    expect(g.net.calls.length).toBe(before);
+  });
+
+  it('a preflight from another origin gets no CORS headers and is treated as any request (401)', async () => {
+    const res = await g.send('/orders', preflight('https://evil.example.com'));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('refusals carry the CORS headers so the page can read them', async () => {
+    for (const [init, status] of [
+      [{ headers: { origin: APP } }, 401],
+      [{ headers: { origin: APP, authorization: 'Bearer a b' } }, 400],
+    ] as [RequestInit, number][]) {
+      const res = await g.send('/orders', init);
+      expect(res.status).toBe(status);
+      expect(res.headers.get('access-control-allow-origin')).toBe(APP);
+      expect(res.headers.get('access-control-expose-headers')).toBe('WWW-Authenticate');
+    }
+    const t = await token(k.ed, { scope: 'read', tenant: 'acme' });
+    const forbidden = await g.send('/admin/x', { headers: { origin: APP, authorization: `Bearer ${t}` } });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get('access-control-allow-origin')).toBe(APP);
+  });
+
+  it('an accepted request carries them on the origin response', async () => {
+    const t = await token(k.ed);
+    const res = await g.send('/orders', { headers: { origin: APP, authorization: `Bearer ${t}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe(APP);
+    expect(res.headers.get('x-origin')).toBe('yes');
+  });
+
+  it('a same-origin request (no Origin header) gets none', async () => {
+    const res = await g.send('/orders', bearer(await token(k.ed)));
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('without cors, a preflight to a protected path stays 401', async () => {
+    const plain = await makeGuard(k);
+    expect((await plain.send('/orders', preflight(APP))).status).toBe(401);
+  });
+
+  it('"*" answers any origin, never with credentials; bad origins are configuration errors', async () => {
+    const star = await makeGuard(k, { config: baseConfig(k, { cors: { allowOrigins: ['*'] } }) });
+    const res = await star.send('/x', preflight('https://any.example.com'));
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    const { parseConfig } = await import('../../src/worker/config.js');
+    expect(() => parseConfig(baseConfig(k, { cors: { allowOrigins: ['*'], credentials: true } }))).toThrow(/cors.allowOrigins/);
+    expect(() => parseConfig(baseConfig(k, { cors: { allowOrigins: ['https://app.example.com/'] } }))).toThrow(/cors.allowOrigins\[0\]/);
+    expect(() => parseConfig(baseConfig(k, { cors: { allowOrigins: [APP], maxAge: -1 } }))).toThrow(/cors.maxAge/);
+  });
+});
