@@ -7,7 +7,8 @@ import { isJwtError } from '../errors.js';
 import { createRemoteJWKSet, type RemoteJWKSet } from '../keys/remote.js';
 import { parseJwks } from '../keys/local.js';
 import type { Algorithm } from '../algorithms.js';
-import { createVerifier, type IssuerPolicy, type Verifier } from '../verifier.js';
+// buildVerifier, not createVerifier: the guard never decrypts JWE, so src/jwe/ stays out of its bundle.
+import { buildVerifier, type IssuerPolicy, type Verifier } from '../verify-path.js';
 import { digest } from '../digest.js';
 import { encode } from '../b64.js';
 import { ConfigError, parseConfig, type GuardConfig } from './config.js';
@@ -151,7 +152,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   let verifier: Verifier;
   try {
     // The guard keeps its own L1 in front of KV, so the library's is off.
-    verifier = createVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false });
+    verifier = buildVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false });
   } catch (e) {
     if (isJwtError(e) || e instanceof TypeError) throw new ConfigError(isJwtError(e) && e.setting !== undefined ? `issuers (${e.setting})` : 'issuers', isJwtError(e) ? e.message : 'invalid key');
     throw e;

@@ -19,7 +19,7 @@ const LAYERS: [name: string, patterns: RegExp[]][] = [
   ['signature step', [/^signature\.ts$/]],
   ['keys', [/^keys\//, /^sign\//, /^jwe\//]],
   ['policy', [/^options\.ts$/]],
-  ['verifier', [/^verifier\.ts$/]],
+  ['verifier', [/^verify-path\.ts$/, /^verifier\.ts$/]],
   ['public API', [/^index\.ts$/]],
   ['adapters', [/^bearer\//, /^hono\//, /^worker\//]],
   ['tools', [/^cli\//]],
@@ -40,7 +40,9 @@ const NEVER: [from: RegExp, to: RegExp, why: string][] = [
   [/^hono\//, /^worker\//, 'the Hono middleware does not depend on the guard'],
   [/^bearer\//, /^(hono|worker|cli)\//, 'the bearer module is shared by the guard and the middleware, below both'],
   [/^(bearer|hono|worker)\//, /^cli\//, 'the command-line tool uses the guard, never the other way'],
-  [/^verifier\.ts$/, /^backend\//, 'the verifier calls handle.verify, never a backend'],
+  [/^(verifier|verify-path)\.ts$/, /^backend\//, 'the verifier calls handle.verify, never a backend'],
+  [/^verify-path\.ts$/, /^jwe\//, 'JWE reaches the verify path only through the hook createVerifier passes (a guard bundle without src/jwe/)'],
+  [/^worker\//, /^(jwe\/|verifier\.ts$)/, 'the guard never decrypts: it builds its verifier through verify-path.ts without src/jwe/'],
 ];
 
 function files(dir: string): string[] {
@@ -112,7 +114,8 @@ describe('import rules (docs/architecture.md)', () => {
   });
 
   it('sees the imports it checks (the parser is not blind)', () => {
-    expect(runtimeImports('verifier.ts')).toContain('jws.ts');
+    expect(runtimeImports('verify-path.ts')).toContain('jws.ts');
+    expect(runtimeImports('verifier.ts')).toContain('jwe/decrypt.ts');
     expect(runtimeImports('keys/entry.ts')).toContain('signature.ts');
     expect(runtimeImports('signature.ts')).toContain('backend/index.ts'); // #crypto-backend
     // A type-only import is not a runtime edge.

@@ -1,0 +1,353 @@
+// The verify path in one direction (docs/architecture.md): bound and split, header,
+// key, signature, then (and only then) claims. The same code serves verifySync (no
+// promise anywhere for Wasm algorithms) and verify (awaits WebCrypto and key fetches
+// when it must). JWE reaches it only through a JweSupport hook: the public
+// createVerifier (verifier.ts) passes src/jwe/'s, the guard passes none, so a Worker
+// that never decrypts does not bundle src/jwe/.
+
+import { algSpec } from './algorithms.js';
+import { VerifyCache, type CacheOptions } from './cache.js';
+import { checkClaims, timeWindow, type JWTPayload } from './claims.js';
+import { JwtError } from './errors.js';
+import { deepFreeze } from './freeze.js';
+import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
+import { split } from './jws.js';
+import { CACHE_OPTION_NAMES, POLICY_OPTION_NAMES, VERIFIER_OPTION_NAMES, checkOptionNames } from './option-names.js';
+import { buildPolicy, type Policy, type PolicyOptions, type PolicySettings } from './options.js';
+import { optionsError } from './options-error.js';
+import { parsePayloadText } from './payload.js';
+import { INPUT_CAP } from './wasm/abi.js';
+import { getCore } from './wasm/instance.js';
+import type { Decryptor, DecryptionOptions, OpenedJwe } from './jwe/decrypt.js';
+import type { KeyManagement } from './jwe/algorithms.js';
+
+/**
+ * What a successful verify returns: the payload (claims checked) and the protected header.
+ *
+ * @example
+ * const { payload, header }: VerifyResult = await verifier.verify(token);
+ */
+export interface VerifyResult<P = JWTPayload> {
+  readonly payload: P;
+  readonly header: JoseHeader;
+}
+
+/**
+ * One entry of `issuers`: a full policy whose `issuer` is required.
+ * @example
+ * const entry: IssuerPolicy = { issuer: 'https://a.example', algorithms: ['RS256'], jwks: setA };
+ */
+export type IssuerPolicy = PolicyOptions & { issuer: string | readonly string[] };
+
+/**
+ * createVerifier's options: one policy (`algorithms` and exactly one of `key` or
+ * `jwks`, plus claim checks), or `issuers` with one policy each (then `key`,
+ * `jwks`, `algorithms` and `issuer` belong inside the entries; other claim
+ * settings at the top are defaults for every entry).
+ * @example
+ * const one: VerifierOptions = { algorithms: ['HS256'], key: secretBytes, audience: 'api' };
+ * const many: VerifierOptions = { issuers: [entryA, entryB], audience: 'api' };
+ */
+export type VerifierOptions = VerifierSettings & (PolicyOptions | MultiIssuerOptions);
+
+/** `issuers` mode: the key source and allow-list live in each entry. */
+export type MultiIssuerOptions = Partial<Omit<PolicySettings, 'algorithms' | 'issuer'>> & {
+  /** Several issuers in one verifier: the token's (unverified) `iss` picks the policy, then all is verified. */
+  issuers: readonly IssuerPolicy[];
+  key?: undefined;
+  jwks?: undefined;
+  algorithms?: undefined;
+  issuer?: undefined;
+};
+
+/** The settings of VerifierOptions that are not about one policy. */
+export interface VerifierSettings {
+  /** Several issuers in one verifier: see MultiIssuerOptions. */
+  issuers?: readonly IssuerPolicy[];
+  /** Longest token accepted, in characters (default 16384, at most 65536). */
+  maxTokenLength?: number;
+  /** Fixed "now" (tests, replays). Default: the clock at each verify. */
+  currentDate?: Date;
+  /** The per-isolate verify cache: on by default; `{ max, ttl }` to size it; `false` to turn it off. */
+  cache?: boolean | CacheOptions;
+  /**
+   * Verify a plain JWS: the payload is returned as bytes and no claim is checked
+   * (for JWS whose payload is not a JWT claims set). The cache is not used.
+   */
+  rawPayload?: boolean;
+  /**
+   * Also accept compact JWE (5 segments): claims encrypted under a shared key, or a nested
+   * signed JWT (cty "JWT") verified as any other token after decryption. verify() only.
+   */
+  decryption?: DecryptionOptions;
+}
+
+/**
+ * A verifier built by createVerifier: keys imported once, options checked once.
+ *
+ * @example
+ * const { payload } = await verifier.verify(token); // every algorithm
+ * const { payload: p } = verifier.verifySync(token); // HS*, EdDSA everywhere; RS/PS/ES under Node, Bun, Deno
+ */
+export interface Verifier {
+  /** Verify `token`: signature first, then claims. Rejects with a JwtError. */
+  verify<P = JWTPayload>(token: string): Promise<VerifyResult<P>>;
+  /** verify without a promise; ERR_ASYNC_REQUIRED where a step would have to wait (WebCrypto, a key fetch or first import). */
+  verifySync<P = JWTPayload>(token: string): VerifyResult<P>;
+  /** Drop every cached result (e.g. after revoking a key). */
+  clearCache(): void;
+}
+
+/**
+ * The verifier `createVerifier({ ..., rawPayload: true })` returns: the payload
+ * is the signed bytes, not a claims set.
+ * @example
+ * const v: RawVerifier = createVerifier({ algorithms: ['EdDSA'], key: jwk, rawPayload: true });
+ * const bytes: Uint8Array = v.verifySync(jws).payload;
+ */
+export interface RawVerifier {
+  verify(token: string): Promise<VerifyResult<Uint8Array>>;
+  verifySync(token: string): VerifyResult<Uint8Array>;
+  /** Drop every cached result (there are none: rawPayload does not cache). */
+  clearCache(): void;
+}
+
+const DEFAULT_MAX_TOKEN = 16_384;
+
+type Maybe<T> = T | Promise<T>;
+/** The payload as text (undefined: not UTF-8), or as a copy of its bytes for rawPayload. */
+type Payload = string | undefined | Uint8Array;
+
+/** Everything a verify reads, fixed when the verifier is created. */
+interface Setup {
+  readonly maxLength: number;
+  readonly raw: boolean;
+  /** The policy when there is one issuer entry (or none); undefined with `issuers`. */
+  readonly single: Policy | undefined;
+  readonly byIssuer: ReadonlyMap<string, Policy>;
+  readonly cache: VerifyCache<VerifyResult> | undefined;
+  readonly clock: () => number;
+  /** The `decryption` option, checked, with the JWE helpers; undefined: a JWE is refused as malformed. */
+  readonly jwe: (JweSupport & { readonly decryptor: Decryptor }) | undefined;
+}
+
+/** Thrown inside verifySync when a step would have to wait; settleSync turns it into ERR_ASYNC_REQUIRED. */
+class AsyncNeeded {
+  constructor(
+    readonly pending: Promise<unknown>,
+    readonly reason: string,
+  ) {}
+}
+
+/**
+ * What the verify path needs of src/jwe/ for the `decryption` option; createVerifier
+ * (verifier.ts) hands in the real one.
+ * @example
+ * const jwe: JweSupport = { createDecryptor, isCompactJwe, isSymmetric };
+ */
+export interface JweSupport {
+  createDecryptor(options: DecryptionOptions, maxLength: number): Decryptor;
+  isCompactJwe(token: unknown): token is string;
+  isSymmetric(alg: KeyManagement): boolean;
+}
+
+/**
+ * createVerifier without the JWE code unless `jwe` is given: for the guard and any
+ * other caller that never decrypts. Without `jwe`, a `decryption` option is refused
+ * (ERR_OPTIONS_INVALID) rather than ignored.
+ * @example
+ * const verifier = buildVerifier({ issuers, cache: false });
+ */
+export function buildVerifier(options: VerifierOptions & { rawPayload: true }, jwe?: JweSupport): RawVerifier;
+export function buildVerifier(options: VerifierOptions, jwe?: JweSupport): Verifier;
+export function buildVerifier(options: VerifierOptions, jwe?: JweSupport): Verifier | RawVerifier {
+  const s = setup(options, jwe);
+  return {
+    verify<P>(token: string): Promise<VerifyResult<P>> {
+      if (s.jwe !== undefined && s.jwe.isCompactJwe(token)) return s.jwe.decryptor.open(token).then((o) => afterDecrypt(s, token, o)) as Promise<VerifyResult<P>>;
+      try {
+        return Promise.resolve(run(s, token, false, s.clock(), false)) as Promise<VerifyResult<P>>;
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    },
+    verifySync<P>(token: string): VerifyResult<P> {
+      if (s.jwe !== undefined && s.jwe.isCompactJwe(token)) throw new JwtError('ERR_ASYNC_REQUIRED', { reason: 'JWE decryption goes through WebCrypto' });
+      const nowMs = s.clock();
+      // A cache hit returns before any of the verify machinery (try/catch, promise checks).
+      if (s.cache !== undefined && typeof token === 'string') {
+        const hit = s.cache.get(token, nowMs);
+        if (hit !== undefined) return hit as VerifyResult<P>;
+        return settleSync(s, token, nowMs, true) as VerifyResult<P>;
+      }
+      return settleSync(s, token, nowMs, false) as VerifyResult<P>;
+    },
+    clearCache(): void {
+      s.cache?.clear();
+    },
+  };
+}
+
+/** The options, checked once: every mistake is ERR_OPTIONS_INVALID here, never at verify time. */
+function setup(options: VerifierOptions, support: JweSupport | undefined): Setup {
+  if (typeof options !== 'object' || options === null) throw optionsError('options');
+  checkOptionNames(options, VERIFIER_OPTION_NAMES);
+  const maxLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN;
+  if (!Number.isInteger(maxLength) || maxLength < 16 || maxLength > INPUT_CAP) throw optionsError('maxTokenLength');
+  const fixed = options.currentDate;
+  if (fixed !== undefined && (!(fixed instanceof Date) || Number.isNaN(fixed.getTime()))) throw optionsError('currentDate');
+  const raw = options.rawPayload === true;
+
+  let single: Policy | undefined;
+  const byIssuer = new Map<string, Policy>();
+  if (options.issuers !== undefined) {
+    if (!Array.isArray(options.issuers) || options.issuers.length === 0) throw optionsError('issuers');
+    if (options.key !== undefined || options.jwks !== undefined || options.algorithms !== undefined || options.issuer !== undefined) {
+      throw optionsError('issuers', 'key, jwks, algorithms and issuer belong inside each issuer entry');
+    }
+    if (raw) throw optionsError('rawPayload', 'issuers need a JWT payload');
+    const { issuers, ...defaults } = options;
+    for (const [i, entry] of issuers.entries()) {
+      if (typeof entry === 'object' && entry !== null) checkOptionNames(entry, POLICY_OPTION_NAMES, `issuers[${i}]`);
+      const policy = buildPolicy(entry, defaults);
+      if (policy.claims.issuer === undefined) throw optionsError('issuers', 'each entry needs an issuer');
+      for (const iss of policy.claims.issuer) {
+        if (byIssuer.has(iss)) throw optionsError('issuers', 'an issuer is listed twice');
+        byIssuer.set(iss, policy);
+      }
+    }
+  } else {
+    single = buildPolicy(options as PolicyOptions, {});
+  }
+
+  let cache: VerifyCache<VerifyResult> | undefined;
+  const c = options.cache ?? true;
+  if (c !== false && !raw) {
+    const o = c === true ? {} : c;
+    if (typeof o !== 'object' || o === null) throw optionsError('cache');
+    checkOptionNames(o, CACHE_OPTION_NAMES, 'cache');
+    const max = o.max ?? 1000;
+    const ttl = o.ttl ?? 60;
+    if (!Number.isInteger(max) || max < 0) throw optionsError('cache.max');
+    if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isFinite(ttl)) throw optionsError('cache.ttl');
+    if (max > 0) cache = new VerifyCache<VerifyResult>(max, ttl);
+  }
+
+  const clock = fixed === undefined ? Date.now : () => fixed.getTime();
+  let jwe: Setup['jwe'];
+  if (options.decryption !== undefined) {
+    if (support === undefined) throw optionsError('decryption', 'this verifier has no JWE support (use createVerifier)');
+    jwe = { ...support, decryptor: support.createDecryptor(options.decryption, maxLength) };
+  }
+  return { maxLength, raw, single, byIssuer, cache, clock, jwe };
+}
+
+/**
+ * One verify, top to bottom: bound, header, key, signature, claims (in complete).
+ * `looked`: the caller already consulted the cache at `nowMs` and missed.
+ * `sync`: a step that would wait throws AsyncNeeded instead.
+ */
+function run(s: Setup, token: string, sync: boolean, nowMs: number, looked: boolean): Maybe<VerifyResult> {
+  if (s.cache !== undefined && !looked && typeof token === 'string') {
+    // A hit holds only inside the clock window its exp, nbf and max age allow (get checks it).
+    const hit = s.cache.get(token, nowMs);
+    if (hit !== undefined) return hit;
+  }
+  // Bound and split.
+  const dots = split(token, s.maxLength);
+  // Header.
+  const ph = parseHeader(token, dots.headerEnd);
+  // The token goes into the Wasm core once: both segments are decoded there, and the
+  // signing input stays there for the signature check (see Core.decodeJws).
+  const core = getCore();
+  const jws = core.decodeJws(token, dots.headerEnd, dots.payloadEnd);
+  const payload: Payload = s.raw ? core.payloadBytes(jws) : jws.payload;
+
+  let policy = s.single;
+  let early: Record<string, unknown> | undefined;
+  if (policy === undefined) {
+    // Only to choose the policy: nothing in the payload is trusted until the signature holds.
+    early = parsePayloadText(jws.payload);
+    policy = typeof early.iss === 'string' ? s.byIssuer.get(early.iss) : undefined;
+    if (policy === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY', { reason: 'no policy for this issuer' });
+  }
+  const spec = algSpec(ph.alg);
+  if (spec === undefined || !policy.algs.has(spec.alg)) throw new JwtError('ERR_JWS_ALG_NOT_ALLOWED');
+  // Fixed-size signatures (HMAC tags, Ed25519, raw ECDSA r||s) have one valid length; DER never fits.
+  if (spec.sigLength !== 0 && jws.signatureLength !== spec.sigLength) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
+
+  // Key.
+  const key = policy.source.select(spec, ph.kid);
+  const handle = key instanceof Promise ? key.then((k) => k.handle(spec)) : key.handle(spec);
+
+  // Signature. The common case reads the signing input and signature where decodeJws
+  // left them; a check that finishes later hands the same value, decoded again if the
+  // core's regions served another verify meanwhile.
+  let verdict: Maybe<boolean>;
+  if (handle instanceof Promise) {
+    if (sync) throw new AsyncNeeded(handle, key instanceof Promise ? 'the key set is being fetched' : 'the key is being imported');
+    verdict = handle.then((ready) => ready.verify(jws));
+  } else {
+    verdict = handle.verify(jws);
+    if (sync && verdict instanceof Promise) throw new AsyncNeeded(verdict, 'the signature needs WebCrypto');
+  }
+
+  // Claims.
+  const p = policy;
+  if (verdict instanceof Promise) return verdict.then((ok) => complete(s, ok, token, ph, early, payload, p, nowMs));
+  return complete(s, verdict, token, ph, early, payload, p, nowMs);
+}
+
+/** A decrypted JWE: a nested JWS goes through the whole verify; direct claims only through the claim checks. */
+function afterDecrypt(s: Setup, token: string, opened: OpenedJwe): Maybe<VerifyResult> {
+  if (opened.header.nested) return run(s, opened.plaintext, false, s.clock(), false);
+  // Anyone holding the public key can encrypt to it: without a signature inside, such claims prove nothing.
+  if (!s.jwe!.isSymmetric(opened.header.alg)) throw new JwtError('ERR_JWE_NESTED_REQUIRED');
+  if (s.raw) throw new JwtError('ERR_JWE_NESTED_REQUIRED', { reason: 'rawPayload verifies signed payloads only' });
+  const nowMs = s.clock();
+  let policy = s.single;
+  let early: Record<string, unknown> | undefined;
+  if (policy === undefined) {
+    early = parsePayloadText(opened.plaintext);
+    policy = typeof early.iss === 'string' ? s.byIssuer.get(early.iss) : undefined;
+    if (policy === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY', { reason: 'no policy for this issuer' });
+  }
+  const h = opened.header;
+  return complete(s, true, token, { header: h.header as JoseHeader, alg: h.alg, kid: h.kid }, early, opened.plaintext, policy, nowMs);
+}
+
+/** Runs only once the signature verdict is in: nothing of the payload was trusted before. */
+function complete(s: Setup, ok: boolean, token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, text: Payload, policy: Policy, nowMs: number): VerifyResult {
+  if (!ok) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
+  if (text instanceof Uint8Array) return Object.freeze({ payload: text as unknown as JWTPayload, header: ph.header });
+  const payload = early ?? parsePayloadText(text);
+  checkClaims(payload, ph.header, policy.claims, nowMs / 1000);
+  // Without the cache every call owns its result (a fresh parse, never frozen);
+  // a cached result goes to every caller of the same token, so it is frozen all the
+  // way down (nested arrays and objects too). bench/verify/freeze.ts measures what that costs.
+  if (s.cache === undefined) return { payload: payload as JWTPayload, header: ph.header };
+  const result: VerifyResult = Object.freeze({ payload: deepFreeze(payload) as JWTPayload, header: ph.header });
+  const w = timeWindow(result.payload, policy.claims);
+  s.cache.set(token, result, nowMs, w.from, w.until);
+  return result;
+}
+
+/** verifySync: run in sync mode, where a step that would wait is ERR_ASYNC_REQUIRED. */
+function settleSync(s: Setup, token: string, nowMs: number, looked: boolean): VerifyResult {
+  let out: Maybe<VerifyResult>;
+  try {
+    out = run(s, token, true, nowMs, looked);
+  } catch (e) {
+    if (e instanceof AsyncNeeded) {
+      // The import or fetch carries on, so a later verifySync can succeed.
+      e.pending.catch(() => undefined);
+      throw new JwtError('ERR_ASYNC_REQUIRED', { reason: e.reason });
+    }
+    throw e;
+  }
+  if (out instanceof Promise) {
+    out.catch(() => undefined);
+    throw new JwtError('ERR_ASYNC_REQUIRED');
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+// The verify path without JWE (src/verify-path.ts), which the guard builds its verifier
+// with so that its Worker bundle carries no src/jwe/: the same verdicts as
+// createVerifier for JWS, and a `decryption` option refused, never silently ignored.
+import { build } from 'esbuild';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createEncrypter, createSigner, createVerifier } from '../../src/index.js';
+import { buildVerifier } from '../../src/verify-path.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const secret = new Uint8Array(32).fill(7);
+const cek = new Uint8Array(32).fill(9);
+
+async function bundleInputs(entry: string): Promise<string[]> {
+  const r = await build({
+    entryPoints: [join(root, entry)],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    metafile: true,
+    conditions: ['workerd', 'worker', 'browser'],
+    platform: 'neutral',
+    external: ['*.wasm', 'node:*', 'cloudflare:*', './generated/core-bytes.js'],
+    logLevel: 'silent',
+  });
+  const out = Object.values(r.metafile.outputs)[0]!;
+  return Object.keys(out.inputs).filter((f) => out.inputs[f]!.bytesInOutput > 0);
+}
+
+describe('buildVerifier (the verify path without JWE)', () => {
+  it('verifies a JWS as createVerifier does', async () => {
+    const token = await createSigner({ alg: 'HS256', key: secret }).sign({ sub: 'a' }, { expiresIn: 60 });
+    const v = buildVerifier({ algorithms: ['HS256'], key: secret });
+    expect(v.verifySync(token).payload.sub).toBe('a');
+    expect((await createVerifier({ algorithms: ['HS256'], key: secret }).verify(token)).payload.sub).toBe('a');
+  });
+
+  it('refuses the decryption option (ERR_OPTIONS_INVALID) rather than ignoring it', () => {
+    expect(() => buildVerifier({ algorithms: ['HS256'], key: secret, decryption: { keys: [cek] } })).toThrow(expect.objectContaining({ code: 'ERR_OPTIONS_INVALID', setting: 'decryption' }));
+  });
+
+  it('treats a JWE as a malformed token, while createVerifier({ decryption }) opens it', async () => {
+    const jwe = await createEncrypter({ alg: 'dir', enc: 'A256GCM', key: cek }).encrypt({ sub: 'b', exp: Math.floor(Date.now() / 1000) + 60 });
+    await expect(buildVerifier({ algorithms: ['HS256'], key: secret }).verify(jwe)).rejects.toMatchObject({ code: expect.stringMatching(/^ERR_JW[ST]_/) });
+    const v = createVerifier({ algorithms: ['HS256'], key: secret, decryption: { keys: [cek] } });
+    expect((await v.verify(jwe)).payload.sub).toBe('b');
+  });
+});
+
+describe('bundles', () => {
+  it('the guard Worker bundles nothing of src/jwe/ nor the public createVerifier', async () => {
+    const inputs = await bundleInputs('src/worker/index.ts');
+    expect(inputs.some((f) => f.includes('src/verify-path.ts'))).toBe(true);
+    expect(inputs.filter((f) => /src\/jwe\/|src\/verifier\.ts|src\/backend\/jwe-/.test(f))).toEqual([]);
+  });
+});
