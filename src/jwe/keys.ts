@@ -6,30 +6,16 @@
 import { MIN_RSA_BITS } from '../algorithms.js';
 import { decodeSegment } from '../b64.js';
 import { JwtError } from '../errors.js';
+import type { PrivateJWK } from '../sign/keys.js';
 import { KW_LENGTH, type EncSpec, type KeyManagement } from './algorithms.js';
 import { gcmDecryptionKey } from './content.js';
 import { concatKdf } from './kdf.js';
 
-/** A JWK for JWE: `oct` secrets (dir, A*KW), RSA private/public keys, EC P-256/P-384 and OKP X25519 keys. */
-export interface EncryptionJWK {
-  kty: string;
-  kid?: string;
-  alg?: string;
-  use?: string;
-  key_ops?: string[];
-  k?: string;
-  crv?: string;
-  x?: string;
-  y?: string;
-  d?: string;
-  n?: string;
-  e?: string;
-  p?: string;
-  q?: string;
-  dp?: string;
-  dq?: string;
-  qi?: string;
-}
+/**
+ * A JWK for JWE: `oct` secrets (dir, A*KW), RSA private/public keys, EC P-256/P-384 and OKP X25519 keys.
+ * The same members as a signing key's JWK; `use`/`key_ops` must allow encryption here.
+ */
+export type EncryptionJWK = PrivateJWK;
 
 /** Raw bytes are a `dir` or AES-KW secret. */
 export type EncryptionKeyInput = EncryptionJWK | Uint8Array;
