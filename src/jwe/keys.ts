@@ -6,6 +6,7 @@
 import { MIN_RSA_BITS } from '../algorithms.js';
 import { decodeSegment } from '../b64.js';
 import { JwtError } from '../errors.js';
+import { bad, bitLength } from '../keys/jwk-bytes.js';
 import type { PrivateJWK } from '../sign/keys.js';
 import { KW_LENGTH, type EncSpec, type KeyManagement } from './algorithms.js';
 import { gcmDecryptionKey } from './content.js';
@@ -22,20 +23,10 @@ export type EncryptionKeyInput = EncryptionJWK | Uint8Array;
 
 const CURVE_BYTES: Record<string, number> = { 'P-256': 32, 'P-384': 48, X25519: 32 };
 
-function bad(reason: string): JwtError {
-  return new JwtError('ERR_KEY_INVALID', { reason });
-}
-
 function b64(value: unknown, what: string, code: 'ERR_KEY_INVALID' | 'ERR_JWE_HEADER_INVALID' | 'ERR_JWE_EPK_INVALID' = 'ERR_KEY_INVALID'): Uint8Array {
   const bytes = typeof value === 'string' ? decodeSegment(value, 0, value.length) : undefined;
   if (bytes === undefined) throw new JwtError(code, { reason: `${what} is not base64url` });
   return bytes;
-}
-
-function bitLength(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length && bytes[i] === 0) i++;
-  return i === bytes.length ? 0 : (bytes.length - i - 1) * 8 + (32 - Math.clz32(bytes[i]!));
 }
 
 function ecdhParams(crv: string): EcKeyImportParams | Algorithm {
