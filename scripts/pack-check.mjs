@@ -14,25 +14,14 @@ import { createRequire } from 'node:module';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checks } from './lib/checks.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'build/pack');
 // On Windows the .bin entries and npm are .cmd scripts: only a shell starts them.
 const windows = process.platform === 'win32';
 const bin = (name) => join(root, 'node_modules/.bin', windows ? `${name}.cmd` : name);
-let passed = 0;
-let failed = 0;
-
-function check(name, fn) {
-  try {
-    const note = fn();
-    passed++;
-    console.log(`ok   ${name}${note ? ` — ${note}` : ''}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}\n     ${(e instanceof Error ? e.message : String(e)).split('\n').join('\n     ')}`);
-  }
-}
+const { check, counts } = checks();
 
 function run(cmd, args, opts = {}) {
   return execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20, ...opts });
@@ -73,7 +62,7 @@ try {
   [info] = JSON.parse(packed.slice(packed.search(/^\[/m)));
 } catch (e) {
   console.log(`FAIL npm pack in the fresh tree\n${e.stdout ?? ''}${e.stderr ?? ''}`);
-  console.log(`[pack] passed=${passed} failed=${failed + 1}`);
+  console.log(`[pack] passed=${counts.passed} failed=${counts.failed + 1}`);
   process.exit(1);
 }
 const tarball = join(out, info.filename);
@@ -280,5 +269,5 @@ check('attw (are the types wrong), esm-only profile', () => {
   }
 });
 
-console.log(`[pack] passed=${passed} failed=${failed} size=${info.size} files=${files.length}`);
-process.exitCode = failed > 0 ? 1 : 0;
+console.log(`[pack] passed=${counts.passed} failed=${counts.failed} size=${info.size} files=${files.length}`);
+process.exitCode = counts.failed > 0 ? 1 : 0;
