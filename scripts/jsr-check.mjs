@@ -11,24 +11,13 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checks } from './lib/checks.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const jsr = JSON.parse(readFileSync(join(root, 'jsr.json'), 'utf8'));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const deno = join(root, 'node_modules/deno/bin.cjs');
-let passed = 0;
-let failed = 0;
-
-function check(name, fn) {
-  try {
-    const note = fn();
-    passed++;
-    console.log(`ok   ${name}${note ? ` — ${note}` : ''}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}\n     ${String(e instanceof Error ? e.message : e).split('\n').join('\n     ')}`);
-  }
-}
+const { check, counts } = checks();
 
 /** Deno (the devDependency) run by this Node; its stdout and stderr together, or a throw with both. */
 function runDeno(args) {
@@ -82,5 +71,5 @@ console.log(ok, bad);`;
   return out;
 });
 
-console.log(`[jsr] passed=${passed} failed=${failed}`);
-process.exitCode = failed > 0 ? 1 : 0;
+console.log(`[jsr] passed=${counts.passed} failed=${counts.failed}`);
+process.exitCode = counts.failed > 0 ? 1 : 0;

@@ -11,22 +11,15 @@ import * as jose from 'jose';
 import { createEncrypter, createSigner, createVerifier } from '../../dist/index.js';
 import { compareAsync, compare, formatTable, smoke, type Sample } from '../lib/harness.ts';
 import { environment, printEnvironment, writeResults } from '../lib/env.ts';
+import { jweFixture } from '../lib/jwe-fixture.ts';
 import { PAYLOAD } from '../lib/signing-input.ts';
 
 const env = environment(['jose']);
 printEnvironment(env);
 
-const cek = crypto.getRandomValues(new Uint8Array(32));
 const secret = crypto.getRandomValues(new Uint8Array(32));
 const claims = { ...PAYLOAD, exp: 4102444800 };
-const encrypter = createEncrypter({ alg: 'dir', enc: 'A256GCM', key: cek });
-const direct = await encrypter.encrypt(claims);
-const nested = await encrypter.encrypt(createSigner({ alg: 'HS256', key: secret }).signSync(claims));
-const ours = createVerifier({ algorithms: ['HS256'], key: secret, cache: false, decryption: { keys: [cek] } });
-await ours.verify(direct);
-await ours.verify(nested);
-const cekKey = await crypto.subtle.importKey('raw', cek, 'AES-GCM', false, ['decrypt']);
-await jose.jwtDecrypt(direct, cek);
+const { cek, cekKey, encrypter, direct, nested, ours } = await jweFixture({ createEncrypter, createVerifier }, claims, createSigner({ alg: 'HS256', key: secret }).signSync(claims), secret);
 
 // The bare primitive: decrypt the same ciphertext with the same AAD.
 const [h, , ivS, ctS, tagS] = direct.split('.') as [string, string, string, string, string];

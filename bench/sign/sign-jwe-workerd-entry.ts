@@ -5,6 +5,7 @@ import * as jose from 'jose';
 import { createEncrypter, createSigner, createVerifier } from '../../src/index.ts';
 import type { WorkerCase } from '../lib/workerd.ts';
 import { PAYLOAD } from '../lib/signing-input.ts';
+import { jweFixture } from '../lib/jwe-fixture.ts';
 
 const { exp: _exp, iat: _iat, ...CLAIMS } = PAYLOAD;
 const enc = new TextEncoder();
@@ -37,15 +38,7 @@ export default async function setup(): Promise<WorkerCase[]> {
     }
   }
   // ---- JWE decrypt ----
-  const cek = crypto.getRandomValues(new Uint8Array(32));
-  const encrypter = createEncrypter({ alg: 'dir', enc: 'A256GCM', key: cek });
-  const direct = await encrypter.encrypt({ ...PAYLOAD, exp: 4102444800 });
-  const nested = await encrypter.encrypt(hs.signSync(CLAIMS, { expiresIn: 3600 }));
-  const ours = createVerifier({ algorithms: ['HS256'], key: secret, cache: false, decryption: { keys: [cek] } });
-  await ours.verify(direct);
-  await ours.verify(nested);
-  const cekKey = await crypto.subtle.importKey('raw', cek, 'AES-GCM', false, ['decrypt']);
-  await jose.jwtDecrypt(direct, cek);
+  const { cek, cekKey, direct, nested, ours } = await jweFixture({ createEncrypter, createVerifier }, { ...PAYLOAD, exp: 4102444800 }, hs.signSync(CLAIMS, { expiresIn: 3600 }), secret);
   const [h, , ivS, ctS, tagS] = direct.split('.') as [string, string, string, string, string];
   const unb = (s: string) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4)), (c) => c.charCodeAt(0));
   const ct = unb(ctS);

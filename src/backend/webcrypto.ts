@@ -63,9 +63,12 @@ export const backend: CryptoBackend = {
   verify(spec: AlgSpec, key: BackendKey, signingInput: string | Uint8Array, signature: Uint8Array): Promise<boolean> {
     const k = key as SubtleKey;
     // The bytes may be views of the Wasm core's memory, which the next verify writes
-    // over: crypto.subtle gets copies, whatever its runtime does with the arguments.
-    const data = typeof signingInput === 'string' ? encoder.encode(signingInput) : signingInput.slice();
-    return crypto.subtle.verify(k.params, k.native, signature.slice() as BufferSource, data as BufferSource);
+    // over. They are passed as they are: WebCrypto's verify takes a copy of both
+    // arguments before it returns its promise (W3C Web Cryptography API, verify()
+    // steps 2-3), so a later write cannot reach this check
+    // (test/shared/backend-arguments.test.ts starts verifies back to back to prove it).
+    const data = typeof signingInput === 'string' ? encoder.encode(signingInput) : signingInput;
+    return crypto.subtle.verify(k.params, k.native, signature as BufferSource, data as BufferSource);
   },
 };
 export { signBackend } from './sign-webcrypto.js';

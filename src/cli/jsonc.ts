@@ -6,38 +6,41 @@
  * @example parseJsonc('{ "a": 1, // one\n }') // { a: 1 }
  */
 export function parseJsonc(text: string): unknown {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j;
-    } else if (c === '/' && text[i + 1] === '/') {
+  const out = outsideStrings(text, (i, emit) => {
+    if (text[i] === '/' && text[i + 1] === '/') {
       while (i < text.length && text[i] !== '\n') i++;
-      out += '\n';
-    } else if (c === '/' && text[i + 1] === '*') {
+      emit('\n');
+    } else if (text[i] === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
       i = end < 0 ? text.length : end + 1;
-    } else out += c;
-  }
+    } else emit(text[i]!);
+    return i;
+  });
   return JSON.parse(dropTrailingCommas(out));
 }
 
 // Outside strings only: a comma followed by nothing but whitespace and } or ].
 function dropTrailingCommas(text: string): string {
+  return outsideStrings(text, (i, emit) => {
+    if (!(text[i] === ',' && /^\s*[}\]]/.test(text.slice(i + 1)))) emit(text[i]!);
+    return i;
+  });
+}
+
+// Copies each string literal (escapes included) as it is and hands every other
+// position to `step`, which emits its output and returns the last index it consumed.
+function outsideStrings(text: string, step: (i: number, emit: (s: string) => void) => number): string {
   let out = '';
+  const emit = (s: string): void => {
+    out += s;
+  };
   for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
+    if (text[i] === '"') {
       let j = i + 1;
       while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
       out += text.slice(i, j + 1);
       i = j;
-    } else if (c === ',' && /^\s*[}\]]/.test(text.slice(i + 1))) {
-      continue;
-    } else out += c;
+    } else i = step(i, emit);
   }
   return out;
 }

@@ -6,50 +6,27 @@
 import { MIN_RSA_BITS } from '../algorithms.js';
 import { decodeSegment } from '../b64.js';
 import { JwtError } from '../errors.js';
+import { bad, bitLength } from '../keys/jwk-bytes.js';
+import type { PrivateJWK } from '../sign/keys.js';
 import { KW_LENGTH, type EncSpec, type KeyManagement } from './algorithms.js';
 import { gcmDecryptionKey } from './content.js';
 import { concatKdf } from './kdf.js';
 
-/** A JWK for JWE: `oct` secrets (dir, A*KW), RSA private/public keys, EC P-256/P-384 and OKP X25519 keys. */
-export interface EncryptionJWK {
-  kty: string;
-  kid?: string;
-  alg?: string;
-  use?: string;
-  key_ops?: string[];
-  k?: string;
-  crv?: string;
-  x?: string;
-  y?: string;
-  d?: string;
-  n?: string;
-  e?: string;
-  p?: string;
-  q?: string;
-  dp?: string;
-  dq?: string;
-  qi?: string;
-}
+/**
+ * A JWK for JWE: `oct` secrets (dir, A*KW), RSA private/public keys, EC P-256/P-384 and OKP X25519 keys.
+ * The same members as a signing key's JWK; `use`/`key_ops` must allow encryption here.
+ */
+export type EncryptionJWK = PrivateJWK;
 
 /** Raw bytes are a `dir` or AES-KW secret. */
 export type EncryptionKeyInput = EncryptionJWK | Uint8Array;
 
 const CURVE_BYTES: Record<string, number> = { 'P-256': 32, 'P-384': 48, X25519: 32 };
 
-function bad(reason: string): JwtError {
-  return new JwtError('ERR_KEY_INVALID', { reason });
-}
-
 function b64(value: unknown, what: string, code: 'ERR_KEY_INVALID' | 'ERR_JWE_HEADER_INVALID' | 'ERR_JWE_EPK_INVALID' = 'ERR_KEY_INVALID'): Uint8Array {
   const bytes = typeof value === 'string' ? decodeSegment(value, 0, value.length) : undefined;
   if (bytes === undefined) throw new JwtError(code, { reason: `${what} is not base64url` });
   return bytes;
-}
-
-function bitLength(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length && bytes[i] === 0) i++;
-  return i === bytes.length ? 0 : (bytes.length - i - 1) * 8 + (32 - Math.clz32(bytes[i]!));
 }
 
 function ecdhParams(crv: string): EcKeyImportParams | Algorithm {

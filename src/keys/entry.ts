@@ -5,11 +5,11 @@
 
 import { backend } from '#crypto-backend';
 import { MIN_RSA_BITS, SUPPORTED_ALGORITHMS, algSpec, jwkAlgAllows, type AlgSpec, type Engine, type KeyType } from '../algorithms.js';
-import { decodeSegment } from '../b64.js';
 import type { BackendKey, PublicJwk } from '../backend/types.js';
 import { JwtError } from '../errors.js';
 import { BackendHandle, WasmHandle, type Handle } from '../signature.js';
 import { deferredHmacKey, importEd25519Key, type HmacAlg } from '../wasm/keys.js';
+import { EC_COORD, bad, bitLength, bytesOf } from './jwk-bytes.js';
 import { checkRsaExponent, checkRsaParams } from './rsa-params.js';
 
 /**
@@ -46,26 +46,6 @@ type Material =
   | { t: 'okp'; x: Uint8Array }
   | { t: 'jwk'; jwk: PublicJwk; sigLength: number }
   | { t: 'crypto'; key: CryptoKey; sigLength: number };
-
-const EC_COORD: Record<string, number> = { 'P-256': 32, 'P-384': 48, 'P-521': 66 };
-
-function bad(reason: string): JwtError {
-  return new JwtError('ERR_KEY_INVALID', { reason });
-}
-
-function b64(value: unknown, what: string): Uint8Array {
-  if (typeof value !== 'string') throw bad(`${what} missing`);
-  const bytes = decodeSegment(value, 0, value.length);
-  if (bytes === undefined) throw bad(`${what} is not base64url`);
-  return bytes;
-}
-
-function bitLength(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length && bytes[i] === 0) i++;
-  if (i === bytes.length) return 0;
-  return (bytes.length - i - 1) * 8 + (32 - Math.clz32(bytes[i]!));
-}
 
 export class KeyEntry {
   readonly kid: string | undefined;
@@ -114,10 +94,10 @@ export class KeyEntry {
     const common = { kid: jwk.kid, alg: jwk.alg, usable };
     switch (jwk.kty) {
       case 'oct':
-        return new KeyEntry({ ...common, kty: 'oct', material: { t: 'secret', secret: b64(jwk.k, 'k') } });
+        return new KeyEntry({ ...common, kty: 'oct', material: { t: 'secret', secret: bytesOf(jwk.k, 'k') } });
       case 'RSA': {
-        const n = b64(jwk.n, 'n');
-        const e = b64(jwk.e, 'e');
+        const n = bytesOf(jwk.n, 'n');
+        const e = bytesOf(jwk.e, 'e');
         if (e.length === 0 || e.length > 8) throw bad('RSA exponent out of range');
         // e = 1 (and friends) would let anyone forge RS256: refused before any backend sees the key.
         checkRsaParams(n, e);
@@ -129,14 +109,14 @@ export class KeyEntry {
       case 'EC': {
         const size = typeof jwk.crv === 'string' && Object.hasOwn(EC_COORD, jwk.crv) ? EC_COORD[jwk.crv]! : 0;
         if (size === 0) return new KeyEntry({ ...common, usable: false, kty: 'EC', material: { t: 'secret', secret: new Uint8Array(0) } });
-        if (b64(jwk.x, 'x').length !== size || b64(jwk.y, 'y').length !== size) throw bad('EC coordinate length');
+        if (bytesOf(jwk.x, 'x').length !== size || bytesOf(jwk.y, 'y').length !== size) throw bad('EC coordinate length');
         const material: Material = { t: 'jwk', jwk: { kty: 'EC', crv: jwk.crv!, x: jwk.x!, y: jwk.y! }, sigLength: 2 * size };
         return new KeyEntry({ ...common, kty: 'EC', crv: jwk.crv!, material });
       }
       case 'OKP': {
         // X25519 and Ed448 keys may sit in the same set; they just never verify here.
         if (jwk.crv !== 'Ed25519') return new KeyEntry({ ...common, usable: false, kty: 'OKP', material: { t: 'secret', secret: new Uint8Array(0) } });
-        const x = b64(jwk.x, 'x');
+        const x = bytesOf(jwk.x, 'x');
         if (x.length !== 32) throw bad('Ed25519 public key must be 32 bytes');
         return new KeyEntry({ ...common, kty: 'OKP', crv: 'Ed25519', material: { t: 'okp', x } });
       }

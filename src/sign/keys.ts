@@ -6,8 +6,8 @@
 import { signBackend } from '#crypto-backend';
 import { MIN_RSA_BITS, jwkAlgAllows, type AlgSpec } from '../algorithms.js';
 import type { SignKey } from '../backend/sign-types.js';
-import { decodeSegment } from '../b64.js';
 import { JwtError } from '../errors.js';
+import { EC_COORD, bad, bitLength, bytesOf } from '../keys/jwk-bytes.js';
 import { checkRsaExponent, checkRsaJwk, checkRsaParams } from '../keys/rsa-params.js';
 import { importHmacKey, type HmacAlg, type WasmKey } from '../wasm/keys.js';
 
@@ -41,28 +41,9 @@ export interface PrivateJWK {
 /** Where a signature comes from: a Wasm HMAC slot, or a backend key (a promise while WebCrypto imports it). */
 export type SigningKey = { readonly wasm: WasmKey } | { readonly wasm?: undefined; key: SignKey | Promise<SignKey> };
 
-const EC_COORD: Record<string, number> = { 'P-256': 32, 'P-384': 48, 'P-521': 66 };
 // node:crypto's names for the JOSE curves.
 const NODE_CURVE: Record<string, string> = { prime256v1: 'P-256', secp384r1: 'P-384', secp521r1: 'P-521' };
 const MIN_HMAC_BYTES: Record<string, number> = { 'SHA-256': 32, 'SHA-384': 48, 'SHA-512': 64 };
-
-function bad(reason: string): JwtError {
-  return new JwtError('ERR_KEY_INVALID', { reason });
-}
-
-function bytesOf(value: unknown, what: string): Uint8Array {
-  if (typeof value !== 'string') throw bad(`${what} missing`);
-  const bytes = decodeSegment(value, 0, value.length);
-  if (bytes === undefined) throw bad(`${what} is not base64url`);
-  return bytes;
-}
-
-function bitLength(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length && bytes[i] === 0) i++;
-  if (i === bytes.length) return 0;
-  return (bytes.length - i - 1) * 8 + (32 - Math.clz32(bytes[i]!));
-}
 
 function isCryptoKey(v: unknown): v is CryptoKey {
   return typeof CryptoKey !== 'undefined' && v instanceof CryptoKey;

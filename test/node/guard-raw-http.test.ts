@@ -6,15 +6,15 @@
 // a second loopback server standing in for the attacker gets none, and no
 // answer is a 5xx.
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleWorker } from '../../bench/lib/workerd-bundle.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const ISS = 'https://hs.example.com';
@@ -65,26 +65,9 @@ beforeAll(async () => {
   attacker = await recorder();
   const dir = mkdtempSync(join(tmpdir(), 'edgejwt-raw-'));
   const outfile = join(dir, 'worker.js');
-  await build({
-    entryPoints: [join(root, 'src/worker/index.ts')],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    alias: {
-      '#core-loader': join(root, 'src/wasm/load-workerd.ts'),
-      '#crypto-backend': join(root, 'src/backend/webcrypto.ts'),
-      '#platform': join(root, 'src/platform/web.ts'),
-    },
-    external: ['*.wasm'],
-    logLevel: 'warning',
-  });
-  const wasm = /from\s*"([^"]*core\.wasm)"/.exec(readFileSync(outfile, 'utf8'))?.[1];
-  if (wasm === undefined) throw new Error('the bundle does not import the Wasm core');
-  mkdirSync(join(outfile, '..', wasm, '..'), { recursive: true });
-  copyFileSync(join(root, 'src/wasm/generated/core.wasm'), join(outfile, '..', wasm));
+  // The same bundle as the benches' Workers: workerd resolution, the Wasm core copied beside it.
+  const { wasmImport } = await bundleWorker(join(root, 'src/worker/index.ts'), outfile);
+  if (wasmImport === undefined) throw new Error('the bundle does not import the Wasm core');
   const config = {
     issuers: [{ issuer: ISS, audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' }],
     publicPaths: ['/health'],
@@ -101,7 +84,7 @@ beforeAll(async () => {
         modulesRoot: dir,
         modules: [
           { type: 'ESModule', path: outfile },
-          { type: 'CompiledWasm', path: join(outfile, '..', wasm) },
+          { type: 'CompiledWasm', path: join(outfile, '..', wasmImport) },
         ],
         compatibilityDate: '2026-11-01',
         bindings: { GUARD_CONFIG: JSON.stringify(config), HS_KEY: b64u(SECRET) },

@@ -2,33 +2,16 @@
 // configuration in one edgejwt verifier (key sets inline, HS secret from its
 // binding), Bearer tokens, the echo answer; no guard, no caches. Splits the
 // guard's cold cost into the library's part and the guard's own.
-import { createVerifier, type Algorithm, type Verifier } from '../../../src/index.ts';
-
-interface IssuerConfig {
-  issuer: string;
-  audience: string | string[];
-  algorithms: string[];
-  jwks?: { keys: object[] };
-  secretBinding?: string;
-}
+import { createVerifier, type Verifier } from '../../../src/index.ts';
+import { issuerOptions, type IssuerConfig } from './issuers.ts';
 
 let verifier: Verifier | undefined;
-
-function fromB64u(text: string): Uint8Array {
-  const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
-}
 
 function setup(env: Record<string, unknown>): Verifier {
   const raw = env.GUARD_CONFIG;
   const config = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { issuers: IssuerConfig[] };
   return createVerifier({
-    issuers: config.issuers.map((c) => ({
-      issuer: c.issuer,
-      audience: c.audience,
-      algorithms: c.algorithms as Algorithm[],
-      ...(c.secretBinding !== undefined ? { key: fromB64u(String(env[c.secretBinding])) } : { jwks: c.jwks as never }),
-    })),
+    issuers: config.issuers.map((c) => issuerOptions(c, env)),
     cache: false,
   });
 }

@@ -5,27 +5,15 @@
 // With x-bench-split, the construction is split: the core's instantiation, then
 // one verifier per issuer, then the verifier of all four (warm by then).
 import { T0 } from './mark.ts';
-import { createVerifier, type Algorithm, type Verifier } from '../../../src/index.ts';
+import { createVerifier, type Verifier } from '../../../src/index.ts';
 import { getCore } from '../../../src/wasm/instance.ts';
 import { Core } from '../../../src/wasm/core.ts';
 import { instantiateCore } from '../../../src/wasm/load-workerd.ts';
 import type { CoreExports } from '../../../src/wasm/exports.ts';
-
-interface IssuerConfig {
-  issuer: string;
-  audience: string | string[];
-  algorithms: string[];
-  jwks?: { keys: object[] };
-  secretBinding?: string;
-}
+import { issuerOptions, type IssuerConfig } from './issuers.ts';
 
 const T_EVAL = Date.now();
 let verifier: Verifier | undefined;
-
-function fromB64u(text: string): Uint8Array {
-  const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
-}
 
 /** With `t`: first the core (instantiate, wrap, the library's getCore), then one verifier per issuer (in `order`), each marked. */
 function setup(env: Record<string, unknown>, t?: number[], order?: string | null): Verifier {
@@ -45,15 +33,6 @@ function setup(env: Record<string, unknown>, t?: number[], order?: string | null
     }
   }
   return createVerifier({ issuers: config.issuers.map((c) => issuerOptions(c, env)), cache: false });
-}
-
-function issuerOptions(c: IssuerConfig, env: Record<string, unknown>) {
-  return {
-    issuer: c.issuer,
-    audience: c.audience,
-    algorithms: c.algorithms as Algorithm[],
-    ...(c.secretBinding !== undefined ? { key: fromB64u(String(env[c.secretBinding])) } : { jwks: c.jwks as never }),
-  };
 }
 
 export default {
