@@ -1,40 +1,12 @@
 // RS/PS/ES (and HMAC CryptoKeys) through crypto.subtle, in every runtime.
 // Each key is imported once per algorithm and kept as a CryptoKey.
 
-import { HASH_BYTES, type AlgSpec } from '../algorithms.js';
+import type { AlgSpec } from '../algorithms.js';
+import { subtleImportParams, subtleSignatureParams } from './subtle-params.js';
 import { checkRsaExponent, checkRsaJwk } from '../keys/rsa-params.js';
 import type { BackendKey, CryptoBackend, PublicJwk } from './types.js';
 
 const encoder = new TextEncoder();
-
-function importParams(spec: AlgSpec): RsaHashedImportParams | EcKeyImportParams {
-  switch (spec.engine) {
-    case 'rsa-pkcs1':
-      return { name: 'RSASSA-PKCS1-v1_5', hash: spec.hash };
-    case 'rsa-pss':
-      return { name: 'RSA-PSS', hash: spec.hash };
-    case 'ecdsa':
-      return { name: 'ECDSA', namedCurve: spec.crv! };
-    default:
-      throw new TypeError(`no WebCrypto import for ${spec.engine}`);
-  }
-}
-
-function verifyParams(spec: AlgSpec): AlgorithmIdentifier | RsaPssParams | EcdsaParams {
-  switch (spec.engine) {
-    case 'rsa-pkcs1':
-      return 'RSASSA-PKCS1-v1_5';
-    case 'rsa-pss':
-      // JWA fixes the salt length to the digest length; never auto-detect it.
-      return { name: 'RSA-PSS', saltLength: HASH_BYTES[spec.hash] };
-    case 'ecdsa':
-      return { name: 'ECDSA', hash: spec.hash };
-    case 'hmac':
-      return 'HMAC';
-    default:
-      throw new TypeError(`no WebCrypto verify for ${spec.engine}`);
-  }
-}
 
 interface SubtleKey extends BackendKey {
   readonly native: CryptoKey;
@@ -45,12 +17,12 @@ export const backend: CryptoBackend = {
   name: 'webcrypto',
   async importJwk(spec: AlgSpec, jwk: PublicJwk): Promise<BackendKey> {
     if (jwk.kty === 'RSA') checkRsaJwk(jwk);
-    const native = await crypto.subtle.importKey('jwk', jwk as JsonWebKey, importParams(spec), false, ['verify']);
-    const key: SubtleKey = { native, params: verifyParams(spec) };
+    const native = await crypto.subtle.importKey('jwk', jwk as JsonWebKey, subtleImportParams(spec), false, ['verify']);
+    const key: SubtleKey = { native, params: subtleSignatureParams(spec) };
     return key;
   },
   importCryptoKey(spec: AlgSpec, key: CryptoKey): BackendKey | Promise<BackendKey> {
-    const wrapped: SubtleKey = { native: key, params: verifyParams(spec) };
+    const wrapped: SubtleKey = { native: key, params: subtleSignatureParams(spec) };
     if (spec.kty !== 'RSA') return wrapped;
     checkRsaExponent((key.algorithm as RsaHashedKeyAlgorithm).publicExponent);
     // The modulus can be read only from an extractable key; a non-extractable one keeps it to itself.
