@@ -31,7 +31,7 @@ export async function bundleWorker(entry: string, outfile: string, extra: { mini
       '#crypto-backend': join(src, 'backend/webcrypto.ts'),
       '#platform': join(src, 'platform/web.ts'),
     },
-    external: ['*.wasm'],
+    external: ['*.wasm', 'cloudflare:*'],
     logLevel: 'warning',
     ...extra,
   });

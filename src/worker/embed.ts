@@ -9,6 +9,7 @@ import { ConfigError } from './config.js';
 import type { GuardConfigInput } from './config-input.js';
 import { startGuard, type Guard, type WaitUntil } from './guard.js';
 import { serverError } from './responses.js';
+import { selfTest, SelfTestFailure } from './self-test.js';
 
 /**
  * The configuration: the GUARD_CONFIG object (or its JSON text), or a function of the Worker's env.
@@ -43,6 +44,15 @@ export interface EmbeddedGuard {
   fetch(request: Request, env: GuardEnv, ctx: WaitUntil): Promise<Response>;
   /** Verify and apply the rules, without forwarding: the identity, or the exact 400/401/403/500/503 the guard would send. */
   authenticate(request: Request, env: GuardEnv, ctx: WaitUntil): Promise<AuthResult>;
+  /**
+   * Build the guard now, from the module-scope env (`import { env } from 'cloudflare:workers'`),
+   * so a fresh isolate's first request does not: Cloudflare evaluates a Worker's module while
+   * the client's TLS handshake is still under way. It first runs a known-answer verify
+   * (HS256, EdDSA, ES256 and a tampered token); if that fails, every request is refused with a
+   * 500 (`self-test`). A request whose env holds the same bindings uses this guard; if building
+   * here failed for another reason (a call the module scope does not allow), the request builds its own.
+   */
+  warm(env: GuardEnv): void;
 }
 
 /**
@@ -60,6 +70,11 @@ export interface EmbeddedGuard {
  * };
  */
 export function createGuard(config?: GuardConfigSource, deps?: GuardDeps): EmbeddedGuard {
+  return makeGuard(config, deps, selfTest);
+}
+
+/** createGuard with the known-answer check `warm` runs made swappable (tests prove a failed one fails closed). */
+export function makeGuard(config: GuardConfigSource | undefined, deps: GuardDeps | undefined, check: () => Promise<void>): EmbeddedGuard {
   // Without a log of the caller's, the guard's log lines (notices, counters, faults) are
   // written after the response: workerd loads its console formatter on an isolate's first
   // console.log (~2 ms measured by bench/guard/isolate.ts), which a first request should not wait for.
@@ -79,10 +94,18 @@ export function createGuard(config?: GuardConfigSource, deps?: GuardDeps): Embed
   };
   // The bindings object is stable for an isolate; a new one (tests, reloads) gets a new guard.
   const guards = new WeakMap<object, Promise<Guard>>();
+  const build = (env: GuardEnv): Promise<Guard> =>
+    Promise.resolve().then(() => startGuard(env, guardDeps, config === undefined ? env.GUARD_CONFIG : typeof config === 'function' ? config(env) : config));
+  // The guard built by `warm`, and the env it was built from: a request's env is another
+  // object than the module-scope one, holding the same bindings.
+  let warmed: { env: GuardEnv; guard: Promise<Guard> } | undefined;
   const guardFor = (env: GuardEnv): Promise<Guard> => {
     let g = guards.get(env);
     if (g === undefined) {
-      g = Promise.resolve().then(() => startGuard(env, guardDeps, config === undefined ? env.GUARD_CONFIG : typeof config === 'function' ? config(env) : config));
+      // A guard that failed to build at module scope (a call not allowed there) is built again here,
+      // so the request sees exactly what building in a request gives.
+      // A failed self-test is final: the guard must not serve on broken crypto.
+      g = warmed !== undefined && sameBindings(warmed.env, env) ? warmed.guard.catch((e) => (e instanceof SelfTestFailure ? Promise.reject(e) : build(env))) : build(env);
       guards.set(env, g);
     }
     return g;
@@ -97,6 +120,12 @@ export function createGuard(config?: GuardConfigSource, deps?: GuardDeps): Embed
     return serverError();
   };
   return {
+    warm(env) {
+      // The known-answer verify first: it also compiles the verify path the first request takes.
+      const guard = check().then(() => build(env));
+      guard.catch(() => undefined); // settled by the first request that adopts it
+      warmed = { env, guard };
+    },
     async fetch(request, env, ctx) {
       let guard: Guard;
       try {
@@ -128,4 +157,12 @@ export function createGuard(config?: GuardConfigSource, deps?: GuardDeps): Embed
       return { ok: true, payload: o.payload, header: o.header(), issuer: o.issuer };
     },
   };
+}
+
+/** Whether two env objects hold the same bindings (same names, identical values). */
+function sameBindings(a: GuardEnv, b: GuardEnv): boolean {
+  const names = Object.keys(a);
+  if (names.length !== Object.keys(b).length) return false;
+  for (const name of names) if (a[name] !== b[name]) return false;
+  return true;
 }

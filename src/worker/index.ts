@@ -8,6 +8,9 @@
 import { createGuard } from './embed.js';
 
 const guard = createGuard();
+// Build from the module-scope env: in production the module is evaluated during the
+// client's TLS handshake, before the first request arrives (docs/architecture.md, "Cold start").
+void import('cloudflare:workers').then((m: { env: Record<string, unknown> }) => guard.warm(m.env), () => undefined);
 
 /** The route guard's Worker handler: what `export default` gives workerd. */
 export type WorkerHandler = { fetch: ReturnType<typeof createGuard>['fetch'] };

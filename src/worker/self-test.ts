@@ -1,0 +1,33 @@
+// A known-answer verify, run when the guard is warmed at module scope: an HS256 token
+// through the library's own verify path (the Wasm core's SHA-256 and HMAC, the header,
+// payload and claims code every algorithm shares), and a tampered copy that must fail.
+// It proves the core answers as it should before the guard serves anything, and it
+// compiles that shared path before the first request instead of during it. Only HS256:
+// each further algorithm cost more in a fresh isolate than it saved (docs/speed.md).
+
+import { buildVerifier } from '../verify-path.js';
+import { ConfigError } from './config.js';
+
+/** The token's iss and aud, its key (bytes 0..31, public by design) and the token itself. */
+export const SELF_TEST = {
+  issuer: 'edgejwt:self-test',
+  key: Uint8Array.from({ length: 32 }, (_, i) => i),
+  token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJlZGdland0OnNlbGYtdGVzdCIsImF1ZCI6ImVkZ2Vqd3Q6c2VsZi10ZXN0Iiwic3ViIjoic2VsZi10ZXN0IiwiZXhwIjo0MTAyNDQ0ODAwfQ.tANlDEY5YK016qx2Qjb9_uOFYf0f0MCdpTUeJpaSJzQ',
+} as const;
+
+/** The self-test failed: the Wasm core gives wrong answers; the guard must not serve. */
+export class SelfTestFailure extends ConfigError {
+  constructor(which: string) {
+    super('self-test', `the known-answer verify failed (${which}): the Wasm core is broken`);
+  }
+}
+
+/** Verify the known answer and refuse its tampered copy; rejects with SelfTestFailure otherwise. */
+export async function selfTest(): Promise<void> {
+  const { issuer, key, token } = SELF_TEST;
+  const verifier = buildVerifier({ cache: false, issuers: [{ issuer, audience: issuer, algorithms: ['HS256'], key }] });
+  if (!(await verifier.verify(token).then((r) => r.payload.sub === 'self-test', () => false))) throw new SelfTestFailure('HS256');
+  // One changed signature character must be refused: a verify that accepts everything passes the above.
+  const tampered = token.slice(0, -2) + (token.at(-2) === 'A' ? 'B' : 'A') + token.at(-1)!;
+  if (await verifier.verify(tampered).then(() => true, () => false)) throw new SelfTestFailure('HS256, tampered');
+}
