@@ -11,7 +11,8 @@ import { ownClaim, timeWindow, type JWTPayload } from '../claims.js';
 import { decodeUnverified } from '../decode.js';
 import { isJwtError } from '../errors.js';
 import { deepFreeze } from '../freeze.js';
-import type { JoseHeader } from '../header.js';
+import { parseHeader, type JoseHeader } from '../header.js';
+import type { OpenedToken } from '../verify-path.js';
 import { encode } from '../b64.js';
 import { buildGuard, type GuardDeps, type GuardEnv, type GuardParts } from './build.js';
 import type { CounterName } from './counters.js';
@@ -20,7 +21,7 @@ import { allowedOrigin, isPreflight, preflightResponse, withCors } from './cors.
 import { echo } from './echo.js';
 import { canonicalPath, decisionReadings, type CanonicalPath } from './path.js';
 import type { Rejection, RejectionCode } from './rejection-log.js';
-import { isPublic, stripIdentity } from './request.js';
+import { identityHeaders, isPublic, stripIdentity, type IdentityHeaders } from './request.js';
 import * as answer from './responses.js';
 import { checkRules, issuerClaimMiss, matchRules } from './rules.js';
 import { serviceRequest } from './service-origin.js';
@@ -60,6 +61,10 @@ export class Guard {
   readonly #l2Algs = new Map<string, Set<string>>();
   /** Which of those verifications are written to KV, and how many a minute. */
   readonly #admission: WriteAdmission | undefined;
+  /** The headers the guard sets itself, stripped from every request in any spelling. */
+  readonly #identity: IdentityHeaders;
+  /** The configured origin URL up to its path (scheme, host, port), or undefined (echo, service, same URL). */
+  readonly #originPrefix: string | undefined;
 
   constructor(parts: GuardParts) {
     this.parts = parts;
@@ -69,6 +74,9 @@ export class Guard {
     this.#l1 = max > 0 ? new VerifyCache<JWTPayload>(max, parts.config.cache.verifyTtl) : undefined;
     const c = parts.config.cache;
     this.#admission = parts.l2 === undefined ? undefined : new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, max) });
+    this.#identity = identityHeaders(parts.config);
+    const origin = parts.config.origin;
+    this.#originPrefix = typeof origin === 'string' && origin !== ECHO_ORIGIN ? originPrefix(origin) : undefined;
   }
 
   /** Entries in this isolate's L1 (bounded by cache.l1Max; the load test watches it). */
@@ -122,7 +130,7 @@ export class Guard {
     const forwardPath = config.paths.forward === 'canonical' ? path.path : url.pathname;
     const headers = new Headers(request.headers);
     // Every spelling of the guard's own headers (forwardClaims, forwardPayload), `X_Auth_Sub` too.
-    stripIdentity(headers, config);
+    stripIdentity(headers, this.#identity);
     // Drops a client's own assertion header; answers the assertion key set path (before any
     // token check: origins fetch that key set without one).
     const served = this.parts.assertion?.intercept(url, headers);
@@ -194,12 +202,14 @@ export class Guard {
 
     const started = performance.now();
     let verified: Verified;
+    const opening: Opening = { opened: undefined };
     try {
-      verified = await this.verify(token, ctx);
+      verified = await this.#verify(token, ctx, opening);
     } catch (e) {
       const timing = serverTiming(performance.now() - started, 'fail');
       if (!isJwtError(e)) throw e;
-      const seen = peek(token);
+      // What the verify already read, when it got that far: the payload is never parsed twice.
+      const seen = opening.opened === undefined ? peek(token) : { iss: opening.opened.iss, kid: opening.opened.kid, alg: opening.opened.alg };
       if (keysUnavailable(e.code)) {
         counters.inc('unavailable');
         this.parts.log(JSON.stringify({ edgejwt: 'unavailable', code: e.code }));
@@ -218,16 +228,16 @@ export class Guard {
     const claim = issuerClaimMiss(issuer, verified.payload);
     if (claim !== undefined) {
       counters.inc('rejected:claim_mismatch');
-      return refuse(withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...peek(token) });
+      return refuse(withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...verifiedSeen(token, verified) });
     }
     const miss = checkRules(matched.rules, verified.payload, issuer);
     if (miss !== undefined) {
       counters.inc(miss.status === 403 ? 'forbidden' : (`rejected:${miss.code}` as CounterName));
       const res = miss.status === 403 ? answer.insufficientScope(config.realm, miss.scopes, miss.description) : answer.invalidToken(config.realm, miss.description);
-      return refuse(withTiming(res, timing), { code: miss.code, status: miss.status, claim: miss.claim, ...peek(token) });
+      return refuse(withTiming(res, timing), { code: miss.code, status: miss.status, claim: miss.claim, ...verifiedSeen(token, verified) });
     }
     const header = verified.header;
-    return { ok: true, anonymous: false, payload: verified.payload, header: () => header ?? decodeUnverified(token).header, issuer: iss, timing };
+    return { ok: true, anonymous: false, payload: verified.payload, header: () => header ?? headerOf(token), issuer: iss, timing };
   }
 
   /** Issuer entry by every `iss` spelling it accepts. */
@@ -266,7 +276,11 @@ export class Guard {
   }
 
   /** L1 (this isolate) -> L2 (KV, for the configured algorithms) -> full verify by the library. */
-  async verify(token: string, ctx: WaitUntil): Promise<Verified> {
+  verify(token: string, ctx: WaitUntil): Promise<Verified> {
+    return this.#verify(token, ctx, { opened: undefined });
+  }
+
+  async #verify(token: string, ctx: WaitUntil, opening: Opening): Promise<Verified> {
     const { verifier, l2, counters, config, now } = this.parts;
     const nowMs = now();
     // The L1 checks the time window itself on every hit.
@@ -278,12 +292,16 @@ export class Guard {
       return { payload: hit, level: 'l1' };
     }
 
+    // The verify's first steps (split, header, the one parse of the payload); verifyOpened
+    // carries on from them. A token that fails here throws what verify would.
+    const opened = verifier.open(token);
+    opening.opened = opened;
     let useL2 = false;
     if (l2 !== undefined) {
       // iss and alg only decide whether KV is worth asking (so made-up issuers cost no
       // KV reads); nothing unverified is trusted.
-      const { header, payload } = decodeUnverified(token);
-      useL2 = typeof payload.iss === 'string' && this.#l2Algs.get(payload.iss)?.has(header.alg) === true;
+      const iss = opened.iss;
+      useL2 = typeof iss === 'string' && this.#l2Algs.get(iss)?.has(opened.alg) === true;
     }
     if (useL2) {
       const payload = await l2!.get(token);
@@ -299,7 +317,7 @@ export class Guard {
     let payload: JWTPayload;
     let header: JoseHeader;
     try {
-      ({ payload, header } = await verifier.verify(token));
+      ({ payload, header } = await verifier.verifyOpened(opened));
     } finally {
       const writes = this.parts.jwksStore?.drain();
       if (writes !== undefined) ctx.waitUntil(writes);
@@ -324,21 +342,27 @@ export class Guard {
   }
 
   #remember(token: string, payload: JWTPayload, nowMs: number): void {
+    if (this.#l1 === undefined) return;
     const w = cacheWindow(payload, this.parts.config.clockTolerance);
     // L1 hands the same payload to every later request with this token: frozen all the way down.
-    if (w !== undefined && this.#l1 !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
+    if (w !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
   }
 
   async #forward(request: Request, url: URL, path: string, headers: Headers): Promise<Response> {
     const origin = this.parts.config.origin;
     if (typeof origin === 'object') return this.#toService(request, url, path, headers);
-    // Path and query go onto a copy of the origin's URL: the request never picks the
-    // scheme, host or port (a path read as a URL reference could: `//host/x`).
-    const target = new URL(origin === undefined || origin === ECHO_ORIGIN ? url : origin);
-    target.pathname = path;
-    target.search = url.search;
-    target.hash = '';
-    if (origin === ECHO_ORIGIN) return echo(request, target, headers);
+    // Path and query go after the origin's scheme, host and port: the request never picks
+    // them (a path read as a URL reference could: `//host/x`). See forwardUrl.
+    const prefix = this.#originPrefix;
+    let target: string | URL;
+    if (prefix !== undefined) target = forwardUrl(prefix, path, url.search);
+    else {
+      target = new URL(url);
+      target.pathname = path;
+      target.search = url.search;
+      target.hash = '';
+      if (origin === ECHO_ORIGIN) return echo(request, target, headers);
+    }
     let outgoing: Request;
     try {
       outgoing = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
@@ -396,6 +420,52 @@ export class Guard {
  */
 export async function startGuard(env: GuardEnv, deps?: GuardDeps, rawConfig?: unknown): Promise<Guard> {
   return new Guard(await buildGuard(env, deps, rawConfig === undefined ? env.GUARD_CONFIG : rawConfig));
+}
+
+/**
+ * The configured origin's URL without path, query or fragment (`https://o.example:8443`).
+ *
+ * @example
+ * originPrefix('https://o.example/base?x#y'); // 'https://o.example'
+ */
+export function originPrefix(origin: string): string {
+  const u = new URL(origin);
+  u.pathname = '/';
+  u.search = '';
+  u.hash = '';
+  // An http(s) URL (config.ts allows no other) with path `/` and no query or fragment ends in that `/`.
+  return u.href.slice(0, -1);
+}
+
+/**
+ * The URL an authorised request goes to: the origin's prefix, the forwarded path
+ * and the request's query, as one string. The same URL as setting `pathname` and
+ * `search` on a copy of the origin's URL (test/worker/guard-fast-paths.test.ts
+ * checks it): `path` is a path the runtime's URL parser already serialised (or the
+ * canonical form of one), so it starts with `/`, holds no `?` or `#`, and parses to
+ * itself; `search` is `url.search` ('' or `?` and a serialised query).
+ *
+ * @example
+ * forwardUrl('https://o.example', '/api/x', '?q=1'); // 'https://o.example/api/x?q=1'
+ */
+export function forwardUrl(prefix: string, path: string, search: string): string {
+  return prefix + path + search;
+}
+
+/** Where #verify leaves the token it opened, for the rejection log of a token that then fails. */
+interface Opening {
+  opened: OpenedToken | undefined;
+}
+
+/** A verified token's protected header (its parse is cached by src/header.ts; the payload is not read). */
+function headerOf(token: string): JoseHeader {
+  return parseHeader(token, token.indexOf('.')).header;
+}
+
+/** iss, kid and alg of a token that verified, for the rejection log of a refusal after the verify. */
+function verifiedSeen(token: string, verified: Verified): { iss?: unknown; kid?: unknown; alg?: unknown } {
+  const header = verified.header ?? headerOf(token);
+  return { iss: verified.payload.iss, kid: header.kid, alg: header.alg };
 }
 
 /** The token's unverified iss, kid and alg, for the rejection log only (never trusted). */
