@@ -128,39 +128,52 @@ export class Guard {
     const path = canonicalPath(url.pathname, config.paths.escapedSlashes);
     if (!path.ok) return this.#refusePath();
     const forwardPath = config.paths.forward === 'canonical' ? path.path : url.pathname;
-    const headers = new Headers(request.headers);
-    // Every spelling of the guard's own headers (forwardClaims, forwardPayload), `X_Auth_Sub` too.
-    stripIdentity(headers, this.#identity);
-    // Drops a client's own assertion header; answers the assertion key set path (before any
-    // token check: origins fetch that key set without one).
-    const served = this.parts.assertion?.intercept(url, headers);
-    if (served !== undefined) return served;
+    // The assertion key set path is answered before any token check: origins fetch that key set without one.
+    const keys = this.parts.assertion?.keySet(url);
+    if (keys !== undefined) return keys;
     const outcome = await this.authenticate(request, ctx, url, path);
     if (!outcome.ok) return outcome.response;
+
+    let claims: [header: string, value: string][] | undefined;
+    if (!outcome.anonymous) {
+      for (const [claim, header] of config.forwardClaims) {
+        const value = headerValue(ownClaim(outcome.payload, claim));
+        if (value === null) {
+          // A claim that cannot travel in a header (control characters, non-ASCII, huge): refuse, never truncate.
+          counters.inc('rejected:claim_not_forwardable');
+          this.#reject(request, url, { code: 'claim_not_forwardable', status: 401, claim, iss: outcome.issuer });
+          return withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), outcome.timing);
+        }
+        if (value !== undefined) (claims ??= []).push([header, value]);
+      }
+    }
+    // The request for the origin, built with the client's headers in one copy; they are edited in place below.
+    const out = this.#outgoing(request, url, forwardPath);
+    if (out === undefined) {
+      // The runtime accepted the request but will not send it on (a GET or HEAD with a body, ...).
+      counters.inc(outcome.anonymous ? 'public' : 'accepted');
+      this.#point(outcome.anonymous ? 'anonymous' : 'accepted', outcome.issuer);
+      return this.#refuseForward();
+    }
+    const headers = out.headers;
+    // Every spelling of the guard's own headers (forwardClaims, forwardPayload), `X_Auth_Sub` too.
+    stripIdentity(headers, this.#identity);
+    // A client's own copy of the assertion header, in any spelling.
+    this.parts.assertion?.dropClientCopies(headers);
     if (!config.forwardToken) dropToken(headers, config.tokenSources);
     if (outcome.anonymous) {
       counters.inc('public');
       this.#point('anonymous');
-      return this.#forward(request, url, forwardPath, headers);
+      return this.#send(request, out);
     }
-
-    for (const [claim, header] of config.forwardClaims) {
-      const value = headerValue(ownClaim(outcome.payload, claim));
-      if (value === null) {
-        // A claim that cannot travel in a header (control characters, non-ASCII, huge): refuse, never truncate.
-        counters.inc('rejected:claim_not_forwardable');
-        this.#reject(request, url, { code: 'claim_not_forwardable', status: 401, claim, iss: outcome.issuer });
-        return withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), outcome.timing);
-      }
-      if (value !== undefined) headers.set(header, value);
-    }
+    if (claims !== undefined) for (const [header, value] of claims) headers.set(header, value);
     // Envoy's forward_payload_header: base64url of the verified payload's JSON.
     if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, encode(encoder.encode(JSON.stringify(outcome.payload))));
     // A service binding has no URL of its own: the assertion's default audience is then the guard's origin.
     await this.parts.assertion?.stamp(headers, outcome.payload, url, typeof config.origin === 'object' ? undefined : config.origin);
     counters.inc('accepted');
     this.#point('accepted', outcome.issuer);
-    return withTiming(await this.#forward(request, url, forwardPath, headers), outcome.timing);
+    return withTiming(await this.#send(request, out), outcome.timing);
   }
 
   /**
@@ -348,9 +361,17 @@ export class Guard {
     if (w !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
   }
 
-  async #forward(request: Request, url: URL, path: string, headers: Headers): Promise<Response> {
+  /**
+   * What goes to the origin: a Request to the configured origin URL (or the service
+   * binding, or the request's own URL) whose headers are a copy of the client's, or
+   * for the echo origin the copy alone. undefined: the runtime will not build it.
+   */
+  #outgoing(request: Request, url: URL, path: string): Outgoing | undefined {
     const origin = this.parts.config.origin;
-    if (typeof origin === 'object') return this.#toService(request, url, path, headers);
+    if (typeof origin === 'object') {
+      const r = serviceRequest(request, url, path, request.headers);
+      return r === undefined ? undefined : { request: r, headers: r.headers, echo: undefined };
+    }
     // Path and query go after the origin's scheme, host and port: the request never picks
     // them (a path read as a URL reference could: `//host/x`). See forwardUrl.
     const prefix = this.#originPrefix;
@@ -361,37 +382,27 @@ export class Guard {
       target.pathname = path;
       target.search = url.search;
       target.hash = '';
-      if (origin === ECHO_ORIGIN) return echo(request, target, headers);
+      if (origin === ECHO_ORIGIN) return { request: undefined, headers: new Headers(request.headers), echo: target };
     }
-    let outgoing: Request;
     try {
-      outgoing = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
+      const r = new Request(target, { method: request.method, headers: request.headers, body: request.body, redirect: 'manual' });
+      return { request: r, headers: r.headers, echo: undefined };
     } catch {
-      // The runtime accepted the request but will not send it on (a GET or HEAD with a body, ...).
-      return this.#refuseForward();
+      return undefined;
     }
+  }
+
+  async #send(request: Request, out: Outgoing): Promise<Response> {
+    if (out.echo !== undefined) return echo(request, out.echo, out.headers);
     let res: Response;
     try {
-      res = await this.parts.fetch(outgoing);
+      res = await (typeof this.parts.config.origin === 'object' ? this.parts.service!.fetch(out.request!) : this.parts.fetch(out.request!));
     } catch {
       this.parts.counters.inc('origin_error');
       return answer.badGateway();
     }
     // Responses from fetch have immutable headers; copy so Server-Timing can be added.
     return new Response(res.body, res);
-  }
-
-  async #toService(request: Request, url: URL, path: string, headers: Headers): Promise<Response> {
-    // Built outside the try below: a request the runtime will not send on is a 400, not a 502.
-    const outgoing = serviceRequest(request, url, path, headers);
-    if (outgoing === undefined) return this.#refuseForward();
-    try {
-      const res = await this.parts.service!.fetch(outgoing);
-      return new Response(res.body, res);
-    } catch {
-      this.parts.counters.inc('origin_error');
-      return answer.badGateway();
-    }
   }
 
   #refuseForward(): Response {
@@ -450,6 +461,13 @@ export function originPrefix(origin: string): string {
  */
 export function forwardUrl(prefix: string, path: string, search: string): string {
   return prefix + path + search;
+}
+
+/** The request for the origin (its headers still to be edited), or the echo origin's target and headers. */
+interface Outgoing {
+  request: Request | undefined;
+  headers: Headers;
+  echo: URL | undefined;
 }
 
 /** Where #verify leaves the token it opened, for the rejection log of a token that then fails. */
