@@ -25,6 +25,7 @@ import { identityHeaders, isPublic, stripIdentity, type IdentityHeaders } from '
 import * as answer from './responses.js';
 import { checkRules, issuerClaimMiss, matchRules } from './rules.js';
 import { serviceRequest } from './service-origin.js';
+import { requestTarget, type RequestTarget } from './request-url.js';
 import { WriteAdmission } from './l2-admission.js';
 
 const MAX_FORWARDED_VALUE = 4096;
@@ -106,7 +107,8 @@ export class Guard {
 
   async #route(request: Request, ctx: WaitUntil): Promise<Response> {
     const { config, counters } = this.parts;
-    const url = new URL(request.url);
+    // pathname and search straight from request.url (no URL object: see requestTarget).
+    const url = requestTarget(request.url);
     if (config.admin !== undefined && url.pathname === config.admin.path) return this.#admin(request);
     counters.inc('requests');
 
@@ -122,7 +124,7 @@ export class Guard {
     return cors !== undefined && corsOrigin !== undefined ? withCors(res, cors, corsOrigin) : res;
   }
 
-  async #authorised(request: Request, url: URL, ctx: WaitUntil): Promise<Response> {
+  async #authorised(request: Request, url: RequestTarget, ctx: WaitUntil): Promise<Response> {
     const { config, counters } = this.parts;
     // One canonical path decides everything below; spellings that cannot be read one way are refused.
     const path = canonicalPath(url.pathname, config.paths.escapedSlashes);
@@ -170,7 +172,7 @@ export class Guard {
     // Envoy's forward_payload_header: base64url of the verified payload's JSON.
     if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, encode(encoder.encode(JSON.stringify(outcome.payload))));
     // A service binding has no URL of its own: the assertion's default audience is then the guard's origin.
-    await this.parts.assertion?.stamp(headers, outcome.payload, url, typeof config.origin === 'object' ? undefined : config.origin);
+    await this.parts.assertion?.stamp(headers, outcome.payload, new URL(url.href), typeof config.origin === 'object' ? undefined : config.origin);
     counters.inc('accepted');
     this.#point('accepted', outcome.issuer);
     return withTiming(await this.#send(request, out), outcome.timing);
@@ -184,7 +186,7 @@ export class Guard {
   async authenticate(
     request: Request,
     ctx: WaitUntil,
-    url: URL = new URL(request.url),
+    url: RequestTarget = requestTarget(request.url),
     path: CanonicalPath = canonicalPath(url.pathname, this.parts.config.paths.escapedSlashes),
   ): Promise<AuthOutcome> {
     const { config, counters } = this.parts;
@@ -264,7 +266,7 @@ export class Guard {
 
   #byIss: Map<string, IssuerConfig> | undefined;
 
-  #reject(request: Request, url: URL, r: Omit<Rejection, 'method' | 'path'>): void {
+  #reject(request: Request, url: RequestTarget, r: Omit<Rejection, 'method' | 'path'>): void {
     this.parts.rejections.write({ ...r, method: request.method, path: url.pathname });
     // Analytics gets configured issuers only: an unverified iss would let anyone write strings there.
     this.#point(r.code, typeof r.iss === 'string' && this.#issuers.has(r.iss) ? r.iss : undefined);
@@ -366,7 +368,7 @@ export class Guard {
    * binding, or the request's own URL) whose headers are a copy of the client's, or
    * for the echo origin the copy alone. undefined: the runtime will not build it.
    */
-  #outgoing(request: Request, url: URL, path: string): Outgoing | undefined {
+  #outgoing(request: Request, url: RequestTarget, path: string): Outgoing | undefined {
     const origin = this.parts.config.origin;
     if (typeof origin === 'object') {
       const r = serviceRequest(request, url, path, request.headers);
@@ -378,7 +380,7 @@ export class Guard {
     let target: string | URL;
     if (prefix !== undefined) target = forwardUrl(prefix, path, url.search);
     else {
-      target = new URL(url);
+      target = new URL(url.href);
       target.pathname = path;
       target.search = url.search;
       target.hash = '';

@@ -104,7 +104,7 @@ export class OriginAssertion {
   }
 
   /** The assertion key set, when `url` is its path (undefined: carry on). */
-  keySet(url: URL): Response | undefined {
+  keySet(url: { readonly pathname: string }): Response | undefined {
     if (url.pathname !== this.config.jwksPath) return undefined;
     return new Response(this.#jwks, { headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' } });
   }

@@ -7,6 +7,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fromAuthorization } from '../../src/bearer/token.js';
 import { forwardUrl, originPrefix } from '../../src/worker/guard.js';
 import { canonicalPath, canonicalPathByRules } from '../../src/worker/path.js';
+import { requestTarget } from '../../src/worker/request-url.js';
 import { b64u, mint, signInput } from '../shared/jwt-mint.js';
 import { AUD, CACHE_KEY, HS_ISS, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, nowSeconds, type Keys } from './harness.js';
 
@@ -173,6 +174,33 @@ describe('the forwarded URL as one string', () => {
     expect(originPrefix('https://u:p@origin.example.com:8443/b')).toBe('https://u:p@origin.example.com:8443');
     expect(forwardUrl(originPrefix('https://o.example/'), '//evil.example/x', '?a=1')).toBe('https://o.example//evil.example/x?a=1');
     expect(new URL(forwardUrl(originPrefix('https://o.example/'), '//evil.example/x', '')).host).toBe('o.example');
+  });
+});
+
+describe('the request URL read without a URL object', () => {
+  const piece = fc.constantFrom('/', '//', '\\', 'a', 'Z', '.', '..', '%2e', '%2F', '%', '%zz', '?', '??', '#', '#?', '?#', '&', '=', '@', ':', ';', ' ', '\t', 'é', '😀', '"', '<', '`', '{', '^', '|', '[', ']');
+  const authority = fc.constantFrom('api.example.com', 'API.Example.COM', 'api.example.com:443', 'api.example.com:8443', 'u:p@api.example.com', 'u%2F:p%3F@api.example.com', '127.0.0.1:8787', '[::1]:8080', 'xn--bcher-kva.example', 'bücher.example');
+
+  it('pathname and search as new URL gives them, for whatever request.url the runtime serialises', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('https://', 'http://', 'HTTPS://', 'https:', 'https:\\\\', ' https://'), authority, fc.array(piece, { maxLength: 12 }), (scheme, host, parts) => {
+        let href: string;
+        try {
+          href = new Request(`${scheme}${host}${parts.join('')}`).url;
+        } catch {
+          return;
+        }
+        const u = new URL(href);
+        expect(requestTarget(href)).toEqual({ href, pathname: u.pathname, search: u.search });
+      }),
+      params,
+    );
+  });
+
+  it('any other href goes through new URL', () => {
+    expect(requestTarget('ftp://x.example/a?b')).toEqual({ href: 'ftp://x.example/a?b', pathname: '/a', search: '?b' });
+    expect(requestTarget('https://api.example.com/a?#x')).toMatchObject({ pathname: '/a', search: '' });
+    expect(requestTarget('https://api.example.com/a#x?y')).toMatchObject({ pathname: '/a', search: '' });
   });
 });
 
