@@ -12,7 +12,7 @@ import { decodeUnverified } from '../decode.js';
 import { isJwtError } from '../errors.js';
 import { deepFreeze } from '../freeze.js';
 import { parseHeader, type JoseHeader } from '../header.js';
-import type { OpenedToken } from '../verify-path.js';
+import type { OpenedToken, VerifyResult } from '../verify-path.js';
 import { encode } from '../b64.js';
 import { buildGuard, type GuardDeps, type GuardEnv, type GuardParts } from './build.js';
 import type { CounterName } from './counters.js';
@@ -23,7 +23,7 @@ import { canonicalPath, decisionReadings, type CanonicalPath } from './path.js';
 import type { Rejection, RejectionCode } from './rejection-log.js';
 import { identityHeaders, isPublic, stripIdentity, type IdentityHeaders } from './request.js';
 import * as answer from './responses.js';
-import { checkRules, issuerClaimMiss, matchRules } from './rules.js';
+import { checkRules, issuerClaimMiss, matchRules, type Matched } from './rules.js';
 import { serviceRequest } from './service-origin.js';
 import { requestTarget, type RequestTarget } from './request-url.js';
 import { WriteAdmission } from './l2-admission.js';
@@ -105,7 +105,8 @@ export class Guard {
     return res;
   }
 
-  async #route(request: Request, ctx: WaitUntil): Promise<Response> {
+  // Not async: one promise layer fewer per request; handle's try catches a throw here too.
+  #route(request: Request, ctx: WaitUntil): Promise<Response> {
     const { config, counters } = this.parts;
     // pathname and search straight from request.url (no URL object: see requestTarget).
     const url = requestTarget(request.url);
@@ -118,10 +119,10 @@ export class Guard {
     if (cors !== undefined && corsOrigin !== undefined && isPreflight(request)) {
       counters.inc('preflight');
       this.#point('preflight');
-      return preflightResponse(cors, corsOrigin);
+      return Promise.resolve(preflightResponse(cors, corsOrigin));
     }
-    const res = await this.#authorised(request, url, ctx);
-    return cors !== undefined && corsOrigin !== undefined ? withCors(res, cors, corsOrigin) : res;
+    const res = this.#authorised(request, url, ctx);
+    return cors !== undefined && corsOrigin !== undefined ? res.then((r) => withCors(r, cors, corsOrigin)) : res;
   }
 
   async #authorised(request: Request, url: RequestTarget, ctx: WaitUntil): Promise<Response> {
@@ -133,7 +134,8 @@ export class Guard {
     // The assertion key set path is answered before any token check: origins fetch that key set without one.
     const keys = this.parts.assertion?.keySet(url);
     if (keys !== undefined) return keys;
-    const outcome = await this.authenticate(request, ctx, url, path);
+    const o = this.#authenticate(request, ctx, url, path);
+    const outcome = o instanceof Promise ? await o : o;
     if (!outcome.ok) return outcome.response;
 
     let claims: [header: string, value: string][] | undefined;
@@ -189,6 +191,11 @@ export class Guard {
     url: RequestTarget = requestTarget(request.url),
     path: CanonicalPath = canonicalPath(url.pathname, this.parts.config.paths.escapedSlashes),
   ): Promise<AuthOutcome> {
+    return this.#authenticate(request, ctx, url, path);
+  }
+
+  /** authenticate, without a promise when nothing waited (see #verify). */
+  #authenticate(request: Request, ctx: WaitUntil, url: RequestTarget, path: CanonicalPath): AuthOutcome | Promise<AuthOutcome> {
     const { config, counters } = this.parts;
     if (!path.ok) return { ok: false, response: this.#refusePath() };
     // Public only when every reading is; each reading's first matching rule applies.
@@ -197,45 +204,41 @@ export class Guard {
     const matched = matchRules(readings, request.method, config);
     if (matched.auth === 'none') return ANONYMOUS;
     const rule = matched.names.length === 0 ? undefined : matched.names.join(',');
-    const refuse = (response: Response, r: Omit<Rejection, 'method' | 'path' | 'rule'>): AuthOutcome => {
-      this.#reject(request, url, { ...r, rule });
-      return { ok: false, response };
-    };
 
     const found = findToken(request.headers, config.tokenSources);
     if (found.kind === 'none') {
       // Envoy's allow_missing: no token at all passes anonymously; a bad one never does.
       if (matched.auth === 'optional') return ANONYMOUS;
       counters.inc('missing_token');
-      return refuse(answer.missingToken(config.realm), { code: 'missing_token', status: 401 });
+      return this.#refuse(request, url, rule, answer.missingToken(config.realm), { code: 'missing_token', status: 401 });
     }
     if (found.kind === 'malformed') {
       counters.inc('malformed_token');
-      return refuse(answer.malformedToken(config.realm), { code: 'malformed_token', status: 400 });
+      return this.#refuse(request, url, rule, answer.malformedToken(config.realm), { code: 'malformed_token', status: 400 });
     }
     const token = found.token;
 
     const started = performance.now();
-    let verified: Verified;
     const opening: Opening = { opened: undefined };
+    let v: Verified | Promise<Verified>;
     try {
-      verified = await this.#verify(token, ctx, opening);
+      v = this.#verify(token, ctx, opening);
     } catch (e) {
-      const timing = serverTiming(performance.now() - started, 'fail');
-      if (!isJwtError(e)) throw e;
-      // What the verify already read, when it got that far: the payload is never parsed twice.
-      const seen = opening.opened === undefined ? peek(token) : { iss: opening.opened.iss, kid: opening.opened.kid, alg: opening.opened.alg };
-      if (keysUnavailable(e.code)) {
-        counters.inc('unavailable');
-        this.parts.log(JSON.stringify({ edgejwt: 'unavailable', code: e.code }));
-        return refuse(withTiming(answer.keysUnavailable(config.jwksCooldownMs), timing), { code: e.code, status: 503, ...seen });
-      }
-      // A token from an issuer nobody configured gets its own code, not "no matching key".
-      const wrongIssuer = typeof seen.iss === 'string' && !this.#issuers.has(seen.iss);
-      counters.inc(wrongIssuer ? 'rejected:wrong_issuer' : (`rejected:${e.code}` as CounterName));
-      const code: RejectionCode = wrongIssuer ? 'wrong_issuer' : e.code;
-      return refuse(withTiming(answer.invalidToken(config.realm, answer.publicDescription(e.code)), timing), { code, status: 401, claim: e.claim ?? TIME_CLAIM[e.code], ...seen });
+      return this.#verifyFailed(e, request, url, rule, token, opening, started);
     }
+    // A verify that did not wait (an L1 hit, HS*/EdDSA in Wasm) goes on without a promise.
+    if (v instanceof Promise) {
+      return v.then(
+        (verified) => this.#afterVerify(verified, request, url, rule, matched, token, started),
+        (e: unknown) => this.#verifyFailed(e, request, url, rule, token, opening, started),
+      );
+    }
+    return this.#afterVerify(v, request, url, rule, matched, token, started);
+  }
+
+  /** The issuer's and the rules' checks on a verified token: the identity, or the refusal. */
+  #afterVerify(verified: Verified, request: Request, url: RequestTarget, rule: string | undefined, matched: Matched, token: string, started: number): AuthOutcome {
+    const { config, counters } = this.parts;
     const timing = serverTiming(performance.now() - started, verified.level);
     const iss = ownClaim(verified.payload, 'iss') as string;
     const issuer = this.#issuers.get(iss)!;
@@ -243,16 +246,41 @@ export class Guard {
     const claim = issuerClaimMiss(issuer, verified.payload);
     if (claim !== undefined) {
       counters.inc('rejected:claim_mismatch');
-      return refuse(withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...verifiedSeen(token, verified) });
+      return this.#refuse(request, url, rule, withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...verifiedSeen(token, verified) });
     }
     const miss = checkRules(matched.rules, verified.payload, issuer);
     if (miss !== undefined) {
       counters.inc(miss.status === 403 ? 'forbidden' : (`rejected:${miss.code}` as CounterName));
       const res = miss.status === 403 ? answer.insufficientScope(config.realm, miss.scopes, miss.description) : answer.invalidToken(config.realm, miss.description);
-      return refuse(withTiming(res, timing), { code: miss.code, status: miss.status, claim: miss.claim, ...verifiedSeen(token, verified) });
+      return this.#refuse(request, url, rule, withTiming(res, timing), { code: miss.code, status: miss.status, claim: miss.claim, ...verifiedSeen(token, verified) });
     }
     const header = verified.header;
     return { ok: true, anonymous: false, payload: verified.payload, header: () => header ?? headerOf(token), issuer: iss, timing };
+  }
+
+  /** The refusal of a token the verify threw on (a fault that is not a JwtError is thrown on). */
+  #verifyFailed(e: unknown, request: Request, url: RequestTarget, rule: string | undefined, token: string, opening: Opening, started: number): AuthOutcome {
+    const { config, counters } = this.parts;
+    const timing = serverTiming(performance.now() - started, 'fail');
+    if (!isJwtError(e)) throw e;
+    // What the verify already read, when it got that far: the payload is never parsed twice.
+    const seen = opening.opened === undefined ? peek(token) : { iss: opening.opened.iss, kid: opening.opened.kid, alg: opening.opened.alg };
+    if (keysUnavailable(e.code)) {
+      counters.inc('unavailable');
+      this.parts.log(JSON.stringify({ edgejwt: 'unavailable', code: e.code }));
+      return this.#refuse(request, url, rule, withTiming(answer.keysUnavailable(config.jwksCooldownMs), timing), { code: e.code, status: 503, ...seen });
+    }
+    // A token from an issuer nobody configured gets its own code, not "no matching key".
+    const wrongIssuer = typeof seen.iss === 'string' && !this.#issuers.has(seen.iss);
+    counters.inc(wrongIssuer ? 'rejected:wrong_issuer' : (`rejected:${e.code}` as CounterName));
+    const code: RejectionCode = wrongIssuer ? 'wrong_issuer' : e.code;
+    return this.#refuse(request, url, rule, withTiming(answer.invalidToken(config.realm, answer.publicDescription(e.code)), timing), { code, status: 401, claim: e.claim ?? TIME_CLAIM[e.code], ...seen });
+  }
+
+  /** Log the refusal (rate-limited, no token) and hand back its response. */
+  #refuse(request: Request, url: RequestTarget, rule: string | undefined, response: Response, r: Omit<Rejection, 'method' | 'path' | 'rule'>): AuthOutcome {
+    this.#reject(request, url, { ...r, rule });
+    return { ok: false, response };
   }
 
   /** Issuer entry by every `iss` spelling it accepts. */
@@ -291,12 +319,16 @@ export class Guard {
   }
 
   /** L1 (this isolate) -> L2 (KV, for the configured algorithms) -> full verify by the library. */
-  verify(token: string, ctx: WaitUntil): Promise<Verified> {
+  async verify(token: string, ctx: WaitUntil): Promise<Verified> {
     return this.#verify(token, ctx, { opened: undefined });
   }
 
-  async #verify(token: string, ctx: WaitUntil, opening: Opening): Promise<Verified> {
-    const { verifier, l2, counters, config, now } = this.parts;
+  /**
+   * verify, without a promise when nothing waits (an L1 hit; HS* or EdDSA without L2):
+   * then a failure is thrown rather than a rejected promise.
+   */
+  #verify(token: string, ctx: WaitUntil, opening: Opening): Verified | Promise<Verified> {
+    const { verifier, l2, counters, now } = this.parts;
     const nowMs = now();
     // The L1 checks the time window itself on every hit.
     const hit = this.#l1?.get(token, nowMs);
@@ -311,33 +343,61 @@ export class Guard {
     // carries on from them. A token that fails here throws what verify would.
     const opened = verifier.open(token);
     opening.opened = opened;
-    let useL2 = false;
     if (l2 !== undefined) {
       // iss and alg only decide whether KV is worth asking (so made-up issuers cost no
       // KV reads); nothing unverified is trusted.
       const iss = opened.iss;
-      useL2 = typeof iss === 'string' && this.#l2Algs.get(iss)?.has(opened.alg) === true;
+      if (typeof iss === 'string' && this.#l2Algs.get(iss)?.has(opened.alg) === true) return this.#viaL2(token, ctx, opened, nowMs);
     }
-    if (useL2) {
-      const payload = await l2!.get(token);
-      const w = payload === undefined ? undefined : cacheWindow(payload, config.clockTolerance);
-      const t = now();
-      if (payload !== undefined && w !== undefined && t >= w.from && t < w.until) {
-        counters.inc('l2_hit');
-        this.#remember(token, payload, nowMs);
-        return { payload, level: 'l2' };
-      }
-    }
+    return this.#library(token, ctx, opened, nowMs, false);
+  }
 
-    let payload: JWTPayload;
-    let header: JoseHeader;
-    try {
-      ({ payload, header } = await verifier.verifyOpened(opened));
-    } finally {
-      const writes = this.parts.jwksStore?.drain();
-      if (writes !== undefined) ctx.waitUntil(writes);
+  /** An L2 hit within its window, or the library's verify (then written to KV as admission allows). */
+  async #viaL2(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number): Promise<Verified> {
+    const { l2, counters, config, now } = this.parts;
+    const payload = await l2!.get(token);
+    const w = payload === undefined ? undefined : cacheWindow(payload, config.clockTolerance);
+    const t = now();
+    if (payload !== undefined && w !== undefined && t >= w.from && t < w.until) {
+      counters.inc('l2_hit');
+      this.#remember(token, payload, nowMs);
+      return { payload, level: 'l2' };
     }
-    counters.inc('verified');
+    return this.#library(token, ctx, opened, nowMs, true);
+  }
+
+  /** The library's verify of an opened token; key-set writes for KV are handed to waitUntil once it settles. */
+  #library(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number, useL2: boolean): Verified | Promise<Verified> {
+    let r: VerifyResult | Promise<VerifyResult>;
+    try {
+      r = this.parts.verifier.verifyOpened(opened);
+    } catch (e) {
+      this.#drainKeyWrites(ctx);
+      throw e;
+    }
+    if (r instanceof Promise) {
+      return r.then(
+        (done) => {
+          this.#drainKeyWrites(ctx);
+          return this.#verified(token, done, nowMs, useL2, ctx);
+        },
+        (e: unknown) => {
+          this.#drainKeyWrites(ctx);
+          throw e;
+        },
+      );
+    }
+    this.#drainKeyWrites(ctx);
+    return this.#verified(token, r, nowMs, useL2, ctx);
+  }
+
+  #drainKeyWrites(ctx: WaitUntil): void {
+    const writes = this.parts.jwksStore?.drain();
+    if (writes !== undefined) ctx.waitUntil(writes);
+  }
+
+  #verified(token: string, { payload, header }: VerifyResult, nowMs: number, useL2: boolean, ctx: WaitUntil): Verified {
+    this.parts.counters.inc('verified');
     this.#remember(token, payload, nowMs);
     if (useL2) this.#writeL2(token, payload, ctx);
     return { payload, level: 'verify', header };
@@ -394,17 +454,24 @@ export class Guard {
     }
   }
 
-  async #send(request: Request, out: Outgoing): Promise<Response> {
-    if (out.echo !== undefined) return echo(request, out.echo, out.headers);
-    let res: Response;
+  #send(request: Request, out: Outgoing): Promise<Response> {
+    if (out.echo !== undefined) return Promise.resolve(echo(request, out.echo, out.headers));
+    let sent: Promise<Response>;
     try {
-      res = await (typeof this.parts.config.origin === 'object' ? this.parts.service!.fetch(out.request!) : this.parts.fetch(out.request!));
+      sent = typeof this.parts.config.origin === 'object' ? this.parts.service!.fetch(out.request!) : this.parts.fetch(out.request!);
     } catch {
-      this.parts.counters.inc('origin_error');
-      return answer.badGateway();
+      return Promise.resolve(this.#originError());
     }
     // Responses from fetch have immutable headers; copy so Server-Timing can be added.
-    return new Response(res.body, res);
+    return sent.then(
+      (res) => new Response(res.body, res),
+      () => this.#originError(),
+    );
+  }
+
+  #originError(): Response {
+    this.parts.counters.inc('origin_error');
+    return answer.badGateway();
   }
 
   #refuseForward(): Response {
