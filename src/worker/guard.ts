@@ -174,7 +174,8 @@ export class Guard {
     // Envoy's forward_payload_header: base64url of the verified payload's JSON.
     if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, encode(encoder.encode(JSON.stringify(outcome.payload))));
     // A service binding has no URL of its own: the assertion's default audience is then the guard's origin.
-    await this.parts.assertion?.stamp(headers, outcome.payload, new URL(url.href), typeof config.origin === 'object' ? undefined : config.origin);
+    const assertion = this.parts.assertion;
+    if (assertion !== undefined) await assertion.stamp(headers, outcome.payload, new URL(url.href), typeof config.origin === 'object' ? undefined : config.origin);
     counters.inc('accepted');
     this.#point('accepted', outcome.issuer);
     return withTiming(await this.#send(request, out), outcome.timing);
