@@ -28,7 +28,8 @@ const GEN: Record<string, { gen: Algorithm | RsaHashedKeyGenParams | EcKeyGenPar
   ES256: { gen: { name: 'ECDSA', namedCurve: 'P-256' }, sign: { name: 'ECDSA', hash: 'SHA-256' } },
 };
 
-export default async function setup(): Promise<WorkerCase[]> {
+/** `startBaseline`: another checkout's startGuard (BENCH_BASELINE_SRC), timed in the same rounds. */
+export default async function setup(startBaseline?: (env: never, deps: never) => Promise<unknown>): Promise<WorkerCase[]> {
   const cases: WorkerCase[] = [];
   const ctx = { waitUntil() {} };
   const stub = () => Promise.resolve(new Response('ok'));
@@ -70,6 +71,12 @@ export default async function setup(): Promise<WorkerCase[]> {
     if (handled.status !== 200) throw new Error(`guard ${alg}: ${handled.status} ${await handled.text()}`);
     await verifier.verify(token);
     cases.push({ name: `${alg} guard request (L1 off, stub origin)`, fn: () => guard.handle(new Request(url, { headers }), ctx), async: true });
+    if (startBaseline !== undefined) {
+      const base = (await startBaseline(env as never, { fetch: stub, log: () => undefined } as never)) as unknown as typeof guard;
+      const r = await base.handle(new Request(url, { headers }), ctx);
+      if (r.status !== 200) throw new Error(`baseline guard ${alg}: ${r.status}`);
+      cases.push({ name: `${alg} baseline guard request (L1 off, stub origin)`, fn: () => base.handle(new Request(url, { headers }), ctx), async: true });
+    }
     cases.push({ name: `${alg} library verify`, fn: () => verifier.verify(token), async: true });
     cases.push({ name: `${alg} plumbing (Request + stub origin)`, fn: () => stub().then(() => new Request(url, { headers })), async: true });
     if (alg === 'HS256') {
