@@ -8,7 +8,7 @@
 // BENCH_BASELINE_SRC=<another checkout's src/>: that src's guard too, in the same rounds
 // (a before/after read under the same machine noise), e.g. from `git archive <commit> src`.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchInWorkerd } from '../lib/workerd.ts';
 import { formatNs, printTable } from '../lib/harness.ts';
@@ -23,7 +23,7 @@ if (baselineSrc !== undefined) {
   mkdirSync(join(wrapper, '..'), { recursive: true });
   writeFileSync(
     wrapper,
-    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(join(baselineSrc, 'worker/api.ts'))};\nexport default () => setup(startGuard);\n`,
+    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(join(resolve(baselineSrc), 'worker/api.ts'))};\nexport default () => setup(startGuard);\n`,
   );
   entry = wrapper;
 }
