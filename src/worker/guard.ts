@@ -265,7 +265,9 @@ export class Guard {
     const timing = serverTiming(performance.now() - started, 'fail');
     if (!isJwtError(e)) throw e;
     // What the verify already read, when it got that far: the payload is never parsed twice.
-    const seen = opening.opened === undefined ? peek(token) : { iss: opening.opened.iss, kid: opening.opened.kid, alg: opening.opened.alg };
+    // A payload that did not parse is not tried again (peek would find nothing in it either).
+    const seen =
+      opening.opened !== undefined ? { iss: opening.opened.iss, kid: opening.opened.kid, alg: opening.opened.alg } : e.code === 'ERR_JWT_PAYLOAD_INVALID' ? {} : peek(token);
     if (keysUnavailable(e.code)) {
       counters.inc('unavailable');
       this.parts.log(JSON.stringify({ edgejwt: 'unavailable', code: e.code }));
