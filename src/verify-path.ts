@@ -257,12 +257,12 @@ function run(s: Setup, token: string, sync: boolean, nowMs: number, looked: bool
     const hit = s.cache.get(token, nowMs);
     if (hit !== undefined) return hit;
   }
-  return finish(s, open(s, token, false), sync, nowMs);
+  return finish(s, open(s, token), sync, nowMs);
 }
 
 /**
  * A token opened but not verified: split, header parsed, both segments decoded in
- * the core, and (with `issuers`, or when asked) the payload parsed. Nothing here is
+ * the core, and (with `issuers`) the payload parsed. Nothing here is
  * trusted until finish has checked the signature.
  */
 interface Opened {
@@ -274,8 +274,8 @@ interface Opened {
   readonly early: Record<string, unknown> | undefined;
 }
 
-/** Bound and split, header, the token into the core, and the payload parsed when `parse` or `issuers` needs it. */
-function open(s: Setup, token: string, parse: boolean): Opened {
+/** Bound and split, header, the token into the core, and with `issuers` the payload parsed. */
+function open(s: Setup, token: string): Opened {
   // Bound and split.
   const dots = split(token, s.maxLength);
   // Header.
@@ -286,7 +286,7 @@ function open(s: Setup, token: string, parse: boolean): Opened {
   const jws = core.decodeJws(token, dots.headerEnd, dots.payloadEnd);
   const payload: Payload = s.raw ? core.payloadBytes(jws) : jws.payload;
   // With `issuers`, only to choose the policy: nothing in the payload is trusted until the signature holds.
-  const early = !s.raw && (parse || s.single === undefined) ? parsePayloadText(jws.payload) : undefined;
+  const early = s.single === undefined ? parsePayloadText(jws.payload) : undefined;
   return { token, ph, jws, payload, early };
 }
 
@@ -372,20 +372,23 @@ class OpenedJwt implements OpenedToken {
 
 /**
  * buildVerifier for the route guard: the same verify, plus open/verifyOpened.
- * No verify cache (the guard keeps its own), no rawPayload, no JWE.
+ * `issuers` only (so `open` parses the payload exactly where verify does, to pick
+ * the policy, and refuses the same tokens with the same codes), no verify cache
+ * (the guard keeps its own), no rawPayload, no JWE.
  * @example
  * const v = buildTwoStepVerifier({ issuers, cache: false });
  * const opened = v.open(token);
  * if (worthAsking(opened.iss, opened.alg)) { ... }
  * const { payload } = await v.verifyOpened(opened); // a value or a promise
  */
-export function buildTwoStepVerifier(options: VerifierOptions & { cache: false; rawPayload?: false }): TwoStepVerifier {
+export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }): TwoStepVerifier {
+  if (options.issuers === undefined) throw optionsError('issuers', 'the two-step verifier takes issuers');
   const s = setup(options, undefined);
   const base = buildVerifierFrom(s);
   return {
     ...base,
     open(token: string): OpenedToken {
-      return new OpenedJwt(open(s, token, true));
+      return new OpenedJwt(open(s, token));
     },
     verifyOpened(opened: OpenedToken): VerifyResult | Promise<VerifyResult> {
       if (!(opened instanceof OpenedJwt)) throw new TypeError('verifyOpened takes what open returned');
