@@ -10,7 +10,7 @@ import { DECRYPTION_OPTION_NAMES, checkOptionNames } from '../option-names.js';
 import { optionsError as invalidOption } from '../options-error.js';
 import { utf8 } from '../utf8.js';
 import { CONTENT_ENCRYPTION, KEY_MANAGEMENT } from './algorithms.js';
-import { decryptContent } from './content.js';
+import { decryptContent, type Sealed } from './content.js';
 import { parseJweHeader, type JweHeader } from './header.js';
 import { JweKey, type EncryptionKeyInput } from './keys.js';
 
@@ -39,7 +39,8 @@ export interface OpenedJwe {
 }
 
 export interface Decryptor {
-  open(token: string): Promise<OpenedJwe>;
+  /** May throw (a malformed token) or return a promise (a key import or a cipher that answers later). */
+  open(token: string): OpenedJwe | Promise<OpenedJwe>;
 }
 
 function optionsError(setting: string, reason: string) {
@@ -99,8 +100,37 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
     return found[0]!;
   }
 
+  /** Decrypt with the CEK, wipe a recovered one, and hand back the plaintext as text. */
+  function finish(header: JweHeader, cek: Uint8Array | CryptoKey, aad: Uint8Array, sealed: Sealed): OpenedJwe | Promise<OpenedJwe> {
+    // A recovered CEK is this token's alone; a `dir` key is the caller's and stays.
+    const wipe = (): void => {
+      if (cek instanceof Uint8Array && header.alg !== 'dir') cek.fill(0);
+    };
+    let opened: Uint8Array | Promise<Uint8Array>;
+    try {
+      opened = decryptContent(header.enc, cek, aad, sealed);
+    } catch (e) {
+      wipe();
+      throw e;
+    }
+    if (!(opened instanceof Promise)) {
+      wipe();
+      return asText(header, opened);
+    }
+    return opened.then(
+      (plain) => {
+        wipe();
+        return asText(header, plain);
+      },
+      (e: unknown) => {
+        wipe();
+        throw e;
+      },
+    );
+  }
+
   return {
-    async open(token: string): Promise<OpenedJwe> {
+    open(token: string): OpenedJwe | Promise<OpenedJwe> {
       if (!isCompactJwe(token)) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected five segments' });
       if (token.length > maxLength) throw new JwtError('ERR_JWT_TOO_LARGE');
       const d1 = token.indexOf('.');
@@ -110,23 +140,23 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
       if (d1 <= 0) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'empty JWE header' });
       const header = cachedHeader(token.slice(0, d1));
       const encryptedKey = segment(token, d1 + 1, d2, 'encrypted key');
-      const iv = segment(token, d2 + 1, d3, 'iv');
-      const ciphertext = segment(token, d3 + 1, d4, 'ciphertext');
-      const tag = segment(token, d4 + 1, token.length, 'tag');
+      const sealed = {
+        iv: segment(token, d2 + 1, d3, 'iv'),
+        ciphertext: segment(token, d3 + 1, d4, 'ciphertext'),
+        tag: segment(token, d4 + 1, token.length, 'tag'),
+      };
       const key = pick(header);
-      const cek = await key.unwrap(header.alg, header.enc, header.header, encryptedKey);
       // RFC 7516 §5.2 step 14: the AAD is the ASCII of the encoded protected header.
       const aad = encoder.encode(token.slice(0, d1));
-      let plain: Uint8Array;
-      try {
-        plain = await decryptContent(header.enc, cek, aad, { iv, ciphertext, tag });
-      } finally {
-        // A recovered CEK is this token's alone; a `dir` key is the caller's and stays.
-        if (cek instanceof Uint8Array && header.alg !== 'dir') cek.fill(0);
-      }
-      const text = utf8(plain);
-      if (text === undefined) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'not UTF-8' });
-      return { header, plaintext: text };
+      // No promise layer where none is needed: `dir` keys come back as they are once imported.
+      const cek = key.unwrap(header.alg, header.enc, header.header, encryptedKey);
+      return cek instanceof Promise ? cek.then((k) => finish(header, k, aad, sealed)) : finish(header, cek, aad, sealed);
     },
   };
+}
+
+function asText(header: JweHeader, plain: Uint8Array): OpenedJwe {
+  const text = utf8(plain);
+  if (text === undefined) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'not UTF-8' });
+  return { header, plaintext: text };
 }
