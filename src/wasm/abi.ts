@@ -17,3 +17,6 @@ export const HASH_IDS = { 'SHA-256': 1, 'SHA-384': 2, 'SHA-512': 3 } as const;
 
 /** Bytes in the INPUT region (assembly/regions.ts): the longest token or message the core takes. */
 export const INPUT_CAP = 65536;
+
+/** Bytes in the PAYLOAD region (assembly/regions.ts): a decoded payload, or the claims JSON a signer hands the core. */
+export const PAYLOAD_CAP = 49152;

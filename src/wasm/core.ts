@@ -3,11 +3,11 @@
 // Nothing here allocates inside Wasm; bytes go into fixed regions
 // (docs/architecture.md, "The Wasm boundary").
 
-import { base64UrlOfMemory, readText, writeText } from '#platform';
+import { readText, writeText, writeUtf8 } from '#platform';
 import type { HashName } from '../algorithms.js';
-import { decodedLength } from '../b64.js';
+import { decodedLength, encodedLength } from '../b64.js';
 import { JwtError } from '../errors.js';
-import { ERR_KEY, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING, HASH_IDS, INVALID, UTF8_ASCII, UTF8_VALID, VALID } from './abi.js';
+import { ERR_KEY, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING, HASH_IDS, INVALID, PAYLOAD_CAP, UTF8_ASCII, UTF8_VALID, VALID } from './abi.js';
 import type { CoreExports } from './exports.js';
 
 export type Bytes = string | Uint8Array;
@@ -193,21 +193,20 @@ export class Core {
   }
 
   /**
-   * Signing: the MAC of the ASCII `signingInput` under `slot`, left in OUT; returns the
-   * tag length. Read it with outBase64Url before the next call into the core.
+   * Signing: the compact JWS `header.base64url(claims).base64url(MAC)` with the MAC
+   * under `slot`, built by the core in one call (the claims' base64url goes straight
+   * into INPUT behind the header, is MACed there, and the tag is appended). `header`
+   * is the encoded header segment, `claims` the payload's JSON text. Throws
+   * ERR_JWT_TOO_LARGE when the signing input would exceed `maxInput` characters.
    */
-  hmacSignInput(slot: number, signingInput: string): number {
+  hmacSignJws(slot: number, header: string, claims: string, maxInput: number): string {
     this.takeInput();
-    const len = writeText(this.buffer, this.inputPtr, this.inputCap, signingInput);
-    if (len < 0) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'signing input larger than the core buffer' });
-    const n = this.exports.hmac_compute(slot, len);
-    if (n <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `hmac_compute status ${n}` });
-    return n;
-  }
-
-  /** Unpadded base64url of the first `len` bytes of OUT (a tag hmacSignInput left there). */
-  outBase64Url(len: number): string {
-    return base64UrlOfMemory(this.buffer, this.outPtr, this.outPtr + len);
+    const h = writeText(this.buffer, this.inputPtr, this.inputCap, header);
+    const n = writeUtf8(this.buffer, this.payloadPtr, PAYLOAD_CAP, claims);
+    if (h < 0 || n < 0 || h + 1 + encodedLength(n) > maxInput) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the token would exceed 65536 characters' });
+    const len = this.exports.hmac_sign_jws(slot, h, n);
+    if (len <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `hmac_sign_jws status ${len}` });
+    return readText(this.buffer, this.inputPtr, this.inputPtr + len, true);
   }
 
   hmacDrop(slot: number): void {

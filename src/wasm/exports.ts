@@ -19,6 +19,8 @@ export interface CoreExports {
   hmac_import(slot: number, alg: number, keyLen: number): number;
   hmac_verify(slot: number, len: number, tagLen: number): number;
   hmac_compute(slot: number, len: number): number;
+  /** INPUT holds the header segment, PAYLOAD the claims JSON: the whole signed token is written to INPUT; its length, or a status. */
+  hmac_sign_jws(slot: number, headerLen: number, payloadLen: number): number;
   hmac_drop(slot: number): number;
   ed25519_slots(): number;
   ed25519_import(slot: number): number;

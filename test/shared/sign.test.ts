@@ -3,6 +3,7 @@
 // payload and header refusals; the same key rules as verify; signSync serves HS*
 // everywhere and the rest only where the node:crypto backend is selected.
 import { signBackend } from '#crypto-backend';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_ALGORITHMS, createSigner, type Algorithm, createVerifier, decodeUnverified, type JWK, type PrivateJWK } from '../../src/index.js';
 import { getCore } from '../../src/wasm/instance.js';
@@ -68,6 +69,47 @@ describe('createSigner: every algorithm the verifier has', () => {
     const tag = new Uint8Array(await crypto.subtle.sign('HMAC', pair.privateKey, new TextEncoder().encode(input)));
     const ours = token.slice(token.lastIndexOf('.') + 1);
     expect(ours).toBe(btoa(String.fromCharCode(...tag)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
+  });
+
+  // The core writes HS* tokens itself (payload base64url, MAC and tag in one call):
+  // each must be exactly the text built here with TextEncoder, btoa and WebCrypto.
+  it('HS* tokens are byte for byte base64url(header).base64url(claims JSON).base64url(HMAC), for random and non-ASCII payloads', async () => {
+    const payloads = fc.sample(
+      fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 12 }).filter((k) => !['exp', 'nbf', 'iat', '__proto__'].includes(k)), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 8 }),
+      { numRuns: 60, seed: 0x7e57 },
+    );
+    payloads.push({}, { s: 'é€😀\u2028\ud800' }, { s: 'x'.repeat(1000) });
+    for (const [alg, hash] of [['HS256', 'SHA-256'], ['HS384', 'SHA-384'], ['HS512', 'SHA-512']] as const) {
+      const secret = seededBytes(alg.length + 9, Number(alg.slice(2)) / 8);
+      const key = await crypto.subtle.importKey('raw', secret as BufferSource, { name: 'HMAC', hash }, false, ['sign']);
+      const signer = createSigner({ alg, key: secret, header: { kid: 'k1' } });
+      for (let i = 0; i < payloads.length; i++) {
+        const payload = payloads[i]!;
+        const token = signer.signSync(payload, { iat: 1_800_000_000 + i, expiresIn: 60, header: i % 2 ? { cty: 'x' } : undefined });
+        const header = b64u(JSON.stringify({ alg, typ: 'JWT', kid: 'k1', ...(i % 2 ? { cty: 'x' } : {}) }));
+        const input = `${header}.${b64u(JSON.stringify({ ...payload, iat: 1_800_000_000 + i, exp: 1_800_000_060 + i }))}`;
+        const tag = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(input)));
+        expect(token).toBe(`${input}.${b64u(tag)}`);
+      }
+    }
+  });
+
+  it('HS* at the size limit: the longest signing input the verifier takes is signed, one byte more is ERR_JWT_TOO_LARGE (bytes, not characters, count)', () => {
+    const secret = seededBytes(11, 32);
+    const signer = createSigner({ alg: 'HS256', key: secret });
+    const v = createVerifier({ algorithms: ['HS256'], key: secret, requireExp: false, cache: false, maxTokenLength: 65_536 });
+    // Header segment 36 characters, so the payload's base64url may take 65_536 - 1024 - 37
+    // characters: 48_356 bytes of JSON, {"b":"..."} around 48_348 of them.
+    const longest = signer.signSync({ b: 'x'.repeat(48_348) }, { iat: false });
+    expect(longest.lastIndexOf('.')).toBe(65_536 - 1024);
+    expect(v.verifySync(longest).payload.b).toHaveLength(48_348);
+    expect(codeOfSync(() => signer.signSync({ b: 'x'.repeat(48_349) }, { iat: false }))).toBe('ERR_JWT_TOO_LARGE');
+    // Three bytes per character: 16_116 of them are 48_348 bytes, one more does not fit.
+    expect(v.verifySync(signer.signSync({ b: '€'.repeat(16_116) }, { iat: false })).payload.b).toHaveLength(16_116);
+    expect(codeOfSync(() => signer.signSync({ b: '€'.repeat(16_117) }, { iat: false }))).toBe('ERR_JWT_TOO_LARGE');
+    // Four bytes per two UTF-16 units; the core's claims region (49_152 bytes) overflows as well.
+    expect(codeOfSync(() => signer.signSync({ b: '😀'.repeat(12_288) }, { iat: false }))).toBe('ERR_JWT_TOO_LARGE');
+    expect(v.verifySync(signer.signSync({ b: '😀'.repeat(12_087) }, { iat: false })).payload.b).toHaveLength(24_174);
   });
 
   it('HS* signing leaves neither the secret nor its pads in Wasm memory', () => {
