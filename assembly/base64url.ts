@@ -120,8 +120,10 @@ for (let v: u32 = 0; v < 64; v++) {
 
 // Per-lane constants of the SIMD encoder (loaded once per call, as above): the masks
 // and multipliers that pick the four 6-bit values out of each 3-byte group, the
-// thresholds of the character classes, and the class -> distance-to-character table.
-const ENC: usize = memory.data(128, 16);
+// thresholds of the character classes, the class -> distance-to-character table,
+// and the byte gather (a swizzle of a loaded mask: V8 rebuilds a shuffle's
+// immediate mask in every iteration).
+const ENC: usize = memory.data(144, 16);
 for (let j: usize = 0; j < 4; j++) {
   store<u32>(ENC + 4 * j, 0x0000fc00); // first value (bits 15..10 of the gathered word)
   store<u32>(ENC + 16 + 4 * j, 0x0fc00000); // third value
@@ -137,6 +139,11 @@ store<u8>(ENC + 112, 71);
 store<u8>(ENC + 123, 239); // -17
 store<u8>(ENC + 124, 32);
 store<u8>(ENC + 125, 65);
+// Group g (bytes 3g, 3g+1, 3g+2) to lane g as (b1, b0, b2, b1).
+for (let g: u32 = 0; g < 4; g++) {
+  const b0 = 3 * g;
+  store<u32>(ENC + 128 + 4 * <usize>g, (b0 + 1) | (b0 << 8) | ((b0 + 2) << 16) | ((b0 + 1) << 24));
+}
 
 /** Characters that `len` bytes encode to (unpadded). */
 export function encodedLength(len: u32): u32 {
@@ -156,18 +163,20 @@ export function encodeBase64Url(src: usize, len: u32, dst: usize): u32 {
   const k = ENC;
   const m0 = v128.load(k, 0), m2 = v128.load(k, 16), m13 = v128.load(k, 32), mul = v128.load(k, 48);
   const c51 = v128.load(k, 64), c26 = v128.load(k, 80), c13 = v128.load(k, 96), lut = v128.load(k, 112);
+  const gather = v128.load(k, 128);
   // 12 bytes -> 16 characters per step (16 bytes loaded, the last 4 unused).
   while (i + 16 <= end) {
     const v = v128.load(i);
     // Each 32-bit lane gets bytes (b1, b0, b2, b1) of its group: little-endian, the
     // low half is b0:b1 and the high half b1:b2, big-endian 16-bit words.
-    const w = i8x16.shuffle(v, v, 1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10);
+    const w = i8x16.swizzle(v, gather);
     const six = v128.or(
       v128.or(i32x4.shr_u(v128.and(w, m0), 10), i32x4.shr_u(v128.and(w, m2), 6)),
       i16x8.mul(v128.and(w, m13), mul),
     );
-    // Class of each value (see lut), then the distance from value to character.
-    const cls = v128.or(i8x16.sub_sat_u(six, c51), v128.and(i8x16.lt_u(six, c26), c13));
+    // Class of each value (see lut), then the distance from value to character. The
+    // values are below 64, so a signed compare is exact (and one x64 instruction).
+    const cls = v128.or(i8x16.sub_sat_u(six, c51), v128.and(i8x16.gt_s(c26, six), c13));
     v128.store(o, i8x16.add(six, i8x16.swizzle(lut, cls)));
     i += 12;
     o += 16;
