@@ -11,7 +11,7 @@ import { JwtError } from '../errors.js';
 import { SIGNER_OPTION_NAMES, checkOptionNames } from '../option-names.js';
 import { optionsError } from '../options-error.js';
 import { getCore } from '../wasm/instance.js';
-import { claimsJson, isPlainObject, type SignOptions } from './claims.js';
+import { claimsJson, claimsText, isPlainObject, type SignOptions } from './claims.js';
 import { headerSegment } from './header.js';
 import type { WasmKey } from '../wasm/keys.js';
 import { signingKey, type SignerKeyInput } from './keys.js';
@@ -97,10 +97,10 @@ export function createSigner(options: SignerOptions): Signer {
   /** HS*: the header and claims text go to the core, which encodes, MACs and joins them (the same checks, in the same order, as signingInput). */
   function signHmac(wasm: WasmKey, payload: Record<string, unknown>, o: SignOptions | undefined): string {
     const h = header(o);
-    const claims = claimsJson(payload, o, Math.floor(Date.now() / 1000));
+    const claims = claimsText(payload, o, Math.floor(Date.now() / 1000));
     const core = getCore();
     // slot() first: nothing may run between it and the signing call.
-    return core.hmacSignJws(wasm.slot(), h, claims, MAX_INPUT);
+    return core.hmacSignJws(wasm.slot(), h, claims.json, claims.extra, MAX_INPUT);
   }
 
   return {

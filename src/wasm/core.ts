@@ -196,13 +196,23 @@ export class Core {
    * Signing: the compact JWS `header.base64url(claims).base64url(MAC)` with the MAC
    * under `slot`, built by the core in one call (the claims' base64url goes straight
    * into INPUT behind the header, is MACed there, and the tag is appended). `header`
-   * is the encoded header segment, `claims` the payload's JSON text. Throws
+   * is the encoded header segment; the claims are the JSON object text `json` with
+   * `extra` (",name:value..." or '') inserted before its closing brace. Throws
    * ERR_JWT_TOO_LARGE when the signing input would exceed `maxInput` characters.
    */
-  hmacSignJws(slot: number, header: string, claims: string, maxInput: number): string {
+  hmacSignJws(slot: number, header: string, json: string, extra: string, maxInput: number): string {
     this.takeInput();
     const h = writeText(this.buffer, this.inputPtr, this.inputCap, header);
-    const n = writeUtf8(this.buffer, this.payloadPtr, PAYLOAD_CAP, claims);
+    let n = writeUtf8(this.buffer, this.payloadPtr, PAYLOAD_CAP, json);
+    if (n > 0 && extra !== '') {
+      // Over the closing brace, then the brace again.
+      const m = writeUtf8(this.buffer, this.payloadPtr + n - 1, PAYLOAD_CAP - n, extra);
+      if (m < 0) n = -1;
+      else {
+        this.memoryView[this.payloadPtr + n - 1 + m] = 0x7d;
+        n += m;
+      }
+    }
     if (h < 0 || n < 0 || h + 1 + encodedLength(n) > maxInput) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the token would exceed 65536 characters' });
     const len = this.exports.hmac_sign_jws(slot, h, n);
     if (len <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `hmac_sign_jws status ${len}` });

@@ -153,6 +153,29 @@ describe('sign options', () => {
     expect(claimsOf(signer.signSync({ a: 1 }, { iat: false }))).toEqual({ a: 1 });
   });
 
+  it('time claims follow each call\'s own options, also for calls in the same second (the time text is reused only for equal values)', () => {
+    const calls: [Record<string, unknown>, Parameters<typeof signer.signSync>[1], Record<string, unknown>][] = [
+      [{}, { iat: 100, expiresIn: 60 }, { iat: 100, exp: 160 }],
+      [{}, { iat: 100, expiresIn: 61 }, { iat: 100, exp: 161 }],
+      [{}, { iat: 100, expiresIn: 61, notBefore: -1 }, { iat: 100, exp: 161, nbf: 99 }],
+      [{}, { iat: 100, notBefore: -1 }, { iat: 100, nbf: 99 }],
+      [{ iat: 7 }, { iat: false }, { iat: 7 }],
+      [{ iat: 7 }, { expiresIn: 1 }, { iat: 7, exp: 8 }],
+      [{}, { iat: 100, expiresIn: 60 }, { iat: 100, exp: 160 }],
+      [{ a: 1 }, { iat: -0, expiresIn: 0.5 }, { a: 1, iat: 0, exp: 0.5 }],
+      [{ a: 1 }, { iat: 0, expiresIn: 0.5 }, { a: 1, iat: 0, exp: 0.5 }],
+    ];
+    for (const [payload, o, expected] of calls) expect(claimsOf(signer.signSync(payload, o))).toEqual(expected);
+    const before = Math.floor(Date.now() / 1000);
+    const p = claimsOf(signer.signSync({}));
+    expect(Object.keys(p)).toEqual(['iat']);
+    expect(p.iat).toBeGreaterThanOrEqual(before);
+    expect(claimsOf(signer.signSync({}, { iat: false }))).toEqual({});
+    const e = claimsOf(signer.signSync({}, { iat: false, expiresIn: 61 }));
+    expect(Object.keys(e)).toEqual(['exp']);
+    expect(e.exp).toBeGreaterThanOrEqual(before + 61);
+  });
+
   it('a payload iat is kept unless options set one', () => {
     expect(claimsOf(signer.signSync({ iat: 5 }))).toEqual({ iat: 5 });
     expect(claimsOf(signer.signSync({ iat: 5 }, { expiresIn: 1 }))).toEqual({ iat: 5, exp: 6 });
