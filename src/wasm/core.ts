@@ -55,6 +55,8 @@ export class Core {
   private readonly payloadPtr: number;
   /** The decoded token whose bytes INPUT, SIG and PAYLOAD hold; cleared by every other write (takeInput). */
   private resident: DecodedJws | undefined;
+  /** The header segment at the start of INPUT since the last hmacSignJws; cleared by every other write (takeInput). */
+  private signingHeader: string | undefined;
   private readonly encoder = new TextEncoder();
   private buffer: ArrayBuffer;
   private memoryView: Uint8Array;
@@ -201,8 +203,12 @@ export class Core {
    * ERR_JWT_TOO_LARGE when the signing input would exceed `maxInput` characters.
    */
   hmacSignJws(slot: number, header: string, json: string, extra: string, maxInput: number): string {
+    // A signer's header segment is one string: the core keeps it at INPUT between signs
+    // (hmac_sign_jws writes only after it), so it is written again only after other writes.
+    const resident = this.signingHeader === header;
     this.takeInput();
-    const h = writeText(this.buffer, this.inputPtr, this.inputCap, header);
+    const h = resident ? header.length : writeText(this.buffer, this.inputPtr, this.inputCap, header);
+    if (h >= 0) this.signingHeader = header;
     let n = writeUtf8(this.buffer, this.payloadPtr, PAYLOAD_CAP, json);
     if (n > 0 && extra !== '') {
       // Over the closing brace, then the brace again.
@@ -270,11 +276,13 @@ export class Core {
   }
 
   /**
-   * Every write into the core's regions starts here: the decoded token they held
-   * (if any) is no longer there, and views are rebuilt if memory grew.
+   * Every write into the core's regions starts here: the decoded token and the
+   * signing header they held (if any) are no longer there, and views are rebuilt if
+   * memory grew.
    */
   private takeInput(): void {
     this.resident = undefined;
+    this.signingHeader = undefined;
     this.refreshViews();
   }
 

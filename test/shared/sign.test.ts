@@ -133,6 +133,22 @@ describe('createSigner: every algorithm the verifier has', () => {
     signer.signSync({ b: 2 });
     expect(v.verifySync(a).payload.a).toBe(1);
   });
+
+  it('a sign after other use of the core regions still writes its own header (the core keeps a signer\'s header between signs only)', async () => {
+    const secret = seededBytes(8, 32);
+    const signer = createSigner({ alg: 'HS256', key: secret, header: { kid: 'k1' } });
+    const other = createSigner({ alg: 'HS256', key: secret, header: { kid: 'other-key-id' } });
+    const v = createVerifier({ algorithms: ['HS256'], key: secret, cache: false, requireExp: false });
+    const first = signer.signSync({ a: 1 }, { iat: 5 });
+    // A verify of a longer token overwrites INPUT from its start, as does another signer's header and a hash.
+    v.verifySync(other.signSync({ a: 1 }, { iat: 5 }));
+    expect(signer.signSync({ a: 1 }, { iat: 5 })).toBe(first);
+    other.signSync({ a: 1 }, { iat: 5 });
+    expect(signer.signSync({ a: 1 }, { iat: 5 })).toBe(first);
+    getCore().hash('SHA-256', new Uint8Array(100).fill(0x41));
+    expect(signer.signSync({ a: 1 }, { iat: 5 })).toBe(first);
+    expect(v.verifySync(first).header.kid).toBe('k1');
+  });
 });
 
 describe('sign options', () => {
