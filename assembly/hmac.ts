@@ -147,13 +147,17 @@ function hmacSha256(s: usize, data: usize, len: usize, out: usize): void {
   if (blocks != 0) sha256Compress(st, data, blocks);
   const tail = data + (blocks << 6);
   const rest = len & 63;
-  for (let j: usize = 0; j < 128; j += 16) v128.store(BLOCK + j, z);
+  const end: usize = rest < 56 ? 64 : 128;
+  for (let j: usize = 0; j < end; j += 16) v128.store(BLOCK + j, z);
   let i: usize = 0;
   for (; i + 16 <= rest; i += 16) v128.store(BLOCK + i, v128.load(tail + i));
+  if (i + 8 <= rest) {
+    store<u64>(BLOCK + i, load<u64>(tail + i));
+    i += 8;
+  }
   for (; i < rest; i++) store<u8>(BLOCK + i, load<u8>(tail + i));
   store<u8>(BLOCK + rest, 0x80);
   // The bit length counts the key block the inner midstate absorbed.
-  const end: usize = rest < 56 ? 64 : 128;
   store<u64>(BLOCK + end - 8, bswap<u64>((<u64>len + 64) << 3));
   sha256Compress(st, BLOCK, end >> 6);
   // Outer block: the inner digest (big-endian), 0x80, zeros, the bit length of 64 + 32 bytes.
@@ -168,7 +172,7 @@ function hmacSha256(s: usize, data: usize, len: usize, out: usize): void {
   for (let j: usize = 0; j < 32; j += 4) storeBe32(out + j, load<u32>(st + j));
   v128.store(st, z);
   v128.store(st, z, 16);
-  for (let j: usize = 0; j < 128; j += 16) v128.store(BLOCK + j, z);
+  for (let j: usize = 0; j < end; j += 16) v128.store(BLOCK + j, z);
 }
 
 /**
