@@ -15,7 +15,7 @@ const WANTED = {
   'assembly/status.ts': ['VALID', 'INVALID', 'ERR_KEY', 'ERR_PAYLOAD_ENCODING', 'ERR_SIGNATURE_ENCODING'],
   'assembly/utf8.ts': ['UTF8_ASCII', 'UTF8_VALID'],
   'assembly/hmac.ts': ['HASH_SHA256', 'HASH_SHA384', 'HASH_SHA512'],
-  'assembly/regions.ts': ['INPUT_CAP', 'PAYLOAD_CAP'],
+  'assembly/regions.ts': ['INPUT_CAP', 'PAYLOAD_CAP', 'EXTRA_CAP'],
 };
 
 function constants(file) {
@@ -51,6 +51,9 @@ const out = [
   '',
   '/** Bytes in the PAYLOAD region (assembly/regions.ts): a decoded payload, or the claims JSON a signer hands the core. */',
   `export const PAYLOAD_CAP = ${value.PAYLOAD_CAP};`,
+  '',
+  '/** Bytes in the EXTRA region (assembly/regions.ts): claims text a signer keeps in the core between signs. */',
+  `export const EXTRA_CAP = ${value.EXTRA_CAP};`,
   '',
 ].join('\n');
 writeFileSync(join(root, 'src/wasm/abi.ts'), out);

@@ -20,3 +20,6 @@ export const INPUT_CAP = 65536;
 
 /** Bytes in the PAYLOAD region (assembly/regions.ts): a decoded payload, or the claims JSON a signer hands the core. */
 export const PAYLOAD_CAP = 49152;
+
+/** Bytes in the EXTRA region (assembly/regions.ts): claims text a signer keeps in the core between signs. */
+export const EXTRA_CAP = 256;

@@ -85,9 +85,12 @@ describe('createSigner: every algorithm the verifier has', () => {
       const signer = createSigner({ alg, key: secret, header: { kid: 'k1' } });
       for (let i = 0; i < payloads.length; i++) {
         const payload = payloads[i]!;
-        const token = signer.signSync(payload, { iat: 1_800_000_000 + i, expiresIn: 60, header: i % 2 ? { cty: 'x' } : undefined });
+        // Every third call sets an issuer longer than the core keeps between signs (256 bytes).
+        const iss = i % 3 === 2 ? { issuer: `https://${'i'.repeat(i * 10)}` } : {};
+        const token = signer.signSync(payload, { iat: 1_800_000_000 + i, expiresIn: 60, header: i % 2 ? { cty: 'x' } : undefined, ...iss });
         const header = b64u(JSON.stringify({ alg, typ: 'JWT', kid: 'k1', ...(i % 2 ? { cty: 'x' } : {}) }));
-        const input = `${header}.${b64u(JSON.stringify({ ...payload, iat: 1_800_000_000 + i, exp: 1_800_000_060 + i }))}`;
+        const claims = { ...payload, iat: 1_800_000_000 + i, exp: 1_800_000_060 + i, ...(iss.issuer === undefined ? {} : { iss: iss.issuer }) };
+        const input = `${header}.${b64u(JSON.stringify(claims))}`;
         const tag = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(input)));
         expect(token).toBe(`${input}.${b64u(tag)}`);
       }
