@@ -81,15 +81,18 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
 
   // A sender reuses one header (`dir`, AES-KW, RSA) on every token: remember the last few parses.
   // Keyed by the exact segment; ECDH-ES headers carry a fresh epk each time and simply miss.
-  const headers = new Map<string, JweHeader>();
-  function cachedHeader(segment: string): JweHeader {
-    let h = headers.get(segment);
-    if (h === undefined) {
-      h = parseJweHeader(segment, algs, encs);
+  // With the parse go the AAD bytes (RFC 7516 §5.2 step 14: the ASCII of the encoded protected
+  // header) and the key it picks, both fixed by the header segment alone.
+  const headers = new Map<string, HeaderEntry>();
+  function cachedHeader(segment: string): HeaderEntry {
+    let e = headers.get(segment);
+    if (e === undefined) {
+      const header = parseJweHeader(segment, algs, encs);
+      e = { header, aad: encoder.encode(segment), key: pick(header) };
       if (headers.size >= 16) headers.clear();
-      headers.set(segment, h);
+      headers.set(segment, e);
     }
-    return h;
+    return e;
   }
 
   function pick(h: JweHeader): JweKey {
@@ -138,21 +141,24 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
       const d3 = token.indexOf('.', d2 + 1);
       const d4 = token.indexOf('.', d3 + 1);
       if (d1 <= 0) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'empty JWE header' });
-      const header = cachedHeader(token.slice(0, d1));
+      const { header, aad, key } = cachedHeader(token.slice(0, d1));
       const encryptedKey = segment(token, d1 + 1, d2, 'encrypted key');
       const sealed = {
         iv: segment(token, d2 + 1, d3, 'iv'),
         ciphertext: segment(token, d3 + 1, d4, 'ciphertext'),
         tag: segment(token, d4 + 1, token.length, 'tag'),
       };
-      const key = pick(header);
-      // RFC 7516 §5.2 step 14: the AAD is the ASCII of the encoded protected header.
-      const aad = encoder.encode(token.slice(0, d1));
       // No promise layer where none is needed: `dir` keys come back as they are once imported.
       const cek = key.unwrap(header.alg, header.enc, header.header, encryptedKey);
       return cek instanceof Promise ? cek.then((k) => finish(header, k, aad, sealed)) : finish(header, cek, aad, sealed);
     },
   };
+}
+
+interface HeaderEntry {
+  readonly header: JweHeader;
+  readonly aad: Uint8Array;
+  readonly key: JweKey;
 }
 
 function asText(header: JweHeader, plain: Uint8Array): OpenedJwe {
