@@ -109,3 +109,96 @@ export function decodeBase64Url(src: usize, len: u32, dst: usize): i32 {
   // Valid values are below 64: only BAD sets bit 7.
   return bad & 0x80 ? -1 : n;
 }
+
+// ---- encoding (the HMAC signer writes its token with it) ----
+
+// 6-bit value -> character of the URL alphabet.
+const CHAR: usize = memory.data(64);
+for (let v: u32 = 0; v < 64; v++) {
+  store<u8>(CHAR + v, <u8>(v < 26 ? v + 65 : v < 52 ? v + 71 : v < 62 ? v - 4 : v == 62 ? 45 : 95));
+}
+
+// Per-lane constants of the SIMD encoder (loaded once per call, as above): the masks
+// and multipliers that pick the four 6-bit values out of each 3-byte group, the
+// thresholds of the character classes, the class -> distance-to-character table,
+// and the byte gather (a swizzle of a loaded mask: V8 rebuilds a shuffle's
+// immediate mask in every iteration).
+const ENC: usize = memory.data(144, 16);
+for (let j: usize = 0; j < 4; j++) {
+  store<u32>(ENC + 4 * j, 0x0000fc00); // first value (bits 15..10 of the gathered word)
+  store<u32>(ENC + 16 + 4 * j, 0x0fc00000); // third value
+  store<u32>(ENC + 32 + 4 * j, 0x003f03f0); // second and fourth values
+  store<u32>(ENC + 48 + 4 * j, 0x01000010); // shift them left by 4 and 8 (16-bit multiplies)
+}
+memory.fill(ENC + 64, 51, 16);
+memory.fill(ENC + 80, 26, 16);
+memory.fill(ENC + 96, 13, 16);
+// Class 0: a-z (+71); 1..10: 0-9 (-4); 11: '-' (-17); 12: '_' (+32); 13: A-Z (+65).
+memory.fill(ENC + 112, 252, 16); // -4
+store<u8>(ENC + 112, 71);
+store<u8>(ENC + 123, 239); // -17
+store<u8>(ENC + 124, 32);
+store<u8>(ENC + 125, 65);
+// Group g (bytes 3g, 3g+1, 3g+2) to lane g as (b1, b0, b2, b1).
+for (let g: u32 = 0; g < 4; g++) {
+  const b0 = 3 * g;
+  store<u32>(ENC + 128 + 4 * <usize>g, (b0 + 1) | (b0 << 8) | ((b0 + 2) << 16) | ((b0 + 1) << 24));
+}
+
+/** Characters that `len` bytes encode to (unpadded). */
+export function encodedLength(len: u32): u32 {
+  return (len / 3) * 4 + (len % 3 == 0 ? 0 : len % 3 + 1);
+}
+
+/**
+ * Encode `len` bytes at `src` as unpadded base64url at `dst`; returns the character
+ * count. Reads no byte past `src + len` and writes none past the result. What it
+ * encodes is public (a token's payload and its tag), so the table lookups of the
+ * scalar tail need not be constant time.
+ */
+export function encodeBase64Url(src: usize, len: u32, dst: usize): u32 {
+  let i = src;
+  let o = dst;
+  const end = src + <usize>len;
+  const k = ENC;
+  const m0 = v128.load(k, 0), m2 = v128.load(k, 16), m13 = v128.load(k, 32), mul = v128.load(k, 48);
+  const c51 = v128.load(k, 64), c26 = v128.load(k, 80), c13 = v128.load(k, 96), lut = v128.load(k, 112);
+  const gather = v128.load(k, 128);
+  // 12 bytes -> 16 characters per step (16 bytes loaded, the last 4 unused).
+  while (i + 16 <= end) {
+    const v = v128.load(i);
+    // Each 32-bit lane gets bytes (b1, b0, b2, b1) of its group: little-endian, the
+    // low half is b0:b1 and the high half b1:b2, big-endian 16-bit words.
+    const w = i8x16.swizzle(v, gather);
+    const six = v128.or(
+      v128.or(i32x4.shr_u(v128.and(w, m0), 10), i32x4.shr_u(v128.and(w, m2), 6)),
+      i16x8.mul(v128.and(w, m13), mul),
+    );
+    // Class of each value (see lut), then the distance from value to character. The
+    // values are below 64, so a signed compare is exact (and one x64 instruction).
+    const cls = v128.or(i8x16.sub_sat_u(six, c51), v128.and(i8x16.gt_s(c26, six), c13));
+    v128.store(o, i8x16.add(six, i8x16.swizzle(lut, cls)));
+    i += 12;
+    o += 16;
+  }
+  for (; i + 3 <= end; i += 3) {
+    const n = (<u32>load<u8>(i) << 16) | (<u32>load<u8>(i, 1) << 8) | <u32>load<u8>(i, 2);
+    store<u8>(o, load<u8>(CHAR + (n >> 18)));
+    store<u8>(o, load<u8>(CHAR + ((n >> 12) & 63)), 1);
+    store<u8>(o, load<u8>(CHAR + ((n >> 6) & 63)), 2);
+    store<u8>(o, load<u8>(CHAR + (n & 63)), 3);
+    o += 4;
+  }
+  const rem = <u32>(end - i);
+  if (rem != 0) {
+    const n = (<u32>load<u8>(i) << 16) | (rem == 2 ? <u32>load<u8>(i, 1) << 8 : 0);
+    store<u8>(o, load<u8>(CHAR + (n >> 18)));
+    store<u8>(o, load<u8>(CHAR + ((n >> 12) & 63)), 1);
+    o += 2;
+    if (rem == 2) {
+      store<u8>(o, load<u8>(CHAR + ((n >> 6) & 63)));
+      o += 1;
+    }
+  }
+  return <u32>(o - dst);
+}

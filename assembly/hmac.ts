@@ -2,7 +2,7 @@
 // computed once per key and kept in a key slot. A verify then costs only the
 // message blocks plus one outer compression.
 
-import { sha256Compress, sha256Init, sha256Resume, sha256Update, sha256Final } from './sha256';
+import { sha256Compress, sha256Init, sha256Update, sha256Final, storeBe32 } from './sha256';
 import { sha512Compress, sha512Init, sha512Resume, sha512Update, sha512Final, SHA512_CTX } from './sha512';
 import { wipe, equalCt } from './regions';
 import { arenaAlloc } from './arena';
@@ -29,6 +29,8 @@ const PAD: usize = memory.data(128, 16);
 const CTX: usize = memory.data(SHA512_CTX, 16);
 const INNER: usize = memory.data(64, 16);
 const TAG: usize = memory.data(64, 16);
+// SHA-256 HMAC: the padded last block(s) of the inner hash, then the outer block.
+const BLOCK: usize = memory.data(128, 16);
 
 export function digestLength(hash: u32): u32 {
   return hash == HASH_SHA256 ? 32 : hash == HASH_SHA384 ? 48 : hash == HASH_SHA512 ? 64 : 0;
@@ -116,12 +118,7 @@ export function hmacCompute(slot: u32, data: usize, len: usize, out: usize): i32
   const dlen = digestLength(hash);
   if (dlen == 0) return ERR_EMPTY_SLOT;
   if (hash == HASH_SHA256) {
-    sha256Resume(CTX, s + SLOT_INNER, 64);
-    sha256Update(CTX, data, len);
-    sha256Final(CTX, INNER);
-    sha256Resume(CTX, s + SLOT_OUTER, 64);
-    sha256Update(CTX, INNER, 32);
-    sha256Final(CTX, out);
+    hmacSha256(s, data, len, out);
   } else {
     sha512Resume(CTX, s + SLOT_INNER, 128);
     sha512Update(CTX, data, len);
@@ -129,9 +126,53 @@ export function hmacCompute(slot: u32, data: usize, len: usize, out: usize): i32
     sha512Resume(CTX, s + SLOT_OUTER, 128);
     sha512Update(CTX, INNER, dlen);
     sha512Final(CTX, out, dlen);
+    wipe(INNER, 64);
   }
-  wipe(INNER, 64);
   return <i32>dlen;
+}
+
+/**
+ * HMAC-SHA-256 of `len` bytes at `data` with the midstates of slot `s`, without the
+ * streaming context: full blocks are compressed where they lie, the padded tail and
+ * the outer block are built in BLOCK with vector stores. (V8 turns memory.copy and
+ * memory.fill into calls out of the module; the streaming path made about ten per MAC.)
+ * Only lengths choose the path. The state and BLOCK are wiped before returning.
+ */
+function hmacSha256(s: usize, data: usize, len: usize, out: usize): void {
+  const st = CTX;
+  const z = i32x4.splat(0);
+  v128.store(st, v128.load(s + SLOT_INNER));
+  v128.store(st, v128.load(s + SLOT_INNER, 16), 16);
+  const blocks = len >> 6;
+  if (blocks != 0) sha256Compress(st, data, blocks);
+  const tail = data + (blocks << 6);
+  const rest = len & 63;
+  const end: usize = rest < 56 ? 64 : 128;
+  for (let j: usize = 0; j < end; j += 16) v128.store(BLOCK + j, z);
+  let i: usize = 0;
+  for (; i + 16 <= rest; i += 16) v128.store(BLOCK + i, v128.load(tail + i));
+  if (i + 8 <= rest) {
+    store<u64>(BLOCK + i, load<u64>(tail + i));
+    i += 8;
+  }
+  for (; i < rest; i++) store<u8>(BLOCK + i, load<u8>(tail + i));
+  store<u8>(BLOCK + rest, 0x80);
+  // The bit length counts the key block the inner midstate absorbed.
+  store<u64>(BLOCK + end - 8, bswap<u64>((<u64>len + 64) << 3));
+  sha256Compress(st, BLOCK, end >> 6);
+  // Outer block: the inner digest (big-endian), 0x80, zeros, the bit length of 64 + 32 bytes.
+  for (let j: usize = 0; j < 32; j += 4) storeBe32(BLOCK + j, load<u32>(st + j));
+  v128.store(BLOCK, z, 32);
+  v128.store(BLOCK, z, 48);
+  store<u8>(BLOCK + 32, 0x80);
+  store<u64>(BLOCK + 56, bswap<u64>(<u64>(64 + 32) << 3));
+  v128.store(st, v128.load(s + SLOT_OUTER));
+  v128.store(st, v128.load(s + SLOT_OUTER, 16), 16);
+  sha256Compress(st, BLOCK, 1);
+  for (let j: usize = 0; j < 32; j += 4) storeBe32(out + j, load<u32>(st + j));
+  v128.store(st, z);
+  v128.store(st, z, 16);
+  for (let j: usize = 0; j < end; j += 16) v128.store(BLOCK + j, z);
 }
 
 /**

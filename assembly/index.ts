@@ -2,9 +2,9 @@
 // Bytes travel through the fixed regions in ./regions (INPUT, SIG, OUT), which
 // JS reaches through the *_ptr exports. Status codes are in ./status.
 
-import { INPUT, INPUT_CAP, SIG, SIG_CAP, OUT, PAYLOAD, wipe } from './regions';
+import { INPUT, INPUT_CAP, SIG, SIG_CAP, OUT, PAYLOAD, PAYLOAD_CAP, EXTRA, EXTRA_CAP, wipe } from './regions';
 import { ERR_ALG, ERR_LENGTH, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING } from './status';
-import { decodeBase64Url } from './base64url';
+import { decodeBase64Url, encodeBase64Url, encodedLength } from './base64url';
 import { utf8Class } from './utf8';
 import {
   hmacSlotCount, hmacGrow, digest, digestLength, hmacImport, hmacVerify, hmacCompute, hmacDrop,
@@ -22,6 +22,7 @@ export function sig_ptr(): usize { return SIG; }
 export function sig_cap(): u32 { return SIG_CAP; }
 export function out_ptr(): usize { return OUT; }
 export function payload_ptr(): usize { return PAYLOAD; }
+export function extra_ptr(): usize { return EXTRA; }
 
 /** Wipe the first `len` bytes of INPUT (JS calls this after writing a secret there). */
 export function input_wipe(len: u32): void {
@@ -114,6 +115,37 @@ export function hmac_verify(slot: u32, len: u32, tagLen: u32): i32 {
 export function hmac_compute(slot: u32, len: u32): i32 {
   if (len > INPUT_CAP) return ERR_LENGTH;
   return hmacCompute(slot, INPUT, len, OUT);
+}
+
+/**
+ * Sign a compact JWS in one call: INPUT starts with the header segment
+ * (`headerLen` characters, written by JS), PAYLOAD holds the claims JSON
+ * (`payloadLen` bytes), and the first `extraLen` bytes of EXTRA, if any, are
+ * members to insert before its closing brace. Appends '.', the payload's
+ * base64url, '.', and the base64url of the MAC of everything before that second
+ * dot, so the whole token ends up at INPUT; returns its length or a status.
+ */
+export function hmac_sign_jws(slot: u32, headerLen: u32, payloadLen: u32, extraLen: u32): i32 {
+  if (payloadLen > PAYLOAD_CAP || headerLen > INPUT_CAP || extraLen > EXTRA_CAP) return ERR_LENGTH;
+  if (extraLen != 0) {
+    if (payloadLen < 2 || payloadLen + extraLen > PAYLOAD_CAP) return ERR_LENGTH;
+    // Over the closing brace, then the brace again.
+    const at = PAYLOAD + payloadLen - 1;
+    let i: usize = 0;
+    for (; i + 16 <= <usize>extraLen; i += 16) v128.store(at + i, v128.load(EXTRA + i));
+    for (; i < <usize>extraLen; i++) store<u8>(at + i, load<u8>(EXTRA + i));
+    store<u8>(at + i, 0x7d);
+    payloadLen += extraLen;
+  }
+  const inputLen = headerLen + 1 + encodedLength(payloadLen);
+  // Room for the longest tag (64 bytes: 86 characters) after the second dot.
+  if (inputLen + 87 > INPUT_CAP) return ERR_LENGTH;
+  store<u8>(INPUT + headerLen, 0x2e);
+  encodeBase64Url(PAYLOAD, payloadLen, INPUT + headerLen + 1);
+  const tagLen = hmacCompute(slot, INPUT, inputLen, OUT);
+  if (tagLen <= 0) return tagLen;
+  store<u8>(INPUT + inputLen, 0x2e);
+  return <i32>(inputLen + 1 + encodeBase64Url(OUT, <u32>tagLen, INPUT + inputLen + 1));
 }
 
 export function hmac_drop(slot: u32): i32 { return hmacDrop(slot); }

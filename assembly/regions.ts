@@ -16,6 +16,9 @@ export const INPUT: usize = memory.data(INPUT_CAP as i32, 16);
 export const SIG: usize = memory.data((SIG_CAP + 4) as i32, 16);
 export const PAYLOAD: usize = memory.data((PAYLOAD_CAP + 4) as i32, 16);
 export const OUT: usize = memory.data(OUT_CAP as i32, 16);
+/** Claims text a signer appends to its payload JSON (its time members), kept between signs. */
+export const EXTRA_CAP: u32 = 256;
+export const EXTRA: usize = memory.data(EXTRA_CAP as i32, 16);
 
 /** Overwrite `len` bytes at `ptr` with zeros (secrets must not outlive a call). */
 export function wipe(ptr: usize, len: usize): void {

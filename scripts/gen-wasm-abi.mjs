@@ -1,5 +1,5 @@
 // Generates src/wasm/abi.ts: the numbers the JS side shares with the Wasm core
-// (status codes, the UTF-8 class jws_decode reports, hash ids, the INPUT size), read
+// (status codes, the UTF-8 class jws_decode reports, hash ids, the region sizes), read
 // from the `export const NAME: type = value;` lines of assembly/, so they are written
 // down once. Only the names the JS side uses are emitted; a name missing from its
 // assembly file is an error.
@@ -15,7 +15,7 @@ const WANTED = {
   'assembly/status.ts': ['VALID', 'INVALID', 'ERR_KEY', 'ERR_PAYLOAD_ENCODING', 'ERR_SIGNATURE_ENCODING'],
   'assembly/utf8.ts': ['UTF8_ASCII', 'UTF8_VALID'],
   'assembly/hmac.ts': ['HASH_SHA256', 'HASH_SHA384', 'HASH_SHA512'],
-  'assembly/regions.ts': ['INPUT_CAP'],
+  'assembly/regions.ts': ['INPUT_CAP', 'PAYLOAD_CAP', 'EXTRA_CAP'],
 };
 
 function constants(file) {
@@ -48,6 +48,12 @@ const out = [
   '',
   '/** Bytes in the INPUT region (assembly/regions.ts): the longest token or message the core takes. */',
   `export const INPUT_CAP = ${value.INPUT_CAP};`,
+  '',
+  '/** Bytes in the PAYLOAD region (assembly/regions.ts): a decoded payload, or the claims JSON a signer hands the core. */',
+  `export const PAYLOAD_CAP = ${value.PAYLOAD_CAP};`,
+  '',
+  '/** Bytes in the EXTRA region (assembly/regions.ts): claims text a signer keeps in the core between signs. */',
+  `export const EXTRA_CAP = ${value.EXTRA_CAP};`,
   '',
 ].join('\n');
 writeFileSync(join(root, 'src/wasm/abi.ts'), out);

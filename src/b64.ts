@@ -15,6 +15,11 @@ export function decodedLength(len: number): number {
   return (len >>> 2) * 3 + (rem === 0 ? 0 : rem - 1);
 }
 
+/** Unpadded base64url length of `len` bytes. */
+export function encodedLength(len: number): number {
+  return Math.floor((len * 4 + 2) / 3);
+}
+
 /**
  * Decode `text[start, end)` into `out` (which must hold decodedLength bytes).
  * Returns false on any character outside the alphabet or non-zero trailing bits.

@@ -54,8 +54,11 @@ export const REMOTE_SET_OPTION_NAMES = {
  * checkOptionNames({ audiance: 'api' }, VERIFIER_OPTION_NAMES); // throws: setting "audiance"
  */
 export function checkOptionNames(options: object, allowed: Readonly<Record<string, true>>, at?: string): void {
-  for (const name of Object.keys(options)) {
-    if (!Object.hasOwn(allowed, name)) {
+  // for-in allocates no key array (this runs on every signSync). It also visits
+  // inherited enumerable names, which the hasOwn test skips; an allow-list holds only
+  // `true`, which no inherited member of a plain object is.
+  for (const name in options) {
+    if ((allowed as Record<string, unknown>)[name] !== true && Object.hasOwn(options, name)) {
       throw optionsError(at === undefined ? name : `${at}.${name}`, 'unknown option');
     }
   }

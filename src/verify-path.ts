@@ -168,8 +168,11 @@ export function buildVerifier(options: VerifierOptions, jwe?: JweSupport): Verif
 function buildVerifierFrom(s: Setup): Verifier {
   return {
     verify<P>(token: string): Promise<VerifyResult<P>> {
-      if (s.jwe !== undefined && s.jwe.isCompactJwe(token)) return s.jwe.decryptor.open(token).then((o) => afterDecrypt(s, token, o)) as Promise<VerifyResult<P>>;
       try {
+        if (s.jwe !== undefined && s.jwe.isCompactJwe(token)) {
+          const opened = s.jwe.decryptor.open(token);
+          return (opened instanceof Promise ? opened.then((o) => afterDecrypt(s, token, o)) : Promise.resolve(afterDecrypt(s, token, opened))) as Promise<VerifyResult<P>>;
+        }
         return Promise.resolve(run(s, token, false, s.clock(), false)) as Promise<VerifyResult<P>>;
       } catch (e) {
         return Promise.reject(e);

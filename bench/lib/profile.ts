@@ -28,6 +28,7 @@ export const PHASES = [
   'key parse + import',
   'KV + unsealing',
   'guard setup, other',
+  'self-test',
   'first verify',
   'request path, other',
   'V8 (compile, GC, runtime)',
@@ -104,6 +105,8 @@ export function attribute(profile: CpuProfile, ranges: Ranges, capUs = 250): Rec
       const names = stack.map((f) => `${fileOf(f, ranges)}#${f.functionName}`);
       // The guard's deferred log lines run in this callback after the response.
       if (names.includes('src/worker/embed.ts#writeDeferredLog')) phase = 'after the response';
+      // The guard Worker's known-answer verify at module scope (src/worker/self-test.ts), key import included.
+      else if (names.some((n) => n.startsWith('src/worker/self-test.ts#'))) phase = 'self-test';
       if (phase === undefined) {
         if (names.some((n) => n.startsWith('src/worker/build.ts#') || n === 'src/worker/guard.ts#startGuard' || n === 'src/worker/guard.ts#Guard')) phase = 'guard setup, other';
         else if (names.some((n) => n === 'src/worker/guard.ts#verify')) phase = 'first verify';

@@ -60,6 +60,8 @@ export default {
 
 export interface WorkerdBench {
   samples: Sample[];
+  /** ns per operation in each round, by case name (for ratios paired by round). */
+  perRound: Record<string, number[]>;
   workerdVersion: string;
 }
 
@@ -114,7 +116,7 @@ export async function benchInWorkerd(entry: string, opts: { rounds?: number; req
         perOp[c]!.push(Math.max(0, double - single) / n);
       }
     }
-    return { samples: names.map((name, i) => summarize(name, perOp[i]!)), workerdVersion: packageVersion('workerd') };
+    return { samples: names.map((name, i) => summarize(name, perOp[i]!)), perRound: Object.fromEntries(names.map((name, i) => [name, perOp[i]!])), workerdVersion: packageVersion('workerd') };
   } finally {
     await mf.dispose();
   }

@@ -8,12 +8,14 @@ async function gcm(key: Uint8Array | CryptoKey, usage: 'encrypt' | 'decrypt'): P
 
 export const jweBackend: JweBackend = {
   name: 'webcrypto',
-  async gcmDecrypt(key, iv, aad, ciphertext, tag) {
+  gcmDecrypt(key, iv, aad, ciphertext, tag) {
     const joined = new Uint8Array(ciphertext.length + tag.length);
     joined.set(ciphertext, 0);
     joined.set(tag, ciphertext.length);
     const params = { name: 'AES-GCM', iv: iv as BufferSource, additionalData: aad as BufferSource, tagLength: 128 };
-    return new Uint8Array(await crypto.subtle.decrypt(params, await gcm(key, 'decrypt'), joined));
+    const open = (k: CryptoKey): Promise<Uint8Array> => crypto.subtle.decrypt(params, k, joined).then((plain) => new Uint8Array(plain));
+    // An imported key (the `dir` case, every call after the first) goes straight to the cipher.
+    return key instanceof Uint8Array ? gcm(key, 'decrypt').then(open) : open(key);
   },
   async gcmEncrypt(key, iv, aad, plaintext) {
     const params = { name: 'AES-GCM', iv: iv as BufferSource, additionalData: aad as BufferSource, tagLength: 128 };

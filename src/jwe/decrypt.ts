@@ -10,7 +10,7 @@ import { DECRYPTION_OPTION_NAMES, checkOptionNames } from '../option-names.js';
 import { optionsError as invalidOption } from '../options-error.js';
 import { utf8 } from '../utf8.js';
 import { CONTENT_ENCRYPTION, KEY_MANAGEMENT } from './algorithms.js';
-import { decryptContent } from './content.js';
+import { decryptContent, type Sealed } from './content.js';
 import { parseJweHeader, type JweHeader } from './header.js';
 import { JweKey, type EncryptionKeyInput } from './keys.js';
 
@@ -39,7 +39,8 @@ export interface OpenedJwe {
 }
 
 export interface Decryptor {
-  open(token: string): Promise<OpenedJwe>;
+  /** May throw (a malformed token) or return a promise (a key import or a cipher that answers later). */
+  open(token: string): OpenedJwe | Promise<OpenedJwe>;
 }
 
 function optionsError(setting: string, reason: string) {
@@ -80,15 +81,18 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
 
   // A sender reuses one header (`dir`, AES-KW, RSA) on every token: remember the last few parses.
   // Keyed by the exact segment; ECDH-ES headers carry a fresh epk each time and simply miss.
-  const headers = new Map<string, JweHeader>();
-  function cachedHeader(segment: string): JweHeader {
-    let h = headers.get(segment);
-    if (h === undefined) {
-      h = parseJweHeader(segment, algs, encs);
+  // With the parse go the AAD bytes (RFC 7516 §5.2 step 14: the ASCII of the encoded protected
+  // header) and the key it picks, both fixed by the header segment alone.
+  const headers = new Map<string, HeaderEntry>();
+  function cachedHeader(segment: string): HeaderEntry {
+    let e = headers.get(segment);
+    if (e === undefined) {
+      const header = parseJweHeader(segment, algs, encs);
+      e = { header, aad: encoder.encode(segment), key: pick(header) };
       if (headers.size >= 16) headers.clear();
-      headers.set(segment, h);
+      headers.set(segment, e);
     }
-    return h;
+    return e;
   }
 
   function pick(h: JweHeader): JweKey {
@@ -99,8 +103,37 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
     return found[0]!;
   }
 
+  /** Decrypt with the CEK, wipe a recovered one, and hand back the plaintext as text. */
+  function finish(header: JweHeader, cek: Uint8Array | CryptoKey, aad: Uint8Array, sealed: Sealed): OpenedJwe | Promise<OpenedJwe> {
+    // A recovered CEK is this token's alone; a `dir` key is the caller's and stays.
+    const wipe = (): void => {
+      if (cek instanceof Uint8Array && header.alg !== 'dir') cek.fill(0);
+    };
+    let opened: Uint8Array | Promise<Uint8Array>;
+    try {
+      opened = decryptContent(header.enc, cek, aad, sealed);
+    } catch (e) {
+      wipe();
+      throw e;
+    }
+    if (!(opened instanceof Promise)) {
+      wipe();
+      return asText(header, opened);
+    }
+    return opened.then(
+      (plain) => {
+        wipe();
+        return asText(header, plain);
+      },
+      (e: unknown) => {
+        wipe();
+        throw e;
+      },
+    );
+  }
+
   return {
-    async open(token: string): Promise<OpenedJwe> {
+    open(token: string): OpenedJwe | Promise<OpenedJwe> {
       if (!isCompactJwe(token)) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected five segments' });
       if (token.length > maxLength) throw new JwtError('ERR_JWT_TOO_LARGE');
       const d1 = token.indexOf('.');
@@ -108,25 +141,28 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
       const d3 = token.indexOf('.', d2 + 1);
       const d4 = token.indexOf('.', d3 + 1);
       if (d1 <= 0) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'empty JWE header' });
-      const header = cachedHeader(token.slice(0, d1));
+      const { header, aad, key } = cachedHeader(token.slice(0, d1));
       const encryptedKey = segment(token, d1 + 1, d2, 'encrypted key');
-      const iv = segment(token, d2 + 1, d3, 'iv');
-      const ciphertext = segment(token, d3 + 1, d4, 'ciphertext');
-      const tag = segment(token, d4 + 1, token.length, 'tag');
-      const key = pick(header);
-      const cek = await key.unwrap(header.alg, header.enc, header.header, encryptedKey);
-      // RFC 7516 §5.2 step 14: the AAD is the ASCII of the encoded protected header.
-      const aad = encoder.encode(token.slice(0, d1));
-      let plain: Uint8Array;
-      try {
-        plain = await decryptContent(header.enc, cek, aad, { iv, ciphertext, tag });
-      } finally {
-        // A recovered CEK is this token's alone; a `dir` key is the caller's and stays.
-        if (cek instanceof Uint8Array && header.alg !== 'dir') cek.fill(0);
-      }
-      const text = utf8(plain);
-      if (text === undefined) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'not UTF-8' });
-      return { header, plaintext: text };
+      const sealed = {
+        iv: segment(token, d2 + 1, d3, 'iv'),
+        ciphertext: segment(token, d3 + 1, d4, 'ciphertext'),
+        tag: segment(token, d4 + 1, token.length, 'tag'),
+      };
+      // No promise layer where none is needed: `dir` keys come back as they are once imported.
+      const cek = key.unwrap(header.alg, header.enc, header.header, encryptedKey);
+      return cek instanceof Promise ? cek.then((k) => finish(header, k, aad, sealed)) : finish(header, cek, aad, sealed);
     },
   };
+}
+
+interface HeaderEntry {
+  readonly header: JweHeader;
+  readonly aad: Uint8Array;
+  readonly key: JweKey;
+}
+
+function asText(header: JweHeader, plain: Uint8Array): OpenedJwe {
+  const text = utf8(plain);
+  if (text === undefined) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'not UTF-8' });
+  return { header, plaintext: text };
 }

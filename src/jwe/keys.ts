@@ -52,6 +52,8 @@ export class JweKey {
   readonly #secret: Uint8Array | undefined;
   readonly #jwk: EncryptionJWK | undefined;
   readonly #imports = new Map<string, Promise<CryptoKey>>();
+  /** The `dir` AES-GCM key once imported (bytes under node). */
+  #dirGcm: CryptoKey | Uint8Array | undefined;
 
   constructor(input: EncryptionKeyInput, purpose: 'decrypt' | 'encrypt') {
     if (input instanceof Uint8Array) {
@@ -138,14 +140,24 @@ export class JweKey {
     return p;
   }
 
-  /** Decrypt side: the CEK (bytes, or an imported AES-GCM key for `dir`). */
-  async unwrap(alg: KeyManagement, enc: EncSpec, header: Readonly<Record<string, unknown>>, encryptedKey: Uint8Array): Promise<Uint8Array | CryptoKey> {
+  /**
+   * Decrypt side: the CEK (bytes, or an imported AES-GCM key for `dir`). For `dir` with
+   * AES-GCM the key once imported is returned as it is, not as a promise.
+   */
+  unwrap(alg: KeyManagement, enc: EncSpec, header: Readonly<Record<string, unknown>>, encryptedKey: Uint8Array): Uint8Array | CryptoKey | Promise<Uint8Array | CryptoKey> {
+    if (alg === 'dir' && enc.kind === 'gcm' && encryptedKey.length === 0 && this.#dirGcm !== undefined) return this.#dirGcm;
+    return this.#unwrap(alg, enc, header, encryptedKey);
+  }
+
+  async #unwrap(alg: KeyManagement, enc: EncSpec, header: Readonly<Record<string, unknown>>, encryptedKey: Uint8Array): Promise<Uint8Array | CryptoKey> {
     switch (alg) {
       case 'dir':
         if (encryptedKey.length !== 0) throw new JwtError('ERR_JWE_CEK_INVALID', { reason: 'dir carries no encrypted key' });
         if (enc.kind === 'gcm') {
-          const k = gcmDecryptionKey(this.#secret!);
-          return k instanceof Promise ? this.#imported('gcm:decrypt', () => k) : k;
+          // Imported once (the backend call itself starts an import; under node it returns the bytes).
+          const k = this.#imports.get('gcm:decrypt') ?? gcmDecryptionKey(this.#secret!);
+          this.#dirGcm = k instanceof Promise ? await this.#imported('gcm:decrypt', () => k) : k;
+          return this.#dirGcm;
         }
         return this.#secret!;
       case 'A128KW':

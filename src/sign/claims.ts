@@ -45,8 +45,24 @@ function timeMember(v: unknown, name: string): void {
   if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: `${name} must be a finite number` });
 }
 
+/**
+ * The claims JSON in two parts: the payload's JSON text, and members to insert before
+ * its closing brace (",name:value...", or '' for none). The HMAC signer writes both
+ * where they go without joining them first; see claimsJson for the whole text.
+ */
+export interface ClaimsText {
+  json: string;
+  extra: string;
+}
+
 /** The payload's JSON text with the claims of `o` set; `nowSec` is used for a default `iat`. */
 export function claimsJson(payload: unknown, o: SignOptions | undefined, nowSec: number): string {
+  const c = claimsText(payload, o, nowSec);
+  return c.extra === '' ? c.json : appendMembers(c.json, c.extra);
+}
+
+/** claimsJson in its two parts (ClaimsText). */
+export function claimsText(payload: unknown, o: SignOptions | undefined, nowSec: number): ClaimsText {
   if (!isPlainObject(payload)) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'payload must be a plain object' });
   const p = payload;
   // The verifier refuses time claims that are not finite numbers: never emit one.
@@ -63,31 +79,31 @@ export function claimsJson(payload: unknown, o: SignOptions | undefined, nowSec:
   if (json === undefined || json.charCodeAt(0) !== 0x7b) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'payload must serialise to a JSON object' });
 
   // No options (the common call): only the default iat, appended to the text.
-  if (o === undefined) return p.iat === undefined ? appendMembers(json, `,"iat":${nowSec}`) : json;
+  if (o === undefined) return parts(json, p.iat === undefined ? timeMembers(nowSec, undefined, undefined) : '');
   checkOptionNames(o, SIGN_OPTION_NAMES);
-  // The claims to set, as JSON text to append (no per-call arrays or closures: this is the signSync hot path).
-  let extra = '';
+  // The claims to set, as JSON text to append (no per-call closures: this is the signSync hot path).
   let clash = false;
   let iat: number | undefined;
+  let newIat: number | undefined;
   const i = o.iat;
   if (i === false) iat = undefined;
   else if (i !== undefined) {
-    iat = finite(i, 'iat');
-    extra += `,"iat":${iat}`;
+    iat = newIat = finite(i, 'iat');
     clash = p.iat !== undefined;
-  } else if (p.iat === undefined) {
-    iat = nowSec;
-    extra += `,"iat":${nowSec}`;
-  } else iat = p.iat as number;
+  } else if (p.iat === undefined) iat = newIat = nowSec;
+  else iat = p.iat as number;
   const base = iat ?? nowSec;
+  let exp: number | undefined;
+  let nbf: number | undefined;
   if (o.expiresIn !== undefined) {
-    extra += `,"exp":${base + finite(o.expiresIn, 'expiresIn')}`;
+    exp = base + finite(o.expiresIn, 'expiresIn');
     clash ||= p.exp !== undefined;
   }
   if (o.notBefore !== undefined) {
-    extra += `,"nbf":${base + finite(o.notBefore, 'notBefore')}`;
+    nbf = base + finite(o.notBefore, 'notBefore');
     clash ||= p.nbf !== undefined;
   }
+  let extra = timeMembers(newIat, exp, nbf);
   if (o.issuer !== undefined) {
     extra += `,"iss":${JSON.stringify(text(o.issuer, 'issuer'))}`;
     clash ||= p.iss !== undefined;
@@ -107,13 +123,41 @@ export function claimsJson(payload: unknown, o: SignOptions | undefined, nowSec:
     extra += `,"aud":${JSON.stringify(a)}`;
     clash ||= p.aud !== undefined;
   }
-  if (extra === '') return json;
-  if (!clash) return appendMembers(json, extra);
+  if (!clash) return parts(json, extra);
   // A member the payload already has: the option wins, in the payload's member order.
-  return JSON.stringify({ ...p, ...(JSON.parse(`{${extra.slice(1)}}`) as Record<string, unknown>) });
+  return { json: JSON.stringify({ ...p, ...(JSON.parse(`{${extra.slice(1)}}`) as Record<string, unknown>) }), extra: '' };
 }
 
-/** `json` (an object's text) with `extra` (",name:value..." text) before its closing brace. */
+// The time members' text of the last call and the values it was made from: a signer
+// called with the same options makes the same text for a whole second. Kept flat
+// (Array#join): Node's UTF-8 writer copies a flat string into the core several times
+// faster than the cons string template concatenation makes (measured ~25 vs ~130 ns).
+let lastIat: number | undefined = NaN;
+let lastExp: number | undefined = NaN;
+let lastNbf: number | undefined = NaN;
+let lastTimes = '';
+
+/** `,"iat":…,"exp":…,"nbf":…` for the members that are set (in that order), or ''. */
+function timeMembers(iat: number | undefined, exp: number | undefined, nbf: number | undefined): string {
+  // NaN (the initial state) equals nothing; -0 and 0 print alike.
+  if (iat === lastIat && exp === lastExp && nbf === lastNbf) return lastTimes;
+  const text: (string | number)[] = [];
+  if (iat !== undefined) text.push(',"iat":', iat);
+  if (exp !== undefined) text.push(',"exp":', exp);
+  if (nbf !== undefined) text.push(',"nbf":', nbf);
+  lastIat = iat;
+  lastExp = exp;
+  lastNbf = nbf;
+  lastTimes = text.join('');
+  return lastTimes;
+}
+
+/** `json` and `extra` as ClaimsText; an empty object takes its members whole (no leading comma to drop later). */
+function parts(json: string, extra: string): ClaimsText {
+  return json.length === 2 && extra !== '' ? { json: `{${extra.slice(1)}}`, extra: '' } : { json, extra };
+}
+
+/** `json` (a non-empty object's text) with `extra` (",name:value..." text) before its closing brace. */
 function appendMembers(json: string, extra: string): string {
-  return json.length === 2 ? `{${extra.slice(1)}}` : json.slice(0, -1) + extra + '}';
+  return json.slice(0, -1) + extra + '}';
 }

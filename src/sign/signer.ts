@@ -11,9 +11,10 @@ import { JwtError } from '../errors.js';
 import { SIGNER_OPTION_NAMES, checkOptionNames } from '../option-names.js';
 import { optionsError } from '../options-error.js';
 import { getCore } from '../wasm/instance.js';
-import { claimsJson, isPlainObject, type SignOptions } from './claims.js';
+import { claimsJson, claimsText, isPlainObject, type SignOptions } from './claims.js';
 import { headerSegment } from './header.js';
-import { signingKey, type SignerKeyInput, type SigningKey } from './keys.js';
+import type { WasmKey } from '../wasm/keys.js';
+import { signingKey, type SignerKeyInput } from './keys.js';
 
 export type { SignOptions } from './claims.js';
 export type { SignerKeyInput, PrivateJWK } from './keys.js';
@@ -50,8 +51,9 @@ export interface Signer {
   signSync(payload: Record<string, unknown>, options?: SignOptions): string;
 }
 
-/** The verifier's largest token (the Wasm core's input region). */
-const MAX_TOKEN = 65_536;
+/** The verifier's largest token (the Wasm core's input region), less room for the
+ * longest signature (RSA-4096 is 683 characters, larger moduli more): the longest signing input. */
+const MAX_INPUT = 65_536 - 1024;
 
 /**
  * Create a signer bound to one algorithm and key. Key problems throw here
@@ -81,26 +83,38 @@ export function createSigner(options: SignerOptions): Signer {
   const key = signingKey(spec, options.key);
   const alg = spec.alg as Algorithm;
 
+  function header(o: SignOptions | undefined): string {
+    return o?.header === undefined ? baseSegment : headerSegment(alg, base === undefined ? o.header : { ...base, ...o.header });
+  }
+
   function signingInput(payload: Record<string, unknown>, o: SignOptions | undefined): string {
-    const h = o?.header === undefined ? baseSegment : headerSegment(alg, base === undefined ? o.header : { ...base, ...o.header });
+    const h = header(o);
     const input = h + '.' + base64UrlOfText(claimsJson(payload, o, Math.floor(Date.now() / 1000)));
-    // The longest signature (RSA-4096 is 683 characters, larger moduli more) must fit as well.
-    if (input.length > MAX_TOKEN - 1024) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the token would exceed 65536 characters' });
+    if (input.length > MAX_INPUT) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the token would exceed 65536 characters' });
     return input;
+  }
+
+  /** HS*: the header and claims text go to the core, which encodes, MACs and joins them (the same checks, in the same order, as signingInput). */
+  function signHmac(wasm: WasmKey, payload: Record<string, unknown>, o: SignOptions | undefined): string {
+    const h = header(o);
+    const claims = claimsText(payload, o, Math.floor(Date.now() / 1000));
+    const core = getCore();
+    // slot() first: nothing may run between it and the signing call.
+    return core.hmacSignJws(wasm.slot(), h, claims.json, claims.extra, MAX_INPUT);
   }
 
   return {
     alg,
     signSync(payload, o) {
+      if (key.wasm !== undefined) return signHmac(key.wasm, payload, o);
       const input = signingInput(payload, o);
-      if (key.wasm !== undefined) return signHmac(key, input);
       const k = key.key;
       if (k instanceof Promise || signBackend.name !== 'node') throw new JwtError('ERR_ASYNC_REQUIRED', { reason: 'call sign() instead of signSync()' });
       return input + '.' + base64UrlOfBytes(backendSign(() => signBackend.sign(spec, k, input) as Uint8Array));
     },
     async sign(payload, o) {
+      if (key.wasm !== undefined) return signHmac(key.wasm, payload, o);
       const input = signingInput(payload, o);
-      if (key.wasm !== undefined) return signHmac(key, input);
       const k = await key.key;
       let signature: Uint8Array;
       try {
@@ -120,12 +134,4 @@ function backendSign(run: () => Uint8Array): Uint8Array {
   } catch {
     throw new JwtError('ERR_KEY_INVALID', { reason: 'the runtime refused to sign with this key' });
   }
-}
-
-function signHmac(key: SigningKey & { wasm: object }, input: string): string {
-  const core = getCore();
-  // slot() first: nothing may run between the MAC and reading it out of the core.
-  const slot = key.wasm.slot();
-  const n = core.hmacSignInput(slot, input);
-  return input + '.' + core.outBase64Url(n);
 }

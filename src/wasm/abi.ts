@@ -17,3 +17,9 @@ export const HASH_IDS = { 'SHA-256': 1, 'SHA-384': 2, 'SHA-512': 3 } as const;
 
 /** Bytes in the INPUT region (assembly/regions.ts): the longest token or message the core takes. */
 export const INPUT_CAP = 65536;
+
+/** Bytes in the PAYLOAD region (assembly/regions.ts): a decoded payload, or the claims JSON a signer hands the core. */
+export const PAYLOAD_CAP = 49152;
+
+/** Bytes in the EXTRA region (assembly/regions.ts): claims text a signer keeps in the core between signs. */
+export const EXTRA_CAP = 256;

@@ -3,11 +3,11 @@
 // Nothing here allocates inside Wasm; bytes go into fixed regions
 // (docs/architecture.md, "The Wasm boundary").
 
-import { base64UrlOfMemory, readText, writeText } from '#platform';
+import { readText, writeText, writeUtf8 } from '#platform';
 import type { HashName } from '../algorithms.js';
-import { decodedLength } from '../b64.js';
+import { decodedLength, encodedLength } from '../b64.js';
 import { JwtError } from '../errors.js';
-import { ERR_KEY, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING, HASH_IDS, INVALID, UTF8_ASCII, UTF8_VALID, VALID } from './abi.js';
+import { ERR_KEY, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING, EXTRA_CAP, HASH_IDS, INVALID, PAYLOAD_CAP, UTF8_ASCII, UTF8_VALID, VALID } from './abi.js';
 import type { CoreExports } from './exports.js';
 
 export type Bytes = string | Uint8Array;
@@ -53,8 +53,14 @@ export class Core {
   private readonly sigPtr: number;
   private readonly outPtr: number;
   private readonly payloadPtr: number;
+  private readonly extraPtr: number;
   /** The decoded token whose bytes INPUT, SIG and PAYLOAD hold; cleared by every other write (takeInput). */
   private resident: DecodedJws | undefined;
+  /** The header segment at the start of INPUT since the last hmacSignJws; cleared by every other write (takeInput). */
+  private signingHeader: string | undefined;
+  /** The claims text at EXTRA and its byte length ('' for none); only hmacSignJws writes there. */
+  private signingExtra = '';
+  private signingExtraLength = 0;
   private readonly encoder = new TextEncoder();
   private buffer: ArrayBuffer;
   private memoryView: Uint8Array;
@@ -70,6 +76,7 @@ export class Core {
     this.sigPtr = exports.sig_ptr();
     this.outPtr = exports.out_ptr();
     this.payloadPtr = exports.payload_ptr();
+    this.extraPtr = exports.extra_ptr();
     this.buffer = exports.memory.buffer;
     this.memoryView = new Uint8Array(this.buffer);
     this.inputView = this.memoryView.subarray(this.inputPtr, this.inputPtr + this.inputCap);
@@ -193,21 +200,48 @@ export class Core {
   }
 
   /**
-   * Signing: the MAC of the ASCII `signingInput` under `slot`, left in OUT; returns the
-   * tag length. Read it with outBase64Url before the next call into the core.
+   * Signing: the compact JWS `header.base64url(claims).base64url(MAC)` with the MAC
+   * under `slot`, built by the core in one call (the claims' base64url goes straight
+   * into INPUT behind the header, is MACed there, and the tag is appended). `header`
+   * is the encoded header segment; the claims are the JSON object text `json` with
+   * `extra` (",name:value..." or '') inserted before its closing brace. Throws
+   * ERR_JWT_TOO_LARGE when the signing input would exceed `maxInput` characters.
    */
-  hmacSignInput(slot: number, signingInput: string): number {
+  hmacSignJws(slot: number, header: string, json: string, extra: string, maxInput: number): string {
+    // A signer's header segment, and the time members it appends, repeat from call to
+    // call: the core keeps them (the header at INPUT, which hmac_sign_jws writes only
+    // after it and every other write takes back; the members in EXTRA, which only
+    // this method writes), so they are written again only when they change.
+    const resident = this.signingHeader === header;
     this.takeInput();
-    const len = writeText(this.buffer, this.inputPtr, this.inputCap, signingInput);
-    if (len < 0) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'signing input larger than the core buffer' });
-    const n = this.exports.hmac_compute(slot, len);
-    if (n <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `hmac_compute status ${n}` });
-    return n;
-  }
-
-  /** Unpadded base64url of the first `len` bytes of OUT (a tag hmacSignInput left there). */
-  outBase64Url(len: number): string {
-    return base64UrlOfMemory(this.buffer, this.outPtr, this.outPtr + len);
+    const h = resident ? header.length : writeText(this.buffer, this.inputPtr, this.inputCap, header);
+    if (h >= 0) this.signingHeader = header;
+    let n = writeUtf8(this.buffer, this.payloadPtr, PAYLOAD_CAP, json);
+    let e = 0;
+    if (n > 0 && extra !== '') {
+      if (extra === this.signingExtra) e = this.signingExtraLength;
+      else {
+        this.signingExtra = '';
+        e = writeUtf8(this.buffer, this.extraPtr, EXTRA_CAP, extra);
+        if (e >= 0) {
+          this.signingExtra = extra;
+          this.signingExtraLength = e;
+        } else {
+          // Longer than EXTRA: over the payload's closing brace, then the brace again.
+          e = 0;
+          const m = writeUtf8(this.buffer, this.payloadPtr + n - 1, PAYLOAD_CAP - n, extra);
+          if (m < 0) n = -1;
+          else {
+            this.memoryView[this.payloadPtr + n - 1 + m] = 0x7d;
+            n += m;
+          }
+        }
+      }
+    }
+    if (h < 0 || n < 0 || n + e > PAYLOAD_CAP || h + 1 + encodedLength(n + e) > maxInput) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the token would exceed 65536 characters' });
+    const len = this.exports.hmac_sign_jws(slot, h, n, e);
+    if (len <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `hmac_sign_jws status ${len}` });
+    return readText(this.buffer, this.inputPtr, this.inputPtr + len, true);
   }
 
   hmacDrop(slot: number): void {
@@ -261,11 +295,13 @@ export class Core {
   }
 
   /**
-   * Every write into the core's regions starts here: the decoded token they held
-   * (if any) is no longer there, and views are rebuilt if memory grew.
+   * Every write into the core's regions starts here: the decoded token and the
+   * signing header they held (if any) are no longer there, and views are rebuilt if
+   * memory grew.
    */
   private takeInput(): void {
     this.resident = undefined;
+    this.signingHeader = undefined;
     this.refreshViews();
   }
 

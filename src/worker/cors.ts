@@ -39,5 +39,14 @@ function baseHeaders(headers: Headers, cors: CorsConfig, origin: string): void {
   headers.set('access-control-allow-origin', origin);
   if (cors.credentials) headers.set('access-control-allow-credentials', 'true');
   // The answer depends on Origin: caches must not serve one origin's answer to another.
-  if (origin !== '*') headers.append('vary', 'Origin');
+  if (origin !== '*' && !varies(headers.get('vary'))) headers.append('vary', 'Origin');
+}
+
+/** Whether a Vary value already covers Origin (listed, or `*`): the origin's own Vary is kept, not repeated. */
+function varies(vary: string | null): boolean {
+  if (vary === null) return false;
+  return vary.split(',').some((v) => {
+    const name = v.trim().toLowerCase();
+    return name === 'origin' || name === '*';
+  });
 }

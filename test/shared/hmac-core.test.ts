@@ -150,5 +150,14 @@ describe('key slots and memory', () => {
     expect(x.hash(0, 10)).toBe(-3);
     expect(x.hash(1, 0xffffffff)).toBe(-2);
     expect(x.hash_update(10)).toBe(-3);
+    // hmac_sign_jws: lengths past INPUT, PAYLOAD or EXTRA, members with no JSON object to go into, an empty slot.
+    expect(x.hmac_sign_jws(0, x.input_cap() + 1, 2, 0)).toBe(-2);
+    expect(x.hmac_sign_jws(0, 10, 49_153, 0)).toBe(-2);
+    expect(x.hmac_sign_jws(0, 10, 20, 257)).toBe(-2);
+    expect(x.hmac_sign_jws(0, 10, 1, 5)).toBe(-2);
+    expect(x.hmac_sign_jws(0, 10, 49_150, 5)).toBe(-2);
+    expect(x.hmac_sign_jws(0, 65_000, 1_000, 0)).toBe(-2);
+    expect(x.hmac_sign_jws(x.hmac_slots(), 10, 2, 0)).toBe(-1);
+    expect(x.hmac_sign_jws(x.hmac_slots() - 1, 10, 2, 0)).toBe(-5);
   });
 });

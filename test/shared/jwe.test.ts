@@ -238,3 +238,25 @@ describe('JWE refusals, each with its code', () => {
     expect((await v.verify(await createEncrypter({ alg: 'dir', enc: 'A256GCM', key: k2, header: { kid: 'b' } }).encrypt(jws))).payload.n).toBe(1);
   });
 });
+
+describe('JWE key reuse', () => {
+  it('jwe_dir_key_imported_once: a dir AES-GCM key is imported into WebCrypto once, not per token', async () => {
+    const key = crypto.getRandomValues(new Uint8Array(32));
+    const enc = createEncrypter({ alg: 'dir', enc: 'A256GCM', key });
+    const verifier = createVerifier({ algorithms: ['HS256'], key: signingSecret, cache: false, decryption: { keys: [key] } });
+    const tokens = await Promise.all([1, 2, 3].map((i) => enc.encrypt({ sub: `u${i}`, exp: Math.floor(Date.now() / 1000) + 60 })));
+    const original = crypto.subtle.importKey.bind(crypto.subtle);
+    let imports = 0;
+    crypto.subtle.importKey = ((...args: Parameters<typeof original>) => {
+      imports++;
+      return original(...args);
+    }) as typeof original;
+    try {
+      for (const t of tokens) expect((await verifier.verify(t)).payload.sub).toMatch(/^u\d$/);
+    } finally {
+      crypto.subtle.importKey = original;
+    }
+    // One import in WebCrypto runtimes; none under node, whose cipher takes the bytes.
+    expect(imports).toBe(jweBackend.name === 'webcrypto' ? 1 : 0);
+  });
+});

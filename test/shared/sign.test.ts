@@ -3,6 +3,7 @@
 // payload and header refusals; the same key rules as verify; signSync serves HS*
 // everywhere and the rest only where the node:crypto backend is selected.
 import { signBackend } from '#crypto-backend';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_ALGORITHMS, createSigner, type Algorithm, createVerifier, decodeUnverified, type JWK, type PrivateJWK } from '../../src/index.js';
 import { getCore } from '../../src/wasm/instance.js';
@@ -70,6 +71,50 @@ describe('createSigner: every algorithm the verifier has', () => {
     expect(ours).toBe(btoa(String.fromCharCode(...tag)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
   });
 
+  // The core writes HS* tokens itself (payload base64url, MAC and tag in one call):
+  // each must be exactly the text built here with TextEncoder, btoa and WebCrypto.
+  it('HS* tokens are byte for byte base64url(header).base64url(claims JSON).base64url(HMAC), for random and non-ASCII payloads', async () => {
+    const payloads = fc.sample(
+      fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 12 }).filter((k) => !['exp', 'nbf', 'iat', '__proto__'].includes(k)), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 8 }),
+      { numRuns: 60, seed: 0x7e57 },
+    );
+    payloads.push({}, { s: 'é€😀\u2028\ud800' }, { s: 'x'.repeat(1000) });
+    for (const [alg, hash] of [['HS256', 'SHA-256'], ['HS384', 'SHA-384'], ['HS512', 'SHA-512']] as const) {
+      const secret = seededBytes(alg.length + 9, Number(alg.slice(2)) / 8);
+      const key = await crypto.subtle.importKey('raw', secret as BufferSource, { name: 'HMAC', hash }, false, ['sign']);
+      const signer = createSigner({ alg, key: secret, header: { kid: 'k1' } });
+      for (let i = 0; i < payloads.length; i++) {
+        const payload = payloads[i]!;
+        // Every third call sets an issuer longer than the core keeps between signs (256 bytes).
+        const iss = i % 3 === 2 ? { issuer: `https://${'i'.repeat(i * 10)}` } : {};
+        const token = signer.signSync(payload, { iat: 1_800_000_000 + i, expiresIn: 60, header: i % 2 ? { cty: 'x' } : undefined, ...iss });
+        const header = b64u(JSON.stringify({ alg, typ: 'JWT', kid: 'k1', ...(i % 2 ? { cty: 'x' } : {}) }));
+        const claims = { ...payload, iat: 1_800_000_000 + i, exp: 1_800_000_060 + i, ...(iss.issuer === undefined ? {} : { iss: iss.issuer }) };
+        const input = `${header}.${b64u(JSON.stringify(claims))}`;
+        const tag = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(input)));
+        expect(token).toBe(`${input}.${b64u(tag)}`);
+      }
+    }
+  });
+
+  it('HS* at the size limit: the longest signing input the verifier takes is signed, one byte more is ERR_JWT_TOO_LARGE (bytes, not characters, count)', () => {
+    const secret = seededBytes(11, 32);
+    const signer = createSigner({ alg: 'HS256', key: secret });
+    const v = createVerifier({ algorithms: ['HS256'], key: secret, requireExp: false, cache: false, maxTokenLength: 65_536 });
+    // Header segment 36 characters, so the payload's base64url may take 65_536 - 1024 - 37
+    // characters: 48_356 bytes of JSON, {"b":"..."} around 48_348 of them.
+    const longest = signer.signSync({ b: 'x'.repeat(48_348) }, { iat: false });
+    expect(longest.lastIndexOf('.')).toBe(65_536 - 1024);
+    expect(v.verifySync(longest).payload.b).toHaveLength(48_348);
+    expect(codeOfSync(() => signer.signSync({ b: 'x'.repeat(48_349) }, { iat: false }))).toBe('ERR_JWT_TOO_LARGE');
+    // Three bytes per character: 16_116 of them are 48_348 bytes, one more does not fit.
+    expect(v.verifySync(signer.signSync({ b: '€'.repeat(16_116) }, { iat: false })).payload.b).toHaveLength(16_116);
+    expect(codeOfSync(() => signer.signSync({ b: '€'.repeat(16_117) }, { iat: false }))).toBe('ERR_JWT_TOO_LARGE');
+    // Four bytes per two UTF-16 units; the core's claims region (49_152 bytes) overflows as well.
+    expect(codeOfSync(() => signer.signSync({ b: '😀'.repeat(12_288) }, { iat: false }))).toBe('ERR_JWT_TOO_LARGE');
+    expect(v.verifySync(signer.signSync({ b: '😀'.repeat(12_087) }, { iat: false })).payload.b).toHaveLength(24_174);
+  });
+
   it('HS* signing leaves neither the secret nor its pads in Wasm memory', () => {
     for (const [alg, size] of [['HS256', 32], ['HS384', 48], ['HS512', 64]] as const) {
       const secret = seededBytes(40 + size, size);
@@ -91,6 +136,22 @@ describe('createSigner: every algorithm the verifier has', () => {
     signer.signSync({ b: 2 });
     expect(v.verifySync(a).payload.a).toBe(1);
   });
+
+  it('a sign after other use of the core regions still writes its own header (the core keeps a signer\'s header between signs only)', async () => {
+    const secret = seededBytes(8, 32);
+    const signer = createSigner({ alg: 'HS256', key: secret, header: { kid: 'k1' } });
+    const other = createSigner({ alg: 'HS256', key: secret, header: { kid: 'other-key-id' } });
+    const v = createVerifier({ algorithms: ['HS256'], key: secret, cache: false, requireExp: false });
+    const first = signer.signSync({ a: 1 }, { iat: 5 });
+    // A verify of a longer token overwrites INPUT from its start, as does another signer's header and a hash.
+    v.verifySync(other.signSync({ a: 1 }, { iat: 5 }));
+    expect(signer.signSync({ a: 1 }, { iat: 5 })).toBe(first);
+    other.signSync({ a: 1 }, { iat: 5 });
+    expect(signer.signSync({ a: 1 }, { iat: 5 })).toBe(first);
+    getCore().hash('SHA-256', new Uint8Array(100).fill(0x41));
+    expect(signer.signSync({ a: 1 }, { iat: 5 })).toBe(first);
+    expect(v.verifySync(first).header.kid).toBe('k1');
+  });
 });
 
 describe('sign options', () => {
@@ -109,6 +170,29 @@ describe('sign options', () => {
   it('iat: a fixed value, or false to leave it out', () => {
     expect(claimsOf(signer.signSync({ a: 1 }, { iat: 1000, expiresIn: 10 }))).toEqual({ a: 1, iat: 1000, exp: 1010 });
     expect(claimsOf(signer.signSync({ a: 1 }, { iat: false }))).toEqual({ a: 1 });
+  });
+
+  it('time claims follow each call\'s own options, also for calls in the same second (the time text is reused only for equal values)', () => {
+    const calls: [Record<string, unknown>, Parameters<typeof signer.signSync>[1], Record<string, unknown>][] = [
+      [{}, { iat: 100, expiresIn: 60 }, { iat: 100, exp: 160 }],
+      [{}, { iat: 100, expiresIn: 61 }, { iat: 100, exp: 161 }],
+      [{}, { iat: 100, expiresIn: 61, notBefore: -1 }, { iat: 100, exp: 161, nbf: 99 }],
+      [{}, { iat: 100, notBefore: -1 }, { iat: 100, nbf: 99 }],
+      [{ iat: 7 }, { iat: false }, { iat: 7 }],
+      [{ iat: 7 }, { expiresIn: 1 }, { iat: 7, exp: 8 }],
+      [{}, { iat: 100, expiresIn: 60 }, { iat: 100, exp: 160 }],
+      [{ a: 1 }, { iat: -0, expiresIn: 0.5 }, { a: 1, iat: 0, exp: 0.5 }],
+      [{ a: 1 }, { iat: 0, expiresIn: 0.5 }, { a: 1, iat: 0, exp: 0.5 }],
+    ];
+    for (const [payload, o, expected] of calls) expect(claimsOf(signer.signSync(payload, o))).toEqual(expected);
+    const before = Math.floor(Date.now() / 1000);
+    const p = claimsOf(signer.signSync({}));
+    expect(Object.keys(p)).toEqual(['iat']);
+    expect(p.iat).toBeGreaterThanOrEqual(before);
+    expect(claimsOf(signer.signSync({}, { iat: false }))).toEqual({});
+    const e = claimsOf(signer.signSync({}, { iat: false, expiresIn: 61 }));
+    expect(Object.keys(e)).toEqual(['exp']);
+    expect(e.exp).toBeGreaterThanOrEqual(before + 61);
   });
 
   it('a payload iat is kept unless options set one', () => {

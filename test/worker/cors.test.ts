@@ -3,6 +3,8 @@
 // the CORS headers; without `cors`, a preflight to a protected path is a 401.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseConfig, bearer, demoKeys, makeGuard, token, type Keys, type Made } from './harness.js';
+import { withCors } from '../../src/worker/cors.js';
+import type { CorsConfig } from '../../src/worker/config.js';
 
 let k: Keys;
 let g: Made;
@@ -80,5 +82,19 @@ describe('CORS', () => {
     expect(() => parseConfig(baseConfig(k, { cors: { allowOrigins: ['*'], credentials: true } }))).toThrow(/cors.allowOrigins/);
     expect(() => parseConfig(baseConfig(k, { cors: { allowOrigins: ['https://app.example.com/'] } }))).toThrow(/cors.allowOrigins\[0\]/);
     expect(() => parseConfig(baseConfig(k, { cors: { allowOrigins: [APP], maxAge: -1 } }))).toThrow(/cors.maxAge/);
+  });
+});
+
+describe("CORS and the origin's own Vary", () => {
+  const cors: CorsConfig = { allowOrigins: [APP], allowMethods: ['GET'], allowHeaders: [], exposeHeaders: [], maxAge: 0, credentials: false };
+  it('cors_vary_not_repeated: an origin that already varies on Origin (any case, or *) keeps its Vary as it is', () => {
+    for (const vary of ['Origin', 'accept-encoding, origin', 'Accept-Encoding,ORIGIN', '*']) {
+      const res = withCors(new Response('x', { headers: { vary } }), cors, APP);
+      expect(res.headers.get('vary')).toBe(vary);
+    }
+  });
+  it('an origin that varies on something else gets Origin added once', () => {
+    const res = withCors(new Response('x', { headers: { vary: 'Accept-Encoding' } }), cors, APP);
+    expect(res.headers.get('vary')).toBe('Accept-Encoding, Origin');
   });
 });

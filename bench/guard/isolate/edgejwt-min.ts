@@ -16,6 +16,20 @@ function setup(env: Record<string, unknown>): Verifier {
   });
 }
 
+// Built at module scope from the importable env, as a Worker is written now (Cloudflare
+// evaluates the module during the TLS handshake); the jose guard and the edgejwt guard do
+// the same. A request still builds it if that failed.
+void import('cloudflare:workers').then(
+  (m: { env: Record<string, unknown> }) => {
+    try {
+      verifier ??= setup(m.env);
+    } catch {
+      // left to the first request
+    }
+  },
+  () => undefined,
+);
+
 export default {
   async fetch(request: Request, env: Record<string, unknown>): Promise<Response> {
     verifier ??= setup(env);
