@@ -18,6 +18,7 @@ import { optionsError } from './options-error.js';
 import { parsePayloadText } from './payload.js';
 import { INPUT_CAP } from './wasm/abi.js';
 import { getCore } from './wasm/instance.js';
+import type { DecodedJws } from './wasm/core.js';
 import type { Decryptor, DecryptionOptions, OpenedJwe } from './jwe/decrypt.js';
 import type { KeyManagement } from './jwe/algorithms.js';
 
@@ -161,7 +162,10 @@ export interface JweSupport {
 export function buildVerifier(options: VerifierOptions & { rawPayload: true }, jwe?: JweSupport): RawVerifier;
 export function buildVerifier(options: VerifierOptions, jwe?: JweSupport): Verifier;
 export function buildVerifier(options: VerifierOptions, jwe?: JweSupport): Verifier | RawVerifier {
-  const s = setup(options, jwe);
+  return buildVerifierFrom(setup(options, jwe));
+}
+
+function buildVerifierFrom(s: Setup): Verifier {
   return {
     verify<P>(token: string): Promise<VerifyResult<P>> {
       try {
@@ -256,6 +260,25 @@ function run(s: Setup, token: string, sync: boolean, nowMs: number, looked: bool
     const hit = s.cache.get(token, nowMs);
     if (hit !== undefined) return hit;
   }
+  return finish(s, open(s, token), sync, nowMs);
+}
+
+/**
+ * A token opened but not verified: split, header parsed, both segments decoded in
+ * the core, and (with `issuers`) the payload parsed. Nothing here is
+ * trusted until finish has checked the signature.
+ */
+interface Opened {
+  readonly token: string;
+  readonly ph: ParsedHeader;
+  readonly jws: DecodedJws;
+  readonly payload: Payload;
+  /** The parsed payload, when open parsed it: complete reuses it (one parse per verify). */
+  readonly early: Record<string, unknown> | undefined;
+}
+
+/** Bound and split, header, the token into the core, and with `issuers` the payload parsed. */
+function open(s: Setup, token: string): Opened {
   // Bound and split.
   const dots = split(token, s.maxLength);
   // Header.
@@ -265,13 +288,17 @@ function run(s: Setup, token: string, sync: boolean, nowMs: number, looked: bool
   const core = getCore();
   const jws = core.decodeJws(token, dots.headerEnd, dots.payloadEnd);
   const payload: Payload = s.raw ? core.payloadBytes(jws) : jws.payload;
+  // With `issuers`, only to choose the policy: nothing in the payload is trusted until the signature holds.
+  const early = s.single === undefined ? parsePayloadText(jws.payload) : undefined;
+  return { token, ph, jws, payload, early };
+}
 
+/** The policy, key and signature of an opened token, then its claims (in complete). */
+function finish(s: Setup, o: Opened, sync: boolean, nowMs: number): Maybe<VerifyResult> {
+  const { token, ph, jws, payload, early } = o;
   let policy = s.single;
-  let early: Record<string, unknown> | undefined;
   if (policy === undefined) {
-    // Only to choose the policy: nothing in the payload is trusted until the signature holds.
-    early = parsePayloadText(jws.payload);
-    policy = typeof early.iss === 'string' ? s.byIssuer.get(early.iss) : undefined;
+    policy = typeof early!.iss === 'string' ? s.byIssuer.get(early!.iss) : undefined;
     if (policy === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY', { reason: 'no policy for this issuer' });
   }
   const spec = algSpec(ph.alg);
@@ -284,8 +311,9 @@ function run(s: Setup, token: string, sync: boolean, nowMs: number, looked: bool
   const handle = key instanceof Promise ? key.then((k) => k.handle(spec)) : key.handle(spec);
 
   // Signature. The common case reads the signing input and signature where decodeJws
-  // left them; a check that finishes later hands the same value, decoded again if the
-  // core's regions served another verify meanwhile.
+  // left them; a check that finishes later (or a token opened before an await, see
+  // buildTwoStepVerifier) hands the same value, decoded again if the core's regions
+  // served another verify meanwhile.
   let verdict: Maybe<boolean>;
   if (handle instanceof Promise) {
     if (sync) throw new AsyncNeeded(handle, key instanceof Promise ? 'the key set is being fetched' : 'the key is being imported');
@@ -299,6 +327,77 @@ function run(s: Setup, token: string, sync: boolean, nowMs: number, looked: bool
   const p = policy;
   if (verdict instanceof Promise) return verdict.then((ok) => complete(s, ok, token, ph, early, payload, p, nowMs));
   return complete(s, verdict, token, ph, early, payload, p, nowMs);
+}
+
+/**
+ * A token opened by a TwoStepVerifier: its unverified `alg` and `iss`, for a
+ * caller that decides something cheap (whether a shared cache is worth asking)
+ * before the verify. Never trust either.
+ */
+export interface OpenedToken {
+  /** The protected header's alg, as sent. */
+  readonly alg: string;
+  /** The protected header's kid, as sent. */
+  readonly kid: string | undefined;
+  /** The payload's iss, as sent (any JSON value, or undefined). */
+  readonly iss: unknown;
+}
+
+/**
+ * A verifier whose verify can be split around an await: `open` does what every
+ * verify does first (split, header, decode, one parse of the payload) and
+ * `verifyOpened` goes on from there (policy, key, signature, claims), so the
+ * payload is parsed once. Internal to the route guard (not exported by the package).
+ */
+export interface TwoStepVerifier extends Verifier {
+  /** Throws the JwtError verify would for a token that does not get this far. */
+  open(token: string): OpenedToken;
+  /**
+   * Finish the verify of a token `open` returned: the result itself when no step
+   * waits (Wasm algorithms, a key already imported), else a promise. A failure found
+   * without waiting is thrown, one found later rejects; either is the JwtError verify gives.
+   */
+  verifyOpened(opened: OpenedToken): VerifyResult | Promise<VerifyResult>;
+}
+
+class OpenedJwt implements OpenedToken {
+  constructor(readonly o: Opened) {}
+  get alg(): string {
+    return this.o.ph.alg;
+  }
+  get kid(): string | undefined {
+    return this.o.ph.kid;
+  }
+  get iss(): unknown {
+    return this.o.early!.iss;
+  }
+}
+
+/**
+ * buildVerifier for the route guard: the same verify, plus open/verifyOpened.
+ * `issuers` only (so `open` parses the payload exactly where verify does, to pick
+ * the policy, and refuses the same tokens with the same codes), no verify cache
+ * (the guard keeps its own), no rawPayload, no JWE.
+ * @example
+ * const v = buildTwoStepVerifier({ issuers, cache: false });
+ * const opened = v.open(token);
+ * if (worthAsking(opened.iss, opened.alg)) { ... }
+ * const { payload } = await v.verifyOpened(opened); // a value or a promise
+ */
+export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }): TwoStepVerifier {
+  if (options.issuers === undefined) throw optionsError('issuers', 'the two-step verifier takes issuers');
+  const s = setup(options, undefined);
+  const base = buildVerifierFrom(s);
+  return {
+    ...base,
+    open(token: string): OpenedToken {
+      return new OpenedJwt(open(s, token));
+    },
+    verifyOpened(opened: OpenedToken): VerifyResult | Promise<VerifyResult> {
+      if (!(opened instanceof OpenedJwt)) throw new TypeError('verifyOpened takes what open returned');
+      return finish(s, opened.o, false, s.clock());
+    },
+  };
 }
 
 /** A decrypted JWE: a nested JWS goes through the whole verify; direct claims only through the claim checks. */

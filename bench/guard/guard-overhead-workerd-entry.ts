@@ -2,9 +2,15 @@
 // request through the guard (L1 off, so every request verifies; a stub origin that
 // answers at once), the library's verify of the same token, and the request plumbing
 // alone (building the Request the runtime would hand the guard, and the stub origin).
-// guard − verify − plumbing is the guard's own CPU per request.
+// guard − verify − plumbing is the guard's own CPU per request. Then the steps of
+// that request one at a time (`step …`: the guard's decision alone, without the
+// forwarding; `part …`: one runtime object or one of the guard's functions).
 import { createVerifier } from '../../src/index.ts';
+import { findToken } from '../../src/bearer/token.ts';
 import { startGuard } from '../../src/worker/api.ts';
+import { canonicalPath } from '../../src/worker/path.ts';
+import { identityHeaders, stripIdentity } from '../../src/worker/request.ts';
+import { requestTarget } from '../../src/worker/request-url.ts';
 import type { WorkerCase } from '../lib/workerd.ts';
 
 const enc = new TextEncoder();
@@ -22,7 +28,8 @@ const GEN: Record<string, { gen: Algorithm | RsaHashedKeyGenParams | EcKeyGenPar
   ES256: { gen: { name: 'ECDSA', namedCurve: 'P-256' }, sign: { name: 'ECDSA', hash: 'SHA-256' } },
 };
 
-export default async function setup(): Promise<WorkerCase[]> {
+/** `startBaseline`: another checkout's startGuard (BENCH_BASELINE_SRC), timed in the same rounds. */
+export default async function setup(startBaseline?: (env: never, deps: never) => Promise<unknown>): Promise<WorkerCase[]> {
   const cases: WorkerCase[] = [];
   const ctx = { waitUntil() {} };
   const stub = () => Promise.resolve(new Response('ok'));
@@ -64,17 +71,39 @@ export default async function setup(): Promise<WorkerCase[]> {
     if (handled.status !== 200) throw new Error(`guard ${alg}: ${handled.status} ${await handled.text()}`);
     await verifier.verify(token);
     cases.push({ name: `${alg} guard request (L1 off, stub origin)`, fn: () => guard.handle(new Request(url, { headers }), ctx), async: true });
+    if (startBaseline !== undefined) {
+      const base = (await startBaseline(env as never, { fetch: stub, log: () => undefined } as never)) as unknown as typeof guard;
+      const r = await base.handle(new Request(url, { headers }), ctx);
+      if (r.status !== 200) throw new Error(`baseline guard ${alg}: ${r.status}`);
+      cases.push({ name: `${alg} baseline guard request (L1 off, stub origin)`, fn: () => base.handle(new Request(url, { headers }), ctx), async: true });
+    }
     cases.push({ name: `${alg} library verify`, fn: () => verifier.verify(token), async: true });
     cases.push({ name: `${alg} plumbing (Request + stub origin)`, fn: () => stub().then(() => new Request(url, { headers })), async: true });
+    if (alg === 'HS256') {
+      cases.push({ name: 'step HS256 guard.authenticate (the decision, nothing forwarded)', fn: () => guard.authenticate(new Request(url, { headers }), ctx), async: true });
+      cases.push({ name: 'step HS256 guard.verify (L1 off)', fn: () => guard.verify(token, ctx), async: true });
+      const config = guard.parts.config;
+      const own = identityHeaders(config);
+      const withToken = new Request(url, { headers });
+      cases.push({ name: 'part findToken (Authorization: Bearer …)', fn: () => findToken(withToken.headers, config.tokenSources) });
+      cases.push({ name: 'part stripIdentity (2 headers, none stripped)', fn: () => stripIdentity(withToken.headers, own) });
+    }
   }
   // What the guard's request path is made of, one runtime object or call at a time.
   const url = 'https://api.bench.invalid/api/orders?x=1';
   const req = new Request(url, { headers: { authorization: 'Bearer x.y.z', accept: 'application/json' } });
   const res = new Response('ok');
   cases.push({ name: 'part new URL', fn: () => new URL(req.url) });
+  cases.push({ name: 'part requestTarget(request.url) (what the guard does instead)', fn: () => requestTarget(req.url) });
+  cases.push({ name: 'part canonicalPath (a plain path)', fn: () => canonicalPath('/api/orders', 'reject') });
+  cases.push({ name: 'part canonicalPath (with ;, an escape)', fn: () => canonicalPath('/api;v=1/ord%65rs', 'reject') });
   cases.push({ name: 'part new Headers(request.headers)', fn: () => new Headers(req.headers) });
   cases.push({ name: 'part headers.get', fn: () => req.headers.get('authorization') });
   cases.push({ name: 'part new Request(url, { headers })', fn: () => new Request(url, { method: 'GET', headers: req.headers, redirect: 'manual' }) });
+  const target = new URL('https://origin.bench.invalid/api/orders?x=1');
+  cases.push({ name: 'part new Request(URL object, { headers }) (the old forwarding)', fn: () => new Request(target, { method: 'GET', headers: req.headers, redirect: 'manual' }) });
+  cases.push({ name: 'part the old forwarding: new Headers + new URL + 3 setters + new Request', fn: () => { const h = new Headers(req.headers); const t = new URL('https://origin.bench.invalid'); t.pathname = '/api/orders'; t.search = '?x=1'; t.hash = ''; return new Request(t, { method: 'GET', headers: h, body: req.body, redirect: 'manual' }); } });
+  cases.push({ name: 'part the new forwarding: new Request(string, { headers: request.headers })', fn: () => new Request('https://origin.bench.invalid' + '/api/orders' + '?x=1', { method: req.method, headers: req.headers, body: req.body, redirect: 'manual' }) });
   cases.push({ name: 'part new Response(body, response)', fn: () => new Response(res.body, res) });
   cases.push({ name: 'part response.headers.append', fn: () => new Response(null).headers.append('server-timing', 'edgejwt;desc="verify";dur=0.100') });
   cases.push({ name: 'part performance.now', fn: () => performance.now() });

@@ -24,6 +24,11 @@ const MALFORMED: TokenLookup = { kind: 'malformed' };
  */
 export function fromAuthorization(value: string | null | undefined): TokenLookup {
   if (value === null || value === undefined) return NONE;
+  // The usual spelling, `Bearer <b64token>`: what the steps below return for it, in one test.
+  if (value.startsWith('Bearer ')) {
+    const rest = value.slice(7);
+    if (B64TOKEN.test(rest)) return { kind: 'token', token: rest };
+  }
   const v = value.trim();
   if (v === '') return NONE;
   const space = v.search(/\s/);

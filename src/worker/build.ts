@@ -7,8 +7,8 @@ import { isJwtError } from '../errors.js';
 import { createRemoteJWKSet, type RemoteJWKSet } from '../keys/remote.js';
 import { parseJwks } from '../keys/local.js';
 import type { Algorithm } from '../algorithms.js';
-// buildVerifier, not createVerifier: the guard never decrypts JWE, so src/jwe/ stays out of its bundle.
-import { buildVerifier, type IssuerPolicy, type Verifier } from '../verify-path.js';
+// Not createVerifier: the guard never decrypts JWE, so src/jwe/ stays out of its bundle.
+import { buildTwoStepVerifier, type IssuerPolicy, type TwoStepVerifier } from '../verify-path.js';
 import { digest } from '../digest.js';
 import { encode } from '../b64.js';
 import { ConfigError, parseConfig, type GuardConfig } from './config.js';
@@ -46,7 +46,8 @@ export interface GuardDeps {
 
 export interface GuardParts {
   config: GuardConfig;
-  verifier: Verifier;
+  /** open + verifyOpened let the L2 decision read iss and alg from the one parse the verify uses. */
+  verifier: TwoStepVerifier;
   counters: Counters;
   l2: KvVerifyCache | undefined;
   jwksStore: KvJwksStore | undefined;
@@ -149,10 +150,10 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     }
   }
 
-  let verifier: Verifier;
+  let verifier: TwoStepVerifier;
   try {
     // The guard keeps its own L1 in front of KV, so the library's is off.
-    verifier = buildVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false });
+    verifier = buildTwoStepVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false });
   } catch (e) {
     if (isJwtError(e) || e instanceof TypeError) throw new ConfigError(isJwtError(e) && e.setting !== undefined ? `issuers (${e.setting})` : 'issuers', isJwtError(e) ? e.message : 'invalid key');
     throw e;

@@ -11,7 +11,8 @@ import { ownClaim, timeWindow, type JWTPayload } from '../claims.js';
 import { decodeUnverified } from '../decode.js';
 import { isJwtError } from '../errors.js';
 import { deepFreeze } from '../freeze.js';
-import type { JoseHeader } from '../header.js';
+import { parseHeader, type JoseHeader } from '../header.js';
+import type { OpenedToken, VerifyResult } from '../verify-path.js';
 import { encode } from '../b64.js';
 import { buildGuard, type GuardDeps, type GuardEnv, type GuardParts } from './build.js';
 import type { CounterName } from './counters.js';
@@ -20,10 +21,11 @@ import { allowedOrigin, isPreflight, preflightResponse, withCors } from './cors.
 import { echo } from './echo.js';
 import { canonicalPath, decisionReadings, type CanonicalPath } from './path.js';
 import type { Rejection, RejectionCode } from './rejection-log.js';
-import { isPublic, stripIdentity } from './request.js';
+import { identityHeaders, isPublic, stripIdentity, type IdentityHeaders } from './request.js';
 import * as answer from './responses.js';
-import { checkRules, issuerClaimMiss, matchRules } from './rules.js';
+import { checkRules, issuerClaimMiss, matchRules, type Matched } from './rules.js';
 import { serviceRequest } from './service-origin.js';
+import { requestTarget, type RequestTarget } from './request-url.js';
 import { WriteAdmission } from './l2-admission.js';
 
 const MAX_FORWARDED_VALUE = 4096;
@@ -60,6 +62,10 @@ export class Guard {
   readonly #l2Algs = new Map<string, Set<string>>();
   /** Which of those verifications are written to KV, and how many a minute. */
   readonly #admission: WriteAdmission | undefined;
+  /** The headers the guard sets itself, stripped from every request in any spelling. */
+  readonly #identity: IdentityHeaders;
+  /** The configured origin URL up to its path (scheme, host, port), or undefined (echo, service, same URL). */
+  readonly #originPrefix: string | undefined;
 
   constructor(parts: GuardParts) {
     this.parts = parts;
@@ -69,6 +75,9 @@ export class Guard {
     this.#l1 = max > 0 ? new VerifyCache<JWTPayload>(max, parts.config.cache.verifyTtl) : undefined;
     const c = parts.config.cache;
     this.#admission = parts.l2 === undefined ? undefined : new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, max) });
+    this.#identity = identityHeaders(parts.config);
+    const origin = parts.config.origin;
+    this.#originPrefix = typeof origin === 'string' && origin !== ECHO_ORIGIN ? originPrefix(origin) : undefined;
   }
 
   /** Entries in this isolate's L1 (bounded by cache.l1Max; the load test watches it). */
@@ -96,9 +105,11 @@ export class Guard {
     return res;
   }
 
-  async #route(request: Request, ctx: WaitUntil): Promise<Response> {
+  // Not async: one promise layer fewer per request; handle's try catches a throw here too.
+  #route(request: Request, ctx: WaitUntil): Promise<Response> {
     const { config, counters } = this.parts;
-    const url = new URL(request.url);
+    // pathname and search straight from request.url (no URL object: see requestTarget).
+    const url = requestTarget(request.url);
     if (config.admin !== undefined && url.pathname === config.admin.path) return this.#admin(request);
     counters.inc('requests');
 
@@ -108,51 +119,66 @@ export class Guard {
     if (cors !== undefined && corsOrigin !== undefined && isPreflight(request)) {
       counters.inc('preflight');
       this.#point('preflight');
-      return preflightResponse(cors, corsOrigin);
+      return Promise.resolve(preflightResponse(cors, corsOrigin));
     }
-    const res = await this.#authorised(request, url, ctx);
-    return cors !== undefined && corsOrigin !== undefined ? withCors(res, cors, corsOrigin) : res;
+    const res = this.#authorised(request, url, ctx);
+    return cors !== undefined && corsOrigin !== undefined ? res.then((r) => withCors(r, cors, corsOrigin)) : res;
   }
 
-  async #authorised(request: Request, url: URL, ctx: WaitUntil): Promise<Response> {
+  async #authorised(request: Request, url: RequestTarget, ctx: WaitUntil): Promise<Response> {
     const { config, counters } = this.parts;
     // One canonical path decides everything below; spellings that cannot be read one way are refused.
     const path = canonicalPath(url.pathname, config.paths.escapedSlashes);
     if (!path.ok) return this.#refusePath();
     const forwardPath = config.paths.forward === 'canonical' ? path.path : url.pathname;
-    const headers = new Headers(request.headers);
-    // Every spelling of the guard's own headers (forwardClaims, forwardPayload), `X_Auth_Sub` too.
-    stripIdentity(headers, config);
-    // Drops a client's own assertion header; answers the assertion key set path (before any
-    // token check: origins fetch that key set without one).
-    const served = this.parts.assertion?.intercept(url, headers);
-    if (served !== undefined) return served;
-    const outcome = await this.authenticate(request, ctx, url, path);
+    // The assertion key set path is answered before any token check: origins fetch that key set without one.
+    const keys = this.parts.assertion?.keySet(url);
+    if (keys !== undefined) return keys;
+    const o = this.#authenticate(request, ctx, url, path);
+    const outcome = o instanceof Promise ? await o : o;
     if (!outcome.ok) return outcome.response;
+
+    let claims: [header: string, value: string][] | undefined;
+    if (!outcome.anonymous) {
+      for (const [claim, header] of config.forwardClaims) {
+        const value = headerValue(ownClaim(outcome.payload, claim));
+        if (value === null) {
+          // A claim that cannot travel in a header (control characters, non-ASCII, huge): refuse, never truncate.
+          counters.inc('rejected:claim_not_forwardable');
+          this.#reject(request, url, { code: 'claim_not_forwardable', status: 401, claim, iss: outcome.issuer });
+          return withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), outcome.timing);
+        }
+        if (value !== undefined) (claims ??= []).push([header, value]);
+      }
+    }
+    // The request for the origin, built with the client's headers in one copy; they are edited in place below.
+    const out = this.#outgoing(request, url, forwardPath);
+    if (out === undefined) {
+      // The runtime accepted the request but will not send it on (a GET or HEAD with a body, ...).
+      counters.inc(outcome.anonymous ? 'public' : 'accepted');
+      this.#point(outcome.anonymous ? 'anonymous' : 'accepted', outcome.issuer);
+      return this.#refuseForward();
+    }
+    const headers = out.headers;
+    // Every spelling of the guard's own headers (forwardClaims, forwardPayload), `X_Auth_Sub` too.
+    stripIdentity(headers, this.#identity);
+    // A client's own copy of the assertion header, in any spelling.
+    this.parts.assertion?.dropClientCopies(headers);
     if (!config.forwardToken) dropToken(headers, config.tokenSources);
     if (outcome.anonymous) {
       counters.inc('public');
       this.#point('anonymous');
-      return this.#forward(request, url, forwardPath, headers);
+      return this.#send(request, out);
     }
-
-    for (const [claim, header] of config.forwardClaims) {
-      const value = headerValue(ownClaim(outcome.payload, claim));
-      if (value === null) {
-        // A claim that cannot travel in a header (control characters, non-ASCII, huge): refuse, never truncate.
-        counters.inc('rejected:claim_not_forwardable');
-        this.#reject(request, url, { code: 'claim_not_forwardable', status: 401, claim, iss: outcome.issuer });
-        return withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), outcome.timing);
-      }
-      if (value !== undefined) headers.set(header, value);
-    }
+    if (claims !== undefined) for (const [header, value] of claims) headers.set(header, value);
     // Envoy's forward_payload_header: base64url of the verified payload's JSON.
     if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, encode(encoder.encode(JSON.stringify(outcome.payload))));
     // A service binding has no URL of its own: the assertion's default audience is then the guard's origin.
-    await this.parts.assertion?.stamp(headers, outcome.payload, url, typeof config.origin === 'object' ? undefined : config.origin);
+    const assertion = this.parts.assertion;
+    if (assertion !== undefined) await assertion.stamp(headers, outcome.payload, new URL(url.href), typeof config.origin === 'object' ? undefined : config.origin);
     counters.inc('accepted');
     this.#point('accepted', outcome.issuer);
-    return withTiming(await this.#forward(request, url, forwardPath, headers), outcome.timing);
+    return withTiming(await this.#send(request, out), outcome.timing);
   }
 
   /**
@@ -163,9 +189,14 @@ export class Guard {
   async authenticate(
     request: Request,
     ctx: WaitUntil,
-    url: URL = new URL(request.url),
+    url: RequestTarget = requestTarget(request.url),
     path: CanonicalPath = canonicalPath(url.pathname, this.parts.config.paths.escapedSlashes),
   ): Promise<AuthOutcome> {
+    return this.#authenticate(request, ctx, url, path);
+  }
+
+  /** authenticate, without a promise when nothing waited (see #verify). */
+  #authenticate(request: Request, ctx: WaitUntil, url: RequestTarget, path: CanonicalPath): AuthOutcome | Promise<AuthOutcome> {
     const { config, counters } = this.parts;
     if (!path.ok) return { ok: false, response: this.#refusePath() };
     // Public only when every reading is; each reading's first matching rule applies.
@@ -174,43 +205,41 @@ export class Guard {
     const matched = matchRules(readings, request.method, config);
     if (matched.auth === 'none') return ANONYMOUS;
     const rule = matched.names.length === 0 ? undefined : matched.names.join(',');
-    const refuse = (response: Response, r: Omit<Rejection, 'method' | 'path' | 'rule'>): AuthOutcome => {
-      this.#reject(request, url, { ...r, rule });
-      return { ok: false, response };
-    };
 
     const found = findToken(request.headers, config.tokenSources);
     if (found.kind === 'none') {
       // Envoy's allow_missing: no token at all passes anonymously; a bad one never does.
       if (matched.auth === 'optional') return ANONYMOUS;
       counters.inc('missing_token');
-      return refuse(answer.missingToken(config.realm), { code: 'missing_token', status: 401 });
+      return this.#refuse(request, url, rule, answer.missingToken(config.realm), { code: 'missing_token', status: 401 });
     }
     if (found.kind === 'malformed') {
       counters.inc('malformed_token');
-      return refuse(answer.malformedToken(config.realm), { code: 'malformed_token', status: 400 });
+      return this.#refuse(request, url, rule, answer.malformedToken(config.realm), { code: 'malformed_token', status: 400 });
     }
     const token = found.token;
 
     const started = performance.now();
-    let verified: Verified;
+    const opening: Opening = { opened: undefined };
+    let v: Verified | Promise<Verified>;
     try {
-      verified = await this.verify(token, ctx);
+      v = this.#verify(token, ctx, opening);
     } catch (e) {
-      const timing = serverTiming(performance.now() - started, 'fail');
-      if (!isJwtError(e)) throw e;
-      const seen = peek(token);
-      if (keysUnavailable(e.code)) {
-        counters.inc('unavailable');
-        this.parts.log(JSON.stringify({ edgejwt: 'unavailable', code: e.code }));
-        return refuse(withTiming(answer.keysUnavailable(config.jwksCooldownMs), timing), { code: e.code, status: 503, ...seen });
-      }
-      // A token from an issuer nobody configured gets its own code, not "no matching key".
-      const wrongIssuer = typeof seen.iss === 'string' && !this.#issuers.has(seen.iss);
-      counters.inc(wrongIssuer ? 'rejected:wrong_issuer' : (`rejected:${e.code}` as CounterName));
-      const code: RejectionCode = wrongIssuer ? 'wrong_issuer' : e.code;
-      return refuse(withTiming(answer.invalidToken(config.realm, answer.publicDescription(e.code)), timing), { code, status: 401, claim: e.claim ?? TIME_CLAIM[e.code], ...seen });
+      return this.#verifyFailed(e, request, url, rule, token, opening, started);
     }
+    // A verify that did not wait (an L1 hit, HS*/EdDSA in Wasm) goes on without a promise.
+    if (v instanceof Promise) {
+      return v.then(
+        (verified) => this.#afterVerify(verified, request, url, rule, matched, token, started),
+        (e: unknown) => this.#verifyFailed(e, request, url, rule, token, opening, started),
+      );
+    }
+    return this.#afterVerify(v, request, url, rule, matched, token, started);
+  }
+
+  /** The issuer's and the rules' checks on a verified token: the identity, or the refusal. */
+  #afterVerify(verified: Verified, request: Request, url: RequestTarget, rule: string | undefined, matched: Matched, token: string, started: number): AuthOutcome {
+    const { config, counters } = this.parts;
     const timing = serverTiming(performance.now() - started, verified.level);
     const iss = ownClaim(verified.payload, 'iss') as string;
     const issuer = this.#issuers.get(iss)!;
@@ -218,16 +247,43 @@ export class Guard {
     const claim = issuerClaimMiss(issuer, verified.payload);
     if (claim !== undefined) {
       counters.inc('rejected:claim_mismatch');
-      return refuse(withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...peek(token) });
+      return this.#refuse(request, url, rule, withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...verifiedSeen(token, verified) });
     }
     const miss = checkRules(matched.rules, verified.payload, issuer);
     if (miss !== undefined) {
       counters.inc(miss.status === 403 ? 'forbidden' : (`rejected:${miss.code}` as CounterName));
       const res = miss.status === 403 ? answer.insufficientScope(config.realm, miss.scopes, miss.description) : answer.invalidToken(config.realm, miss.description);
-      return refuse(withTiming(res, timing), { code: miss.code, status: miss.status, claim: miss.claim, ...peek(token) });
+      return this.#refuse(request, url, rule, withTiming(res, timing), { code: miss.code, status: miss.status, claim: miss.claim, ...verifiedSeen(token, verified) });
     }
     const header = verified.header;
-    return { ok: true, anonymous: false, payload: verified.payload, header: () => header ?? decodeUnverified(token).header, issuer: iss, timing };
+    return { ok: true, anonymous: false, payload: verified.payload, header: () => header ?? headerOf(token), issuer: iss, timing };
+  }
+
+  /** The refusal of a token the verify threw on (a fault that is not a JwtError is thrown on). */
+  #verifyFailed(e: unknown, request: Request, url: RequestTarget, rule: string | undefined, token: string, opening: Opening, started: number): AuthOutcome {
+    const { config, counters } = this.parts;
+    const timing = serverTiming(performance.now() - started, 'fail');
+    if (!isJwtError(e)) throw e;
+    // What the verify already read, when it got that far: the payload is never parsed twice.
+    // A payload that did not parse is not tried again (peek would find nothing in it either).
+    const seen =
+      opening.opened !== undefined ? { iss: opening.opened.iss, kid: opening.opened.kid, alg: opening.opened.alg } : e.code === 'ERR_JWT_PAYLOAD_INVALID' ? {} : peek(token);
+    if (keysUnavailable(e.code)) {
+      counters.inc('unavailable');
+      this.parts.log(JSON.stringify({ edgejwt: 'unavailable', code: e.code }));
+      return this.#refuse(request, url, rule, withTiming(answer.keysUnavailable(config.jwksCooldownMs), timing), { code: e.code, status: 503, ...seen });
+    }
+    // A token from an issuer nobody configured gets its own code, not "no matching key".
+    const wrongIssuer = typeof seen.iss === 'string' && !this.#issuers.has(seen.iss);
+    counters.inc(wrongIssuer ? 'rejected:wrong_issuer' : (`rejected:${e.code}` as CounterName));
+    const code: RejectionCode = wrongIssuer ? 'wrong_issuer' : e.code;
+    return this.#refuse(request, url, rule, withTiming(answer.invalidToken(config.realm, answer.publicDescription(e.code)), timing), { code, status: 401, claim: e.claim ?? TIME_CLAIM[e.code], ...seen });
+  }
+
+  /** Log the refusal (rate-limited, no token) and hand back its response. */
+  #refuse(request: Request, url: RequestTarget, rule: string | undefined, response: Response, r: Omit<Rejection, 'method' | 'path' | 'rule'>): AuthOutcome {
+    this.#reject(request, url, { ...r, rule });
+    return { ok: false, response };
   }
 
   /** Issuer entry by every `iss` spelling it accepts. */
@@ -241,7 +297,7 @@ export class Guard {
 
   #byIss: Map<string, IssuerConfig> | undefined;
 
-  #reject(request: Request, url: URL, r: Omit<Rejection, 'method' | 'path'>): void {
+  #reject(request: Request, url: RequestTarget, r: Omit<Rejection, 'method' | 'path'>): void {
     this.parts.rejections.write({ ...r, method: request.method, path: url.pathname });
     // Analytics gets configured issuers only: an unverified iss would let anyone write strings there.
     this.#point(r.code, typeof r.iss === 'string' && this.#issuers.has(r.iss) ? r.iss : undefined);
@@ -267,7 +323,15 @@ export class Guard {
 
   /** L1 (this isolate) -> L2 (KV, for the configured algorithms) -> full verify by the library. */
   async verify(token: string, ctx: WaitUntil): Promise<Verified> {
-    const { verifier, l2, counters, config, now } = this.parts;
+    return this.#verify(token, ctx, { opened: undefined });
+  }
+
+  /**
+   * verify, without a promise when nothing waits (an L1 hit; HS* or EdDSA without L2):
+   * then a failure is thrown rather than a rejected promise.
+   */
+  #verify(token: string, ctx: WaitUntil, opening: Opening): Verified | Promise<Verified> {
+    const { verifier, l2, counters, now } = this.parts;
     const nowMs = now();
     // The L1 checks the time window itself on every hit.
     const hit = this.#l1?.get(token, nowMs);
@@ -278,33 +342,65 @@ export class Guard {
       return { payload: hit, level: 'l1' };
     }
 
-    let useL2 = false;
+    // The verify's first steps (split, header, the one parse of the payload); verifyOpened
+    // carries on from them. A token that fails here throws what verify would.
+    const opened = verifier.open(token);
+    opening.opened = opened;
     if (l2 !== undefined) {
       // iss and alg only decide whether KV is worth asking (so made-up issuers cost no
       // KV reads); nothing unverified is trusted.
-      const { header, payload } = decodeUnverified(token);
-      useL2 = typeof payload.iss === 'string' && this.#l2Algs.get(payload.iss)?.has(header.alg) === true;
+      const iss = opened.iss;
+      if (typeof iss === 'string' && this.#l2Algs.get(iss)?.has(opened.alg) === true) return this.#viaL2(token, ctx, opened, nowMs);
     }
-    if (useL2) {
-      const payload = await l2!.get(token);
-      const w = payload === undefined ? undefined : cacheWindow(payload, config.clockTolerance);
-      const t = now();
-      if (payload !== undefined && w !== undefined && t >= w.from && t < w.until) {
-        counters.inc('l2_hit');
-        this.#remember(token, payload, nowMs);
-        return { payload, level: 'l2' };
-      }
-    }
+    return this.#library(token, ctx, opened, nowMs, false);
+  }
 
-    let payload: JWTPayload;
-    let header: JoseHeader;
-    try {
-      ({ payload, header } = await verifier.verify(token));
-    } finally {
-      const writes = this.parts.jwksStore?.drain();
-      if (writes !== undefined) ctx.waitUntil(writes);
+  /** An L2 hit within its window, or the library's verify (then written to KV as admission allows). */
+  async #viaL2(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number): Promise<Verified> {
+    const { l2, counters, config, now } = this.parts;
+    const payload = await l2!.get(token);
+    const w = payload === undefined ? undefined : cacheWindow(payload, config.clockTolerance);
+    const t = now();
+    if (payload !== undefined && w !== undefined && t >= w.from && t < w.until) {
+      counters.inc('l2_hit');
+      this.#remember(token, payload, nowMs);
+      return { payload, level: 'l2' };
     }
-    counters.inc('verified');
+    return this.#library(token, ctx, opened, nowMs, true);
+  }
+
+  /** The library's verify of an opened token; key-set writes for KV are handed to waitUntil once it settles. */
+  #library(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number, useL2: boolean): Verified | Promise<Verified> {
+    let r: VerifyResult | Promise<VerifyResult>;
+    try {
+      r = this.parts.verifier.verifyOpened(opened);
+    } catch (e) {
+      this.#drainKeyWrites(ctx);
+      throw e;
+    }
+    if (r instanceof Promise) {
+      return r.then(
+        (done) => {
+          this.#drainKeyWrites(ctx);
+          return this.#verified(token, done, nowMs, useL2, ctx);
+        },
+        (e: unknown) => {
+          this.#drainKeyWrites(ctx);
+          throw e;
+        },
+      );
+    }
+    this.#drainKeyWrites(ctx);
+    return this.#verified(token, r, nowMs, useL2, ctx);
+  }
+
+  #drainKeyWrites(ctx: WaitUntil): void {
+    const writes = this.parts.jwksStore?.drain();
+    if (writes !== undefined) ctx.waitUntil(writes);
+  }
+
+  #verified(token: string, { payload, header }: VerifyResult, nowMs: number, useL2: boolean, ctx: WaitUntil): Verified {
+    this.parts.counters.inc('verified');
     this.#remember(token, payload, nowMs);
     if (useL2) this.#writeL2(token, payload, ctx);
     return { payload, level: 'verify', header };
@@ -324,50 +420,61 @@ export class Guard {
   }
 
   #remember(token: string, payload: JWTPayload, nowMs: number): void {
+    if (this.#l1 === undefined) return;
     const w = cacheWindow(payload, this.parts.config.clockTolerance);
     // L1 hands the same payload to every later request with this token: frozen all the way down.
-    if (w !== undefined && this.#l1 !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
+    if (w !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
   }
 
-  async #forward(request: Request, url: URL, path: string, headers: Headers): Promise<Response> {
+  /**
+   * What goes to the origin: a Request to the configured origin URL (or the service
+   * binding, or the request's own URL) whose headers are a copy of the client's, or
+   * for the echo origin the copy alone. undefined: the runtime will not build it.
+   */
+  #outgoing(request: Request, url: RequestTarget, path: string): Outgoing | undefined {
     const origin = this.parts.config.origin;
-    if (typeof origin === 'object') return this.#toService(request, url, path, headers);
-    // Path and query go onto a copy of the origin's URL: the request never picks the
-    // scheme, host or port (a path read as a URL reference could: `//host/x`).
-    const target = new URL(origin === undefined || origin === ECHO_ORIGIN ? url : origin);
-    target.pathname = path;
-    target.search = url.search;
-    target.hash = '';
-    if (origin === ECHO_ORIGIN) return echo(request, target, headers);
-    let outgoing: Request;
-    try {
-      outgoing = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
-    } catch {
-      // The runtime accepted the request but will not send it on (a GET or HEAD with a body, ...).
-      return this.#refuseForward();
+    if (typeof origin === 'object') {
+      const r = serviceRequest(request, url, path, request.headers);
+      return r === undefined ? undefined : { request: r, headers: r.headers, echo: undefined };
     }
-    let res: Response;
+    // Path and query go after the origin's scheme, host and port: the request never picks
+    // them (a path read as a URL reference could: `//host/x`). See forwardUrl.
+    const prefix = this.#originPrefix;
+    let target: string | URL;
+    if (prefix !== undefined) target = forwardUrl(prefix, path, url.search);
+    else {
+      target = new URL(url.href);
+      target.pathname = path;
+      target.search = url.search;
+      target.hash = '';
+      if (origin === ECHO_ORIGIN) return { request: undefined, headers: new Headers(request.headers), echo: target };
+    }
     try {
-      res = await this.parts.fetch(outgoing);
+      const r = new Request(target, { method: request.method, headers: request.headers, body: request.body, redirect: 'manual' });
+      return { request: r, headers: r.headers, echo: undefined };
     } catch {
-      this.parts.counters.inc('origin_error');
-      return answer.badGateway();
+      return undefined;
+    }
+  }
+
+  #send(request: Request, out: Outgoing): Promise<Response> {
+    if (out.echo !== undefined) return Promise.resolve(echo(request, out.echo, out.headers));
+    let sent: Promise<Response>;
+    try {
+      sent = typeof this.parts.config.origin === 'object' ? this.parts.service!.fetch(out.request!) : this.parts.fetch(out.request!);
+    } catch {
+      return Promise.resolve(this.#originError());
     }
     // Responses from fetch have immutable headers; copy so Server-Timing can be added.
-    return new Response(res.body, res);
+    return sent.then(
+      (res) => new Response(res.body, res),
+      () => this.#originError(),
+    );
   }
 
-  async #toService(request: Request, url: URL, path: string, headers: Headers): Promise<Response> {
-    // Built outside the try below: a request the runtime will not send on is a 400, not a 502.
-    const outgoing = serviceRequest(request, url, path, headers);
-    if (outgoing === undefined) return this.#refuseForward();
-    try {
-      const res = await this.parts.service!.fetch(outgoing);
-      return new Response(res.body, res);
-    } catch {
-      this.parts.counters.inc('origin_error');
-      return answer.badGateway();
-    }
+  #originError(): Response {
+    this.parts.counters.inc('origin_error');
+    return answer.badGateway();
   }
 
   #refuseForward(): Response {
@@ -396,6 +503,59 @@ export class Guard {
  */
 export async function startGuard(env: GuardEnv, deps?: GuardDeps, rawConfig?: unknown): Promise<Guard> {
   return new Guard(await buildGuard(env, deps, rawConfig === undefined ? env.GUARD_CONFIG : rawConfig));
+}
+
+/**
+ * The configured origin's URL without path, query or fragment (`https://o.example:8443`).
+ *
+ * @example
+ * originPrefix('https://o.example/base?x#y'); // 'https://o.example'
+ */
+export function originPrefix(origin: string): string {
+  const u = new URL(origin);
+  u.pathname = '/';
+  u.search = '';
+  u.hash = '';
+  // An http(s) URL (config.ts allows no other) with path `/` and no query or fragment ends in that `/`.
+  return u.href.slice(0, -1);
+}
+
+/**
+ * The URL an authorised request goes to: the origin's prefix, the forwarded path
+ * and the request's query, as one string. The same URL as setting `pathname` and
+ * `search` on a copy of the origin's URL (test/worker/guard-fast-paths.test.ts
+ * checks it): `path` is a path the runtime's URL parser already serialised (or the
+ * canonical form of one), so it starts with `/`, holds no `?` or `#`, and parses to
+ * itself; `search` is `url.search` ('' or `?` and a serialised query).
+ *
+ * @example
+ * forwardUrl('https://o.example', '/api/x', '?q=1'); // 'https://o.example/api/x?q=1'
+ */
+export function forwardUrl(prefix: string, path: string, search: string): string {
+  return prefix + path + search;
+}
+
+/** The request for the origin (its headers still to be edited), or the echo origin's target and headers. */
+interface Outgoing {
+  request: Request | undefined;
+  headers: Headers;
+  echo: URL | undefined;
+}
+
+/** Where #verify leaves the token it opened, for the rejection log of a token that then fails. */
+interface Opening {
+  opened: OpenedToken | undefined;
+}
+
+/** A verified token's protected header (its parse is cached by src/header.ts; the payload is not read). */
+function headerOf(token: string): JoseHeader {
+  return parseHeader(token, token.indexOf('.')).header;
+}
+
+/** iss, kid and alg of a token that verified, for the rejection log of a refusal after the verify. */
+function verifiedSeen(token: string, verified: Verified): { iss?: unknown; kid?: unknown; alg?: unknown } {
+  const header = verified.header ?? headerOf(token);
+  return { iss: verified.payload.iss, kid: header.kid, alg: header.alg };
 }
 
 /** The token's unverified iss, kid and alg, for the rejection log only (never trusted). */

@@ -103,19 +103,20 @@ export class OriginAssertion {
     return new OriginAssertion(config, signer, jwks);
   }
 
-  /**
-   * The guard's first call for a request: drop any copy of the assertion header a
-   * client sent, and answer the key set path itself (undefined: carry on).
-   */
-  intercept(url: URL, headers: Headers): Response | undefined {
-    // Every spelling an origin may read as the same name (CGI, WSGI, PHP map `_` and `-` alike), as for forwarded claims.
+  /** The assertion key set, when `url` is its path (undefined: carry on). */
+  keySet(url: { readonly pathname: string }): Response | undefined {
+    if (url.pathname !== this.config.jwksPath) return undefined;
+    return new Response(this.#jwks, { headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' } });
+  }
+
+  /** Drop any copy of the assertion header a client sent, in every spelling an origin may read as the same name. */
+  dropClientCopies(headers: Headers): void {
+    // CGI, WSGI, PHP map `_` and `-` alike, as for forwarded claims.
     const drop: string[] = [];
     headers.forEach((_, name) => {
       if (name.replaceAll('_', '-') === this.#lowerHeader) drop.push(name);
     });
     for (const name of drop) headers.delete(name);
-    if (url.pathname !== this.config.jwksPath) return undefined;
-    return new Response(this.#jwks, { headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' } });
   }
 
   /** Sign the assertion for a verified `payload` into `headers` (the request forwarded to `origin`). */

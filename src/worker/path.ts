@@ -56,6 +56,22 @@ function isUnreserved(b: number): boolean {
  */
 export function canonicalPath(received: string, escapedSlashes: EscapedSlashes): CanonicalPath {
   if (!received.startsWith('/') && !received.startsWith('\\')) return { ok: false, reason: 'not_absolute' };
+  const plain = plainPath(received);
+  // Nothing in canonicalPathByRules would change a plain path: it is its own canonical form and only reading.
+  if (plain === PLAIN) return { ok: true, path: received, readings: [received] };
+  if (plain === PLAIN_DOT_SEGMENT) return { ok: false, reason: 'dot_segment' };
+  return canonicalPathByRules(received, escapedSlashes);
+}
+
+/**
+ * canonicalPath without its shortcut for plain paths: every step, whatever the
+ * path (the tests check that both agree).
+ *
+ * @example
+ * canonicalPathByRules('/a/b', 'reject'); // { ok: true, path: '/a/b', readings: ['/a/b'] }
+ */
+export function canonicalPathByRules(received: string, escapedSlashes: EscapedSlashes): CanonicalPath {
+  if (!received.startsWith('/') && !received.startsWith('\\')) return { ok: false, reason: 'not_absolute' };
   const first = normalise(received, escapedSlashes);
   if (typeof first !== 'string') return first;
   const path = mergeSlashes(first);
@@ -84,6 +100,35 @@ export function canonicalPath(received: string, escapedSlashes: EscapedSlashes):
   }
   for (const r of readings) if (hasDotSegment(r)) return { ok: false, reason: 'dot_segment' };
   return { ok: true, path, readings };
+}
+
+const PLAIN = 0;
+const PLAIN_DOT_SEGMENT = 1;
+const NOT_PLAIN = 2;
+
+/**
+ * PLAIN: a path canonicalPathByRules would leave as it is: no `%`, `\\`, `;`,
+ * NUL or `//` (normalise copies every other character; mergeSlashes,
+ * withoutParams and decodeAscii have nothing to do), and no `.` or `..`
+ * segment. PLAIN_DOT_SEGMENT: the same but with a dot segment (refused).
+ * One scan: the common request path takes no other step.
+ */
+function plainPath(p: string): number {
+  let start = 0;
+  let prev = -1;
+  let dot = false;
+  for (let i = 0; i <= p.length; i++) {
+    const c = i === p.length ? 0x2f : p.charCodeAt(i);
+    if (c === 0x25 /* % */ || c === 0x5c /* backslash */ || c === 0x3b /* ; */ || c === 0) return NOT_PLAIN;
+    if (c === 0x2f /* / */) {
+      if (prev === 0x2f && i < p.length) return NOT_PLAIN;
+      const n = i - start;
+      if ((n === 1 || n === 2) && p.charCodeAt(start) === 0x2e && p.charCodeAt(i - 1) === 0x2e) dot = true;
+      start = i + 1;
+    }
+    prev = c;
+  }
+  return dot ? PLAIN_DOT_SEGMENT : PLAIN;
 }
 
 /**

@@ -6,23 +6,48 @@ import { publicFor } from './path.js';
 
 /** Public only when every reading of the path is public (fail closed). */
 export function isPublic(readings: readonly string[], config: GuardConfig): boolean {
+  // No public paths: nothing is public (a path always has at least one reading).
+  if (config.publicPaths.length === 0 && readings.length > 0) return false;
   return publicFor(config.publicPaths, readings);
 }
 
+/** The guard's own header names, as sameAsDash spells them, and their lengths (a cheap first test). */
+export interface IdentityHeaders {
+  readonly names: ReadonlySet<string>;
+  readonly lengths: ReadonlySet<number>;
+}
+
 /**
- * Drop every header the guard sets itself (the forwardClaims headers and
- * forwardPayload), whatever the client sent, in any spelling an origin may take
- * for it: CGI, WSGI and PHP read `X_Auth_Sub` (and `X-Auth_Sub`) as `X-Auth-Sub`.
+ * The headers the guard sets itself (the forwardClaims headers and forwardPayload),
+ * worked out once per configuration.
+ *
+ * @example
+ * const own = identityHeaders(config);
+ * stripIdentity(headers, own);
  */
-export function stripIdentity(headers: Headers, config: GuardConfig): void {
-  const own = new Set(config.forwardClaims.map(([, h]) => sameAsDash(h)));
+export function identityHeaders(config: GuardConfig): IdentityHeaders {
+  const names = new Set(config.forwardClaims.map(([, h]) => sameAsDash(h)));
   // The payload header is the guard's too: a client's `X_Jwt_Payload` must not reach the origin as a verified payload.
-  if (config.forwardPayload !== undefined) own.add(sameAsDash(config.forwardPayload));
-  const drop: string[] = [];
+  if (config.forwardPayload !== undefined) names.add(sameAsDash(config.forwardPayload));
+  return { names, lengths: new Set([...names].map((n) => n.length)) };
+}
+
+/**
+ * Drop every header the guard sets itself, whatever the client sent, in any
+ * spelling an origin may take for it: CGI, WSGI and PHP read `X_Auth_Sub` (and
+ * `X-Auth_Sub`) as `X-Auth-Sub`.
+ *
+ * @example
+ * stripIdentity(headers, identityHeaders(config)); // `X_Auth_Sub: root` is gone
+ */
+export function stripIdentity(headers: Headers, own: IdentityHeaders): void {
+  if (own.names.size === 0) return;
+  let drop: string[] | undefined;
   headers.forEach((_, name) => {
-    if (own.has(sameAsDash(name))) drop.push(name);
+    // sameAsDash keeps the length: only names as long as one of ours need the comparison.
+    if (own.lengths.has(name.length) && own.names.has(sameAsDash(name))) (drop ??= []).push(name);
   });
-  for (const name of drop) headers.delete(name);
+  if (drop !== undefined) for (const name of drop) headers.delete(name);
 }
 
 function sameAsDash(name: string): string {

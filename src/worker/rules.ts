@@ -22,6 +22,7 @@ export interface Matched {
 }
 
 const STRICTNESS: Record<AuthMode, number> = { none: 0, optional: 1, required: 2 };
+const NO_RULE: Matched = Object.freeze({ rules: Object.freeze([]) as unknown as RuleConfig[], names: Object.freeze([]) as unknown as string[], auth: 'required' });
 
 /**
  * The first matching rule for each reading of the path (src/worker/path.ts:
@@ -33,6 +34,8 @@ const STRICTNESS: Record<AuthMode, number> = { none: 0, optional: 1, required: 2
  * `/admin/` also covers `/admin`.
  */
 export function matchRules(readings: readonly string[], method: string, config: GuardConfig): Matched {
+  // No rules: every reading needs a token (what the loop below would find, without its allocations).
+  if (config.rules.length === 0) return NO_RULE;
   const picked = new Map<number, RuleConfig>();
   let auth: AuthMode | undefined;
   const views = config.paths.caseSensitive ? [true] : [true, false];

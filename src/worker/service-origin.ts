@@ -33,7 +33,7 @@ export const SERVICE_BASE = 'https://service-binding.invalid';
  * @example
  * serviceRequest(request, new URL('https://a.example//x?q=1'), '/x', headers)?.url; // 'https://service-binding.invalid/x?q=1'
  */
-export function serviceRequest(request: Request, url: URL, path: string, headers: Headers): Request | undefined {
+export function serviceRequest(request: Request, url: { readonly search: string }, path: string, headers: Headers): Request | undefined {
   const target = new URL(SERVICE_BASE);
   target.pathname = path;
   target.search = url.search;
