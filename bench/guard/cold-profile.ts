@@ -17,6 +17,7 @@ import { smoke } from '../lib/harness.ts';
 import { environment, printEnvironment, writeResults, packageVersion } from '../lib/env.ts';
 import { bundleWorker } from '../lib/workerd-bundle.ts';
 import { progress } from '../lib/progress.ts';
+import { connect } from '../lib/devtools.ts';
 import { attribute, PHASES, sourceRanges, type CpuProfile, type Phase } from '../lib/profile.ts';
 import { BENCH_ALGS, benchKeys, guardConfig, mint, type BenchAlg } from './isolate/tokens.ts';
 
@@ -128,29 +129,4 @@ async function profileFirstRequest(alg: BenchAlg, kv: boolean, token: string, in
   } finally {
     await mf.dispose();
   }
-}
-
-/** A minimal Chrome DevTools Protocol client over Node's WebSocket. */
-async function connect(url: string): Promise<{ send(method: string, params?: object): Promise<unknown>; close(): void }> {
-  const ws = new WebSocket(url);
-  await new Promise((resolve, reject) => {
-    ws.addEventListener('open', resolve, { once: true });
-    ws.addEventListener('error', reject, { once: true });
-  });
-  let next = 0;
-  const pending = new Map<number, (m: { result?: unknown; error?: { message: string } }) => void>();
-  ws.addEventListener('message', (e) => {
-    const m = JSON.parse(String(e.data)) as { id?: number; result?: unknown; error?: { message: string } };
-    // workerd answers some commands without a `result`; the id is what matters.
-    if (m.id !== undefined) pending.get(m.id)?.(m);
-  });
-  return {
-    send: (method, params = {}) =>
-      new Promise((resolve, reject) => {
-        const id = ++next;
-        pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
-        ws.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => ws.close(),
-  };
 }

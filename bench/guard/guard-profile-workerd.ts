@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { bundleWorker } from '../lib/workerd-bundle.ts';
 import type { CpuProfile } from '../lib/profile.ts';
+import { connect } from '../lib/devtools.ts';
 
 const want = process.argv[2] ?? 'HS256 guard request';
 const seconds = Number(process.argv[3] ?? 4);
@@ -91,27 +92,4 @@ try {
   for (const [k, v] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, 60)) console.log(per(v).padStart(8), k);
 } finally {
   await mf.dispose();
-}
-
-async function connect(url: string): Promise<{ send(method: string, params?: object): Promise<unknown>; close(): void }> {
-  const ws = new WebSocket(url);
-  await new Promise((resolve, reject) => {
-    ws.addEventListener('open', resolve, { once: true });
-    ws.addEventListener('error', reject, { once: true });
-  });
-  let next = 0;
-  const pending = new Map<number, (m: { result?: unknown; error?: { message: string } }) => void>();
-  ws.addEventListener('message', (e) => {
-    const m = JSON.parse(String(e.data)) as { id?: number; result?: unknown; error?: { message: string } };
-    if (m.id !== undefined) pending.get(m.id)?.(m);
-  });
-  return {
-    send: (method, params = {}) =>
-      new Promise((resolve, reject) => {
-        const id = ++next;
-        pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
-        ws.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => ws.close(),
-  };
 }
