@@ -179,7 +179,7 @@ function buildVerifierFrom(s: Setup): Verifier {
       }
     },
     verifySync<P>(token: string): VerifyResult<P> {
-      if (s.jwe !== undefined && s.jwe.isCompactJwe(token)) throw new JwtError('ERR_ASYNC_REQUIRED', { reason: 'JWE decryption goes through WebCrypto' });
+      if (s.jwe !== undefined && s.jwe.isCompactJwe(token)) return openSync(s, token) as VerifyResult<P>;
       const nowMs = s.clock();
       // A cache hit returns before any of the verify machinery (try/catch, promise checks).
       if (s.cache !== undefined && typeof token === 'string') {
@@ -401,6 +401,21 @@ export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSetti
 }
 
 /** A decrypted JWE: a nested JWS goes through the whole verify; direct claims only through the claim checks. */
+/**
+ * verifySync of a JWE: it answers where the decrypt does not wait (a `dir` key with
+ * node:crypto's synchronous cipher); WebCrypto's decrypt and the key-wrapping algorithms
+ * always return a promise, so there it is ERR_ASYNC_REQUIRED as before.
+ */
+function openSync(s: Setup, token: string): VerifyResult {
+  const opened = s.jwe!.decryptor.open(token);
+  if (opened instanceof Promise) {
+    opened.catch(() => undefined);
+    throw new JwtError('ERR_ASYNC_REQUIRED', { reason: 'this JWE is decrypted through WebCrypto here' });
+  }
+  if (opened.header.nested) return settleSync(s, opened.plaintext, s.clock(), false);
+  return afterDecrypt(s, token, opened) as VerifyResult;
+}
+
 function afterDecrypt(s: Setup, token: string, opened: OpenedJwe): Maybe<VerifyResult> {
   if (opened.header.nested) return run(s, opened.plaintext, false, s.clock(), false);
   // Anyone holding the public key can encrypt to it: without a signature inside, such claims prove nothing.

@@ -145,7 +145,15 @@ export class JweKey {
    * AES-GCM the key once imported is returned as it is, not as a promise.
    */
   unwrap(alg: KeyManagement, enc: EncSpec, header: Readonly<Record<string, unknown>>, encryptedKey: Uint8Array): Uint8Array | CryptoKey | Promise<Uint8Array | CryptoKey> {
-    if (alg === 'dir' && enc.kind === 'gcm' && encryptedKey.length === 0 && this.#dirGcm !== undefined) return this.#dirGcm;
+    if (alg === 'dir' && enc.kind === 'gcm' && encryptedKey.length === 0) {
+      // Under node the cipher takes the bytes: no import, so no promise even on the first token.
+      if (this.#dirGcm === undefined && !this.#imports.has('gcm:decrypt')) {
+        const k = gcmDecryptionKey(this.#secret!);
+        if (!(k instanceof Promise)) this.#dirGcm = k;
+        else this.#imported('gcm:decrypt', () => k).then((key) => (this.#dirGcm = key), () => undefined);
+      }
+      if (this.#dirGcm !== undefined) return this.#dirGcm;
+    }
     return this.#unwrap(alg, enc, header, encryptedKey);
   }
 
@@ -155,6 +163,7 @@ export class JweKey {
         if (encryptedKey.length !== 0) throw new JwtError('ERR_JWE_CEK_INVALID', { reason: 'dir carries no encrypted key' });
         if (enc.kind === 'gcm') {
           // Imported once (the backend call itself starts an import; under node it returns the bytes).
+          // Reached while the import started by unwrap() is in flight (or for a malformed dir token).
           const k = this.#imports.get('gcm:decrypt') ?? gcmDecryptionKey(this.#secret!);
           this.#dirGcm = k instanceof Promise ? await this.#imported('gcm:decrypt', () => k) : k;
           return this.#dirGcm;
