@@ -4,6 +4,7 @@
 // cooldown, the last good set served for a bounded time when the issuer fails,
 // and a sequence number so an older response never replaces a newer set.
 
+import { readCapped } from './read-capped.js';
 import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import type { KeyEntry } from './entry.js';
@@ -241,7 +242,7 @@ export class RemoteJWKSet implements KeySource {
       }
       cacheControl = res.headers.get('cache-control');
       try {
-        text = await readCapped(res, this.#o.maxSize);
+        text = await readCapped(res, this.#o.maxSize, 'response');
       } catch (cause) {
         if (cause instanceof JwtError) throw cause;
         throw new JwtError(timedOut ? 'ERR_JWKS_TIMEOUT' : 'ERR_JWKS_FETCH_FAILED', { cause });
@@ -285,39 +286,6 @@ export class RemoteJWKSet implements KeySource {
     if (current !== undefined && current.seq > candidate.seq) return current;
     this.#set = candidate;
     return candidate;
-  }
-}
-
-async function readCapped(res: Response, cap: number): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  if (declared > cap) {
-    void res.body?.cancel().catch(() => undefined);
-    throw new JwtError('ERR_JWKS_INVALID', { reason: 'response too large' });
-  }
-  if (res.body === null) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > cap) {
-      void reader.cancel().catch(() => undefined);
-      throw new JwtError('ERR_JWKS_INVALID', { reason: 'response too large' });
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    all.set(c, o);
-    o += c.length;
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(all);
-  } catch {
-    throw new JwtError('ERR_JWKS_INVALID', { reason: 'response is not UTF-8' });
   }
 }
 

@@ -5,6 +5,7 @@
 // from then on behaves as a `jwksUrl` issuer. The document is kept in KV
 // (sealed) beside the key set, so a cold isolate does not ask the issuer again.
 
+import { readCapped } from '../keys/read-capped.js';
 import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import type { KeyEntry } from '../keys/entry.js';
@@ -139,42 +140,11 @@ export class DiscoveredKeySource implements KeySource {
       await res.body?.cancel();
       throw new JwtError('ERR_JWKS_FETCH_FAILED', { reason: 'discovery document status' });
     }
-    const text = await readCapped(res, MAX_DOCUMENT);
-    if (text === undefined) throw new JwtError('ERR_JWKS_INVALID', { reason: 'discovery document too large' });
+    const text = await readCapped(res, MAX_DOCUMENT, 'discovery document');
     try {
       return JSON.parse(text) as unknown;
     } catch {
       throw new JwtError('ERR_JWKS_INVALID', { reason: 'discovery document is not JSON' });
     }
   }
-}
-
-/** The body as text, or undefined once it passes `max` bytes (read no further). */
-async function readCapped(res: Response, max: number): Promise<string | undefined> {
-  const declared = Number(res.headers.get('content-length'));
-  if (declared > max) {
-    await res.body?.cancel();
-    return undefined;
-  }
-  if (res.body === null) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return new TextDecoder().decode(all);
 }
