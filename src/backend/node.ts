@@ -3,6 +3,7 @@
 // the `node` export condition (Node, Bun, Deno). Node's WebCrypto runs on a thread
 // pool and costs 20-40 µs more per call; this path makes verifySync serve RS/PS/ES.
 
+import { toScratch } from './node-scratch.js';
 import { Buffer } from 'node:buffer';
 import { KeyObject, constants, createHmac, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
 import { HASH_BYTES, type AlgSpec } from '../algorithms.js';
@@ -40,14 +41,6 @@ function wrap(spec: AlgSpec, native: KeyObject): NodeKey {
   }
 }
 
-// The signing input is copied into one reused buffer rather than a fresh one per verify:
-// crypto.verify reads it synchronously, so nothing can observe it afterwards.
-const scratch = Buffer.allocUnsafe(65_536);
-
-function toScratch(text: string): Buffer {
-  if (text.length > scratch.length) return Buffer.from(text, 'latin1');
-  return scratch.subarray(0, scratch.write(text, 0, 'latin1'));
-}
 
 export const backend: CryptoBackend = {
   name: 'node',

@@ -2,6 +2,7 @@
 // Signing through node:crypto's synchronous sign (the `node` condition): every
 // algorithm is available to signSync. Ed25519 signs here (OpenSSL), never in the Wasm core.
 
+import { toScratch } from './node-scratch.js';
 import { Buffer } from 'node:buffer';
 import { KeyObject, constants, createHmac, createPrivateKey, sign } from 'node:crypto';
 import { HASH_BYTES, type AlgSpec } from '../algorithms.js';
@@ -22,13 +23,6 @@ function toKeyObject(input: PrivateKeyInput): KeyObject {
   return createPrivateKey({ key: input as never, format: 'jwk' });
 }
 
-// The signing input goes into one reused buffer: crypto.sign reads it before returning.
-const scratch = Buffer.allocUnsafe(65_536);
-
-function toScratch(text: string): Buffer {
-  if (text.length > scratch.length) return Buffer.from(text, 'latin1');
-  return scratch.subarray(0, scratch.write(text, 0, 'latin1'));
-}
 
 export const signBackend: SignBackend = {
   name: 'node',
