@@ -400,7 +400,6 @@ export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSetti
   };
 }
 
-/** A decrypted JWE: a nested JWS goes through the whole verify; direct claims only through the claim checks. */
 /**
  * verifySync of a JWE: it answers where the decrypt does not wait (a `dir` key with
  * node:crypto's synchronous cipher); WebCrypto's decrypt and the key-wrapping algorithms
@@ -416,6 +415,7 @@ function openSync(s: Setup, token: string): VerifyResult {
   return afterDecrypt(s, token, opened) as VerifyResult;
 }
 
+/** A decrypted JWE: a nested JWS goes through the whole verify; direct claims only through the claim checks. */
 function afterDecrypt(s: Setup, token: string, opened: OpenedJwe): Maybe<VerifyResult> {
   if (opened.header.nested) return run(s, opened.plaintext, false, s.clock(), false);
   // Anyone holding the public key can encrypt to it: without a signature inside, such claims prove nothing.
