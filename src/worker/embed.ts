@@ -51,6 +51,11 @@ export interface EmbeddedGuard {
    * (HS256, EdDSA, ES256 and a tampered token); if that fails, every request is refused with a
    * 500 (`self-test`). A request whose env holds the same bindings uses this guard; if building
    * here failed for another reason (a call the module scope does not allow), the request builds its own.
+   *
+   * @example
+   * import { env } from 'cloudflare:workers';
+   * const guard = createGuard(config);
+   * guard.warm(env);
    */
   warm(env: GuardEnv): void;
 }
