@@ -23,15 +23,14 @@ import { canonicalPath, decisionReadings, type CanonicalPath } from './path.js';
 import type { Rejection, RejectionCode } from './rejection-log.js';
 import { identityHeaders, isPublic, stripIdentity, type IdentityHeaders } from './request.js';
 import * as answer from './responses.js';
+import { claimHeaderValue } from './claim-header.js';
 import { checkRules, issuerClaimMiss, matchRules, type Matched } from './rules.js';
 import { serviceRequest } from './service-origin.js';
 import { requestTarget, type RequestTarget } from './request-url.js';
 import { WriteAdmission } from './l2-admission.js';
 
-const MAX_FORWARDED_VALUE = 4096;
 /** The claim behind a time failure, for the rejection log. */
 const TIME_CLAIM: Partial<Record<string, string>> = { ERR_JWT_EXPIRED: 'exp', ERR_JWT_NOT_YET_VALID: 'nbf' };
-const PRINTABLE = /^[\x20-\x7e]*$/;
 const encoder = new TextEncoder();
 
 type Level = 'l1' | 'l2' | 'verify';
@@ -141,9 +140,9 @@ export class Guard {
     let claims: [header: string, value: string][] | undefined;
     if (!outcome.anonymous) {
       for (const [claim, header] of config.forwardClaims) {
-        const value = headerValue(ownClaim(outcome.payload, claim));
+        const value = claimHeaderValue(ownClaim(outcome.payload, claim));
         if (value === null) {
-          // A claim that cannot travel in a header (control characters, non-ASCII, huge): refuse, never truncate.
+          // A claim that cannot travel in a header unambiguously (claim-header.ts): refuse, never trim or truncate.
           counters.inc('rejected:claim_not_forwardable');
           this.#reject(request, url, { code: 'claim_not_forwardable', status: 401, claim, iss: outcome.issuer });
           return withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), outcome.timing);
@@ -579,17 +578,6 @@ function cacheWindow(payload: JWTPayload, tolerance: number): { from: number; un
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
   if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return undefined;
   return timeWindow(payload, { clockTolerance: tolerance, maxTokenAge: undefined });
-}
-
-/** undefined: claim absent (no header); null: present but cannot be forwarded. */
-function headerValue(v: unknown): string | undefined | null {
-  if (v === undefined || v === null) return undefined;
-  let s: string;
-  if (typeof v === 'string') s = v;
-  else if (typeof v === 'number' || typeof v === 'boolean') s = String(v);
-  else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) s = v.join(' ');
-  else s = JSON.stringify(v);
-  return s.length <= MAX_FORWARDED_VALUE && PRINTABLE.test(s) ? s : null;
 }
 
 async function sameSecret(a: string, b: string): Promise<boolean> {
