@@ -121,7 +121,7 @@ export class Guard {
       return Promise.resolve(preflightResponse(cors, corsOrigin));
     }
     const res = this.#authorised(request, url, ctx);
-    return cors !== undefined && corsOrigin !== undefined ? res.then((r) => withCors(r, cors, corsOrigin)) : res;
+    return cors !== undefined ? res.then((r) => withCors(r, cors, corsOrigin)) : res;
   }
 
   async #authorised(request: Request, url: RequestTarget, ctx: WaitUntil): Promise<Response> {
