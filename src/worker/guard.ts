@@ -24,6 +24,7 @@ import type { Rejection, RejectionCode } from './rejection-log.js';
 import { identityHeaders, isPublic, stripIdentity, type IdentityHeaders } from './request.js';
 import * as answer from './responses.js';
 import { claimHeaderValue } from './claim-header.js';
+import { hasMethodOverride, METHOD_OVERRIDE_REFUSED } from './method-override.js';
 import { checkRules, issuerClaimMiss, matchRules, type Matched } from './rules.js';
 import { serviceRequest } from './service-origin.js';
 import { requestTarget, type RequestTarget } from './request-url.js';
@@ -198,6 +199,11 @@ export class Guard {
   #authenticate(request: Request, ctx: WaitUntil, url: RequestTarget, path: CanonicalPath): AuthOutcome | Promise<AuthOutcome> {
     const { config, counters } = this.parts;
     if (!path.ok) return { ok: false, response: this.#refusePath() };
+    // Before any rule or public path: the method decided on must be the one the origin runs.
+    if (hasMethodOverride(request.headers)) {
+      counters.inc('rejected:method_override');
+      return this.#refuse(request, url, undefined, answer.badRequest(METHOD_OVERRIDE_REFUSED), { code: 'method_override', status: 400 });
+    }
     // Public only when every reading is; each reading's first matching rule applies.
     const readings = decisionReadings(path, url.pathname, config.paths.forward);
     if (isPublic(readings, config)) return ANONYMOUS;
