@@ -4,7 +4,7 @@
 // rule's checks, strip identity headers, then forward with them to the configured
 // origin only. Every fault fails closed.
 
-import { keysUnavailable } from '../bearer/challenge.js';
+import { keysUnavailable, serverFault } from '../bearer/challenge.js';
 import { dropToken, findToken } from '../bearer/token.js';
 import { VerifyCache } from '../cache.js';
 import { ownClaim, timeWindow, type JWTPayload } from '../claims.js';
@@ -19,6 +19,7 @@ import type { CounterName } from './counters.js';
 import { ECHO_ORIGIN, type IssuerConfig } from './config.js';
 import { allowedOrigin, isPreflight, preflightResponse, withCors } from './cors.js';
 import { echo } from './echo.js';
+import { internalFault } from './fault.js';
 import { canonicalPath, decisionReadings, type CanonicalPath } from './path.js';
 import type { Rejection, RejectionCode } from './rejection-log.js';
 import { identityHeaders, isPublic, stripIdentity, type IdentityHeaders } from './request.js';
@@ -95,10 +96,8 @@ export class Guard {
     try {
       res = await this.#route(request, ctx);
     } catch (e) {
-      // A bug or runtime fault: refuse the request, say nothing to the client.
-      counters.inc('internal_error');
-      this.parts.log(JSON.stringify({ edgejwt: 'error', message: e instanceof Error ? e.name : 'unknown fault' }));
-      res = answer.serverError();
+      // A bug, a runtime fault or a server-side verify failure: 500, one log line, nothing for the client.
+      res = internalFault(e, this.parts);
     } finally {
       counters.maybeLog(this.parts.now());
     }
@@ -192,7 +191,11 @@ export class Guard {
     url: RequestTarget = requestTarget(request.url),
     path: CanonicalPath = canonicalPath(url.pathname, this.parts.config.paths.escapedSlashes),
   ): Promise<AuthOutcome> {
-    return this.#authenticate(request, ctx, url, path);
+    try {
+      return await this.#authenticate(request, ctx, url, path);
+    } catch (e) {
+      return { ok: false, response: internalFault(e, this.parts) };
+    }
   }
 
   /** authenticate, without a promise when nothing waited (see #verify). */
@@ -268,7 +271,8 @@ export class Guard {
   #verifyFailed(e: unknown, request: Request, url: RequestTarget, rule: string | undefined, token: string, opening: Opening, started: number): AuthOutcome {
     const { config, counters } = this.parts;
     const timing = serverTiming(performance.now() - started, 'fail');
-    if (!isJwtError(e)) throw e;
+    // Not the token's fault (a bug, the Wasm core, the options): handle/authenticate answer 500.
+    if (!isJwtError(e) || serverFault(e.code)) throw e;
     // What the verify already read, when it got that far: the payload is never parsed twice.
     // A payload that did not parse is not tried again (peek would find nothing in it either).
     const seen =
