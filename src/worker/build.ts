@@ -116,6 +116,8 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
       ...(is.audience.length === 0 ? {} : { audience: is.audience }),
       algorithms: is.algorithms as Algorithm[],
       ...(is.typ === undefined ? {} : { typ: is.typ }),
+      // The library refuses an older iat, and with it an iat in the future (beyond clockTolerance).
+      ...(is.maxTokenAge === undefined ? {} : { maxTokenAge: is.maxTokenAge }),
     };
     const src = is.source;
     if (src.kind === 'secret') {

@@ -7,6 +7,7 @@ import type { TokenSource } from '../bearer/token.js';
 import type { Admission } from './l2-admission.js';
 import { ORIGIN_ASSERTION_KEYS, parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion.js';
 import { canonicalPath, type PathPolicy } from './path.js';
+import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
 
 export type { TokenSource };
 
@@ -29,7 +30,7 @@ export type KeySourceConfig =
 /** A claim must equal the value, or (a list) one of the values; an array claim must contain it. */
 export type ClaimWant = string | number | boolean | readonly (string | number | boolean)[];
 
-export interface IssuerConfig {
+export interface IssuerConfig extends IssuerChecks {
   /** Every `iss` spelling this entry accepts (the first is its name in logs). */
   issuer: string[];
   /** Empty when the entry binds tokens with `claims` instead. */
@@ -37,7 +38,6 @@ export interface IssuerConfig {
   /** Claim values every token of this issuer must carry (Cognito access tokens: client_id, token_use). */
   claims: Record<string, ClaimWant>;
   algorithms: string[];
-  typ?: string;
   source: KeySourceConfig;
 }
 
@@ -126,7 +126,7 @@ export const L2_DEFAULT_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'ES51
 const TOP_LEVEL = new Set([
   'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths',
 ]);
-const ISSUER_KEYS = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
+const ISSUER_KEYS = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
 const RULE_KEYS = new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience', 'scopes', 'claims']);
 const CORS_KEYS = new Set(['allowOrigins', 'allowMethods', 'allowHeaders', 'exposeHeaders', 'maxAge', 'credentials']);
 const AUTH_MODES = new Set(['required', 'optional', 'none']);
@@ -289,9 +289,7 @@ function parseIssuer(raw: unknown, i: number): IssuerConfig {
       source = { kind: 'jwks', jwks: { keys: jwks.keys } };
     }
   }
-  const out: IssuerConfig = { issuer, audience, claims, algorithms, source };
-  if (v.typ !== undefined) out.typ = str(v.typ, `${at}.typ`);
-  return out;
+  return { issuer, audience, claims, algorithms, source, ...parseIssuerChecks(v, at) };
 }
 
 function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string>): RuleConfig {

@@ -183,7 +183,7 @@ export class Guard {
   /**
    * Decide on a request without forwarding it: the identity, an anonymous pass
    * (public path, auth "none", or "optional" without a token), or the exact
-   * refusal the guard would send (a 400 for a path src/worker/path.ts refuses).
+   * refusal the guard would send (a 400 for a path src/worker/path.ts refuses, a 500 for a fault).
    */
   async authenticate(
     request: Request,
@@ -368,7 +368,7 @@ export class Guard {
   async #viaL2(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number): Promise<Verified> {
     const { l2, counters, config, now } = this.parts;
     const payload = await l2!.get(token);
-    const w = payload === undefined ? undefined : cacheWindow(payload, config.clockTolerance);
+    const w = payload === undefined ? undefined : cacheWindow(payload, config.clockTolerance, this.#issuers);
     const t = now();
     if (payload !== undefined && w !== undefined && t >= w.from && t < w.until) {
       counters.inc('l2_hit');
@@ -430,7 +430,7 @@ export class Guard {
 
   #remember(token: string, payload: JWTPayload, nowMs: number): void {
     if (this.#l1 === undefined) return;
-    const w = cacheWindow(payload, this.parts.config.clockTolerance);
+    const w = cacheWindow(payload, this.parts.config.clockTolerance, this.#issuers);
     // L1 hands the same payload to every later request with this token: frozen all the way down.
     if (w !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
   }
@@ -579,15 +579,15 @@ function peek(token: string): { iss?: unknown; kid?: unknown; alg?: unknown } {
 
 /**
  * Clock ms in which a verified payload still holds (the library's window, claims.ts,
- * with the configured tolerance; the guard sets no maxTokenAge); undefined without a
+ * with the configured tolerance and its issuer's maxTokenAge); undefined without a
  * numeric exp, which the guard never caches, or with an nbf that is not a number.
  */
-function cacheWindow(payload: JWTPayload, tolerance: number): { from: number; until: number } | undefined {
+function cacheWindow(payload: JWTPayload, tolerance: number, issuers: Map<string, IssuerConfig>): { from: number; until: number } | undefined {
   const exp = ownClaim(payload, 'exp');
   const nbf = ownClaim(payload, 'nbf');
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
   if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return undefined;
-  return timeWindow(payload, { clockTolerance: tolerance, maxTokenAge: undefined });
+  return timeWindow(payload, { clockTolerance: tolerance, maxTokenAge: issuers.get(ownClaim(payload, 'iss') as string)?.maxTokenAge });
 }
 
 async function sameSecret(a: string, b: string): Promise<boolean> {
