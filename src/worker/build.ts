@@ -11,8 +11,11 @@ import type { Algorithm } from '../algorithms.js';
 import { buildTwoStepVerifier, type IssuerPolicy, type TwoStepVerifier } from '../verify-path.js';
 import { digest } from '../digest.js';
 import { encode } from '../b64.js';
-import { ConfigError, parseConfig, type GuardConfig } from './config.js';
+import { adminSecret } from './admin.js';
+import { ConfigError } from './config-error.js';
+import { parseConfig, type GuardConfig } from './config.js';
 import { Counters } from './counters.js';
+import type { AnalyticsLike } from './observe.js';
 import { DiscoveredKeySource } from './discovery.js';
 import { RejectionLog } from './rejection-log.js';
 import { serviceBinding, type ServiceBinding } from './service-origin.js';
@@ -32,10 +35,7 @@ export interface GuardEnv {
   [binding: string]: unknown;
 }
 
-/** The one Analytics Engine method the guard calls. */
-export interface AnalyticsLike {
-  writeDataPoint(point: { blobs?: string[]; doubles?: number[]; indexes?: string[] }): void;
-}
+export type { AnalyticsLike };
 
 /** What tests (and embedders) may swap: the network and the clock. */
 export interface GuardDeps {
@@ -168,13 +168,8 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     l2 = new KvVerifyCache({ kv: env.VERIFY_CACHE, sealer, policyId, maxTtl: config.cache.verifyTtl, timeoutMs: config.cache.kvTimeoutMs, counters });
   }
 
-  let adminSecret: string | undefined;
-  if (config.admin !== undefined) {
-    const s = env[config.admin.secretBinding];
-    if (typeof s !== 'string' || s.length < 16) throw new ConfigError('admin.secretBinding', 'the secret is not set or shorter than 16 characters');
-    adminSecret = s;
-  }
 
+  const admin = config.admin === undefined ? undefined : adminSecret(env, config.admin);
   const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
@@ -188,7 +183,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     l2,
     jwksStore,
     remoteSets,
-    adminSecret,
+    adminSecret: admin,
     assertion: config.originAssertion === undefined ? undefined : OriginAssertion.fromEnv(config.originAssertion, env),
     fetch: baseFetch,
     now,
