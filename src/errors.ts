@@ -39,6 +39,7 @@ export const ERROR_MESSAGES = {
   ERR_JWE_CEK_INVALID: 'JWE content encryption key has the wrong length',
   ERR_JWE_DECRYPTION_FAILED: 'JWE decryption failed',
   ERR_JWE_NESTED_REQUIRED: 'a JWE under public-key encryption must carry a signed JWT (cty JWT)',
+  ERR_JWT_PROFILE_MISMATCH: 'token does not meet the JWT access token profile (RFC 9068)',
   ERR_DPOP_PROOF_INVALID: 'DPoP proof is not a well-formed JWS with a JSON header and payload',
   ERR_DPOP_TYP_INVALID: 'DPoP proof typ is not dpop+jwt',
   ERR_DPOP_ALG_NOT_ALLOWED: 'DPoP proof algorithm is not an allowed asymmetric algorithm',
