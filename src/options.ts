@@ -41,7 +41,11 @@ export type PolicyOptions = PolicySettings & KeyOptions;
 /** What buildPolicy takes: the key source checked at run time (from JavaScript, anything can come). */
 export type PolicyInput = PolicySettings & { key?: KeyInput; jwks?: JSONWebKeySet | KeySource };
 
-/** Everything in PolicyOptions but the key source. */
+/**
+ * Everything in PolicyOptions but the key source.
+ * @example
+ * const settings: PolicySettings = { algorithms: ['RS256'], issuer: 'https://as.example', audience: 'https://api.example', profile: 'at+jwt' };
+ */
 export interface PolicySettings {
   /** Allowed `alg` values (required; `none` is never accepted). */
   algorithms: readonly Algorithm[];

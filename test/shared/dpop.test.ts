@@ -176,6 +176,9 @@ describe('DPoP: adversarial proofs', () => {
     for (const jwk of [undefined, 'key', [pair.publicJwk], { kty: 'EC', crv: 'P-256', x }, { kty: 'EC', crv: 'P-256', x, y: `${y}A` }, p384.publicJwk, { ...pair.publicJwk, alg: 'ES384' }, { ...pair.publicJwk, use: 'enc' }]) {
       expect(await codeOf(async () => verifyDpopProof(await proofFor(pair, { header: { jwk } }), options())), JSON.stringify(jwk)).toBe('ERR_DPOP_JWK_INVALID');
     }
+    // A key the library would refuse anywhere else: an RSA modulus below 2048 bits.
+    const short = await generate('RS256', { modulusLength: 1024 });
+    expect(await codeOf(async () => verifyDpopProof(await proofFor(short), options()))).toBe('ERR_DPOP_JWK_INVALID');
   });
 
   it('requires jti: a non-empty string of at most 256 characters (ERR_DPOP_JTI_INVALID)', async () => {
