@@ -35,6 +35,8 @@ export interface ClaimPolicy {
   maxTokenAge: number | undefined;
   requiredClaims: readonly string[];
   requireExp: boolean;
+  /** RFC 9068's JWT access token profile, when asked for. */
+  profile: 'at+jwt' | undefined;
 }
 
 /**
@@ -110,6 +112,8 @@ export function timeWindow(payload: JWTPayload, policy: Pick<ClaimPolicy, 'clock
 }
 
 export function checkClaims(payload: Record<string, unknown>, header: JoseHeader, policy: ClaimPolicy, now: number): void {
+  // The profile first: a token missing a claim it requires fails as not an access token.
+  if (policy.profile === 'at+jwt') checkAccessTokenProfile(payload, header);
   checkTimes(payload, policy, now);
   if (policy.issuer !== undefined) {
     const iss = ownClaim(payload, 'iss');
@@ -135,4 +139,25 @@ export function checkClaims(payload: Record<string, unknown>, header: JoseHeader
   for (const name of policy.requiredClaims) {
     if (ownClaim(payload, name) === undefined) throw claimError(name, 'missing');
   }
+}
+
+// RFC 9068 §2.2: the claims every JWT access token carries, and their JSON types
+// (exp and iat are held to finite numbers by checkTimes, aud by the audience check).
+const PROFILE_STRINGS = ['iss', 'sub', 'client_id', 'jti'] as const;
+
+/** RFC 9068 §2.1, §2.2, §4: typ at+jwt, and iss, exp, aud, sub, client_id, iat, jti present. */
+function checkAccessTokenProfile(payload: Record<string, unknown>, header: JoseHeader): void {
+  const typ = ownClaim(header, 'typ');
+  if (typeof typ !== 'string' || normaliseTyp(typ) !== 'at+jwt') throw profileError('typ', typ === undefined ? 'missing' : 'not at+jwt');
+  for (const name of PROFILE_STRINGS) {
+    const v = ownClaim(payload, name);
+    if (typeof v !== 'string') throw profileError(name, v === undefined ? 'missing' : 'not a string');
+  }
+  for (const name of ['exp', 'aud', 'iat'] as const) {
+    if (ownClaim(payload, name) === undefined) throw profileError(name, 'missing');
+  }
+}
+
+function profileError(claim: string, reason: string): JwtError {
+  return new JwtError('ERR_JWT_PROFILE_MISMATCH', { claim, reason });
 }
