@@ -6,7 +6,7 @@
 import { MIN_RSA_BITS } from '../algorithms.js';
 import { decodeSegment } from '../b64.js';
 import { JwtError } from '../errors.js';
-import { bad, bitLength } from '../keys/jwk-bytes.js';
+import { bad, bitLength, keyOps } from '../keys/jwk-bytes.js';
 import type { PrivateJWK } from '../sign/keys.js';
 import { KW_LENGTH, type EncSpec, type KeyManagement } from './algorithms.js';
 import { gcmDecryptionKey } from './content.js';
@@ -71,9 +71,9 @@ export class JweKey {
     if (jwk.alg !== undefined && typeof jwk.alg !== 'string') throw bad('alg is not a string');
     // RFC 7517 §4.2: a signature key never decrypts.
     if (jwk.use !== undefined && jwk.use !== 'enc') throw bad('use rules out encryption');
-    const ops = jwk.key_ops;
+    const ops = keyOps(jwk.key_ops);
     const allowedOps = purpose === 'decrypt' ? ['decrypt', 'unwrapKey', 'deriveKey', 'deriveBits'] : ['encrypt', 'wrapKey', 'deriveKey', 'deriveBits'];
-    if (ops !== undefined && (!Array.isArray(ops) || !ops.some((o) => allowedOps.includes(o)))) throw bad('key_ops rule out this use');
+    if (ops !== undefined && !ops.some((o) => allowedOps.includes(o))) throw bad('key_ops rule out this use');
     this.kid = jwk.kid;
     this.alg = jwk.alg;
     this.isPrivate = jwk.d !== undefined || jwk.kty === 'oct';
