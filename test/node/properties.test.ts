@@ -72,4 +72,27 @@ describe('properties', () => {
       { numRuns: 3000 },
     );
   });
+
+  it('typ_application_prefix_only_without_another_slash: a required typ matches the header exactly when both name one media type (RFC 7515 §4.1.9)', () => {
+    const part = fc.stringMatching(/^[a-zA-Z0-9+.-]{1,8}$/);
+    const value = fc.tuple(fc.constantFrom('', 'application/', 'Application/'), part, fc.option(part, { nil: undefined })).map(([p, a, b]) => `${p}${a}${b === undefined ? '' : `/${b}`}`);
+    // The media type a typ value names: no `/` means `application/` is implied.
+    const media = (t: string) => (t.includes('/') ? t.toLowerCase() : `application/${t.toLowerCase()}`);
+    fc.assert(
+      fc.property(value, value, (want, sent) => {
+        const input = `${b64u(JSON.stringify({ alg: 'HS256', typ: sent }))}.${b64u(JSON.stringify({ exp: 4e9 }))}`;
+        const token = `${input}.${b64u(createHmac('sha256', secret).update(input).digest())}`;
+        const v = createVerifier({ algorithms: ['HS256'], key: new Uint8Array(secret), cache: false, typ: want });
+        let ok = true;
+        try {
+          v.verifySync(token);
+        } catch (e) {
+          expect((e as JwtError).code).toBe('ERR_JWT_CLAIM_INVALID');
+          ok = false;
+        }
+        expect(ok).toBe(media(want) === media(sent));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
