@@ -238,7 +238,7 @@ function setup(options: VerifierOptions, support: JweSupport | undefined): Setup
     const max = o.max ?? 1000;
     const ttl = o.ttl ?? 60;
     if (!Number.isInteger(max) || max < 0) throw optionsError('cache.max');
-    if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isFinite(ttl)) throw optionsError('cache.ttl');
+    if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isInteger(ttl)) throw optionsError('cache.ttl', 'expected whole seconds (an integer, 1 or more)');
     if (max > 0) cache = new VerifyCache<VerifyResult>(max, ttl);
   }
 
