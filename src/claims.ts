@@ -63,9 +63,18 @@ function numeric(payload: Record<string, unknown>, name: 'exp' | 'nbf' | 'iat'):
   return v;
 }
 
+/**
+ * A `typ` or `cty` value in the one form they are compared in (RFC 7515 §4.1.9): lower
+ * case, and `application/` dropped only when no other `/` follows, because
+ * `application/a/b` is not `a/b` (a value with a `/` is a full media type).
+ *
+ * @example
+ * normaliseTyp('application/AT+JWT'); // 'at+jwt'
+ * normaliseTyp('application/example/jwt'); // 'application/example/jwt'
+ */
 export function normaliseTyp(typ: string): string {
   const t = typ.toLowerCase();
-  return t.startsWith('application/') ? t.slice(12) : t;
+  return t.startsWith('application/') && !t.includes('/', 12) ? t.slice(12) : t;
 }
 
 /** Time checks alone, also re-run on every cache hit. `now` in seconds. */

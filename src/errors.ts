@@ -36,7 +36,7 @@ export const ERROR_MESSAGES = {
   ERR_JWE_ZIP_UNSUPPORTED: 'compressed JWE payloads (zip) are not accepted',
   ERR_JWE_CRIT_UNSUPPORTED: 'JWE header lists a critical extension that is not understood',
   ERR_JWE_EPK_INVALID: 'JWE ephemeral public key is invalid or on the wrong curve',
-  ERR_JWE_CEK_INVALID: 'JWE content encryption key has the wrong length',
+  ERR_JWE_CEK_INVALID: 'JWE carries an encrypted key where its alg has none (dir, ECDH-ES)',
   ERR_JWE_DECRYPTION_FAILED: 'JWE decryption failed',
   ERR_JWE_NESTED_REQUIRED: 'a JWE under public-key encryption must carry a signed JWT (cty JWT)',
   ERR_JWT_PROFILE_MISMATCH: 'token does not meet the JWT access token profile (RFC 9068)',

@@ -20,7 +20,7 @@ export { createSigner } from './sign/signer.js';
 export type { Signer, SignerOptions, SignOptions, SignerKeyInput, PrivateJWK } from './sign/signer.js';
 export { createEncrypter } from './jwe/encrypter.js';
 export type { Encrypter, EncrypterOptions } from './jwe/encrypter.js';
-export type { DecryptionOptions } from './jwe/decrypt.js';
+export type { DecryptionOptions, IssuerBoundKey } from './jwe/decrypt.js';
 export type { EncryptionJWK, EncryptionKeyInput } from './jwe/keys.js';
 export { jwkThumbprint } from './keys/thumbprint.js';
 export { verifyDpopProof, dpopReplayKey } from './dpop/proof.js';

@@ -88,7 +88,8 @@ function stringSet(value: unknown, setting: string): ReadonlySet<string> | undef
 
 function seconds(value: unknown, setting: string, fallback: number | undefined): number | undefined {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw optionsError(setting, 'expected a finite number of seconds');
+  // Whole seconds: a fraction here is nearly always a unit mistake (ms meant as seconds, or the reverse).
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw optionsError(setting, 'expected whole seconds (an integer, 0 or more)');
   return value;
 }
 
