@@ -19,7 +19,7 @@ export type OptionNames<T> = Record<keyof T, true>;
 
 export const POLICY_OPTION_NAMES = {
   algorithms: true, key: true, jwks: true, issuer: true, audience: true, subject: true, typ: true,
-  clockTolerance: true, maxTokenAge: true, requiredClaims: true, requireExp: true,
+  clockTolerance: true, maxTokenAge: true, requiredClaims: true, requireExp: true, profile: true,
 } as const satisfies OptionNames<PolicyOptions>;
 
 export const VERIFIER_OPTION_NAMES = {

@@ -28,3 +28,18 @@ export function bitLength(bytes: Uint8Array): number {
   if (i === bytes.length) return 0;
   return (bytes.length - i - 1) * 8 + (32 - Math.clz32(bytes[i]!));
 }
+
+/**
+ * `key_ops` (RFC 7517 §4.3): when present, an array of strings with no value twice.
+ * Returns it typed; a duplicate or a non-string is ERR_KEY_INVALID in every key reader.
+ *
+ * @example
+ * keyOps(['verify']); // ['verify']
+ * keyOps(['sign', 'sign']); // throws ERR_KEY_INVALID
+ */
+export function keyOps(ops: unknown): readonly string[] | undefined {
+  if (ops === undefined) return undefined;
+  if (!Array.isArray(ops) || ops.some((o) => typeof o !== 'string')) throw bad('key_ops is not a string array');
+  if (new Set(ops).size !== ops.length) throw bad('key_ops lists an operation twice');
+  return ops as string[];
+}

@@ -48,7 +48,7 @@ export function strList(v: unknown, setting: string, allowEmpty = false): string
 
 export function num(v: unknown, setting: string, fallback: number, min: number, max: number): number {
   if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) throw new ConfigError(setting, `expected a number from ${min} to ${max}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new ConfigError(setting, `expected an integer from ${min} to ${max}`);
   return v;
 }
 

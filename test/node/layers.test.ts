@@ -19,7 +19,7 @@ const LAYERS: [name: string, patterns: RegExp[]][] = [
   ['signature step', [/^signature\.ts$/]],
   ['keys', [/^keys\//, /^sign\//, /^jwe\//]],
   ['policy', [/^options\.ts$/]],
-  ['verifier', [/^verify-path\.ts$/, /^verifier\.ts$/]],
+  ['verifier', [/^verify-path\.ts$/, /^verifier\.ts$/, /^dpop\//]],
   ['public API', [/^index\.ts$/]],
   ['adapters', [/^bearer\//, /^hono\//, /^worker\//]],
   ['tools', [/^cli\//]],
