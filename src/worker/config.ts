@@ -11,7 +11,7 @@ import { CORS_KEYS, parseCors, type CorsConfig } from './cors.js';
 import { parseTokenSources, type TokenSource } from './credentials.js';
 import { parseForwarding, parseOrigin, type ForwardingConfig, type OriginConfig } from './forwarding-config.js';
 import { ISSUER_KEYS, parseIssuers, usesCloudflareAccess, type IssuerConfig } from './issuers-config.js';
-import { ORIGIN_ASSERTION_KEYS, parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion.js';
+import { ORIGIN_ASSERTION_KEYS, parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion-config.js';
 import type { PathPolicy } from './path.js';
 import { parsePaths, parsePublicPaths, PATHS_KEYS } from './paths-config.js';
 import { parseRules, RULE_KEYS, type RuleConfig } from './rules.js';

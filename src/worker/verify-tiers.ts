@@ -9,7 +9,7 @@ import type { OpenedToken, VerifyResult } from '../verify-path.js';
 import type { GuardParts } from './build.js';
 import type { Verified, WaitUntil } from './context.js';
 import type { IssuerIndex } from './issuer-index.js';
-import { WriteAdmission } from './l2-admission.js';
+import type { WriteAdmission } from './l2-admission.js';
 
 /** Where verify leaves the token it opened, for the rejection log of a token that then fails. */
 export interface Opening {
@@ -39,7 +39,7 @@ export class VerifyTiers {
     const c = parts.config.cache;
     for (const is of parts.config.issuers) for (const name of is.issuer) this.#l2Algs.set(name, new Set(is.algorithms.filter((a) => c.verifyAlgorithms.has(a))));
     this.#l1 = c.l1Max > 0 ? new VerifyCache<JWTPayload>(c.l1Max, c.verifyTtl) : undefined;
-    this.#admission = parts.l2 === undefined ? undefined : new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, c.l1Max) });
+    this.#admission = parts.admission;
   }
 
   /** Entries in this isolate's L1 (bounded by cache.l1Max). */
