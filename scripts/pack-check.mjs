@@ -78,9 +78,11 @@ check('tarball holds only built JS, types, the .wasm, README, LICENSE, package.j
 });
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+// `edgejwt-source` points TypeScript at src/ inside this repository (tsconfig.json
+// customConditions); no runtime or bundler sets it, so its targets are not shipped.
 function targets(value) {
   if (typeof value === 'string') return [value];
-  return Object.values(value ?? {}).flatMap(targets);
+  return Object.entries(value ?? {}).flatMap(([condition, v]) => (condition === 'edgejwt-source' ? [] : targets(v)));
 }
 check('tarball holds README, LICENSE and every exports/imports target', () => {
   const need = ['README.md', 'LICENSE', ...targets(pkg.exports), ...targets(pkg.imports), 'dist/wasm/generated/core.wasm'].map((p) => p.replace(/^\.\//, ''));

@@ -175,7 +175,7 @@ await reportRun('npm pack check', process.execPath, ['scripts/pack-check.mjs']);
 step('JSR package (jsr.json vs package.json, deno publish --dry-run, the source graph in Deno)');
 await reportRun('jsr check', process.execPath, ['scripts/jsr-check.mjs']);
 
-step('examples (Deno.serve, Bun.serve, Hono on Workers) against the packed package');
+step('examples (Deno.serve, Bun.serve, Hono on Workers) run in place, as examples/README.md says');
 await reportRun('examples', process.execPath, ['test/examples/run-examples.mjs']);
 
 // Each bench (bench/smoke.ts) in a seconds-long mode: 1 passed per bench that completes.
