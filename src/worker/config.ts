@@ -5,6 +5,7 @@
 import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import type { TokenSource } from '../bearer/token.js';
 import type { Admission } from './l2-admission.js';
+import { L2_DEFAULT_ALGORITHMS } from './l2-defaults.js';
 import { ORIGIN_ASSERTION_KEYS, parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion.js';
 import { canonicalPath, type PathPolicy } from './path.js';
 
@@ -114,14 +115,7 @@ export interface GuardConfig {
 /** The origin value that answers with a JSON echo of the forwarded request (dev, demos). */
 export const ECHO_ORIGIN = 'builtin:echo';
 
-/**
- * Which algorithms `cache.verify: true` sends to KV, chosen by measurement (docs/deploy.md):
- * a KV read costs milliseconds of wall time and L2's own CPU (hash, unseal, parse) about
- * 55 µs in workerd, so only verifies that cost several times that in CPU gain anything:
- * ECDSA (~250 µs for ES256). HS*, EdDSA and 2048-bit RSA verify about as fast as L2
- * itself runs. Unset or false: L2 is off.
- */
-export const L2_DEFAULT_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'ES512'];
+export { L2_DEFAULT_ALGORITHMS };
 
 const TOP_LEVEL = new Set([
   'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths',
