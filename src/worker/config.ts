@@ -8,6 +8,7 @@ import type { Admission } from './l2-admission.js';
 import { L2_DEFAULT_ALGORITHMS } from './l2-defaults.js';
 import { ORIGIN_ASSERTION_KEYS, parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion.js';
 import { canonicalPath, type PathPolicy } from './path.js';
+import { pathPatternProblem, type PathPatternKind } from './path-pattern.js';
 
 export type { TokenSource };
 
@@ -15,7 +16,7 @@ export class ConfigError extends Error {
   readonly setting: string;
   constructor(setting: string, reason: string) {
     // Reasons are fixed text: configuration values (which may be secrets) never appear.
-    super(`GUARD_CONFIG ${setting}: ${reason}`);
+    super(setting === 'GUARD_CONFIG' ? `GUARD_CONFIG ${reason}` : `GUARD_CONFIG ${setting}: ${reason}`);
     this.name = 'ConfigError';
     this.setting = setting;
   }
@@ -118,7 +119,7 @@ export const ECHO_ORIGIN = 'builtin:echo';
 export { L2_DEFAULT_ALGORITHMS };
 
 const TOP_LEVEL = new Set([
-  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths',
+  '$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths',
 ]);
 const ISSUER_KEYS = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
 const RULE_KEYS = new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience', 'scopes', 'claims']);
@@ -175,8 +176,10 @@ function path(v: unknown, setting: string): string {
 }
 
 /** A rule prefix or public path must already be canonical, so it is compared like the request's path. */
-function canonical(v: unknown, setting: string): string {
+function canonical(v: unknown, setting: string, kind: PathPatternKind): string {
   const p = path(v, setting);
+  const problem = pathPatternProblem(p, kind);
+  if (problem !== undefined) throw new ConfigError(setting, problem);
   const stem = p.endsWith('*') ? p.slice(0, -1) : p;
   const c = canonicalPath(stem, 'reject');
   if (!c.ok || c.path !== stem) throw new ConfigError(setting, 'not in canonical form (single slashes, no dot segments, unreserved characters unescaped, upper-case hex)');
@@ -292,7 +295,7 @@ function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string>): Rul
   const at = `rules[${i}]`;
   if (!isObject(v)) throw new ConfigError(at, 'expected an object');
   for (const k of Object.keys(v)) if (!RULE_KEYS.has(k)) throw new ConfigError(`${at}.${k}`, 'unknown setting');
-  const pathPrefix = canonical(v.pathPrefix, `${at}.pathPrefix`);
+  const pathPrefix = canonical(v.pathPrefix, `${at}.pathPrefix`, 'pathPrefix');
   let methods: Set<string> | undefined;
   if (v.methods !== undefined) {
     const list = strList(v.methods, `${at}.methods`);
@@ -431,7 +434,7 @@ export function parseConfig(raw: unknown): GuardConfig {
     }
   }
 
-  const publicPaths = v.publicPaths === undefined ? [] : strList(v.publicPaths, 'publicPaths', true).map((p, i) => canonical(p, `publicPaths[${i}]`));
+  const publicPaths = v.publicPaths === undefined ? [] : strList(v.publicPaths, 'publicPaths', true).map((p, i) => canonical(p, `publicPaths[${i}]`, 'publicPath'));
   if (v.rules !== undefined && !Array.isArray(v.rules)) throw new ConfigError('rules', 'expected an array');
   const rules = ((v.rules as unknown[] | undefined) ?? []).map((r, i) => parseRule(r, i, seen));
   if (v.tokenSources !== undefined && (!Array.isArray(v.tokenSources) || v.tokenSources.length === 0)) throw new ConfigError('tokenSources', 'expected a non-empty array');
