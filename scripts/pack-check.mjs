@@ -243,6 +243,7 @@ console.log(ok.ok && ok.payload.sub, none.ok ? 'passed' : none.response.status, 
   if (guardGot !== 'guarded 401 object') throw new Error(`edgejwt/worker: got ${guardGot}`);
 
   // The `edgejwt` bin as npm linked it: a good wrangler.toml passes (0), a typo fails naming the setting (1).
+  // Wrangler, its optional peer, resolves from the node_modules above build/pack, as from a project's own.
   const toml = (config) => `name = "g"\n[vars]\nGUARD_CONFIG = '${JSON.stringify(config)}'\n`;
   const good = { issuers: [{ issuer: 'https://id.example', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example/jwks' }], cache: { jwks: false } };
   writeFileSync(join(app, 'good.toml'), toml(good));
