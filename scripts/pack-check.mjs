@@ -7,7 +7,7 @@
 // equals a build of assembly/ in this tree (so the build is deterministic), and
 // that the types resolve under every export condition (tsc per condition,
 // publint, attw). Run after `npm run build`. Leaves the tarball unpacked in
-// build/pack/package for the examples. Last line: `[pack] passed=N failed=N`.
+// build/pack/package. Last line: `[pack] passed=N failed=N`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
