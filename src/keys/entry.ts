@@ -9,7 +9,7 @@ import type { BackendKey, PublicJwk } from '../backend/types.js';
 import { JwtError } from '../errors.js';
 import { BackendHandle, WasmHandle, type Handle } from '../signature.js';
 import { deferredHmacKey, importEd25519Key, type HmacAlg } from '../wasm/keys.js';
-import { EC_COORD, bad, bitLength, bytesOf, keyOps } from './jwk-bytes.js';
+import { EC_COORD, STRING_KEY_REASON, bad, bitLength, bytesOf, keyOps } from './jwk-bytes.js';
 import { checkRsaExponent, checkRsaParams } from './rsa-params.js';
 
 /**
@@ -76,6 +76,8 @@ export class KeyEntry {
       return new KeyEntry({ kty: 'oct', usable: true, material: { t: 'secret', secret: input.slice() } });
     }
     if (typeof CryptoKey !== 'undefined' && input instanceof CryptoKey) return KeyEntry.fromCryptoKey(input);
+    // The reason is fixed text: the string may be the secret itself.
+    if (typeof input === 'string') throw bad(STRING_KEY_REASON);
     if (typeof input !== 'object' || input === null) throw bad('unsupported key input');
     return KeyEntry.fromJwk(input as JWK);
   }

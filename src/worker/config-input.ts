@@ -80,6 +80,8 @@ export interface CorsInput {
  * };
  */
 export interface GuardConfigInput {
+  /** Where editors find the JSON Schema (`./node_modules/edgejwt/dist/worker/guard-config.schema.json`); the guard ignores it. */
+  $schema?: string;
   issuers: readonly IssuerInput[];
   publicPaths?: readonly string[];
   rules?: readonly RuleInput[];

@@ -496,7 +496,7 @@ export class Guard {
     const want = this.parts.adminSecret ?? '';
     const ok = want.length > 0 && (await sameSecret(given, want));
     if (!ok) return new Response(JSON.stringify({ error: 'unauthorized' }), { status: 401, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
-    return new Response(JSON.stringify({ since: new Date(this.parts.counters.startedAt).toISOString(), counters: this.parts.counters.snapshot() }), {
+    return new Response(JSON.stringify({ since: this.parts.counters.sinceIso(), counters: this.parts.counters.snapshot() }), {
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
     });
   }

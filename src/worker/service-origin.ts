@@ -11,8 +11,8 @@ export interface ServiceBinding {
 
 /** The binding named in the config; a ConfigError when it is missing. */
 export function serviceBinding(env: GuardEnv, name: string): ServiceBinding {
-  const b = env[name] as Partial<ServiceBinding> | undefined;
-  if (b === undefined || b === null || typeof b.fetch !== 'function') throw new ConfigError('origin.service', 'the service binding is missing');
+  const b: unknown = env[name];
+  if (typeof b !== 'object' || b === null || typeof (b as Partial<ServiceBinding>).fetch !== 'function') throw new ConfigError('origin.service', 'the service binding is missing');
   return b as ServiceBinding;
 }
 
