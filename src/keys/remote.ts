@@ -4,7 +4,7 @@
 // cooldown, the last good set served for a bounded time when the issuer fails,
 // and a sequence number so an older response never replaces a newer set.
 
-import { readCapped } from './read-capped.js';
+import { fetchCapped } from './fetch-deadline.js';
 import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import type { KeyEntry } from './entry.js';
@@ -214,42 +214,15 @@ export class RemoteJWKSet implements KeySource {
   }
 
   async #fetchOnce(seq: number): Promise<Installed> {
-    const doFetch = this.#o.fetch ?? globalThis.fetch;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.#o.timeoutDuration);
-    let text: string;
-    let cacheControl: string | null;
-    try {
-      let res: Response;
-      try {
-        res = await doFetch(this.url, {
-          method: 'GET',
-          headers: { accept: 'application/json, application/jwk-set+json', ...this.#o.headers },
-          // A redirect could point the verifier at an attacker's keys: never follow one.
-          redirect: 'manual',
-          signal: controller.signal,
-        });
-      } catch (cause) {
-        throw new JwtError(timedOut ? 'ERR_JWKS_TIMEOUT' : 'ERR_JWKS_FETCH_FAILED', { cause });
-      }
-      if (res.status !== 200) {
-        void res.body?.cancel().catch(() => undefined);
-        throw new JwtError('ERR_JWKS_FETCH_FAILED', { reason: `HTTP status ${res.status}` });
-      }
-      cacheControl = res.headers.get('cache-control');
-      try {
-        text = await readCapped(res, this.#o.maxSize, 'response');
-      } catch (cause) {
-        if (cause instanceof JwtError) throw cause;
-        throw new JwtError(timedOut ? 'ERR_JWKS_TIMEOUT' : 'ERR_JWKS_FETCH_FAILED', { cause });
-      }
-    } finally {
-      clearTimeout(timer);
-    }
+    // One deadline over the request and the whole body (fetch-deadline.ts).
+    const { text, headers } = await fetchCapped(this.url, {
+      fetch: this.#o.fetch ?? globalThis.fetch,
+      headers: { accept: 'application/json, application/jwk-set+json', ...this.#o.headers },
+      timeoutMs: this.#o.timeoutDuration,
+      cap: this.#o.maxSize,
+      what: 'key set',
+    });
+    const cacheControl = headers.get('cache-control');
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -78,7 +78,8 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   const jwksFetch: typeof fetch = async (input, init) => {
     counters.inc('jwks_fetch');
     try {
-      const res = await abortable(baseFetch(input, init), init?.signal ?? undefined);
+      // The caller's deadline (src/keys/fetch-deadline.ts) covers this call and the body.
+      const res = await baseFetch(input, init);
       if (res.status !== 200) counters.inc('jwks_fetch_failed');
       return res;
     } catch (e) {
@@ -192,15 +193,4 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     now,
     log,
   };
-}
-
-/** Settle with the abort as soon as the library's timeout fires, even if the fetch ignores its signal. */
-function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return p;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason ?? new Error('aborted'));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
