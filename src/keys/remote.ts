@@ -4,7 +4,7 @@
 // cooldown, the last good set served for a bounded time when the issuer fails,
 // and a sequence number so an older response never replaces a newer set.
 
-import { fetchCapped } from './fetch-deadline.js';
+import { Deadline, fetchCapped } from './fetch-deadline.js';
 import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import type { KeyEntry } from './entry.js';
@@ -16,16 +16,20 @@ export type { JSONWebKeySet };
 import { KEY_SOURCE, pick, type KeySource } from './source.js';
 
 /**
- * Where fetched sets are shared beyond this isolate. `get` returns a set another
- * isolate stored (or undefined); `put` receives the parsed JSON and how long it
- * stays fresh, in seconds. Errors from either are treated as a miss.
+ * Where fetched sets are shared beyond this isolate: a cache, never a dependency.
+ * `get` returns a set another isolate stored (or undefined) and is given
+ * `storeTimeoutDuration` before the network is asked instead; `put` receives the
+ * parsed JSON and how long it stays fresh, in seconds, and is never waited for (its
+ * promise goes to the `waitUntil` option when one is given). Errors from either
+ * are treated as a miss.
  *
  * @example
- * // Workers KV as the store (KV's shortest life is 60 s).
+ * // Workers KV as the store (KV's shortest life is 60 s); the write outlives the response through waitUntil.
  * const store: JWKSStore = {
  *   get: (url) => env.JWKS.get(url, 'json'),
  *   put: (url, jwks, ttl) => env.JWKS.put(url, JSON.stringify(jwks), { expirationTtl: Math.max(60, ttl) }),
  * };
+ * const jwks = createRemoteJWKSet(url, { store, waitUntil: (p) => ctx.waitUntil(p) });
  */
 export interface JWKSStore {
   get(url: string): Promise<JSONWebKeySet | undefined | null> | JSONWebKeySet | undefined | null;
@@ -54,6 +58,10 @@ export interface RemoteJWKSetOptions {
   /** Accept `kty: "oct"` keys from this set. Off: a published set must never carry HMAC secrets. */
   allowHmac?: boolean;
   store?: JWKSStore;
+  /** How long `store.get` may take before the network is asked instead, in ms (default 500). */
+  storeTimeoutDuration?: number;
+  /** Receives each `store.put` promise (e.g. `ctx.waitUntil`): no verify ever waits for a write. */
+  waitUntil?: (write: Promise<unknown>) => void;
   headers?: Record<string, string>;
   /** Injected fetch (tests, custom agents). Defaults to globalThis.fetch. */
   fetch?: typeof fetch;
@@ -82,14 +90,15 @@ const MAX_AGE = /(?:^|,)\s*max-age\s*=\s*(\d{1,10})\s*(?:,|$)/i;
 export class RemoteJWKSet implements KeySource {
   readonly [KEY_SOURCE] = true as const;
   readonly url: string;
-  readonly #o: Required<Omit<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch'>> & Pick<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch'>;
+  readonly #o: Required<Omit<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch' | 'waitUntil'>> & Pick<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch' | 'waitUntil'>;
   #set: Installed | undefined;
   #seq = 0;
   #inflight: Promise<Installed> | undefined;
   /** Clock time of the last network attempt (success or failure). */
   #lastAttempt = -Infinity;
   #lastError: JwtError | undefined;
-  #triedStore = false;
+  /** The one store read (concurrent loads join it); 'done' once it settled. */
+  #storeRead: Promise<Installed | undefined> | 'done' | undefined;
 
   constructor(url: string | URL, options: RemoteJWKSetOptions = {}) {
     const parsed = new URL(String(url));
@@ -108,13 +117,16 @@ export class RemoteJWKSet implements KeySource {
       allowHmac: options.allowHmac === true,
       now: options.now ?? Date.now,
       store: options.store,
+      storeTimeoutDuration: options.storeTimeoutDuration ?? 500,
+      waitUntil: options.waitUntil,
       headers: options.headers,
       fetch: options.fetch,
     };
-    for (const k of ['timeoutDuration', 'cooldownDuration', 'cacheMaxAge', 'cacheMinAge', 'staleDuration', 'maxSize'] as const) {
+    for (const k of ['timeoutDuration', 'cooldownDuration', 'cacheMaxAge', 'cacheMinAge', 'staleDuration', 'maxSize', 'storeTimeoutDuration'] as const) {
       const v = this.#o[k];
       if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v)) throw optionsError(k);
     }
+    if (options.waitUntil !== undefined && typeof options.waitUntil !== 'function') throw optionsError('waitUntil');
   }
 
   /** True when a fresh set is in memory (a verify will not wait on I/O for a known kid). */
@@ -156,9 +168,16 @@ export class RemoteJWKSet implements KeySource {
   // No fresh set in memory: the store first (once per isolate), then the network;
   // on failure, the last good set while it is within the stale window.
   async #load(): Promise<Installed> {
-    if (!this.#triedStore && this.#o.store !== undefined) {
-      this.#triedStore = true;
-      const fromStore = await this.#readStore();
+    if (this.#o.store !== undefined && this.#storeRead !== 'done') {
+      // Once per set: the first load reads the store, concurrent ones wait for that read.
+      let read = this.#storeRead;
+      if (read === undefined) {
+        read = this.#readStore().finally(() => {
+          this.#storeRead = 'done';
+        });
+        this.#storeRead = read;
+      }
+      const fromStore = await read;
       if (fromStore !== undefined) return fromStore;
     }
     const now = this.#o.now();
@@ -176,10 +195,12 @@ export class RemoteJWKSet implements KeySource {
     }
   }
 
+  // The store is a cache: a read that does not answer within its deadline is a miss.
   async #readStore(): Promise<Installed | undefined> {
     const seq = ++this.#seq;
+    const deadline = new Deadline(this.#o.storeTimeoutDuration);
     try {
-      const jwks = await this.#o.store!.get(this.url);
+      const jwks = await deadline.race(Promise.resolve().then(() => this.#o.store!.get(this.url)));
       if (jwks === undefined || jwks === null) return undefined;
       const keys = parseJwks(jwks);
       const now = this.#o.now();
@@ -187,6 +208,8 @@ export class RemoteJWKSet implements KeySource {
       return this.#install({ keys, seq, freshUntil: now + this.#o.cacheMinAge });
     } catch {
       return undefined;
+    } finally {
+      deadline.clear();
     }
   }
 
@@ -233,14 +256,22 @@ export class RemoteJWKSet implements KeySource {
     const now = this.#o.now();
     const ttl = this.#ttl(cacheControl);
     const installed = this.#install({ keys, seq, freshUntil: now + ttl });
-    if (this.#o.store !== undefined && installed.seq === seq) {
-      try {
-        await this.#o.store.put(this.url, json as JSONWebKeySet, Math.ceil(ttl / 1000));
-      } catch {
-        // The store is an optimisation; the set in memory is already good.
-      }
-    }
+    if (this.#o.store !== undefined && installed.seq === seq) this.#writeStore(json as JSONWebKeySet, Math.ceil(ttl / 1000));
     return installed;
+  }
+
+  // Never awaited: a write that hangs or fails must not hold the verifies that fetched.
+  #writeStore(jwks: JSONWebKeySet, ttlSeconds: number): void {
+    const store = this.#o.store!;
+    // The set in memory is already good; a failed write only costs another isolate a fetch.
+    const write = Promise.resolve()
+      .then(() => store.put(this.url, jwks, ttlSeconds))
+      .catch(() => undefined);
+    try {
+      this.#o.waitUntil?.(write);
+    } catch {
+      // A waitUntil that throws (the request already ended) loses the write, nothing else.
+    }
   }
 
   #ttl(cacheControl: string | null): number {

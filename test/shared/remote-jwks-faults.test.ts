@@ -40,3 +40,96 @@ describe('remote JWKS: a body that stalls', () => {
     expect(calls).toBe(1);
   });
 });
+
+/** A fetch that answers each call with the next key set (the last one repeats). */
+function sets(...bodies: JWK[][]): typeof fetch & { calls: number } {
+  const f = (async () => {
+    const body = bodies[Math.min(f.calls, bodies.length - 1)]!;
+    f.calls++;
+    return Response.json({ keys: body }, { headers: { 'cache-control': 'max-age=60' } });
+  }) as unknown as typeof fetch & { calls: number };
+  f.calls = 0;
+  return f;
+}
+
+const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
+
+function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
+  let t = start;
+  return { now: () => t, advance: (ms) => void (t += ms) };
+}
+
+// Issue 22 item 3: the store is a cache. A read gets its own deadline, then the
+// network; a write is never waited for (it goes to waitUntil when one is given).
+describe('remote JWKS: a store that never answers', () => {
+  it('hung_store_first_verify', async () => {
+    const a = await keyWithKid('EdDSA', 'a');
+    const f = sets([a.jwk]);
+    const store = { get: never, put: never };
+    const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: f, store, storeTimeoutDuration: 20 }), currentDate: nowDate, cache: false });
+    expect(await codeOf(async () => v.verify(await mint(a, claims(), { kid: 'a' })))).toBe('OK');
+    expect(f.calls).toBe(1);
+  });
+
+  it('hung_store_concurrent_verifies', async () => {
+    const a = await keyWithKid('EdDSA', 'a');
+    const f = sets([a.jwk]);
+    let gets = 0;
+    const store = { get: () => (gets++, never<undefined>()), put: never };
+    const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: f, store, storeTimeoutDuration: 20 }), currentDate: nowDate, cache: false });
+    const t = await mint(a, claims(), { kid: 'a' });
+    const codes = await Promise.all(Array.from({ length: 10 }, () => codeOf(() => v.verify(t))));
+    expect(codes).toEqual(Array(10).fill('OK'));
+    // One store read, one fetch, shared by all ten.
+    expect([gets, f.calls]).toEqual([1, 1]);
+  });
+
+  it('hung_store_unknown_kid', async () => {
+    const a = await keyWithKid('EdDSA', 'a');
+    const b = await keyWithKid('EdDSA', 'b');
+    const f = sets([a.jwk], [a.jwk, b.jwk]);
+    const c = clock();
+    let puts = 0;
+    // The first write lands; every later one hangs.
+    const store = { get: () => undefined, put: () => (puts++ === 0 ? undefined : never<void>()) };
+    const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: f, store, now: c.now, cooldownDuration: 1000 }), currentDate: nowDate, cache: false });
+    expect(await codeOf(async () => v.verify(await mint(a, claims(), { kid: 'a' })))).toBe('OK');
+    c.advance(1001);
+    // A new kid refetches; the write after that fetch never settles, the verify does.
+    expect(await codeOf(async () => v.verify(await mint(b, claims(), { kid: 'b' })))).toBe('OK');
+    expect([f.calls, puts]).toEqual([2, 2]);
+  });
+
+  it('hung_store_after_max_age', async () => {
+    const a = await keyWithKid('EdDSA', 'a');
+    const f = sets([a.jwk]);
+    const c = clock();
+    let puts = 0;
+    const store = { get: () => undefined, put: () => (puts++ === 0 ? undefined : never<void>()) };
+    const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: f, store, now: c.now }), currentDate: nowDate, cache: false });
+    const t = await mint(a, claims(), { kid: 'a' });
+    expect(await codeOf(() => v.verify(t))).toBe('OK');
+    c.advance(60_001); // past max-age=60
+    expect(await codeOf(() => v.verify(t))).toBe('OK');
+    expect([f.calls, puts]).toEqual([2, 2]);
+  });
+
+  it('store_write_goes_to_waitUntil', async () => {
+    const a = await keyWithKid('EdDSA', 'a');
+    const handed: Promise<unknown>[] = [];
+    let finishWrite!: () => void;
+    const written = new Promise<void>((r) => (finishWrite = r));
+    const store = { get: () => undefined, put: () => written };
+    const set = createRemoteJWKSet(URL_, { fetch: sets([a.jwk]), store, waitUntil: (p) => handed.push(p) });
+    const v = createVerifier({ algorithms: ['EdDSA'], jwks: set, currentDate: nowDate, cache: false });
+    expect(await codeOf(async () => v.verify(await mint(a, claims(), { kid: 'a' })))).toBe('OK');
+    expect(handed.length).toBe(1);
+    let settled = false;
+    void handed[0]!.then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false); // the verify answered before the write finished
+    finishWrite();
+    await handed[0];
+    expect(settled).toBe(true);
+  });
+});
