@@ -284,13 +284,47 @@ export class RemoteJWKSet implements KeySource {
   }
 
   // Sequence numbers are issued when a fetch starts: a slow old response that lands
-  // after a newer one is dropped, and callers get the newer set.
+  // after a newer one is dropped, and callers get the newer set. A key the new set
+  // still holds keeps its entry (its imports and the cached verdicts it proved); one
+  // it dropped is retired, so no cache serves what it proved (KeyEntry.validUntil).
   #install(candidate: Installed): Installed {
     const current = this.#set;
     if (current !== undefined && current.seq > candidate.seq) return current;
-    this.#set = candidate;
-    return candidate;
+    const keys = current === undefined ? candidate.keys : carryOver(current.keys, candidate.keys);
+    for (const k of keys) k.validUntil = candidate.freshUntil;
+    const installed = { ...candidate, keys };
+    this.#set = installed;
+    return installed;
   }
+
+  /**
+   * The key a fresh set in memory holds for `spec` and `kid`, without any I/O;
+   * undefined when there is no fresh set or no single key fits.
+   */
+  peek(spec: AlgSpec, kid: string | undefined): KeyEntry | undefined {
+    const set = this.#set;
+    if (set === undefined || this.#o.now() >= set.freshUntil) return undefined;
+    try {
+      return pick(set.keys, spec, kid, this.#o.allowHmac);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** `next` with each key `old` also held (same fingerprint) replaced by the old entry; the rest of `old` retired. */
+function carryOver(old: readonly KeyEntry[], next: KeyEntry[]): KeyEntry[] {
+  const byPrint = new Map<string | undefined, KeyEntry>();
+  for (const k of old) byPrint.set(k.fingerprint, k);
+  const kept = new Set<KeyEntry>();
+  const out = next.map((k) => {
+    const same = byPrint.get(k.fingerprint);
+    if (same === undefined || k.fingerprint === undefined || kept.has(same)) return k;
+    kept.add(same);
+    return same;
+  });
+  for (const k of old) if (!kept.has(k)) k.validUntil = -Infinity;
+  return out;
 }
 
 /**

@@ -17,6 +17,9 @@ import { DiscoveredKeySource } from './discovery.js';
 import { RejectionLog } from './rejection-log.js';
 import { serviceBinding, type ServiceBinding } from './service-origin.js';
 import { KvJwksStore } from './jwks-store.js';
+import { KeyTags } from './key-tags.js';
+import { remoteSetAges } from './jwks-max-age.js';
+import type { KeySource } from '../keys/source.js';
 import { Sealer } from './seal.js';
 import type { KVLike } from './kv.js';
 import { KvVerifyCache } from './verify-cache.js';
@@ -52,6 +55,8 @@ export interface GuardParts {
   l2: KvVerifyCache | undefined;
   jwksStore: KvJwksStore | undefined;
   remoteSets: RemoteJWKSet[];
+  /** The key behind each L2 entry, per issuer with a fetched key set (key-tags.ts). */
+  keyTags: KeyTags;
   adminSecret: string | undefined;
   /** The service binding authorised requests go to (`origin: { service }`). */
   service: ServiceBinding | undefined;
@@ -99,6 +104,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     const set = createRemoteJWKSet(url, {
       timeoutDuration: config.jwksTimeoutMs,
       cooldownDuration: config.jwksCooldownMs,
+      ...remoteSetAges(config.jwksMaxAgeMs),
       fetch: jwksFetch,
       now,
       ...(jwksStore === undefined ? {} : { store: jwksStore }),
@@ -107,6 +113,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     return set;
   };
   const identity: unknown[] = [config.clockTolerance];
+  const fetched = new Map<string, KeySource>();
   const issuers: IssuerPolicy[] = [];
   for (const [i, is] of config.issuers.entries()) {
     const at = `issuers[${i}]`;
@@ -130,6 +137,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     } else if (src.kind === 'jwksUrl') {
       const set = remoteSet(src.url);
       issuers.push({ ...base, jwks: set });
+      for (const name of is.issuer) fetched.set(name, set);
       identity.push(base, src.url);
     } else if (src.kind === 'discovery') {
       const source = new DiscoveredKeySource({
@@ -143,6 +151,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
         log,
       });
       issuers.push({ ...base, jwks: source });
+      fetched.set(is.issuer[0]!, source);
       identity.push(base, 'discovery');
     } else {
       if (parseJwks(src.jwks).length === 0) throw new ConfigError(`${at}.jwks`, 'no usable verification key in the set');
@@ -187,6 +196,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     l2,
     jwksStore,
     remoteSets,
+    keyTags: new KeyTags(fetched),
     adminSecret,
     assertion: config.originAssertion === undefined ? undefined : OriginAssertion.fromEnv(config.originAssertion, env),
     fetch: baseFetch,

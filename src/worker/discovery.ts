@@ -55,6 +55,12 @@ export class DiscoveredKeySource implements KeySource {
     return this.#resolve().then((set) => set.select(spec, kid));
   }
 
+  /** The fetched set's key for `spec` and `kid` while the document and the set are fresh; no I/O. */
+  peek(spec: AlgSpec, kid: string | undefined): KeyEntry | undefined {
+    if (this.#set === undefined || this.#o.now() >= this.#until) return undefined;
+    return this.#set.peek?.(spec, kid);
+  }
+
   #resolve(): Promise<KeySource> {
     // A document that expired is still better than none while the issuer is down.
     const now = this.#o.now();

@@ -1,7 +1,7 @@
 // A remote key set against endpoints and stores that never answer (issue 22): every
 // verify settles, the fetch under one deadline (body included), the store as a cache
 // that is read under a deadline and written off the request's path.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRemoteJWKSet, createVerifier, type JWK } from '../../src/index.js';
 import { claims, codeOf, generate, mint, nowDate, type KeyPair } from './jwt-mint.js';
 
@@ -131,5 +131,46 @@ describe('remote JWKS: a store that never answers', () => {
     finishWrite();
     await handed[0];
     expect(settled).toBe(true);
+  });
+});
+
+// Issue 22: a verifier's cache ties each result to the key that proved it.
+describe('remote JWKS: a key the issuer removed', () => {
+  it('cache_drops_verdict_of_removed_key', async () => {
+    const a = await keyWithKid('EdDSA', 'a');
+    const b = await keyWithKid('EdDSA', 'b');
+    const f = sets([a.jwk, b.jwk], [b.jwk]);
+    const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: f, cooldownDuration: 0 }) });
+    const ta = await mint(a, claims(), { kid: 'a' });
+    const tb = await mint(b, claims(), { kid: 'b' });
+    expect(await codeOf(() => v.verify(ta))).toBe('OK');
+    expect(await codeOf(() => v.verify(tb))).toBe('OK');
+    // A token naming a kid the set lacks makes it refetch now: the issuer dropped a.
+    expect(await codeOf(async () => v.verify(await mint(b, claims(), { kid: 'c' })))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+    // a's cached result goes with it; b's stays cached (same key, carried over: no new fetch).
+    const calls = f.calls;
+    expect(await codeOf(() => v.verify(tb))).toBe('OK');
+    expect(f.calls).toBe(calls);
+    expect(await codeOf(() => v.verify(ta))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+  });
+
+  it('cache_bounded_by_key_set_freshness', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const a = await keyWithKid('EdDSA', 'a');
+      const b = await keyWithKid('EdDSA', 'b');
+      const f = sets([a.jwk], [b.jwk]); // max-age=60 on each
+      const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: f }), cache: { ttl: 3600 } });
+      const ta = await mint(a, claims(), { kid: 'a' });
+      expect(await codeOf(() => v.verify(ta))).toBe('OK');
+      vi.setSystemTime(Date.now() + 59_000);
+      expect(v.verifySync(ta).payload.sub).toBeDefined(); // a cache hit: no promise needed
+      vi.setSystemTime(Date.now() + 2_000);
+      // The set went stale: the result is not served from the cache; the refetched set lacks a.
+      expect(await codeOf(() => v.verify(ta))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+      expect(f.calls).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
