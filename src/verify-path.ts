@@ -278,7 +278,7 @@ interface Opened {
   /** The parsed payload, when open parsed it: complete reuses it (one parse per verify). */
   readonly early: Record<string, unknown> | undefined;
   /** The key finish selected (set once it is known): a cache ties the verdict to it. */
-  proof?: KeyEntry;
+  proof: KeyEntry | undefined;
 }
 
 /** Bound and split, header, the token into the core, and with `issuers` the payload parsed. */
@@ -294,7 +294,8 @@ function open(s: Setup, token: string): Opened {
   const payload: Payload = s.raw ? core.payloadBytes(jws) : jws.payload;
   // With `issuers`, only to choose the policy: nothing in the payload is trusted until the signature holds.
   const early = s.single === undefined ? parsePayloadText(jws.payload) : undefined;
-  return { token, ph, jws, payload, early };
+  // proof starts present so the object keeps one shape when finish sets it.
+  return { token, ph, jws, payload, early, proof: undefined };
 }
 
 /** The policy, key and signature of an opened token, then its claims (in complete). */
