@@ -43,7 +43,7 @@ export const LOCAL_SET_OPTION_NAMES = { allowHmac: true } as const satisfies Opt
 
 export const REMOTE_SET_OPTION_NAMES = {
   timeoutDuration: true, cooldownDuration: true, cacheMaxAge: true, cacheMinAge: true, staleDuration: true,
-  maxSize: true, allowHmac: true, store: true, headers: true, fetch: true, now: true,
+  maxSize: true, allowHmac: true, store: true, storeTimeoutDuration: true, waitUntil: true, headers: true, fetch: true, now: true,
 } as const satisfies OptionNames<RemoteJWKSetOptions>;
 
 /**

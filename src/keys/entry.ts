@@ -9,7 +9,7 @@ import type { BackendKey, PublicJwk } from '../backend/types.js';
 import { JwtError } from '../errors.js';
 import { BackendHandle, WasmHandle, type Handle } from '../signature.js';
 import { deferredHmacKey, importEd25519Key, type HmacAlg } from '../wasm/keys.js';
-import { EC_COORD, bad, bitLength, bytesOf, keyOps } from './jwk-bytes.js';
+import { EC_COORD, STRING_KEY_REASON, bad, bitLength, bytesOf, keyOps } from './jwk-bytes.js';
 import { checkRsaExponent, checkRsaParams } from './rsa-params.js';
 
 /**
@@ -57,16 +57,25 @@ export class KeyEntry {
   readonly usable: boolean;
   /** Set when the key must never verify (too short); raised when the key is selected. */
   readonly problem: JwtError | undefined;
+  /** The JWK's identity (kid, kty, crv, alg, use, key_ops, key members) as a string; undefined for keys not from a JWK. */
+  readonly fingerprint: string | undefined;
+  /**
+   * Clock ms until which a verdict this key proved may be served from a cache: the
+   * freshness of the fetched set holding it (remote.ts sets it), Infinity for a key
+   * held in code, -Infinity once a refresh of its set dropped it.
+   */
+  validUntil = Infinity;
   readonly #material: Material;
   readonly #handles = new Map<string, Handle | Promise<Handle>>();
 
-  private constructor(init: { kid?: string; kty: KeyType; crv?: string; alg?: string; usable: boolean; problem?: JwtError; material: Material }) {
+  private constructor(init: { kid?: string; kty: KeyType; crv?: string; alg?: string; usable: boolean; problem?: JwtError; material: Material; fingerprint?: string }) {
     this.kid = init.kid;
     this.kty = init.kty;
     this.crv = init.crv;
     this.alg = init.alg;
     this.usable = init.usable;
     this.problem = init.problem;
+    this.fingerprint = init.fingerprint;
     this.#material = init.material;
   }
 
@@ -76,6 +85,8 @@ export class KeyEntry {
       return new KeyEntry({ kty: 'oct', usable: true, material: { t: 'secret', secret: input.slice() } });
     }
     if (typeof CryptoKey !== 'undefined' && input instanceof CryptoKey) return KeyEntry.fromCryptoKey(input);
+    // The reason is fixed text: the string may be the secret itself.
+    if (typeof input === 'string') throw bad(STRING_KEY_REASON);
     if (typeof input !== 'object' || input === null) throw bad('unsupported key input');
     return KeyEntry.fromJwk(input as JWK);
   }
@@ -90,7 +101,9 @@ export class KeyEntry {
       (jwk.use === undefined || jwk.use === 'sig') &&
       (ops === undefined || ops.includes('verify')) &&
       (jwk.alg === undefined || algSpec(jwk.alg) !== undefined);
-    const common = { kid: jwk.kid, alg: jwk.alg, usable };
+    const j = jwk as JWK & Record<string, unknown>;
+    const fingerprint = JSON.stringify([jwk.kid, jwk.kty, jwk.crv, jwk.alg, jwk.use, ops, j.k, j.n, j.e, j.x, j.y]);
+    const common = { kid: jwk.kid, alg: jwk.alg, usable, fingerprint };
     switch (jwk.kty) {
       case 'oct':
         return new KeyEntry({ ...common, kty: 'oct', material: { t: 'secret', secret: bytesOf(jwk.k, 'k') } });

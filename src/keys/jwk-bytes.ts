@@ -8,6 +8,15 @@ import { JwtError } from '../errors.js';
 /** Coordinate (and private scalar) length in bytes of the JOSE EC curves. */
 export const EC_COORD: Record<string, number> = { 'P-256': 32, 'P-384': 48, 'P-521': 66 };
 
+/**
+ * The reason a string `key` gets: an HS secret is bytes (a string is ambiguous: text,
+ * base64 or hex?). Fixed text: the string may be the secret itself.
+ *
+ * @example
+ * throw bad(STRING_KEY_REASON);
+ */
+export const STRING_KEY_REASON = 'a string is not a key: pass an HMAC secret as bytes (new TextEncoder().encode(secret)), or a JWK or CryptoKey';
+
 /** The error for a key that cannot be used; `reason` never holds key material. */
 export function bad(reason: string): JwtError {
   return new JwtError('ERR_KEY_INVALID', { reason });

@@ -7,7 +7,7 @@ import { signBackend } from '#crypto-backend';
 import { MIN_RSA_BITS, jwkAlgAllows, type AlgSpec } from '../algorithms.js';
 import type { SignKey } from '../backend/sign-types.js';
 import { JwtError } from '../errors.js';
-import { EC_COORD, bad, bitLength, bytesOf, keyOps } from '../keys/jwk-bytes.js';
+import { EC_COORD, STRING_KEY_REASON, bad, bitLength, bytesOf, keyOps } from '../keys/jwk-bytes.js';
 import { checkRsaExponent, checkRsaJwk, checkRsaParams } from '../keys/rsa-params.js';
 import { importHmacKey, type HmacAlg, type WasmKey } from '../wasm/keys.js';
 
@@ -144,6 +144,8 @@ export function signingKey(spec: AlgSpec, input: SignerKeyInput): SigningKey {
     checkCryptoKey(spec, input);
     return { key: settle(signBackend.importPrivate(spec, input)) };
   }
+  // A string for HS* would be read as PEM under node and fail there; say what to pass instead.
+  if (typeof input === 'string' && spec.engine === 'hmac') throw bad(STRING_KEY_REASON);
   if (typeof input === 'string' || isKeyObject(input)) {
     if (signBackend.name !== 'node') throw bad('PEM strings and KeyObjects need the node condition; pass a JWK or CryptoKey');
     let key: SignKey;

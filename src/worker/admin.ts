@@ -28,7 +28,7 @@ export function parseAdmin(v: unknown): AdminConfig | undefined {
 
 /** The admin secret from its binding: at least 16 characters, or a ConfigError. */
 export function adminSecret(env: Record<string, unknown>, admin: AdminConfig): string {
-  const s = env[admin.secretBinding];
+  const s: unknown = env[admin.secretBinding];
   if (typeof s !== 'string' || s.length < 16) throw new ConfigError('admin.secretBinding', 'the secret is not set or shorter than 16 characters');
   return s;
 }
@@ -44,7 +44,7 @@ export async function adminResponse(request: Request, secret: string | undefined
   const want = secret ?? '';
   const ok = want.length > 0 && (await sameSecret(given, want));
   if (!ok) return new Response(JSON.stringify({ error: 'unauthorized' }), { status: 401, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
-  return new Response(JSON.stringify({ since: new Date(counters.startedAt).toISOString(), counters: counters.snapshot() }), {
+  return new Response(JSON.stringify({ since: counters.sinceIso(), counters: counters.snapshot() }), {
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   });
 }

@@ -30,7 +30,16 @@ import type { KvVerifyCache } from './verify-cache.js';
 import type { WriteAdmission } from './l2-admission.js';
 import type { OriginAssertion } from './origin-assertion.js';
 import type { RemoteKeys } from './remote-keys.js';
+import { KeyTags } from './key-tags.js';
+import type { KeySource } from '../keys/source.js';
 
+/**
+ * The Worker bindings the guard reads. The `Env` that `wrangler types` generates for
+ * the guard's wrangler.toml is accepted as it is.
+ *
+ * @example
+ * export default { fetch: (request: Request, env: Env, ctx: ExecutionContext) => guard.fetch(request, env, ctx) };
+ */
 export interface GuardEnv {
   GUARD_CONFIG?: unknown;
   CACHE_KEY?: string;
@@ -38,7 +47,14 @@ export interface GuardEnv {
   JWKS_CACHE?: KVLike;
   /** Workers Analytics Engine dataset: one data point per request outcome when bound. */
   ANALYTICS?: AnalyticsLike;
-  [binding: string]: unknown;
+  /**
+   * Secrets and service bindings named in GUARD_CONFIG. `any`, not `unknown`: the `Env`
+   * that `wrangler types` writes is an interface, and TypeScript gives an interface no
+   * implicit index signature, so only an `any` index accepts it. The guard reads these
+   * as `unknown` and checks each one.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [binding: string]: any;
 }
 
 export type { AnalyticsLike };
@@ -60,6 +76,8 @@ export interface GuardParts {
   admission: WriteAdmission | undefined;
   jwksStore: KvJwksStore | undefined;
   remoteSets: RemoteJWKSet[];
+  /** The key behind each L2 entry, per issuer with a fetched key set (key-tags.ts). */
+  keyTags: KeyTags;
   adminSecret: string | undefined;
   /** The service binding authorised requests go to (`origin: { service }`). */
   service: ServiceBinding | undefined;
@@ -77,7 +95,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   const config = parseConfig(rawConfig);
   const log = deps.log ?? ((line: string) => console.log(line));
   const now = deps.now ?? (() => Date.now());
-  const counters = new Counters(log, now());
+  const counters = new Counters(log, now(), now);
   const sealer = await sealerFor(env.CACHE_KEY);
   if (sealer === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches are off' }));
   const baseFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
@@ -95,6 +113,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     remote = new RemoteKeys({ config, fetch: baseFetch, counters, now, log, store: jwksStore });
   }
   const identity: unknown[] = [config.clockTolerance];
+  const fetched = new Map<string, KeySource>();
   const issuers: IssuerPolicy[] = [];
   for (const [i, is] of config.issuers.entries()) {
     const at = `issuers[${i}]`;
@@ -110,7 +129,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     };
     const src = is.source;
     if (src.kind === 'secret') {
-      const secret = env[src.binding];
+      const secret: unknown = env[src.binding];
       const bytes = typeof secret === 'string' ? decodeSegment(secret.trim(), 0, secret.trim().length) : undefined;
       if (bytes === undefined) throw new ConfigError(`${at}.secretBinding`, 'the secret is not set or is not base64url');
       issuers.push({ ...base, key: bytes });
@@ -118,10 +137,14 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
       // (computed only when there is an L2 to name: it is a crypto call on the first request).
       identity.push(base, sealer === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await sealer.digest('hs-secret', bytes));
     } else if (src.kind === 'jwksUrl') {
-      issuers.push({ ...base, jwks: remote!.keySet(src.url) });
+      const set = remote!.keySet(src.url);
+      issuers.push({ ...base, jwks: set });
+      for (const name of is.issuer) fetched.set(name, set);
       identity.push(base, src.url);
     } else if (src.kind === 'discovery') {
-      issuers.push({ ...base, jwks: remote!.discovered(is.issuer[0]!) });
+      const source = remote!.discovered(is.issuer[0]!);
+      issuers.push({ ...base, jwks: source });
+      fetched.set(is.issuer[0]!, source);
       identity.push(base, 'discovery');
     } else {
       if (parseJwks(src.jwks).length === 0) throw new ConfigError(`${at}.jwks`, 'no usable verification key in the set');
@@ -167,6 +190,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     admission,
     jwksStore,
     remoteSets: remote?.sets ?? [],
+    keyTags: new KeyTags(fetched),
     adminSecret: admin,
     assertion,
     fetch: baseFetch,

@@ -4,6 +4,7 @@
 import { ConfigError } from './config-error.js';
 import { num, section, strList } from './config-values.js';
 import type { Admission } from './l2-admission.js';
+import { L2_DEFAULT_ALGORITHMS } from './l2-defaults.js';
 
 export interface CacheConfig {
   /** Algorithms whose verifications go to the KV verify cache (empty: off). */
@@ -21,19 +22,11 @@ export interface CacheConfig {
   verifyWritesPerMinute: number;
 }
 
-/**
- * Which algorithms `cache.verify: true` sends to KV, chosen by measurement (docs/deploy.md):
- * a KV read costs milliseconds of wall time and L2's own CPU (hash, unseal, parse) about
- * 55 µs in workerd, so only verifies that cost several times that in CPU gain anything:
- * ECDSA (~250 µs for ES256). HS*, EdDSA and 2048-bit RSA verify about as fast as L2
- * itself runs. Unset or false: L2 is off.
- */
-export const L2_DEFAULT_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'ES512'];
 
 /** Every setting `cache` accepts. */
 export const CACHE_KEYS: ReadonlySet<string> = new Set(['verify', 'jwks', 'verifyTtl', 'l1Max', 'kvTimeoutMs', 'verifyAdmission', 'verifyWritesPerMinute']);
 /** Every setting `jwks` accepts. */
-export const JWKS_KEYS: ReadonlySet<string> = new Set(['timeoutMs', 'cooldownMs']);
+export const JWKS_KEYS: ReadonlySet<string> = new Set(['timeoutMs', 'cooldownMs', 'maxAgeMs']);
 
 /**
  * The `cache` section; `algorithms` are those of every issuer (`cache.verify` may name only those).

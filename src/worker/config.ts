@@ -10,6 +10,7 @@ import { isObject, num, str } from './config-values.js';
 import { CORS_KEYS, parseCors, type CorsConfig } from './cors.js';
 import { parseTokenSources, type TokenSource } from './credentials.js';
 import { parseForwarding, parseOrigin, type ForwardingConfig, type OriginConfig } from './forwarding-config.js';
+import { parseJwksMaxAge } from './jwks-max-age.js';
 import { ISSUER_KEYS, parseIssuers, usesCloudflareAccess, type IssuerConfig } from './issuers-config.js';
 import { ORIGIN_ASSERTION_KEYS, parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion-config.js';
 import type { PathPolicy } from './path.js';
@@ -18,7 +19,7 @@ import { parseRules, RULE_KEYS, type RuleConfig } from './rules.js';
 
 export { ConfigError };
 export { ECHO_ORIGIN } from './forwarding-config.js';
-export { L2_DEFAULT_ALGORITHMS } from './cache-config.js';
+export { L2_DEFAULT_ALGORITHMS } from './l2-defaults.js';
 export { isLoopback, type ClaimWant } from './config-values.js';
 export type { AdminConfig, CacheConfig, CorsConfig, IssuerConfig, OriginConfig, RuleConfig, TokenSource };
 export type { KeySourceConfig } from './issuers-config.js';
@@ -36,6 +37,8 @@ export interface GuardConfig extends ForwardingConfig {
   cache: CacheConfig;
   jwksTimeoutMs: number;
   jwksCooldownMs: number;
+  /** Longest use of a fetched key set (./jwks-max-age.ts). */
+  jwksMaxAgeMs: number;
   admin: AdminConfig | undefined;
   /** Signed identity for the origin (./origin-assertion.ts); undefined when off. */
   originAssertion: OriginAssertionConfig | undefined;
@@ -44,7 +47,7 @@ export interface GuardConfig extends ForwardingConfig {
 }
 
 const TOP_LEVEL = new Set([
-  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths',
+  '$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths',
 ]);
 
 /** Every setting name parseConfig accepts, per object (the JSON Schema is tested against these). */
@@ -104,6 +107,7 @@ export function parseConfig(raw: unknown): GuardConfig {
     cache: parseCache(v.cache, new Set(issuers.flatMap((i) => i.algorithms))),
     jwksTimeoutMs: num(jw.timeoutMs, 'jwks.timeoutMs', 3_000, 100, 30_000),
     jwksCooldownMs: num(jw.cooldownMs, 'jwks.cooldownMs', 30_000, 0, 3_600_000),
+    jwksMaxAgeMs: parseJwksMaxAge(jw.maxAgeMs),
     admin,
     originAssertion: parseOriginAssertion(v.originAssertion, forwardHeaders),
     paths: parsePaths(v.paths),

@@ -5,6 +5,7 @@
 import { ConfigError } from './config-error.js';
 import { absPath, section, strList } from './config-values.js';
 import { canonicalPath, type PathPolicy } from './path.js';
+import { pathPatternProblem, type PathPatternKind } from './path-pattern.js';
 
 /** Every setting `paths` accepts. */
 export const PATHS_KEYS: ReadonlySet<string> = new Set(['escapedSlashes', 'caseSensitive', 'forward']);
@@ -13,10 +14,12 @@ export const PATHS_KEYS: ReadonlySet<string> = new Set(['escapedSlashes', 'caseS
  * A rule prefix or public path (`/x`, `/x/`, `/x*`) in canonical form, or a ConfigError naming it.
  *
  * @example
- * canonicalSetting('/static/*', 'publicPaths[0]'); // '/static/*'
+ * canonicalSetting('/static/*', 'publicPaths[0]', 'publicPath'); // '/static/*'
  */
-export function canonicalSetting(v: unknown, setting: string): string {
+export function canonicalSetting(v: unknown, setting: string, kind: PathPatternKind): string {
   const p = absPath(v, setting);
+  const problem = pathPatternProblem(p, kind);
+  if (problem !== undefined) throw new ConfigError(setting, problem);
   const stem = p.endsWith('*') ? p.slice(0, -1) : p;
   const c = canonicalPath(stem, 'reject');
   if (!c.ok || c.path !== stem) throw new ConfigError(setting, 'not in canonical form (single slashes, no dot segments, unreserved characters unescaped, upper-case hex)');
@@ -25,7 +28,7 @@ export function canonicalSetting(v: unknown, setting: string): string {
 
 /** `publicPaths`: canonical patterns that need no token. */
 export function parsePublicPaths(v: unknown): string[] {
-  return v === undefined ? [] : strList(v, 'publicPaths', true).map((p, i) => canonicalSetting(p, `publicPaths[${i}]`));
+  return v === undefined ? [] : strList(v, 'publicPaths', true).map((p, i) => canonicalSetting(p, `publicPaths[${i}]`, 'publicPath'));
 }
 
 /** The `paths` section with its defaults (reject escaped slashes, case-insensitive matching, forward canonical). */

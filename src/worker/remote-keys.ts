@@ -4,14 +4,14 @@
 // this module only when an issuer needs it, so an inline-key guard never evaluates it.
 
 import { createRemoteJWKSet, type RemoteJWKSet } from '../keys/remote.js';
-import type { CacheConfig } from './cache-config.js';
 import type { Counters } from './counters.js';
 import { DiscoveredKeySource } from './discovery.js';
+import { remoteSetAges } from './jwks-max-age.js';
 import type { KvJwksStore } from './jwks-store.js';
 
 /** What the remote key sources share: the fetch settings, the clock, the KV copy. */
 export interface RemoteKeysSetup {
-  config: { jwksTimeoutMs: number; jwksCooldownMs: number; cache: CacheConfig };
+  config: { jwksTimeoutMs: number; jwksCooldownMs: number; jwksMaxAgeMs: number };
   fetch: typeof fetch;
   counters: Counters;
   now: () => number;
@@ -39,7 +39,8 @@ export class RemoteKeys {
     this.#fetch = async (input, init) => {
       counters.inc('jwks_fetch');
       try {
-        const res = await abortable(baseFetch(input, init), init?.signal ?? undefined);
+        // The caller's deadline (src/keys/fetch-deadline.ts) covers this call and the body.
+        const res = await baseFetch(input, init);
         if (res.status !== 200) counters.inc('jwks_fetch_failed');
         return res;
       } catch (e) {
@@ -55,6 +56,7 @@ export class RemoteKeys {
     const set = createRemoteJWKSet(url, {
       timeoutDuration: config.jwksTimeoutMs,
       cooldownDuration: config.jwksCooldownMs,
+      ...remoteSetAges(config.jwksMaxAgeMs),
       fetch: this.#fetch,
       now,
       ...(store === undefined ? {} : { store }),
@@ -68,15 +70,4 @@ export class RemoteKeys {
     const { config, now, store, log } = this.#setup;
     return new DiscoveredKeySource({ issuer, fetch: this.#fetch, timeoutMs: config.jwksTimeoutMs, cooldownMs: config.jwksCooldownMs, now, store, keySet: this.keySet, log });
   }
-}
-
-/** Settle with the abort as soon as the library's timeout fires, even if the fetch ignores its signal. */
-function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return p;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason ?? new Error('aborted'));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -138,7 +138,7 @@ function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string>): Rul
   const at = `rules[${i}]`;
   if (!isObject(v)) throw new ConfigError(at, 'expected an object');
   knownKeys(v, at, RULE_KEYS);
-  const pathPrefix = canonicalSetting(v.pathPrefix, `${at}.pathPrefix`);
+  const pathPrefix = canonicalSetting(v.pathPrefix, `${at}.pathPrefix`, 'pathPrefix');
   let methods: Set<string> | undefined;
   if (v.methods !== undefined) {
     const list = strList(v.methods, `${at}.methods`);

@@ -14,8 +14,8 @@ export interface ServiceBinding {
  * import build.ts, which imports it).
  */
 export function serviceBinding(env: { readonly [binding: string]: unknown }, name: string): ServiceBinding {
-  const b = env[name] as Partial<ServiceBinding> | undefined;
-  if (b === undefined || b === null || typeof b.fetch !== 'function') throw new ConfigError('origin.service', 'the service binding is missing');
+  const b: unknown = env[name];
+  if (typeof b !== 'object' || b === null || typeof (b as Partial<ServiceBinding>).fetch !== 'function') throw new ConfigError('origin.service', 'the service binding is missing');
   return b as ServiceBinding;
 }
 

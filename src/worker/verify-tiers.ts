@@ -5,6 +5,7 @@
 import { VerifyCache } from '../cache.js';
 import { ownClaim, timeWindow, type JWTPayload } from '../claims.js';
 import { deepFreeze } from '../freeze.js';
+import type { KeyEntry } from '../keys/entry.js';
 import type { OpenedToken, VerifyResult } from '../verify-path.js';
 import type { GuardParts } from './build.js';
 import type { Verified, WaitUntil } from './context.js';
@@ -27,7 +28,8 @@ export class VerifyTiers {
   // Not destructured: tests swap parts.verifier on a running guard.
   readonly #parts: GuardParts;
   readonly #issuers: IssuerIndex;
-  readonly #l1: VerifyCache<JWTPayload> | undefined;
+  /** Each entry tied to the key that proved it (a refresh that drops the key ends it). */
+  readonly #l1: VerifyCache<JWTPayload, KeyEntry> | undefined;
   /** Per issuer, the algorithms whose verifications go to KV. */
   readonly #l2Algs = new Map<string, Set<string>>();
   /** Which of those verifications are written to KV, and how many a minute. */
@@ -38,7 +40,7 @@ export class VerifyTiers {
     this.#issuers = issuers;
     const c = parts.config.cache;
     for (const is of parts.config.issuers) for (const name of is.issuer) this.#l2Algs.set(name, new Set(is.algorithms.filter((a) => c.verifyAlgorithms.has(a))));
-    this.#l1 = c.l1Max > 0 ? new VerifyCache<JWTPayload>(c.l1Max, c.verifyTtl) : undefined;
+    this.#l1 = c.l1Max > 0 ? new VerifyCache<JWTPayload, KeyEntry>(c.l1Max, c.verifyTtl) : undefined;
     this.#admission = parts.admission;
   }
 
@@ -59,7 +61,7 @@ export class VerifyTiers {
     if (hit !== undefined) {
       counters.inc('l1_hit');
       // A token verified once and seen again: now worth a KV entry (seen-twice admission).
-      if (this.#admission?.waiting(token) === true) this.#writeL2(token, hit, ctx);
+      if (this.#admission?.waiting(token) === true) this.#writeL2(token, hit, ctx, this.#l1!.proofOf(token));
       return { payload: hit, level: 'l1' };
     }
     // The verify's first steps (split, header, the one parse of the payload); verifyOpened
@@ -77,13 +79,16 @@ export class VerifyTiers {
 
   /** An L2 hit within its window, or the library's verify (then written to KV as admission allows). */
   async #viaL2(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number): Promise<Verified> {
-    const { l2, counters, now } = this.#parts;
-    const payload = await l2!.get(token);
+    const { l2, counters, now, keyTags } = this.#parts;
+    // Only under the key that would verify it now (key-tags.ts): none known, no KV read.
+    const current = await keyTags.current(opened.iss as string, opened.alg, opened.kid);
+    if (current === undefined) return this.#library(token, ctx, opened, nowMs, true);
+    const payload = await l2!.get(token, current.tag);
     const w = payload === undefined ? undefined : this.#window(payload);
     const t = now();
     if (payload !== undefined && w !== undefined && t >= w.from && t < w.until) {
       counters.inc('l2_hit');
-      this.#remember(token, payload, nowMs);
+      this.#remember(token, payload, nowMs, current.key);
       return { payload, level: 'l2' };
     }
     return this.#library(token, ctx, opened, nowMs, true);
@@ -102,7 +107,7 @@ export class VerifyTiers {
       return r.then(
         (done) => {
           this.#drainKeyWrites(ctx);
-          return this.#verified(token, done, nowMs, useL2, ctx);
+          return this.#verified(token, done, nowMs, useL2, ctx, opened.proof);
         },
         (e: unknown) => {
           this.#drainKeyWrites(ctx);
@@ -111,7 +116,7 @@ export class VerifyTiers {
       );
     }
     this.#drainKeyWrites(ctx);
-    return this.#verified(token, r, nowMs, useL2, ctx);
+    return this.#verified(token, r, nowMs, useL2, ctx, opened.proof);
   }
 
   #drainKeyWrites(ctx: WaitUntil): void {
@@ -119,31 +124,33 @@ export class VerifyTiers {
     if (writes !== undefined) ctx.waitUntil(writes);
   }
 
-  #verified(token: string, { payload, header }: VerifyResult, nowMs: number, useL2: boolean, ctx: WaitUntil): Verified {
+  #verified(token: string, { payload, header }: VerifyResult, nowMs: number, useL2: boolean, ctx: WaitUntil, proof: KeyEntry | undefined): Verified {
     this.#parts.counters.inc('verified');
-    this.#remember(token, payload, nowMs);
-    if (useL2) this.#writeL2(token, payload, ctx);
+    this.#remember(token, payload, nowMs, proof);
+    if (useL2) this.#writeL2(token, payload, ctx, proof);
     return { payload, level: 'verify', header };
   }
 
   /** Hand a verified payload to KV if the admission policy and the write budget say so. */
-  #writeL2(token: string, payload: JWTPayload, ctx: WaitUntil): void {
+  #writeL2(token: string, payload: JWTPayload, ctx: WaitUntil, proof: KeyEntry | undefined): void {
     const { l2, counters, now } = this.#parts;
+    const tag = this.#parts.keyTags.of(payload.iss as string, proof);
+    if (tag === undefined) return;
     const t = now();
     const verdict = this.#admission!.decide(token, t);
     if (verdict === 'first-sighting') counters.inc('l2_write_deferred');
     else if (verdict === 'over-budget') counters.inc('l2_write_over_budget');
     else {
-      const write = l2!.put(token, payload, t / 1000);
+      const write = l2!.put(token, payload, t / 1000, tag);
       if (write !== undefined) ctx.waitUntil(write);
     }
   }
 
-  #remember(token: string, payload: JWTPayload, nowMs: number): void {
+  #remember(token: string, payload: JWTPayload, nowMs: number, proof: KeyEntry | undefined): void {
     if (this.#l1 === undefined) return;
     const w = this.#window(payload);
     // L1 hands the same payload to every later request with this token: frozen all the way down.
-    if (w !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
+    if (w !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until, proof);
   }
 
   /**
