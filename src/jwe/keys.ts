@@ -6,6 +6,7 @@
 import { MIN_RSA_BITS } from '../algorithms.js';
 import { decodeSegment } from '../b64.js';
 import { JwtError } from '../errors.js';
+import { checkEcPoint } from '../keys/ec-point.js';
 import { bad, bitLength } from '../keys/jwk-bytes.js';
 import type { PrivateJWK } from '../sign/keys.js';
 import { KW_LENGTH, type EncSpec, type KeyManagement } from './algorithms.js';
@@ -99,6 +100,7 @@ export class JweKey {
         if (size === 0 || (jwk.kty === 'OKP') !== (jwk.crv === 'X25519')) throw bad('unsupported curve (P-256, P-384, X25519)');
         if (b64(jwk.x, 'x').length !== size || (jwk.kty === 'EC' && b64(jwk.y, 'y').length !== size)) throw bad('coordinate length');
         if (jwk.d !== undefined && b64(jwk.d, 'd').length !== size) throw bad('private scalar length');
+        if (jwk.kty === 'EC') checkEcPoint(jwk);
         this.crv = jwk.crv;
         break;
       }
@@ -198,7 +200,7 @@ export class JweKey {
     }
   }
 
-  /** The sender's ephemeral key: same kty and curve as ours, on the curve (WebCrypto's import checks it). */
+  /** The sender's ephemeral key: same kty and curve as ours, on the curve (checked by src/keys/ec-point.ts before any import). */
   async #importEpk(epk: unknown): Promise<CryptoKey> {
     if (typeof epk !== 'object' || epk === null || Array.isArray(epk)) throw new JwtError('ERR_JWE_EPK_INVALID', { reason: 'epk missing' });
     const e = epk as Record<string, unknown>;
@@ -207,6 +209,8 @@ export class JweKey {
     if (b64(e.x, 'x', 'ERR_JWE_EPK_INVALID').length !== size || (this.kty === 'EC' && b64(e.y, 'y', 'ERR_JWE_EPK_INVALID').length !== size)) {
       throw new JwtError('ERR_JWE_EPK_INVALID', { reason: 'coordinate length' });
     }
+    // Network input: the invalid-curve attack on ECDH-ES is refused here, not left to the runtime.
+    if (this.kty === 'EC') checkEcPoint(e, 'ERR_JWE_EPK_INVALID');
     try {
       return await crypto.subtle.importKey('jwk', publicPart(e as unknown as EncryptionJWK), ecdhParams(this.crv!), true, []);
     } catch {
