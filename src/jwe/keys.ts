@@ -11,6 +11,7 @@ import { bad, bitLength } from '../keys/jwk-bytes.js';
 import type { PrivateJWK } from '../sign/keys.js';
 import { KW_LENGTH, type EncSpec, type KeyManagement } from './algorithms.js';
 import { gcmDecryptionKey } from './content.js';
+import { ecdhPairMatches, oaepPairMatches } from './key-pair.js';
 import { concatKdf } from './kdf.js';
 
 /**
@@ -133,8 +134,8 @@ export class JweKey {
     let p = this.#imports.get(name);
     if (p === undefined) {
       // A key WebCrypto will not import (a JWK without its CRT members, say) is a key error, typed.
-      p = make().catch(() => {
-        throw new JwtError('ERR_KEY_INVALID', { reason: 'the runtime refused to import the key' });
+      p = make().catch((cause: unknown) => {
+        throw cause instanceof JwtError ? cause : new JwtError('ERR_KEY_INVALID', { reason: 'the runtime refused to import the key' });
       });
       p.catch(() => undefined);
       this.#imports.set(name, p);
@@ -175,7 +176,10 @@ export class JweKey {
       case 'A256KW':
         return aesKwUnwrap(await this.#imported('kw', () => crypto.subtle.importKey('raw', this.#secret! as BufferSource, 'AES-KW', false, ['unwrapKey', 'wrapKey'])), encryptedKey, enc.cekLength);
       case 'RSA-OAEP-256': {
-        const key = await this.#imported('oaep', () => crypto.subtle.importKey('jwk', privatePart(this.#jwk!), { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['decrypt']));
+        // The private key is shown to match its public part before its first use (key-pair.ts).
+        const key = await this.#imported('oaep', () =>
+          crypto.subtle.importKey('jwk', privatePart(this.#jwk!), { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['decrypt']).then((k) => oaepPairMatches(k, { kty: 'RSA', n: this.#jwk!.n!, e: this.#jwk!.e! })),
+        );
         const cek = await rsaOaepDecrypt(key, encryptedKey);
         if (cek.length !== enc.cekLength) throw new JwtError('ERR_JWE_CEK_INVALID');
         return cek;
@@ -184,7 +188,9 @@ export class JweKey {
       case 'ECDH-ES+A128KW':
       case 'ECDH-ES+A256KW': {
         const epk = await this.#importEpk(header.epk);
-        const priv = await this.#imported('ecdh', () => crypto.subtle.importKey('jwk', privatePart(this.#jwk!), ecdhParams(this.crv!), false, ['deriveBits']));
+        const priv = await this.#imported('ecdh', () =>
+          crypto.subtle.importKey('jwk', privatePart(this.#jwk!), ecdhParams(this.crv!), false, ['deriveBits']).then((k) => ecdhPairMatches(k, publicPart(this.#jwk!), ecdhParams(this.crv!), CURVE_BYTES[this.crv!]! * 8)),
+        );
         const z = await deriveShared(epk, priv, this.crv!);
         const apu = header.apu === undefined ? new Uint8Array(0) : b64(header.apu, 'apu', 'ERR_JWE_HEADER_INVALID');
         const apv = header.apv === undefined ? new Uint8Array(0) : b64(header.apv, 'apv', 'ERR_JWE_HEADER_INVALID');
