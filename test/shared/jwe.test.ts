@@ -331,7 +331,7 @@ describe('jwe_decryption_key_public_part_matches_private', () => {
     it(`${alg} ${crv}: public ${members.join(',')} of another key refused; the matching pair decrypts`, async () => {
       const pairs = crv === '' ? [await rsa, await pairJwks({ name: 'RSA-OAEP', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, ['encrypt', 'decrypt'])] : [await curves[crv], await pairJwks(crv === 'X25519' ? { name: 'X25519' } : { name: 'ECDH', namedCurve: crv }, ['deriveBits'])];
       const [mine, other] = pairs as [{ pub: EncryptionJWK; priv: EncryptionJWK }, { pub: EncryptionJWK; priv: EncryptionJWK }];
-      const swapped = { ...mine.priv, ...Object.fromEntries(members.map((m) => [m, (other.pub as Record<string, string>)[m]!])) } as EncryptionJWK;
+      const swapped = { ...mine.priv, ...Object.fromEntries(members.map((m) => [m, (other.pub as unknown as Record<string, string>)[m]!])) } as EncryptionJWK;
       const token = await createEncrypter({ alg, enc: 'A256GCM', key: mine.pub }).encrypt(signer.signSync({ n: 1 }, { expiresIn: 60 }));
       const verifier = (key: EncryptionJWK) => createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [key] } });
       expect(await codeOf(() => verifier(swapped).verify(token))).toBe('ERR_KEY_INVALID');
