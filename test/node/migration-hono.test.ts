@@ -28,7 +28,8 @@ function hs256(header: object | string, payload: object | string, secret: string
   return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
 }
 
-type Middleware = Parameters<Hono['use']>[1];
+// Hono's and edgejwt's middleware differ in the Env they declare; the app here declares none.
+type Middleware = (c: never, next: () => Promise<void>) => Promise<unknown>;
 /** An app behind `auth`: the status, and the JwtError code edgejwt refused with (or the payload). */
 async function call(auth: Middleware, token: string): Promise<{ status: number; code?: string; payload?: unknown }> {
   let code: string | undefined;
@@ -37,7 +38,7 @@ async function call(auth: Middleware, token: string): Promise<{ status: number; 
     if (isJwtError(err.cause)) code = err.cause.code;
     return 'getResponse' in err ? (err as { getResponse(): Response }).getResponse() : c.text('error', 500);
   });
-  app.use(auth);
+  app.use(auth as Parameters<Hono['use']>[1]);
   app.get('/', (c) => c.json(c.get('jwtPayload' as never)));
   const res = await app.request('http://x/', { headers: { authorization: `Bearer ${token}` } });
   return { status: res.status, ...(code === undefined ? {} : { code }), ...(res.status === 200 ? { payload: await res.json() } : {}) };
