@@ -174,7 +174,7 @@ function checkClaims(payload: Record<string, unknown>, p: DpopPolicy): CheckedCl
   const htm = ownClaim(payload, 'htm');
   if (htm !== p.method) throw fail('ERR_DPOP_HTM_MISMATCH');
   const htu = ownClaim(payload, 'htu');
-  if (typeof htu !== 'string' || htuForm(htu) !== p.htu) throw fail('ERR_DPOP_HTU_MISMATCH');
+  if (typeof htu !== 'string' || p.htu === undefined || htuForm(htu) !== p.htu) throw fail('ERR_DPOP_HTU_MISMATCH');
   const iat = ownClaim(payload, 'iat');
   if (typeof iat !== 'number' || !Number.isFinite(iat)) throw fail('ERR_DPOP_IAT_INVALID', 'missing or not a number');
   if (iat > p.now + p.tolerance) throw fail('ERR_DPOP_IAT_INVALID', 'in the future');

@@ -256,7 +256,8 @@ describe('DPoP: adversarial proofs', () => {
       { algorithms: ['none'] },
       { url: '/relative' },
       { url: 'ftp://api.example.com/x' },
-      { url: 'https://user:pw@api.example.com/v1/things' },
+      { url: 'api.example.com/v1/things' },
+      { url: 42 },
       { method: '' },
       { maxAge: -1 },
       { clockTolerance: Number.NaN },
@@ -267,6 +268,39 @@ describe('DPoP: adversarial proofs', () => {
       { methd: 'GET' },
     ];
     for (const b of bad) expect(await codeOf(() => verifyDpopProof(proof, { ...options(), ...b } as DpopProofOptions)), JSON.stringify(b)).toBe('ERR_OPTIONS_INVALID');
+  });
+});
+
+describe('DPoP: request-borne input is never a server fault', () => {
+  // ERR_OPTIONS_INVALID and ERR_WASM_CORE are what serverFault() calls the server's (a 500 and a log line).
+
+  it('dpop_request_url_not_options_fault: a request URL with userinfo, a bad host or a long path is ERR_DPOP_HTU_MISMATCH; a long query is ignored', async () => {
+    const pair = await generate('ES256');
+    const proof = await proofFor(pair);
+    // What a Node integrator builds from a Host header (`http://${host}${req.url}`) or a long request line.
+    for (const url of ['https://user:pw@api.example.com/v1/things', 'https://api.example.com:99999/v1/things', 'https://api exa.com/v1/things', `https://api.example.com/v1/things/${'a'.repeat(9000)}`]) {
+      expect(await codeOf(() => verifyDpopProof(proof, options({ url }))), url.slice(0, 60)).toBe('ERR_DPOP_HTU_MISMATCH');
+    }
+    // The query is not compared: its length does not matter either (proof htu or request URL).
+    const longQuery = `${URL_}?filter=${'q'.repeat(20_000)}#${'f'.repeat(100)}`;
+    expect((await verifyDpopProof(proof, options({ url: longQuery }))).htu).toBe(URL_);
+    expect((await verifyDpopProof(proof, options({ url: new URL(longQuery) }))).htu).toBe(URL_);
+    expect(htuForm(longQuery)).toBe(URL_);
+    const proofWithQuery = await proofFor(pair, { payload: { htu: `${URL_}?${'q'.repeat(9000)}` } });
+    expect((await verifyDpopProof(proofWithQuery, options({ maxProofLength: 20_000 }))).jkt).toBe(jwkThumbprint(pair.publicJwk));
+  });
+
+  it('dpop_long_access_token_not_core_fault: ath and thumbprints of input beyond 64 KiB are computed, not ERR_WASM_CORE', async () => {
+    const pair = await generate('ES256');
+    const longToken = `${'a'.repeat(70_000)}.b.c`;
+    const expected = b64u(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(longToken))));
+    expect(dpopAccessTokenHash(longToken)).toBe(expected);
+    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair), options({ accessToken: longToken })))).toBe('ERR_DPOP_ATH_MISMATCH');
+    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair, { payload: { ath: expected } }), options({ accessToken: longToken })))).toBe('OK');
+    // A key set member of any length (thumbprints are asked of keys from the network too).
+    const n = 'A'.repeat(70_000);
+    const canonical = `{"e":"AQAB","kty":"RSA","n":"${n}"}`;
+    expect(jwkThumbprint({ kty: 'RSA', e: 'AQAB', n })).toBe(b64u(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical)))));
   });
 });
 
