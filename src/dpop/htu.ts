@@ -24,9 +24,11 @@ export function htuForm(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length === 0) return undefined;
   // The query and fragment are never compared, so they count toward no bound: a request
   // with a long query is still one a proof can name. For http(s) the URL parser ends the
-  // authority and the path at the first `?` or `#`, so cutting there first parses the same.
+  // authority and the path at the first `?` or `#`, so cutting just after it parses the
+  // same scheme, host and path (the `?`/`#` is kept: without it, spaces before it would be
+  // trimmed as trailing ones, and `/x ?` would read as `/x` instead of `/x%20`).
   const end = value.search(/[?#]/);
-  const head = end < 0 ? value : value.slice(0, end);
+  const head = end < 0 ? value : value.slice(0, end + 1);
   if (head.length > MAX_HTU_LENGTH) return undefined;
   let url: URL;
   try {

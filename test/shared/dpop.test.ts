@@ -384,6 +384,32 @@ describe('htu comparison (fast-check)', () => {
     );
   });
 
+  it('htu_cut_at_query_parses_same: cutting at the first ? or # (the length bound) gives what parsing the whole URL gives', () => {
+    // Reference: the whole string through the URL parser, then query and fragment dropped.
+    const reference = (v: string): string | undefined => {
+      let u: URL;
+      try {
+        u = new URL(v);
+      } catch {
+        return undefined;
+      }
+      if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username !== '' || u.password !== '') return undefined;
+      const p = u.pathname.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => {
+        const c = String.fromCharCode(parseInt(h, 16));
+        return /^[A-Za-z0-9\-._~]$/.test(c) ? c : `%${h.toUpperCase()}`;
+      });
+      return `${u.protocol}//${u.host}${p}`;
+    };
+    const hostile = fc.string({ unit: fc.constantFrom('a', 'B', '.', '/', '\\', '?', '#', '@', ':', '[', ']', '%', '2', 'e', 'E', '\t', ' ', '1', '8', '0', 'x', '~'), maxLength: 30 });
+    fc.assert(
+      fc.property(fc.constantFrom('https://', 'http://', 'HTTPS:', 'https:\\\\', ' https://', 'https:/', 'http://u@', 'https://[::1]'), hostile, (scheme, rest) => {
+        const v = `${scheme}${rest}`;
+        expect(htuForm(v), JSON.stringify(v)).toBe(reference(v));
+      }),
+      { numRuns: 2000, seed: 20261127 },
+    );
+  });
+
   it('a signed proof whose htu carries a query and fragment matches its request, and only it', async () => {
     const pair = await generate('ES256');
     await fc.assert(
