@@ -189,6 +189,31 @@ describe('DPoP: adversarial proofs', () => {
     expect((await verifyDpopProof(await proofFor(pair, { payload: { jti: 'x'.repeat(256) } }), options())).jti).toHaveLength(256);
   });
 
+  it('dpop_replay_key_injective: two different jti values under one key never share a replayKey (lone surrogates refused)', async () => {
+    const pair = await generate('ES256');
+    // Each jti as JSON text, so lone surrogates reach the proof as the escapes a client would send.
+    const proofWithJtiText = (jtiJson: string) => mint(pair, `{"jti":${jtiJson},"htm":"GET","htu":"${URL_}","iat":${NOW}}`, { typ: 'dpop+jwt', jwk: pair.publicJwk });
+    const keys = new Map<string, string>();
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: fc.constantFrom('a', '.', '\ud800', '\udfff', '\ufffd', '\ud83d\ude00', 'é'), minLength: 1, maxLength: 6 }), async (jti) => {
+        const text = JSON.stringify(jti).replace(/[\ud800-\udfff]/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+        let key: string;
+        try {
+          key = (await verifyDpopProof(await proofWithJtiText(text), options({ accessToken: undefined }))).replayKey;
+        } catch (e) {
+          // Refused only for a lone surrogate.
+          expect((e as { code?: string }).code).toBe('ERR_DPOP_JTI_INVALID');
+          expect(/[\ud800-\udfff]/u.test(jti)).toBe(true);
+          return;
+        }
+        const before = keys.get(key);
+        if (before !== undefined) expect(before).toBe(jti);
+        keys.set(key, jti);
+      }),
+      { numRuns: 300, seed: 20261127 },
+    );
+  });
+
   it('requires iat as a number in the window (ERR_DPOP_IAT_INVALID)', async () => {
     const pair = await generate('ES256');
     for (const iat of [undefined, String(NOW), NOW - 66, NOW + 6, null]) {
