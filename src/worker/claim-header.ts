@@ -15,7 +15,8 @@
 // as the "finance admins" that ["finance","admins"] is. A string and a list with the
 // same words do arrive the same: which one a claim is is the issuer's choice, not the
 // caller's. Any result that is not printable ASCII or is longer than 4096 characters
-// is refused too (claim_not_forwardable).
+// is refused too (claim_not_forwardable), and so is a value too deeply nested to
+// serialise (thousands of levels: the issuer signed it, but it is no identity).
 
 /** The longest header value a claim is forwarded in. */
 export const MAX_FORWARDED_VALUE = 4096;
@@ -37,8 +38,17 @@ export function claimHeaderValue(v: unknown): string | undefined | null {
   if (typeof v === 'string') s = v.startsWith(' ') || v.endsWith(' ') ? null : v;
   else if (typeof v === 'number' || typeof v === 'boolean') s = String(v);
   else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) s = wordList(v as string[]);
-  else s = JSON.stringify(v);
+  else s = jsonText(v);
   return s !== null && s.length <= MAX_FORWARDED_VALUE && PRINTABLE.test(s) ? s : null;
+}
+
+/** JSON text, or null for a value nested deeper than the engine's stack (a RangeError: a 500 if thrown). */
+function jsonText(v: unknown): string | null {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return null;
+  }
 }
 
 /** A list of strings as space-separated words, or null when splitting could not give it back. */

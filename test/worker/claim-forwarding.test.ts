@@ -34,6 +34,20 @@ describe('identity forwarding is unambiguous', () => {
     expect((await seen(await g.send('/x', bearer(await token(k.hs, { sub: 'admin' })))))['x-auth-sub']).toBe('admin');
   });
 
+  it('claim_deep_json_not_server_fault: a claim nested too deep to serialise is claim_not_forwardable (401), not a 500', async () => {
+    // An issuer that copies user-editable JSON (profile metadata) into tokens signs whatever a user nests.
+    let deep: unknown = 'x';
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    expect(claimHeaderValue(deep)).toBeNull();
+    let nested: unknown = 'x';
+    for (let i = 0; i < 6000; i++) nested = [nested];
+    const before = g.net.calls.length;
+    const res = await g.send('/x', bearer(await token(k.hs, { sub: 'alice', groups: nested })));
+    expect(res.status).toBe(401);
+    expect(g.net.calls.length).toBe(before);
+    expect(g.logs.some((l) => l.includes('"edgejwt":"error"'))).toBe(false);
+  });
+
   it('claim_whitespace_not_trimmed: any string with a leading or trailing space is refused (property)', () => {
     const padded = fc.tuple(fc.string(), fc.constantFrom(' ', '  '), fc.boolean()).map(([s, pad, front]) => (front ? pad + s : s + pad));
     fc.assert(fc.property(padded, (s) => claimHeaderValue(s) === null), params);
