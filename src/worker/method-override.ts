@@ -16,7 +16,7 @@ const LENGTHS: ReadonlySet<number> = new Set([...METHOD_OVERRIDE_HEADERS].map((h
 export const METHOD_OVERRIDE_PARAM = '_method';
 
 /** What the client is told (400 invalid_request). */
-export const METHOD_OVERRIDE_REFUSED = 'Method override headers are not accepted';
+export const METHOD_OVERRIDE_REFUSED = 'Method overrides are not accepted';
 
 /**
  * Whether the request carries a method override: a header in any spelling, whatever
