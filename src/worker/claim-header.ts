@@ -4,7 +4,8 @@
 //
 //   string             as is; refused with a leading or trailing space (an origin or
 //                      proxy that trims would read "admin " as "admin")
-//   number, boolean    String(v)
+//   number, boolean    String(v); an integer beyond ±2^53 is refused (JSON parsing
+//                      already rounded it: 12345678901234567891 and ...890 are one number)
 //   list of strings    the strings joined by one space; every string must be non-empty
 //                      and hold no space, and the first must not start with "[" (the
 //                      JSON form below): then splitting on " " gives the list back
@@ -36,16 +37,30 @@ export function claimHeaderValue(v: unknown): string | undefined | null {
   if (v === undefined || v === null) return undefined;
   let s: string | null;
   if (typeof v === 'string') s = v.startsWith(' ') || v.endsWith(' ') ? null : v;
-  else if (typeof v === 'number' || typeof v === 'boolean') s = String(v);
+  else if (typeof v === 'number') s = roundedInteger(v) ? null : String(v);
+  else if (typeof v === 'boolean') s = String(v);
   else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) s = wordList(v as string[]);
   else s = jsonText(v);
   return s !== null && s.length <= MAX_FORWARDED_VALUE && PRINTABLE.test(s) ? s : null;
 }
 
-/** JSON text, or null for a value nested deeper than the engine's stack (a RangeError: a 500 if thrown). */
+/** An integer too large for a double to hold exactly: the issuer's digits are lost, so two IDs may be one. */
+function roundedInteger(n: number): boolean {
+  return Number.isInteger(n) && !Number.isSafeInteger(n);
+}
+
+/**
+ * JSON text, or null for a value holding a rounded integer, or nested deeper than
+ * the engine's stack (a RangeError: a 500 if thrown).
+ */
 function jsonText(v: unknown): string | null {
+  let rounded = false;
   try {
-    return JSON.stringify(v);
+    const text = JSON.stringify(v, (_, x: unknown) => {
+      if (typeof x === 'number' && roundedInteger(x)) rounded = true;
+      return x;
+    });
+    return rounded ? null : text;
   } catch {
     return null;
   }
