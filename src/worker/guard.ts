@@ -205,7 +205,7 @@ export class Guard {
     const { config, counters } = this.parts;
     if (!path.ok) return { ok: false, response: this.#refusePath() };
     // Before any rule or public path: the method decided on must be the one the origin runs.
-    if (hasMethodOverride(request.headers)) {
+    if (hasMethodOverride(request.headers, url.search)) {
       counters.inc('rejected:method_override');
       return this.#refuse(request, url, undefined, answer.badRequest(METHOD_OVERRIDE_REFUSED), { code: 'method_override', status: 400 });
     }
