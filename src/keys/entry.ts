@@ -10,6 +10,7 @@ import { JwtError } from '../errors.js';
 import { BackendHandle, WasmHandle, type Handle } from '../signature.js';
 import { deferredHmacKey, importEd25519Key, type HmacAlg } from '../wasm/keys.js';
 import { EC_COORD, STRING_KEY_REASON, bad, bitLength, bytesOf, keyOps } from './jwk-bytes.js';
+import { checkEcPoint } from './ec-point.js';
 import { checkRsaExponent, checkRsaParams } from './rsa-params.js';
 
 /**
@@ -122,6 +123,8 @@ export class KeyEntry {
         const size = typeof jwk.crv === 'string' && Object.hasOwn(EC_COORD, jwk.crv) ? EC_COORD[jwk.crv]! : 0;
         if (size === 0) return new KeyEntry({ ...common, usable: false, kty: 'EC', material: { t: 'secret', secret: new Uint8Array(0) } });
         if (bytesOf(jwk.x, 'x').length !== size || bytesOf(jwk.y, 'y').length !== size) throw bad('EC coordinate length');
+        // On the curve now, whatever the backend's import would have said (src/keys/ec-point.ts).
+        checkEcPoint(jwk);
         const material: Material = { t: 'jwk', jwk: { kty: 'EC', crv: jwk.crv!, x: jwk.x!, y: jwk.y! }, sigLength: 2 * size };
         return new KeyEntry({ ...common, kty: 'EC', crv: jwk.crv!, material });
       }

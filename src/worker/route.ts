@@ -27,7 +27,7 @@ export interface RouteConfig {
  * if (stop !== undefined) return stop;
  */
 export function routeStage(cx: RequestContext, canonical: { readings: readonly string[] }, config: RouteConfig, observe: Observer): AuthOutcome | undefined {
-  if (hasMethodOverride(cx.request.headers)) {
+  if (hasMethodOverride(cx.request.headers, cx.url.search)) {
     observe.count('rejected:method_override');
     return observe.refuse(cx, answer.badRequest(METHOD_OVERRIDE_REFUSED), { code: 'method_override', status: 400 });
   }

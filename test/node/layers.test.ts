@@ -12,7 +12,7 @@ const src = join(root, 'src');
 
 /** Layers bottom-up; a file belongs to the first layer with a matching pattern. */
 const LAYERS: [name: string, patterns: RegExp[]][] = [
-  ['foundations', [/^errors\.ts$/, /^algorithms\.ts$/, /^b64\.ts$/, /^utf8\.ts$/, /^json-names\.ts$/, /^options-error\.ts$/, /^option-names\.ts$/, /^freeze\.ts$/, /^platform\//, /^keys\/rsa-params\.ts$/]],
+  ['foundations', [/^errors\.ts$/, /^algorithms\.ts$/, /^b64\.ts$/, /^utf8\.ts$/, /^json-names\.ts$/, /^options-error\.ts$/, /^option-names\.ts$/, /^freeze\.ts$/, /^platform\//, /^keys\/rsa-params\.ts$/, /^keys\/ec-point\.ts$/]],
   ['boundary', [/^wasm\//]],
   ['backends', [/^backend\//]],
   ['token parts', [/^jws\.ts$/, /^header\.ts$/, /^payload\.ts$/, /^claims\.ts$/, /^cache\.ts$/, /^decode\.ts$/, /^digest\.ts$/]],
