@@ -15,7 +15,11 @@ export type WorkerHandler = { fetch: EmbeddedGuard['fetch'] };
 
 const guard = createGuard();
 // Dynamic: outside workerd (Node, tests) the import fails and the guard is built on the first request.
-void import('cloudflare:workers').then((m: { env: Record<string, unknown> }) => guard.warm(m.env), () => undefined);
+// Without GUARD_CONFIG there is nothing to build (every request answers the config error):
+// a Worker that imports edgejwt/worker without bundling this module away pays nothing.
+void import('cloudflare:workers').then((m: { env: Record<string, unknown> }) => {
+  if (m.env.GUARD_CONFIG !== undefined) guard.warm(m.env);
+}, () => undefined);
 
 /**
  * The guard Worker itself: `export { default } from 'edgejwt/worker'`.
