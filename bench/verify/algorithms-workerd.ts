@@ -6,6 +6,7 @@ import { benchInWorkerd } from '../lib/workerd.ts';
 import { formatTable, formatNs, smoke, type Sample } from '../lib/harness.ts';
 import { environment, printEnvironment, writeResults } from '../lib/env.ts';
 import { benchVariants } from '../lib/material.ts';
+import { keyPathsFor } from '../lib/key-paths.ts';
 
 const env = environment(['jose', 'hono', '@tsndr/cloudflare-worker-jwt', 'miniflare']);
 process.stderr.write('[workerd table] bundling, then warm-up, calibration and rounds for every case (about 2 minutes)…\n');
@@ -24,4 +25,4 @@ for (const v of benchVariants(smoke)) {
 }
 const l2 = samples.find((s) => s.name.startsWith('guard L2'))!;
 console.log(`\nguard L2 hit, CPU only: ${formatNs(l2.medianNs)} (p25–p75 ${formatNs(l2.p25Ns)}–${formatNs(l2.p75Ns)})`);
-console.log(`wrote ${writeResults('algorithms-workerd', { env, variants, l2Cpu: l2 })}`);
+console.log(`wrote ${writeResults('algorithms-workerd', { env, keyPaths: keyPathsFor(samples.map((s) => s.name.slice(s.name.indexOf(' ') + 1))), variants, l2Cpu: l2 })}`);
