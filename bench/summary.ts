@@ -349,7 +349,7 @@ if (!smoke) {
   // The README's Speed headline, from the same two tables.
   if (node && workerd) {
     const readme = join(benchDir, '..', 'README.md');
-    writeFileSync(readme, replaceBlock(readFileSync(readme, 'utf8'), readmeSpeed(node, workerd)));
+    writeFileSync(readme, replaceBlock(readFileSync(readme, 'utf8'), readmeSpeed(node, workerd, { verify: verify as never, ed25519: read('ed25519-node'), wasm: read('wasm-startup') })));
     console.log(`wrote ${readme} (speed headline)`);
   }
 }

@@ -32,8 +32,41 @@ export function loadLine(e: Env): string {
   return e.loadStart ? `load averages (1/5/15 min) ${e.loadStart} at the start, ${e.loadEnd ?? '?'} at the end` : 'load not recorded';
 }
 
+/** Results of other benches the headline quotes (each with its own date). */
+export interface Extras {
+  verify?: { env: Env; 'cache-hit'?: Sample[] };
+  ed25519?: { env: Env; rows: Sample[] };
+  wasm?: { env: Env; rows: Record<string, { raw: number; gzip: number; compileMs: number; instantiateMs: number }> };
+}
+
+/** Bullets from the cache, Ed25519-core and Wasm-startup benches, each dated. */
+function extraLines(e: Extras): string[] {
+  const out: string[] = [];
+  const day = (env: Env) => (env.date ?? '').slice(0, 10);
+  const hit = e.verify?.['cache-hit']?.find((r) => r.name.startsWith('edgejwt cache hit'));
+  const fjHit = e.verify?.['cache-hit']?.find((r) => r.name.startsWith('fast-jwt cache hit'));
+  if (hit) {
+    out.push(`- A per-isolate verify-cache hit: ${(hit.medianNs / 1000).toFixed(2)} µs (p25–p75 ${(hit.p25Ns / 1000).toFixed(2)}–${(hit.p75Ns / 1000).toFixed(2)} µs) with a fresh copy of the token string each time${fjHit ? `; fast-jwt's cache hit in the same run: ${(fjHit.medianNs / 1000).toFixed(2)} µs` : ''} (\`bench/verify/verify.ts\`, ${day(e.verify!.env)}).`);
+  }
+  const ed = e.ed25519?.rows;
+  const core = ed?.find((r) => r.name.startsWith('edgejwt (Wasm), bytes'));
+  const ossl = ed?.find((r) => r.name.startsWith('node:crypto'));
+  const dalek = ed?.find((r) => r.name === 'ed25519-dalek (Rust Wasm) verify');
+  if (core && ossl) {
+    out.push(`- The Ed25519 core alone (a key past its 20th verify, with its table of multiples) verifies in ${(core.medianNs / 1000).toFixed(0)} µs: ${(ossl.medianNs / core.medianNs).toFixed(1)}× faster than node:crypto (OpenSSL)${dalek ? ` and ${(dalek.medianNs / core.medianNs).toFixed(1)}× faster than a Rust ed25519-dalek Wasm build` : ''} (\`bench/core/ed25519.ts\`, ${day(e.ed25519!.env)}).`);
+  }
+  const w = e.wasm?.rows;
+  const ours = w && Object.entries(w).find(([k]) => k.startsWith('edgejwt'))?.[1];
+  const rust = w && Object.entries(w).find(([k]) => k.startsWith('Rust'))?.[1];
+  if (ours) {
+    const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
+    out.push(`- The Wasm core is ${kb(ours.raw)} raw, ${kb(ours.gzip)} gzip${rust ? ` (the Rust wasm-bindgen peer with the same verifies: ${kb(rust.raw)} / ${kb(rust.gzip)})` : ''}; it compiles in ${ours.compileMs.toFixed(2)} ms and instantiates in ${ours.instantiateMs.toFixed(2)} ms in a fresh Node process${rust ? ` (Rust peer: ${rust.compileMs.toFixed(2)} ms and ${rust.instantiateMs.toFixed(2)} ms)` : ''} (\`bench/core/wasm-startup.ts\`, ${day(e.wasm!.env)}).`);
+  }
+  return out;
+}
+
 /** The generated block, markers included. */
-export function readmeSpeed(node: VerifyTable, workerd: VerifyTable): string {
+export function readmeSpeed(node: VerifyTable, workerd: VerifyTable, extras: Extras = {}): string {
   const lines = [
     BEGIN,
     `Medians taken side by side with the peers (interleaved rounds) on a shared ${node.env.machine} VM, ${when(node.env, workerd.env)}`,
@@ -67,6 +100,8 @@ export function readmeSpeed(node: VerifyTable, workerd: VerifyTable): string {
       `RS256 in Node: edgejwt takes ${(rsOurs.medianNs / rsBare.medianNs).toFixed(2)}× the bare \`node:crypto\` verify${floor?.length === 2 ? `; what no verifier can skip (decode + \`JSON.parse\` + the bare verify) takes ${(floor[0]!.medianNs / floor[1]!.medianNs).toFixed(2)}× in the same run` : ''}.`,
     );
   }
+  const more = extraLines(extras);
+  if (more.length) lines.push('', ...more);
   lines.push(END);
   return lines.join('\n');
 }
