@@ -1,5 +1,5 @@
 // Node-side facts every bench prints and stores: machine, runtime, versions.
-import { cpus, totalmem, platform, arch, loadavg } from 'node:os';
+import { cpus, totalmem, platform, arch, loadavg, getPriority } from 'node:os';
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -45,8 +45,12 @@ export function environment(packages: string[] = []): Record<string, string> {
     // The machine is shared: the 1/5/15-minute load averages when the bench started
     // (and, set by writeResults, when it ended) say how busy it was.
     loadStart: loadText(),
+    // The bench's scheduling priority (`nice -n -10 node …` on a busy machine gives it more of a core).
+    nice: String(getPriority()),
   };
   for (const p of packages) env[p] = packageVersion(p);
+  // Timing settings changed from a bench's defaults are part of what was measured.
+  for (const k of ['BENCH_ROUNDS', 'BENCH_ROUND_MS', 'BENCH_REQUEST_MS']) if (process.env[k]) env[k] = process.env[k]!;
   return env;
 }
 

@@ -18,18 +18,24 @@ const ROWS = ['HS256', 'EdDSA', 'RS256-2048', 'ES256'];
 const us = (ns: number) => `${(ns / 1000).toFixed(ns >= 10_000 ? 0 : 1)} µs`;
 const x = (r: number) => (r >= 10 ? `${r.toFixed(0)}×` : `${r.toFixed(2)}×`);
 const row = (rows: Sample[] | undefined, name: string) => rows?.find((r) => r.name === name);
-/** peer ÷ edgejwt by median, or a dash when either was not measured. */
+/** A row whose p75 is more than twice its p25: its median is a rough figure. */
+const rough = (r: Sample | undefined) => r !== undefined && r.p75Ns > 2 * r.p25Ns;
+const ROUGH = '†';
+/** peer ÷ edgejwt by median (marked when either row is rough), or a dash when either was not measured. */
 function ratio(rows: Sample[] | undefined, ours: Sample | undefined, peer: string): string {
   const p = row(rows, peer);
-  return p && ours ? x(p.medianNs / ours.medianNs) : '—';
+  return p && ours ? `${x(p.medianNs / ours.medianNs)}${rough(p) || rough(ours) ? ROUGH : ''}` : '—';
 }
+const time = (r: Sample | undefined) => (r ? `${us(r.medianNs)}${rough(r) ? ROUGH : ''}` : '—');
 /** "02:17–02:19 UTC" from the two runs' start times (and the date once). */
 function when(node: Env, workerd: Env): string {
   const [a = '', b = ''] = [node.date ?? '', workerd.date ?? ''].sort();
   return `${a.slice(0, 10)} ${a.slice(11, 16)}–${b.slice(11, 16)} UTC`;
 }
 export function loadLine(e: Env): string {
-  return e.loadStart ? `load averages (1/5/15 min) ${e.loadStart} at the start, ${e.loadEnd ?? '?'} at the end` : 'load not recorded';
+  const nice = e.nice !== undefined && e.nice !== '0' ? `, run at nice ${e.nice}` : '';
+  const timing = ['BENCH_ROUNDS', 'BENCH_ROUND_MS', 'BENCH_REQUEST_MS'].filter((k) => e[k]).map((k) => `${k}=${e[k]}`);
+  return `${e.loadStart ? `load averages (1/5/15 min) ${e.loadStart} at the start, ${e.loadEnd ?? '?'} at the end` : 'load not recorded'}${nice}${timing.length ? `, ${timing.join(' ')}` : ''}`;
 }
 
 /** Results of other benches the headline quotes (each with its own date). */
@@ -65,6 +71,15 @@ function extraLines(e: Extras): string[] {
   return out;
 }
 
+/** A sentence when either run started on an oversubscribed machine (1-min load over 1.5 per core). */
+function busyWarning(...envs: Env[]): string[] {
+  const cores = Number(/× (\d+)/.exec(envs[0]?.machine ?? '')?.[1] ?? 0);
+  const loads = envs.map((e) => Number((e.loadStart ?? '').split(' ')[0]));
+  const worst = Math.max(...loads.filter(Number.isFinite));
+  if (!(cores > 0) || !(worst > 1.5 * cores)) return [];
+  return [`**This run shared the machine** (1-min load up to ${worst.toFixed(1)} on ${cores} cores): absolute times are inflated and ratios rougher than on a quiet machine, most of all where they are near 1; read them with the p25–p75 spreads in docs/speed.md.`];
+}
+
 /** The generated block, markers included. */
 export function readmeSpeed(node: VerifyTable, workerd: VerifyTable, extras: Extras = {}): string {
   const lines = [
@@ -72,6 +87,7 @@ export function readmeSpeed(node: VerifyTable, workerd: VerifyTable, extras: Ext
     `Medians taken side by side with the peers (interleaved rounds) on a shared ${node.env.machine} VM, ${when(node.env, workerd.env)}`,
     `(Node ${(node.env.node ?? '?').replace(/^v/, '')}, OpenSSL ${node.env.openssl}, workerd ${workerd.env.workerd}; Node table: ${loadLine(node.env)}; workerd table: ${loadLine(workerd.env)}).`,
     'Ratios are peer ÷ edgejwt, so above 1 means edgejwt is faster; differences under ~15% are noise on this machine.',
+    ...busyWarning(node.env, workerd.env),
     'Every peer runs its fastest documented path: the key is imported once, before timing, as a `CryptoKey` (jose, hono/jwt,',
     '@tsndr) or a `KeyObject` (fast-jwt, jsonwebtoken); the key path of each peer is listed under each table in',
     '[docs/speed.md](docs/speed.md), which has every algorithm with its p25–p75 spread, as does',
@@ -86,10 +102,9 @@ export function readmeSpeed(node: VerifyTable, workerd: VerifyTable, extras: Ext
     const ours = row(n, 'edgejwt verifySync');
     const wOurs = w?.find((r) => r.name.startsWith('edgejwt'));
     const bare = row(n, 'node:crypto (bare)');
-    lines.push(
-      `| ${label} | ${ours ? us(ours.medianNs) : '—'} | ${ratio(n, ours, 'jose')} | ${ratio(n, ours, 'fast-jwt')} | ${bare ? us(bare.medianNs) : '—'} | ${wOurs ? us(wOurs.medianNs) : '—'} | ${ratio(w, wOurs, 'jose')} | ${ratio(w, wOurs, 'hono/jwt')} |`,
-    );
+    lines.push(`| ${label} | ${time(ours)} | ${ratio(n, ours, 'jose')} | ${ratio(n, ours, 'fast-jwt')} | ${time(bare)} | ${time(wOurs)} | ${ratio(w, wOurs, 'jose')} | ${ratio(w, wOurs, 'hono/jwt')} |`);
   }
+  if (lines.some((l) => l.includes(ROUGH))) lines.push('', `${ROUGH} The p25–p75 spread of that time (or of either time in that ratio) is wider than 2× in this run: a rough figure.`);
   const rs = node.variants['RS256-2048'];
   const rsOurs = row(rs, 'edgejwt verifySync');
   const rsBare = row(rs, 'node:crypto (bare)');

@@ -3,7 +3,7 @@
 // Run: node bench/verify/algorithms-workerd.ts   (BENCH_SMOKE=1: seconds)
 import { fileURLToPath } from 'node:url';
 import { benchInWorkerd } from '../lib/workerd.ts';
-import { formatTable, formatNs, smoke, type Sample } from '../lib/harness.ts';
+import { envNumber, formatTable, formatNs, smoke, type Sample } from '../lib/harness.ts';
 import { environment, printEnvironment, writeResults } from '../lib/env.ts';
 import { benchVariants } from '../lib/material.ts';
 import { keyPathsFor } from '../lib/key-paths.ts';
@@ -12,7 +12,11 @@ const env = environment(['jose', 'hono', '@tsndr/cloudflare-worker-jwt', 'minifl
 process.stderr.write('[workerd table] bundling, then warm-up, calibration and rounds for every case (about 2 minutes)…\n');
 const t0 = Date.now();
 // Fewer rounds and a shorter warm-up than the default: 66 cases must fit in about two minutes.
-const { samples, workerdVersion } = await benchInWorkerd(fileURLToPath(new URL('./algorithms-workerd-entry.ts', import.meta.url)), smoke ? {} : { rounds: 15, requestMs: 30, warmupMs: 200 });
+// BENCH_ROUNDS / BENCH_REQUEST_MS override (a busy machine: shorter requests, more rounds).
+const { samples, workerdVersion } = await benchInWorkerd(
+  fileURLToPath(new URL('./algorithms-workerd-entry.ts', import.meta.url)),
+  smoke ? {} : { rounds: envNumber('BENCH_ROUNDS') ?? 15, requestMs: envNumber('BENCH_REQUEST_MS') ?? 30, warmupMs: 200 },
+);
 process.stderr.write(`[workerd table] done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
 env.workerd = workerdVersion;
 printEnvironment(env);
