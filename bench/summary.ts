@@ -9,7 +9,7 @@ import { formatNs, formatTable, smoke, type Sample } from './lib/harness.ts';
 import { latencyTable, type Latency } from './lib/latency.ts';
 import { coldTable, type ColdCell } from './lib/cold.ts';
 import { L2_DEFAULT_ALGORITHMS } from '../dist/worker/config.js';
-import { loadLine, readmeSpeed, replaceBlock } from './lib/readme-speed.ts';
+import { inconsistency, loadLine, readmeSpeed, replaceBlock } from './lib/readme-speed.ts';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const dir = join(benchDir, smoke ? 'results/smoke' : 'results');
@@ -329,7 +329,7 @@ if (!smoke) {
     '',
   );
   if (node) speed.push(`## Full verify in Node`, '', `_${envLine(node.env)}_`, '', 'Ratios use edgejwt `verifySync`; its async `verify` is shown beside it. Caches off everywhere.', '', ...headline(node, nodeOurs, 'verify (async)'), '', ...keyPathLines(node), '', '![ops/s per library in Node](../bench/results/ops-node.svg)', '');
-  if (workerd) speed.push(`## Full verify inside workerd`, '', `_${envLine(workerd.env)}_`, '', ...headline(workerd, workerdOurs), '', ...keyPathLines(workerd), '', '![ops/s per library in workerd](../bench/results/ops-workerd.svg)', '');
+  if (workerd) speed.push(`## Full verify inside workerd`, '', `_${envLine(workerd.env)}_`, '', ...headline(workerd, workerdOurs), '', ...inconsistency(workerd, 'inside workerd').flatMap((l) => [l, '']), ...keyPathLines(workerd), '', '![ops/s per library in workerd](../bench/results/ops-workerd.svg)', '');
   if (sweep) {
     const hs = sweep.HS256 as Sample[] | undefined;
     const hit = hs?.find((s) => s.name === 'hit, cache 1k full');

@@ -71,6 +71,27 @@ function extraLines(e: Extras): string[] {
   return out;
 }
 
+/**
+ * A sanity check on the workerd run: for RS/PS/ES edgejwt calls the same crypto.subtle.verify
+ * with the same kind of CryptoKey and does more work around it, so it cannot be much faster than
+ * that call alone. Rows where it measured more than 10% faster show noise larger than the
+ * differences. Returns a sentence naming them, or nothing. (Not for Node: there edgejwt's
+ * node:crypto path reuses buffers the bench's bare call does not, and can beat it.)
+ */
+export function inconsistency(t: VerifyTable, where: string): string[] {
+  const bad = Object.entries(t.variants)
+    .filter(([label]) => /^(RS|PS|ES)/.test(label))
+    .filter(([, rows]) => {
+      const me = rows.find((r) => r.name.startsWith('edgejwt'));
+      const bare = rows.find((r) => r.name.includes('(bare)'));
+      return me !== undefined && bare !== undefined && me.medianNs < 0.9 * bare.medianNs;
+    })
+    .map(([label]) => label);
+  return bad.length === 0
+    ? []
+    : [`**Noise check failed ${where}** for ${bad.join(', ')}: edgejwt measured more than 10% faster than the bare \`crypto.subtle.verify\` it calls with the same kind of key, which it cannot be; the noise in this run is larger than the differences there.`];
+}
+
 /** A sentence when either run started on an oversubscribed machine (1-min load over 1.5 per core). */
 function busyWarning(...envs: Env[]): string[] {
   const cores = Number(/× (\d+)/.exec(envs[0]?.machine ?? '')?.[1] ?? 0);
@@ -88,6 +109,7 @@ export function readmeSpeed(node: VerifyTable, workerd: VerifyTable, extras: Ext
     `(Node ${(node.env.node ?? '?').replace(/^v/, '')}, OpenSSL ${node.env.openssl}, workerd ${workerd.env.workerd}; Node table: ${loadLine(node.env)}; workerd table: ${loadLine(workerd.env)}).`,
     'Ratios are peer ÷ edgejwt, so above 1 means edgejwt is faster; differences under ~15% are noise on this machine.',
     ...busyWarning(node.env, workerd.env),
+    ...inconsistency(workerd, 'inside workerd'),
     'Every peer runs its fastest documented path: the key is imported once, before timing, as a `CryptoKey` (jose, hono/jwt,',
     '@tsndr) or a `KeyObject` (fast-jwt, jsonwebtoken); the key path of each peer is listed under each table in',
     '[docs/speed.md](docs/speed.md), which has every algorithm with its p25–p75 spread, as does',
