@@ -50,7 +50,7 @@ export function environment(packages: string[] = []): Record<string, string> {
   };
   for (const p of packages) env[p] = packageVersion(p);
   // Timing settings changed from a bench's defaults are part of what was measured.
-  for (const k of ['BENCH_ROUNDS', 'BENCH_ROUND_MS', 'BENCH_REQUEST_MS']) if (process.env[k]) env[k] = process.env[k]!;
+  for (const k of ['BENCH_ROUNDS', 'BENCH_ROUND_MS', 'BENCH_REQUEST_MS', 'BENCH_BEST_OF']) if (process.env[k]) env[k] = process.env[k]!;
   return env;
 }
 

@@ -34,7 +34,7 @@ function when(node: Env, workerd: Env): string {
 }
 export function loadLine(e: Env): string {
   const nice = e.nice !== undefined && e.nice !== '0' ? `, run at nice ${e.nice}` : '';
-  const timing = ['BENCH_ROUNDS', 'BENCH_ROUND_MS', 'BENCH_REQUEST_MS'].filter((k) => e[k]).map((k) => `${k}=${e[k]}`);
+  const timing = ['BENCH_ROUNDS', 'BENCH_ROUND_MS', 'BENCH_REQUEST_MS', 'BENCH_BEST_OF'].filter((k) => e[k]).map((k) => `${k}=${e[k]}`);
   return `${e.loadStart ? `load averages (1/5/15 min) ${e.loadStart} at the start, ${e.loadEnd ?? '?'} at the end` : 'load not recorded'}${nice}${timing.length ? `, ${timing.join(' ')}` : ''}`;
 }
 
