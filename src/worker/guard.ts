@@ -31,6 +31,7 @@ import { checkRules, issuerClaimMiss, matchRules, type Matched } from './rules.j
 import { serviceRequest } from './service-origin.js';
 import { requestTarget, type RequestTarget } from './request-url.js';
 import { WriteAdmission } from './l2-admission.js';
+import { dropHopByHop } from './hop-by-hop.js';
 
 /** The claim behind a time failure, for the rejection log. */
 const TIME_CLAIM: Partial<Record<string, string>> = { ERR_JWT_EXPIRED: 'exp', ERR_JWT_NOT_YET_VALID: 'nbf' };
@@ -161,6 +162,7 @@ export class Guard {
       return this.#refuseForward();
     }
     const headers = out.headers;
+    dropHopByHop(headers); // RFC 9110 §7.6.1, before the guard's own headers (hop-by-hop.ts)
     // Every spelling of the guard's own headers (forwardClaims, forwardPayload), `X_Auth_Sub` too.
     stripIdentity(headers, this.#identity);
     // A client's own copy of the assertion header, in any spelling.
