@@ -32,6 +32,13 @@ beforeAll(async () => {
 
 const seen = async (res: Response): Promise<Record<string, string>> => ((await res.json()) as { headers: Record<string, string> }).headers;
 
+/** The header names left, sorted. */
+function names(h: Headers): string[] {
+  const out: string[] = [];
+  h.forEach((_, name) => out.push(name));
+  return out.sort();
+}
+
 /** An RFC 9110 §7.6.1 intermediary after the guard: drops Connection and every field it lists. */
 function nextHop(headers: Record<string, string>): Record<string, string> {
   const out = { ...headers };
@@ -90,13 +97,13 @@ describe('hop-by-hop fields', () => {
   it('keeps Upgrade for a WebSocket upgrade only, and never fields Cloudflare added after the client hop', () => {
     const ws = new Headers({ connection: 'Upgrade, cf-connecting-ip, X-Forwarded-For', upgrade: 'websocket', 'cf-connecting-ip': '192.0.2.1', 'x-forwarded-for': '192.0.2.1' });
     dropHopByHop(ws);
-    expect([...ws.keys()].sort()).toEqual(['cf-connecting-ip', 'upgrade', 'x-forwarded-for']);
+    expect(names(ws)).toEqual(['cf-connecting-ip', 'upgrade', 'x-forwarded-for']);
     const h2c = new Headers({ connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': 'AAMAAABkAAQAAP__' });
     dropHopByHop(h2c);
-    expect([...h2c.keys()]).toEqual([]);
+    expect(names(h2c)).toEqual([]);
     // Not field names: nothing else is touched.
     const odd = new Headers({ connection: ' , ;; , "x-a"', 'x-a': '1' });
     dropHopByHop(odd);
-    expect([...odd.keys()]).toEqual(['x-a']);
+    expect(names(odd)).toEqual(['x-a']);
   });
 });
