@@ -2,6 +2,7 @@
 // naming the setting, with fixed text (a configured value, maybe a secret, never appears).
 
 import { ConfigError } from './config-error.js';
+import { refuseRoundedConfigValue } from './exact-number.js';
 
 /** A parsed JSON object. */
 export type Json = Record<string, unknown>;
@@ -92,6 +93,7 @@ export function claimValues(v: unknown, setting: string): Record<string, ClaimWa
   for (const [name, want] of Object.entries(v)) {
     const ok = scalar(want) || (Array.isArray(want) && want.length > 0 && want.every(scalar));
     if (!ok) throw new ConfigError(`${setting}.${name}`, 'expected a string, number or boolean, or a non-empty list of them');
+    refuseRoundedConfigValue(want, `${setting}.${name}`); // exact-number.ts
     out[name] = want as ClaimWant;
   }
   return out;

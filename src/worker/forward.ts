@@ -11,6 +11,7 @@ import type { GuardParts } from './build.js';
 import { claimHeaderValue } from './claim-header.js';
 import type { AuthOutcome, RequestContext } from './context.js';
 import { echo } from './echo.js';
+import { dropHopByHop } from './hop-by-hop.js';
 import { ECHO_ORIGIN } from './forwarding-config.js';
 import { withTiming, type Observer } from './observe.js';
 import { identityHeaders, stripIdentity, type IdentityHeaders } from './request.js';
@@ -75,6 +76,7 @@ export class Forwarder {
       return answer.badRequest('The request cannot be forwarded');
     }
     const headers = out.headers;
+    dropHopByHop(headers); // RFC 9110 §7.6.1, before the guard's own headers (hop-by-hop.ts)
     // Every spelling of the guard's own headers (forwardClaims, forwardPayload), `X_Auth_Sub` too.
     stripIdentity(headers, this.#identity);
     // A client's own copy of the assertion header, in any spelling.

@@ -11,6 +11,7 @@ import type { GuardParts } from './build.js';
 import type { Verified, WaitUntil } from './context.js';
 import type { IssuerIndex } from './issuer-index.js';
 import type { WriteAdmission } from './l2-admission.js';
+import { refuseDeepPayload } from './payload-depth.js';
 
 /** Where verify leaves the token it opened, for the rejection log of a token that then fails. */
 export interface Opening {
@@ -125,6 +126,7 @@ export class VerifyTiers {
   }
 
   #verified(token: string, { payload, header }: VerifyResult, nowMs: number, useL2: boolean, ctx: WaitUntil, proof: KeyEntry | undefined): Verified {
+    refuseDeepPayload(payload); // before any cache or JSON.stringify sees it (payload-depth.ts)
     this.#parts.counters.inc('verified');
     this.#remember(token, payload, nowMs, proof);
     if (useL2) this.#writeL2(token, payload, ctx, proof);
