@@ -7,6 +7,8 @@
 // stored; each entry holds only inside the clock window its exp, nbf and max age
 // allow, which get() checks on every hit.
 
+import type { OptionNames } from './option-names.js';
+
 /**
  * Size and life of a verifier's cache (`cache` in createVerifier).
  *
@@ -19,6 +21,9 @@ export interface CacheOptions {
   /** Longest life of an entry in seconds, whatever `exp` says (default 60). */
   ttl?: number;
 }
+
+/** The names the `cache` option accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+export const CACHE_OPTION_NAMES = { max: true, ttl: true } as const satisfies OptionNames<CacheOptions>;
 
 /** Characters of the token's end folded into the Map key (the very last one carries few bits). */
 const TAIL = 10;

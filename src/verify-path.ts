@@ -6,14 +6,14 @@
 // that never decrypts does not bundle src/jwe/.
 
 import { algSpec } from './algorithms.js';
-import { VerifyCache, type CacheOptions } from './cache.js';
+import { CACHE_OPTION_NAMES, VerifyCache, type CacheOptions } from './cache.js';
 import { checkClaims, timeWindow, type JWTPayload } from './claims.js';
 import { JwtError } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
 import { split } from './jws.js';
-import { CACHE_OPTION_NAMES, POLICY_OPTION_NAMES, VERIFIER_OPTION_NAMES, checkOptionNames } from './option-names.js';
-import { buildPolicy, type Policy, type PolicyOptions, type PolicySettings } from './options.js';
+import { checkOptionNames, type OptionNames } from './option-names.js';
+import { buildPolicy, POLICY_OPTION_NAMES, type Policy, type PolicyOptions, type PolicySettings } from './options.js';
 import { optionsError } from './options-error.js';
 import { parsePayloadText } from './payload.js';
 import { INPUT_CAP } from './wasm/abi.js';
@@ -82,6 +82,12 @@ export interface VerifierSettings {
    */
   decryption?: DecryptionOptions;
 }
+
+/** The names createVerifier accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+export const VERIFIER_OPTION_NAMES = {
+  ...POLICY_OPTION_NAMES, issuers: true, maxTokenLength: true, currentDate: true, cache: true, rawPayload: true,
+  decryption: true,
+} as const satisfies OptionNames<Required<VerifierOptions>>;
 
 /**
  * A verifier built by createVerifier: keys imported once, options checked once.

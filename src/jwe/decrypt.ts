@@ -6,7 +6,7 @@
 
 import { decodeBase64Url } from '#platform';
 import { JwtError } from '../errors.js';
-import { DECRYPTION_OPTION_NAMES, checkOptionNames } from '../option-names.js';
+import { checkOptionNames, type OptionNames } from '../option-names.js';
 import { optionsError as invalidOption } from '../options-error.js';
 import { utf8 } from '../utf8.js';
 import { CONTENT_ENCRYPTION, KEY_MANAGEMENT } from './algorithms.js';
@@ -31,6 +31,9 @@ export interface DecryptionOptions {
   /** Allowed content encryption `enc` values (default: all supported). */
   encryptions?: readonly string[];
 }
+
+/** The names the `decryption` option accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+export const DECRYPTION_OPTION_NAMES = { keys: true, algorithms: true, encryptions: true } as const satisfies OptionNames<DecryptionOptions>;
 
 export interface OpenedJwe {
   readonly header: JweHeader;
