@@ -8,7 +8,7 @@ const LAYERS = [
   ['foundations', '^src/(errors|algorithms|b64|utf8|json-names|options-error|option-names|freeze)\\.ts$|^src/platform/|^src/keys/rsa-params\\.ts$'],
   ['boundary', '^src/wasm/'],
   ['backends', '^src/backend/'],
-  ['token parts', '^src/(jws|header|payload|claims|cache|decode|digest)\\.ts$'],
+  ['token parts', '^src/(jws|jws-bytes|header|payload|claims|cache|decode|digest)\\.ts$'],
   ['signature step', '^src/signature\\.ts$'],
   ['keys', '^src/(keys|sign|jwe)/'],
   ['policy', '^src/options\\.ts$'],

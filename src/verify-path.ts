@@ -12,12 +12,12 @@ import { JwtError } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
 import { split } from './jws.js';
+import { decodeJws, payloadBytes } from './jws-bytes.js';
 import { checkOptionNames, type OptionNames } from './option-names.js';
 import { buildPolicy, POLICY_OPTION_NAMES, type Policy, type PolicyOptions, type PolicySettings } from './options.js';
 import { optionsError } from './options-error.js';
 import { parsePayloadText } from './payload.js';
 import { INPUT_CAP } from './wasm/abi.js';
-import { getCore } from './wasm/instance.js';
 import type { DecodedJws } from './wasm/core.js';
 import type { Decryptor, DecryptionOptions, OpenedJwe } from './jwe/decrypt.js';
 import type { KeyManagement } from './jwe/algorithms.js';
@@ -136,6 +136,8 @@ interface Setup {
   readonly clock: () => number;
   /** The `decryption` option, checked, with the JWE helpers; undefined: a JWE is refused as malformed. */
   readonly jwe: (JweSupport & { readonly decryptor: Decryptor }) | undefined;
+  /** The allowed algorithms the Wasm core verifies (HS*, EdDSA): only their tokens are decoded in the core (jws-bytes.ts). */
+  readonly coreAlgs: ReadonlySet<string>;
 }
 
 /** Thrown inside verifySync when a step would have to wait; settleSync turns it into ERR_ASYNC_REQUIRED. */
@@ -252,7 +254,11 @@ function setup(options: VerifierOptions, support: JweSupport | undefined): Setup
     if (support === undefined) throw optionsError('decryption', 'this verifier has no JWE support (use createVerifier)');
     jwe = { ...support, decryptor: support.createDecryptor(options.decryption, maxLength) };
   }
-  return { maxLength, raw, single, byIssuer, cache, clock, jwe };
+  const coreAlgs = new Set<string>();
+  for (const policy of single === undefined ? byIssuer.values() : [single]) {
+    for (const alg of policy.algs) if (algSpec(alg)?.wasm === true) coreAlgs.add(alg);
+  }
+  return { maxLength, raw, single, byIssuer, cache, clock, jwe, coreAlgs };
 }
 
 /**
@@ -289,11 +295,10 @@ function open(s: Setup, token: string): Opened {
   const dots = split(token, s.maxLength);
   // Header.
   const ph = parseHeader(token, dots.headerEnd);
-  // The token goes into the Wasm core once: both segments are decoded there, and the
-  // signing input stays there for the signature check (see Core.decodeJws).
-  const core = getCore();
-  const jws = core.decodeJws(token, dots.headerEnd, dots.payloadEnd);
-  const payload: Payload = s.raw ? core.payloadBytes(jws) : jws.payload;
+  // Both segments decoded once: in the Wasm core for an allowed HS*/EdDSA token (the
+  // signing input stays there for the signature check, see Core.decodeJws), else in JS.
+  const jws = decodeJws(token, dots.headerEnd, dots.payloadEnd, s.coreAlgs.has(ph.alg));
+  const payload: Payload = s.raw ? payloadBytes(jws) : jws.payload;
   // With `issuers`, only to choose the policy: nothing in the payload is trusted until the signature holds.
   const early = s.single === undefined ? parsePayloadText(jws.payload) : undefined;
   return { token, ph, jws, payload, early };
