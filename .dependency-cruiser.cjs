@@ -12,7 +12,7 @@ const LAYERS = [
   ['signature step', '^src/signature\\.ts$'],
   ['keys', '^src/(keys|sign|jwe)/'],
   ['policy', '^src/options\\.ts$'],
-  ['verifier', '^src/(verify-path|verifier)\\.ts$'],
+  ['verifier', '^src/(verify-path|verifier)\\.ts$|^src/dpop/'],
   ['public API', '^src/index\\.ts$'],
   ['adapters', '^src/(bearer|hono|worker)/'],
   ['tools', '^src/cli/'],
@@ -79,6 +79,13 @@ module.exports = {
       to: { path: '^src/', pathNot: [...LAYERS.map(([, p]) => p), '\\.d\\.ts$', '^src/worker/guard-config\\.schema\\.json$'] },
     },
     {
+      name: 'source-only',
+      comment: 'src/ resolves to src/, never to the build output (a # import that missed the edgejwt-source condition)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^dist/' },
+    },
+    {
       name: 'resolvable',
       comment: 'every import resolves, so that no edge is silently left out of the checks above',
       severity: 'error',
@@ -91,10 +98,12 @@ module.exports = {
   options: {
     // `import type` edges are part of the graph (for no-circular); the layer rules skip them.
     tsPreCompilationDeps: true,
-    // #core-loader, #crypto-backend and #platform resolve through tsconfig's paths (their web variants, same layers).
+    // #core-loader, #crypto-backend and #platform resolve through package.json "imports"
+    // under the `edgejwt-source` condition, as tsconfig's customConditions does: their
+    // web variants in src/ (the node variants sit in the same layers).
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
     exclude: { path: ['node_modules', '^src/wasm/generated/'] },
-    enhancedResolveOptions: { extensions: ['.ts', '.d.ts', '.js', '.json'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.d.ts', '.js', '.json'], conditionNames: ['edgejwt-source', 'import', 'default'] },
   },
 };

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { formatNs, formatTable, smoke, type Sample } from './lib/harness.ts';
 import { latencyTable, type Latency } from './lib/latency.ts';
 import { coldTable, type ColdCell } from './lib/cold.ts';
-import { L2_DEFAULT_ALGORITHMS } from '../dist/worker/config.js';
+import { L2_DEFAULT_ALGORITHMS } from '../src/worker/l2-defaults.ts';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const dir = join(benchDir, smoke ? 'results/smoke' : 'results');

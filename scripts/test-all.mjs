@@ -73,6 +73,14 @@ async function reportRun(label, cmd, args) {
 
 const bin = (name) => join('node_modules', '.bin', windows ? `${name}.cmd` : name);
 
+// The benches' peers (bench/package.json) are kept out of the library's
+// dependencies; the type check and the bench smoke need them, so a fresh clone
+// gets them here, once, from bench/package-lock.json (CI has already run this).
+if (!existsSync(join('bench', 'node_modules', '.package-lock.json'))) {
+  step('bench dependencies (npm --prefix bench ci: first run on this clone)');
+  if ((await run('npm', ['--prefix', 'bench', 'ci', '--no-audit', '--no-fund', '--loglevel=error'])) !== 0) record('bench dependencies (npm ci failed)', 0, 1);
+}
+
 step('build (Wasm core from assembly/, TypeScript)');
 if ((await run('npm', ['run', '--silent', 'build'])) !== 0) {
   console.log('build failed: nothing can be tested');
@@ -182,7 +190,7 @@ await reportRun('npm pack check', process.execPath, ['scripts/pack-check.mjs']);
 step('JSR package (jsr.json vs package.json, deno publish --dry-run, the source graph in Deno)');
 await reportRun('jsr check', process.execPath, ['scripts/jsr-check.mjs']);
 
-step('examples (Deno.serve, Bun.serve, Hono on Workers) against the packed package');
+step('examples (Deno.serve, Bun.serve, Hono on Workers) run in place, as examples/README.md says');
 await reportRun('examples', process.execPath, ['test/examples/run-examples.mjs']);
 
 // Each bench (bench/smoke.ts) in a seconds-long mode: 1 passed per bench that completes.

@@ -35,6 +35,8 @@ export interface ClaimPolicy {
   maxTokenAge: number | undefined;
   requiredClaims: readonly string[];
   requireExp: boolean;
+  /** RFC 9068's JWT access token profile, when asked for. */
+  profile: 'at+jwt' | undefined;
 }
 
 /**
@@ -61,9 +63,18 @@ function numeric(payload: Record<string, unknown>, name: 'exp' | 'nbf' | 'iat'):
   return v;
 }
 
+/**
+ * A `typ` or `cty` value in the one form they are compared in (RFC 7515 §4.1.9): lower
+ * case, and `application/` dropped only when no other `/` follows, because
+ * `application/a/b` is not `a/b` (a value with a `/` is a full media type).
+ *
+ * @example
+ * normaliseTyp('application/AT+JWT'); // 'at+jwt'
+ * normaliseTyp('application/example/jwt'); // 'application/example/jwt'
+ */
 export function normaliseTyp(typ: string): string {
   const t = typ.toLowerCase();
-  return t.startsWith('application/') ? t.slice(12) : t;
+  return t.startsWith('application/') && !t.includes('/', 12) ? t.slice(12) : t;
 }
 
 /** Time checks alone, also re-run on every cache hit. `now` in seconds. */
@@ -110,6 +121,8 @@ export function timeWindow(payload: JWTPayload, policy: Pick<ClaimPolicy, 'clock
 }
 
 export function checkClaims(payload: Record<string, unknown>, header: JoseHeader, policy: ClaimPolicy, now: number): void {
+  // The profile first: a token missing a claim it requires fails as not an access token.
+  if (policy.profile === 'at+jwt') checkAccessTokenProfile(payload, header);
   checkTimes(payload, policy, now);
   if (policy.issuer !== undefined) {
     const iss = ownClaim(payload, 'iss');
@@ -135,4 +148,25 @@ export function checkClaims(payload: Record<string, unknown>, header: JoseHeader
   for (const name of policy.requiredClaims) {
     if (ownClaim(payload, name) === undefined) throw claimError(name, 'missing');
   }
+}
+
+// RFC 9068 §2.2: the claims every JWT access token carries, and their JSON types
+// (exp and iat are held to finite numbers by checkTimes, aud by the audience check).
+const PROFILE_STRINGS = ['iss', 'sub', 'client_id', 'jti'] as const;
+
+/** RFC 9068 §2.1, §2.2, §4: typ at+jwt, and iss, exp, aud, sub, client_id, iat, jti present. */
+function checkAccessTokenProfile(payload: Record<string, unknown>, header: JoseHeader): void {
+  const typ = ownClaim(header, 'typ');
+  if (typeof typ !== 'string' || normaliseTyp(typ) !== 'at+jwt') throw profileError('typ', typ === undefined ? 'missing' : 'not at+jwt');
+  for (const name of PROFILE_STRINGS) {
+    const v = ownClaim(payload, name);
+    if (typeof v !== 'string') throw profileError(name, v === undefined ? 'missing' : 'not a string');
+  }
+  for (const name of ['exp', 'aud', 'iat'] as const) {
+    if (ownClaim(payload, name) === undefined) throw profileError(name, 'missing');
+  }
+}
+
+function profileError(claim: string, reason: string): JwtError {
+  return new JwtError('ERR_JWT_PROFILE_MISMATCH', { claim, reason });
 }

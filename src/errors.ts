@@ -36,9 +36,22 @@ export const ERROR_MESSAGES = {
   ERR_JWE_ZIP_UNSUPPORTED: 'compressed JWE payloads (zip) are not accepted',
   ERR_JWE_CRIT_UNSUPPORTED: 'JWE header lists a critical extension that is not understood',
   ERR_JWE_EPK_INVALID: 'JWE ephemeral public key is invalid or on the wrong curve',
-  ERR_JWE_CEK_INVALID: 'JWE content encryption key has the wrong length',
+  ERR_JWE_CEK_INVALID: 'JWE carries an encrypted key where its alg has none (dir, ECDH-ES)',
   ERR_JWE_DECRYPTION_FAILED: 'JWE decryption failed',
   ERR_JWE_NESTED_REQUIRED: 'a JWE under public-key encryption must carry a signed JWT (cty JWT)',
+  ERR_JWT_PROFILE_MISMATCH: 'token does not meet the JWT access token profile (RFC 9068)',
+  ERR_DPOP_PROOF_INVALID: 'DPoP proof is not a well-formed JWS with a JSON header and payload',
+  ERR_DPOP_TYP_INVALID: 'DPoP proof typ is not dpop+jwt',
+  ERR_DPOP_ALG_NOT_ALLOWED: 'DPoP proof algorithm is not an allowed asymmetric algorithm',
+  ERR_DPOP_JWK_INVALID: 'DPoP proof jwk is missing, private, or unusable with its algorithm',
+  ERR_DPOP_SIGNATURE_INVALID: 'DPoP proof signature does not verify under its jwk',
+  ERR_DPOP_HTM_MISMATCH: 'DPoP proof htm does not match the request method',
+  ERR_DPOP_HTU_MISMATCH: 'DPoP proof htu does not match the request URL',
+  ERR_DPOP_IAT_INVALID: 'DPoP proof iat is missing or outside the accepted window',
+  ERR_DPOP_JTI_INVALID: 'DPoP proof jti is missing or not a usable string',
+  ERR_DPOP_ATH_MISMATCH: 'DPoP proof ath is missing or does not match the access token',
+  ERR_DPOP_NONCE_MISMATCH: 'DPoP proof nonce is missing or not the expected one',
+  ERR_DPOP_BINDING_MISMATCH: 'access token is not bound to the DPoP proof key (cnf.jkt)',
 } as const;
 
 /**

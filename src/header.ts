@@ -57,6 +57,17 @@ export function parseHeader(token: string, headerEnd: number): ParsedHeader {
   return parsed;
 }
 
+/**
+ * parseHeader without the shared cache: for headers that differ per sender (a DPoP
+ * proof carries the client's key), which would only push issuers' headers out.
+ * @example
+ * const { header } = parseHeaderOnce(proof, proof.indexOf('.'));
+ */
+export function parseHeaderOnce(token: string, headerEnd: number): ParsedHeader {
+  if (headerEnd > MAX_HEADER_SEGMENT) throw invalid('header too large');
+  return parseUncached(token.slice(0, headerEnd));
+}
+
 function parseUncached(segment: string): ParsedHeader {
   const bytes = decodeSegment(segment, 0, segment.length);
   if (bytes === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'header is not canonical base64url' });

@@ -41,7 +41,11 @@ export type PolicyOptions = PolicySettings & KeyOptions;
 /** What buildPolicy takes: the key source checked at run time (from JavaScript, anything can come). */
 export type PolicyInput = PolicySettings & { key?: KeyInput; jwks?: JSONWebKeySet | KeySource };
 
-/** Everything in PolicyOptions but the key source. */
+/**
+ * Everything in PolicyOptions but the key source.
+ * @example
+ * const settings: PolicySettings = { algorithms: ['RS256'], issuer: 'https://as.example', audience: 'https://api.example', profile: 'at+jwt' };
+ */
 export interface PolicySettings {
   /** Allowed `alg` values (required; `none` is never accepted). */
   algorithms: readonly Algorithm[];
@@ -58,12 +62,19 @@ export interface PolicySettings {
   requiredClaims?: readonly string[];
   /** Require `exp` (default true). */
   requireExp?: boolean;
+  /**
+   * `'at+jwt'`: hold tokens to the JWT access token profile (RFC 9068): header `typ`
+   * `at+jwt` (or `application/at+jwt`, any case) and `iss`, `exp`, `aud`, `sub`,
+   * `client_id`, `iat`, `jti` present, else ERR_JWT_PROFILE_MISMATCH. Needs `issuer`
+   * and `audience` (RFC 9068 §4 makes checking both a MUST).
+   */
+  profile?: 'at+jwt';
 }
 
 /** The names a policy accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
 export const POLICY_OPTION_NAMES = {
   algorithms: true, key: true, jwks: true, issuer: true, audience: true, subject: true, typ: true,
-  clockTolerance: true, maxTokenAge: true, requiredClaims: true, requireExp: true,
+  clockTolerance: true, maxTokenAge: true, requiredClaims: true, requireExp: true, profile: true,
 } as const satisfies OptionNames<PolicyOptions>;
 
 export interface Policy {
@@ -83,7 +94,8 @@ function stringSet(value: unknown, setting: string): ReadonlySet<string> | undef
 
 function seconds(value: unknown, setting: string, fallback: number | undefined): number | undefined {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw optionsError(setting, 'expected a finite number of seconds');
+  // Whole seconds: a fraction here is nearly always a unit mistake (ms meant as seconds, or the reverse).
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw optionsError(setting, 'expected whole seconds (an integer, 0 or more)');
   return value;
 }
 
@@ -91,6 +103,7 @@ export function claimPolicy(o: Partial<PolicyInput>): ClaimPolicy {
   if (o.subject !== undefined && typeof o.subject !== 'string') throw optionsError('subject');
   if (o.typ !== undefined && (typeof o.typ !== 'string' || o.typ.length === 0)) throw optionsError('typ');
   if (o.requireExp !== undefined && typeof o.requireExp !== 'boolean') throw optionsError('requireExp');
+  const profile = accessTokenProfile(o);
   const required = o.requiredClaims ?? [];
   if (!Array.isArray(required) || required.some((c) => typeof c !== 'string')) throw optionsError('requiredClaims');
   return {
@@ -102,7 +115,19 @@ export function claimPolicy(o: Partial<PolicyInput>): ClaimPolicy {
     maxTokenAge: seconds(o.maxTokenAge, 'maxTokenAge', undefined),
     requiredClaims: [...required],
     requireExp: o.requireExp ?? true,
+    profile,
   };
+}
+
+/** The `profile` option, checked against the settings it cannot live without. */
+function accessTokenProfile(o: Partial<PolicyInput>): 'at+jwt' | undefined {
+  if (o.profile === undefined) return undefined;
+  if (o.profile !== 'at+jwt') throw optionsError('profile', "the one profile is 'at+jwt'");
+  if (o.typ !== undefined && (typeof o.typ !== 'string' || normaliseTyp(o.typ) !== 'at+jwt')) throw optionsError('typ', 'the at+jwt profile fixes typ');
+  if (o.requireExp === false) throw optionsError('requireExp', 'the at+jwt profile requires exp');
+  if (o.issuer === undefined) throw optionsError('issuer', 'the at+jwt profile requires an issuer to check iss against');
+  if (o.audience === undefined) throw optionsError('audience', 'the at+jwt profile requires an audience to check aud against');
+  return 'at+jwt';
 }
 
 function algorithms(value: unknown): { algs: Set<string>; specs: AlgSpec[] } {

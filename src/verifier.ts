@@ -4,11 +4,12 @@
 
 import { isSymmetric } from './jwe/algorithms.js';
 import { createDecryptor, isCompactJwe } from './jwe/decrypt.js';
+import { checkReplicated } from './jwe/replicated.js';
 import { buildVerifier, type JweSupport, type RawVerifier, type Verifier, type VerifierOptions } from './verify-path.js';
 
 export type { Verifier, RawVerifier, VerifierOptions, VerifierSettings, MultiIssuerOptions, VerifyResult, IssuerPolicy } from './verify-path.js';
 
-const JWE: JweSupport = { createDecryptor, isCompactJwe, isSymmetric };
+const JWE: JweSupport = { createDecryptor, isCompactJwe, isSymmetric, checkReplicated };
 
 /**
  * Build a verifier for one issuer's tokens (or several, with `issuers`). Options,

@@ -152,12 +152,14 @@ class AsyncNeeded {
  * What the verify path needs of src/jwe/ for the `decryption` option; createVerifier
  * (verifier.ts) hands in the real one.
  * @example
- * const jwe: JweSupport = { createDecryptor, isCompactJwe, isSymmetric };
+ * const jwe: JweSupport = { createDecryptor, isCompactJwe, isSymmetric, checkReplicated };
  */
 export interface JweSupport {
   createDecryptor(options: DecryptionOptions, maxLength: number): Decryptor;
   isCompactJwe(token: unknown): token is string;
   isSymmetric(alg: KeyManagement): boolean;
+  /** Throws when the JWE header replicates `iss`, `sub` or `aud` with another value than the payload's. */
+  checkReplicated(header: Readonly<Record<string, unknown>>, payload: Readonly<Record<string, unknown>>): void;
 }
 
 /**
@@ -244,7 +246,7 @@ function setup(options: VerifierOptions, support: JweSupport | undefined): Setup
     const max = o.max ?? 1000;
     const ttl = o.ttl ?? 60;
     if (!Number.isInteger(max) || max < 0) throw optionsError('cache.max');
-    if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isFinite(ttl)) throw optionsError('cache.ttl');
+    if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isInteger(ttl)) throw optionsError('cache.ttl', 'expected whole seconds (an integer, 1 or more)');
     if (max > 0) cache = new VerifyCache<VerifyResult>(max, ttl);
   }
 
@@ -253,6 +255,10 @@ function setup(options: VerifierOptions, support: JweSupport | undefined): Setup
   if (options.decryption !== undefined) {
     if (support === undefined) throw optionsError('decryption', 'this verifier has no JWE support (use createVerifier)');
     jwe = { ...support, decryptor: support.createDecryptor(options.decryption, maxLength) };
+    for (const iss of jwe.decryptor.issuers) {
+      const known = single === undefined ? byIssuer.has(iss) : single.claims.issuer === undefined || single.claims.issuer.has(iss);
+      if (!known) throw optionsError('decryption.keys', 'a key is bound to an issuer this verifier does not accept');
+    }
   }
   const coreAlgs = new Set<string>();
   for (const policy of single === undefined ? byIssuer.values() : [single]) {
@@ -422,30 +428,56 @@ function openSync(s: Setup, token: string): VerifyResult {
     opened.catch(() => undefined);
     throw new JwtError('ERR_ASYNC_REQUIRED', { reason: 'this JWE is decrypted through WebCrypto here' });
   }
-  if (opened.header.nested) return settleSync(s, opened.plaintext, s.clock(), false);
+  if (opened.header.nested) return replicated(s, opened.header.header, settleSync(s, opened.plaintext, s.clock(), false));
   return afterDecrypt(s, token, opened) as VerifyResult;
 }
 
 /** A decrypted JWE: a nested JWS goes through the whole verify; direct claims only through the claim checks. */
 function afterDecrypt(s: Setup, token: string, opened: OpenedJwe): Maybe<VerifyResult> {
-  if (opened.header.nested) return run(s, opened.plaintext, false, s.clock(), false);
+  const h = opened.header;
+  if (h.nested) {
+    const inner = run(s, opened.plaintext, false, s.clock(), false);
+    return inner instanceof Promise ? inner.then((r) => replicated(s, h.header, r)) : replicated(s, h.header, inner);
+  }
   // Anyone holding the public key can encrypt to it: without a signature inside, such claims prove nothing.
-  if (!s.jwe!.isSymmetric(opened.header.alg)) throw new JwtError('ERR_JWE_NESTED_REQUIRED');
+  if (!s.jwe!.isSymmetric(h.alg)) throw new JwtError('ERR_JWE_NESTED_REQUIRED');
   if (s.raw) throw new JwtError('ERR_JWE_NESTED_REQUIRED', { reason: 'rawPayload verifies signed payloads only' });
   const nowMs = s.clock();
+  const payload = parsePayloadText(opened.plaintext);
+  const policy = directPolicy(s, opened.issuer, payload);
+  s.jwe!.checkReplicated(h.header, payload);
+  return complete(s, true, token, { header: h.header as JoseHeader, alg: h.alg, kid: h.kid }, payload, opened.plaintext, policy, nowMs, false);
+}
+
+/**
+ * The policy unsigned claims are checked under: that of the issuer the opening key is
+ * bound to, never one their own `iss` names (RFC 8725 §3.8, §3.11). An unbound key
+ * stands for the verifier's one policy only when that policy names at most one issuer.
+ */
+function directPolicy(s: Setup, bound: string | undefined, payload: Record<string, unknown>): Policy {
+  const unbound = (): JwtError => new JwtError('ERR_JWE_NESTED_REQUIRED', { reason: 'direct claims need a decryption key bound to one issuer' });
   let policy = s.single;
-  let early: Record<string, unknown> | undefined;
-  if (policy === undefined) {
-    early = parsePayloadText(opened.plaintext);
-    policy = typeof early.iss === 'string' ? s.byIssuer.get(early.iss) : undefined;
-    if (policy === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY', { reason: 'no policy for this issuer' });
+  if (bound === undefined) {
+    if (policy === undefined || (policy.claims.issuer !== undefined && policy.claims.issuer.size > 1)) throw unbound();
+    return policy;
   }
-  const h = opened.header;
-  return complete(s, true, token, { header: h.header as JoseHeader, alg: h.alg, kid: h.kid }, early, opened.plaintext, policy, nowMs);
+  policy ??= s.byIssuer.get(bound);
+  // setup made sure a bound issuer has a policy; this only keeps a mistake there from accepting.
+  if (policy === undefined) throw unbound();
+  if (!Object.hasOwn(payload, 'iss') || payload.iss !== bound) {
+    throw new JwtError('ERR_JWT_CLAIM_INVALID', { claim: 'iss', reason: 'not the issuer the decryption key is bound to' });
+  }
+  return policy;
+}
+
+/** A nested JWT's verified payload against the claims its JWE header replicates (RFC 7519 §5.3). */
+function replicated(s: Setup, header: Readonly<Record<string, unknown>>, result: VerifyResult): VerifyResult {
+  s.jwe!.checkReplicated(header, result.payload as Record<string, unknown>);
+  return result;
 }
 
 /** Runs only once the signature verdict is in: nothing of the payload was trusted before. */
-function complete(s: Setup, ok: boolean, token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, text: Payload, policy: Policy, nowMs: number): VerifyResult {
+function complete(s: Setup, ok: boolean, token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, text: Payload, policy: Policy, nowMs: number, store = true): VerifyResult {
   if (!ok) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
   if (text instanceof Uint8Array) return Object.freeze({ payload: text as unknown as JWTPayload, header: ph.header });
   const payload = early ?? parsePayloadText(text);
@@ -455,6 +487,9 @@ function complete(s: Setup, ok: boolean, token: string, ph: ParsedHeader, early:
   // way down (nested arrays and objects too). bench/verify/freeze.ts measures what that costs.
   if (s.cache === undefined) return { payload: payload as JWTPayload, header: ph.header };
   const result: VerifyResult = Object.freeze({ payload: deepFreeze(payload) as JWTPayload, header: ph.header });
+  // Direct JWE claims are not stored: no lookup ever reads a JWE from the cache, and a
+  // cached entry must only ever stand for a signature that held.
+  if (!store) return result;
   const w = timeWindow(result.payload, policy.claims);
   s.cache.set(token, result, nowMs, w.from, w.until);
   return result;

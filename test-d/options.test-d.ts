@@ -1,7 +1,7 @@
 // Type tests, run by `npm run typecheck` (tsc over this folder): each
 // `@ts-expect-error` line must be an error (else tsc reports the directive as
 // unused), and each `expectType` must be exactly the type named. Nothing here runs.
-import { createVerifier, isJwtError, JwtError, type JWTPayload, type JwtErrorCode, type VerifierOptions } from '../src/index.ts';
+import { createVerifier, isJwtError, JwtError, verifyDpopProof, type JWTPayload, type JwtErrorCode, type VerifierOptions } from '../src/index.ts';
 
 /** True only when A and B are the same type (not merely assignable). */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -62,3 +62,11 @@ if (isJwtError(e)) {
 // @ts-expect-error not an error code
 isJwtError(e, 'ERR_NOT_A_CODE');
 expectType(new JwtError('ERR_KEY_INVALID').code)<JwtErrorCode>(true);
+
+// --- profile: 'at+jwt' is the one profile; DPoP proofs take asymmetric algorithms only ---
+createVerifier({ algorithms: ['RS256'], jwks, issuer: 'https://as.example', audience: 'api', profile: 'at+jwt' });
+// @ts-expect-error the profile's name is lower case
+createVerifier({ algorithms: ['RS256'], jwks, issuer: 'https://as.example', audience: 'api', profile: 'AT+JWT' });
+void verifyDpopProof('proof', { method: 'GET', url: 'https://api.example/x', algorithms: ['ES256', 'EdDSA'] });
+// @ts-expect-error HS256 is never a DPoP proof algorithm
+void verifyDpopProof('proof', { method: 'GET', url: 'https://api.example/x', algorithms: ['HS256'] });

@@ -40,6 +40,21 @@ export function keysUnavailable(code: JwtErrorCode): boolean {
 }
 
 /**
+ * Codes that mean the verifier itself failed (the Wasm core, the options it was
+ * built with, a sync call where a step must wait): neither the token's fault nor
+ * the issuer's. A guard answers them with a 500 and a log line, never a 401.
+ */
+export const SERVER_FAULT_CODES: ReadonlySet<JwtErrorCode> = new Set<JwtErrorCode>(['ERR_WASM_CORE', 'ERR_OPTIONS_INVALID', 'ERR_ASYNC_REQUIRED']);
+
+/**
+ * True when a verify failure is a fault of the server (see SERVER_FAULT_CODES), not of the caller.
+ * @example serverFault(err.code) ? 500 : keysUnavailable(err.code) ? 503 : 401
+ */
+export function serverFault(code: JwtErrorCode): boolean {
+  return SERVER_FAULT_CODES.has(code);
+}
+
+/**
  * Retry-After for a 503: the JWKS cooldown, because no new fetch of the keys is tried
  * before it ends (the library's default cooldown is 30 s). Rounded up, at least 1.
  * @example retryAfterSeconds(30_000) // 30

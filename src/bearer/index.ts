@@ -8,6 +8,8 @@ export {
   challengeStatus,
   publicDescription,
   keysUnavailable,
+  serverFault,
+  SERVER_FAULT_CODES,
   retryAfterSeconds,
   KEYS_UNAVAILABLE_CODES,
   DEFAULT_COOLDOWN_MS,

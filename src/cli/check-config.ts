@@ -1,89 +1,117 @@
-// `edgejwt check-config`: read GUARD_CONFIG from a Wrangler config (TOML or
-// JSONC), check it exactly as the guard will (parseConfig), and check the
-// bindings it needs, so a typo fails before a deploy and not on the first request.
+// `edgejwt check-config`: read GUARD_CONFIG from the Wrangler configuration (through
+// Wrangler's own reader, ./wrangler-config.ts), check it exactly as the guard will
+// (parseConfig), and check the bindings it needs, so a typo fails before a deploy
+// and not on the first request. Errors name the file, line and column.
 
+import { readFileSync } from 'node:fs';
 import { ConfigError, parseConfig, type GuardConfig } from '../worker/config.js';
-import { parseJsonc } from './jsonc.js';
-import { parseToml, TomlError } from './toml.js';
+import { CliError, EXIT, formatPosition, type SourcePosition } from './cli-error.js';
+import { jsonErrorOffset, keyOffset, positionAt, valueOffset } from './source-position.js';
+import { readWranglerScope, type WranglerScope } from './wrangler-config.js';
 
 export interface CheckResult {
   ok: boolean;
-  /** One line per problem, naming the setting. */
+  /** One line per problem, naming the setting (and, from a file, where it is). */
   errors: string[];
   /** What cannot be checked from the file (secrets) and other hints. */
   notes: string[];
 }
 
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** One Wrangler scope (top level, or `env.NAME`: Wrangler does not inherit vars and bindings into an environment). */
-export interface WranglerScope {
-  scope: Obj;
-  /** Prefix for messages: '' or 'env.NAME.'. */
-  where: string;
-}
+/** The bindings and vars of one Wrangler scope, as checkGuardConfig reads them. */
+export type BindingScope = Pick<WranglerScope, 'vars' | 'kvBindings' | 'serviceBindings' | 'where'>;
 
 /**
- * Read a wrangler.toml / wrangler.jsonc text down to the scope the guard runs in.
- * @example readWranglerScope(text, 'wrangler.toml', 'production')
+ * Check a GUARD_CONFIG value (JSON text or object) against the bindings declared in one
+ * Wrangler scope. `at` prefixes every error with where GUARD_CONFIG is written.
+ *
+ * @example
+ * checkGuardConfig(config, { vars: {}, kvBindings: new Set(['JWKS_CACHE']), serviceBindings: new Set(), where: '' });
  */
-export function readWranglerScope(text: string, fileName: string, env?: string): WranglerScope | { error: string } {
-  let file: unknown;
-  try {
-    file = fileName.endsWith('.toml') ? parseToml(text) : parseJsonc(text);
-  } catch (e) {
-    return { error: `${fileName}: ${e instanceof TomlError || e instanceof SyntaxError ? e.message : 'cannot be read'}` };
-  }
-  if (!isObj(file)) return { error: `${fileName}: not an object` };
-  if (env === undefined) return { scope: file, where: '' };
-  const e = isObj(file.env) ? file.env[env] : undefined;
-  if (!isObj(e)) return { error: `env.${env}: no such environment in ${fileName}` };
-  return { scope: e, where: `env.${env}.` };
-}
-
-/**
- * Check the guard configuration in a wrangler.toml / wrangler.jsonc text (GUARD_CONFIG from its vars,
- * or `guardConfig` when it is kept as a secret).
- * @example checkWranglerConfig(readFileSync('wrangler.toml', 'utf8'), 'wrangler.toml', { env: 'production' })
- */
-export function checkWranglerConfig(text: string, fileName: string, options: { env?: string; guardConfig?: unknown } = {}): CheckResult {
-  const read = readWranglerScope(text, fileName, options.env);
-  if ('error' in read) return { ok: false, errors: [read.error], notes: [] };
-  const vars = isObj(read.scope.vars) ? read.scope.vars : {};
-  const raw = options.guardConfig ?? vars.GUARD_CONFIG;
-  if (raw === undefined) {
-    return { ok: false, errors: [`${read.where}vars.GUARD_CONFIG: not set in ${fileName} (if it is a secret, check it with --config <file.json>)`], notes: [] };
-  }
-  return checkGuardConfig(raw, read.scope, read.where);
-}
-
-/** Check a GUARD_CONFIG value against the bindings declared in one Wrangler scope. */
-export function checkGuardConfig(raw: unknown, scope: Obj, where: string, errors: string[] = [], notes: string[] = []): CheckResult {
+export function checkGuardConfig(raw: unknown, scope: BindingScope, at?: SourcePosition): CheckResult {
+  const prefix = at === undefined ? '' : `${formatPosition(at)}: `;
+  const notes: string[] = [];
   let config: GuardConfig;
   try {
     config = parseConfig(raw);
   } catch (e) {
-    if (e instanceof ConfigError) return { ok: false, errors: [e.message], notes };
+    if (e instanceof ConfigError) return { ok: false, errors: [`${prefix}${e.message}`], notes };
     throw e;
   }
-  const kv = new Set((Array.isArray(scope.kv_namespaces) ? scope.kv_namespaces : []).filter(isObj).map((n) => n.binding));
-  const services = new Set((Array.isArray(scope.services) ? scope.services : []).filter(isObj).map((n) => n.binding));
-  const vars = isObj(scope.vars) ? scope.vars : {};
-
+  const errors: string[] = [];
+  const { kvBindings: kv, serviceBindings: services, vars, where } = scope;
   // The guard needs these only with CACHE_KEY set (a secret this tool cannot see); without the
   // binding and with CACHE_KEY set it would answer 500, so both are required unless turned off.
-  if (config.cache.jwks && !kv.has('JWKS_CACHE')) errors.push(`GUARD_CONFIG cache.jwks: the JWKS_CACHE KV binding is missing from ${where}kv_namespaces (or set "cache": { "jwks": false })`);
-  if (config.cache.verifyAlgorithms.size > 0 && !kv.has('VERIFY_CACHE')) errors.push(`GUARD_CONFIG cache.verify: the VERIFY_CACHE KV binding is missing from ${where}kv_namespaces`);
-  if (typeof config.origin === 'object' && !services.has(config.origin.service)) errors.push(`GUARD_CONFIG origin.service: no [[${where}services]] binding named ${config.origin.service}`);
+  if (config.cache.jwks && !kv.has('JWKS_CACHE')) errors.push(`${prefix}GUARD_CONFIG cache.jwks: the JWKS_CACHE KV binding is missing from ${where}kv_namespaces (or set "cache": { "jwks": false })`);
+  if (config.cache.verifyAlgorithms.size > 0 && !kv.has('VERIFY_CACHE')) errors.push(`${prefix}GUARD_CONFIG cache.verify: the VERIFY_CACHE KV binding is missing from ${where}kv_namespaces`);
+  if (typeof config.origin === 'object' && !services.has(config.origin.service)) errors.push(`${prefix}GUARD_CONFIG origin.service: no [[${where}services]] binding named ${config.origin.service}`);
 
   const secrets = new Set<string>(['CACHE_KEY']);
   for (const is of config.issuers) if (is.source.kind === 'secret') secrets.add(is.source.binding);
   if (config.admin !== undefined) secrets.add(config.admin.secretBinding);
-  const inVars = [...secrets].filter((s) => vars[s] !== undefined);
-  for (const s of inVars) notes.push(`${s} is a plain var in ${where}vars: fine for local development, use \`wrangler secret put ${s}\` for a deployment`);
+  for (const s of secrets) if (vars[s] !== undefined) notes.push(`${s} is a plain var in ${where}vars: fine for local development, use \`wrangler secret put ${s}\` for a deployment`);
   const toPut = [...secrets].filter((s) => vars[s] === undefined);
   if (toPut.length > 0) notes.push(`secrets the guard reads (cannot be checked here): ${toPut.join(', ')}`);
   return { ok: errors.length === 0, errors, notes };
+}
+
+export interface CheckOptions {
+  /** The Wrangler file; by default the one Wrangler finds from the working directory. */
+  file?: string;
+  /** A Wrangler environment (`--env`): its own vars and bindings, none inherited. */
+  env?: string;
+  /** A JSON file holding GUARD_CONFIG, for when it is kept as a secret. */
+  guardConfigFile?: string;
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    throw new CliError(EXIT.usage, `cannot read ${file}`);
+  }
+}
+
+/**
+ * Check the guard configuration of a Wrangler project. Resolves to the result and the
+ * file read; throws CliError for a file that cannot be found or read (exit 2) or that
+ * Wrangler refuses (exit 1).
+ *
+ * @example
+ * const { result } = await checkConfigFile({ file: 'wrangler.toml', env: 'production' });
+ * if (!result.ok) console.error(result.errors.join('\n'));
+ */
+export async function checkConfigFile(options: CheckOptions = {}): Promise<{ result: CheckResult; file: string }> {
+  const scope = await readWranglerScope(options.file, options.env);
+  let raw: unknown;
+  let file: string;
+  let text: string;
+  let key: number | undefined;
+  if (options.guardConfigFile !== undefined) {
+    file = options.guardConfigFile;
+    text = readText(file);
+    raw = text;
+    key = 0;
+  } else {
+    file = scope.file;
+    raw = scope.vars.GUARD_CONFIG;
+    if (raw === undefined) {
+      const error = `${scope.where}vars.GUARD_CONFIG: not set in ${file} (if it is a secret, check it with --config <file.json>)`;
+      return { result: { ok: false, errors: [error], notes: [] }, file };
+    }
+    text = readText(file);
+    key = keyOffset(text, 'GUARD_CONFIG', options.env);
+  }
+  const value = typeof raw === 'string' ? valueOffset(text, raw, key ?? 0) : undefined;
+  const where = (offset: number | undefined): SourcePosition | undefined => (offset === undefined ? undefined : positionAt(text, offset, file));
+  if (typeof raw === 'string') {
+    try {
+      raw = JSON.parse(raw);
+    } catch (e) {
+      // The parser's own message quotes the text; only its position is kept.
+      const inValue = jsonErrorOffset(e);
+      const at = where(value !== undefined && inValue !== undefined ? value + inValue : (value ?? key));
+      return { result: { ok: false, errors: [`${at === undefined ? '' : `${formatPosition(at)}: `}GUARD_CONFIG is not valid JSON`], notes: [] }, file };
+    }
+  }
+  return { result: checkGuardConfig(raw, scope, where(value ?? key)), file };
 }

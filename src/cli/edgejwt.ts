@@ -1,73 +1,103 @@
 #!/usr/bin/env node
-// The `edgejwt` command. `npx edgejwt check-config [wrangler.toml|wrangler.jsonc] [--env NAME] [--config FILE.json]`
-// checks the guard configuration before a deploy; exit 0 when it holds, 1 naming
-// the first bad setting, 2 for usage errors.
+// The `edgejwt` command: `edgejwt check-config [FILE] [--env NAME] [--config FILE.json]`
+// checks the guard configuration before a deploy. Exit codes: ./cli-error.ts (EXIT).
 
-import { existsSync, readFileSync } from 'node:fs';
-import { checkWranglerConfig, type CheckResult } from './check-config.js';
+import { readFileSync } from 'node:fs';
+import { checkConfigFile } from './check-config.js';
+import { CliError, EXIT, type ExitCode } from './cli-error.js';
 
 const USAGE = `Usage: edgejwt check-config [wrangler.toml|wrangler.jsonc|wrangler.json] [--env NAME] [--config GUARD_CONFIG.json]
+       edgejwt --version | --help
 
-Checks GUARD_CONFIG (from the Wrangler file's vars, or --config when it is a secret)
-exactly as the guard will, and the KV and service bindings it needs.
-Exit 0: ok. 1: a setting is wrong (named). 2: usage or unreadable file.`;
+check-config reads the Wrangler file as Wrangler does (through the wrangler package,
+which must be installed beside edgejwt), checks GUARD_CONFIG from its vars (or from
+--config when GUARD_CONFIG is a secret) exactly as the guard will, and checks the KV
+and service bindings it needs. Errors name the file, line and column.
 
-function main(argv: string[]): number {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h') {
-    console.log(USAGE);
-    return command === undefined ? 2 : 0;
-  }
-  if (command !== 'check-config') {
-    console.error(`unknown command ${command}\n\n${USAGE}`);
-    return 2;
-  }
-  let file: string | undefined;
-  let env: string | undefined;
-  let configFile: string | undefined;
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i]!;
-    if (a === '--env' || a === '--config') {
-      const v = rest[++i];
-      if (v === undefined) {
-        console.error(`${a} needs a value\n\n${USAGE}`);
-        return 2;
-      }
-      if (a === '--env') env = v;
-      else configFile = v;
-    } else if (a === '--help') {
-      console.log(USAGE);
-      return 0;
-    } else if (!a.startsWith('--') && file === undefined) file = a;
-    else {
-      console.error(`unknown option ${a}\n\n${USAGE}`);
-      return 2;
-    }
-  }
-  file ??= ['wrangler.toml', 'wrangler.jsonc', 'wrangler.json'].find((f) => existsSync(f));
-  if (file === undefined || !existsSync(file)) {
-    console.error(`no Wrangler config found${file === undefined ? ' (wrangler.toml, wrangler.jsonc, wrangler.json)' : `: ${file}`}`);
-    return 2;
-  }
-  const text = readFileSync(file, 'utf8');
-  let guardConfig: string | undefined;
-  if (configFile !== undefined) {
+Exit codes:
+  0  the configuration holds
+  1  the configuration is invalid (each problem is named)
+  2  usage error, or a file that cannot be found or read, or no Wrangler`;
+
+/** This package's version, from the package.json above this file (dist/cli/ or a bundle). */
+function version(): string {
+  for (let url = new URL('./', import.meta.url); url.pathname !== '/'; url = new URL('../', url)) {
     try {
-      guardConfig = readFileSync(configFile, 'utf8');
+      const pkg = JSON.parse(readFileSync(new URL('package.json', url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'edgejwt' && typeof pkg.version === 'string') return pkg.version;
     } catch {
-      console.error(`cannot read ${configFile}`);
-      return 2;
+      // no package.json here: look one folder up
     }
   }
-  const result: CheckResult = checkWranglerConfig(text, file, { ...(env === undefined ? {} : { env }), ...(guardConfig === undefined ? {} : { guardConfig }) });
-
-  for (const n of result.notes) console.log(`note: ${n}`);
-  if (!result.ok) {
-    for (const e of result.errors) console.error(`error: ${e}`);
-    return 1;
-  }
-  console.log(`ok: GUARD_CONFIG in ${configFile ?? file}${env === undefined ? '' : ` (env ${env})`} is valid and its bindings are declared`);
-  return 0;
+  return 'unknown';
 }
 
-process.exitCode = main(process.argv.slice(2));
+interface Parsed {
+  file?: string;
+  env?: string;
+  guardConfigFile?: string;
+}
+
+function parseArgs(rest: string[]): Parsed | ExitCode {
+  const out: Parsed = {};
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a === '--help' || a === '-h') {
+      console.log(USAGE);
+      return EXIT.ok;
+    }
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    if (flag === '--env' || flag === '-e' || flag === '--config' || flag === '-c') {
+      const v = inline ?? rest[++i];
+      if (v === undefined || v === '') {
+        console.error(`${flag} needs a value\n\n${USAGE}`);
+        return EXIT.usage;
+      }
+      if (flag === '--env' || flag === '-e') out.env = v;
+      else out.guardConfigFile = v;
+    } else if (!a.startsWith('-') && out.file === undefined) out.file = a;
+    else {
+      console.error(`unknown option ${a}\n\n${USAGE}`);
+      return EXIT.usage;
+    }
+  }
+  return out;
+}
+
+async function main(argv: string[]): Promise<ExitCode> {
+  const [command, ...rest] = argv;
+  if (command === '--version' || command === '-v') {
+    console.log(version());
+    return EXIT.ok;
+  }
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return EXIT.ok;
+  }
+  if (command !== 'check-config') {
+    console.error(`${command === undefined ? 'no command given' : `unknown command ${command}`}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const args = parseArgs(rest);
+  if (typeof args === 'number') return args;
+  try {
+    const { result, file } = await checkConfigFile(args);
+    for (const n of result.notes) console.log(`note: ${n}`);
+    if (!result.ok) {
+      for (const e of result.errors) console.error(`error: ${e}`);
+      return EXIT.invalid;
+    }
+    console.log(`ok: GUARD_CONFIG in ${file}${args.env === undefined ? '' : ` (env ${args.env})`} is valid and its bindings are declared`);
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof CliError) {
+      console.error(`error: ${e.toString()}`);
+      return e.exitCode;
+    }
+    // Not an answer about the configuration: a bug here, or Wrangler failing in a way it should not.
+    console.error(`error: check-config failed: ${e instanceof Error ? e.message : String(e)}`);
+    return EXIT.usage;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

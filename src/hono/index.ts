@@ -7,6 +7,7 @@ import type { JWTPayload } from '../claims.js';
 import { isJwtError } from '../errors.js';
 import type { JoseHeader } from '../header.js';
 import { checkOptionNames, type OptionNames } from '../option-names.js';
+import { optionsError } from '../options-error.js';
 import { VERIFIER_OPTION_NAMES } from '../verify-path.js';
 import { createVerifier, type Verifier, type VerifierOptions, type VerifierSettings } from '../verifier.js';
 import { DESCRIPTIONS, keysUnavailable, publicDescription, retryAfterSeconds } from '../bearer/challenge.js';
@@ -87,6 +88,8 @@ function prepare(options: JwtAuthOptions): Prepared {
   // Static and lazy options alike: a misspelt name (`audiance`) must not quietly turn a check off.
   if (typeof options === 'object' && options !== null) checkOptionNames(options, JWT_AUTH_OPTION_NAMES);
   const { verifier: given, cookie, realm = 'edgejwt', scopes = [], retryAfter = retryAfterSeconds(), optional = false, ...verifierOptions } = options;
+  // Retry-After takes whole seconds (RFC 9110 §10.2.3), like every duration option here.
+  if (typeof retryAfter !== 'number' || !Number.isInteger(retryAfter) || retryAfter < 0) throw optionsError('retryAfter', 'expected whole seconds (an integer, 0 or more)');
   const sources: TokenSource[] = cookie === undefined ? [{ header: 'Authorization' }] : [{ header: 'Authorization' }, { cookie }];
   // Built here, once: keys are imported once, not per request.
   const verifier = given ?? createVerifier(verifierOptions as VerifierOptions);

@@ -24,8 +24,12 @@ import { JweKey, type EncryptionKeyInput } from './keys.js';
  * ```
  */
 export interface DecryptionOptions {
-  /** Private keys (JWK) or `dir`/AES-KW secrets (bytes, or `oct` JWKs). A token's `kid` picks among them. */
-  keys: readonly EncryptionKeyInput[];
+  /**
+   * Private keys (JWK) or `dir`/AES-KW secrets (bytes, or `oct` JWKs). A token's `kid` picks among them.
+   * `{ key, issuer }` binds a shared key to one issuer: the unsigned claims it opens are accepted as that
+   * issuer only (see IssuerBoundKey).
+   */
+  keys: readonly (EncryptionKeyInput | IssuerBoundKey)[];
   /** Allowed key management `alg` values (default: all supported). */
   algorithms?: readonly string[];
   /** Allowed content encryption `enc` values (default: all supported). */
@@ -35,13 +39,34 @@ export interface DecryptionOptions {
 /** The names the `decryption` option accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
 export const DECRYPTION_OPTION_NAMES = { keys: true, algorithms: true, encryptions: true } as const satisfies OptionNames<DecryptionOptions>;
 
+/**
+ * A decryption key bound to one issuer. Direct (unsigned) claims carry no proof of who
+ * made them, only that someone holding this key did: they are accepted as `issuer` and
+ * nobody else, and an `iss` naming anyone else is refused (RFC 8725 §3.8, §3.11). Under
+ * `issuers`, a shared key must be bound to one of them for its direct claims to count.
+ *
+ * @example
+ * ```ts
+ * const verifier = createVerifier({ issuers: [a, b], decryption: { keys: [{ key: sharedWithA, issuer: 'https://a.example' }] } });
+ * ```
+ */
+export interface IssuerBoundKey {
+  key: EncryptionKeyInput;
+  /** The one issuer whose direct claims this key opens. */
+  issuer: string;
+}
+
 export interface OpenedJwe {
   readonly header: JweHeader;
+  /** The issuer the key that opened this token is bound to (IssuerBoundKey), or undefined. */
+  readonly issuer: string | undefined;
   /** The plaintext as UTF-8 text. */
   readonly plaintext: string;
 }
 
 export interface Decryptor {
+  /** Every issuer a key is bound to, for the verifier to check against its policies. */
+  readonly issuers: ReadonlySet<string>;
   /** May throw (a malformed token) or return a promise (a key import or a cipher that answers later). */
   open(token: string): OpenedJwe | Promise<OpenedJwe>;
 }
@@ -77,7 +102,9 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
   if (typeof options !== 'object' || options === null) throw optionsError('keys', 'expected { keys }');
   checkOptionNames(options, DECRYPTION_OPTION_NAMES, 'decryption');
   if (!Array.isArray(options.keys) || options.keys.length === 0) throw optionsError('keys', 'at least one key');
-  const keys = options.keys.map((k) => new JweKey(k, 'decrypt'));
+  const bound = options.keys.map((k, i) => boundKey(k, i));
+  const keys = bound.map((b) => b.key);
+  const issuerOf = new Map(bound.map((b) => [b.key, b.issuer]));
   const algs = allowList(options.algorithms, KEY_MANAGEMENT, 'algorithms');
   const encs = allowList(options.encryptions, CONTENT_ENCRYPTION, 'encryptions');
   const encoder = new TextEncoder();
@@ -107,7 +134,7 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
   }
 
   /** Decrypt with the CEK, wipe a recovered one, and hand back the plaintext as text. */
-  function finish(header: JweHeader, cek: Uint8Array | CryptoKey, aad: Uint8Array, sealed: Sealed): OpenedJwe | Promise<OpenedJwe> {
+  function finish(header: JweHeader, issuer: string | undefined, cek: Uint8Array | CryptoKey, aad: Uint8Array, sealed: Sealed): OpenedJwe | Promise<OpenedJwe> {
     // A recovered CEK is this token's alone; a `dir` key is the caller's and stays.
     const wipe = (): void => {
       if (cek instanceof Uint8Array && header.alg !== 'dir') cek.fill(0);
@@ -121,12 +148,12 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
     }
     if (!(opened instanceof Promise)) {
       wipe();
-      return asText(header, opened);
+      return asText(header, opened, issuer);
     }
     return opened.then(
       (plain) => {
         wipe();
-        return asText(header, plain);
+        return asText(header, plain, issuer);
       },
       (e: unknown) => {
         wipe();
@@ -136,6 +163,7 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
   }
 
   return {
+    issuers: new Set(bound.flatMap((b) => (b.issuer === undefined ? [] : [b.issuer]))),
     open(token: string): OpenedJwe | Promise<OpenedJwe> {
       if (!isCompactJwe(token)) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected five segments' });
       if (token.length > maxLength) throw new JwtError('ERR_JWT_TOO_LARGE');
@@ -153,7 +181,8 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
       };
       // No promise layer where none is needed: `dir` keys come back as they are once imported.
       const cek = key.unwrap(header.alg, header.enc, header.header, encryptedKey);
-      return cek instanceof Promise ? cek.then((k) => finish(header, k, aad, sealed)) : finish(header, cek, aad, sealed);
+      const issuer = issuerOf.get(key);
+      return cek instanceof Promise ? cek.then((k) => finish(header, issuer, k, aad, sealed)) : finish(header, issuer, cek, aad, sealed);
     },
   };
 }
@@ -164,8 +193,20 @@ interface HeaderEntry {
   readonly key: JweKey;
 }
 
-function asText(header: JweHeader, plain: Uint8Array): OpenedJwe {
+function asText(header: JweHeader, plain: Uint8Array, issuer: string | undefined): OpenedJwe {
   const text = utf8(plain);
   if (text === undefined) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'not UTF-8' });
-  return { header, plaintext: text };
+  return { header, plaintext: text, issuer };
 }
+
+/** One entry of `keys`: a key, or `{ key, issuer }` binding it to an issuer. */
+function boundKey(entry: unknown, i: number): { key: JweKey; issuer: string | undefined } {
+  const isBinding = typeof entry === 'object' && entry !== null && !(entry instanceof Uint8Array) && !Object.hasOwn(entry, 'kty');
+  if (!isBinding) return { key: new JweKey(entry as EncryptionKeyInput, 'decrypt'), issuer: undefined };
+  checkOptionNames(entry, BOUND_KEY_NAMES, `decryption.keys[${i}]`);
+  const { key, issuer } = entry as IssuerBoundKey;
+  if (typeof issuer !== 'string' || issuer.length === 0) throw optionsError(`keys[${i}].issuer`, 'expected a non-empty issuer');
+  return { key: new JweKey(key, 'decrypt'), issuer };
+}
+
+const BOUND_KEY_NAMES = { key: true, issuer: true } as const satisfies Record<keyof IssuerBoundKey, true>;

@@ -1,16 +1,21 @@
 // createEncrypter: compact JWE (RFC 7516 §5.1) for the algorithms the decryptor
 // accepts. A string argument is a signed JWT, sent as a nested JWT (cty "JWT");
-// an object is a claims set encrypted directly (only meaningful with a shared key:
-// the decryptor refuses direct claims under RSA-OAEP or ECDH-ES).
+// an object is a claims set encrypted directly, under a shared key only: the
+// decryptor refuses direct claims under RSA-OAEP or ECDH-ES, so the encrypter does
+// not make them (ERR_JWE_NESTED_REQUIRED on both sides). Header members that
+// replicate iss/sub/aud must match the claims, as the decryptor requires.
 
 import { base64UrlOfBytes, base64UrlOfText } from '#platform';
 import { JwtError } from '../errors.js';
 import { checkOptionNames, type OptionNames } from '../option-names.js';
 import { optionsError as invalid } from '../options-error.js';
+import { decodeSegment } from '../b64.js';
+import { parsePayload } from '../payload.js';
 import { isPlainObject } from '../sign/claims.js';
-import { checkContentEncryption, checkKeyManagement, CONTENT_ENCRYPTION, KEY_MANAGEMENT, type KeyManagement } from './algorithms.js';
+import { checkContentEncryption, checkKeyManagement, CONTENT_ENCRYPTION, isSymmetric, KEY_MANAGEMENT, type KeyManagement } from './algorithms.js';
 import { encryptContent } from './content.js';
 import { JweKey, type EncryptionKeyInput } from './keys.js';
+import { checkReplicated } from './replicated.js';
 
 /**
  * Options of createEncrypter.
@@ -82,7 +87,11 @@ export function createEncrypter(options: EncrypterOptions): Encrypter {
         if (!JWS_SHAPE.test(payloadOrJws)) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected a compact JWS' });
         plaintext = payloadOrJws;
         cty = { cty: 'JWT' };
+        if (replicates(extra)) checkReplicated(extra, jwsClaims(payloadOrJws));
       } else if (isPlainObject(payloadOrJws)) {
+        // Anyone with the recipient's public key could have made such a token: the recipient cannot trust it.
+        if (!isSymmetric(alg)) throw new JwtError('ERR_JWE_NESTED_REQUIRED', { reason: 'direct claims need a shared key (dir, A128KW, A256KW): encrypt a signed JWT' });
+        checkReplicated(extra, payloadOrJws);
         plaintext = JSON.stringify(payloadOrJws);
       } else {
         throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'expected a compact JWS or a claims object' });
@@ -94,4 +103,16 @@ export function createEncrypter(options: EncrypterOptions): Encrypter {
       return [protectedSegment, base64UrlOfBytes(wrapped.encryptedKey), base64UrlOfBytes(sealed.iv), base64UrlOfBytes(sealed.ciphertext), base64UrlOfBytes(sealed.tag)].join('.');
     },
   };
+}
+
+function replicates(header: Record<string, unknown>): boolean {
+  return Object.hasOwn(header, 'iss') || Object.hasOwn(header, 'sub') || Object.hasOwn(header, 'aud');
+}
+
+/** The claims of the caller's own compact JWS, read (not verified) to compare replicated header members. */
+function jwsClaims(jws: string): Record<string, unknown> {
+  const start = jws.indexOf('.') + 1;
+  const bytes = decodeSegment(jws, start, jws.indexOf('.', start));
+  if (bytes === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'the JWS payload is not base64url' });
+  return parsePayload(bytes);
 }

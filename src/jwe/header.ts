@@ -4,6 +4,7 @@
 // names a key location (jku, x5u, jwk) is ever consulted.
 
 import { decodeSegment } from '../b64.js';
+import { normaliseTyp } from '../claims.js';
 import { JwtError } from '../errors.js';
 import { MAX_KID_LENGTH } from '../header.js';
 import { hasDuplicateOrDeep } from '../json-names.js';
@@ -50,7 +51,6 @@ export function parseJweHeader(segment: string, algs: ReadonlySet<string>, encs:
   if (kid !== undefined && (typeof kid !== 'string' || kid.length > MAX_KID_LENGTH)) throw invalid('kid');
   const cty = h.cty;
   if (cty !== undefined && typeof cty !== 'string') throw invalid('cty is not a string');
-  const c = typeof cty === 'string' ? cty.toLowerCase() : '';
-  const nested = c === 'jwt' || c === 'application/jwt';
+  const nested = typeof cty === 'string' && normaliseTyp(cty) === 'jwt';
   return { header: Object.freeze(h), alg, enc, kid: kid as string | undefined, nested };
 }

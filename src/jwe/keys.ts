@@ -6,7 +6,7 @@
 import { MIN_RSA_BITS } from '../algorithms.js';
 import { decodeSegment } from '../b64.js';
 import { JwtError } from '../errors.js';
-import { bad, bitLength } from '../keys/jwk-bytes.js';
+import { bad, bitLength, keyOps } from '../keys/jwk-bytes.js';
 import type { PrivateJWK } from '../sign/keys.js';
 import { KW_LENGTH, type EncSpec, type KeyManagement } from './algorithms.js';
 import { gcmDecryptionKey } from './content.js';
@@ -71,9 +71,9 @@ export class JweKey {
     if (jwk.alg !== undefined && typeof jwk.alg !== 'string') throw bad('alg is not a string');
     // RFC 7517 §4.2: a signature key never decrypts.
     if (jwk.use !== undefined && jwk.use !== 'enc') throw bad('use rules out encryption');
-    const ops = jwk.key_ops;
+    const ops = keyOps(jwk.key_ops);
     const allowedOps = purpose === 'decrypt' ? ['decrypt', 'unwrapKey', 'deriveKey', 'deriveBits'] : ['encrypt', 'wrapKey', 'deriveKey', 'deriveBits'];
-    if (ops !== undefined && (!Array.isArray(ops) || !ops.some((o) => allowedOps.includes(o)))) throw bad('key_ops rule out this use');
+    if (ops !== undefined && !ops.some((o) => allowedOps.includes(o))) throw bad('key_ops rule out this use');
     this.kid = jwk.kid;
     this.alg = jwk.alg;
     this.isPrivate = jwk.d !== undefined || jwk.kty === 'oct';
@@ -171,12 +171,10 @@ export class JweKey {
         return this.#secret!;
       case 'A128KW':
       case 'A256KW':
-        return aesKwUnwrap(await this.#imported('kw', () => crypto.subtle.importKey('raw', this.#secret! as BufferSource, 'AES-KW', false, ['unwrapKey', 'wrapKey'])), encryptedKey, enc.cekLength);
+        return cekOrRandom(aesKwUnwrap(await this.#imported('kw', () => crypto.subtle.importKey('raw', this.#secret! as BufferSource, 'AES-KW', false, ['unwrapKey', 'wrapKey'])), encryptedKey, enc.cekLength), enc.cekLength);
       case 'RSA-OAEP-256': {
         const key = await this.#imported('oaep', () => crypto.subtle.importKey('jwk', privatePart(this.#jwk!), { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['decrypt']));
-        const cek = await rsaOaepDecrypt(key, encryptedKey);
-        if (cek.length !== enc.cekLength) throw new JwtError('ERR_JWE_CEK_INVALID');
-        return cek;
+        return cekOrRandom(rsaOaepDecrypt(key, encryptedKey), enc.cekLength);
       }
       case 'ECDH-ES':
       case 'ECDH-ES+A128KW':
@@ -193,7 +191,7 @@ export class JweKey {
         const kek = concatKdf(z, alg, apu, apv, KW_LENGTH[alg]!);
         const kekKey = await crypto.subtle.importKey('raw', kek as BufferSource, 'AES-KW', false, ['unwrapKey']);
         kek.fill(0);
-        return aesKwUnwrap(kekKey, encryptedKey, enc.cekLength);
+        return cekOrRandom(aesKwUnwrap(kekKey, encryptedKey, enc.cekLength), enc.cekLength);
       }
     }
   }
@@ -252,6 +250,24 @@ export class JweKey {
   }
 }
 
+/**
+ * RFC 7516 §11.5: a recipient must not tell apart the format, padding and length faults
+ * of an encrypted key. Whatever went wrong recovering the CEK (or a CEK of the wrong
+ * length), the token goes on with a random CEK of the right length and fails at the
+ * content's authentication: the same code, by the same path, as a forged tag.
+ */
+async function cekOrRandom(recovered: Promise<Uint8Array>, length: number): Promise<Uint8Array> {
+  let cek: Uint8Array | undefined;
+  try {
+    cek = await recovered;
+  } catch (e) {
+    if (!(e instanceof JwtError) || e.code !== 'ERR_JWE_DECRYPTION_FAILED') throw e;
+  }
+  if (cek !== undefined && cek.length === length) return cek;
+  cek?.fill(0);
+  return crypto.getRandomValues(new Uint8Array(length));
+}
+
 /** RSA-OAEP-256 decryption of an encrypted key; any failure is ERR_JWE_DECRYPTION_FAILED. */
 export async function rsaOaepDecrypt(key: CryptoKey, encryptedKey: Uint8Array): Promise<Uint8Array> {
   try {
@@ -278,9 +294,9 @@ export async function deriveShared(publicKey: CryptoKey, privateKey: CryptoKey, 
   return z;
 }
 
-/** RFC 3394 unwrap through WebCrypto; the CEK length is checked before any work. */
+/** RFC 3394 unwrap through WebCrypto; any failure, a wrapped CEK of the wrong length included, is ERR_JWE_DECRYPTION_FAILED. */
 export async function aesKwUnwrap(kek: CryptoKey, wrapped: Uint8Array, cekLength: number): Promise<Uint8Array> {
-  if (wrapped.length !== cekLength + 8) throw new JwtError('ERR_JWE_CEK_INVALID');
+  if (wrapped.length !== cekLength + 8) throw new JwtError('ERR_JWE_DECRYPTION_FAILED');
   // RFC 3394 §2: at least two 64-bit blocks of key data (some runtimes unwrap one).
   if (wrapped.length < 24 || wrapped.length % 8 !== 0) throw new JwtError('ERR_JWE_DECRYPTION_FAILED');
   try {

@@ -9,7 +9,7 @@ import type { BackendKey, PublicJwk } from '../backend/types.js';
 import { JwtError } from '../errors.js';
 import { BackendHandle, WasmHandle, type Handle } from '../signature.js';
 import { deferredHmacKey, importEd25519Key, type HmacAlg } from '../wasm/keys.js';
-import { EC_COORD, bad, bitLength, bytesOf } from './jwk-bytes.js';
+import { EC_COORD, STRING_KEY_REASON, bad, bitLength, bytesOf, keyOps } from './jwk-bytes.js';
 import { checkRsaExponent, checkRsaParams } from './rsa-params.js';
 
 /**
@@ -76,6 +76,8 @@ export class KeyEntry {
       return new KeyEntry({ kty: 'oct', usable: true, material: { t: 'secret', secret: input.slice() } });
     }
     if (typeof CryptoKey !== 'undefined' && input instanceof CryptoKey) return KeyEntry.fromCryptoKey(input);
+    // The reason is fixed text: the string may be the secret itself.
+    if (typeof input === 'string') throw bad(STRING_KEY_REASON);
     if (typeof input !== 'object' || input === null) throw bad('unsupported key input');
     return KeyEntry.fromJwk(input as JWK);
   }
@@ -84,8 +86,7 @@ export class KeyEntry {
     if (jwk.kid !== undefined && typeof jwk.kid !== 'string') throw bad('kid is not a string');
     if (jwk.alg !== undefined && typeof jwk.alg !== 'string') throw bad('alg is not a string');
     if (jwk.use !== undefined && typeof jwk.use !== 'string') throw bad('use is not a string');
-    const ops = jwk.key_ops;
-    if (ops !== undefined && (!Array.isArray(ops) || ops.some((o) => typeof o !== 'string'))) throw bad('key_ops is not a string array');
+    const ops = keyOps(jwk.key_ops);
     // RFC 7517 §4.2/4.3: a key for encryption, or whose operations exclude verify, never verifies.
     const usable =
       (jwk.use === undefined || jwk.use === 'sig') &&

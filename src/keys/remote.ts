@@ -119,7 +119,7 @@ export class RemoteJWKSet implements KeySource {
     };
     for (const k of ['timeoutDuration', 'cooldownDuration', 'cacheMaxAge', 'cacheMinAge', 'staleDuration', 'maxSize'] as const) {
       const v = this.#o[k];
-      if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v)) throw optionsError(k);
+      if (typeof v !== 'number' || !(v >= 0) || !Number.isInteger(v)) throw optionsError(k, 'expected an integer, 0 or more');
     }
   }
 

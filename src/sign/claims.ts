@@ -34,6 +34,12 @@ function finite(v: unknown, setting: string): number {
   return v;
 }
 
+/** A duration option (expiresIn, notBefore): whole seconds, as every duration option of the library. */
+function wholeSeconds(v: unknown, setting: string): number {
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw invalid(setting, 'expected whole seconds (an integer)');
+  return v;
+}
+
 function text(v: unknown, setting: string): string {
   if (typeof v !== 'string' || v.length === 0) throw invalid(setting, 'expected a non-empty string');
   return v;
@@ -101,11 +107,11 @@ export function claimsText(payload: unknown, o: SignOptions | undefined, nowSec:
   let exp: number | undefined;
   let nbf: number | undefined;
   if (o.expiresIn !== undefined) {
-    exp = base + finite(o.expiresIn, 'expiresIn');
+    exp = base + wholeSeconds(o.expiresIn, 'expiresIn');
     clash ||= p.exp !== undefined;
   }
   if (o.notBefore !== undefined) {
-    nbf = base + finite(o.notBefore, 'notBefore');
+    nbf = base + wholeSeconds(o.notBefore, 'notBefore');
     clash ||= p.nbf !== undefined;
   }
   let extra = timeMembers(newIat, exp, nbf);

@@ -7,7 +7,7 @@ import { signBackend } from '#crypto-backend';
 import { MIN_RSA_BITS, jwkAlgAllows, type AlgSpec } from '../algorithms.js';
 import type { SignKey } from '../backend/sign-types.js';
 import { JwtError } from '../errors.js';
-import { EC_COORD, bad, bitLength, bytesOf } from '../keys/jwk-bytes.js';
+import { EC_COORD, STRING_KEY_REASON, bad, bitLength, bytesOf, keyOps } from '../keys/jwk-bytes.js';
 import { checkRsaExponent, checkRsaJwk, checkRsaParams } from '../keys/rsa-params.js';
 import { importHmacKey, type HmacAlg, type WasmKey } from '../wasm/keys.js';
 
@@ -71,8 +71,8 @@ function hmacFromSecret(spec: AlgSpec, secret: Uint8Array): SigningKey {
 function checkJwk(spec: AlgSpec, jwk: PrivateJWK): void {
   if (jwk.alg !== undefined && (typeof jwk.alg !== 'string' || !jwkAlgAllows(jwk.alg, spec))) throw new JwtError('ERR_KEY_ALG_MISMATCH');
   if (jwk.use !== undefined && jwk.use !== 'sig') throw bad('use rules out signing');
-  const ops = jwk.key_ops;
-  if (ops !== undefined && (!Array.isArray(ops) || !ops.includes('sign'))) throw bad('key_ops rules out signing');
+  const ops = keyOps(jwk.key_ops);
+  if (ops !== undefined && !ops.includes('sign')) throw bad('key_ops rules out signing');
   if (jwk.kty !== spec.kty) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'kty does not fit the algorithm' });
   if (spec.kty === 'oct') return;
   if (spec.crv !== undefined && jwk.crv !== spec.crv) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'curve does not fit the algorithm' });
@@ -144,6 +144,8 @@ export function signingKey(spec: AlgSpec, input: SignerKeyInput): SigningKey {
     checkCryptoKey(spec, input);
     return { key: settle(signBackend.importPrivate(spec, input)) };
   }
+  // A string for HS* would be read as PEM under node and fail there; say what to pass instead.
+  if (typeof input === 'string' && spec.engine === 'hmac') throw bad(STRING_KEY_REASON);
   if (typeof input === 'string' || isKeyObject(input)) {
     if (signBackend.name !== 'node') throw bad('PEM strings and KeyObjects need the node condition; pass a JWK or CryptoKey');
     let key: SignKey;

@@ -22,6 +22,13 @@ import type { KVLike } from './kv.js';
 import { KvVerifyCache } from './verify-cache.js';
 import { OriginAssertion } from './origin-assertion.js';
 
+/**
+ * The Worker bindings the guard reads. The `Env` that `wrangler types` generates for
+ * the guard's wrangler.toml is accepted as it is.
+ *
+ * @example
+ * export default { fetch: (request: Request, env: Env, ctx: ExecutionContext) => guard.fetch(request, env, ctx) };
+ */
 export interface GuardEnv {
   GUARD_CONFIG?: unknown;
   CACHE_KEY?: string;
@@ -29,7 +36,14 @@ export interface GuardEnv {
   JWKS_CACHE?: KVLike;
   /** Workers Analytics Engine dataset: one data point per request outcome when bound. */
   ANALYTICS?: AnalyticsLike;
-  [binding: string]: unknown;
+  /**
+   * Secrets and service bindings named in GUARD_CONFIG. `any`, not `unknown`: the `Env`
+   * that `wrangler types` writes is an interface, and TypeScript gives an interface no
+   * implicit index signature, so only an `any` index accepts it. The guard reads these
+   * as `unknown` and checks each one.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [binding: string]: any;
 }
 
 /** The one Analytics Engine method the guard calls. */
@@ -69,7 +83,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   const config = parseConfig(rawConfig);
   const log = deps.log ?? ((line: string) => console.log(line));
   const now = deps.now ?? (() => Date.now());
-  const counters = new Counters(log, now());
+  const counters = new Counters(log, now(), now);
   const sealer = await Sealer.fromSecret(env.CACHE_KEY);
   if (sealer === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches are off' }));
 
@@ -116,10 +130,12 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
       ...(is.audience.length === 0 ? {} : { audience: is.audience }),
       algorithms: is.algorithms as Algorithm[],
       ...(is.typ === undefined ? {} : { typ: is.typ }),
+      // The library refuses an older iat, and with it an iat in the future (beyond clockTolerance).
+      ...(is.maxTokenAge === undefined ? {} : { maxTokenAge: is.maxTokenAge }),
     };
     const src = is.source;
     if (src.kind === 'secret') {
-      const secret = env[src.binding];
+      const secret: unknown = env[src.binding];
       const bytes = typeof secret === 'string' ? decodeSegment(secret.trim(), 0, secret.trim().length) : undefined;
       if (bytes === undefined) throw new ConfigError(`${at}.secretBinding`, 'the secret is not set or is not base64url');
       issuers.push({ ...base, key: bytes });
@@ -168,7 +184,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
 
   let adminSecret: string | undefined;
   if (config.admin !== undefined) {
-    const s = env[config.admin.secretBinding];
+    const s: unknown = env[config.admin.secretBinding];
     if (typeof s !== 'string' || s.length < 16) throw new ConfigError('admin.secretBinding', 'the secret is not set or shorter than 16 characters');
     adminSecret = s;
   }

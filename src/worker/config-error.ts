@@ -12,7 +12,7 @@ export class ConfigError extends Error {
   readonly setting: string;
   constructor(setting: string, reason: string) {
     // Reasons are fixed text: configuration values (which may be secrets) never appear.
-    super(`GUARD_CONFIG ${setting}: ${reason}`);
+    super(setting === 'GUARD_CONFIG' ? `GUARD_CONFIG ${reason}` : `GUARD_CONFIG ${setting}: ${reason}`);
     this.name = 'ConfigError';
     this.setting = setting;
   }

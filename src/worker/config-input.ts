@@ -14,7 +14,10 @@ export interface IssuerInput {
   /** Claim values every token must carry (Cognito access tokens: `{ "client_id": ["…"], "token_use": "access" }`). */
   claims?: Record<string, OneOrMany<ClaimValue>>;
   algorithms?: OneOrMany<string>;
+  /** Required header `typ`: `at+jwt` where the provider marks its access tokens, so its ID tokens are refused. */
   typ?: string;
+  /** Seconds (1..31536000): refuse tokens whose `iat` is older; `iat` is then required and never later than now + clockTolerance. */
+  maxTokenAge?: number;
   /** Inline public keys. */
   jwks?: { keys: Record<string, unknown>[] };
   /** https (http only on loopback). */
@@ -77,6 +80,8 @@ export interface CorsInput {
  * };
  */
 export interface GuardConfigInput {
+  /** Where editors find the JSON Schema (`./node_modules/edgejwt/dist/worker/guard-config.schema.json`); the guard ignores it. */
+  $schema?: string;
   issuers: readonly IssuerInput[];
   publicPaths?: readonly string[];
   rules?: readonly RuleInput[];

@@ -6,8 +6,11 @@ import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import type { TokenSource } from '../bearer/token.js';
 import type { Admission } from './l2-admission.js';
 import { ConfigError } from './config-error.js';
+import { L2_DEFAULT_ALGORITHMS } from './l2-defaults.js';
 import { ORIGIN_ASSERTION_KEYS, parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion.js';
 import { canonicalPath, type PathPolicy } from './path.js';
+import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
+import { pathPatternProblem, type PathPatternKind } from './path-pattern.js';
 
 export type { TokenSource };
 
@@ -22,7 +25,7 @@ export type KeySourceConfig =
 /** A claim must equal the value, or (a list) one of the values; an array claim must contain it. */
 export type ClaimWant = string | number | boolean | readonly (string | number | boolean)[];
 
-export interface IssuerConfig {
+export interface IssuerConfig extends IssuerChecks {
   /** Every `iss` spelling this entry accepts (the first is its name in logs). */
   issuer: string[];
   /** Empty when the entry binds tokens with `claims` instead. */
@@ -30,7 +33,6 @@ export interface IssuerConfig {
   /** Claim values every token of this issuer must carry (Cognito access tokens: client_id, token_use). */
   claims: Record<string, ClaimWant>;
   algorithms: string[];
-  typ?: string;
   source: KeySourceConfig;
 }
 
@@ -107,19 +109,12 @@ export interface GuardConfig {
 /** The origin value that answers with a JSON echo of the forwarded request (dev, demos). */
 export const ECHO_ORIGIN = 'builtin:echo';
 
-/**
- * Which algorithms `cache.verify: true` sends to KV, chosen by measurement (docs/deploy.md):
- * a KV read costs milliseconds of wall time and L2's own CPU (hash, unseal, parse) about
- * 55 µs in workerd, so only verifies that cost several times that in CPU gain anything:
- * ECDSA (~250 µs for ES256). HS*, EdDSA and 2048-bit RSA verify about as fast as L2
- * itself runs. Unset or false: L2 is off.
- */
-export const L2_DEFAULT_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'ES512'];
+export { L2_DEFAULT_ALGORITHMS };
 
 const TOP_LEVEL = new Set([
-  'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths',
+  '$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths',
 ]);
-const ISSUER_KEYS = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
+const ISSUER_KEYS = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
 const RULE_KEYS = new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience', 'scopes', 'claims']);
 const CORS_KEYS = new Set(['allowOrigins', 'allowMethods', 'allowHeaders', 'exposeHeaders', 'maxAge', 'credentials']);
 const AUTH_MODES = new Set(['required', 'optional', 'none']);
@@ -163,7 +158,7 @@ function strList(v: unknown, setting: string, allowEmpty = false): string[] {
 
 function num(v: unknown, setting: string, fallback: number, min: number, max: number): number {
   if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) throw new ConfigError(setting, `expected a number from ${min} to ${max}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new ConfigError(setting, `expected an integer from ${min} to ${max}`);
   return v;
 }
 
@@ -174,8 +169,10 @@ function path(v: unknown, setting: string): string {
 }
 
 /** A rule prefix or public path must already be canonical, so it is compared like the request's path. */
-function canonical(v: unknown, setting: string): string {
+function canonical(v: unknown, setting: string, kind: PathPatternKind): string {
   const p = path(v, setting);
+  const problem = pathPatternProblem(p, kind);
+  if (problem !== undefined) throw new ConfigError(setting, problem);
   const stem = p.endsWith('*') ? p.slice(0, -1) : p;
   const c = canonicalPath(stem, 'reject');
   if (!c.ok || c.path !== stem) throw new ConfigError(setting, 'not in canonical form (single slashes, no dot segments, unreserved characters unescaped, upper-case hex)');
@@ -282,16 +279,14 @@ function parseIssuer(raw: unknown, i: number): IssuerConfig {
       source = { kind: 'jwks', jwks: { keys: jwks.keys } };
     }
   }
-  const out: IssuerConfig = { issuer, audience, claims, algorithms, source };
-  if (v.typ !== undefined) out.typ = str(v.typ, `${at}.typ`);
-  return out;
+  return { issuer, audience, claims, algorithms, source, ...parseIssuerChecks(v, at) };
 }
 
 function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string>): RuleConfig {
   const at = `rules[${i}]`;
   if (!isObject(v)) throw new ConfigError(at, 'expected an object');
   for (const k of Object.keys(v)) if (!RULE_KEYS.has(k)) throw new ConfigError(`${at}.${k}`, 'unknown setting');
-  const pathPrefix = canonical(v.pathPrefix, `${at}.pathPrefix`);
+  const pathPrefix = canonical(v.pathPrefix, `${at}.pathPrefix`, 'pathPrefix');
   let methods: Set<string> | undefined;
   if (v.methods !== undefined) {
     const list = strList(v.methods, `${at}.methods`);
@@ -430,7 +425,7 @@ export function parseConfig(raw: unknown): GuardConfig {
     }
   }
 
-  const publicPaths = v.publicPaths === undefined ? [] : strList(v.publicPaths, 'publicPaths', true).map((p, i) => canonical(p, `publicPaths[${i}]`));
+  const publicPaths = v.publicPaths === undefined ? [] : strList(v.publicPaths, 'publicPaths', true).map((p, i) => canonical(p, `publicPaths[${i}]`, 'publicPath'));
   if (v.rules !== undefined && !Array.isArray(v.rules)) throw new ConfigError('rules', 'expected an array');
   const rules = ((v.rules as unknown[] | undefined) ?? []).map((r, i) => parseRule(r, i, seen));
   if (v.tokenSources !== undefined && (!Array.isArray(v.tokenSources) || v.tokenSources.length === 0)) throw new ConfigError('tokenSources', 'expected a non-empty array');

@@ -1,6 +1,9 @@
 // Browsers: a preflight from an allowed origin is answered here (it never
 // carries a token), and every other response to an allowed origin, refusals
 // included, carries the CORS headers so the page can read why it was refused.
+// With cors configured every response varies by Origin (allowed or not, with or
+// without one), so every response says so: a cache must never hand an answer
+// made without CORS headers to an allowed origin, or the reverse.
 
 import type { CorsConfig } from './config.js';
 
@@ -28,8 +31,18 @@ export function preflightResponse(cors: CorsConfig, origin: string): Response {
   return new Response(null, { status: 204, headers });
 }
 
-/** Add the CORS headers to a response (its headers must be mutable). */
-export function withCors(response: Response, cors: CorsConfig, origin: string): Response {
+/**
+ * Add the CORS headers for an allowed `origin` to a response (its headers must be
+ * mutable); for any other request (origin undefined) only `Vary: Origin`.
+ *
+ * @example
+ * withCors(res, cors, allowedOrigin(cors, request)); // Vary: Origin whatever the request's Origin
+ */
+export function withCors(response: Response, cors: CorsConfig, origin: string | undefined): Response {
+  if (origin === undefined) {
+    varyOrigin(response.headers);
+    return response;
+  }
   baseHeaders(response.headers, cors, origin);
   if (cors.exposeHeaders.length > 0) response.headers.set('access-control-expose-headers', cors.exposeHeaders.join(', '));
   return response;
@@ -38,8 +51,12 @@ export function withCors(response: Response, cors: CorsConfig, origin: string): 
 function baseHeaders(headers: Headers, cors: CorsConfig, origin: string): void {
   headers.set('access-control-allow-origin', origin);
   if (cors.credentials) headers.set('access-control-allow-credentials', 'true');
-  // The answer depends on Origin: caches must not serve one origin's answer to another.
-  if (origin !== '*' && !varies(headers.get('vary'))) headers.append('vary', 'Origin');
+  varyOrigin(headers);
+}
+
+/** The answer depends on Origin (even with `*`: a request without Origin gets no CORS headers). */
+function varyOrigin(headers: Headers): void {
+  if (!varies(headers.get('vary'))) headers.append('vary', 'Origin');
 }
 
 /** Whether a Vary value already covers Origin (listed, or `*`): the origin's own Vary is kept, not repeated. */

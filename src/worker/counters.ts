@@ -34,20 +34,55 @@ export type CounterName =
 
 const LOG_EVERY_MS = 60_000;
 
+/**
+ * The guard's counters for one isolate.
+ *
+ * `since` is when counting began. Workers stop the clock at the epoch while a script
+ * starts up, so a guard built then (warmed at module scope) reads 0; `since` is then
+ * taken from the clock at the first event counted instead, and is undefined (`null` in
+ * the admin answer) until one is: never "1970".
+ *
+ * @example
+ * const c = new Counters(console.log, Date.now(), Date.now);
+ * c.inc('requests');
+ * c.sinceIso(); // '2026-11-27T02:40:00.000Z'
+ */
 export class Counters {
   readonly #values = new Map<string, number>();
-  readonly startedAt: number;
   readonly #log: (line: string) => void;
+  readonly #clock: () => number;
+  #since: number | undefined;
   #lastLog: number;
 
-  constructor(log: (line: string) => void = (l) => console.log(l), now: number = Date.now()) {
+  constructor(log: (line: string) => void = (l) => console.log(l), now: number = Date.now(), clock: () => number = () => Date.now()) {
     this.#log = log;
-    this.startedAt = now;
+    this.#clock = clock;
+    this.#since = now > 0 ? now : undefined;
     this.#lastLog = now;
   }
 
+  /** When counting began (ms since the epoch), or undefined while the clock has not run. */
+  get startedAt(): number | undefined {
+    return this.#since;
+  }
+
+  /** `startedAt` as an ISO date, or null. */
+  sinceIso(): string | null {
+    return this.#since === undefined ? null : new Date(this.#since).toISOString();
+  }
+
   inc(name: CounterName, by = 1): void {
+    if (this.#since === undefined) this.#startClock();
     this.#values.set(name, (this.#values.get(name) ?? 0) + by);
+  }
+
+  #startClock(): void {
+    const t = this.#clock();
+    if (t > 0) {
+      this.#since = t;
+      // The minute between log lines counts from here too, not from the epoch.
+      this.#lastLog = t;
+    }
   }
 
   get(name: CounterName): number {
@@ -62,6 +97,6 @@ export class Counters {
   maybeLog(now: number = Date.now()): void {
     if (now - this.#lastLog < LOG_EVERY_MS) return;
     this.#lastLog = now;
-    this.#log(JSON.stringify({ edgejwt: 'counters', since: new Date(this.startedAt).toISOString(), ...this.snapshot() }));
+    this.#log(JSON.stringify({ edgejwt: 'counters', since: this.sinceIso(), ...this.snapshot() }));
   }
 }

@@ -47,10 +47,12 @@ export interface EmbeddedGuard {
   /**
    * Build the guard now, from the module-scope env (`import { env } from 'cloudflare:workers'`),
    * so a fresh isolate's first request does not: Cloudflare evaluates a Worker's module while
-   * the client's TLS handshake is still under way. It first runs a known-answer verify
-   * (HS256, EdDSA, ES256 and a tampered token); if that fails, every request is refused with a
-   * 500 (`self-test`). A request whose env holds the same bindings uses this guard; if building
-   * here failed for another reason (a call the module scope does not allow), the request builds its own.
+   * the client's TLS handshake is still under way. It first runs a known-answer verify of one
+   * HS256 token and a tampered copy (the Wasm core's SHA-256 and HMAC, and the header, payload
+   * and claims code every algorithm shares); it does not test EdDSA, RS*, PS* or ES*, whatever
+   * the config uses. If it fails, every request is refused with a 500 (`self-test`). A request
+   * whose env holds the same bindings uses this guard; if building here failed for another
+   * reason (a call the module scope does not allow), the request builds its own.
    *
    * @example
    * import { env } from 'cloudflare:workers';

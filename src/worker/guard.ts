@@ -4,7 +4,7 @@
 // rule's checks, strip identity headers, then forward with them to the configured
 // origin only. Every fault fails closed.
 
-import { keysUnavailable } from '../bearer/challenge.js';
+import { keysUnavailable, serverFault } from '../bearer/challenge.js';
 import { dropToken, findToken } from '../bearer/token.js';
 import { VerifyCache } from '../cache.js';
 import { ownClaim, timeWindow, type JWTPayload } from '../claims.js';
@@ -19,19 +19,20 @@ import type { CounterName } from './counters.js';
 import { ECHO_ORIGIN, type IssuerConfig } from './config.js';
 import { allowedOrigin, isPreflight, preflightResponse, withCors } from './cors.js';
 import { echo } from './echo.js';
+import { internalFault } from './fault.js';
 import { canonicalPath, decisionReadings, type CanonicalPath } from './path.js';
 import type { Rejection, RejectionCode } from './rejection-log.js';
 import { identityHeaders, isPublic, stripIdentity, type IdentityHeaders } from './request.js';
 import * as answer from './responses.js';
+import { claimHeaderValue } from './claim-header.js';
+import { hasMethodOverride, METHOD_OVERRIDE_REFUSED } from './method-override.js';
 import { checkRules, issuerClaimMiss, matchRules, type Matched } from './rules.js';
 import { serviceRequest } from './service-origin.js';
 import { requestTarget, type RequestTarget } from './request-url.js';
 import { WriteAdmission } from './l2-admission.js';
 
-const MAX_FORWARDED_VALUE = 4096;
 /** The claim behind a time failure, for the rejection log. */
 const TIME_CLAIM: Partial<Record<string, string>> = { ERR_JWT_EXPIRED: 'exp', ERR_JWT_NOT_YET_VALID: 'nbf' };
-const PRINTABLE = /^[\x20-\x7e]*$/;
 const encoder = new TextEncoder();
 
 type Level = 'l1' | 'l2' | 'verify';
@@ -95,10 +96,8 @@ export class Guard {
     try {
       res = await this.#route(request, ctx);
     } catch (e) {
-      // A bug or runtime fault: refuse the request, say nothing to the client.
-      counters.inc('internal_error');
-      this.parts.log(JSON.stringify({ edgejwt: 'error', message: e instanceof Error ? e.name : 'unknown fault' }));
-      res = answer.serverError();
+      // A bug, a runtime fault or a server-side verify failure: 500, one log line, nothing for the client.
+      res = internalFault(e, this.parts);
     } finally {
       counters.maybeLog(this.parts.now());
     }
@@ -122,7 +121,7 @@ export class Guard {
       return Promise.resolve(preflightResponse(cors, corsOrigin));
     }
     const res = this.#authorised(request, url, ctx);
-    return cors !== undefined && corsOrigin !== undefined ? res.then((r) => withCors(r, cors, corsOrigin)) : res;
+    return cors !== undefined ? res.then((r) => withCors(r, cors, corsOrigin)) : res;
   }
 
   async #authorised(request: Request, url: RequestTarget, ctx: WaitUntil): Promise<Response> {
@@ -141,9 +140,9 @@ export class Guard {
     let claims: [header: string, value: string][] | undefined;
     if (!outcome.anonymous) {
       for (const [claim, header] of config.forwardClaims) {
-        const value = headerValue(ownClaim(outcome.payload, claim));
+        const value = claimHeaderValue(ownClaim(outcome.payload, claim));
         if (value === null) {
-          // A claim that cannot travel in a header (control characters, non-ASCII, huge): refuse, never truncate.
+          // A claim that cannot travel in a header unambiguously (claim-header.ts): refuse, never trim or truncate.
           counters.inc('rejected:claim_not_forwardable');
           this.#reject(request, url, { code: 'claim_not_forwardable', status: 401, claim, iss: outcome.issuer });
           return withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), outcome.timing);
@@ -184,7 +183,7 @@ export class Guard {
   /**
    * Decide on a request without forwarding it: the identity, an anonymous pass
    * (public path, auth "none", or "optional" without a token), or the exact
-   * refusal the guard would send (a 400 for a path src/worker/path.ts refuses).
+   * refusal the guard would send (a 400 for a path src/worker/path.ts refuses, a 500 for a fault).
    */
   async authenticate(
     request: Request,
@@ -192,13 +191,22 @@ export class Guard {
     url: RequestTarget = requestTarget(request.url),
     path: CanonicalPath = canonicalPath(url.pathname, this.parts.config.paths.escapedSlashes),
   ): Promise<AuthOutcome> {
-    return this.#authenticate(request, ctx, url, path);
+    try {
+      return await this.#authenticate(request, ctx, url, path);
+    } catch (e) {
+      return { ok: false, response: internalFault(e, this.parts) };
+    }
   }
 
   /** authenticate, without a promise when nothing waited (see #verify). */
   #authenticate(request: Request, ctx: WaitUntil, url: RequestTarget, path: CanonicalPath): AuthOutcome | Promise<AuthOutcome> {
     const { config, counters } = this.parts;
     if (!path.ok) return { ok: false, response: this.#refusePath() };
+    // Before any rule or public path: the method decided on must be the one the origin runs.
+    if (hasMethodOverride(request.headers)) {
+      counters.inc('rejected:method_override');
+      return this.#refuse(request, url, undefined, answer.badRequest(METHOD_OVERRIDE_REFUSED), { code: 'method_override', status: 400 });
+    }
     // Public only when every reading is; each reading's first matching rule applies.
     const readings = decisionReadings(path, url.pathname, config.paths.forward);
     if (isPublic(readings, config)) return ANONYMOUS;
@@ -263,7 +271,8 @@ export class Guard {
   #verifyFailed(e: unknown, request: Request, url: RequestTarget, rule: string | undefined, token: string, opening: Opening, started: number): AuthOutcome {
     const { config, counters } = this.parts;
     const timing = serverTiming(performance.now() - started, 'fail');
-    if (!isJwtError(e)) throw e;
+    // Not the token's fault (a bug, the Wasm core, the options): handle/authenticate answer 500.
+    if (!isJwtError(e) || serverFault(e.code)) throw e;
     // What the verify already read, when it got that far: the payload is never parsed twice.
     // A payload that did not parse is not tried again (peek would find nothing in it either).
     const seen =
@@ -359,7 +368,7 @@ export class Guard {
   async #viaL2(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number): Promise<Verified> {
     const { l2, counters, config, now } = this.parts;
     const payload = await l2!.get(token);
-    const w = payload === undefined ? undefined : cacheWindow(payload, config.clockTolerance);
+    const w = payload === undefined ? undefined : cacheWindow(payload, config.clockTolerance, this.#issuers);
     const t = now();
     if (payload !== undefined && w !== undefined && t >= w.from && t < w.until) {
       counters.inc('l2_hit');
@@ -421,7 +430,7 @@ export class Guard {
 
   #remember(token: string, payload: JWTPayload, nowMs: number): void {
     if (this.#l1 === undefined) return;
-    const w = cacheWindow(payload, this.parts.config.clockTolerance);
+    const w = cacheWindow(payload, this.parts.config.clockTolerance, this.#issuers);
     // L1 hands the same payload to every later request with this token: frozen all the way down.
     if (w !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
   }
@@ -487,7 +496,7 @@ export class Guard {
     const want = this.parts.adminSecret ?? '';
     const ok = want.length > 0 && (await sameSecret(given, want));
     if (!ok) return new Response(JSON.stringify({ error: 'unauthorized' }), { status: 401, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
-    return new Response(JSON.stringify({ since: new Date(this.parts.counters.startedAt).toISOString(), counters: this.parts.counters.snapshot() }), {
+    return new Response(JSON.stringify({ since: this.parts.counters.sinceIso(), counters: this.parts.counters.snapshot() }), {
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
     });
   }
@@ -570,26 +579,15 @@ function peek(token: string): { iss?: unknown; kid?: unknown; alg?: unknown } {
 
 /**
  * Clock ms in which a verified payload still holds (the library's window, claims.ts,
- * with the configured tolerance; the guard sets no maxTokenAge); undefined without a
+ * with the configured tolerance and its issuer's maxTokenAge); undefined without a
  * numeric exp, which the guard never caches, or with an nbf that is not a number.
  */
-function cacheWindow(payload: JWTPayload, tolerance: number): { from: number; until: number } | undefined {
+function cacheWindow(payload: JWTPayload, tolerance: number, issuers: Map<string, IssuerConfig>): { from: number; until: number } | undefined {
   const exp = ownClaim(payload, 'exp');
   const nbf = ownClaim(payload, 'nbf');
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
   if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return undefined;
-  return timeWindow(payload, { clockTolerance: tolerance, maxTokenAge: undefined });
-}
-
-/** undefined: claim absent (no header); null: present but cannot be forwarded. */
-function headerValue(v: unknown): string | undefined | null {
-  if (v === undefined || v === null) return undefined;
-  let s: string;
-  if (typeof v === 'string') s = v;
-  else if (typeof v === 'number' || typeof v === 'boolean') s = String(v);
-  else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) s = v.join(' ');
-  else s = JSON.stringify(v);
-  return s.length <= MAX_FORWARDED_VALUE && PRINTABLE.test(s) ? s : null;
+  return timeWindow(payload, { clockTolerance: tolerance, maxTokenAge: issuers.get(ownClaim(payload, 'iss') as string)?.maxTokenAge });
 }
 
 async function sameSecret(a: string, b: string): Promise<boolean> {

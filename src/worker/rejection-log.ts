@@ -13,6 +13,7 @@ export type RejectionCode =
   | 'claim_mismatch'
   | 'insufficient_scope'
   | 'claim_not_forwardable'
+  | 'method_override'
   | 'keys_unavailable'
   | `ERR_${string}`;
 

@@ -8,6 +8,16 @@
 import { buildVerifier } from '../verify-path.js';
 import { ConfigError } from './config.js';
 
+/**
+ * The algorithms the self-test verifies: HS256 only. It does not cover EdDSA (the
+ * Wasm core's Ed25519), nor RS*, PS* or ES* (WebCrypto), whatever the config uses.
+ * The warm() docs name exactly these (test/node/self-test-vector.test.ts checks them).
+ *
+ * @example
+ * SELF_TEST_ALGORITHMS; // ['HS256']
+ */
+export const SELF_TEST_ALGORITHMS = ['HS256'] as const;
+
 /** The token's iss and aud, its key (bytes 0..31, public by design) and the token itself. */
 export const SELF_TEST = {
   issuer: 'edgejwt:self-test',
@@ -25,7 +35,7 @@ export class SelfTestFailure extends ConfigError {
 /** Verify the known answer and refuse its tampered copy; rejects with SelfTestFailure otherwise. */
 export async function selfTest(): Promise<void> {
   const { issuer, key, token } = SELF_TEST;
-  const verifier = buildVerifier({ cache: false, issuers: [{ issuer, audience: issuer, algorithms: ['HS256'], key }] });
+  const verifier = buildVerifier({ cache: false, issuers: [{ issuer, audience: issuer, algorithms: [...SELF_TEST_ALGORITHMS], key }] });
   if (!(await verifier.verify(token).then((r) => r.payload.sub === 'self-test', () => false))) throw new SelfTestFailure('HS256');
   // One changed signature character must be refused: a verify that accepts everything passes the above.
   const tampered = token.slice(0, -2) + (token.at(-2) === 'A' ? 'B' : 'A') + token.at(-1)!;

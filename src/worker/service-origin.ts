@@ -14,8 +14,8 @@ export interface ServiceBinding {
  * import build.ts, which imports it).
  */
 export function serviceBinding(env: { readonly [binding: string]: unknown }, name: string): ServiceBinding {
-  const b = env[name] as Partial<ServiceBinding> | undefined;
-  if (b === undefined || b === null || typeof b.fetch !== 'function') throw new ConfigError('origin.service', 'the service binding is missing');
+  const b: unknown = env[name];
+  if (typeof b !== 'object' || b === null || typeof (b as Partial<ServiceBinding>).fetch !== 'function') throw new ConfigError('origin.service', 'the service binding is missing');
   return b as ServiceBinding;
 }
 
@@ -29,9 +29,10 @@ export const SERVICE_BASE = 'https://service-binding.invalid';
 
 /**
  * The request as the guard sends it through the binding: the canonical (or, with
- * `paths.forward: "received"`, the received) `path` and the query on SERVICE_BASE.
- * undefined when the runtime will not build it (a GET or HEAD with a body): the
- * guard answers 400.
+ * `paths.forward: "received"`, the received) `path` and the query on SERVICE_BASE,
+ * with the client's headers but not its `Host` (the client chose it; the target
+ * Worker reads its host from the URL). undefined when the runtime will not build
+ * it (a GET or HEAD with a body): the guard answers 400.
  *
  * @example
  * serviceRequest(request, new URL('https://a.example//x?q=1'), '/x', headers)?.url; // 'https://service-binding.invalid/x?q=1'
@@ -41,7 +42,9 @@ export function serviceRequest(request: Request, url: { readonly search: string 
   target.pathname = path;
   target.search = url.search;
   try {
-    return new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
+    const r = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
+    r.headers.delete('host');
+    return r;
   } catch {
     return undefined;
   }

@@ -1,37 +1,33 @@
-// Runs each example in examples/ against the packed package (build/pack/package,
-// left by scripts/pack-check.mjs), as a user would: the example folder is copied
-// into a temporary project whose node_modules holds `edgejwt` (the unpacked
-// tarball) and `hono`.
+// Runs each example in examples/ in place, with the command its README gives, as
+// a user's project would use the package: `edgejwt` resolves through this
+// package.json's `exports` and `imports` (a package may import itself by name),
+// so the runtime's own export conditions pick the files in dist/ (built by
+// `npm run build`) — no tsconfig `paths`, alias or copy stands in for them. The
+// Worker gets JWT_SECRET from a dotenv file as with `.dev.vars` (`--env-file`, in
+// the OS temp folder, so a .dev.vars of the user's is neither read nor touched).
 // Each server starts on loopback; a valid token must get 200 with its `sub`, a
 // token signed with another secret and a request without one must get 401 with a
-// Bearer challenge; then the server is stopped. (The Worker answering at all shows
-// the workerd condition reached the .wasm-module loader: workerd refuses the bytes one.) Last line: `[examples] passed=N failed=N`.
+// Bearer challenge; then the server is stopped. (The Worker answering 200 at all
+// shows the workerd condition reached the .wasm-module loader: workerd refuses
+// to compile Wasm bytes.) Last line: `[examples] passed=N failed=N`.
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const pkgDir = join(root, 'build/pack/package');
-// Outside the repository, so nothing of ours (its tsconfig "paths", its node_modules)
-// can stand in for what the package itself ships.
 const work = mkdtempSync(join(tmpdir(), 'edgejwt-examples-'));
 const bin = (name) => join(root, 'node_modules/.bin', name);
 const START_TIMEOUT_MS = 90_000;
 
-if (!existsSync(join(pkgDir, 'package.json'))) {
-  console.log('build/pack/package is missing: run scripts/pack-check.mjs first');
+if (!existsSync(join(root, 'dist/index.js'))) {
+  console.log('dist/ is missing: run `npm run build` first');
   console.log('[examples] passed=0 failed=1');
   process.exit(1);
 }
-mkdirSync(join(work, 'node_modules'), { recursive: true });
-cpSync(pkgDir, join(work, 'node_modules/edgejwt'), { recursive: true });
-symlinkSync(join(root, 'node_modules/hono'), join(work, 'node_modules/hono'), 'dir');
-// Deno resolves bare names from node_modules only for packages listed here.
-writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'edgejwt-examples', private: true, type: 'module', dependencies: { edgejwt: '*', hono: '*' } }));
 
 const b64u = (buf) => Buffer.from(buf).toString('base64url');
 function hs256(secret, claims) {
@@ -51,12 +47,17 @@ function freePort() {
 }
 
 const EXAMPLES = [
-  { name: 'deno', runtime: 'deno', command: (port) => [bin('deno'), ['run', '--node-modules-dir=manual', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', 'main.ts'], { PORT: String(port) }] },
+  // The commands of examples/README.md, plus a free port and (for wrangler) quiet logs.
+  { name: 'deno', runtime: 'deno', command: (port) => [bin('deno'), ['run', '--allow-net', '--allow-env', 'main.ts'], { PORT: String(port) }] },
   { name: 'bun', runtime: 'bun', command: (port) => [bin('bun'), ['server.ts'], { PORT: String(port) }] },
   {
     name: 'hono-worker',
     runtime: 'workerd',
-    command: (port, secret) => [bin('wrangler'), ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--var', `JWT_SECRET:${secret}`, '--log-level', 'warn'], {}],
+    command: (port, secret) => {
+      const vars = join(work, 'hono-worker.dev.vars');
+      writeFileSync(vars, `JWT_SECRET=${secret}\n`, { mode: 0o600 });
+      return [bin('wrangler'), ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--env-file', vars, '--log-level', 'warn'], {}];
+    },
   },
 ];
 
@@ -85,8 +86,7 @@ async function expectStatus(label, url, headers, status, check) {
 }
 
 for (const ex of EXAMPLES) {
-  const dir = join(work, ex.name);
-  cpSync(join(root, 'examples', ex.name), dir, { recursive: true });
+  const dir = join(root, 'examples', ex.name);
   const port = await freePort();
   const secret = randomBytes(32).toString('base64url');
   const [cmd, args, env] = ex.command(port, secret);
@@ -94,7 +94,17 @@ for (const ex of EXAMPLES) {
   const child = spawn(cmd, args, {
     cwd: dir,
     // node_modules/.bin first: Wrangler needs the Node 22 of the `node` devDependency.
-    env: { ...process.env, PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH}`, ...env, JWT_SECRET: secret, NO_COLOR: '1', WRANGLER_SEND_METRICS: 'false' },
+    env: {
+      ...process.env,
+      PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH}`,
+      ...env,
+      // The Worker reads only its dotenv file; the servers read the environment.
+      ...(ex.runtime === 'workerd' ? {} : { JWT_SECRET: secret }),
+      NO_COLOR: '1',
+      WRANGLER_SEND_METRICS: 'false',
+      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      WRANGLER_HIDE_BANNER: 'true',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group, so the whole tree is stopped
   });

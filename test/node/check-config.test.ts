@@ -1,15 +1,17 @@
-// `npx edgejwt check-config`: the Wrangler readers, the binding checks, the
-// built bin's exit codes, and the JSON Schema kept in step with parseConfig.
+// `edgejwt check-config`: the Wrangler file read through Wrangler's own reader, the
+// binding checks, positions in errors, the built bin's exit codes, --version and
+// --help, the contributors' `npm run check-config`, and the JSON Schema kept in
+// step with parseConfig.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_ALGORITHMS } from '../../src/algorithms.js';
-import { checkWranglerConfig } from '../../src/cli/check-config.js';
-import { parseJsonc } from '../../src/cli/jsonc.js';
-import { parseToml } from '../../src/cli/toml.js';
+import { checkConfigFile, checkGuardConfig, type CheckOptions } from '../../src/cli/check-config.js';
+import { CliError, EXIT } from '../../src/cli/cli-error.js';
+import { keyOffset, positionAt } from '../../src/cli/source-position.js';
 import { CONFIG_KEYS } from '../../src/worker/config.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,66 +23,138 @@ const schema = JSON.parse(readFileSync(join(root, 'src/worker/guard-config.schem
 const goodConfig = { issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] };
 
 function toml(config: unknown, extra = ''): string {
-  return `name = "g"\nmain = "x.ts"\n\n[[kv_namespaces]]\nbinding = "JWKS_CACHE"\nid = "1"\n${extra}\n[vars]\nGUARD_CONFIG = '''\n${JSON.stringify(config, null, 2)}\n'''\n`;
+  return `name = "g"\nmain = "x.ts"\n\n[[kv_namespaces]]\nbinding = "JWKS_CACHE"\nid = "1"\n${extra}\n[vars]\nGUARD_CONFIG = \'\'\'\n${JSON.stringify(config, null, 2)}\n\'\'\'\n`;
 }
 
-describe('readers', () => {
-  it('TOML: the shapes wrangler.toml uses', () => {
-    const t = parseToml(`# c\nname = "a" # tail\nflag = true\nn = 1_000\nlist = [ "x", 'y', ]\ninline = { a = 1, b.c = "d" }\ndate = 2026-11-01\n[alias]\n"#core" = "./x.ts"\n[[kv]]\nbinding = "A"\n[[kv]]\nbinding = "B"\n[env.dev.vars]\nS = """\nline\\n"""\nL = '''\n{"a": "b\\\\c"}\n'''`);
-    expect(t).toEqual({
-      name: 'a', flag: true, n: 1000, list: ['x', 'y'], inline: { a: 1, b: { c: 'd' } }, date: '2026-11-01',
-      alias: { '#core': './x.ts' }, kv: [{ binding: 'A' }, { binding: 'B' }],
-      env: { dev: { vars: { S: 'line\n', L: '{"a": "b\\\\c"}\n' } } },
-    });
-    expect(() => parseToml('a = 1\na = 2')).toThrow(/line 2: a is defined twice/);
-    expect(() => parseToml('a = "x')).toThrow(/unterminated/);
+/** Writes `files` into a fresh folder and returns its path. */
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'edgejwt-check-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+/** checkConfigFile with the file named relative to `dir`. */
+async function check(dir: string, file: string, options: Omit<CheckOptions, 'file'> = {}) {
+  const guardConfigFile = options.guardConfigFile === undefined ? undefined : join(dir, options.guardConfigFile);
+  return (await checkConfigFile({ ...options, file: join(dir, file), ...(guardConfigFile === undefined ? {} : { guardConfigFile }) })).result;
+}
+
+async function refusal(p: Promise<unknown>): Promise<CliError> {
+  const e = await p.then(() => undefined, (err: unknown) => err);
+  expect(e).toBeInstanceOf(CliError);
+  return e as CliError;
+}
+
+describe('reading the Wrangler file through Wrangler (unstable_readConfig)', () => {
+  it("the repository's own wrangler.toml reads, and its dev config checks out", async () => {
+    const { result } = await checkConfigFile({ file: join(root, 'wrangler.toml'), env: 'dev' });
+    expect(result.errors).toEqual([]);
+    expect(result.ok).toBe(true);
+    expect(result.notes.join('\n')).toContain('ADMIN_SECRET is a plain var');
   });
 
-  it("the repository's own wrangler.toml reads, and its dev config checks out", () => {
-    const text = readFileSync(join(root, 'wrangler.toml'), 'utf8');
-    const r = checkWranglerConfig(text, 'wrangler.toml', { env: 'dev' });
-    expect(r.errors).toEqual([]);
-    expect(r.ok).toBe(true);
-    expect(r.notes.join('\n')).toContain('ADMIN_SECRET is a plain var');
+  it('a TOML syntax error names the file, line and column (exit 1)', async () => {
+    const dir = project({ 'wrangler.toml': 'name = "g"\nmain = "x.ts"\n[vars]\nA = "unterminated\n' });
+    const e = await refusal(check(dir, 'wrangler.toml'));
+    expect(e.exitCode).toBe(EXIT.invalid);
+    expect(e.at).toMatchObject({ line: 4 });
+    expect(e.toString()).toMatch(/wrangler\.toml:4:\d+: /);
   });
 
-  it('JSONC: comments and trailing commas, strings untouched', () => {
-    expect(parseJsonc('{ // x\n "u": "https://a/b, ]", /* y */ "l": [1, 2,], }')).toEqual({ u: 'https://a/b, ]', l: [1, 2] });
+  it('a JSONC syntax error names the line and column (exit 1); comments and trailing commas are fine', async () => {
+    const bad = project({ 'wrangler.jsonc': '{\n  "name": "g", // the guard\n  "main": "x.ts"\n  "vars": {}\n}\n' });
+    const e = await refusal(check(bad, 'wrangler.jsonc'));
+    expect(e.exitCode).toBe(EXIT.invalid);
+    expect(e.at).toMatchObject({ line: 4, column: 3 });
+    const good = project({ 'wrangler.jsonc': `{\n  // the guard\n  "name": "g", "main": "x.ts",\n  "kv_namespaces": [{ "binding": "JWKS_CACHE", "id": "1" },],\n  "vars": { "GUARD_CONFIG": ${JSON.stringify(goodConfig)} },\n}` });
+    expect((await check(good, 'wrangler.jsonc')).ok).toBe(true);
+  });
+
+  it('a missing file is exit 2', async () => {
+    const e = await refusal(check(project({}), 'missing.toml'));
+    expect(e.exitCode).toBe(EXIT.usage);
   });
 });
 
-describe('checkWranglerConfig', () => {
-  it('a good config passes; a typo fails naming the setting', () => {
-    expect(checkWranglerConfig(toml(goodConfig), 'wrangler.toml').ok).toBe(true);
-    const bad = checkWranglerConfig(toml({ ...goodConfig, publicPath: ['/x'] }), 'wrangler.toml');
+describe('checking GUARD_CONFIG', () => {
+  it('a good config passes; a typo fails naming the setting and where GUARD_CONFIG is', async () => {
+    expect((await check(project({ 'wrangler.toml': toml(goodConfig) }), 'wrangler.toml')).ok).toBe(true);
+    const bad = await check(project({ 'wrangler.toml': toml({ ...goodConfig, publicPath: ['/x'] }) }), 'wrangler.toml');
     expect(bad.ok).toBe(false);
-    expect(bad.errors).toEqual(['GUARD_CONFIG publicPath: unknown setting']);
+    // The value starts on the line after `GUARD_CONFIG = \'\'\'` (line 9).
+    expect(bad.errors).toEqual([expect.stringMatching(/wrangler\.toml:10:1: GUARD_CONFIG publicPath: unknown setting$/)]);
   });
 
-  it('bindings: JWKS_CACHE unless cache.jwks is off, VERIFY_CACHE with cache.verify, the service binding', () => {
-    const noKv = `name = "g"\n[vars]\nGUARD_CONFIG = '${JSON.stringify(goodConfig)}'\n`;
-    expect(checkWranglerConfig(noKv, 'wrangler.toml').errors[0]).toMatch(/cache\.jwks: the JWKS_CACHE KV binding is missing/);
-    expect(checkWranglerConfig(`name = "g"\n[vars]\nGUARD_CONFIG = '${JSON.stringify({ ...goodConfig, cache: { jwks: false } })}'\n`, 'wrangler.toml').ok).toBe(true);
-    expect(checkWranglerConfig(toml({ ...goodConfig, cache: { verify: 'all' } }), 'wrangler.toml').errors[0]).toMatch(/cache\.verify/);
-    expect(checkWranglerConfig(toml({ ...goodConfig, origin: { service: 'API' } }), 'wrangler.toml').errors[0]).toMatch(/origin\.service: no \[\[services\]\] binding named API/);
-    expect(checkWranglerConfig(toml({ ...goodConfig, origin: { service: 'API' } }, '[[services]]\nbinding = "API"\nservice = "api"\n'), 'wrangler.toml').ok).toBe(true);
+  it('guard_config_json_error_points_at_line_and_column', async () => {
+    const text = 'name = "g"\nmain = "x.ts"\n[vars]\nGUARD_CONFIG = \'\'\'\n{\n  "issuers": [],\n  "realm" "x"\n}\n\'\'\'\n';
+    const r = await check(project({ 'wrangler.toml': text }), 'wrangler.toml');
+    expect(r.ok).toBe(false);
+    expect(r.errors).toHaveLength(1);
+    // Not "GUARD_CONFIG GUARD_CONFIG", and none of the config's text.
+    expect(r.errors[0]).not.toContain('GUARD_CONFIG GUARD_CONFIG');
+    expect(r.errors[0]).not.toContain('realm');
+    let positioned = true;
+    try {
+      JSON.parse('{"a" 1}');
+    } catch (e) {
+      positioned = /at position/.test((e as Error).message);
+    }
+    // Node 22+ names the position in the JSON (line 7, column 11: the `"x"`); Node 20 does not, and the value's start is named.
+    expect(r.errors[0]).toMatch(positioned ? /wrangler\.toml:7:11: GUARD_CONFIG is not valid JSON$/ : /wrangler\.toml:5:1: GUARD_CONFIG is not valid JSON$/);
   });
 
-  it('environments: vars and bindings are read from the environment, not inherited', () => {
-    const text = `${toml(goodConfig)}\n[env.prod]\n[env.prod.vars]\nGUARD_CONFIG = '${JSON.stringify(goodConfig)}'\n`;
-    expect(checkWranglerConfig(text, 'wrangler.toml', { env: 'prod' }).errors[0]).toMatch(/JWKS_CACHE KV binding is missing from env\.prod\.kv_namespaces/);
-    expect(checkWranglerConfig(text, 'wrangler.toml', { env: 'nope' }).errors[0]).toMatch(/env\.nope: no such environment/);
+  it('guard_config_accepts_$schema', async () => {
+    const withSchema = { $schema: './node_modules/edgejwt/dist/worker/guard-config.schema.json', ...goodConfig };
+    expect((await check(project({ 'wrangler.toml': toml(withSchema) }), 'wrangler.toml')).errors).toEqual([]);
   });
 
-  it('wrangler.jsonc with GUARD_CONFIG as an object', () => {
-    const text = `{\n  // the guard\n  "name": "g",\n  "kv_namespaces": [{ "binding": "JWKS_CACHE", "id": "1" },],\n  "vars": { "GUARD_CONFIG": ${JSON.stringify(goodConfig)} },\n}`;
-    expect(checkWranglerConfig(text, 'wrangler.jsonc').ok).toBe(true);
+  it('path_patterns_refused_with_the_supported_syntax', async () => {
+    const r = await check(project({ 'wrangler.toml': toml({ ...goodConfig, publicPaths: ['/health', '/static/**'] }) }), 'wrangler.toml');
+    expect(r.errors).toEqual([expect.stringContaining('GUARD_CONFIG publicPaths[1]: only one * at the end is supported: write "/static/*" for every path that starts with /static/')]);
+    const rule = await check(project({ 'wrangler.toml': toml({ ...goodConfig, rules: [{ pathPrefix: '/api/*', auth: 'none' }] }) }), 'wrangler.toml');
+    expect(rule.errors).toEqual([expect.stringContaining('GUARD_CONFIG rules[0].pathPrefix: a pathPrefix is a plain prefix without wildcards: write "/api/"')]);
   });
 
-  it('GUARD_CONFIG kept as a secret: --config supplies it, the file supplies the bindings', () => {
-    const text = `name = "g"\n[[kv_namespaces]]\nbinding = "JWKS_CACHE"\nid = "1"\n`;
-    expect(checkWranglerConfig(text, 'wrangler.toml').errors[0]).toMatch(/vars\.GUARD_CONFIG: not set/);
-    expect(checkWranglerConfig(text, 'wrangler.toml', { guardConfig: JSON.stringify(goodConfig) }).ok).toBe(true);
+  it('bindings: JWKS_CACHE unless cache.jwks is off, VERIFY_CACHE with cache.verify, the service binding', async () => {
+    const noKv = (c: unknown) => `name = "g"\nmain = "x.ts"\n[vars]\nGUARD_CONFIG = \'${JSON.stringify(c)}\'\n`;
+    expect((await check(project({ 'w.toml': noKv(goodConfig) }), 'w.toml')).errors[0]).toMatch(/cache\.jwks: the JWKS_CACHE KV binding is missing/);
+    expect((await check(project({ 'w.toml': noKv({ ...goodConfig, cache: { jwks: false } }) }), 'w.toml')).ok).toBe(true);
+    expect((await check(project({ 'w.toml': toml({ ...goodConfig, cache: { verify: 'all' } }) }), 'w.toml')).errors[0]).toMatch(/cache\.verify/);
+    const service = { ...goodConfig, origin: { service: 'API' } };
+    expect((await check(project({ 'w.toml': toml(service) }), 'w.toml')).errors[0]).toMatch(/origin\.service: no \[\[services\]\] binding named API/);
+    expect((await check(project({ 'w.toml': toml(service, '[[services]]\nbinding = "API"\nservice = "api"\n') }), 'w.toml')).ok).toBe(true);
+  });
+
+  it('environments: vars and bindings are read from the environment, not inherited; an unknown one is refused', async () => {
+    const dir = project({ 'wrangler.toml': `${toml(goodConfig)}\n[env.prod]\n[env.prod.vars]\nGUARD_CONFIG = \'${JSON.stringify({ ...goodConfig, publicPaths: ['/a*b'] })}\'\n` });
+    const prod = await check(dir, 'wrangler.toml', { env: 'prod' });
+    // The environment's own GUARD_CONFIG is the one checked (and located: line 26, where its value starts).
+    expect(prod.errors[0]).toMatch(/wrangler\.toml:26:17: GUARD_CONFIG publicPaths\[0\]: only one \* at the end is supported: write "\/a\*"/);
+    const e = await refusal(check(dir, 'wrangler.toml', { env: 'nope' }));
+    expect(e.exitCode).toBe(EXIT.invalid);
+    expect(e.message).toMatch(/No environment found in configuration with name "nope"/);
+  });
+
+  it('GUARD_CONFIG kept as a secret: --config supplies it, the file supplies the bindings', async () => {
+    const dir = project({ 'wrangler.toml': 'name = "g"\nmain = "x.ts"\n[[kv_namespaces]]\nbinding = "JWKS_CACHE"\nid = "1"\n', 'guard.json': JSON.stringify(goodConfig), 'bad.json': '{\n  "issuers": [,]\n}' });
+    expect((await check(dir, 'wrangler.toml')).errors[0]).toMatch(/vars\.GUARD_CONFIG: not set/);
+    expect((await check(dir, 'wrangler.toml', { guardConfigFile: 'guard.json' })).ok).toBe(true);
+    expect((await check(dir, 'wrangler.toml', { guardConfigFile: 'bad.json' })).errors[0]).toMatch(/bad\.json:(2:15|1:1): GUARD_CONFIG is not valid JSON$/);
+    expect((await refusal(check(dir, 'wrangler.toml', { guardConfigFile: 'none.json' }))).exitCode).toBe(EXIT.usage);
+  });
+
+  it('checkGuardConfig takes an object, the bindings of one scope and a position', () => {
+    const r = checkGuardConfig({ ...goodConfig, rules: [{ pathPrefix: '/a', auth: 'maybe' }] }, { vars: {}, kvBindings: new Set(['JWKS_CACHE']), serviceBindings: new Set(), where: '' }, { file: 'f.json', line: 1, column: 1 });
+    expect(r.errors).toEqual([expect.stringMatching(/^f\.json:1:1: GUARD_CONFIG rules\[0\]\.auth: /)]);
+  });
+
+  it('positions: keyOffset finds the key in the chosen environment; positionAt counts from 1', () => {
+    const text = '[vars]\nGUARD_CONFIG = "a"\n[env.x.vars]\nGUARD_CONFIG = "b"\n';
+    expect(positionAt(text, keyOffset(text, 'GUARD_CONFIG')!, 'f')).toEqual({ file: 'f', line: 2, column: 1 });
+    expect(positionAt(text, keyOffset(text, 'GUARD_CONFIG', 'x')!, 'f')).toEqual({ file: 'f', line: 4, column: 1 });
+    const json = '{ "vars": { "GUARD_CONFIG": {} }, "env": { "x": { "vars": { "GUARD_CONFIG": {} } } } }';
+    expect(keyOffset(json, 'GUARD_CONFIG')).toBe(json.indexOf('"GUARD_CONFIG"'));
+    expect(keyOffset(json, 'GUARD_CONFIG', 'x')).toBe(json.lastIndexOf('"GUARD_CONFIG"'));
   });
 });
 
@@ -89,18 +163,53 @@ describe('the edgejwt bin (built: dist/cli/edgejwt.js)', () => {
   const run = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
 
   it('exit 0 for a good file, 1 naming the setting, 2 for usage errors', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'edgejwt-check-'));
-    writeFileSync(join(dir, 'wrangler.toml'), toml(goodConfig));
+    const dir = project({ 'wrangler.toml': toml(goodConfig), 'bad.toml': toml({ ...goodConfig, rules: [{ pathPrefix: '/a', auth: 'maybe' }] }) });
     const ok = run(dir, 'check-config');
-    expect(ok.stdout).toContain('ok: GUARD_CONFIG');
+    expect(ok.stdout).toContain('ok: GUARD_CONFIG in wrangler.toml is valid');
     expect(ok.status).toBe(0);
-    writeFileSync(join(dir, 'bad.toml'), toml({ ...goodConfig, rules: [{ pathPrefix: '/a', auth: 'maybe' }] }));
     const bad = run(dir, 'check-config', 'bad.toml');
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toContain('error: GUARD_CONFIG rules[0].auth:');
+    expect(bad.stderr).toMatch(/^error: bad\.toml:10:1: GUARD_CONFIG rules\[0\]\.auth:/m);
     expect(run(dir, 'check-config', '--bogus').status).toBe(2);
     expect(run(dir, 'check-config', 'missing.toml').status).toBe(2);
+    expect(run(dir, 'check-config', '--env').status).toBe(2);
     expect(run(dir, 'frobnicate').status).toBe(2);
+    expect(run(dir).status).toBe(2);
+  });
+
+  it('--version prints the package version; --help the usage and the exit codes', () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    const v = run(root, '--version');
+    expect([v.status, v.stdout.trim()]).toEqual([0, version]);
+    for (const args of [['--help'], ['check-config', '--help']]) {
+      const h = run(root, ...args);
+      expect(h.status).toBe(0);
+      expect(h.stdout).toMatch(/Exit codes:\n {2}0 .*\n {2}1 .*invalid.*\n {2}2 .*usage/);
+    }
+  });
+
+  it('without Wrangler installed: exit 2 saying how to install it', () => {
+    // The built package alone, outside any node_modules that holds wrangler.
+    const dir = mkdtempSync(join(tmpdir(), 'edgejwt-nowrangler-'));
+    cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
+    cpSync(join(root, 'package.json'), join(dir, 'package.json'));
+    writeFileSync(join(dir, 'wrangler.toml'), toml(goodConfig));
+    const r = spawnSync(process.execPath, [join(dir, 'dist/cli/edgejwt.js'), 'check-config'], { cwd: dir, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('npm install -D wrangler');
+  });
+});
+
+describe('npm run check-config (contributors: the command from the sources)', () => {
+  it("checks the repository's wrangler.toml [env.dev] with exit 0, and a bad file with exit 1", () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [join(root, 'scripts/check-config.mjs'), ...args], { cwd: root, encoding: 'utf8' });
+    const ok = run('--env', 'dev');
+    expect(ok.stdout).toContain('ok: GUARD_CONFIG in wrangler.toml (env dev) is valid');
+    expect(ok.status).toBe(0);
+    const dir = project({ 'wrangler.toml': toml({ ...goodConfig, publicPaths: ['/static/**'] }) });
+    const bad = run(join(dir, 'wrangler.toml'));
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('publicPaths[0]: only one * at the end is supported');
   });
 });
 

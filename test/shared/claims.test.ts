@@ -155,3 +155,17 @@ describe('multiple issuers', () => {
     expect(codeOfSync(() => createVerifier({ key: secret, issuers: [{ ...k, issuer: 'x' }] }))).toBe('ERR_OPTIONS_INVALID');
   });
 });
+
+describe('typ_application_prefix_only_without_another_slash', () => {
+  it('typ_application_prefix_only_without_another_slash: `application/` is optional only for a value with no other `/` (RFC 7515 §4.1.9)', async () => {
+    const with_ = (typ: string) => token(claims(), { typ });
+    // The short form and the long form are one type.
+    expect(await codeOf(async () => v({ typ: 'at+jwt' }).verify(await with_('application/AT+JWT')))).toBe('OK');
+    expect(await codeOf(async () => v({ typ: 'application/at+jwt' }).verify(await with_('at+jwt')))).toBe('OK');
+    // A value with a `/` of its own is a full media type: `application/example/jwt` is not `example/jwt`.
+    expect(await codeOf(async () => v({ typ: 'application/example/jwt' }).verify(await with_('example/jwt')))).toBe('ERR_JWT_CLAIM_INVALID');
+    expect(await codeOf(async () => v({ typ: 'example/jwt' }).verify(await with_('application/example/jwt')))).toBe('ERR_JWT_CLAIM_INVALID');
+    expect(await codeOf(async () => v({ typ: 'example/jwt' }).verify(await with_('Example/JWT')))).toBe('OK');
+    expect(await codeOf(async () => v({ typ: 'application/example/jwt' }).verify(await with_('APPLICATION/example/jwt')))).toBe('OK');
+  });
+});

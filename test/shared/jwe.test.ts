@@ -60,13 +60,18 @@ describe('createEncrypter → createVerifier({ decryption }), every alg × enc',
         expect(result.payload.sub, label).toBe('nested');
         expect(result.header.alg, label).toBe('HS256');
         const symmetric = alg === 'dir' || alg.endsWith('KW') && !alg.startsWith('ECDH');
-        const direct = await e.encrypt({ sub: 'direct', iss: 'https://i.example', exp: Math.floor(Date.now() / 1000) + 60 });
+        const claimsSet = { sub: 'direct', iss: 'https://i.example', exp: Math.floor(Date.now() / 1000) + 60 };
         if (symmetric) {
-          const d = await v.verify(direct);
+          const d = await v.verify(await e.encrypt(claimsSet));
           expect(d.payload.sub, label).toBe('direct');
           expect(d.header, label).toMatchObject({ alg, enc, kid: 'r1' });
         } else {
-          expect(await codeOf(() => v.verify(direct)), label).toBe('ERR_JWE_NESTED_REQUIRED');
+          // Neither side deals in unsigned claims under a public key: the encrypter refuses to make them,
+          // and the verifier refuses jose's.
+          expect(await codeOf(() => e.encrypt(claimsSet)), label).toBe('ERR_JWE_NESTED_REQUIRED');
+          const pub = await jose.importJWK({ ...(encKey as EncryptionJWK), alg } as jose.JWK, alg);
+          const joseDirect = await new jose.CompactEncrypt(enc8.encode(JSON.stringify(claimsSet))).setProtectedHeader({ alg, enc }).encrypt(pub);
+          expect(await codeOf(() => v.verify(joseDirect)), label).toBe('ERR_JWE_NESTED_REQUIRED');
         }
         // jose decrypts ours, and we decrypt jose's.
         const joseDec = decKey instanceof Uint8Array ? decKey : await jose.importJWK({ ...decKey, alg } as jose.JWK, alg);
@@ -148,19 +153,50 @@ describe('JWE refusals, each with its code', () => {
     expect(await codeOf(() => v.verify(`${h}..AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA`))).toBe('ERR_JWE_EPK_INVALID');
   });
 
-  it('a CEK of the wrong length is refused: ERR_JWE_CEK_INVALID', async () => {
-    // A256KW wrapping a 16-byte CEK for A256GCM (which needs 32).
+  it('jwe_wrong_length_cek_fails_as_decryption: a wrong-length or unreadable CEK fails like a forged tag (RFC 7516 §11.5): same code, content decryption reached', async () => {
+    // Every case must reach the content cipher (with a random CEK) and fail there, exactly as
+    // a good CEK with a forged tag does: no code and no shortcut tells the faults apart.
+    const original = jweBackend.gcmDecrypt;
+    let calls = 0;
+    jweBackend.gcmDecrypt = (...args) => {
+      calls++;
+      return original.apply(jweBackend, args);
+    };
+    const refusedAtContent = async (v: { verify(t: string): Promise<unknown> }, token: string, label: string): Promise<void> => {
+      const before = calls;
+      expect(await codeOf(() => v.verify(token)), label).toBe('ERR_JWE_DECRYPTION_FAILED');
+      expect(calls - before, label).toBe(1);
+    };
+    try {
+      // A256KW wrapping a 16-byte CEK for A256GCM (which needs 32), a wrapped key cut short, garbage.
+      const kek = await crypto.subtle.importKey('raw', key, 'AES-KW', false, ['wrapKey']);
+      const short = await crypto.subtle.importKey('raw', new Uint8Array(16), 'AES-GCM', true, ['encrypt']);
+      const ek = b64u(new Uint8Array(await crypto.subtle.wrapKey('raw', short, kek, 'AES-KW')));
+      await refusedAtContent(verifier(), fake({ alg: 'A256KW', enc: 'A256GCM' }, ek), 'A256KW short CEK');
+      await refusedAtContent(verifier(), fake({ alg: 'A256KW', enc: 'A256GCM' }, 'AAAA'), 'A256KW truncated');
+      await refusedAtContent(verifier(), fake({ alg: 'A256KW', enc: 'A256GCM' }, b64u(new Uint8Array(40).fill(9))), 'A256KW garbage');
+      // RSA-OAEP-256 carrying a 16-byte CEK for A256GCM, and an encrypted key that is not OAEP at all.
+      const r = await rsa;
+      const pub = await crypto.subtle.importKey('jwk', r.pub as JsonWebKey, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt']);
+      const ek2 = b64u(new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, pub, new Uint8Array(16))));
+      const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [r.priv] } });
+      await refusedAtContent(v, fake({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }, ek2), 'RSA short CEK');
+      await refusedAtContent(v, fake({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }, b64u(new Uint8Array(256).fill(1))), 'RSA bad padding');
+      await refusedAtContent(v, fake({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }, 'AAAA'), 'RSA wrong size');
+      // The reference: a good CEK under a forged tag.
+      const good = await createEncrypter({ alg: 'A256KW', enc: 'A256GCM', key }).encrypt({ a: 1 });
+      const parts = good.split('.');
+      parts[4] = (parts[4]![0] === 'A' ? 'B' : 'A') + parts[4]!.slice(1);
+      await refusedAtContent(verifier(), parts.join('.'), 'forged tag');
+    } finally {
+      jweBackend.gcmDecrypt = original;
+    }
+    // A CBC-HS CEK of the wrong length fails at the tag check like any other.
     const kek = await crypto.subtle.importKey('raw', key, 'AES-KW', false, ['wrapKey']);
-    const short = await crypto.subtle.importKey('raw', new Uint8Array(16), 'AES-GCM', true, ['encrypt']);
-    const ek = b64u(new Uint8Array(await crypto.subtle.wrapKey('raw', short, kek, 'AES-KW')));
-    expect(await codeOf(() => verifier().verify(fake({ alg: 'A256KW', enc: 'A256GCM' }, ek)))).toBe('ERR_JWE_CEK_INVALID');
-    // RSA-OAEP-256 carrying a 16-byte CEK for A256GCM.
-    const r = await rsa;
-    const pub = await crypto.subtle.importKey('jwk', r.pub as JsonWebKey, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt']);
-    const ek2 = b64u(new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, pub, new Uint8Array(16))));
-    const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [r.priv] } });
-    expect(await codeOf(() => v.verify(fake({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }, ek2)))).toBe('ERR_JWE_CEK_INVALID');
-    // dir with an encrypted key present.
+    const cek32 = await crypto.subtle.importKey('raw', new Uint8Array(32), 'AES-GCM', true, ['encrypt']);
+    const ek3 = b64u(new Uint8Array(await crypto.subtle.wrapKey('raw', cek32, kek, 'AES-KW')));
+    expect(await codeOf(() => verifier().verify(fake({ alg: 'A256KW', enc: 'A256CBC-HS512' }, ek3)))).toBe('ERR_JWE_DECRYPTION_FAILED');
+    // dir and ECDH-ES carry no encrypted key: one present is a malformed token, told by its shape alone.
     expect(await codeOf(() => verifier().verify(fake({ alg: 'dir', enc: 'A256GCM' }, 'AAAA')))).toBe('ERR_JWE_CEK_INVALID');
   });
 

@@ -1,6 +1,6 @@
 // Key inputs: JWK, raw secret bytes and CryptoKey, and how each is matched to an alg.
 import { describe, expect, it } from 'vitest';
-import { createVerifier, type JWK } from '../../src/index.js';
+import { createEncrypter, createLocalJWKSet, createSigner, createVerifier, type JWK } from '../../src/index.js';
 import { claims, codeOf, codeOfSync, generate, mint, nowDate } from './jwt-mint.js';
 
 describe('CryptoKey inputs', () => {
@@ -66,5 +66,29 @@ describe('JWK shapes', () => {
     const token = await mint(pair, claims());
     const v = createVerifier({ algorithms: ['ES256'], key: { ...(priv as JWK), key_ops: undefined, ext: undefined } as JWK, currentDate: nowDate });
     expect(await codeOf(() => v.verify(token))).toBe('OK');
+  });
+});
+
+describe('key_ops_duplicates_refused', () => {
+  it('key_ops_duplicates_refused: a JWK listing an operation twice is refused by every key reader (RFC 7517 §4.3)', async () => {
+    const secret = { kty: 'oct', k: `${'B'.repeat(42)}A` } as const; // 32 bytes
+    const twice = ['verify', 'verify'];
+    // Verification keys: the `key` option, and a key set (where a bad key is left out, so nothing matches).
+    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: { ...secret, key_ops: twice } as JWK }))).toBe('ERR_KEY_INVALID');
+    expect(createVerifier({ algorithms: ['HS256'], key: { ...secret, key_ops: ['verify'] } as JWK })).toBeDefined();
+    const token = createSigner({ alg: 'HS256', key: { ...secret, key_ops: ['sign'] } }).signSync({}, { expiresIn: 60 });
+    const fromSet = createVerifier({ algorithms: ['HS256'], jwks: createLocalJWKSet({ keys: [{ ...secret, key_ops: twice } as JWK] }, { allowHmac: true }) });
+    expect(await codeOf(() => fromSet.verify(token))).not.toBe('OK');
+    const goodSet = createVerifier({ algorithms: ['HS256'], jwks: createLocalJWKSet({ keys: [{ ...secret, key_ops: ['verify'] } as JWK] }, { allowHmac: true }) });
+    expect((await goodSet.verify(token)).header.alg).toBe('HS256');
+    // Signing keys.
+    expect(codeOfSync(() => createSigner({ alg: 'HS256', key: { ...secret, key_ops: ['sign', 'sign'] } }))).toBe('ERR_KEY_INVALID');
+    // JWE keys, both directions.
+    expect(codeOfSync(() => createEncrypter({ alg: 'dir', enc: 'A256GCM', key: { ...secret, key_ops: ['encrypt', 'encrypt'] } }))).toBe('ERR_KEY_INVALID');
+    expect(createEncrypter({ alg: 'dir', enc: 'A256GCM', key: { ...secret, key_ops: ['encrypt'] } })).toBeDefined();
+    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: secret as JWK, decryption: { keys: [{ ...secret, key_ops: ['decrypt', 'decrypt'] }] } }))).toBe('ERR_KEY_INVALID');
+    // Distinct operations are fine, and a non-string is still refused.
+    expect(createSigner({ alg: 'HS256', key: { ...secret, key_ops: ['sign', 'verify'] } })).toBeDefined();
+    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: { ...secret, key_ops: ['verify', 1] } as unknown as JWK }))).toBe('ERR_KEY_INVALID');
   });
 });

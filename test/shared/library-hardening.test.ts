@@ -4,7 +4,7 @@
 // could change for the next.
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { createLocalJWKSet, createRemoteJWKSet, createVerifier, type JWK } from '../../src/index.js';
+import { createLocalJWKSet, createRemoteJWKSet, createSigner, createVerifier, type JWK } from '../../src/index.js';
 import { jwtAuth } from '../../src/hono/index.js';
 import { NOW, b64u, claims, codeOf, codeOfSync, generate, mint, nowDate, unb64u } from './jwt-mint.js';
 
@@ -260,5 +260,38 @@ describe('ecdsa_malleability_documented (SECURITY.md: never key a deny-list on t
     // Same signer-fixed identity (jti, and the signing input), different strings.
     expect(b.payload.jti).toBe(a.payload.jti);
     expect(twin.slice(0, twin.lastIndexOf('.'))).toBe(t.slice(0, t.lastIndexOf('.')));
+  });
+});
+
+describe('options_duration_integer', () => {
+  const key = new Uint8Array(32).fill(9);
+  it('options_duration_integer: every ms or seconds option of the library is a whole number, else ERR_OPTIONS_INVALID naming it', () => {
+    const settingOf = (fn: () => unknown): string => {
+      try {
+        fn();
+        return 'OK';
+      } catch (e) {
+        return `${(e as { code?: string }).code}:${(e as { setting?: string }).setting}`;
+      }
+    };
+    // Remote key sets: ms.
+    for (const name of ['timeoutDuration', 'cooldownDuration', 'cacheMaxAge', 'cacheMinAge', 'staleDuration'] as const) {
+      expect(settingOf(() => createRemoteJWKSet('https://issuer.example/jwks', { [name]: 1.5 })), name).toBe(`ERR_OPTIONS_INVALID:${name}`);
+      expect(settingOf(() => createRemoteJWKSet('https://issuer.example/jwks', { [name]: 1500 })), name).toBe('OK');
+    }
+    // The verifier: seconds.
+    const base = { algorithms: ['HS256' as const], key };
+    expect(settingOf(() => createVerifier({ ...base, clockTolerance: 1.5 }))).toBe('ERR_OPTIONS_INVALID:clockTolerance');
+    expect(settingOf(() => createVerifier({ ...base, maxTokenAge: 3600.5 }))).toBe('ERR_OPTIONS_INVALID:maxTokenAge');
+    expect(settingOf(() => createVerifier({ ...base, cache: { ttl: 0.5 } }))).toBe('ERR_OPTIONS_INVALID:cache.ttl');
+    expect(settingOf(() => createVerifier({ ...base, clockTolerance: 30, maxTokenAge: 3600, cache: { ttl: 60 } }))).toBe('OK');
+    // The signer's durations: seconds.
+    const signer = createSigner({ alg: 'HS256', key });
+    expect(settingOf(() => signer.signSync({}, { expiresIn: 1.5 }))).toBe('ERR_OPTIONS_INVALID:expiresIn');
+    expect(settingOf(() => signer.signSync({}, { notBefore: -0.5 }))).toBe('ERR_OPTIONS_INVALID:notBefore');
+    expect(settingOf(() => signer.signSync({}, { expiresIn: 60, notBefore: -5 }))).toBe('OK');
+    // The Hono middleware's Retry-After: seconds.
+    expect(settingOf(() => jwtAuth({ ...base, retryAfter: 1.5 }))).toBe('ERR_OPTIONS_INVALID:retryAfter');
+    expect(settingOf(() => jwtAuth({ ...base, retryAfter: 30 }))).toBe('OK');
   });
 });

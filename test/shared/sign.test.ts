@@ -181,8 +181,8 @@ describe('sign options', () => {
       [{ iat: 7 }, { iat: false }, { iat: 7 }],
       [{ iat: 7 }, { expiresIn: 1 }, { iat: 7, exp: 8 }],
       [{}, { iat: 100, expiresIn: 60 }, { iat: 100, exp: 160 }],
-      [{ a: 1 }, { iat: -0, expiresIn: 0.5 }, { a: 1, iat: 0, exp: 0.5 }],
-      [{ a: 1 }, { iat: 0, expiresIn: 0.5 }, { a: 1, iat: 0, exp: 0.5 }],
+      [{ a: 1 }, { iat: -0, expiresIn: 5 }, { a: 1, iat: 0, exp: 5 }],
+      [{ a: 1 }, { iat: 0, expiresIn: 5 }, { a: 1, iat: 0, exp: 5 }],
     ];
     for (const [payload, o, expected] of calls) expect(claimsOf(signer.signSync(payload, o))).toEqual(expected);
     const before = Math.floor(Date.now() / 1000);

@@ -67,6 +67,20 @@ describe('parseConfig names the bad setting', () => {
   });
 });
 
+describe('options_duration_integer', () => {
+  it('options_duration_integer: a fractional ms or seconds setting of the guard is refused, naming it', () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ jwks: { timeoutMs: 1.5 } }, 'jwks.timeoutMs'],
+      [{ jwks: { cooldownMs: 30_000.5 } }, 'jwks.cooldownMs'],
+      [{ cache: { kvTimeoutMs: 50.5 } }, 'cache.kvTimeoutMs'],
+      [{ cache: { verifyTtl: 60.5 } }, 'cache.verifyTtl'],
+      [{ clockTolerance: 0.5 }, 'clockTolerance'],
+    ];
+    for (const [extra, setting] of cases) expect(settingOf({ issuers: [issuer], ...extra }), setting).toBe(setting);
+    expect(settingOf({ issuers: [issuer], jwks: { timeoutMs: 1500, cooldownMs: 30_000 }, clockTolerance: 5 })).toBe('OK');
+  });
+});
+
 describe('the Worker entry', () => {
   async function call(env: Record<string, unknown>, path = '/x', init?: RequestInit): Promise<{ res: Response; logs: string[] }> {
     const logs: string[] = [];

@@ -1,6 +1,7 @@
 // CORS: preflights from allowed origins are answered by the guard without a
 // token; every other response to an allowed origin (401/403 included) carries
-// the CORS headers; without `cors`, a preflight to a protected path is a 401.
+// the CORS headers; with `cors`, every response carries Vary: Origin; without
+// `cors`, a preflight to a protected path is a 401.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseConfig, bearer, demoKeys, makeGuard, token, type Keys, type Made } from './harness.js';
 import { withCors } from '../../src/worker/cors.js';
@@ -98,3 +99,40 @@ describe("CORS and the origin's own Vary", () => {
     expect(res.headers.get('vary')).toBe('Accept-Encoding, Origin');
   });
 });
+
+describe('Vary: Origin under cors', () => {
+  const preflight = (origin: string): RequestInit => ({ method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+
+  for (const allowOrigins of [[APP], ['*'], [APP, '*']]) {
+    it(`cors_vary_on_every_response (allowOrigins ${JSON.stringify(allowOrigins)}): refusals, other origins, no Origin, preflights, forwarded responses`, async () => {
+      const g = await makeGuard(k, { config: baseConfig(k, { cors: { allowOrigins } }) });
+      const t = await token(k.hs);
+      const cases: [string, RequestInit][] = [
+        ['/x', {}],
+        ['/x', { headers: { origin: 'https://evil.example.com' } }],
+        ['/x', { headers: { origin: APP } }],
+        ['/x', bearer(t)],
+        ['/x', { headers: { origin: 'https://evil.example.com', authorization: `Bearer ${t}` } }],
+        ['/x', { headers: { origin: APP, authorization: `Bearer ${t}` } }],
+        ['/health', {}],
+        ['/health', { headers: { origin: 'https://evil.example.com' } }],
+        ['/orders', preflight('https://evil.example.com')],
+        ['/orders', preflight(APP)],
+        ['/%2Fx', {}],
+        ['/x', bearer('a.b.c')],
+        ['/admin/x', bearer(t)],
+        ['/x', { headers: { 'x-http-method-override': 'DELETE' } }],
+      ];
+      const statuses = new Set<number>();
+      for (const [path, init] of cases) {
+        const res = await g.send(path, init);
+        statuses.add(res.status);
+        expect(res.headers.get('vary'), `${path} ${JSON.stringify(init)}`).toMatch(/(^|,\s*)Origin(\s*,|$)/);
+      }
+      // Refusals, preflights and forwarded origin responses were all among them.
+      expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 204, 400, 401, 403]));
+    });
+  }
+
+});
+

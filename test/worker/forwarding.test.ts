@@ -108,3 +108,19 @@ describe('service-binding origin', () => {
     expect(() => parseConfig(baseConfig(k, { origin: { service: 'a-b' } }))).toThrow(/origin.service/);
   });
 });
+
+describe('service-binding origin and Host', () => {
+  it('service_binding_never_gets_client_host: the binding never sees the Host the client sent', async () => {
+    const got: Request[] = [];
+    const API = { fetch: async (r: Request) => (got.push(r), new Response('ok')) };
+    const g = await makeGuard(k, { config: baseConfig(k, { origin: { service: 'API' } }), env: { API } });
+    const t = await token(k.hs);
+    for (const path of ['/x', '/health']) {
+      const res = await g.guard.handle(new Request(`https://api.example.com${path}`, { headers: { host: 'attacker.example', authorization: `Bearer ${t}` } }), new TestCtx());
+      expect(res.status).toBe(200);
+    }
+    expect(got).toHaveLength(2);
+    for (const r of got) expect(r.headers.get('host')).toBeNull();
+  });
+});
+
