@@ -5,7 +5,7 @@
 
 /** Layers bottom-up, as path patterns relative to the repository. */
 const LAYERS = [
-  ['foundations', '^src/(errors|algorithms|b64|utf8|json-names|options-error|option-names|freeze)\\.ts$|^src/platform/|^src/keys/rsa-params\\.ts$'],
+  ['foundations', '^src/(errors|algorithms|b64|utf8|json-names|options-error|option-names|freeze)\\.ts$|^src/platform/|^src/keys/(rsa-params|ec-point)\\.ts$'],
   ['boundary', '^src/wasm/'],
   ['backends', '^src/backend/'],
   ['token parts', '^src/(jws|jws-bytes|header|payload|claims|cache|decode|digest)\\.ts$'],
@@ -103,7 +103,7 @@ module.exports = {
     // web variants in src/ (the node variants sit in the same layers).
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['node_modules', '^src/wasm/generated/'] },
-    enhancedResolveOptions: { extensions: ['.ts', '.d.ts', '.js', '.json'], conditionNames: ['edgejwt-source', 'import', 'default'] },
+    exclude: { path: ['^src/wasm/generated/'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.d.ts', '.js', '.json'], conditionNames: ['edgejwt-source', 'import', 'default'], exportsFields: ['exports'] },
   },
 };

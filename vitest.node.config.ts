@@ -6,6 +6,10 @@ import { fileURLToPath } from 'node:url';
 export default defineConfig({
   resolve: {
     alias: {
+      // The examples of README.md and docs/ (test/node/doc-examples/) import the package by name.
+      // 'edgejwt/hono' before 'edgejwt': an alias also matches the subpaths of its name.
+      'edgejwt/hono': fileURLToPath(new URL('./src/hono/index.ts', import.meta.url)),
+      edgejwt: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
       '#core-loader': fileURLToPath(new URL('./src/wasm/load-bytes.ts', import.meta.url)),
       '#crypto-backend': fileURLToPath(new URL('./src/backend/node.ts', import.meta.url)),
       '#platform': fileURLToPath(new URL('./src/platform/node.ts', import.meta.url)),

@@ -5,7 +5,9 @@
 // exact equality. Approximate LRU (CLOCK): a hit only sets a
 // flag; eviction gives recently used entries a second chance. Failures are never
 // stored; each entry holds only inside the clock window its exp, nbf and max age
-// allow, which get() checks on every hit.
+// allow, which get() checks on every hit, and only while the key that proved it is
+// still vouched for (KeyProof: a fetched set's key until the set goes stale or a
+// refresh drops it).
 
 import type { OptionNames } from './option-names.js';
 
@@ -35,8 +37,21 @@ function keyOf(token: string): number {
   return (h ^ (h >>> 15)) & 0x3fffffff;
 }
 
-interface Entry<V> {
+/**
+ * The key that proved a cached verdict, as the cache sees it: clock ms until which
+ * its verdicts may be served (KeyEntry.validUntil: Infinity for a key held in code).
+ *
+ * @example
+ * cache.set(token, result, now, from, until, keyEntry); // keyEntry.validUntil is read on every hit
+ */
+export interface KeyProof {
+  readonly validUntil: number;
+}
+
+interface Entry<V, P> {
   token: string;
+  /** The key that proved it; undefined when none is tracked (a direct-claims JWE). */
+  proof: P | undefined;
   value: V;
   /** Clock ms from which the result holds (nbf, iat with tolerance). */
   from: number;
@@ -45,10 +60,10 @@ interface Entry<V> {
   used: boolean;
 }
 
-export class VerifyCache<V> {
+export class VerifyCache<V, P extends KeyProof = KeyProof> {
   readonly max: number;
   readonly ttlMs: number;
-  readonly #map = new Map<number, Entry<V>>();
+  readonly #map = new Map<number, Entry<V, P>>();
 
   constructor(max: number, ttlSeconds: number) {
     this.max = max;
@@ -69,8 +84,16 @@ export class VerifyCache<V> {
       return undefined;
     }
     if (nowMs < e.from) return undefined;
+    // The key's set went stale or a refresh dropped the key: verify afresh (the source decides).
+    if (e.proof !== undefined && nowMs >= e.proof.validUntil) return undefined;
     e.used = true;
     return e.value;
+  }
+
+  /** The key that proved the entry for `token`, if one is held. */
+  proofOf(token: string): P | undefined {
+    const e = this.#map.get(keyOf(token));
+    return e?.token === token ? e.proof : undefined;
   }
 
   delete(token: string): void {
@@ -78,13 +101,13 @@ export class VerifyCache<V> {
     if (this.#map.get(key)?.token === token) this.#map.delete(key);
   }
 
-  /** The result holds for clock ms in [fromMs, untilMs); the end is capped by the ttl. */
-  set(token: string, value: V, nowMs: number, fromMs: number, untilMs: number): void {
+  /** The result holds for clock ms in [fromMs, untilMs), the end capped by the ttl, and while `proof` vouches for it. */
+  set(token: string, value: V, nowMs: number, fromMs: number, untilMs: number, proof?: P): void {
     if (this.max <= 0) return;
     const key = keyOf(token);
     if (this.#map.size >= this.max && !this.#map.has(key)) this.#evict(nowMs);
     // A different token with the same key simply replaces the entry (a miss later, never a false hit).
-    this.#map.set(key, { token, value, from: fromMs, until: Math.min(untilMs, nowMs + this.ttlMs), used: false });
+    this.#map.set(key, { token, value, proof, from: fromMs, until: Math.min(untilMs, nowMs + this.ttlMs), used: false });
   }
 
   clear(): void {

@@ -6,7 +6,7 @@
 // that never decrypts does not bundle src/jwe/.
 
 import { algSpec } from './algorithms.js';
-import { CACHE_OPTION_NAMES, VerifyCache, type CacheOptions } from './cache.js';
+import { CACHE_OPTION_NAMES, VerifyCache, type CacheOptions, type KeyProof } from './cache.js';
 import { checkClaims, timeWindow, type JWTPayload } from './claims.js';
 import { JwtError } from './errors.js';
 import { deepFreeze } from './freeze.js';
@@ -19,6 +19,8 @@ import { optionsError } from './options-error.js';
 import { parsePayloadText } from './payload.js';
 import { INPUT_CAP } from './wasm/abi.js';
 import type { DecodedJws } from './wasm/core.js';
+import type { KeyEntry } from './keys/entry.js';
+import type { Handle } from './signature.js';
 import type { Decryptor, DecryptionOptions, OpenedJwe } from './jwe/decrypt.js';
 import type { KeyManagement } from './jwe/algorithms.js';
 
@@ -293,6 +295,8 @@ interface Opened {
   readonly payload: Payload;
   /** The parsed payload, when open parsed it: complete reuses it (one parse per verify). */
   readonly early: Record<string, unknown> | undefined;
+  /** The key finish selected (set once it is known): a cache ties the verdict to it. */
+  proof: KeyEntry | undefined;
 }
 
 /** Bound and split, header, the token into the core, and with `issuers` the payload parsed. */
@@ -307,7 +311,8 @@ function open(s: Setup, token: string): Opened {
   const payload: Payload = s.raw ? payloadBytes(jws) : jws.payload;
   // With `issuers`, only to choose the policy: nothing in the payload is trusted until the signature holds.
   const early = s.single === undefined ? parsePayloadText(jws.payload) : undefined;
-  return { token, ph, jws, payload, early };
+  // proof starts present so the object keeps one shape when finish sets it.
+  return { token, ph, jws, payload, early, proof: undefined };
 }
 
 /** The policy, key and signature of an opened token, then its claims (in complete). */
@@ -325,7 +330,16 @@ function finish(s: Setup, o: Opened, sync: boolean, nowMs: number): Maybe<Verify
 
   // Key.
   const key = policy.source.select(spec, ph.kid);
-  const handle = key instanceof Promise ? key.then((k) => k.handle(spec)) : key.handle(spec);
+  let handle: Handle | Promise<Handle>;
+  if (key instanceof Promise) {
+    handle = key.then((k) => {
+      o.proof = k;
+      return k.handle(spec);
+    });
+  } else {
+    o.proof = key;
+    handle = key.handle(spec);
+  }
 
   // Signature. The common case reads the signing input and signature where decodeJws
   // left them; a check that finishes later (or a token opened before an await, see
@@ -342,8 +356,8 @@ function finish(s: Setup, o: Opened, sync: boolean, nowMs: number): Maybe<Verify
 
   // Claims.
   const p = policy;
-  if (verdict instanceof Promise) return verdict.then((ok) => complete(s, ok, token, ph, early, payload, p, nowMs));
-  return complete(s, verdict, token, ph, early, payload, p, nowMs);
+  if (verdict instanceof Promise) return verdict.then((ok) => complete(s, ok, token, ph, early, payload, p, nowMs, o.proof));
+  return complete(s, verdict, token, ph, early, payload, p, nowMs, o.proof);
 }
 
 /**
@@ -358,6 +372,8 @@ export interface OpenedToken {
   readonly kid: string | undefined;
   /** The payload's iss, as sent (any JSON value, or undefined). */
   readonly iss: unknown;
+  /** Once verifyOpened has selected it, the key that proved the token (a cache ties the verdict to it). */
+  readonly proof: KeyEntry | undefined;
 }
 
 /**
@@ -387,6 +403,9 @@ class OpenedJwt implements OpenedToken {
   }
   get iss(): unknown {
     return this.o.early!.iss;
+  }
+  get proof(): KeyEntry | undefined {
+    return this.o.proof;
   }
 }
 
@@ -446,7 +465,7 @@ function afterDecrypt(s: Setup, token: string, opened: OpenedJwe): Maybe<VerifyR
   const payload = parsePayloadText(opened.plaintext);
   const policy = directPolicy(s, opened.issuer, payload);
   s.jwe!.checkReplicated(h.header, payload);
-  return complete(s, true, token, { header: h.header as JoseHeader, alg: h.alg, kid: h.kid }, payload, opened.plaintext, policy, nowMs, false);
+  return complete(s, true, token, { header: h.header as JoseHeader, alg: h.alg, kid: h.kid }, payload, opened.plaintext, policy, nowMs, undefined, false);
 }
 
 /**
@@ -477,7 +496,7 @@ function replicated(s: Setup, header: Readonly<Record<string, unknown>>, result:
 }
 
 /** Runs only once the signature verdict is in: nothing of the payload was trusted before. */
-function complete(s: Setup, ok: boolean, token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, text: Payload, policy: Policy, nowMs: number, store = true): VerifyResult {
+function complete(s: Setup, ok: boolean, token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, text: Payload, policy: Policy, nowMs: number, proof?: KeyProof, store = true): VerifyResult {
   if (!ok) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
   if (text instanceof Uint8Array) return Object.freeze({ payload: text as unknown as JWTPayload, header: ph.header });
   const payload = early ?? parsePayloadText(text);
@@ -491,7 +510,8 @@ function complete(s: Setup, ok: boolean, token: string, ph: ParsedHeader, early:
   // cached entry must only ever stand for a signature that held.
   if (!store) return result;
   const w = timeWindow(result.payload, policy.claims);
-  s.cache.set(token, result, nowMs, w.from, w.until);
+  // Tied to the key that proved it: a refresh that drops the key (or a set gone stale) ends the hit.
+  s.cache.set(token, result, nowMs, w.from, w.until, proof);
   return result;
 }
 

@@ -77,6 +77,16 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
       if (r.status !== 200) throw new Error(`baseline guard ${alg}: ${r.status}`);
       cases.push({ name: `${alg} baseline guard request (L1 off, stub origin)`, fn: () => base.handle(new Request(url, { headers }), ctx), async: true });
     }
+    // An L1 hit (a warm request's usual verify): each hit checks the key that proved it (issue 22).
+    const l1Env = { ...env, GUARD_CONFIG: { ...(env.GUARD_CONFIG as object), cache: { verify: false } } };
+    const withL1 = await startGuard(l1Env as never, { fetch: stub, log: () => undefined });
+    await withL1.verify(token, ctx);
+    cases.push({ name: `step ${alg} guard.verify (L1 hit)`, fn: () => withL1.verify(token, ctx), async: true });
+    if (startBaseline !== undefined) {
+      const baseL1 = (await startBaseline(l1Env as never, { fetch: stub, log: () => undefined } as never)) as unknown as typeof guard;
+      await baseL1.verify(token, ctx);
+      cases.push({ name: `step ${alg} baseline guard.verify (L1 hit)`, fn: () => baseL1.verify(token, ctx), async: true });
+    }
     cases.push({ name: `${alg} library verify`, fn: () => verifier.verify(token), async: true });
     cases.push({ name: `${alg} plumbing (Request + stub origin)`, fn: () => stub().then(() => new Request(url, { headers })), async: true });
     if (alg === 'HS256') {

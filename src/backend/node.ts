@@ -7,6 +7,7 @@ import { toScratch } from './node-scratch.js';
 import { Buffer } from 'node:buffer';
 import { KeyObject, constants, createHmac, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
 import { HASH_BYTES, type AlgSpec } from '../algorithms.js';
+import { checkEcPoint } from '../keys/ec-point.js';
 import { checkRsaJwk } from '../keys/rsa-params.js';
 import type { BackendKey, CryptoBackend, PublicJwk } from './types.js';
 
@@ -22,6 +23,8 @@ interface NodeKey extends BackendKey {
 function wrap(spec: AlgSpec, native: KeyObject): NodeKey {
   // node:crypto imports an RSA key with e = 1 (or an even modulus) without complaint.
   if (native.asymmetricKeyType === 'rsa' || native.asymmetricKeyType === 'rsa-pss') checkRsaJwk(native.export({ format: 'jwk' }));
+  // An EC KeyObject or CryptoKey may come from an importer that skipped the curve check.
+  if (native.asymmetricKeyType === 'ec') checkEcPoint(native.export({ format: 'jwk' }));
   const digest = DIGEST[spec.hash];
   switch (spec.engine) {
     case 'rsa-pkcs1':

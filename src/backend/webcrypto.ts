@@ -3,6 +3,7 @@
 
 import type { AlgSpec } from '../algorithms.js';
 import { subtleImportParams, subtleSignatureParams } from './subtle-params.js';
+import { checkEcPoint } from '../keys/ec-point.js';
 import { checkRsaExponent, checkRsaJwk } from '../keys/rsa-params.js';
 import type { BackendKey, CryptoBackend, PublicJwk } from './types.js';
 
@@ -17,12 +18,16 @@ export const backend: CryptoBackend = {
   name: 'webcrypto',
   async importJwk(spec: AlgSpec, jwk: PublicJwk): Promise<BackendKey> {
     if (jwk.kty === 'RSA') checkRsaJwk(jwk);
+    // Some WebCrypto implementations import an off-curve point: never rely on it.
+    else checkEcPoint(jwk);
     const native = await crypto.subtle.importKey('jwk', jwk as JsonWebKey, subtleImportParams(spec), false, ['verify']);
     const key: SubtleKey = { native, params: subtleSignatureParams(spec) };
     return key;
   },
   importCryptoKey(spec: AlgSpec, key: CryptoKey): BackendKey | Promise<BackendKey> {
     const wrapped: SubtleKey = { native: key, params: subtleSignatureParams(spec) };
+    // The point of an extractable EC key is read back and checked on its curve (see importJwk).
+    if (spec.kty === 'EC') return key.extractable ? crypto.subtle.exportKey('jwk', key).then((jwk) => (checkEcPoint(jwk), wrapped)) : wrapped;
     if (spec.kty !== 'RSA') return wrapped;
     checkRsaExponent((key.algorithm as RsaHashedKeyAlgorithm).publicExponent);
     // The modulus can be read only from an extractable key; a non-extractable one keeps it to itself.

@@ -22,7 +22,11 @@ export type DpopAlgorithm = Exclude<Algorithm, 'HS256' | 'HS384' | 'HS512'>;
 export interface DpopProofOptions {
   /** The request's method, compared exactly (case-sensitive, RFC 9110 §9.1) with `htm`. */
   method: string;
-  /** The request's absolute http(s) URL; its query and fragment are ignored (see htuForm). */
+  /**
+   * The request's absolute http(s) URL; its query and fragment are ignored (see htuForm).
+   * Not a string or URL, or not starting `http://`/`https://`: ERR_OPTIONS_INVALID; one
+   * htuForm cannot read (userinfo, a bad host, too long): every proof is ERR_DPOP_HTU_MISMATCH.
+   */
   url: string | URL;
   /** Allowed proof algorithms (required, non-empty, asymmetric only). */
   algorithms: readonly DpopAlgorithm[];
@@ -48,8 +52,8 @@ const DPOP_OPTION_NAMES = {
 /** The options, checked and in the form the checks use. */
 export interface DpopPolicy {
   method: string;
-  /** htuForm of the request URL. */
-  htu: string;
+  /** htuForm of the request URL; undefined when the request URL names nothing comparable (no proof matches). */
+  htu: string | undefined;
   specs: ReadonlyMap<string, AlgSpec>;
   accessToken: string | undefined;
   nonces: readonly string[] | undefined;
@@ -70,8 +74,13 @@ export function dpopPolicy(o: DpopProofOptions): DpopPolicy {
   if (typeof o !== 'object' || o === null) throw optionsError('options');
   checkOptionNames(o, DPOP_OPTION_NAMES);
   if (typeof o.method !== 'string' || o.method.length === 0) throw optionsError('method');
-  const htu = htuForm(o.url instanceof URL ? o.url.href : o.url);
-  if (htu === undefined) throw optionsError('url', 'expected an absolute http(s) URL without credentials');
+  const url = o.url instanceof URL ? o.url.href : o.url;
+  // Passing no URL, a path or another scheme is the caller's mistake. What an absolute
+  // http(s) URL then carries (userinfo or a bad host from a Host header, its length)
+  // came with the request: such a request has no htu a proof can name (htu mismatch),
+  // not an options fault that callers answer as the server's (500).
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw optionsError('url', 'expected an absolute http(s) URL');
+  const htu = htuForm(url);
   if (!Array.isArray(o.algorithms) || o.algorithms.length === 0) throw optionsError('algorithms', 'a non-empty allow-list is required');
   const specs = new Map<string, AlgSpec>();
   for (const a of o.algorithms as unknown[]) {

@@ -59,6 +59,8 @@ export interface DpopProof {
 
 // RFC 9449 §4.3 rule 7: a jwk carrying any private (or symmetric) member is refused.
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
+// With the u flag a surrogate range matches only a surrogate that is not half of a pair.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
 /** Longest jti accepted: RFC 9449 §4.2 asks for 96 random bits; a replay store should not hold kilobytes. */
 export const MAX_JTI_LENGTH = 256;
 
@@ -79,7 +81,8 @@ function fail(code: JwtErrorCode, reason?: string, cause?: unknown): JwtError {
  * verifies under it; `htm` equals `method`; `htu` equals `url` without query and
  * fragment (see htuForm for what is normalised); `iat` lies in
  * [now − maxAge − clockTolerance, now + clockTolerance]; `jti` is a non-empty string
- * of at most 256 characters; with `accessToken`, `ath` is its hash; with `nonce`,
+ * of at most 256 characters without a lone surrogate; with `accessToken`, `ath` is
+ * its hash; with `nonce`,
  * the proof's `nonce` is one of them. Each failure is a JwtError with its own
  * `ERR_DPOP_*` code (a bad option is ERR_OPTIONS_INVALID); no message carries the
  * proof, the token or a key.
@@ -174,13 +177,15 @@ function checkClaims(payload: Record<string, unknown>, p: DpopPolicy): CheckedCl
   const htm = ownClaim(payload, 'htm');
   if (htm !== p.method) throw fail('ERR_DPOP_HTM_MISMATCH');
   const htu = ownClaim(payload, 'htu');
-  if (typeof htu !== 'string' || htuForm(htu) !== p.htu) throw fail('ERR_DPOP_HTU_MISMATCH');
+  if (typeof htu !== 'string' || p.htu === undefined || htuForm(htu) !== p.htu) throw fail('ERR_DPOP_HTU_MISMATCH');
   const iat = ownClaim(payload, 'iat');
   if (typeof iat !== 'number' || !Number.isFinite(iat)) throw fail('ERR_DPOP_IAT_INVALID', 'missing or not a number');
   if (iat > p.now + p.tolerance) throw fail('ERR_DPOP_IAT_INVALID', 'in the future');
   if (iat < p.now - p.maxAge - p.tolerance) throw fail('ERR_DPOP_IAT_INVALID', 'too old');
   const jti = ownClaim(payload, 'jti');
   if (typeof jti !== 'string' || jti.length === 0 || jti.length > MAX_JTI_LENGTH) throw fail('ERR_DPOP_JTI_INVALID');
+  // A lone surrogate (JSON's "\ud800") is hashed as U+FFFD: two jti values would share one replayKey.
+  if (LONE_SURROGATE.test(jti)) throw fail('ERR_DPOP_JTI_INVALID', 'not well-formed Unicode');
   const nonce = ownClaim(payload, 'nonce');
   if (nonce !== undefined && typeof nonce !== 'string') throw fail('ERR_DPOP_NONCE_MISMATCH', 'not a string');
   if (p.nonces !== undefined && (nonce === undefined || !p.nonces.includes(nonce))) {

@@ -1,22 +1,23 @@
 // edgejwt/hono: a Hono middleware that verifies the request's JWT with an
 // edgejwt verifier built once, puts the payload on the context, and refuses
-// per RFC 6750. Hono is only a type here: nothing from it is imported at run time.
+// per RFC 6750. From Hono it imports only HTTPException (./challenge.ts).
 
 import type { Env, MiddlewareHandler } from 'hono';
 import type { JWTPayload } from '../claims.js';
 import { isJwtError } from '../errors.js';
 import type { JoseHeader } from '../header.js';
-import { checkOptionNames, type OptionNames } from '../option-names.js';
+import { checkOptionNames, definedOnly, type OptionNames } from '../option-names.js';
 import { optionsError } from '../options-error.js';
 import { VERIFIER_OPTION_NAMES } from '../verify-path.js';
 import { createVerifier, type Verifier, type VerifierOptions, type VerifierSettings } from '../verifier.js';
-import { DESCRIPTIONS, keysUnavailable, publicDescription, retryAfterSeconds } from '../bearer/challenge.js';
+import { DESCRIPTIONS, keysUnavailable, publicDescription, retryAfterSeconds, serverFault } from '../bearer/challenge.js';
 import { hasScopes } from '../bearer/scopes.js';
 import { findToken, type TokenSource } from '../bearer/token.js';
-import { JwtAuthError } from './challenge.js';
+import { JwtAuthError, SERVER_ERROR_DESCRIPTION } from './challenge.js';
+import { checkAuthSettings } from './options.js';
 
 export { JwtAuthError } from './challenge.js';
-export type { ChallengeKind } from './challenge.js';
+export type { ChallengeKind, JwtAuthErrorKind } from './challenge.js';
 
 /**
  * jwtAuth's options: a verifier's (VerifierOptions), or a `verifier` to share,
@@ -24,13 +25,13 @@ export type { ChallengeKind } from './challenge.js';
  * @example
  * app.use('/api/*', jwtAuth({ algorithms: ['ES256'], jwks, audience: 'api', scopes: ['read'] }));
  */
-export type JwtAuthOptions = (VerifierOptions | (Partial<VerifierSettings> & { verifier: Verifier })) & JwtAuthSettings;
+export type JwtAuthOptions = (VerifierOptions | ({ [K in keyof VerifierSettings]?: undefined } & { verifier: Verifier })) & JwtAuthSettings;
 
 /** The settings of JwtAuthOptions that are the middleware's own. */
 export interface JwtAuthSettings {
-  /** A verifier to share with other code; otherwise one is built from the other options. */
+  /** A verifier to share with other code (then no verifier option may be given here); otherwise one is built from the other options. */
   verifier?: Verifier;
-  /** Read the token from this cookie when there is no Authorization header. */
+  /** Read the token from the cookie of this name when there is no Authorization header (hono's signed-cookie object is refused). */
   cookie?: string;
   /** `realm` in WWW-Authenticate (default "edgejwt"). */
   realm?: string;
@@ -43,11 +44,16 @@ export interface JwtAuthSettings {
    * (Envoy's allow_missing); a token that is present but bad or malformed is still refused.
    */
   optional?: boolean;
+  /**
+   * Where the one line about a server-side failure goes (the Wasm core cannot start, a
+   * backend throws): JSON naming the error code, never the token. Default `console.error`.
+   */
+  log?: (line: string) => void;
 }
 
 // Tied to JwtAuthOptions by `satisfies`: a new option that is not listed here does not compile.
 const JWT_AUTH_OPTION_NAMES = {
-  ...VERIFIER_OPTION_NAMES, verifier: true, cookie: true, realm: true, scopes: true, retryAfter: true, optional: true,
+  ...VERIFIER_OPTION_NAMES, verifier: true, cookie: true, realm: true, scopes: true, retryAfter: true, optional: true, log: true,
 } as const satisfies OptionNames<Required<JwtAuthOptions>>;
 
 /**
@@ -82,26 +88,48 @@ interface Prepared {
   scopes: readonly string[];
   retryAfter: number;
   optional: boolean;
+  log: (line: string) => void;
+}
+
+const defaultLog = (line: string): void => console.error(line);
+
+/** Log one line naming the failure's code, and make the 500 that answers it. */
+function serverError(e: unknown, log: (line: string) => void, realm: string): JwtAuthError {
+  try {
+    log(faultLine(e));
+  } catch {
+    // A logger that throws must not turn the 500 into something else.
+  }
+  return new JwtAuthError('server_error', { realm, description: SERVER_ERROR_DESCRIPTION, cause: e });
 }
 
 function prepare(options: JwtAuthOptions): Prepared {
-  // Static and lazy options alike: a misspelt name (`audiance`) must not quietly turn a check off.
-  if (typeof options === 'object' && options !== null) checkOptionNames(options, JWT_AUTH_OPTION_NAMES);
-  const { verifier: given, cookie, realm = 'edgejwt', scopes = [], retryAfter = retryAfterSeconds(), optional = false, ...verifierOptions } = options;
-  // Retry-After takes whole seconds (RFC 9110 §10.2.3), like every duration option here.
-  if (typeof retryAfter !== 'number' || !Number.isInteger(retryAfter) || retryAfter < 0) throw optionsError('retryAfter', 'expected whole seconds (an integer, 0 or more)');
+  if (typeof options !== 'object' || options === null) throw optionsError('options', 'an options object');
+  // Static and lazy options alike: a misspelt name (`audiance`) or a mistyped value
+  // (`optional: 'false'`) must not quietly turn a check off.
+  checkOptionNames(options, JWT_AUTH_OPTION_NAMES);
+  checkAuthSettings(options as unknown as Record<string, unknown>);
+  const { verifier: given, cookie, realm = 'edgejwt', scopes = [], retryAfter = retryAfterSeconds(), optional = false, log = defaultLog, ...verifierOptions } = definedOnly(options);
   const sources: TokenSource[] = cookie === undefined ? [{ header: 'Authorization' }] : [{ header: 'Authorization' }, { cookie }];
   // Built here, once: keys are imported once, not per request.
   const verifier = given ?? createVerifier(verifierOptions as VerifierOptions);
-  return { verifier, sources, realm, scopes, retryAfter, optional };
+  return { verifier, sources, realm, scopes, retryAfter, optional, log };
+}
+
+/** The one log line of a server-side failure: its code (or `internal_error`), never its message. */
+function faultLine(e: unknown): string {
+  return JSON.stringify({ edgejwt: 'error', code: isJwtError(e) ? e.code : 'internal_error', name: e instanceof Error ? e.name : typeof e });
 }
 
 /**
  * Hono middleware: verifies the request's bearer token (Authorization header, then
  * the `cookie` if set) with a verifier built once, sets `jwtPayload` and `jwtHeader`
- * on the context, and refuses per RFC 6750 by throwing a JwtAuthError (401, 400,
- * 403 for missing scopes, 503 when the keys are unavailable). Token extraction,
- * challenges and the scope check are the route guard's own (src/bearer/).
+ * on the context, and refuses per RFC 6750 by throwing a JwtAuthError (a Hono
+ * HTTPException: 401, 400, 403 for missing scopes, 503 when the keys are unavailable).
+ * A failure that is not the token's (the Wasm core cannot start, a backend throws,
+ * options from `c.env` that do not hold) is a 500 (`kind: 'server_error'`) and one
+ * line to `log` naming the code, never a 401. Token extraction, challenges and the
+ * scope check are the route guard's own (src/bearer/).
  *
  * `options` may be a function of `c.env`: it is called once per env object (once per isolate
  * in Workers) and the verifier it builds is reused.
@@ -125,7 +153,14 @@ export function jwtAuth<E extends Env = JwtAuthEnv, P extends JWTPayload = JWTPa
   };
 
   return async (c, next) => {
-    const { verifier, sources, realm, scopes, retryAfter, optional } = fixed ?? lazy(c.env);
+    let prepared: Prepared;
+    try {
+      prepared = fixed ?? lazy(c.env);
+    } catch (e) {
+      // Options made from c.env that do not hold: the deployment's fault, not the caller's.
+      throw serverError(e, defaultLog, 'edgejwt');
+    }
+    const { verifier, sources, realm, scopes, retryAfter, optional, log } = prepared;
     const found = findToken({ get: (name) => c.req.header(name) }, sources);
     if (found.kind === 'none') {
       if (optional) return next();
@@ -137,7 +172,8 @@ export function jwtAuth<E extends Env = JwtAuthEnv, P extends JWTPayload = JWTPa
     try {
       result = await verifier.verify<P>(found.token);
     } catch (e) {
-      if (!isJwtError(e)) throw e;
+      // The core cannot start, a backend throws, a sync call where a step must wait: a 500, logged.
+      if (!isJwtError(e) || serverFault(e.code)) throw serverError(e, log, realm);
       if (keysUnavailable(e.code)) throw new JwtAuthError('unavailable', { realm, description: DESCRIPTIONS.unavailable, retryAfter, cause: e });
       throw new JwtAuthError('invalid_token', { realm, description: publicDescription(e.code), cause: e });
     }

@@ -6,10 +6,12 @@
 import { MIN_RSA_BITS } from '../algorithms.js';
 import { decodeSegment } from '../b64.js';
 import { JwtError } from '../errors.js';
+import { checkEcPoint } from '../keys/ec-point.js';
 import { bad, bitLength, keyOps } from '../keys/jwk-bytes.js';
 import type { PrivateJWK } from '../sign/keys.js';
 import { KW_LENGTH, type EncSpec, type KeyManagement } from './algorithms.js';
 import { gcmDecryptionKey } from './content.js';
+import { ecdhPairMatches, oaepPairMatches } from './key-pair.js';
 import { concatKdf } from './kdf.js';
 
 /**
@@ -99,6 +101,7 @@ export class JweKey {
         if (size === 0 || (jwk.kty === 'OKP') !== (jwk.crv === 'X25519')) throw bad('unsupported curve (P-256, P-384, X25519)');
         if (b64(jwk.x, 'x').length !== size || (jwk.kty === 'EC' && b64(jwk.y, 'y').length !== size)) throw bad('coordinate length');
         if (jwk.d !== undefined && b64(jwk.d, 'd').length !== size) throw bad('private scalar length');
+        if (jwk.kty === 'EC') checkEcPoint(jwk);
         this.crv = jwk.crv;
         break;
       }
@@ -131,8 +134,8 @@ export class JweKey {
     let p = this.#imports.get(name);
     if (p === undefined) {
       // A key WebCrypto will not import (a JWK without its CRT members, say) is a key error, typed.
-      p = make().catch(() => {
-        throw new JwtError('ERR_KEY_INVALID', { reason: 'the runtime refused to import the key' });
+      p = make().catch((cause: unknown) => {
+        throw cause instanceof JwtError ? cause : new JwtError('ERR_KEY_INVALID', { reason: 'the runtime refused to import the key' });
       });
       p.catch(() => undefined);
       this.#imports.set(name, p);
@@ -173,14 +176,19 @@ export class JweKey {
       case 'A256KW':
         return cekOrRandom(aesKwUnwrap(await this.#imported('kw', () => crypto.subtle.importKey('raw', this.#secret! as BufferSource, 'AES-KW', false, ['unwrapKey', 'wrapKey'])), encryptedKey, enc.cekLength), enc.cekLength);
       case 'RSA-OAEP-256': {
-        const key = await this.#imported('oaep', () => crypto.subtle.importKey('jwk', privatePart(this.#jwk!), { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['decrypt']));
+        // The private key is shown to match its public part before its first use (key-pair.ts).
+        const key = await this.#imported('oaep', () =>
+          crypto.subtle.importKey('jwk', privatePart(this.#jwk!), { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['decrypt']).then((k) => oaepPairMatches(k, { kty: 'RSA', n: this.#jwk!.n!, e: this.#jwk!.e! })),
+        );
         return cekOrRandom(rsaOaepDecrypt(key, encryptedKey), enc.cekLength);
       }
       case 'ECDH-ES':
       case 'ECDH-ES+A128KW':
       case 'ECDH-ES+A256KW': {
         const epk = await this.#importEpk(header.epk);
-        const priv = await this.#imported('ecdh', () => crypto.subtle.importKey('jwk', privatePart(this.#jwk!), ecdhParams(this.crv!), false, ['deriveBits']));
+        const priv = await this.#imported('ecdh', () =>
+          crypto.subtle.importKey('jwk', privatePart(this.#jwk!), ecdhParams(this.crv!), false, ['deriveBits']).then((k) => ecdhPairMatches(k, publicPart(this.#jwk!), ecdhParams(this.crv!), CURVE_BYTES[this.crv!]! * 8)),
+        );
         const z = await deriveShared(epk, priv, this.crv!);
         const apu = header.apu === undefined ? new Uint8Array(0) : b64(header.apu, 'apu', 'ERR_JWE_HEADER_INVALID');
         const apv = header.apv === undefined ? new Uint8Array(0) : b64(header.apv, 'apv', 'ERR_JWE_HEADER_INVALID');
@@ -196,7 +204,7 @@ export class JweKey {
     }
   }
 
-  /** The sender's ephemeral key: same kty and curve as ours, on the curve (WebCrypto's import checks it). */
+  /** The sender's ephemeral key: same kty and curve as ours, on the curve (checked by src/keys/ec-point.ts before any import). */
   async #importEpk(epk: unknown): Promise<CryptoKey> {
     if (typeof epk !== 'object' || epk === null || Array.isArray(epk)) throw new JwtError('ERR_JWE_EPK_INVALID', { reason: 'epk missing' });
     const e = epk as Record<string, unknown>;
@@ -205,6 +213,8 @@ export class JweKey {
     if (b64(e.x, 'x', 'ERR_JWE_EPK_INVALID').length !== size || (this.kty === 'EC' && b64(e.y, 'y', 'ERR_JWE_EPK_INVALID').length !== size)) {
       throw new JwtError('ERR_JWE_EPK_INVALID', { reason: 'coordinate length' });
     }
+    // Network input: the invalid-curve attack on ECDH-ES is refused here, not left to the runtime.
+    if (this.kty === 'EC') checkEcPoint(e, 'ERR_JWE_EPK_INVALID');
     try {
       return await crypto.subtle.importKey('jwk', publicPart(e as unknown as EncryptionJWK), ecdhParams(this.crv!), true, []);
     } catch {

@@ -10,6 +10,7 @@ import { JwtError } from '../errors.js';
 import { BackendHandle, WasmHandle, type Handle } from '../signature.js';
 import { deferredHmacKey, importEd25519Key, type HmacAlg } from '../wasm/keys.js';
 import { EC_COORD, STRING_KEY_REASON, bad, bitLength, bytesOf, keyOps } from './jwk-bytes.js';
+import { checkEcPoint } from './ec-point.js';
 import { checkRsaExponent, checkRsaParams } from './rsa-params.js';
 
 /**
@@ -57,16 +58,25 @@ export class KeyEntry {
   readonly usable: boolean;
   /** Set when the key must never verify (too short); raised when the key is selected. */
   readonly problem: JwtError | undefined;
+  /** The JWK's identity (kid, kty, crv, alg, use, key_ops, key members) as a string; undefined for keys not from a JWK. */
+  readonly fingerprint: string | undefined;
+  /**
+   * Clock ms until which a verdict this key proved may be served from a cache: the
+   * freshness of the fetched set holding it (remote.ts sets it), Infinity for a key
+   * held in code, -Infinity once a refresh of its set dropped it.
+   */
+  validUntil = Infinity;
   readonly #material: Material;
   readonly #handles = new Map<string, Handle | Promise<Handle>>();
 
-  private constructor(init: { kid?: string; kty: KeyType; crv?: string; alg?: string; usable: boolean; problem?: JwtError; material: Material }) {
+  private constructor(init: { kid?: string; kty: KeyType; crv?: string; alg?: string; usable: boolean; problem?: JwtError; material: Material; fingerprint?: string }) {
     this.kid = init.kid;
     this.kty = init.kty;
     this.crv = init.crv;
     this.alg = init.alg;
     this.usable = init.usable;
     this.problem = init.problem;
+    this.fingerprint = init.fingerprint;
     this.#material = init.material;
   }
 
@@ -92,7 +102,9 @@ export class KeyEntry {
       (jwk.use === undefined || jwk.use === 'sig') &&
       (ops === undefined || ops.includes('verify')) &&
       (jwk.alg === undefined || algSpec(jwk.alg) !== undefined);
-    const common = { kid: jwk.kid, alg: jwk.alg, usable };
+    const j = jwk as JWK & Record<string, unknown>;
+    const fingerprint = JSON.stringify([jwk.kid, jwk.kty, jwk.crv, jwk.alg, jwk.use, ops, j.k, j.n, j.e, j.x, j.y]);
+    const common = { kid: jwk.kid, alg: jwk.alg, usable, fingerprint };
     switch (jwk.kty) {
       case 'oct':
         return new KeyEntry({ ...common, kty: 'oct', material: { t: 'secret', secret: bytesOf(jwk.k, 'k') } });
@@ -111,6 +123,8 @@ export class KeyEntry {
         const size = typeof jwk.crv === 'string' && Object.hasOwn(EC_COORD, jwk.crv) ? EC_COORD[jwk.crv]! : 0;
         if (size === 0) return new KeyEntry({ ...common, usable: false, kty: 'EC', material: { t: 'secret', secret: new Uint8Array(0) } });
         if (bytesOf(jwk.x, 'x').length !== size || bytesOf(jwk.y, 'y').length !== size) throw bad('EC coordinate length');
+        // On the curve now, whatever the backend's import would have said (src/keys/ec-point.ts).
+        checkEcPoint(jwk);
         const material: Material = { t: 'jwk', jwk: { kty: 'EC', crv: jwk.crv!, x: jwk.x!, y: jwk.y! }, sigLength: 2 * size };
         return new KeyEntry({ ...common, kty: 'EC', crv: jwk.crv!, material });
       }

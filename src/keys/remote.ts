@@ -4,7 +4,7 @@
 // cooldown, the last good set served for a bounded time when the issuer fails,
 // and a sequence number so an older response never replaces a newer set.
 
-import { readCapped } from './read-capped.js';
+import { Deadline, fetchCapped } from './fetch-deadline.js';
 import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import type { KeyEntry } from './entry.js';
@@ -16,16 +16,20 @@ export type { JSONWebKeySet };
 import { KEY_SOURCE, pick, type KeySource } from './source.js';
 
 /**
- * Where fetched sets are shared beyond this isolate. `get` returns a set another
- * isolate stored (or undefined); `put` receives the parsed JSON and how long it
- * stays fresh, in seconds. Errors from either are treated as a miss.
+ * Where fetched sets are shared beyond this isolate: a cache, never a dependency.
+ * `get` returns a set another isolate stored (or undefined) and is given
+ * `storeTimeoutDuration` before the network is asked instead; `put` receives the
+ * parsed JSON and how long it stays fresh, in seconds, and is never waited for (its
+ * promise goes to the `waitUntil` option when one is given). Errors from either
+ * are treated as a miss.
  *
  * @example
- * // Workers KV as the store (KV's shortest life is 60 s).
+ * // Workers KV as the store (KV's shortest life is 60 s); the write outlives the response through waitUntil.
  * const store: JWKSStore = {
  *   get: (url) => env.JWKS.get(url, 'json'),
  *   put: (url, jwks, ttl) => env.JWKS.put(url, JSON.stringify(jwks), { expirationTtl: Math.max(60, ttl) }),
  * };
+ * const jwks = createRemoteJWKSet(url, { store, waitUntil: (p) => ctx.waitUntil(p) });
  */
 export interface JWKSStore {
   get(url: string): Promise<JSONWebKeySet | undefined | null> | JSONWebKeySet | undefined | null;
@@ -54,6 +58,10 @@ export interface RemoteJWKSetOptions {
   /** Accept `kty: "oct"` keys from this set. Off: a published set must never carry HMAC secrets. */
   allowHmac?: boolean;
   store?: JWKSStore;
+  /** How long `store.get` may take before the network is asked instead, in ms (default 500). */
+  storeTimeoutDuration?: number;
+  /** Receives each `store.put` promise (e.g. `ctx.waitUntil`): no verify ever waits for a write. */
+  waitUntil?: (write: Promise<unknown>) => void;
   headers?: Record<string, string>;
   /** Injected fetch (tests, custom agents). Defaults to globalThis.fetch. */
   fetch?: typeof fetch;
@@ -64,7 +72,7 @@ export interface RemoteJWKSetOptions {
 /** The names createRemoteJWKSet accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
 export const REMOTE_SET_OPTION_NAMES = {
   timeoutDuration: true, cooldownDuration: true, cacheMaxAge: true, cacheMinAge: true, staleDuration: true,
-  maxSize: true, allowHmac: true, store: true, headers: true, fetch: true, now: true,
+  maxSize: true, allowHmac: true, store: true, storeTimeoutDuration: true, waitUntil: true, headers: true, fetch: true, now: true,
 } as const satisfies OptionNames<RemoteJWKSetOptions>;
 
 interface Installed {
@@ -88,14 +96,15 @@ const MAX_AGE = /(?:^|,)\s*max-age\s*=\s*(\d{1,10})\s*(?:,|$)/i;
 export class RemoteJWKSet implements KeySource {
   readonly [KEY_SOURCE] = true as const;
   readonly url: string;
-  readonly #o: Required<Omit<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch'>> & Pick<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch'>;
+  readonly #o: Required<Omit<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch' | 'waitUntil'>> & Pick<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch' | 'waitUntil'>;
   #set: Installed | undefined;
   #seq = 0;
   #inflight: Promise<Installed> | undefined;
   /** Clock time of the last network attempt (success or failure). */
   #lastAttempt = -Infinity;
   #lastError: JwtError | undefined;
-  #triedStore = false;
+  /** The one store read (concurrent loads join it); 'done' once it settled. */
+  #storeRead: Promise<Installed | undefined> | 'done' | undefined;
 
   constructor(url: string | URL, options: RemoteJWKSetOptions = {}) {
     const parsed = new URL(String(url));
@@ -114,13 +123,16 @@ export class RemoteJWKSet implements KeySource {
       allowHmac: options.allowHmac === true,
       now: options.now ?? Date.now,
       store: options.store,
+      storeTimeoutDuration: options.storeTimeoutDuration ?? 500,
+      waitUntil: options.waitUntil,
       headers: options.headers,
       fetch: options.fetch,
     };
-    for (const k of ['timeoutDuration', 'cooldownDuration', 'cacheMaxAge', 'cacheMinAge', 'staleDuration', 'maxSize'] as const) {
+    for (const k of ['timeoutDuration', 'cooldownDuration', 'cacheMaxAge', 'cacheMinAge', 'staleDuration', 'maxSize', 'storeTimeoutDuration'] as const) {
       const v = this.#o[k];
       if (typeof v !== 'number' || !(v >= 0) || !Number.isInteger(v)) throw optionsError(k, 'expected an integer, 0 or more');
     }
+    if (options.waitUntil !== undefined && typeof options.waitUntil !== 'function') throw optionsError('waitUntil');
   }
 
   /** True when a fresh set is in memory (a verify will not wait on I/O for a known kid). */
@@ -162,9 +174,16 @@ export class RemoteJWKSet implements KeySource {
   // No fresh set in memory: the store first (once per isolate), then the network;
   // on failure, the last good set while it is within the stale window.
   async #load(): Promise<Installed> {
-    if (!this.#triedStore && this.#o.store !== undefined) {
-      this.#triedStore = true;
-      const fromStore = await this.#readStore();
+    if (this.#o.store !== undefined && this.#storeRead !== 'done') {
+      // Once per set: the first load reads the store, concurrent ones wait for that read.
+      let read = this.#storeRead;
+      if (read === undefined) {
+        read = this.#readStore().finally(() => {
+          this.#storeRead = 'done';
+        });
+        this.#storeRead = read;
+      }
+      const fromStore = await read;
       if (fromStore !== undefined) return fromStore;
     }
     const now = this.#o.now();
@@ -182,10 +201,12 @@ export class RemoteJWKSet implements KeySource {
     }
   }
 
+  // The store is a cache: a read that does not answer within its deadline is a miss.
   async #readStore(): Promise<Installed | undefined> {
     const seq = ++this.#seq;
+    const deadline = new Deadline(this.#o.storeTimeoutDuration);
     try {
-      const jwks = await this.#o.store!.get(this.url);
+      const jwks = await deadline.race(Promise.resolve().then(() => this.#o.store!.get(this.url)));
       if (jwks === undefined || jwks === null) return undefined;
       const keys = parseJwks(jwks);
       const now = this.#o.now();
@@ -193,6 +214,8 @@ export class RemoteJWKSet implements KeySource {
       return this.#install({ keys, seq, freshUntil: now + this.#o.cacheMinAge });
     } catch {
       return undefined;
+    } finally {
+      deadline.clear();
     }
   }
 
@@ -220,42 +243,15 @@ export class RemoteJWKSet implements KeySource {
   }
 
   async #fetchOnce(seq: number): Promise<Installed> {
-    const doFetch = this.#o.fetch ?? globalThis.fetch;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.#o.timeoutDuration);
-    let text: string;
-    let cacheControl: string | null;
-    try {
-      let res: Response;
-      try {
-        res = await doFetch(this.url, {
-          method: 'GET',
-          headers: { accept: 'application/json, application/jwk-set+json', ...this.#o.headers },
-          // A redirect could point the verifier at an attacker's keys: never follow one.
-          redirect: 'manual',
-          signal: controller.signal,
-        });
-      } catch (cause) {
-        throw new JwtError(timedOut ? 'ERR_JWKS_TIMEOUT' : 'ERR_JWKS_FETCH_FAILED', { cause });
-      }
-      if (res.status !== 200) {
-        void res.body?.cancel().catch(() => undefined);
-        throw new JwtError('ERR_JWKS_FETCH_FAILED', { reason: `HTTP status ${res.status}` });
-      }
-      cacheControl = res.headers.get('cache-control');
-      try {
-        text = await readCapped(res, this.#o.maxSize, 'response');
-      } catch (cause) {
-        if (cause instanceof JwtError) throw cause;
-        throw new JwtError(timedOut ? 'ERR_JWKS_TIMEOUT' : 'ERR_JWKS_FETCH_FAILED', { cause });
-      }
-    } finally {
-      clearTimeout(timer);
-    }
+    // One deadline over the request and the whole body (fetch-deadline.ts).
+    const { text, headers } = await fetchCapped(this.url, {
+      fetch: this.#o.fetch ?? globalThis.fetch,
+      headers: { accept: 'application/json, application/jwk-set+json', ...this.#o.headers },
+      timeoutMs: this.#o.timeoutDuration,
+      cap: this.#o.maxSize,
+      what: 'key set',
+    });
+    const cacheControl = headers.get('cache-control');
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -266,14 +262,22 @@ export class RemoteJWKSet implements KeySource {
     const now = this.#o.now();
     const ttl = this.#ttl(cacheControl);
     const installed = this.#install({ keys, seq, freshUntil: now + ttl });
-    if (this.#o.store !== undefined && installed.seq === seq) {
-      try {
-        await this.#o.store.put(this.url, json as JSONWebKeySet, Math.ceil(ttl / 1000));
-      } catch {
-        // The store is an optimisation; the set in memory is already good.
-      }
-    }
+    if (this.#o.store !== undefined && installed.seq === seq) this.#writeStore(json as JSONWebKeySet, Math.ceil(ttl / 1000));
     return installed;
+  }
+
+  // Never awaited: a write that hangs or fails must not hold the verifies that fetched.
+  #writeStore(jwks: JSONWebKeySet, ttlSeconds: number): void {
+    const store = this.#o.store!;
+    // The set in memory is already good; a failed write only costs another isolate a fetch.
+    const write = Promise.resolve()
+      .then(() => store.put(this.url, jwks, ttlSeconds))
+      .catch(() => undefined);
+    try {
+      this.#o.waitUntil?.(write);
+    } catch {
+      // A waitUntil that throws (the request already ended) loses the write, nothing else.
+    }
   }
 
   #ttl(cacheControl: string | null): number {
@@ -286,13 +290,47 @@ export class RemoteJWKSet implements KeySource {
   }
 
   // Sequence numbers are issued when a fetch starts: a slow old response that lands
-  // after a newer one is dropped, and callers get the newer set.
+  // after a newer one is dropped, and callers get the newer set. A key the new set
+  // still holds keeps its entry (its imports and the cached verdicts it proved); one
+  // it dropped is retired, so no cache serves what it proved (KeyEntry.validUntil).
   #install(candidate: Installed): Installed {
     const current = this.#set;
     if (current !== undefined && current.seq > candidate.seq) return current;
-    this.#set = candidate;
-    return candidate;
+    const keys = current === undefined ? candidate.keys : carryOver(current.keys, candidate.keys);
+    for (const k of keys) k.validUntil = candidate.freshUntil;
+    const installed = { ...candidate, keys };
+    this.#set = installed;
+    return installed;
   }
+
+  /**
+   * The key a fresh set in memory holds for `spec` and `kid`, without any I/O;
+   * undefined when there is no fresh set or no single key fits.
+   */
+  peek(spec: AlgSpec, kid: string | undefined): KeyEntry | undefined {
+    const set = this.#set;
+    if (set === undefined || this.#o.now() >= set.freshUntil) return undefined;
+    try {
+      return pick(set.keys, spec, kid, this.#o.allowHmac);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** `next` with each key `old` also held (same fingerprint) replaced by the old entry; the rest of `old` retired. */
+function carryOver(old: readonly KeyEntry[], next: KeyEntry[]): KeyEntry[] {
+  const byPrint = new Map<string | undefined, KeyEntry>();
+  for (const k of old) byPrint.set(k.fingerprint, k);
+  const kept = new Set<KeyEntry>();
+  const out = next.map((k) => {
+    const same = byPrint.get(k.fingerprint);
+    if (same === undefined || k.fingerprint === undefined || kept.has(same)) return k;
+    kept.add(same);
+    return same;
+  });
+  for (const k of old) if (!kept.has(k)) k.validUntil = -Infinity;
+  return out;
 }
 
 /**

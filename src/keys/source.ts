@@ -10,6 +10,11 @@ export interface KeySource {
   readonly [KEY_SOURCE]: true;
   /** The matching key; a promise only when the source must fetch first. */
   select(spec: AlgSpec, kid: string | undefined): KeyEntry | Promise<KeyEntry>;
+  /**
+   * For sources whose keys change (fetched sets): the key a fresh set in memory holds
+   * for this algorithm and kid, without any I/O; undefined when none is known now.
+   */
+  peek?(spec: AlgSpec, kid: string | undefined): KeyEntry | undefined;
 }
 
 export function isKeySource(value: unknown): value is KeySource {

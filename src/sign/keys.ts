@@ -1,15 +1,18 @@
 // The signing key behind createSigner, checked as the verifier checks its keys:
 // kty/crv/alg must fit, `use`/`key_ops` must allow signing, HMAC secrets have the
-// RFC 7518 §3.2 minimum length, RSA moduli are at least 2048 bits. HMAC secrets
-// go into a Wasm key slot; every other key goes to the signing backend.
+// RFC 7518 §3.2 minimum length, RSA moduli are at least 2048 bits, EC points are on
+// their curve, and a private JWK's public part must belong to it (key-pair.ts).
+// HMAC secrets go into a Wasm key slot; every other key goes to the signing backend.
 
 import { signBackend } from '#crypto-backend';
 import { MIN_RSA_BITS, jwkAlgAllows, type AlgSpec } from '../algorithms.js';
 import type { SignKey } from '../backend/sign-types.js';
 import { JwtError } from '../errors.js';
+import { checkEcPoint } from '../keys/ec-point.js';
 import { EC_COORD, STRING_KEY_REASON, bad, bitLength, bytesOf, keyOps } from '../keys/jwk-bytes.js';
 import { checkRsaExponent, checkRsaJwk, checkRsaParams } from '../keys/rsa-params.js';
 import { importHmacKey, type HmacAlg, type WasmKey } from '../wasm/keys.js';
+import { matchedKeyPair } from './key-pair.js';
 
 /**
  * A signing key: HMAC secret bytes, a private JWK, a CryptoKey (private, or HMAC),
@@ -88,6 +91,7 @@ function checkJwk(spec: AlgSpec, jwk: PrivateJWK): void {
   } else if (spec.kty === 'EC') {
     const size = EC_COORD[spec.crv!]!;
     if (bytesOf(jwk.x, 'x').length !== size || bytesOf(jwk.y, 'y').length !== size || d.length !== size) throw bad('EC coordinate length');
+    checkEcPoint(jwk);
   } else if (bytesOf(jwk.x, 'x').length !== 32 || d.length !== 32) {
     throw bad('Ed25519 keys are 32 bytes');
   }
@@ -169,6 +173,12 @@ export function signingKey(spec: AlgSpec, input: SignerKeyInput): SigningKey {
     key = signBackend.importPrivate(spec, clean);
   } catch {
     throw bad('the key could not be imported');
+  }
+  // The public part must belong to the private key (src/sign/key-pair.ts).
+  try {
+    key = matchedKeyPair(spec, key, clean);
+  } catch (cause) {
+    throw cause instanceof JwtError ? cause : bad('the key could not be used to sign');
   }
   return { key: settle(key) };
 }

@@ -17,6 +17,9 @@ import { DiscoveredKeySource } from './discovery.js';
 import { RejectionLog } from './rejection-log.js';
 import { serviceBinding, type ServiceBinding } from './service-origin.js';
 import { KvJwksStore } from './jwks-store.js';
+import { KeyTags } from './key-tags.js';
+import { remoteSetAges } from './jwks-max-age.js';
+import type { KeySource } from '../keys/source.js';
 import { Sealer } from './seal.js';
 import type { KVLike } from './kv.js';
 import { KvVerifyCache } from './verify-cache.js';
@@ -66,6 +69,8 @@ export interface GuardParts {
   l2: KvVerifyCache | undefined;
   jwksStore: KvJwksStore | undefined;
   remoteSets: RemoteJWKSet[];
+  /** The key behind each L2 entry, per issuer with a fetched key set (key-tags.ts). */
+  keyTags: KeyTags;
   adminSecret: string | undefined;
   /** The service binding authorised requests go to (`origin: { service }`). */
   service: ServiceBinding | undefined;
@@ -92,7 +97,8 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   const jwksFetch: typeof fetch = async (input, init) => {
     counters.inc('jwks_fetch');
     try {
-      const res = await abortable(baseFetch(input, init), init?.signal ?? undefined);
+      // The caller's deadline (src/keys/fetch-deadline.ts) covers this call and the body.
+      const res = await baseFetch(input, init);
       if (res.status !== 200) counters.inc('jwks_fetch_failed');
       return res;
     } catch (e) {
@@ -112,6 +118,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     const set = createRemoteJWKSet(url, {
       timeoutDuration: config.jwksTimeoutMs,
       cooldownDuration: config.jwksCooldownMs,
+      ...remoteSetAges(config.jwksMaxAgeMs),
       fetch: jwksFetch,
       now,
       ...(jwksStore === undefined ? {} : { store: jwksStore }),
@@ -120,6 +127,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     return set;
   };
   const identity: unknown[] = [config.clockTolerance];
+  const fetched = new Map<string, KeySource>();
   const issuers: IssuerPolicy[] = [];
   for (const [i, is] of config.issuers.entries()) {
     const at = `issuers[${i}]`;
@@ -145,6 +153,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     } else if (src.kind === 'jwksUrl') {
       const set = remoteSet(src.url);
       issuers.push({ ...base, jwks: set });
+      for (const name of is.issuer) fetched.set(name, set);
       identity.push(base, src.url);
     } else if (src.kind === 'discovery') {
       const source = new DiscoveredKeySource({
@@ -158,6 +167,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
         log,
       });
       issuers.push({ ...base, jwks: source });
+      fetched.set(is.issuer[0]!, source);
       identity.push(base, 'discovery');
     } else {
       if (parseJwks(src.jwks).length === 0) throw new ConfigError(`${at}.jwks`, 'no usable verification key in the set');
@@ -202,21 +212,11 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     l2,
     jwksStore,
     remoteSets,
+    keyTags: new KeyTags(fetched),
     adminSecret,
     assertion: config.originAssertion === undefined ? undefined : OriginAssertion.fromEnv(config.originAssertion, env),
     fetch: baseFetch,
     now,
     log,
   };
-}
-
-/** Settle with the abort as soon as the library's timeout fires, even if the fetch ignores its signal. */
-function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return p;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason ?? new Error('aborted'));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

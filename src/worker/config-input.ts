@@ -105,7 +105,8 @@ export interface GuardConfigInput {
     /** KV verify-cache writes per isolate per minute (default 60). */
     verifyWritesPerMinute?: number;
   };
-  jwks?: { timeoutMs?: number; cooldownMs?: number };
+  /** Key-set fetches: timeout, cooldown after an unknown kid or failure, and the longest a fetched set is used (default 600000 ms; also what a response without Cache-Control gets). */
+  jwks?: { timeoutMs?: number; cooldownMs?: number; maxAgeMs?: number };
   admin?: { path: string; secretBinding: string };
   /** A short-lived JWT signed by the guard on every forwarded authenticated request (docs/deploy.md). */
   originAssertion?: OriginAssertionInput;

@@ -11,6 +11,7 @@ import { ORIGIN_ASSERTION_KEYS, parseOriginAssertion, type OriginAssertionConfig
 import { canonicalPath, type PathPolicy } from './path.js';
 import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
 import { pathPatternProblem, type PathPatternKind } from './path-pattern.js';
+import { parseJwksMaxAge } from './jwks-max-age.js';
 
 export type { TokenSource };
 
@@ -99,6 +100,8 @@ export interface GuardConfig {
   cache: CacheConfig;
   jwksTimeoutMs: number;
   jwksCooldownMs: number;
+  /** Longest use of a fetched key set (./jwks-max-age.ts). */
+  jwksMaxAgeMs: number;
   admin: { path: string; secretBinding: string } | undefined;
   /** Signed identity for the origin (./origin-assertion.ts); undefined when off. */
   originAssertion: OriginAssertionConfig | undefined;
@@ -119,7 +122,7 @@ const RULE_KEYS = new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience
 const CORS_KEYS = new Set(['allowOrigins', 'allowMethods', 'allowHeaders', 'exposeHeaders', 'maxAge', 'credentials']);
 const AUTH_MODES = new Set(['required', 'optional', 'none']);
 const CACHE_KEYS = new Set(['verify', 'jwks', 'verifyTtl', 'l1Max', 'kvTimeoutMs', 'verifyAdmission', 'verifyWritesPerMinute']);
-const JWKS_KEYS = new Set(['timeoutMs', 'cooldownMs']);
+const JWKS_KEYS = new Set(['timeoutMs', 'cooldownMs', 'maxAgeMs']);
 const PATHS_KEYS = new Set(['escapedSlashes', 'caseSensitive', 'forward']);
 const ADMIN_KEYS = new Set(['path', 'secretBinding']);
 
@@ -487,6 +490,7 @@ export function parseConfig(raw: unknown): GuardConfig {
     cache: parseCache(v.cache, allAlgs),
     jwksTimeoutMs: num(jw.timeoutMs, 'jwks.timeoutMs', 3_000, 100, 30_000),
     jwksCooldownMs: num(jw.cooldownMs, 'jwks.cooldownMs', 30_000, 0, 3_600_000),
+    jwksMaxAgeMs: parseJwksMaxAge(jw.maxAgeMs),
     admin,
     originAssertion: parseOriginAssertion(v.originAssertion, [...forwardClaims.map(([, h]) => h), ...(forwardPayload === undefined ? [] : [forwardPayload])]),
     paths: parsePaths(v.paths),

@@ -5,7 +5,7 @@
 // from then on behaves as a `jwksUrl` issuer. The document is kept in KV
 // (sealed) beside the key set, so a cold isolate does not ask the issuer again.
 
-import { readCapped } from '../keys/read-capped.js';
+import { fetchCapped } from '../keys/fetch-deadline.js';
 import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import type { KeyEntry } from '../keys/entry.js';
@@ -53,6 +53,12 @@ export class DiscoveredKeySource implements KeySource {
   select(spec: AlgSpec, kid: string | undefined): KeyEntry | Promise<KeyEntry> {
     if (this.#set !== undefined && this.#o.now() < this.#until) return this.#set.select(spec, kid);
     return this.#resolve().then((set) => set.select(spec, kid));
+  }
+
+  /** The fetched set's key for `spec` and `kid` while the document and the set are fresh; no I/O. */
+  peek(spec: AlgSpec, kid: string | undefined): KeyEntry | undefined {
+    if (this.#set === undefined || this.#o.now() >= this.#until) return undefined;
+    return this.#set.peek?.(spec, kid);
   }
 
   #resolve(): Promise<KeySource> {
@@ -126,21 +132,8 @@ export class DiscoveredKeySource implements KeySource {
   }
 
   async #fetchDocument(url: string): Promise<unknown> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.#o.timeoutMs);
-    let res: Response;
-    try {
-      res = await this.#o.fetch(url, { headers: { accept: 'application/json' }, redirect: 'manual', signal: controller.signal });
-    } catch (e) {
-      throw new JwtError(controller.signal.aborted ? 'ERR_JWKS_TIMEOUT' : 'ERR_JWKS_FETCH_FAILED', { cause: e });
-    } finally {
-      clearTimeout(timer);
-    }
-    if (res.status !== 200) {
-      await res.body?.cancel();
-      throw new JwtError('ERR_JWKS_FETCH_FAILED', { reason: 'discovery document status' });
-    }
-    const text = await readCapped(res, MAX_DOCUMENT, 'discovery document');
+    // The same deadline as a key set's: request and body (src/keys/fetch-deadline.ts).
+    const { text } = await fetchCapped(url, { fetch: this.#o.fetch, headers: { accept: 'application/json' }, timeoutMs: this.#o.timeoutMs, cap: MAX_DOCUMENT, what: 'discovery document' });
     try {
       return JSON.parse(text) as unknown;
     } catch {

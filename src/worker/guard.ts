@@ -13,6 +13,7 @@ import { isJwtError } from '../errors.js';
 import { deepFreeze } from '../freeze.js';
 import { parseHeader, type JoseHeader } from '../header.js';
 import type { OpenedToken, VerifyResult } from '../verify-path.js';
+import type { KeyEntry } from '../keys/entry.js';
 import { encode } from '../b64.js';
 import { buildGuard, type GuardDeps, type GuardEnv, type GuardParts } from './build.js';
 import type { CounterName } from './counters.js';
@@ -58,7 +59,8 @@ export interface WaitUntil {
 
 export class Guard {
   readonly parts: GuardParts;
-  readonly #l1: VerifyCache<JWTPayload> | undefined;
+  /** Each entry tied to the key that proved it (a refresh that drops the key ends it). */
+  readonly #l1: VerifyCache<JWTPayload, KeyEntry> | undefined;
   /** Per issuer, the algorithms whose verifications go to KV. */
   readonly #l2Algs = new Map<string, Set<string>>();
   /** Which of those verifications are written to KV, and how many a minute. */
@@ -73,7 +75,7 @@ export class Guard {
     const l2 = parts.config.cache.verifyAlgorithms;
     for (const is of parts.config.issuers) for (const name of is.issuer) this.#l2Algs.set(name, new Set(is.algorithms.filter((a) => l2.has(a))));
     const max = parts.config.cache.l1Max;
-    this.#l1 = max > 0 ? new VerifyCache<JWTPayload>(max, parts.config.cache.verifyTtl) : undefined;
+    this.#l1 = max > 0 ? new VerifyCache<JWTPayload, KeyEntry>(max, parts.config.cache.verifyTtl) : undefined;
     const c = parts.config.cache;
     this.#admission = parts.l2 === undefined ? undefined : new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, max) });
     this.#identity = identityHeaders(parts.config);
@@ -203,7 +205,7 @@ export class Guard {
     const { config, counters } = this.parts;
     if (!path.ok) return { ok: false, response: this.#refusePath() };
     // Before any rule or public path: the method decided on must be the one the origin runs.
-    if (hasMethodOverride(request.headers)) {
+    if (hasMethodOverride(request.headers, url.search)) {
       counters.inc('rejected:method_override');
       return this.#refuse(request, url, undefined, answer.badRequest(METHOD_OVERRIDE_REFUSED), { code: 'method_override', status: 400 });
     }
@@ -347,7 +349,7 @@ export class Guard {
     if (hit !== undefined) {
       counters.inc('l1_hit');
       // A token verified once and seen again: now worth a KV entry (seen-twice admission).
-      if (this.#admission?.waiting(token) === true) this.#writeL2(token, hit, ctx);
+      if (this.#admission?.waiting(token) === true) this.#writeL2(token, hit, ctx, this.#l1!.proofOf(token));
       return { payload: hit, level: 'l1' };
     }
 
@@ -367,12 +369,15 @@ export class Guard {
   /** An L2 hit within its window, or the library's verify (then written to KV as admission allows). */
   async #viaL2(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number): Promise<Verified> {
     const { l2, counters, config, now } = this.parts;
-    const payload = await l2!.get(token);
+    // Only under the key that would verify it now (key-tags.ts): none known, no KV read.
+    const current = await this.parts.keyTags.current(opened.iss as string, opened.alg, opened.kid);
+    if (current === undefined) return this.#library(token, ctx, opened, nowMs, true);
+    const payload = await l2!.get(token, current.tag);
     const w = payload === undefined ? undefined : cacheWindow(payload, config.clockTolerance, this.#issuers);
     const t = now();
     if (payload !== undefined && w !== undefined && t >= w.from && t < w.until) {
       counters.inc('l2_hit');
-      this.#remember(token, payload, nowMs);
+      this.#remember(token, payload, nowMs, current.key);
       return { payload, level: 'l2' };
     }
     return this.#library(token, ctx, opened, nowMs, true);
@@ -391,7 +396,7 @@ export class Guard {
       return r.then(
         (done) => {
           this.#drainKeyWrites(ctx);
-          return this.#verified(token, done, nowMs, useL2, ctx);
+          return this.#verified(token, done, nowMs, useL2, ctx, opened.proof);
         },
         (e: unknown) => {
           this.#drainKeyWrites(ctx);
@@ -400,7 +405,7 @@ export class Guard {
       );
     }
     this.#drainKeyWrites(ctx);
-    return this.#verified(token, r, nowMs, useL2, ctx);
+    return this.#verified(token, r, nowMs, useL2, ctx, opened.proof);
   }
 
   #drainKeyWrites(ctx: WaitUntil): void {
@@ -408,31 +413,33 @@ export class Guard {
     if (writes !== undefined) ctx.waitUntil(writes);
   }
 
-  #verified(token: string, { payload, header }: VerifyResult, nowMs: number, useL2: boolean, ctx: WaitUntil): Verified {
+  #verified(token: string, { payload, header }: VerifyResult, nowMs: number, useL2: boolean, ctx: WaitUntil, proof: KeyEntry | undefined): Verified {
     this.parts.counters.inc('verified');
-    this.#remember(token, payload, nowMs);
-    if (useL2) this.#writeL2(token, payload, ctx);
+    this.#remember(token, payload, nowMs, proof);
+    if (useL2) this.#writeL2(token, payload, ctx, proof);
     return { payload, level: 'verify', header };
   }
 
   /** Hand a verified payload to KV if the admission policy and the write budget say so. */
-  #writeL2(token: string, payload: JWTPayload, ctx: WaitUntil): void {
+  #writeL2(token: string, payload: JWTPayload, ctx: WaitUntil, proof: KeyEntry | undefined): void {
     const { l2, counters, now } = this.parts;
+    const tag = this.parts.keyTags.of(payload.iss as string, proof);
+    if (tag === undefined) return;
     const t = now();
     const verdict = this.#admission!.decide(token, t);
     if (verdict === 'first-sighting') counters.inc('l2_write_deferred');
     else if (verdict === 'over-budget') counters.inc('l2_write_over_budget');
     else {
-      const write = l2!.put(token, payload, t / 1000);
+      const write = l2!.put(token, payload, t / 1000, tag);
       if (write !== undefined) ctx.waitUntil(write);
     }
   }
 
-  #remember(token: string, payload: JWTPayload, nowMs: number): void {
+  #remember(token: string, payload: JWTPayload, nowMs: number, proof: KeyEntry | undefined): void {
     if (this.#l1 === undefined) return;
     const w = cacheWindow(payload, this.parts.config.clockTolerance, this.#issuers);
     // L1 hands the same payload to every later request with this token: frozen all the way down.
-    if (w !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until);
+    if (w !== undefined) this.#l1.set(token, deepFreeze(payload), nowMs, w.from, w.until, proof);
   }
 
   /**

@@ -2,7 +2,9 @@
 // set another isolate fetched instead of going to the issuer. Entries are sealed
 // (a foreign write must not plant a key) and kept past their freshness for the
 // library's stale window, so a cold isolate still has keys while the issuer is down.
-// Writes are handed back to the request (ctx.waitUntil) instead of delaying it.
+// The shape the library asks of a store (src/keys/remote.ts): every read is bounded
+// by cache.kvTimeoutMs (then a miss), and `put` returns at once: writes are handed
+// back to the request (ctx.waitUntil) instead of delaying it.
 
 import type { JSONWebKeySet } from '../keys/local.js';
 import type { JWKSStore } from '../keys/remote.js';

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, createVerifier, type JWK } from '../../src/index.js';
+import { DiscoveredKeySource } from '../../src/worker/discovery.js';
+import { algSpec } from '../../src/algorithms.js';
 
 const pair = generateKeyPairSync('ed25519');
 const jwk = { ...(pair.publicKey.export({ format: 'jwk' }) as JWK), kid: 'k1' };
@@ -36,6 +38,20 @@ function handler(req: IncomingMessage, res: ServerResponse): void {
       return;
     case '/hang':
       return; // never answers
+    case '/drip-jwks':
+    case '/drip/.well-known/openid-configuration': {
+      // Headers at once, then one byte every 20 ms for ever: only a deadline over the body ends it.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"keys":[');
+      const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 20);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
+    case '/stall-jwks':
+      // Headers and half a body, then silence.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"keys":[');
+      return;
     case '/huge': {
       // Chunked, no content-length: the cap must stop the stream.
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -99,5 +115,29 @@ describe('remote JWKS over real HTTP', () => {
   });
   it('a 500 with no earlier set fails', async () => {
     expect(await code(verifier('/boom').verify(token))).toBe('ERR_JWKS_FETCH_FAILED');
+  });
+
+  // Issue 22 item 2: the deadline covers the body, for the fetcher and every verify joined on it.
+  it('jwks_body_stall_times_out', async () => {
+    for (const path of ['/drip-jwks', '/stall-jwks']) {
+      const v = verifier(path, { timeoutDuration: 200 });
+      const results = await Promise.all(Array.from({ length: 5 }, () => code(v.verify(token))));
+      expect(results).toEqual(Array(5).fill('ERR_JWKS_TIMEOUT'));
+    }
+  });
+  it('discovery_body_stall_times_out', async () => {
+    const source = new DiscoveredKeySource({
+      issuer: `${base}/drip`,
+      fetch: globalThis.fetch,
+      timeoutMs: 200,
+      cooldownMs: 0,
+      now: Date.now,
+      store: undefined,
+      keySet: (uri) => createRemoteJWKSet(uri),
+      log: () => undefined,
+    });
+    const spec = algSpec('EdDSA')!;
+    const results = await Promise.all(Array.from({ length: 5 }, () => code(Promise.resolve().then(() => source.select(spec, 'k1')))));
+    expect(results).toEqual(Array(5).fill('ERR_JWKS_TIMEOUT'));
   });
 });

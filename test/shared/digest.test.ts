@@ -16,4 +16,16 @@ describe('digest', () => {
       expect(hex(digest(hash, bytes))).toBe(hex(await crypto.subtle.digest(hash, bytes as BufferSource)));
     }
   });
+
+  it('digest_any_length: input longer than the core buffer (64 KiB) is hashed, not a core fault', async () => {
+    // A DPoP access token or a JWK member comes from a request: a long one must not be ERR_WASM_CORE (a 500).
+    for (const hash of ['SHA-256', 'SHA-512'] as const) {
+      for (const n of [65_535, 65_536, 65_537, 200_001]) {
+        const bytes = seededBytes(n, n);
+        expect(hex(digest(hash, bytes)), `${hash} bytes ${n}`).toBe(hex(await crypto.subtle.digest(hash, bytes as BufferSource)));
+        const text = 'ä'.repeat(Math.ceil(n / 2)) + 'x';
+        expect(hex(digest(hash, text)), `${hash} text ${n}`).toBe(hex(await crypto.subtle.digest(hash, new TextEncoder().encode(text))));
+      }
+    }
+  });
 });

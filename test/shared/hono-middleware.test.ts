@@ -1,11 +1,25 @@
 // edgejwt/hono end to end through a real Hono app: where the token comes from,
 // the payload on the context, RFC 6750 answers, and the JwtError kept as cause.
 import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import { describe, expect, it } from 'vitest';
-import { isJwtError } from '../../src/errors.js';
+import { JwtError, isJwtError } from '../../src/errors.js';
 import { jwtAuth, JwtAuthError, type JwtAuthEnv } from '../../src/hono/index.js';
+import { createVerifier, type Verifier } from '../../src/verifier.js';
 import { fromCookie } from '../../src/bearer/token.js';
 import { claims, generate, mint, nowDate } from './jwt-mint.js';
+
+/** Run `fn` with console.error collected (the middleware's default log), restored after. */
+async function withConsoleError<T>(fn: () => T | Promise<T>): Promise<{ result: T; lines: unknown[] }> {
+  const original = console.error;
+  const lines: unknown[] = [];
+  console.error = (...args: unknown[]) => void lines.push(args[0]);
+  try {
+    return { result: await fn(), lines };
+  } finally {
+    console.error = original;
+  }
+}
 
 async function setup(extra: Record<string, unknown> = {}) {
   const pair = await generate('HS256');
@@ -176,3 +190,153 @@ describe('edgejwt/hono', () => {
   });
 });
 
+
+describe('hono_server_fault_is_500_not_401', () => {
+  // A verifier standing in for one whose Wasm core cannot start (what the library
+  // raises then: ERR_WASM_CORE) or whose backend throws something that is no JwtError.
+  const failing = (error: unknown) => ({ verify: () => Promise.reject(error) }) as unknown as Verifier;
+
+  for (const [name, error, code] of [
+    ['the Wasm core cannot start (ERR_WASM_CORE)', new JwtError('ERR_WASM_CORE', { reason: 'the Wasm core could not be compiled or instantiated here' }), 'ERR_WASM_CORE'],
+    ['a backend throws a TypeError', new TypeError('backend exploded'), 'internal_error'],
+  ] as const) {
+    it(`${name}: 500 server_error, no challenge, one log line naming ${code}, token nowhere`, async () => {
+      const pair = await generate('HS256');
+      const token = await mint(pair, claims());
+      const lines: string[] = [];
+      const app = new Hono();
+      app.use(jwtAuth({ verifier: failing(error), log: (line) => lines.push(line) }));
+      app.get('/', (c) => c.text('ok'));
+      const res = await app.request('http://x/', { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(500);
+      expect(res.headers.get('www-authenticate')).toBeNull();
+      const body = await res.text();
+      expect(JSON.parse(body).error).toBe('server_error');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!).code).toBe(code);
+      for (const text of [body, lines[0]!]) for (const part of token.split('.')) expect(text.includes(part)).toBe(false);
+    });
+  }
+
+  it('app.onError sees the JwtAuthError (status 500, kind server_error) with the real error as cause', async () => {
+    const cause = new JwtError('ERR_WASM_CORE');
+    const seen: unknown[] = [];
+    const app = new Hono();
+    app.onError((err) => (seen.push(err), (err as JwtAuthError).getResponse()));
+    app.use(jwtAuth({ verifier: failing(cause), log: () => undefined }));
+    app.get('/', (c) => c.text('ok'));
+    expect((await app.request('http://x/', { headers: { authorization: 'Bearer a.b.c' } })).status).toBe(500);
+    expect(seen[0]).toBeInstanceOf(JwtAuthError);
+    expect((seen[0] as JwtAuthError).kind).toBe('server_error');
+    expect((seen[0] as JwtAuthError).cause).toBe(cause);
+  });
+
+  it('options made from c.env that do not hold: 500 and a log line, not a 401', async () => {
+    const app = new Hono();
+    // A deployment whose secret binding is missing: the options cannot make a verifier.
+    app.use(jwtAuth((env: Record<string, unknown>) => ({ algorithms: ['HS256'], key: env.SECRET as Uint8Array })));
+    app.get('/', (c) => c.text('ok'));
+    const { result: res, lines } = await withConsoleError(() => app.request('http://x/', { headers: { authorization: 'Bearer a.b.c' } }, {}));
+    expect(res.status).toBe(500);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(String(lines[0])).code).toBe('ERR_OPTIONS_INVALID');
+  });
+
+  it('a bad token is still a 401 and logs nothing', async () => {
+    const pair = await generate('HS256');
+    const lines: string[] = [];
+    const app = new Hono();
+    app.use(jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate, log: (line) => lines.push(line) }));
+    app.get('/', (c) => c.text('ok'));
+    const other = await generate('HS256');
+    expect((await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(other, claims())}` } })).status).toBe(401);
+    expect(lines).toEqual([]);
+  });
+});
+
+describe('hono_options_typed_errors', () => {
+  const key = new Uint8Array(32).fill(7);
+  const base = { algorithms: ['HS256'], key } as const;
+  const settingOf = (fn: () => unknown): string | undefined => {
+    try {
+      fn();
+    } catch (e) {
+      return isJwtError(e, 'ERR_OPTIONS_INVALID') ? e.setting : `not ERR_OPTIONS_INVALID: ${String(e)}`;
+    }
+    return undefined;
+  };
+  for (const [extra, setting] of [
+    [{ optional: 'false' }, 'optional'],
+    [{ optional: 1 }, 'optional'],
+    [{ scopes: 'admin' }, 'scopes'],
+    [{ scopes: ['read write'] }, 'scopes'],
+    [{ scopes: [42] }, 'scopes'],
+    [{ realm: 42 }, 'realm'],
+    [{ cookie: { key: 'session', secret: 'cookie-secret' } }, 'cookie'],
+    [{ cookie: { key: 'session', prefixOptions: 'host' } }, 'cookie'],
+    [{ cookie: '' }, 'cookie'],
+    [{ cookie: 'a=b' }, 'cookie'],
+    [{ retryAfter: 0 }, 'retryAfter'],
+    [{ retryAfter: 1.5 }, 'retryAfter'],
+    [{ retryAfter: '30' }, 'retryAfter'],
+    [{ log: 'console' }, 'log'],
+    [{ audiance: 'api' }, 'audiance'],
+  ] as const) {
+    it(`${JSON.stringify(extra)}: ERR_OPTIONS_INVALID naming ${setting}, when the middleware is made`, () => {
+      expect(settingOf(() => jwtAuth({ ...base, ...extra } as never))).toBe(setting);
+    });
+  }
+
+  it('a `verifier` that is none, or verifier options beside one (they would be ignored), are refused', async () => {
+    const verifier = createVerifier(base);
+    expect(settingOf(() => jwtAuth({ verifier: {} as Verifier }))).toBe('verifier');
+    expect(settingOf(() => jwtAuth({ verifier, audience: 'api' } as never))).toBe('audience');
+    expect(settingOf(() => jwtAuth({ verifier, cache: false } as never))).toBe('cache');
+    // An explicit undefined is "not given", as everywhere in the library.
+    expect(settingOf(() => jwtAuth({ verifier, audience: undefined, optional: undefined, cookie: undefined } as never))).toBeUndefined();
+    expect(settingOf(() => jwtAuth({ verifier, optional: true, scopes: ['read'], realm: 'api', cookie: '__Host-session', retryAfter: 5, log: () => undefined }))).toBeUndefined();
+  });
+
+  it('lazy options are held to the same rules: a mistyped value is a 500 with a log line, never an ignored check', async () => {
+    const app = new Hono();
+    app.use(jwtAuth(() => ({ ...base, optional: 'true' }) as never));
+    app.get('/', (c) => c.text('ok'));
+    const { result: res, lines } = await withConsoleError(() => app.request('http://x/', {}, {}));
+    expect(res.status).toBe(500);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(String(lines[0])).code).toBe('ERR_OPTIONS_INVALID');
+  });
+});
+
+describe('hono_auth_error_is_http_exception', () => {
+  it("an app.onError written for Hono's HTTPException answers edgejwt's refusals as they are", async () => {
+    const pair = await generate('HS256');
+    const app = new Hono();
+    app.onError((err, c) => (err instanceof HTTPException ? err.getResponse() : c.text('boom', 500)));
+    app.use(jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate, realm: 'api', scopes: ['admin'] }));
+    app.get('/', (c) => c.text('ok'));
+    const none = await app.request('http://x/');
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+    const bad = await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(await generate('HS256'), claims())}` } });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect((await app.request('http://x/', { headers: { authorization: 'Bearer a b' } })).status).toBe(400);
+    expect((await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims())}` } })).status).toBe(403);
+  });
+
+  it('getResponse() can be called more than once (a fresh body each time), and status matches it', async () => {
+    let caught: unknown;
+    const app = new Hono();
+    app.onError((err, c) => ((caught = err), c.text('handled', 500)));
+    app.use(jwtAuth({ algorithms: ['HS256'], key: new Uint8Array(32).fill(1) }));
+    app.get('/', (c) => c.text('ok'));
+    await app.request('http://x/');
+    const err = caught as HTTPException;
+    expect(err).toBeInstanceOf(HTTPException);
+    expect(err.status).toBe(401);
+    const [a, b] = [err.getResponse(), err.getResponse()];
+    expect([a.status, b.status]).toEqual([401, 401]);
+    expect(await a.json()).toEqual(await b.json());
+  });
+});

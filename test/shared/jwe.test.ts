@@ -5,6 +5,8 @@ import { jweBackend } from '#crypto-backend';
 import * as jose from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createEncrypter, createSigner, createVerifier, type EncryptionJWK } from '../../src/index.js';
+import p256Vectors from '../vectors/wycheproof-jwe/ecdh_secp256r1_webcrypto_test.json';
+import p384Vectors from '../vectors/wycheproof-jwe/ecdh_secp384r1_webcrypto_test.json';
 import { codeOf, codeOfSync } from './jwt-mint.js';
 
 const ENCS = { A128GCM: 16, A256GCM: 32, 'A128CBC-HS256': 32, 'A256CBC-HS512': 64 } as const;
@@ -313,4 +315,63 @@ describe('JWE key reuse', () => {
     // One import in WebCrypto runtimes; none under node, whose cipher takes the bytes.
     expect(imports).toBe(jweBackend.name === 'webcrypto' ? 1 : 0);
   });
+});
+
+describe('JWE EC keys on the curve', () => {
+  const header = (h: Record<string, unknown>) => b64u(enc8.encode(JSON.stringify(h)));
+  const offCurve = (jwk: EncryptionJWK): EncryptionJWK => {
+    const y = Uint8Array.from(atob(jwk.y!.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (jwk.y!.length % 4)) % 4)), (c) => c.charCodeAt(0));
+    y[y.length - 1]! ^= 1;
+    return { ...jwk, y: b64u(y) };
+  };
+
+  it('jwe_epk_on_curve_checked_before_import: an off-curve epk (Wycheproof invalid-curve points) is refused before the runtime sees it', async () => {
+    for (const [crv, file] of [['P-256', p256Vectors], ['P-384', p384Vectors]] as const) {
+      const c = await curves[crv];
+      const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [c.priv] } });
+      const points = file.testGroups.flatMap((g) => g.tests.filter((t) => t.flags.includes('InvalidCurveAttack')).map((t) => t.public as { kty: string; crv: string; x: string; y: string }));
+      expect(points.length, crv).toBeGreaterThanOrEqual(16);
+      const original = crypto.subtle.importKey.bind(crypto.subtle);
+      const publicImports: unknown[] = [];
+      crypto.subtle.importKey = ((...args: Parameters<typeof original>) => {
+        const [format, data] = args;
+        if ((format as string) === 'jwk' && (data as JsonWebKey).d === undefined && (data as JsonWebKey).kty === 'EC') publicImports.push(data);
+        return original(...args);
+      }) as typeof original;
+      try {
+        for (const { kty, crv: pc, x, y } of points) {
+          const token = `${header({ alg: 'ECDH-ES', enc: 'A256GCM', epk: { kty, crv: pc, x, y } })}..AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA`;
+          expect(await codeOf(() => v.verify(token)), `${crv} ${x}`).toBe('ERR_JWE_EPK_INVALID');
+        }
+      } finally {
+        crypto.subtle.importKey = original;
+      }
+      // Refused by src/keys/ec-point.ts: no off-curve point was handed to WebCrypto's importer.
+      expect(publicImports, crv).toEqual([]);
+    }
+  });
+
+  it('jwe_recipient_key_on_curve_when_made: an off-curve recipient or decryption key is refused by createEncrypter / createVerifier at once', async () => {
+    for (const crv of ['P-256', 'P-384'] as const) {
+      const c = await curves[crv];
+      expect(codeOfSync(() => createEncrypter({ alg: 'ECDH-ES', enc: 'A256GCM', key: offCurve(c.pub) })), crv).toBe('ERR_KEY_INVALID');
+      expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [offCurve(c.priv)] } })), crv).toBe('ERR_KEY_INVALID');
+    }
+  });
+});
+
+describe('jwe_decryption_key_public_part_matches_private', () => {
+  // A private decryption JWK whose public members are another key's is refused at its
+  // first decrypt (ERR_KEY_INVALID), whatever the runtime's importer makes of it.
+  for (const [alg, crv, members] of [['ECDH-ES', 'P-256', ['x', 'y']], ['ECDH-ES', 'P-384', ['x', 'y']], ['ECDH-ES', 'X25519', ['x']], ['RSA-OAEP-256', '', ['n']]] as const) {
+    it(`${alg} ${crv}: public ${members.join(',')} of another key refused; the matching pair decrypts`, async () => {
+      const pairs = crv === '' ? [await rsa, await pairJwks({ name: 'RSA-OAEP', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, ['encrypt', 'decrypt'])] : [await curves[crv], await pairJwks(crv === 'X25519' ? { name: 'X25519' } : { name: 'ECDH', namedCurve: crv }, ['deriveBits'])];
+      const [mine, other] = pairs as [{ pub: EncryptionJWK; priv: EncryptionJWK }, { pub: EncryptionJWK; priv: EncryptionJWK }];
+      const swapped = { ...mine.priv, ...Object.fromEntries(members.map((m) => [m, (other.pub as unknown as Record<string, string>)[m]!])) } as EncryptionJWK;
+      const token = await createEncrypter({ alg, enc: 'A256GCM', key: mine.pub }).encrypt(signer.signSync({ n: 1 }, { expiresIn: 60 }));
+      const verifier = (key: EncryptionJWK) => createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [key] } });
+      expect(await codeOf(() => verifier(swapped).verify(token))).toBe('ERR_KEY_INVALID');
+      expect(await codeOf(() => verifier(mine.priv).verify(token))).toBe('OK');
+    });
+  }
 });

@@ -1,7 +1,9 @@
 // Key inputs: JWK, raw secret bytes and CryptoKey, and how each is matched to an alg.
 import { describe, expect, it } from 'vitest';
 import { createEncrypter, createLocalJWKSet, createSigner, createVerifier, type JWK } from '../../src/index.js';
-import { claims, codeOf, codeOfSync, generate, mint, nowDate } from './jwt-mint.js';
+import p256Vectors from '../vectors/wycheproof-jwe/ecdh_secp256r1_webcrypto_test.json';
+import p384Vectors from '../vectors/wycheproof-jwe/ecdh_secp384r1_webcrypto_test.json';
+import { b64u, claims, codeOf, codeOfSync, generate, mint, nowDate, unb64u } from './jwt-mint.js';
 
 describe('CryptoKey inputs', () => {
   for (const alg of ['RS256', 'PS384', 'ES256', 'ES512', 'EdDSA', 'HS256'] as const) {
@@ -90,5 +92,52 @@ describe('key_ops_duplicates_refused', () => {
     // Distinct operations are fine, and a non-string is still refused.
     expect(createSigner({ alg: 'HS256', key: { ...secret, key_ops: ['sign', 'verify'] } })).toBeDefined();
     expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: { ...secret, key_ops: ['verify', 1] } as unknown as JWK }))).toBe('ERR_KEY_INVALID');
+  });
+});
+
+describe('ec_public_key_on_curve_when_made', () => {
+  // Wycheproof's invalid-curve points (ECDH files, test/vectors/wycheproof-jwe/SOURCE.md)
+  // and genuine keys with one bit of y changed: refused when the key is made, in every
+  // backend, without asking the runtime's importer.
+  const wycheproof: [string, JWK][] = [];
+  for (const [crv, file] of [['P-256', p256Vectors], ['P-384', p384Vectors]] as const) {
+    for (const g of file.testGroups) for (const t of g.tests) if (t.flags.includes('InvalidCurveAttack')) wycheproof.push([`${crv} tcId ${t.tcId}`, { ...(t.public as JWK), kid: undefined }]);
+  }
+  const flipped = async (alg: string): Promise<JWK> => {
+    const pair = await generate(alg);
+    const y = unb64u(pair.publicJwk.y!);
+    y[y.length - 1]! ^= 1;
+    return { ...(pair.publicJwk as JWK), y: b64u(y) };
+  };
+
+  it('an off-curve `key` is refused by createVerifier, synchronously (P-256, P-384, P-521, Wycheproof invalid-curve points)', async () => {
+    expect(wycheproof.length).toBeGreaterThanOrEqual(32);
+    for (const [alg, crv] of [['ES256', 'P-256'], ['ES384', 'P-384'], ['ES512', 'P-521']] as const) {
+      const key = await flipped(alg);
+      expect(codeOfSync(() => createVerifier({ algorithms: [alg], key })), crv).toBe('ERR_KEY_INVALID');
+    }
+    for (const [name, key] of wycheproof) {
+      const alg = key.crv === 'P-256' ? 'ES256' : 'ES384';
+      expect(codeOfSync(() => createVerifier({ algorithms: [alg], key })), name).toBe('ERR_KEY_INVALID');
+    }
+  });
+
+  it('an off-curve key-set entry is left out when the set is made; the others still verify', async () => {
+    const good = await generate('ES256');
+    const bad = await flipped('ES256');
+    const jwks = createLocalJWKSet({ keys: [{ ...bad, kid: 'off' }, { ...(good.publicJwk as JWK), kid: 'on' }] });
+    const v = createVerifier({ algorithms: ['ES256'], jwks, currentDate: nowDate });
+    expect(await codeOf(async () => v.verify(await mint(good, claims(), { kid: 'on' })))).toBe('OK');
+    // The entry is gone: no key answers to its kid (not a key error at verify time).
+    expect(await codeOf(async () => v.verify(await mint(good, claims(), { kid: 'off' })))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+  });
+
+  it('a genuine point and its negation (x, p - y) are both accepted', async () => {
+    const pair = await generate('ES256');
+    const p = 2n ** 256n - 2n ** 224n + 2n ** 192n + 2n ** 96n - 1n;
+    const y = BigInt(`0x${[...unb64u(pair.publicJwk.y!)].map((b) => b.toString(16).padStart(2, '0')).join('')}`);
+    const neg = Uint8Array.from((p - y).toString(16).padStart(64, '0').match(/../g)!, (h) => parseInt(h, 16));
+    expect(codeOfSync(() => createVerifier({ algorithms: ['ES256'], key: pair.publicJwk as JWK }))).toBe('OK');
+    expect(codeOfSync(() => createVerifier({ algorithms: ['ES256'], key: { ...(pair.publicJwk as JWK), y: b64u(neg) } }))).toBe('OK');
   });
 });

@@ -170,10 +170,22 @@ describe('options_unknown_name_refused_hono_lazy', () => {
     const verifier = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate });
     app.use(jwtAuth(() => ({ verifier, scope: ['admin'] }) as never));
     app.get('/', (c) => c.text('ok'));
-    const res = await app.request('http://x/', { headers: { authorization: `Bearer ${await hs(claims({ scope: 'read' }))}` } }, {});
+    // The middleware logs one line (to console.error by default): collected here, restored after.
+    const original = console.error;
+    let lines = 0;
+    console.error = () => void lines++;
+    let res: Response;
+    try {
+      res = await app.request('http://x/', { headers: { authorization: `Bearer ${await hs(claims({ scope: 'read' }))}` } }, {});
+    } finally {
+      console.error = original;
+    }
     expect(res.status).toBe(500);
+    expect(lines).toBe(1);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ code: 'ERR_OPTIONS_INVALID', setting: 'scope' });
+    // A 500 of the middleware's own (kind server_error: the deployment's fault), the JwtError as its cause.
+    expect(errors[0]).toMatchObject({ status: 500, kind: 'server_error' });
+    expect((errors[0] as Error).cause).toMatchObject({ code: 'ERR_OPTIONS_INVALID', setting: 'scope' });
   });
 });
 

@@ -303,3 +303,32 @@ describe('signing keys are checked as for verify', () => {
     expect(code).toBe(SYNC_EVERYWHERE ? 'OK' : 'ERR_KEY_INVALID');
   });
 });
+
+describe('sign_key_public_part_matches_private', () => {
+  // A private JWK whose public members belong to another key is refused, whatever the
+  // backend's importer makes of it (node:crypto takes EC x,y as given): at creation
+  // where the backend is synchronous, else at the first sign. ERR_KEY_INVALID either way.
+  const refusal = async (alg: Algorithm, key: PrivateJWK): Promise<string> => {
+    const made = codeOfSync(() => createSigner({ alg, key }));
+    return made !== 'OK' ? made : codeOf(() => createSigner({ alg, key }).sign({ n: 1 }));
+  };
+
+  for (const [alg, members] of [['ES256', ['x', 'y']], ['ES384', ['x', 'y']], ['ES512', ['x', 'y']], ['EdDSA', ['x']], ['RS256', ['n']], ['PS256', ['n', 'e']]] as const) {
+    it(`${alg}: public ${members.join(',')} of another key refused; the matching pair signs`, async () => {
+      const mine = await privateJwk(await generate(alg));
+      const other = (await generate(alg)).publicJwk as Record<string, string>;
+      const swapped = { ...mine, ...Object.fromEntries(members.map((m) => [m, other[m]!])) } as PrivateJWK;
+      expect(await refusal(alg, swapped)).toBe('ERR_KEY_INVALID');
+      expect(await refusal(alg, mine)).toBe('OK');
+    });
+  }
+
+  it('an EC private JWK whose public point is off the curve: ERR_KEY_INVALID when the signer is made', async () => {
+    for (const alg of ['ES256', 'ES384', 'ES512'] as const) {
+      const jwk = await privateJwk(await generate(alg));
+      const y = unb64u(jwk.y!);
+      y[y.length - 1]! ^= 1;
+      expect(codeOfSync(() => createSigner({ alg, key: { ...jwk, y: b64u(y) } })), alg).toBe('ERR_KEY_INVALID');
+    }
+  });
+});

@@ -105,4 +105,44 @@ describe('OIDC discovery (fake IdP on loopback)', () => {
     expect(setting(config('http://127.0.0.1:9/x'))).toBe('OK');
     expect(setting({ issuers: [{ issuer: ['https://a.example.com', 'https://b.example.com'], audience: 'api', algorithms: ['RS256'] }] })).toBe('issuers[0].issuer');
   });
+
+  // Issue 22 item 2: headers arrive, the body never ends. One deadline covers the body,
+  // for the request that started the fetch and for those joined on it: all are 503.
+  it('guard_discovery_body_stall_answers_503', async () => {
+    const iss = 'https://stall.example.com';
+    // Each body drips one space then stalls for ever, and ignores the fetch's abort signal.
+    const stalled = (): Response =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start: (c) => c.enqueue(new TextEncoder().encode('{"issuer": ')),
+          pull: () => new Promise<void>(() => undefined),
+        }),
+        { headers: { 'content-type': 'application/json' } },
+      );
+    const stallingFetch = (async (input: RequestInfo | URL) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.startsWith(`${iss}/.well-known/`)) return stalled();
+      throw new TypeError(`unexpected fetch in test: ${url}`);
+    }) as typeof fetch;
+    const g = await makeGuard(k, { config: { ...config(iss), jwks: { timeoutMs: 300 } }, deps: { fetch: stallingFetch } });
+    const t = await tokenFor(iss);
+    const statuses = await Promise.all(Array.from({ length: 4 }, () => g.send('/x', bearer(t)).then((r) => r.status)));
+    expect(statuses).toEqual([503, 503, 503, 503]);
+  });
+
+  it('guard_jwks_body_stall_answers_503', async () => {
+    const iss = await issuerOnIdp();
+    const jwksUri = `${iss}/keys`;
+    const stallingFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url === jwksUri) {
+        return new Response(new ReadableStream<Uint8Array>({ pull: () => new Promise<void>(() => undefined) }), { headers: { 'content-type': 'application/json' } });
+      }
+      return realFetch(input, init);
+    }) as typeof fetch;
+    const g = await makeGuard(k, { config: { ...config(iss), jwks: { timeoutMs: 300 } }, deps: { fetch: stallingFetch } });
+    const t = await tokenFor(iss);
+    const statuses = await Promise.all(Array.from({ length: 4 }, () => g.send('/x', bearer(t)).then((r) => r.status)));
+    expect(statuses).toEqual([503, 503, 503, 503]);
+  });
 });

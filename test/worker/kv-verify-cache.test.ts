@@ -42,11 +42,11 @@ describe('miss then hit across two guard instances', () => {
     expect(a.guard.counters.get('l2_miss')).toBe(1);
     expect(a.guard.counters.get('l2_write')).toBe(1);
 
-    // The KV key is v1:<policy id>:<base64url(SHA-256(token))>; the value never holds the token.
+    // The KV key is v2:<policy id>:<key tag>:<base64url(SHA-256(token))>; the value never holds the token.
     const hash = await sha256b64u(t);
-    const listed = (await kv.VERIFY_CACHE.list({ prefix: 'v1:' })).keys.map((x) => x.name).filter((n) => n.endsWith(`:${hash}`));
+    const listed = (await kv.VERIFY_CACHE.list({ prefix: 'v2:' })).keys.map((x) => x.name).filter((n) => n.endsWith(`:${hash}`));
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatch(/^v1:[A-Za-z0-9_-]{22}:[A-Za-z0-9_-]{43}$/);
+    expect(listed[0]).toMatch(/^v2:[A-Za-z0-9_-]{22}:[A-Za-z0-9_-]{16}:[A-Za-z0-9_-]{43}$/);
     const stored = (await kv.VERIFY_CACHE.get(listed[0]!, 'text'))!;
     expect(stored.startsWith('s1.')).toBe(true);
     for (const seg of t.split('.')) expect(stored).not.toContain(seg);
@@ -125,7 +125,7 @@ describe('entry life', () => {
     expect(b.guard.counters.get('l2_hit')).toBe(0);
     // KV's own clock has not removed it: the guard's exp check is what refused it.
     const hash = await sha256b64u(t);
-    expect((await kv.VERIFY_CACHE.list({ prefix: 'v1:' })).keys.some((x) => x.name.endsWith(hash))).toBe(true);
+    expect((await kv.VERIFY_CACHE.list({ prefix: 'v2:' })).keys.some((x) => x.name.endsWith(hash))).toBe(true);
   });
 
   it('an L1 entry dies at exp too', async () => {
@@ -143,7 +143,9 @@ describe('entry life', () => {
 describe('entries written without the secret are ignored', () => {
   async function keyFor(t: string, config: Record<string, unknown>): Promise<string> {
     const g = await makeGuard(k, { config, env: { CACHE_KEY } });
-    return g.guard.parts.l2!.key(t);
+    // Under the tag of the configured key the forged token names (ed-1): where a genuine entry would be.
+    const current = await g.guard.parts.keyTags.current(ISS, 'EdDSA', 'ed-1');
+    return g.guard.parts.l2!.key(t, current!.tag);
   }
 
   it('a plain JSON identity planted under a forged token\'s key', async () => {
@@ -176,10 +178,11 @@ describe('entries written without the secret are ignored', () => {
     const a = await makeGuard(k, { config, env: { CACHE_KEY } });
     await a.send('/x', bearer(good));
     const l2 = a.guard.parts.l2!;
-    const genuine = (await kv.VERIFY_CACHE.get(l2.key(good), 'text'))!;
+    const tag = (await a.guard.parts.keyTags.current(ISS, 'EdDSA', 'ed-1'))!.tag;
+    const genuine = (await kv.VERIFY_CACHE.get(l2.key(good, tag), 'text'))!;
     expect(genuine).not.toBeNull();
     const bad = await forged('EdDSA', { sub: 'attacker' });
-    await kv.VERIFY_CACHE.put(l2.key(bad), genuine);
+    await kv.VERIFY_CACHE.put(l2.key(bad, tag), genuine);
     const g = await makeGuard(k, { config, env: { CACHE_KEY } });
     expect((await g.send('/x', bearer(bad))).status).toBe(401);
     expect(g.guard.counters.get('l2_rejected_entry')).toBe(1);

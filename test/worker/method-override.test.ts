@@ -46,3 +46,39 @@ describe('method-override headers', () => {
   });
 });
 
+
+describe('method-override query parameter', () => {
+  // How a client can spell `_method` so that some origin's parser reads it back as
+  // `_method`: letters escaped or not, any case, PHP's renaming of ` `/`.`/`[`.
+  const escapedChar = (c: string) => fc.constantFrom(c, c.toUpperCase(), `%${c.charCodeAt(0).toString(16)}`, `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  // PHP drops leading spaces, then reads ` ` and `.` as `_`: ` _method` and `.method` are `_method` there.
+  const leading = fc.constantFrom('_', '%5f', '%5F', '.', '%2e', '%2E', ' _', '+_', '+.', '%20.');
+  const spelling = fc
+    .tuple(leading, ...[...'method'].map(escapedChar), fc.constantFrom('', '[]', '[0]'))
+    .map((cs) => cs.join(''));
+  const value = fc.constantFrom('DELETE', 'delete', 'PUT', '');
+  const others = fc.array(fc.constantFrom('a=1', 'method=x', 'b', '_methods=1', 'x_method=DELETE'), { maxLength: 3 });
+
+  it('method_override_query_param_refused: `?_method=DELETE` in every spelling an origin reads as _method is a 400 before any rule', async () => {
+    // POST is open, DELETE needs orders:write: a POST whose query says DELETE must never reach the origin.
+    const g = await makeGuard(k, {
+      config: baseConfig(k, { rules: [{ pathPrefix: '/orders/', methods: ['POST'], auth: 'none' }, { pathPrefix: '/orders/', methods: ['DELETE'], scopes: ['orders:write'] }] }),
+    });
+    await fc.assert(
+      fc.asyncProperty(spelling, value, others, fc.constantFrom('&', ';'), async (name, v, rest, sep) => {
+        const before = g.net.calls.length;
+        const query = [...rest, `${name}=${v}`].join(sep);
+        const res = await g.send(`/orders/1?${query}`, { method: 'POST' });
+        expect(res.status, query).toBe(400);
+        expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
+        expect(g.net.calls.length).toBe(before);
+      }),
+      params,
+    );
+    // Names that only contain the word pass, as does the same POST without the parameter.
+    for (const q of ['', '?method=DELETE', '?_methods=DELETE', '?x_method=DELETE', '?a=_method', '?q=%5Fmethod']) {
+      expect((await g.send(`/orders/1${q}`, { method: 'POST' })).status, q).toBe(200);
+    }
+    expect(g.guard.counters.get('rejected:method_override')).toBeGreaterThan(0);
+  });
+});

@@ -4,7 +4,7 @@
 // token past its max age.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/worker/config.js';
-import { HS_ISS, AUD, baseConfig, bearer, demoKeys, makeGuard, nowSeconds, token, type Keys } from './harness.js';
+import { CACHE_KEY, HS_ISS, AUD, baseConfig, bearer, demoKeys, makeGuard, nowSeconds, token, type Keys } from './harness.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -52,6 +52,22 @@ describe('maxTokenAge', () => {
     now += 40_000;
     await g.send('/x', bearer(tk));
     expect(g.guard.counters.get('l1_hit')).toBe(1);
+  });
+
+  it('max_token_age_bounds_l2: a KV entry is not served past the token\'s max age, by any instance', async () => {
+    const config = { ...aged(60), cache: { verify: 'all', kvTimeoutMs: 25, verifyAdmission: 'always' } };
+    const tk = await token(k.hs, { sub: `aged-${crypto.randomUUID()}`, iat: nowSeconds() - 30, exp: nowSeconds() + 3600 });
+    const a = await makeGuard(k, { config, env: { CACHE_KEY } });
+    expect((await a.send('/x', bearer(tk))).status).toBe(200);
+    expect(a.guard.counters.get('l2_write')).toBe(1);
+    // Another isolate 1 s later is served from KV...
+    const soon = await makeGuard(k, { config, env: { CACHE_KEY }, deps: { now: () => Date.now() + 1000 } });
+    expect((await soon.send('/x', bearer(tk))).status).toBe(200);
+    expect(soon.guard.counters.get('l2_hit')).toBe(1);
+    // ...one 40 s later (the token is then 70 s old) is not: the entry's window ends at iat + maxTokenAge.
+    const late = await makeGuard(k, { config, env: { CACHE_KEY }, deps: { now: () => Date.now() + 40_000 } });
+    await late.send('/x', bearer(tk));
+    expect(late.guard.counters.get('l2_hit')).toBe(0);
   });
 
   it('maxTokenAge is whole seconds from 1 to one year; anything else names the setting', () => {

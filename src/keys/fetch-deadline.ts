@@ -1,0 +1,96 @@
+// One deadline over a whole exchange with an issuer: the request, the headers and
+// every byte of the body. A discovery document or key set whose body drips or
+// stalls after the headers would otherwise hold the fetch (and every verify that
+// joined it) for ever. On expiry the fetch is aborted through its signal and the
+// body reader is cancelled, and the caller gets ERR_JWKS_TIMEOUT at once even if
+// the fetch or the stream ignores the abort (an injected fetch may).
+
+import { JwtError } from '../errors.js';
+import { readCapped } from './read-capped.js';
+
+/**
+ * A timer that aborts a signal and rejects every promise raced against it.
+ *
+ * @example
+ * const d = new Deadline(2000);
+ * try { await d.race(fetch(url, { signal: d.signal })); } finally { d.clear(); }
+ */
+export class Deadline {
+  readonly #controller = new AbortController();
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #expired: Promise<never>;
+  #passed = false;
+
+  constructor(ms: number) {
+    let reject!: (e: JwtError) => void;
+    this.#expired = new Promise<never>((_, r) => (reject = r));
+    // Nobody may be racing when it fires: that is not an unhandled rejection.
+    this.#expired.catch(() => undefined);
+    this.#timer = setTimeout(() => {
+      this.#passed = true;
+      this.#controller.abort();
+      reject(new JwtError('ERR_JWKS_TIMEOUT'));
+    }, ms);
+  }
+
+  /** Aborted when the deadline passes. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** True once the deadline has passed. */
+  get passed(): boolean {
+    return this.#passed;
+  }
+
+  /** `p`, or ERR_JWKS_TIMEOUT when the deadline passes first. */
+  race<T>(p: Promise<T>): Promise<T> {
+    return Promise.race([p, this.#expired]);
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+  }
+}
+
+/** What fetchCapped asks for, besides the URL. */
+export interface CappedFetch {
+  fetch: typeof fetch;
+  headers: Record<string, string>;
+  /** The deadline for the whole exchange, body included, in ms. */
+  timeoutMs: number;
+  /** Largest body accepted, in bytes. */
+  cap: number;
+  /** What is fetched, for error reasons ("key set", "discovery document"). */
+  what: string;
+}
+
+/**
+ * GET `url` (never following a redirect) and read its 200 body as UTF-8 text under
+ * one deadline. ERR_JWKS_TIMEOUT when the deadline passes (headers or body),
+ * ERR_JWKS_FETCH_FAILED for a network fault or another status, ERR_JWKS_INVALID
+ * for a body over `cap` or not UTF-8.
+ *
+ * @example
+ * const { text, headers } = await fetchCapped(url, { fetch, headers: {}, timeoutMs: 3000, cap: 65_536, what: 'discovery document' });
+ */
+export async function fetchCapped(url: string, o: CappedFetch): Promise<{ text: string; headers: Headers }> {
+  const deadline = new Deadline(o.timeoutMs);
+  try {
+    let res: Response;
+    try {
+      // A redirect could point the verifier at an attacker's keys: never follow one.
+      res = await deadline.race(o.fetch(url, { method: 'GET', headers: o.headers, redirect: 'manual', signal: deadline.signal }));
+    } catch (cause) {
+      throw new JwtError(deadline.passed ? 'ERR_JWKS_TIMEOUT' : 'ERR_JWKS_FETCH_FAILED', { cause });
+    }
+    if (res.status !== 200) {
+      void res.body?.cancel().catch(() => undefined);
+      throw new JwtError('ERR_JWKS_FETCH_FAILED', { reason: `${o.what}: HTTP status ${res.status}` });
+    }
+    const text = await readCapped(res, o.cap, o.what, deadline);
+    return { text, headers: res.headers };
+  } finally {
+    deadline.clear();
+  }
+}

@@ -1,0 +1,130 @@
+// docs/migrate-hono.md against hono's own middleware: (1) its code block is
+// test/node/doc-examples/migrate-hono.ts byte for byte, and that file runs and prints
+// what its `// → …` comments say; (2) hono's `jwt` and `edgejwt/hono` with the options
+// the note maps to each other hand the route the same payload; (3) every row of
+// "Where edgejwt is stricter" holds: hono's `jwt` lets the request through, edgejwt
+// refuses it with the code the note names, and the option the note gives (where it
+// gives one) lets it through again.
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+import { jwk } from 'hono/jwk';
+import { jwt } from 'hono/jwt';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createSigner, isJwtError } from '../../src/index.js';
+import { jwtAuth } from '../../src/hono/index.js';
+
+const DOC = fileURLToPath(new URL('../../docs/migrate-hono.md', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('./doc-examples/migrate-hono.ts', import.meta.url));
+
+const SECRET_TEXT = 'a shared secret of at least 32 bytes';
+const SECRET = new TextEncoder().encode(SECRET_TEXT);
+const now = () => Math.floor(Date.now() / 1000);
+const b64u = (v: object | string) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
+/** An HS256 token over exactly these header and payload bytes. */
+function hs256(header: object | string, payload: object | string, secret: string = SECRET_TEXT): string {
+  const input = `${b64u(header)}.${b64u(payload)}`;
+  return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+}
+
+// Hono's and edgejwt's middleware differ in the Env they declare; the app here declares none.
+type Middleware = (c: never, next: () => Promise<void>) => Promise<unknown>;
+/** An app behind `auth`: the status, and the JwtError code edgejwt refused with (or the payload). */
+async function call(auth: Middleware, token: string): Promise<{ status: number; code?: string; payload?: unknown }> {
+  let code: string | undefined;
+  const app = new Hono();
+  app.onError((err, c) => {
+    if (isJwtError(err.cause)) code = err.cause.code;
+    return 'getResponse' in err ? (err as { getResponse(): Response }).getResponse() : c.text('error', 500);
+  });
+  app.use(auth as Parameters<Hono['use']>[1]);
+  app.get('/', (c) => c.json(c.get('jwtPayload' as never)));
+  const res = await app.request('http://x/', { headers: { authorization: `Bearer ${token}` } });
+  return { status: res.status, ...(code === undefined ? {} : { code }), ...(res.status === 200 ? { payload: await res.json() } : {}) };
+}
+const theirs = (verification: object = {}) => jwt({ secret: SECRET_TEXT, alg: 'HS256', verification });
+const ours = (options: Record<string, unknown> = {}) => jwtAuth({ algorithms: ['HS256'], key: SECRET, cache: false, ...options });
+
+describe('migration_hono_doc_example', () => {
+  afterEach(() => vi.restoreAllMocks());
+  it('the note’s code block is test/node/doc-examples/migrate-hono.ts, byte for byte', () => {
+    const blocks = [...readFileSync(DOC, 'utf8').matchAll(/^```ts doctest=migrate-hono[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)];
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]![1]).toBe(readFileSync(EXAMPLE, 'utf8'));
+  });
+  it('the example runs and prints what its comments say', async () => {
+    const printed: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')));
+    await import(EXAMPLE);
+    const want = [...readFileSync(EXAMPLE, 'utf8').matchAll(/console\.log\(.*\);\s*\/\/ → (.*)$/gm)].map((m) => m[1]!.trim());
+    expect(want.length).toBeGreaterThan(0);
+    expect(printed).toEqual(want);
+  });
+});
+
+describe('migration_hono_same_answer', () => {
+  it('jwt({ secret, alg, verification: { iss, aud } }) and jwtAuth({ algorithms, key, issuer, audience }) hand the route the same payload', async () => {
+    const token = createSigner({ alg: 'HS256', key: SECRET }).signSync({ sub: 'alice', scope: 'read' }, { expiresIn: 300, issuer: 'https://auth.example', audience: 'api' });
+    const a = await call(theirs({ iss: 'https://auth.example', aud: 'api' }), token);
+    const b = await call(ours({ issuer: 'https://auth.example', audience: 'api' }), token);
+    expect(a.status).toBe(200);
+    expect(b).toEqual(a);
+  });
+  it('jwk({ keys }) and jwtAuth({ algorithms, jwks: { keys } }) hand the route the same payload', async () => {
+    const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const { kty, crv, x, y } = (await crypto.subtle.exportKey('jwk', pair.publicKey)) as JsonWebKey;
+    const key = { kty: kty!, crv: crv!, x: x!, y: y!, kid: 'k1', alg: 'ES256' };
+    const token = await createSigner({ alg: 'ES256', key: pair.privateKey, header: { kid: 'k1' } }).sign({ sub: 'bob' }, { expiresIn: 300 });
+    const a = await call(jwk({ keys: [key], alg: ['ES256'] }), token);
+    const b = await call(jwtAuth({ algorithms: ['ES256'], jwks: { keys: [key] } }), token);
+    expect(a.status).toBe(200);
+    expect(b).toEqual(a);
+  });
+});
+
+// One row of the note's "Where edgejwt is stricter" table.
+interface Row {
+  name: string;
+  token: () => string;
+  code: string;
+  /** Options that let the request through, where the note names one. */
+  restore?: Record<string, unknown>;
+}
+const ROWS: Row[] = [
+  { name: 'no exp', token: () => hs256({ alg: 'HS256', typ: 'JWT' }, { sub: 'a' }), code: 'ERR_JWT_CLAIM_INVALID', restore: { requireExp: false } },
+  { name: 'token over 16 KiB', token: () => hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60, pad: 'x'.repeat(20_000) }), code: 'ERR_JWT_TOO_LARGE', restore: { maxTokenLength: 65_536 } },
+  { name: 'a header member named twice', token: () => hs256('{"alg":"HS256","alg":"HS256"}', { sub: 'a', exp: now() + 60 }), code: 'ERR_JWS_HEADER_INVALID' },
+  {
+    name: 'signature with non-zero trailing bits',
+    token: () => {
+      const t = hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60 });
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      return t.slice(0, -1) + alphabet[alphabet.indexOf(t.at(-1)!) ^ 1];
+    },
+    code: 'ERR_JWT_MALFORMED',
+  },
+];
+
+describe('migration_hono_stricter_rows', () => {
+  for (const row of ROWS) {
+    it(`${row.name}: hono's jwt lets it through, edgejwt/hono answers 401 (${row.code})${row.restore ? `, ${Object.keys(row.restore).join(', ')} restores` : ''}`, async () => {
+      const token = row.token();
+      expect((await call(theirs(), token)).status).toBe(200);
+      expect(await call(ours(), token)).toEqual({ status: 401, code: row.code });
+      if (row.restore) expect((await call(ours(row.restore), token)).status).toBe(200);
+    });
+  }
+  it('an HS256 secret shorter than 32 bytes: hono verifies with it; edgejwt refuses the key when the middleware is made (ERR_KEY_TOO_SHORT)', async () => {
+    const short = 'k'.repeat(16);
+    const token = hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60 }, short);
+    expect((await call(jwt({ secret: short, alg: 'HS256' }), token)).status).toBe(200);
+    expect(() => jwtAuth({ algorithms: ['HS256'], key: new TextEncoder().encode(short) })).toThrow(expect.objectContaining({ code: 'ERR_KEY_TOO_SHORT' }));
+  });
+  it("a signed-cookie option ({ key, secret }): hono reads it; edgejwt refuses the option (ERR_OPTIONS_INVALID, setting cookie)", () => {
+    expect(() => jwt({ secret: SECRET_TEXT, alg: 'HS256', cookie: { key: 'session', secret: 'cookie secret' } })).not.toThrow();
+    expect(() => jwtAuth({ algorithms: ['HS256'], key: SECRET, cookie: { key: 'session', secret: 'cookie secret' } } as never)).toThrow(
+      expect.objectContaining({ code: 'ERR_OPTIONS_INVALID', setting: 'cookie' }),
+    );
+  });
+});
