@@ -43,7 +43,7 @@ const never = [
   ['bearer-below-adapters', '^src/bearer/', '^src/(hono|worker|cli)/', 'the bearer module is shared by the guard and the middleware, below both'],
   ['nothing-imports-cli', '^src/(bearer|hono|worker)/', '^src/cli/', 'the command-line tool uses the guard, never the other way'],
   ['verifier-no-backend', '^src/(verifier|verify-path)\\.ts$', '^src/backend/', 'the verifier calls handle.verify, never a backend'],
-  ['verify-path-no-jwe', '^src/verify-path\\.ts$', '^src/jwe/', 'JWE reaches the verify path only through the hook createVerifier passes (a guard bundle without src/jwe/)'],
+  ['verifier-no-jwe', '^src/(verify-path|verifier)\\.ts$', '^src/jwe/', 'JWE reaches the verifier only through the decryption value jweDecryption makes (a bundle without jweDecryption has no src/jwe/)'],
   ['guard-no-jwe', '^src/worker/', '^src/(jwe/|verifier\\.ts$)', 'the guard never decrypts: it builds its verifier through verify-path.ts without src/jwe/'],
   ['src-not-assembly', '^src/', '^assembly/', 'src/ reaches the core only through #core-loader and src/wasm/abi.ts'],
 ].map(([name, from, to, comment]) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to, ...(name === 'src-not-assembly' ? {} : RUNTIME) } }));

@@ -1,5 +1,5 @@
 // What `createVerifier` costs a user's Worker: the two entries in bench/verify/bundle/
-// (HS256 alone, RS256 alone with a remote key set) bundled as Wrangler would (the
+// (HS256 alone, RS256 alone with a remote key set, HS256 with jweDecryption) bundled as Wrangler would (the
 // `workerd` condition, minified, the .wasm left outside as its own module), with the
 // bytes each room of src/ leaves in them. Printed by bench/verify/bundle-size.ts and
 // on the last line of bench/guard/isolate.ts.
@@ -22,7 +22,7 @@ export interface VerifierBundle {
   rooms: Record<string, number>;
 }
 
-export const VERIFIER_ENTRIES = { 'createVerifier HS256': 'hs256.ts', 'createVerifier RS256 (remote JWKS)': 'rs256.ts' } as const;
+export const VERIFIER_ENTRIES = { 'createVerifier HS256': 'hs256.ts', 'createVerifier RS256 (remote JWKS)': 'rs256.ts', 'createVerifier HS256 + jweDecryption': 'hs256-jwe.ts' } as const;
 
 export async function verifierBundles(): Promise<VerifierBundle[]> {
   const out: VerifierBundle[] = [];

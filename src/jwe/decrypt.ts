@@ -15,11 +15,11 @@ import { parseJweHeader, type JweHeader } from './header.js';
 import { JweKey, type EncryptionKeyInput } from './keys.js';
 
 /**
- * The `decryption` option of createVerifier.
+ * The options of jweDecryption, createVerifier's `decryption`.
  *
  * @example
  * ```ts
- * const verifier = createVerifier({ algorithms: ['ES256'], jwks, decryption: { keys: [recipientPrivateJwk], algorithms: ['ECDH-ES+A256KW'], encryptions: ['A256GCM'] } });
+ * const verifier = createVerifier({ algorithms: ['ES256'], jwks, decryption: jweDecryption({ keys: [recipientPrivateJwk], algorithms: ['ECDH-ES+A256KW'], encryptions: ['A256GCM'] }) });
  * const { payload } = await verifier.verify(jweOrJws);
  * ```
  */
@@ -47,7 +47,7 @@ export const DECRYPTION_OPTION_NAMES = { keys: true, algorithms: true, encryptio
  *
  * @example
  * ```ts
- * const verifier = createVerifier({ issuers: [a, b], decryption: { keys: [{ key: sharedWithA, issuer: 'https://a.example' }] } });
+ * const verifier = createVerifier({ issuers: [a, b], decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: 'https://a.example' }] }) });
  * ```
  */
 export interface IssuerBoundKey {
