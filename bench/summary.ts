@@ -1,6 +1,6 @@
-// Writes bench/results/SUMMARY.md (every table) and docs/speed.md (the figures the
-// README's Speed section quotes, with the machine, the date, the charts and the
-// commands) from the results JSON. Whatever has not been run is said to be missing.
+// Writes bench/results/SUMMARY.md (every table), docs/speed.md (the headline
+// figures with the machine, the date, the charts and the commands) and the README's
+// Speed headline (between its speed-headline markers) from the results JSON. Whatever has not been run is said to be missing.
 // Smoke runs write only results/smoke/SUMMARY.md. Run: node bench/summary.ts
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { formatNs, formatTable, smoke, type Sample } from './lib/harness.ts';
 import { latencyTable, type Latency } from './lib/latency.ts';
 import { coldTable, type ColdCell } from './lib/cold.ts';
 import { L2_DEFAULT_ALGORITHMS } from '../src/worker/l2-defaults.ts';
+import { inconsistency, loadLine, readmeSpeed, replaceBlock } from './lib/readme-speed.ts';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const dir = join(benchDir, smoke ? 'results/smoke' : 'results');
@@ -17,7 +18,9 @@ const read = <T>(name: string): T | undefined => (existsSync(join(dir, `${name}.
 type Env = Record<string, string>;
 interface Table {
   env: Env;
+  keyPaths?: Record<string, string>;
   variants: Record<string, Sample[]>;
+  floors?: Record<string, Sample[]>;
   l2Cpu?: Sample;
 }
 interface Isolate {
@@ -60,7 +63,13 @@ const assertionRun = iso?.warm && Object.values(iso.warm).some((w) => w['guard-a
 const x = (v: number) => `${v >= 10 ? v.toFixed(1) : v.toFixed(2)}×`;
 const isPeer = (name: string) => !name.startsWith('edgejwt') && !name.includes('bare') && !name.includes('cache hit');
 const envLine = (e: Env | undefined, extra: string[] = []) =>
-  e === undefined ? '' : `${e.date?.slice(0, 16).replace('T', ' ')} UTC · ${e.machine} · Node ${e.node} · ${['jose', 'fast-jwt', 'hono', 'workerd', 'miniflare', ...extra].filter((k) => e[k]).map((k) => `${k} ${e[k]}`).join(' · ')}`;
+  e === undefined ? '' : `${e.date?.slice(0, 16).replace('T', ' ')} UTC · ${e.machine} · Node ${e.node} · ${['jose', 'fast-jwt', 'hono', 'workerd', 'miniflare', ...extra].filter((k) => e[k]).map((k) => `${k} ${e[k]}`).join(' · ')}${e.loadStart ? ` · ${loadLine(e)}` : ''}`;
+
+/** How each library in a table was given its key (bench/lib/key-paths.ts), or a warning for older results. */
+function keyPathLines(t: Table): string[] {
+  if (t.keyPaths === undefined) return ['Key path per peer: not recorded in this result (run before the key paths were fixed; re-run `npm run bench`).'];
+  return ['Key path per library (each key made once, before timing):', '', ...Object.entries(t.keyPaths).map(([lib, path]) => `- ${lib}: ${path}`)];
+}
 
 /** Per variant: edgejwt's median, and ratios (peer median / edgejwt median: > 1 means edgejwt is faster). */
 function headline(t: Table, ours: (rows: Sample[]) => Sample, also?: string): string[] {
@@ -148,11 +157,11 @@ function kvVerdict(): string[] {
 
 // --- Node and workerd tables -------------------------------------------------
 if (node) {
-  sum.push('## Full verify per algorithm, Node', '', envLine(node.env, ['jsonwebtoken', '@tsndr/cloudflare-worker-jwt']), '', ...headline(node, nodeOurs, 'verify (async)'), '', '![ops/s per library, Node](ops-node.svg)', '');
+  sum.push('## Full verify per algorithm, Node', '', envLine(node.env, ['jsonwebtoken', '@tsndr/cloudflare-worker-jwt']), '', ...headline(node, nodeOurs, 'verify (async)'), '', ...keyPathLines(node), '', '![ops/s per library, Node](ops-node.svg)', '');
   for (const [label, rows] of Object.entries(node.variants)) sum.push(formatTable(`${label} (Node)`, rows, 'edgejwt verifySync'), '');
 } else sum.push('## Full verify per algorithm, Node', '', 'Not run yet: `npm run bench`.', '');
 if (workerd) {
-  sum.push('## Full verify per algorithm, inside workerd', '', envLine(workerd.env), '', ...headline(workerd, workerdOurs), '', '![ops/s per library, workerd](ops-workerd.svg)', '');
+  sum.push('## Full verify per algorithm, inside workerd', '', envLine(workerd.env), '', ...headline(workerd, workerdOurs), '', ...keyPathLines(workerd), '', '![ops/s per library, workerd](ops-workerd.svg)', '');
   for (const [label, rows] of Object.entries(workerd.variants)) sum.push(formatTable(`${label} (workerd)`, rows, rows[0]!.name), '');
 } else sum.push('## Full verify per algorithm, inside workerd', '', 'Not run yet: `npm run bench`.', '');
 
@@ -319,8 +328,8 @@ if (!smoke) {
     '| `npm run bench:load` | `wrangler dev` under autocannon on loopback, 0% and 50% bad tokens | about 2 minutes |',
     '',
   );
-  if (node) speed.push(`## Full verify in Node`, '', `_${envLine(node.env)}_`, '', 'Ratios use edgejwt `verifySync`; its async `verify` is shown beside it. Caches off everywhere.', '', ...headline(node, nodeOurs, 'verify (async)'), '', '![ops/s per library in Node](../bench/results/ops-node.svg)', '');
-  if (workerd) speed.push(`## Full verify inside workerd`, '', `_${envLine(workerd.env)}_`, '', ...headline(workerd, workerdOurs), '', '![ops/s per library in workerd](../bench/results/ops-workerd.svg)', '');
+  if (node) speed.push(`## Full verify in Node`, '', `_${envLine(node.env)}_`, '', 'Ratios use edgejwt `verifySync`; its async `verify` is shown beside it. Caches off everywhere.', '', ...headline(node, nodeOurs, 'verify (async)'), '', ...keyPathLines(node), '', '![ops/s per library in Node](../bench/results/ops-node.svg)', '');
+  if (workerd) speed.push(`## Full verify inside workerd`, '', `_${envLine(workerd.env)}_`, '', ...headline(workerd, workerdOurs), '', ...inconsistency(workerd, 'inside workerd').flatMap((l) => [l, '']), ...keyPathLines(workerd), '', '![ops/s per library in workerd](../bench/results/ops-workerd.svg)', '');
   if (sweep) {
     const hs = sweep.HS256 as Sample[] | undefined;
     const hit = hs?.find((s) => s.name === 'hit, cache 1k full');
@@ -337,4 +346,10 @@ if (!smoke) {
   const p = join(benchDir, '..', 'docs', 'speed.md');
   writeFileSync(p, speed.join('\n') + '\n');
   console.log(`wrote ${p}`);
+  // The README's Speed headline, from the same two tables.
+  if (node && workerd) {
+    const readme = join(benchDir, '..', 'README.md');
+    writeFileSync(readme, replaceBlock(readFileSync(readme, 'utf8'), readmeSpeed(node, workerd, { verify: verify as never, ed25519: read('ed25519-node'), wasm: read('wasm-startup') })));
+    console.log(`wrote ${readme} (speed headline)`);
+  }
 }

@@ -1,5 +1,5 @@
 // Node-side facts every bench prints and stores: machine, runtime, versions.
-import { cpus, totalmem, platform, arch } from 'node:os';
+import { cpus, totalmem, platform, arch, loadavg, getPriority } from 'node:os';
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -42,9 +42,20 @@ export function environment(packages: string[] = []): Record<string, string> {
     openssl: process.versions.openssl ?? 'n/a',
     v8: process.versions.v8,
     edgejwt: edgejwt.version,
+    // The machine is shared: the 1/5/15-minute load averages when the bench started
+    // (and, set by writeResults, when it ended) say how busy it was.
+    loadStart: loadText(),
+    // The bench's scheduling priority (`nice -n -10 node …` on a busy machine gives it more of a core).
+    nice: String(getPriority()),
   };
   for (const p of packages) env[p] = packageVersion(p);
+  // Timing settings changed from a bench's defaults are part of what was measured.
+  for (const k of ['BENCH_ROUNDS', 'BENCH_ROUND_MS', 'BENCH_REQUEST_MS', 'BENCH_BEST_OF']) if (process.env[k]) env[k] = process.env[k]!;
   return env;
+}
+
+function loadText(): string {
+  return loadavg().map((l) => l.toFixed(2)).join(' ');
 }
 
 export function printEnvironment(env: Record<string, string>): void {
@@ -60,6 +71,8 @@ export function writeResults(name: string, data: unknown): string {
   const dir = join(benchDir, 'results', process.env.BENCH_SMOKE === '1' ? 'smoke' : '');
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.json`);
+  const env = (data as { env?: Record<string, string> } | null)?.env;
+  if (env !== undefined && typeof env === 'object') env.loadEnd = loadText();
   writeFileSync(path, JSON.stringify(data, null, 2) + '\n');
   return path;
 }

@@ -1,7 +1,9 @@
 // The peers that run on WebCrypto anywhere (jose, hono's JWT util,
 // @tsndr/cloudflare-worker-jwt, bare crypto.subtle.verify), set up for one
 // Material. Shared by the Node table and the workerd table so both time the same
-// calls. Each peer must accept the token once before it is timed.
+// calls. Each peer must accept the token once before it is timed. Every peer gets
+// the key as a CryptoKey imported once (its fastest documented path; a secret or
+// JWK handed in per call would import it again on every verify): see key-paths.ts.
 import * as jose from 'jose';
 import { verify as honoVerify } from 'hono/jwt';
 import tsndr from '@tsndr/cloudflare-worker-jwt';
@@ -20,8 +22,8 @@ export function tsndrSupports(alg: string): boolean {
 export async function webPeers(m: Material): Promise<PeerCase[]> {
   const { alg } = m.variant;
   const { verifyParams } = webCryptoParams(alg);
-  const joseKey = m.secret ?? m.verifyKey;
-  const honoKey = m.secretText ?? m.verifyKey;
+  const joseKey = m.verifyKey;
+  const honoKey = m.verifyKey;
   const token = m.token;
   await jose.jwtVerify(token, joseKey, { algorithms: [alg] });
   await honoVerify(token, honoKey as never, alg as never);

@@ -65,7 +65,7 @@ export interface WorkerdBench {
   workerdVersion: string;
 }
 
-export async function benchInWorkerd(entry: string, opts: { rounds?: number; requestMs?: number; warmupMs?: number } = {}): Promise<WorkerdBench> {
+export async function benchInWorkerd(entry: string, opts: { rounds?: number; requestMs?: number; warmupMs?: number; bestOf?: number } = {}): Promise<WorkerdBench> {
   const rounds = opts.rounds ?? (smoke ? 3 : 25);
   const requestMs = opts.requestMs ?? (smoke ? 5 : 40);
   const outDir = await bundle(entry);
@@ -111,8 +111,14 @@ export async function benchInWorkerd(entry: string, opts: { rounds?: number; req
     for (let r = 0; r < rounds; r++) {
       for (let c = 0; c < names.length; c++) {
         const n = ns[c]!;
-        const single = await timed(c, n);
-        const double = await timed(c, 2 * n);
+        // bestOf > 1: the fastest of k requests of each length (a busy machine only ever adds
+        // time, by preempting; the fastest of a few is the one it left alone).
+        let single = Infinity;
+        let double = Infinity;
+        for (let k = 0; k < (opts.bestOf ?? 1); k++) {
+          single = Math.min(single, await timed(c, n));
+          double = Math.min(double, await timed(c, 2 * n));
+        }
         perOp[c]!.push(Math.max(0, double - single) / n);
       }
     }

@@ -41,7 +41,7 @@ const PEERS = ['jose', 'fast-jwt', 'jsonwebtoken'] as const;
 const shown = lines.filter((l) => l.edgejwt !== undefined);
 const missing = lines.filter((l) => l.edgejwt === undefined).map((l) => `${l.alg} ${l.op}`);
 const markdown = [
-  `Time per operation, median (p25–p75), peer ÷ edgejwt in bold (> 1: edgejwt is faster). edgejwt signs with \`signSync\` and checks with \`verifySync\`; jose is async (\`SignJWT\`, \`jwtVerify\`). RSA keys are 2048-bit. "—": that library lacks the algorithm.${missing.length ? ` Not measured by the benches this table is composed from: ${missing.join(', ')}.` : ''}`,
+  `Time per operation, median (p25–p75), peer ÷ edgejwt in bold (> 1: edgejwt is faster). edgejwt signs with \`signSync\` and checks with \`verifySync\`; jose is async (\`SignJWT\`, \`jwtVerify\`). RSA keys are 2048-bit. Every library gets its key made once, before timing: jose a \`CryptoKey\`, jsonwebtoken a \`KeyObject\`, fast-jwt and edgejwt the secret, PEM or JWK handed once to their signer or verifier. "—": that library lacks the algorithm.${missing.length ? ` Not measured by the benches this table is composed from: ${missing.join(', ')}.` : ''}`,
   '',
   `Sign: ${envOf(sign?.env, ['jose', 'fast-jwt', 'jsonwebtoken'])}. Check: ${envOf(check?.env, ['jose', 'fast-jwt', 'jsonwebtoken'])}.`,
   '',

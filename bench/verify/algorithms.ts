@@ -16,6 +16,7 @@ import { environment, printEnvironment, writeResults } from '../lib/env.ts';
 import { material, benchVariants, type Material } from '../lib/material.ts';
 import { webPeers } from '../lib/web-peers.ts';
 import { progress } from '../lib/progress.ts';
+import { keyPathsFor } from '../lib/key-paths.ts';
 
 const NODE_HASH: Record<string, string> = { '256': 'sha256', '384': 'sha384', '512': 'sha512' };
 
@@ -97,7 +98,8 @@ for (const v of benchVariants(smoke)) {
   ];
   // jsonwebtoken has no EdDSA.
   if (alg !== 'EdDSA') {
-    const jwtKey = m.secretText ?? pem!;
+    // A KeyObject made once: given a string, jsonwebtoken calls createSecretKey on every verify.
+    const jwtKey = m.secret !== undefined ? createSecretKey(m.secret) : pem!;
     jsonwebtoken.verify(m.token, jwtKey, { algorithms: [alg] });
     syncCases.push({ name: 'jsonwebtoken', fn: () => jsonwebtoken.verify(m.token, jwtKey, { algorithms: [alg] }) });
   }
@@ -153,4 +155,4 @@ console.log(smoke ? '(smoke run: figures not meaningful)' : 'Ratios: × edgejwt 
 const verdicts = targets();
 console.log('### Targets (ratios from this run)\n');
 for (const line of verdicts) console.log(`- ${line}`);
-console.log(`wrote ${writeResults('algorithms-node', { env, variants: results, floors, verdicts })}`);
+console.log(`wrote ${writeResults('algorithms-node', { env, keyPaths: keyPathsFor(Object.values(results).flat().map((r) => r.name)), variants: results, floors, verdicts })}`);
