@@ -19,6 +19,8 @@
 // is refused too (claim_not_forwardable), and so is a value too deeply nested to
 // serialise (thousands of levels: the issuer signed it, but it is no identity).
 
+import { roundedInteger } from './exact-number.js';
+
 /** The longest header value a claim is forwarded in. */
 export const MAX_FORWARDED_VALUE = 4096;
 const PRINTABLE = /^[\x20-\x7e]*$/;
@@ -42,11 +44,6 @@ export function claimHeaderValue(v: unknown): string | undefined | null {
   else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) s = wordList(v as string[]);
   else s = jsonText(v);
   return s !== null && s.length <= MAX_FORWARDED_VALUE && PRINTABLE.test(s) ? s : null;
-}
-
-/** An integer too large for a double to hold exactly: the issuer's digits are lost, so two IDs may be one. */
-function roundedInteger(n: number): boolean {
-  return Number.isInteger(n) && !Number.isSafeInteger(n);
 }
 
 /**

@@ -12,6 +12,7 @@ import { canonicalPath, type PathPolicy } from './path.js';
 import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
 import { pathPatternProblem, type PathPatternKind } from './path-pattern.js';
 import { parseJwksMaxAge } from './jwks-max-age.js';
+import { refuseRoundedConfigValue } from './exact-number.js';
 
 export type { TokenSource };
 
@@ -221,6 +222,7 @@ function claimValues(v: unknown, setting: string): Record<string, ClaimWant> {
   for (const [name, want] of Object.entries(v)) {
     const ok = scalar(want) || (Array.isArray(want) && want.length > 0 && want.every(scalar));
     if (!ok) throw new ConfigError(`${setting}.${name}`, 'expected a string, number or boolean, or a non-empty list of them');
+    refuseRoundedConfigValue(want, `${setting}.${name}`); // exact-number.ts
     out[name] = want as ClaimWant;
   }
   return out;

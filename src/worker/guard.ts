@@ -31,6 +31,8 @@ import { checkRules, issuerClaimMiss, matchRules, type Matched } from './rules.j
 import { serviceRequest } from './service-origin.js';
 import { requestTarget, type RequestTarget } from './request-url.js';
 import { WriteAdmission } from './l2-admission.js';
+import { dropHopByHop } from './hop-by-hop.js';
+import { refuseDeepPayload } from './payload-depth.js';
 
 /** The claim behind a time failure, for the rejection log. */
 const TIME_CLAIM: Partial<Record<string, string>> = { ERR_JWT_EXPIRED: 'exp', ERR_JWT_NOT_YET_VALID: 'nbf' };
@@ -161,6 +163,7 @@ export class Guard {
       return this.#refuseForward();
     }
     const headers = out.headers;
+    dropHopByHop(headers); // RFC 9110 §7.6.1, before the guard's own headers (hop-by-hop.ts)
     // Every spelling of the guard's own headers (forwardClaims, forwardPayload), `X_Auth_Sub` too.
     stripIdentity(headers, this.#identity);
     // A client's own copy of the assertion header, in any spelling.
@@ -414,6 +417,7 @@ export class Guard {
   }
 
   #verified(token: string, { payload, header }: VerifyResult, nowMs: number, useL2: boolean, ctx: WaitUntil, proof: KeyEntry | undefined): Verified {
+    refuseDeepPayload(payload); // before any cache or JSON.stringify sees it (payload-depth.ts)
     this.parts.counters.inc('verified');
     this.#remember(token, payload, nowMs, proof);
     if (useL2) this.#writeL2(token, payload, ctx, proof);

@@ -13,6 +13,7 @@ import { grantedScopes } from '../bearer/scopes.js';
 import { ownClaim, type JWTPayload } from '../claims.js';
 import type { AuthMode, ClaimWant, GuardConfig, IssuerConfig, RuleConfig } from './config.js';
 import { ruleApplies } from './path.js';
+import { roundedInteger } from './exact-number.js';
 
 export interface Matched {
   rules: RuleConfig[];
@@ -50,10 +51,15 @@ export function matchRules(readings: readonly string[], method: string, config: 
   return { rules: [...picked.values()], names: [...picked.keys()].map((i) => `rules[${i}]`), auth: auth ?? 'required' };
 }
 
-/** A claim holds when it equals the wanted value (or one of a list); an array claim must contain it. */
+/**
+ * A claim holds when it equals the wanted value (or one of a list); an array claim must
+ * contain it. A wanted number beyond ±2^53 never matches (exact-number.ts: its digits
+ * were lost in parsing, so two different IDs would match alike); a token's such number
+ * then cannot equal any wanted value either.
+ */
 export function claimHolds(have: unknown, want: ClaimWant): boolean {
   const wants = Array.isArray(want) ? want : [want];
-  return wants.some((w) => (Array.isArray(have) ? have.includes(w) : have === w));
+  return wants.some((w) => !roundedInteger(w) && (Array.isArray(have) ? have.includes(w) : have === w));
 }
 
 /** The name of the first issuer claim the payload lacks (own claims only), or undefined. */
