@@ -5,6 +5,7 @@
 import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import type { TokenSource } from '../bearer/token.js';
 import type { Admission } from './l2-admission.js';
+import { ConfigError } from './config-error.js';
 import { L2_DEFAULT_ALGORITHMS } from './l2-defaults.js';
 import { ORIGIN_ASSERTION_KEYS, parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion.js';
 import { canonicalPath, type PathPolicy } from './path.js';
@@ -15,15 +16,7 @@ import { refuseRoundedConfigValue } from './exact-number.js';
 
 export type { TokenSource };
 
-export class ConfigError extends Error {
-  readonly setting: string;
-  constructor(setting: string, reason: string) {
-    // Reasons are fixed text: configuration values (which may be secrets) never appear.
-    super(setting === 'GUARD_CONFIG' ? `GUARD_CONFIG ${reason}` : `GUARD_CONFIG ${setting}: ${reason}`);
-    this.name = 'ConfigError';
-    this.setting = setting;
-  }
-}
+export { ConfigError };
 
 export type KeySourceConfig =
   | { kind: 'jwks'; jwks: { keys: unknown[] } }

@@ -3,7 +3,7 @@
 // number says nothing about the digits the issuer (or the operator) wrote, so the guard
 // never compares one: config values are refused, token values never match.
 
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 
 /**
  * An integer a double cannot hold exactly (beyond ±(2^53 − 1)): its digits may already be lost.

@@ -2,7 +2,7 @@
 // `typ` and `maxTokenAge`. Both go to the library as they are (src/options.ts,
 // src/claims.ts), which does the checking; this only reads them from the config.
 
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 
 /** The longest `maxTokenAge` accepted: one year. */
 export const MAX_TOKEN_AGE_LIMIT = 31_536_000;

@@ -4,7 +4,7 @@
 // key removed from the set keeps verifying: cached verdicts (L1, L2, see
 // key-tags.ts and src/cache.ts) live no longer than the set that proved them is fresh.
 
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 
 /** The library's own upper bound (RemoteJWKSetOptions.cacheMaxAge), kept as the default. */
 export const JWKS_MAX_AGE_DEFAULT_MS = 600_000;

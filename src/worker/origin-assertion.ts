@@ -10,7 +10,7 @@ import { encode } from '../b64.js';
 import { createSigner, type Signer } from '../sign/signer.js';
 import type { PrivateJWK } from '../sign/keys.js';
 import { digest } from '../digest.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 
 export interface OriginAssertionConfig {
   header: string;

@@ -1,16 +1,19 @@
 // `origin: { "service": "API" }`: authorised requests go to another Worker
 // through its service binding (`env.API.fetch`), never over the internet.
 
-import type { GuardEnv } from './build.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 
 /** What a service binding offers the guard. */
 export interface ServiceBinding {
   fetch(request: Request): Promise<Response>;
 }
 
-/** The binding named in the config; a ConfigError when it is missing. */
-export function serviceBinding(env: GuardEnv, name: string): ServiceBinding {
+/**
+ * The binding named in the config; a ConfigError when it is missing. `env` is the
+ * Worker's env (GuardEnv; typed by its index signature so that this file does not
+ * import build.ts, which imports it).
+ */
+export function serviceBinding(env: { readonly [binding: string]: unknown }, name: string): ServiceBinding {
   const b: unknown = env[name];
   if (typeof b !== 'object' || b === null || typeof (b as Partial<ServiceBinding>).fetch !== 'function') throw new ConfigError('origin.service', 'the service binding is missing');
   return b as ServiceBinding;

@@ -1,0 +1,19 @@
+// The one error GUARD_CONFIG parsing throws, in a module of its own so that the
+// parsers config.ts calls (origin-assertion.ts, service-origin.ts) can throw it
+// without importing config.ts back (no import circle: architecture.md, "Import rules").
+
+/**
+ * A configuration mistake, naming the setting; the guard answers 500 with it in the log.
+ *
+ * @example
+ * throw new ConfigError('origin.service', 'the service binding is missing');
+ */
+export class ConfigError extends Error {
+  readonly setting: string;
+  constructor(setting: string, reason: string) {
+    // Reasons are fixed text: configuration values (which may be secrets) never appear.
+    super(setting === 'GUARD_CONFIG' ? `GUARD_CONFIG ${reason}` : `GUARD_CONFIG ${setting}: ${reason}`);
+    this.name = 'ConfigError';
+    this.setting = setting;
+  }
+}
