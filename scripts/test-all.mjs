@@ -1,5 +1,6 @@
 // Everything `npm test` runs (and so CI): build the Wasm core and the package from
-// source, then every suite: the type checks, the generated-file check, as-pect (AssemblyScript internals),
+// source, then every suite: the type checks, the generated-file check, the import
+// rules (dependency-cruiser), as-pect (AssemblyScript internals),
 // Vitest in Node 22 and inside workerd, the shared corpus against the built
 // package in Node 20 (the machine's Node), 22 (the devDependency) and 24 (the
 // newest 24.x the registry serves, installed into build/node-24), Deno, Bun and
@@ -94,6 +95,12 @@ else record('typecheck', 0, 1);
 // Every generated file (scripts/generated.mjs) equals what its generator writes now.
 step('generated files (each generator re-run, output compared with the committed file)');
 await reportRun('generated files', process.execPath, ['scripts/check-generated.mjs']);
+
+// The import rules of docs/architecture.md: no circles (type-only imports included), the
+// layers, the imports forbidden outright; dependency-cruiser with .dependency-cruiser.cjs.
+// In Node 22 (the devDependency): dependency-cruiser does not run in Node 20.
+step('import rules (dependency-cruiser: no circles, layers)');
+await reportRun('import rules', bin('node'), ['scripts/check-imports.mjs']);
 
 step('as-pect (AssemblyScript internals)');
 {

@@ -9,6 +9,8 @@
 // still vouched for (KeyProof: a fetched set's key until the set goes stale or a
 // refresh drops it).
 
+import type { OptionNames } from './option-names.js';
+
 /**
  * Size and life of a verifier's cache (`cache` in createVerifier).
  *
@@ -21,6 +23,9 @@ export interface CacheOptions {
   /** Longest life of an entry in seconds, whatever `exp` says (default 60). */
   ttl?: number;
 }
+
+/** The names the `cache` option accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+export const CACHE_OPTION_NAMES = { max: true, ttl: true } as const satisfies OptionNames<CacheOptions>;
 
 /** Characters of the token's end folded into the Map key (the very last one carries few bits). */
 const TAIL = 10;

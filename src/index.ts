@@ -21,6 +21,8 @@ export type { Signer, SignerOptions, SignOptions, SignerKeyInput, PrivateJWK } f
 export { createEncrypter } from './jwe/encrypter.js';
 export type { Encrypter, EncrypterOptions } from './jwe/encrypter.js';
 export type { DecryptionOptions, IssuerBoundKey } from './jwe/decrypt.js';
+export { jweDecryption } from './jwe/decryption.js';
+export type { JweDecryption } from './jwe/decryption.js';
 export type { EncryptionJWK, EncryptionKeyInput } from './jwe/keys.js';
 export { jwkThumbprint } from './keys/thumbprint.js';
 export { verifyDpopProof, dpopReplayKey } from './dpop/proof.js';

@@ -8,7 +8,7 @@ import type { KeyInput } from './keys/entry.js';
 import { LocalJWKSet, type JSONWebKeySet } from './keys/local.js';
 import { singleKey } from './keys/single.js';
 import { isKeySource, type KeySource } from './keys/source.js';
-import { definedOnly } from './option-names.js';
+import { definedOnly, type OptionNames } from './option-names.js';
 import { optionsError } from './options-error.js';
 
 /**
@@ -70,6 +70,12 @@ export interface PolicySettings {
    */
   profile?: 'at+jwt';
 }
+
+/** The names a policy accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+export const POLICY_OPTION_NAMES = {
+  algorithms: true, key: true, jwks: true, issuer: true, audience: true, subject: true, typ: true,
+  clockTolerance: true, maxTokenAge: true, requiredClaims: true, requireExp: true, profile: true,
+} as const satisfies OptionNames<PolicyOptions>;
 
 export interface Policy {
   algs: ReadonlySet<string>;

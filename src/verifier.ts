@@ -1,15 +1,10 @@
-// createVerifier, the public entry to the verify path (verify-path.ts), with the
-// `decryption` option wired to src/jwe/. The guard builds its verifier through
-// buildVerifier without this wiring, so its bundle carries no JWE code.
+// createVerifier, the public entry to the verify path (verify-path.ts). It imports no
+// JWE code: the `decryption` option is a value made by jweDecryption (src/jwe/decryption.ts),
+// which carries it, so a bundle that never decrypts leaves src/jwe/ out.
 
-import { isSymmetric } from './jwe/algorithms.js';
-import { createDecryptor, isCompactJwe } from './jwe/decrypt.js';
-import { checkReplicated } from './jwe/replicated.js';
-import { buildVerifier, type JweSupport, type RawVerifier, type Verifier, type VerifierOptions } from './verify-path.js';
+import { buildVerifier, type RawVerifier, type Verifier, type VerifierOptions } from './verify-path.js';
 
 export type { Verifier, RawVerifier, VerifierOptions, VerifierSettings, MultiIssuerOptions, VerifyResult, IssuerPolicy } from './verify-path.js';
-
-const JWE: JweSupport = { createDecryptor, isCompactJwe, isSymmetric, checkReplicated };
 
 /**
  * Build a verifier for one issuer's tokens (or several, with `issuers`). Options,
@@ -35,5 +30,5 @@ const JWE: JweSupport = { createDecryptor, isCompactJwe, isSymmetric, checkRepli
 export function createVerifier(options: VerifierOptions & { rawPayload: true }): RawVerifier;
 export function createVerifier(options: VerifierOptions): Verifier;
 export function createVerifier(options: VerifierOptions): Verifier | RawVerifier {
-  return buildVerifier(options, JWE);
+  return buildVerifier(options);
 }

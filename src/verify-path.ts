@@ -1,28 +1,28 @@
 // The verify path in one direction (docs/architecture.md): bound and split, header,
 // key, signature, then (and only then) claims. The same code serves verifySync (no
 // promise anywhere for Wasm algorithms) and verify (awaits WebCrypto and key fetches
-// when it must). JWE reaches it only through a JweSupport hook: the public
-// createVerifier (verifier.ts) passes src/jwe/'s, the guard passes none, so a Worker
-// that never decrypts does not bundle src/jwe/.
+// when it must). JWE reaches it only through the `decryption` value jweDecryption makes
+// (src/jwe/decryption.ts), which carries the JWE code: a Worker that never makes one
+// (the guard never does) does not bundle src/jwe/.
 
 import { algSpec } from './algorithms.js';
-import { VerifyCache, type CacheOptions, type KeyProof } from './cache.js';
+import { CACHE_OPTION_NAMES, VerifyCache, type CacheOptions, type KeyProof } from './cache.js';
 import { checkClaims, timeWindow, type JWTPayload } from './claims.js';
 import { JwtError } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
 import { split } from './jws.js';
-import { CACHE_OPTION_NAMES, POLICY_OPTION_NAMES, VERIFIER_OPTION_NAMES, checkOptionNames } from './option-names.js';
-import { buildPolicy, type Policy, type PolicyOptions, type PolicySettings } from './options.js';
+import { decodeJws, payloadBytes } from './jws-bytes.js';
+import { checkOptionNames, type OptionNames } from './option-names.js';
+import { buildPolicy, POLICY_OPTION_NAMES, type Policy, type PolicyOptions, type PolicySettings } from './options.js';
 import { optionsError } from './options-error.js';
 import { parsePayloadText } from './payload.js';
 import { INPUT_CAP } from './wasm/abi.js';
-import { getCore } from './wasm/instance.js';
 import type { DecodedJws } from './wasm/core.js';
 import type { KeyEntry } from './keys/entry.js';
 import type { Handle } from './signature.js';
-import type { Decryptor, DecryptionOptions, OpenedJwe } from './jwe/decrypt.js';
-import type { KeyManagement } from './jwe/algorithms.js';
+import type { Decryptor, OpenedJwe } from './jwe/decrypt.js';
+import type { JweDecryption, JweSupport } from './jwe/decryption.js';
 
 /**
  * What a successful verify returns: the payload (claims checked) and the protected header.
@@ -80,10 +80,18 @@ export interface VerifierSettings {
   rawPayload?: boolean;
   /**
    * Also accept compact JWE (5 segments): claims encrypted under a shared key, or a nested
-   * signed JWT (cty "JWT") verified as any other token after decryption. verify() only.
+   * signed JWT (cty "JWT") verified as any other token after decryption. Made by
+   * `jweDecryption({ keys, ... })`, a separate export so that a verifier without it
+   * bundles no JWE code.
    */
-  decryption?: DecryptionOptions;
+  decryption?: JweDecryption;
 }
+
+/** The names createVerifier accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+export const VERIFIER_OPTION_NAMES = {
+  ...POLICY_OPTION_NAMES, issuers: true, maxTokenLength: true, currentDate: true, cache: true, rawPayload: true,
+  decryption: true,
+} as const satisfies OptionNames<Required<VerifierOptions>>;
 
 /**
  * A verifier built by createVerifier: keys imported once, options checked once.
@@ -132,6 +140,8 @@ interface Setup {
   readonly clock: () => number;
   /** The `decryption` option, checked, with the JWE helpers; undefined: a JWE is refused as malformed. */
   readonly jwe: (JweSupport & { readonly decryptor: Decryptor }) | undefined;
+  /** The allowed algorithms the Wasm core verifies (HS*, EdDSA): only their tokens are decoded in the core (jws-bytes.ts). */
+  readonly coreAlgs: ReadonlySet<string>;
 }
 
 /** Thrown inside verifySync when a step would have to wait; settleSync turns it into ERR_ASYNC_REQUIRED. */
@@ -143,30 +153,16 @@ class AsyncNeeded {
 }
 
 /**
- * What the verify path needs of src/jwe/ for the `decryption` option; createVerifier
- * (verifier.ts) hands in the real one.
- * @example
- * const jwe: JweSupport = { createDecryptor, isCompactJwe, isSymmetric, checkReplicated };
- */
-export interface JweSupport {
-  createDecryptor(options: DecryptionOptions, maxLength: number): Decryptor;
-  isCompactJwe(token: unknown): token is string;
-  isSymmetric(alg: KeyManagement): boolean;
-  /** Throws when the JWE header replicates `iss`, `sub` or `aud` with another value than the payload's. */
-  checkReplicated(header: Readonly<Record<string, unknown>>, payload: Readonly<Record<string, unknown>>): void;
-}
-
-/**
- * createVerifier without the JWE code unless `jwe` is given: for the guard and any
- * other caller that never decrypts. Without `jwe`, a `decryption` option is refused
- * (ERR_OPTIONS_INVALID) rather than ignored.
+ * The verifier createVerifier returns. It reaches src/jwe/ only through a `decryption`
+ * value made by jweDecryption (src/jwe/decryption.ts), which carries the JWE code: a
+ * bundle that never makes one carries none.
  * @example
  * const verifier = buildVerifier({ issuers, cache: false });
  */
-export function buildVerifier(options: VerifierOptions & { rawPayload: true }, jwe?: JweSupport): RawVerifier;
-export function buildVerifier(options: VerifierOptions, jwe?: JweSupport): Verifier;
-export function buildVerifier(options: VerifierOptions, jwe?: JweSupport): Verifier | RawVerifier {
-  return buildVerifierFrom(setup(options, jwe));
+export function buildVerifier(options: VerifierOptions & { rawPayload: true }): RawVerifier;
+export function buildVerifier(options: VerifierOptions): Verifier;
+export function buildVerifier(options: VerifierOptions): Verifier | RawVerifier {
+  return buildVerifierFrom(setup(options, true));
 }
 
 function buildVerifierFrom(s: Setup): Verifier {
@@ -200,7 +196,7 @@ function buildVerifierFrom(s: Setup): Verifier {
 }
 
 /** The options, checked once: every mistake is ERR_OPTIONS_INVALID here, never at verify time. */
-function setup(options: VerifierOptions, support: JweSupport | undefined): Setup {
+function setup(options: VerifierOptions, decrypts: boolean): Setup {
   if (typeof options !== 'object' || options === null) throw optionsError('options');
   checkOptionNames(options, VERIFIER_OPTION_NAMES);
   const maxLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN;
@@ -247,14 +243,22 @@ function setup(options: VerifierOptions, support: JweSupport | undefined): Setup
   const clock = fixed === undefined ? Date.now : () => fixed.getTime();
   let jwe: Setup['jwe'];
   if (options.decryption !== undefined) {
-    if (support === undefined) throw optionsError('decryption', 'this verifier has no JWE support (use createVerifier)');
-    jwe = { ...support, decryptor: support.createDecryptor(options.decryption, maxLength) };
+    if (!decrypts) throw optionsError('decryption', 'this verifier never decrypts');
+    // Only a value jweDecryption made carries the JWE code (a plain `{ keys }` is the 0.1.0 form).
+    const d = options.decryption as Partial<JweDecryption> | null;
+    const support = typeof d === 'object' && d !== null ? d.support : undefined;
+    if (typeof support?.createDecryptor !== 'function') throw optionsError('decryption', 'expected jweDecryption({ keys, ... })');
+    jwe = { ...support, decryptor: support.createDecryptor(d!.options!, maxLength) };
     for (const iss of jwe.decryptor.issuers) {
       const known = single === undefined ? byIssuer.has(iss) : single.claims.issuer === undefined || single.claims.issuer.has(iss);
       if (!known) throw optionsError('decryption.keys', 'a key is bound to an issuer this verifier does not accept');
     }
   }
-  return { maxLength, raw, single, byIssuer, cache, clock, jwe };
+  const coreAlgs = new Set<string>();
+  for (const policy of single === undefined ? byIssuer.values() : [single]) {
+    for (const alg of policy.algs) if (algSpec(alg)?.wasm === true) coreAlgs.add(alg);
+  }
+  return { maxLength, raw, single, byIssuer, cache, clock, jwe, coreAlgs };
 }
 
 /**
@@ -293,11 +297,10 @@ function open(s: Setup, token: string): Opened {
   const dots = split(token, s.maxLength);
   // Header.
   const ph = parseHeader(token, dots.headerEnd);
-  // The token goes into the Wasm core once: both segments are decoded there, and the
-  // signing input stays there for the signature check (see Core.decodeJws).
-  const core = getCore();
-  const jws = core.decodeJws(token, dots.headerEnd, dots.payloadEnd);
-  const payload: Payload = s.raw ? core.payloadBytes(jws) : jws.payload;
+  // Both segments decoded once: in the Wasm core for an allowed HS*/EdDSA token (the
+  // signing input stays there for the signature check, see Core.decodeJws), else in JS.
+  const jws = decodeJws(token, dots.headerEnd, dots.payloadEnd, s.coreAlgs.has(ph.alg));
+  const payload: Payload = s.raw ? payloadBytes(jws) : jws.payload;
   // With `issuers`, only to choose the policy: nothing in the payload is trusted until the signature holds.
   const early = s.single === undefined ? parsePayloadText(jws.payload) : undefined;
   // proof starts present so the object keeps one shape when finish sets it.
@@ -411,7 +414,7 @@ class OpenedJwt implements OpenedToken {
  */
 export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }): TwoStepVerifier {
   if (options.issuers === undefined) throw optionsError('issuers', 'the two-step verifier takes issuers');
-  const s = setup(options, undefined);
+  const s = setup(options, false);
   const base = buildVerifierFrom(s);
   return {
     ...base,

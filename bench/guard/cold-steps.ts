@@ -100,7 +100,7 @@ async function baselineLib(src: string): Promise<string> {
   const dir = fileURLToPath(new URL('../../build/bench-isolate/baseline-steps/', import.meta.url));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'bench/guard/isolate'), { recursive: true });
-  for (const f of ['edgejwt-steps.ts', 'mark.ts']) copyFileSync(fileURLToPath(new URL(`./isolate/${f}`, import.meta.url)), join(dir, 'bench/guard/isolate', f));
+  for (const f of ['edgejwt-steps.ts', 'mark.ts', 'issuers.ts']) copyFileSync(fileURLToPath(new URL(`./isolate/${f}`, import.meta.url)), join(dir, 'bench/guard/isolate', f));
   cpSync(resolve(src), join(dir, 'src'), { recursive: true });
   return (await bundleWorker(join(dir, 'bench/guard/isolate/edgejwt-steps.ts'), join(dir, 'worker.js'), { minify: true }, join(dir, 'src'))).code;
 }

@@ -19,6 +19,7 @@ import { latency, latencyTable, type Latency } from '../lib/latency.ts';
 import { coldSummary, coldTable, type Kind, type Rounds } from '../lib/cold.ts';
 import { progress } from '../lib/progress.ts';
 import { bundle, CORE_WASM, type Bundle } from './isolate/build.ts';
+import { verifierBundleLine, verifierBundles } from '../lib/verifier-bundles.ts';
 import { BENCH_ALGS, benchKeys, guardConfig, mint, type BenchAlg, type ConfigOptions } from './isolate/tokens.ts';
 
 /** A positive integer from the environment, or the default. */
@@ -290,6 +291,10 @@ step.done();
 
 console.log('\n' + tables.join('\n\n') + '\n');
 console.log(`Bundles (minified JS): ${Object.entries(sizes).map(([k, v]) => `${k} ${(v / 1024).toFixed(1)} KiB`).join(', ')} (+ the guard's Wasm core)`);
+// What createVerifier alone costs a user's Worker (bench/verify/bundle-size.ts has the rooms).
+const verifierSizes = await verifierBundles();
+results.verifierBundles = verifierSizes;
+console.log(verifierBundleLine(verifierSizes));
 if (only.size === 5) console.log(`wrote ${writeResults('isolate', results)}`);
 else {
   // A partial run (BENCH_ONLY) never replaces the published figures.

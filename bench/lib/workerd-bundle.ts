@@ -4,7 +4,7 @@
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -14,12 +14,15 @@ export interface WorkerBundle {
   code: string;
   /** The bundle's import specifier of the core's .wasm (relative to it), if it imports one. */
   wasmImport?: string;
+  /** Bytes each source file left in the bundle (paths relative to the repository). */
+  inputs: Record<string, number>;
 }
 
 /** `src`: the src/ whose `#…` imports resolve (another checkout's for a before/after; default this one's). */
 export async function bundleWorker(entry: string, outfile: string, extra: { minify?: boolean; keepNames?: boolean; define?: Record<string, string> } = {}, src = join(root, 'src')): Promise<WorkerBundle> {
-  await build({
+  const r = await build({
     entryPoints: [entry],
+    metafile: true,
     outfile,
     bundle: true,
     format: 'esm',
@@ -42,5 +45,9 @@ export async function bundleWorker(entry: string, outfile: string, extra: { mini
     mkdirSync(join(target, '..'), { recursive: true });
     copyFileSync(CORE_WASM, target);
   }
-  return { code, wasmImport };
+  const inputs: Record<string, number> = {};
+  for (const [file, { bytesInOutput }] of Object.entries(Object.values(r.metafile.outputs).find((o) => o.entryPoint !== undefined)?.inputs ?? {})) {
+    if (bytesInOutput > 0) inputs[relative(root, resolve(file))] = bytesInOutput;
+  }
+  return { code, wasmImport, inputs };
 }

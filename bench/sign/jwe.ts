@@ -8,7 +8,7 @@
 // Run: npm run build && node bench/sign/jwe.ts   (BENCH_SMOKE=1: seconds)
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import * as jose from 'jose';
-import { createEncrypter, createSigner, createVerifier } from '../../dist/index.js';
+import { createEncrypter, createSigner, createVerifier, jweDecryption } from '../../dist/index.js';
 import { compareAsync, compare, formatTable, smoke, type Sample } from '../lib/harness.ts';
 import { environment, printEnvironment, writeResults } from '../lib/env.ts';
 import { jweFixture } from '../lib/jwe-fixture.ts';
@@ -19,7 +19,7 @@ printEnvironment(env);
 
 const secret = crypto.getRandomValues(new Uint8Array(32));
 const claims = { ...PAYLOAD, exp: 4102444800 };
-const { cek, cekKey, encrypter, direct, nested, ours } = await jweFixture({ createEncrypter, createVerifier }, claims, createSigner({ alg: 'HS256', key: secret }).signSync(claims), secret);
+const { cek, cekKey, encrypter, direct, nested, ours } = await jweFixture({ createEncrypter, createVerifier, jweDecryption }, claims, createSigner({ alg: 'HS256', key: secret }).signSync(claims), secret);
 
 // The bare primitive: decrypt the same ciphertext with the same AAD.
 const [h, , ivS, ctS, tagS] = direct.split('.') as [string, string, string, string, string];

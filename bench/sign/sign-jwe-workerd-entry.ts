@@ -2,7 +2,7 @@
 // EdDSA/ES256 sign) and JWE decrypt (dir + A256GCM, claims and nested JWT), edgejwt
 // against jose and the bare crypto.subtle call.
 import * as jose from 'jose';
-import { createEncrypter, createSigner, createVerifier } from '../../src/index.ts';
+import { createEncrypter, createSigner, createVerifier, jweDecryption } from '../../src/index.ts';
 import type { WorkerCase } from '../lib/workerd.ts';
 import { PAYLOAD } from '../lib/signing-input.ts';
 import { jweFixture } from '../lib/jwe-fixture.ts';
@@ -40,7 +40,7 @@ export default async function setup(): Promise<WorkerCase[]> {
     }
   }
   // ---- JWE decrypt ----
-  const { cek, cekKey, direct, nested, ours } = await jweFixture({ createEncrypter, createVerifier }, { ...PAYLOAD, exp: 4102444800 }, hs.signSync(CLAIMS, { expiresIn: 3600 }), secret);
+  const { cek, cekKey, direct, nested, ours } = await jweFixture({ createEncrypter, createVerifier, jweDecryption }, { ...PAYLOAD, exp: 4102444800 }, hs.signSync(CLAIMS, { expiresIn: 3600 }), secret);
   const [h, , ivS, ctS, tagS] = direct.split('.') as [string, string, string, string, string];
   const unb = (s: string) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4)), (c) => c.charCodeAt(0));
   const ct = unb(ctS);

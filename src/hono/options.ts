@@ -4,7 +4,7 @@
 // `c.env`, when they are made), never a check that is silently off. An explicit
 // `undefined` means "not given", as everywhere in the library.
 
-import { VERIFIER_OPTION_NAMES } from '../option-names.js';
+import { VERIFIER_OPTION_NAMES } from '../verify-path.js';
 import { optionsError } from '../options-error.js';
 
 // RFC 6265 §4.1.1: a cookie name is an RFC 7230 token.

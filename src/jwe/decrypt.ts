@@ -6,7 +6,7 @@
 
 import { decodeBase64Url } from '#platform';
 import { JwtError } from '../errors.js';
-import { DECRYPTION_OPTION_NAMES, checkOptionNames } from '../option-names.js';
+import { checkOptionNames, type OptionNames } from '../option-names.js';
 import { optionsError as invalidOption } from '../options-error.js';
 import { utf8 } from '../utf8.js';
 import { CONTENT_ENCRYPTION, KEY_MANAGEMENT } from './algorithms.js';
@@ -15,11 +15,11 @@ import { parseJweHeader, type JweHeader } from './header.js';
 import { JweKey, type EncryptionKeyInput } from './keys.js';
 
 /**
- * The `decryption` option of createVerifier.
+ * The options of jweDecryption, createVerifier's `decryption`.
  *
  * @example
  * ```ts
- * const verifier = createVerifier({ algorithms: ['ES256'], jwks, decryption: { keys: [recipientPrivateJwk], algorithms: ['ECDH-ES+A256KW'], encryptions: ['A256GCM'] } });
+ * const verifier = createVerifier({ algorithms: ['ES256'], jwks, decryption: jweDecryption({ keys: [recipientPrivateJwk], algorithms: ['ECDH-ES+A256KW'], encryptions: ['A256GCM'] }) });
  * const { payload } = await verifier.verify(jweOrJws);
  * ```
  */
@@ -36,6 +36,9 @@ export interface DecryptionOptions {
   encryptions?: readonly string[];
 }
 
+/** The names the `decryption` option accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+export const DECRYPTION_OPTION_NAMES = { keys: true, algorithms: true, encryptions: true } as const satisfies OptionNames<DecryptionOptions>;
+
 /**
  * A decryption key bound to one issuer. Direct (unsigned) claims carry no proof of who
  * made them, only that someone holding this key did: they are accepted as `issuer` and
@@ -44,7 +47,7 @@ export interface DecryptionOptions {
  *
  * @example
  * ```ts
- * const verifier = createVerifier({ issuers: [a, b], decryption: { keys: [{ key: sharedWithA, issuer: 'https://a.example' }] } });
+ * const verifier = createVerifier({ issuers: [a, b], decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: 'https://a.example' }] }) });
  * ```
  */
 export interface IssuerBoundKey {

@@ -7,7 +7,7 @@
 
 import { base64UrlOfBytes, base64UrlOfText } from '#platform';
 import { JwtError } from '../errors.js';
-import { ENCRYPTER_OPTION_NAMES, checkOptionNames } from '../option-names.js';
+import { checkOptionNames, type OptionNames } from '../option-names.js';
 import { optionsError as invalid } from '../options-error.js';
 import { decodeSegment } from '../b64.js';
 import { parsePayload } from '../payload.js';
@@ -35,6 +35,9 @@ export interface EncrypterOptions {
   /** Extra protected header members (e.g. `kid`); alg, enc, epk, zip and crit are not settable. */
   header?: Record<string, unknown>;
 }
+
+/** The names createEncrypter accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+export const ENCRYPTER_OPTION_NAMES = { alg: true, enc: true, key: true, header: true } as const satisfies OptionNames<EncrypterOptions>;
 
 /**
  * An encrypter for one recipient key (see createEncrypter).

@@ -5,7 +5,7 @@ import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import { KeyEntry, type JWK } from './entry.js';
 import { KEY_SOURCE, pick, type KeySource } from './source.js';
-import { LOCAL_SET_OPTION_NAMES, checkOptionNames } from '../option-names.js';
+import { checkOptionNames, type OptionNames } from '../option-names.js';
 
 /**
  * A JSON Web Key Set (RFC 7517 §5).
@@ -27,6 +27,9 @@ export interface LocalSetOptions {
   /** Accept `kty: "oct"` (HMAC) keys from the set. On by default for a set you hold in code; remote sets default to off. */
   allowHmac?: boolean;
 }
+
+/** The names createLocalJWKSet accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+export const LOCAL_SET_OPTION_NAMES = { allowHmac: true } as const satisfies OptionNames<LocalSetOptions>;
 
 const MAX_JWKS_KEYS = 100;
 

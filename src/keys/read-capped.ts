@@ -5,7 +5,12 @@
 // that drips or stalls ends the read when the deadline passes.
 
 import { JwtError } from '../errors.js';
-import type { Deadline } from './fetch-deadline.js';
+
+/** What a read needs of fetch-deadline.ts's Deadline; declared here so that the two files do not import each other. */
+export interface ReadDeadline {
+  readonly passed: boolean;
+  race<T>(p: Promise<T>): Promise<T>;
+}
 
 /**
  * The body as text; ERR_JWKS_INVALID (`<what> too large` / `<what> is not UTF-8`)
@@ -15,7 +20,7 @@ import type { Deadline } from './fetch-deadline.js';
  * @example
  * const text = await readCapped(res, 256 * 1024, 'key set');
  */
-export async function readCapped(res: Response, cap: number, what: string, deadline?: Deadline): Promise<string> {
+export async function readCapped(res: Response, cap: number, what: string, deadline?: ReadDeadline): Promise<string> {
   const tooLarge = (): JwtError => new JwtError('ERR_JWKS_INVALID', { reason: `${what} too large` });
   const declared = Number(res.headers.get('content-length') ?? NaN);
   if (declared > cap) {

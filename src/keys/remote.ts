@@ -10,7 +10,7 @@ import { JwtError } from '../errors.js';
 import type { KeyEntry } from './entry.js';
 import { parseJwks, type JSONWebKeySet } from './local.js';
 import { optionsError } from '../options-error.js';
-import { REMOTE_SET_OPTION_NAMES, checkOptionNames } from '../option-names.js';
+import { checkOptionNames, type OptionNames } from '../option-names.js';
 
 export type { JSONWebKeySet };
 import { KEY_SOURCE, pick, type KeySource } from './source.js';
@@ -68,6 +68,12 @@ export interface RemoteJWKSetOptions {
   /** Injected clock in ms (tests). Defaults to Date.now. */
   now?: () => number;
 }
+
+/** The names createRemoteJWKSet accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+export const REMOTE_SET_OPTION_NAMES = {
+  timeoutDuration: true, cooldownDuration: true, cacheMaxAge: true, cacheMinAge: true, staleDuration: true,
+  maxSize: true, allowHmac: true, store: true, storeTimeoutDuration: true, waitUntil: true, headers: true, fetch: true, now: true,
+} as const satisfies OptionNames<RemoteJWKSetOptions>;
 
 interface Installed {
   keys: KeyEntry[];

@@ -5,7 +5,7 @@
 // verifier accepts: a JSON object, time claims finite numbers.
 
 import { JwtError } from '../errors.js';
-import { SIGN_OPTION_NAMES, checkOptionNames } from '../option-names.js';
+import { checkOptionNames, type OptionNames } from '../option-names.js';
 import { optionsError as invalid } from '../options-error.js';
 
 /** Per-call options of `sign` / `signSync`. Times are in seconds. */
@@ -23,6 +23,11 @@ export interface SignOptions {
   /** Seconds since the epoch; default now (unless the payload carries its own `iat`); `false` leaves `iat` out. */
   iat?: number | false;
 }
+
+/** The names sign and signSync accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+export const SIGN_OPTION_NAMES = {
+  header: true, expiresIn: true, notBefore: true, issuer: true, audience: true, subject: true, jwtId: true, iat: true,
+} as const satisfies OptionNames<SignOptions>;
 
 function finite(v: unknown, setting: string): number {
   if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(setting, 'expected a finite number of seconds');

@@ -8,7 +8,7 @@ import { signBackend } from '#crypto-backend';
 import { base64UrlOfBytes, base64UrlOfText } from '#platform';
 import { algSpec, type Algorithm } from '../algorithms.js';
 import { JwtError } from '../errors.js';
-import { SIGNER_OPTION_NAMES, checkOptionNames } from '../option-names.js';
+import { checkOptionNames, type OptionNames } from '../option-names.js';
 import { optionsError } from '../options-error.js';
 import { getCore } from '../wasm/instance.js';
 import { claimsJson, claimsText, isPlainObject, type SignOptions } from './claims.js';
@@ -34,6 +34,9 @@ export interface SignerOptions {
   /** Header members for every token of this signer (e.g. `kid`); per-call `header` members override them. */
   header?: Record<string, unknown>;
 }
+
+/** The names createSigner accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+export const SIGNER_OPTION_NAMES = { alg: true, key: true, header: true } as const satisfies OptionNames<SignerOptions>;
 
 /**
  * A signer bound to one algorithm and key (see createSigner).

@@ -5,7 +5,7 @@
 
 import { readText, writeText, writeUtf8 } from '#platform';
 import type { HashName } from '../algorithms.js';
-import { decodedLength, encodedLength } from '../b64.js';
+import { decodeSegment, decodedLength, encodedLength } from '../b64.js';
 import { JwtError } from '../errors.js';
 import { ERR_KEY, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING, EXTRA_CAP, HASH_IDS, INVALID, PAYLOAD_CAP, UTF8_ASCII, UTF8_VALID, VALID } from './abi.js';
 import type { CoreExports } from './exports.js';
@@ -28,7 +28,15 @@ export class DecodedJws {
     readonly payload: string | undefined,
     readonly payloadLength: number,
     readonly signatureLength: number,
+    /** Set when the token was decoded in JS (src/jws-bytes.ts): its bytes live here, not in the core's regions. */
+    readonly held?: HeldJws,
   ) {}
+}
+
+/** The decoded segments of a token decoded in JS, outside the core. */
+export interface HeldJws {
+  readonly payload: Uint8Array;
+  readonly signature: Uint8Array;
 }
 
 /** A message and its signature as bytes, for a check outside a token (tests, test vectors). */
@@ -43,8 +51,8 @@ export type Signed = DecodedJws | SignedBytes;
 /** The Wasm-verified schemes; each has one verify export. */
 export type WasmScheme = 'hmac' | 'ed25519';
 
-const JWS_PAYLOAD_NOT_BASE64URL = 'payload is not canonical base64url';
-const JWS_SIGNATURE_NOT_BASE64URL = 'signature is not canonical base64url';
+export const JWS_PAYLOAD_NOT_BASE64URL = 'payload is not canonical base64url';
+export const JWS_SIGNATURE_NOT_BASE64URL = 'signature is not canonical base64url';
 
 export class Core {
   readonly exports: CoreExports;
@@ -287,7 +295,7 @@ export class Core {
     return true;
   }
 
-  /** The core's status for decoding `token` in place (see jws_decode), or ERR_PAYLOAD_ENCODING for a token that is not ASCII. */
+  /** The core's status for decoding `token` in place (see jws_decode); for a token that is not ASCII, nonAsciiStatus's. */
   private decodeInPlace(token: string, headerEnd: number, payloadEnd: number): number {
     this.takeInput();
     if (writeText(this.buffer, this.inputPtr, this.inputCap, token) < 0) return nonAsciiStatus(token, headerEnd, payloadEnd);
@@ -357,10 +365,11 @@ function fits(scheme: WasmScheme, sigLength: number): boolean {
   return scheme === 'hmac' ? sigLength > 0 && sigLength <= 64 : sigLength === 64;
 }
 
-/** A character outside ASCII is never base64url: the status names the segment it is in. */
+/** A token with a character outside ASCII (never base64url): the status names the first segment that does not decode. */
 function nonAsciiStatus(token: string, headerEnd: number, payloadEnd: number): number {
-  for (let i = headerEnd + 1; i < payloadEnd; i++) if (token.charCodeAt(i) > 0x7f) return ERR_PAYLOAD_ENCODING;
-  return ERR_SIGNATURE_ENCODING;
+  // The payload is judged first, as jws_decode does (and the JS decoder, src/jws-bytes.ts):
+  // a non-ASCII character there or any other flaw in it makes it the payload's error.
+  return decodeSegment(token, headerEnd + 1, payloadEnd) === undefined ? ERR_PAYLOAD_ENCODING : ERR_SIGNATURE_ENCODING;
 }
 
 function descending(count: number): number[] {

@@ -12,6 +12,17 @@ export function getCore(): Core {
   return (core ??= load());
 }
 
+/**
+ * Whether this isolate's core has been instantiated (tests prove that a verifier
+ * without HS* or EdDSA never starts it).
+ *
+ * @example
+ * coreStarted(); // false until the first HS* or EdDSA verify, digest or HMAC sign
+ */
+export function coreStarted(): boolean {
+  return core !== undefined;
+}
+
 function load(): Core {
   let instance: WebAssembly.Instance;
   try {

@@ -4,7 +4,7 @@
 // header that replicates iss/sub/aud must agree with the claims (RFC 7519 §5.3).
 import * as jose from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createEncrypter, createSigner, createVerifier, type EncryptionJWK } from '../../src/index.js';
+import { createEncrypter, createSigner, createVerifier, jweDecryption, type EncryptionJWK } from '../../src/index.js';
 import { buildTwoStepVerifier } from '../../src/verify-path.js';
 import { codeOf, codeOfSync } from './jwt-mint.js';
 
@@ -32,7 +32,7 @@ describe('jwe_direct_claims_bound_to_issuer', () => {
   const forA = createEncrypter({ alg: 'dir', enc: 'A256GCM', key: sharedWithA });
 
   it('jwe_direct_claims_bound_to_issuer: a direct JWE naming another configured issuer is refused, its own issuer accepted', async () => {
-    const v = createVerifier({ issuers, decryption: { keys: [{ key: sharedWithA, issuer: A }] } });
+    const v = createVerifier({ issuers, decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: A }] }) });
     expect((await v.verify(await forA.encrypt({ iss: A, sub: 'ok', exp: exp() }))).payload.sub).toBe('ok');
     // Whoever holds A's shared key cannot speak for B, whatever the claims say.
     expect(await codeOf(async () => v.verify(await forA.encrypt({ iss: B, sub: 'admin', exp: exp() })))).toBe('ERR_JWT_CLAIM_INVALID');
@@ -49,30 +49,30 @@ describe('jwe_direct_claims_bound_to_issuer', () => {
   });
 
   it('jwe_direct_claims_bound_to_issuer: under issuers, an unbound key opens nested JWTs only', async () => {
-    const v = createVerifier({ issuers, decryption: { keys: [sharedWithA] } });
+    const v = createVerifier({ issuers, decryption: jweDecryption({ keys: [sharedWithA] }) });
     expect(await codeOf(async () => v.verify(await forA.encrypt({ iss: A, exp: exp() })))).toBe('ERR_JWE_NESTED_REQUIRED');
     expect(await codeOf(async () => v.verify(await forA.encrypt({ iss: B, exp: exp() })))).toBe('ERR_JWE_NESTED_REQUIRED');
   });
 
   it('jwe_direct_claims_bound_to_issuer: one policy with several issuers needs a bound key; a bound key speaks for its issuer only', async () => {
     const signing = crypto.getRandomValues(new Uint8Array(32));
-    const unbound = createVerifier({ algorithms: ['HS256'], key: signing, issuer: [A, B], decryption: { keys: [sharedWithA] } });
+    const unbound = createVerifier({ algorithms: ['HS256'], key: signing, issuer: [A, B], decryption: jweDecryption({ keys: [sharedWithA] }) });
     expect(await codeOf(async () => unbound.verify(await forA.encrypt({ iss: B, exp: exp() })))).toBe('ERR_JWE_NESTED_REQUIRED');
-    const bound = createVerifier({ algorithms: ['HS256'], key: signing, issuer: [A, B], decryption: { keys: [{ key: sharedWithA, issuer: A }] } });
+    const bound = createVerifier({ algorithms: ['HS256'], key: signing, issuer: [A, B], decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: A }] }) });
     expect((await bound.verify(await forA.encrypt({ iss: A, sub: 'a', exp: exp() }))).payload.sub).toBe('a');
     expect(await codeOf(async () => bound.verify(await forA.encrypt({ iss: B, exp: exp() })))).toBe('ERR_JWT_CLAIM_INVALID');
     // A policy without an issuer check still holds a bound key's claims to its issuer.
-    const open = createVerifier({ algorithms: ['HS256'], key: signing, decryption: { keys: [{ key: sharedWithA, issuer: A }] } });
+    const open = createVerifier({ algorithms: ['HS256'], key: signing, decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: A }] }) });
     expect(await codeOf(async () => open.verify(await forA.encrypt({ iss: B, exp: exp() })))).toBe('ERR_JWT_CLAIM_INVALID');
     expect((await open.verify(await forA.encrypt({ iss: A, sub: 'a', exp: exp() }))).payload.sub).toBe('a');
     // One policy with one issuer (or none): an unbound key still works as before.
-    const single = createVerifier({ algorithms: ['HS256'], key: signing, issuer: A, decryption: { keys: [sharedWithA] } });
+    const single = createVerifier({ algorithms: ['HS256'], key: signing, issuer: A, decryption: jweDecryption({ keys: [sharedWithA] }) });
     expect((await single.verify(await forA.encrypt({ iss: A, sub: 's', exp: exp() }))).payload.sub).toBe('s');
     expect(await codeOf(async () => single.verify(await forA.encrypt({ iss: B, exp: exp() })))).toBe('ERR_JWT_CLAIM_INVALID');
   });
 
   it('jwe_direct_claims_bound_to_issuer: verifySync binds the same way', async () => {
-    const v = createVerifier({ issuers, decryption: { keys: [{ key: sharedWithA, issuer: A }] } });
+    const v = createVerifier({ issuers, decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: A }] }) });
     const forged = await forA.encrypt({ iss: B, exp: exp() });
     const good = await forA.encrypt({ iss: A, sub: 'g', exp: exp() });
     await v.verify(good); // a key import, where the runtime needs one
@@ -83,16 +83,16 @@ describe('jwe_direct_claims_bound_to_issuer', () => {
   });
 
   it('jwe_direct_claims_bound_to_issuer: a binding is checked when the verifier is built', () => {
-    expect(codeOfSync(() => createVerifier({ issuers, decryption: { keys: [{ key: sharedWithA, issuer: 'https://c.example' }] } }))).toBe('ERR_OPTIONS_INVALID');
-    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: sharedWithA, issuer: A, decryption: { keys: [{ key: sharedWithA, issuer: B }] } }))).toBe('ERR_OPTIONS_INVALID');
-    expect(codeOfSync(() => createVerifier({ issuers, decryption: { keys: [{ key: sharedWithA, issuer: '' }] } }))).toBe('ERR_OPTIONS_INVALID');
-    expect(codeOfSync(() => createVerifier({ issuers, decryption: { keys: [{ key: sharedWithA, issuer: A, extra: 1 } as never] } }))).toBe('ERR_OPTIONS_INVALID');
+    expect(codeOfSync(() => createVerifier({ issuers, decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: 'https://c.example' }] }) }))).toBe('ERR_OPTIONS_INVALID');
+    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: sharedWithA, issuer: A, decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: B }] }) }))).toBe('ERR_OPTIONS_INVALID');
+    expect(codeOfSync(() => createVerifier({ issuers, decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: '' }] }) }))).toBe('ERR_OPTIONS_INVALID');
+    expect(codeOfSync(() => createVerifier({ issuers, decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: A, extra: 1 } as never] }) }))).toBe('ERR_OPTIONS_INVALID');
     // The guard's two-step verifier has no JWE path at all: no unsigned claims reach it.
-    expect(codeOfSync(() => buildTwoStepVerifier({ issuers, cache: false, decryption: { keys: [{ key: sharedWithA, issuer: A }] } }))).toBe('ERR_OPTIONS_INVALID');
+    expect(codeOfSync(() => buildTwoStepVerifier({ issuers, cache: false, decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: A }] }) }))).toBe('ERR_OPTIONS_INVALID');
   });
 
   it('jwe_direct_claims_bound_to_issuer: a jose-made direct JWE under the shared key cannot name another issuer', async () => {
-    const v = createVerifier({ issuers, decryption: { keys: [{ key: sharedWithA, issuer: A }] } });
+    const v = createVerifier({ issuers, decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: A }] }) });
     const make = (claims: Record<string, unknown>) => new jose.CompactEncrypt(enc8.encode(JSON.stringify(claims))).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(sharedWithA);
     expect(await codeOf(async () => v.verify(await make({ iss: B, exp: exp() })))).toBe('ERR_JWT_CLAIM_INVALID');
     expect((await v.verify(await make({ iss: A, sub: 'j', exp: exp() }))).payload.sub).toBe('j');
@@ -120,7 +120,7 @@ describe('jwe_replicated_header_claims_match', () => {
   const shared = crypto.getRandomValues(new Uint8Array(32));
   const signing = crypto.getRandomValues(new Uint8Array(32));
   const signer = createSigner({ alg: 'HS256', key: signing });
-  const v = createVerifier({ algorithms: ['HS256'], key: signing, issuer: [A], audience: ['api', 'other'], decryption: { keys: [shared] } });
+  const v = createVerifier({ algorithms: ['HS256'], key: signing, issuer: [A], audience: ['api', 'other'], decryption: jweDecryption({ keys: [shared] }) });
   const joseJwe = (plaintext: string, header: Record<string, unknown>) =>
     new jose.CompactEncrypt(enc8.encode(plaintext)).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', ...header }).encrypt(shared);
 

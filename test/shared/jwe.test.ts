@@ -4,7 +4,7 @@
 import { jweBackend } from '#crypto-backend';
 import * as jose from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createEncrypter, createSigner, createVerifier, type EncryptionJWK } from '../../src/index.js';
+import { createEncrypter, createSigner, createVerifier, jweDecryption, type EncryptionJWK } from '../../src/index.js';
 import p256Vectors from '../vectors/wycheproof-jwe/ecdh_secp256r1_webcrypto_test.json';
 import p384Vectors from '../vectors/wycheproof-jwe/ecdh_secp384r1_webcrypto_test.json';
 import { codeOf, codeOfSync } from './jwt-mint.js';
@@ -54,7 +54,7 @@ describe('createEncrypter → createVerifier({ decryption }), every alg × enc',
     it(`${enc}: nested JWTs for every alg, direct claims for the shared-key algs; jose agrees both ways`, async () => {
       for (const [alg, crv, encKey, decKey] of await recipients(enc)) {
         const label = `${alg} ${crv} ${enc}`;
-        const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, issuer: 'https://i.example', decryption: { keys: [decKey] } });
+        const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, issuer: 'https://i.example', decryption: jweDecryption({ keys: [decKey] }) });
         const e = createEncrypter({ alg, enc, key: encKey, header: { kid: 'r1' } });
         const jws = signer.signSync({ sub: 'nested' }, { expiresIn: 60, issuer: 'https://i.example' });
         const nested = await e.encrypt(jws);
@@ -89,7 +89,7 @@ describe('createEncrypter → createVerifier({ decryption }), every alg × enc',
 describe('JWE refusals, each with its code', () => {
   const key = crypto.getRandomValues(new Uint8Array(32));
   const verifier = (extra: Record<string, unknown> = {}) =>
-    createVerifier({ algorithms: ['HS256'], key: signingSecret, requireExp: false, decryption: { keys: [key], ...extra } });
+    createVerifier({ algorithms: ['HS256'], key: signingSecret, requireExp: false, decryption: jweDecryption({ keys: [key], ...extra }) });
   const header = (h: Record<string, unknown>) => b64u(enc8.encode(JSON.stringify(h)));
   const fake = (h: Record<string, unknown>, ek = '') => `${header(h)}.${ek}.AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA`;
 
@@ -119,7 +119,7 @@ describe('JWE refusals, each with its code', () => {
     expect(await codeOf(() => v.verify(fake({ alg: 'A192KW', enc: 'A192GCM' })))).toBe('ERR_JWE_ALG_NOT_ALLOWED');
     expect(codeOfSync(() => verifier({ algorithms: ['RSA1_5'] }))).toBe('ERR_OPTIONS_INVALID');
     expect(codeOfSync(() => verifier({ extra: 1 }))).toBe('ERR_OPTIONS_INVALID');
-    // The decryption option itself is allow-listed with every other option (src/option-names.ts).
+    // The decryption option itself is allow-listed with every other option (VERIFIER_OPTION_NAMES, src/verify-path.ts).
     expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: signingSecret, decryptoin: { keys: [key] } } as never))).toBe('ERR_OPTIONS_INVALID');
     let setting: unknown;
     try {
@@ -133,7 +133,7 @@ describe('JWE refusals, each with its code', () => {
   it('ECDH-ES with an off-curve or wrong-curve epk is refused: ERR_JWE_EPK_INVALID', async () => {
     const p256 = await curves['P-256'];
     const p384 = await curves['P-384'];
-    const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [p256.priv] } });
+    const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: jweDecryption({ keys: [p256.priv] }) });
     const good = await createEncrypter({ alg: 'ECDH-ES', enc: 'A256GCM', key: p256.pub }).encrypt(signer.signSync({}));
     const [, ...rest] = good.split('.');
     const h = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(good.split('.')[0]!.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)))) as { epk: EncryptionJWK };
@@ -150,7 +150,7 @@ describe('JWE refusals, each with its code', () => {
 
   it('X25519 with a small-order epk (all-zero shared secret) is refused: ERR_JWE_EPK_INVALID', async () => {
     const x = await curves.X25519;
-    const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [x.priv] } });
+    const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: jweDecryption({ keys: [x.priv] }) });
     const h = header({ alg: 'ECDH-ES', enc: 'A256GCM', epk: { kty: 'OKP', crv: 'X25519', x: b64u(new Uint8Array(32)) } });
     expect(await codeOf(() => v.verify(`${h}..AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA`))).toBe('ERR_JWE_EPK_INVALID');
   });
@@ -181,7 +181,7 @@ describe('JWE refusals, each with its code', () => {
       const r = await rsa;
       const pub = await crypto.subtle.importKey('jwk', r.pub as JsonWebKey, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt']);
       const ek2 = b64u(new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, pub, new Uint8Array(16))));
-      const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [r.priv] } });
+      const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: jweDecryption({ keys: [r.priv] }) });
       await refusedAtContent(v, fake({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }, ek2), 'RSA short CEK');
       await refusedAtContent(v, fake({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }, b64u(new Uint8Array(256).fill(1))), 'RSA bad padding');
       await refusedAtContent(v, fake({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }, 'AAAA'), 'RSA wrong size');
@@ -204,7 +204,7 @@ describe('JWE refusals, each with its code', () => {
 
   it('CBC-HS: a forged tag is refused before any AES-CBC decryption (no padding oracle)', async () => {
     const e = createEncrypter({ alg: 'dir', enc: 'A256CBC-HS512', key: new Uint8Array(64).fill(3) });
-    const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [new Uint8Array(64).fill(3)] } });
+    const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: jweDecryption({ keys: [new Uint8Array(64).fill(3)] }) });
     const token = await e.encrypt(signer.signSync({ a: 1 }, { expiresIn: 60 }));
     const parts = token.split('.');
     const tag = parts[4]!;
@@ -240,7 +240,7 @@ describe('JWE refusals, each with its code', () => {
 
   it('direct claims are checked like a JWS payload (exp, iss)', async () => {
     const e = createEncrypter({ alg: 'A256KW', enc: 'A128CBC-HS256', key });
-    const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, issuer: 'https://i.example', decryption: { keys: [key] } });
+    const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, issuer: 'https://i.example', decryption: jweDecryption({ keys: [key] }) });
     expect(await codeOf(async () => v.verify(await e.encrypt({ iss: 'https://i.example', exp: 1 })))).toBe('ERR_JWT_EXPIRED');
     expect(await codeOf(async () => v.verify(await e.encrypt({ iss: 'https://other', exp: 4e9 })))).toBe('ERR_JWT_CLAIM_INVALID');
     expect((await v.verify(await e.encrypt({ iss: 'https://i.example', exp: 4e9 }))).payload.exp).toBe(4e9);
@@ -282,13 +282,13 @@ describe('JWE refusals, each with its code', () => {
   it('a private JWK member that is not base64url is refused in every runtime (ERR_KEY_INVALID), whatever the JWK importer would do', async () => {
     const r = await rsa;
     // Node's JWK import skips unknown characters; the key checks do not leave it to the runtime.
-    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [{ ...r.priv, qi: '*not base64url*' }] } }))).toBe('ERR_KEY_INVALID');
+    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: jweDecryption({ keys: [{ ...r.priv, qi: '*not base64url*' }] }) }))).toBe('ERR_KEY_INVALID');
     expect(codeOfSync(() => createEncrypter({ alg: 'RSA-OAEP-256', enc: 'A256GCM', key: { ...r.pub, e: 'A=A' } }))).toBe('ERR_KEY_INVALID');
   });
 
   it('two keys that both fit and no kid to choose: ERR_JWKS_MULTIPLE_MATCHING_KEYS; kid chooses', async () => {
     const k2 = crypto.getRandomValues(new Uint8Array(32));
-    const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [{ kty: 'oct', kid: 'a', k: b64u(key) }, { kty: 'oct', kid: 'b', k: b64u(k2) }] } });
+    const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: jweDecryption({ keys: [{ kty: 'oct', kid: 'a', k: b64u(key) }, { kty: 'oct', kid: 'b', k: b64u(k2) }] }) });
     const jws = signer.signSync({ n: 1 }, { expiresIn: 60 });
     expect(await codeOf(async () => v.verify(await createEncrypter({ alg: 'dir', enc: 'A256GCM', key: k2 }).encrypt(jws)))).toBe('ERR_JWKS_MULTIPLE_MATCHING_KEYS');
     expect((await v.verify(await createEncrypter({ alg: 'dir', enc: 'A256GCM', key: k2, header: { kid: 'b' } }).encrypt(jws))).payload.n).toBe(1);
@@ -299,7 +299,7 @@ describe('JWE key reuse', () => {
   it('jwe_dir_key_imported_once: a dir AES-GCM key is imported into WebCrypto once, not per token', async () => {
     const key = crypto.getRandomValues(new Uint8Array(32));
     const enc = createEncrypter({ alg: 'dir', enc: 'A256GCM', key });
-    const verifier = createVerifier({ algorithms: ['HS256'], key: signingSecret, cache: false, decryption: { keys: [key] } });
+    const verifier = createVerifier({ algorithms: ['HS256'], key: signingSecret, cache: false, decryption: jweDecryption({ keys: [key] }) });
     const tokens = await Promise.all([1, 2, 3].map((i) => enc.encrypt({ sub: `u${i}`, exp: Math.floor(Date.now() / 1000) + 60 })));
     const original = crypto.subtle.importKey.bind(crypto.subtle);
     let imports = 0;
@@ -328,7 +328,7 @@ describe('JWE EC keys on the curve', () => {
   it('jwe_epk_on_curve_checked_before_import: an off-curve epk (Wycheproof invalid-curve points) is refused before the runtime sees it', async () => {
     for (const [crv, file] of [['P-256', p256Vectors], ['P-384', p384Vectors]] as const) {
       const c = await curves[crv];
-      const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [c.priv] } });
+      const v = createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: jweDecryption({ keys: [c.priv] }) });
       const points = file.testGroups.flatMap((g) => g.tests.filter((t) => t.flags.includes('InvalidCurveAttack')).map((t) => t.public as { kty: string; crv: string; x: string; y: string }));
       expect(points.length, crv).toBeGreaterThanOrEqual(16);
       const original = crypto.subtle.importKey.bind(crypto.subtle);
@@ -355,7 +355,7 @@ describe('JWE EC keys on the curve', () => {
     for (const crv of ['P-256', 'P-384'] as const) {
       const c = await curves[crv];
       expect(codeOfSync(() => createEncrypter({ alg: 'ECDH-ES', enc: 'A256GCM', key: offCurve(c.pub) })), crv).toBe('ERR_KEY_INVALID');
-      expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [offCurve(c.priv)] } })), crv).toBe('ERR_KEY_INVALID');
+      expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: jweDecryption({ keys: [offCurve(c.priv)] }) })), crv).toBe('ERR_KEY_INVALID');
     }
   });
 });
@@ -369,7 +369,7 @@ describe('jwe_decryption_key_public_part_matches_private', () => {
       const [mine, other] = pairs as [{ pub: EncryptionJWK; priv: EncryptionJWK }, { pub: EncryptionJWK; priv: EncryptionJWK }];
       const swapped = { ...mine.priv, ...Object.fromEntries(members.map((m) => [m, (other.pub as unknown as Record<string, string>)[m]!])) } as EncryptionJWK;
       const token = await createEncrypter({ alg, enc: 'A256GCM', key: mine.pub }).encrypt(signer.signSync({ n: 1 }, { expiresIn: 60 }));
-      const verifier = (key: EncryptionJWK) => createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: { keys: [key] } });
+      const verifier = (key: EncryptionJWK) => createVerifier({ algorithms: ['HS256'], key: signingSecret, decryption: jweDecryption({ keys: [key] }) });
       expect(await codeOf(() => verifier(swapped).verify(token))).toBe('ERR_KEY_INVALID');
       expect(await codeOf(() => verifier(mine.priv).verify(token))).toBe('OK');
     });

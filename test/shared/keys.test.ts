@@ -1,6 +1,6 @@
 // Key inputs: JWK, raw secret bytes and CryptoKey, and how each is matched to an alg.
 import { describe, expect, it } from 'vitest';
-import { createEncrypter, createLocalJWKSet, createSigner, createVerifier, type JWK } from '../../src/index.js';
+import { createEncrypter, createLocalJWKSet, createSigner, createVerifier, jweDecryption, type JWK } from '../../src/index.js';
 import p256Vectors from '../vectors/wycheproof-jwe/ecdh_secp256r1_webcrypto_test.json';
 import p384Vectors from '../vectors/wycheproof-jwe/ecdh_secp384r1_webcrypto_test.json';
 import { b64u, claims, codeOf, codeOfSync, generate, mint, nowDate, unb64u } from './jwt-mint.js';
@@ -88,7 +88,7 @@ describe('key_ops_duplicates_refused', () => {
     // JWE keys, both directions.
     expect(codeOfSync(() => createEncrypter({ alg: 'dir', enc: 'A256GCM', key: { ...secret, key_ops: ['encrypt', 'encrypt'] } }))).toBe('ERR_KEY_INVALID');
     expect(createEncrypter({ alg: 'dir', enc: 'A256GCM', key: { ...secret, key_ops: ['encrypt'] } })).toBeDefined();
-    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: secret as JWK, decryption: { keys: [{ ...secret, key_ops: ['decrypt', 'decrypt'] }] } }))).toBe('ERR_KEY_INVALID');
+    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: secret as JWK, decryption: jweDecryption({ keys: [{ ...secret, key_ops: ['decrypt', 'decrypt'] }] }) }))).toBe('ERR_KEY_INVALID');
     // Distinct operations are fine, and a non-string is still refused.
     expect(createSigner({ alg: 'HS256', key: { ...secret, key_ops: ['sign', 'verify'] } })).toBeDefined();
     expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: { ...secret, key_ops: ['verify', 1] } as unknown as JWK }))).toBe('ERR_KEY_INVALID');

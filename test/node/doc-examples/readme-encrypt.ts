@@ -1,4 +1,4 @@
-import { createEncrypter, createSigner, createVerifier, type EncryptionJWK } from 'edgejwt';
+import { createEncrypter, createSigner, createVerifier, jweDecryption, type EncryptionJWK } from 'edgejwt';
 
 // The API's encryption key pair (X25519); only its public half goes to the issuer.
 const recipient = (await crypto.subtle.generateKey({ name: 'X25519' }, true, ['deriveBits'])) as CryptoKeyPair;
@@ -18,7 +18,7 @@ const jwe = await createEncrypter({ alg: 'ECDH-ES+A256KW', enc: 'A256GCM', key: 
 const verifier = createVerifier({
   algorithms: ['ES256'],
   key: await crypto.subtle.exportKey('jwk', issuer.publicKey),
-  decryption: { keys: [recipientPrivateJwk], algorithms: ['ECDH-ES+A256KW'], encryptions: ['A256GCM'] },
+  decryption: jweDecryption({ keys: [recipientPrivateJwk], algorithms: ['ECDH-ES+A256KW'], encryptions: ['A256GCM'] }),
 });
 const { payload } = await verifier.verify(jwe);
 console.log(payload.sub); // → carol
