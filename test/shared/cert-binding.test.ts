@@ -8,7 +8,7 @@ import { checkCertificateBinding, createVerifier, JwtError } from '../../src/ind
 import cert from '../vectors/mtls/client_cert.json';
 import { b64u, claims, codeOfSync, generate, mint, nowDate } from './jwt-mint.js';
 
-function derOf(pem: string): Uint8Array {
+function derOf(pem: string): Uint8Array<ArrayBuffer> {
   const body = pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
   const bin = atob(body);
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));
