@@ -6,3 +6,4 @@ export default {
     return new Response('durable object tests only', { status: 404 });
   },
 };
+export { DpopReplayShard } from '../../src/worker/dpop-replay/shard-object.js';
