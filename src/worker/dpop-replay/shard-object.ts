@@ -24,7 +24,7 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
  * The Durable Object class behind `dpop.replay: { durableObject: "<binding>" }`.
  *
  * @example
- * // worker entry: export { DpopReplayShard } from 'edgejwt/worker/dpop-replay';
+ * // Worker entry (src/worker/index.ts): export { DpopReplayShard } from './dpop-replay/index.js';
  * // wrangler.toml: [[durable_objects.bindings]] name = "DPOP_REPLAY" class_name = "DpopReplayShard"
  */
 export class DpopReplayShard {

@@ -33,7 +33,7 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
  *
  * @example
  * // worker entry
- * export { RevocationList } from 'edgejwt/worker/revocation';
+ * export { RevocationList } from './revocation/index.js'; // from the Worker entry (src/worker/index.ts)
  * // wrangler.toml
  * // [[durable_objects.bindings]] name = "REVOCATIONS" class_name = "RevocationList"
  * // [[migrations]] tag = "v1" new_sqlite_classes = ["RevocationList"]
