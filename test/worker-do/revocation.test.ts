@@ -174,6 +174,26 @@ describe('RevocationList Durable Object', () => {
   });
 });
 
+describe('RevocationList Durable Object bounds', () => {
+  it('revocation_object_bounded: a full list answers 507, a body over 4 KiB 413, another route 404; nothing is stored', async () => {
+    const stub = ns.get(ns.idFromName('bounded') as never);
+    const statuses = await runInDurableObject(stub, async (_i, state) => {
+      const list = new RevocationList(state, undefined, { maxEntries: 1 });
+      await state.blockConcurrencyWhile(async () => {});
+      const post = (body: string) => list.fetch(new Request('https://revocation-list.internal/revoke', { method: 'POST', body }));
+      const nowS = realNowS();
+      const out = [
+        (await post(JSON.stringify({ jti: 'one', exp: nowS + 60 }))).status,
+        (await post(JSON.stringify({ jti: 'two', exp: nowS + 60 }))).status,
+        (await post(JSON.stringify({ jti: 'x'.repeat(5000), exp: nowS + 60 }))).status,
+        (await list.fetch(new Request('https://revocation-list.internal/elsewhere'))).status,
+      ];
+      return [...out, (await state.storage.list({ prefix: 'e:' })).size];
+    });
+    expect(statuses).toEqual([200, 507, 413, 404, 1]);
+  });
+});
+
 describe('revocation_fail_closed_when_store_unreachable (adversarial)', () => {
   const payload = { jti: 'known', iss: ISS, sub: 'u' };
 
