@@ -127,6 +127,9 @@ await vitestRun('vitest-node', 'vitest.node.config.ts');
 step('Vitest inside workerd (shared corpus + route guard)');
 await vitestRun('vitest-workerd', 'vitest.workerd.config.ts');
 
+step('Vitest inside workerd (the guard\'s Durable Objects, bound from test/worker-do/wrangler.toml)');
+await vitestRun('vitest-workerd-do', 'vitest.workerd-do.config.ts');
+
 step('shared corpus bundles');
 rmSync('build/corpus', { recursive: true, force: true }); // a failed build must not leave old bundles to run
 if ((await run(process.execPath, ['test/runtimes/build-corpus.mjs', 'node', 'deno', 'bun', 'browser'])) !== 0) {

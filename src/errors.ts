@@ -52,6 +52,10 @@ export const ERROR_MESSAGES = {
   ERR_DPOP_ATH_MISMATCH: 'DPoP proof ath is missing or does not match the access token',
   ERR_DPOP_NONCE_MISMATCH: 'DPoP proof nonce is missing or not the expected one',
   ERR_DPOP_BINDING_MISMATCH: 'access token is not bound to the DPoP proof key (cnf.jkt)',
+  ERR_MTLS_CNF_MISSING: 'access token is not bound to a client certificate (cnf.x5t#S256)',
+  ERR_MTLS_CERT_MISSING: 'no client certificate was presented',
+  ERR_MTLS_CERT_MALFORMED: 'certificate thumbprint is malformed',
+  ERR_MTLS_BINDING_MISMATCH: 'access token is bound to another client certificate',
 } as const;
 
 /**

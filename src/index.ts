@@ -30,3 +30,4 @@ export type { DpopProof } from './dpop/proof.js';
 export type { DpopProofOptions, DpopAlgorithm } from './dpop/options.js';
 export { checkDpopBinding, dpopAccessTokenHash } from './dpop/binding.js';
 export { htuForm } from './dpop/htu.js';
+export { checkCertificateBinding } from './keys/cert-binding.js';
