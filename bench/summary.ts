@@ -82,10 +82,12 @@ function headline(t: Table, ours: (rows: Sample[]) => Sample, also?: string): st
     const other = also === undefined ? undefined : rows.find((r) => r.name === `edgejwt ${also}`);
     const jose = rows.find((r) => r.name === 'jose');
     const peers = rows.filter((r) => isPeer(r.name) && Number.isFinite(r.medianNs) && r.medianNs > 0);
-    const best = peers.reduce((a, b) => (a.medianNs < b.medianNs ? a : b));
-    const bare = rows.filter((r) => r.name.includes('bare')).reduce((a, b) => (a.medianNs < b.medianNs ? a : b));
+    // A smoke run may measure no peer or no bare primitive for a variant: say so, don't throw.
+    const fastest = (list: Sample[]) => (list.length === 0 ? undefined : list.reduce((a, b) => (a.medianNs < b.medianNs ? a : b)));
+    const best = fastest(peers);
+    const bare = fastest(rows.filter((r) => r.name.includes('bare')));
     out.push(
-      `| ${label} | ${formatNs(me.medianNs)} (${formatNs(me.p25Ns)}–${formatNs(me.p75Ns)}) | ${other ? `${formatNs(other.medianNs)} | ` : also ? '— | ' : ''}${jose ? x(jose.medianNs / me.medianNs) : '—'} | ${x(best.medianNs / me.medianNs)} (${best.name}) | ${formatNs(bare.medianNs)} (${bare.name.replace(' (bare)', '')}) |`,
+      `| ${label} | ${formatNs(me.medianNs)} (${formatNs(me.p25Ns)}–${formatNs(me.p75Ns)}) | ${other ? `${formatNs(other.medianNs)} | ` : also ? '— | ' : ''}${jose ? x(jose.medianNs / me.medianNs) : '—'} | ${best ? `${x(best.medianNs / me.medianNs)} (${best.name})` : '—'} | ${bare ? `${formatNs(bare.medianNs)} (${bare.name.replace(' (bare)', '')})` : '—'} |`,
     );
   }
   return out;
