@@ -23,7 +23,7 @@ if (baselineSrc !== undefined) {
   mkdirSync(join(wrapper, '..'), { recursive: true });
   writeFileSync(
     wrapper,
-    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(join(resolve(baselineSrc), 'worker/api.ts'))};\nexport default () => setup(startGuard);\n`,
+    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(join(resolve(baselineSrc), 'worker/guard.ts'))};\nexport default () => setup(startGuard);\n`,
   );
   entry = wrapper;
 }

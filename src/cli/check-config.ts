@@ -4,6 +4,7 @@
 // and not on the first request. Errors name the file, line and column.
 
 import { readFileSync } from 'node:fs';
+import { requiredBindings } from '../worker/bindings.js';
 import { ConfigError, parseConfig, type GuardConfig } from '../worker/config.js';
 import { CliError, EXIT, formatPosition, type SourcePosition } from './cli-error.js';
 import { jsonErrorOffset, keyOffset, positionAt, valueOffset } from './source-position.js';
@@ -41,15 +42,17 @@ export function checkGuardConfig(raw: unknown, scope: BindingScope, at?: SourceP
   const { kvBindings: kv, serviceBindings: services, vars, where } = scope;
   // The guard needs these only with CACHE_KEY set (a secret this tool cannot see); without the
   // binding and with CACHE_KEY set it would answer 500, so both are required unless turned off.
-  if (config.cache.jwks && !kv.has('JWKS_CACHE')) errors.push(`${prefix}GUARD_CONFIG cache.jwks: the JWKS_CACHE KV binding is missing from ${where}kv_namespaces (or set "cache": { "jwks": false })`);
-  if (config.cache.verifyAlgorithms.size > 0 && !kv.has('VERIFY_CACHE')) errors.push(`${prefix}GUARD_CONFIG cache.verify: the VERIFY_CACHE KV binding is missing from ${where}kv_namespaces`);
-  if (typeof config.origin === 'object' && !services.has(config.origin.service)) errors.push(`${prefix}GUARD_CONFIG origin.service: no [[${where}services]] binding named ${config.origin.service}`);
+  const needed = requiredBindings(config);
+  for (const k of needed.kv) {
+    if (kv.has(k.binding)) continue;
+    const hint = k.binding === 'JWKS_CACHE' ? ' (or set "cache": { "jwks": false })' : '';
+    errors.push(`${prefix}GUARD_CONFIG ${k.setting}: the ${k.binding} KV binding is missing from ${where}kv_namespaces${hint}`);
+  }
+  for (const sv of needed.services) if (!services.has(sv.binding)) errors.push(`${prefix}GUARD_CONFIG ${sv.setting}: no [[${where}services]] binding named ${sv.binding}`);
 
-  const secrets = new Set<string>(['CACHE_KEY']);
-  for (const is of config.issuers) if (is.source.kind === 'secret') secrets.add(is.source.binding);
-  if (config.admin !== undefined) secrets.add(config.admin.secretBinding);
+  const secrets = [...needed.secrets.keys()];
   for (const s of secrets) if (vars[s] !== undefined) notes.push(`${s} is a plain var in ${where}vars: fine for local development, use \`wrangler secret put ${s}\` for a deployment`);
-  const toPut = [...secrets].filter((s) => vars[s] === undefined);
+  const toPut = secrets.filter((s) => vars[s] === undefined);
   if (toPut.length > 0) notes.push(`secrets the guard reads (cannot be checked here): ${toPut.join(', ')}`);
   return { ok: errors.length === 0, errors, notes };
 }

@@ -1,19 +1,12 @@
 // edgejwt/worker: the guard as a library, for Workers that embed it in their own
-// fetch handler, and (default export) the ready-made guard Worker.
-import { createGuard } from './embed.js';
+// fetch handler (`createGuard`), and (default export) the ready-made guard Worker.
+// Only these are public; the guard's stages and parsers are internals (tests import
+// them from their modules).
 
 export { createGuard } from './embed.js';
 export type { AuthResult, EmbeddedGuard, GuardConfigSource } from './embed.js';
-export { startGuard, Guard } from './guard.js';
-export type { WaitUntil, AuthOutcome } from './guard.js';
-export { parseConfig, ConfigError, ECHO_ORIGIN, L2_DEFAULT_ALGORITHMS } from './config.js';
-export type { GuardConfig } from './config.js';
-export type { GuardConfigInput } from './config-input.js';
+export type { WaitUntil } from './context.js';
+export type { GuardConfigInput, IssuerInput, RuleInput, CorsInput, OriginAssertionInput } from './config-input.js';
 export type { GuardEnv, GuardDeps } from './build.js';
-
-/**
- * The guard Worker itself, reading GUARD_CONFIG: `export { default } from 'edgejwt/worker'`.
- * @example export { default } from 'edgejwt/worker';
- */
-const worker: { fetch: ReturnType<typeof createGuard>['fetch'] } = { fetch: createGuard().fetch };
-export default worker;
+export type { WorkerHandler } from './default-worker.js';
+export { default } from './default-worker.js';

@@ -1,29 +1,37 @@
 // From the Worker's environment to the pieces a guard runs with: the checked
 // config, one library verifier over every issuer, the KV tiers and counters.
 // Anything wrong is a ConfigError naming the setting.
+//
+// Only what the config uses is loaded: the KV tiers and sealing (with CACHE_KEY),
+// remote key sets and discovery (jwksUrl, discovery issuers) and the origin
+// assertion's signer are dynamic imports, so an isolate whose config does not use
+// them never evaluates them (and a bundler that splits leaves them out of the main module).
 
 import { decodeSegment } from '../b64.js';
 import { isJwtError } from '../errors.js';
-import { createRemoteJWKSet, type RemoteJWKSet } from '../keys/remote.js';
+import type { RemoteJWKSet } from '../keys/remote.js';
 import { parseJwks } from '../keys/local.js';
 import type { Algorithm } from '../algorithms.js';
 // Not createVerifier: the guard never decrypts JWE, so src/jwe/ stays out of its bundle.
 import { buildTwoStepVerifier, type IssuerPolicy, type TwoStepVerifier } from '../verify-path.js';
 import { digest } from '../digest.js';
 import { encode } from '../b64.js';
-import { ConfigError, parseConfig, type GuardConfig } from './config.js';
+import { adminSecret } from './admin.js';
+import { ConfigError } from './config-error.js';
+import { parseConfig, type GuardConfig } from './config.js';
 import { Counters } from './counters.js';
-import { DiscoveredKeySource } from './discovery.js';
+import type { AnalyticsLike } from './observe.js';
 import { RejectionLog } from './rejection-log.js';
 import { serviceBinding, type ServiceBinding } from './service-origin.js';
-import { KvJwksStore } from './jwks-store.js';
-import { KeyTags } from './key-tags.js';
-import { remoteSetAges } from './jwks-max-age.js';
-import type { KeySource } from '../keys/source.js';
-import { Sealer } from './seal.js';
+import type { KvJwksStore } from './jwks-store.js';
+import type { Sealer } from './seal.js';
 import type { KVLike } from './kv.js';
-import { KvVerifyCache } from './verify-cache.js';
-import { OriginAssertion } from './origin-assertion.js';
+import type { KvVerifyCache } from './verify-cache.js';
+import type { WriteAdmission } from './l2-admission.js';
+import type { OriginAssertion } from './origin-assertion.js';
+import type { RemoteKeys } from './remote-keys.js';
+import { KeyTags } from './key-tags.js';
+import type { KeySource } from '../keys/source.js';
 
 /**
  * The Worker bindings the guard reads. The `Env` that `wrangler types` generates for
@@ -49,10 +57,7 @@ export interface GuardEnv {
   [binding: string]: any;
 }
 
-/** The one Analytics Engine method the guard calls. */
-export interface AnalyticsLike {
-  writeDataPoint(point: { blobs?: string[]; doubles?: number[]; indexes?: string[] }): void;
-}
+export type { AnalyticsLike };
 
 /** What tests (and embedders) may swap: the network and the clock. */
 export interface GuardDeps {
@@ -67,6 +72,8 @@ export interface GuardParts {
   verifier: TwoStepVerifier;
   counters: Counters;
   l2: KvVerifyCache | undefined;
+  /** Which verifications are written to KV, and how many a minute (with l2 only). */
+  admission: WriteAdmission | undefined;
   jwksStore: KvJwksStore | undefined;
   remoteSets: RemoteJWKSet[];
   /** The key behind each L2 entry, per issuer with a fetched key set (key-tags.ts). */
@@ -89,43 +96,22 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   const log = deps.log ?? ((line: string) => console.log(line));
   const now = deps.now ?? (() => Date.now());
   const counters = new Counters(log, now(), now);
-  const sealer = await Sealer.fromSecret(env.CACHE_KEY);
+  const sealer = await sealerFor(env.CACHE_KEY);
   if (sealer === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches are off' }));
-
   const baseFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-  // Count every key-set fetch and its failures (non-200 included) for the counters.
-  const jwksFetch: typeof fetch = async (input, init) => {
-    counters.inc('jwks_fetch');
-    try {
-      // The caller's deadline (src/keys/fetch-deadline.ts) covers this call and the body.
-      const res = await baseFetch(input, init);
-      if (res.status !== 200) counters.inc('jwks_fetch_failed');
-      return res;
-    } catch (e) {
-      counters.inc('jwks_fetch_failed');
-      throw e;
-    }
-  };
 
   let jwksStore: KvJwksStore | undefined;
   if (config.cache.jwks && sealer !== undefined) {
     if (env.JWKS_CACHE === undefined) throw new ConfigError('cache.jwks', 'the JWKS_CACHE KV binding is missing');
+    const { KvJwksStore } = await import('./jwks-store.js');
     jwksStore = new KvJwksStore(env.JWKS_CACHE, sealer, config.cache.kvTimeoutMs, counters);
   }
 
-  const remoteSets: RemoteJWKSet[] = [];
-  const remoteSet = (url: string): RemoteJWKSet => {
-    const set = createRemoteJWKSet(url, {
-      timeoutDuration: config.jwksTimeoutMs,
-      cooldownDuration: config.jwksCooldownMs,
-      ...remoteSetAges(config.jwksMaxAgeMs),
-      fetch: jwksFetch,
-      now,
-      ...(jwksStore === undefined ? {} : { store: jwksStore }),
-    });
-    remoteSets.push(set);
-    return set;
-  };
+  let remote: RemoteKeys | undefined;
+  if (config.issuers.some((is) => is.source.kind === 'jwksUrl' || is.source.kind === 'discovery')) {
+    const { RemoteKeys } = await import('./remote-keys.js');
+    remote = new RemoteKeys({ config, fetch: baseFetch, counters, now, log, store: jwksStore });
+  }
   const identity: unknown[] = [config.clockTolerance];
   const fetched = new Map<string, KeySource>();
   const issuers: IssuerPolicy[] = [];
@@ -151,21 +137,12 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
       // (computed only when there is an L2 to name: it is a crypto call on the first request).
       identity.push(base, sealer === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await sealer.digest('hs-secret', bytes));
     } else if (src.kind === 'jwksUrl') {
-      const set = remoteSet(src.url);
+      const set = remote!.keySet(src.url);
       issuers.push({ ...base, jwks: set });
       for (const name of is.issuer) fetched.set(name, set);
       identity.push(base, src.url);
     } else if (src.kind === 'discovery') {
-      const source = new DiscoveredKeySource({
-        issuer: is.issuer[0]!,
-        fetch: jwksFetch,
-        timeoutMs: config.jwksTimeoutMs,
-        cooldownMs: config.jwksCooldownMs,
-        now,
-        store: jwksStore,
-        keySet: remoteSet,
-        log,
-      });
+      const source = remote!.discovered(is.issuer[0]!);
       issuers.push({ ...base, jwks: source });
       fetched.set(is.issuer[0]!, source);
       identity.push(base, 'discovery');
@@ -186,20 +163,20 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   }
 
   let l2: KvVerifyCache | undefined;
-  if (config.cache.verifyAlgorithms.size > 0 && sealer !== undefined) {
+  let admission: WriteAdmission | undefined;
+  const c = config.cache;
+  if (c.verifyAlgorithms.size > 0 && sealer !== undefined) {
     if (env.VERIFY_CACHE === undefined) throw new ConfigError('cache.verify', 'the VERIFY_CACHE KV binding is missing');
     const policyId = encode(digest('SHA-256', JSON.stringify(identity))).slice(0, 22);
-    l2 = new KvVerifyCache({ kv: env.VERIFY_CACHE, sealer, policyId, maxTtl: config.cache.verifyTtl, timeoutMs: config.cache.kvTimeoutMs, counters });
+    const [{ KvVerifyCache }, { WriteAdmission }] = await Promise.all([import('./verify-cache.js'), import('./l2-admission.js')]);
+    l2 = new KvVerifyCache({ kv: env.VERIFY_CACHE, sealer, policyId, maxTtl: c.verifyTtl, timeoutMs: c.kvTimeoutMs, counters });
+    admission = new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, c.l1Max) });
   }
 
-  let adminSecret: string | undefined;
-  if (config.admin !== undefined) {
-    const s: unknown = env[config.admin.secretBinding];
-    if (typeof s !== 'string' || s.length < 16) throw new ConfigError('admin.secretBinding', 'the secret is not set or shorter than 16 characters');
-    adminSecret = s;
-  }
 
+  const admin = config.admin === undefined ? undefined : adminSecret(env, config.admin);
   const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
+  const assertion = config.originAssertion === undefined ? undefined : (await import('./origin-assertion.js')).OriginAssertion.fromEnv(config.originAssertion, env);
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
   return {
@@ -210,13 +187,21 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     verifier,
     counters,
     l2,
+    admission,
     jwksStore,
-    remoteSets,
+    remoteSets: remote?.sets ?? [],
     keyTags: new KeyTags(fetched),
-    adminSecret,
-    assertion: config.originAssertion === undefined ? undefined : OriginAssertion.fromEnv(config.originAssertion, env),
+    adminSecret: admin,
+    assertion,
     fetch: baseFetch,
     now,
     log,
   };
+}
+
+/** The sealer for the KV tiers from CACHE_KEY; undefined (and seal.ts never loaded) when it is not set. */
+async function sealerFor(secret: unknown): Promise<Sealer | undefined> {
+  if (secret === undefined || secret === null || secret === '') return undefined;
+  const { Sealer } = await import('./seal.js');
+  return Sealer.fromSecret(secret);
 }

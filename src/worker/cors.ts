@@ -5,7 +5,61 @@
 // without one), so every response says so: a cache must never hand an answer
 // made without CORS headers to an allowed origin, or the reverse.
 
-import type { CorsConfig } from './config.js';
+import { ConfigError } from './config-error.js';
+import { HTTP_TOKEN, num, section, strList } from './config-values.js';
+
+export interface CorsConfig {
+  /** Exact origins (`https://app.example.com`), or `*` (not with credentials). */
+  allowOrigins: string[];
+  allowMethods: string[];
+  allowHeaders: string[];
+  exposeHeaders: string[];
+  maxAge: number;
+  credentials: boolean;
+}
+
+/** Every setting `cors` accepts. */
+export const CORS_KEYS: ReadonlySet<string> = new Set(['allowOrigins', 'allowMethods', 'allowHeaders', 'exposeHeaders', 'maxAge', 'credentials']);
+
+/**
+ * The `cors` section with its defaults; undefined when it is absent (no CORS headers at all).
+ *
+ * @example
+ * parseCors({ allowOrigins: 'https://app.example.com' })?.maxAge; // 600
+ */
+export function parseCors(raw: unknown): CorsConfig | undefined {
+  const v = section(raw, 'cors', CORS_KEYS);
+  if (v === undefined) return undefined;
+  const allowOrigins = strList(v.allowOrigins, 'cors.allowOrigins');
+  for (const [j, o] of allowOrigins.entries()) {
+    if (o === '*') continue;
+    let u: URL | undefined;
+    try {
+      u = new URL(o);
+    } catch {
+      u = undefined;
+    }
+    // An Origin header is scheme://host[:port] exactly; anything else would never match.
+    if (u === undefined || u.origin !== o) throw new ConfigError(`cors.allowOrigins[${j}]`, 'expected an origin such as https://app.example.com (no path, no trailing slash)');
+  }
+  if (v.credentials !== undefined && typeof v.credentials !== 'boolean') throw new ConfigError('cors.credentials', 'expected true or false');
+  const credentials = v.credentials === true;
+  if (credentials && allowOrigins.includes('*')) throw new ConfigError('cors.allowOrigins', '"*" cannot be used with credentials');
+  const tokens = (x: unknown, setting: string, fallback: string[]): string[] => {
+    if (x === undefined) return fallback;
+    const list = strList(x, setting, true);
+    for (const [j, t] of list.entries()) if (!HTTP_TOKEN.test(t)) throw new ConfigError(`${setting}[${j}]`, 'not a valid name');
+    return list;
+  };
+  return {
+    allowOrigins,
+    allowMethods: tokens(v.allowMethods, 'cors.allowMethods', ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']).map((m) => m.toUpperCase()),
+    allowHeaders: tokens(v.allowHeaders, 'cors.allowHeaders', ['Authorization', 'Content-Type']),
+    exposeHeaders: tokens(v.exposeHeaders, 'cors.exposeHeaders', ['WWW-Authenticate', 'Server-Timing']),
+    maxAge: num(v.maxAge, 'cors.maxAge', 600, 0, 86_400),
+    credentials,
+  };
+}
 
 /** The allowed Origin value of this request, or undefined (not configured, absent, not listed). */
 export function allowedOrigin(cors: CorsConfig | undefined, request: Request): string | undefined {

@@ -10,7 +10,7 @@ import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import type { KeyEntry } from '../keys/entry.js';
 import { KEY_SOURCE, type KeySource } from '../keys/source.js';
-import { isLoopback } from './config.js';
+import { isLoopback } from './config-values.js';
 import type { KvJwksStore } from './jwks-store.js';
 
 /** Discovery documents are small; anything larger is refused unread. */

@@ -5,7 +5,7 @@
 import type { JWTPayload } from '../claims.js';
 import type { JoseHeader } from '../header.js';
 import type { GuardDeps, GuardEnv } from './build.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 import type { GuardConfigInput } from './config-input.js';
 import { startGuard, type Guard, type WaitUntil } from './guard.js';
 import { serverError } from './responses.js';

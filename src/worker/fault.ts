@@ -4,7 +4,7 @@
 // log line naming the code, never a 401 that blames the token.
 
 import { isJwtError } from '../errors.js';
-import type { CorsConfig } from './config.js';
+import type { CorsConfig } from './cors.js';
 import type { Counters } from './counters.js';
 import { withCors } from './cors.js';
 import { serverError } from './responses.js';

@@ -10,7 +10,6 @@
  * itself runs. Unset or false: L2 is off.
  *
  * @example
- * import { L2_DEFAULT_ALGORITHMS } from 'edgejwt/worker';
  * L2_DEFAULT_ALGORITHMS.includes('ES256'); // true
  */
 export const L2_DEFAULT_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'ES512'];

@@ -4,62 +4,12 @@
 // trusting plain X-Auth-* headers. The public key set is served at `jwksPath`.
 // The private JWK comes from a secret binding and is imported once per isolate.
 
-import { algSpec, type Algorithm } from '../algorithms.js';
 import { ownClaim, type JWTPayload } from '../claims.js';
 import { encode } from '../b64.js';
 import { createSigner, type Signer } from '../sign/signer.js';
 import type { PrivateJWK } from '../sign/keys.js';
 import { digest } from '../digest.js';
-import { ConfigError } from './config-error.js';
-
-export interface OriginAssertionConfig {
-  header: string;
-  alg: Algorithm;
-  /** Seconds the assertion is valid. */
-  ttl: number;
-  claims: string[];
-  keyBinding: string;
-  jwksPath: string;
-  /** `iss`; default: the guard's own origin (scheme://host of the request). */
-  issuer: string | undefined;
-  /** `aud`; default: the configured origin (or the request's origin when none is set). */
-  audience: string | undefined;
-}
-
-/** Every setting `originAssertion` accepts (the JSON Schema is tested against these). */
-export const ORIGIN_ASSERTION_KEYS: ReadonlySet<string> = new Set(['header', 'alg', 'ttl', 'claims', 'keyBinding', 'jwksPath', 'issuer', 'audience']);
-const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const RESERVED = new Set(['authorization', 'cookie', 'host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'server-timing']);
-
-function fail(setting: string, reason: string): ConfigError {
-  return new ConfigError(`originAssertion.${setting}`, reason);
-}
-
-/** Check the `originAssertion` setting; undefined when it is absent. */
-export function parseOriginAssertion(v: unknown, forwardHeaders: readonly string[]): OriginAssertionConfig | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ConfigError('originAssertion', 'expected an object');
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!ORIGIN_ASSERTION_KEYS.has(k)) throw fail(k, 'unknown setting');
-  const header = o.header ?? 'X-Edgejwt-Assertion';
-  if (typeof header !== 'string' || !HTTP_TOKEN.test(header) || RESERVED.has(header.toLowerCase())) throw fail('header', 'not a usable header name');
-  if (forwardHeaders.some((h) => h.toLowerCase().replaceAll('_', '-') === header.toLowerCase().replaceAll('_', '-'))) throw fail('header', 'already used by forwardClaims or forwardPayload');
-  const alg = o.alg ?? 'EdDSA';
-  const spec = typeof alg === 'string' ? algSpec(alg) : undefined;
-  // A published key set cannot serve an HMAC secret.
-  if (spec === undefined || spec.engine === 'hmac') throw fail('alg', 'expected an asymmetric algorithm (EdDSA, ES256, RS256, ...)');
-  const ttl = o.ttl ?? 60;
-  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > 3600) throw fail('ttl', 'expected whole seconds from 1 to 3600');
-  const claims = o.claims ?? ['sub'];
-  if (!Array.isArray(claims) || claims.some((c) => typeof c !== 'string' || ['iss', 'aud', 'exp', 'iat', 'nbf', 'jti'].includes(c))) {
-    throw fail('claims', 'expected claim names (iss, aud, exp, iat, nbf, jti are set by the guard)');
-  }
-  if (typeof o.keyBinding !== 'string' || o.keyBinding.length === 0) throw fail('keyBinding', 'expected the name of the secret holding the private JWK');
-  const jwksPath = o.jwksPath ?? '/.well-known/edgejwt/jwks.json';
-  if (typeof jwksPath !== 'string' || !jwksPath.startsWith('/')) throw fail('jwksPath', 'a path must start with /');
-  for (const k of ['issuer', 'audience'] as const) if (o[k] !== undefined && (typeof o[k] !== 'string' || o[k] === '')) throw fail(k, 'expected a non-empty string');
-  return { header, alg: spec.alg as Algorithm, ttl, claims: claims as string[], keyBinding: o.keyBinding, jwksPath, issuer: o.issuer as string | undefined, audience: o.audience as string | undefined };
-}
+import { fail, type OriginAssertionConfig } from './origin-assertion-config.js';
 
 /** RFC 7638 thumbprint: the key id when the JWK has none. */
 function thumbprint(jwk: Record<string, unknown>): string {

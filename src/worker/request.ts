@@ -1,11 +1,11 @@
 // Reading the request (the token itself: src/bearer/token.ts; rules: rules.ts): whether a path
 // is public, and stripping identity headers a client tried to send itself.
 
-import type { GuardConfig } from './config.js';
+import type { ForwardingConfig } from './forwarding-config.js';
 import { publicFor } from './path.js';
 
 /** Public only when every reading of the path is public (fail closed). */
-export function isPublic(readings: readonly string[], config: GuardConfig): boolean {
+export function isPublic(readings: readonly string[], config: { readonly publicPaths: readonly string[] }): boolean {
   // No public paths: nothing is public (a path always has at least one reading).
   if (config.publicPaths.length === 0 && readings.length > 0) return false;
   return publicFor(config.publicPaths, readings);
@@ -25,7 +25,7 @@ export interface IdentityHeaders {
  * const own = identityHeaders(config);
  * stripIdentity(headers, own);
  */
-export function identityHeaders(config: GuardConfig): IdentityHeaders {
+export function identityHeaders(config: Pick<ForwardingConfig, 'forwardClaims' | 'forwardPayload'>): IdentityHeaders {
   const names = new Set(config.forwardClaims.map(([, h]) => sameAsDash(h)));
   // The payload header is the guard's too: a client's `X_Jwt_Payload` must not reach the origin as a verified payload.
   if (config.forwardPayload !== undefined) names.add(sameAsDash(config.forwardPayload));

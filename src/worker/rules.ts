@@ -11,9 +11,38 @@
 
 import { grantedScopes } from '../bearer/scopes.js';
 import { ownClaim, type JWTPayload } from '../claims.js';
-import type { AuthMode, ClaimWant, GuardConfig, IssuerConfig, RuleConfig } from './config.js';
+import { ConfigError } from './config-error.js';
+import { claimValues, HTTP_TOKEN, isObject, knownKeys, strList, type ClaimWant } from './config-values.js';
+import type { IssuerConfig } from './issuers-config.js';
 import { ruleApplies } from './path.js';
+import { canonicalSetting } from './paths-config.js';
 import { roundedInteger } from './exact-number.js';
+
+/** What a matched rule asks of the request. */
+export type AuthMode = 'required' | 'optional' | 'none';
+
+export interface RuleConfig {
+  pathPrefix: string;
+  /** Upper-case methods the rule applies to; undefined: every method. */
+  methods: ReadonlySet<string> | undefined;
+  auth: AuthMode;
+  /** The token's issuer must be one of these configured issuers (any spelling); undefined: any. */
+  issuers: string[] | undefined;
+  /** The token's aud must hold one of these; undefined: the issuer's own check only. */
+  audience: string[] | undefined;
+  scopes: string[];
+  claims: Record<string, ClaimWant>;
+}
+
+/** What matchRules reads of the configuration. */
+export interface RulesView {
+  readonly rules: readonly RuleConfig[];
+  readonly paths: { readonly caseSensitive: boolean };
+}
+
+/** Every setting a rule accepts. */
+export const RULE_KEYS: ReadonlySet<string> = new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience', 'scopes', 'claims']);
+const AUTH_MODES = new Set(['required', 'optional', 'none']);
 
 export interface Matched {
   rules: RuleConfig[];
@@ -34,7 +63,7 @@ const NO_RULE: Matched = Object.freeze({ rules: Object.freeze([]) as unknown as 
  * origin reads it even when an earlier `/v1/admin` rule says "none".
  * `/admin/` also covers `/admin`.
  */
-export function matchRules(readings: readonly string[], method: string, config: GuardConfig): Matched {
+export function matchRules(readings: readonly string[], method: string, config: RulesView): Matched {
   // No rules: every reading needs a token (what the loop below would find, without its allocations).
   if (config.rules.length === 0) return NO_RULE;
   const picked = new Map<number, RuleConfig>();
@@ -98,4 +127,44 @@ export function checkRules(rules: readonly RuleConfig[], payload: JWTPayload, is
     }
   }
   return undefined;
+}
+
+/**
+ * The `rules` list; `issuerNames` are every configured `iss` spelling (a rule may name only those).
+ *
+ * @example
+ * parseRules([{ pathPrefix: '/admin/', scopes: ['admin'] }], new Set(['https://id.example.com']));
+ */
+export function parseRules(v: unknown, issuerNames: ReadonlySet<string>): RuleConfig[] {
+  if (v !== undefined && !Array.isArray(v)) throw new ConfigError('rules', 'expected an array');
+  return ((v as unknown[] | undefined) ?? []).map((r, i) => parseRule(r, i, issuerNames));
+}
+
+function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string>): RuleConfig {
+  const at = `rules[${i}]`;
+  if (!isObject(v)) throw new ConfigError(at, 'expected an object');
+  knownKeys(v, at, RULE_KEYS);
+  const pathPrefix = canonicalSetting(v.pathPrefix, `${at}.pathPrefix`, 'pathPrefix');
+  let methods: Set<string> | undefined;
+  if (v.methods !== undefined) {
+    const list = strList(v.methods, `${at}.methods`);
+    for (const [j, m] of list.entries()) if (!HTTP_TOKEN.test(m)) throw new ConfigError(`${at}.methods[${j}]`, 'not an HTTP method');
+    methods = new Set(list.map((m) => m.toUpperCase()));
+    // Origins answer HEAD with their GET handler: a rule for GET must cover HEAD, or
+    // HEAD would fall through to a weaker rule.
+    if (methods.has('GET')) methods.add('HEAD');
+  }
+  if (v.auth !== undefined && (typeof v.auth !== 'string' || !AUTH_MODES.has(v.auth))) throw new ConfigError(`${at}.auth`, 'expected "required", "optional" or "none"');
+  const auth = (v.auth ?? 'required') as AuthMode;
+  const issuers = v.issuers === undefined ? undefined : strList(v.issuers, `${at}.issuers`);
+  for (const [j, name] of (issuers ?? []).entries()) if (!issuerNames.has(name)) throw new ConfigError(`${at}.issuers[${j}]`, 'not a configured issuer');
+  const audience = v.audience === undefined ? undefined : strList(v.audience, `${at}.audience`);
+  const scopes = v.scopes === undefined ? [] : strList(v.scopes, `${at}.scopes`);
+  for (const [j, s] of scopes.entries()) if (/\s|"|\\/.test(s)) throw new ConfigError(`${at}.scopes[${j}]`, 'a scope has no spaces, quotes or backslashes');
+  const claims = claimValues(v.claims, `${at}.claims`);
+  const asks = scopes.length > 0 || Object.keys(claims).length > 0 || issuers !== undefined || audience !== undefined;
+  if (auth === 'none' && asks) throw new ConfigError(at, 'an auth "none" rule checks no token: remove scopes, claims, issuers and audience');
+  // A rule that asks nothing and sets no mode is most likely a half-written one.
+  if (v.auth === undefined && !asks) throw new ConfigError(at, 'a rule needs scopes, claims, issuers, audience or an auth mode');
+  return { pathPrefix, methods, auth, issuers, audience, scopes, claims };
 }

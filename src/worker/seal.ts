@@ -4,7 +4,7 @@
 // set, nor move a genuine entry to another token's key.
 
 import { decodeSegment, encode } from '../b64.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 
 const PREFIX = 's1.';
 const encoder = new TextEncoder();

@@ -6,7 +6,7 @@
 // each further algorithm cost more in a fresh isolate than it saved (docs/speed.md).
 
 import { buildVerifier } from '../verify-path.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 
 /**
  * The algorithms the self-test verifies: HS256 only. It does not cover EdDSA (the

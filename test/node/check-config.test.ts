@@ -148,6 +148,15 @@ describe('checking GUARD_CONFIG', () => {
     expect(r.errors).toEqual([expect.stringMatching(/^f\.json:1:1: GUARD_CONFIG rules\[0\]\.auth: /)]);
   });
 
+  it('check_config_names_origin_assertion_key: the origin assertion key is one of the secrets the guard reads (one list: src/worker/bindings.ts)', () => {
+    const scope = { vars: { SIGNING_JWK: '{}' }, kvBindings: new Set(['JWKS_CACHE']), serviceBindings: new Set<string>(), where: '' };
+    const r = checkGuardConfig({ ...goodConfig, originAssertion: { keyBinding: 'ASSERTION_JWK' } }, scope);
+    expect(r.ok).toBe(true);
+    expect(r.notes.join('\n')).toMatch(/secrets the guard reads \(cannot be checked here\): .*ASSERTION_JWK/);
+    const plain = checkGuardConfig({ ...goodConfig, originAssertion: { keyBinding: 'SIGNING_JWK' } }, scope);
+    expect(plain.notes.join('\n')).toContain('SIGNING_JWK is a plain var');
+  });
+
   it('positions: keyOffset finds the key in the chosen environment; positionAt counts from 1', () => {
     const text = '[vars]\nGUARD_CONFIG = "a"\n[env.x.vars]\nGUARD_CONFIG = "b"\n';
     expect(positionAt(text, keyOffset(text, 'GUARD_CONFIG')!, 'f')).toEqual({ file: 'f', line: 2, column: 1 });

@@ -2,7 +2,7 @@
 // with a log line naming it, never a pass; a good config in either JSON form works.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import worker from '../../src/worker/index.js';
-import { ConfigError, parseConfig } from '../../src/worker/api.js';
+import { ConfigError, parseConfig } from '../../src/worker/config.js';
 import { CACHE_KEY, ISS, JWKS_URL, TestCtx, baseConfig, demoKeys, jwksOf, kv, token, type Keys } from './harness.js';
 import { b64u } from '../shared/jwt-mint.js';
 

@@ -2,7 +2,7 @@
 // is fetched over a real socket, its issuer must equal the configured one
 // exactly, jwks_uri must be https (or loopback), and the document is kept in KV.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../src/worker/api.js';
+import { ConfigError, parseConfig } from '../../src/worker/config.js';
 import { hits, idpBase, serve } from '../fake-idp/client.js';
 import { generate, mint, type KeyPair } from '../shared/jwt-mint.js';
 import { CACHE_KEY, bearer, demoKeys, makeGuard, nowSeconds, type Keys } from './harness.js';

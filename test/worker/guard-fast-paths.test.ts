@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fromAuthorization } from '../../src/bearer/token.js';
-import { forwardUrl, originPrefix } from '../../src/worker/guard.js';
+import { forwardUrl, originPrefix } from '../../src/worker/forward.js';
 import { canonicalPath, canonicalPathByRules } from '../../src/worker/path.js';
 import { requestTarget } from '../../src/worker/request-url.js';
 import { b64u, mint, signInput } from '../shared/jwt-mint.js';

@@ -3,7 +3,7 @@
 // rule cannot be skipped by another spelling of the path, identity headers in
 // other spellings are stripped, and a request the runtime accepts never gets a 500.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig, ConfigError } from '../../src/worker/api.js';
+import { parseConfig, ConfigError } from '../../src/worker/config.js';
 import { ORIGIN, baseConfig, bearer, demoKeys, makeGuard, token, type Keys, type Made } from './harness.js';
 
 let k: Keys;

@@ -3,7 +3,7 @@
 // stored under that key's tag, and `jwks.maxAgeMs` bounds how long a set (and so
 // anything it proved) is used when the issuer sends no Cache-Control.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseConfig, type ConfigError } from '../../src/worker/api.js';
+import { parseConfig, type ConfigError } from '../../src/worker/config.js';
 import { CACHE_KEY, baseConfig, bearer, demoKeys, freshJwksUrl, jwksOf, makeGuard, mockNet, token, type Keys } from './harness.js';
 
 let k: Keys;

@@ -1,0 +1,56 @@
+// What one request carries through the chain (guard.ts): set by the stage that
+// learns it, read by the stages after it, instead of positional arguments.
+
+import type { JWTPayload } from '../claims.js';
+import type { JoseHeader } from '../header.js';
+import type { OpenedToken } from '../verify-path.js';
+import type { RequestTarget } from './request-url.js';
+import type { Matched } from './rules.js';
+
+export interface WaitUntil {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** Which tier answered the verify: this isolate's L1, the KV L2, or the library just now. */
+export type Level = 'l1' | 'l2' | 'verify';
+
+export interface Verified {
+  payload: JWTPayload;
+  level: Level;
+  /** The protected header when the library verified just now (cache hits decode it on demand). */
+  header?: JoseHeader;
+}
+
+/** What `authenticate` found: an identity, an anonymous pass (public, optional, none), or the refusal. */
+export type AuthOutcome =
+  | { ok: true; anonymous: false; payload: JWTPayload; header: () => JoseHeader; issuer: string; timing: string }
+  | { ok: true; anonymous: true; payload: undefined; header: undefined; issuer: undefined; timing: undefined }
+  | { ok: false; response: Response };
+
+/** The anonymous pass (public path, auth "none", or "optional" without a token). */
+export const ANONYMOUS: AuthOutcome = { ok: true, anonymous: true, payload: undefined, header: undefined, issuer: undefined, timing: undefined };
+
+/**
+ * One request's state in the chain.
+ *
+ * @example
+ * const cx = new RequestContext(request, requestTarget(request.url), ctx);
+ */
+export class RequestContext {
+  /** The matched rules' names for the rejection log (`rules[0],rules[2]`); undefined: none matched. */
+  rule: string | undefined = undefined;
+  /** The rules that apply, from the method-and-rules stage. */
+  matched: Matched | undefined = undefined;
+  /** The credential the extraction stage found. */
+  token = '';
+  /** What the verify stage already read of the token (split, header, payload), for the log of a failure. */
+  opened: OpenedToken | undefined = undefined;
+  /** performance.now() when verification started (Server-Timing). */
+  started = 0;
+
+  constructor(
+    readonly request: Request,
+    readonly url: RequestTarget,
+    readonly ctx: WaitUntil,
+  ) {}
+}

@@ -1,0 +1,111 @@
+// The `issuers` section: who signs, for whom, with which algorithms, and where the
+// keys are. The verification stage (verify-tiers.ts) and build.ts use the result.
+
+import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
+import { ConfigError } from './config-error.js';
+import { claimValues, httpUrl, isObject, knownKeys, str, strList, type ClaimWant, type Json } from './config-values.js';
+import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
+
+export type KeySourceConfig =
+  | { kind: 'jwks'; jwks: { keys: unknown[] } }
+  | { kind: 'jwksUrl'; url: string }
+  | { kind: 'secret'; binding: string }
+  | { kind: 'discovery' };
+
+export interface IssuerConfig extends IssuerChecks {
+  /** Every `iss` spelling this entry accepts (the first is its name in logs). */
+  issuer: string[];
+  /** Empty when the entry binds tokens with `claims` instead. */
+  audience: string[];
+  /** Claim values every token of this issuer must carry (Cognito access tokens: client_id, token_use). */
+  claims: Record<string, ClaimWant>;
+  algorithms: string[];
+  source: KeySourceConfig;
+}
+
+/** Every setting an issuer entry accepts. */
+export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
+
+/**
+ * The `issuers` list, checked: at least one entry, each `iss` spelling in one entry only.
+ *
+ * @example
+ * parseIssuers([{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }]);
+ */
+export function parseIssuers(v: unknown): IssuerConfig[] {
+  if (!Array.isArray(v) || v.length === 0) throw new ConfigError('issuers', 'expected a non-empty array');
+  const issuers = v.map(parseIssuer);
+  const seen = new Set<string>();
+  for (const [i, is] of issuers.entries()) {
+    for (const name of is.issuer) {
+      if (seen.has(name)) throw new ConfigError(`issuers[${i}].issuer`, 'listed twice');
+      seen.add(name);
+    }
+  }
+  return issuers;
+}
+
+/** Whether the raw `issuers` list has a Cloudflare Access entry (its token sources differ). */
+export function usesCloudflareAccess(v: unknown): boolean {
+  return Array.isArray(v) && v.some((x) => isObject(x) && x.cloudflareAccess !== undefined);
+}
+
+/** `cloudflareAccess: { team }` fills in what Cloudflare Access fixes: issuer, JWKS URL, RS256. */
+function expandCloudflareAccess(v: Json, at: string): Json {
+  const cfa = v.cloudflareAccess;
+  if (cfa === undefined) return v;
+  if (!isObject(cfa)) throw new ConfigError(`${at}.cloudflareAccess`, 'expected { "team": name }');
+  for (const k of Object.keys(cfa)) if (k !== 'team') throw new ConfigError(`${at}.cloudflareAccess.${k}`, 'unknown setting');
+  const team = str(cfa.team, `${at}.cloudflareAccess.team`);
+  if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(team)) throw new ConfigError(`${at}.cloudflareAccess.team`, 'expected the team name (the part before .cloudflareaccess.com)');
+  for (const k of ['issuer', 'jwks', 'jwksUrl', 'secretBinding', 'discovery']) {
+    if (v[k] !== undefined) throw new ConfigError(`${at}.${k}`, 'set by cloudflareAccess; remove it');
+  }
+  // The AUD tag of the Access application is required: without it any app of the team would pass.
+  if (v.audience === undefined) throw new ConfigError(`${at}.audience`, 'the Access application AUD tag is required');
+  const issuer = `https://${team.toLowerCase()}.cloudflareaccess.com`;
+  return { ...v, issuer, jwksUrl: `${issuer}/cdn-cgi/access/certs`, algorithms: v.algorithms ?? ['RS256'], cloudflareAccess: undefined };
+}
+
+function parseIssuer(raw: unknown, i: number): IssuerConfig {
+  const at = `issuers[${i}]`;
+  if (!isObject(raw)) throw new ConfigError(at, 'expected an object');
+  knownKeys(raw, at, ISSUER_KEYS);
+  const v = expandCloudflareAccess(raw, at);
+  const issuer = strList(v.issuer, `${at}.issuer`);
+  const claims = claimValues(v.claims, `${at}.claims`);
+  // A token must be bound to this API: by aud, or by claims (Cognito access tokens carry no aud).
+  // Neither is a configuration error, never "any audience".
+  if (v.audience === undefined && Object.keys(claims).length === 0) throw new ConfigError(`${at}.audience`, 'an issuer needs audience or claims that bind tokens to this API');
+  const audience = v.audience === undefined ? [] : strList(v.audience, `${at}.audience`);
+  const algorithms = strList(v.algorithms, `${at}.algorithms`);
+  for (const [j, a] of algorithms.entries()) {
+    if (!SUPPORTED_ALGORITHMS.includes(a)) throw new ConfigError(`${at}.algorithms[${j}]`, 'unsupported algorithm');
+  }
+  return { issuer, audience, claims, algorithms, source: keySource(v, at, issuer, algorithms), ...parseIssuerChecks(v, at) };
+}
+
+/** Where the entry's keys come from: exactly one of jwks, jwksUrl, secretBinding or discovery (the default). */
+function keySource(v: Json, at: string, issuer: string[], algorithms: string[]): KeySourceConfig {
+  if (v.discovery !== undefined && v.discovery !== true) throw new ConfigError(`${at}.discovery`, 'expected true (or leave it out)');
+  const given = (['jwks', 'jwksUrl', 'secretBinding', 'discovery'] as const).filter((k) => v[k] !== undefined);
+  if (given.length > 1) throw new ConfigError(`${at}`, 'at most one of jwks, jwksUrl, secretBinding or discovery');
+  const hs = algorithms.filter((a) => a.startsWith('HS'));
+  if (given.length === 0 || v.discovery === true) {
+    // OIDC discovery from the issuer itself: it must be one URL, https (http only on loopback).
+    if (issuer.length !== 1) throw new ConfigError(`${at}.issuer`, 'discovery needs exactly one issuer');
+    httpUrl(issuer[0], `${at}.issuer`);
+    if (hs.length > 0) throw new ConfigError(`${at}.algorithms`, 'HS algorithms need a secretBinding, not a key set');
+    return { kind: 'discovery' };
+  }
+  if (v.secretBinding !== undefined) {
+    if (hs.length !== algorithms.length) throw new ConfigError(`${at}.algorithms`, 'a secretBinding issuer allows only HS256/HS384/HS512');
+    return { kind: 'secret', binding: str(v.secretBinding, `${at}.secretBinding`) };
+  }
+  // Published key sets must never verify HMAC: anyone holding the set could mint tokens.
+  if (hs.length > 0) throw new ConfigError(`${at}.algorithms`, 'HS algorithms need a secretBinding, not a key set');
+  if (v.jwksUrl !== undefined) return { kind: 'jwksUrl', url: httpUrl(v.jwksUrl, `${at}.jwksUrl`) };
+  const jwks = v.jwks;
+  if (!isObject(jwks) || !Array.isArray(jwks.keys) || jwks.keys.length === 0) throw new ConfigError(`${at}.jwks`, 'expected { "keys": [ ... ] } with at least one key');
+  return { kind: 'jwks', jwks: { keys: jwks.keys } };
+}

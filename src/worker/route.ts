@@ -1,0 +1,41 @@
+// The route stage: which rules a request falls under. Before any rule or public
+// path, the method decided on must be the one the origin runs (no override headers);
+// a path is public only when every reading of it is; each reading's first matching
+// rule applies and the strictest auth mode wins (rules.ts).
+
+import type { AuthOutcome, RequestContext } from './context.js';
+import { ANONYMOUS } from './context.js';
+import { hasMethodOverride, METHOD_OVERRIDE_REFUSED } from './method-override.js';
+import type { Observer } from './observe.js';
+import { decisionReadings, type PathPolicy } from './path.js';
+import { isPublic } from './request.js';
+import * as answer from './responses.js';
+import { matchRules, type RuleConfig } from './rules.js';
+
+/** What the route stage reads of the configuration. */
+export interface RouteConfig {
+  readonly publicPaths: readonly string[];
+  readonly rules: readonly RuleConfig[];
+  readonly paths: PathPolicy;
+}
+
+/**
+ * Continue (undefined, with `cx.matched` and `cx.rule` set), an anonymous pass, or the 400 for a method override.
+ *
+ * @example
+ * const stop = routeStage(cx, readings, config, observe);
+ * if (stop !== undefined) return stop;
+ */
+export function routeStage(cx: RequestContext, canonical: { readings: readonly string[] }, config: RouteConfig, observe: Observer): AuthOutcome | undefined {
+  if (hasMethodOverride(cx.request.headers, cx.url.search)) {
+    observe.count('rejected:method_override');
+    return observe.refuse(cx, answer.badRequest(METHOD_OVERRIDE_REFUSED), { code: 'method_override', status: 400 });
+  }
+  const readings = decisionReadings(canonical, cx.url.pathname, config.paths.forward);
+  if (isPublic(readings, config)) return ANONYMOUS;
+  const matched = matchRules(readings, cx.request.method, config);
+  if (matched.auth === 'none') return ANONYMOUS;
+  cx.matched = matched;
+  cx.rule = matched.names.length === 0 ? undefined : matched.names.join(',');
+  return undefined;
+}

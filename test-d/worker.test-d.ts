@@ -1,0 +1,23 @@
+// Type tests of edgejwt/worker's public surface (src/worker/api.ts): createGuard,
+// its types and the default Worker; the guard's internals are not exported.
+import * as worker from '../src/worker/api.ts';
+import guard, { createGuard, type AuthResult, type EmbeddedGuard, type GuardConfigInput, type WaitUntil, type WorkerHandler } from '../src/worker/api.ts';
+
+const config: GuardConfigInput = { issuers: [{ issuer: 'https://id.example', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example/jwks' }] };
+export const embedded: EmbeddedGuard = createGuard(config);
+export const handler: WorkerHandler = guard;
+export async function decide(request: Request, ctx: WaitUntil): Promise<string> {
+  const auth: AuthResult = await embedded.authenticate(request, {}, ctx);
+  return auth.ok ? String(auth.payload?.sub) : String(auth.response.status);
+}
+
+// The value exports are exactly createGuard and the default Worker.
+export const values: { createGuard: typeof createGuard; default: WorkerHandler } = worker;
+// @ts-expect-error startGuard is internal (src/worker/guard.ts)
+export const s = worker.startGuard;
+// @ts-expect-error Guard is internal
+export const g = worker.Guard;
+// @ts-expect-error parseConfig is internal (src/worker/config.ts)
+export const p = worker.parseConfig;
+// @ts-expect-error ConfigError is internal: createGuard answers a bad config with a 500 and a log line
+export const c = worker.ConfigError;

@@ -1,0 +1,126 @@
+// Each stage of the guard's chain (src/worker/guard.ts) on its own: its config
+// section parsed by its own module, and its step run on a RequestContext without
+// the rest of the guard. The whole guard's behaviour is covered by the other files.
+import { describe, expect, it } from 'vitest';
+import { ANONYMOUS, RequestContext } from '../../src/worker/context.js';
+import { Counters } from '../../src/worker/counters.js';
+import { credentialStage, parseTokenSources } from '../../src/worker/credentials.js';
+import { IssuerIndex } from '../../src/worker/issuer-index.js';
+import { parseIssuers } from '../../src/worker/issuers-config.js';
+import { Observer } from '../../src/worker/observe.js';
+import { canonicalPath } from '../../src/worker/path.js';
+import { parsePaths, parsePublicPaths } from '../../src/worker/paths-config.js';
+import { RejectionLog } from '../../src/worker/rejection-log.js';
+import { requestTarget } from '../../src/worker/request-url.js';
+import { routeStage } from '../../src/worker/route.js';
+import { parseRules } from '../../src/worker/rules.js';
+
+const ISS = 'https://id.example.com';
+const issuers = parseIssuers([{ issuer: ISS, audience: 'api', algorithms: ['HS256'], secretBinding: 'K' }]);
+
+function observer(): { observe: Observer; counters: Counters; lines: string[]; points: { indexes?: string[]; blobs?: string[] }[] } {
+  const lines: string[] = [];
+  const points: { indexes?: string[]; blobs?: string[] }[] = [];
+  const counters = new Counters(() => undefined, 1);
+  const observe = new Observer({ counters, rejections: new RejectionLog((l) => lines.push(l), () => 1), analytics: { writeDataPoint: (p) => void points.push(p) } }, new IssuerIndex(issuers));
+  return { observe, counters, lines, points };
+}
+
+function context(path: string, init?: RequestInit): RequestContext {
+  const request = new Request(`https://api.example.com${path}`, init);
+  return new RequestContext(request, requestTarget(request.url), { waitUntil: () => undefined });
+}
+
+describe('route stage (route.ts): method override, public paths, rules', () => {
+  const config = {
+    publicPaths: parsePublicPaths(['/health']),
+    rules: parseRules([{ pathPrefix: '/open/', auth: 'none' }, { pathPrefix: '/admin/', scopes: ['admin'] }, { pathPrefix: '/maybe/', auth: 'optional' }], new Set([ISS])),
+    paths: parsePaths(undefined),
+  };
+  const run = (path: string, init?: RequestInit) => {
+    const o = observer();
+    const cx = context(path, init);
+    const canonical = canonicalPath(cx.url.pathname, 'reject');
+    if (!canonical.ok) throw new Error('test path not canonical');
+    return { cx, out: routeStage(cx, canonical, config, o.observe), ...o };
+  };
+
+  it('stage_route_public_and_none_pass_anonymously: a public path and an auth "none" rule stop the chain with the anonymous pass', () => {
+    expect(run('/health').out).toBe(ANONYMOUS);
+    expect(run('/open/x').out).toBe(ANONYMOUS);
+  });
+
+  it('stage_route_continues_with_matched_rules: a rule that asks for a token continues, naming the rule for the log', () => {
+    const { cx, out } = run('/admin/users');
+    expect(out).toBeUndefined();
+    expect(cx.matched?.auth).toBe('required');
+    expect(cx.rule).toBe('rules[1]');
+    const none = run('/other');
+    expect(none.out).toBeUndefined();
+    expect(none.cx.rule).toBeUndefined();
+  });
+
+  it('stage_route_method_override_refused: an override header stops the chain with a 400, counted and logged, before the public path', async () => {
+    const { out, counters, lines } = run('/health', { headers: { 'X-HTTP-Method-Override': 'DELETE' } });
+    expect(out?.ok).toBe(false);
+    if (out === undefined || out.ok) throw new Error('expected a refusal');
+    expect(out.response.status).toBe(400);
+    expect(counters.get('rejected:method_override')).toBe(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'method_override', status: 400, path: '/health' });
+  });
+});
+
+describe('credential stage (credentials.ts): tokenSources and the token', () => {
+  const config = { tokenSources: parseTokenSources([{ header: 'Authorization' }, { cookie: 'session' }], false), realm: 'edgejwt' };
+  const matched = (auth: 'required' | 'optional') => ({ rules: [], names: [], auth });
+
+  it('stage_credential_found: a bearer token or the cookie continues with cx.token set', () => {
+    for (const init of [{ headers: { authorization: 'Bearer a.b.c' } }, { headers: { cookie: 'x=1; session=a.b.c' } }] as RequestInit[]) {
+      const cx = context('/x', init);
+      cx.matched = matched('required');
+      expect(credentialStage(cx, config, observer().observe)).toBeUndefined();
+      expect(cx.token).toBe('a.b.c');
+    }
+  });
+
+  it('stage_credential_missing_and_malformed: 401 with a challenge when missing (anonymous under optional), 400 when malformed', () => {
+    const o = observer();
+    const cx = context('/x');
+    cx.matched = matched('required');
+    const missing = credentialStage(cx, config, o.observe);
+    if (missing === undefined || missing.ok) throw new Error('expected a refusal');
+    expect(missing.response.status).toBe(401);
+    expect(missing.response.headers.get('www-authenticate')).toMatch(/^Bearer realm="edgejwt"/);
+    expect(o.counters.get('missing_token')).toBe(1);
+
+    const optional = context('/x');
+    optional.matched = matched('optional');
+    expect(credentialStage(optional, config, o.observe)).toBe(ANONYMOUS);
+
+    const bad = context('/x', { headers: { authorization: 'Bearer' } });
+    bad.matched = matched('optional');
+    const malformed = credentialStage(bad, config, o.observe);
+    if (malformed === undefined || malformed.ok) throw new Error('expected a refusal');
+    expect(malformed.response.status).toBe(400);
+  });
+
+  it('stage_credential_config_defaults: Authorization by default; with a Cloudflare Access issuer also its header and cookie', () => {
+    expect(parseTokenSources(undefined, false)).toEqual([{ header: 'Authorization' }]);
+    expect(parseTokenSources(undefined, true)).toEqual([{ header: 'Cf-Access-Jwt-Assertion' }, { header: 'Authorization' }, { cookie: 'CF_Authorization' }]);
+    expect(() => parseTokenSources([], false)).toThrow(/tokenSources: expected a non-empty array/);
+  });
+});
+
+describe('observation stage (observe.ts)', () => {
+  it('stage_observe_analytics_configured_issuers_only: an unverified iss reaches analytics only when it is a configured issuer', () => {
+    const o = observer();
+    const cx = context('/x');
+    o.observe.reject(cx, { code: 'wrong_issuer', status: 401, iss: 'https://attacker.example' });
+    o.observe.reject(cx, { code: 'ERR_JWT_EXPIRED', status: 401, iss: ISS });
+    expect(o.points.map((p) => p.blobs)).toEqual([
+      ['wrong_issuer', ''],
+      ['ERR_JWT_EXPIRED', ISS],
+    ]);
+    expect(o.lines).toHaveLength(2);
+  });
+});
