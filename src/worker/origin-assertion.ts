@@ -5,18 +5,10 @@
 // The private JWK comes from a secret binding and is imported once per isolate.
 
 import { ownClaim, type JWTPayload } from '../claims.js';
-import { encode } from '../b64.js';
 import { createSigner, type Signer } from '../sign/signer.js';
 import type { PrivateJWK } from '../sign/keys.js';
-import { digest } from '../digest.js';
+import { jwkThumbprint } from '../keys/thumbprint.js';
 import { fail, type OriginAssertionConfig } from './origin-assertion-config.js';
-
-/** RFC 7638 thumbprint: the key id when the JWK has none. */
-function thumbprint(jwk: Record<string, unknown>): string {
-  const members = jwk.kty === 'RSA' ? ['e', 'kty', 'n'] : jwk.kty === 'EC' ? ['crv', 'kty', 'x', 'y'] : ['crv', 'kty', 'x'];
-  const canonical = JSON.stringify(Object.fromEntries(members.map((m) => [m, jwk[m]])));
-  return encode(digest('SHA-256', canonical));
-}
 
 export class OriginAssertion {
   readonly config: OriginAssertionConfig;
@@ -41,9 +33,11 @@ export class OriginAssertion {
       throw fail('keyBinding', 'the secret is not a JSON private JWK');
     }
     if (typeof jwk !== 'object' || jwk === null || typeof jwk.d !== 'string') throw fail('keyBinding', 'the secret is not set or not a private JWK');
-    const kid = typeof jwk.kid === 'string' ? jwk.kid : thumbprint(jwk);
+    let kid: string;
     let signer: Signer;
     try {
+      // The key id, when the JWK has none, is its RFC 7638 thumbprint (which refuses a key missing a required member).
+      kid = typeof jwk.kid === 'string' ? jwk.kid : jwkThumbprint(jwk);
       signer = createSigner({ alg: config.alg, key: jwk as unknown as PrivateJWK, header: { kid } });
     } catch {
       throw fail('keyBinding', `the key does not fit ${config.alg}`);

@@ -45,6 +45,12 @@ describe('origin assertion', () => {
     expect(typeof jwks.keys[0]!.kid).toBe('string');
   });
 
+  it('origin_assertion_kid_is_rfc7638_thumbprint: a key without kid is named by its RFC 7638 thumbprint, as jose computes it', async () => {
+    const served = (await servedJwks()).keys[0]!;
+    const { kid, alg: _alg, use: _use, ...pub } = served;
+    expect(kid).toBe(await jose.calculateJwkThumbprint(pub as jose.JWK));
+  });
+
   it('each forwarded request carries an assertion the origin verifies with edgejwt and with jose', async () => {
     const res = await g.send('/orders', bearer(await token(k.ed, { sub: 'alice', scope: 'read write', email: 'a@x' })));
     expect(res.status).toBe(200);
