@@ -4,11 +4,12 @@
 // same payload in the peer and in edgejwt; (2) every row of "Where edgejwt is
 // stricter" holds: the peer accepts, edgejwt refuses with the code the note names,
 // and the option the note gives (where it gives one) makes edgejwt accept.
-import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SECRET, SECRET_TEXT, STRICTER_TOKENS, hs256, now } from './migration-tokens.js';
 import { createSigner, createVerifier, type VerifierOptions } from '../../src/index.js';
 
 const benchPackage = fileURLToPath(new URL('../../bench/package.json', import.meta.url));
@@ -24,15 +25,6 @@ const jsonwebtoken = peer('jsonwebtoken');
 
 /** Verifier options beside algorithms and key (a row's, or the option that restores a peer's behaviour). */
 type Opts = Record<string, unknown>;
-const SECRET_TEXT = 'a shared secret of at least 32 bytes';
-const SECRET = new TextEncoder().encode(SECRET_TEXT);
-const now = () => Math.floor(Date.now() / 1000);
-const b64u = (v: object | string) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
-/** An HS256 token over exactly these header and payload bytes. */
-function hs256(header: object | string, payload: object | string, secret: string = SECRET_TEXT): string {
-  const input = `${b64u(header)}.${b64u(payload)}`;
-  return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
-}
 const ours = (options: Opts = {}) => createVerifier({ algorithms: ['HS256'], key: SECRET, cache: false, ...options } as VerifierOptions);
 async function ourCode(token: string, options: Opts = {}): Promise<string> {
   try {
@@ -82,16 +74,12 @@ interface Row {
   jsonwebtoken?: object | false;
 }
 const ROWS: Row[] = [
-  { name: 'no exp', token: () => hs256({ alg: 'HS256', typ: 'JWT' }, { sub: 'a' }), code: 'ERR_JWT_CLAIM_INVALID', restore: { requireExp: false } },
-  { name: 'token over 16 KiB', token: () => hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60, pad: 'x'.repeat(20_000) }), code: 'ERR_JWT_TOO_LARGE', restore: { maxTokenLength: 65_536 } },
-  { name: 'duplicate header member', token: () => hs256('{"alg":"HS256","alg":"HS256"}', { sub: 'a', exp: now() + 60 }), code: 'ERR_JWS_HEADER_INVALID' },
+  { name: 'no exp', token: STRICTER_TOKENS.noExp, code: 'ERR_JWT_CLAIM_INVALID', restore: { requireExp: false } },
+  { name: 'token over 16 KiB', token: STRICTER_TOKENS.over16KiB, code: 'ERR_JWT_TOO_LARGE', restore: { maxTokenLength: 65_536 } },
+  { name: 'duplicate header member', token: STRICTER_TOKENS.headerMemberTwice, code: 'ERR_JWS_HEADER_INVALID' },
   {
     name: 'signature with non-zero trailing bits',
-    token: () => {
-      const t = hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60 });
-      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-      return t.slice(0, -1) + alphabet[alphabet.indexOf(t.at(-1)!) ^ 1];
-    },
+    token: STRICTER_TOKENS.nonZeroTrailingBits,
     code: 'ERR_JWT_MALFORMED',
     jsonwebtoken: false,
   },
