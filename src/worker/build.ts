@@ -17,6 +17,7 @@ import { buildTwoStepVerifier, type IssuerPolicy, type TwoStepVerifier } from '.
 import { digest } from '../digest.js';
 import { encode } from '../b64.js';
 import { adminSecret } from './admin.js';
+import type { AfterVerifyStage } from './after-verify.js';
 import { ConfigError } from './config-error.js';
 import { parseConfig, type GuardConfig } from './config.js';
 import { Counters } from './counters.js';
@@ -85,6 +86,8 @@ export interface GuardParts {
   rejections: RejectionLog;
   /** The origin assertion signer, when `originAssertion` is configured. */
   assertion: OriginAssertion | undefined;
+  /** The stages after the claim checks (after-verify.ts), only those the config sets; in order. */
+  afterVerify: AfterVerifyStage[];
   fetch: typeof fetch;
   now: () => number;
   log: (line: string) => void;
@@ -177,6 +180,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   const admin = config.admin === undefined ? undefined : adminSecret(env, config.admin);
   const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
   const assertion = config.originAssertion === undefined ? undefined : (await import('./origin-assertion.js')).OriginAssertion.fromEnv(config.originAssertion, env);
+  const afterVerify: AfterVerifyStage[] = [];
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
   return {
@@ -193,6 +197,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     keyTags: new KeyTags(fetched),
     adminSecret: admin,
     assertion,
+    afterVerify,
     fetch: baseFetch,
     now,
     log,

@@ -9,6 +9,7 @@
 //   credential credentials.ts    the token from the configured sources
 //   verify     verify-tiers.ts   L1 -> L2 (KV) -> the library
 //   checks     token-checks.ts   the issuer's and the rules' claims
+//   after      after-verify.ts   configured stages on the identity (sender constraint, revocation)
 //   forward    forward.ts        identity headers, assertion, the configured origin only
 //   observe    observe.ts        counters, rejection log, analytics, Server-Timing
 //
@@ -18,6 +19,7 @@
 import type { GuardDeps, GuardEnv, GuardParts } from './build.js';
 import { buildGuard } from './build.js';
 import { adminResponse } from './admin.js';
+import { afterVerify } from './after-verify.js';
 import { RequestContext, type AuthOutcome, type Verified, type WaitUntil } from './context.js';
 import { allowedOrigin, isPreflight, preflightResponse, withCors } from './cors.js';
 import { credentialStage } from './credentials.js';
@@ -122,7 +124,7 @@ export class Guard {
     }
   }
 
-  /** route -> credential -> verify -> checks, without a promise when nothing waited (see VerifyTiers). */
+  /** route -> credential -> verify -> checks -> after, without a promise when nothing waited (see VerifyTiers). */
   #decide(cx: RequestContext, path: CanonicalPath): AuthOutcome | Promise<AuthOutcome> {
     if (!path.ok) return { ok: false, response: this.#observe.refusePath() };
     const config = this.parts.config;
@@ -136,13 +138,14 @@ export class Guard {
       return verifyFailed(cx, e, this.#checks);
     }
     // A verify that did not wait (an L1 hit, HS*/EdDSA in Wasm) goes on without a promise.
+    const after = this.parts.afterVerify;
     if (v instanceof Promise) {
       return v.then(
-        (verified) => checkVerified(cx, verified, this.#checks),
+        (verified) => afterVerify(cx, checkVerified(cx, verified, this.#checks), after, this.#observe),
         (e: unknown) => verifyFailed(cx, e, this.#checks),
       );
     }
-    return checkVerified(cx, v, this.#checks);
+    return afterVerify(cx, checkVerified(cx, v, this.#checks), after, this.#observe);
   }
 
   /** L1 (this isolate) -> L2 (KV, for the configured algorithms) -> full verify by the library. */

@@ -2,7 +2,8 @@
 // section parsed by its own module, and its step run on a RequestContext without
 // the rest of the guard. The whole guard's behaviour is covered by the other files.
 import { describe, expect, it } from 'vitest';
-import { ANONYMOUS, RequestContext } from '../../src/worker/context.js';
+import { afterVerify, type AfterVerifyStage, type Identity } from '../../src/worker/after-verify.js';
+import { ANONYMOUS, RequestContext, type AuthOutcome } from '../../src/worker/context.js';
 import { Counters } from '../../src/worker/counters.js';
 import { credentialStage, parseTokenSources } from '../../src/worker/credentials.js';
 import { IssuerIndex } from '../../src/worker/issuer-index.js';
@@ -122,5 +123,38 @@ describe('observation stage (observe.ts)', () => {
       ['ERR_JWT_EXPIRED', ISS],
     ]);
     expect(o.lines).toHaveLength(2);
+  });
+});
+
+describe('after-verify stages (after-verify.ts)', () => {
+  const identity: Identity = { ok: true, anonymous: false, payload: { iss: ISS, sub: 'a' }, header: () => ({ alg: 'HS256' }), issuer: ISS, timing: '' };
+  const refusal: AuthOutcome = { ok: false, response: new Response(null, { status: 401 }) };
+
+  it('stage_after_verify_order_and_stop: stages run in order, sync or async; the first refusal stops the rest; a refusal or anonymous pass is never handed to them', async () => {
+    const o = observer();
+    const seen: string[] = [];
+    const pass = (name: string): AfterVerifyStage => () => void seen.push(name);
+    const later = (name: string): AfterVerifyStage => async () => void seen.push(name);
+    const stop: AfterVerifyStage = () => (seen.push('stop'), refusal);
+    const cx = context('/x');
+    expect(afterVerify(cx, identity, [], o.observe)).toBe(identity);
+    expect(await afterVerify(cx, identity, [pass('a'), later('b'), pass('c')], o.observe)).toBe(identity);
+    expect(seen).toEqual(['a', 'b', 'c']);
+    seen.length = 0;
+    expect(await afterVerify(cx, identity, [later('a'), stop, pass('never')], o.observe)).toBe(refusal);
+    expect(seen).toEqual(['a', 'stop']);
+    seen.length = 0;
+    expect(afterVerify(cx, refusal, [pass('never')], o.observe)).toBe(refusal);
+    expect(afterVerify(cx, ANONYMOUS, [pass('never')], o.observe)).toBe(ANONYMOUS);
+    expect(seen).toEqual([]);
+  });
+
+  it('stage_after_verify_replaces_identity: a stage may hand the next one an identity with more on it', async () => {
+    const o = observer();
+    const bound: Identity = { ...identity, timing: 'bound' };
+    const got: string[] = [];
+    const out = await afterVerify(context('/x'), identity, [async () => bound, (_cx, id) => void got.push(id.timing)], o.observe);
+    expect(out).toBe(bound);
+    expect(got).toEqual(['bound']);
   });
 });
