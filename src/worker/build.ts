@@ -127,6 +127,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
       ...(is.audience.length === 0 ? {} : { audience: is.audience }),
       algorithms: is.algorithms as Algorithm[],
       ...(is.typ === undefined ? {} : { typ: is.typ }),
+      ...(is.profile === undefined ? {} : { profile: is.profile }),
       // The library refuses an older iat, and with it an iat in the future (beyond clockTolerance).
       ...(is.maxTokenAge === undefined ? {} : { maxTokenAge: is.maxTokenAge }),
     };

@@ -18,6 +18,8 @@ export interface IssuerInput {
   typ?: string;
   /** Seconds (1..31536000): refuse tokens whose `iat` is older; `iat` is then required and never later than now + clockTolerance. */
   maxTokenAge?: number;
+  /** `"at+jwt"`: RFC 9068 access tokens only (typ at+jwt; iss, exp, aud, sub, client_id, iat, jti present). Needs `audience`. */
+  profile?: 'at+jwt';
   /** Inline public keys. */
   jwks?: { keys: Record<string, unknown>[] };
   /** https (http only on loopback). */

@@ -24,7 +24,7 @@ export interface IssuerConfig extends IssuerChecks {
 }
 
 /** Every setting an issuer entry accepts. */
-export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
+export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'profile', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
 
 /**
  * The `issuers` list, checked: at least one entry, each `iss` spelling in one entry only.
@@ -82,7 +82,10 @@ function parseIssuer(raw: unknown, i: number): IssuerConfig {
   for (const [j, a] of algorithms.entries()) {
     if (!SUPPORTED_ALGORITHMS.includes(a)) throw new ConfigError(`${at}.algorithms[${j}]`, 'unsupported algorithm');
   }
-  return { issuer, audience, claims, algorithms, source: keySource(v, at, issuer, algorithms), ...parseIssuerChecks(v, at) };
+  const checks = parseIssuerChecks(v, at);
+  // RFC 9068 tokens always carry aud, and the library's profile checks it: claims alone cannot stand in.
+  if (checks.profile !== undefined && audience.length === 0) throw new ConfigError(`${at}.audience`, 'the at+jwt profile needs audience (claims alone are not enough)');
+  return { issuer, audience, claims, algorithms, source: keySource(v, at, issuer, algorithms), ...checks };
 }
 
 /** Where the entry's keys come from: exactly one of jwks, jwksUrl, secretBinding or discovery (the default). */
