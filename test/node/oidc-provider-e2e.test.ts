@@ -4,7 +4,7 @@
 // for them and makes the DPoP proofs. Nothing here is minted by hand: the library's
 // verifier (profile 'at+jwt') takes the AS's keys from its jwks_uri, and
 // verifyDpopProof + checkDpopBinding take the proofs the client sent.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import Provider from 'oidc-provider';
@@ -40,7 +40,7 @@ async function signingKeys(): Promise<Record<string, unknown>[]> {
 
 beforeAll(async () => {
   // Listen first: the issuer URL carries the port, and oidc-provider is built with it.
-  let handler: (req: Parameters<Parameters<typeof createServer>[1] & object>[0], res: Parameters<Parameters<typeof createServer>[1] & object>[1]) => void = (_q, r) => r.end();
+  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_q, r) => r.end();
   server = createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -65,7 +65,7 @@ beforeAll(async () => {
       },
     },
   });
-  handler = provider.callback() as typeof handler;
+  handler = provider.callback();
   const url = new URL(issuer);
   as = await oauth.processDiscoveryResponse(url, await oauth.discoveryRequest(url, insecure));
 }, 30_000);
@@ -88,16 +88,16 @@ async function accessToken(resource: string, dpop?: oauth.DPoPHandle): Promise<s
 /** What the real client sends for a protected-resource request: its Authorization and DPoP headers (captured, not sent). */
 async function clientRequest(token: string, dpop: oauth.DPoPHandle, method = 'GET', url = API): Promise<{ authorization: string; proof: string }> {
   let seen: Headers | undefined;
-  const capture = (async (_u: string, init: RequestInit) => {
+  const capture = async (_u: string, init: { headers: Record<string, string> }) => {
     seen = new Headers(init.headers);
     return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
-  }) as typeof fetch;
+  };
   await oauth.protectedResourceRequest(token, method, new URL(url), new Headers(), null, { DPoP: dpop, [oauth.customFetch]: capture });
   return { authorization: seen!.get('authorization')!, proof: seen!.get('dpop')! };
 }
 
 function dpopClient(alg: (typeof CLIENT_ALGS)[number]): Promise<oauth.DPoPHandle> {
-  return oauth.generateKeyPair(alg as oauth.JWSAlgorithm, { extractable: false }).then((pair) => oauth.DPoP({ client_id: CLIENT.client_id }, pair));
+  return oauth.generateKeyPair(alg as oauth.JWSAlgorithm, { extractable: false }).then((pair) => oauth.DPoP({}, pair));
 }
 
 function verifierFor(alg: TokenAlg) {
