@@ -48,8 +48,9 @@ function parseSource(v: unknown, i: number): TokenSource {
  * const stop = credentialStage(cx, config, observe);
  * if (stop !== undefined) return stop;
  */
-export function credentialStage(cx: RequestContext, config: { tokenSources: readonly TokenSource[]; realm: string }, observe: Observer): AuthOutcome | undefined {
-  const found = findToken(cx.request.headers, config.tokenSources);
+export function credentialStage(cx: RequestContext, config: { tokenSources: readonly TokenSource[]; realm: string; dpop?: unknown }, observe: Observer): AuthOutcome | undefined {
+  // The DPoP scheme is read only when a DPoP stage will check its proof (dpop-stage.ts).
+  const found = findToken(cx.request.headers, config.tokenSources, config.dpop !== undefined);
   if (found.kind === 'none') {
     // Envoy's allow_missing: no token at all passes anonymously; a bad one never does.
     if (cx.matched!.auth === 'optional') return ANONYMOUS;
@@ -61,5 +62,6 @@ export function credentialStage(cx: RequestContext, config: { tokenSources: read
     return observe.refuse(cx, answer.malformedToken(config.realm), { code: 'malformed_token', status: 400 });
   }
   cx.token = found.token;
+  if (found.scheme === 'dpop') cx.scheme = 'dpop';
   return undefined;
 }

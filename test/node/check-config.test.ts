@@ -234,6 +234,7 @@ describe('JSON Schema (src/worker/guard-config.schema.json)', () => {
     expect(keys(schema.properties.paths)).toEqual([...CONFIG_KEYS.paths].sort());
     expect(keys(schema.properties.admin)).toEqual([...CONFIG_KEYS.admin].sort());
     expect(keys(schema.properties.originAssertion)).toEqual([...CONFIG_KEYS.originAssertion].sort());
+    expect(keys(schema.properties.dpop)).toEqual([...CONFIG_KEYS.dpop].sort());
   });
 
   it('lists exactly the supported algorithms', () => {
