@@ -19,7 +19,7 @@ export interface CheckResult {
 }
 
 /** The bindings and vars of one Wrangler scope, as checkGuardConfig reads them. */
-export type BindingScope = Pick<WranglerScope, 'vars' | 'kvBindings' | 'serviceBindings' | 'where'>;
+export type BindingScope = Pick<WranglerScope, 'vars' | 'kvBindings' | 'serviceBindings' | 'where'> & Partial<Pick<WranglerScope, 'durableObjectBindings'>>;
 
 /**
  * Check a GUARD_CONFIG value (JSON text or object) against the bindings declared in one
@@ -42,13 +42,15 @@ export function checkGuardConfig(raw: unknown, scope: BindingScope, at?: SourceP
   const { kvBindings: kv, serviceBindings: services, vars, where } = scope;
   // The guard needs these only with CACHE_KEY set (a secret this tool cannot see); without the
   // binding and with CACHE_KEY set it would answer 500, so both are required unless turned off.
-  const needed = requiredBindings(config);
+  const needed = requiredBindings(config, raw);
   for (const k of needed.kv) {
     if (kv.has(k.binding)) continue;
     const hint = k.binding === 'JWKS_CACHE' ? ' (or set "cache": { "jwks": false })' : '';
     errors.push(`${prefix}GUARD_CONFIG ${k.setting}: the ${k.binding} KV binding is missing from ${where}kv_namespaces${hint}`);
   }
   for (const sv of needed.services) if (!services.has(sv.binding)) errors.push(`${prefix}GUARD_CONFIG ${sv.setting}: no [[${where}services]] binding named ${sv.binding}`);
+  const objects = scope.durableObjectBindings ?? new Set<string>();
+  for (const d of needed.durableObjects) if (!objects.has(d.binding)) errors.push(`${prefix}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] entry named ${d.binding}`);
 
   const secrets = [...needed.secrets.keys()];
   for (const s of secrets) if (vars[s] !== undefined) notes.push(`${s} is a plain var in ${where}vars: fine for local development, use \`wrangler secret put ${s}\` for a deployment`);

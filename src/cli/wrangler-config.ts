@@ -14,6 +14,8 @@ export interface WranglerScope {
   vars: Record<string, unknown>;
   kvBindings: ReadonlySet<string>;
   serviceBindings: ReadonlySet<string>;
+  /** Durable Object namespace bindings (`[[durable_objects.bindings]]` names). */
+  durableObjectBindings: ReadonlySet<string>;
   /** Prefix for messages: '' or 'env.NAME.'. */
   where: string;
 }
@@ -24,6 +26,7 @@ interface WranglerModule {
     vars?: Record<string, unknown>;
     kv_namespaces?: { binding?: unknown }[];
     services?: { binding?: unknown }[];
+    durable_objects?: { bindings?: { name?: unknown }[] };
   };
 }
 
@@ -71,6 +74,7 @@ export async function readWranglerScope(file: string | undefined, env: string | 
     vars: config.vars ?? {},
     kvBindings: bindingNames(config.kv_namespaces),
     serviceBindings: bindingNames(config.services),
+    durableObjectBindings: new Set((config.durable_objects?.bindings ?? []).map((b) => b.name).filter((b): b is string => typeof b === 'string')),
     where: env === undefined ? '' : `env.${env}.`,
   };
 }

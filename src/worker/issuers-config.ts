@@ -5,6 +5,7 @@ import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import { ConfigError } from './config-error.js';
 import { claimValues, httpUrl, isObject, knownKeys, str, strList, type ClaimWant, type Json } from './config-values.js';
 import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
+import { ISSUER_KEYS } from './config-keys.js';
 
 export type KeySourceConfig =
   | { kind: 'jwks'; jwks: { keys: unknown[] } }
@@ -23,8 +24,6 @@ export interface IssuerConfig extends IssuerChecks {
   source: KeySourceConfig;
 }
 
-/** Every setting an issuer entry accepts. */
-export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
 
 /**
  * The `issuers` list, checked: at least one entry, each `iss` spelling in one entry only.
