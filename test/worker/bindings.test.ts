@@ -7,16 +7,14 @@ import { requiredBindings } from '../../src/worker/bindings.js';
 import { buildGuard, type GuardEnv } from '../../src/worker/build.js';
 import { parseConfig } from '../../src/worker/config.js';
 import { b64u } from '../shared/jwt-mint.js';
-import { baseConfig, CACHE_KEY, demoKeys, jwksOf, kv, mockNet, type Keys } from './harness.js';
+import { assertionKeyJson, baseConfig, CACHE_KEY, demoKeys, jwksOf, kv, mockNet, type Keys } from './harness.js';
 
 let k: Keys;
 let privateJwk: string;
 
 beforeAll(async () => {
   k = await demoKeys();
-  const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const { key_ops: _o, ext: _e, ...jwk } = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as Record<string, unknown>;
-  privateJwk = JSON.stringify(jwk);
+  privateJwk = await assertionKeyJson();
 });
 
 describe('bindings: build.ts and the list check-config uses', () => {
