@@ -6,6 +6,7 @@ import { ConfigError } from './config-error.js';
 import { claimValues, httpUrl, isObject, knownKeys, str, strList, type ClaimWant, type Json } from './config-values.js';
 import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
 import { parseIssuerDpop, type DpopMode } from './dpop-config.js';
+import { ISSUER_KEYS } from './config-keys.js';
 
 export type KeySourceConfig =
   | { kind: 'jwks'; jwks: { keys: unknown[] } }
@@ -26,8 +27,6 @@ export interface IssuerConfig extends IssuerChecks {
   dpop?: DpopMode | undefined;
 }
 
-/** Every setting an issuer entry accepts. */
-export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'profile', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess', 'dpop']);
 
 /**
  * The `issuers` list, checked: at least one entry, each `iss` spelling in one entry only.
