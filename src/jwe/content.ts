@@ -6,6 +6,7 @@
 import { jweBackend } from '#crypto-backend';
 import { JwtError } from '../errors.js';
 import { getCore } from '../wasm/instance.js';
+import { coreHmac } from '../wasm/core-hash.js';
 import type { EncSpec } from './algorithms.js';
 
 export interface Sealed {
@@ -106,6 +107,6 @@ export async function encryptContent(spec: EncSpec, cek: Uint8Array | CryptoKey,
   const ciphertext = await jweBackend.cbcEncrypt(cek.subarray(spec.cekLength / 2), iv, plaintext);
   const data = macInput(aad, iv, ciphertext);
   if (data.length > getCore().inputCap) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the JWE would not fit the core buffer' });
-  const tag = withMacKey(spec, cek, (slot) => getCore().hmacCompute(slot, data)).slice(0, spec.tagLength);
+  const tag = withMacKey(spec, cek, (slot) => coreHmac(getCore(), slot, data)).slice(0, spec.tagLength);
   return { iv, ciphertext, tag };
 }
