@@ -5,6 +5,7 @@
 
 import { jweBackend } from '#crypto-backend';
 import { JwtError } from '../errors.js';
+import { jweError } from './error.js';
 import { getCore } from '../wasm/instance.js';
 import { coreHmac } from '../wasm/core-hash.js';
 import type { EncSpec } from './algorithms.js';
@@ -16,7 +17,7 @@ export interface Sealed {
 }
 
 function failed(): JwtError {
-  return new JwtError('ERR_JWE_DECRYPTION_FAILED');
+  return jweError('ERR_JWE_DECRYPTION_FAILED');
 }
 
 /** AAD || IV || ciphertext || AL (the AAD's length in bits, 64-bit big-endian): the MAC input of §5.2.2.1. */

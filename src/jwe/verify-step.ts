@@ -5,6 +5,7 @@
 // the verifier lends it its policies and steps (JweHost).
 
 import { JwtError } from '../errors.js';
+import { jweError } from './error.js';
 import { optionsError } from '../options-error.js';
 import { parsePayloadText } from '../payload.js';
 import { isSymmetric } from './algorithms.js';
@@ -76,7 +77,7 @@ export function jweStep<R extends { readonly payload: unknown }, P extends JwePo
    * stands for the verifier's one policy only when that policy names at most one issuer.
    */
   const directPolicy = (bound: string | undefined, payload: Record<string, unknown>): P => {
-    const unbound = (): JwtError => new JwtError('ERR_JWE_NESTED_REQUIRED', { reason: 'direct claims need a decryption key bound to one issuer' });
+    const unbound = (): JwtError => jweError('ERR_JWE_NESTED_REQUIRED', { reason: 'direct claims need a decryption key bound to one issuer' });
     let policy = host.single;
     if (bound === undefined) {
       if (policy === undefined || (policy.claims.issuer !== undefined && policy.claims.issuer.size > 1)) throw unbound();
@@ -99,8 +100,8 @@ export function jweStep<R extends { readonly payload: unknown }, P extends JwePo
       return inner instanceof Promise ? inner.then((r) => replicated(h.header, r)) : replicated(h.header, inner);
     }
     // Anyone holding the public key can encrypt to it: without a signature inside, such claims prove nothing.
-    if (!isSymmetric(h.alg)) throw new JwtError('ERR_JWE_NESTED_REQUIRED');
-    if (host.raw) throw new JwtError('ERR_JWE_NESTED_REQUIRED', { reason: 'rawPayload verifies signed payloads only' });
+    if (!isSymmetric(h.alg)) throw jweError('ERR_JWE_NESTED_REQUIRED');
+    if (host.raw) throw jweError('ERR_JWE_NESTED_REQUIRED', { reason: 'rawPayload verifies signed payloads only' });
     const nowMs = host.now();
     const payload = parsePayloadText(opened.plaintext);
     const policy = directPolicy(opened.issuer, payload);
