@@ -12,6 +12,7 @@ import { createVerifier as fastJwtVerifier } from 'fast-jwt';
 import jsonwebtoken from 'jsonwebtoken';
 import { createVerifier } from '../../dist/index.js';
 import { compare, compareAsync, formatTable, smoke, type Case, type Sample } from '../lib/harness.ts';
+import { writeFileSync } from 'node:fs';
 import { environment, printEnvironment, writeResults } from '../lib/env.ts';
 import { material, benchVariants, type Material } from '../lib/material.ts';
 import { webPeers } from '../lib/web-peers.ts';
@@ -71,9 +72,12 @@ printEnvironment(env);
 const results: Record<string, Sample[]> = {};
 const floors: Record<string, Sample[]> = {};
 const tables: string[] = [];
-const step = progress('node table', benchVariants(smoke).length);
+// BENCH_ALGS=HS256,EdDSA: only those rows (a partial run never replaces the published figures).
+const only = process.env.BENCH_ALGS?.split(',');
+const variants = benchVariants(smoke).filter((v) => only === undefined || only.includes(v.label));
+const step = progress('node table', variants.length);
 
-for (const v of benchVariants(smoke)) {
+for (const v of variants) {
   step(v.label);
   const m = await material(v);
   const { alg } = v;
@@ -155,4 +159,10 @@ console.log(smoke ? '(smoke run: figures not meaningful)' : 'Ratios: × edgejwt 
 const verdicts = targets();
 console.log('### Targets (ratios from this run)\n');
 for (const line of verdicts) console.log(`- ${line}`);
-console.log(`wrote ${writeResults('algorithms-node', { env, keyPaths: keyPathsFor(Object.values(results).flat().map((r) => r.name)), variants: results, floors, verdicts })}`);
+const data = { env, keyPaths: keyPathsFor(Object.values(results).flat().map((r) => r.name)), variants: results, floors, verdicts };
+if (only === undefined) console.log(`wrote ${writeResults('algorithms-node', data)}`);
+else {
+  const out = new URL(`../../build/algorithms-node-${only.join('-')}.json`, import.meta.url).pathname;
+  writeFileSync(out, JSON.stringify(data, null, 2) + '\n');
+  console.log(`wrote ${out} (BENCH_ALGS run: results/ untouched)`);
+}

@@ -9,6 +9,7 @@ import { encode } from '../b64.js';
 import { ownClaim } from '../claims.js';
 import { digest } from '../digest.js';
 import { JwtError, type JwtErrorCode } from '../errors.js';
+import { dpopError } from './error.js';
 import { parseHeaderOnce, type JoseHeader } from '../header.js';
 import { split } from '../jws.js';
 import { KeyEntry } from '../keys/entry.js';
@@ -85,8 +86,8 @@ interface KnownHeader {
 const HEADER_KEEP_MAX_LENGTH = 2048;
 const knownHeaders = new Map<string, KnownHeader>();
 
-function fail(code: JwtErrorCode, reason?: string, cause?: unknown): JwtError {
-  return new JwtError(code, { ...(reason === undefined ? {} : { reason }), ...(cause === undefined ? {} : { cause }) });
+function fail(code: Parameters<typeof dpopError>[0], reason?: string, cause?: unknown): JwtError {
+  return dpopError(code, { ...(reason === undefined ? {} : { reason }), ...(cause === undefined ? {} : { cause }) });
 }
 
 /**

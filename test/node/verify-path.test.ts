@@ -19,7 +19,8 @@ async function bundleInputs(entry: string): Promise<string[]> {
     write: false,
     format: 'esm',
     metafile: true,
-    conditions: ['workerd', 'worker', 'browser'],
+    // edgejwt-source: the package's # imports resolve to src/ (without it they come from dist/).
+    conditions: ['edgejwt-source', 'workerd', 'worker', 'browser'],
     platform: 'neutral',
     external: ['*.wasm', 'node:*', 'cloudflare:*', './generated/core-bytes.js'],
     logLevel: 'silent',
