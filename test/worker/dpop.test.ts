@@ -311,6 +311,19 @@ describe('DPoP in the origin assertion', () => {
   });
 });
 
+describe('DPoP and forwardToken', () => {
+  it('dpop_proof_dropped_with_token: with forwardToken false the origin receives neither the token nor the DPoP proof; with the default it receives both', async () => {
+    for (const forwardToken of [false, true]) {
+      const g = await makeGuard(k, { config: config('required', { replay: 'isolate' }, { forwardToken }) });
+      const res = await dpopSend(g, '/f', await bound());
+      expect(res.status).toBe(200);
+      const headers = ((await res.json()) as { headers: Record<string, string> }).headers;
+      expect(headers.dpop !== undefined, String(forwardToken)).toBe(forwardToken);
+      expect(headers.authorization !== undefined, String(forwardToken)).toBe(forwardToken);
+    }
+  });
+});
+
 describe('DPoP config', () => {
   const issuer = (dpop?: unknown) => ({ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: JWKS_URL, ...(dpop === undefined ? {} : { dpop }) });
   const bad = (raw: Record<string, unknown>): string => {
