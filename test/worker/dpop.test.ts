@@ -178,6 +178,12 @@ describe('DPoP stage: refusals', () => {
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="edgejwt", DPoP realm="edgejwt", algs="ES256 EdDSA RS256 PS256"');
   });
 
+  it('dpop_invalid_token_answered_with_dpop_challenge: an expired or forged token sent with the DPoP scheme gets a DPoP invalid_token challenge', async () => {
+    const expired = await bound(client, { exp: Math.floor(Date.now() / 1000) - 100, iat: Math.floor(Date.now() / 1000) - 200 });
+    await expectDpopRefusal(await dpopSend(g, '/a', expired), 'invalid_token', [expired]);
+    expect(lastCode(g)).toBe('ERR_JWT_EXPIRED');
+  });
+
   it('dpop_unbound_token_with_dpop_scheme_refused: a token without cnf.jkt sent with a proof', async () => {
     const at = await token(k.ed);
     await expectDpopRefusal(await dpopSend(g, '/a', at), 'invalid_token');
