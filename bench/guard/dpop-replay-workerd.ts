@@ -6,11 +6,11 @@
 // Local Miniflare runs the object in the same process: a deployed shard adds the network
 // hop to wherever the object lives, which this cannot show.
 // Run: node bench/guard/dpop-replay-workerd.ts   (BENCH_SMOKE=1 for a quick pass; BENCH_ROUNDS=n, default 15)
-import { Miniflare } from 'miniflare';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
 import { bundleWorker } from '../lib/workerd-bundle.ts';
+import { miniflareFor } from '../lib/workerd.ts';
 import { printTable, smoke, summarize } from '../lib/harness.ts';
 import { environment, printEnvironment } from '../lib/env.ts';
 
@@ -18,14 +18,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = join(root, 'build/bench-workers/dpop-replay');
 mkdirSync(outDir, { recursive: true });
 await bundleWorker(fileURLToPath(new URL('./dpop-replay-workerd-entry.ts', import.meta.url)), join(outDir, 'worker.js'));
-const mf = new Miniflare({
-  modules: true,
-  scriptPath: join(outDir, 'worker.js'),
-  modulesRoot: outDir,
-  modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
-  compatibilityDate: '2026-04-01',
-  durableObjects: { DPOP_REPLAY: { className: 'DpopReplayShard', useSQLite: true } },
-});
+const mf = miniflareFor(outDir, { durableObjects: { DPOP_REPLAY: { className: 'DpopReplayShard', useSQLite: true } } });
 const env = environment(['miniflare']);
 printEnvironment(env);
 try {
