@@ -58,6 +58,21 @@ export default {
   return outDir;
 }
 
+/**
+ * Miniflare running the bundle in `outDir` (its worker.js), with the .wasm imported as a
+ * compiled module; `extra` adds options (Durable Object bindings).
+ */
+export function miniflareFor(outDir: string, extra: Partial<ConstructorParameters<typeof Miniflare>[0]> = {}): Miniflare {
+  return new Miniflare({
+    modules: true,
+    scriptPath: join(outDir, 'worker.js'),
+    modulesRoot: outDir,
+    modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
+    compatibilityDate: '2026-04-01',
+    ...extra,
+  } as ConstructorParameters<typeof Miniflare>[0]);
+}
+
 export interface WorkerdBench {
   samples: Sample[];
   /** ns per operation in each round, by case name (for ratios paired by round). */
@@ -69,13 +84,7 @@ export async function benchInWorkerd(entry: string, opts: { rounds?: number; req
   const rounds = opts.rounds ?? (smoke ? 3 : 25);
   const requestMs = opts.requestMs ?? (smoke ? 5 : 40);
   const outDir = await bundle(entry);
-  const mf = new Miniflare({
-    modules: true,
-    scriptPath: join(outDir, 'worker.js'),
-    modulesRoot: outDir,
-    modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
-    compatibilityDate: '2026-04-01',
-  });
+  const mf = miniflareFor(outDir);
   try {
     const call = async (path: string): Promise<string> => {
       const response = await mf.dispatchFetch(`http://bench.local${path}`);

@@ -261,7 +261,7 @@ export const SETTINGS: readonly Setting[] = [
   { path: 'originAssertion.issuer', type: NAME, doc: 'Its `iss` (default: the guard\'s origin).' },
   { path: 'originAssertion.audience', type: NAME, doc: 'Its `aud` (default: the configured origin\'s, else the guard\'s own).' },
 
-  { path: 'dpop', type: { kind: 'section', tsName: 'DpopInput', keys: 'DPOP_KEYS', doc: 'The `dpop` section: how DPoP proofs are checked.' }, doc: 'DPoP proofs (RFC 9449) for the issuers that set `dpop`; required when one does, refused when none does. Whatever the config, a token whose `cnf` names a key the request did not prove is refused.' },
+  { path: 'dpop', type: { kind: 'section', tsName: 'DpopInput', keys: 'DPOP_KEYS', doc: 'The `dpop` section: how DPoP proofs are checked.' }, doc: 'DPoP proofs (RFC 9449) for the issuers that set `dpop`; required when one does, refused when none does. Whatever the config, a token whose `cnf` names a key the request did not prove is refused. Browser clients behind `cors`: allow the `DPoP` header, expose `DPoP-Nonce` and `WWW-Authenticate`.' },
   {
     path: 'dpop.replay',
     type: {

@@ -169,7 +169,7 @@ export interface GuardConfigInput {
   };
   /** A short-lived JWT signed by the guard on every forwarded authenticated request; its public key set is served at `jwksPath`; client-sent copies of the header are always removed. */
   originAssertion?: OriginAssertionInput;
-  /** DPoP proofs (RFC 9449) for the issuers that set `dpop`; required when one does, refused when none does. Whatever the config, a token whose `cnf` names a key the request did not prove is refused. */
+  /** DPoP proofs (RFC 9449) for the issuers that set `dpop`; required when one does, refused when none does. Whatever the config, a token whose `cnf` names a key the request did not prove is refused. Browser clients behind `cors`: allow the `DPoP` header, expose `DPoP-Nonce` and `WWW-Authenticate`. */
   dpop?: DpopInput;
   /** How request paths are read, matched and forwarded (Request paths). */
   paths?: {

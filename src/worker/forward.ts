@@ -81,7 +81,11 @@ export class Forwarder {
     stripIdentity(headers, this.#identity);
     // A client's own copy of the assertion header, in any spelling.
     assertion?.dropClientCopies(headers);
-    if (!config.forwardToken) dropToken(headers, config.tokenSources);
+    if (!config.forwardToken) {
+      dropToken(headers, config.tokenSources);
+      // The DPoP proof is part of the credential (RFC 9449 §7.1), and already spent (replay store).
+      if (config.dpop !== undefined) headers.delete('dpop');
+    }
     if (outcome.anonymous) {
       observe.count('public');
       observe.point('anonymous');
