@@ -66,7 +66,7 @@ describe('DPoP stage without a proof (dpop-stage.ts)', () => {
     const { cx, observe, lines } = setup();
     const out = stage(cx, identity({ sub: 'a' }), observe) as { ok: false; response: Response };
     expect(out.response.status).toBe(401);
-    expect(out.response.headers.get('www-authenticate')).toBe('DPoP realm="edgejwt", error="invalid_token", error_description="A DPoP-bound access token and a DPoP proof are required", algs="ES256 EdDSA RS256 PS256"');
+    expect(out.response.headers.get('www-authenticate')).toBe('DPoP realm="edgejwt", error="invalid_token", error_description="A DPoP-bound access token and a DPoP proof are required", algs="ES256 EdDSA Ed25519 RS256 PS256"');
     expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'dpop_required', iss: ISS });
     expect(stage(cx, identity({ sub: 'a' }, OTHER), observe)).toBeUndefined();
   });
