@@ -7,7 +7,7 @@
 // forwarding; `part …`: one runtime object or one of the guard's functions).
 import { createVerifier } from '../../src/index.ts';
 import { findToken } from '../../src/bearer/token.ts';
-import { startGuard } from '../../src/worker/guard.ts';
+import { startGuard } from '../../src/worker/start.ts';
 import { canonicalPath } from '../../src/worker/path.ts';
 import { identityHeaders, stripIdentity } from '../../src/worker/request.ts';
 import { requestTarget } from '../../src/worker/request-url.ts';
