@@ -8,6 +8,7 @@ import type { GuardEnv } from './build.js';
 import { buildParts } from './build.js';
 import type { GuardConfig } from './config.js';
 import { ConfigError } from './config-error.js';
+import { configSource } from './config-source.js';
 import type { WorkerHandler } from './default-worker.js';
 import { embeddedGuard } from './embed.js';
 import { givenFeatures, type GuardFeatures } from './features/registry.js';
@@ -29,15 +30,6 @@ export { originAssertion } from './features/origin-assertion.js';
 export interface CompiledConfig {
   config: GuardConfig;
   source: string;
-}
-
-/** The same text for the same GUARD_CONFIG whether it is a JSON string or an object var. */
-export function configSource(raw: unknown): string | undefined {
-  try {
-    return JSON.stringify(typeof raw === 'string' ? JSON.parse(raw) : raw);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
