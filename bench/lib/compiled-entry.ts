@@ -23,9 +23,8 @@ async function entryWriter(src: string): Promise<EntryWriter> {
   return w;
 }
 
-/** The compiled entry for `rawConfig`, minified as the bench bundles every Worker; `name` names its folder under build/. */
-export async function compiledBundle(name: string, rawConfig: unknown, src = join(root, 'src')): Promise<WorkerBundle & { features: string[] }> {
-  const dir = join(root, 'build/bench-compiled', name);
+/** The compiled entry for `rawConfig`, minified as the bench bundles every Worker, written to `dir` (entry.js, worker.js). */
+export async function compiledBundle(dir: string, rawConfig: unknown, src = join(root, 'src')): Promise<WorkerBundle & { features: string[] }> {
   mkdirSync(dir, { recursive: true });
   const entry = (await entryWriter(src))(rawConfig, join(src, 'worker/compiled.ts'));
   const entryFile = join(dir, 'entry.js');
