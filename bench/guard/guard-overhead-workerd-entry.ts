@@ -89,9 +89,11 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
     }
     cases.push({ name: `${alg} library verify`, fn: () => verifier.verify(token), async: true });
     cases.push({ name: `${alg} plumbing (Request + stub origin)`, fn: () => stub().then(() => new Request(url, { headers })), async: true });
+    // Per algorithm, so the guard's own cost can be read as authenticate − verify (L1 off) − library verify for each.
+    cases.push({ name: `step ${alg} guard.authenticate (the decision, nothing forwarded)`, fn: () => guard.authenticate(new Request(url, { headers }), ctx), async: true });
+    cases.push({ name: `step ${alg} guard.verify (L1 off)`, fn: () => guard.verify(token, ctx), async: true });
+    cases.push({ name: `step ${alg} verifier.verify through the guard's own verifier`, fn: () => guard.parts.verifier.verify(token), async: true });
     if (alg === 'HS256') {
-      cases.push({ name: 'step HS256 guard.authenticate (the decision, nothing forwarded)', fn: () => guard.authenticate(new Request(url, { headers }), ctx), async: true });
-      cases.push({ name: 'step HS256 guard.verify (L1 off)', fn: () => guard.verify(token, ctx), async: true });
       const config = guard.parts.config;
       const own = identityHeaders(config);
       const withToken = new Request(url, { headers });
