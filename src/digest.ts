@@ -8,6 +8,7 @@
 import type { HashName } from './algorithms.js';
 import { INPUT_CAP } from './wasm/abi.js';
 import { getCore } from './wasm/instance.js';
+import { coreHash, coreHashParts } from './wasm/core-hash.js';
 
 const encoder = new TextEncoder();
 
@@ -19,10 +20,10 @@ const encoder = new TextEncoder();
  */
 export function digest(hash: HashName, data: string | Uint8Array): Uint8Array {
   // A string of n UTF-16 units is at most 3n UTF-8 bytes: the common short input goes straight in.
-  if ((typeof data === 'string' ? data.length * 3 : data.length) <= INPUT_CAP) return getCore().hash(hash, data);
+  if ((typeof data === 'string' ? data.length * 3 : data.length) <= INPUT_CAP) return coreHash(getCore(), hash, data);
   const bytes = typeof data === 'string' ? encoder.encode(data) : data;
-  if (bytes.length <= INPUT_CAP) return getCore().hash(hash, bytes);
+  if (bytes.length <= INPUT_CAP) return coreHash(getCore(), hash, bytes);
   const parts: Uint8Array[] = [];
   for (let at = 0; at < bytes.length; at += INPUT_CAP) parts.push(bytes.subarray(at, at + INPUT_CAP));
-  return getCore().hashParts(hash, parts);
+  return coreHashParts(getCore(), hash, parts);
 }

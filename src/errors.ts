@@ -2,14 +2,16 @@
 // Messages are fixed per code (plus a claim or setting name): they never carry
 // the token, a key, or any other caller-supplied bytes.
 
+import { DPOP_MESSAGES } from './messages/dpop.js';
+import { JWE_MESSAGES } from './messages/jwe.js';
+import { MTLS_MESSAGES } from './messages/mtls.js';
+
 /**
- * The fixed message of each error code (a JwtError's message is this, plus the
- * claim or setting name and a fixed reason where useful).
- *
- * @example
- * ERROR_MESSAGES.ERR_JWT_EXPIRED; // the text a JwtError with that code starts with
+ * The messages of the codes the verify path raises (and what every bundle with a
+ * JwtError carries). The JWE, DPoP and certificate-binding codes keep theirs in
+ * src/messages/, registered by the modules that raise them (addMessages).
  */
-export const ERROR_MESSAGES = {
+const VERIFY_MESSAGES = {
   ERR_JWT_MALFORMED: 'token is not a well-formed compact JWS',
   ERR_JWT_TOO_LARGE: 'token is longer than the allowed maximum',
   ERR_JWS_HEADER_INVALID: 'protected header is invalid',
@@ -31,32 +33,42 @@ export const ERROR_MESSAGES = {
   ERR_ASYNC_REQUIRED: 'this algorithm needs WebCrypto here: call the async form (verify, sign) instead of verifySync/signSync',
   ERR_OPTIONS_INVALID: 'verifier options are invalid',
   ERR_WASM_CORE: 'the Wasm core failed unexpectedly',
-  ERR_JWE_HEADER_INVALID: 'JWE protected header is invalid',
-  ERR_JWE_ALG_NOT_ALLOWED: 'JWE key management or content encryption algorithm is not allowed',
-  ERR_JWE_ZIP_UNSUPPORTED: 'compressed JWE payloads (zip) are not accepted',
-  ERR_JWE_CRIT_UNSUPPORTED: 'JWE header lists a critical extension that is not understood',
-  ERR_JWE_EPK_INVALID: 'JWE ephemeral public key is invalid or on the wrong curve',
-  ERR_JWE_CEK_INVALID: 'JWE carries an encrypted key where its alg has none (dir, ECDH-ES)',
-  ERR_JWE_DECRYPTION_FAILED: 'JWE decryption failed',
-  ERR_JWE_NESTED_REQUIRED: 'a JWE under public-key encryption must carry a signed JWT (cty JWT)',
   ERR_JWT_PROFILE_MISMATCH: 'token does not meet the JWT access token profile (RFC 9068)',
-  ERR_DPOP_PROOF_INVALID: 'DPoP proof is not a well-formed JWS with a JSON header and payload',
-  ERR_DPOP_TYP_INVALID: 'DPoP proof typ is not dpop+jwt',
-  ERR_DPOP_ALG_NOT_ALLOWED: 'DPoP proof algorithm is not an allowed asymmetric algorithm',
-  ERR_DPOP_JWK_INVALID: 'DPoP proof jwk is missing, private, or unusable with its algorithm',
-  ERR_DPOP_SIGNATURE_INVALID: 'DPoP proof signature does not verify under its jwk',
-  ERR_DPOP_HTM_MISMATCH: 'DPoP proof htm does not match the request method',
-  ERR_DPOP_HTU_MISMATCH: 'DPoP proof htu does not match the request URL',
-  ERR_DPOP_IAT_INVALID: 'DPoP proof iat is missing or outside the accepted window',
-  ERR_DPOP_JTI_INVALID: 'DPoP proof jti is missing or not a usable string',
-  ERR_DPOP_ATH_MISMATCH: 'DPoP proof ath is missing or does not match the access token',
-  ERR_DPOP_NONCE_MISMATCH: 'DPoP proof nonce is missing or not the expected one',
-  ERR_DPOP_BINDING_MISMATCH: 'access token is not bound to the DPoP proof key (cnf.jkt)',
-  ERR_MTLS_CNF_MISSING: 'access token is not bound to a client certificate (cnf.x5t#S256)',
-  ERR_MTLS_CERT_MISSING: 'no client certificate was presented',
-  ERR_MTLS_CERT_MALFORMED: 'certificate thumbprint is malformed',
-  ERR_MTLS_BINDING_MISMATCH: 'access token is bound to another client certificate',
 } as const;
+
+/** Messages registered by the modules that raise the other codes (src/jwe/error.ts, src/dpop/error.ts, src/keys/cert-binding.ts). */
+const registered: Partial<Record<string, string>> = {};
+
+/**
+ * Make the messages of `table` known to JwtError. Called at the top of each module that
+ * raises codes outside VERIFY_MESSAGES, so a bundle carries the messages of exactly the
+ * codes its code can raise. Internal (not exported by the package).
+ * @example
+ * addMessages(JWE_MESSAGES);
+ */
+export function addMessages(table: Readonly<Record<string, string>>): void {
+  Object.assign(registered, table);
+}
+
+/** Every code with its message, in the order docs/api.md lists them (and ERROR_MESSAGES always had). */
+function allMessages(): typeof VERIFY_MESSAGES & typeof JWE_MESSAGES & typeof DPOP_MESSAGES & typeof MTLS_MESSAGES {
+  const { ERR_JWT_PROFILE_MISMATCH, ...verify } = VERIFY_MESSAGES;
+  const all = { ...verify, ...JWE_MESSAGES, ERR_JWT_PROFILE_MISMATCH, ...DPOP_MESSAGES, ...MTLS_MESSAGES };
+  // Whoever reads the whole table gets every message on a JwtError too (a code made by hand included).
+  addMessages(all);
+  return all;
+}
+
+/**
+ * The fixed message of each error code (a JwtError's message is this, plus the
+ * claim or setting name and a fixed reason where useful). Importing it brings every
+ * message into a bundle; a JwtError alone carries only those of the codes the bundled
+ * code raises.
+ *
+ * @example
+ * ERROR_MESSAGES.ERR_JWT_EXPIRED; // the text a JwtError with that code starts with
+ */
+export const ERROR_MESSAGES = /* @__PURE__ */ allMessages();
 
 /**
  * The stable code of a JwtError (docs/api.md lists when each is raised).
@@ -100,7 +112,8 @@ export class JwtError extends Error {
   readonly setting: string | undefined;
 
   constructor(code: JwtErrorCode, details: JwtErrorDetails = {}) {
-    const base: string = ERROR_MESSAGES[code];
+    // A code whose module is not in this bundle (only a JwtError made by hand can have one) keeps its code as the message.
+    const base: string = (VERIFY_MESSAGES as Partial<Record<string, string>>)[code] ?? registered[code] ?? code;
     const where = details.claim ?? details.setting;
     const message =
       (where !== undefined ? `${base} (${where})` : base) +

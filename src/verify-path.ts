@@ -21,8 +21,8 @@ import { INPUT_CAP } from './wasm/abi.js';
 import type { DecodedJws } from './wasm/core.js';
 import type { KeyEntry } from './keys/entry.js';
 import type { Handle } from './signature.js';
-import type { Decryptor, OpenedJwe } from './jwe/decrypt.js';
-import type { JweDecryption, JweSupport } from './jwe/decryption.js';
+import type { JweDecryption } from './jwe/decryption.js';
+import type { JweStep } from './jwe/verify-step.js';
 
 /**
  * What a successful verify returns: the payload (claims checked) and the protected header.
@@ -138,8 +138,8 @@ interface Setup {
   readonly byIssuer: ReadonlyMap<string, Policy>;
   readonly cache: VerifyCache<VerifyResult> | undefined;
   readonly clock: () => number;
-  /** The `decryption` option, checked, with the JWE helpers; undefined: a JWE is refused as malformed. */
-  readonly jwe: (JweSupport & { readonly decryptor: Decryptor }) | undefined;
+  /** The JWE step the `decryption` option made (src/jwe/verify-step.ts); undefined: a JWE is refused as malformed. */
+  jwe: JweStep<VerifyResult> | undefined;
   /** The allowed algorithms the Wasm core verifies (HS*, EdDSA): only their tokens are decoded in the core (jws-bytes.ts). */
   readonly coreAlgs: ReadonlySet<string>;
 }
@@ -169,17 +169,14 @@ function buildVerifierFrom(s: Setup): Verifier {
   return {
     verify<P>(token: string): Promise<VerifyResult<P>> {
       try {
-        if (s.jwe !== undefined && s.jwe.isCompactJwe(token)) {
-          const opened = s.jwe.decryptor.open(token);
-          return (opened instanceof Promise ? opened.then((o) => afterDecrypt(s, token, o)) : Promise.resolve(afterDecrypt(s, token, opened))) as Promise<VerifyResult<P>>;
-        }
+        if (s.jwe !== undefined && s.jwe.isCompactJwe(token)) return Promise.resolve(s.jwe.verify(token)) as Promise<VerifyResult<P>>;
         return Promise.resolve(run(s, token, false, s.clock(), false)) as Promise<VerifyResult<P>>;
       } catch (e) {
         return Promise.reject(e);
       }
     },
     verifySync<P>(token: string): VerifyResult<P> {
-      if (s.jwe !== undefined && s.jwe.isCompactJwe(token)) return openSync(s, token) as VerifyResult<P>;
+      if (s.jwe !== undefined && s.jwe.isCompactJwe(token)) return s.jwe.verifySync(token) as VerifyResult<P>;
       const nowMs = s.clock();
       // A cache hit returns before any of the verify machinery (try/catch, promise checks).
       if (s.cache !== undefined && typeof token === 'string') {
@@ -241,24 +238,26 @@ function setup(options: VerifierOptions, decrypts: boolean): Setup {
   }
 
   const clock = fixed === undefined ? Date.now : () => fixed.getTime();
-  let jwe: Setup['jwe'];
+  const coreAlgs = new Set<string>();
+  for (const policy of single === undefined ? byIssuer.values() : [single]) {
+    for (const alg of policy.algs) if (algSpec(alg)?.wasm === true) coreAlgs.add(alg);
+  }
+  const s: Setup = { maxLength, raw, single, byIssuer, cache, clock, jwe: undefined, coreAlgs };
   if (options.decryption !== undefined) {
     if (!decrypts) throw optionsError('decryption', 'this verifier never decrypts');
     // Only a value jweDecryption made carries the JWE code (a plain `{ keys }` is the 0.1.0 form).
     const d = options.decryption as Partial<JweDecryption> | null;
     const support = typeof d === 'object' && d !== null ? d.support : undefined;
-    if (typeof support?.createDecryptor !== 'function') throw optionsError('decryption', 'expected jweDecryption({ keys, ... })');
-    jwe = { ...support, decryptor: support.createDecryptor(d!.options!, maxLength) };
-    for (const iss of jwe.decryptor.issuers) {
-      const known = single === undefined ? byIssuer.has(iss) : single.claims.issuer === undefined || single.claims.issuer.has(iss);
-      if (!known) throw optionsError('decryption.keys', 'a key is bound to an issuer this verifier does not accept');
-    }
+    if (typeof support?.createStep !== 'function') throw optionsError('decryption', 'expected jweDecryption({ keys, ... })');
+    s.jwe = support.createStep(d!.options!, maxLength, {
+      raw, single, byIssuer, now: clock,
+      verify: (token) => run(s, token, false, clock(), false),
+      verifySync: (token) => settleSync(s, token, clock(), false),
+      // Direct JWE claims are not stored: no lookup ever reads a JWE from the cache.
+      claims: (token, header, alg, kid, payload, text, policy, nowMs) => complete(s, true, token, { header: header as JoseHeader, alg, kid }, payload, text, policy, nowMs, undefined, false),
+    });
   }
-  const coreAlgs = new Set<string>();
-  for (const policy of single === undefined ? byIssuer.values() : [single]) {
-    for (const alg of policy.algs) if (algSpec(alg)?.wasm === true) coreAlgs.add(alg);
-  }
-  return { maxLength, raw, single, byIssuer, cache, clock, jwe, coreAlgs };
+  return s;
 }
 
 /**
@@ -426,65 +425,6 @@ export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSetti
       return finish(s, opened.o, false, s.clock());
     },
   };
-}
-
-/**
- * verifySync of a JWE: it answers where the decrypt does not wait (a `dir` key with
- * node:crypto's synchronous cipher); WebCrypto's decrypt and the key-wrapping algorithms
- * always return a promise, so there it is ERR_ASYNC_REQUIRED as before.
- */
-function openSync(s: Setup, token: string): VerifyResult {
-  const opened = s.jwe!.decryptor.open(token);
-  if (opened instanceof Promise) {
-    opened.catch(() => undefined);
-    throw new JwtError('ERR_ASYNC_REQUIRED', { reason: 'this JWE is decrypted through WebCrypto here' });
-  }
-  if (opened.header.nested) return replicated(s, opened.header.header, settleSync(s, opened.plaintext, s.clock(), false));
-  return afterDecrypt(s, token, opened) as VerifyResult;
-}
-
-/** A decrypted JWE: a nested JWS goes through the whole verify; direct claims only through the claim checks. */
-function afterDecrypt(s: Setup, token: string, opened: OpenedJwe): Maybe<VerifyResult> {
-  const h = opened.header;
-  if (h.nested) {
-    const inner = run(s, opened.plaintext, false, s.clock(), false);
-    return inner instanceof Promise ? inner.then((r) => replicated(s, h.header, r)) : replicated(s, h.header, inner);
-  }
-  // Anyone holding the public key can encrypt to it: without a signature inside, such claims prove nothing.
-  if (!s.jwe!.isSymmetric(h.alg)) throw new JwtError('ERR_JWE_NESTED_REQUIRED');
-  if (s.raw) throw new JwtError('ERR_JWE_NESTED_REQUIRED', { reason: 'rawPayload verifies signed payloads only' });
-  const nowMs = s.clock();
-  const payload = parsePayloadText(opened.plaintext);
-  const policy = directPolicy(s, opened.issuer, payload);
-  s.jwe!.checkReplicated(h.header, payload);
-  return complete(s, true, token, { header: h.header as JoseHeader, alg: h.alg, kid: h.kid }, payload, opened.plaintext, policy, nowMs, undefined, false);
-}
-
-/**
- * The policy unsigned claims are checked under: that of the issuer the opening key is
- * bound to, never one their own `iss` names (RFC 8725 §3.8, §3.11). An unbound key
- * stands for the verifier's one policy only when that policy names at most one issuer.
- */
-function directPolicy(s: Setup, bound: string | undefined, payload: Record<string, unknown>): Policy {
-  const unbound = (): JwtError => new JwtError('ERR_JWE_NESTED_REQUIRED', { reason: 'direct claims need a decryption key bound to one issuer' });
-  let policy = s.single;
-  if (bound === undefined) {
-    if (policy === undefined || (policy.claims.issuer !== undefined && policy.claims.issuer.size > 1)) throw unbound();
-    return policy;
-  }
-  policy ??= s.byIssuer.get(bound);
-  // setup made sure a bound issuer has a policy; this only keeps a mistake there from accepting.
-  if (policy === undefined) throw unbound();
-  if (!Object.hasOwn(payload, 'iss') || payload.iss !== bound) {
-    throw new JwtError('ERR_JWT_CLAIM_INVALID', { claim: 'iss', reason: 'not the issuer the decryption key is bound to' });
-  }
-  return policy;
-}
-
-/** A nested JWT's verified payload against the claims its JWE header replicates (RFC 7519 §5.3). */
-function replicated(s: Setup, header: Readonly<Record<string, unknown>>, result: VerifyResult): VerifyResult {
-  s.jwe!.checkReplicated(header, result.payload as Record<string, unknown>);
-  return result;
 }
 
 /** Runs only once the signature verdict is in: nothing of the payload was trusted before. */

@@ -1,7 +1,7 @@
 // One esbuild step for every Worker the benches start: the package's `workerd`
 // resolution (as Wrangler bundles it) with the Wasm core imported as a compiled
 // module, copied to where the bundle looks for it.
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, relative, resolve } from 'node:path';
@@ -18,12 +18,9 @@ export interface WorkerBundle {
   inputs: Record<string, number>;
 }
 
-/** `src`: the src/ whose `#…` imports resolve (another checkout's for a before/after; default this one's). */
-export async function bundleWorker(entry: string, outfile: string, extra: { minify?: boolean; keepNames?: boolean; define?: Record<string, string> } = {}, src = join(root, 'src')): Promise<WorkerBundle> {
-  const r = await build({
-    entryPoints: [entry],
-    metafile: true,
-    outfile,
+/** esbuild's options for a Worker as Wrangler bundles it (no entry or output). */
+export function workerBuildOptions(src = join(root, 'src')): BuildOptions {
+  return {
     bundle: true,
     format: 'esm',
     platform: 'neutral',
@@ -36,8 +33,12 @@ export async function bundleWorker(entry: string, outfile: string, extra: { mini
     },
     external: ['*.wasm', 'cloudflare:*'],
     logLevel: 'warning',
-    ...extra,
-  });
+  };
+}
+
+/** `src`: the src/ whose `#…` imports resolve (another checkout's for a before/after; default this one's). */
+export async function bundleWorker(entry: string, outfile: string, extra: { minify?: boolean; keepNames?: boolean; define?: Record<string, string> } = {}, src = join(root, 'src')): Promise<WorkerBundle> {
+  const r = await build({ ...workerBuildOptions(src), entryPoints: [entry], metafile: true, outfile, ...extra });
   const code = readFileSync(outfile, 'utf8');
   const wasmImport = /from\s*"([^"]*core\.wasm)"/.exec(code)?.[1];
   if (wasmImport !== undefined) {

@@ -1,13 +1,16 @@
-// Bundle size of a user's Worker that calls createVerifier for one algorithm (HS256
-// alone; RS256 alone with a remote key set): minified JS as Wrangler uploads it, gzip,
-// the Wasm core beside it, and the rooms of src/ that fill it. Sizes only, no timing.
-// Run: node bench/verify/bundle-size.ts
+// Bundle sizes (issue 23): a user's Worker that calls createVerifier for one algorithm
+// (HS256, EdDSA, RS256, ES256 with one key in code; RS256 with a remote key set; HS256
+// with jweDecryption) and the guard's Worker entry: minified JS as Wrangler uploads it,
+// gzip, the Wasm core beside it, the target where issue 23 sets one, and the source files
+// that fill each (esbuild's metafile). Sizes only, no timing.
+// Run: node bench/verify/bundle-size.ts (Node 22: ./node_modules/.bin/node)
 import { environment, printEnvironment, writeResults } from '../lib/env.ts';
-import { verifierBundleLine, verifierBundles, verifierBundleTable } from '../lib/verifier-bundles.ts';
+import { verifierBundleLine, verifierBundles, verifierBundleTable, verifierFileTable } from '../lib/verifier-bundles.ts';
 
 const env = environment(['esbuild']);
 printEnvironment(env);
 const bundles = await verifierBundles();
-console.log(`\n### createVerifier in a Worker bundle\n\n${verifierBundleTable(bundles)}\n`);
+console.log(`\n### createVerifier and the guard in a Worker bundle\n\n${verifierBundleTable(bundles)}\n`);
+for (const b of bundles) console.log(`${verifierFileTable(b, process.env.BENCH_SMOKE === '1' ? 5 : 20)}\n`);
 console.log(verifierBundleLine(bundles));
 console.log(`wrote ${writeResults('bundle-size', { env, bundles })}`);

@@ -6,6 +6,7 @@ import { encode } from '../b64.js';
 import { ownClaim } from '../claims.js';
 import { digest } from '../digest.js';
 import { JwtError } from '../errors.js';
+import { dpopError } from './error.js';
 
 /**
  * The `ath` a proof sent with `accessToken` must carry: base64url(SHA-256) of the
@@ -34,10 +35,10 @@ export function dpopAccessTokenHash(accessToken: string): string | undefined {
  */
 export function checkDpopBinding(payload: Readonly<Record<string, unknown>>, proof: { readonly jkt: string } | string): void {
   const jkt = typeof proof === 'string' ? proof : proof?.jkt;
-  if (typeof jkt !== 'string' || jkt.length === 0) throw new JwtError('ERR_DPOP_BINDING_MISMATCH', { reason: 'no proof thumbprint given' });
+  if (typeof jkt !== 'string' || jkt.length === 0) throw dpopError('ERR_DPOP_BINDING_MISMATCH', { reason: 'no proof thumbprint given' });
   const cnf = typeof payload === 'object' && payload !== null ? ownClaim(payload, 'cnf') : undefined;
-  if (typeof cnf !== 'object' || cnf === null || Array.isArray(cnf)) throw new JwtError('ERR_DPOP_BINDING_MISMATCH', { claim: 'cnf', reason: 'missing' });
+  if (typeof cnf !== 'object' || cnf === null || Array.isArray(cnf)) throw dpopError('ERR_DPOP_BINDING_MISMATCH', { claim: 'cnf', reason: 'missing' });
   const bound = ownClaim(cnf as Record<string, unknown>, 'jkt');
-  if (typeof bound !== 'string') throw new JwtError('ERR_DPOP_BINDING_MISMATCH', { claim: 'cnf.jkt', reason: 'missing' });
-  if (bound !== jkt) throw new JwtError('ERR_DPOP_BINDING_MISMATCH', { claim: 'cnf.jkt' });
+  if (typeof bound !== 'string') throw dpopError('ERR_DPOP_BINDING_MISMATCH', { claim: 'cnf.jkt', reason: 'missing' });
+  if (bound !== jkt) throw dpopError('ERR_DPOP_BINDING_MISMATCH', { claim: 'cnf.jkt' });
 }

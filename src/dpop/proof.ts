@@ -9,6 +9,7 @@ import { encode } from '../b64.js';
 import { ownClaim } from '../claims.js';
 import { digest } from '../digest.js';
 import { JwtError, type JwtErrorCode } from '../errors.js';
+import { dpopError } from './error.js';
 import { parseHeaderOnce, type JoseHeader } from '../header.js';
 import { split } from '../jws.js';
 import { KeyEntry } from '../keys/entry.js';
@@ -70,8 +71,8 @@ export const MAX_JTI_LENGTH = 256;
 const HANDLE_CACHE_MAX = 256;
 const handles = new Map<string, Handle | Promise<Handle>>();
 
-function fail(code: JwtErrorCode, reason?: string, cause?: unknown): JwtError {
-  return new JwtError(code, { ...(reason === undefined ? {} : { reason }), ...(cause === undefined ? {} : { cause }) });
+function fail(code: Parameters<typeof dpopError>[0], reason?: string, cause?: unknown): JwtError {
+  return dpopError(code, { ...(reason === undefined ? {} : { reason }), ...(cause === undefined ? {} : { cause }) });
 }
 
 /**

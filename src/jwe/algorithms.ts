@@ -3,6 +3,7 @@
 // token must get the same answer in every runtime.
 
 import { JwtError } from '../errors.js';
+import { jweError } from './error.js';
 
 export type KeyManagement = 'dir' | 'A128KW' | 'A256KW' | 'RSA-OAEP-256' | 'ECDH-ES' | 'ECDH-ES+A128KW' | 'ECDH-ES+A256KW';
 export type ContentEncryption = 'A128GCM' | 'A256GCM' | 'A128CBC-HS256' | 'A256CBC-HS512';
@@ -46,15 +47,15 @@ export function isKeyManagement(alg: string): alg is KeyManagement {
  * dangerous ones say why they are never accepted.
  */
 export function checkKeyManagement(alg: string, allowed: ReadonlySet<string>): KeyManagement {
-  if (alg === 'RSA1_5') throw new JwtError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'RSA1_5 is refused (padding oracle)' });
-  if (alg.startsWith('PBES2-')) throw new JwtError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'PBES2 is refused (unbounded p2c work)' });
-  if (!isKeyManagement(alg) || !allowed.has(alg)) throw new JwtError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'alg outside the allow-list' });
+  if (alg === 'RSA1_5') throw jweError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'RSA1_5 is refused (padding oracle)' });
+  if (alg.startsWith('PBES2-')) throw jweError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'PBES2 is refused (unbounded p2c work)' });
+  if (!isKeyManagement(alg) || !allowed.has(alg)) throw jweError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'alg outside the allow-list' });
   return alg;
 }
 
 export function checkContentEncryption(enc: string, allowed: ReadonlySet<string>): EncSpec {
   const spec = encSpec(enc);
-  if (spec === undefined || !allowed.has(enc)) throw new JwtError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'enc outside the allow-list' });
+  if (spec === undefined || !allowed.has(enc)) throw jweError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'enc outside the allow-list' });
   return spec;
 }
 

@@ -5,7 +5,9 @@
 
 import { jweBackend } from '#crypto-backend';
 import { JwtError } from '../errors.js';
+import { jweError } from './error.js';
 import { getCore } from '../wasm/instance.js';
+import { coreHmac } from '../wasm/core-hash.js';
 import type { EncSpec } from './algorithms.js';
 
 export interface Sealed {
@@ -15,7 +17,7 @@ export interface Sealed {
 }
 
 function failed(): JwtError {
-  return new JwtError('ERR_JWE_DECRYPTION_FAILED');
+  return jweError('ERR_JWE_DECRYPTION_FAILED');
 }
 
 /** AAD || IV || ciphertext || AL (the AAD's length in bits, 64-bit big-endian): the MAC input of §5.2.2.1. */
@@ -106,6 +108,6 @@ export async function encryptContent(spec: EncSpec, cek: Uint8Array | CryptoKey,
   const ciphertext = await jweBackend.cbcEncrypt(cek.subarray(spec.cekLength / 2), iv, plaintext);
   const data = macInput(aad, iv, ciphertext);
   if (data.length > getCore().inputCap) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the JWE would not fit the core buffer' });
-  const tag = withMacKey(spec, cek, (slot) => getCore().hmacCompute(slot, data)).slice(0, spec.tagLength);
+  const tag = withMacKey(spec, cek, (slot) => coreHmac(getCore(), slot, data)).slice(0, spec.tagLength);
   return { iv, ciphertext, tag };
 }

@@ -3,22 +3,18 @@
 // that never calls jweDecryption carries no JWE code (bench/verify/bundle-size.ts).
 // Only the wiring lives here; decrypting is decrypt.ts's.
 
-import { isSymmetric, type KeyManagement } from './algorithms.js';
-import { createDecryptor, isCompactJwe, type DecryptionOptions, type Decryptor } from './decrypt.js';
-import { checkReplicated } from './replicated.js';
+import { createDecryptor, isCompactJwe, type DecryptionOptions } from './decrypt.js';
+import { jweStep, type JweHost, type JwePolicy, type JweStep } from './verify-step.js';
 
 /**
- * What the verify path calls of src/jwe/ (docs/architecture.md, "The JWE path").
+ * What the verify path calls of src/jwe/ (docs/architecture.md, "The JWE path"): the
+ * JWE step of one verifier, its options checked (ERR_OPTIONS_INVALID naming `decryption.…`).
  *
  * @example
- * const support: JweSupport = { createDecryptor, isCompactJwe, isSymmetric, checkReplicated };
+ * const step = support.createStep(options, maxTokenLength, host);
  */
 export interface JweSupport {
-  createDecryptor(options: DecryptionOptions, maxLength: number): Decryptor;
-  isCompactJwe(token: unknown): token is string;
-  isSymmetric(alg: KeyManagement): boolean;
-  /** Throws when the JWE header replicates `iss`, `sub` or `aud` with another value than the payload's. */
-  checkReplicated(header: Readonly<Record<string, unknown>>, payload: Readonly<Record<string, unknown>>): void;
+  createStep<R extends { readonly payload: unknown }, P extends JwePolicy>(options: DecryptionOptions, maxLength: number, host: JweHost<R, P>): JweStep<R>;
 }
 
 /**
@@ -35,7 +31,10 @@ export interface JweDecryption {
   readonly support: JweSupport;
 }
 
-const SUPPORT: JweSupport = Object.freeze({ createDecryptor, isCompactJwe, isSymmetric, checkReplicated });
+const SUPPORT: JweSupport = Object.freeze({
+  createStep: <R extends { readonly payload: unknown }, P extends JwePolicy>(options: DecryptionOptions, maxLength: number, host: JweHost<R, P>): JweStep<R> =>
+    jweStep(createDecryptor(options, maxLength), isCompactJwe, host),
+});
 
 /**
  * Let a verifier accept compact JWE (RFC 7516) as well: pass the result as

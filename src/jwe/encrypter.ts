@@ -7,6 +7,7 @@
 
 import { base64UrlOfBytes, base64UrlOfText } from '#platform';
 import { JwtError } from '../errors.js';
+import { jweError } from './error.js';
 import { checkOptionNames, type OptionNames } from '../option-names.js';
 import { optionsError as invalid } from '../options-error.js';
 import { decodeSegment } from '../b64.js';
@@ -90,7 +91,7 @@ export function createEncrypter(options: EncrypterOptions): Encrypter {
         if (replicates(extra)) checkReplicated(extra, jwsClaims(payloadOrJws));
       } else if (isPlainObject(payloadOrJws)) {
         // Anyone with the recipient's public key could have made such a token: the recipient cannot trust it.
-        if (!isSymmetric(alg)) throw new JwtError('ERR_JWE_NESTED_REQUIRED', { reason: 'direct claims need a shared key (dir, A128KW, A256KW): encrypt a signed JWT' });
+        if (!isSymmetric(alg)) throw jweError('ERR_JWE_NESTED_REQUIRED', { reason: 'direct claims need a shared key (dir, A128KW, A256KW): encrypt a signed JWT' });
         checkReplicated(extra, payloadOrJws);
         plaintext = JSON.stringify(payloadOrJws);
       } else {

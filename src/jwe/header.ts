@@ -6,6 +6,7 @@
 import { decodeSegment } from '../b64.js';
 import { normaliseTyp } from '../claims.js';
 import { JwtError } from '../errors.js';
+import { jweError } from './error.js';
 import { MAX_KID_LENGTH } from '../header.js';
 import { hasDuplicateOrDeep } from '../json-names.js';
 import { utf8 } from '../utf8.js';
@@ -23,7 +24,7 @@ export interface JweHeader {
 const MAX_HEADER_SEGMENT = 8192;
 
 function invalid(reason: string): JwtError {
-  return new JwtError('ERR_JWE_HEADER_INVALID', { reason });
+  return jweError('ERR_JWE_HEADER_INVALID', { reason });
 }
 
 export function parseJweHeader(segment: string, algs: ReadonlySet<string>, encs: ReadonlySet<string>): JweHeader {
@@ -45,8 +46,8 @@ export function parseJweHeader(segment: string, algs: ReadonlySet<string>, encs:
   const alg = checkKeyManagement(h.alg, algs);
   const enc = checkContentEncryption(h.enc, encs);
   // Decompression bombs, and a compression oracle across the plaintext: never inflate.
-  if (h.zip !== undefined) throw new JwtError('ERR_JWE_ZIP_UNSUPPORTED');
-  if (h.crit !== undefined) throw new JwtError('ERR_JWE_CRIT_UNSUPPORTED');
+  if (h.zip !== undefined) throw jweError('ERR_JWE_ZIP_UNSUPPORTED');
+  if (h.crit !== undefined) throw jweError('ERR_JWE_CRIT_UNSUPPORTED');
   const kid = h.kid;
   if (kid !== undefined && (typeof kid !== 'string' || kid.length > MAX_KID_LENGTH)) throw invalid('kid');
   const cty = h.cty;

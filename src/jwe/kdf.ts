@@ -2,6 +2,7 @@
 // over SHA-256 in the Wasm core: Hash(counter || Z || OtherInfo) per 256-bit round.
 
 import { getCore } from '../wasm/instance.js';
+import { coreHash } from '../wasm/core-hash.js';
 
 function u32(n: number): Uint8Array {
   return new Uint8Array([(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
@@ -28,10 +29,10 @@ export function concatKdf(z: Uint8Array, algorithmId: string, apu: Uint8Array, a
       o += p.length;
     }
     const core = getCore();
-    out.set(core.hash('SHA-256', input), i * 32);
+    out.set(coreHash(core, 'SHA-256', input), i * 32);
     // Z went through the core's INPUT and the key through OUT: leave neither behind.
     core.exports.input_wipe(input.length);
-    core.hash('SHA-256', new Uint8Array(0));
+    coreHash(core, 'SHA-256', new Uint8Array(0));
     input.fill(0);
   }
   const key = out.slice(0, keyBytes);

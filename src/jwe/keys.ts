@@ -6,6 +6,7 @@
 import { MIN_RSA_BITS } from '../algorithms.js';
 import { decodeSegment } from '../b64.js';
 import { JwtError } from '../errors.js';
+import { jweError } from './error.js';
 import { checkEcPoint } from '../keys/ec-point.js';
 import { bad, bitLength, keyOps } from '../keys/jwk-bytes.js';
 import type { PrivateJWK } from '../sign/keys.js';
@@ -163,7 +164,7 @@ export class JweKey {
   async #unwrap(alg: KeyManagement, enc: EncSpec, header: Readonly<Record<string, unknown>>, encryptedKey: Uint8Array): Promise<Uint8Array | CryptoKey> {
     switch (alg) {
       case 'dir':
-        if (encryptedKey.length !== 0) throw new JwtError('ERR_JWE_CEK_INVALID', { reason: 'dir carries no encrypted key' });
+        if (encryptedKey.length !== 0) throw jweError('ERR_JWE_CEK_INVALID', { reason: 'dir carries no encrypted key' });
         if (enc.kind === 'gcm') {
           // Imported once (the backend call itself starts an import; under node it returns the bytes).
           // Reached while the import started by unwrap() is in flight (or for a malformed dir token).
@@ -193,7 +194,7 @@ export class JweKey {
         const apu = header.apu === undefined ? new Uint8Array(0) : b64(header.apu, 'apu', 'ERR_JWE_HEADER_INVALID');
         const apv = header.apv === undefined ? new Uint8Array(0) : b64(header.apv, 'apv', 'ERR_JWE_HEADER_INVALID');
         if (alg === 'ECDH-ES') {
-          if (encryptedKey.length !== 0) throw new JwtError('ERR_JWE_CEK_INVALID', { reason: 'ECDH-ES carries no encrypted key' });
+          if (encryptedKey.length !== 0) throw jweError('ERR_JWE_CEK_INVALID', { reason: 'ECDH-ES carries no encrypted key' });
           return concatKdf(z, enc.enc, apu, apv, enc.cekLength);
         }
         const kek = concatKdf(z, alg, apu, apv, KW_LENGTH[alg]!);
@@ -206,19 +207,19 @@ export class JweKey {
 
   /** The sender's ephemeral key: same kty and curve as ours, on the curve (checked by src/keys/ec-point.ts before any import). */
   async #importEpk(epk: unknown): Promise<CryptoKey> {
-    if (typeof epk !== 'object' || epk === null || Array.isArray(epk)) throw new JwtError('ERR_JWE_EPK_INVALID', { reason: 'epk missing' });
+    if (typeof epk !== 'object' || epk === null || Array.isArray(epk)) throw jweError('ERR_JWE_EPK_INVALID', { reason: 'epk missing' });
     const e = epk as Record<string, unknown>;
-    if (e.kty !== this.kty || e.crv !== this.crv || e.d !== undefined) throw new JwtError('ERR_JWE_EPK_INVALID', { reason: 'epk is not a public key on the recipient curve' });
+    if (e.kty !== this.kty || e.crv !== this.crv || e.d !== undefined) throw jweError('ERR_JWE_EPK_INVALID', { reason: 'epk is not a public key on the recipient curve' });
     const size = CURVE_BYTES[this.crv!]!;
     if (b64(e.x, 'x', 'ERR_JWE_EPK_INVALID').length !== size || (this.kty === 'EC' && b64(e.y, 'y', 'ERR_JWE_EPK_INVALID').length !== size)) {
-      throw new JwtError('ERR_JWE_EPK_INVALID', { reason: 'coordinate length' });
+      throw jweError('ERR_JWE_EPK_INVALID', { reason: 'coordinate length' });
     }
     // Network input: the invalid-curve attack on ECDH-ES is refused here, not left to the runtime.
     if (this.kty === 'EC') checkEcPoint(e, 'ERR_JWE_EPK_INVALID');
     try {
       return await crypto.subtle.importKey('jwk', publicPart(e as unknown as EncryptionJWK), ecdhParams(this.crv!), true, []);
     } catch {
-      throw new JwtError('ERR_JWE_EPK_INVALID', { reason: 'not a point on the curve' });
+      throw jweError('ERR_JWE_EPK_INVALID', { reason: 'not a point on the curve' });
     }
   }
 
@@ -283,7 +284,7 @@ export async function rsaOaepDecrypt(key: CryptoKey, encryptedKey: Uint8Array): 
   try {
     return new Uint8Array(await crypto.subtle.decrypt({ name: 'RSA-OAEP' }, key, encryptedKey as BufferSource));
   } catch {
-    throw new JwtError('ERR_JWE_DECRYPTION_FAILED');
+    throw jweError('ERR_JWE_DECRYPTION_FAILED');
   }
 }
 
@@ -294,27 +295,27 @@ export async function deriveShared(publicKey: CryptoKey, privateKey: CryptoKey, 
     const params = crv === 'X25519' ? { name: 'X25519', public: publicKey } : { name: 'ECDH', public: publicKey };
     z = new Uint8Array(await crypto.subtle.deriveBits(params as EcdhKeyDeriveParams, privateKey, CURVE_BYTES[crv]! * 8));
   } catch {
-    throw new JwtError('ERR_JWE_EPK_INVALID', { reason: 'key agreement failed' });
+    throw jweError('ERR_JWE_EPK_INVALID', { reason: 'key agreement failed' });
   }
   // X25519 with a small-order point yields zero: refuse it (RFC 7748 §6.1) wherever the runtime does not.
   // (On P-256/P-384 an x-coordinate of zero is a genuine point: only X25519 is checked.)
   let any = crv === 'X25519' ? 0 : 1;
   for (const b of z) any |= b;
-  if (any === 0) throw new JwtError('ERR_JWE_EPK_INVALID', { reason: 'degenerate shared secret' });
+  if (any === 0) throw jweError('ERR_JWE_EPK_INVALID', { reason: 'degenerate shared secret' });
   return z;
 }
 
 /** RFC 3394 unwrap through WebCrypto; any failure, a wrapped CEK of the wrong length included, is ERR_JWE_DECRYPTION_FAILED. */
 export async function aesKwUnwrap(kek: CryptoKey, wrapped: Uint8Array, cekLength: number): Promise<Uint8Array> {
-  if (wrapped.length !== cekLength + 8) throw new JwtError('ERR_JWE_DECRYPTION_FAILED');
+  if (wrapped.length !== cekLength + 8) throw jweError('ERR_JWE_DECRYPTION_FAILED');
   // RFC 3394 §2: at least two 64-bit blocks of key data (some runtimes unwrap one).
-  if (wrapped.length < 24 || wrapped.length % 8 !== 0) throw new JwtError('ERR_JWE_DECRYPTION_FAILED');
+  if (wrapped.length < 24 || wrapped.length % 8 !== 0) throw jweError('ERR_JWE_DECRYPTION_FAILED');
   try {
     // Unwrapped as an extractable HMAC key only to read its bytes back (any length is allowed there).
     const key = await crypto.subtle.unwrapKey('raw', wrapped as BufferSource, kek, 'AES-KW', { name: 'HMAC', hash: 'SHA-256', length: cekLength * 8 }, true, ['sign']);
     return new Uint8Array(await crypto.subtle.exportKey('raw', key));
   } catch {
-    throw new JwtError('ERR_JWE_DECRYPTION_FAILED');
+    throw jweError('ERR_JWE_DECRYPTION_FAILED');
   }
 }
 

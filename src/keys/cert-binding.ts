@@ -6,7 +6,11 @@
 
 import { decodeSegment } from '../b64.js';
 import { ownClaim } from '../claims.js';
-import { JwtError } from '../errors.js';
+import { JwtError, addMessages } from '../errors.js';
+import { MTLS_MESSAGES } from '../messages/mtls.js';
+
+// This module raises every certificate-binding code: their messages come with it (src/errors.ts, addMessages).
+addMessages(MTLS_MESSAGES);
 
 const SHA256_BYTES = 32;
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;

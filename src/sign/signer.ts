@@ -11,6 +11,7 @@ import { JwtError } from '../errors.js';
 import { checkOptionNames, type OptionNames } from '../option-names.js';
 import { optionsError } from '../options-error.js';
 import { getCore } from '../wasm/instance.js';
+import { hmacSignJws } from '../wasm/core-sign.js';
 import { claimsJson, claimsText, isPlainObject, type SignOptions } from './claims.js';
 import { headerSegment } from './header.js';
 import type { WasmKey } from '../wasm/keys.js';
@@ -103,7 +104,7 @@ export function createSigner(options: SignerOptions): Signer {
     const claims = claimsText(payload, o, Math.floor(Date.now() / 1000));
     const core = getCore();
     // slot() first: nothing may run between it and the signing call.
-    return core.hmacSignJws(wasm.slot(), h, claims.json, claims.extra, MAX_INPUT);
+    return hmacSignJws(core, wasm.slot(), h, claims.json, claims.extra, MAX_INPUT);
   }
 
   return {

@@ -3,11 +3,11 @@
 // Nothing here allocates inside Wasm; bytes go into fixed regions
 // (docs/architecture.md, "The Wasm boundary").
 
-import { readText, writeText, writeUtf8 } from '#platform';
+import { readText, writeText } from '#platform';
 import type { HashName } from '../algorithms.js';
-import { decodeSegment, decodedLength, encodedLength } from '../b64.js';
+import { decodeSegment, decodedLength } from '../b64.js';
 import { JwtError } from '../errors.js';
-import { ERR_KEY, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING, EXTRA_CAP, HASH_IDS, INVALID, PAYLOAD_CAP, UTF8_ASCII, UTF8_VALID, VALID } from './abi.js';
+import { ERR_KEY, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING, HASH_IDS, INVALID, UTF8_ASCII, UTF8_VALID, VALID } from './abi.js';
 import type { CoreExports } from './exports.js';
 
 export type Bytes = string | Uint8Array;
@@ -54,24 +54,29 @@ export type WasmScheme = 'hmac' | 'ed25519';
 export const JWS_PAYLOAD_NOT_BASE64URL = 'payload is not canonical base64url';
 export const JWS_SIGNATURE_NOT_BASE64URL = 'signature is not canonical base64url';
 
+/**
+ * The core as a verify uses it: decode, signature checks, key slots. Signing
+ * (core-sign.ts) and hashing (core-hash.ts) are functions of their own over the
+ * members left public for them, so a bundle that only verifies leaves them out.
+ */
 export class Core {
   readonly exports: CoreExports;
   readonly inputCap: number;
-  private readonly inputPtr: number;
+  readonly inputPtr: number;
   private readonly sigPtr: number;
-  private readonly outPtr: number;
-  private readonly payloadPtr: number;
-  private readonly extraPtr: number;
+  readonly outPtr: number;
+  readonly payloadPtr: number;
+  readonly extraPtr: number;
   /** The decoded token whose bytes INPUT, SIG and PAYLOAD hold; cleared by every other write (takeInput). */
   private resident: DecodedJws | undefined;
-  /** The header segment at the start of INPUT since the last hmacSignJws; cleared by every other write (takeInput). */
-  private signingHeader: string | undefined;
+  /** The header segment at the start of INPUT since the last hmacSignJws (core-sign.ts); cleared by every other write (takeInput). */
+  signingHeader: string | undefined;
   /** The claims text at EXTRA and its byte length ('' for none); only hmacSignJws writes there. */
-  private signingExtra = '';
-  private signingExtraLength = 0;
+  signingExtra = '';
+  signingExtraLength = 0;
   private readonly encoder = new TextEncoder();
-  private buffer: ArrayBuffer;
-  private memoryView: Uint8Array;
+  buffer: ArrayBuffer;
+  memoryView: Uint8Array;
   private inputView: Uint8Array;
   private readonly freeHmac: number[];
   private hmacSlotCount: number;
@@ -98,28 +103,6 @@ export class Core {
   get memory(): Uint8Array {
     this.refreshViews();
     return this.memoryView;
-  }
-
-  // ---- plain hashes ----
-
-  hash(name: HashName, data: Bytes): Uint8Array {
-    const len = this.writeInput(data);
-    if (len < 0) throw new JwtError('ERR_WASM_CORE', { reason: 'input larger than the core buffer' });
-    const dlen = this.exports.hash(HASH_IDS[name], len);
-    return this.readOut(dlen);
-  }
-
-  /** Digest of `parts` fed one after another through the streaming context (tests split inputs with it). */
-  hashParts(name: HashName, parts: Uint8Array[]): Uint8Array {
-    this.exports.hash_init(HASH_IDS[name]);
-    for (const part of parts) {
-      const len = this.writeInput(part);
-      if (len < 0 || this.exports.hash_update(len) !== VALID) {
-        this.exports.hash_final();
-        throw new JwtError('ERR_WASM_CORE', { reason: 'input larger than the core buffer' });
-      }
-    }
-    return this.readOut(this.exports.hash_final());
   }
 
   // ---- compact JWS, decoded in place ----
@@ -201,57 +184,6 @@ export class Core {
     return slot;
   }
 
-  hmacCompute(slot: number, data: Bytes): Uint8Array {
-    const len = this.writeInput(data);
-    if (len < 0) throw new JwtError('ERR_WASM_CORE', { reason: 'input larger than the core buffer' });
-    return this.readOut(this.exports.hmac_compute(slot, len));
-  }
-
-  /**
-   * Signing: the compact JWS `header.base64url(claims).base64url(MAC)` with the MAC
-   * under `slot`, built by the core in one call (the claims' base64url goes straight
-   * into INPUT behind the header, is MACed there, and the tag is appended). `header`
-   * is the encoded header segment; the claims are the JSON object text `json` with
-   * `extra` (",name:value..." or '') inserted before its closing brace. Throws
-   * ERR_JWT_TOO_LARGE when the signing input would exceed `maxInput` characters.
-   */
-  hmacSignJws(slot: number, header: string, json: string, extra: string, maxInput: number): string {
-    // A signer's header segment, and the time members it appends, repeat from call to
-    // call: the core keeps them (the header at INPUT, which hmac_sign_jws writes only
-    // after it and every other write takes back; the members in EXTRA, which only
-    // this method writes), so they are written again only when they change.
-    const resident = this.signingHeader === header;
-    this.takeInput();
-    const h = resident ? header.length : writeText(this.buffer, this.inputPtr, this.inputCap, header);
-    if (h >= 0) this.signingHeader = header;
-    let n = writeUtf8(this.buffer, this.payloadPtr, PAYLOAD_CAP, json);
-    let e = 0;
-    if (n > 0 && extra !== '') {
-      if (extra === this.signingExtra) e = this.signingExtraLength;
-      else {
-        this.signingExtra = '';
-        e = writeUtf8(this.buffer, this.extraPtr, EXTRA_CAP, extra);
-        if (e >= 0) {
-          this.signingExtra = extra;
-          this.signingExtraLength = e;
-        } else {
-          // Longer than EXTRA: over the payload's closing brace, then the brace again.
-          e = 0;
-          const m = writeUtf8(this.buffer, this.payloadPtr + n - 1, PAYLOAD_CAP - n, extra);
-          if (m < 0) n = -1;
-          else {
-            this.memoryView[this.payloadPtr + n - 1 + m] = 0x7d;
-            n += m;
-          }
-        }
-      }
-    }
-    if (h < 0 || n < 0 || n + e > PAYLOAD_CAP || h + 1 + encodedLength(n + e) > maxInput) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the token would exceed 65536 characters' });
-    const len = this.exports.hmac_sign_jws(slot, h, n, e);
-    if (len <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `hmac_sign_jws status ${len}` });
-    return readText(this.buffer, this.inputPtr, this.inputPtr + len, true);
-  }
-
   hmacDrop(slot: number): void {
     if (this.exports.hmac_drop(slot) === VALID) this.freeHmac.push(slot);
   }
@@ -307,7 +239,7 @@ export class Core {
    * signing header they held (if any) are no longer there, and views are rebuilt if
    * memory grew.
    */
-  private takeInput(): void {
+  takeInput(): void {
     this.resident = undefined;
     this.signingHeader = undefined;
     this.refreshViews();
@@ -324,7 +256,7 @@ export class Core {
   }
 
   /** Copy `data` into INPUT; returns its byte length, or -1 if it does not fit. */
-  private writeInput(data: Bytes): number {
+  writeInput(data: Bytes): number {
     this.takeInput();
     if (typeof data === 'string') {
       const { read, written } = this.encoder.encodeInto(data, this.inputView);
@@ -335,7 +267,7 @@ export class Core {
     return data.length;
   }
 
-  private readOut(len: number): Uint8Array {
+  readOut(len: number): Uint8Array {
     if (len <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `status ${len}` });
     return this.memoryView.slice(this.outPtr, this.outPtr + len);
   }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac, randomBytes } from 'node:crypto';
 import { getCore } from '../../src/wasm/instance.js';
+import { coreHmac } from '../../src/wasm/core-hash.js';
 import type { HashName } from '../../src/algorithms.js';
 
 const CASES: [HashName, string][] = [
@@ -20,7 +21,7 @@ describe.each(CASES)('%s against node:crypto', (name, nodeName) => {
       const want = createHmac(nodeName, key).update(message).digest();
       const slot = core.hmacImport(name, key);
       try {
-        const got = Buffer.from(core.hmacCompute(slot, message));
+        const got = Buffer.from(coreHmac(core, slot, message));
         if (!got.equals(want)) expect.fail(`key ${key.length} B, message ${message.length} B`);
         if (!core.verify('hmac', slot, { message, signature: want })) expect.fail('verify rejected the reference tag');
         const bad = Buffer.from(want);
@@ -39,7 +40,7 @@ describe.each(CASES)('%s against node:crypto', (name, nodeName) => {
     for (let len = 0; len < 700; len++) {
       const text = randomBytes(len).toString('base64url').slice(0, len);
       const want = createHmac(nodeName, key).update(text).digest();
-      expect(Buffer.from(core.hmacCompute(slot, text)).equals(want)).toBe(true);
+      expect(Buffer.from(coreHmac(core, slot, text)).equals(want)).toBe(true);
     }
     core.hmacDrop(slot);
   });

@@ -1,6 +1,7 @@
 // RFC 4231 and Wycheproof HMAC-SHA256/384/512 through the Wasm core.
 import { describe, expect, it } from 'vitest';
 import { getCore } from '../../src/wasm/instance.js';
+import { coreHmac } from '../../src/wasm/core-hash.js';
 import type { HashName } from '../../src/algorithms.js';
 import rfc4231 from '../vectors/rfc/hmac_rfc4231.json';
 import wp256 from '../vectors/wycheproof/hmac_sha256_test.json';
@@ -27,7 +28,7 @@ describe('RFC 4231', () => {
     it(`case ${t.test_case} ${t.hash}`, () => {
       withKey(t.hash, hex(t.key), (slot) => {
         const core = getCore();
-        const tag = core.hmacCompute(slot, hex(t.data));
+        const tag = coreHmac(core, slot, hex(t.data));
         // Case 5 lists only the first 128 bits of the tag.
         const shown = t.truncate_bits ? tag.subarray(0, t.truncate_bits / 8) : tag;
         expect(toHex(shown)).toBe(t.mac);

@@ -1,0 +1,17 @@
+// A user's Worker that verifies ES256 only with one key held in code: what `createVerifier`
+// costs a bundle (bench/verify/bundle-size.ts). The JWK is a placeholder: only the bundle is measured, never run.
+import { createVerifier } from '../../../src/index.ts';
+
+const verifier = createVerifier({ algorithms: ['ES256'], key: { kty: 'EC', crv: 'P-256', x: 'x-is-not-read-at-bundle-time', y: 'y-is-not-read-at-bundle-time' }, audience: 'api' });
+
+export default {
+  async fetch(request: Request): Promise<Response> {
+    const auth = request.headers.get('authorization') ?? '';
+    try {
+      const { payload } = await verifier.verify(auth.slice(7));
+      return new Response(String(payload.sub));
+    } catch {
+      return new Response('unauthorized', { status: 401 });
+    }
+  },
+};
