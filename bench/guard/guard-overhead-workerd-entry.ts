@@ -82,6 +82,8 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
     const withL1 = await startGuard(l1Env as never, { fetch: stub, log: () => undefined });
     await withL1.verify(token, ctx);
     cases.push({ name: `step ${alg} guard.verify (L1 hit)`, fn: () => withL1.verify(token, ctx), async: true });
+    // The decision with the verify taken out (an L1 hit): what the stages cost for this algorithm's token.
+    cases.push({ name: `step ${alg} guard.authenticate (L1 hit)`, fn: () => withL1.authenticate(new Request(url, { headers }), ctx), async: true });
     if (startBaseline !== undefined) {
       const baseL1 = (await startBaseline(l1Env as never, { fetch: stub, log: () => undefined } as never)) as unknown as typeof guard;
       await baseL1.verify(token, ctx);
