@@ -24,12 +24,12 @@ async function entryWriter(src: string): Promise<EntryWriter> {
 }
 
 /** The compiled entry for `rawConfig`, minified as the bench bundles every Worker, written to `dir` (entry.js, worker.js). */
-export async function compiledBundle(dir: string, rawConfig: unknown, src = join(root, 'src')): Promise<WorkerBundle & { features: string[] }> {
+export async function compiledBundle(dir: string, rawConfig: unknown, src = join(root, 'src'), extra: { minify?: boolean; keepNames?: boolean } = { minify: true }): Promise<WorkerBundle & { features: string[] }> {
   mkdirSync(dir, { recursive: true });
   const entry = (await entryWriter(src))(rawConfig, join(src, 'worker/compiled.ts'));
   const entryFile = join(dir, 'entry.js');
   writeFileSync(entryFile, entry.code);
-  const b = await bundleWorker(entryFile, join(dir, 'worker.js'), { minify: true }, src);
+  const b = await bundleWorker(entryFile, join(dir, 'worker.js'), extra, src);
   return { ...b, features: entry.features };
 }
 
