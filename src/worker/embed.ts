@@ -52,9 +52,9 @@ export interface EmbeddedGuard {
    * the client's TLS handshake is still under way. It first runs a known-answer verify of one
    * HS256 token and a tampered copy (the Wasm core's SHA-256 and HMAC, and the header, payload
    * and claims code every algorithm shares); it does not test EdDSA, RS*, PS* or ES*, whatever
-   * the config uses. A compiled entry (`edgejwt build-guard`) whose config has no HS* or EdDSA
-   * issuer skips it: that guard never runs the Wasm core it tests. If it fails, every request
-   * is refused with a 500 (`self-test`). A request
+   * the config uses. A config whose issuers all list algorithms other than HS* and EdDSA skips
+   * it: that guard never runs the Wasm core it tests. If it fails, every request is refused
+   * with a 500 (`self-test`). A request
    * whose env holds the same bindings uses this guard; if building here failed for another
    * reason (a call the module scope does not allow), the request builds its own.
    *
@@ -80,7 +80,7 @@ export type GuardStarter = (env: GuardEnv, deps: GuardDeps | undefined) => Promi
  * @example
  * const guard = embeddedGuard((env, deps) => startGuard(env, deps), undefined, selfTest);
  */
-export function embeddedGuard(start: GuardStarter, deps: GuardDeps | undefined, check: () => Promise<void>): EmbeddedGuard {
+export function embeddedGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
   // Without a log of the caller's, the guard's log lines (notices, counters, faults) are
   // written after the response: workerd loads its console formatter on an isolate's first
   // console.log (~2 ms measured by bench/guard/isolate.ts), which a first request should not wait for.
@@ -127,7 +127,7 @@ export function embeddedGuard(start: GuardStarter, deps: GuardDeps | undefined, 
   return {
     warm(env) {
       // The known-answer verify first: it also compiles the verify path the first request takes.
-      const guard = check().then(() => build(env));
+      const guard = check(env).then(() => build(env));
       guard.catch(() => undefined); // settled by the first request that adopts it
       warmed = { env, guard };
     },

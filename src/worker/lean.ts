@@ -2,7 +2,7 @@
 // you import and pass, so your bundler leaves the others out. A config that uses a
 // feature it was not given fails to start (ConfigError naming the setting).
 
-import type { GuardDeps } from './build.js';
+import type { GuardDeps, GuardEnv } from './build.js';
 import { buildParts } from './build.js';
 import { parseConfig } from './config.js';
 import type { EmbeddedGuard, GuardConfigSource } from './embed.js';
@@ -10,6 +10,7 @@ import { embeddedGuard, rawConfigOf } from './embed.js';
 import { givenFeatures, type GuardFeatures } from './features/registry.js';
 import { Guard } from './guard.js';
 import { selfTest } from './self-test.js';
+import { selfTestNeededFor } from './self-test-needed.js';
 
 export { kvTiers } from './features/kv-tiers.js';
 export { remoteKeys } from './features/remote-keys.js';
@@ -39,5 +40,6 @@ export interface LeanGuardOptions extends GuardDeps {
 export function createLeanGuard(config?: GuardConfigSource, options: LeanGuardOptions = {}): EmbeddedGuard {
   const { features = {}, ...deps } = options;
   const source = givenFeatures(features);
-  return embeddedGuard((env, d) => buildParts(parseConfig(rawConfigOf(config, env)), env, d ?? {}, source).then((parts) => new Guard(parts)), deps, selfTest);
+  const check = (env: GuardEnv) => (selfTestNeededFor(config, env) ? selfTest() : Promise.resolve());
+  return embeddedGuard((env, d) => buildParts(parseConfig(rawConfigOf(config, env)), env, d ?? {}, source).then((parts) => new Guard(parts)), deps, check);
 }

@@ -10,6 +10,7 @@ import { lazyFeatures } from './features/lazy.js';
 import type { FeatureSource } from './features/registry.js';
 import { Guard } from './guard.js';
 import { selfTest } from './self-test.js';
+import { selfTestNeededFor } from './self-test-needed.js';
 
 /**
  * Build a guard from the environment (throws ConfigError on a bad configuration); `rawConfig` replaces GUARD_CONFIG.
@@ -40,10 +41,11 @@ export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?
  * };
  */
 export function createGuard(config?: GuardConfigSource, deps?: GuardDeps): EmbeddedGuard {
-  return makeGuard(config, deps, selfTest);
+  // Only a config on the Wasm core (HS*, EdDSA) is checked: an RS/PS/ES-only guard never starts the core.
+  return makeGuard(config, deps, (env) => (selfTestNeededFor(config, env) ? selfTest() : Promise.resolve()));
 }
 
 /** createGuard with the known-answer check `warm` runs made swappable (tests prove a failed one fails closed). */
-export function makeGuard(config: GuardConfigSource | undefined, deps: GuardDeps | undefined, check: () => Promise<void>): EmbeddedGuard {
+export function makeGuard(config: GuardConfigSource | undefined, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
   return embeddedGuard((env, d) => startGuard(env, d, rawConfigOf(config, env)), deps, check);
 }

@@ -8,6 +8,7 @@ import { configLiteral } from '../../src/worker/config-literal.js';
 import { parseConfig, ConfigError } from '../../src/worker/config.js';
 import { featuresFor } from '../../src/worker/features/registry.js';
 import { usesWasmCore } from '../../src/worker/self-test.js';
+import { selfTestNeeded, selfTestNeededFor } from '../../src/worker/self-test-needed.js';
 
 const evaluate = (src: string): unknown => new Function(`return (${src});`)() as unknown;
 
@@ -117,6 +118,23 @@ describe('configLiteral (the compiled entry\'s config)', () => {
     const code = guardEntry({ ...base, cache: { jwks: false } }).code;
     expect(code).toContain(`import { compiledWorker, remoteKeys } from "edgejwt/worker/compiled";`);
     expect(() => guardEntry({ issuers: [] })).toThrow(ConfigError);
+  });
+
+  it('self_test_kept_unless_config_names_no_wasm_algorithm: only a config listing RS/PS/ES alone skips it', () => {
+    const rs = { issuers: [{ issuer: 'a', audience: 'api', algorithms: ['RS256', 'ES256'] }, { issuer: 'b', audience: 'api', algorithms: 'PS256' }] };
+    expect(selfTestNeeded(rs)).toBe(false);
+    expect(selfTestNeeded(JSON.stringify(rs))).toBe(false);
+    expect(selfTestNeededFor(undefined, { GUARD_CONFIG: rs })).toBe(false);
+    // Anything the early read cannot be sure of keeps the self-test.
+    for (const raw of [
+      undefined, '', 'not json', '[]', { issuers: [] }, { issuers: 'x' },
+      { issuers: [...rs.issuers, { issuer: 'c', audience: 'api', algorithms: ['HS256'] }] },
+      { issuers: [...rs.issuers, { issuer: 'c', audience: 'api', algorithms: 'EdDSA' }] },
+      { issuers: [...rs.issuers, { issuer: 'c', audience: 'api' }] },
+      { issuers: [{ algorithms: [] }] }, { issuers: [{ algorithms: ['RS256', 7] }] }, { issuers: [null] },
+    ]) expect(selfTestNeeded(raw), JSON.stringify(raw)).toBe(true);
+    // A config function is not called early: its guard keeps the self-test.
+    expect(selfTestNeededFor(() => rs, {})).toBe(true);
   });
 
   it('the self-test runs only for configs on the Wasm core', () => {
