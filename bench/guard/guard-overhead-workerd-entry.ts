@@ -7,7 +7,7 @@
 // forwarding; `part …`: one runtime object or one of the guard's functions).
 import { createVerifier } from '../../src/index.ts';
 import { findToken } from '../../src/bearer/token.ts';
-import { startGuard } from '../../src/worker/guard.ts';
+import { startGuard } from '../../src/worker/start.ts';
 import { canonicalPath } from '../../src/worker/path.ts';
 import { identityHeaders, stripIdentity } from '../../src/worker/request.ts';
 import { requestTarget } from '../../src/worker/request-url.ts';
@@ -82,6 +82,8 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
     const withL1 = await startGuard(l1Env as never, { fetch: stub, log: () => undefined });
     await withL1.verify(token, ctx);
     cases.push({ name: `step ${alg} guard.verify (L1 hit)`, fn: () => withL1.verify(token, ctx), async: true });
+    // The decision with the verify taken out (an L1 hit): what the stages cost for this algorithm's token.
+    cases.push({ name: `step ${alg} guard.authenticate (L1 hit)`, fn: () => withL1.authenticate(new Request(url, { headers }), ctx), async: true });
     if (startBaseline !== undefined) {
       const baseL1 = (await startBaseline(l1Env as never, { fetch: stub, log: () => undefined } as never)) as unknown as typeof guard;
       await baseL1.verify(token, ctx);
@@ -89,9 +91,11 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
     }
     cases.push({ name: `${alg} library verify`, fn: () => verifier.verify(token), async: true });
     cases.push({ name: `${alg} plumbing (Request + stub origin)`, fn: () => stub().then(() => new Request(url, { headers })), async: true });
+    // Per algorithm, so the guard's own cost can be read as authenticate − verify (L1 off) − library verify for each.
+    cases.push({ name: `step ${alg} guard.authenticate (the decision, nothing forwarded)`, fn: () => guard.authenticate(new Request(url, { headers }), ctx), async: true });
+    cases.push({ name: `step ${alg} guard.verify (L1 off)`, fn: () => guard.verify(token, ctx), async: true });
+    cases.push({ name: `step ${alg} verifier.verify through the guard's own verifier`, fn: () => guard.parts.verifier.verify(token), async: true });
     if (alg === 'HS256') {
-      cases.push({ name: 'step HS256 guard.authenticate (the decision, nothing forwarded)', fn: () => guard.authenticate(new Request(url, { headers }), ctx), async: true });
-      cases.push({ name: 'step HS256 guard.verify (L1 off)', fn: () => guard.verify(token, ctx), async: true });
       const config = guard.parts.config;
       const own = identityHeaders(config);
       const withToken = new Request(url, { headers });

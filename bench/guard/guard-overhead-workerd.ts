@@ -7,7 +7,7 @@
 // CPU profile: bench/guard/guard-profile-workerd.ts.
 // BENCH_BASELINE_SRC=<another checkout's src/>: that src's guard too, in the same rounds
 // (a before/after read under the same machine noise), e.g. from `git archive <commit> src`.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchInWorkerd } from '../lib/workerd.ts';
@@ -23,7 +23,8 @@ if (baselineSrc !== undefined) {
   mkdirSync(join(wrapper, '..'), { recursive: true });
   writeFileSync(
     wrapper,
-    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(join(resolve(baselineSrc), 'worker/guard.ts'))};\nexport default () => setup(startGuard);\n`,
+    // startGuard lives in worker/start.ts since the features registry (issue 23), in worker/guard.ts before.
+    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(join(resolve(baselineSrc), existsSync(join(resolve(baselineSrc), 'worker/start.ts')) ? 'worker/start.ts' : 'worker/guard.ts'))};\nexport default () => setup(startGuard);\n`,
   );
   entry = wrapper;
 }

@@ -88,7 +88,7 @@ function readText(file: string): string {
  * const { result } = await checkConfigFile({ file: 'wrangler.toml', env: 'production' });
  * if (!result.ok) console.error(result.errors.join('\n'));
  */
-export async function checkConfigFile(options: CheckOptions = {}): Promise<{ result: CheckResult; file: string }> {
+export async function checkConfigFile(options: CheckOptions = {}): Promise<{ result: CheckResult; file: string; raw?: unknown }> {
   const scope = await readWranglerScope(options.file, options.env);
   let raw: unknown;
   let file: string;
@@ -121,5 +121,5 @@ export async function checkConfigFile(options: CheckOptions = {}): Promise<{ res
       return { result: { ok: false, errors: [`${at === undefined ? '' : `${formatPosition(at)}: `}GUARD_CONFIG is not valid JSON`], notes: [] }, file };
     }
   }
-  return { result: checkGuardConfig(raw, scope, where(value ?? key)), file };
+  return { result: checkGuardConfig(raw, scope, where(value ?? key)), file, raw };
 }

@@ -16,8 +16,7 @@
 // One RequestContext (context.ts) carries what a stage learned to the ones after it.
 // Every fault fails closed: handle answers 500 (fault.ts).
 
-import type { GuardDeps, GuardEnv, GuardParts } from './build.js';
-import { buildGuard } from './build.js';
+import type { GuardParts } from './build.js';
 import { adminResponse } from './admin.js';
 import { afterVerify } from './after-verify.js';
 import { RequestContext, type AuthOutcome, type Verified, type WaitUntil } from './context.js';
@@ -152,16 +151,4 @@ export class Guard {
   async verify(token: string, ctx: WaitUntil): Promise<Verified> {
     return this.#tiers.verify(token, ctx, { opened: undefined });
   }
-}
-
-/**
- * Build a guard from the environment (throws ConfigError on a bad configuration); `rawConfig` replaces GUARD_CONFIG.
- * `createGuard` is the usual way in; this is for code that keeps the Guard itself.
- *
- * @example
- * const guard = await startGuard(env, { log: (line) => console.log(line) });
- * const res = await guard.handle(request, ctx);
- */
-export async function startGuard(env: GuardEnv, deps?: GuardDeps, rawConfig?: unknown): Promise<Guard> {
-  return new Guard(await buildGuard(env, deps, rawConfig === undefined ? env.GUARD_CONFIG : rawConfig));
 }

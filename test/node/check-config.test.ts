@@ -3,7 +3,7 @@
 // --help, the contributors' `npm run check-config`, and the JSON Schema kept in
 // step with parseConfig.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -198,6 +198,21 @@ describe('the edgejwt bin (built: dist/cli/edgejwt.js)', () => {
     expect(run(dir, 'check-config', '--env').status).toBe(2);
     expect(run(dir, 'frobnicate').status).toBe(2);
     expect(run(dir).status).toBe(2);
+  });
+
+  it('build-guard writes the entry for a good config (only its features), refuses a bad one, and takes --out/--import only there', () => {
+    const dir = project({ 'wrangler.toml': toml(goodConfig), 'bad.toml': toml({ ...goodConfig, rules: [{ pathPrefix: '/a', auth: 'maybe' }] }) });
+    const ok = run(dir, 'build-guard', '--out', 'out/entry.js', '--import', './compiled.js');
+    expect(ok.status).toBe(0);
+    const code = readFileSync(join(dir, 'out/entry.js'), 'utf8');
+    expect(code).toContain('from "./compiled.js"');
+    expect(code).toMatch(/export default compiledWorker\(\{ config, source: /);
+    // A jwksUrl issuer with cache.jwks on (the default): the KV tiers and remote keys, nothing else.
+    expect(code).toContain('import { compiledWorker, kvTiers, remoteKeys } from "./compiled.js";');
+    const bad = run(dir, 'build-guard', 'bad.toml', '--out', 'bad.js');
+    expect(bad.status).toBe(1);
+    expect(existsSync(join(dir, 'bad.js'))).toBe(false);
+    expect(run(dir, 'check-config', '--out', 'x.js').status).toBe(2);
   });
 
   it('--version prints the package version; --help the usage and the exit codes', () => {

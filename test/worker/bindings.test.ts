@@ -4,7 +4,8 @@
 // bindings the list names (plus GUARD_CONFIG and the optional ANALYTICS).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requiredBindings } from '../../src/worker/bindings.js';
-import { buildGuard, type GuardEnv } from '../../src/worker/build.js';
+import type { GuardEnv } from '../../src/worker/build.js';
+import { startGuard } from '../../src/worker/start.js';
 import { parseConfig } from '../../src/worker/config.js';
 import { b64u } from '../shared/jwt-mint.js';
 import { assertionKeyJson, baseConfig, CACHE_KEY, demoKeys, jwksOf, kv, mockNet, type Keys } from './harness.js';
@@ -42,7 +43,7 @@ describe('bindings: build.ts and the list check-config uses', () => {
         return target[name as string];
       },
     }) as GuardEnv;
-    await buildGuard(env, { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => {} });
+    await startGuard(env, { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => {} });
     const needed = requiredBindings(parseConfig(config), config);
     const listed = new Set([...needed.secrets.keys(), ...needed.kv.map((b) => b.binding), ...needed.services.map((b) => b.binding), ...needed.durableObjects.map((b) => b.binding)]);
     read.delete('GUARD_CONFIG');
