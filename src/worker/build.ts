@@ -88,6 +88,8 @@ export interface GuardParts {
   assertion: OriginAssertion | undefined;
   /** The stages after the claim checks (after-verify.ts), only those the config sets; in order. */
   afterVerify: AfterVerifyStage[];
+  /** The revocation admin endpoint (`revocation.path`), when revocation is configured. */
+  revocationAdmin: ((request: Request) => Promise<Response>) | undefined;
   fetch: typeof fetch;
   now: () => number;
   log: (line: string) => void;
@@ -181,6 +183,9 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
   const assertion = config.originAssertion === undefined ? undefined : (await import('./origin-assertion.js')).OriginAssertion.fromEnv(config.originAssertion, env);
   const afterVerify: AfterVerifyStage[] = [];
+  if (config.issuers.some((is) => is.mtls !== undefined)) afterVerify.push((await import('./mtls-stage.js')).mtlsStage(config.issuers, config.realm));
+  const revocation = config.revocation === undefined ? undefined : (await import('./revocation-stage.js')).buildRevocation(config.revocation, env, now, config.realm);
+  if (revocation !== undefined) afterVerify.push(revocation.stage);
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
   return {
@@ -198,6 +203,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     adminSecret: admin,
     assertion,
     afterVerify,
+    revocationAdmin: revocation?.admin,
     fetch: baseFetch,
     now,
     log,

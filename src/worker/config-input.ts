@@ -28,6 +28,8 @@ export interface IssuerInput {
   discovery?: true;
   /** Cloudflare Access: sets issuer, JWKS URL and RS256 from the team name; `audience` is the AUD tag. */
   cloudflareAccess?: { team: string };
+  /** RFC 8705 certificate-bound tokens (`cnf["x5t#S256"]` against request.cf.tlsClientAuth): "required" or "allowed". */
+  mtls?: 'required' | 'allowed';
 }
 
 /** A route rule: the first whose prefix and methods match decides. */
@@ -112,4 +114,16 @@ export interface GuardConfigInput {
   originAssertion?: OriginAssertionInput;
   /** How request paths are read, matched and forwarded (docs/deploy.md, "Request paths"). */
   paths?: { escapedSlashes?: 'reject' | 'decode'; caseSensitive?: boolean; forward?: 'canonical' | 'received' };
+  /** Token revocation: admin endpoint, RevocationList Durable Object, per-isolate copy (docs/deploy.md, "Revocation"). */
+  revocation?: {
+    path: string;
+    secretBinding: string;
+    store: { durableObject: string } | 'isolate';
+    /** ms, 100..60000 (default 1000): the bound on how long an isolate takes to learn of a revocation. */
+    refreshMs?: number;
+    /** ms, 10..5000 (default 250). */
+    timeoutMs?: number;
+    /** ms, 1000..600000 (default 10000, at least refreshMs): older than this without a good refresh, 503. */
+    maxStaleMs?: number;
+  };
 }

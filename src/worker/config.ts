@@ -16,6 +16,7 @@ import { ORIGIN_ASSERTION_KEYS, parseOriginAssertion, type OriginAssertionConfig
 import type { PathPolicy } from './path.js';
 import { parsePaths, parsePublicPaths, PATHS_KEYS } from './paths-config.js';
 import { parseRules, RULE_KEYS, type RuleConfig } from './rules.js';
+import { parseRevocation, REVOCATION_KEYS, type RevocationConfig } from './revocation-config.js';
 
 export { ConfigError };
 export { ECHO_ORIGIN } from './forwarding-config.js';
@@ -44,14 +45,16 @@ export interface GuardConfig extends ForwardingConfig {
   originAssertion: OriginAssertionConfig | undefined;
   /** How request paths are read, matched and forwarded (docs/deploy.md, "Request paths"). */
   paths: PathPolicy;
+  /** Token revocation (./revocation-stage.ts); undefined when off. */
+  revocation: RevocationConfig | undefined;
 }
 
 const TOP_LEVEL = new Set([
-  '$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths',
+  '$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths', 'revocation',
 ]);
 
 /** Every setting name parseConfig accepts, per object (the JSON Schema is tested against these). */
-export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | 'cache' | 'jwks' | 'paths' | 'admin' | 'originAssertion', ReadonlySet<string>>> = {
+export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | 'cache' | 'jwks' | 'paths' | 'admin' | 'originAssertion' | 'revocation', ReadonlySet<string>>> = {
   top: TOP_LEVEL,
   issuer: ISSUER_KEYS,
   rule: RULE_KEYS,
@@ -61,6 +64,7 @@ export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | '
   paths: PATHS_KEYS,
   admin: ADMIN_KEYS,
   originAssertion: ORIGIN_ASSERTION_KEYS,
+  revocation: REVOCATION_KEYS,
 };
 
 /**
@@ -111,5 +115,6 @@ export function parseConfig(raw: unknown): GuardConfig {
     admin,
     originAssertion: parseOriginAssertion(v.originAssertion, forwardHeaders),
     paths: parsePaths(v.paths),
+    revocation: parseRevocation(v.revocation, admin?.path),
   };
 }

@@ -47,6 +47,8 @@ export class RequestContext {
   opened: OpenedToken | undefined = undefined;
   /** performance.now() when verification started (Server-Timing). */
   started = 0;
+  /** What a sender-constraint stage proved for this request (DPoP: `jkt`, mTLS: `x5t`); the origin assertion's `cnf`. */
+  proven: { jkt?: string; x5t?: string } = {};
 
   constructor(
     readonly request: Request,

@@ -5,6 +5,7 @@ import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import { ConfigError } from './config-error.js';
 import { claimValues, httpUrl, isObject, knownKeys, str, strList, type ClaimWant, type Json } from './config-values.js';
 import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
+import { parseMtlsMode, type MtlsMode } from './mtls-config.js';
 
 export type KeySourceConfig =
   | { kind: 'jwks'; jwks: { keys: unknown[] } }
@@ -21,10 +22,12 @@ export interface IssuerConfig extends IssuerChecks {
   claims: Record<string, ClaimWant>;
   algorithms: string[];
   source: KeySourceConfig;
+  /** RFC 8705 certificate-bound tokens (mtls-stage.ts); undefined: not checked. */
+  mtls?: MtlsMode | undefined;
 }
 
 /** Every setting an issuer entry accepts. */
-export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
+export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess', 'mtls']);
 
 /**
  * The `issuers` list, checked: at least one entry, each `iss` spelling in one entry only.
@@ -82,7 +85,8 @@ function parseIssuer(raw: unknown, i: number): IssuerConfig {
   for (const [j, a] of algorithms.entries()) {
     if (!SUPPORTED_ALGORITHMS.includes(a)) throw new ConfigError(`${at}.algorithms[${j}]`, 'unsupported algorithm');
   }
-  return { issuer, audience, claims, algorithms, source: keySource(v, at, issuer, algorithms), ...parseIssuerChecks(v, at) };
+  const mtls = parseMtlsMode(v.mtls, `${at}.mtls`);
+  return { issuer, audience, claims, algorithms, source: keySource(v, at, issuer, algorithms), ...parseIssuerChecks(v, at), ...(mtls === undefined ? {} : { mtls }) };
 }
 
 /** Where the entry's keys come from: exactly one of jwks, jwksUrl, secretBinding or discovery (the default). */

@@ -15,6 +15,9 @@ export type RejectionCode =
   | 'claim_not_forwardable'
   | 'method_override'
   | 'keys_unavailable'
+  | 'mtls_cert_unverified'
+  | 'revoked'
+  | 'revocation_unavailable'
   | `ERR_${string}`;
 
 export interface Rejection {
