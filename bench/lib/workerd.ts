@@ -26,14 +26,14 @@ export interface WorkerCase {
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-async function bundle(entry: string): Promise<string> {
+async function bundle(entry: string, withExports = false): Promise<string> {
   const outDir = join(root, 'build/bench-workers', basename(entry).replace(/\.ts$/, ''));
   mkdirSync(outDir, { recursive: true });
   const main = join(outDir, 'worker-main.ts');
   writeFileSync(
     main,
     `import setup from ${JSON.stringify(entry)};
-let cases;
+${withExports ? `export * from ${JSON.stringify(entry)};\n` : ''}let cases;
 export default {
   async fetch(request) {
     try {
@@ -65,16 +65,22 @@ export interface WorkerdBench {
   workerdVersion: string;
 }
 
-export async function benchInWorkerd(entry: string, opts: { rounds?: number; requestMs?: number; warmupMs?: number; bestOf?: number } = {}): Promise<WorkerdBench> {
+/**
+ * `durableObjects`: binding -> class name; the entry then also exports those classes
+ * (the generated main re-exports the entry's named exports) and cases reach them
+ * through `env` from `cloudflare:workers`.
+ */
+export async function benchInWorkerd(entry: string, opts: { rounds?: number; requestMs?: number; warmupMs?: number; bestOf?: number; durableObjects?: Record<string, string | { className: string; useSQLite?: boolean }> } = {}): Promise<WorkerdBench> {
   const rounds = opts.rounds ?? (smoke ? 3 : 25);
   const requestMs = opts.requestMs ?? (smoke ? 5 : 40);
-  const outDir = await bundle(entry);
+  const outDir = await bundle(entry, opts.durableObjects !== undefined);
   const mf = new Miniflare({
     modules: true,
     scriptPath: join(outDir, 'worker.js'),
     modulesRoot: outDir,
     modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
     compatibilityDate: '2026-04-01',
+    ...(opts.durableObjects === undefined ? {} : { durableObjects: opts.durableObjects }),
   });
   try {
     const call = async (path: string): Promise<string> => {
