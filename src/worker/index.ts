@@ -1,12 +1,13 @@
 // The route guard Worker (wrangler.toml `main`): the default Worker of
 // default-worker.ts, the same one `edgejwt/worker` exports.
 //
-// Only the handler and the guard's Durable Object classes are exported: workerd
-// treats every named export of the entry module as an entrypoint, and a Durable
-// Object class must be one to be bound (wrangler.toml `[[durable_objects.bindings]]`).
+// workerd treats every named export of the entry module as an entrypoint, so only
+// the handler and the Durable Object classes a config can bind are exported here:
+// `DpopReplayShard` for `dpop.replay: { durableObject }` and `RevocationList` for
+// `revocation.store: { durableObject }` (wrangler.toml binds each by class name).
 // Embedders import `edgejwt/worker` (api.ts) instead.
 
 export { default } from './default-worker.js';
 export type { WorkerHandler } from './default-worker.js';
-// The revocation list (`revocation.store: { durableObject }`, docs/deploy.md).
+export { DpopReplayShard } from './dpop-replay/shard-object.js';
 export { RevocationList } from './revocation/list-object.js';

@@ -5,6 +5,7 @@ import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import { ConfigError } from './config-error.js';
 import { claimValues, httpUrl, isObject, knownKeys, str, strList, type ClaimWant, type Json } from './config-values.js';
 import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
+import { parseIssuerDpop, type DpopMode } from './dpop-config.js';
 import { parseMtlsMode, type MtlsMode } from './mtls-config.js';
 
 export type KeySourceConfig =
@@ -22,12 +23,14 @@ export interface IssuerConfig extends IssuerChecks {
   claims: Record<string, ClaimWant>;
   algorithms: string[];
   source: KeySourceConfig;
+  /** RFC 9449 sender constraint (dpop-config.ts); undefined: DPoP-scheme tokens of this issuer are refused. */
+  dpop?: DpopMode | undefined;
   /** RFC 8705 certificate-bound tokens (mtls-stage.ts); undefined: not checked. */
   mtls?: MtlsMode | undefined;
 }
 
 /** Every setting an issuer entry accepts. */
-export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess', 'mtls']);
+export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'profile', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess', 'dpop', 'mtls']);
 
 /**
  * The `issuers` list, checked: at least one entry, each `iss` spelling in one entry only.
@@ -85,8 +88,11 @@ function parseIssuer(raw: unknown, i: number): IssuerConfig {
   for (const [j, a] of algorithms.entries()) {
     if (!SUPPORTED_ALGORITHMS.includes(a)) throw new ConfigError(`${at}.algorithms[${j}]`, 'unsupported algorithm');
   }
+  const checks = parseIssuerChecks(v, at);
+  // RFC 9068 tokens always carry aud, and the library's profile checks it: claims alone cannot stand in.
+  if (checks.profile !== undefined && audience.length === 0) throw new ConfigError(`${at}.audience`, 'the at+jwt profile needs audience (claims alone are not enough)');
   const mtls = parseMtlsMode(v.mtls, `${at}.mtls`);
-  return { issuer, audience, claims, algorithms, source: keySource(v, at, issuer, algorithms), ...parseIssuerChecks(v, at), ...(mtls === undefined ? {} : { mtls }) };
+  return { issuer, audience, claims, algorithms, source: keySource(v, at, issuer, algorithms), ...checks, dpop: parseIssuerDpop(v.dpop, at), ...(mtls === undefined ? {} : { mtls }) };
 }
 
 /** Where the entry's keys come from: exactly one of jwks, jwksUrl, secretBinding or discovery (the default). */
