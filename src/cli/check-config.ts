@@ -42,7 +42,7 @@ export function checkGuardConfig(raw: unknown, scope: BindingScope, at?: SourceP
   const { kvBindings: kv, serviceBindings: services, vars, where } = scope;
   // The guard needs these only with CACHE_KEY set (a secret this tool cannot see); without the
   // binding and with CACHE_KEY set it would answer 500, so both are required unless turned off.
-  const needed = requiredBindings(config);
+  const needed = requiredBindings(config, raw);
   for (const k of needed.kv) {
     if (kv.has(k.binding)) continue;
     const hint = k.binding === 'JWKS_CACHE' ? ' (or set "cache": { "jwks": false })' : '';
@@ -51,7 +51,7 @@ export function checkGuardConfig(raw: unknown, scope: BindingScope, at?: SourceP
   for (const sv of needed.services) if (!services.has(sv.binding)) errors.push(`${prefix}GUARD_CONFIG ${sv.setting}: no [[${where}services]] binding named ${sv.binding}`);
   for (const d of needed.durableObjects) {
     const cls = scope.durableObjectBindings?.get(d.binding);
-    if (cls !== d.className) errors.push(`${prefix}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] named ${d.binding} with class_name = "${d.className}" (and a [[migrations]] new_sqlite_classes entry for it)`);
+    if (cls === undefined || (d.className !== undefined && cls !== d.className)) errors.push(`${prefix}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] named ${d.binding}${d.className === undefined ? '' : ` with class_name = "${d.className}"`} (and a [[migrations]] new_sqlite_classes entry for it)`);
   }
   if (config.dpop?.replay.kind === 'isolate') notes.push('dpop.replay is "isolate": each isolate remembers only the proofs it saw, so a proof replayed to another isolate is accepted (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
   if (config.revocation?.store === 'isolate') notes.push('revocation.store is "isolate": each isolate keeps its own list, so a revocation reaches only the isolate that received it (tests and one-isolate dev only; use { "durableObject": "<binding>" })');

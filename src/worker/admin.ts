@@ -5,14 +5,13 @@
 import { ConfigError } from './config-error.js';
 import { absPath, section, str } from './config-values.js';
 import type { Counters } from './counters.js';
+import { ADMIN_KEYS } from './config-keys.js';
 
 export interface AdminConfig {
   path: string;
   secretBinding: string;
 }
 
-/** Every setting `admin` accepts. */
-export const ADMIN_KEYS: ReadonlySet<string> = new Set(['path', 'secretBinding']);
 
 /**
  * The `admin` section, or undefined when it is absent (no admin endpoint).

@@ -5,6 +5,7 @@ import { ConfigError } from './config-error.js';
 import { num, section, strList } from './config-values.js';
 import type { Admission } from './l2-admission.js';
 import { L2_DEFAULT_ALGORITHMS } from './l2-defaults.js';
+import { CACHE_KEYS, JWKS_KEYS } from './config-keys.js';
 
 export interface CacheConfig {
   /** Algorithms whose verifications go to the KV verify cache (empty: off). */
@@ -23,10 +24,6 @@ export interface CacheConfig {
 }
 
 
-/** Every setting `cache` accepts. */
-export const CACHE_KEYS: ReadonlySet<string> = new Set(['verify', 'jwks', 'verifyTtl', 'l1Max', 'kvTimeoutMs', 'verifyAdmission', 'verifyWritesPerMinute']);
-/** Every setting `jwks` accepts. */
-export const JWKS_KEYS: ReadonlySet<string> = new Set(['timeoutMs', 'cooldownMs', 'maxAgeMs']);
 
 /**
  * The `cache` section; `algorithms` are those of every issuer (`cache.verify` may name only those).

@@ -3,21 +3,22 @@
 // it; this file puts them together. Every mistake is a ConfigError naming the
 // setting, so the guard answers 500 with a log line that says what to fix — never a silent pass.
 
-import { ADMIN_KEYS, parseAdmin, type AdminConfig } from './admin.js';
-import { CACHE_KEYS, JWKS_KEYS, jwksSection, parseCache, type CacheConfig } from './cache-config.js';
+import { parseAdmin, type AdminConfig } from './admin.js';
+import { jwksSection, parseCache, type CacheConfig } from './cache-config.js';
 import { ConfigError } from './config-error.js';
+import { TOP_KEYS } from './config-keys.js';
 import { isObject, num, str } from './config-values.js';
-import { CORS_KEYS, parseCors, type CorsConfig } from './cors.js';
+import { parseCors, type CorsConfig } from './cors.js';
 import { parseTokenSources, type TokenSource } from './credentials.js';
-import { DPOP_KEYS, parseDpop, type DpopConfig } from './dpop-config.js';
+import { parseDpop, type DpopConfig } from './dpop-config.js';
 import { parseForwarding, parseOrigin, type ForwardingConfig, type OriginConfig } from './forwarding-config.js';
 import { parseJwksMaxAge } from './jwks-max-age.js';
-import { ISSUER_KEYS, parseIssuers, usesCloudflareAccess, type IssuerConfig } from './issuers-config.js';
-import { ORIGIN_ASSERTION_KEYS, parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion-config.js';
+import { parseIssuers, usesCloudflareAccess, type IssuerConfig } from './issuers-config.js';
+import { parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion-config.js';
 import type { PathPolicy } from './path.js';
-import { parsePaths, parsePublicPaths, PATHS_KEYS } from './paths-config.js';
-import { parseRules, RULE_KEYS, type RuleConfig } from './rules.js';
-import { parseRevocation, REVOCATION_KEYS, type RevocationConfig } from './revocation-config.js';
+import { parsePaths, parsePublicPaths } from './paths-config.js';
+import { parseRules, type RuleConfig } from './rules.js';
+import { parseRevocation, type RevocationConfig } from './revocation-config.js';
 
 export { ConfigError };
 export { ECHO_ORIGIN } from './forwarding-config.js';
@@ -52,24 +53,8 @@ export interface GuardConfig extends ForwardingConfig {
   revocation: RevocationConfig | undefined;
 }
 
-const TOP_LEVEL = new Set([
-  '$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths', 'dpop', 'revocation',
-]);
-
-/** Every setting name parseConfig accepts, per object (the JSON Schema is tested against these). */
-export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | 'cache' | 'jwks' | 'paths' | 'admin' | 'originAssertion' | 'dpop' | 'revocation', ReadonlySet<string>>> = {
-  top: TOP_LEVEL,
-  issuer: ISSUER_KEYS,
-  rule: RULE_KEYS,
-  cors: CORS_KEYS,
-  cache: CACHE_KEYS,
-  jwks: JWKS_KEYS,
-  paths: PATHS_KEYS,
-  admin: ADMIN_KEYS,
-  originAssertion: ORIGIN_ASSERTION_KEYS,
-  dpop: DPOP_KEYS,
-  revocation: REVOCATION_KEYS,
-};
+/** Every setting name parseConfig accepts, per object (generated from ./config-description.ts). */
+export { CONFIG_KEYS } from './config-keys.js';
 
 /**
  * Parse and check GUARD_CONFIG; throws ConfigError naming the first bad setting.
@@ -88,7 +73,7 @@ export function parseConfig(raw: unknown): GuardConfig {
     }
   }
   if (!isObject(v)) throw new ConfigError('GUARD_CONFIG', 'expected a JSON object');
-  for (const k of Object.keys(v)) if (!TOP_LEVEL.has(k)) throw new ConfigError(k, 'unknown setting');
+  for (const k of Object.keys(v)) if (!TOP_KEYS.has(k)) throw new ConfigError(k, 'unknown setting');
 
   // The order below is the order settings are checked in (the first mistake is the one named).
   const issuers = parseIssuers(v.issuers);

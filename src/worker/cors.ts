@@ -7,6 +7,7 @@
 
 import { ConfigError } from './config-error.js';
 import { HTTP_TOKEN, num, section, strList } from './config-values.js';
+import { CORS_KEYS } from './config-keys.js';
 
 export interface CorsConfig {
   /** Exact origins (`https://app.example.com`), or `*` (not with credentials). */
@@ -18,8 +19,6 @@ export interface CorsConfig {
   credentials: boolean;
 }
 
-/** Every setting `cors` accepts. */
-export const CORS_KEYS: ReadonlySet<string> = new Set(['allowOrigins', 'allowMethods', 'allowHeaders', 'exposeHeaders', 'maxAge', 'credentials']);
 
 /**
  * The `cors` section with its defaults; undefined when it is absent (no CORS headers at all).

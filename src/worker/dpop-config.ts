@@ -5,6 +5,7 @@
 import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import type { DpopAlgorithm } from '../dpop/options.js';
 import { ConfigError } from './config-error.js';
+import { DPOP_KEYS } from './config-keys.js';
 import { isObject, knownKeys, num, str, strList } from './config-values.js';
 
 /** How an issuer's tokens meet DPoP: `required` (a bound token and a proof, always) or `allowed` (bearer too, when unbound). */
@@ -22,11 +23,11 @@ export interface DpopConfig {
   maxAgeSeconds: number;
 }
 
-/** Every setting the top-level `dpop` section accepts. */
-export const DPOP_KEYS: ReadonlySet<string> = new Set(['replay', 'nonceSecretBinding', 'algorithms', 'maxAgeSeconds']);
-
-/** RFC 9449 names ES256 as the one every server should accept; EdDSA, RS256 and PS256 are the common others. */
-export const DPOP_DEFAULT_ALGORITHMS: readonly DpopAlgorithm[] = ['ES256', 'EdDSA', 'RS256', 'PS256'];
+/**
+ * RFC 9449 names ES256 as the one every server should accept; EdDSA, RS256 and PS256 are the
+ * common others, and Ed25519 is how some clients (oauth4webapi) label an Ed25519 proof (RFC 9864).
+ */
+export const DPOP_DEFAULT_ALGORITHMS: readonly DpopAlgorithm[] = ['ES256', 'EdDSA', 'Ed25519', 'RS256', 'PS256'];
 
 /**
  * An issuer entry's `dpop` setting.
@@ -45,7 +46,7 @@ export function parseIssuerDpop(v: unknown, at: string): DpopMode | undefined {
  *
  * @example
  * parseDpop({ replay: { durableObject: 'DPOP_REPLAY' } }, [{ dpop: 'required' }]);
- * // { replay: { kind: 'durableObject', binding: 'DPOP_REPLAY' }, nonceSecretBinding: undefined, algorithms: ['ES256', 'EdDSA', 'RS256', 'PS256'], maxAgeSeconds: 60 }
+ * // { replay: { kind: 'durableObject', binding: 'DPOP_REPLAY' }, nonceSecretBinding: undefined, algorithms: ['ES256', 'EdDSA', 'Ed25519', 'RS256', 'PS256'], maxAgeSeconds: 60 }
  */
 export function parseDpop(v: unknown, issuers: readonly { dpop?: DpopMode | undefined }[]): DpopConfig | undefined {
   const user = issuers.findIndex((is) => is.dpop !== undefined);

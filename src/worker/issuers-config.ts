@@ -7,6 +7,7 @@ import { claimValues, httpUrl, isObject, knownKeys, str, strList, type ClaimWant
 import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
 import { parseIssuerDpop, type DpopMode } from './dpop-config.js';
 import { parseMtlsMode, type MtlsMode } from './mtls-config.js';
+import { ISSUER_KEYS } from './config-keys.js';
 
 export type KeySourceConfig =
   | { kind: 'jwks'; jwks: { keys: unknown[] } }
@@ -29,8 +30,6 @@ export interface IssuerConfig extends IssuerChecks {
   mtls?: MtlsMode | undefined;
 }
 
-/** Every setting an issuer entry accepts. */
-export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'profile', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess', 'dpop', 'mtls']);
 
 /**
  * The `issuers` list, checked: at least one entry, each `iss` spelling in one entry only.

@@ -5,6 +5,7 @@
 
 import { algSpec, type Algorithm } from '../algorithms.js';
 import { ConfigError } from './config-error.js';
+import { ORIGIN_ASSERTION_KEYS } from './config-keys.js';
 
 export interface OriginAssertionConfig {
   header: string;
@@ -20,8 +21,6 @@ export interface OriginAssertionConfig {
   audience: string | undefined;
 }
 
-/** Every setting `originAssertion` accepts (the JSON Schema is tested against these). */
-export const ORIGIN_ASSERTION_KEYS: ReadonlySet<string> = new Set(['header', 'alg', 'ttl', 'claims', 'keyBinding', 'jwksPath', 'issuer', 'audience']);
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const RESERVED = new Set(['authorization', 'cookie', 'host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'server-timing']);
 

@@ -6,9 +6,8 @@ import { ConfigError } from './config-error.js';
 import { absPath, section, strList } from './config-values.js';
 import { canonicalPath, type PathPolicy } from './path.js';
 import { pathPatternProblem, type PathPatternKind } from './path-pattern.js';
+import { PATHS_KEYS } from './config-keys.js';
 
-/** Every setting `paths` accepts. */
-export const PATHS_KEYS: ReadonlySet<string> = new Set(['escapedSlashes', 'caseSensitive', 'forward']);
 
 /**
  * A rule prefix or public path (`/x`, `/x/`, `/x*`) in canonical form, or a ConfigError naming it.

@@ -3,6 +3,7 @@
 // the first request; the stage itself is revocation-stage.ts.
 
 import { ConfigError } from './config-error.js';
+import { REVOCATION_KEYS } from './config-keys.js';
 import { absPath, isObject, knownKeys, num, section, str } from './config-values.js';
 
 export interface RevocationConfig {
@@ -19,9 +20,6 @@ export interface RevocationConfig {
   /** Past this age without a good refresh every verdict is "unavailable" (503): fail closed. */
   maxStaleMs: number;
 }
-
-/** Every setting `revocation` accepts. */
-export const REVOCATION_KEYS: ReadonlySet<string> = new Set(['path', 'secretBinding', 'store', 'refreshMs', 'timeoutMs', 'maxStaleMs']);
 
 /**
  * The `revocation` section, or undefined when it is absent (no revocation stage).

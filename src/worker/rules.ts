@@ -17,6 +17,7 @@ import type { IssuerConfig } from './issuers-config.js';
 import { ruleApplies } from './path.js';
 import { canonicalSetting } from './paths-config.js';
 import { roundedInteger } from './exact-number.js';
+import { RULE_KEYS } from './config-keys.js';
 
 /** What a matched rule asks of the request. */
 export type AuthMode = 'required' | 'optional' | 'none';
@@ -40,8 +41,6 @@ export interface RulesView {
   readonly paths: { readonly caseSensitive: boolean };
 }
 
-/** Every setting a rule accepts. */
-export const RULE_KEYS: ReadonlySet<string> = new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience', 'scopes', 'claims']);
 const AUTH_MODES = new Set(['required', 'optional', 'none']);
 
 export interface Matched {

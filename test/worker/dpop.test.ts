@@ -43,7 +43,7 @@ function lastCode(g: Made): string | undefined {
 async function expectDpopRefusal(res: Response, error: string, secrets: string[] = []): Promise<void> {
   expect(res.status).toBe(401);
   const challenge = res.headers.get('www-authenticate') ?? '';
-  expect(challenge).toMatch(new RegExp(`^DPoP realm="edgejwt", error="${error}", error_description="[^"]+", algs="ES256 EdDSA RS256 PS256"$`));
+  expect(challenge).toMatch(new RegExp(`^DPoP realm="edgejwt", error="${error}", error_description="[^"]+", algs="ES256 EdDSA Ed25519 RS256 PS256"$`));
   const body = await res.text();
   for (const s of secrets) {
     expect(body).not.toContain(s);
@@ -175,7 +175,7 @@ describe('DPoP stage: refusals', () => {
   it('dpop_missing_token_offers_both_challenges: with DPoP configured, a request without a token is offered Bearer and DPoP (RFC 9449 §7.2)', async () => {
     const res = await g.send('/a');
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="edgejwt", DPoP realm="edgejwt", algs="ES256 EdDSA RS256 PS256"');
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="edgejwt", DPoP realm="edgejwt", algs="ES256 EdDSA Ed25519 RS256 PS256"');
   });
 
   it('dpop_unbound_token_with_dpop_scheme_refused: a token without cnf.jkt sent with a proof', async () => {

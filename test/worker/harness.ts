@@ -174,3 +174,10 @@ export class FaultyKV implements KVLike {
     return run();
   }
 }
+
+/** A fresh Ed25519 private JWK as JSON: the secret an `originAssertion.keyBinding` names. */
+export async function assertionKeyJson(): Promise<string> {
+  const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const { key_ops: _o, ext: _e, ...jwk } = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as Record<string, unknown>;
+  return JSON.stringify(jwk);
+}

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { dropHopByHop } from '../../src/worker/hop-by-hop.js';
-import { baseConfig, demoKeys, makeGuard, token, type Keys, type Made } from './harness.js';
+import { assertionKeyJson, baseConfig, demoKeys, makeGuard, token, type Keys, type Made } from './harness.js';
 
 const RUNS = Math.min(Number(inject('propertyRuns')) || 200, 1000);
 const SEED = Number(inject('propertySeed')) || 20261127;
@@ -17,15 +17,13 @@ let bearerToken: string;
 
 beforeAll(async () => {
   k = await demoKeys();
-  const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const { key_ops: _o, ext: _e, ...jwk } = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as Record<string, unknown>;
   g = await makeGuard(k, {
     config: baseConfig(k, {
       forwardToken: true,
       forwardPayload: 'X-Jwt-Payload',
       originAssertion: { header: 'X-Edgejwt-Assertion', alg: 'EdDSA', ttl: 60, claims: ['sub'], keyBinding: 'ASSERTION_KEY' },
     }),
-    env: { ASSERTION_KEY: JSON.stringify(jwk) },
+    env: { ASSERTION_KEY: await assertionKeyJson() },
   });
   bearerToken = await token(k.hs, { sub: 'alice' });
 });

@@ -6,7 +6,7 @@ import * as jose from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalJWKSet, createVerifier } from '../../src/index.js';
 import { parseConfig } from '../../src/worker/config.js';
-import { bearer, baseConfig, demoKeys, makeGuard, token, type Keys, type Made } from './harness.js';
+import { assertionKeyJson, bearer, baseConfig, demoKeys, makeGuard, token, type Keys, type Made } from './harness.js';
 
 const GUARD = 'https://api.example.com';
 const ORIGIN_AUD = 'https://origin.example.com';
@@ -16,9 +16,7 @@ let privateJwk: string;
 
 beforeAll(async () => {
   k = await demoKeys();
-  const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const { key_ops: _o, ext: _e, ...jwk } = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as Record<string, unknown>;
-  privateJwk = JSON.stringify(jwk);
+  privateJwk = await assertionKeyJson();
   g = await makeGuard(k, {
     config: baseConfig(k, { originAssertion: { header: 'X-Edgejwt-Assertion', alg: 'EdDSA', ttl: 60, claims: ['sub', 'scope'], keyBinding: 'ASSERTION_KEY' } }),
     env: { ASSERTION_KEY: privateJwk },

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { MAX_PAYLOAD_DEPTH, nestedDeeperThan } from '../../src/worker/payload-depth.js';
-import { CACHE_KEY, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, token, type Keys } from './harness.js';
+import { CACHE_KEY, assertionKeyJson, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, token, type Keys } from './harness.js';
 
 const RUNS = Math.min(Number(inject('propertyRuns')) || 200, 1000);
 const SEED = Number(inject('propertySeed')) || 20261127;
@@ -13,9 +13,7 @@ let k: Keys;
 let privateJwk: string;
 beforeAll(async () => {
   k = await demoKeys();
-  const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const { key_ops: _o, ext: _e, ...jwk } = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as Record<string, unknown>;
-  privateJwk = JSON.stringify(jwk);
+  privateJwk = await assertionKeyJson();
 });
 
 /** `levels` lists around 'x'. */

@@ -3,34 +3,19 @@
 // the rest of the guard. The whole guard's behaviour is covered by the other files.
 import { describe, expect, it } from 'vitest';
 import { afterVerify, type AfterVerifyStage, type Identity } from '../../src/worker/after-verify.js';
-import { ANONYMOUS, RequestContext, type AuthOutcome } from '../../src/worker/context.js';
-import { Counters } from '../../src/worker/counters.js';
+import { ANONYMOUS, type AuthOutcome } from '../../src/worker/context.js';
 import { credentialStage, parseTokenSources } from '../../src/worker/credentials.js';
-import { IssuerIndex } from '../../src/worker/issuer-index.js';
 import { parseIssuers } from '../../src/worker/issuers-config.js';
-import { Observer } from '../../src/worker/observe.js';
 import { canonicalPath } from '../../src/worker/path.js';
 import { parsePaths, parsePublicPaths } from '../../src/worker/paths-config.js';
-import { RejectionLog } from '../../src/worker/rejection-log.js';
-import { requestTarget } from '../../src/worker/request-url.js';
 import { routeStage } from '../../src/worker/route.js';
 import { parseRules } from '../../src/worker/rules.js';
+import { context, observer as observeFor } from './stage-harness.js';
 
 const ISS = 'https://id.example.com';
 const issuers = parseIssuers([{ issuer: ISS, audience: 'api', algorithms: ['HS256'], secretBinding: 'K' }]);
 
-function observer(): { observe: Observer; counters: Counters; lines: string[]; points: { indexes?: string[]; blobs?: string[] }[] } {
-  const lines: string[] = [];
-  const points: { indexes?: string[]; blobs?: string[] }[] = [];
-  const counters = new Counters(() => undefined, 1);
-  const observe = new Observer({ counters, rejections: new RejectionLog((l) => lines.push(l), () => 1), analytics: { writeDataPoint: (p) => void points.push(p) } }, new IssuerIndex(issuers));
-  return { observe, counters, lines, points };
-}
-
-function context(path: string, init?: RequestInit): RequestContext {
-  const request = new Request(`https://api.example.com${path}`, init);
-  return new RequestContext(request, requestTarget(request.url), { waitUntil: () => undefined });
-}
+const observer = () => observeFor(issuers);
 
 describe('route stage (route.ts): method override, public paths, rules', () => {
   const config = {
