@@ -92,6 +92,8 @@ export interface GuardParts {
   assertion: OriginAssertion | undefined;
   /** The stages after the claim checks (after-verify.ts), only those the config sets; in order. */
   afterVerify: AfterVerifyStage[];
+  /** The revocation admin endpoint (`revocation.path`), when revocation is configured. */
+  revocationAdmin: ((request: Request) => Promise<Response>) | undefined;
   fetch: typeof fetch;
   now: () => number;
   log: (line: string) => void;
@@ -197,8 +199,13 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const assertion = config.originAssertion === undefined ? undefined : (await features('originAssertion', 'originAssertion')).OriginAssertion.fromEnv(config.originAssertion, env);
   const afterVerify: AfterVerifyStage[] = [];
   if (config.dpop !== undefined) afterVerify.push(await (await features('dpop', 'dpop')).dpopStageFromEnv({ ...config, dpop: config.dpop }, env, { now, log }));
-  // Always last and always on: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
+  const mtlsIssuer = config.issuers.findIndex((is) => is.mtls !== undefined);
+  if (mtlsIssuer >= 0) afterVerify.push((await features('mtls', `issuers[${mtlsIssuer}].mtls`)).mtlsStage(config.issuers, config.realm));
+  // Always on, after the stages that prove keys: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
   afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms));
+  // Last: a refusal decided in the isolate comes before a possible wait for the revocation list.
+  const revocation = config.revocation === undefined ? undefined : (await features('revocation', 'revocation')).buildRevocation(config.revocation, env, now, config.realm);
+  if (revocation !== undefined) afterVerify.push(revocation.stage);
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
   return {
@@ -216,6 +223,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     adminSecret: admin,
     assertion,
     afterVerify,
+    revocationAdmin: revocation?.admin,
     fetch: baseFetch,
     now,
     log,

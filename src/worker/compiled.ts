@@ -19,6 +19,8 @@ export { kvTiers } from './features/kv-tiers.js';
 export { remoteKeys } from './features/remote-keys.js';
 export { originAssertion } from './features/origin-assertion.js';
 export { dpop } from './features/dpop.js';
+export { mtls } from './features/mtls.js';
+export { revocation } from './features/revocation.js';
 
 /**
  * What `edgejwt build-guard` writes into the entry: the checked config, and the GUARD_CONFIG

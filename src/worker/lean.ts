@@ -16,7 +16,9 @@ export { kvTiers } from './features/kv-tiers.js';
 export { remoteKeys } from './features/remote-keys.js';
 export { originAssertion } from './features/origin-assertion.js';
 export { dpop } from './features/dpop.js';
-export type { GuardFeatures, KvTiersFeature, RemoteKeysFeature, OriginAssertionFeature, DpopFeature } from './features/registry.js';
+export { mtls } from './features/mtls.js';
+export { revocation } from './features/revocation.js';
+export type { GuardFeatures, KvTiersFeature, RemoteKeysFeature, OriginAssertionFeature, DpopFeature, MtlsFeature, RevocationFeature } from './features/registry.js';
 export type { AuthResult, EmbeddedGuard, GuardConfigSource } from './embed.js';
 export type { GuardDeps, GuardEnv } from './build.js';
 

@@ -25,6 +25,7 @@ describe('bindings: build.ts and the list check-config uses', () => {
       admin: { path: '/__guard/counters', secretBinding: 'ADMIN_SECRET' },
       originAssertion: { keyBinding: 'ASSERTION_KEY' },
       cache: { verify: 'all', jwks: true },
+      revocation: { path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' } },
     });
     const values: Record<string, unknown> = {
       GUARD_CONFIG: JSON.stringify(config),
@@ -35,6 +36,8 @@ describe('bindings: build.ts and the list check-config uses', () => {
       API: { fetch: () => Promise.resolve(new Response('ok')) },
       VERIFY_CACHE: kv.VERIFY_CACHE,
       JWKS_CACHE: kv.JWKS_CACHE,
+      REVOCATION_SECRET: 'a-revocation-secret-of-some-length',
+      REVOCATIONS: { idFromName: () => 'id', get: () => ({ fetch: () => Promise.reject(new Error('not called while building')) }) },
     };
     const read = new Set<string>();
     const env = new Proxy(values, {

@@ -9,6 +9,8 @@ const LOADERS: { [K in FeatureName]: () => Promise<NonNullable<GuardFeatures[K]>
   remoteKeys: () => import('./remote-keys.js').then((m) => m.remoteKeys),
   originAssertion: () => import('./origin-assertion.js').then((m) => m.originAssertion),
   dpop: () => import('./dpop.js').then((m) => m.dpop),
+  mtls: () => import('./mtls.js').then((m) => m.mtls),
+  revocation: () => import('./revocation.js').then((m) => m.revocation),
 };
 
 /**

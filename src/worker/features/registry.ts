@@ -11,6 +11,8 @@ import type { GuardConfig } from '../config.js';
 import type { KvJwksStore } from '../jwks-store.js';
 import type { WriteAdmission } from '../l2-admission.js';
 import type { dpopStageFromEnv } from '../dpop-stage.js';
+import type { mtlsStage } from '../mtls-stage.js';
+import type { buildRevocation } from '../revocation-stage.js';
 import type { OriginAssertion } from '../origin-assertion.js';
 import type { RemoteKeys } from '../remote-keys.js';
 import type { Sealer } from '../seal.js';
@@ -36,6 +38,14 @@ export interface OriginAssertionFeature {
 export interface DpopFeature {
   dpopStageFromEnv: typeof dpopStageFromEnv;
 }
+/** @example const f: MtlsFeature = mtls; */
+export interface MtlsFeature {
+  mtlsStage: typeof mtlsStage;
+}
+/** @example const f: RevocationFeature = revocation; */
+export interface RevocationFeature {
+  buildRevocation: typeof buildRevocation;
+}
 
 /**
  * The features a guard may be given; a config that uses one it was not given is a ConfigError.
@@ -48,6 +58,8 @@ export interface GuardFeatures {
   remoteKeys?: RemoteKeysFeature;
   originAssertion?: OriginAssertionFeature;
   dpop?: DpopFeature;
+  mtls?: MtlsFeature;
+  revocation?: RevocationFeature;
 }
 
 export type FeatureName = keyof GuardFeatures;
@@ -61,6 +73,8 @@ export const FEATURE_MODULES: Readonly<Record<FeatureName, string>> = {
   remoteKeys: 'remote-keys',
   originAssertion: 'origin-assertion',
   dpop: 'dpop',
+  mtls: 'mtls',
+  revocation: 'revocation',
 };
 
 /** A source over the features given; one not given is a ConfigError naming the setting that needs it. */
@@ -92,5 +106,7 @@ export function featuresFor(config: GuardConfig): FeatureName[] {
   if (remote) out.push('remoteKeys');
   if (config.originAssertion !== undefined) out.push('originAssertion');
   if (config.dpop !== undefined) out.push('dpop');
+  if (config.issuers.some((is) => is.mtls !== undefined)) out.push('mtls');
+  if (config.revocation !== undefined) out.push('revocation');
   return out;
 }
