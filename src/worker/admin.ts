@@ -26,10 +26,10 @@ export function parseAdmin(v: unknown): AdminConfig | undefined {
   return { path: absPath(a.path, 'admin.path'), secretBinding: str(a.secretBinding, 'admin.secretBinding') };
 }
 
-/** The admin secret from its binding: at least 16 characters, or a ConfigError. */
-export function adminSecret(env: Record<string, unknown>, admin: AdminConfig): string {
+/** An admin secret from its binding (`setting` names it in the error): at least 16 characters, or a ConfigError. */
+export function adminSecret(env: Record<string, unknown>, admin: { secretBinding: string }, setting = 'admin.secretBinding'): string {
   const s: unknown = env[admin.secretBinding];
-  if (typeof s !== 'string' || s.length < 16) throw new ConfigError('admin.secretBinding', 'the secret is not set or shorter than 16 characters');
+  if (typeof s !== 'string' || s.length < 16) throw new ConfigError(setting, 'the secret is not set or shorter than 16 characters');
   return s;
 }
 
@@ -40,13 +40,32 @@ export function adminSecret(env: Record<string, unknown>, admin: AdminConfig): s
  * if (url.pathname === config.admin.path) return adminResponse(request, secret, counters);
  */
 export async function adminResponse(request: Request, secret: string | undefined, counters: Counters): Promise<Response> {
-  const given = request.headers.get('x-guard-admin') ?? '';
-  const want = secret ?? '';
-  const ok = want.length > 0 && (await sameSecret(given, want));
-  if (!ok) return new Response(JSON.stringify({ error: 'unauthorized' }), { status: 401, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  if (!(await hasAdminSecret(request, secret))) return unauthorized();
   return new Response(JSON.stringify({ since: counters.sinceIso(), counters: counters.snapshot() }), {
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   });
+}
+
+/**
+ * Whether the request's `X-Guard-Admin` header is `secret` (compared in constant time;
+ * false without a secret). Every admin endpoint of the guard asks this first.
+ *
+ * @example
+ * if (!(await hasAdminSecret(request, secret))) return unauthorized();
+ */
+export async function hasAdminSecret(request: Request, secret: string | undefined): Promise<boolean> {
+  const want = secret ?? '';
+  return want.length > 0 && (await sameSecret(request.headers.get('x-guard-admin') ?? '', want));
+}
+
+/**
+ * The 401 an admin endpoint sends without the right secret (the same for a wrong and a missing one).
+ *
+ * @example
+ * return unauthorized();
+ */
+export function unauthorized(): Response {
+  return new Response(JSON.stringify({ error: 'unauthorized' }), { status: 401, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
 }
 
 async function sameSecret(a: string, b: string): Promise<boolean> {

@@ -89,6 +89,8 @@ export interface GuardParts {
   assertion: OriginAssertion | undefined;
   /** The stages after the claim checks (after-verify.ts), only those the config sets; in order. */
   afterVerify: AfterVerifyStage[];
+  /** The revocation admin endpoint (`revocation.path`), when revocation is configured. */
+  revocationAdmin: ((request: Request) => Promise<Response>) | undefined;
   fetch: typeof fetch;
   now: () => number;
   log: (line: string) => void;
@@ -184,6 +186,9 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   const assertion = config.originAssertion === undefined ? undefined : (await import('./origin-assertion.js')).OriginAssertion.fromEnv(config.originAssertion, env);
   const afterVerify: AfterVerifyStage[] = [];
   if (config.dpop !== undefined) afterVerify.push(await (await import('./dpop-stage.js')).dpopStageFromEnv({ ...config, dpop: config.dpop }, env, { now, log }));
+  if (config.issuers.some((is) => is.mtls !== undefined)) afterVerify.push((await import('./mtls-stage.js')).mtlsStage(config.issuers, config.realm));
+  const revocation = config.revocation === undefined ? undefined : (await import('./revocation-stage.js')).buildRevocation(config.revocation, env, now, config.realm);
+  if (revocation !== undefined) afterVerify.push(revocation.stage);
   // Always last and always on: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
   afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms));
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
@@ -203,6 +208,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     adminSecret: admin,
     assertion,
     afterVerify,
+    revocationAdmin: revocation?.admin,
     fetch: baseFetch,
     now,
     log,

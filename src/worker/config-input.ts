@@ -32,6 +32,8 @@ export interface IssuerInput {
   cloudflareAccess?: { team: string };
   /** RFC 9449: `required` takes only DPoP-bound tokens with a proof; `allowed` takes unbound bearer tokens too. Needs the top-level `dpop`. */
   dpop?: 'required' | 'allowed';
+  /** RFC 8705 certificate-bound tokens (`cnf["x5t#S256"]` against request.cf.tlsClientAuth): "required" or "allowed". */
+  mtls?: 'required' | 'allowed';
 }
 
 /** A route rule: the first whose prefix and methods match decides. */
@@ -123,4 +125,16 @@ export interface GuardConfigInput {
    * `maxAgeSeconds`: oldest proof accepted (1..300, default 60).
    */
   dpop?: { replay: { durableObject: string } | 'isolate'; nonceSecretBinding?: string; algorithms?: OneOrMany<string>; maxAgeSeconds?: number };
+  /** Token revocation: admin endpoint, RevocationList Durable Object, per-isolate copy (docs/deploy.md, "Revocation"). */
+  revocation?: {
+    path: string;
+    secretBinding: string;
+    store: { durableObject: string } | 'isolate';
+    /** ms, 100..60000 (default 1000): the bound on how long an isolate takes to learn of a revocation. */
+    refreshMs?: number;
+    /** ms, 10..5000 (default 250). */
+    timeoutMs?: number;
+    /** ms, 1000..600000 (default 10000, at least refreshMs): older than this without a good refresh, 503. */
+    maxStaleMs?: number;
+  };
 }

@@ -17,6 +17,7 @@ import { ORIGIN_ASSERTION_KEYS, parseOriginAssertion, type OriginAssertionConfig
 import type { PathPolicy } from './path.js';
 import { parsePaths, parsePublicPaths, PATHS_KEYS } from './paths-config.js';
 import { parseRules, RULE_KEYS, type RuleConfig } from './rules.js';
+import { parseRevocation, REVOCATION_KEYS, type RevocationConfig } from './revocation-config.js';
 
 export { ConfigError };
 export { ECHO_ORIGIN } from './forwarding-config.js';
@@ -47,14 +48,16 @@ export interface GuardConfig extends ForwardingConfig {
   paths: PathPolicy;
   /** RFC 9449 proofs (./dpop-config.ts); undefined when no issuer sets dpop. */
   dpop: DpopConfig | undefined;
+  /** Token revocation (./revocation-stage.ts); undefined when off. */
+  revocation: RevocationConfig | undefined;
 }
 
 const TOP_LEVEL = new Set([
-  '$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths', 'dpop',
+  '$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths', 'dpop', 'revocation',
 ]);
 
 /** Every setting name parseConfig accepts, per object (the JSON Schema is tested against these). */
-export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | 'cache' | 'jwks' | 'paths' | 'admin' | 'originAssertion' | 'dpop', ReadonlySet<string>>> = {
+export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | 'cache' | 'jwks' | 'paths' | 'admin' | 'originAssertion' | 'dpop' | 'revocation', ReadonlySet<string>>> = {
   top: TOP_LEVEL,
   issuer: ISSUER_KEYS,
   rule: RULE_KEYS,
@@ -65,6 +68,7 @@ export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | '
   admin: ADMIN_KEYS,
   originAssertion: ORIGIN_ASSERTION_KEYS,
   dpop: DPOP_KEYS,
+  revocation: REVOCATION_KEYS,
 };
 
 /**
@@ -116,5 +120,6 @@ export function parseConfig(raw: unknown): GuardConfig {
     originAssertion: parseOriginAssertion(v.originAssertion, forwardHeaders),
     paths: parsePaths(v.paths),
     dpop: parseDpop(v.dpop, issuers),
+    revocation: parseRevocation(v.revocation, admin?.path),
   };
 }

@@ -2,6 +2,7 @@
 // config section and returns "continue" (undefined) or the answer that stops the chain:
 //
 //   admin      admin.ts          the counters endpoint, before anything else
+//              revocation-admin  the revocation endpoint (revocation.path), likewise
 //   cors       cors.ts           a preflight answered; CORS headers on every answer
 //   path       path.ts           one canonical path (400 when it cannot be read one way)
 //   keys       origin-assertion  the assertion key set, served without a token
@@ -79,6 +80,7 @@ export class Guard {
     // pathname and search straight from request.url (no URL object: see requestTarget).
     const url = requestTarget(request.url);
     if (config.admin !== undefined && url.pathname === config.admin.path) return adminResponse(request, this.parts.adminSecret, counters);
+    if (config.revocation !== undefined && url.pathname === config.revocation.path) return this.parts.revocationAdmin!(request);
     counters.inc('requests');
     const cors = config.cors;
     const corsOrigin = allowedOrigin(cors, request);

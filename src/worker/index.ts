@@ -9,3 +9,5 @@
 export { default } from './default-worker.js';
 export type { WorkerHandler } from './default-worker.js';
 export { DpopReplayShard } from './dpop-replay/shard-object.js';
+// The revocation list (`revocation.store: { durableObject }`, docs/deploy.md).
+export { RevocationList } from './revocation/list-object.js';

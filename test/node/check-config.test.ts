@@ -157,6 +157,21 @@ describe('checking GUARD_CONFIG', () => {
     expect(plain.notes.join('\n')).toContain('SIGNING_JWK is a plain var');
   });
 
+  it('check_config_revocation_durable_object_binding: revocation needs its RevocationList binding in the Wrangler file; "isolate" is a warning', async () => {
+    const revocation = { ...goodConfig, revocation: { path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' } } };
+    const missing = await check(project({ 'w.toml': toml(revocation) }), 'w.toml');
+    expect(missing.errors[0]).toMatch(/revocation\.store\.durableObject: no \[\[durable_objects\.bindings\]\] named REVOCATIONS with class_name = "RevocationList"/);
+    const wrongClass = '[[durable_objects.bindings]]\nname = "REVOCATIONS"\nclass_name = "Other"\n';
+    expect((await check(project({ 'w.toml': toml(revocation, wrongClass) }), 'w.toml')).ok).toBe(false);
+    const bound = '[[durable_objects.bindings]]\nname = "REVOCATIONS"\nclass_name = "RevocationList"\n\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["RevocationList"]\n';
+    const ok = await check(project({ 'w.toml': toml(revocation, bound) }), 'w.toml');
+    expect(ok.errors).toEqual([]);
+    expect(ok.notes.join('\n')).toMatch(/secrets the guard reads.*REVOCATION_SECRET/);
+    const isolate = await check(project({ 'w.toml': toml({ ...revocation, revocation: { ...revocation.revocation, store: 'isolate' } }) }), 'w.toml');
+    expect(isolate.ok).toBe(true);
+    expect(isolate.notes.join('\n')).toMatch(/revocation\.store is "isolate": each isolate keeps its own list/);
+  });
+
   it('positions: keyOffset finds the key in the chosen environment; positionAt counts from 1', () => {
     const text = '[vars]\nGUARD_CONFIG = "a"\n[env.x.vars]\nGUARD_CONFIG = "b"\n';
     expect(positionAt(text, keyOffset(text, 'GUARD_CONFIG')!, 'f')).toEqual({ file: 'f', line: 2, column: 1 });
@@ -235,6 +250,7 @@ describe('JSON Schema (src/worker/guard-config.schema.json)', () => {
     expect(keys(schema.properties.admin)).toEqual([...CONFIG_KEYS.admin].sort());
     expect(keys(schema.properties.originAssertion)).toEqual([...CONFIG_KEYS.originAssertion].sort());
     expect(keys(schema.properties.dpop)).toEqual([...CONFIG_KEYS.dpop].sort());
+    expect(keys(schema.properties.revocation)).toEqual([...CONFIG_KEYS.revocation].sort());
   });
 
   it('lists exactly the supported algorithms', () => {
