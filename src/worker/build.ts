@@ -187,7 +187,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   const afterVerify: AfterVerifyStage[] = [];
   if (config.dpop !== undefined) afterVerify.push(await (await import('./dpop-stage.js')).dpopStageFromEnv({ ...config, dpop: config.dpop }, env, { now, log }));
   if (config.issuers.some((is) => is.mtls !== undefined)) afterVerify.push((await import('./mtls-stage.js')).mtlsStage(config.issuers, config.realm));
-  const revocation = config.revocation === undefined ? undefined : (await import('./revocation-stage.js')).buildRevocation(config.revocation, env, now, config.realm);
+  const revocation = config.revocation === undefined ? undefined : (await import('./revocation-stage.js')).buildRevocation(config.revocation, env, now, config.realm, config);
   if (revocation !== undefined) afterVerify.push(revocation.stage);
   // Always last and always on: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
   afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms));

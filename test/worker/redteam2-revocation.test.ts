@@ -1,0 +1,59 @@
+// Adversarial regression tests (helper redteam2) for the revocation stage and its
+// admin endpoint: each test is named after a hole found in the issue 25 stages.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AUD, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, nowSeconds, token, ISS, type Keys } from './harness.js';
+
+const PATH = '/__guard/revocations';
+const SECRET = 'revocation-admin-secret-0123456789';
+let k: Keys;
+beforeAll(async () => {
+  k = await demoKeys();
+});
+
+function config(extra: Record<string, unknown> = {}, issuer: string | string[] = ISS): Record<string, unknown> {
+  const c = baseConfig(k, { revocation: { path: PATH, secretBinding: 'REVOCATION_SECRET', store: 'isolate' }, ...extra });
+  const first = (c.issuers as Record<string, unknown>[])[0]!;
+  first.jwksUrl = freshJwksUrl();
+  first.issuer = issuer;
+  return c;
+}
+
+const admin = (body: unknown): RequestInit => ({ method: 'POST', body: JSON.stringify(body), headers: { 'x-guard-admin': SECRET } });
+
+describe('redteam2: revocation', () => {
+  it('revocation_by_subject_covers_every_iss_spelling: a subject revoked under one iss spelling of an issuer entry is revoked under all of them', async () => {
+    const alias = `${ISS}/`;
+    const g = await makeGuard(k, { config: config({}, [ISS, alias]), env: { REVOCATION_SECRET: SECRET } });
+    const now = nowSeconds();
+    const viaAlias = await token(k.ed, { iss: alias, sub: 'mallory', iat: now - 10 });
+    const viaMain = await token(k.ed, { iss: ISS, sub: 'mallory', iat: now - 10 });
+    expect((await g.send('/x', bearer(viaAlias))).status).toBe(200);
+    // The operator names the issuer as the entry spells it first.
+    expect((await g.send(PATH, admin({ iss: ISS, sub: 'mallory', issuedBefore: now, exp: now + 3600 }))).status).toBe(200);
+    expect((await g.send('/x', bearer(viaMain))).status).toBe(401);
+    expect((await g.send('/x', bearer(viaAlias))).status).toBe(401);
+    // And the other way round, for another subject.
+    const bob = await token(k.ed, { iss: ISS, sub: 'bob', iat: now - 10 });
+    expect((await g.send(PATH, admin({ iss: alias, sub: 'bob', issuedBefore: now, exp: now + 3600 }))).status).toBe(200);
+    expect((await g.send('/x', bearer(bob))).status).toBe(401);
+    // Another subject of the same issuer, and the same subject name at another issuer entry, pass.
+    expect((await g.send('/x', bearer(await token(k.ed, { iss: alias, sub: 'alice' })))).status).toBe(200);
+    expect((await g.send('/x', bearer(await token(k.hs, { sub: 'mallory', iat: now - 10 })))).status).toBe(200);
+  });
+
+  it('revocation_outlives_clock_tolerance: a jti entry set to the token\'s exp still refuses the token while the guard accepts it (exp + clockTolerance)', async () => {
+    const real = nowSeconds();
+    let clock = (real - 40) * 1000;
+    const g = await makeGuard(k, { config: config({ clockTolerance: 60 }), env: { REVOCATION_SECRET: SECRET }, deps: { now: () => clock } });
+    // Expired 20 s ago by the clock, within the 60 s tolerance: the guard accepts it.
+    const exp = real - 20;
+    const t = await token(k.ed, { jti: 'stolen', iat: real - 100, exp, aud: AUD });
+    // Revoked while it was still in date, to exactly its exp, as the docs say to.
+    expect((await g.send(PATH, admin({ jti: 'stolen', exp }))).status).toBe(200);
+    expect((await g.send('/x', bearer(t))).status).toBe(401);
+    clock = real * 1000;
+    expect((await g.send('/x', bearer(t))).status).toBe(401);
+    // A token without the revoked jti, expired as long ago, is still accepted: the tolerance itself is untouched.
+    expect((await g.send('/x', bearer(await token(k.ed, { jti: 'other', iat: real - 100, exp })))).status).toBe(200);
+  });
+});
