@@ -56,4 +56,20 @@ describe('redteam2: revocation', () => {
     // A token without the revoked jti, expired as long ago, is still accepted: the tolerance itself is untouched.
     expect((await g.send('/x', bearer(await token(k.ed, { jti: 'other', iat: real - 100, exp })))).status).toBe(200);
   });
+
+  it('reserved_path_spellings_never_forwarded: another spelling of the revocation or admin path (escape, case, ;param, //) is refused 404, never sent to the origin with the admin secret', async () => {
+    const g = await makeGuard(k, { config: config({ admin: { path: '/__guard/stats', secretBinding: 'ADMIN_SECRET' } }), env: { REVOCATION_SECRET: SECRET, ADMIN_SECRET: SECRET } });
+    const t = await token(k.ed);
+    for (const spelling of ['/__guard/%72evocations', '/__GUARD/revocations', '/__guard/revocations;x', '//__guard/revocations', '/__guard/st%61ts', '/__guard/Stats']) {
+      const res = await g.send(spelling, { headers: { authorization: `Bearer ${t}`, 'x-guard-admin': SECRET } });
+      expect(res.status, spelling).toBe(404);
+    }
+    expect(g.net.calls.filter((c) => c.url.toLowerCase().includes('__guard'))).toHaveLength(0);
+    // The exact spellings are the endpoints; a path beside them is an ordinary route.
+    expect((await g.send(PATH, { headers: { 'x-guard-admin': SECRET } })).status).toBe(200);
+    expect((await g.send('/__guard/revocations/x', bearer(t))).status).toBe(200);
+    // Nor does the secret travel with an ordinary request.
+    expect((await g.send('/x', { headers: { authorization: `Bearer ${t}`, 'x-guard-admin': SECRET } })).status).toBe(200);
+    expect(g.net.calls.some((c) => c.headers.has('x-guard-admin'))).toBe(false);
+  });
 });
