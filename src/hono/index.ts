@@ -13,7 +13,6 @@ import { createVerifier, type Verifier, type VerifierOptions, type VerifierSetti
 import { DESCRIPTIONS, keysUnavailable, publicDescription, retryAfterSeconds, serverFault } from '../bearer/challenge.js';
 import { hasScopes } from '../bearer/scopes.js';
 import { findToken, type TokenSource } from '../bearer/token.js';
-import { unprovenConfirmation } from '../bearer/confirmation.js';
 import { JwtAuthError, SERVER_ERROR_DESCRIPTION } from './challenge.js';
 import { checkAuthSettings } from './options.js';
 
@@ -179,8 +178,6 @@ export function jwtAuth<E extends Env = JwtAuthEnv, P extends JWTPayload = JWTPa
       throw new JwtAuthError('invalid_token', { realm, description: publicDescription(e.code), cause: e });
     }
 
-    // No proof of possession is checked here: a token bound to a key (cnf) is no bearer token (RFC 9449 §7.2, RFC 8705 §3).
-    if (unprovenConfirmation(result.payload, {}) !== undefined) throw new JwtAuthError('invalid_token', { realm, description: DESCRIPTIONS.unproven_confirmation });
     if (!hasScopes(result.payload, scopes)) {
       throw new JwtAuthError('insufficient_scope', { realm, description: DESCRIPTIONS.insufficient_scope, scopes });
     }
