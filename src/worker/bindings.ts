@@ -35,5 +35,8 @@ export function requiredBindings(config: GuardConfig): RequiredBindings {
   const rv = config.revocation;
   if (rv !== undefined) secrets.set(rv.secretBinding, 'revocation.secretBinding');
   if (rv !== undefined && rv.store !== 'isolate') durableObjects.push({ binding: rv.store.durableObject, className: 'RevocationList', setting: 'revocation.store.durableObject' });
+  const dp = config.dpop;
+  if (dp?.nonceSecretBinding !== undefined) secrets.set(dp.nonceSecretBinding, 'dpop.nonceSecretBinding');
+  if (dp !== undefined && dp.replay.kind === 'durableObject') durableObjects.push({ binding: dp.replay.binding, className: 'DpopReplayShard', setting: 'dpop.replay.durableObject' });
   return { kv, services, durableObjects, secrets };
 }

@@ -2,7 +2,7 @@
 // a fixed description and the accepted algorithms; `use_dpop_nonce` with a fresh
 // `DPoP-Nonce`; 503 when the replay store cannot answer. Never a token, a proof or a key.
 
-import { quote } from '../bearer/challenge.js';
+import { DESCRIPTIONS, quote } from '../bearer/challenge.js';
 
 /** The `error` of a DPoP challenge. */
 export type DpopError = 'invalid_token' | 'invalid_dpop_proof' | 'use_dpop_nonce';
@@ -14,7 +14,7 @@ export const DPOP_DESCRIPTIONS = {
   notBound: 'The access token is not bound to a DPoP key',
   notAccepted: 'DPoP is not accepted for this access token',
   nonce: 'The resource server requires a nonce in the DPoP proof',
-  unproven: 'The access token is bound to a key the request did not prove',
+  unproven: DESCRIPTIONS.unproven_confirmation,
 } as const;
 
 /**

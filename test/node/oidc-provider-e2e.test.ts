@@ -3,12 +3,15 @@
 // client_credentials, Bearer and DPoP-bound, and oauth4webapi is the client that asks
 // for them and makes the DPoP proofs. Nothing here is minted by hand: the library's
 // verifier (profile 'at+jwt') takes the AS's keys from its jwks_uri, and
-// verifyDpopProof + checkDpopBinding take the proofs the client sent.
+// verifyDpopProof + checkDpopBinding take the proofs the client sent; then the guard
+// (createGuard, in Node; replay "isolate"; keys from the AS's jwks_uri over loopback)
+// answers the client's real requests, forwarded to an origin on loopback.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGuard, type EmbeddedGuard } from '../../src/worker/api.js';
 import { checkDpopBinding, createRemoteJWKSet, createVerifier, decodeUnverified, verifyDpopProof, type Algorithm, type DpopAlgorithm } from '../../src/index.js';
 
 /** One resource server per access-token signing algorithm, all served by the one AS. */
@@ -144,5 +147,104 @@ describe('oidc-provider (RFC 9068 + RFC 9449) and oauth4webapi, library side', (
       const otherToken = await accessToken(RESOURCES.ES256, await dpopClient('ES256'));
       expect(() => checkDpopBinding(decodeUnverified(otherToken).payload, proof)).toThrow(expect.objectContaining({ code: 'ERR_DPOP_BINDING_MISMATCH' }));
     }
+  });
+});
+
+describe('oidc-provider and oauth4webapi through the guard (profile at+jwt, dpop required / allowed)', () => {
+  let origin: Server;
+  let originUrl: string;
+  const seenByOrigin: string[] = [];
+  const logs: string[] = [];
+  const ctx = { waitUntil: (p: Promise<unknown>) => void p.catch(() => undefined) };
+
+  beforeAll(async () => {
+    origin = createServer((req, res) => {
+      seenByOrigin.push(`${req.method} ${req.url}`);
+      res.end('{"origin":true}');
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    origin?.closeAllConnections();
+    await new Promise((resolve) => origin?.close(resolve));
+  });
+
+  function guardWith(mode: 'required' | 'allowed'): { guard: EmbeddedGuard; env: Record<string, unknown> } {
+    const guard = createGuard(
+      {
+        issuers: [{ issuer, audience: RESOURCES.ES256, algorithms: ['ES256'], jwksUrl: as.jwks_uri!, profile: 'at+jwt', dpop: mode }],
+        // Said out loud: one Node process is one isolate here. Ed25519 listed: oauth4webapi names its Ed25519 proofs so (the default list has only EdDSA).
+        dpop: { replay: 'isolate', algorithms: PROOF_ALGS },
+        origin: originUrl,
+      } as never,
+      { log: (l) => logs.push(l) },
+    );
+    return { guard, env: {} };
+  }
+
+  /** The real client's request through `guard`: its status, and the headers it sent (to send them again). */
+  async function throughGuard(g: { guard: EmbeddedGuard; env: Record<string, unknown> }, token: string, dpop: oauth.DPoPHandle, method = 'GET', url = API): Promise<{ status: number; headers: Record<string, string> }> {
+    let sent: Record<string, string> = {};
+    const viaGuard = async (u: string, init: { method: string; headers: Record<string, string> }) => {
+      sent = init.headers;
+      return g.guard.fetch(new Request(u, { method: init.method, headers: init.headers }), g.env as never, ctx);
+    };
+    const res = await oauth.protectedResourceRequest(token, method, new URL(url), new Headers(), null, { DPoP: dpop, [oauth.customFetch]: viaGuard });
+    return { status: res.status, headers: sent };
+  }
+
+  const send = (g: { guard: EmbeddedGuard; env: Record<string, unknown> }, url: string, headers: Record<string, string>, method = 'GET') =>
+    g.guard.fetch(new Request(url, { method, headers }), g.env as never, ctx);
+  const lastCode = () => (JSON.parse(logs.filter((l) => l.includes('"status":401')).at(-1) ?? '{}') as { code?: string }).code;
+
+  it('oidc_provider_guard_dpop_end_to_end: a real client\'s DPoP request passes; the same proof again, a proof for another URL and the bound token as Bearer are 401', async () => {
+    const g = guardWith('required');
+    for (const alg of CLIENT_ALGS) {
+      const dpop = await dpopClient(alg);
+      const token = await accessToken(RESOURCES.ES256, dpop);
+      const first = await throughGuard(g, token, dpop);
+      expect(first.status, alg).toBe(200);
+      expect(seenByOrigin.at(-1)).toBe('GET /orders/42');
+
+      // The same Authorization and DPoP headers again: a replay.
+      const again = await send(g, API, first.headers);
+      expect(again.status, alg).toBe(401);
+      expect(again.headers.get('www-authenticate')).toMatch(/^DPoP .*error="invalid_dpop_proof"/);
+      expect(lastCode()).toBe('dpop_replayed');
+
+      // A fresh proof the client made for /orders/42, sent to /orders/43.
+      const other = await clientRequest(token, dpop);
+      const moved = await send(g, 'https://api.example.com/orders/43', { authorization: other.authorization, dpop: other.proof });
+      expect(moved.status, alg).toBe(401);
+      expect(lastCode()).toBe('ERR_DPOP_HTU_MISMATCH');
+      // ...and for GET, sent as DELETE.
+      const verb = await clientRequest(token, dpop);
+      expect((await send(g, API, { authorization: verb.authorization, dpop: verb.proof }, 'DELETE')).status).toBe(401);
+      expect(lastCode()).toBe('ERR_DPOP_HTM_MISMATCH');
+
+      // The bound token as a plain bearer token, with or without the client's proof beside it.
+      const bearer = await clientRequest(token, dpop);
+      expect((await send(g, API, { authorization: `Bearer ${token}` })).status, alg).toBe(401);
+      expect((await send(g, API, { authorization: `Bearer ${token}`, dpop: bearer.proof })).status, alg).toBe(401);
+    }
+    // An unbound token from the same AS is refused where DPoP is required.
+    expect((await send(g, API, { authorization: `Bearer ${await accessToken(RESOURCES.ES256)}` })).status).toBe(401);
+    expect(lastCode()).toBe('dpop_required');
+  });
+
+  it('oidc_provider_bound_token_never_bearer: with dpop "allowed", unbound Bearer tokens pass and a DPoP-bound token sent as Bearer is still 401', async () => {
+    const g = guardWith('allowed');
+    expect((await send(g, API, { authorization: `Bearer ${await accessToken(RESOURCES.ES256)}` })).status).toBe(200);
+    const dpop = await dpopClient('ES256');
+    const token = await accessToken(RESOURCES.ES256, dpop);
+    expect((await throughGuard(g, token, dpop)).status).toBe(200);
+    expect((await send(g, API, { authorization: `Bearer ${token}` })).status).toBe(401);
+  });
+
+  it('oidc_provider_guard_profile: a token for another resource of the same AS is refused by audience', async () => {
+    const g = guardWith('allowed');
+    const res = await send(g, API, { authorization: `Bearer ${await accessToken(RESOURCES.RS256)}` });
+    expect(res.status).toBe(401);
   });
 });

@@ -172,6 +172,12 @@ describe('DPoP stage: refusals', () => {
     expect(lastCode(g)).toBe('dpop_required');
   });
 
+  it('dpop_missing_token_offers_both_challenges: with DPoP configured, a request without a token is offered Bearer and DPoP (RFC 9449 §7.2)', async () => {
+    const res = await g.send('/a');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="edgejwt", DPoP realm="edgejwt", algs="ES256 EdDSA RS256 PS256"');
+  });
+
   it('dpop_unbound_token_with_dpop_scheme_refused: a token without cnf.jkt sent with a proof', async () => {
     const at = await token(k.ed);
     await expectDpopRefusal(await dpopSend(g, '/a', at), 'invalid_token');
