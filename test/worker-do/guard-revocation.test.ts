@@ -1,8 +1,9 @@
 // The guard's revocation stage over the real RevocationList Durable Object (REVOCATIONS
 // in test/worker-do/wrangler.toml): two guards stand for two isolates sharing the one
 // list and one KV verify cache. The in-isolate store's cases: test/worker/revocation.test.ts.
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { mint } from '../shared/jwt-mint.js';
 import { CACHE_KEY, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, nowSeconds, token, ISS, type Keys } from '../worker/harness.js';
 
 const PATH = '/__guard/revocations';
@@ -73,5 +74,21 @@ describe('revocation through the RevocationList Durable Object', () => {
     const list = (await res.json()) as { version: number; entries: Record<string, unknown>[] };
     expect(list.entries).toContainEqual({ jti: 'listed', exp, version: list.version });
     expect((await b.send(PATH, { headers: { 'x-guard-admin': 'nope' } })).status).toBe(401);
+  });
+});
+
+describe('revocation in a guard that outlives requests', () => {
+  it('revocation_durable_object_across_requests: the guard built in one request reaches the object from later ones (no stub kept from the request that built it)', async () => {
+    const secret = Uint8Array.from(atob((env.ENTRY_HS_KEY as string).replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+    const privateKey = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const jti = `entry-${crypto.randomUUID()}`;
+    const t = await mint({ alg: 'HS256', privateKey }, { iss: 'https://hs.entry.test', aud: 'api', sub: 'eve', jti, iat: nowSeconds(), exp: nowSeconds() + 600 });
+    const send = (path: string, init?: RequestInit) => exports.default.fetch(`https://guard.entry.test${path}`, init);
+    const admin = { 'x-guard-admin': env.ENTRY_REVOCATION_SECRET as string };
+    // Each call is a request of its own to the Worker; the guard is built by the first.
+    expect((await send('/guarded/x', bearer(t))).status).toBe(200);
+    expect((await send(PATH, { method: 'POST', headers: admin, body: JSON.stringify({ jti, exp: nowSeconds() + 600 }) })).status).toBe(200);
+    expect((await send('/guarded/x', bearer(t))).status).toBe(401);
+    expect((await send(PATH, { headers: admin })).status).toBe(200);
   });
 });

@@ -47,10 +47,11 @@ export function isolateRevocationWriter(store: IsolateRevocationStore): Revocati
  * const writer = durableObjectRevocationWriter(env.REVOCATIONS, 'revocations', 2000);
  */
 export function durableObjectRevocationWriter(namespace: RevocationNamespace, name: string, timeoutMs: number, now: () => number = Date.now): RevocationWriter {
-  const stub = namespace.get(namespace.idFromName(name) as never);
   const call = async (path: string, init?: RequestInit): Promise<Response> => {
     const d = new Deadline(timeoutMs);
     try {
+      // A stub per call: workerd binds a stub to the request that made it (see source.ts).
+      const stub = namespace.get(namespace.idFromName(name) as never);
       return await d.race(stub.fetch(`https://revocation-list.internal${path}`, { ...init, signal: d.signal }));
     } finally {
       d.clear();
