@@ -72,4 +72,35 @@ describe('redteam2: revocation', () => {
     expect((await g.send('/x', { headers: { authorization: `Bearer ${t}`, 'x-guard-admin': SECRET } })).status).toBe(200);
     expect(g.net.calls.some((c) => c.headers.has('x-guard-admin'))).toBe(false);
   });
+
+  it('revocation_admin_json_tricks: __proto__, duplicate members, huge or fractional numbers, a method override and other methods change nothing they should not', async () => {
+    const g = await makeGuard(k, { config: config(), env: { REVOCATION_SECRET: SECRET } });
+    const now = nowSeconds();
+    const raw = (body: string, init: RequestInit = {}) => g.send(PATH, { method: 'POST', body, ...init, headers: { 'x-guard-admin': SECRET, ...(init.headers as Record<string, string> | undefined) } });
+    for (const body of [
+      `{"__proto__": {"jti": "p"}, "exp": ${now + 60}}`,
+      `{"jti": "a", "exp": ${now + 60}, "__proto__": {}}`,
+      `{"jti": "a", "exp": 1e400}`,
+      `{"jti": "a", "exp": ${now + 60}.5}`,
+      `{"jti": "a", "exp": 9007199254740993}`,
+      `{"jti": "", "exp": ${now + 60}}`,
+      `{"jti": "\\ud800", "exp": ${now + 60}}`,
+      `{"iss": "${ISS}", "sub": "x", "issuedBefore": ${now}, "exp": ${now + 60}, "jti": "a"}`,
+      `[{"jti": "a", "exp": ${now + 60}}]`,
+      'null',
+      '',
+    ]) {
+      expect((await raw(body)).status, body).toBe(400);
+    }
+    // Duplicate members: JSON's last one wins, the entry is still exactly one well-formed entry.
+    const dup = await raw(`{"jti": "first", "jti": "second", "exp": ${now + 60}}`);
+    expect(dup.status).toBe(200);
+    const list = (await (await g.send(PATH, { headers: { 'x-guard-admin': SECRET } })).json()) as { entries: { jti?: string }[] };
+    expect(list.entries.map((e) => e.jti)).toEqual(['second']);
+    // A method override header is no way to reach another method; HEAD, PUT, DELETE are 405 and write nothing.
+    expect((await raw(`{"jti": "m", "exp": ${now + 60}}`, { method: 'PUT' })).status).toBe(405);
+    expect((await g.send(PATH, { method: 'HEAD', headers: { 'x-guard-admin': SECRET } })).status).toBe(405);
+    expect((await g.send(PATH, { method: 'GET', headers: { 'x-guard-admin': SECRET, 'x-http-method-override': 'POST' } })).status).toBe(200);
+    expect(((await (await g.send(PATH, { headers: { 'x-guard-admin': SECRET } })).json()) as { entries: unknown[] }).entries).toHaveLength(1);
+  });
 });
