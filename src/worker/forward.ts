@@ -83,7 +83,11 @@ export class Forwarder {
     assertion?.dropClientCopies(headers);
     // The guard's admin secret is for the guard's own endpoints, never for an origin.
     headers.delete('x-guard-admin');
-    if (!config.forwardToken) dropToken(headers, config.tokenSources);
+    if (!config.forwardToken) {
+      dropToken(headers, config.tokenSources);
+      // The DPoP proof is part of the credential (RFC 9449 §7.1), and already spent (replay store).
+      if (config.dpop !== undefined) headers.delete('dpop');
+    }
     if (outcome.anonymous) {
       observe.count('public');
       observe.point('anonymous');

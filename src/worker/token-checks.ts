@@ -14,6 +14,7 @@ import type { IssuerIndex } from './issuer-index.js';
 import { serverTiming, withTiming, type Observer } from './observe.js';
 import type { RejectionCode } from './rejection-log.js';
 import * as answer from './responses.js';
+import { dpopRefusal } from './dpop-answers.js';
 import { checkRules, issuerClaimMiss } from './rules.js';
 
 /** The claim behind a time failure, for the rejection log. */
@@ -21,7 +22,7 @@ const TIME_CLAIM: Partial<Record<string, string>> = { ERR_JWT_EXPIRED: 'exp', ER
 
 /** What the checks read of the guard. */
 export interface CheckScope {
-  config: Pick<GuardConfig, 'realm' | 'jwksCooldownMs'>;
+  config: Pick<GuardConfig, 'realm' | 'jwksCooldownMs'> & Partial<Pick<GuardConfig, 'dpop'>>;
   observe: Observer;
   issuers: IssuerIndex;
   log: (line: string) => void;
@@ -81,7 +82,10 @@ export function verifyFailed(cx: RequestContext, e: unknown, g: CheckScope): Aut
   const wrongIssuer = typeof seen.iss === 'string' && !g.issuers.has(seen.iss);
   observe.count(wrongIssuer ? 'rejected:wrong_issuer' : (`rejected:${e.code}` as CounterName));
   const code: RejectionCode = wrongIssuer ? 'wrong_issuer' : e.code;
-  return observe.refuse(cx, withTiming(answer.invalidToken(config.realm, answer.publicDescription(e.code)), timing), { code, status: 401, claim: e.claim ?? TIME_CLAIM[e.code], ...seen });
+  // A token sent with the DPoP scheme is answered with the DPoP challenge (RFC 9449 §7.1).
+  const dpopAlgs = cx.scheme === 'dpop' ? config.dpop?.algorithms : undefined;
+  const res = dpopAlgs === undefined ? answer.invalidToken(config.realm, answer.publicDescription(e.code)) : dpopRefusal(config.realm, dpopAlgs, 'invalid_token', answer.publicDescription(e.code));
+  return observe.refuse(cx, withTiming(res, timing), { code, status: 401, claim: e.claim ?? TIME_CLAIM[e.code], ...seen });
 }
 
 /** A verified token's protected header (its parse is cached by src/header.ts; the payload is not read). */

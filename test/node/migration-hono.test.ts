@@ -102,6 +102,13 @@ describe('migration_hono_stricter_rows', () => {
       if (row.restore) expect((await call(ours(row.restore), token)).status).toBe(200);
     });
   }
+  it('hono_bound_token_never_bearer: a token bound to a key (cnf.jkt, cnf.x5t#S256) sent as Bearer: hono lets it through; edgejwt/hono answers 401 invalid_token', async () => {
+    for (const cnf of [{ jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' }, { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' }]) {
+      const token = hs256({ alg: 'HS256', typ: 'JWT' }, { sub: 'a', exp: now() + 60, cnf });
+      expect((await call(theirs(), token)).status).toBe(200);
+      expect(await call(ours(), token)).toEqual({ status: 401 });
+    }
+  });
   it('an HS256 secret shorter than 32 bytes: hono verifies with it; edgejwt refuses the key when the middleware is made (ERR_KEY_TOO_SHORT)', async () => {
     const short = 'k'.repeat(16);
     const token = hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60 }, short);

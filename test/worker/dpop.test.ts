@@ -178,6 +178,12 @@ describe('DPoP stage: refusals', () => {
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="edgejwt", DPoP realm="edgejwt", algs="ES256 EdDSA RS256 PS256"');
   });
 
+  it('dpop_invalid_token_answered_with_dpop_challenge: an expired or forged token sent with the DPoP scheme gets a DPoP invalid_token challenge', async () => {
+    const expired = await bound(client, { exp: Math.floor(Date.now() / 1000) - 100, iat: Math.floor(Date.now() / 1000) - 200 });
+    await expectDpopRefusal(await dpopSend(g, '/a', expired), 'invalid_token', [expired]);
+    expect(lastCode(g)).toBe('ERR_JWT_EXPIRED');
+  });
+
   it('dpop_unbound_token_with_dpop_scheme_refused: a token without cnf.jkt sent with a proof', async () => {
     const at = await token(k.ed);
     await expectDpopRefusal(await dpopSend(g, '/a', at), 'invalid_token');
@@ -308,6 +314,19 @@ describe('DPoP in the origin assertion', () => {
     const plainHeaders = ((await plain.json()) as { headers: Record<string, string> }).headers;
     const plainAssertion = Object.entries(plainHeaders).find(([name]) => name.includes('assertion'))![1];
     expect(jose.decodeJwt(plainAssertion).cnf).toBeUndefined();
+  });
+});
+
+describe('DPoP and forwardToken', () => {
+  it('dpop_proof_dropped_with_token: with forwardToken false the origin receives neither the token nor the DPoP proof; with the default it receives both', async () => {
+    for (const forwardToken of [false, true]) {
+      const g = await makeGuard(k, { config: config('required', { replay: 'isolate' }, { forwardToken }) });
+      const res = await dpopSend(g, '/f', await bound());
+      expect(res.status).toBe(200);
+      const headers = ((await res.json()) as { headers: Record<string, string> }).headers;
+      expect(headers.dpop !== undefined, String(forwardToken)).toBe(forwardToken);
+      expect(headers.authorization !== undefined, String(forwardToken)).toBe(forwardToken);
+    }
   });
 });
 
