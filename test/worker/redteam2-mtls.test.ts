@@ -56,4 +56,12 @@ describe('redteam2: mTLS', () => {
     expect(await send(bound, auth({}))).toBe(401);
     expect(await send({}, auth({}))).toBe(200);
   });
+
+  it('mtls_cert_revoked_must_be_known: a matching, verified certificate whose revocation status is missing or not "0" is refused', async () => {
+    const send = await guardFor('allowed');
+    for (const certRevoked of [undefined, '', 1, 0, '01', 'unknown']) {
+      expect(await send(bound, auth({ certRevoked })), String(certRevoked)).toBe(401);
+    }
+    expect(await send(bound, auth({ certRevoked: '0' }))).toBe(200);
+  });
 });
