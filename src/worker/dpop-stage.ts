@@ -44,9 +44,9 @@ export function dpopStage(parts: DpopStageParts): AfterVerifyStage {
   const modes = new Map<string, DpopMode>();
   for (const is of config.issuers) if (is.dpop !== undefined) for (const name of is.issuer) modes.set(name, is.dpop);
   const algs = config.dpop.algorithms;
-  const refuse = (cx: RequestContext, id: Identity, observe: Observer, error: DpopError, description: string, code: string, extra?: Record<string, string>): AuthOutcome => {
+  const refuse: Refuse = (cx, id, observe, error, description, code) => {
     observe.count(`rejected:${code}`);
-    return observe.refuse(cx, withTiming(dpopRefusal(config.realm, algs, error, description, extra), id.timing), { code: code as `dpop_${string}`, status: 401, iss: id.issuer });
+    return observe.refuse(cx, withTiming(dpopRefusal(config.realm, algs, error, description), id.timing), { code: code as `dpop_${string}`, status: 401, iss: id.issuer });
   };
   return (cx, id, observe) => {
     const mode = modes.get(id.issuer);
@@ -63,7 +63,8 @@ export function dpopStage(parts: DpopStageParts): AfterVerifyStage {
   };
 }
 
-type Refuse = (cx: RequestContext, id: Identity, observe: Observer, error: DpopError, description: string, code: string, extra?: Record<string, string>) => AuthOutcome;
+/** A 401 with a DPoP challenge, counted and logged under `code`. */
+type Refuse = (cx: RequestContext, id: Identity, observe: Observer, error: DpopError, description: string, code: string) => AuthOutcome;
 
 async function checkProof(cx: RequestContext, id: Identity, observe: Observer, parts: DpopStageParts, refuse: Refuse): Promise<AuthOutcome | undefined> {
   const { dpop, clockTolerance, realm } = parts.config;
@@ -72,8 +73,8 @@ async function checkProof(cx: RequestContext, id: Identity, observe: Observer, p
   if (header === null || header === '') return refuse(cx, id, observe, 'invalid_dpop_proof', DPOP_DESCRIPTIONS.proof, 'dpop_proof_missing');
   if (header.includes(',')) return refuse(cx, id, observe, 'invalid_dpop_proof', DPOP_DESCRIPTIONS.proof, 'dpop_multiple_proofs');
   // A DPoP-scheme token must be bound: the proof alone says nothing about whose token it is.
-  const jkt = ownClaim(id.payload, 'cnf');
-  if (typeof jkt !== 'object' || jkt === null || typeof ownClaim(jkt as Record<string, unknown>, 'jkt') !== 'string') {
+  const cnf = ownClaim(id.payload, 'cnf');
+  if (typeof cnf !== 'object' || cnf === null || typeof ownClaim(cnf as Record<string, unknown>, 'jkt') !== 'string') {
     return refuse(cx, id, observe, 'invalid_token', DPOP_DESCRIPTIONS.notBound, 'dpop_token_not_bound');
   }
   const now = parts.now();
