@@ -53,8 +53,8 @@ export function checkGuardConfig(raw: unknown, scope: BindingScope, at?: SourceP
     const cls = scope.durableObjectBindings?.get(d.binding);
     if (cls !== d.className) errors.push(`${prefix}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] named ${d.binding} with class_name = "${d.className}" (and a [[migrations]] new_sqlite_classes entry for it)`);
   }
-  if (config.revocation?.store === 'isolate') notes.push('revocation.store is "isolate": each isolate keeps its own list, so a revocation reaches only the isolate that received it (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
   if (config.dpop?.replay.kind === 'isolate') notes.push('dpop.replay is "isolate": each isolate remembers only the proofs it saw, so a proof replayed to another isolate is accepted (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
+  if (config.revocation?.store === 'isolate') notes.push('revocation.store is "isolate": each isolate keeps its own list, so a revocation reaches only the isolate that received it (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
 
   const secrets = [...needed.secrets.keys()];
   for (const s of secrets) if (vars[s] !== undefined) notes.push(`${s} is a plain var in ${where}vars: fine for local development, use \`wrangler secret put ${s}\` for a deployment`);

@@ -32,11 +32,11 @@ export function requiredBindings(config: GuardConfig): RequiredBindings {
   if (config.admin !== undefined) secrets.set(config.admin.secretBinding, 'admin.secretBinding');
   if (config.originAssertion !== undefined) secrets.set(config.originAssertion.keyBinding, 'originAssertion.keyBinding');
   const durableObjects: RequiredBindings['durableObjects'] = [];
-  const rv = config.revocation;
-  if (rv !== undefined) secrets.set(rv.secretBinding, 'revocation.secretBinding');
-  if (rv !== undefined && rv.store !== 'isolate') durableObjects.push({ binding: rv.store.durableObject, className: 'RevocationList', setting: 'revocation.store.durableObject' });
   const dp = config.dpop;
   if (dp?.nonceSecretBinding !== undefined) secrets.set(dp.nonceSecretBinding, 'dpop.nonceSecretBinding');
   if (dp !== undefined && dp.replay.kind === 'durableObject') durableObjects.push({ binding: dp.replay.binding, className: 'DpopReplayShard', setting: 'dpop.replay.durableObject' });
+  const rv = config.revocation;
+  if (rv !== undefined) secrets.set(rv.secretBinding, 'revocation.secretBinding');
+  if (rv !== undefined && rv.store !== 'isolate') durableObjects.push({ binding: rv.store.durableObject, className: 'RevocationList', setting: 'revocation.store.durableObject' });
   return { kv, services, durableObjects, secrets };
 }

@@ -187,10 +187,11 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   const afterVerify: AfterVerifyStage[] = [];
   if (config.dpop !== undefined) afterVerify.push(await (await import('./dpop-stage.js')).dpopStageFromEnv({ ...config, dpop: config.dpop }, env, { now, log }));
   if (config.issuers.some((is) => is.mtls !== undefined)) afterVerify.push((await import('./mtls-stage.js')).mtlsStage(config.issuers, config.realm));
+  // Always on, after the stages that prove keys: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
+  afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms));
+  // Last: a refusal decided in the isolate comes before a possible wait for the revocation list.
   const revocation = config.revocation === undefined ? undefined : (await import('./revocation-stage.js')).buildRevocation(config.revocation, env, now, config.realm, config);
   if (revocation !== undefined) afterVerify.push(revocation.stage);
-  // Always last and always on: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
-  afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms));
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
   return {

@@ -30,7 +30,7 @@ export interface IssuerConfig extends IssuerChecks {
 }
 
 /** Every setting an issuer entry accepts. */
-export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'jwks', 'jwksUrl', 'secretBinding', 'profile', 'discovery', 'cloudflareAccess', 'dpop', 'mtls']);
+export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'profile', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess', 'dpop', 'mtls']);
 
 /**
  * The `issuers` list, checked: at least one entry, each `iss` spelling in one entry only.

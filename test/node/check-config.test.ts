@@ -157,6 +157,20 @@ describe('checking GUARD_CONFIG', () => {
     expect(plain.notes.join('\n')).toContain('SIGNING_JWK is a plain var');
   });
 
+  it('check_config_dpop: the replay Durable Object binding with class DpopReplayShard, the nonce secret, and a warning for replay "isolate"', async () => {
+    const dpop = (replay: unknown) => ({ issuers: [{ ...goodConfig.issuers[0], dpop: 'required' }], dpop: { replay, nonceSecretBinding: 'DPOP_NONCE' } });
+    const missing = await check(project({ 'w.toml': toml(dpop({ durableObject: 'DPOP_REPLAY' })) }), 'w.toml');
+    expect(missing.errors[0]).toMatch(/dpop\.replay\.durableObject: no \[\[durable_objects\.bindings\]\] named DPOP_REPLAY with class_name = "DpopReplayShard"/);
+    const bound = '[[durable_objects.bindings]]\nname = "DPOP_REPLAY"\nclass_name = "DpopReplayShard"\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["DpopReplayShard"]\n';
+    const ok = await check(project({ 'w.toml': toml(dpop({ durableObject: 'DPOP_REPLAY' }), bound) }), 'w.toml');
+    expect(ok.ok).toBe(true);
+    expect(ok.notes.join('\n')).toMatch(/secrets the guard reads .*DPOP_NONCE/);
+    expect(ok.notes.join('\n')).not.toMatch(/isolate/);
+    const isolate = await check(project({ 'w.toml': toml(dpop('isolate')) }), 'w.toml');
+    expect(isolate.ok).toBe(true);
+    expect(isolate.notes.join('\n')).toMatch(/dpop\.replay is "isolate": .*a proof replayed to another isolate is accepted/);
+  });
+
   it('check_config_revocation_durable_object_binding: revocation needs its RevocationList binding in the Wrangler file; "isolate" is a warning', async () => {
     const revocation = { ...goodConfig, revocation: { path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' } } };
     const missing = await check(project({ 'w.toml': toml(revocation) }), 'w.toml');
@@ -170,20 +184,6 @@ describe('checking GUARD_CONFIG', () => {
     const isolate = await check(project({ 'w.toml': toml({ ...revocation, revocation: { ...revocation.revocation, store: 'isolate' } }) }), 'w.toml');
     expect(isolate.ok).toBe(true);
     expect(isolate.notes.join('\n')).toMatch(/revocation\.store is "isolate": each isolate keeps its own list/);
-  });
-
-  it('check_config_dpop: the replay Durable Object binding with class DpopReplayShard, the nonce secret, and a warning for replay "isolate"', async () => {
-    const dpop = (replay: unknown) => ({ issuers: [{ ...goodConfig.issuers[0], dpop: 'required' }], dpop: { replay, nonceSecretBinding: 'DPOP_NONCE' } });
-    const missing = await check(project({ 'w.toml': toml(dpop({ durableObject: 'DPOP_REPLAY' })) }), 'w.toml');
-    expect(missing.errors[0]).toMatch(/dpop\.replay\.durableObject: no \[\[durable_objects\.bindings\]\] named DPOP_REPLAY with class_name = "DpopReplayShard"/);
-    const bound = '[[durable_objects.bindings]]\nname = "DPOP_REPLAY"\nclass_name = "DpopReplayShard"\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["DpopReplayShard"]\n';
-    const ok = await check(project({ 'w.toml': toml(dpop({ durableObject: 'DPOP_REPLAY' }), bound) }), 'w.toml');
-    expect(ok.ok).toBe(true);
-    expect(ok.notes.join('\n')).toMatch(/secrets the guard reads .*DPOP_NONCE/);
-    expect(ok.notes.join('\n')).not.toMatch(/isolate/);
-    const isolate = await check(project({ 'w.toml': toml(dpop('isolate')) }), 'w.toml');
-    expect(isolate.ok).toBe(true);
-    expect(isolate.notes.join('\n')).toMatch(/dpop\.replay is "isolate": .*a proof replayed to another isolate is accepted/);
   });
 
   it('positions: keyOffset finds the key in the chosen environment; positionAt counts from 1', () => {
