@@ -204,7 +204,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   // Always on, after the stages that prove keys: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
   afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms));
   // Last: a refusal decided in the isolate comes before a possible wait for the revocation list.
-  const revocation = config.revocation === undefined ? undefined : (await features('revocation', 'revocation')).buildRevocation(config.revocation, env, now, config.realm);
+  const revocation = config.revocation === undefined ? undefined : (await features('revocation', 'revocation')).buildRevocation(config.revocation, env, now, config.realm, config);
   if (revocation !== undefined) afterVerify.push(revocation.stage);
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 

@@ -4,7 +4,8 @@
 //   admin      admin.ts          the counters endpoint, before anything else
 //              revocation-admin  the revocation endpoint (revocation.path), likewise
 //   cors       cors.ts           a preflight answered; CORS headers on every answer
-//   path       path.ts           one canonical path (400 when it cannot be read one way)
+//   path       path.ts           one canonical path (400 when it cannot be read one way);
+//              reserved-paths    another spelling of admin.path / revocation.path: 404, never forwarded
 //   keys       origin-assertion  the assertion key set, served without a token
 //   route      route.ts          method override refused, public paths, the matching rules
 //   credential credentials.ts    the token from the configured sources
@@ -29,6 +30,7 @@ import { IssuerIndex } from './issuer-index.js';
 import { Observer } from './observe.js';
 import { canonicalPath, type CanonicalPath } from './path.js';
 import { requestTarget, type RequestTarget } from './request-url.js';
+import { readsAsReserved, reservedPaths, reservedSpelling } from './reserved-paths.js';
 import { routeStage } from './route.js';
 import { checkVerified, verifyFailed, type CheckScope } from './token-checks.js';
 import { VerifyTiers } from './verify-tiers.js';
@@ -41,6 +43,7 @@ export class Guard {
   readonly #tiers: VerifyTiers;
   readonly #forwarder: Forwarder;
   readonly #checks: CheckScope;
+  readonly #reserved: readonly string[] | undefined;
 
   constructor(parts: GuardParts) {
     this.parts = parts;
@@ -49,6 +52,7 @@ export class Guard {
     this.#tiers = new VerifyTiers(parts, issuers);
     this.#forwarder = new Forwarder(parts, this.#observe);
     this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log };
+    this.#reserved = reservedPaths(parts.config);
   }
 
   /** Entries in this isolate's L1 (bounded by cache.l1Max; the load test watches it). */
@@ -98,6 +102,7 @@ export class Guard {
     // One canonical path decides everything below; spellings that cannot be read one way are refused.
     const path = canonicalPath(cx.url.pathname, config.paths.escapedSlashes);
     if (!path.ok) return this.#observe.refusePath();
+    if (this.#reserved !== undefined && readsAsReserved(path, this.#reserved, config.paths.caseSensitive)) return reservedSpelling();
     // The assertion key set path is answered before any token check: origins fetch that key set without one.
     const keys = assertion?.keySet(cx.url);
     if (keys !== undefined) return keys;

@@ -5,7 +5,7 @@
 // refused elsewhere (sender-constraint.ts): a binding nobody proved never passes.
 //
 // The certificate must also have passed Cloudflare's own check (`certVerified` is
-// "SUCCESS", `certRevoked` is not "1"): RFC 8705 §2.1 (PKI) mode, the one the zone's
+// "SUCCESS", `certRevoked` is "0"): RFC 8705 §2.1 (PKI) mode, the one the zone's
 // mTLS setup gives. §2.2 self-signed certificates come in as "FAILED:self signed
 // certificate" and are refused: no setting turns that check off.
 
@@ -59,8 +59,8 @@ export function mtlsStage(issuers: readonly { issuer: readonly string[]; mtls?: 
       if (!isJwtError(e)) throw e;
       return refuse(e.code, e.code === 'ERR_MTLS_CERT_MISSING' ? NO_CERTIFICATE : NOT_BOUND);
     }
-    // The thumbprint matched; the certificate itself must have passed the edge's check.
-    if (auth?.certVerified !== 'SUCCESS' || auth.certRevoked === '1') return refuse('mtls_cert_unverified', NOT_BOUND);
+    // The thumbprint matched; the certificate itself must have passed the edge's check, and be known not revoked (fail closed).
+    if (auth?.certVerified !== 'SUCCESS' || auth.certRevoked !== '0') return refuse('mtls_cert_unverified', NOT_BOUND);
     cx.proven.x5t = x5t as string;
     return undefined;
   };

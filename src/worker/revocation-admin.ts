@@ -6,7 +6,7 @@
 import { isJwtError } from '../errors.js';
 import { readCapped } from '../keys/read-capped.js';
 import { hasAdminSecret, unauthorized } from './admin.js';
-import { parseRevocationEntry } from './revocation/entry.js';
+import { MAX_ENTRY_LIFETIME_S, parseRevocationEntry } from './revocation/entry.js';
 import type { RevocationView } from './revocation/view.js';
 import type { RevocationWriter } from './revocation/writer.js';
 
@@ -25,7 +25,10 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
  * @example
  * if (url.pathname === config.revocation.path) return revocationAdmin(request, { secret, writer, view, now });
  */
-export async function revocationAdmin(request: Request, g: { secret: string; writer: RevocationWriter; view: RevocationView; now: () => number }): Promise<Response> {
+export async function revocationAdmin(
+  request: Request,
+  g: { secret: string; writer: RevocationWriter; view: RevocationView; now: () => number; graceS?: number },
+): Promise<Response> {
   if (!(await hasAdminSecret(request, g.secret))) return unauthorized();
   if (request.method === 'GET') {
     try {
@@ -51,8 +54,11 @@ export async function revocationAdmin(request: Request, g: { secret: string; wri
   } catch {
     return json(400, { error: 'invalid_json' });
   }
-  const entry = parseRevocationEntry(body, Math.floor(g.now() / 1000));
-  if (typeof entry === 'string') return json(400, { error: 'invalid_entry', reason: entry });
+  const nowS = Math.floor(g.now() / 1000);
+  const parsed = parseRevocationEntry(body, nowS);
+  if (typeof parsed === 'string') return json(400, { error: 'invalid_entry', reason: parsed });
+  // The guard accepts a token until its exp + clockTolerance (graceS): an entry set to that exp is kept as long.
+  const entry = { ...parsed, exp: Math.min(parsed.exp + (g.graceS ?? 0), nowS + MAX_ENTRY_LIFETIME_S) };
   let added: Awaited<ReturnType<RevocationWriter['revoke']>>;
   try {
     added = await g.writer.revoke(entry);

@@ -49,7 +49,7 @@ export function revocationStage(view: RevocationView, realm: string): AfterVerif
  * config and the Worker's bindings (a missing binding or secret is a ConfigError).
  *
  * @example
- * const r = buildRevocation(config.revocation, env, Date.now, config.realm);
+ * const r = buildRevocation(config.revocation, env, Date.now, config.realm, config);
  * stages.push(r.stage);
  */
 export function buildRevocation(
@@ -57,6 +57,8 @@ export function buildRevocation(
   env: Record<string, unknown>,
   now: () => number,
   realm: string,
+  // The guard's issuers (every `iss` spelling of one entry is one issuer) and clockTolerance (how long past exp a token still passes).
+  guard: { issuers: readonly { issuer: readonly string[] }[]; clockTolerance: number } = { issuers: [], clockTolerance: 0 },
 ): { view: RevocationView; stage: AfterVerifyStage; admin: (request: Request) => Promise<Response> } {
   const secret = adminSecret(env, config, 'revocation.secretBinding');
   let source: RevocationSource;
@@ -71,6 +73,9 @@ export function buildRevocation(
     source = durableObjectRevocationSource(ns as RevocationNamespace, REVOCATION_OBJECT_NAME, now);
     writer = durableObjectRevocationWriter(ns as RevocationNamespace, REVOCATION_OBJECT_NAME, ADMIN_TIMEOUT_MS, now);
   }
-  const view = new RevocationView(source, { required: true, refreshMs: config.refreshMs, timeoutMs: config.timeoutMs, maxStaleMs: config.maxStaleMs, now });
-  return { view, stage: revocationStage(view, realm), admin: (request) => revocationAdmin(request, { secret, writer, view, now }) };
+  const entryOf = new Map<string, string>();
+  for (const is of guard.issuers) for (const name of is.issuer) entryOf.set(name, is.issuer[0]!);
+  const issuerOf = (iss: string) => entryOf.get(iss) ?? iss;
+  const view = new RevocationView(source, { required: true, refreshMs: config.refreshMs, timeoutMs: config.timeoutMs, maxStaleMs: config.maxStaleMs, now, issuerOf });
+  return { view, stage: revocationStage(view, realm), admin: (request) => revocationAdmin(request, { secret, writer, view, now, graceS: guard.clockTolerance }) };
 }

@@ -19,6 +19,8 @@ export interface RevocationViewOptions {
   required?: boolean;
   maxStaleMs?: number;
   now?: () => number;
+  /** The issuer an `iss` spelling belongs to (RevocationIndex); default: the spelling itself. */
+  issuerOf?: (iss: string) => string;
 }
 
 /** The verdict on one verified payload. */
@@ -33,7 +35,7 @@ export type RevocationVerdict = 'ok' | 'revoked' | 'unavailable';
  */
 export class RevocationView {
   readonly #source: RevocationSource;
-  readonly #index = new RevocationIndex();
+  readonly #index: RevocationIndex;
   readonly #refreshMs: number;
   readonly #timeoutMs: number;
   readonly #required: boolean;
@@ -46,6 +48,7 @@ export class RevocationView {
 
   constructor(source: RevocationSource, options: RevocationViewOptions = {}) {
     this.#source = source;
+    this.#index = new RevocationIndex(options.issuerOf);
     this.#refreshMs = options.refreshMs ?? 1000;
     this.#timeoutMs = options.timeoutMs ?? 250;
     this.#required = options.required ?? false;
