@@ -9,6 +9,7 @@
 // `N passed, N failed`. A node script (not bash) so that it runs on Windows too.
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,7 +29,21 @@ function record(name, passed, failed) {
   totalFailed += failed;
   summary.push(`${name.padEnd(22)} ${String(passed).padStart(6)} passed ${String(failed).padStart(4)} failed`);
 }
-const step = (title) => console.log(`\n\x1b[1m== ${title} ==\x1b[0m`);
+// Each step's wall time and the machine's 1-minute load average when it ended:
+// printed with the summary, so a slow run says which step and under what load.
+const timings = [];
+let current;
+const started = Date.now();
+const seconds = (ms) => (ms / 1000).toFixed(1).padStart(6);
+function endStep() {
+  if (current) timings.push(`${seconds(Date.now() - current.at)} s  load ${loadavg()[0].toFixed(1).padStart(4)}  ${current.title}`);
+  current = undefined;
+}
+function step(title) {
+  endStep();
+  current = { title, at: Date.now() };
+  console.log(`\n\x1b[1m== ${title} ==\x1b[0m`);
+}
 const stripAnsi = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 /**
@@ -201,6 +216,10 @@ step('bench smoke (every bench in seconds; timings are never asserted)');
 // Node 22 (the devDependency) runs the bench .ts files by type stripping.
 await reportRun('bench smoke', node22, ['bench/smoke.ts']);
 
+endStep();
+step('step timings (wall seconds, 1-minute load average at the step\'s end, 2 cores)');
+console.log(timings.join('\n'));
+console.log(`${seconds(Date.now() - started)} s  in all`);
 step('summary');
 console.log(summary.join('\n'));
 console.log(`${totalPassed} passed, ${totalFailed} failed`);
