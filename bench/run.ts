@@ -18,6 +18,7 @@ const SUITES: Record<string, [string, string][]> = {
     ['verify/verify.ts', 'stage breakdown, cache hit, decode-only (Node)'],
     ['verify/cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
     ['verify/freeze.ts', 'cost of deep-freezing a cached result vs a copy per caller'],
+    ['verify/dpop-proof.ts', 'DPoP proof verify per algorithm vs the access-token verify and jose (Node)'],
     ['verify/bundle-size.ts', 'createVerifier in a Worker bundle: minified size per algorithm, by room of src/'],
     ['sign/sign.ts', 'sign per algorithm vs jose, fast-jwt, jsonwebtoken, bare primitive (Node)'],
     ['sign/jwe.ts', 'JWE decrypt (+ nested verify) vs jose and the bare AES-GCM (Node)'],

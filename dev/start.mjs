@@ -79,6 +79,7 @@ edgejwt guard (dev) on ${base}: demo issuer, echo origin. Try:
   curl -s ${base}/__guard/counters -H "X-Guard-Admin: dev-only-admin-secret"
 
 More tokens: npm run token -- --sub bob --scope "read write"
+DPoP: npm run token -- --dpop --port ${port}   (a one-use curl for /dpop/hello: 200, then 401 as a replay)
 `);
 } else {
   console.error(`The guard did not answer on ${base}/health; see the wrangler output above.`);

@@ -1,6 +1,7 @@
 // `npm run token -- [--sub alice] [--scope "read admin"] [--aud A] [--iss I] [--exp SECONDS]`:
-// prints a demo token on stdout (and a curl line on stderr) for the `npm run dev` guard. DEV ONLY.
-import { AUDIENCE, ISSUER, mintDemoToken, parseFlags } from './demo-issuer.mjs';
+// prints a demo token on stdout (and a curl line on stderr) for the `npm run dev` guard.
+// `--dpop [--method M] [--url U]`: a DPoP-bound token and a curl with its one-use proof. DEV ONLY.
+import { AUDIENCE, DPOP_ISSUER, ISSUER, mintDemoToken, mintDpopRequest, parseFlags } from './demo-issuer.mjs';
 
 const HELP = `Mint a token from the demo issuer that \`npm run dev\` trusts (DEV ONLY).
 
@@ -13,12 +14,22 @@ Usage: npm run token -- [options]
   --exp <seconds>    seconds from now until exp (default 3600); negative for an expired token
   --ttl <seconds>    the same as --exp
   --port <port>      port in the printed curl line (default 8787)
+  --dpop             a DPoP-bound token (RFC 9449: cnf.jkt of a fresh ES256 key; RFC 9068
+                     shape; issuer ${DPOP_ISSUER}) and a curl with
+                     "Authorization: DPoP <token>" and a DPoP proof for that one request:
+                     200 the first time, 401 (replay) the second; run it within a minute
+  --method <method>  with --dpop: the request method the proof is for (default GET)
+  --url <url>        with --dpop: the request URL the proof is for
+                     (default http://127.0.0.1:<port>/dpop/hello)
   --help             this text
 `;
 
 let flags;
 try {
-  flags = parseFlags(process.argv.slice(2), ['sub', 'scope', 'ttl', 'exp', 'aud', 'iss', 'port'], ['help']);
+  flags = parseFlags(process.argv.slice(2), ['sub', 'scope', 'ttl', 'exp', 'aud', 'iss', 'port', 'method', 'url'], ['help', 'dpop']);
+  if (!flags.dpop && (flags.method !== undefined || flags.url !== undefined)) throw new Error('--method and --url go with --dpop');
+  if (flags.url !== undefined && !/^https?:\/\/[^/\s]+/.test(flags.url)) throw new Error('--url must be an absolute http(s) URL');
+  if (flags.method !== undefined && !/^[A-Z]+$/.test(flags.method)) throw new Error('--method must be an upper-case method such as GET or POST');
 } catch (e) {
   console.error(`${e.message}\n\n${HELP}`);
   process.exit(2);
@@ -33,6 +44,17 @@ if (!/^-?\d+$/.test(raw) || ttl === 0) {
   console.error('--exp must be a non-zero whole number of seconds (negative: already expired)');
   process.exit(2);
 }
-const token = await mintDemoToken({ sub: flags.sub ?? 'alice', scope: flags.scope ?? 'read', ttl, iss: flags.iss ?? ISSUER, aud: flags.aud ?? AUDIENCE });
-process.stdout.write(`${token}\n`);
-process.stderr.write(`\ncurl -i http://127.0.0.1:${flags.port ?? 8787}/hello -H "Authorization: Bearer ${token}"\n`);
+const port = flags.port ?? 8787;
+const common = { sub: flags.sub ?? 'alice', scope: flags.scope ?? 'read', ttl, aud: flags.aud ?? AUDIENCE };
+if (flags.dpop) {
+  const method = flags.method ?? 'GET';
+  const url = flags.url ?? `http://127.0.0.1:${port}/dpop/hello`;
+  const { token, proof } = await mintDpopRequest({ ...common, method, url, iss: flags.iss ?? DPOP_ISSUER });
+  process.stdout.write(`${token}\n`);
+  // The proof names this method and URL, once: a second run of the same curl is a replay (401).
+  process.stderr.write(`\ncurl -i${method === 'GET' ? '' : ` -X ${method}`} ${url} -H "Authorization: DPoP ${token}" -H "DPoP: ${proof}"\n`);
+} else {
+  const token = await mintDemoToken({ ...common, iss: flags.iss ?? ISSUER });
+  process.stdout.write(`${token}\n`);
+  process.stderr.write(`\ncurl -i http://127.0.0.1:${port}/hello -H "Authorization: Bearer ${token}"\n`);
+}

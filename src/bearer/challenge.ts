@@ -88,6 +88,7 @@ export const DESCRIPTIONS = {
   insufficient_scope: 'The access token lacks a required scope',
   insufficient_claim: 'The access token lacks a required claim',
   unavailable: 'Signing keys are unavailable',
+  unproven_confirmation: 'The access token is bound to a key the request did not prove',
 } as const;
 
 export interface ChallengeOptions {

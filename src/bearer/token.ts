@@ -10,7 +10,7 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * or another scheme such as Basic — RFC 6750 §3.1 answers those with a bare challenge);
  * `malformed`: a Bearer credential that is not one b64token (answered 400 invalid_request).
  */
-export type TokenLookup = { kind: 'none' } | { kind: 'malformed' } | { kind: 'token'; token: string };
+export type TokenLookup = { kind: 'none' } | { kind: 'malformed' } | { kind: 'token'; token: string; scheme?: 'dpop' };
 
 /** A place to read the token from, as in the guard's `tokenSources`. */
 export type TokenSource = { header: string } | { cookie: string };
@@ -19,10 +19,13 @@ const NONE: TokenLookup = { kind: 'none' };
 const MALFORMED: TokenLookup = { kind: 'malformed' };
 
 /**
- * RFC 6750 §2.1: scheme `Bearer` (any case), spaces, one b64token. Another scheme is `none`.
+ * RFC 6750 §2.1: scheme `Bearer` (any case), spaces, one b64token. Another scheme is `none`,
+ * and so is `DPoP` (RFC 9449 §7.1) unless `dpop` is set: a reader that checks no proof
+ * must never take a DPoP-scheme token for a bearer one.
  * @example fromAuthorization('Bearer eyJ...') // { kind: 'token', token: 'eyJ...' }
+ * @example fromAuthorization('DPoP eyJ...', true) // { kind: 'token', token: 'eyJ...', scheme: 'dpop' }
  */
-export function fromAuthorization(value: string | null | undefined): TokenLookup {
+export function fromAuthorization(value: string | null | undefined, dpop = false): TokenLookup {
   if (value === null || value === undefined) return NONE;
   // The usual spelling, `Bearer <b64token>`: what the steps below return for it, in one test.
   if (value.startsWith('Bearer ')) {
@@ -33,9 +36,12 @@ export function fromAuthorization(value: string | null | undefined): TokenLookup
   if (v === '') return NONE;
   const space = v.search(/\s/);
   const scheme = space < 0 ? v : v.slice(0, space);
-  if (scheme.toLowerCase() !== 'bearer') return NONE;
+  const lower = scheme.toLowerCase();
+  const isDpop = dpop && lower === 'dpop';
+  if (lower !== 'bearer' && !isDpop) return NONE;
   const rest = space < 0 ? '' : v.slice(space).replace(/^ +/, '');
-  return B64TOKEN.test(rest) ? { kind: 'token', token: rest } : MALFORMED;
+  if (!B64TOKEN.test(rest)) return MALFORMED;
+  return isDpop ? { kind: 'token', token: rest, scheme: 'dpop' } : { kind: 'token', token: rest };
 }
 
 /**
@@ -75,14 +81,15 @@ export interface HeaderReader {
 
 /**
  * The first source that holds something decides: a malformed header is not
- * rescued by a good cookie (the client meant the header).
+ * rescued by a good cookie (the client meant the header). With `dpop`, the
+ * Authorization source also reads the `DPoP` scheme (the lookup says so).
  * @example findToken(request.headers, [{ header: 'Authorization' }, { cookie: 'session' }])
  */
-export function findToken(headers: HeaderReader, sources: readonly TokenSource[]): TokenLookup {
+export function findToken(headers: HeaderReader, sources: readonly TokenSource[], dpop = false): TokenLookup {
   for (const s of sources) {
     let found: TokenLookup;
     if ('cookie' in s) found = fromCookie(headers.get('cookie'), s.cookie);
-    else if (s.header.toLowerCase() === 'authorization') found = fromAuthorization(headers.get(s.header));
+    else if (s.header.toLowerCase() === 'authorization') found = fromAuthorization(headers.get(s.header), dpop);
     else found = fromCustomHeader(headers.get(s.header));
     if (found.kind !== 'none') return found;
   }

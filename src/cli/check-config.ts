@@ -19,7 +19,7 @@ export interface CheckResult {
 }
 
 /** The bindings and vars of one Wrangler scope, as checkGuardConfig reads them. */
-export type BindingScope = Pick<WranglerScope, 'vars' | 'kvBindings' | 'serviceBindings' | 'where'>;
+export type BindingScope = Pick<WranglerScope, 'vars' | 'kvBindings' | 'serviceBindings' | 'where'> & Partial<Pick<WranglerScope, 'durableObjectBindings'>>;
 
 /**
  * Check a GUARD_CONFIG value (JSON text or object) against the bindings declared in one
@@ -49,6 +49,11 @@ export function checkGuardConfig(raw: unknown, scope: BindingScope, at?: SourceP
     errors.push(`${prefix}GUARD_CONFIG ${k.setting}: the ${k.binding} KV binding is missing from ${where}kv_namespaces${hint}`);
   }
   for (const sv of needed.services) if (!services.has(sv.binding)) errors.push(`${prefix}GUARD_CONFIG ${sv.setting}: no [[${where}services]] binding named ${sv.binding}`);
+  for (const d of needed.durableObjects) {
+    const cls = scope.durableObjectBindings?.get(d.binding);
+    if (cls !== d.className) errors.push(`${prefix}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] named ${d.binding} with class_name = "${d.className}" (and a [[migrations]] new_sqlite_classes entry for it)`);
+  }
+  if (config.dpop?.replay.kind === 'isolate') notes.push('dpop.replay is "isolate": each isolate remembers only the proofs it saw, so a proof replayed to another isolate is accepted (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
 
   const secrets = [...needed.secrets.keys()];
   for (const s of secrets) if (vars[s] !== undefined) notes.push(`${s} is a plain var in ${where}vars: fine for local development, use \`wrangler secret put ${s}\` for a deployment`);

@@ -14,6 +14,8 @@ export interface WranglerScope {
   vars: Record<string, unknown>;
   kvBindings: ReadonlySet<string>;
   serviceBindings: ReadonlySet<string>;
+  /** Durable Object bindings: name -> class_name. */
+  durableObjectBindings: ReadonlyMap<string, string>;
   /** Prefix for messages: '' or 'env.NAME.'. */
   where: string;
 }
@@ -24,6 +26,7 @@ interface WranglerModule {
     vars?: Record<string, unknown>;
     kv_namespaces?: { binding?: unknown }[];
     services?: { binding?: unknown }[];
+    durable_objects?: { bindings?: { name?: unknown; class_name?: unknown }[] };
   };
 }
 
@@ -71,6 +74,7 @@ export async function readWranglerScope(file: string | undefined, env: string | 
     vars: config.vars ?? {},
     kvBindings: bindingNames(config.kv_namespaces),
     serviceBindings: bindingNames(config.services),
+    durableObjectBindings: new Map((config.durable_objects?.bindings ?? []).filter((b) => typeof b.name === 'string' && typeof b.class_name === 'string').map((b) => [b.name as string, b.class_name as string])),
     where: env === undefined ? '' : `env.${env}.`,
   };
 }

@@ -70,6 +70,21 @@ export const MAX_JTI_LENGTH = 256;
 const HANDLE_CACHE_MAX = 256;
 const handles = new Map<string, Handle | Promise<Handle>>();
 
+// The same client sends the same header segment (typ, alg, jwk) with every proof, so
+// what a header segment was found to be is kept by its exact text: the parse, the
+// thumbprint and the JWK rules (the EC on-curve check, RSA parameters) run once per
+// client key, not per request. Only a header that passed every check that reads the
+// header alone is kept; what depends on the call's options (alg allowed, key fits
+// alg) is checked on every call. Same size bound as the handles; long segments are not kept.
+interface KnownHeader {
+  readonly header: JoseHeader;
+  readonly alg: string;
+  readonly jkt: string;
+  readonly entry: KeyEntry;
+}
+const HEADER_KEEP_MAX_LENGTH = 2048;
+const knownHeaders = new Map<string, KnownHeader>();
+
 function fail(code: JwtErrorCode, reason?: string, cause?: unknown): JwtError {
   return new JwtError(code, { ...(reason === undefined ? {} : { reason }), ...(cause === undefined ? {} : { cause }) });
 }
@@ -105,33 +120,18 @@ export async function verifyDpopProof(proof: string, options: DpopProofOptions):
   const policy = dpopPolicy(options);
   if (typeof proof !== 'string') throw fail('ERR_DPOP_PROOF_INVALID', 'the proof must be a string');
 
-  // Bound and split, header.
-  let header: JoseHeader;
-  let alg: string;
+  // Bound and split.
   let payloadEnd: number;
   let headerEnd: number;
   try {
     ({ headerEnd, payloadEnd } = split(proof, policy.maxLength));
-    ({ header, alg } = parseHeaderOnce(proof, headerEnd));
   } catch (cause) {
     throw fail('ERR_DPOP_PROOF_INVALID', undefined, cause);
   }
-  if (ownClaim(header, 'typ') !== 'dpop+jwt') throw fail('ERR_DPOP_TYP_INVALID');
+  const segment = proof.slice(0, headerEnd);
+  const { header, alg, jkt, entry } = knownHeaders.get(segment) ?? readHeader(proof, headerEnd, policy, segment);
   const spec = policy.specs.get(alg);
   if (spec === undefined) throw fail('ERR_DPOP_ALG_NOT_ALLOWED');
-
-  // The key: public only, fitting alg; its thumbprint names it.
-  const jwk = ownClaim(header, 'jwk');
-  if (!isObject(jwk)) throw fail('ERR_DPOP_JWK_INVALID', 'jwk missing');
-  for (const m of PRIVATE_MEMBERS) if (Object.hasOwn(jwk, m)) throw fail('ERR_DPOP_JWK_INVALID', 'jwk carries a private key member');
-  let jkt: string;
-  let entry: KeyEntry;
-  try {
-    jkt = jwkThumbprint(jwk);
-    entry = KeyEntry.fromJwk(jwk);
-  } catch (cause) {
-    throw fail('ERR_DPOP_JWK_INVALID', 'jwk is not a usable public key', cause);
-  }
   if (!entry.fits(spec)) throw fail('ERR_DPOP_JWK_INVALID', 'jwk does not fit alg');
 
   // Signature.
@@ -158,7 +158,41 @@ export async function verifyDpopProof(proof: string, options: DpopProofOptions):
     throw fail('ERR_DPOP_PROOF_INVALID', undefined, cause);
   }
   const claims = checkClaims(payload, policy);
+  const jwk = ownClaim(header, 'jwk') as Readonly<Record<string, unknown>>;
   return Object.freeze({ ...claims, jkt, alg: spec.alg, replayKey: dpopReplayKey(jkt, claims.jti), jwk, header, payload: Object.freeze(payload) });
+}
+
+/**
+ * The header's checks that read nothing but the header: parse, typ, alg allowed (by
+ * `policy`, before the key is looked at, so that error comes first), the jwk public
+ * only, its thumbprint and the library's JWK rules. What passes is kept by its text.
+ */
+function readHeader(proof: string, headerEnd: number, policy: DpopPolicy, segment: string): KnownHeader {
+  let header: JoseHeader;
+  let alg: string;
+  try {
+    ({ header, alg } = parseHeaderOnce(proof, headerEnd));
+  } catch (cause) {
+    throw fail('ERR_DPOP_PROOF_INVALID', undefined, cause);
+  }
+  if (ownClaim(header, 'typ') !== 'dpop+jwt') throw fail('ERR_DPOP_TYP_INVALID');
+  if (!policy.specs.has(alg)) throw fail('ERR_DPOP_ALG_NOT_ALLOWED');
+
+  // The key: public only; its thumbprint names it.
+  const jwk = ownClaim(header, 'jwk');
+  if (!isObject(jwk)) throw fail('ERR_DPOP_JWK_INVALID', 'jwk missing');
+  for (const m of PRIVATE_MEMBERS) if (Object.hasOwn(jwk, m)) throw fail('ERR_DPOP_JWK_INVALID', 'jwk carries a private key member');
+  let known: KnownHeader;
+  try {
+    known = { header, alg, jkt: jwkThumbprint(jwk), entry: KeyEntry.fromJwk(jwk) };
+  } catch (cause) {
+    throw fail('ERR_DPOP_JWK_INVALID', 'jwk is not a usable public key', cause);
+  }
+  if (segment.length <= HEADER_KEEP_MAX_LENGTH) {
+    if (knownHeaders.size >= HANDLE_CACHE_MAX) knownHeaders.delete(knownHeaders.keys().next().value!);
+    knownHeaders.set(segment, known);
+  }
+  return known;
 }
 
 /** The imported key for `id` (alg:jkt), made from `entry` on a miss. */

@@ -13,6 +13,7 @@ import { createVerifier, type Verifier, type VerifierOptions, type VerifierSetti
 import { DESCRIPTIONS, keysUnavailable, publicDescription, retryAfterSeconds, serverFault } from '../bearer/challenge.js';
 import { hasScopes } from '../bearer/scopes.js';
 import { findToken, type TokenSource } from '../bearer/token.js';
+import { unprovenConfirmation } from '../bearer/confirmation.js';
 import { JwtAuthError, SERVER_ERROR_DESCRIPTION } from './challenge.js';
 import { checkAuthSettings } from './options.js';
 
@@ -177,6 +178,9 @@ export function jwtAuth<E extends Env = JwtAuthEnv, P extends JWTPayload = JWTPa
       if (keysUnavailable(e.code)) throw new JwtAuthError('unavailable', { realm, description: DESCRIPTIONS.unavailable, retryAfter, cause: e });
       throw new JwtAuthError('invalid_token', { realm, description: publicDescription(e.code), cause: e });
     }
+
+    // A token bound to a key (cnf) is no bearer token, and this middleware proves no key (RFC 9449 §7.2, RFC 8705 §3).
+    if (unprovenConfirmation(result.payload, {}) !== undefined) throw new JwtAuthError('invalid_token', { realm, description: DESCRIPTIONS.unproven_confirmation });
 
     if (!hasScopes(result.payload, scopes)) {
       throw new JwtAuthError('insufficient_scope', { realm, description: DESCRIPTIONS.insufficient_scope, scopes });

@@ -10,6 +10,8 @@ export interface RequiredBindings {
   kv: { binding: 'JWKS_CACHE' | 'VERIFY_CACHE'; setting: string }[];
   /** The service binding of `origin: { service }`. */
   services: { binding: string; setting: string }[];
+  /** Durable Object bindings, with the class each must name (exported by src/worker/index.ts). */
+  durableObjects: { binding: string; className: string; setting: string }[];
   /** Secrets, by binding name: the setting that names each (CACHE_KEY: optional, turns the KV tiers on). */
   secrets: Map<string, string>;
 }
@@ -29,5 +31,9 @@ export function requiredBindings(config: GuardConfig): RequiredBindings {
   for (const [i, is] of config.issuers.entries()) if (is.source.kind === 'secret') secrets.set(is.source.binding, `issuers[${i}].secretBinding`);
   if (config.admin !== undefined) secrets.set(config.admin.secretBinding, 'admin.secretBinding');
   if (config.originAssertion !== undefined) secrets.set(config.originAssertion.keyBinding, 'originAssertion.keyBinding');
-  return { kv, services, secrets };
+  const durableObjects: RequiredBindings['durableObjects'] = [];
+  const dp = config.dpop;
+  if (dp?.nonceSecretBinding !== undefined) secrets.set(dp.nonceSecretBinding, 'dpop.nonceSecretBinding');
+  if (dp !== undefined && dp.replay.kind === 'durableObject') durableObjects.push({ binding: dp.replay.binding, className: 'DpopReplayShard', setting: 'dpop.replay.durableObject' });
+  return { kv, services, durableObjects, secrets };
 }

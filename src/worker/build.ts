@@ -23,6 +23,7 @@ import { parseConfig, type GuardConfig } from './config.js';
 import { Counters } from './counters.js';
 import type { AnalyticsLike } from './observe.js';
 import { RejectionLog } from './rejection-log.js';
+import { senderConstraintStage } from './sender-constraint.js';
 import { serviceBinding, type ServiceBinding } from './service-origin.js';
 import type { KvJwksStore } from './jwks-store.js';
 import type { Sealer } from './seal.js';
@@ -127,6 +128,7 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
       ...(is.audience.length === 0 ? {} : { audience: is.audience }),
       algorithms: is.algorithms as Algorithm[],
       ...(is.typ === undefined ? {} : { typ: is.typ }),
+      ...(is.profile === undefined ? {} : { profile: is.profile }),
       // The library refuses an older iat, and with it an iat in the future (beyond clockTolerance).
       ...(is.maxTokenAge === undefined ? {} : { maxTokenAge: is.maxTokenAge }),
     };
@@ -181,6 +183,9 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
   const assertion = config.originAssertion === undefined ? undefined : (await import('./origin-assertion.js')).OriginAssertion.fromEnv(config.originAssertion, env);
   const afterVerify: AfterVerifyStage[] = [];
+  if (config.dpop !== undefined) afterVerify.push(await (await import('./dpop-stage.js')).dpopStageFromEnv({ ...config, dpop: config.dpop }, env, { now, log }));
+  // Always last and always on: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
+  afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms));
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
   return {

@@ -18,6 +18,8 @@ export interface IssuerInput {
   typ?: string;
   /** Seconds (1..31536000): refuse tokens whose `iat` is older; `iat` is then required and never later than now + clockTolerance. */
   maxTokenAge?: number;
+  /** `"at+jwt"`: RFC 9068 access tokens only (typ at+jwt; iss, exp, aud, sub, client_id, iat, jti present). Needs `audience`. */
+  profile?: 'at+jwt';
   /** Inline public keys. */
   jwks?: { keys: Record<string, unknown>[] };
   /** https (http only on loopback). */
@@ -28,6 +30,8 @@ export interface IssuerInput {
   discovery?: true;
   /** Cloudflare Access: sets issuer, JWKS URL and RS256 from the team name; `audience` is the AUD tag. */
   cloudflareAccess?: { team: string };
+  /** RFC 9449: `required` takes only DPoP-bound tokens with a proof; `allowed` takes unbound bearer tokens too. Needs the top-level `dpop`. */
+  dpop?: 'required' | 'allowed';
 }
 
 /** A route rule: the first whose prefix and methods match decides. */
@@ -112,4 +116,11 @@ export interface GuardConfigInput {
   originAssertion?: OriginAssertionInput;
   /** How request paths are read, matched and forwarded (docs/deploy.md, "Request paths"). */
   paths?: { escapedSlashes?: 'reject' | 'decode'; caseSensitive?: boolean; forward?: 'canonical' | 'received' };
+  /**
+   * DPoP proofs (RFC 9449) for the issuers that set `dpop`. `replay`: a Durable Object binding
+   * (class DpopReplayShard) or `"isolate"` (tests, single-isolate dev only). `nonceSecretBinding`:
+   * stateless server nonces. `algorithms`: asymmetric only (default ES256, EdDSA, RS256, PS256).
+   * `maxAgeSeconds`: oldest proof accepted (1..300, default 60).
+   */
+  dpop?: { replay: { durableObject: string } | 'isolate'; nonceSecretBinding?: string; algorithms?: OneOrMany<string>; maxAgeSeconds?: number };
 }

@@ -9,6 +9,7 @@ import { ConfigError } from './config-error.js';
 import { isObject, num, str } from './config-values.js';
 import { CORS_KEYS, parseCors, type CorsConfig } from './cors.js';
 import { parseTokenSources, type TokenSource } from './credentials.js';
+import { DPOP_KEYS, parseDpop, type DpopConfig } from './dpop-config.js';
 import { parseForwarding, parseOrigin, type ForwardingConfig, type OriginConfig } from './forwarding-config.js';
 import { parseJwksMaxAge } from './jwks-max-age.js';
 import { ISSUER_KEYS, parseIssuers, usesCloudflareAccess, type IssuerConfig } from './issuers-config.js';
@@ -44,14 +45,16 @@ export interface GuardConfig extends ForwardingConfig {
   originAssertion: OriginAssertionConfig | undefined;
   /** How request paths are read, matched and forwarded (docs/deploy.md, "Request paths"). */
   paths: PathPolicy;
+  /** RFC 9449 proofs (./dpop-config.ts); undefined when no issuer sets dpop. */
+  dpop: DpopConfig | undefined;
 }
 
 const TOP_LEVEL = new Set([
-  '$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths',
+  '$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'paths', 'dpop',
 ]);
 
 /** Every setting name parseConfig accepts, per object (the JSON Schema is tested against these). */
-export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | 'cache' | 'jwks' | 'paths' | 'admin' | 'originAssertion', ReadonlySet<string>>> = {
+export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | 'cache' | 'jwks' | 'paths' | 'admin' | 'originAssertion' | 'dpop', ReadonlySet<string>>> = {
   top: TOP_LEVEL,
   issuer: ISSUER_KEYS,
   rule: RULE_KEYS,
@@ -61,6 +64,7 @@ export const CONFIG_KEYS: Readonly<Record<'top' | 'issuer' | 'rule' | 'cors' | '
   paths: PATHS_KEYS,
   admin: ADMIN_KEYS,
   originAssertion: ORIGIN_ASSERTION_KEYS,
+  dpop: DPOP_KEYS,
 };
 
 /**
@@ -111,5 +115,6 @@ export function parseConfig(raw: unknown): GuardConfig {
     admin,
     originAssertion: parseOriginAssertion(v.originAssertion, forwardHeaders),
     paths: parsePaths(v.paths),
+    dpop: parseDpop(v.dpop, issuers),
   };
 }

@@ -5,6 +5,7 @@
 import { findToken, type TokenSource } from '../bearer/token.js';
 import { ConfigError } from './config-error.js';
 import { HTTP_TOKEN, isObject, str } from './config-values.js';
+import { dpopChallenge } from './dpop-answers.js';
 import { ANONYMOUS, type AuthOutcome, type RequestContext } from './context.js';
 import type { Observer } from './observe.js';
 import * as answer from './responses.js';
@@ -48,18 +49,27 @@ function parseSource(v: unknown, i: number): TokenSource {
  * const stop = credentialStage(cx, config, observe);
  * if (stop !== undefined) return stop;
  */
-export function credentialStage(cx: RequestContext, config: { tokenSources: readonly TokenSource[]; realm: string }, observe: Observer): AuthOutcome | undefined {
-  const found = findToken(cx.request.headers, config.tokenSources);
+export function credentialStage(
+  cx: RequestContext,
+  config: { tokenSources: readonly TokenSource[]; realm: string; dpop?: { algorithms: readonly string[] } | undefined },
+  observe: Observer,
+): AuthOutcome | undefined {
+  // The DPoP scheme is read only when a DPoP stage will check its proof (dpop-stage.ts).
+  const found = findToken(cx.request.headers, config.tokenSources, config.dpop !== undefined);
   if (found.kind === 'none') {
     // Envoy's allow_missing: no token at all passes anonymously; a bad one never does.
     if (cx.matched!.auth === 'optional') return ANONYMOUS;
     observe.count('missing_token');
-    return observe.refuse(cx, answer.missingToken(config.realm), { code: 'missing_token', status: 401 });
+    const res = answer.missingToken(config.realm);
+    // RFC 9449 §7.2: a resource that takes both schemes offers both challenges.
+    if (config.dpop !== undefined) res.headers.append('www-authenticate', dpopChallenge(config.realm, config.dpop.algorithms));
+    return observe.refuse(cx, res, { code: 'missing_token', status: 401 });
   }
   if (found.kind === 'malformed') {
     observe.count('malformed_token');
     return observe.refuse(cx, answer.malformedToken(config.realm), { code: 'malformed_token', status: 400 });
   }
   cx.token = found.token;
+  if (found.scheme === 'dpop') cx.scheme = 'dpop';
   return undefined;
 }

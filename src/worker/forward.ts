@@ -91,10 +91,13 @@ export class Forwarder {
     // Envoy's forward_payload_header: base64url of the verified payload's JSON.
     if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, encode(encoder.encode(JSON.stringify(outcome.payload))));
     // A service binding has no URL of its own: the assertion's default audience is then the guard's origin.
-    if (assertion !== undefined) await assertion.stamp(headers, outcome.payload, new URL(cx.url.href), typeof config.origin === 'object' ? undefined : config.origin);
+    if (assertion !== undefined) await assertion.stamp(headers, outcome.payload, new URL(cx.url.href), typeof config.origin === 'object' ? undefined : config.origin, cx.proven);
     observe.count('accepted');
     observe.point('accepted', outcome.issuer);
-    return withTiming(await this.#send(cx.request, out), outcome.timing);
+    const res = withTiming(await this.#send(cx.request, out), outcome.timing);
+    // RFC 9449 §8.2: the next nonce, when the proof used the previous one.
+    if (cx.dpopNonce !== undefined) res.headers.set('dpop-nonce', cx.dpopNonce);
+    return res;
   }
 
   /**

@@ -1,6 +1,6 @@
 // An issuer entry's checks on a token beyond its key, `iss` and `aud`: the header
-// `typ` and `maxTokenAge`. Both go to the library as they are (src/options.ts,
-// src/claims.ts), which does the checking; this only reads them from the config.
+// `typ`, `maxTokenAge` and the access-token `profile`. They go to the library as they
+// are (src/options.ts, src/claims.ts), which does the checking; this only reads them.
 
 import { ConfigError } from './config-error.js';
 
@@ -16,13 +16,16 @@ export interface IssuerChecks {
    * required, and an `iat` later than now plus `clockTolerance` is refused.
    */
   maxTokenAge?: number;
+  /** `at+jwt`: the JWT access token profile (RFC 9068): typ at+jwt and iss, exp, aud, sub, client_id, iat, jti present. */
+  profile?: 'at+jwt';
 }
 
 /**
- * `typ` and `maxTokenAge` of one issuer entry; a ConfigError naming the setting when either is wrong.
+ * `typ`, `maxTokenAge` and `profile` of one issuer entry; a ConfigError naming the setting when one is wrong.
  *
  * @example
  * parseIssuerChecks({ typ: 'at+jwt', maxTokenAge: 3600 }, 'issuers[0]'); // { typ: 'at+jwt', maxTokenAge: 3600 }
+ * parseIssuerChecks({ profile: 'at+jwt' }, 'issuers[0]'); // { profile: 'at+jwt' }
  */
 export function parseIssuerChecks(v: Record<string, unknown>, at: string): IssuerChecks {
   const out: IssuerChecks = {};
@@ -36,6 +39,12 @@ export function parseIssuerChecks(v: Record<string, unknown>, at: string): Issue
       throw new ConfigError(`${at}.maxTokenAge`, `expected whole seconds from 1 to ${MAX_TOKEN_AGE_LIMIT}`);
     }
     out.maxTokenAge = age;
+  }
+  if (v.profile !== undefined) {
+    if (v.profile !== 'at+jwt') throw new ConfigError(`${at}.profile`, 'the one profile is "at+jwt"');
+    // The library checks this too, but at build time and naming its own option.
+    if (out.typ !== undefined && !/^(application\/)?at\+jwt$/i.test(out.typ)) throw new ConfigError(`${at}.typ`, 'the at+jwt profile fixes typ; remove it');
+    out.profile = 'at+jwt';
   }
   return out;
 }

@@ -5,6 +5,7 @@ import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import { ConfigError } from './config-error.js';
 import { claimValues, httpUrl, isObject, knownKeys, str, strList, type ClaimWant, type Json } from './config-values.js';
 import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
+import { parseIssuerDpop, type DpopMode } from './dpop-config.js';
 
 export type KeySourceConfig =
   | { kind: 'jwks'; jwks: { keys: unknown[] } }
@@ -21,10 +22,12 @@ export interface IssuerConfig extends IssuerChecks {
   claims: Record<string, ClaimWant>;
   algorithms: string[];
   source: KeySourceConfig;
+  /** RFC 9449 sender constraint (dpop-config.ts); undefined: DPoP-scheme tokens of this issuer are refused. */
+  dpop?: DpopMode | undefined;
 }
 
 /** Every setting an issuer entry accepts. */
-export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
+export const ISSUER_KEYS: ReadonlySet<string> = new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'profile', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess', 'dpop']);
 
 /**
  * The `issuers` list, checked: at least one entry, each `iss` spelling in one entry only.
@@ -82,7 +85,10 @@ function parseIssuer(raw: unknown, i: number): IssuerConfig {
   for (const [j, a] of algorithms.entries()) {
     if (!SUPPORTED_ALGORITHMS.includes(a)) throw new ConfigError(`${at}.algorithms[${j}]`, 'unsupported algorithm');
   }
-  return { issuer, audience, claims, algorithms, source: keySource(v, at, issuer, algorithms), ...parseIssuerChecks(v, at) };
+  const checks = parseIssuerChecks(v, at);
+  // RFC 9068 tokens always carry aud, and the library's profile checks it: claims alone cannot stand in.
+  if (checks.profile !== undefined && audience.length === 0) throw new ConfigError(`${at}.audience`, 'the at+jwt profile needs audience (claims alone are not enough)');
+  return { issuer, audience, claims, algorithms, source: keySource(v, at, issuer, algorithms), ...checks, dpop: parseIssuerDpop(v.dpop, at) };
 }
 
 /** Where the entry's keys come from: exactly one of jwks, jwksUrl, secretBinding or discovery (the default). */

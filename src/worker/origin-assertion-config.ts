@@ -46,8 +46,9 @@ export function parseOriginAssertion(v: unknown, forwardHeaders: readonly string
   const ttl = o.ttl ?? 60;
   if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > 3600) throw fail('ttl', 'expected whole seconds from 1 to 3600');
   const claims = o.claims ?? ['sub'];
-  if (!Array.isArray(claims) || claims.some((c) => typeof c !== 'string' || ['iss', 'aud', 'exp', 'iat', 'nbf', 'jti'].includes(c))) {
-    throw fail('claims', 'expected claim names (iss, aud, exp, iat, nbf, jti are set by the guard)');
+  if (!Array.isArray(claims) || claims.some((c) => typeof c !== 'string' || ['iss', 'aud', 'exp', 'iat', 'nbf', 'jti', 'cnf'].includes(c))) {
+    // cnf is what this request proved (origin-assertion.ts), never the token's copy.
+    throw fail('claims', 'expected claim names (iss, aud, exp, iat, nbf, jti, cnf are set by the guard)');
   }
   if (typeof o.keyBinding !== 'string' || o.keyBinding.length === 0) throw fail('keyBinding', 'expected the name of the secret holding the private JWK');
   const jwksPath = o.jwksPath ?? '/.well-known/edgejwt/jwks.json';

@@ -4,6 +4,7 @@
 // trusting plain X-Auth-* headers. The public key set is served at `jwksPath`.
 // The private JWK comes from a secret binding and is imported once per isolate.
 
+import type { ProvenKeys } from '../bearer/confirmation.js';
 import { ownClaim, type JWTPayload } from '../claims.js';
 import { createSigner, type Signer } from '../sign/signer.js';
 import type { PrivateJWK } from '../sign/keys.js';
@@ -63,13 +64,21 @@ export class OriginAssertion {
     for (const name of drop) headers.delete(name);
   }
 
-  /** Sign the assertion for a verified `payload` into `headers` (the request forwarded to `origin`). */
-  async stamp(headers: Headers, payload: JWTPayload, guardUrl: URL, origin: string | undefined): Promise<void> {
+  /**
+   * Sign the assertion for a verified `payload` into `headers` (the request forwarded to `origin`).
+   * `proven`: what the sender-constraint stages proved; it becomes the assertion's `cnf`
+   * (never the token's own `cnf`: origin-assertion-config.ts refuses it among the claims).
+   */
+  async stamp(headers: Headers, payload: JWTPayload, guardUrl: URL, origin: string | undefined, proven: ProvenKeys = {}): Promise<void> {
     const claims: Record<string, unknown> = {};
     // Only claims the payload carries itself: never an inherited name such as `constructor`.
     for (const name of this.config.claims) {
       const value = ownClaim(payload, name);
       if (value !== undefined) claims[name] = value;
+    }
+    // The origin learns the request was sender-constrained, and by which key (RFC 7800 cnf members).
+    if (proven.jkt !== undefined || proven.x5t !== undefined) {
+      claims.cnf = { ...(proven.jkt === undefined ? {} : { jkt: proven.jkt }), ...(proven.x5t === undefined ? {} : { 'x5t#S256': proven.x5t }) };
     }
     const c = this.config;
     const jwt = await this.#signer.sign(claims, {

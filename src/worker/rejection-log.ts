@@ -15,6 +15,8 @@ export type RejectionCode =
   | 'claim_not_forwardable'
   | 'method_override'
   | 'keys_unavailable'
+  | 'unproven_confirmation'
+  | `dpop_${string}`
   | `ERR_${string}`;
 
 export interface Rejection {

@@ -157,6 +157,20 @@ describe('checking GUARD_CONFIG', () => {
     expect(plain.notes.join('\n')).toContain('SIGNING_JWK is a plain var');
   });
 
+  it('check_config_dpop: the replay Durable Object binding with class DpopReplayShard, the nonce secret, and a warning for replay "isolate"', async () => {
+    const dpop = (replay: unknown) => ({ issuers: [{ ...goodConfig.issuers[0], dpop: 'required' }], dpop: { replay, nonceSecretBinding: 'DPOP_NONCE' } });
+    const missing = await check(project({ 'w.toml': toml(dpop({ durableObject: 'DPOP_REPLAY' })) }), 'w.toml');
+    expect(missing.errors[0]).toMatch(/dpop\.replay\.durableObject: no \[\[durable_objects\.bindings\]\] named DPOP_REPLAY with class_name = "DpopReplayShard"/);
+    const bound = '[[durable_objects.bindings]]\nname = "DPOP_REPLAY"\nclass_name = "DpopReplayShard"\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["DpopReplayShard"]\n';
+    const ok = await check(project({ 'w.toml': toml(dpop({ durableObject: 'DPOP_REPLAY' }), bound) }), 'w.toml');
+    expect(ok.ok).toBe(true);
+    expect(ok.notes.join('\n')).toMatch(/secrets the guard reads .*DPOP_NONCE/);
+    expect(ok.notes.join('\n')).not.toMatch(/isolate/);
+    const isolate = await check(project({ 'w.toml': toml(dpop('isolate')) }), 'w.toml');
+    expect(isolate.ok).toBe(true);
+    expect(isolate.notes.join('\n')).toMatch(/dpop\.replay is "isolate": .*a proof replayed to another isolate is accepted/);
+  });
+
   it('positions: keyOffset finds the key in the chosen environment; positionAt counts from 1', () => {
     const text = '[vars]\nGUARD_CONFIG = "a"\n[env.x.vars]\nGUARD_CONFIG = "b"\n';
     expect(positionAt(text, keyOffset(text, 'GUARD_CONFIG')!, 'f')).toEqual({ file: 'f', line: 2, column: 1 });
@@ -234,6 +248,7 @@ describe('JSON Schema (src/worker/guard-config.schema.json)', () => {
     expect(keys(schema.properties.paths)).toEqual([...CONFIG_KEYS.paths].sort());
     expect(keys(schema.properties.admin)).toEqual([...CONFIG_KEYS.admin].sort());
     expect(keys(schema.properties.originAssertion)).toEqual([...CONFIG_KEYS.originAssertion].sort());
+    expect(keys(schema.properties.dpop)).toEqual([...CONFIG_KEYS.dpop].sort());
   });
 
   it('lists exactly the supported algorithms', () => {

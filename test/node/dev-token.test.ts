@@ -1,8 +1,11 @@
 // `npm run token` (dev/token.mjs): its flags, run as a user would.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decodeUnverified } from '../../src/decode.js';
+import { checkDpopBinding, jwkThumbprint, verifyDpopProof } from '../../src/index.js';
+import { createGuard } from '../../src/worker/api.js';
 
 const script = fileURLToPath(new URL('../../dev/token.mjs', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
@@ -34,5 +37,64 @@ describe('npm run token', () => {
     expect(run('--bogus', '1').status).toBe(2);
     expect(run('--exp', 'soon').status).toBe(2);
     expect(run('--exp', '0').status).toBe(2);
+    expect(run('--url', 'http://127.0.0.1/x').status).toBe(2);
+    expect(run('--dpop', '--url', '/dpop/x').status).toBe(2);
+    expect(run('--dpop', '--method', 'get').status).toBe(2);
+  });
+});
+
+/** The curl line `npm run token -- --dpop` prints: method, URL and headers. */
+function parseCurl(stderr: string): { method: string; url: string; headers: Record<string, string> } {
+  const line = stderr.split('\n').find((l) => l.startsWith('curl '))!;
+  const method = / -X ([A-Z]+) /.exec(line)?.[1] ?? 'GET';
+  const url = / (https?:\/\/\S+) /.exec(line)![1]!;
+  const headers: Record<string, string> = {};
+  for (const [, name, value] of line.matchAll(/-H "([^:]+): ([^"]+)"/g)) headers[name!.toLowerCase()] = value!;
+  return { method, url, headers };
+}
+
+/** `npm run dev`'s GUARD_CONFIG (wrangler.toml [env.dev]), its DPoP replay store swapped for this process's memory. */
+function devConfig(): Record<string, unknown> {
+  const toml = readFileSync(fileURLToPath(new URL('../../wrangler.toml', import.meta.url)), 'utf8');
+  const text = /\[env\.dev\.vars\][\s\S]*?GUARD_CONFIG = '''([\s\S]*?)'''/.exec(toml)![1]!;
+  const config = JSON.parse(text) as Record<string, unknown> & { dpop: Record<string, unknown> };
+  return { ...config, dpop: { ...config.dpop, replay: 'isolate' }, cache: undefined, admin: undefined };
+}
+
+describe('npm run token -- --dpop', () => {
+  it('dev_token_dpop_bound: the token is RFC 9068-shaped and bound (cnf.jkt) to the key of the proof printed beside it', async () => {
+    const r = run('--dpop', '--method', 'POST', '--url', 'http://127.0.0.1:9999/dpop/orders', '--sub', 'bob');
+    expect(r.status).toBe(0);
+    const token = r.stdout.trim();
+    const curl = parseCurl(r.stderr);
+    expect(curl).toMatchObject({ method: 'POST', url: 'http://127.0.0.1:9999/dpop/orders' });
+    expect(curl.headers.authorization).toBe(`DPoP ${token}`);
+    const { header, payload } = decodeUnverified(token);
+    expect(header.typ).toBe('at+jwt');
+    expect(payload).toMatchObject({ iss: 'https://demo-issuer.edgejwt.invalid/dpop', sub: 'bob', client_id: 'demo-client' });
+    expect(typeof payload.jti).toBe('string');
+    const proof = await verifyDpopProof(curl.headers.dpop!, { method: 'POST', url: curl.url, algorithms: ['ES256'], accessToken: token });
+    expect((payload.cnf as { jkt: string }).jkt).toBe(jwkThumbprint(proof.jwk));
+    checkDpopBinding(payload, proof);
+  });
+
+  it('dev_token_dpop_curl_against_dev_config: the printed curl passes npm run dev\'s config once, then is a replay (401); the default URL is /dpop/hello', async () => {
+    const r = run('--dpop', '--port', '8787');
+    const { method, url, headers } = parseCurl(r.stderr);
+    expect(url).toBe('http://127.0.0.1:8787/dpop/hello');
+    const guard = createGuard(devConfig() as never, { log: () => undefined });
+    const env = {};
+    const ctx = { waitUntil: (p: Promise<unknown>) => void p.catch(() => undefined) };
+    const send = () => guard.fetch(new Request(url, { method, headers }), env as never, ctx);
+    const first = await send();
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { path: string }).path).toBe('/dpop/hello');
+    expect((await send()).status).toBe(401);
+    // /dpop/ takes only the DPoP issuer: the plain demo token is refused there, and the bound token as Bearer too.
+    const plain = run().stdout.trim();
+    expect((await guard.fetch(new Request(url, { headers: { authorization: `Bearer ${plain}` } }), env as never, ctx)).status).toBe(401);
+    expect((await guard.fetch(new Request('http://127.0.0.1:8787/hello', { headers: { authorization: `Bearer ${plain}` } }), env as never, ctx)).status).toBe(200);
+    const bound = run('--dpop').stdout.trim();
+    expect((await guard.fetch(new Request('http://127.0.0.1:8787/hello', { headers: { authorization: `Bearer ${bound}` } }), env as never, ctx)).status).toBe(401);
   });
 });

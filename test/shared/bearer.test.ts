@@ -35,6 +35,18 @@ describe('token extraction', () => {
     }
   });
 
+  it('dpop_scheme_only_when_asked: Authorization DPoP <token> (any case) is a token with scheme dpop only for a reader that checks proofs; otherwise none', () => {
+    expect(fromAuthorization('DPoP a.b.c')).toEqual({ kind: 'none' });
+    expect(fromAuthorization('DPoP a.b.c', true)).toEqual({ kind: 'token', token: 'a.b.c', scheme: 'dpop' });
+    expect(fromAuthorization('dpop   a.b.c', true)).toEqual({ kind: 'token', token: 'a.b.c', scheme: 'dpop' });
+    expect(fromAuthorization('Bearer a.b.c', true)).toEqual({ kind: 'token', token: 'a.b.c' });
+    expect(fromAuthorization('DPoP a b', true)).toEqual({ kind: 'malformed' });
+    expect(findToken({ get: () => 'DPoP a.b.c' }, [{ header: 'Authorization' }])).toEqual({ kind: 'none' });
+    expect(findToken({ get: () => 'DPoP a.b.c' }, [{ header: 'Authorization' }], true)).toEqual({ kind: 'token', token: 'a.b.c', scheme: 'dpop' });
+    // A custom header never carries the DPoP scheme: only Authorization does (RFC 9449 §7.1).
+    expect(findToken({ get: () => 'DPoP a.b.c' }, [{ header: 'X-Token' }], true)).toEqual({ kind: 'malformed' });
+  });
+
   it('a custom header carries the bare token or Bearer <token>', () => {
     expect(fromCustomHeader('a.b.c')).toEqual({ kind: 'token', token: 'a.b.c' });
     expect(fromCustomHeader('Bearer a.b.c')).toEqual({ kind: 'token', token: 'a.b.c' });
