@@ -71,6 +71,13 @@ async function sameSecret(a: string, b: string): Promise<boolean> {
   // Digest first so the comparison is over equal lengths, then compare in constant time.
   const enc = new TextEncoder();
   const [da, db] = await Promise.all([crypto.subtle.digest('SHA-256', enc.encode(a)), crypto.subtle.digest('SHA-256', enc.encode(b))]);
-  // workerd's SubtleCrypto extension (not in the DOM typings).
-  return (crypto.subtle as SubtleCrypto & { timingSafeEqual(a: ArrayBuffer, b: ArrayBuffer): boolean }).timingSafeEqual(da, db);
+  // workerd's SubtleCrypto extension (not in the DOM typings); Node, Deno and Bun lack it.
+  const subtle = crypto.subtle as SubtleCrypto & { timingSafeEqual?: (a: ArrayBuffer, b: ArrayBuffer) => boolean };
+  if (typeof subtle.timingSafeEqual === 'function') return subtle.timingSafeEqual(da, db);
+  // Elsewhere: every byte of the two 32-byte digests is looked at, whatever differs.
+  const x = new Uint8Array(da);
+  const y = new Uint8Array(db);
+  let diff = 0;
+  for (let i = 0; i < x.length; i++) diff |= x[i]! ^ y[i]!;
+  return diff === 0;
 }
