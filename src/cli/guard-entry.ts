@@ -30,6 +30,11 @@ export function guardEntry(raw: unknown, from: string = COMPILED_MODULE): GuardE
   const config = parseConfig(raw);
   const features = featuresFor(config);
   const names = features.join(', ');
+  // workerd binds a Durable Object by the class the entry exports: only the ones this config binds.
+  const objects = [
+    ...(config.dpop?.replay.kind === 'durableObject' ? ['DpopReplayShard'] : []),
+    ...(config.revocation !== undefined && typeof config.revocation.store === 'object' ? ['RevocationList'] : []),
+  ];
   const code = [
     '// Written by `edgejwt build-guard` from GUARD_CONFIG; build it again when GUARD_CONFIG changes',
     '// (a deployment whose GUARD_CONFIG differs from this one refuses every request).',
@@ -38,6 +43,7 @@ export function guardEntry(raw: unknown, from: string = COMPILED_MODULE): GuardE
     `const config = ${configLiteral(config)};`,
     '',
     `export default compiledWorker({ config, source: ${JSON.stringify(configSource(raw) ?? '')} }, { ${names} });`,
+    ...(objects.length === 0 ? [] : [`export { ${objects.join(', ')} } from ${JSON.stringify(from)};`]),
     '',
   ].join('\n');
   return { code, features };

@@ -10,3 +10,6 @@ export type { GuardConfigInput, IssuerInput, RuleInput, CorsInput, OriginAsserti
 export type { GuardEnv, GuardDeps } from './build.js';
 export type { WorkerHandler } from './default-worker.js';
 export { default } from './default-worker.js';
+// An embedder that binds `dpop.replay` or `revocation.store` to a Durable Object exports the class from its own entry.
+export { DpopReplayShard } from './dpop-replay/shard-object.js';
+export { RevocationList } from './revocation/list-object.js';

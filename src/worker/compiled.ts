@@ -21,6 +21,9 @@ export { originAssertion } from './features/origin-assertion.js';
 export { dpop } from './features/dpop.js';
 export { mtls } from './features/mtls.js';
 export { revocation } from './features/revocation.js';
+// The Durable Object classes a config can bind; the entry re-exports the ones it uses.
+export { DpopReplayShard } from './dpop-replay/shard-object.js';
+export { RevocationList } from './revocation/list-object.js';
 
 /**
  * What `edgejwt build-guard` writes into the entry: the checked config, and the GUARD_CONFIG

@@ -18,6 +18,9 @@ export { originAssertion } from './features/origin-assertion.js';
 export { dpop } from './features/dpop.js';
 export { mtls } from './features/mtls.js';
 export { revocation } from './features/revocation.js';
+// The Durable Object classes a config can bind; the entry re-exports the ones it uses.
+export { DpopReplayShard } from './dpop-replay/shard-object.js';
+export { RevocationList } from './revocation/list-object.js';
 export type { GuardFeatures, KvTiersFeature, RemoteKeysFeature, OriginAssertionFeature, DpopFeature, MtlsFeature, RevocationFeature } from './features/registry.js';
 export type { AuthResult, EmbeddedGuard, GuardConfigSource } from './embed.js';
 export type { GuardDeps, GuardEnv } from './build.js';

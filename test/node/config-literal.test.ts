@@ -120,6 +120,16 @@ describe('configLiteral (the compiled entry\'s config)', () => {
     expect(() => guardEntry({ issuers: [] })).toThrow(ConfigError);
   });
 
+  it('compiled_entry_exports_bound_durable_objects: the classes a config binds, and only those, are exported by the entry', () => {
+    const issuer = { issuer: 'https://a.example.com', audience: 'api', algorithms: ['ES256'], jwksUrl: 'https://a.example.com/jwks', dpop: 'required' };
+    const revocation = { path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET' };
+    const both = guardEntry({ issuers: [issuer], cache: { jwks: false }, dpop: { replay: { durableObject: 'DPOP_REPLAY' } }, revocation: { ...revocation, store: { durableObject: 'REVOCATIONS' } } });
+    expect(both.features).toEqual(['remoteKeys', 'dpop', 'revocation']);
+    expect(both.code).toContain('export { DpopReplayShard, RevocationList } from "edgejwt/worker/compiled";');
+    const isolate = guardEntry({ issuers: [issuer], cache: { jwks: false }, dpop: { replay: 'isolate' }, revocation: { ...revocation, store: 'isolate' } });
+    expect(isolate.code).not.toMatch(/DpopReplayShard|RevocationList/);
+  });
+
   it('self_test_kept_unless_config_names_no_wasm_algorithm: only a config listing RS/PS/ES alone skips it', () => {
     const rs = { issuers: [{ issuer: 'a', audience: 'api', algorithms: ['RS256', 'ES256'] }, { issuer: 'b', audience: 'api', algorithms: 'PS256' }] };
     expect(selfTestNeeded(rs)).toBe(false);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { guardEntry } from '../../src/cli/guard-entry.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const FEATURE_FILES = ['src/worker/remote-keys.ts', 'src/worker/jwks-store.ts', 'src/worker/verify-cache.ts', 'src/worker/seal.ts', 'src/worker/origin-assertion.ts', 'src/worker/discovery.ts'];
+const FEATURE_FILES = ['src/worker/remote-keys.ts', 'src/worker/jwks-store.ts', 'src/worker/verify-cache.ts', 'src/worker/seal.ts', 'src/worker/origin-assertion.ts', 'src/worker/discovery.ts', 'src/worker/dpop-stage.ts', 'src/dpop/proof.ts', 'src/worker/mtls-stage.ts', 'src/worker/revocation-stage.ts', 'src/worker/revocation/view.ts', 'src/worker/dpop-replay/shard-object.ts', 'src/worker/revocation/list-object.ts'];
 
 /** The source files with bytes in an esbuild bundle of `contents` (a module in the repository root). */
 async function bundledFiles(contents: string): Promise<string[]> {
@@ -36,7 +36,7 @@ describe('guard bundles hold only the features used', () => {
   it('lean_embedder_bundles_only_imported_features: an embedder without remoteKeys bundles no remote key code', async () => {
     const without = await bundledFiles(`import { createLeanGuard, originAssertion } from './src/worker/lean.ts';\nexport default createLeanGuard(undefined, { features: { originAssertion } });`);
     expect(without).toContain('src/worker/origin-assertion.ts');
-    for (const f of ['src/worker/remote-keys.ts', 'src/worker/discovery.ts', 'src/worker/jwks-store.ts', 'src/worker/verify-cache.ts', 'src/worker/seal.ts']) expect(without).not.toContain(f);
+    for (const f of FEATURE_FILES.filter((f) => f !== 'src/worker/origin-assertion.ts')) expect(without).not.toContain(f);
     const withRemote = await bundledFiles(`import { createLeanGuard, remoteKeys } from './src/worker/lean.ts';\nexport default createLeanGuard(undefined, { features: { remoteKeys } });`);
     expect(withRemote).toContain('src/worker/remote-keys.ts');
     expect(withRemote).not.toContain('src/worker/origin-assertion.ts');
@@ -57,6 +57,16 @@ describe('guard bundles hold only the features used', () => {
     expect(files).toContain('src/worker/remote-keys.ts');
     expect(files).not.toContain('src/worker/origin-assertion.ts');
     expect(files).not.toContain('src/worker/config.ts');
+  });
+
+  it('lean_embedder_bundles_only_imported_edge_stages: dpop without mtls or revocation; the Durable Object class only when exported', async () => {
+    const files = await bundledFiles(`import { createLeanGuard, dpop } from './src/worker/lean.ts';\nexport default createLeanGuard(undefined, { features: { dpop } });`);
+    expect(files).toContain('src/worker/dpop-stage.ts');
+    for (const f of ['src/worker/mtls-stage.ts', 'src/worker/revocation-stage.ts', 'src/worker/revocation/view.ts', 'src/worker/dpop-replay/shard-object.ts', 'src/worker/revocation/list-object.ts']) expect(files).not.toContain(f);
+    const entry = guardEntry({ issuers: [{ ...REMOTE_CONFIG.issuers[0]!, dpop: 'required' }], cache: { jwks: false }, dpop: { replay: { durableObject: 'DPOP_REPLAY' } } }, './src/worker/compiled.ts');
+    const compiled = await bundledFiles(entry.code);
+    expect(compiled).toContain('src/worker/dpop-replay/shard-object.ts');
+    expect(compiled).not.toContain('src/worker/revocation/list-object.ts');
   });
 
   it('the default createGuard still reaches every feature (lazily)', async () => {
