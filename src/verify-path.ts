@@ -14,7 +14,7 @@ import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
 import { split } from './jws.js';
 import { decodeJws, payloadBytes } from './jws-bytes.js';
 import { checkOptionNames, type OptionNames } from './option-names.js';
-import { buildPolicy, POLICY_OPTION_NAMES, type Policy, type PolicyOptions, type PolicySettings } from './options.js';
+import { buildPolicy, POLICY_OPTION_NAMES, type Policy, type PolicyInput, type PolicyOptions, type PolicySettings } from './options.js';
 import { optionsError } from './options-error.js';
 import { parsePayloadText } from './payload.js';
 import { INPUT_CAP } from './wasm/abi.js';
@@ -162,7 +162,20 @@ class AsyncNeeded {
 export function buildVerifier(options: VerifierOptions & { rawPayload: true }): RawVerifier;
 export function buildVerifier(options: VerifierOptions): Verifier;
 export function buildVerifier(options: VerifierOptions): Verifier | RawVerifier {
-  return buildVerifierFrom(setup(options, true));
+  return buildVerifierFrom(setup(options, true, buildPolicy));
+}
+
+/** How setup turns one policy's options (and the shared defaults) into a Policy. */
+export type PolicyMaker = (o: PolicyInput, defaults: Partial<PolicyInput>) => Policy;
+
+/**
+ * The same verifier over policies `policyOf` makes, without JWE: edgejwt/hmac's
+ * createVerifier (src/hmac.ts), whose policies hold HMAC keys only.
+ * @example
+ * const verifier = buildVerifierWith({ algorithms: ['HS256'], key: secretBytes }, hmacPolicy);
+ */
+export function buildVerifierWith(options: VerifierOptions, policyOf: PolicyMaker): Verifier {
+  return buildVerifierFrom(setup(options, false, policyOf));
 }
 
 function buildVerifierFrom(s: Setup): Verifier {
@@ -193,7 +206,7 @@ function buildVerifierFrom(s: Setup): Verifier {
 }
 
 /** The options, checked once: every mistake is ERR_OPTIONS_INVALID here, never at verify time. */
-function setup(options: VerifierOptions, decrypts: boolean): Setup {
+function setup(options: VerifierOptions, decrypts: boolean, policyOf: PolicyMaker): Setup {
   if (typeof options !== 'object' || options === null) throw optionsError('options');
   checkOptionNames(options, VERIFIER_OPTION_NAMES);
   const maxLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN;
@@ -213,7 +226,7 @@ function setup(options: VerifierOptions, decrypts: boolean): Setup {
     const { issuers, ...defaults } = options;
     for (const [i, entry] of issuers.entries()) {
       if (typeof entry === 'object' && entry !== null) checkOptionNames(entry, POLICY_OPTION_NAMES, `issuers[${i}]`);
-      const policy = buildPolicy(entry, defaults);
+      const policy = policyOf(entry, defaults);
       if (policy.claims.issuer === undefined) throw optionsError('issuers', 'each entry needs an issuer');
       for (const iss of policy.claims.issuer) {
         if (byIssuer.has(iss)) throw optionsError('issuers', 'an issuer is listed twice');
@@ -221,7 +234,7 @@ function setup(options: VerifierOptions, decrypts: boolean): Setup {
       }
     }
   } else {
-    single = buildPolicy(options as PolicyOptions, {});
+    single = policyOf(options as PolicyOptions, {});
   }
 
   let cache: VerifyCache<VerifyResult> | undefined;
@@ -413,7 +426,7 @@ class OpenedJwt implements OpenedToken {
  */
 export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }): TwoStepVerifier {
   if (options.issuers === undefined) throw optionsError('issuers', 'the two-step verifier takes issuers');
-  const s = setup(options, false);
+  const s = setup(options, false, buildPolicy);
   const base = buildVerifierFrom(s);
   return {
     ...base,
