@@ -16,7 +16,18 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/shared/**/*.test.ts', 'test/node/**/*.test.ts'],
+    // Two projects, so that every new file under either folder is picked up:
+    // - test/shared: one worker for all its files (isolate: false), as in the corpus
+    //   bundles, which run these same files in one module graph in Node, Deno, Bun and
+    //   Chromium (they use no `vi`, no fake timers and no globals of their own).
+    // - test/node: a fresh worker per file (the default): fake timers, servers,
+    //   spawned CLIs and module state (the core's lazy loading) assume one.
+    projects: [
+      { extends: true, test: { name: 'shared', include: ['test/shared/**/*.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'node', include: ['test/node/**/*.test.ts'] } },
+    ],
+    // Every case of the large Wycheproof files here; the other runtimes run a sample (test/shared/vector-sample.ts).
+    env: { EDGEJWT_VECTORS: 'all' },
     testTimeout: 120_000,
   },
 });

@@ -106,7 +106,7 @@ interface Isolate {
   jwks: Record<string, Latency | number>;
 }
 
-const KIND_SERIES: Record<string, string> = { noop: 'no-op Worker', lib: 'edgejwt library only', guard: 'edgejwt guard', jose: 'jose guard' };
+const KIND_SERIES: Record<string, string> = { noop: 'no-op Worker', lib: 'edgejwt library only', guard: 'edgejwt guard', compiled: 'edgejwt guard, compiled entry', base: 'edgejwt guard (variant)', jose: 'jose guard' };
 const iso = read<Isolate>('isolate');
 if (iso) {
   const rows: RangeRow[] = [];
@@ -134,7 +134,7 @@ if (iso) {
       'Request latency through workerd: cold and warm',
       `Miniflare ${iso.env.miniflare}, workerd ${iso.env.workerd}; ${iso.env.machine}; ${iso.env.date?.slice(0, 10)}. Includes the local HTTP hop (see the no-op Worker).`,
       rows,
-      ['no-op Worker', 'edgejwt library only', 'edgejwt guard', 'jose guard', 'edgejwt guard (variant)'],
+      ['no-op Worker', 'edgejwt library only', 'edgejwt guard', 'edgejwt guard, compiled entry', 'jose guard', 'edgejwt guard (variant)'],
     ),
   );
 }

@@ -1,6 +1,7 @@
 // Writes bench/results/SUMMARY.md (every table), docs/speed.md (the headline
 // figures with the machine, the date, the charts and the commands) and the README's
-// Speed headline (between its speed-headline markers) from the results JSON. Whatever has not been run is said to be missing.
+// Speed headline (between its speed-headline markers), its cold-start bullet and docs/api.md's
+// freeze cost (bench/lib/doc-figures.ts) from the results JSON. Whatever has not been run is said to be missing.
 // Smoke runs write only results/smoke/SUMMARY.md. Run: node bench/summary.ts
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import { latencyTable, type Latency } from './lib/latency.ts';
 import { coldTable, type ColdCell } from './lib/cold.ts';
 import { L2_DEFAULT_ALGORITHMS } from '../src/worker/l2-defaults.ts';
 import { inconsistency, loadLine, readmeSpeed, replaceBlock } from './lib/readme-speed.ts';
+import { coldStartBullet, freezeCost, replaceMarked, type FreezeRun } from './lib/doc-figures.ts';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const dir = join(benchDir, smoke ? 'results/smoke' : 'results');
@@ -348,10 +350,13 @@ if (!smoke) {
   const p = join(benchDir, '..', 'docs', 'speed.md');
   writeFileSync(p, speed.join('\n') + '\n');
   console.log(`wrote ${p}`);
-  // The README's Speed headline, from the same two tables.
-  if (node && workerd) {
-    const readme = join(benchDir, '..', 'README.md');
-    writeFileSync(readme, replaceBlock(readFileSync(readme, 'utf8'), readmeSpeed(node, workerd, { verify: verify as never, ed25519: read('ed25519-node'), wasm: read('wasm-startup') })));
-    console.log(`wrote ${readme} (speed headline)`);
-  }
+  // The README's Speed headline, from the same two tables, and its cold-start bullet.
+  const readme = join(benchDir, '..', 'README.md');
+  let text = readFileSync(readme, 'utf8');
+  if (node && workerd) text = replaceBlock(text, readmeSpeed(node, workerd, { verify: verify as never, ed25519: read('ed25519-node'), wasm: read('wasm-startup') }));
+  writeFileSync(readme, replaceMarked(text, 'cold-start', coldStartBullet(iso), 'README.md'));
+  console.log(`wrote ${readme} (speed headline, cold-start bullet)`);
+  const api = join(benchDir, '..', 'docs', 'api.md');
+  writeFileSync(api, replaceMarked(readFileSync(api, 'utf8'), 'freeze-cost', freezeCost(read<FreezeRun>('freeze')), 'docs/api.md'));
+  console.log(`wrote ${api} (freeze cost)`);
 }

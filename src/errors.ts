@@ -68,7 +68,7 @@ function allMessages(): typeof VERIFY_MESSAGES & typeof JWE_MESSAGES & typeof DP
  * @example
  * ERROR_MESSAGES.ERR_JWT_EXPIRED; // the text a JwtError with that code starts with
  */
-export const ERROR_MESSAGES = /* @__PURE__ */ allMessages();
+export const ERROR_MESSAGES: typeof VERIFY_MESSAGES & typeof JWE_MESSAGES & typeof DPOP_MESSAGES & typeof MTLS_MESSAGES = /* @__PURE__ */ allMessages();
 
 /**
  * The stable code of a JwtError (docs/api.md lists when each is raised).

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { smoke } from '../lib/harness.ts';
 import { environment, printEnvironment, writeResults, packageVersion } from '../lib/env.ts';
 import { bundleWorker } from '../lib/workerd-bundle.ts';
+import { compiledBundle } from '../lib/compiled-entry.ts';
 import { progress } from '../lib/progress.ts';
 import { connect } from '../lib/devtools.ts';
 import { attribute, PHASES, sourceRanges, type CpuProfile, type Phase } from '../lib/profile.ts';
@@ -38,13 +39,16 @@ printEnvironment(env);
 // Not minified, names kept: frames map to their source file through esbuild's `// src/…` markers.
 // BENCH_SRC: another checkout's src/ (e.g. `git archive <commit> src | tar -x -C build/before`) for a before/after.
 const src = process.env.BENCH_SRC ?? join(root, 'src');
-await bundleWorker(join(src, 'worker/index.ts'), join(dir, 'worker.js'), { minify: false, keepNames: true }, src);
+const keys = benchKeys();
+// BENCH_COMPILED=1: the guard's compiled entry (edgejwt build-guard) for the same GUARD_CONFIG instead of src/worker/index.ts.
+const compiled = process.env.BENCH_COMPILED === '1';
+if (compiled) await compiledBundle(dir, guardConfig(keys), src, { minify: false, keepNames: true });
+else await bundleWorker(join(src, 'worker/index.ts'), join(dir, 'worker.js'), { minify: false, keepNames: true }, src);
 writeFileSync(
   join(dir, 'entry.js'),
   `let m;\nexport default { async fetch(r, env, ctx) {\n  if (new URL(r.url).pathname === '/__ping') return new Response('ok');\n  m ??= await import('./worker.js');\n  return m.default.fetch(r, env, ctx);\n} };\n`,
 );
 const files = sourceRanges(readFileSync(join(dir, 'worker.js'), 'utf8'));
-const keys = benchKeys();
 const tokens = Object.fromEntries(BENCH_ALGS.map((a) => [a, mint(keys, a, rounds)])) as Record<BenchAlg, string[]>;
 
 /** Two configurations: the isolate bench's (no CACHE_KEY: KV caches off) and one with KV on (JWKS from KV). */
@@ -76,16 +80,16 @@ const summary = Object.fromEntries(
   Object.entries(byPhase).map(([cell, phases]) => [cell, { wallMs: median(wall[cell]!), phasesMs: Object.fromEntries(PHASES.map((p) => [p, median(phases[p]!)])) as Record<Phase, number> }]),
 );
 const table = [
-  `### First request of a fresh workerd process, CPU by phase (ms, median of ${rounds} profiles per row)`,
+  `### First request of a fresh workerd process${compiled ? ', compiled entry (edgejwt build-guard)' : ''}, CPU by phase (ms, median of ${rounds} profiles per row)`,
   '',
   `| case | client wall | ${PHASES.join(' | ')} |`,
   `|---|---:|${PHASES.map(() => '---:').join('|')}|`,
   ...Object.entries(summary).map(([cell, s]) => `| ${cell} | ${s.wallMs.toFixed(1)} | ${PHASES.map((p) => s.phasesMs[p].toFixed(2)).join(' | ')} |`),
 ].join('\n');
 console.log('\n' + table + '\n');
-if (process.env.BENCH_SRC === undefined) console.log(`wrote ${writeResults('cold-profile', { env, rounds, phases: PHASES, summary, samplesMs: byPhase, wallMs: wall })}`);
+if (process.env.BENCH_SRC === undefined && !compiled) console.log(`wrote ${writeResults('cold-profile', { env, rounds, phases: PHASES, summary, samplesMs: byPhase, wallMs: wall })}`);
 else {
-  const out = join(root, 'build/cold-profile-other-src.json');
+  const out = join(root, compiled ? 'build/cold-profile-compiled.json' : 'build/cold-profile-other-src.json');
   writeFileSync(out, JSON.stringify({ env, src, rounds, phases: PHASES, summary, samplesMs: byPhase, wallMs: wall }, null, 2) + '\n');
   console.log(`wrote ${out}`);
 }

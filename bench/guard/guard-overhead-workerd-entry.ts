@@ -7,10 +7,11 @@
 // forwarding; `part …`: one runtime object or one of the guard's functions).
 import { createVerifier } from '../../src/index.ts';
 import { findToken } from '../../src/bearer/token.ts';
-import { startGuard } from '../../src/worker/guard.ts';
+import { startGuard } from '../../src/worker/start.ts';
 import { canonicalPath } from '../../src/worker/path.ts';
 import { identityHeaders, stripIdentity } from '../../src/worker/request.ts';
 import { requestTarget } from '../../src/worker/request-url.ts';
+import { isolateRevocationStore, RevocationView } from '../../src/worker/revocation/index.ts';
 import type { WorkerCase } from '../lib/workerd.ts';
 
 const enc = new TextEncoder();
@@ -82,6 +83,8 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
     const withL1 = await startGuard(l1Env as never, { fetch: stub, log: () => undefined });
     await withL1.verify(token, ctx);
     cases.push({ name: `step ${alg} guard.verify (L1 hit)`, fn: () => withL1.verify(token, ctx), async: true });
+    // The decision with the verify taken out (an L1 hit): what the stages cost for this algorithm's token.
+    cases.push({ name: `step ${alg} guard.authenticate (L1 hit)`, fn: () => withL1.authenticate(new Request(url, { headers }), ctx), async: true });
     if (startBaseline !== undefined) {
       const baseL1 = (await startBaseline(l1Env as never, { fetch: stub, log: () => undefined } as never)) as unknown as typeof guard;
       await baseL1.verify(token, ctx);
@@ -89,16 +92,20 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
     }
     cases.push({ name: `${alg} library verify`, fn: () => verifier.verify(token), async: true });
     cases.push({ name: `${alg} plumbing (Request + stub origin)`, fn: () => stub().then(() => new Request(url, { headers })), async: true });
+    // Per algorithm, so the guard's own cost can be read as authenticate − verify (L1 off) − library verify for each.
+    cases.push({ name: `step ${alg} guard.authenticate (the decision, nothing forwarded)`, fn: () => guard.authenticate(new Request(url, { headers }), ctx), async: true });
+    cases.push({ name: `step ${alg} guard.verify (L1 off)`, fn: () => guard.verify(token, ctx), async: true });
+    cases.push({ name: `step ${alg} verifier.verify through the guard's own verifier`, fn: () => guard.parts.verifier.verify(token), async: true });
     if (alg === 'HS256') {
-      cases.push({ name: 'step HS256 guard.authenticate (the decision, nothing forwarded)', fn: () => guard.authenticate(new Request(url, { headers }), ctx), async: true });
-      cases.push({ name: 'step HS256 guard.verify (L1 off)', fn: () => guard.verify(token, ctx), async: true });
       const config = guard.parts.config;
       const own = identityHeaders(config);
       const withToken = new Request(url, { headers });
       cases.push({ name: 'part findToken (Authorization: Bearer …)', fn: () => findToken(withToken.headers, config.tokenSources) });
       cases.push({ name: 'part stripIdentity (2 headers, none stripped)', fn: () => stripIdentity(withToken.headers, own) });
+      cases.push(...(await revocationCases(env, secretOf(env), url, ctx, stub)));
     }
   }
+  cases.push(...(await revocationViewCases()));
   // What the guard's request path is made of, one runtime object or call at a time.
   const url = 'https://api.bench.invalid/api/orders?x=1';
   const req = new Request(url, { headers: { authorization: 'Bearer x.y.z', accept: 'application/json' } });
@@ -118,4 +125,61 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
   cases.push({ name: 'part response.headers.append', fn: () => new Response(null).headers.append('server-timing', 'edgejwt;desc="verify";dur=0.100') });
   cases.push({ name: 'part performance.now', fn: () => performance.now() });
   return cases;
+}
+
+const secretOf = (env: Record<string, unknown>) => env.HS_KEY as string;
+const REVOKED_ENTRIES = 10_000;
+const REV_SECRET = 'bench-revocation-secret-000000';
+
+/** 10,000 entries, half by jti and half by subject, none naming the bench token. */
+async function fill(revoke: (entry: object) => Promise<unknown>): Promise<void> {
+  const exp = Math.floor(Date.now() / 1000) + 86_400;
+  for (let i = 0; i < REVOKED_ENTRIES; i++) await revoke(i % 2 === 0 ? { jti: `revoked-${i}`, exp } : { iss: ISS, sub: `user-revoked-${i}`, issuedBefore: exp - 86_400, exp });
+}
+
+/**
+ * Issue 25's revocation cost, same run: the HS256 guard (a token with a jti, so both
+ * lookups run) without the revocation stage, with it and nothing revoked, and with
+ * 10,000 entries; a full request with L1 off, and the decision alone on an L1 hit.
+ */
+async function revocationCases(base: Record<string, unknown>, secret: string, url: string, ctx: { waitUntil(): void }, stub: () => Promise<Response>): Promise<WorkerCase[]> {
+  const now = Math.floor(Date.now() / 1000);
+  const input = `${b64u(enc.encode(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: 'k1' })))}.${b64u(enc.encode(JSON.stringify({ iss: ISS, aud: AUD, sub: 'user-1', scope: 'read write', jti: 'bench-token-1', iat: now, exp: now + 3600 })))}`;
+  const key = await crypto.subtle.importKey('raw', Uint8Array.from(atob(secret.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const token = `${input}.${b64u(new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(input))))}`;
+  const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  const config = base.GUARD_CONFIG as Record<string, unknown>;
+  const revocation = { path: '/__bench/revocations', secretBinding: 'REV_SECRET', store: 'isolate' };
+  const out: WorkerCase[] = [];
+  for (const l1 of [false, true]) {
+    const cache = l1 ? { verify: false } : { verify: false, l1Max: 0 };
+    const make = (withRevocation: boolean) =>
+      startGuard({ ...base, REV_SECRET, GUARD_CONFIG: { ...config, cache, ...(withRevocation ? { revocation } : {}) } } as never, { fetch: stub, log: () => undefined });
+    const [off, on, full] = await Promise.all([make(false), make(true), make(true)]);
+    await fill((entry) => full.parts.revocationAdmin!(new Request(`https://api.bench.invalid${revocation.path}`, { method: 'POST', headers: { 'x-guard-admin': REV_SECRET }, body: JSON.stringify(entry) })));
+    for (const [label, g] of [['no revocation stage', off], ['revocation on, nothing revoked', on], [`revocation on, ${REVOKED_ENTRIES.toLocaleString('en-US')} entries`, full]] as const) {
+      const r = await g.handle(new Request(url, { headers }), ctx);
+      if (r.status !== 200) throw new Error(`revocation bench guard (${label}): ${r.status}`);
+      out.push(
+        l1
+          ? { name: `revocation HS256 guard.authenticate (L1 hit), ${label}`, fn: () => g.authenticate(new Request(url, { headers }), ctx), async: true }
+          : { name: `revocation HS256 guard request (L1 off), ${label}`, fn: () => g.handle(new Request(url, { headers }), ctx), async: true },
+      );
+    }
+  }
+  return out;
+}
+
+/** The stage's check alone (RevocationView.checkNow on a fresh copy), nothing revoked and 10,000 entries. */
+async function revocationViewCases(): Promise<WorkerCase[]> {
+  const payload = { iss: ISS, aud: AUD, sub: 'user-1', jti: 'bench-token-1', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 };
+  const empty = new RevocationView(isolateRevocationStore(), { required: true, refreshMs: 60_000 });
+  const store = isolateRevocationStore();
+  await fill((entry) => store.revoke(entry as never));
+  const full = new RevocationView(store, { required: true, refreshMs: 60_000 });
+  for (const v of [empty, full]) if ((await v.check(payload)) !== 'ok') throw new Error('revocation bench: the token is not meant to be revoked');
+  return [
+    { name: 'part RevocationView.checkNow, nothing revoked', fn: () => empty.checkNow(payload) },
+    { name: `part RevocationView.checkNow, ${REVOKED_ENTRIES.toLocaleString('en-US')} entries`, fn: () => full.checkNow(payload) },
+  ];
 }

@@ -7,11 +7,11 @@
 // CPU profile: bench/guard/guard-profile-workerd.ts.
 // BENCH_BASELINE_SRC=<another checkout's src/>: that src's guard too, in the same rounds
 // (a before/after read under the same machine noise), e.g. from `git archive <commit> src`.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchInWorkerd } from '../lib/workerd.ts';
-import { formatNs, printTable } from '../lib/harness.ts';
+import { formatNs, printTable, summarize } from '../lib/harness.ts';
 import { environment, printEnvironment, writeResults } from '../lib/env.ts';
 
 const env = environment(['miniflare']);
@@ -23,12 +23,13 @@ if (baselineSrc !== undefined) {
   mkdirSync(join(wrapper, '..'), { recursive: true });
   writeFileSync(
     wrapper,
-    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(join(resolve(baselineSrc), 'worker/guard.ts'))};\nexport default () => setup(startGuard);\n`,
+    // startGuard lives in worker/start.ts since the features registry (issue 23), in worker/guard.ts before.
+    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(join(resolve(baselineSrc), existsSync(join(resolve(baselineSrc), 'worker/start.ts')) ? 'worker/start.ts' : 'worker/guard.ts'))};\nexport default () => setup(startGuard);\n`,
   );
   entry = wrapper;
 }
 const roundsEnv = Number(process.env.BENCH_ROUNDS);
-const { samples, workerdVersion } = await benchInWorkerd(entry, Number.isInteger(roundsEnv) && roundsEnv > 0 ? { rounds: roundsEnv } : {});
+const { samples, perRound, workerdVersion } = await benchInWorkerd(entry, Number.isInteger(roundsEnv) && roundsEnv > 0 ? { rounds: roundsEnv } : {});
 env.workerd = workerdVersion;
 printEnvironment(env);
 const overhead: Record<string, { guardNs: number; verifyNs: number; plumbingNs: number; ownNs: number }> = {};
@@ -42,6 +43,18 @@ for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
   const b = row('baseline guard request');
   if (b !== undefined) baseline[alg] = { guardNs: b.medianNs, ownNs: b.medianNs - v - p };
 }
+const revocation = samples.filter((s) => s.name.startsWith('revocation '));
+printTable('revocation (issue 25): the same HS256 guard without the stage, with it and nothing revoked, with 10,000 entries', revocation);
+// Paired by round (the same round runs every case), so machine noise common to a round cancels.
+const revocationCost: Record<string, { medianNs: number; p25Ns: number; p75Ns: number }> = {};
+for (const kind of ['guard request (L1 off)', 'guard.authenticate (L1 hit)']) {
+  const of = (label: string) => perRound[`revocation HS256 ${kind}, ${label}`]!;
+  const without = of('no revocation stage');
+  for (const label of ['revocation on, nothing revoked', 'revocation on, 10,000 entries']) {
+    const d = summarize(`${kind}: ${label}`, of(label).map((ns, i) => ns - without[i]!));
+    revocationCost[d.name] = { medianNs: d.medianNs, p25Ns: d.p25Ns, p75Ns: d.p75Ns };
+  }
+}
 const steps = samples.filter((s) => s.name.startsWith('step '));
 printTable('the guard\'s decision alone (authenticate: path, rules, token, verify; nothing forwarded) and its verify', steps);
 const parts = samples.filter((s) => s.name.startsWith('part '));
@@ -52,4 +65,6 @@ for (const [alg, o] of Object.entries(overhead)) {
   const vs = b === undefined ? '' : `; baseline ${baselineSrc}: ${formatNs(b.ownNs)} (guard ${formatNs(b.guardNs)})`;
   console.log(`- ${alg}: ${formatNs(o.ownNs)} (guard ${formatNs(o.guardNs)}, verify ${formatNs(o.verifyNs)}, plumbing ${formatNs(o.plumbingNs)})${vs}`);
 }
-if (process.env.BENCH_SMOKE !== '1') console.log(`results: ${writeResults('guard-overhead-workerd', { env, ...(baselineSrc === undefined ? {} : { baselineSrc, baseline }), samples, overhead, steps, parts })}`);
+console.log('\n### Revocation cost per request (with − without, paired by round; targets: nothing revoked ≤ 1 µs, 10,000 entries ≤ 2 µs)\n');
+for (const [name, d] of Object.entries(revocationCost)) console.log(`- ${name}: ${formatNs(d.medianNs)} (p25–p75 ${formatNs(d.p25Ns)}–${formatNs(d.p75Ns)})`);
+if (process.env.BENCH_SMOKE !== '1') console.log(`results: ${writeResults('guard-overhead-workerd', { env, ...(baselineSrc === undefined ? {} : { baselineSrc, baseline }), samples, overhead, revocationCost, steps, parts })}`);

@@ -12,13 +12,15 @@
 import { Miniflare, type WorkerOptions } from 'miniflare';
 import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { smoke } from '../lib/harness.ts';
 import { environment, printEnvironment, writeResults, packageVersion } from '../lib/env.ts';
 import { latency, latencyTable, type Latency } from '../lib/latency.ts';
 import { coldSummary, coldTable, type Kind, type Rounds } from '../lib/cold.ts';
 import { progress } from '../lib/progress.ts';
-import { bundle, CORE_WASM, type Bundle } from './isolate/build.ts';
+import { bundle, compiledGuard, CORE_WASM, type Bundle } from './isolate/build.ts';
+import { ONE_ISSUER_HS256 } from '../lib/compiled-entry.ts';
 import { verifierBundleLine, verifierBundles } from '../lib/verifier-bundles.ts';
 import { BENCH_ALGS, benchKeys, guardConfig, mint, type BenchAlg, type ConfigOptions } from './isolate/tokens.ts';
 
@@ -41,7 +43,9 @@ const CACHE_KEY = Buffer.alloc(32, 9).toString('base64url'); // bench only
 // BENCH_BASELINE_SRC=dir: also a guard built from another checkout's src/ ('base'), sampled in
 // the same rounds, so a change is read as a per-round delta under the same machine noise.
 const baselineSrc = process.env.BENCH_BASELINE_SRC;
-const KINDS: Kind[] = baselineSrc === undefined ? ['noop', 'lib', 'guard', 'jose'] : ['noop', 'lib', 'guard', 'jose', 'base'];
+// The compiled entry (`edgejwt build-guard` for the bench's GUARD_CONFIG) is sampled too unless BENCH_COMPILED=0.
+const withCompiled = process.env.BENCH_COMPILED !== '0';
+const KINDS: Kind[] = ['noop', 'lib', 'guard', 'jose', ...(baselineSrc === undefined ? [] : (['base'] as const)), ...(withCompiled ? (['compiled'] as const) : [])];
 // The Workers' own log lines (the guard's notices) would break the progress display.
 const quiet = { handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => { out.resume(); err.resume(); } };
 
@@ -51,8 +55,15 @@ printEnvironment(env);
 const keys = benchKeys();
 const bundles = { noop: await bundle('noop'), lib: await bundle('lib'), guard: await bundle('guard'), jose: await bundle('jose') } as Record<Kind, Bundle>;
 if (baselineSrc !== undefined) bundles.base = await bundle('base', baselineSrc);
+if (withCompiled) {
+  bundles.compiled = await compiledGuard('compiled', guardConfig(keys));
+  if (bundles.compiled.wasmImport !== bundles.guard.wasmImport) throw new Error('the compiled entry imports the core from another path than the guard');
+}
+// The issue 23 size target: the main module for a one-issuer HS256 config (esbuild, minified, as the bench bundles).
+const oneIssuer = await compiledGuard('one-issuer-hs256', ONE_ISSUER_HS256);
+console.log(`Compiled entry, one-issuer HS256 config (esbuild minified; target ≤ 40 KiB): ${(oneIssuer.code.length / 1024).toFixed(1)} KiB; the default entry: ${(bundles.guard.code.length / 1024).toFixed(1)} KiB`);
 const sizes = Object.fromEntries(Object.entries(bundles).map(([k, b]) => [k, b.code.length]));
-const results: Record<string, unknown> = { env, n: N, bundleBytes: sizes, ...(baselineSrc === undefined ? {} : { baselineSrc }) };
+const results: Record<string, unknown> = { env, n: N, bundleBytes: sizes, oneIssuerHs256CompiledBytes: oneIssuer.code.length, ...(baselineSrc === undefined ? {} : { baselineSrc }) };
 const tables: string[] = [];
 
 function worker(name: string, kind: Kind, config: ConfigOptions = {}, kv: { verify?: string; jwks?: string } = {}): WorkerOptions {
@@ -130,6 +141,7 @@ tables.push(coldTable(`Fresh workerd process: first request of each Worker (${N.
 if (only.has('isolate')) {
 step(`fresh isolates (Worker Loader, ${N.isolates} rounds × ${KINDS.length * BENCH_ALGS.length})`);
 const isoRounds = emptyRounds();
+const loadBefore = loadavg();
 {
   const host = await bundleHost();
   const mf = new Miniflare({
@@ -170,7 +182,9 @@ const isoRounds = emptyRounds();
 }
 const isolateCold = coldSummary(isoRounds, BENCH_ALGS, KINDS);
 results.isolateCold = isolateCold;
-tables.push(coldTable(`Fresh isolate in a running workerd (Worker Loader, new id; ${N.isolates} rounds)`, isolateCold));
+const load = `load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} at the start, ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end (1/5/15 min, ${cpus().length} CPUs)`;
+results.isolateLoad = load;
+tables.push(coldTable(`Fresh isolate in a running workerd (Worker Loader, new id; ${N.isolates} rounds; ${load})`, isolateCold));
 }
 
 // 3. Warm: distinct valid tokens (every guard request verifies), interleaved across Workers.

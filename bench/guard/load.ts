@@ -201,6 +201,9 @@ const devConfig = /GUARD_CONFIG = '''([\s\S]*?)'''/.exec(readFileSync(join(root,
 const direct = JSON.parse(devConfig) as Record<string, unknown>;
 delete direct.admin;
 direct.cache = { jwks: true };
+// The dev config's DPoP replay store is a Durable Object wrangler dev binds; this bare
+// Miniflare binds none, so the replay keys stay in the isolate here (the bench sends no DPoP).
+if (direct.dpop !== undefined) direct.dpop = { ...(direct.dpop as Record<string, unknown>), replay: 'isolate' };
 const directRuns: Run[] = [];
 for (const kind of ['noop', 'guard', 'jose'] as const) {
   const b = await bundle(kind);

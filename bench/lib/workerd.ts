@@ -26,14 +26,14 @@ export interface WorkerCase {
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-async function bundle(entry: string): Promise<string> {
+async function bundle(entry: string, withExports = false): Promise<string> {
   const outDir = join(root, 'build/bench-workers', basename(entry).replace(/\.ts$/, ''));
   mkdirSync(outDir, { recursive: true });
   const main = join(outDir, 'worker-main.ts');
   writeFileSync(
     main,
     `import setup from ${JSON.stringify(entry)};
-let cases;
+${withExports ? `export * from ${JSON.stringify(entry)};\n` : ''}let cases;
 export default {
   async fetch(request) {
     try {
@@ -42,6 +42,12 @@ export default {
       if (url.pathname === '/names') return Response.json(cases.map((c) => c.name));
       const c = cases[Number(url.searchParams.get('case'))];
       const n = Number(url.searchParams.get('n'));
+      if (url.pathname === '/time') {
+        // Timed in here: the clock moves on I/O, so n awaited round trips time themselves.
+        const t0 = Date.now();
+        for (let i = 0; i < n; i++) await c.fn();
+        return new Response(String((Date.now() - t0) / n));
+      }
       let last;
       if (c.async) for (let i = 0; i < n; i++) last = await c.fn();
       else for (let i = 0; i < n; i++) last = c.fn();
@@ -80,11 +86,18 @@ export interface WorkerdBench {
   workerdVersion: string;
 }
 
-export async function benchInWorkerd(entry: string, opts: { rounds?: number; requestMs?: number; warmupMs?: number; bestOf?: number } = {}): Promise<WorkerdBench> {
+/**
+ * `insideN`: time each round inside the Worker over that many awaited calls (for cases that
+ * are I/O round trips, where the Worker's clock moves), instead of from Node.
+ * `durableObjects`: binding -> class name; the entry then also exports those classes
+ * (the generated main re-exports the entry's named exports) and cases reach them
+ * through `env` from `cloudflare:workers`.
+ */
+export async function benchInWorkerd(entry: string, opts: { rounds?: number; requestMs?: number; warmupMs?: number; bestOf?: number; insideN?: number; durableObjects?: Record<string, string | { className: string; useSQLite?: boolean }> } = {}): Promise<WorkerdBench> {
   const rounds = opts.rounds ?? (smoke ? 3 : 25);
   const requestMs = opts.requestMs ?? (smoke ? 5 : 40);
-  const outDir = await bundle(entry);
-  const mf = miniflareFor(outDir);
+  const outDir = await bundle(entry, opts.durableObjects !== undefined);
+  const mf = miniflareFor(outDir, opts.durableObjects === undefined ? {} : { durableObjects: opts.durableObjects });
   try {
     const call = async (path: string): Promise<string> => {
       const response = await mf.dispatchFetch(`http://bench.local${path}`);
@@ -98,6 +111,13 @@ export async function benchInWorkerd(entry: string, opts: { rounds?: number; req
       return Number(process.hrtime.bigint() - t0);
     };
     const names = JSON.parse(await call('/names')) as string[];
+    if (opts.insideN !== undefined) {
+      const n = smoke ? Math.min(5, opts.insideN) : opts.insideN;
+      for (let c = 0; c < names.length; c++) await call(`/time?case=${c}&n=${n}`);
+      const inside: number[][] = names.map(() => []);
+      for (let r = 0; r < rounds; r++) for (let c = 0; c < names.length; c++) inside[c]!.push(Number(await call(`/time?case=${c}&n=${n}`)) * 1e6);
+      return { samples: names.map((name, i) => summarize(name, inside[i]!)), perRound: Object.fromEntries(names.map((name, i) => [name, inside[i]!])), workerdVersion: packageVersion('workerd') };
+    }
     // Warm up (JIT tiers, key imports), then calibrate n so one request runs
     // about `requestMs` of work.
     for (let c = 0; c < names.length; c++) {

@@ -54,6 +54,7 @@ export function checkGuardConfig(raw: unknown, scope: BindingScope, at?: SourceP
     if (cls === undefined || (d.className !== undefined && cls !== d.className)) errors.push(`${prefix}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] named ${d.binding}${d.className === undefined ? '' : ` with class_name = "${d.className}"`} (and a [[migrations]] new_sqlite_classes entry for it)`);
   }
   if (config.dpop?.replay.kind === 'isolate') notes.push('dpop.replay is "isolate": each isolate remembers only the proofs it saw, so a proof replayed to another isolate is accepted (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
+  if (config.revocation?.store === 'isolate') notes.push('revocation.store is "isolate": each isolate keeps its own list, so a revocation reaches only the isolate that received it (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
 
   const secrets = [...needed.secrets.keys()];
   for (const s of secrets) if (vars[s] !== undefined) notes.push(`${s} is a plain var in ${where}vars: fine for local development, use \`wrangler secret put ${s}\` for a deployment`);
@@ -88,7 +89,7 @@ function readText(file: string): string {
  * const { result } = await checkConfigFile({ file: 'wrangler.toml', env: 'production' });
  * if (!result.ok) console.error(result.errors.join('\n'));
  */
-export async function checkConfigFile(options: CheckOptions = {}): Promise<{ result: CheckResult; file: string }> {
+export async function checkConfigFile(options: CheckOptions = {}): Promise<{ result: CheckResult; file: string; raw?: unknown }> {
   const scope = await readWranglerScope(options.file, options.env);
   let raw: unknown;
   let file: string;
@@ -121,5 +122,5 @@ export async function checkConfigFile(options: CheckOptions = {}): Promise<{ res
       return { result: { ok: false, errors: [`${at === undefined ? '' : `${formatPosition(at)}: `}GUARD_CONFIG is not valid JSON`], notes: [] }, file };
     }
   }
-  return { result: checkGuardConfig(raw, scope, where(value ?? key)), file };
+  return { result: checkGuardConfig(raw, scope, where(value ?? key)), file, raw };
 }

@@ -25,10 +25,10 @@ export function parseAdmin(v: unknown): AdminConfig | undefined {
   return { path: absPath(a.path, 'admin.path'), secretBinding: str(a.secretBinding, 'admin.secretBinding') };
 }
 
-/** The admin secret from its binding: at least 16 characters, or a ConfigError. */
-export function adminSecret(env: Record<string, unknown>, admin: AdminConfig): string {
+/** An admin secret from its binding (`setting` names it in the error): at least 16 characters, or a ConfigError. */
+export function adminSecret(env: Record<string, unknown>, admin: { secretBinding: string }, setting = 'admin.secretBinding'): string {
   const s: unknown = env[admin.secretBinding];
-  if (typeof s !== 'string' || s.length < 16) throw new ConfigError('admin.secretBinding', 'the secret is not set or shorter than 16 characters');
+  if (typeof s !== 'string' || s.length < 16) throw new ConfigError(setting, 'the secret is not set or shorter than 16 characters');
   return s;
 }
 
@@ -39,19 +39,45 @@ export function adminSecret(env: Record<string, unknown>, admin: AdminConfig): s
  * if (url.pathname === config.admin.path) return adminResponse(request, secret, counters);
  */
 export async function adminResponse(request: Request, secret: string | undefined, counters: Counters): Promise<Response> {
-  const given = request.headers.get('x-guard-admin') ?? '';
-  const want = secret ?? '';
-  const ok = want.length > 0 && (await sameSecret(given, want));
-  if (!ok) return new Response(JSON.stringify({ error: 'unauthorized' }), { status: 401, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  if (!(await hasAdminSecret(request, secret))) return unauthorized();
   return new Response(JSON.stringify({ since: counters.sinceIso(), counters: counters.snapshot() }), {
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   });
+}
+
+/**
+ * Whether the request's `X-Guard-Admin` header is `secret` (compared in constant time;
+ * false without a secret). Every admin endpoint of the guard asks this first.
+ *
+ * @example
+ * if (!(await hasAdminSecret(request, secret))) return unauthorized();
+ */
+export async function hasAdminSecret(request: Request, secret: string | undefined): Promise<boolean> {
+  const want = secret ?? '';
+  return want.length > 0 && (await sameSecret(request.headers.get('x-guard-admin') ?? '', want));
+}
+
+/**
+ * The 401 an admin endpoint sends without the right secret (the same for a wrong and a missing one).
+ *
+ * @example
+ * return unauthorized();
+ */
+export function unauthorized(): Response {
+  return new Response(JSON.stringify({ error: 'unauthorized' }), { status: 401, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
 }
 
 async function sameSecret(a: string, b: string): Promise<boolean> {
   // Digest first so the comparison is over equal lengths, then compare in constant time.
   const enc = new TextEncoder();
   const [da, db] = await Promise.all([crypto.subtle.digest('SHA-256', enc.encode(a)), crypto.subtle.digest('SHA-256', enc.encode(b))]);
-  // workerd's SubtleCrypto extension (not in the DOM typings).
-  return (crypto.subtle as SubtleCrypto & { timingSafeEqual(a: ArrayBuffer, b: ArrayBuffer): boolean }).timingSafeEqual(da, db);
+  // workerd's SubtleCrypto extension (not in the DOM typings); Node, Deno and Bun lack it.
+  const subtle = crypto.subtle as SubtleCrypto & { timingSafeEqual?: (a: ArrayBuffer, b: ArrayBuffer) => boolean };
+  if (typeof subtle.timingSafeEqual === 'function') return subtle.timingSafeEqual(da, db);
+  // Elsewhere: every byte of the two 32-byte digests is looked at, whatever differs.
+  const x = new Uint8Array(da);
+  const y = new Uint8Array(db);
+  let diff = 0;
+  for (let i = 0; i < x.length; i++) diff |= x[i]! ^ y[i]!;
+  return diff === 0;
 }

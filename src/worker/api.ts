@@ -3,7 +3,7 @@
 // Only these are public; the guard's stages and parsers are internals (tests import
 // them from their modules).
 
-export { createGuard } from './embed.js';
+export { createGuard } from './start.js';
 export type { AuthResult, EmbeddedGuard, GuardConfigSource } from './embed.js';
 export type { WaitUntil } from './context.js';
 export type { GuardConfigInput, IssuerInput, RuleInput, CorsInput, OriginAssertionInput } from './config-input.js';

@@ -2,10 +2,11 @@
 // config, one library verifier over every issuer, the KV tiers and counters.
 // Anything wrong is a ConfigError naming the setting.
 //
-// Only what the config uses is loaded: the KV tiers and sealing (with CACHE_KEY),
-// remote key sets and discovery (jwksUrl, discovery issuers) and the origin
-// assertion's signer are dynamic imports, so an isolate whose config does not use
-// them never evaluates them (and a bundler that splits leaves them out of the main module).
+// The config comes in checked (parseConfig in start.ts, or revived from a compiled
+// entry: compiled.ts), so this module never imports the parser. The optional features
+// (KV tiers and sealing, remote key sets and discovery, the origin assertion's signer)
+// come through a FeatureSource (features/registry.ts): dynamic imports for the default
+// Worker, static ones for a compiled entry or an embedder, only those the config uses.
 
 import { decodeSegment } from '../b64.js';
 import { isJwtError } from '../errors.js';
@@ -19,7 +20,7 @@ import { encode } from '../b64.js';
 import { adminSecret } from './admin.js';
 import type { AfterVerifyStage } from './after-verify.js';
 import { ConfigError } from './config-error.js';
-import { parseConfig, type GuardConfig } from './config.js';
+import type { GuardConfig } from './config.js';
 import { Counters } from './counters.js';
 import type { AnalyticsLike } from './observe.js';
 import { RejectionLog } from './rejection-log.js';
@@ -27,6 +28,8 @@ import { senderConstraintStage } from './sender-constraint.js';
 import { serviceBinding, type ServiceBinding } from './service-origin.js';
 import type { KvJwksStore } from './jwks-store.js';
 import type { Sealer } from './seal.js';
+import { usesRemoteKeys, type FeatureSource } from './features/registry.js';
+import { cacheKeyBytes } from './cache-key.js';
 import type { KVLike } from './kv.js';
 import type { KvVerifyCache } from './verify-cache.js';
 import type { WriteAdmission } from './l2-admission.js';
@@ -89,31 +92,43 @@ export interface GuardParts {
   assertion: OriginAssertion | undefined;
   /** The stages after the claim checks (after-verify.ts), only those the config sets; in order. */
   afterVerify: AfterVerifyStage[];
+  /** The revocation admin endpoint (`revocation.path`), when revocation is configured. */
+  revocationAdmin: ((request: Request) => Promise<Response>) | undefined;
   fetch: typeof fetch;
   now: () => number;
   log: (line: string) => void;
 }
 
-/** Build from the environment; `rawConfig` replaces GUARD_CONFIG (an embedder's own object). */
-export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig: unknown = env.GUARD_CONFIG): Promise<GuardParts> {
-  const config = parseConfig(rawConfig);
+/**
+ * Build from a checked config and the environment, reaching optional features through `features`.
+ *
+ * @example
+ * const parts = await buildParts(parseConfig(env.GUARD_CONFIG), env, {}, lazyFeatures);
+ */
+export async function buildParts(config: GuardConfig, env: GuardEnv, deps: GuardDeps, features: FeatureSource): Promise<GuardParts> {
   const log = deps.log ?? ((line: string) => console.log(line));
   const now = deps.now ?? (() => Date.now());
   const counters = new Counters(log, now(), now);
-  const sealer = await sealerFor(env.CACHE_KEY);
-  if (sealer === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches are off' }));
+  const remoteIssuers = usesRemoteKeys(config);
+  // The KV copy of key sets serves only fetched key sets: without them neither tier may need the sealer.
+  const kvUsed = config.cache.verifyAlgorithms.size > 0 || (config.cache.jwks && remoteIssuers);
+  // A malformed CACHE_KEY is refused whether or not a tier uses it.
+  const cacheKey = cacheKeyBytes(env.CACHE_KEY);
+  const kv = kvUsed && cacheKey !== undefined ? await features('kvTiers', 'CACHE_KEY') : undefined;
+  const sealer = kv === undefined ? undefined : await kv.Sealer.fromSecret(env.CACHE_KEY);
+  if (cacheKey === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches are off' }));
   const baseFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
 
   let jwksStore: KvJwksStore | undefined;
-  if (config.cache.jwks && sealer !== undefined) {
+  if (config.cache.jwks && remoteIssuers && kv !== undefined && sealer !== undefined) {
     if (env.JWKS_CACHE === undefined) throw new ConfigError('cache.jwks', 'the JWKS_CACHE KV binding is missing');
-    const { KvJwksStore } = await import('./jwks-store.js');
+    const { KvJwksStore } = kv;
     jwksStore = new KvJwksStore(env.JWKS_CACHE, sealer, config.cache.kvTimeoutMs, counters);
   }
 
   let remote: RemoteKeys | undefined;
-  if (config.issuers.some((is) => is.source.kind === 'jwksUrl' || is.source.kind === 'discovery')) {
-    const { RemoteKeys } = await import('./remote-keys.js');
+  if (remoteIssuers) {
+    const { RemoteKeys } = await features('remoteKeys', 'issuers (jwksUrl, discovery)');
     remote = new RemoteKeys({ config, fetch: baseFetch, counters, now, log, store: jwksStore });
   }
   const identity: unknown[] = [config.clockTolerance];
@@ -170,10 +185,10 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
   let l2: KvVerifyCache | undefined;
   let admission: WriteAdmission | undefined;
   const c = config.cache;
-  if (c.verifyAlgorithms.size > 0 && sealer !== undefined) {
+  if (c.verifyAlgorithms.size > 0 && kv !== undefined && sealer !== undefined) {
     if (env.VERIFY_CACHE === undefined) throw new ConfigError('cache.verify', 'the VERIFY_CACHE KV binding is missing');
     const policyId = encode(digest('SHA-256', JSON.stringify(identity))).slice(0, 22);
-    const [{ KvVerifyCache }, { WriteAdmission }] = await Promise.all([import('./verify-cache.js'), import('./l2-admission.js')]);
+    const { KvVerifyCache, WriteAdmission } = kv;
     l2 = new KvVerifyCache({ kv: env.VERIFY_CACHE, sealer, policyId, maxTtl: c.verifyTtl, timeoutMs: c.kvTimeoutMs, counters });
     admission = new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, c.l1Max) });
   }
@@ -181,11 +196,16 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
 
   const admin = config.admin === undefined ? undefined : adminSecret(env, config.admin);
   const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
-  const assertion = config.originAssertion === undefined ? undefined : (await import('./origin-assertion.js')).OriginAssertion.fromEnv(config.originAssertion, env);
+  const assertion = config.originAssertion === undefined ? undefined : (await features('originAssertion', 'originAssertion')).OriginAssertion.fromEnv(config.originAssertion, env);
   const afterVerify: AfterVerifyStage[] = [];
-  if (config.dpop !== undefined) afterVerify.push(await (await import('./dpop-stage.js')).dpopStageFromEnv({ ...config, dpop: config.dpop }, env, { now, log }));
-  // Always last and always on: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
+  if (config.dpop !== undefined) afterVerify.push(await (await features('dpop', 'dpop')).dpopStageFromEnv({ ...config, dpop: config.dpop }, env, { now, log }));
+  const mtlsIssuer = config.issuers.findIndex((is) => is.mtls !== undefined);
+  if (mtlsIssuer >= 0) afterVerify.push((await features('mtls', `issuers[${mtlsIssuer}].mtls`)).mtlsStage(config.issuers, config.realm));
+  // Always on, after the stages that prove keys: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
   afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms));
+  // Last: a refusal decided in the isolate comes before a possible wait for the revocation list.
+  const revocation = config.revocation === undefined ? undefined : (await features('revocation', 'revocation')).buildRevocation(config.revocation, env, now, config.realm, config);
+  if (revocation !== undefined) afterVerify.push(revocation.stage);
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
   return {
@@ -203,15 +223,9 @@ export async function buildGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig:
     adminSecret: admin,
     assertion,
     afterVerify,
+    revocationAdmin: revocation?.admin,
     fetch: baseFetch,
     now,
     log,
   };
-}
-
-/** The sealer for the KV tiers from CACHE_KEY; undefined (and seal.ts never loaded) when it is not set. */
-async function sealerFor(secret: unknown): Promise<Sealer | undefined> {
-  if (secret === undefined || secret === null || secret === '') return undefined;
-  const { Sealer } = await import('./seal.js');
-  return Sealer.fromSecret(secret);
 }

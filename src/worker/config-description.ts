@@ -94,6 +94,14 @@ const NAME: ValueType = { kind: 'string', minLength: 1 };
 const NAMES: ValueType = { kind: 'oneOrMany', item: NAME };
 const HEADER: ValueType = { kind: 'string', pattern: HTTP_TOKEN };
 const PATH: ValueType = { kind: 'string', pattern: '^/' };
+/** A store: a Durable Object binding of class `className`, or `"isolate"` (this isolate only). */
+const storeOrIsolate = (className: string): ValueType => ({
+  kind: 'anyOf',
+  of: [
+    { kind: 'const', value: 'isolate' },
+    { kind: 'object', fields: [{ name: 'durableObject', type: NAME, required: true, binding: 'durableObject', className }] },
+  ],
+});
 const CLAIMS: ValueType = { kind: 'map', value: { kind: 'oneOrMany', item: { kind: 'claimValue' } } };
 
 /** The schema's header (the root object itself is described by the entries with no dot). */
@@ -141,6 +149,7 @@ export const SETTINGS: readonly Setting[] = [
   { path: 'issuers[].maxTokenAge', type: { kind: 'integer', min: 1, max: 31_536_000 }, doc: 'Seconds: refuse tokens whose `iat` is older; `iat` is then required and never later than now + clockTolerance.' },
   { path: 'issuers[].profile', type: { kind: 'enum', values: ['at+jwt'] }, doc: 'RFC 9068 access tokens: `typ` `at+jwt` and `iss`, `exp`, `aud`, `sub`, `client_id`, `iat`, `jti` all present; needs `audience` ([Token type and age](#token-type-and-age)).' },
   { path: 'issuers[].dpop', type: { kind: 'enum', values: ['required', 'allowed'] }, doc: 'RFC 9449 DPoP: `required` takes only DPoP-bound tokens (`cnf.jkt`) sent as `Authorization: DPoP` with one valid `DPoP` proof; `allowed` also takes unbound bearer tokens. Needs the top-level `dpop` section ([DPoP](#dpop-sender-constrained-tokens)).' },
+  { path: 'issuers[].mtls', type: { kind: 'enum', values: ['required', 'allowed'] }, doc: 'RFC 8705: `cnf["x5t#S256"]` must name the client certificate Cloudflare verified for this connection (`request.cf.tlsClientAuth`); `required`: every token bound, `allowed`: unbound tokens pass ([Certificate-bound tokens](#certificate-bound-tokens-mtls-rfc-8705)).' },
   {
     path: 'issuers[].jwks',
     type: { kind: 'object', open: true, fields: [{ name: 'keys', type: { kind: 'list', nonEmpty: true, item: { kind: 'jsonObject' } }, required: true }] },
@@ -264,13 +273,7 @@ export const SETTINGS: readonly Setting[] = [
   { path: 'dpop', type: { kind: 'section', tsName: 'DpopInput', keys: 'DPOP_KEYS', doc: 'The `dpop` section: how DPoP proofs are checked.' }, doc: 'DPoP proofs (RFC 9449) for the issuers that set `dpop`; required when one does, refused when none does. Whatever the config, a token whose `cnf` names a key the request did not prove is refused. Browser clients behind `cors`: allow the `DPoP` header, expose `DPoP-Nonce` and `WWW-Authenticate`.' },
   {
     path: 'dpop.replay',
-    type: {
-      kind: 'anyOf',
-      of: [
-        { kind: 'const', value: 'isolate' },
-        { kind: 'object', fields: [{ name: 'durableObject', type: NAME, required: true, binding: 'durableObject', className: 'DpopReplayShard' }] },
-      ],
-    },
+    type: storeOrIsolate('DpopReplayShard'),
     ts: "'isolate' | { durableObject: string }",
     required: true,
     doc: 'Where proof `jti`s are remembered: `{ "durableObject": "DPOP_REPLAY" }` (class `DpopReplayShard`), or `"isolate"` (this isolate only: tests and one-isolate dev; check-config warns). A store that does not answer is a 503, never a pass.',
@@ -284,6 +287,20 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'Proof algorithms accepted, asymmetric only.',
   },
   { path: 'dpop.maxAgeSeconds', type: { kind: 'integer', min: 1, max: 300 }, default: 60, doc: 'The oldest proof `iat` accepted, seconds.' },
+
+  { path: 'revocation', type: { kind: 'section', tsName: 'RevocationInput', keys: 'REVOCATION_KEYS', doc: 'The `revocation` section: the admin endpoint, the list, how fresh each isolate\'s copy is.' }, doc: 'Token revocation ([Revocation](#revocation)): every verified token is checked against the list; 503 when it cannot be known to be current (fail closed).' },
+  { path: 'revocation.path', type: PATH, required: true, doc: 'The admin endpoint (`X-Guard-Admin`): POST `{"jti","exp"}` or `{"iss","sub","issuedBefore","exp"}`, GET lists what is in force; answered before any token check.' },
+  { path: 'revocation.secretBinding', type: NAME, required: true, binding: 'secret', doc: 'Name of the secret (at least 16 characters) a request must send in `X-Guard-Admin`.' },
+  {
+    path: 'revocation.store',
+    type: storeOrIsolate('RevocationList'),
+    ts: "'isolate' | { durableObject: string }",
+    required: true,
+    doc: 'The list: `{ "durableObject": "REVOCATIONS" }` (class `RevocationList`), or `"isolate"` (this isolate only: tests and one-isolate dev; check-config warns).',
+  },
+  { path: 'revocation.refreshMs', type: { kind: 'integer', min: 100, max: 60_000 }, default: 1000, doc: 'An isolate\'s copy older than this is refreshed before it answers: the bound on how long an isolate takes to learn of a revocation.' },
+  { path: 'revocation.timeoutMs', type: { kind: 'integer', min: 10, max: 5000 }, default: 250, doc: 'How long one refresh may wait for the list.' },
+  { path: 'revocation.maxStaleMs', type: { kind: 'integer', min: 1000, max: 600_000 }, default: 10_000, doc: 'With no good refresh for this long every verified request gets 503; at least `refreshMs`.' },
 
   { path: 'paths', type: { kind: 'section', keys: 'PATHS_KEYS' }, doc: 'How request paths are read, matched and forwarded ([Request paths](#request-paths)).' },
   { path: 'paths.escapedSlashes', type: { kind: 'enum', values: ['reject', 'decode'] }, default: 'reject', doc: '`reject`: 400 for `%2F`/`%5C`; `decode`: read them as `/`.' },

@@ -23,6 +23,8 @@ export interface IssuerInput {
   profile?: 'at+jwt';
   /** RFC 9449 DPoP: `required` takes only DPoP-bound tokens (`cnf.jkt`) sent as `Authorization: DPoP` with one valid `DPoP` proof; `allowed` also takes unbound bearer tokens. Needs the top-level `dpop` section (DPoP). */
   dpop?: 'required' | 'allowed';
+  /** RFC 8705: `cnf["x5t#S256"]` must name the client certificate Cloudflare verified for this connection (`request.cf.tlsClientAuth`); `required`: every token bound, `allowed`: unbound tokens pass (Certificate-bound tokens). */
+  mtls?: 'required' | 'allowed';
   /** Inline public keys (`{ "keys": [...] }`). */
   jwks?: { keys: Record<string, unknown>[] };
   /** Where the key set is fetched: https (http only on loopback). */
@@ -101,6 +103,22 @@ export interface DpopInput {
   maxAgeSeconds?: number;
 }
 
+/** The `revocation` section: the admin endpoint, the list, how fresh each isolate's copy is. */
+export interface RevocationInput {
+  /** The admin endpoint (`X-Guard-Admin`): POST `{"jti","exp"}` or `{"iss","sub","issuedBefore","exp"}`, GET lists what is in force; answered before any token check. */
+  path: string;
+  /** Name of the secret (at least 16 characters) a request must send in `X-Guard-Admin`. (names a secret binding) */
+  secretBinding: string;
+  /** The list: `{ "durableObject": "REVOCATIONS" }` (class `RevocationList`), or `"isolate"` (this isolate only: tests and one-isolate dev; check-config warns). */
+  store: 'isolate' | { durableObject: string };
+  /** An isolate's copy older than this is refreshed before it answers: the bound on how long an isolate takes to learn of a revocation. (100..60000; default 1000) */
+  refreshMs?: number;
+  /** How long one refresh may wait for the list. (10..5000; default 250) */
+  timeoutMs?: number;
+  /** With no good refresh for this long every verified request gets 503; at least `refreshMs`. (1000..600000; default 10000) */
+  maxStaleMs?: number;
+}
+
 /**
  * The guard's configuration as written in GUARD_CONFIG or passed to createGuard.
  * @example
@@ -171,6 +189,8 @@ export interface GuardConfigInput {
   originAssertion?: OriginAssertionInput;
   /** DPoP proofs (RFC 9449) for the issuers that set `dpop`; required when one does, refused when none does. Whatever the config, a token whose `cnf` names a key the request did not prove is refused. Browser clients behind `cors`: allow the `DPoP` header, expose `DPoP-Nonce` and `WWW-Authenticate`. */
   dpop?: DpopInput;
+  /** Token revocation (Revocation): every verified token is checked against the list; 503 when it cannot be known to be current (fail closed). */
+  revocation?: RevocationInput;
   /** How request paths are read, matched and forwarded (Request paths). */
   paths?: {
     /** `reject`: 400 for `%2F`/`%5C`; `decode`: read them as `/`. (default "reject") */

@@ -3,9 +3,9 @@
 // (a typo must not silently drop a rule).
 
 /** The settings of GUARD_CONFIG itself. */
-export const TOP_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'dpop', 'paths']);
+export const TOP_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'dpop', 'revocation', 'paths']);
 /** The settings of `issuers[]`. */
-export const ISSUER_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'profile', 'dpop', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
+export const ISSUER_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'profile', 'dpop', 'mtls', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
 /** The settings of `rules[]`. */
 export const RULE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience', 'scopes', 'claims']);
 /** The settings of `cors`. */
@@ -20,6 +20,8 @@ export const ADMIN_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['path', 
 export const ORIGIN_ASSERTION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['keyBinding', 'header', 'alg', 'ttl', 'claims', 'jwksPath', 'issuer', 'audience']);
 /** The settings of `dpop`. */
 export const DPOP_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['replay', 'nonceSecretBinding', 'algorithms', 'maxAgeSeconds']);
+/** The settings of `revocation`. */
+export const REVOCATION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['path', 'secretBinding', 'store', 'refreshMs', 'timeoutMs', 'maxStaleMs']);
 /** The settings of `paths`. */
 export const PATHS_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['escapedSlashes', 'caseSensitive', 'forward']);
 
@@ -34,5 +36,6 @@ export const CONFIG_KEYS = {
   admin: ADMIN_KEYS,
   originAssertion: ORIGIN_ASSERTION_KEYS,
   dpop: DPOP_KEYS,
+  revocation: REVOCATION_KEYS,
   paths: PATHS_KEYS,
 } as const;

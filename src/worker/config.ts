@@ -18,6 +18,7 @@ import { parseOriginAssertion, type OriginAssertionConfig } from './origin-asser
 import type { PathPolicy } from './path.js';
 import { parsePaths, parsePublicPaths } from './paths-config.js';
 import { parseRules, type RuleConfig } from './rules.js';
+import { parseRevocation, type RevocationConfig } from './revocation-config.js';
 
 export { ConfigError };
 export { ECHO_ORIGIN } from './forwarding-config.js';
@@ -48,6 +49,8 @@ export interface GuardConfig extends ForwardingConfig {
   paths: PathPolicy;
   /** RFC 9449 proofs (./dpop-config.ts); undefined when no issuer sets dpop. */
   dpop: DpopConfig | undefined;
+  /** Token revocation (./revocation-stage.ts); undefined when off. */
+  revocation: RevocationConfig | undefined;
 }
 
 /** Every setting name parseConfig accepts, per object (generated from ./config-description.ts). */
@@ -102,5 +105,6 @@ export function parseConfig(raw: unknown): GuardConfig {
     originAssertion: parseOriginAssertion(v.originAssertion, forwardHeaders),
     paths: parsePaths(v.paths),
     dpop: parseDpop(v.dpop, issuers),
+    revocation: parseRevocation(v.revocation, admin?.path),
   };
 }

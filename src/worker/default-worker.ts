@@ -3,7 +3,8 @@
 // It is built at module scope from the importable env, so in production the build
 // runs during the client's TLS handshake (docs/architecture.md, "Cold start").
 
-import { createGuard, type EmbeddedGuard } from './embed.js';
+import type { EmbeddedGuard } from './embed.js';
+import { createGuard } from './start.js';
 
 /**
  * The route guard's Worker handler: what `export default` gives workerd.

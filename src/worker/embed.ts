@@ -1,15 +1,17 @@
-// The guard inside your own Worker: `createGuard(config?)` gives the handler the
-// Worker entry uses (`fetch`) and `authenticate`, which decides without
-// forwarding so your code can run after a verified request.
+// The guard inside your own Worker: the handler the Worker entry uses (`fetch`) and
+// `authenticate`, which decides without forwarding so your code can run after a
+// verified request. How the Guard is started is the caller's: `createGuard` (start.ts)
+// parses GUARD_CONFIG and loads features lazily, `createLeanGuard` (lean.ts) takes the
+// features it is given, a compiled entry (compiled.ts) starts from a checked config.
 
 import type { JWTPayload } from '../claims.js';
 import type { JoseHeader } from '../header.js';
 import type { GuardDeps, GuardEnv } from './build.js';
 import { ConfigError } from './config-error.js';
 import type { GuardConfigInput } from './config-input.js';
-import { startGuard, type Guard, type WaitUntil } from './guard.js';
+import type { Guard, WaitUntil } from './guard.js';
 import { serverError } from './responses.js';
-import { selfTest, SelfTestFailure } from './self-test.js';
+import { SelfTestFailure } from './self-test.js';
 
 /**
  * The configuration: the GUARD_CONFIG object (or its JSON text), or a function of the Worker's env.
@@ -50,7 +52,9 @@ export interface EmbeddedGuard {
    * the client's TLS handshake is still under way. It first runs a known-answer verify of one
    * HS256 token and a tampered copy (the Wasm core's SHA-256 and HMAC, and the header, payload
    * and claims code every algorithm shares); it does not test EdDSA, RS*, PS* or ES*, whatever
-   * the config uses. If it fails, every request is refused with a 500 (`self-test`). A request
+   * the config uses. A config whose issuers all list algorithms other than HS* and EdDSA skips
+   * it: that guard never runs the Wasm core it tests. If it fails, every request is refused
+   * with a 500 (`self-test`). A request
    * whose env holds the same bindings uses this guard; if building here failed for another
    * reason (a call the module scope does not allow), the request builds its own.
    *
@@ -62,26 +66,21 @@ export interface EmbeddedGuard {
   warm(env: GuardEnv): void;
 }
 
-/**
- * Build the guard for a Worker. Without `config`, GUARD_CONFIG is read from the env.
- * One guard is built per env object (per isolate in production) and reused.
- * @example
- * import { createGuard } from 'edgejwt/worker';
- * const guard = createGuard({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] });
- * export default {
- *   async fetch(request, env, ctx) {
- *     const auth = await guard.authenticate(request, env, ctx);
- *     if (!auth.ok) return auth.response;
- *     return Response.json({ hello: auth.payload?.sub ?? 'anonymous' });
- *   },
- * };
- */
-export function createGuard(config?: GuardConfigSource, deps?: GuardDeps): EmbeddedGuard {
-  return makeGuard(config, deps, selfTest);
+/** The raw config a source gives for one env. */
+export function rawConfigOf(config: GuardConfigSource | undefined, env: GuardEnv): unknown {
+  return config === undefined ? env.GUARD_CONFIG : typeof config === 'function' ? config(env) : config;
 }
 
-/** createGuard with the known-answer check `warm` runs made swappable (tests prove a failed one fails closed). */
-export function makeGuard(config: GuardConfigSource | undefined, deps: GuardDeps | undefined, check: () => Promise<void>): EmbeddedGuard {
+/** Starts the Guard for one env (throws ConfigError on a bad configuration). */
+export type GuardStarter = (env: GuardEnv, deps: GuardDeps | undefined) => Promise<Guard>;
+
+/**
+ * The EmbeddedGuard around a starter, with the known-answer check `warm` runs before it (swappable: tests prove a failed one fails closed).
+ *
+ * @example
+ * const guard = embeddedGuard((env, deps) => startGuard(env, deps), undefined, selfTest);
+ */
+export function embeddedGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
   // Without a log of the caller's, the guard's log lines (notices, counters, faults) are
   // written after the response: workerd loads its console formatter on an isolate's first
   // console.log (~2 ms measured by bench/guard/isolate.ts), which a first request should not wait for.
@@ -101,8 +100,7 @@ export function makeGuard(config: GuardConfigSource | undefined, deps: GuardDeps
   };
   // The bindings object is stable for an isolate; a new one (tests, reloads) gets a new guard.
   const guards = new WeakMap<object, Promise<Guard>>();
-  const build = (env: GuardEnv): Promise<Guard> =>
-    Promise.resolve().then(() => startGuard(env, guardDeps, config === undefined ? env.GUARD_CONFIG : typeof config === 'function' ? config(env) : config));
+  const build = (env: GuardEnv): Promise<Guard> => Promise.resolve().then(() => start(env, guardDeps));
   // The guard built by `warm`, and the env it was built from: a request's env is another
   // object than the module-scope one, holding the same bindings.
   let warmed: { env: GuardEnv; guard: Promise<Guard> } | undefined;
@@ -129,7 +127,7 @@ export function makeGuard(config: GuardConfigSource | undefined, deps: GuardDeps
   return {
     warm(env) {
       // The known-answer verify first: it also compiles the verify path the first request takes.
-      const guard = check().then(() => build(env));
+      const guard = check(env).then(() => build(env));
       guard.catch(() => undefined); // settled by the first request that adopts it
       warmed = { env, guard };
     },

@@ -81,6 +81,8 @@ export class Forwarder {
     stripIdentity(headers, this.#identity);
     // A client's own copy of the assertion header, in any spelling.
     assertion?.dropClientCopies(headers);
+    // The guard's admin secret is for the guard's own endpoints, never for an origin.
+    headers.delete('x-guard-admin');
     if (!config.forwardToken) {
       dropToken(headers, config.tokenSources);
       // The DPoP proof is part of the credential (RFC 9449 §7.1), and already spent (replay store).

@@ -2,8 +2,10 @@
 // config section and returns "continue" (undefined) or the answer that stops the chain:
 //
 //   admin      admin.ts          the counters endpoint, before anything else
+//              revocation-admin  the revocation endpoint (revocation.path), likewise
 //   cors       cors.ts           a preflight answered; CORS headers on every answer
-//   path       path.ts           one canonical path (400 when it cannot be read one way)
+//   path       path.ts           one canonical path (400 when it cannot be read one way);
+//              reserved-paths    another spelling of admin.path / revocation.path: 404, never forwarded
 //   keys       origin-assertion  the assertion key set, served without a token
 //   route      route.ts          method override refused, public paths, the matching rules
 //   credential credentials.ts    the token from the configured sources
@@ -16,8 +18,7 @@
 // One RequestContext (context.ts) carries what a stage learned to the ones after it.
 // Every fault fails closed: handle answers 500 (fault.ts).
 
-import type { GuardDeps, GuardEnv, GuardParts } from './build.js';
-import { buildGuard } from './build.js';
+import type { GuardParts } from './build.js';
 import { adminResponse } from './admin.js';
 import { afterVerify } from './after-verify.js';
 import { RequestContext, type AuthOutcome, type Verified, type WaitUntil } from './context.js';
@@ -29,6 +30,7 @@ import { IssuerIndex } from './issuer-index.js';
 import { Observer } from './observe.js';
 import { canonicalPath, type CanonicalPath } from './path.js';
 import { requestTarget, type RequestTarget } from './request-url.js';
+import { readsAsReserved, reservedPaths, reservedSpelling } from './reserved-paths.js';
 import { routeStage } from './route.js';
 import { checkVerified, verifyFailed, type CheckScope } from './token-checks.js';
 import { VerifyTiers } from './verify-tiers.js';
@@ -41,6 +43,7 @@ export class Guard {
   readonly #tiers: VerifyTiers;
   readonly #forwarder: Forwarder;
   readonly #checks: CheckScope;
+  readonly #reserved: readonly string[] | undefined;
 
   constructor(parts: GuardParts) {
     this.parts = parts;
@@ -49,6 +52,7 @@ export class Guard {
     this.#tiers = new VerifyTiers(parts, issuers);
     this.#forwarder = new Forwarder(parts, this.#observe);
     this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log };
+    this.#reserved = reservedPaths(parts.config);
   }
 
   /** Entries in this isolate's L1 (bounded by cache.l1Max; the load test watches it). */
@@ -79,6 +83,7 @@ export class Guard {
     // pathname and search straight from request.url (no URL object: see requestTarget).
     const url = requestTarget(request.url);
     if (config.admin !== undefined && url.pathname === config.admin.path) return adminResponse(request, this.parts.adminSecret, counters);
+    if (config.revocation !== undefined && url.pathname === config.revocation.path) return this.parts.revocationAdmin!(request);
     counters.inc('requests');
     const cors = config.cors;
     const corsOrigin = allowedOrigin(cors, request);
@@ -97,6 +102,7 @@ export class Guard {
     // One canonical path decides everything below; spellings that cannot be read one way are refused.
     const path = canonicalPath(cx.url.pathname, config.paths.escapedSlashes);
     if (!path.ok) return this.#observe.refusePath();
+    if (this.#reserved !== undefined && readsAsReserved(path, this.#reserved, config.paths.caseSensitive)) return reservedSpelling();
     // The assertion key set path is answered before any token check: origins fetch that key set without one.
     const keys = assertion?.keySet(cx.url);
     if (keys !== undefined) return keys;
@@ -152,16 +158,4 @@ export class Guard {
   async verify(token: string, ctx: WaitUntil): Promise<Verified> {
     return this.#tiers.verify(token, ctx, { opened: undefined });
   }
-}
-
-/**
- * Build a guard from the environment (throws ConfigError on a bad configuration); `rawConfig` replaces GUARD_CONFIG.
- * `createGuard` is the usual way in; this is for code that keeps the Guard itself.
- *
- * @example
- * const guard = await startGuard(env, { log: (line) => console.log(line) });
- * const res = await guard.handle(request, ctx);
- */
-export async function startGuard(env: GuardEnv, deps?: GuardDeps, rawConfig?: unknown): Promise<Guard> {
-  return new Guard(await buildGuard(env, deps, rawConfig === undefined ? env.GUARD_CONFIG : rawConfig));
 }

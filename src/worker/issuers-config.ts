@@ -6,6 +6,7 @@ import { ConfigError } from './config-error.js';
 import { claimValues, httpUrl, isObject, knownKeys, str, strList, type ClaimWant, type Json } from './config-values.js';
 import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
 import { parseIssuerDpop, type DpopMode } from './dpop-config.js';
+import { parseMtlsMode, type MtlsMode } from './mtls-config.js';
 import { ISSUER_KEYS } from './config-keys.js';
 
 export type KeySourceConfig =
@@ -25,6 +26,8 @@ export interface IssuerConfig extends IssuerChecks {
   source: KeySourceConfig;
   /** RFC 9449 sender constraint (dpop-config.ts); undefined: DPoP-scheme tokens of this issuer are refused. */
   dpop?: DpopMode | undefined;
+  /** RFC 8705 certificate-bound tokens (mtls-stage.ts); undefined: not checked. */
+  mtls?: MtlsMode | undefined;
 }
 
 
@@ -87,7 +90,8 @@ function parseIssuer(raw: unknown, i: number): IssuerConfig {
   const checks = parseIssuerChecks(v, at);
   // RFC 9068 tokens always carry aud, and the library's profile checks it: claims alone cannot stand in.
   if (checks.profile !== undefined && audience.length === 0) throw new ConfigError(`${at}.audience`, 'the at+jwt profile needs audience (claims alone are not enough)');
-  return { issuer, audience, claims, algorithms, source: keySource(v, at, issuer, algorithms), ...checks, dpop: parseIssuerDpop(v.dpop, at) };
+  const mtls = parseMtlsMode(v.mtls, `${at}.mtls`);
+  return { issuer, audience, claims, algorithms, source: keySource(v, at, issuer, algorithms), ...checks, dpop: parseIssuerDpop(v.dpop, at), ...(mtls === undefined ? {} : { mtls }) };
 }
 
 /** Where the entry's keys come from: exactly one of jwks, jwksUrl, secretBinding or discovery (the default). */

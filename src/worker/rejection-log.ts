@@ -17,6 +17,9 @@ export type RejectionCode =
   | 'keys_unavailable'
   | 'unproven_confirmation'
   | `dpop_${string}`
+  | 'mtls_cert_unverified'
+  | 'revoked'
+  | 'revocation_unavailable'
   | `ERR_${string}`;
 
 export interface Rejection {

@@ -4,7 +4,7 @@
 // set, nor move a genuine entry to another token's key.
 
 import { decodeSegment, encode } from '../b64.js';
-import { ConfigError } from './config-error.js';
+import { cacheKeyBytes } from './cache-key.js';
 
 const PREFIX = 's1.';
 const encoder = new TextEncoder();
@@ -18,9 +18,8 @@ export class Sealer {
 
   /** From CACHE_KEY (base64url, at least 32 bytes); undefined when the secret is not set. */
   static async fromSecret(secret: unknown): Promise<Sealer | undefined> {
-    if (secret === undefined || secret === null || secret === '') return undefined;
-    const raw = typeof secret === 'string' ? decodeSegment(secret.trim(), 0, secret.trim().length) : undefined;
-    if (raw === undefined || raw.length < 32) throw new ConfigError('CACHE_KEY', 'expected base64url of at least 32 random bytes');
+    const raw = cacheKeyBytes(secret);
+    if (raw === undefined) return undefined;
     const key = await crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     return new Sealer(key);
   }

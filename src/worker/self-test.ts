@@ -18,6 +18,18 @@ import { ConfigError } from './config-error.js';
  */
 export const SELF_TEST_ALGORITHMS = ['HS256'] as const;
 
+/**
+ * Whether a config with these algorithms runs on the Wasm core (HS*, EdDSA), which is what the
+ * self-test checks: a config of RS*, PS* and ES* only never starts the core, so it has nothing to test.
+ *
+ * @example
+ * usesWasmCore(['RS256', 'ES256']); // false
+ */
+export function usesWasmCore(algorithms: Iterable<string>): boolean {
+  for (const a of algorithms) if (a.startsWith('HS') || a === 'EdDSA') return true;
+  return false;
+}
+
 /** The token's iss and aud, its key (bytes 0..31, public by design) and the token itself. */
 export const SELF_TEST = {
   issuer: 'edgejwt:self-test',

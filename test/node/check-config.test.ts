@@ -3,7 +3,7 @@
 // --help, the contributors' `npm run check-config`, and the JSON Schema kept in
 // step with parseConfig.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -171,6 +171,21 @@ describe('checking GUARD_CONFIG', () => {
     expect(isolate.notes.join('\n')).toMatch(/dpop\.replay is "isolate": .*a proof replayed to another isolate is accepted/);
   });
 
+  it('check_config_revocation_durable_object_binding: revocation needs its RevocationList binding in the Wrangler file; "isolate" is a warning', async () => {
+    const revocation = { ...goodConfig, revocation: { path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' } } };
+    const missing = await check(project({ 'w.toml': toml(revocation) }), 'w.toml');
+    expect(missing.errors[0]).toMatch(/revocation\.store\.durableObject: no \[\[durable_objects\.bindings\]\] named REVOCATIONS with class_name = "RevocationList"/);
+    const wrongClass = '[[durable_objects.bindings]]\nname = "REVOCATIONS"\nclass_name = "Other"\n';
+    expect((await check(project({ 'w.toml': toml(revocation, wrongClass) }), 'w.toml')).ok).toBe(false);
+    const bound = '[[durable_objects.bindings]]\nname = "REVOCATIONS"\nclass_name = "RevocationList"\n\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["RevocationList"]\n';
+    const ok = await check(project({ 'w.toml': toml(revocation, bound) }), 'w.toml');
+    expect(ok.errors).toEqual([]);
+    expect(ok.notes.join('\n')).toMatch(/secrets the guard reads.*REVOCATION_SECRET/);
+    const isolate = await check(project({ 'w.toml': toml({ ...revocation, revocation: { ...revocation.revocation, store: 'isolate' } }) }), 'w.toml');
+    expect(isolate.ok).toBe(true);
+    expect(isolate.notes.join('\n')).toMatch(/revocation\.store is "isolate": each isolate keeps its own list/);
+  });
+
   it('positions: keyOffset finds the key in the chosen environment; positionAt counts from 1', () => {
     const text = '[vars]\nGUARD_CONFIG = "a"\n[env.x.vars]\nGUARD_CONFIG = "b"\n';
     expect(positionAt(text, keyOffset(text, 'GUARD_CONFIG')!, 'f')).toEqual({ file: 'f', line: 2, column: 1 });
@@ -198,6 +213,21 @@ describe('the edgejwt bin (built: dist/cli/edgejwt.js)', () => {
     expect(run(dir, 'check-config', '--env').status).toBe(2);
     expect(run(dir, 'frobnicate').status).toBe(2);
     expect(run(dir).status).toBe(2);
+  });
+
+  it('build-guard writes the entry for a good config (only its features), refuses a bad one, and takes --out/--import only there', () => {
+    const dir = project({ 'wrangler.toml': toml(goodConfig), 'bad.toml': toml({ ...goodConfig, rules: [{ pathPrefix: '/a', auth: 'maybe' }] }) });
+    const ok = run(dir, 'build-guard', '--out', 'out/entry.js', '--import', './compiled.js');
+    expect(ok.status).toBe(0);
+    const code = readFileSync(join(dir, 'out/entry.js'), 'utf8');
+    expect(code).toContain('from "./compiled.js"');
+    expect(code).toMatch(/export default compiledWorker\(\{ config, source: /);
+    // A jwksUrl issuer with cache.jwks on (the default): the KV tiers and remote keys, nothing else.
+    expect(code).toContain('import { compiledWorker, kvTiers, remoteKeys } from "./compiled.js";');
+    const bad = run(dir, 'build-guard', 'bad.toml', '--out', 'bad.js');
+    expect(bad.status).toBe(1);
+    expect(existsSync(join(dir, 'bad.js'))).toBe(false);
+    expect(run(dir, 'check-config', '--out', 'x.js').status).toBe(2);
   });
 
   it('--version prints the package version; --help the usage and the exit codes', () => {
@@ -249,6 +279,7 @@ describe('JSON Schema (src/worker/guard-config.schema.json)', () => {
     expect(keys(schema.properties.admin)).toEqual([...CONFIG_KEYS.admin].sort());
     expect(keys(schema.properties.originAssertion)).toEqual([...CONFIG_KEYS.originAssertion].sort());
     expect(keys(schema.properties.dpop)).toEqual([...CONFIG_KEYS.dpop].sort());
+    expect(keys(schema.properties.revocation)).toEqual([...CONFIG_KEYS.revocation].sort());
   });
 
   it('lists exactly the supported algorithms', () => {

@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
 function fullConfig(): Json {
   return {
     issuers: [
-      { issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks', dpop: 'allowed' },
+      { issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks', dpop: 'allowed', mtls: 'allowed' },
       { issuer: 'https://hs.example.com', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' },
     ],
     rules: [{ pathPrefix: '/admin/', scopes: ['admin'] }],
@@ -27,6 +27,7 @@ function fullConfig(): Json {
     paths: {},
     dpop: { replay: { durableObject: 'DPOP_REPLAY' }, nonceSecretBinding: 'NONCE_KEY' },
     origin: { service: 'API' },
+    revocation: { path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' } },
   };
 }
 
@@ -95,6 +96,7 @@ describe('the config description (src/worker/config-description.ts)', () => {
       [(c) => c.originAssertion as Json, CONFIG_KEYS.originAssertion],
       [(c) => c.paths as Json, CONFIG_KEYS.paths],
       [(c) => c.dpop as Json, CONFIG_KEYS.dpop],
+      [(c) => c.revocation as Json, CONFIG_KEYS.revocation],
     ];
     fc.assert(
       fc.property(fc.constantFrom(...objects), fc.string({ minLength: 1, maxLength: 12 }), ([objectIn, known], name) => {
@@ -120,11 +122,12 @@ describe('the config description (src/worker/config-description.ts)', () => {
   it('bindings_list_covers_every_binding_setting (originAssertion.keyBinding included)', () => {
     const config = fullConfig();
     const named = bindingSettings();
-    expect(named.map((b) => b.path).sort()).toEqual(['admin.secretBinding', 'dpop.nonceSecretBinding', 'dpop.replay.durableObject', 'issuers[].secretBinding', 'origin.service', 'originAssertion.keyBinding']);
+    expect(named.map((b) => b.path).sort()).toEqual(['admin.secretBinding', 'dpop.nonceSecretBinding', 'dpop.replay.durableObject', 'issuers[].secretBinding', 'origin.service', 'originAssertion.keyBinding', 'revocation.secretBinding', 'revocation.store.durableObject']);
     for (const [i, b] of named.entries()) setAt(config, concrete({ path: b.path } as Setting), `BINDING_${i}`);
     const needed = requiredBindings(parseConfig(config), JSON.stringify(config));
     const all = new Map<string, string>([...needed.secrets, ...needed.services.map((s) => [s.binding, s.setting] as [string, string]), ...needed.durableObjects.map((d) => [d.binding, d.setting] as [string, string])]);
     expect(needed.durableObjects.find((d) => d.setting === 'dpop.replay.durableObject')?.className).toBe('DpopReplayShard');
+    expect(needed.durableObjects.find((d) => d.setting === 'revocation.store.durableObject')?.className).toBe('RevocationList');
     for (const [i, b] of named.entries()) expect(all.get(`BINDING_${i}`), b.path).toBe(concrete({ path: b.path } as Setting));
     expect(needed.secrets.get('CACHE_KEY')).toBe('CACHE_KEY');
     expect(needed.kv.map((k) => k.binding)).toEqual(['JWKS_CACHE']);

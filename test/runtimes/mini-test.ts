@@ -234,6 +234,8 @@ export interface Outcome {
   failed: number;
   skipped: number;
   failures: { name: string; error: string }[];
+  /** The slowest tests, slowest first: where this runtime's time goes. */
+  slowest: { name: string; ms: number }[];
 }
 
 async function runSuite(suite: Suite, path: string[], hooks: { before: Fn[]; after: Fn[] }, out: Outcome, log: (line: string) => void): Promise<void> {
@@ -250,11 +252,13 @@ async function runSuite(suite: Suite, path: string[], hooks: { before: Fn[]; aft
       out.skipped++;
       continue;
     }
+    const started = Date.now();
     try {
       for (const fn of before) await fn();
       await child.fn();
       for (const fn of after) await fn();
       out.passed++;
+      keepSlowest(out.slowest, { name, ms: Date.now() - started });
     } catch (e) {
       out.failed++;
       const error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
@@ -265,9 +269,16 @@ async function runSuite(suite: Suite, path: string[], hooks: { before: Fn[]; aft
   for (const fn of suite.afterAll) await fn();
 }
 
+const SLOWEST = 5;
+function keepSlowest(list: { name: string; ms: number }[], entry: { name: string; ms: number }): void {
+  list.push(entry);
+  list.sort((a, b) => b.ms - a.ms);
+  list.length = Math.min(list.length, SLOWEST);
+}
+
 /** Run every collected test in order; `log` receives one line per failure. */
 export async function run(log: (line: string) => void = console.log): Promise<Outcome> {
-  const out: Outcome = { passed: 0, failed: 0, skipped: 0, failures: [] };
+  const out: Outcome = { passed: 0, failed: 0, skipped: 0, failures: [], slowest: [] };
   await runSuite(root, [], { before: [], after: [] }, out, log);
   return out;
 }

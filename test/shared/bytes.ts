@@ -27,3 +27,22 @@ export function seededBytes(seed: number, length: number): Uint8Array {
   }
   return out;
 }
+
+/**
+ * Where `needle` first occurs in `haystack`, or -1. Jumps between candidates with the
+ * native indexOf on one of the needle's non-zero bytes: Wasm memory is mostly zeros,
+ * and a byte-by-byte scan of it is what made the memory-scrubbing tests slow.
+ */
+export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
+  if (needle.length === 0) return 0;
+  const k = Math.max(0, needle.findIndex((b) => b !== 0));
+  const anchor = needle[k]!;
+  for (let at = haystack.indexOf(anchor, k); at >= 0; at = haystack.indexOf(anchor, at + 1)) {
+    const i = at - k;
+    if (i + needle.length > haystack.length) return -1;
+    let j = 0;
+    while (j < needle.length && haystack[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
+  }
+  return -1;
+}

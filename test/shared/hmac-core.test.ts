@@ -6,7 +6,7 @@ import { coreHmac } from '../../src/wasm/core-hash.js';
 import { importHmacKey, type HmacAlg } from '../../src/wasm/keys.js';
 import { verifyWasmKey } from './signature-hooks.js';
 import { isJwtError } from '../../src/errors.js';
-import { seededBytes } from './bytes.js';
+import { seededBytes, indexOfBytes } from './bytes.js';
 
 const ALGS: [HmacAlg, 'SHA-256' | 'SHA-384' | 'SHA-512', number][] = [
   ['HS256', 'SHA-256', 32],
@@ -17,14 +17,6 @@ const ALGS: [HmacAlg, 'SHA-256' | 'SHA-384' | 'SHA-512', number][] = [
 async function webCryptoTag(hash: string, key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
   const k = await crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash }, false, ['sign']);
   return new Uint8Array(await crypto.subtle.sign('HMAC', k, data as BufferSource));
-}
-
-function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
-  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return i;
-  }
-  return -1;
 }
 
 describe.each(ALGS)('%s', (alg, hash, size) => {
@@ -81,9 +73,9 @@ describe.each(ALGS)('%s', (alg, hash, size) => {
     const memory = getCore().memory;
     const ipad = secret.map((b) => b ^ 0x36);
     const opad = secret.map((b) => b ^ 0x5c);
-    expect(indexOf(memory, secret)).toBe(-1);
-    expect(indexOf(memory, ipad)).toBe(-1);
-    expect(indexOf(memory, opad)).toBe(-1);
+    expect(indexOfBytes(memory, secret)).toBe(-1);
+    expect(indexOfBytes(memory, ipad)).toBe(-1);
+    expect(indexOfBytes(memory, opad)).toBe(-1);
     key.drop();
   });
 });

@@ -3,6 +3,7 @@
 // EdDSA/RS/ES issuer does not pay for the HMAC issuer (issue 16, cold start); an
 // asynchronous (WebCrypto) import of an RS/ES key likewise waits for its first verify.
 import { describe, expect, it } from 'vitest';
+import { indexOfBytes } from './bytes.js';
 import { backend } from '#crypto-backend';
 import { createVerifier, type JWK } from '../../src/index.js';
 import { getCore } from '../../src/wasm/instance.js';
@@ -24,14 +25,6 @@ async function countImports(body: () => Promise<void> | void): Promise<number> {
     core.hmacImport = original;
   }
   return count;
-}
-
-function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
-  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return i;
-  }
-  return -1;
 }
 
 function codeOfSync(f: () => unknown): string | undefined {
@@ -72,7 +65,7 @@ describe('HMAC keys are imported at their first verify', () => {
     const token = await mint(pair, claims());
     const v = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate, issuer: 'https://issuer.example', audience: 'api' });
     expect((await v.verify(token)).payload.sub).toBe('user-1');
-    expect(indexOf(getCore().memory, secret)).toBe(-1);
+    expect(indexOfBytes(getCore().memory, secret)).toBe(-1);
   });
 });
 

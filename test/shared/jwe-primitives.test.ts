@@ -2,7 +2,7 @@
 // AES-GCM (aesGcmDecrypt), AES key unwrap (aesKwUnwrap), AES-CBC with PKCS#5 padding
 // (aesCbcDecrypt), RSA-OAEP-256 (rsaOaepDecrypt), and ECDH P-256/P-384 and X25519
 // through JweKey.unwrap('ECDH-ES'), whose CEK must equal the Concat KDF of the
-// expected shared secret. Cases outside what a JWE can carry (AES-192, GCM IVs other
+// expected shared secret (every ECDH case in Node, a fixed sample elsewhere: vector-sample.ts). Cases outside what a JWE can carry (AES-192, GCM IVs other
 // than 96 bits, OAEP labels) are counted, and the reachable ones must all agree.
 import { describe, expect, it } from 'vitest';
 import { encSpec } from '../../src/jwe/algorithms.js';
@@ -10,6 +10,7 @@ import { aesCbcDecrypt, aesGcmDecrypt, decryptContent } from '../../src/jwe/cont
 import { concatKdf } from '../../src/jwe/kdf.js';
 import { JweKey, aesKwUnwrap, rsaOaepDecrypt, type EncryptionJWK } from '../../src/jwe/keys.js';
 import { hex, toHex } from './bytes.js';
+import { allVectors, vectorSample } from './vector-sample.js';
 import gcm from '../vectors/wycheproof-jwe/aes_gcm_test.json';
 import kw from '../vectors/wycheproof-jwe/aes_wrap_test.json';
 import cbc from '../vectors/wycheproof-jwe/aes_cbc_pkcs5_test.json';
@@ -131,9 +132,14 @@ describe('Wycheproof primitives on the JWE code paths', () => {
   for (const [name, file, count] of [['P-256', p256, 353], ['P-384', p384, 794]] as const) {
     it(`ECDH ${name} (WebCrypto JWK encodings): JweKey.unwrap('ECDH-ES') yields the Concat KDF of the expected secret`, async () => {
       const spec = encSpec('A256GCM')!;
+      const seen = new Map<string, number>();
+      let read = 0;
       let checked = 0;
+      let refusable = 0;
       for (const g of groups(file)) {
-        for (const t of g.tests) {
+        read += g.tests.length;
+        for (const t of vectorSample(g.tests, seen)) {
+          if (t.result !== 'valid') refusable++;
           const { kid: _k, ...priv } = t.private as Record<string, unknown>;
           const got = await outcome(() =>
             (async () => {
@@ -146,7 +152,10 @@ describe('Wycheproof primitives on the JWE code paths', () => {
           checked++;
         }
       }
-      expect(checked).toBe(count);
+      // Every case read; every case not plainly valid checked in every runtime, all of them in Node.
+      expect(read).toBe(count);
+      expect(refusable).toBe(groups(file).flatMap((g) => g.tests).filter((t) => t.result !== 'valid').length);
+      if (allVectors) expect(checked).toBe(count);
     });
   }
 

@@ -4,7 +4,8 @@
 // bindings the list names (plus GUARD_CONFIG and the optional ANALYTICS).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requiredBindings } from '../../src/worker/bindings.js';
-import { buildGuard, type GuardEnv } from '../../src/worker/build.js';
+import type { GuardEnv } from '../../src/worker/build.js';
+import { startGuard } from '../../src/worker/start.js';
 import { parseConfig } from '../../src/worker/config.js';
 import { b64u } from '../shared/jwt-mint.js';
 import { assertionKeyJson, baseConfig, CACHE_KEY, demoKeys, jwksOf, kv, mockNet, type Keys } from './harness.js';
@@ -24,6 +25,7 @@ describe('bindings: build.ts and the list check-config uses', () => {
       admin: { path: '/__guard/counters', secretBinding: 'ADMIN_SECRET' },
       originAssertion: { keyBinding: 'ASSERTION_KEY' },
       cache: { verify: 'all', jwks: true },
+      revocation: { path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' } },
     });
     const values: Record<string, unknown> = {
       GUARD_CONFIG: JSON.stringify(config),
@@ -34,6 +36,8 @@ describe('bindings: build.ts and the list check-config uses', () => {
       API: { fetch: () => Promise.resolve(new Response('ok')) },
       VERIFY_CACHE: kv.VERIFY_CACHE,
       JWKS_CACHE: kv.JWKS_CACHE,
+      REVOCATION_SECRET: 'a-revocation-secret-of-some-length',
+      REVOCATIONS: { idFromName: () => 'id', get: () => ({ fetch: () => Promise.reject(new Error('not called while building')) }) },
     };
     const read = new Set<string>();
     const env = new Proxy(values, {
@@ -42,7 +46,7 @@ describe('bindings: build.ts and the list check-config uses', () => {
         return target[name as string];
       },
     }) as GuardEnv;
-    await buildGuard(env, { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => {} });
+    await startGuard(env, { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => {} });
     const needed = requiredBindings(parseConfig(config), config);
     const listed = new Set([...needed.secrets.keys(), ...needed.kv.map((b) => b.binding), ...needed.services.map((b) => b.binding), ...needed.durableObjects.map((b) => b.binding)]);
     read.delete('GUARD_CONFIG');

@@ -49,6 +49,13 @@ describe('parseConfig names the bad setting', () => {
     ['verify TTL under KV minimum', { issuers: [issuer], cache: { verifyTtl: 30 } }, 'cache.verifyTtl'],
     ['verify cache alg not allowed', { issuers: [issuer], cache: { verify: ['RS256'] } }, 'cache.verify[0]'],
     ['realm with a quote', { issuers: [issuer], realm: 'a"b' }, 'realm'],
+    ['mtls not a mode', { issuers: [{ ...issuer, mtls: true }] }, 'issuers[0].mtls'],
+    ['revocation without a store', { issuers: [issuer], revocation: { path: '/r', secretBinding: 'S' } }, 'revocation.store'],
+    ['revocation store unknown key', { issuers: [issuer], revocation: { path: '/r', secretBinding: 'S', store: { durableObject: 'R', name: 'x' } } }, 'revocation.store.name'],
+    ['revocation path relative', { issuers: [issuer], revocation: { path: 'r', secretBinding: 'S', store: 'isolate' } }, 'revocation.path'],
+    ['revocation path is the admin path', { issuers: [issuer], admin: { path: '/a', secretBinding: 'A' }, revocation: { path: '/a', secretBinding: 'S', store: 'isolate' } }, 'revocation.path'],
+    ['revocation maxStaleMs under refreshMs', { issuers: [issuer], revocation: { path: '/r', secretBinding: 'S', store: 'isolate', refreshMs: 20_000, maxStaleMs: 10_000 } }, 'revocation.maxStaleMs'],
+    ['revocation refreshMs out of range', { issuers: [issuer], revocation: { path: '/r', secretBinding: 'S', store: 'isolate', refreshMs: 10 } }, 'revocation.refreshMs'],
   ];
   for (const [name, raw, setting] of cases) it(name, () => expect(settingOf(raw)).toBe(setting));
 

@@ -3,7 +3,8 @@
 // waitUntil work can be awaited, and KV wrappers that count, fail or hang.
 
 import { env } from 'cloudflare:workers';
-import { startGuard, type Guard } from '../../src/worker/guard.js';
+import type { Guard } from '../../src/worker/guard.js';
+import { startGuard } from '../../src/worker/start.js';
 import type { GuardDeps, GuardEnv } from '../../src/worker/build.js';
 import type { KVLike } from '../../src/worker/kv.js';
 import { b64u, generate, mint, type KeyPair } from '../shared/jwt-mint.js';

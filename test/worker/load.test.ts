@@ -3,7 +3,7 @@
 // isolate keeps (L1, counters, pending KV writes) stays bounded.
 import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/worker/index.js';
-import { startGuard } from '../../src/worker/guard.js';
+import { startGuard } from '../../src/worker/start.js';
 import { b64u, generate } from '../shared/jwt-mint.js';
 import { AUD, CACHE_KEY, HS_ISS, ISS, TestCtx, demoKeys, jwksOf, kv, nowSeconds, token, type Keys } from './harness.js';
 

@@ -3,7 +3,8 @@
 // configured origin only, with the guard's identity headers and nobody else's.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeSegment } from '../../src/b64.js';
-import { buildGuard, type GuardParts } from '../../src/worker/build.js';
+import type { GuardParts } from '../../src/worker/build.js';
+import { startGuard } from '../../src/worker/start.js';
 import { ANONYMOUS, type AuthOutcome } from '../../src/worker/context.js';
 import { Forwarder } from '../../src/worker/forward.js';
 import { IssuerIndex } from '../../src/worker/issuer-index.js';
@@ -20,7 +21,7 @@ beforeAll(async () => {
 async function forwarderFor(extra: Record<string, unknown> = {}): Promise<{ forwarder: Forwarder; parts: GuardParts; net: Net }> {
   const net = mockNet(jwksOf(k.ed, k.rs));
   const config = baseConfig(k, { forwardPayload: 'X-Jwt-Payload', ...extra });
-  const parts = await buildGuard({ GUARD_CONFIG: JSON.stringify(config), HS_KEY: b64u(k.hs.secret!) }, { fetch: net.fetch, log: () => undefined });
+  const { parts } = await startGuard({ GUARD_CONFIG: JSON.stringify(config), HS_KEY: b64u(k.hs.secret!) }, { fetch: net.fetch, log: () => undefined });
   return { forwarder: new Forwarder(parts, new Observer(parts, new IssuerIndex(parts.config.issuers))), parts, net };
 }
 

@@ -2,7 +2,8 @@
 // (build.ts) and called without the rest of the chain. L1 answers a token seen
 // before without a promise; L2 (KV) is asked only for the algorithms cache.verify names.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildGuard, type GuardEnv, type GuardParts } from '../../src/worker/build.js';
+import type { GuardEnv, GuardParts } from '../../src/worker/build.js';
+import { startGuard } from '../../src/worker/start.js';
 import { IssuerIndex } from '../../src/worker/issuer-index.js';
 import { VerifyTiers } from '../../src/worker/verify-tiers.js';
 import { b64u } from '../shared/jwt-mint.js';
@@ -15,7 +16,7 @@ beforeAll(async () => {
 
 async function partsFor(config: Record<string, unknown>, env: Partial<GuardEnv> = {}): Promise<GuardParts> {
   const full: GuardEnv = { GUARD_CONFIG: JSON.stringify(config), HS_KEY: b64u(k.hs.secret!), ...env };
-  return buildGuard(full, { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => undefined });
+  return startGuard(full, { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => undefined }).then((g) => g.parts);
 }
 
 const tiersOf = (parts: GuardParts) => new VerifyTiers(parts, new IssuerIndex(parts.config.issuers));

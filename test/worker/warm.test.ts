@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { env as moduleEnv } from 'cloudflare:workers';
 import worker from '../../src/worker/index.js';
 import { createGuard, type GuardConfigInput } from '../../src/worker/api.js';
-import { makeGuard } from '../../src/worker/embed.js';
+import { makeGuard } from '../../src/worker/start.js';
 import { selfTest, SelfTestFailure } from '../../src/worker/self-test.js';
 import { AUD, ISS, TestCtx, bearer, demoKeys, kv, token, type Keys } from './harness.js';
 

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { CORE_WASM, bundleWorker } from '../../lib/workerd-bundle.ts';
+import { compiledBundle } from '../../lib/compiled-entry.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -30,4 +31,11 @@ export async function bundle(name: keyof typeof ENTRIES, src?: string): Promise<
   const entry = name === 'base' ? join(src ?? join(root, 'src'), 'worker/index.ts') : ENTRIES[name];
   const { code, wasmImport } = await bundleWorker(entry, file, { minify: true }, name === 'base' && src !== undefined ? src : undefined);
   return { dir, file, code, wasmImport };
+}
+
+/** The guard's compiled entry (`edgejwt build-guard`) for `config`, beside the other bundles (same depth, same .wasm path). */
+export async function compiledGuard(name: string, config: unknown, src?: string): Promise<Bundle> {
+  const dir = join(root, 'build/bench-isolate', name);
+  const b = await compiledBundle(dir, config, src);
+  return { dir, file: join(dir, 'worker.js'), code: b.code, wasmImport: b.wasmImport };
 }

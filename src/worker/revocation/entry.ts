@@ -78,6 +78,13 @@ export class RevocationIndex {
   readonly #byJti = new Map<string, number>();
   readonly #bySubject = new Map<string, { issuedBefore: number; exp: number }>();
 
+  /**
+   * `issuerOf` names the issuer an `iss` spelling belongs to (the guard: the first
+   * spelling of its issuer entry), on both sides of a subject lookup: a subject
+   * revoked under one spelling is revoked under every spelling the guard accepts.
+   */
+  constructor(readonly issuerOf: (iss: string) => string = (iss) => iss) {}
+
   get size(): number {
     return this.#byJti.size + this.#bySubject.size;
   }
@@ -87,7 +94,7 @@ export class RevocationIndex {
       this.#byJti.set(entry.jti, Math.max(entry.exp, this.#byJti.get(entry.jti) ?? 0));
       return;
     }
-    const key = subjectKey(entry.iss, entry.sub);
+    const key = subjectKey(this.issuerOf(entry.iss), entry.sub);
     const had = this.#bySubject.get(key);
     // Two subject entries merge to the wider one: the later cut-off, kept to the later exp.
     this.#bySubject.set(key, had ? { issuedBefore: Math.max(had.issuedBefore, entry.issuedBefore), exp: Math.max(had.exp, entry.exp) } : { issuedBefore: entry.issuedBefore, exp: entry.exp });
@@ -114,7 +121,7 @@ export class RevocationIndex {
       const iss = ownClaim(payload, 'iss');
       const sub = ownClaim(payload, 'sub');
       if (typeof iss === 'string' && typeof sub === 'string') {
-        const cut = this.#bySubject.get(subjectKey(iss, sub));
+        const cut = this.#bySubject.get(subjectKey(this.issuerOf(iss), sub));
         if (cut !== undefined && cut.exp > nowS) {
           const iat = ownClaim(payload, 'iat');
           if (typeof iat !== 'number' || !Number.isFinite(iat) || iat < cut.issuedBefore) return true;

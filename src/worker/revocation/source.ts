@@ -64,9 +64,11 @@ export function isolateRevocationStore(options: { maxEntries?: number; now?: () 
  * const view = new RevocationView(durableObjectRevocationSource(env.REVOCATIONS), { required: true });
  */
 export function durableObjectRevocationSource(namespace: RevocationNamespace, name = 'revocations', now: () => number = Date.now): RevocationSource {
-  const stub = namespace.get(namespace.idFromName(name) as never);
   return {
     async since(version) {
+      // A stub per call: workerd binds a stub to the request that made it, and the view
+      // outlives requests (a stub kept from the first request fails in the second).
+      const stub = namespace.get(namespace.idFromName(name) as never);
       const res = await stub.fetch(`https://revocation-list.internal/since?version=${version}`);
       if (res.status !== 200) throw new Error(`revocation list answered ${res.status}`);
       return readDelta(await res.json(), Math.floor(now() / 1000));

@@ -1,0 +1,44 @@
+// `edgejwt build-guard`: the entry module for one checked GUARD_CONFIG. It holds the
+// parsed config as a literal and imports only the features that config uses, so the
+// deployed isolate neither parses nor checks the config and never loads what it does not
+// use (src/worker/compiled.ts). The config is in the uploaded script: it names secret
+// bindings but holds no secret (keys in it are public keys).
+
+import { configLiteral } from '../worker/config-literal.js';
+import { configSource } from '../worker/config-source.js';
+import { parseConfig } from '../worker/config.js';
+import { featuresFor, type FeatureName } from '../worker/features/registry.js';
+
+/** The package subpath the entry imports by default. */
+export const COMPILED_MODULE = 'edgejwt/worker/compiled';
+
+export interface GuardEntry {
+  /** The module text. */
+  code: string;
+  /** The features it imports. */
+  features: FeatureName[];
+}
+
+/**
+ * The entry module for `raw` (GUARD_CONFIG as text or object); throws ConfigError as the guard would.
+ * `from`: the specifier of edgejwt/worker/compiled (a path to src/worker/compiled.ts inside this repository).
+ *
+ * @example
+ * writeFileSync('guard-entry.js', guardEntry(readFileSync('guard-config.json', 'utf8')).code);
+ */
+export function guardEntry(raw: unknown, from: string = COMPILED_MODULE): GuardEntry {
+  const config = parseConfig(raw);
+  const features = featuresFor(config);
+  const names = features.join(', ');
+  const code = [
+    '// Written by `edgejwt build-guard` from GUARD_CONFIG; build it again when GUARD_CONFIG changes',
+    '// (a deployment whose GUARD_CONFIG differs from this one refuses every request).',
+    `import { compiledWorker${features.length === 0 ? '' : `, ${names}`} } from ${JSON.stringify(from)};`,
+    '',
+    `const config = ${configLiteral(config)};`,
+    '',
+    `export default compiledWorker({ config, source: ${JSON.stringify(configSource(raw) ?? '')} }, { ${names} });`,
+    '',
+  ].join('\n');
+  return { code, features };
+}

@@ -1,0 +1,13 @@
+// The DPoP stage (`dpop`, RFC 9449) as one feature (see features/registry.ts).
+
+import { dpopStageFromEnv } from '../dpop-stage.js';
+import type { DpopFeature } from './registry.js';
+
+/**
+ * DPoP proofs, replay and nonces for the issuers that set `dpop`.
+ *
+ * @example
+ * import { createLeanGuard, dpop } from 'edgejwt/worker/lean';
+ * const guard = createLeanGuard(config, { features: { dpop } });
+ */
+export const dpop: DpopFeature = { dpopStageFromEnv };

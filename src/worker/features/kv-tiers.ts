@@ -1,0 +1,18 @@
+// The KV tiers as one feature: the sealer CACHE_KEY makes, the KV copy of fetched key
+// sets, the KV verify cache (L2) and its write admission. Reached by a static import
+// (a compiled entry, an embedder) or a dynamic one (the default Worker): features/lazy.ts.
+
+import { KvJwksStore } from '../jwks-store.js';
+import { WriteAdmission } from '../l2-admission.js';
+import { Sealer } from '../seal.js';
+import { KvVerifyCache } from '../verify-cache.js';
+import type { KvTiersFeature } from './registry.js';
+
+/**
+ * The KV verify cache and the KV copy of key sets (`cache.verify`, `cache.jwks`, with CACHE_KEY set).
+ *
+ * @example
+ * import { createLeanGuard, kvTiers } from 'edgejwt/worker/lean';
+ * const guard = createLeanGuard(config, { features: { kvTiers } });
+ */
+export const kvTiers: KvTiersFeature = { Sealer, KvJwksStore, KvVerifyCache, WriteAdmission };

@@ -1,0 +1,13 @@
+// The mTLS stage (`issuers[].mtls`, RFC 8705) as one feature (see features/registry.ts).
+
+import { mtlsStage } from '../mtls-stage.js';
+import type { MtlsFeature } from './registry.js';
+
+/**
+ * Certificate-bound tokens for the issuers that set `mtls`.
+ *
+ * @example
+ * import { createLeanGuard, mtls } from 'edgejwt/worker/lean';
+ * const guard = createLeanGuard(config, { features: { mtls } });
+ */
+export const mtls: MtlsFeature = { mtlsStage };

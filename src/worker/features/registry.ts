@@ -1,0 +1,112 @@
+// The guard's optional features, each a value its own module exports (kv-tiers.ts,
+// remote-keys.ts, origin-assertion.ts), so whoever starts a guard decides how each
+// is reached: the default Worker imports them dynamically when its config uses them
+// (lazy.ts); a compiled entry (`edgejwt build-guard`) and an embedder
+// (`createLeanGuard`) import the ones they use statically, and a bundler leaves the
+// rest out. A stage added after verify (sender constraint, revocation) is one more
+// name here, one module, and one line in lazy.ts and in FEATURE_MODULES.
+
+import { ConfigError } from '../config-error.js';
+import type { GuardConfig } from '../config.js';
+import type { KvJwksStore } from '../jwks-store.js';
+import type { WriteAdmission } from '../l2-admission.js';
+import type { dpopStageFromEnv } from '../dpop-stage.js';
+import type { mtlsStage } from '../mtls-stage.js';
+import type { buildRevocation } from '../revocation-stage.js';
+import type { OriginAssertion } from '../origin-assertion.js';
+import type { RemoteKeys } from '../remote-keys.js';
+import type { Sealer } from '../seal.js';
+import type { KvVerifyCache } from '../verify-cache.js';
+
+/** @example const f: KvTiersFeature = kvTiers; */
+export interface KvTiersFeature {
+  Sealer: typeof Sealer;
+  KvJwksStore: typeof KvJwksStore;
+  KvVerifyCache: typeof KvVerifyCache;
+  WriteAdmission: typeof WriteAdmission;
+}
+/** @example const f: RemoteKeysFeature = remoteKeys; */
+export interface RemoteKeysFeature {
+  RemoteKeys: typeof RemoteKeys;
+}
+/** @example const f: OriginAssertionFeature = originAssertion; */
+export interface OriginAssertionFeature {
+  OriginAssertion: typeof OriginAssertion;
+}
+
+/** @example const f: DpopFeature = dpop; */
+export interface DpopFeature {
+  dpopStageFromEnv: typeof dpopStageFromEnv;
+}
+/** @example const f: MtlsFeature = mtls; */
+export interface MtlsFeature {
+  mtlsStage: typeof mtlsStage;
+}
+/** @example const f: RevocationFeature = revocation; */
+export interface RevocationFeature {
+  buildRevocation: typeof buildRevocation;
+}
+
+/**
+ * The features a guard may be given; a config that uses one it was not given is a ConfigError.
+ *
+ * @example
+ * const features: GuardFeatures = { remoteKeys };
+ */
+export interface GuardFeatures {
+  kvTiers?: KvTiersFeature;
+  remoteKeys?: RemoteKeysFeature;
+  originAssertion?: OriginAssertionFeature;
+  dpop?: DpopFeature;
+  mtls?: MtlsFeature;
+  revocation?: RevocationFeature;
+}
+
+export type FeatureName = keyof GuardFeatures;
+
+/** How buildParts reaches a feature: by name, with the setting that needs it (for the error). */
+export type FeatureSource = <K extends FeatureName>(name: K, setting: string) => Promise<NonNullable<GuardFeatures[K]>>;
+
+/** The module (under src/worker/features/) and export of each feature: the compiled entry's imports. */
+export const FEATURE_MODULES: Readonly<Record<FeatureName, string>> = {
+  kvTiers: 'kv-tiers',
+  remoteKeys: 'remote-keys',
+  originAssertion: 'origin-assertion',
+  dpop: 'dpop',
+  mtls: 'mtls',
+  revocation: 'revocation',
+};
+
+/** A source over the features given; one not given is a ConfigError naming the setting that needs it. */
+export function givenFeatures(features: GuardFeatures): FeatureSource {
+  return <K extends FeatureName>(name: K, setting: string) => {
+    const f = features[name];
+    if (f === undefined) return Promise.reject(new ConfigError(setting, `needs the ${name} feature, which this guard was not given (import ${name} from edgejwt/worker/lean and pass it in features)`));
+    return Promise.resolve(f as NonNullable<GuardFeatures[K]>);
+  };
+}
+
+/** Whether the issuers fetch key sets (jwksUrl or discovery). */
+export function usesRemoteKeys(config: GuardConfig): boolean {
+  return config.issuers.some((is) => is.source.kind === 'jwksUrl' || is.source.kind === 'discovery');
+}
+
+/**
+ * The features `config` can use, in FEATURE_MODULES order. kvTiers: only with CACHE_KEY set
+ * at run time, which a deploy step cannot see, so it counts whenever the config turns a tier on
+ * (the KV copy of key sets only matters with key sets to fetch).
+ *
+ * @example
+ * featuresFor(parseConfig(raw)); // ['remoteKeys'] for a jwksUrl issuer with cache.jwks false
+ */
+export function featuresFor(config: GuardConfig): FeatureName[] {
+  const out: FeatureName[] = [];
+  const remote = usesRemoteKeys(config);
+  if (config.cache.verifyAlgorithms.size > 0 || (config.cache.jwks && remote)) out.push('kvTiers');
+  if (remote) out.push('remoteKeys');
+  if (config.originAssertion !== undefined) out.push('originAssertion');
+  if (config.dpop !== undefined) out.push('dpop');
+  if (config.issuers.some((is) => is.mtls !== undefined)) out.push('mtls');
+  if (config.revocation !== undefined) out.push('revocation');
+  return out;
+}

@@ -1,0 +1,13 @@
+// Remote key sets (`jwksUrl`) and OpenID discovery as one feature (see features/registry.ts).
+
+import { RemoteKeys } from '../remote-keys.js';
+import type { RemoteKeysFeature } from './registry.js';
+
+/**
+ * Key sets fetched from `jwksUrl` or found by discovery.
+ *
+ * @example
+ * import { createLeanGuard, remoteKeys } from 'edgejwt/worker/lean';
+ * const guard = createLeanGuard(config, { features: { remoteKeys } });
+ */
+export const remoteKeys: RemoteKeysFeature = { RemoteKeys };

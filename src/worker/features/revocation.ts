@@ -1,0 +1,13 @@
+// The revocation stage and its admin endpoint (`revocation`) as one feature (see features/registry.ts).
+
+import { buildRevocation } from '../revocation-stage.js';
+import type { RevocationFeature } from './registry.js';
+
+/**
+ * Revoked tokens refused at the edge, and the endpoint that revokes them.
+ *
+ * @example
+ * import { createLeanGuard, revocation } from 'edgejwt/worker/lean';
+ * const guard = createLeanGuard(config, { features: { revocation } });
+ */
+export const revocation: RevocationFeature = { buildRevocation };

@@ -1,0 +1,48 @@
+// Whether GUARD_CONFIG, before it is parsed, can skip the self-test: only when every
+// issuer names its algorithms and none of them runs on the Wasm core (HS*, EdDSA), the
+// part of the library the self-test checks. Anything unexpected keeps the self-test:
+// this reads the deployer's config early, it never decides what the parser accepts.
+
+import type { GuardEnv } from './build.js';
+import type { GuardConfigSource } from './embed.js';
+import { usesWasmCore } from './self-test.js';
+
+/**
+ * selfTestNeeded for a guard's config source; a function of the env is not called here
+ * (it runs once, when the guard is built), so its guard keeps the self-test.
+ *
+ * @example
+ * selfTestNeededFor(undefined, env); // reads env.GUARD_CONFIG
+ */
+export function selfTestNeededFor(config: GuardConfigSource | undefined, env: GuardEnv): boolean {
+  if (typeof config === 'function') return true;
+  return selfTestNeeded(config === undefined ? env.GUARD_CONFIG : config);
+}
+
+/**
+ * False only for a config whose issuers all list algorithms outside the Wasm core.
+ *
+ * @example
+ * selfTestNeeded({ issuers: [{ algorithms: ['RS256'] }] }); // false
+ * selfTestNeeded('{"issuers":[{"algorithms":"HS256"}]}'); // true
+ */
+export function selfTestNeeded(raw: unknown): boolean {
+  let v: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      v = JSON.parse(raw);
+    } catch {
+      return true;
+    }
+  }
+  const issuers = typeof v === 'object' && v !== null ? (v as { issuers?: unknown }).issuers : undefined;
+  if (!Array.isArray(issuers) || issuers.length === 0) return true;
+  const algorithms: string[] = [];
+  for (const is of issuers) {
+    const a: unknown = typeof is === 'object' && is !== null ? (is as { algorithms?: unknown }).algorithms : undefined;
+    const list = typeof a === 'string' ? [a] : a;
+    if (!Array.isArray(list) || list.length === 0 || !list.every((x) => typeof x === 'string')) return true;
+    algorithms.push(...(list as string[]));
+  }
+  return usesWasmCore(algorithms);
+}

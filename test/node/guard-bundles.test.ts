@@ -1,0 +1,66 @@
+// What a bundler keeps of the guard: an embedder of edgejwt/worker/lean gets only the
+// features it imports, and a compiled entry (edgejwt build-guard) neither the config
+// parser nor a feature its config does not use (issue 23).
+import { build } from 'esbuild';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { guardEntry } from '../../src/cli/guard-entry.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const FEATURE_FILES = ['src/worker/remote-keys.ts', 'src/worker/jwks-store.ts', 'src/worker/verify-cache.ts', 'src/worker/seal.ts', 'src/worker/origin-assertion.ts', 'src/worker/discovery.ts'];
+
+/** The source files with bytes in an esbuild bundle of `contents` (a module in the repository root). */
+async function bundledFiles(contents: string): Promise<string[]> {
+  const r = await build({
+    stdin: { contents, resolveDir: root, sourcefile: 'entry.ts', loader: 'ts' },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    metafile: true,
+    minify: true,
+    conditions: ['workerd', 'worker', 'browser'],
+    platform: 'neutral',
+    alias: { '#core-loader': join(root, 'src/wasm/load-workerd.ts'), '#crypto-backend': join(root, 'src/backend/webcrypto.ts'), '#platform': join(root, 'src/platform/web.ts') },
+    external: ['*.wasm', 'node:*', 'cloudflare:*'],
+    logLevel: 'silent',
+  });
+  const out = Object.values(r.metafile.outputs)[0]!;
+  return Object.keys(out.inputs).filter((f) => out.inputs[f]!.bytesInOutput > 0);
+}
+
+const HS_CONFIG = { issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' }], cache: { jwks: false } };
+const REMOTE_CONFIG = { issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }], cache: { jwks: false } };
+
+describe('guard bundles hold only the features used', () => {
+  it('lean_embedder_bundles_only_imported_features: an embedder without remoteKeys bundles no remote key code', async () => {
+    const without = await bundledFiles(`import { createLeanGuard, originAssertion } from './src/worker/lean.ts';\nexport default createLeanGuard(undefined, { features: { originAssertion } });`);
+    expect(without).toContain('src/worker/origin-assertion.ts');
+    for (const f of ['src/worker/remote-keys.ts', 'src/worker/discovery.ts', 'src/worker/jwks-store.ts', 'src/worker/verify-cache.ts', 'src/worker/seal.ts']) expect(without).not.toContain(f);
+    const withRemote = await bundledFiles(`import { createLeanGuard, remoteKeys } from './src/worker/lean.ts';\nexport default createLeanGuard(undefined, { features: { remoteKeys } });`);
+    expect(withRemote).toContain('src/worker/remote-keys.ts');
+    expect(withRemote).not.toContain('src/worker/origin-assertion.ts');
+  });
+
+  it('compiled_entry_has_no_parser: an HS256 entry bundles neither config.ts nor any feature', async () => {
+    const entry = guardEntry(HS_CONFIG, './src/worker/compiled.ts');
+    expect(entry.features).toEqual([]);
+    const files = await bundledFiles(entry.code);
+    expect(files).toContain('src/worker/compiled.ts');
+    for (const f of ['src/worker/config.ts', 'src/worker/issuers-config.ts', 'src/worker/cache-config.ts', ...FEATURE_FILES]) expect(files).not.toContain(f);
+  });
+
+  it('a jwksUrl entry imports remoteKeys and nothing else', async () => {
+    const entry = guardEntry(REMOTE_CONFIG, './src/worker/compiled.ts');
+    expect(entry.features).toEqual(['remoteKeys']);
+    const files = await bundledFiles(entry.code);
+    expect(files).toContain('src/worker/remote-keys.ts');
+    expect(files).not.toContain('src/worker/origin-assertion.ts');
+    expect(files).not.toContain('src/worker/config.ts');
+  });
+
+  it('the default createGuard still reaches every feature (lazily)', async () => {
+    const files = await bundledFiles(`import { createGuard } from './src/worker/api.ts';\nexport default createGuard();`);
+    for (const f of ['src/worker/remote-keys.ts', 'src/worker/origin-assertion.ts', 'src/worker/seal.ts']) expect(files).toContain(f);
+  });
+});

@@ -1,0 +1,66 @@
+// The Worker an `edgejwt build-guard` entry starts (src/worker/compiled.ts): the config
+// checked at deploy time, only the features the entry passes, and a deployment whose
+// GUARD_CONFIG was changed without a new build refusing every request.
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { compiledWorker, remoteKeys } from '../../src/worker/compiled.js';
+import { configSource } from '../../src/worker/config-source.js';
+import { parseConfig } from '../../src/worker/config.js';
+import { AUD, HS_ISS, JWKS_URL, ISS, TestCtx, bearer, demoKeys, token, type Keys } from './harness.js';
+
+let k: Keys;
+beforeAll(async () => {
+  k = await demoKeys();
+});
+afterEach(() => vi.restoreAllMocks());
+
+const b64u = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const HS = { issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' }], origin: 'builtin:echo', cache: { jwks: false } };
+const compile = (raw: unknown) => ({ config: parseConfig(raw), source: configSource(raw)! });
+const req = (t?: string): Request => new Request('https://api.example.com/orders', t === undefined ? {} : bearer(t));
+
+/** The config_error lines the guard writes (console.error without a log of the caller's). */
+function configErrors(): { setting: string }[] {
+  const lines: string[] = [];
+  vi.spyOn(console, 'error').mockImplementation((l: string) => void lines.push(l));
+  return new Proxy([], { get: (_, p) => (lines.map((l) => JSON.parse(l) as { setting: string }) as never)[p as never] });
+}
+
+describe('compiledWorker (edgejwt build-guard)', () => {
+  it('serves from the compiled config, with GUARD_CONFIG absent or the same (as text or object)', async () => {
+    const worker = compiledWorker(compile(HS), {});
+    const env = { HS_KEY: b64u(k.hs.secret!) };
+    const t = await token(k.hs, { sub: 'compiled-user' });
+    for (const e of [env, { ...env, GUARD_CONFIG: JSON.stringify(HS) }, { ...env, GUARD_CONFIG: HS }]) {
+      const res = await worker.fetch(req(t), e, new TestCtx());
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { headers: Record<string, string> }).headers.authorization).toBeDefined();
+    }
+    expect((await worker.fetch(req(), env, new TestCtx())).status).toBe(401);
+  });
+
+  it('compiled_config_mismatch_fails_closed: a GUARD_CONFIG changed since the build refuses every request', async () => {
+    const errors = configErrors();
+    const worker = compiledWorker(compile(HS), {});
+    const t = await token(k.hs);
+    // Wider: any audience would be a weaker check than the compiled one; it must not be served either way.
+    const changed = { ...HS, issuers: [{ ...HS.issuers[0], audience: ['api', 'other'] }] };
+    for (const g of [JSON.stringify(changed), changed, 'not json']) {
+      const res = await worker.fetch(req(t), { HS_KEY: b64u(k.hs.secret!), GUARD_CONFIG: g }, new TestCtx());
+      expect(res.status).toBe(500);
+    }
+    expect(errors.length).toBe(3);
+    for (const e of errors) expect(e.setting).toBe('GUARD_CONFIG');
+  });
+
+  it('compiled_missing_feature_fails_closed: a config that needs a feature the entry did not pass refuses every request', async () => {
+    const errors = configErrors();
+    const raw = { issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: JWKS_URL }], origin: 'builtin:echo', cache: { jwks: false } };
+    const without = compiledWorker(compile(raw), {});
+    const t = await token(k.ed);
+    expect((await without.fetch(req(t), {}, new TestCtx())).status).toBe(500);
+    expect(errors[0]!.setting).toMatch(/^issuers/);
+    // Given the feature, the same config starts (no token: 401, and no key set is fetched).
+    const withRemote = compiledWorker(compile(raw), { remoteKeys });
+    expect((await withRemote.fetch(req(), {}, new TestCtx())).status).toBe(401);
+  });
+});
