@@ -6,6 +6,7 @@ import type { ClaimPolicy } from './claims.js';
 import { normaliseTyp } from './claims.js';
 import type { KeyInput } from './keys/entry.js';
 import { LocalJWKSet, type JSONWebKeySet } from './keys/local.js';
+import { keyEntryFrom } from './keys/from-input.js';
 import { singleKey } from './keys/single.js';
 import { isKeySource, type KeySource } from './keys/source.js';
 import { definedOnly, type OptionNames } from './option-names.js';
@@ -141,14 +142,31 @@ function algorithms(value: unknown): { algs: Set<string>; specs: AlgSpec[] } {
   return { algs: new Set(specs.map((s) => s.alg)), specs };
 }
 
-export function buildPolicy(o: PolicyInput, defaults: Partial<PolicyInput>): Policy {
+/** How a policy's key source is made from its options, once `algorithms` is checked. */
+export type SourceMaker = (o: PolicyInput, specs: AlgSpec[]) => KeySource;
+
+/** A policy whose key source `sourceOf` makes: the main entry's keySource, or edgejwt/hmac's (src/hmac.ts). */
+export function policyWith(o: PolicyInput, defaults: Partial<PolicyInput>, sourceOf: SourceMaker): Policy {
   if (typeof o !== 'object' || o === null) throw optionsError('issuers');
   const { algs, specs } = algorithms(o.algorithms);
   if ((o.key === undefined) === (o.jwks === undefined)) throw optionsError('key', 'exactly one of key or jwks is required');
-  let source: KeySource;
-  if (o.key !== undefined) source = singleKey(o.key, specs);
-  else if (isKeySource(o.jwks)) source = o.jwks;
-  else source = new LocalJWKSet(o.jwks as JSONWebKeySet);
+  const source = sourceOf(o, specs);
   // An entry's explicit `undefined` (audience: undefined) keeps the shared default, never drops it.
   return { algs, source, claims: claimPolicy({ ...definedOnly(defaults), ...definedOnly(o) }) };
+}
+
+/** Every key source createVerifier takes: one key of any kind, a set object, or a set made by createLocalJWKSet/createRemoteJWKSet. */
+function keySource(o: PolicyInput, specs: AlgSpec[]): KeySource {
+  if (o.key !== undefined) return singleKey(keyEntryFrom(o.key), specs);
+  if (isKeySource(o.jwks)) return o.jwks;
+  return new LocalJWKSet(o.jwks as JSONWebKeySet);
+}
+
+/**
+ * The main entry's policy: any key source.
+ * @example
+ * const policy = buildPolicy({ algorithms: ['HS256'], key: secretBytes }, {});
+ */
+export function buildPolicy(o: PolicyInput, defaults: Partial<PolicyInput>): Policy {
+  return policyWith(o, defaults, keySource);
 }

@@ -14,7 +14,7 @@ import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
 import { split } from './jws.js';
 import { decodeJws, payloadBytes } from './jws-bytes.js';
 import { checkOptionNames, type OptionNames } from './option-names.js';
-import { buildPolicy, POLICY_OPTION_NAMES, type Policy, type PolicyOptions, type PolicySettings } from './options.js';
+import { buildPolicy, POLICY_OPTION_NAMES, type Policy, type PolicyInput, type PolicyOptions, type PolicySettings } from './options.js';
 import { optionsError } from './options-error.js';
 import { parsePayloadText } from './payload.js';
 import { INPUT_CAP } from './wasm/abi.js';
@@ -162,7 +162,27 @@ class AsyncNeeded {
 export function buildVerifier(options: VerifierOptions & { rawPayload: true }): RawVerifier;
 export function buildVerifier(options: VerifierOptions): Verifier;
 export function buildVerifier(options: VerifierOptions): Verifier | RawVerifier {
-  return buildVerifierFrom(setup(options, true));
+  return buildVerifierFrom(setup(options, issuerPolicies, jweStep));
+}
+
+/** How setup turns one policy's options (and the shared defaults) into a Policy. */
+export type PolicyMaker = (o: PolicyInput, defaults: Partial<PolicyInput>) => Policy;
+
+/** The policies of a verifier: one (`single`), or one per issuer. */
+interface Policies {
+  single: Policy | undefined;
+  byIssuer: Map<string, Policy>;
+}
+
+/**
+ * The same verifier over one policy `policyOf` makes, with no `issuers` and no JWE:
+ * edgejwt/hmac's createVerifier (src/hmac/index.ts), whose policies hold HMAC keys only.
+ * The `issuers` and `decryption` code of setup stays out of its bundle.
+ * @example
+ * const verifier = buildVerifierWith({ algorithms: ['HS256'], key: secretBytes }, hmacPolicy);
+ */
+export function buildVerifierWith(options: VerifierOptions, policyOf: PolicyMaker): Verifier {
+  return buildVerifierFrom(setup(options, (o) => ({ single: policyOf(o as PolicyOptions, {}), byIssuer: new Map() }), noDecryption));
 }
 
 function buildVerifierFrom(s: Setup): Verifier {
@@ -193,7 +213,7 @@ function buildVerifierFrom(s: Setup): Verifier {
 }
 
 /** The options, checked once: every mistake is ERR_OPTIONS_INVALID here, never at verify time. */
-function setup(options: VerifierOptions, decrypts: boolean): Setup {
+function setup(options: VerifierOptions, policiesOf: (options: VerifierOptions, raw: boolean) => Policies, jweOf: JweOf): Setup {
   if (typeof options !== 'object' || options === null) throw optionsError('options');
   checkOptionNames(options, VERIFIER_OPTION_NAMES);
   const maxLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN;
@@ -202,27 +222,7 @@ function setup(options: VerifierOptions, decrypts: boolean): Setup {
   if (fixed !== undefined && (!(fixed instanceof Date) || Number.isNaN(fixed.getTime()))) throw optionsError('currentDate');
   const raw = options.rawPayload === true;
 
-  let single: Policy | undefined;
-  const byIssuer = new Map<string, Policy>();
-  if (options.issuers !== undefined) {
-    if (!Array.isArray(options.issuers) || options.issuers.length === 0) throw optionsError('issuers');
-    if (options.key !== undefined || options.jwks !== undefined || options.algorithms !== undefined || options.issuer !== undefined) {
-      throw optionsError('issuers', 'key, jwks, algorithms and issuer belong inside each issuer entry');
-    }
-    if (raw) throw optionsError('rawPayload', 'issuers need a JWT payload');
-    const { issuers, ...defaults } = options;
-    for (const [i, entry] of issuers.entries()) {
-      if (typeof entry === 'object' && entry !== null) checkOptionNames(entry, POLICY_OPTION_NAMES, `issuers[${i}]`);
-      const policy = buildPolicy(entry, defaults);
-      if (policy.claims.issuer === undefined) throw optionsError('issuers', 'each entry needs an issuer');
-      for (const iss of policy.claims.issuer) {
-        if (byIssuer.has(iss)) throw optionsError('issuers', 'an issuer is listed twice');
-        byIssuer.set(iss, policy);
-      }
-    }
-  } else {
-    single = buildPolicy(options as PolicyOptions, {});
-  }
+  const { single, byIssuer } = policiesOf(options, raw);
 
   let cache: VerifyCache<VerifyResult> | undefined;
   const c = options.cache ?? true;
@@ -243,21 +243,53 @@ function setup(options: VerifierOptions, decrypts: boolean): Setup {
     for (const alg of policy.algs) if (algSpec(alg)?.wasm === true) coreAlgs.add(alg);
   }
   const s: Setup = { maxLength, raw, single, byIssuer, cache, clock, jwe: undefined, coreAlgs };
-  if (options.decryption !== undefined) {
-    if (!decrypts) throw optionsError('decryption', 'this verifier never decrypts');
-    // Only a value jweDecryption made carries the JWE code (a plain `{ keys }` is the 0.1.0 form).
-    const d = options.decryption as Partial<JweDecryption> | null;
-    const support = typeof d === 'object' && d !== null ? d.support : undefined;
-    if (typeof support?.createStep !== 'function') throw optionsError('decryption', 'expected jweDecryption({ keys, ... })');
-    s.jwe = support.createStep(d!.options!, maxLength, {
-      raw, single, byIssuer, now: clock,
-      verify: (token) => run(s, token, false, clock(), false),
-      verifySync: (token) => settleSync(s, token, clock(), false),
-      // Direct JWE claims are not stored: no lookup ever reads a JWE from the cache.
-      claims: (token, header, alg, kid, payload, text, policy, nowMs) => complete(s, true, token, { header: header as JoseHeader, alg, kid }, payload, text, policy, nowMs, undefined, false),
-    });
-  }
+  if (options.decryption !== undefined) s.jwe = jweOf(s, options.decryption);
   return s;
+}
+
+/** The main entry's policies: one, or with `issuers` one per issuer (each built by buildPolicy). */
+function issuerPolicies(options: VerifierOptions, raw: boolean): Policies {
+  if (options.issuers === undefined) return { single: buildPolicy(options as PolicyOptions, {}), byIssuer: new Map() };
+  const byIssuer = new Map<string, Policy>();
+  if (!Array.isArray(options.issuers) || options.issuers.length === 0) throw optionsError('issuers');
+  if (options.key !== undefined || options.jwks !== undefined || options.algorithms !== undefined || options.issuer !== undefined) {
+    throw optionsError('issuers', 'key, jwks, algorithms and issuer belong inside each issuer entry');
+  }
+  if (raw) throw optionsError('rawPayload', 'issuers need a JWT payload');
+  const { issuers, ...defaults } = options;
+  for (const [i, entry] of issuers.entries()) {
+    if (typeof entry === 'object' && entry !== null) checkOptionNames(entry, POLICY_OPTION_NAMES, `issuers[${i}]`);
+    const policy = buildPolicy(entry, defaults);
+    if (policy.claims.issuer === undefined) throw optionsError('issuers', 'each entry needs an issuer');
+    for (const iss of policy.claims.issuer) {
+      if (byIssuer.has(iss)) throw optionsError('issuers', 'an issuer is listed twice');
+      byIssuer.set(iss, policy);
+    }
+  }
+  return { single: undefined, byIssuer };
+}
+/** How setup takes the `decryption` option: jweStep (the main entry), or noDecryption. */
+type JweOf = (s: Setup, decryption: JweDecryption) => JweStep<VerifyResult>;
+
+/** The step a `decryption` value made by jweDecryption carries (src/jwe/verify-step.ts), lent this verifier's run, settleSync and complete. */
+function jweStep(s: Setup, decryption: JweDecryption): JweStep<VerifyResult> {
+  // Only a value jweDecryption made carries the JWE code (a plain `{ keys }` is the 0.1.0 form).
+  const d = decryption as Partial<JweDecryption> | null;
+  const support = typeof d === 'object' && d !== null ? d.support : undefined;
+  if (typeof support?.createStep !== 'function') throw optionsError('decryption', 'expected jweDecryption({ keys, ... })');
+  const { raw, single, byIssuer, clock, maxLength } = s;
+  return support.createStep(d!.options!, maxLength, {
+    raw, single, byIssuer, now: clock,
+    verify: (token) => run(s, token, false, clock(), false),
+    verifySync: (token) => settleSync(s, token, clock(), false),
+    // Direct JWE claims are not stored: no lookup ever reads a JWE from the cache.
+    claims: (token, header, alg, kid, payload, text, policy, nowMs) => complete(s, true, token, { header: header as JoseHeader, alg, kid }, payload, text, policy, nowMs, undefined, false),
+  });
+}
+
+/** The two-step verifier (and edgejwt/hmac, which refuses the option first) never decrypts. */
+function noDecryption(): never {
+  throw optionsError('decryption', 'this verifier never decrypts');
 }
 
 /**
@@ -413,7 +445,7 @@ class OpenedJwt implements OpenedToken {
  */
 export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }): TwoStepVerifier {
   if (options.issuers === undefined) throw optionsError('issuers', 'the two-step verifier takes issuers');
-  const s = setup(options, false);
+  const s = setup(options, issuerPolicies, noDecryption);
   const base = buildVerifierFrom(s);
   return {
     ...base,

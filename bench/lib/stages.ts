@@ -8,7 +8,7 @@ import { parseHeader } from '../../dist/header.js';
 import { parsePayloadText } from '../../dist/payload.js';
 import { checkClaims } from '../../dist/claims.js';
 import { claimPolicy } from '../../dist/options.js';
-import { KeyEntry } from '../../dist/keys/entry.js';
+import { keyEntryFrom } from '../../dist/keys/from-input.js';
 import { getCore } from '../../dist/wasm/instance.js';
 import type { Case } from './harness.ts';
 
@@ -16,7 +16,7 @@ export function stageCases(token: string, alg: string, key: unknown, verifySync:
   const t = token;
   const seg = split(t, 16384);
   const spec = algSpec(alg)!;
-  const entry = KeyEntry.from(key as never);
+  const entry = keyEntryFrom(key as never);
   const handle = entry.handle(spec);
   if (handle instanceof Promise) throw new Error('stage cases need a key that imports synchronously');
   const core = getCore();

@@ -12,7 +12,8 @@ import { JwtError, type JwtErrorCode } from '../errors.js';
 import { dpopError } from './error.js';
 import { parseHeaderOnce, type JoseHeader } from '../header.js';
 import { split } from '../jws.js';
-import { KeyEntry } from '../keys/entry.js';
+import type { KeyEntry } from '../keys/entry.js';
+import { keyEntryFromJwk } from '../keys/from-input.js';
 import { jwkThumbprint } from '../keys/thumbprint.js';
 import { parsePayloadText } from '../payload.js';
 import type { Handle } from '../signature.js';
@@ -185,7 +186,7 @@ function readHeader(proof: string, headerEnd: number, policy: DpopPolicy, segmen
   for (const m of PRIVATE_MEMBERS) if (Object.hasOwn(jwk, m)) throw fail('ERR_DPOP_JWK_INVALID', 'jwk carries a private key member');
   let known: KnownHeader;
   try {
-    known = { header, alg, jkt: jwkThumbprint(jwk), entry: KeyEntry.fromJwk(jwk) };
+    known = { header, alg, jkt: jwkThumbprint(jwk), entry: keyEntryFromJwk(jwk) };
   } catch (cause) {
     throw fail('ERR_DPOP_JWK_INVALID', 'jwk is not a usable public key', cause);
   }

@@ -3,7 +3,8 @@
 
 import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
-import { KeyEntry, type JWK } from './entry.js';
+import type { KeyEntry, JWK } from './entry.js';
+import { keyEntryFromJwk } from './from-input.js';
 import { KEY_SOURCE, pick, type KeySource } from './source.js';
 import { checkOptionNames, type OptionNames } from '../option-names.js';
 
@@ -44,7 +45,7 @@ export function parseJwks(jwks: unknown): KeyEntry[] {
   for (const jwk of list) {
     if (typeof jwk !== 'object' || jwk === null) throw new JwtError('ERR_JWKS_INVALID', { reason: 'a key is not an object' });
     try {
-      const entry = KeyEntry.fromJwk(jwk);
+      const entry = keyEntryFromJwk(jwk);
       if (entry.usable) out.push(entry);
     } catch (cause) {
       // One malformed key must not take the whole set down (issuers publish odd keys).

@@ -5,7 +5,7 @@
 
 import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
-import { KeyEntry, type KeyInput } from './entry.js';
+import type { KeyEntry } from './entry.js';
 import { KEY_SOURCE, type KeySource } from './source.js';
 
 /** A single configured key; the token's kid is not consulted. */
@@ -18,8 +18,8 @@ export class SingleKey implements KeySource {
   }
 }
 
-export function singleKey(input: KeyInput, specs: AlgSpec[]): SingleKey {
-  const entry = KeyEntry.from(input);
+/** `entry` as the one key of a policy, checked now for every allowed algorithm it fits. */
+export function singleKey(entry: KeyEntry, specs: AlgSpec[]): SingleKey {
   if (!entry.usable) throw new JwtError('ERR_KEY_INVALID', { reason: 'use, key_ops or alg of the key rule out verification' });
   const fitting = specs.filter((s) => entry.fits(s));
   if (fitting.length === 0) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'no allowed algorithm fits the key' });

@@ -10,7 +10,8 @@ import { signBackend } from '#crypto-backend';
 import type { AlgSpec } from '../algorithms.js';
 import type { SignKey } from '../backend/sign-types.js';
 import { JwtError } from '../errors.js';
-import { KeyEntry, type JWK } from '../keys/entry.js';
+import type { JWK } from '../keys/entry.js';
+import { keyEntryFromJwk } from '../keys/from-input.js';
 import { bad } from '../keys/jwk-bytes.js';
 
 const PROBE = 'edgejwt.pairwise-consistency-check';
@@ -34,7 +35,7 @@ function verdict(ok: boolean): void {
 
 function probe(spec: AlgSpec, key: SignKey, jwk: Readonly<Record<string, unknown>>): void | Promise<void> {
   // Throws ERR_KEY_INVALID for a public part that is no key at all (an off-curve point, e = 1).
-  const handle = KeyEntry.fromJwk(publicPart(jwk)).handle(spec);
+  const handle = keyEntryFromJwk(publicPart(jwk)).handle(spec);
   const signature = signBackend.sign(spec, key, PROBE);
   if (!(handle instanceof Promise) && !(signature instanceof Promise)) {
     const ok = handle.verify({ message: PROBE_BYTES, signature });
