@@ -1,6 +1,6 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
-import { fileURLToPath } from 'node:url';
+import { workerdAliases } from './vitest.workerd-aliases.ts';
 
 // The guard's Durable Objects (revocation list) inside workerd, bound from their own
 // small Worker (test/worker-do/wrangler.toml), apart from the guard's wrangler.toml.
@@ -11,13 +11,7 @@ export default defineConfig({
       miniflare: { compatibilityFlags: ['nodejs_compat'] },
     }),
   ],
-  resolve: {
-    alias: {
-      '#core-loader': fileURLToPath(new URL('./src/wasm/load-workerd.ts', import.meta.url)),
-      '#crypto-backend': fileURLToPath(new URL('./src/backend/webcrypto.ts', import.meta.url)),
-      '#platform': fileURLToPath(new URL('./src/platform/web.ts', import.meta.url)),
-    },
-  },
+  resolve: { alias: workerdAliases },
   test: {
     include: ['test/worker-do/**/*.test.ts'],
     testTimeout: 60_000,

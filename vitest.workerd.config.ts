@@ -1,6 +1,6 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
-import { fileURLToPath } from 'node:url';
+import { workerdAliases } from './vitest.workerd-aliases.ts';
 
 // The shared corpus inside workerd, loading the core the way a deployed Worker
 // does: the .wasm file imported as a compiled module (the `workerd` condition).
@@ -16,13 +16,7 @@ export default defineConfig({
       },
     }),
   ],
-  resolve: {
-    alias: {
-      '#core-loader': fileURLToPath(new URL('./src/wasm/load-workerd.ts', import.meta.url)),
-      '#crypto-backend': fileURLToPath(new URL('./src/backend/webcrypto.ts', import.meta.url)),
-      '#platform': fileURLToPath(new URL('./src/platform/web.ts', import.meta.url)),
-    },
-  },
+  resolve: { alias: workerdAliases },
   test: {
     // Two projects, so that every new file under either folder is picked up:
     // - test/shared: one worker for all its files (isolate: false), as in the corpus
