@@ -27,8 +27,9 @@ export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?
 /**
  * Build the guard for a Worker. Without `config`, GUARD_CONFIG is read from the env.
  * One guard is built per env object (per isolate in production) and reused. Every
- * optional feature the config uses is imported when the guard is built; to bundle only
- * the ones you use, see `createLeanGuard` (edgejwt/worker/lean).
+ * optional feature is bundled (a config read at run time may use any) and set up only
+ * when the config uses it; to bundle only the ones you use, see `createLeanGuard`
+ * (edgejwt/worker/lean).
  * @example
  * import { createGuard } from 'edgejwt/worker';
  * const guard = createGuard({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] });
