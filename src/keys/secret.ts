@@ -5,7 +5,7 @@
 
 import { algSpec, type AlgSpec } from '../algorithms.js';
 import { WasmHandle } from '../signature.js';
-import { deferredHmacKey, type HmacAlg } from '../wasm/keys.js';
+import { deferredHmacKey, type HmacAlg } from '../wasm/hmac-key.js';
 import { KeyEntry, type JWK } from './entry.js';
 import { bad, bytesOf, keyOps } from './jwk-bytes.js';
 
