@@ -5,7 +5,6 @@
 // (src/jwe/decryption.ts), which carries the JWE code: a Worker that never makes one
 // (the guard never does) does not bundle src/jwe/.
 
-import { algSpec } from './algorithms.js';
 import { CACHE_OPTION_NAMES, VerifyCache, type CacheOptions, type KeyProof } from './cache.js';
 import { checkClaims, timeWindow, type JWTPayload } from './claims.js';
 import { JwtError } from './errors.js';
@@ -240,7 +239,7 @@ function setup(options: VerifierOptions, policiesOf: (options: VerifierOptions, 
   const clock = fixed === undefined ? Date.now : () => fixed.getTime();
   const coreAlgs = new Set<string>();
   for (const policy of single === undefined ? byIssuer.values() : [single]) {
-    for (const alg of policy.algs) if (algSpec(alg)?.wasm === true) coreAlgs.add(alg);
+    for (const spec of policy.specs.values()) if (spec.wasm) coreAlgs.add(spec.alg);
   }
   const s: Setup = { maxLength, raw, single, byIssuer, cache, clock, jwe: undefined, coreAlgs };
   if (options.decryption !== undefined) s.jwe = jweOf(s, options.decryption);
@@ -346,8 +345,8 @@ function finish(s: Setup, o: Opened, sync: boolean, nowMs: number): Maybe<Verify
     policy = typeof early!.iss === 'string' ? s.byIssuer.get(early!.iss) : undefined;
     if (policy === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY', { reason: 'no policy for this issuer' });
   }
-  const spec = algSpec(ph.alg);
-  if (spec === undefined || !policy.algs.has(spec.alg)) throw new JwtError('ERR_JWS_ALG_NOT_ALLOWED');
+  const spec = policy.specs.get(ph.alg);
+  if (spec === undefined) throw new JwtError('ERR_JWS_ALG_NOT_ALLOWED');
   // Fixed-size signatures (HMAC tags, Ed25519, raw ECDSA r||s) have one valid length; DER never fits.
   if (spec.sigLength !== 0 && jws.signatureLength !== spec.sigLength) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
 

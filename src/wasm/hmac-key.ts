@@ -2,11 +2,10 @@
 // minimum key sizes, and a secret that fits the core's INPUT region. HMAC slots grow on
 // demand, so an import never waits for a slot.
 
-import { algSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import { getCore } from './instance.js';
 import { WasmKey, type SlotRef } from './key-slot.js';
-import type { HashName } from '../algorithms.js';
+import { hmacSpec, type HashName } from '../alg-base.js';
 
 export type HmacAlg = 'HS256' | 'HS384' | 'HS512';
 
@@ -46,8 +45,8 @@ class HmacKey extends WasmKey {
 const MAX_SECRET_BYTES = 65536;
 
 function checkedHmac(secret: Uint8Array, alg: HmacAlg): HmacKey {
-  const spec = algSpec(alg);
-  if (spec === undefined || spec.engine !== 'hmac') throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'not an HMAC algorithm' });
+  const spec = hmacSpec(alg);
+  if (spec === undefined) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'not an HMAC algorithm' });
   if (!(secret instanceof Uint8Array)) throw new JwtError('ERR_KEY_INVALID', { reason: 'HMAC secret must be bytes' });
   if (secret.length < spec.minKeyBytes) {
     throw new JwtError('ERR_KEY_TOO_SHORT', { reason: `${alg} needs at least ${spec.minKeyBytes} bytes` });
