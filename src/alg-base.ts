@@ -25,20 +25,6 @@ export interface AlgSpec {
   readonly wasm: boolean;
 }
 
-/** Digest length in bytes: the HMAC tag and minimum key length, the PSS salt length JWA fixes (RFC 7518 §3.2, §3.5). */
-export const HASH_BYTES: Record<HashName, number> = { 'SHA-256': 32, 'SHA-384': 48, 'SHA-512': 64 };
-
-/**
- * One row of an algorithm table, frozen.
- * @example
- * const hs256 = spec('HS256', 'hmac', 'oct', 'SHA-256', 32);
- */
-export function spec(alg: string, engine: Engine, kty: KeyType, hash: HashName, sigLength: number, crv?: AlgSpec['crv']): AlgSpec {
-  const minKeyBytes = engine === 'hmac' ? HASH_BYTES[hash] : 0;
-  const s: AlgSpec = { alg, engine, kty, hash, sigLength, minKeyBytes, wasm: engine === 'hmac' || engine === 'ed25519' };
-  return Object.freeze(crv === undefined ? s : { ...s, crv });
-}
-
 /** Every `alg` the library verifies, in the order SUPPORTED_ALGORITHMS lists them. */
 const NAMES = ['HS256', 'HS384', 'HS512', 'EdDSA', 'Ed25519', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
 
@@ -61,11 +47,16 @@ export function isAlgorithm(alg: string): alg is Algorithm {
   return (NAMES as readonly string[]).includes(alg);
 }
 
+/** An HMAC row: the tag is the whole MAC, and the key at least as long (RFC 7518 §3.2). */
+function hmacRow(alg: string, hash: HashName, bytes: number): AlgSpec {
+  return Object.freeze({ alg, engine: 'hmac', kty: 'oct', hash, sigLength: bytes, minKeyBytes: bytes, wasm: true });
+}
+
 /** The HMAC rows (RFC 7518 §3.2). */
 export const HMAC_SPECS = {
-  HS256: spec('HS256', 'hmac', 'oct', 'SHA-256', 32),
-  HS384: spec('HS384', 'hmac', 'oct', 'SHA-384', 48),
-  HS512: spec('HS512', 'hmac', 'oct', 'SHA-512', 64),
+  HS256: hmacRow('HS256', 'SHA-256', 32),
+  HS384: hmacRow('HS384', 'SHA-384', 48),
+  HS512: hmacRow('HS512', 'SHA-512', 64),
 } as const satisfies Record<Extract<Algorithm, `HS${string}`>, AlgSpec>;
 
 /**

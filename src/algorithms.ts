@@ -3,9 +3,18 @@
 // rest. Nothing else in the library switches on algorithm names; backends switch on
 // `engine`.
 
-import { HMAC_SPECS, spec, type AlgSpec, type Algorithm } from './alg-base.js';
+import { HMAC_SPECS, type AlgSpec, type Algorithm, type Engine, type HashName, type KeyType } from './alg-base.js';
 
-export { HASH_BYTES, jwkAlgAllows, type AlgSpec, type Algorithm, type Engine, type HashName, type KeyType } from './alg-base.js';
+export { jwkAlgAllows, type AlgSpec, type Algorithm, type Engine, type HashName, type KeyType } from './alg-base.js';
+
+/** Digest length in bytes: the HMAC tag and minimum key length, the PSS salt length JWA fixes (RFC 7518 §3.2, §3.5). */
+export const HASH_BYTES: Record<HashName, number> = { 'SHA-256': 32, 'SHA-384': 48, 'SHA-512': 64 };
+
+/** A row other than HMAC's: no minimum secret (the key's form fixes its size), and only Ed25519 in the Wasm core. */
+function spec(alg: string, engine: Engine, kty: KeyType, hash: HashName, sigLength: number, crv?: AlgSpec['crv']): AlgSpec {
+  const s: AlgSpec = { alg, engine, kty, hash, sigLength, minKeyBytes: 0, wasm: engine === 'ed25519' };
+  return Object.freeze(crv === undefined ? s : { ...s, crv });
+}
 
 // Typed by Algorithm so that the union and the table cannot drift apart.
 const TABLE: Record<string, AlgSpec> = Object.freeze({

@@ -66,16 +66,13 @@ export class Core {
   readonly inputCap: number;
   readonly inputPtr: number;
   readonly sigPtr: number;
-  readonly outPtr: number;
   readonly payloadPtr: number;
-  readonly extraPtr: number;
   /** The decoded token whose bytes INPUT, SIG and PAYLOAD hold; cleared by every other write (takeInput). */
   private resident: DecodedJws | undefined;
   /** The header segment at the start of INPUT since the last hmacSignJws (core-sign.ts); cleared by every other write (takeInput). */
   signingHeader: string | undefined;
-  /** The claims text at EXTRA and its byte length ('' for none); only hmacSignJws writes there. */
-  signingExtra = '';
-  signingExtraLength = 0;
+  /** The claims text at EXTRA and its byte length, if any; only hmacSignJws writes there. */
+  signingExtra: { readonly text: string; readonly length: number } | undefined;
   private readonly encoder = new TextEncoder();
   buffer: ArrayBuffer;
   memoryView: Uint8Array;
@@ -90,9 +87,7 @@ export class Core {
     this.inputPtr = exports.input_ptr();
     this.inputCap = exports.input_cap();
     this.sigPtr = exports.sig_ptr();
-    this.outPtr = exports.out_ptr();
     this.payloadPtr = exports.payload_ptr();
-    this.extraPtr = exports.extra_ptr();
     this.buffer = exports.memory.buffer;
     this.memoryView = new Uint8Array(this.buffer);
     this.inputView = this.memoryView.subarray(this.inputPtr, this.inputPtr + this.inputCap);
