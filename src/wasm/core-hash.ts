@@ -11,8 +11,7 @@ const TOO_LARGE = 'input larger than the core buffer';
 /** A copy of the `len` bytes the core wrote to OUT (a status <= 0 is ERR_WASM_CORE). */
 function readOut(core: Core, len: number): Uint8Array {
   if (len <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `status ${len}` });
-  const out = core.exports.out_ptr();
-  return core.memoryView.slice(out, out + len);
+  return core.memoryView.slice(core.outPtr, core.outPtr + len);
 }
 
 /**

@@ -34,7 +34,7 @@ export function hmacSignJws(core: Core, slot: number, header: string, json: stri
     if (kept !== undefined && kept.text === extra) e = kept.length;
     else {
       core.signingExtra = undefined;
-      e = writeUtf8(buffer, core.exports.extra_ptr(), EXTRA_CAP, extra);
+      e = writeUtf8(buffer, core.extraPtr, EXTRA_CAP, extra);
       if (e >= 0) {
         core.signingExtra = { text: extra, length: e };
       } else {

@@ -66,7 +66,9 @@ export class Core {
   readonly inputCap: number;
   readonly inputPtr: number;
   readonly sigPtr: number;
+  readonly outPtr: number;
   readonly payloadPtr: number;
+  readonly extraPtr: number;
   /** The decoded token whose bytes INPUT, SIG and PAYLOAD hold; cleared by every other write (takeInput). */
   private resident: DecodedJws | undefined;
   /** The header segment at the start of INPUT since the last hmacSignJws (core-sign.ts); cleared by every other write (takeInput). */
@@ -79,21 +81,24 @@ export class Core {
   private inputView: Uint8Array;
   private readonly freeHmac: number[];
   private hmacSlotCount: number;
-  /** Free Ed25519 slots, listed at the first Ed25519 import (ed25519Import below). */
-  freeEd25519: number[] | undefined;
+  /** Free Ed25519 slots (ed25519Import below). */
+  readonly freeEd25519: number[];
 
   constructor(exports: CoreExports) {
     this.exports = exports;
     this.inputPtr = exports.input_ptr();
     this.inputCap = exports.input_cap();
     this.sigPtr = exports.sig_ptr();
+    this.outPtr = exports.out_ptr();
     this.payloadPtr = exports.payload_ptr();
+    this.extraPtr = exports.extra_ptr();
     this.buffer = exports.memory.buffer;
     this.memoryView = new Uint8Array(this.buffer);
     this.inputView = this.memoryView.subarray(this.inputPtr, this.inputPtr + this.inputCap);
     // Pop from the end: slot 0 is handed out first.
     this.hmacSlotCount = exports.hmac_slots();
     this.freeHmac = descending(this.hmacSlotCount);
+    this.freeEd25519 = descending(exports.ed25519_slots());
   }
 
   // ---- compact JWS, decoded in place ----
@@ -284,10 +289,6 @@ export function coreMemory(core: Core): Uint8Array {
 
 // ---- Ed25519 key slots (functions, so an HMAC-only bundle leaves them out) ----
 
-function freeEd25519(core: Core): number[] {
-  return (core.freeEd25519 ??= descending(core.exports.ed25519_slots()));
-}
-
 /**
  * Import a 32-byte public key into a free slot; a malformed or weak key throws ERR_KEY_INVALID.
  * @example
@@ -295,7 +296,7 @@ function freeEd25519(core: Core): number[] {
  */
 export function ed25519Import(core: Core, publicKey: Uint8Array): number {
   if (publicKey.length !== 32) throw new JwtError('ERR_KEY_INVALID', { reason: 'Ed25519 public key must be 32 bytes' });
-  const free = freeEd25519(core);
+  const free = core.freeEd25519;
   const slot = free.pop();
   if (slot === undefined) throw new JwtError('ERR_WASM_CORE', { reason: 'no free Ed25519 key slot' });
   core.writeInput(publicKey);
@@ -314,7 +315,7 @@ export function ed25519Import(core: Core, publicKey: Uint8Array): number {
  * if (!hasFreeEd25519Slot(core)) evictLeastRecent();
  */
 export function hasFreeEd25519Slot(core: Core): boolean {
-  return freeEd25519(core).length > 0;
+  return core.freeEd25519.length > 0;
 }
 
 /**
@@ -323,5 +324,5 @@ export function hasFreeEd25519Slot(core: Core): boolean {
  * ed25519Drop(getCore(), slot);
  */
 export function ed25519Drop(core: Core, slot: number): void {
-  if (core.exports.ed25519_drop(slot) === VALID) freeEd25519(core).push(slot);
+  if (core.exports.ed25519_drop(slot) === VALID) core.freeEd25519.push(slot);
 }
