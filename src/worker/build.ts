@@ -11,13 +11,13 @@
 import { decodeSegment } from '../b64.js';
 import { isJwtError } from '../errors.js';
 import type { RemoteJWKSet } from '../keys/remote.js';
-import { parseJwks } from '../keys/local.js';
 import type { Algorithm } from '../algorithms.js';
 // Not createVerifier: the guard never decrypts JWE, so src/jwe/ stays out of its bundle.
-import { buildTwoStepVerifier, type IssuerPolicy, type TwoStepVerifier } from '../verify-path.js';
+import { buildTwoStepVerifierWith, type IssuerPolicy, type TwoStepVerifier } from '../verify-path.js';
+// HMAC secrets only, unless the config needs the keySets feature (features/key-sets.ts).
+import { hmacPolicy } from '../hmac/source.js';
 import { digest } from '../digest.js';
 import { encode } from '../b64.js';
-import { adminSecret } from './admin.js';
 import type { AfterVerifyStage } from './after-verify.js';
 import { ConfigError } from './config-error.js';
 import type { GuardConfig } from './config.js';
@@ -28,7 +28,8 @@ import { senderConstraintStage } from './sender-constraint.js';
 import { serviceBinding, type ServiceBinding } from './service-origin.js';
 import type { KvJwksStore } from './jwks-store.js';
 import type { Sealer } from './seal.js';
-import { usesRemoteKeys, type FeatureSource } from './features/registry.js';
+import { hmacOnly, usesRemoteKeys, type FeatureSource, type RulesFeature } from './features/registry.js';
+import type { CorsStage } from './cors.js';
 import { cacheKeyBytes } from './cache-key.js';
 import type { KVLike } from './kv.js';
 import type { KvVerifyCache } from './verify-cache.js';
@@ -83,7 +84,12 @@ export interface GuardParts {
   remoteSets: RemoteJWKSet[];
   /** The key behind each L2 entry, per issuer with a fetched key set (key-tags.ts). */
   keyTags: KeyTags;
-  adminSecret: string | undefined;
+  /** The admin endpoint (`admin.path`), when `admin` is configured. */
+  admin: ((request: Request) => Promise<Response>) | undefined;
+  /** The CORS stage, when `cors` is configured. */
+  cors: CorsStage | undefined;
+  /** Rules and public paths, when either is configured. */
+  rules: RulesFeature | undefined;
   /** The service binding authorised requests go to (`origin: { service }`). */
   service: ServiceBinding | undefined;
   analytics: AnalyticsLike | undefined;
@@ -131,6 +137,9 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     const { RemoteKeys } = await features('remoteKeys', 'issuers (jwksUrl, discovery)');
     remote = new RemoteKeys({ config, fetch: baseFetch, counters, now, log, store: jwksStore });
   }
+  // Key sets and asymmetric keys are a feature: a config of HMAC secrets only runs on edgejwt/hmac's policies.
+  const keyIssuer = config.issuers.findIndex((is) => is.source.kind !== 'secret');
+  const keySets = hmacOnly(config) ? undefined : await features('keySets', `issuers[${keyIssuer}] (${config.issuers[keyIssuer]!.source.kind})`);
   const identity: unknown[] = [config.clockTolerance];
   const fetched = new Map<string, KeySource>();
   const issuers: IssuerPolicy[] = [];
@@ -167,7 +176,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
       fetched.set(is.issuer[0]!, source);
       identity.push(base, 'discovery');
     } else {
-      if (parseJwks(src.jwks).length === 0) throw new ConfigError(`${at}.jwks`, 'no usable verification key in the set');
+      if (keySets!.parseJwks(src.jwks).length === 0) throw new ConfigError(`${at}.jwks`, 'no usable verification key in the set');
       issuers.push({ ...base, jwks: src.jwks as never });
       identity.push(base, src.jwks);
     }
@@ -176,7 +185,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   let verifier: TwoStepVerifier;
   try {
     // The guard keeps its own L1 in front of KV, so the library's is off.
-    verifier = buildTwoStepVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false });
+    verifier = buildTwoStepVerifierWith({ issuers, clockTolerance: config.clockTolerance, cache: false }, keySets?.buildPolicy ?? hmacPolicy);
   } catch (e) {
     if (isJwtError(e) || e instanceof TypeError) throw new ConfigError(isJwtError(e) && e.setting !== undefined ? `issuers (${e.setting})` : 'issuers', isJwtError(e) ? e.message : 'invalid key');
     throw e;
@@ -194,7 +203,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   }
 
 
-  const admin = config.admin === undefined ? undefined : adminSecret(env, config.admin);
+  const admin = config.admin === undefined ? undefined : (await features('admin', 'admin')).adminEndpoint(env, config.admin, counters);
   const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
   const assertion = config.originAssertion === undefined ? undefined : (await features('originAssertion', 'originAssertion')).OriginAssertion.fromEnv(config.originAssertion, env);
   const afterVerify: AfterVerifyStage[] = [];
@@ -206,6 +215,8 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   // Last: a refusal decided in the isolate comes before a possible wait for the revocation list.
   const revocation = config.revocation === undefined ? undefined : (await features('revocation', 'revocation')).buildRevocation(config.revocation, env, now, config.realm, config);
   if (revocation !== undefined) afterVerify.push(revocation.stage);
+  const cors = config.cors === undefined ? undefined : (await features('cors', 'cors')).corsStage(config.cors);
+  const rules = config.rules.length > 0 || config.publicPaths.length > 0 ? await features('rules', config.rules.length > 0 ? 'rules' : 'publicPaths') : undefined;
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
   return {
@@ -220,7 +231,9 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     jwksStore,
     remoteSets: remote?.sets ?? [],
     keyTags: new KeyTags(fetched),
-    adminSecret: admin,
+    admin,
+    cors,
+    rules,
     assertion,
     afterVerify,
     revocationAdmin: revocation?.admin,

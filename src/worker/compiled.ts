@@ -21,6 +21,10 @@ export { originAssertion } from './features/origin-assertion.js';
 export { dpop } from './features/dpop.js';
 export { mtls } from './features/mtls.js';
 export { revocation } from './features/revocation.js';
+export { keySets } from './features/key-sets.js';
+export { cors } from './features/cors.js';
+export { admin } from './features/admin.js';
+export { rules } from './features/rules.js';
 // The Durable Object classes a config can bind; the entry re-exports the ones it uses.
 export { DpopReplayShard } from './dpop-replay/shard-object.js';
 export { RevocationList } from './revocation/list-object.js';

@@ -15,7 +15,7 @@ import { serverTiming, withTiming, type Observer } from './observe.js';
 import type { RejectionCode } from './rejection-log.js';
 import * as answer from './responses.js';
 import { dpopRefusal } from './dpop-answers.js';
-import { checkRules, issuerClaimMiss } from './rules.js';
+import { issuerClaimMiss, type checkRules } from './rules.js';
 
 /** The claim behind a time failure, for the rejection log. */
 const TIME_CLAIM: Partial<Record<string, string>> = { ERR_JWT_EXPIRED: 'exp', ERR_JWT_NOT_YET_VALID: 'nbf' };
@@ -26,6 +26,8 @@ export interface CheckScope {
   observe: Observer;
   issuers: IssuerIndex;
   log: (line: string) => void;
+  /** The rules feature's check (features/rules.ts), when the config sets rules. */
+  checkRules?: typeof checkRules | undefined;
 }
 
 /**
@@ -47,7 +49,7 @@ export function checkVerified(cx: RequestContext, verified: Verified, g: CheckSc
     observe.count('rejected:claim_mismatch');
     return observe.refuse(cx, withTiming(answer.invalidToken(realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...verifiedSeen(token, verified) });
   }
-  const miss = checkRules(cx.matched!.rules, verified.payload, issuer);
+  const miss = g.checkRules?.(cx.matched!.rules, verified.payload, issuer);
   if (miss !== undefined) {
     observe.count(miss.status === 403 ? 'forbidden' : (`rejected:${miss.code}` as CounterName));
     const res = miss.status === 403 ? answer.insufficientScope(realm, miss.scopes, miss.description) : answer.invalidToken(realm, miss.description);

@@ -11,6 +11,10 @@ const LOADERS: { [K in FeatureName]: () => Promise<NonNullable<GuardFeatures[K]>
   dpop: () => import('./dpop.js').then((m) => m.dpop),
   mtls: () => import('./mtls.js').then((m) => m.mtls),
   revocation: () => import('./revocation.js').then((m) => m.revocation),
+  keySets: () => import('./key-sets.js').then((m) => m.keySets),
+  cors: () => import('./cors.js').then((m) => m.cors),
+  admin: () => import('./admin.js').then((m) => m.admin),
+  rules: () => import('./rules.js').then((m) => m.rules),
 };
 
 /**

@@ -17,6 +17,11 @@ import type { OriginAssertion } from '../origin-assertion.js';
 import type { RemoteKeys } from '../remote-keys.js';
 import type { Sealer } from '../seal.js';
 import type { KvVerifyCache } from '../verify-cache.js';
+import type { parseJwks } from '../../keys/local.js';
+import type { PolicyMaker } from '../../verify-path.js';
+import type { corsStage } from '../cors.js';
+import type { adminEndpoint } from '../admin.js';
+import type { checkRules, routeRules } from '../rules.js';
 
 /** @example const f: KvTiersFeature = kvTiers; */
 export interface KvTiersFeature {
@@ -47,6 +52,26 @@ export interface RevocationFeature {
   buildRevocation: typeof buildRevocation;
 }
 
+/** @example const f: KeySetsFeature = keySets; */
+export interface KeySetsFeature {
+  /** The library's full key handling (JWK sets, asymmetric keys); without it, HMAC secrets only. */
+  buildPolicy: PolicyMaker;
+  parseJwks: typeof parseJwks;
+}
+/** @example const f: CorsFeature = cors; */
+export interface CorsFeature {
+  corsStage: typeof corsStage;
+}
+/** @example const f: AdminFeature = admin; */
+export interface AdminFeature {
+  adminEndpoint: typeof adminEndpoint;
+}
+/** @example const f: RulesFeature = rules; */
+export interface RulesFeature {
+  routeRules: typeof routeRules;
+  checkRules: typeof checkRules;
+}
+
 /**
  * The features a guard may be given; a config that uses one it was not given is a ConfigError.
  *
@@ -60,6 +85,10 @@ export interface GuardFeatures {
   dpop?: DpopFeature;
   mtls?: MtlsFeature;
   revocation?: RevocationFeature;
+  keySets?: KeySetsFeature;
+  cors?: CorsFeature;
+  admin?: AdminFeature;
+  rules?: RulesFeature;
 }
 
 export type FeatureName = keyof GuardFeatures;
@@ -75,6 +104,10 @@ export const FEATURE_MODULES: Readonly<Record<FeatureName, string>> = {
   dpop: 'dpop',
   mtls: 'mtls',
   revocation: 'revocation',
+  keySets: 'key-sets',
+  cors: 'cors',
+  admin: 'admin',
+  rules: 'rules',
 };
 
 /** A source over the features given; one not given is a ConfigError naming the setting that needs it. */
@@ -89,6 +122,11 @@ export function givenFeatures(features: GuardFeatures): FeatureSource {
 /** Whether the issuers fetch key sets (jwksUrl or discovery). */
 export function usesRemoteKeys(config: GuardConfig): boolean {
   return config.issuers.some((is) => is.source.kind === 'jwksUrl' || is.source.kind === 'discovery');
+}
+
+/** Whether every issuer verifies with an HMAC secret (secretBinding): then the guard needs no keySets. */
+export function hmacOnly(config: Pick<GuardConfig, 'issuers'>): boolean {
+  return config.issuers.every((is) => is.source.kind === 'secret');
 }
 
 /**
@@ -108,5 +146,9 @@ export function featuresFor(config: GuardConfig): FeatureName[] {
   if (config.dpop !== undefined) out.push('dpop');
   if (config.issuers.some((is) => is.mtls !== undefined)) out.push('mtls');
   if (config.revocation !== undefined) out.push('revocation');
+  if (!hmacOnly(config)) out.push('keySets');
+  if (config.cors !== undefined) out.push('cors');
+  if (config.admin !== undefined) out.push('admin');
+  if (config.rules.length > 0 || config.publicPaths.length > 0) out.push('rules');
   return out;
 }
