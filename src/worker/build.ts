@@ -16,8 +16,6 @@ import type { Algorithm } from '../algorithms.js';
 import { buildTwoStepVerifierWith, type IssuerPolicy, type TwoStepVerifier } from '../verify-path.js';
 // HMAC secrets only, unless the config needs the keySets feature (features/key-sets.ts).
 import { hmacPolicy } from '../hmac/source.js';
-import { digest } from '../digest.js';
-import { encode } from '../b64.js';
 import type { AfterVerifyStage } from './after-verify.js';
 import { ConfigError } from './config-error.js';
 import type { GuardConfig } from './config.js';
@@ -27,7 +25,6 @@ import { RejectionLog } from './rejection-log.js';
 import { senderConstraintStage } from './sender-constraint.js';
 import { serviceBinding, type ServiceBinding } from './service-origin.js';
 import type { KvJwksStore } from './jwks-store.js';
-import type { Sealer } from './seal.js';
 import { hmacOnly, usesRemoteKeys, type FeatureSource, type RulesFeature } from './features/registry.js';
 import type { CorsStage } from './cors.js';
 import { cacheKeyBytes } from './cache-key.js';
@@ -36,7 +33,7 @@ import type { KvVerifyCache } from './verify-cache.js';
 import type { WriteAdmission } from './l2-admission.js';
 import type { OriginAssertion } from './origin-assertion.js';
 import type { RemoteKeys } from './remote-keys.js';
-import { KeyTags } from './key-tags.js';
+import type { KeyTags } from './key-tags.js';
 import type { KeySource } from '../keys/source.js';
 
 /**
@@ -83,7 +80,7 @@ export interface GuardParts {
   jwksStore: KvJwksStore | undefined;
   remoteSets: RemoteJWKSet[];
   /** The key behind each L2 entry, per issuer with a fetched key set (key-tags.ts). */
-  keyTags: KeyTags;
+  keyTags: KeyTags | undefined;
   /** The admin endpoint (`admin.path`), when `admin` is configured. */
   admin: ((request: Request) => Promise<Response>) | undefined;
   /** The CORS stage, when `cors` is configured. */
@@ -120,17 +117,12 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const kvUsed = config.cache.verifyAlgorithms.size > 0 || (config.cache.jwks && remoteIssuers);
   // A malformed CACHE_KEY is refused whether or not a tier uses it.
   const cacheKey = cacheKeyBytes(env.CACHE_KEY);
-  const kv = kvUsed && cacheKey !== undefined ? await features('kvTiers', 'CACHE_KEY') : undefined;
-  const sealer = kv === undefined ? undefined : await kv.Sealer.fromSecret(env.CACHE_KEY);
+  const kvFeature = kvUsed && cacheKey !== undefined ? await features('kvTiers', 'CACHE_KEY') : undefined;
+  // The sealer, and the KV copy of key sets when it is on (kv-parts.ts).
+  const kv = kvFeature === undefined ? undefined : await kvFeature.openKvTiers(config, env, counters, remoteIssuers);
   if (cacheKey === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches are off' }));
   const baseFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-
-  let jwksStore: KvJwksStore | undefined;
-  if (config.cache.jwks && remoteIssuers && kv !== undefined && sealer !== undefined) {
-    if (env.JWKS_CACHE === undefined) throw new ConfigError('cache.jwks', 'the JWKS_CACHE KV binding is missing');
-    const { KvJwksStore } = kv;
-    jwksStore = new KvJwksStore(env.JWKS_CACHE, sealer, config.cache.kvTimeoutMs, counters);
-  }
+  const jwksStore = kv?.jwksStore;
 
   let remote: RemoteKeys | undefined;
   if (remoteIssuers) {
@@ -164,7 +156,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
       issuers.push({ ...base, key: bytes });
       // HS secret rotation must orphan old entries: the id carries a keyed digest of it
       // (computed only when there is an L2 to name: it is a crypto call on the first request).
-      identity.push(base, sealer === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await sealer.digest('hs-secret', bytes));
+      identity.push(base, kv === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await kv.sealer.digest('hs-secret', bytes));
     } else if (src.kind === 'jwksUrl') {
       const set = remote!.keySet(src.url);
       issuers.push({ ...base, jwks: set });
@@ -191,17 +183,8 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     throw e;
   }
 
-  let l2: KvVerifyCache | undefined;
-  let admission: WriteAdmission | undefined;
-  const c = config.cache;
-  if (c.verifyAlgorithms.size > 0 && kv !== undefined && sealer !== undefined) {
-    if (env.VERIFY_CACHE === undefined) throw new ConfigError('cache.verify', 'the VERIFY_CACHE KV binding is missing');
-    const policyId = encode(digest('SHA-256', JSON.stringify(identity))).slice(0, 22);
-    const { KvVerifyCache, WriteAdmission } = kv;
-    l2 = new KvVerifyCache({ kv: env.VERIFY_CACHE, sealer, policyId, maxTtl: c.verifyTtl, timeoutMs: c.kvTimeoutMs, counters });
-    admission = new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, c.l1Max) });
-  }
-
+  // The L2 under a policy id naming every issuer's settings and keys (kv-parts.ts).
+  const tiers = kv?.verifyParts(identity, fetched);
 
   const admin = config.admin === undefined ? undefined : (await features('admin', 'admin')).adminEndpoint(env, config.admin, counters);
   const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
@@ -226,11 +209,11 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     rejections: new RejectionLog(log, now),
     verifier,
     counters,
-    l2,
-    admission,
+    l2: tiers?.l2,
+    admission: tiers?.admission,
     jwksStore,
     remoteSets: remote?.sets ?? [],
-    keyTags: new KeyTags(fetched),
+    keyTags: tiers?.keyTags,
     admin,
     cors,
     rules,

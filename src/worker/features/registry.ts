@@ -18,6 +18,7 @@ import type { RemoteKeys } from '../remote-keys.js';
 import type { Sealer } from '../seal.js';
 import type { KvVerifyCache } from '../verify-cache.js';
 import type { parseJwks } from '../../keys/local.js';
+import type { openKvTiers } from '../kv-parts.js';
 import type { PolicyMaker } from '../../verify-path.js';
 import type { corsStage } from '../cors.js';
 import type { adminEndpoint } from '../admin.js';
@@ -29,6 +30,8 @@ export interface KvTiersFeature {
   KvJwksStore: typeof KvJwksStore;
   KvVerifyCache: typeof KvVerifyCache;
   WriteAdmission: typeof WriteAdmission;
+  /** What build.ts calls: the classes above, put together (kv-parts.ts). */
+  openKvTiers: typeof openKvTiers;
 }
 /** @example const f: RemoteKeysFeature = remoteKeys; */
 export interface RemoteKeysFeature {
