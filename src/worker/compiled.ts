@@ -43,11 +43,11 @@ export interface CompiledConfig {
 }
 
 /**
- * The guard Worker from a compiled config: `export default compiledWorker(compiled, { remoteKeys })`.
+ * The guard Worker from a compiled config: `export default compiledWorker(compiled, { remoteKeys, keySets })`.
  *
  * @example
- * import { compiledWorker, remoteKeys } from 'edgejwt/worker/compiled';
- * export default compiledWorker({ config, source }, { remoteKeys });
+ * import { compiledWorker, keySets, remoteKeys } from 'edgejwt/worker/compiled';
+ * export default compiledWorker({ config, source }, { remoteKeys, keySets });
  */
 export function compiledWorker(compiled: CompiledConfig, features: GuardFeatures): WorkerHandler {
   const source = givenFeatures(features);

@@ -33,7 +33,7 @@ export type { GuardDeps, GuardEnv } from './build.js';
  * What `createLeanGuard` takes besides the config: the features the config uses, and the deps `createGuard` takes.
  *
  * @example
- * const options: LeanGuardOptions = { features: { remoteKeys } };
+ * const options: LeanGuardOptions = { features: { keySets, remoteKeys } };
  */
 export interface LeanGuardOptions extends GuardDeps {
   features?: GuardFeatures;
@@ -43,8 +43,8 @@ export interface LeanGuardOptions extends GuardDeps {
  * `createGuard` with explicit features: only the ones passed are bundled.
  *
  * @example
- * import { createLeanGuard, remoteKeys } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] }, { features: { remoteKeys } });
+ * import { createLeanGuard, keySets, remoteKeys } from 'edgejwt/worker/lean';
+ * const guard = createLeanGuard({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] }, { features: { keySets, remoteKeys } });
  * export default { fetch: guard.fetch };
  */
 export function createLeanGuard(config?: GuardConfigSource, options: LeanGuardOptions = {}): EmbeddedGuard {
