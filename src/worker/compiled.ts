@@ -10,7 +10,7 @@ import type { GuardConfig } from './config.js';
 import { ConfigError } from './config-error.js';
 import { configSource } from './config-source.js';
 import type { WorkerHandler } from './default-worker.js';
-import { embeddedGuard } from './embed.js';
+import { workerGuard } from './embed.js';
 import { givenFeatures, type GuardFeatures } from './features/registry.js';
 import { Guard } from './guard.js';
 import { selfTest, usesWasmCore } from './self-test.js';
@@ -58,7 +58,7 @@ export function compiledWorker(compiled: CompiledConfig, features: GuardFeatures
     }
     return buildParts(compiled.config, env, deps ?? {}, source).then((parts) => new Guard(parts));
   };
-  const guard = embeddedGuard(start, undefined, usesWasmCore(algorithms) ? selfTest : () => Promise.resolve());
+  const guard = workerGuard(start, undefined, usesWasmCore(algorithms) ? selfTest : () => Promise.resolve());
   // As the default Worker (default-worker.ts): built at module scope from the importable env.
   void import('cloudflare:workers').then((m: { env: Record<string, unknown> }) => guard.warm(m.env), () => undefined);
   return { fetch: guard.fetch };
