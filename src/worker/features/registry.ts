@@ -5,9 +5,6 @@
 // (`createLeanGuard`) import the ones they use statically, and a bundler leaves the
 // rest out. A stage added after verify (sender constraint, revocation) is one more
 // name here, one module, and one line in lazy.ts and in FEATURE_MODULES.
-//
-// So are the core stages a config may leave out (cors, admin, rules) and the library's
-// key-set code (keySets): a one-issuer HS256 config's compiled entry holds none of them.
 
 import { ConfigError } from '../config-error.js';
 import type { GuardConfig } from '../config.js';
@@ -57,6 +54,9 @@ export interface MtlsFeature {
 export interface RevocationFeature {
   buildRevocation: typeof buildRevocation;
 }
+
+// So are the core stages a config may leave out (cors, admin, rules) and the library's
+// key-set code (keySets): a one-issuer HS256 config's compiled entry holds none of them.
 
 /** @example const f: KeySetsFeature = keySets; */
 export interface KeySetsFeature {
