@@ -10,9 +10,6 @@ import { guardEntry } from '../../src/cli/guard-entry.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const FEATURE_FILES = ['src/worker/remote-keys.ts', 'src/worker/jwks-store.ts', 'src/worker/verify-cache.ts', 'src/worker/seal.ts', 'src/worker/origin-assertion.ts', 'src/worker/discovery.ts', 'src/worker/dpop-stage.ts', 'src/dpop/proof.ts', 'src/worker/mtls-stage.ts', 'src/worker/revocation-stage.ts', 'src/worker/revocation/view.ts', 'src/worker/dpop-replay/shard-object.ts', 'src/worker/revocation/list-object.ts'];
 
-/** What the optional core stages (cors, admin, rules, key sets) alone bring into a bundle. */
-const OPTIONAL_STAGE_FILES = ['src/worker/cors.ts', 'src/worker/admin.ts', 'src/bearer/scopes.ts', 'src/keys/from-input.ts', 'src/keys/local.ts', 'src/keys/ec-point.ts', 'src/keys/rsa-params.ts', 'src/backend/webcrypto.ts'];
-
 /** The source files with bytes in an esbuild bundle of `contents` (a module in the repository root). */
 async function bundledFiles(contents: string): Promise<string[]> {
   const r = await build({
@@ -34,6 +31,8 @@ async function bundledFiles(contents: string): Promise<string[]> {
 
 const HS_CONFIG = { issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' }], cache: { jwks: false } };
 const REMOTE_CONFIG = { issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }], cache: { jwks: false } };
+/** What the optional core stages (cors, admin, rules, key sets) alone bring into a bundle. */
+const OPTIONAL_STAGE_FILES = ['src/worker/cors.ts', 'src/worker/admin.ts', 'src/bearer/scopes.ts', 'src/keys/from-input.ts', 'src/keys/local.ts', 'src/keys/ec-point.ts', 'src/keys/rsa-params.ts', 'src/backend/webcrypto.ts'];
 
 describe('guard bundles hold only the features used', () => {
   it('lean_embedder_bundles_only_imported_features: an embedder without remoteKeys bundles no remote key code', async () => {
@@ -53,6 +52,19 @@ describe('guard bundles hold only the features used', () => {
     for (const f of ['src/worker/config.ts', 'src/worker/issuers-config.ts', 'src/worker/cache-config.ts', ...FEATURE_FILES]) expect(files).not.toContain(f);
   });
 
+  it('compiled_hs256_entry_holds_no_optional_stage: no CORS, admin, rules or key-set code in a one-issuer HS256 entry', async () => {
+    const files = await bundledFiles(guardEntry(HS_CONFIG, './src/worker/compiled.ts').code);
+    expect(files).toContain('src/worker/guard.ts');
+    expect(files).toContain('src/hmac/source.ts');
+    for (const f of OPTIONAL_STAGE_FILES) expect(files).not.toContain(f);
+    // Each comes back when its section is set.
+    const all = { ...HS_CONFIG, cors: { allowOrigins: ['https://app.example.com'] }, admin: { path: '/_guard', secretBinding: 'ADMIN' }, rules: [{ pathPrefix: '/a/', scopes: ['a'] }] };
+    const full = await bundledFiles(guardEntry(all, './src/worker/compiled.ts').code);
+    for (const f of ['src/worker/cors.ts', 'src/worker/admin.ts', 'src/bearer/scopes.ts']) expect(full).toContain(f);
+    const keyed = await bundledFiles(guardEntry(REMOTE_CONFIG, './src/worker/compiled.ts').code);
+    for (const f of ['src/keys/from-input.ts', 'src/keys/local.ts']) expect(keyed).toContain(f);
+  });
+
   it('a jwksUrl entry imports remoteKeys and key sets, and nothing else', async () => {
     const entry = guardEntry(REMOTE_CONFIG, './src/worker/compiled.ts');
     expect(entry.features).toEqual(['remoteKeys', 'keySets']);
@@ -70,19 +82,6 @@ describe('guard bundles hold only the features used', () => {
     const compiled = await bundledFiles(entry.code);
     expect(compiled).toContain('src/worker/dpop-replay/shard-object.ts');
     expect(compiled).not.toContain('src/worker/revocation/list-object.ts');
-  });
-
-  it('compiled_hs256_entry_holds_no_optional_stage: no CORS, admin, rules or key-set code in a one-issuer HS256 entry', async () => {
-    const files = await bundledFiles(guardEntry(HS_CONFIG, './src/worker/compiled.ts').code);
-    expect(files).toContain('src/worker/guard.ts');
-    expect(files).toContain('src/hmac/source.ts');
-    for (const f of OPTIONAL_STAGE_FILES) expect(files).not.toContain(f);
-    // Each comes back when its section is set.
-    const all = { ...HS_CONFIG, cors: { allowOrigins: ['https://app.example.com'] }, admin: { path: '/_guard', secretBinding: 'ADMIN' }, rules: [{ pathPrefix: '/a/', scopes: ['a'] }] };
-    const full = await bundledFiles(guardEntry(all, './src/worker/compiled.ts').code);
-    for (const f of ['src/worker/cors.ts', 'src/worker/admin.ts', 'src/bearer/scopes.ts']) expect(full).toContain(f);
-    const keyed = await bundledFiles(guardEntry(REMOTE_CONFIG, './src/worker/compiled.ts').code);
-    for (const f of ['src/keys/from-input.ts', 'src/keys/local.ts']) expect(keyed).toContain(f);
   });
 
   it('the default createGuard still reaches every feature (lazily)', async () => {
