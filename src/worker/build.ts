@@ -27,6 +27,7 @@ import { serviceBinding, type ServiceBinding } from './service-origin.js';
 import type { KvJwksStore } from './jwks-store.js';
 import { hmacOnly, usesRemoteKeys, type FeatureSource, type RulesFeature } from './features/registry.js';
 import type { CorsStage } from './cors.js';
+import type { DpopAnswers } from './dpop-answers.js';
 import { cacheKeyBytes } from './cache-key.js';
 import type { KVLike } from './kv.js';
 import type { KvVerifyCache } from './verify-cache.js';
@@ -87,6 +88,8 @@ export interface GuardParts {
   cors: CorsStage | undefined;
   /** Rules and public paths, when either is configured. */
   rules: RulesFeature | undefined;
+  /** The DPoP challenge and refusal, when `dpop` is configured. */
+  dpopAnswers: DpopAnswers | undefined;
   /** The service binding authorised requests go to (`origin: { service }`). */
   service: ServiceBinding | undefined;
   analytics: AnalyticsLike | undefined;
@@ -190,11 +193,12 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
   const assertion = config.originAssertion === undefined ? undefined : (await features('originAssertion', 'originAssertion')).OriginAssertion.fromEnv(config.originAssertion, env);
   const afterVerify: AfterVerifyStage[] = [];
-  if (config.dpop !== undefined) afterVerify.push(await (await features('dpop', 'dpop')).dpopStageFromEnv({ ...config, dpop: config.dpop }, env, { now, log }));
+  const dpop = config.dpop === undefined ? undefined : await features('dpop', 'dpop');
+  if (dpop !== undefined) afterVerify.push(await dpop.dpopStageFromEnv({ ...config, dpop: config.dpop! }, env, { now, log }));
   const mtlsIssuer = config.issuers.findIndex((is) => is.mtls !== undefined);
   if (mtlsIssuer >= 0) afterVerify.push((await features('mtls', `issuers[${mtlsIssuer}].mtls`)).mtlsStage(config.issuers, config.realm));
   // Always on, after the stages that prove keys: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
-  afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms));
+  afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms, dpop?.answers));
   // Last: a refusal decided in the isolate comes before a possible wait for the revocation list.
   const revocation = config.revocation === undefined ? undefined : (await features('revocation', 'revocation')).buildRevocation(config.revocation, env, now, config.realm, config);
   if (revocation !== undefined) afterVerify.push(revocation.stage);
@@ -217,6 +221,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     admin,
     cors,
     rules,
+    dpopAnswers: dpop?.answers,
     assertion,
     afterVerify,
     revocationAdmin: revocation?.admin,

@@ -50,7 +50,7 @@ export class Guard {
     this.#observe = new Observer(parts, issuers);
     this.#tiers = new VerifyTiers(parts, issuers);
     this.#forwarder = new Forwarder(parts, this.#observe);
-    this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log, checkRules: parts.rules?.checkRules };
+    this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log, checkRules: parts.rules?.checkRules, dpop: parts.dpopAnswers };
     this.#reserved = reservedPaths(parts.config);
   }
 
@@ -132,7 +132,7 @@ export class Guard {
   #decide(cx: RequestContext, path: CanonicalPath): AuthOutcome | Promise<AuthOutcome> {
     if (!path.ok) return { ok: false, response: this.#observe.refusePath() };
     const config = this.parts.config;
-    const stop = routeStage(cx, path, config, this.#observe, this.parts.rules?.routeRules) ?? credentialStage(cx, config, this.#observe);
+    const stop = routeStage(cx, path, config, this.#observe, this.parts.rules?.routeRules) ?? credentialStage(cx, config, this.#observe, this.parts.dpopAnswers);
     if (stop !== undefined) return stop;
     cx.started = performance.now();
     let v: Verified | Promise<Verified>;

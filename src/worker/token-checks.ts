@@ -14,7 +14,7 @@ import type { IssuerIndex } from './issuer-index.js';
 import { serverTiming, withTiming, type Observer } from './observe.js';
 import type { RejectionCode } from './rejection-log.js';
 import * as answer from './responses.js';
-import { dpopRefusal } from './dpop-answers.js';
+import type { DpopAnswers } from './dpop-answers.js';
 import { issuerClaimMiss, type checkRules } from './rules.js';
 
 /** The claim behind a time failure, for the rejection log. */
@@ -28,6 +28,8 @@ export interface CheckScope {
   log: (line: string) => void;
   /** The rules feature's check (features/rules.ts), when the config sets rules. */
   checkRules?: typeof checkRules | undefined;
+  /** The dpop feature's answers, when `config.dpop` is set. */
+  dpop?: DpopAnswers | undefined;
 }
 
 /**
@@ -86,7 +88,7 @@ export function verifyFailed(cx: RequestContext, e: unknown, g: CheckScope): Aut
   const code: RejectionCode = wrongIssuer ? 'wrong_issuer' : e.code;
   // A token sent with the DPoP scheme is answered with the DPoP challenge (RFC 9449 §7.1).
   const dpopAlgs = cx.scheme === 'dpop' ? config.dpop?.algorithms : undefined;
-  const res = dpopAlgs === undefined ? answer.invalidToken(config.realm, answer.publicDescription(e.code)) : dpopRefusal(config.realm, dpopAlgs, 'invalid_token', answer.publicDescription(e.code));
+  const res = dpopAlgs === undefined ? answer.invalidToken(config.realm, answer.publicDescription(e.code)) : g.dpop!.dpopRefusal(config.realm, dpopAlgs, 'invalid_token', answer.publicDescription(e.code));
   return observe.refuse(cx, withTiming(res, timing), { code, status: 401, claim: e.claim ?? TIME_CLAIM[e.code], ...seen });
 }
 

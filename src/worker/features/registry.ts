@@ -19,6 +19,7 @@ import type { Sealer } from '../seal.js';
 import type { KvVerifyCache } from '../verify-cache.js';
 import type { parseJwks } from '../../keys/local.js';
 import type { openKvTiers } from '../kv-parts.js';
+import type { DpopAnswers } from '../dpop-answers.js';
 import type { PolicyMaker } from '../../verify-path.js';
 import type { corsStage } from '../cors.js';
 import type { adminEndpoint } from '../admin.js';
@@ -45,6 +46,8 @@ export interface OriginAssertionFeature {
 /** @example const f: DpopFeature = dpop; */
 export interface DpopFeature {
   dpopStageFromEnv: typeof dpopStageFromEnv;
+  /** The DPoP challenge and refusal the core stages give (credentials, token-checks, sender-constraint). */
+  answers: DpopAnswers;
 }
 /** @example const f: MtlsFeature = mtls; */
 export interface MtlsFeature {
