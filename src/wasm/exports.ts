@@ -33,6 +33,8 @@ export interface CoreExports {
   ed25519_drop(slot: number): number;
   /** Tests/benchmarks only: verifies before a key's table is built; returns the previous value. */
   ed25519_test_hot_after(n: number): number;
+  /** Tests and benchmarks: SHA-2 blocks on the looped code before the unrolled one (see assembly/sha2-first-use.ts). */
+  sha2_test_warm_after(n: number): number;
   /** Tests only: 1 if the slot's fixed-base table is built for its key. */
   ed25519_test_slot_hot(slot: number): number;
 }

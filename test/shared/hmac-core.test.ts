@@ -78,6 +78,30 @@ describe.each(ALGS)('%s', (alg, hash, size) => {
     expect(indexOfBytes(memory, opad)).toBe(-1);
     key.drop();
   });
+
+  it('leaves no key pad in the looped compression\'s message schedule (an isolate\'s first blocks)', async () => {
+    // The looped compression (assembly/sha2-first-use.ts) keeps the block as big-endian
+    // words, so the pads would sit in memory word-reversed if the schedule were not wiped.
+    const previous = getCore().exports.sha2_test_warm_after(0xffffffff);
+    try {
+      const secret = seededBytes(10, size);
+      const message = seededBytes(11, 300);
+      // Checked right after the import: the last block it compresses is the outer pad.
+      const key = importHmacKey(secret, alg);
+      const word = hash === 'SHA-256' ? 4 : 8;
+      const reversed = (b: Uint8Array) => b.map((_, i) => b[i - (i % word) + (word - 1 - (i % word))]!);
+      const memory = getCore().memory;
+      for (const pad of [0x36, 0x5c]) {
+        const padded = secret.map((b) => b ^ pad);
+        expect(indexOfBytes(memory, reversed(padded))).toBe(-1);
+        expect(indexOfBytes(memory, padded)).toBe(-1);
+      }
+      expect(verifyWasmKey(key, message, await webCryptoTag(hash, secret, message))).toBe(true);
+      key.drop();
+    } finally {
+      getCore().exports.sha2_test_warm_after(previous);
+    }
+  });
 });
 
 describe('key slots and memory', () => {
