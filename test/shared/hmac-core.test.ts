@@ -2,6 +2,7 @@
 // bit flips, slot reuse, bounded memory, and no key material left behind.
 import { describe, expect, it } from 'vitest';
 import { getCore } from '../../src/wasm/instance.js';
+import { coreMemory } from '../../src/wasm/core.js';
 import { coreHmac } from '../../src/wasm/core-hash.js';
 import { importHmacKey, type HmacAlg } from '../../src/wasm/keys.js';
 import { verifyWasmKey } from './signature-hooks.js';
@@ -70,7 +71,7 @@ describe.each(ALGS)('%s', (alg, hash, size) => {
     const message = seededBytes(9, 700);
     const key = importHmacKey(secret, alg);
     expect(verifyWasmKey(key, message, await webCryptoTag(hash, secret, message))).toBe(true);
-    const memory = getCore().memory;
+    const memory = coreMemory(getCore());
     const ipad = secret.map((b) => b ^ 0x36);
     const opad = secret.map((b) => b ^ 0x5c);
     expect(indexOfBytes(memory, secret)).toBe(-1);
@@ -90,7 +91,7 @@ describe.each(ALGS)('%s', (alg, hash, size) => {
       const key = importHmacKey(secret, alg);
       const word = hash === 'SHA-256' ? 4 : 8;
       const reversed = (b: Uint8Array) => b.map((_, i) => b[i - (i % word) + (word - 1 - (i % word))]!);
-      const memory = getCore().memory;
+      const memory = coreMemory(getCore());
       for (const pad of [0x36, 0x5c]) {
         const padded = secret.map((b) => b ^ pad);
         expect(indexOfBytes(memory, reversed(padded))).toBe(-1);

@@ -7,7 +7,7 @@
 import { T0 } from './mark.ts';
 import { createVerifier, type Verifier } from '../../../src/index.ts';
 import { getCore } from '../../../src/wasm/instance.ts';
-import { Core } from '../../../src/wasm/core.ts';
+import { Core, ed25519Drop, ed25519Import } from '../../../src/wasm/core.ts';
 import { instantiateCore } from '../../../src/wasm/load-workerd.ts';
 import type { CoreExports } from '../../../src/wasm/exports.ts';
 import { issuerOptions, type IssuerConfig } from './issuers.ts';
@@ -31,7 +31,7 @@ function setup(env: Record<string, unknown>, t?: number[], order?: string | null
     core.hmacDrop(slot);
     t.push(Date.now() - T0);
     const ed = config.issuers.find((c) => c.algorithms.includes('EdDSA'))?.jwks?.keys[0] as { x?: string } | undefined;
-    if (ed?.x !== undefined) core.ed25519Drop(core.ed25519Import(Uint8Array.from(atob(ed.x.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0))));
+    if (ed?.x !== undefined) ed25519Drop(core, ed25519Import(core, Uint8Array.from(atob(ed.x.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0))));
     t.push(Date.now() - T0);
   } else if (t !== undefined) {
     // The core's pieces one by one (a second instance; the library's own comes next).
