@@ -5,8 +5,8 @@
 // The config comes in checked (parseConfig in start.ts, or revived from a compiled
 // entry: compiled.ts), so this module never imports the parser. The optional features
 // (KV tiers and sealing, remote key sets and discovery, the origin assertion's signer)
-// come through a FeatureSource (features/registry.ts): dynamic imports for the default
-// Worker, static ones for a compiled entry or an embedder, only those the config uses.
+// come through a FeatureSource (features/registry.ts): all of them for the default Worker
+// (features/all.ts), only those the config uses for a compiled entry or an embedder.
 
 import { decodeSegment } from '../b64.js';
 import { isJwtError } from '../errors.js';
@@ -103,7 +103,7 @@ export interface GuardParts {
  * Build from a checked config and the environment, reaching optional features through `features`.
  *
  * @example
- * const parts = await buildParts(parseConfig(env.GUARD_CONFIG), env, {}, lazyFeatures);
+ * const parts = await buildParts(parseConfig(env.GUARD_CONFIG), env, {}, allFeatures);
  */
 export async function buildParts(config: GuardConfig, env: GuardEnv, deps: GuardDeps, features: FeatureSource): Promise<GuardParts> {
   const log = deps.log ?? ((line: string) => console.log(line));

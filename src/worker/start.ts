@@ -1,12 +1,12 @@
 // The guard from GUARD_CONFIG as text or an object: parse and check it (config.ts),
-// then build its parts with every optional feature reached by a dynamic import.
+// then build its parts with every optional feature at hand (features/all.ts).
 // `createGuard` (edgejwt/worker) and the default Worker start here; a compiled entry
 // (compiled.ts) does not: its config was checked when it was built.
 
 import { buildParts, type GuardDeps, type GuardEnv } from './build.js';
 import { parseConfig } from './config.js';
 import { embeddedGuard, rawConfigOf, type EmbeddedGuard, type GuardConfigSource } from './embed.js';
-import { lazyFeatures } from './features/lazy.js';
+import { allFeatures } from './features/all.js';
 import type { FeatureSource } from './features/registry.js';
 import { Guard } from './guard.js';
 import { selfTest } from './self-test.js';
@@ -20,15 +20,16 @@ import { selfTestNeededFor } from './self-test-needed.js';
  * const guard = await startGuard(env, { log: (line) => console.log(line) });
  * const res = await guard.handle(request, ctx);
  */
-export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?: unknown, features: FeatureSource = lazyFeatures): Promise<Guard> {
+export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?: unknown, features: FeatureSource = allFeatures): Promise<Guard> {
   return new Guard(await buildParts(parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig), env, deps, features));
 }
 
 /**
  * Build the guard for a Worker. Without `config`, GUARD_CONFIG is read from the env.
  * One guard is built per env object (per isolate in production) and reused. Every
- * optional feature the config uses is imported when the guard is built; to bundle only
- * the ones you use, see `createLeanGuard` (edgejwt/worker/lean).
+ * optional feature is bundled (a config read at run time may use any) and set up only
+ * when the config uses it; to bundle only the ones you use, see `createLeanGuard`
+ * (edgejwt/worker/lean).
  * @example
  * import { createGuard } from 'edgejwt/worker';
  * const guard = createGuard({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] });

@@ -36,8 +36,8 @@ export default {
     const worker = env.LOADER.get(id, () => {
       const sources = JSON.parse(env.SOURCES) as Record<string, string>;
       const modules: Record<string, unknown> = { 'worker.js': sources[kind] };
-      // The guard imports its Wasm core as a compiled module, as in a deploy.
-      if (kind === 'guard' || kind === 'lib' || kind === 'base' || kind === 'compiled') modules[sources.wasmPath!] = { wasm: env.SHARED_WASM === '1' ? env.CORE_WASM : ownBytes(env.CORE_WASM, id) };
+      // The guard imports its Wasm core as a compiled module, as in a deploy (isolate-ab.ts's kinds are guards too).
+      if (kind !== 'noop' && kind !== 'jose') modules[sources.wasmPath!] = { wasm: env.SHARED_WASM === '1' ? env.CORE_WASM : ownBytes(env.CORE_WASM, id) };
       return { compatibilityDate: '2026-04-01', mainModule: 'worker.js', modules, env: { GUARD_CONFIG: env.GUARD_CONFIG, HS_KEY: env.HS_KEY } };
     });
     return worker.getEntrypoint().fetch(request);

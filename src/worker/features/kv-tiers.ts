@@ -1,6 +1,6 @@
 // The KV tiers as one feature: the sealer CACHE_KEY makes, the KV copy of fetched key
-// sets, the KV verify cache (L2) and its write admission. Reached by a static import
-// (a compiled entry, an embedder) or a dynamic one (the default Worker): features/lazy.ts.
+// sets, the KV verify cache (L2) and its write admission. Imported by a compiled entry or
+// an embedder that uses it, and by the default Worker (features/all.ts).
 
 import { KvJwksStore } from '../jwks-store.js';
 import { WriteAdmission } from '../l2-admission.js';

@@ -1,10 +1,11 @@
 // The guard's optional features, each a value its own module exports (kv-tiers.ts,
 // remote-keys.ts, origin-assertion.ts), so whoever starts a guard decides how each
-// is reached: the default Worker imports them dynamically when its config uses them
-// (lazy.ts); a compiled entry (`edgejwt build-guard`) and an embedder
-// (`createLeanGuard`) import the ones they use statically, and a bundler leaves the
-// rest out. A stage added after verify (sender constraint, revocation) is one more
-// name here, one module, and one line in lazy.ts and in FEATURE_MODULES.
+// is reached: the default Worker, whose config is read at run time, imports them all
+// (all.ts); a compiled entry (`edgejwt build-guard`) and an embedder
+// (`createLeanGuard`) import the ones they use, and a bundler leaves the rest out.
+// buildParts asks for a feature only when the config uses it. A stage added after verify
+// (sender constraint, revocation) is one more name here, one module, and one line in
+// all.ts and in FEATURE_MODULES.
 
 import { ConfigError } from '../config-error.js';
 import type { GuardConfig } from '../config.js';

@@ -1,0 +1,23 @@
+// The default Worker's features: every one, imported statically. Measured (issue 23,
+// docs/architecture.md "Only what the configuration uses is evaluated"): workerd compiles
+// every uploaded byte at startup whether or not it is imported, and a bundled `import()`
+// makes esbuild wrap the imported module and its whole dependency closure (the library
+// included) in lazy-init closures that the entry then runs at top level: dearer than
+// evaluating the features' own top levels, which only declare functions and classes.
+// A feature still runs only when buildParts asks for it (registry.ts).
+
+import { dpop } from './dpop.js';
+import { kvTiers } from './kv-tiers.js';
+import { mtls } from './mtls.js';
+import { originAssertion } from './origin-assertion.js';
+import { givenFeatures, type FeatureSource } from './registry.js';
+import { remoteKeys } from './remote-keys.js';
+import { revocation } from './revocation.js';
+
+/**
+ * Every feature, for a guard whose config is read at run time.
+ *
+ * @example
+ * const parts = await buildParts(parseConfig(raw), env, {}, allFeatures);
+ */
+export const allFeatures: FeatureSource = givenFeatures({ kvTiers, remoteKeys, originAssertion, dpop, mtls, revocation });
