@@ -222,8 +222,8 @@ describe('the edgejwt bin (built: dist/cli/edgejwt.js)', () => {
     const code = readFileSync(join(dir, 'out/entry.js'), 'utf8');
     expect(code).toContain('from "./compiled.js"');
     expect(code).toMatch(/export default compiledWorker\(\{ config, source: /);
-    // A jwksUrl issuer with cache.jwks on (the default): the KV tiers and remote keys, nothing else.
-    expect(code).toContain('import { compiledWorker, kvTiers, remoteKeys } from "./compiled.js";');
+    // A jwksUrl issuer with cache.jwks on (the default): the KV tiers, remote keys and key sets, nothing else.
+    expect(code).toContain('import { compiledWorker, kvTiers, remoteKeys, keySets } from "./compiled.js";');
     const bad = run(dir, 'build-guard', 'bad.toml', '--out', 'bad.js');
     expect(bad.status).toBe(1);
     expect(existsSync(join(dir, 'bad.js'))).toBe(false);
