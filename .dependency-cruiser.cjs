@@ -5,7 +5,7 @@
 
 /** Layers bottom-up, as path patterns relative to the repository. */
 const LAYERS = [
-  ['foundations', '^src/(errors|algorithms|b64|utf8|json-names|options-error|option-names|freeze)\\.ts$|^src/platform/|^src/messages/|^src/keys/(rsa-params|ec-point)\\.ts$'],
+  ['foundations', '^src/(errors|alg-base|algorithms|b64|utf8|json-names|options-error|option-names|freeze)\\.ts$|^src/platform/|^src/messages/|^src/keys/(rsa-params|ec-point)\\.ts$'],
   ['boundary', '^src/wasm/'],
   ['backends', '^src/backend/'],
   ['token parts', '^src/(jws|jws-bytes|header|payload|claims|cache|decode|digest)\\.ts$'],

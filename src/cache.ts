@@ -96,11 +96,6 @@ export class VerifyCache<V, P extends KeyProof = KeyProof> {
     return e?.token === token ? e.proof : undefined;
   }
 
-  delete(token: string): void {
-    const key = keyOf(token);
-    if (this.#map.get(key)?.token === token) this.#map.delete(key);
-  }
-
   /** The result holds for clock ms in [fromMs, untilMs), the end capped by the ttl, and while `proof` vouches for it. */
   set(token: string, value: V, nowMs: number, fromMs: number, untilMs: number, proof?: P): void {
     if (this.max <= 0) return;

@@ -9,6 +9,7 @@
 // (test/node/core-lazy.test.ts).
 
 import { decodeBase64Url, utf8Text } from '#platform';
+import { decodeSegment } from './b64.js';
 import { JwtError } from './errors.js';
 import { DecodedJws, JWS_PAYLOAD_NOT_BASE64URL, JWS_SIGNATURE_NOT_BASE64URL } from './wasm/core.js';
 import { coreStarted, getCore } from './wasm/instance.js';
@@ -24,6 +25,24 @@ import { coreStarted, getCore } from './wasm/instance.js';
 export function decodeJws(token: string, headerEnd: number, payloadEnd: number, coreAlg: boolean): DecodedJws {
   if (coreAlg || coreStarted()) return getCore().decodeJws(token, headerEnd, payloadEnd);
   return decodeJwsInJs(token, headerEnd, payloadEnd);
+}
+
+/**
+ * decodeJws for a verifier with ONE policy whose allowed algorithms are all verified by
+ * the core (edgejwt/hmac): an allowed token is decoded in the core, and any other can
+ * only end in the refusal decodeJws and the verify path would give it, so it gets that
+ * without being decoded: ERR_JWT_MALFORMED for a segment that is not canonical base64url
+ * (payload first), else ERR_JWS_ALG_NOT_ALLOWED. Its bundle carries no JS decoder. Not
+ * for `issuers`, where the payload and issuer are judged before the algorithm.
+ *
+ * @example
+ * const jws = decodeAllowedOnly(token, dots.headerEnd, dots.payloadEnd, coreAlgs.has(alg));
+ */
+export function decodeAllowedOnly(token: string, headerEnd: number, payloadEnd: number, coreAlg: boolean): DecodedJws {
+  if (coreAlg) return getCore().decodeJws(token, headerEnd, payloadEnd);
+  if (decodeSegment(token, headerEnd + 1, payloadEnd) === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: JWS_PAYLOAD_NOT_BASE64URL });
+  if (decodeSegment(token, payloadEnd + 1, token.length) === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: JWS_SIGNATURE_NOT_BASE64URL });
+  throw new JwtError('ERR_JWS_ALG_NOT_ALLOWED');
 }
 
 /**

@@ -1,7 +1,8 @@
 // Turning user options into verify policies, with every mistake reported at
 // construction as ERR_OPTIONS_INVALID naming the setting (never at verify time).
 
-import { algSpec, type AlgSpec, type Algorithm } from './algorithms.js';
+import { isAlgorithm, type AlgSpec, type Algorithm } from './alg-base.js';
+import { algSpec } from './algorithms.js';
 import type { ClaimPolicy } from './claims.js';
 import { normaliseTyp } from './claims.js';
 import type { KeyInput } from './keys/entry.js';
@@ -79,7 +80,8 @@ export const POLICY_OPTION_NAMES = {
 } as const satisfies OptionNames<PolicyOptions>;
 
 export interface Policy {
-  algs: ReadonlySet<string>;
+  /** The allowed algorithms by name: the token's `alg` is looked up here, nowhere else. */
+  specs: ReadonlyMap<string, AlgSpec>;
   source: KeySource;
   claims: ClaimPolicy;
 }
@@ -131,28 +133,36 @@ function accessTokenProfile(o: Partial<PolicyInput>): 'at+jwt' | undefined {
   return 'at+jwt';
 }
 
-function algorithms(value: unknown): { algs: Set<string>; specs: AlgSpec[] } {
+/** `algorithms` checked (every name one the library verifies), with the specs `specOf` has for them. */
+function algorithms(value: unknown, specOf: SpecOf): AlgSpec[] {
   if (!Array.isArray(value) || value.length === 0) throw optionsError('algorithms', 'a non-empty allow-list is required');
+  if (value.some((a) => typeof a !== 'string' || !isAlgorithm(a))) throw optionsError('algorithms', 'unsupported algorithm');
   const specs: AlgSpec[] = [];
-  for (const a of value) {
-    const s = typeof a === 'string' ? algSpec(a) : undefined;
-    if (s === undefined) throw optionsError('algorithms', 'unsupported algorithm');
-    specs.push(s);
+  for (const a of value as string[]) {
+    const s = specOf(a);
+    if (s !== undefined) specs.push(s);
   }
-  return { algs: new Set(specs.map((s) => s.alg)), specs };
+  return specs;
 }
+
+/**
+ * The algorithm table an entry verifies with: algSpec (every algorithm) for the main
+ * entry, hmacSpec for edgejwt/hmac. A name it has no spec for is left out of the specs
+ * the key source gets, which refuses it (src/hmac/source.ts).
+ */
+export type SpecOf = (alg: string) => AlgSpec | undefined;
 
 /** How a policy's key source is made from its options, once `algorithms` is checked. */
 export type SourceMaker = (o: PolicyInput, specs: AlgSpec[]) => KeySource;
 
-/** A policy whose key source `sourceOf` makes: the main entry's keySource, or edgejwt/hmac's (src/hmac.ts). */
-export function policyWith(o: PolicyInput, defaults: Partial<PolicyInput>, sourceOf: SourceMaker): Policy {
+/** A policy whose key source `sourceOf` makes: the main entry's keySource, or edgejwt/hmac's (src/hmac/source.ts). */
+export function policyWith(o: PolicyInput, defaults: Partial<PolicyInput>, sourceOf: SourceMaker, specOf: SpecOf): Policy {
   if (typeof o !== 'object' || o === null) throw optionsError('issuers');
-  const { algs, specs } = algorithms(o.algorithms);
+  const specs = algorithms(o.algorithms, specOf);
   if ((o.key === undefined) === (o.jwks === undefined)) throw optionsError('key', 'exactly one of key or jwks is required');
   const source = sourceOf(o, specs);
   // An entry's explicit `undefined` (audience: undefined) keeps the shared default, never drops it.
-  return { algs, source, claims: claimPolicy({ ...definedOnly(defaults), ...definedOnly(o) }) };
+  return { specs: new Map(specs.map((s) => [s.alg, s])), source, claims: claimPolicy({ ...definedOnly(defaults), ...definedOnly(o) }) };
 }
 
 /** Every key source createVerifier takes: one key of any kind, a set object, or a set made by createLocalJWKSet/createRemoteJWKSet. */
@@ -168,5 +178,5 @@ function keySource(o: PolicyInput, specs: AlgSpec[]): KeySource {
  * const policy = buildPolicy({ algorithms: ['HS256'], key: secretBytes }, {});
  */
 export function buildPolicy(o: PolicyInput, defaults: Partial<PolicyInput>): Policy {
-  return policyWith(o, defaults, keySource);
+  return policyWith(o, defaults, keySource, algSpec);
 }

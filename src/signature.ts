@@ -9,9 +9,9 @@
 import { backend } from '#crypto-backend';
 import type { AlgSpec } from './algorithms.js';
 import type { BackendKey } from './backend/types.js';
-import { DecodedJws, type Signed } from './wasm/core.js';
+import { DecodedJws, signingViews, type Signed } from './wasm/core.js';
 import { getCore } from './wasm/instance.js';
-import type { WasmKey } from './wasm/keys.js';
+import type { WasmKey } from './wasm/key-slot.js';
 
 export type { Signed, SignedBytes } from './wasm/core.js';
 
@@ -62,7 +62,7 @@ export class BackendHandle implements Handle {
         message = signed.token.slice(0, signed.payloadEnd);
         signature = signed.held.signature;
       } else {
-        const views = getCore().signingViews(signed);
+        const views = signingViews(getCore(), signed);
         if (views === undefined) return false;
         [message, signature] = views;
       }

@@ -5,14 +5,13 @@
 // (src/jwe/decryption.ts), which carries the JWE code: a Worker that never makes one
 // (the guard never does) does not bundle src/jwe/.
 
-import { algSpec } from './algorithms.js';
 import { CACHE_OPTION_NAMES, VerifyCache, type CacheOptions, type KeyProof } from './cache.js';
 import { checkClaims, timeWindow, type JWTPayload } from './claims.js';
 import { JwtError } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
 import { split } from './jws.js';
-import { decodeJws, payloadBytes } from './jws-bytes.js';
+import { decodeJws, payloadBytes, type decodeAllowedOnly } from './jws-bytes.js';
 import { checkOptionNames, type OptionNames } from './option-names.js';
 import { buildPolicy, POLICY_OPTION_NAMES, type Policy, type PolicyInput, type PolicyOptions, type PolicySettings } from './options.js';
 import { optionsError } from './options-error.js';
@@ -142,7 +141,12 @@ interface Setup {
   jwe: JweStep<VerifyResult> | undefined;
   /** The allowed algorithms the Wasm core verifies (HS*, EdDSA): only their tokens are decoded in the core (jws-bytes.ts). */
   readonly coreAlgs: ReadonlySet<string>;
+  /** How a token's segments are decoded (told whether its alg is in coreAlgs): decodeJws, or decodeAllowedOnly (edgejwt/hmac). */
+  readonly decode: Decode;
 }
+
+/** decodeJws's shape (src/jws-bytes.ts). */
+export type Decode = typeof decodeAllowedOnly;
 
 /** Thrown inside verifySync when a step would have to wait; settleSync turns it into ERR_ASYNC_REQUIRED. */
 class AsyncNeeded {
@@ -162,7 +166,7 @@ class AsyncNeeded {
 export function buildVerifier(options: VerifierOptions & { rawPayload: true }): RawVerifier;
 export function buildVerifier(options: VerifierOptions): Verifier;
 export function buildVerifier(options: VerifierOptions): Verifier | RawVerifier {
-  return buildVerifierFrom(setup(options, issuerPolicies, jweStep));
+  return buildVerifierFrom(setup(options, issuerPolicies, jweStep, decodeJws));
 }
 
 /** How setup turns one policy's options (and the shared defaults) into a Policy. */
@@ -175,14 +179,15 @@ interface Policies {
 }
 
 /**
- * The same verifier over one policy `policyOf` makes, with no `issuers` and no JWE:
- * edgejwt/hmac's createVerifier (src/hmac/index.ts), whose policies hold HMAC keys only.
- * The `issuers` and `decryption` code of setup stays out of its bundle.
+ * The same verifier over one policy `policyOf` makes, with no `issuers` and no JWE,
+ * its tokens decoded by `decode`: edgejwt/hmac's createVerifier (src/hmac/index.ts),
+ * whose policies hold HMAC keys only, with decodeAllowedOnly. The `issuers` and
+ * `decryption` code of setup stays out of its bundle.
  * @example
- * const verifier = buildVerifierWith({ algorithms: ['HS256'], key: secretBytes }, hmacPolicy);
+ * const verifier = buildVerifierWith({ algorithms: ['HS256'], key: secretBytes }, hmacPolicy, decodeAllowedOnly);
  */
-export function buildVerifierWith(options: VerifierOptions, policyOf: PolicyMaker): Verifier {
-  return buildVerifierFrom(setup(options, (o) => ({ single: policyOf(o as PolicyOptions, {}), byIssuer: new Map() }), noDecryption));
+export function buildVerifierWith(options: VerifierOptions, policyOf: PolicyMaker, decode: Decode): Verifier {
+  return buildVerifierFrom(setup(options, (o) => ({ single: policyOf(o as PolicyOptions, {}), byIssuer: new Map() }), noDecryption, decode));
 }
 
 function buildVerifierFrom(s: Setup): Verifier {
@@ -213,7 +218,7 @@ function buildVerifierFrom(s: Setup): Verifier {
 }
 
 /** The options, checked once: every mistake is ERR_OPTIONS_INVALID here, never at verify time. */
-function setup(options: VerifierOptions, policiesOf: (options: VerifierOptions, raw: boolean) => Policies, jweOf: JweOf): Setup {
+function setup(options: VerifierOptions, policiesOf: (options: VerifierOptions, raw: boolean) => Policies, jweOf: JweOf, decode: Decode): Setup {
   if (typeof options !== 'object' || options === null) throw optionsError('options');
   checkOptionNames(options, VERIFIER_OPTION_NAMES);
   const maxLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN;
@@ -240,9 +245,9 @@ function setup(options: VerifierOptions, policiesOf: (options: VerifierOptions, 
   const clock = fixed === undefined ? Date.now : () => fixed.getTime();
   const coreAlgs = new Set<string>();
   for (const policy of single === undefined ? byIssuer.values() : [single]) {
-    for (const alg of policy.algs) if (algSpec(alg)?.wasm === true) coreAlgs.add(alg);
+    for (const spec of policy.specs.values()) if (spec.wasm) coreAlgs.add(spec.alg);
   }
-  const s: Setup = { maxLength, raw, single, byIssuer, cache, clock, jwe: undefined, coreAlgs };
+  const s: Setup = { maxLength, raw, single, byIssuer, cache, clock, jwe: undefined, coreAlgs, decode };
   if (options.decryption !== undefined) s.jwe = jweOf(s, options.decryption);
   return s;
 }
@@ -330,7 +335,7 @@ function open(s: Setup, token: string): Opened {
   const ph = parseHeader(token, dots.headerEnd);
   // Both segments decoded once: in the Wasm core for an allowed HS*/EdDSA token (the
   // signing input stays there for the signature check, see Core.decodeJws), else in JS.
-  const jws = decodeJws(token, dots.headerEnd, dots.payloadEnd, s.coreAlgs.has(ph.alg));
+  const jws = s.decode(token, dots.headerEnd, dots.payloadEnd, s.coreAlgs.has(ph.alg));
   const payload: Payload = s.raw ? payloadBytes(jws) : jws.payload;
   // With `issuers`, only to choose the policy: nothing in the payload is trusted until the signature holds.
   const early = s.single === undefined ? parsePayloadText(jws.payload) : undefined;
@@ -346,8 +351,8 @@ function finish(s: Setup, o: Opened, sync: boolean, nowMs: number): Maybe<Verify
     policy = typeof early!.iss === 'string' ? s.byIssuer.get(early!.iss) : undefined;
     if (policy === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY', { reason: 'no policy for this issuer' });
   }
-  const spec = algSpec(ph.alg);
-  if (spec === undefined || !policy.algs.has(spec.alg)) throw new JwtError('ERR_JWS_ALG_NOT_ALLOWED');
+  const spec = policy.specs.get(ph.alg);
+  if (spec === undefined) throw new JwtError('ERR_JWS_ALG_NOT_ALLOWED');
   // Fixed-size signatures (HMAC tags, Ed25519, raw ECDSA r||s) have one valid length; DER never fits.
   if (spec.sigLength !== 0 && jws.signatureLength !== spec.sigLength) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
 
@@ -445,7 +450,7 @@ class OpenedJwt implements OpenedToken {
  */
 export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }): TwoStepVerifier {
   if (options.issuers === undefined) throw optionsError('issuers', 'the two-step verifier takes issuers');
-  const s = setup(options, issuerPolicies, noDecryption);
+  const s = setup(options, issuerPolicies, noDecryption, decodeJws);
   const base = buildVerifierFrom(s);
   return {
     ...base,

@@ -3,7 +3,7 @@
 // dist/wasm/core.js, the .wasm imported as a compiled module as in a deployed
 // Worker) or with crypto.subtle.verify. Timing happens outside, in Node, because
 // workerd's clocks do not advance during synchronous execution.
-import { Core } from '../../dist/wasm/core.js';
+import { Core, ed25519Import } from '../../dist/wasm/core.js';
 import coreModule from '../../dist/wasm/generated/core.wasm';
 
 let state;
@@ -17,14 +17,14 @@ export default {
       const { pub, sig, msg } = await request.json();
       const core = new Core(new WebAssembly.Instance(coreModule, {}).exports);
       const t0 = Date.now();
-      const slot = core.ed25519Import(hex(pub));
+      const slot = ed25519Import(core, hex(pub));
       const subtleKey = await crypto.subtle.importKey('raw', hex(pub), { name: 'Ed25519' }, false, ['verify']);
       state = { core, slot, subtleKey, sig: hex(sig), msg, msgBytes: new TextEncoder().encode(msg) };
       const bad = state.sig.slice();
       bad[5] ^= 1;
       const verdicts = [
-        core.ed25519Verify(slot, msg, state.sig),
-        core.ed25519Verify(slot, msg, bad),
+        core.verify('ed25519', slot, { message: msg, signature: state.sig }),
+        core.verify('ed25519', slot, { message: msg, signature: bad }),
         await crypto.subtle.verify('Ed25519', subtleKey, state.sig, state.msgBytes),
         await crypto.subtle.verify('Ed25519', subtleKey, bad, state.msgBytes),
       ];
@@ -34,7 +34,7 @@ export default {
     const impl = url.searchParams.get('impl');
     const { core, slot, subtleKey, sig, msg, msgBytes } = state;
     let ok = 0;
-    if (impl === 'ours') for (let i = 0; i < n; i++) ok += core.ed25519Verify(slot, msg, sig) ? 1 : 0;
+    if (impl === 'ours') for (let i = 0; i < n; i++) ok += core.verify('ed25519', slot, { message: msg, signature: sig }) ? 1 : 0;
     else if (impl === 'subtle') for (let i = 0; i < n; i++) ok += (await crypto.subtle.verify('Ed25519', subtleKey, sig, msgBytes)) ? 1 : 0;
     else if (impl !== 'noop') return new Response('unknown impl', { status: 400 });
     return new Response(String(ok));

@@ -96,7 +96,7 @@ const kib = (n: number): string => `${(n / KIB).toFixed(1)} KiB`;
 /** One line: each bundle's minified size against its target (and what JWE adds to it). */
 export function verifierBundleLine(bundles: VerifierBundle[]): string {
   const one = (b: VerifierBundle): string =>
-    `${b.name} ${kib(b.bytes)}${b.target === undefined ? '' : ` (target ≤ ${kib(b.target)})`}${b.rooms['src/jwe/'] ? ` (src/jwe/ ${kib(b.rooms['src/jwe/'])})` : ''}`;
+    `${b.name} ${kib(b.bytes)}${b.target === undefined ? '' : ` (target ≤ ${kib(b.target)}: ${b.bytes <= b.target ? 'met' : 'NOT met'}, ${b.bytes} B)`}${b.rooms['src/jwe/'] ? ` (src/jwe/ ${kib(b.rooms['src/jwe/'])})` : ''}`;
   return `Bundles (minified JS, workerd condition): ${bundles.map(one).join(', ')}`;
 }
 

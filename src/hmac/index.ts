@@ -6,6 +6,7 @@
 import type { Algorithm } from '../algorithms.js';
 import type { JWK } from '../keys/entry.js';
 import type { PolicySettings } from '../options.js';
+import { decodeAllowedOnly } from '../jws-bytes.js';
 import { optionsError } from '../options-error.js';
 import { buildVerifierWith, type RawVerifier, type Verifier, type VerifierOptions, type VerifierSettings } from '../verify-path.js';
 import { NEEDS_MAIN_ENTRY, hmacPolicy } from './source.js';
@@ -51,5 +52,5 @@ export function createVerifier(options: HmacVerifierOptions): Verifier | RawVeri
     if (o.issuers !== undefined) throw optionsError('issuers', NEEDS_MAIN_ENTRY);
     if (o.decryption !== undefined) throw optionsError('decryption', NEEDS_MAIN_ENTRY);
   }
-  return buildVerifierWith(options as VerifierOptions, hmacPolicy);
+  return buildVerifierWith(options as VerifierOptions, hmacPolicy, decodeAllowedOnly);
 }

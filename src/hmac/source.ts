@@ -2,7 +2,7 @@
 // only. Everything else is refused as an option error that points to the main entry, so
 // this module (and a bundle built on it) never reaches JWK, CryptoKey or key-set code.
 
-import type { AlgSpec } from '../algorithms.js';
+import { hmacSpec, type AlgSpec } from '../alg-base.js';
 import type { JWK } from '../keys/entry.js';
 import { STRING_KEY_REASON, bad } from '../keys/jwk-bytes.js';
 import { octJwkEntry, secretEntry } from '../keys/secret.js';
@@ -16,7 +16,8 @@ export const NEEDS_MAIN_ENTRY = "only the main entry ('edgejwt') takes this";
 
 function hmacSource(o: PolicyInput, specs: AlgSpec[]): KeySource {
   if (o.jwks !== undefined) throw optionsError('jwks', NEEDS_MAIN_ENTRY);
-  if (specs.some((s) => s.engine !== 'hmac')) throw optionsError('algorithms', NEEDS_MAIN_ENTRY);
+  // hmacSpec has no spec for the other algorithms (policyWith checked every name is one the library verifies).
+  if (specs.length !== o.algorithms.length) throw optionsError('algorithms', NEEDS_MAIN_ENTRY);
   const key: unknown = o.key;
   if (key instanceof Uint8Array) return singleKey(secretEntry(key), specs);
   // As the main entry: a string is never a key (fixed reason: it may be the secret itself).
@@ -32,5 +33,5 @@ function hmacSource(o: PolicyInput, specs: AlgSpec[]): KeySource {
  * const policy = hmacPolicy({ algorithms: ['HS256'], key: secretBytes }, {});
  */
 export function hmacPolicy(o: PolicyInput, defaults: Partial<PolicyInput>): Policy {
-  return policyWith(o, defaults, hmacSource);
+  return policyWith(o, defaults, hmacSource, hmacSpec);
 }

@@ -5,7 +5,7 @@
 // key), created on first use, per algorithm. So an HMAC-only bundle (edgejwt/hmac)
 // carries no JWK, CryptoKey or WebCrypto code.
 
-import { jwkAlgAllows, type AlgSpec, type KeyType } from '../algorithms.js';
+import { jwkAlgAllows, type AlgSpec, type KeyType } from '../alg-base.js';
 import { JwtError } from '../errors.js';
 import type { Handle } from '../signature.js';
 

@@ -7,7 +7,7 @@ import { MIN_RSA_BITS, SUPPORTED_ALGORITHMS, algSpec, type AlgSpec, type Engine 
 import type { BackendKey, PublicJwk } from '../backend/types.js';
 import { JwtError } from '../errors.js';
 import { BackendHandle, WasmHandle, type Handle } from '../signature.js';
-import { importEd25519Key } from '../wasm/keys.js';
+import { importEd25519Key } from '../wasm/ed25519-key.js';
 import { EC_COORD, STRING_KEY_REASON, bad, bitLength, bytesOf } from './jwk-bytes.js';
 import { checkEcPoint } from './ec-point.js';
 import { checkRsaExponent, checkRsaParams } from './rsa-params.js';

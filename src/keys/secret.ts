@@ -3,9 +3,9 @@
 // main one through from-input.ts, edgejwt/hmac directly, so an HMAC-only bundle
 // holds no other key kind.
 
-import { algSpec, type AlgSpec } from '../algorithms.js';
+import { isAlgorithm, type AlgSpec } from '../alg-base.js';
 import { WasmHandle } from '../signature.js';
-import { deferredHmacKey, type HmacAlg } from '../wasm/keys.js';
+import { deferredHmacKey, type HmacAlg } from '../wasm/hmac-key.js';
 import { KeyEntry, type JWK } from './entry.js';
 import { bad, bytesOf, keyOps } from './jwk-bytes.js';
 
@@ -19,7 +19,7 @@ export function jwkFacts(jwk: JWK): { kid: string | undefined; alg: string | und
   const usable =
     (jwk.use === undefined || jwk.use === 'sig') &&
     (ops === undefined || ops.includes('verify')) &&
-    (jwk.alg === undefined || algSpec(jwk.alg) !== undefined);
+    (jwk.alg === undefined || isAlgorithm(jwk.alg));
   const j = jwk as JWK & Record<string, unknown>;
   const fingerprint = JSON.stringify([jwk.kid, jwk.kty, jwk.crv, jwk.alg, jwk.use, ops, j.k, j.n, j.e, j.x, j.y]);
   return { kid: jwk.kid, alg: jwk.alg, usable, fingerprint };

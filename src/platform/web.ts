@@ -41,7 +41,7 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 // writeText, its PAYLOAD region for writeUtf8): each is built once, and again only
 // if memory is replaced.
 let textTarget = new Uint8Array(0);
-let utf8Target = new Uint8Array(0);
+let utf8Target = /* @__PURE__ */ new Uint8Array(0);
 
 function fits(view: Uint8Array, memory: ArrayBuffer, offset: number, cap: number): boolean {
   return view.buffer === memory && view.byteOffset === offset && view.length === cap;
@@ -80,7 +80,8 @@ export function base64Bytes(text: string): Uint8Array {
 // ---- base64url encoding (the signing path) ----
 
 type ToBase64 = (this: Uint8Array, options: { alphabet: 'base64url'; omitPadding: true }) => string;
-const toBase64 = (Uint8Array.prototype as unknown as { toBase64?: ToBase64 }).toBase64;
+// Read through a pure call, so a bundle that never encodes drops the lookup.
+const toBase64 = /* @__PURE__ */ (() => (Uint8Array.prototype as unknown as { toBase64?: ToBase64 }).toBase64)();
 const TO_OPTIONS = { alphabet: 'base64url', omitPadding: true } as const;
 
 /** Unpadded base64url of `bytes`: native where the runtime has it. */

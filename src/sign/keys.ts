@@ -11,7 +11,8 @@ import { JwtError } from '../errors.js';
 import { checkEcPoint } from '../keys/ec-point.js';
 import { EC_COORD, STRING_KEY_REASON, bad, bitLength, bytesOf, keyOps } from '../keys/jwk-bytes.js';
 import { checkRsaExponent, checkRsaJwk, checkRsaParams } from '../keys/rsa-params.js';
-import { importHmacKey, type HmacAlg, type WasmKey } from '../wasm/keys.js';
+import { importHmacKey, type HmacAlg } from '../wasm/hmac-key.js';
+import type { WasmKey } from '../wasm/key-slot.js';
 import { matchedKeyPair } from './key-pair.js';
 
 /**

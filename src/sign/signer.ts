@@ -14,7 +14,7 @@ import { getCore } from '../wasm/instance.js';
 import { hmacSignJws } from '../wasm/core-sign.js';
 import { claimsJson, claimsText, isPlainObject, type SignOptions } from './claims.js';
 import { headerSegment } from './header.js';
-import type { WasmKey } from '../wasm/keys.js';
+import type { WasmKey } from '../wasm/key-slot.js';
 import { signingKey, type SignerKeyInput } from './keys.js';
 
 export type { SignOptions } from './claims.js';

@@ -8,6 +8,12 @@ import type { Bytes, Core } from './core.js';
 
 const TOO_LARGE = 'input larger than the core buffer';
 
+/** A copy of the `len` bytes the core wrote to OUT (a status <= 0 is ERR_WASM_CORE). */
+function readOut(core: Core, len: number): Uint8Array {
+  if (len <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `status ${len}` });
+  return core.memoryView.slice(core.outPtr, core.outPtr + len);
+}
+
 /**
  * The `name` digest of `data` (UTF-8 for a string), computed by the core.
  * @example
@@ -16,7 +22,7 @@ const TOO_LARGE = 'input larger than the core buffer';
 export function coreHash(core: Core, name: HashName, data: Bytes): Uint8Array {
   const len = core.writeInput(data);
   if (len < 0) throw new JwtError('ERR_WASM_CORE', { reason: TOO_LARGE });
-  return core.readOut(core.exports.hash(HASH_IDS[name], len));
+  return readOut(core, core.exports.hash(HASH_IDS[name], len));
 }
 
 /**
@@ -33,7 +39,7 @@ export function coreHashParts(core: Core, name: HashName, parts: Uint8Array[]): 
       throw new JwtError('ERR_WASM_CORE', { reason: TOO_LARGE });
     }
   }
-  return core.readOut(core.exports.hash_final());
+  return readOut(core, core.exports.hash_final());
 }
 
 /**
@@ -44,5 +50,5 @@ export function coreHashParts(core: Core, name: HashName, parts: Uint8Array[]): 
 export function coreHmac(core: Core, slot: number, data: Bytes): Uint8Array {
   const len = core.writeInput(data);
   if (len < 0) throw new JwtError('ERR_WASM_CORE', { reason: TOO_LARGE });
-  return core.readOut(core.exports.hmac_compute(slot, len));
+  return readOut(core, core.exports.hmac_compute(slot, len));
 }

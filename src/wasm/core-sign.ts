@@ -30,13 +30,13 @@ export function hmacSignJws(core: Core, slot: number, header: string, json: stri
   let n = writeUtf8(buffer, core.payloadPtr, PAYLOAD_CAP, json);
   let e = 0;
   if (n > 0 && extra !== '') {
-    if (extra === core.signingExtra) e = core.signingExtraLength;
+    const kept = core.signingExtra;
+    if (kept !== undefined && kept.text === extra) e = kept.length;
     else {
-      core.signingExtra = '';
+      core.signingExtra = undefined;
       e = writeUtf8(buffer, core.extraPtr, EXTRA_CAP, extra);
       if (e >= 0) {
-        core.signingExtra = extra;
-        core.signingExtraLength = e;
+        core.signingExtra = { text: extra, length: e };
       } else {
         // Longer than EXTRA: over the payload's closing brace, then the brace again.
         e = 0;

@@ -55,15 +55,17 @@ export const JWS_PAYLOAD_NOT_BASE64URL = 'payload is not canonical base64url';
 export const JWS_SIGNATURE_NOT_BASE64URL = 'signature is not canonical base64url';
 
 /**
- * The core as a verify uses it: decode, signature checks, key slots. Signing
- * (core-sign.ts) and hashing (core-hash.ts) are functions of their own over the
- * members left public for them, so a bundle that only verifies leaves them out.
+ * The core as an HMAC verify uses it: decode, signature checks, HMAC key slots.
+ * Everything else is a function over the members left public for it (Ed25519 slots
+ * and signingViews below, signing in core-sign.ts, hashing in core-hash.ts): a
+ * bundler drops an unused function but never an unused method, so a bundle that
+ * only verifies HMAC tokens leaves them out.
  */
 export class Core {
   readonly exports: CoreExports;
   readonly inputCap: number;
   readonly inputPtr: number;
-  private readonly sigPtr: number;
+  readonly sigPtr: number;
   readonly outPtr: number;
   readonly payloadPtr: number;
   readonly extraPtr: number;
@@ -71,16 +73,16 @@ export class Core {
   private resident: DecodedJws | undefined;
   /** The header segment at the start of INPUT since the last hmacSignJws (core-sign.ts); cleared by every other write (takeInput). */
   signingHeader: string | undefined;
-  /** The claims text at EXTRA and its byte length ('' for none); only hmacSignJws writes there. */
-  signingExtra = '';
-  signingExtraLength = 0;
+  /** The claims text at EXTRA and its byte length, if any; only hmacSignJws writes there. */
+  signingExtra: { readonly text: string; readonly length: number } | undefined;
   private readonly encoder = new TextEncoder();
   buffer: ArrayBuffer;
   memoryView: Uint8Array;
   private inputView: Uint8Array;
   private readonly freeHmac: number[];
   private hmacSlotCount: number;
-  private readonly freeEd25519: number[];
+  /** Free Ed25519 slots (ed25519Import below). */
+  readonly freeEd25519: number[];
 
   constructor(exports: CoreExports) {
     this.exports = exports;
@@ -97,12 +99,6 @@ export class Core {
     this.hmacSlotCount = exports.hmac_slots();
     this.freeHmac = descending(this.hmacSlotCount);
     this.freeEd25519 = descending(exports.ed25519_slots());
-  }
-
-  /** The module's whole memory (tests read it to prove secrets were wiped). */
-  get memory(): Uint8Array {
-    this.refreshViews();
-    return this.memoryView;
   }
 
   // ---- compact JWS, decoded in place ----
@@ -130,15 +126,6 @@ export class Core {
   payloadBytes(jws: DecodedJws): Uint8Array {
     if (!this.hold(jws)) throw new JwtError('ERR_JWT_MALFORMED', { reason: JWS_PAYLOAD_NOT_BASE64URL });
     return this.memoryView.slice(this.payloadPtr, this.payloadPtr + jws.payloadLength);
-  }
-
-  /**
-   * Views of the signing input and signature of `jws` (undefined if it no longer
-   * decodes). Read them before the next call into the core.
-   */
-  signingViews(jws: DecodedJws): [Uint8Array, Uint8Array] | undefined {
-    if (!this.hold(jws)) return undefined;
-    return [this.memoryView.subarray(this.inputPtr, this.inputPtr + jws.payloadEnd), this.memoryView.subarray(this.sigPtr, this.sigPtr + jws.signatureLength)];
   }
 
   // ---- signatures ----
@@ -188,39 +175,13 @@ export class Core {
     if (this.exports.hmac_drop(slot) === VALID) this.freeHmac.push(slot);
   }
 
-  // ---- Ed25519 ----
-
-  /** Import a 32-byte public key; a malformed or weak key throws ERR_KEY_INVALID. */
-  ed25519Import(publicKey: Uint8Array): number {
-    if (publicKey.length !== 32) throw new JwtError('ERR_KEY_INVALID', { reason: 'Ed25519 public key must be 32 bytes' });
-    const slot = this.freeEd25519.pop();
-    if (slot === undefined) throw new JwtError('ERR_WASM_CORE', { reason: 'no free Ed25519 key slot' });
-    this.takeInput();
-    this.inputView.set(publicKey, 0);
-    const status = this.exports.ed25519_import(slot);
-    if (status !== VALID) {
-      this.freeEd25519.push(slot);
-      if (status === ERR_KEY) throw new JwtError('ERR_KEY_INVALID', { reason: 'not a valid Ed25519 public key' });
-      throw new JwtError('ERR_WASM_CORE', { reason: `ed25519_import status ${status}` });
-    }
-    return slot;
-  }
-
-  hasFreeEd25519Slot(): boolean {
-    return this.freeEd25519.length > 0;
-  }
-
-  ed25519Drop(slot: number): void {
-    if (this.exports.ed25519_drop(slot) === VALID) this.freeEd25519.push(slot);
-  }
-
   // ---- internals ----
 
   /**
    * Make sure INPUT, SIG and PAYLOAD hold `jws` (decoding its token again if another
    * call wrote over them); false if it no longer decodes.
    */
-  private hold(jws: DecodedJws): boolean {
+  hold(jws: DecodedJws): boolean {
     if (this.resident === jws) return true;
     if (this.decodeInPlace(jws.token, jws.headerEnd, jws.payloadEnd) < 0) return false;
     this.resident = jws;
@@ -267,11 +228,6 @@ export class Core {
     return data.length;
   }
 
-  readOut(len: number): Uint8Array {
-    if (len <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `status ${len}` });
-    return this.memoryView.slice(this.outPtr, this.outPtr + len);
-  }
-
   private verdict(status: number): boolean {
     if (status === VALID) return true;
     if (status === INVALID) return false;
@@ -283,7 +239,7 @@ export class Core {
    * old ArrayBuffer, so a zero byteLength says "rebuild" without the costlier
    * memory.buffer getter on every call.
    */
-  private refreshViews(): void {
+  refreshViews(): void {
     if (this.buffer.byteLength === 0) {
       this.buffer = this.exports.memory.buffer;
       this.memoryView = new Uint8Array(this.buffer);
@@ -308,4 +264,65 @@ function descending(count: number): number[] {
   const slots: number[] = [];
   for (let i = count - 1; i >= 0; i--) slots.push(i);
   return slots;
+}
+
+/**
+ * Views of the signing input and signature of `jws` (undefined if it no longer
+ * decodes), for a check outside the core. Read them before the next call into the core.
+ * @example
+ * const views = signingViews(getCore(), jws); // [signing input, signature] or undefined
+ */
+export function signingViews(core: Core, jws: DecodedJws): [Uint8Array, Uint8Array] | undefined {
+  if (!core.hold(jws)) return undefined;
+  return [core.memoryView.subarray(core.inputPtr, core.inputPtr + jws.payloadEnd), core.memoryView.subarray(core.sigPtr, core.sigPtr + jws.signatureLength)];
+}
+
+/**
+ * The module's whole memory (tests read it to prove secrets were wiped).
+ * @example
+ * indexOfBytes(coreMemory(getCore()), secret); // -1 once the secret is wiped
+ */
+export function coreMemory(core: Core): Uint8Array {
+  core.refreshViews();
+  return core.memoryView;
+}
+
+// ---- Ed25519 key slots (functions, so an HMAC-only bundle leaves them out) ----
+
+/**
+ * Import a 32-byte public key into a free slot; a malformed or weak key throws ERR_KEY_INVALID.
+ * @example
+ * const slot = ed25519Import(getCore(), publicKeyBytes);
+ */
+export function ed25519Import(core: Core, publicKey: Uint8Array): number {
+  if (publicKey.length !== 32) throw new JwtError('ERR_KEY_INVALID', { reason: 'Ed25519 public key must be 32 bytes' });
+  const free = core.freeEd25519;
+  const slot = free.pop();
+  if (slot === undefined) throw new JwtError('ERR_WASM_CORE', { reason: 'no free Ed25519 key slot' });
+  core.writeInput(publicKey);
+  const status = core.exports.ed25519_import(slot);
+  if (status !== VALID) {
+    free.push(slot);
+    if (status === ERR_KEY) throw new JwtError('ERR_KEY_INVALID', { reason: 'not a valid Ed25519 public key' });
+    throw new JwtError('ERR_WASM_CORE', { reason: `ed25519_import status ${status}` });
+  }
+  return slot;
+}
+
+/**
+ * Whether an Ed25519 slot is free (else the caller evicts one first).
+ * @example
+ * if (!hasFreeEd25519Slot(core)) evictLeastRecent();
+ */
+export function hasFreeEd25519Slot(core: Core): boolean {
+  return core.freeEd25519.length > 0;
+}
+
+/**
+ * Give an Ed25519 slot back.
+ * @example
+ * ed25519Drop(getCore(), slot);
+ */
+export function ed25519Drop(core: Core, slot: number): void {
+  if (core.exports.ed25519_drop(slot) === VALID) core.freeEd25519.push(slot);
 }

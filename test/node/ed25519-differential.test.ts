@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { getCore } from '../../src/wasm/instance.js';
+import { ed25519Drop, ed25519Import } from '../../src/wasm/core.js';
 import { seededBytes } from '../shared/bytes.js';
 
 const KEYS = 2000;
@@ -47,7 +48,7 @@ function oursWithKey(pub: Uint8Array, fn: (check: (msg: Uint8Array, sig: Uint8Ar
   const core = getCore();
   let slot: number;
   try {
-    slot = core.ed25519Import(pub);
+    slot = ed25519Import(core, pub);
   } catch {
     return false; // key refused at import
   }
@@ -61,7 +62,7 @@ function oursWithKey(pub: Uint8Array, fn: (check: (msg: Uint8Array, sig: Uint8Ar
       return valid;
     });
   } finally {
-    core.ed25519Drop(slot);
+    ed25519Drop(core, slot);
   }
   return true;
 }

@@ -4,6 +4,7 @@
 // runs twice: on the table-free path and with the key's table built.
 import { describe, expect, it } from 'vitest';
 import { getCore } from '../../src/wasm/instance.js';
+import { ed25519Drop, ed25519Import } from '../../src/wasm/core.js';
 import { JwtError } from '../../src/errors.js';
 import rfc from '../vectors/rfc/ed25519_rfc8032.json';
 import wycheproof from '../vectors/wycheproof/ed25519_test.json';
@@ -35,7 +36,7 @@ function verdict(pub: Uint8Array, msg: Uint8Array, sig: Uint8Array, path: Path =
   let slot: number;
   try {
     try {
-      slot = core.ed25519Import(pub);
+      slot = ed25519Import(core, pub);
     } catch (err) {
       expect(err).toBeInstanceOf(JwtError);
       expect((err as JwtError).code).toBe('ERR_KEY_INVALID');
@@ -49,7 +50,7 @@ function verdict(pub: Uint8Array, msg: Uint8Array, sig: Uint8Array, path: Path =
       expect(core.exports.ed25519_test_slot_hot(slot)).toBe(path === 'hot' && reached ? 1 : 0);
       return { imported: true, valid };
     } finally {
-      core.ed25519Drop(slot);
+      ed25519Drop(core, slot);
     }
   } finally {
     core.exports.ed25519_test_hot_after(previous);

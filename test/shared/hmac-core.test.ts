@@ -2,6 +2,7 @@
 // bit flips, slot reuse, bounded memory, and no key material left behind.
 import { describe, expect, it } from 'vitest';
 import { getCore } from '../../src/wasm/instance.js';
+import { coreMemory } from '../../src/wasm/core.js';
 import { coreHmac } from '../../src/wasm/core-hash.js';
 import { importHmacKey, type HmacAlg } from '../../src/wasm/keys.js';
 import { verifyWasmKey } from './signature-hooks.js';
@@ -70,7 +71,7 @@ describe.each(ALGS)('%s', (alg, hash, size) => {
     const message = seededBytes(9, 700);
     const key = importHmacKey(secret, alg);
     expect(verifyWasmKey(key, message, await webCryptoTag(hash, secret, message))).toBe(true);
-    const memory = getCore().memory;
+    const memory = coreMemory(getCore());
     const ipad = secret.map((b) => b ^ 0x36);
     const opad = secret.map((b) => b ^ 0x5c);
     expect(indexOfBytes(memory, secret)).toBe(-1);

@@ -8,7 +8,7 @@ import { createVerifier as hmacVerifier } from '../../src/hmac/index.js';
 import rfc7515 from '../vectors/jose/rfc7515_appendix_a.json';
 import rfc7520 from '../vectors/jose/rfc7520_section4_jws.json';
 import wycheproof from '../vectors/wycheproof/json_web_signature_test.json';
-import { claims, generate, mint, nowDate } from './jwt-mint.js';
+import { b64u, claims, generate, mint, nowDate } from './jwt-mint.js';
 
 const HS: Algorithm[] = ['HS256', 'HS384', 'HS512'];
 
@@ -100,6 +100,24 @@ describe('hmac_entry_matches_main_entry', () => {
         same(options, t);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('tokens whose alg the verifier refuses (fast-check): the same MALFORMED or ALG_NOT_ALLOWED, payload first, raw or parsed', async () => {
+    // edgejwt/hmac checks such a token's segments without decoding it (jws-bytes.ts decodeAllowedOnly).
+    const pair = await generate('HS256');
+    const good = (await mint(pair, claims())).split('.');
+    const segment = fc.oneof(
+      fc.constantFrom(good[1]!, good[2]!, b64u('{"sub":"x"}'), b64u(new Uint8Array([0xff, 0xfe])), b64u('[1]'), '', 'A', 'AB', 'ABC', 'AB==', 'AB+/', 'AQ', 'AR'),
+      fc.stringMatching(/^[A-Za-z0-9_\-+/=é.]{0,40}$/),
+    );
+    const alg = fc.constantFrom('HS256', 'HS384', 'HS512', 'RS256', 'ES256', 'EdDSA', 'none', 'XX');
+    await fc.assert(
+      fc.property(alg, segment, segment, fc.boolean(), fc.boolean(), (a, payload, signature, rawPayload, cache) => {
+        const token = `${b64u(JSON.stringify({ alg: a }))}.${payload}.${signature}`;
+        same({ algorithms: ['HS256', 'HS512'], key: pair.secret, currentDate: nowDate, rawPayload, cache }, token);
+      }),
+      { numRuns: 500 },
     );
   });
 });

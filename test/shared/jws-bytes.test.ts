@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeJwsInJs, payloadBytes } from '../../src/jws-bytes.js';
 import { getCore } from '../../src/wasm/instance.js';
+import { signingViews } from '../../src/wasm/core.js';
 import { seededBytes } from './bytes.js';
 import { b64u } from './jwt-mint.js';
 
@@ -21,7 +22,7 @@ function outcome(token: string, inCore: boolean): string {
   const p = token.indexOf('.', h + 1);
   try {
     const jws = inCore ? getCore().decodeJws(token, h, p) : decodeJwsInJs(token, h, p);
-    const signature = jws.held !== undefined ? jws.held.signature : getCore().signingViews(jws)![1];
+    const signature = jws.held !== undefined ? jws.held.signature : signingViews(getCore(), jws)![1];
     return JSON.stringify([jws.payload, jws.payloadLength, jws.signatureLength, hex(payloadBytes(jws)), hex(signature)]);
   } catch (e) {
     return `${(e as { code?: string }).code}: ${(e as Error).message}`;

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_ALGORITHMS, createSigner, type Algorithm, createVerifier, decodeUnverified, type JWK, type PrivateJWK } from '../../src/index.js';
 import { getCore } from '../../src/wasm/instance.js';
+import { coreMemory } from '../../src/wasm/core.js';
 import { coreHash } from '../../src/wasm/core-hash.js';
 import { seededBytes, indexOfBytes } from './bytes.js';
 import { b64u, codeOf, codeOfSync, generate, unb64u, type KeyPair } from './jwt-mint.js';
@@ -115,7 +116,7 @@ describe('createSigner: every algorithm the verifier has', () => {
       const secret = seededBytes(40 + size, size);
       const signer = createSigner({ alg, key: secret });
       for (let i = 0; i < 3; i++) signer.signSync({ i });
-      const memory = getCore().memory;
+      const memory = coreMemory(getCore());
       expect(indexOfBytes(memory, secret)).toBe(-1);
       expect(indexOfBytes(memory, secret.map((b) => b ^ 0x36))).toBe(-1);
       expect(indexOfBytes(memory, secret.map((b) => b ^ 0x5c))).toBe(-1);
