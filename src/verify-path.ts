@@ -255,6 +255,11 @@ function setup(options: VerifierOptions, policiesOf: (options: VerifierOptions, 
 /** The main entry's policies: one, or with `issuers` one per issuer (each built by buildPolicy). */
 function issuerPolicies(options: VerifierOptions, raw: boolean): Policies {
   if (options.issuers === undefined) return { single: buildPolicy(options as PolicyOptions, {}), byIssuer: new Map() };
+  return policiesPerIssuer(options, raw, buildPolicy);
+}
+
+/** One policy per entry of `issuers`, each made by `policyOf`. */
+function policiesPerIssuer(options: VerifierOptions, raw: boolean, policyOf: PolicyMaker): Policies {
   const byIssuer = new Map<string, Policy>();
   if (!Array.isArray(options.issuers) || options.issuers.length === 0) throw optionsError('issuers');
   if (options.key !== undefined || options.jwks !== undefined || options.algorithms !== undefined || options.issuer !== undefined) {
@@ -264,7 +269,7 @@ function issuerPolicies(options: VerifierOptions, raw: boolean): Policies {
   const { issuers, ...defaults } = options;
   for (const [i, entry] of issuers.entries()) {
     if (typeof entry === 'object' && entry !== null) checkOptionNames(entry, POLICY_OPTION_NAMES, `issuers[${i}]`);
-    const policy = buildPolicy(entry, defaults);
+    const policy = policyOf(entry, defaults);
     if (policy.claims.issuer === undefined) throw optionsError('issuers', 'each entry needs an issuer');
     for (const iss of policy.claims.issuer) {
       if (byIssuer.has(iss)) throw optionsError('issuers', 'an issuer is listed twice');
@@ -449,8 +454,19 @@ class OpenedJwt implements OpenedToken {
  * const { payload } = await v.verifyOpened(opened); // a value or a promise
  */
 export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }): TwoStepVerifier {
+  return buildTwoStepVerifierWith(options, buildPolicy);
+}
+
+/**
+ * buildTwoStepVerifier over the policies `policyOf` makes (one per issuer): the route
+ * guard of a config with HMAC secrets only passes edgejwt/hmac's hmacPolicy, so its
+ * bundle carries no JWK, CryptoKey or key-set code.
+ * @example
+ * const v = buildTwoStepVerifierWith({ issuers, cache: false }, hmacPolicy);
+ */
+export function buildTwoStepVerifierWith(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }, policyOf: PolicyMaker): TwoStepVerifier {
   if (options.issuers === undefined) throw optionsError('issuers', 'the two-step verifier takes issuers');
-  const s = setup(options, issuerPolicies, noDecryption, decodeJws);
+  const s = setup(options, (o, raw) => policiesPerIssuer(o, raw, policyOf), noDecryption, decodeJws);
   const base = buildVerifierFrom(s);
   return {
     ...base,

@@ -33,6 +33,18 @@ export function adminSecret(env: Record<string, unknown>, admin: { secretBinding
 }
 
 /**
+ * The admin endpoint of one guard: its secret read from `env` now (a ConfigError when it is not set), its answer per request.
+ *
+ * @example
+ * const endpoint = adminEndpoint(env, config.admin, counters);
+ * if (url.pathname === config.admin.path) return endpoint(request);
+ */
+export function adminEndpoint(env: Record<string, unknown>, admin: AdminConfig, counters: Counters): (request: Request) => Promise<Response> {
+  const secret = adminSecret(env, admin);
+  return (request) => adminResponse(request, secret, counters);
+}
+
+/**
  * 401 without the right secret; otherwise the counters since the isolate started.
  *
  * @example

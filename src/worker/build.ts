@@ -11,13 +11,11 @@
 import { decodeSegment } from '../b64.js';
 import { isJwtError } from '../errors.js';
 import type { RemoteJWKSet } from '../keys/remote.js';
-import { parseJwks } from '../keys/local.js';
 import type { Algorithm } from '../algorithms.js';
 // Not createVerifier: the guard never decrypts JWE, so src/jwe/ stays out of its bundle.
-import { buildTwoStepVerifier, type IssuerPolicy, type TwoStepVerifier } from '../verify-path.js';
-import { digest } from '../digest.js';
-import { encode } from '../b64.js';
-import { adminSecret } from './admin.js';
+import { buildTwoStepVerifierWith, type IssuerPolicy, type TwoStepVerifier } from '../verify-path.js';
+// HMAC secrets only, unless the config needs the keySets feature (features/key-sets.ts).
+import { hmacPolicy } from '../hmac/source.js';
 import type { AfterVerifyStage } from './after-verify.js';
 import { ConfigError } from './config-error.js';
 import type { GuardConfig } from './config.js';
@@ -27,15 +25,16 @@ import { RejectionLog } from './rejection-log.js';
 import { senderConstraintStage } from './sender-constraint.js';
 import { serviceBinding, type ServiceBinding } from './service-origin.js';
 import type { KvJwksStore } from './jwks-store.js';
-import type { Sealer } from './seal.js';
-import { usesRemoteKeys, type FeatureSource } from './features/registry.js';
+import { hmacOnly, usesRemoteKeys, type FeatureSource, type RulesFeature } from './features/registry.js';
+import type { CorsStage } from './cors.js';
+import type { DpopAnswers } from './dpop-answers.js';
 import { cacheKeyBytes } from './cache-key.js';
 import type { KVLike } from './kv.js';
 import type { KvVerifyCache } from './verify-cache.js';
 import type { WriteAdmission } from './l2-admission.js';
 import type { OriginAssertion } from './origin-assertion.js';
 import type { RemoteKeys } from './remote-keys.js';
-import { KeyTags } from './key-tags.js';
+import type { KeyTags } from './key-tags.js';
 import type { KeySource } from '../keys/source.js';
 
 /**
@@ -82,8 +81,15 @@ export interface GuardParts {
   jwksStore: KvJwksStore | undefined;
   remoteSets: RemoteJWKSet[];
   /** The key behind each L2 entry, per issuer with a fetched key set (key-tags.ts). */
-  keyTags: KeyTags;
-  adminSecret: string | undefined;
+  keyTags: KeyTags | undefined;
+  /** The admin endpoint (`admin.path`), when `admin` is configured. */
+  admin: ((request: Request) => Promise<Response>) | undefined;
+  /** The CORS stage, when `cors` is configured. */
+  cors: CorsStage | undefined;
+  /** Rules and public paths, when either is configured. */
+  rules: RulesFeature | undefined;
+  /** The DPoP challenge and refusal, when `dpop` is configured. */
+  dpopAnswers: DpopAnswers | undefined;
   /** The service binding authorised requests go to (`origin: { service }`). */
   service: ServiceBinding | undefined;
   analytics: AnalyticsLike | undefined;
@@ -114,23 +120,21 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const kvUsed = config.cache.verifyAlgorithms.size > 0 || (config.cache.jwks && remoteIssuers);
   // A malformed CACHE_KEY is refused whether or not a tier uses it.
   const cacheKey = cacheKeyBytes(env.CACHE_KEY);
-  const kv = kvUsed && cacheKey !== undefined ? await features('kvTiers', 'CACHE_KEY') : undefined;
-  const sealer = kv === undefined ? undefined : await kv.Sealer.fromSecret(env.CACHE_KEY);
+  const kvFeature = kvUsed && cacheKey !== undefined ? await features('kvTiers', 'CACHE_KEY') : undefined;
+  // The sealer, and the KV copy of key sets when it is on (kv-parts.ts).
+  const kv = kvFeature === undefined ? undefined : await kvFeature.openKvTiers(config, env, counters, remoteIssuers);
   if (cacheKey === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches are off' }));
   const baseFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-
-  let jwksStore: KvJwksStore | undefined;
-  if (config.cache.jwks && remoteIssuers && kv !== undefined && sealer !== undefined) {
-    if (env.JWKS_CACHE === undefined) throw new ConfigError('cache.jwks', 'the JWKS_CACHE KV binding is missing');
-    const { KvJwksStore } = kv;
-    jwksStore = new KvJwksStore(env.JWKS_CACHE, sealer, config.cache.kvTimeoutMs, counters);
-  }
+  const jwksStore = kv?.jwksStore;
 
   let remote: RemoteKeys | undefined;
   if (remoteIssuers) {
     const { RemoteKeys } = await features('remoteKeys', 'issuers (jwksUrl, discovery)');
     remote = new RemoteKeys({ config, fetch: baseFetch, counters, now, log, store: jwksStore });
   }
+  // Key sets and asymmetric keys are a feature: a config of HMAC secrets only runs on edgejwt/hmac's policies.
+  const keyIssuer = config.issuers.findIndex((is) => is.source.kind !== 'secret');
+  const keySets = hmacOnly(config) ? undefined : await features('keySets', `issuers[${keyIssuer}] (${config.issuers[keyIssuer]!.source.kind})`);
   const identity: unknown[] = [config.clockTolerance];
   const fetched = new Map<string, KeySource>();
   const issuers: IssuerPolicy[] = [];
@@ -155,7 +159,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
       issuers.push({ ...base, key: bytes });
       // HS secret rotation must orphan old entries: the id carries a keyed digest of it
       // (computed only when there is an L2 to name: it is a crypto call on the first request).
-      identity.push(base, sealer === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await sealer.digest('hs-secret', bytes));
+      identity.push(base, kv === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await kv.sealer.digest('hs-secret', bytes));
     } else if (src.kind === 'jwksUrl') {
       const set = remote!.keySet(src.url);
       issuers.push({ ...base, jwks: set });
@@ -167,7 +171,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
       fetched.set(is.issuer[0]!, source);
       identity.push(base, 'discovery');
     } else {
-      if (parseJwks(src.jwks).length === 0) throw new ConfigError(`${at}.jwks`, 'no usable verification key in the set');
+      if (keySets!.parseJwks(src.jwks).length === 0) throw new ConfigError(`${at}.jwks`, 'no usable verification key in the set');
       issuers.push({ ...base, jwks: src.jwks as never });
       identity.push(base, src.jwks);
     }
@@ -176,36 +180,30 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   let verifier: TwoStepVerifier;
   try {
     // The guard keeps its own L1 in front of KV, so the library's is off.
-    verifier = buildTwoStepVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false });
+    verifier = buildTwoStepVerifierWith({ issuers, clockTolerance: config.clockTolerance, cache: false }, keySets?.buildPolicy ?? hmacPolicy);
   } catch (e) {
     if (isJwtError(e) || e instanceof TypeError) throw new ConfigError(isJwtError(e) && e.setting !== undefined ? `issuers (${e.setting})` : 'issuers', isJwtError(e) ? e.message : 'invalid key');
     throw e;
   }
 
-  let l2: KvVerifyCache | undefined;
-  let admission: WriteAdmission | undefined;
-  const c = config.cache;
-  if (c.verifyAlgorithms.size > 0 && kv !== undefined && sealer !== undefined) {
-    if (env.VERIFY_CACHE === undefined) throw new ConfigError('cache.verify', 'the VERIFY_CACHE KV binding is missing');
-    const policyId = encode(digest('SHA-256', JSON.stringify(identity))).slice(0, 22);
-    const { KvVerifyCache, WriteAdmission } = kv;
-    l2 = new KvVerifyCache({ kv: env.VERIFY_CACHE, sealer, policyId, maxTtl: c.verifyTtl, timeoutMs: c.kvTimeoutMs, counters });
-    admission = new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, c.l1Max) });
-  }
+  // The L2 under a policy id naming every issuer's settings and keys (kv-parts.ts).
+  const tiers = kv?.verifyParts(identity, fetched);
 
-
-  const admin = config.admin === undefined ? undefined : adminSecret(env, config.admin);
+  const admin = config.admin === undefined ? undefined : (await features('admin', 'admin')).adminEndpoint(env, config.admin, counters);
   const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
   const assertion = config.originAssertion === undefined ? undefined : (await features('originAssertion', 'originAssertion')).OriginAssertion.fromEnv(config.originAssertion, env);
   const afterVerify: AfterVerifyStage[] = [];
-  if (config.dpop !== undefined) afterVerify.push(await (await features('dpop', 'dpop')).dpopStageFromEnv({ ...config, dpop: config.dpop }, env, { now, log }));
+  const dpop = config.dpop === undefined ? undefined : await features('dpop', 'dpop');
+  if (dpop !== undefined) afterVerify.push(await dpop.dpopStageFromEnv({ ...config, dpop: config.dpop! }, env, { now, log }));
   const mtlsIssuer = config.issuers.findIndex((is) => is.mtls !== undefined);
   if (mtlsIssuer >= 0) afterVerify.push((await features('mtls', `issuers[${mtlsIssuer}].mtls`)).mtlsStage(config.issuers, config.realm));
   // Always on, after the stages that prove keys: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
-  afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms));
+  afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms, dpop?.answers));
   // Last: a refusal decided in the isolate comes before a possible wait for the revocation list.
   const revocation = config.revocation === undefined ? undefined : (await features('revocation', 'revocation')).buildRevocation(config.revocation, env, now, config.realm, config);
   if (revocation !== undefined) afterVerify.push(revocation.stage);
+  const cors = config.cors === undefined ? undefined : (await features('cors', 'cors')).corsStage(config.cors);
+  const rules = config.rules.length > 0 || config.publicPaths.length > 0 ? await features('rules', config.rules.length > 0 ? 'rules' : 'publicPaths') : undefined;
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
   return {
@@ -215,12 +213,15 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     rejections: new RejectionLog(log, now),
     verifier,
     counters,
-    l2,
-    admission,
+    l2: tiers?.l2,
+    admission: tiers?.admission,
     jwksStore,
     remoteSets: remote?.sets ?? [],
-    keyTags: new KeyTags(fetched),
-    adminSecret: admin,
+    keyTags: tiers?.keyTags,
+    admin,
+    cors,
+    rules,
+    dpopAnswers: dpop?.answers,
     assertion,
     afterVerify,
     revocationAdmin: revocation?.admin,

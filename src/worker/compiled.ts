@@ -10,7 +10,7 @@ import type { GuardConfig } from './config.js';
 import { ConfigError } from './config-error.js';
 import { configSource } from './config-source.js';
 import type { WorkerHandler } from './default-worker.js';
-import { embeddedGuard } from './embed.js';
+import { workerGuard } from './embed.js';
 import { givenFeatures, type GuardFeatures } from './features/registry.js';
 import { Guard } from './guard.js';
 import { selfTest, usesWasmCore } from './self-test.js';
@@ -21,6 +21,10 @@ export { originAssertion } from './features/origin-assertion.js';
 export { dpop } from './features/dpop.js';
 export { mtls } from './features/mtls.js';
 export { revocation } from './features/revocation.js';
+export { keySets } from './features/key-sets.js';
+export { cors } from './features/cors.js';
+export { admin } from './features/admin.js';
+export { rules } from './features/rules.js';
 // The Durable Object classes a config can bind; the entry re-exports the ones it uses.
 export { DpopReplayShard } from './dpop-replay/shard-object.js';
 export { RevocationList } from './revocation/list-object.js';
@@ -39,11 +43,11 @@ export interface CompiledConfig {
 }
 
 /**
- * The guard Worker from a compiled config: `export default compiledWorker(compiled, { remoteKeys })`.
+ * The guard Worker from a compiled config: `export default compiledWorker(compiled, { remoteKeys, keySets })`.
  *
  * @example
- * import { compiledWorker, remoteKeys } from 'edgejwt/worker/compiled';
- * export default compiledWorker({ config, source }, { remoteKeys });
+ * import { compiledWorker, keySets, remoteKeys } from 'edgejwt/worker/compiled';
+ * export default compiledWorker({ config, source }, { remoteKeys, keySets });
  */
 export function compiledWorker(compiled: CompiledConfig, features: GuardFeatures): WorkerHandler {
   const source = givenFeatures(features);
@@ -54,7 +58,7 @@ export function compiledWorker(compiled: CompiledConfig, features: GuardFeatures
     }
     return buildParts(compiled.config, env, deps ?? {}, source).then((parts) => new Guard(parts));
   };
-  const guard = embeddedGuard(start, undefined, usesWasmCore(algorithms) ? selfTest : () => Promise.resolve());
+  const guard = workerGuard(start, undefined, usesWasmCore(algorithms) ? selfTest : () => Promise.resolve());
   // As the default Worker (default-worker.ts): built at module scope from the importable env.
   void import('cloudflare:workers').then((m: { env: Record<string, unknown> }) => guard.warm(m.env), () => undefined);
   return { fetch: guard.fetch };

@@ -5,7 +5,7 @@
 import { findToken, type TokenSource } from '../bearer/token.js';
 import { ConfigError } from './config-error.js';
 import { HTTP_TOKEN, isObject, str } from './config-values.js';
-import { dpopChallenge } from './dpop-answers.js';
+import type { DpopAnswers } from './dpop-answers.js';
 import { ANONYMOUS, type AuthOutcome, type RequestContext } from './context.js';
 import type { Observer } from './observe.js';
 import * as answer from './responses.js';
@@ -44,15 +44,17 @@ function parseSource(v: unknown, i: number): TokenSource {
 
 /**
  * Continue (undefined, `cx.token` set), an anonymous pass (optional auth, no token), or the refusal.
+ * `dpop`: the dpop feature's answers, given whenever `config.dpop` is set.
  *
  * @example
- * const stop = credentialStage(cx, config, observe);
+ * const stop = credentialStage(cx, config, observe, parts.dpopAnswers);
  * if (stop !== undefined) return stop;
  */
 export function credentialStage(
   cx: RequestContext,
   config: { tokenSources: readonly TokenSource[]; realm: string; dpop?: { algorithms: readonly string[] } | undefined },
   observe: Observer,
+  dpop?: DpopAnswers,
 ): AuthOutcome | undefined {
   // The DPoP scheme is read only when a DPoP stage will check its proof (dpop-stage.ts).
   const found = findToken(cx.request.headers, config.tokenSources, config.dpop !== undefined);
@@ -62,7 +64,7 @@ export function credentialStage(
     observe.count('missing_token');
     const res = answer.missingToken(config.realm);
     // RFC 9449 §7.2: a resource that takes both schemes offers both challenges.
-    if (config.dpop !== undefined) res.headers.append('www-authenticate', dpopChallenge(config.realm, config.dpop.algorithms));
+    if (config.dpop !== undefined) res.headers.append('www-authenticate', dpop!.dpopChallenge(config.realm, config.dpop.algorithms));
     return observe.refuse(cx, res, { code: 'missing_token', status: 401 });
   }
   if (found.kind === 'malformed') {

@@ -18,6 +18,18 @@ export const DPOP_DESCRIPTIONS = {
 } as const;
 
 /**
+ * The two answers the stages before and after the verify give for DPoP (RFC 9449 §7.1),
+ * handed to them by the dpop feature (features/dpop.ts) so a guard without DPoP bundles neither.
+ *
+ * @example
+ * const answers: DpopAnswers = { dpopChallenge, dpopRefusal };
+ */
+export interface DpopAnswers {
+  dpopChallenge: typeof dpopChallenge;
+  dpopRefusal: typeof dpopRefusal;
+}
+
+/**
  * The `WWW-Authenticate` value of a DPoP challenge.
  *
  * @example

@@ -81,6 +81,49 @@ export type GuardStarter = (env: GuardEnv, deps: GuardDeps | undefined) => Promi
  * const guard = embeddedGuard((env, deps) => startGuard(env, deps), undefined, selfTest);
  */
 export function embeddedGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
+  const host = guardHost(start, deps, check);
+  return {
+    warm: host.warm,
+    fetch: host.fetch,
+    async authenticate(request, env, ctx) {
+      let guard: Guard;
+      try {
+        guard = await host.guardFor(env);
+      } catch (e) {
+        return { ok: false, response: host.failed(e, ctx) };
+      }
+      let o;
+      try {
+        o = await guard.authenticate(request, ctx);
+      } finally {
+        host.flush(ctx);
+      }
+      if (!o.ok) return { ok: false, response: o.response };
+      if (o.anonymous) return { ok: true, payload: undefined, header: undefined, issuer: undefined };
+      return { ok: true, payload: o.payload, header: o.header(), issuer: o.issuer };
+    },
+  };
+}
+
+/**
+ * embeddedGuard without `authenticate`: what a Worker entry that only serves uses (a compiled entry), so its bundle leaves that out.
+ *
+ * @example
+ * const { fetch } = workerGuard(start, undefined, selfTest);
+ */
+export function workerGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): Pick<EmbeddedGuard, 'warm' | 'fetch'> {
+  const { warm, fetch } = guardHost(start, deps, check);
+  return { warm, fetch };
+}
+
+/** What both share: the guard per env (warmed or built), the 500 of one that failed to start, and the deferred log. */
+interface GuardHost extends Pick<EmbeddedGuard, 'warm' | 'fetch'> {
+  guardFor(env: GuardEnv): Promise<Guard>;
+  failed(e: unknown, ctx: WaitUntil): Response;
+  flush(ctx: WaitUntil): void;
+}
+
+function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): GuardHost {
   // Without a log of the caller's, the guard's log lines (notices, counters, faults) are
   // written after the response: workerd loads its console formatter on an isolate's first
   // console.log (~2 ms measured by bench/guard/isolate.ts), which a first request should not wait for.
@@ -144,22 +187,10 @@ export function embeddedGuard(start: GuardStarter, deps: GuardDeps | undefined, 
         if (deferred) flushLog(ctx);
       }
     },
-    async authenticate(request, env, ctx) {
-      let guard: Guard;
-      try {
-        guard = await guardFor(env);
-      } catch (e) {
-        return { ok: false, response: failed(e, ctx) };
-      }
-      let o;
-      try {
-        o = await guard.authenticate(request, ctx);
-      } finally {
-        if (deferred) flushLog(ctx);
-      }
-      if (!o.ok) return { ok: false, response: o.response };
-      if (o.anonymous) return { ok: true, payload: undefined, header: undefined, issuer: undefined };
-      return { ok: true, payload: o.payload, header: o.header(), issuer: o.issuer };
+    guardFor,
+    failed,
+    flush: (ctx) => {
+      if (deferred) flushLog(ctx);
     },
   };
 }

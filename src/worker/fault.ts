@@ -4,16 +4,16 @@
 // log line naming the code, never a 401 that blames the token.
 
 import { isJwtError } from '../errors.js';
-import type { CorsConfig } from './cors.js';
+import type { CorsStage } from './cors.js';
 import type { Counters } from './counters.js';
-import { withCors } from './cors.js';
 import { serverError } from './responses.js';
 
 /** What the fault answer needs of the guard. */
 export interface FaultSink {
   counters: Counters;
   log: (line: string) => void;
-  config: { cors: CorsConfig | undefined };
+  /** The CORS stage, when `cors` is configured. */
+  cors: CorsStage | undefined;
 }
 
 /**
@@ -38,5 +38,5 @@ export function internalFault(e: unknown, sink: FaultSink): Response {
   sink.counters.inc('internal_error');
   sink.log(JSON.stringify({ edgejwt: 'error', code: faultCode(e), name: e instanceof Error ? e.name : typeof e }));
   const res = serverError();
-  return sink.config.cors === undefined ? res : withCors(res, sink.config.cors, undefined);
+  return sink.cors === undefined ? res : sink.cors.fault(res);
 }

@@ -4,6 +4,7 @@
 //   admin      admin.ts          the counters endpoint, before anything else
 //              revocation-admin  the revocation endpoint (revocation.path), likewise
 //   cors       cors.ts           a preflight answered; CORS headers on every answer
+//              (admin, cors and rules are registry features, features/registry.ts: given only when configured)
 //   path       path.ts           one canonical path (400 when it cannot be read one way);
 //              reserved-paths    another spelling of admin.path / revocation.path: 404, never forwarded
 //   keys       origin-assertion  the assertion key set, served without a token
@@ -19,10 +20,8 @@
 // Every fault fails closed: handle answers 500 (fault.ts).
 
 import type { GuardParts } from './build.js';
-import { adminResponse } from './admin.js';
 import { afterVerify } from './after-verify.js';
 import { RequestContext, type AuthOutcome, type Verified, type WaitUntil } from './context.js';
-import { allowedOrigin, isPreflight, preflightResponse, withCors } from './cors.js';
 import { credentialStage } from './credentials.js';
 import { internalFault } from './fault.js';
 import { Forwarder } from './forward.js';
@@ -51,7 +50,7 @@ export class Guard {
     this.#observe = new Observer(parts, issuers);
     this.#tiers = new VerifyTiers(parts, issuers);
     this.#forwarder = new Forwarder(parts, this.#observe);
-    this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log };
+    this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log, checkRules: parts.rules?.checkRules, dpop: parts.dpopAnswers };
     this.#reserved = reservedPaths(parts.config);
   }
 
@@ -82,20 +81,19 @@ export class Guard {
     const { config, counters } = this.parts;
     // pathname and search straight from request.url (no URL object: see requestTarget).
     const url = requestTarget(request.url);
-    if (config.admin !== undefined && url.pathname === config.admin.path) return adminResponse(request, this.parts.adminSecret, counters);
+    if (config.admin !== undefined && url.pathname === config.admin.path) return this.parts.admin!(request);
     if (config.revocation !== undefined && url.pathname === config.revocation.path) return this.parts.revocationAdmin!(request);
     counters.inc('requests');
-    const cors = config.cors;
-    const corsOrigin = allowedOrigin(cors, request);
-    // A preflight never carries credentials (Fetch standard): answer it here for allowed origins.
-    if (cors !== undefined && corsOrigin !== undefined && isPreflight(request)) {
-      counters.inc('preflight');
-      this.#observe.point('preflight');
-      return Promise.resolve(preflightResponse(cors, corsOrigin));
-    }
-    const res = this.#authorised(new RequestContext(request, url, ctx));
-    return cors !== undefined ? res.then((r) => withCors(r, cors, corsOrigin)) : res;
+    const cors = this.parts.cors;
+    if (cors === undefined) return this.#authorised(new RequestContext(request, url, ctx));
+    return cors.around(request, this.#preflight, () => this.#authorised(new RequestContext(request, url, ctx)));
   }
+
+  /** A preflight the CORS stage answered: counted and reported. */
+  readonly #preflight = (): void => {
+    this.parts.counters.inc('preflight');
+    this.#observe.point('preflight');
+  };
 
   async #authorised(cx: RequestContext): Promise<Response> {
     const { config, assertion } = this.parts;
@@ -134,7 +132,7 @@ export class Guard {
   #decide(cx: RequestContext, path: CanonicalPath): AuthOutcome | Promise<AuthOutcome> {
     if (!path.ok) return { ok: false, response: this.#observe.refusePath() };
     const config = this.parts.config;
-    const stop = routeStage(cx, path, config, this.#observe) ?? credentialStage(cx, config, this.#observe);
+    const stop = routeStage(cx, path, config, this.#observe, this.parts.rules?.routeRules) ?? credentialStage(cx, config, this.#observe, this.parts.dpopAnswers);
     if (stop !== undefined) return stop;
     cx.started = performance.now();
     let v: Verified | Promise<Verified>;

@@ -18,10 +18,14 @@ export { originAssertion } from './features/origin-assertion.js';
 export { dpop } from './features/dpop.js';
 export { mtls } from './features/mtls.js';
 export { revocation } from './features/revocation.js';
+export { keySets } from './features/key-sets.js';
+export { cors } from './features/cors.js';
+export { admin } from './features/admin.js';
+export { rules } from './features/rules.js';
 // The Durable Object classes a config can bind; the entry re-exports the ones it uses.
 export { DpopReplayShard } from './dpop-replay/shard-object.js';
 export { RevocationList } from './revocation/list-object.js';
-export type { GuardFeatures, KvTiersFeature, RemoteKeysFeature, OriginAssertionFeature, DpopFeature, MtlsFeature, RevocationFeature } from './features/registry.js';
+export type { GuardFeatures, KvTiersFeature, RemoteKeysFeature, OriginAssertionFeature, DpopFeature, MtlsFeature, RevocationFeature, KeySetsFeature, CorsFeature, AdminFeature, RulesFeature } from './features/registry.js';
 export type { AuthResult, EmbeddedGuard, GuardConfigSource } from './embed.js';
 export type { GuardDeps, GuardEnv } from './build.js';
 
@@ -29,7 +33,7 @@ export type { GuardDeps, GuardEnv } from './build.js';
  * What `createLeanGuard` takes besides the config: the features the config uses, and the deps `createGuard` takes.
  *
  * @example
- * const options: LeanGuardOptions = { features: { remoteKeys } };
+ * const options: LeanGuardOptions = { features: { keySets, remoteKeys } };
  */
 export interface LeanGuardOptions extends GuardDeps {
   features?: GuardFeatures;
@@ -39,8 +43,8 @@ export interface LeanGuardOptions extends GuardDeps {
  * `createGuard` with explicit features: only the ones passed are bundled.
  *
  * @example
- * import { createLeanGuard, remoteKeys } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] }, { features: { remoteKeys } });
+ * import { createLeanGuard, keySets, remoteKeys } from 'edgejwt/worker/lean';
+ * const guard = createLeanGuard({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] }, { features: { keySets, remoteKeys } });
  * export default { fetch: guard.fetch };
  */
 export function createLeanGuard(config?: GuardConfigSource, options: LeanGuardOptions = {}): EmbeddedGuard {

@@ -8,9 +8,8 @@ import { ANONYMOUS } from './context.js';
 import { hasMethodOverride, METHOD_OVERRIDE_REFUSED } from './method-override.js';
 import type { Observer } from './observe.js';
 import { decisionReadings, type PathPolicy } from './path.js';
-import { isPublic } from './request.js';
 import * as answer from './responses.js';
-import { matchRules, type RuleConfig } from './rules.js';
+import { NO_RULE, type RuleConfig, type routeRules as RouteRules } from './rules.js';
 
 /** What the route stage reads of the configuration. */
 export interface RouteConfig {
@@ -21,20 +20,24 @@ export interface RouteConfig {
 
 /**
  * Continue (undefined, with `cx.matched` and `cx.rule` set), an anonymous pass, or the 400 for a method override.
+ * `routeRules`: the rules feature's, given when the config sets `rules` or `publicPaths`; without
+ * it (neither is set) every request needs a token.
  *
  * @example
- * const stop = routeStage(cx, readings, config, observe);
+ * const stop = routeStage(cx, readings, config, observe, parts.rules?.routeRules);
  * if (stop !== undefined) return stop;
  */
-export function routeStage(cx: RequestContext, canonical: { readings: readonly string[] }, config: RouteConfig, observe: Observer): AuthOutcome | undefined {
+export function routeStage(cx: RequestContext, canonical: { readings: readonly string[] }, config: RouteConfig, observe: Observer, routeRules: typeof RouteRules | undefined): AuthOutcome | undefined {
   if (hasMethodOverride(cx.request.headers, cx.url.search)) {
     observe.count('rejected:method_override');
     return observe.refuse(cx, answer.badRequest(METHOD_OVERRIDE_REFUSED), { code: 'method_override', status: 400 });
   }
-  const readings = decisionReadings(canonical, cx.url.pathname, config.paths.forward);
-  if (isPublic(readings, config)) return ANONYMOUS;
-  const matched = matchRules(readings, cx.request.method, config);
-  if (matched.auth === 'none') return ANONYMOUS;
+  if (routeRules === undefined) {
+    cx.matched = NO_RULE;
+    return undefined;
+  }
+  const matched = routeRules(decisionReadings(canonical, cx.url.pathname, config.paths.forward), cx.request.method, config);
+  if (matched === undefined || matched.auth === 'none') return ANONYMOUS;
   cx.matched = matched;
   cx.rule = matched.names.length === 0 ? undefined : matched.names.join(',');
   return undefined;

@@ -15,6 +15,7 @@ import { ConfigError } from './config-error.js';
 import { claimValues, HTTP_TOKEN, isObject, knownKeys, strList, type ClaimWant } from './config-values.js';
 import type { IssuerConfig } from './issuers-config.js';
 import { ruleApplies } from './path.js';
+import { isPublic } from './request.js';
 import { canonicalSetting } from './paths-config.js';
 import { roundedInteger } from './exact-number.js';
 import { RULE_KEYS } from './config-keys.js';
@@ -51,7 +52,8 @@ export interface Matched {
 }
 
 const STRICTNESS: Record<AuthMode, number> = { none: 0, optional: 1, required: 2 };
-const NO_RULE: Matched = Object.freeze({ rules: Object.freeze([]) as unknown as RuleConfig[], names: Object.freeze([]) as unknown as string[], auth: 'required' });
+/** What applies with no rule matched (or none configured): a token from any configured issuer. */
+export const NO_RULE: Matched = Object.freeze({ rules: Object.freeze([]) as unknown as RuleConfig[], names: Object.freeze([]) as unknown as string[], auth: 'required' });
 
 /**
  * The first matching rule for each reading of the path (src/worker/path.ts:
@@ -77,6 +79,17 @@ export function matchRules(readings: readonly string[], method: string, config: 
     }
   }
   return { rules: [...picked.values()], names: [...picked.keys()].map((i) => `rules[${i}]`), auth: auth ?? 'required' };
+}
+
+/**
+ * The route decision for `rules` and `publicPaths` (features/rules.ts): undefined for a
+ * public path, else the rules that apply.
+ *
+ * @example
+ * const matched = routeRules(readings, request.method, config); // undefined: public
+ */
+export function routeRules(readings: readonly string[], method: string, config: RulesView & { readonly publicPaths: readonly string[] }): Matched | undefined {
+  return isPublic(readings, config) ? undefined : matchRules(readings, method, config);
 }
 
 /**

@@ -5,7 +5,8 @@
 // compiles that shared path before the first request instead of during it. Only HS256:
 // each further algorithm cost more in a fresh isolate than it saved (docs/speed.md).
 
-import { buildVerifier } from '../verify-path.js';
+import { hmacPolicy } from '../hmac/source.js';
+import { buildTwoStepVerifierWith } from '../verify-path.js';
 import { ConfigError } from './config-error.js';
 
 /**
@@ -47,7 +48,8 @@ export class SelfTestFailure extends ConfigError {
 /** Verify the known answer and refuse its tampered copy; rejects with SelfTestFailure otherwise. */
 export async function selfTest(): Promise<void> {
   const { issuer, key, token } = SELF_TEST;
-  const verifier = buildVerifier({ cache: false, issuers: [{ issuer, audience: issuer, algorithms: [...SELF_TEST_ALGORITHMS], key }] });
+  // The verify path every guard runs, over HMAC policies: a guard without key sets bundles no other key code.
+  const verifier = buildTwoStepVerifierWith({ cache: false, issuers: [{ issuer, audience: issuer, algorithms: [...SELF_TEST_ALGORITHMS], key }] }, hmacPolicy);
   if (!(await verifier.verify(token).then((r) => r.payload.sub === 'self-test', () => false))) throw new SelfTestFailure('HS256');
   // One changed signature character must be refused: a verify that accepts everything passes the above.
   const tampered = token.slice(0, -2) + (token.at(-2) === 'A' ? 'B' : 'A') + token.at(-1)!;

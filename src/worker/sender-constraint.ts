@@ -6,25 +6,27 @@
 
 import { unprovenConfirmation } from '../bearer/confirmation.js';
 import type { AfterVerifyStage } from './after-verify.js';
-import { DPOP_DESCRIPTIONS, dpopRefusal } from './dpop-answers.js';
+import { DESCRIPTIONS } from '../bearer/challenge.js';
+import type { DpopAnswers } from './dpop-answers.js';
 import { withTiming } from './observe.js';
 import * as answer from './responses.js';
 
 /**
- * The stage; `dpopAlgorithms` (when DPoP is configured) adds a DPoP challenge to the refusal of a DPoP-bound token.
+ * The stage; `dpopAlgorithms` (when DPoP is configured, with the dpop feature's answers) adds a
+ * DPoP challenge to the refusal of a DPoP-bound token.
  *
  * @example
- * afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms));
+ * afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms, dpop?.answers));
  */
-export function senderConstraintStage(realm: string, dpopAlgorithms: readonly string[] | undefined): AfterVerifyStage {
+export function senderConstraintStage(realm: string, dpopAlgorithms: readonly string[] | undefined, dpop?: DpopAnswers): AfterVerifyStage {
   return (cx, id, observe) => {
     const claim = unprovenConfirmation(id.payload, cx.proven);
     if (claim === undefined) return undefined;
     observe.count('rejected:unproven_confirmation');
     const res =
       claim === 'cnf.jkt' && dpopAlgorithms !== undefined
-        ? dpopRefusal(realm, dpopAlgorithms, 'invalid_token', DPOP_DESCRIPTIONS.unproven)
-        : answer.invalidToken(realm, DPOP_DESCRIPTIONS.unproven);
+        ? dpop!.dpopRefusal(realm, dpopAlgorithms, 'invalid_token', DESCRIPTIONS.unproven_confirmation)
+        : answer.invalidToken(realm, DESCRIPTIONS.unproven_confirmation);
     return observe.refuse(cx, withTiming(res, id.timing), { code: 'unproven_confirmation', status: 401, claim, iss: id.issuer });
   };
 }

@@ -14,8 +14,8 @@ import type { IssuerIndex } from './issuer-index.js';
 import { serverTiming, withTiming, type Observer } from './observe.js';
 import type { RejectionCode } from './rejection-log.js';
 import * as answer from './responses.js';
-import { dpopRefusal } from './dpop-answers.js';
-import { checkRules, issuerClaimMiss } from './rules.js';
+import type { DpopAnswers } from './dpop-answers.js';
+import { issuerClaimMiss, type checkRules } from './rules.js';
 
 /** The claim behind a time failure, for the rejection log. */
 const TIME_CLAIM: Partial<Record<string, string>> = { ERR_JWT_EXPIRED: 'exp', ERR_JWT_NOT_YET_VALID: 'nbf' };
@@ -26,6 +26,10 @@ export interface CheckScope {
   observe: Observer;
   issuers: IssuerIndex;
   log: (line: string) => void;
+  /** The rules feature's check (features/rules.ts), when the config sets rules. */
+  checkRules?: typeof checkRules | undefined;
+  /** The dpop feature's answers, when `config.dpop` is set. */
+  dpop?: DpopAnswers | undefined;
 }
 
 /**
@@ -47,7 +51,7 @@ export function checkVerified(cx: RequestContext, verified: Verified, g: CheckSc
     observe.count('rejected:claim_mismatch');
     return observe.refuse(cx, withTiming(answer.invalidToken(realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...verifiedSeen(token, verified) });
   }
-  const miss = checkRules(cx.matched!.rules, verified.payload, issuer);
+  const miss = g.checkRules?.(cx.matched!.rules, verified.payload, issuer);
   if (miss !== undefined) {
     observe.count(miss.status === 403 ? 'forbidden' : (`rejected:${miss.code}` as CounterName));
     const res = miss.status === 403 ? answer.insufficientScope(realm, miss.scopes, miss.description) : answer.invalidToken(realm, miss.description);
@@ -84,7 +88,7 @@ export function verifyFailed(cx: RequestContext, e: unknown, g: CheckScope): Aut
   const code: RejectionCode = wrongIssuer ? 'wrong_issuer' : e.code;
   // A token sent with the DPoP scheme is answered with the DPoP challenge (RFC 9449 §7.1).
   const dpopAlgs = cx.scheme === 'dpop' ? config.dpop?.algorithms : undefined;
-  const res = dpopAlgs === undefined ? answer.invalidToken(config.realm, answer.publicDescription(e.code)) : dpopRefusal(config.realm, dpopAlgs, 'invalid_token', answer.publicDescription(e.code));
+  const res = dpopAlgs === undefined ? answer.invalidToken(config.realm, answer.publicDescription(e.code)) : g.dpop!.dpopRefusal(config.realm, dpopAlgs, 'invalid_token', answer.publicDescription(e.code));
   return observe.refuse(cx, withTiming(res, timing), { code, status: 401, claim: e.claim ?? TIME_CLAIM[e.code], ...seen });
 }
 

@@ -82,7 +82,7 @@ export class VerifyTiers {
   async #viaL2(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number): Promise<Verified> {
     const { l2, counters, now, keyTags } = this.#parts;
     // Only under the key that would verify it now (key-tags.ts): none known, no KV read.
-    const current = await keyTags.current(opened.iss as string, opened.alg, opened.kid);
+    const current = await keyTags!.current(opened.iss as string, opened.alg, opened.kid);
     if (current === undefined) return this.#library(token, ctx, opened, nowMs, true);
     const payload = await l2!.get(token, current.tag);
     const w = payload === undefined ? undefined : this.#window(payload);
@@ -136,7 +136,7 @@ export class VerifyTiers {
   /** Hand a verified payload to KV if the admission policy and the write budget say so. */
   #writeL2(token: string, payload: JWTPayload, ctx: WaitUntil, proof: KeyEntry | undefined): void {
     const { l2, counters, now } = this.#parts;
-    const tag = this.#parts.keyTags.of(payload.iss as string, proof);
+    const tag = this.#parts.keyTags!.of(payload.iss as string, proof);
     if (tag === undefined) return;
     const t = now();
     const verdict = this.#admission!.decide(token, t);

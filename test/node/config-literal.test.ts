@@ -112,19 +112,29 @@ describe('configLiteral (the compiled entry\'s config)', () => {
 
   it('the entry imports exactly the features the config uses', () => {
     const base = { issuers: [{ issuer: 'https://a.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://a.example.com/jwks' }] };
-    expect(guardEntry(base).features).toEqual(['kvTiers', 'remoteKeys']);
-    expect(guardEntry({ ...base, cache: { jwks: false } }).features).toEqual(['remoteKeys']);
+    expect(guardEntry(base).features).toEqual(['kvTiers', 'remoteKeys', 'keySets']);
+    expect(guardEntry({ ...base, cache: { jwks: false } }).features).toEqual(['remoteKeys', 'keySets']);
     expect(featuresFor(parseConfig({ issuers: [{ issuer: 'i', audience: 'api', algorithms: ['HS256'], secretBinding: 'K' }], cache: { verify: 'all' }, originAssertion: { keyBinding: 'A' } }))).toEqual(['kvTiers', 'originAssertion']);
     const code = guardEntry({ ...base, cache: { jwks: false } }).code;
-    expect(code).toContain(`import { compiledWorker, remoteKeys } from "edgejwt/worker/compiled";`);
+    expect(code).toContain(`import { compiledWorker, remoteKeys, keySets } from "edgejwt/worker/compiled";`);
     expect(() => guardEntry({ issuers: [] })).toThrow(ConfigError);
+  });
+
+  it('compiled_entry_imports_core_stages_only_when_configured: cors, admin, rules/publicPaths and key sets are features too', () => {
+    const hs = { issuers: [{ issuer: 'i', audience: 'api', algorithms: ['HS256'], secretBinding: 'K' }], cache: { jwks: false } };
+    expect(guardEntry(hs).features).toEqual([]);
+    expect(guardEntry({ ...hs, cors: { allowOrigins: ['https://app.example.com'] } }).features).toEqual(['cors']);
+    expect(guardEntry({ ...hs, admin: { path: '/_guard', secretBinding: 'A' } }).features).toEqual(['admin']);
+    expect(guardEntry({ ...hs, publicPaths: ['/health'] }).features).toEqual(['rules']);
+    expect(guardEntry({ ...hs, rules: [{ pathPrefix: '/a/', scopes: ['a'] }] }).features).toEqual(['rules']);
+    expect(guardEntry({ issuers: [{ issuer: 'i', audience: 'api', algorithms: ['ES256'], jwks: { keys: [EC_KEY] } }], cache: { jwks: false } }).features).toEqual(['keySets']);
   });
 
   it('compiled_entry_exports_bound_durable_objects: the classes a config binds, and only those, are exported by the entry', () => {
     const issuer = { issuer: 'https://a.example.com', audience: 'api', algorithms: ['ES256'], jwksUrl: 'https://a.example.com/jwks', dpop: 'required' };
     const revocation = { path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET' };
     const both = guardEntry({ issuers: [issuer], cache: { jwks: false }, dpop: { replay: { durableObject: 'DPOP_REPLAY' } }, revocation: { ...revocation, store: { durableObject: 'REVOCATIONS' } } });
-    expect(both.features).toEqual(['remoteKeys', 'dpop', 'revocation']);
+    expect(both.features).toEqual(['remoteKeys', 'dpop', 'revocation', 'keySets']);
     expect(both.code).toContain('export { DpopReplayShard, RevocationList } from "edgejwt/worker/compiled";');
     const isolate = guardEntry({ issuers: [issuer], cache: { jwks: false }, dpop: { replay: 'isolate' }, revocation: { ...revocation, store: 'isolate' } });
     expect(isolate.code).not.toMatch(/DpopReplayShard|RevocationList/);

@@ -36,6 +36,8 @@ async function bundledFiles(contents: string): Promise<string[]> {
 
 const HS_CONFIG = { issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' }], cache: { jwks: false } };
 const REMOTE_CONFIG = { issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }], cache: { jwks: false } };
+/** What the optional core stages (cors, admin, rules, key sets) alone bring into a bundle. */
+const OPTIONAL_STAGE_FILES = ['src/worker/cors.ts', 'src/worker/admin.ts', 'src/bearer/scopes.ts', 'src/keys/from-input.ts', 'src/keys/local.ts', 'src/keys/ec-point.ts', 'src/keys/rsa-params.ts', 'src/backend/webcrypto.ts'];
 
 describe('guard bundles hold only the features used', () => {
   it('lean_embedder_bundles_only_imported_features: an embedder without remoteKeys bundles no remote key code', async () => {
@@ -55,9 +57,22 @@ describe('guard bundles hold only the features used', () => {
     for (const f of ['src/worker/config.ts', 'src/worker/issuers-config.ts', 'src/worker/cache-config.ts', ...FEATURE_FILES]) expect(files).not.toContain(f);
   });
 
-  it('a jwksUrl entry imports remoteKeys and nothing else', async () => {
+  it('compiled_hs256_entry_holds_no_optional_stage: no CORS, admin, rules or key-set code in a one-issuer HS256 entry', async () => {
+    const files = await bundledFiles(guardEntry(HS_CONFIG, './src/worker/compiled.ts').code);
+    expect(files).toContain('src/worker/guard.ts');
+    expect(files).toContain('src/hmac/source.ts');
+    for (const f of OPTIONAL_STAGE_FILES) expect(files).not.toContain(f);
+    // Each comes back when its section is set.
+    const all = { ...HS_CONFIG, cors: { allowOrigins: ['https://app.example.com'] }, admin: { path: '/_guard', secretBinding: 'ADMIN' }, rules: [{ pathPrefix: '/a/', scopes: ['a'] }] };
+    const full = await bundledFiles(guardEntry(all, './src/worker/compiled.ts').code);
+    for (const f of ['src/worker/cors.ts', 'src/worker/admin.ts', 'src/bearer/scopes.ts']) expect(full).toContain(f);
+    const keyed = await bundledFiles(guardEntry(REMOTE_CONFIG, './src/worker/compiled.ts').code);
+    for (const f of ['src/keys/from-input.ts', 'src/keys/local.ts']) expect(keyed).toContain(f);
+  });
+
+  it('a jwksUrl entry imports remoteKeys and key sets, and nothing else', async () => {
     const entry = guardEntry(REMOTE_CONFIG, './src/worker/compiled.ts');
-    expect(entry.features).toEqual(['remoteKeys']);
+    expect(entry.features).toEqual(['remoteKeys', 'keySets']);
     const files = await bundledFiles(entry.code);
     expect(files).toContain('src/worker/remote-keys.ts');
     expect(files).not.toContain('src/worker/origin-assertion.ts');

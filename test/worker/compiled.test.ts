@@ -2,10 +2,11 @@
 // checked at deploy time, only the features the entry passes, and a deployment whose
 // GUARD_CONFIG was changed without a new build refusing every request.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { compiledWorker, remoteKeys } from '../../src/worker/compiled.js';
+import { admin, compiledWorker, cors, keySets, remoteKeys, rules } from '../../src/worker/compiled.js';
+import { createLeanGuard } from '../../src/worker/lean.js';
 import { configSource } from '../../src/worker/config-source.js';
 import { parseConfig } from '../../src/worker/config.js';
-import { AUD, HS_ISS, JWKS_URL, ISS, TestCtx, bearer, demoKeys, token, type Keys } from './harness.js';
+import { AUD, HS_ISS, JWKS_URL, ISS, TestCtx, bearer, demoKeys, jwksOf, token, type Keys } from './harness.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -59,8 +60,29 @@ describe('compiledWorker (edgejwt build-guard)', () => {
     const t = await token(k.ed);
     expect((await without.fetch(req(t), {}, new TestCtx())).status).toBe(500);
     expect(errors[0]!.setting).toMatch(/^issuers/);
-    // Given the feature, the same config starts (no token: 401, and no key set is fetched).
-    const withRemote = compiledWorker(compile(raw), { remoteKeys });
+    // Given the features, the same config starts (no token: 401, and no key set is fetched).
+    const withRemote = compiledWorker(compile(raw), { keySets, remoteKeys });
     expect((await withRemote.fetch(req(), {}, new TestCtx())).status).toBe(401);
+  });
+
+  it('core_stage_missing_fails_closed: cors, admin, rules, publicPaths or a key set the compiled or lean guard was not given refuses every request, naming the setting', async () => {
+    const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: 'an-admin-secret-of-16+' };
+    const t = await token(k.hs);
+    const cases: [raw: Record<string, unknown>, setting: string, given: Parameters<typeof compiledWorker>[1]][] = [
+      [{ ...HS, cors: { allowOrigins: ['https://app.example.com'] } }, 'cors', { cors }],
+      [{ ...HS, admin: { path: '/_guard', secretBinding: 'ADMIN_SECRET' } }, 'admin', { admin }],
+      [{ ...HS, rules: [{ pathPrefix: '/orders', scopes: ['orders'] }] }, 'rules', { rules }],
+      [{ ...HS, publicPaths: ['/orders'] }, 'publicPaths', { rules }],
+      [{ issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }], origin: 'builtin:echo', cache: { jwks: false } }, 'issuers[0] (jwks)', { keySets }],
+    ];
+    for (const [raw, setting, given] of cases) {
+      const errors = configErrors();
+      const guards = [compiledWorker(compile(raw), {}), createLeanGuard(raw as never, { features: {} })];
+      for (const g of guards) expect((await g.fetch(req(t), env, new TestCtx())).status).toBe(500);
+      expect([...errors].map((e) => e.setting)).toEqual([setting, setting]);
+      vi.restoreAllMocks();
+      // Given the feature, the same config starts and answers (not a 500).
+      for (const g of [compiledWorker(compile(raw), given), createLeanGuard(raw as never, { features: given })]) expect((await g.fetch(req(t), env, new TestCtx())).status).not.toBe(500);
+    }
   });
 });

@@ -14,6 +14,7 @@ import { Observer } from '../../src/worker/observe.js';
 import { RejectionLog } from '../../src/worker/rejection-log.js';
 import { requestTarget } from '../../src/worker/request-url.js';
 import { senderConstraintStage } from '../../src/worker/sender-constraint.js';
+import { dpop } from '../../src/worker/features/dpop.js';
 
 const ISS = 'https://id.example.com';
 const OTHER = 'https://other.example.com';
@@ -48,7 +49,7 @@ describe('sender-constraint stage (sender-constraint.ts)', () => {
   });
 
   it('stage_sender_constraint_x5t_from_mtls: cnf x5t#S256 passes once the mTLS stage set cx.proven.x5t to it', () => {
-    const stage = senderConstraintStage('edgejwt', ['ES256']);
+    const stage = senderConstraintStage('edgejwt', ['ES256'], dpop.answers);
     const { cx, observe } = setup();
     const id = identity({ sub: 'a', cnf: { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' } });
     const refused = stage(cx, id, observe) as { ok: false; response: Response };

@@ -7,7 +7,7 @@ import { JwtError } from '../../src/errors.js';
 import type { Verified } from '../../src/worker/context.js';
 import { IssuerIndex } from '../../src/worker/issuer-index.js';
 import { parseIssuers } from '../../src/worker/issuers-config.js';
-import { parseRules } from '../../src/worker/rules.js';
+import { checkRules, parseRules } from '../../src/worker/rules.js';
 import { checkVerified, verifyFailed, type CheckScope } from '../../src/worker/token-checks.js';
 import { context, observer, type Observed } from './stage-harness.js';
 
@@ -18,7 +18,7 @@ const rules = parseRules([{ pathPrefix: '/admin/', scopes: ['admin'] }], new Set
 function scope(): { g: CheckScope; o: Observed; logs: string[] } {
   const o = observer(issuers);
   const logs: string[] = [];
-  return { g: { config: { realm: 'edgejwt', jwksCooldownMs: 30_000 }, observe: o.observe, issuers: new IssuerIndex(issuers), log: (l) => logs.push(l) }, o, logs };
+  return { g: { config: { realm: 'edgejwt', jwksCooldownMs: 30_000 }, observe: o.observe, issuers: new IssuerIndex(issuers), log: (l) => logs.push(l), checkRules }, o, logs };
 }
 
 /** A request to /admin/x that matched rules[0], carrying `token`. */

@@ -9,7 +9,7 @@ import { parseIssuers } from '../../src/worker/issuers-config.js';
 import { canonicalPath } from '../../src/worker/path.js';
 import { parsePaths, parsePublicPaths } from '../../src/worker/paths-config.js';
 import { routeStage } from '../../src/worker/route.js';
-import { parseRules } from '../../src/worker/rules.js';
+import { parseRules, routeRules } from '../../src/worker/rules.js';
 import { context, observer as observeFor } from './stage-harness.js';
 
 const ISS = 'https://id.example.com';
@@ -28,7 +28,7 @@ describe('route stage (route.ts): method override, public paths, rules', () => {
     const cx = context(path, init);
     const canonical = canonicalPath(cx.url.pathname, 'reject');
     if (!canonical.ok) throw new Error('test path not canonical');
-    return { cx, out: routeStage(cx, canonical, config, o.observe), ...o };
+    return { cx, out: routeStage(cx, canonical, config, o.observe, routeRules), ...o };
   };
 
   it('stage_route_public_and_none_pass_anonymously: a public path and an auth "none" rule stop the chain with the anonymous pass', () => {

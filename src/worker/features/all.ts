@@ -6,13 +6,17 @@
 // evaluating the features' own top levels, which only declare functions and classes.
 // A feature still runs only when buildParts asks for it (registry.ts).
 
+import { admin } from './admin.js';
+import { cors } from './cors.js';
 import { dpop } from './dpop.js';
+import { keySets } from './key-sets.js';
 import { kvTiers } from './kv-tiers.js';
 import { mtls } from './mtls.js';
 import { originAssertion } from './origin-assertion.js';
 import { givenFeatures, type FeatureSource } from './registry.js';
 import { remoteKeys } from './remote-keys.js';
 import { revocation } from './revocation.js';
+import { rules } from './rules.js';
 
 /**
  * Every feature, for a guard whose config is read at run time.
@@ -20,4 +24,4 @@ import { revocation } from './revocation.js';
  * @example
  * const parts = await buildParts(parseConfig(raw), env, {}, allFeatures);
  */
-export const allFeatures: FeatureSource = givenFeatures({ kvTiers, remoteKeys, originAssertion, dpop, mtls, revocation });
+export const allFeatures: FeatureSource = givenFeatures({ kvTiers, remoteKeys, originAssertion, dpop, mtls, revocation, keySets, cors, admin, rules });

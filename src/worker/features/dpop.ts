@@ -1,5 +1,6 @@
 // The DPoP stage (`dpop`, RFC 9449) as one feature (see features/registry.ts).
 
+import { dpopChallenge, dpopRefusal } from '../dpop-answers.js';
 import { dpopStageFromEnv } from '../dpop-stage.js';
 import type { DpopFeature } from './registry.js';
 
@@ -10,4 +11,4 @@ import type { DpopFeature } from './registry.js';
  * import { createLeanGuard, dpop } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { dpop } });
  */
-export const dpop: DpopFeature = { dpopStageFromEnv };
+export const dpop: DpopFeature = { dpopStageFromEnv, answers: { dpopChallenge, dpopRefusal } };

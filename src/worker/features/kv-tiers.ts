@@ -6,6 +6,7 @@ import { KvJwksStore } from '../jwks-store.js';
 import { WriteAdmission } from '../l2-admission.js';
 import { Sealer } from '../seal.js';
 import { KvVerifyCache } from '../verify-cache.js';
+import { openKvTiers } from '../kv-parts.js';
 import type { KvTiersFeature } from './registry.js';
 
 /**
@@ -15,4 +16,4 @@ import type { KvTiersFeature } from './registry.js';
  * import { createLeanGuard, kvTiers } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { kvTiers } });
  */
-export const kvTiers: KvTiersFeature = { Sealer, KvJwksStore, KvVerifyCache, WriteAdmission };
+export const kvTiers: KvTiersFeature = { Sealer, KvJwksStore, KvVerifyCache, WriteAdmission, openKvTiers };

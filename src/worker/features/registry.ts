@@ -18,6 +18,13 @@ import type { OriginAssertion } from '../origin-assertion.js';
 import type { RemoteKeys } from '../remote-keys.js';
 import type { Sealer } from '../seal.js';
 import type { KvVerifyCache } from '../verify-cache.js';
+import type { parseJwks } from '../../keys/local.js';
+import type { openKvTiers } from '../kv-parts.js';
+import type { DpopAnswers } from '../dpop-answers.js';
+import type { PolicyMaker } from '../../verify-path.js';
+import type { corsStage } from '../cors.js';
+import type { adminEndpoint } from '../admin.js';
+import type { checkRules, routeRules } from '../rules.js';
 
 /** @example const f: KvTiersFeature = kvTiers; */
 export interface KvTiersFeature {
@@ -25,6 +32,8 @@ export interface KvTiersFeature {
   KvJwksStore: typeof KvJwksStore;
   KvVerifyCache: typeof KvVerifyCache;
   WriteAdmission: typeof WriteAdmission;
+  /** What build.ts calls: the classes above, put together (kv-parts.ts). */
+  openKvTiers: typeof openKvTiers;
 }
 /** @example const f: RemoteKeysFeature = remoteKeys; */
 export interface RemoteKeysFeature {
@@ -38,6 +47,8 @@ export interface OriginAssertionFeature {
 /** @example const f: DpopFeature = dpop; */
 export interface DpopFeature {
   dpopStageFromEnv: typeof dpopStageFromEnv;
+  /** The DPoP challenge and refusal the core stages give (credentials, token-checks, sender-constraint). */
+  answers: DpopAnswers;
 }
 /** @example const f: MtlsFeature = mtls; */
 export interface MtlsFeature {
@@ -46,6 +57,29 @@ export interface MtlsFeature {
 /** @example const f: RevocationFeature = revocation; */
 export interface RevocationFeature {
   buildRevocation: typeof buildRevocation;
+}
+
+// So are the core stages a config may leave out (cors, admin, rules) and the library's
+// key-set code (keySets): a one-issuer HS256 config's compiled entry holds none of them.
+
+/** @example const f: KeySetsFeature = keySets; */
+export interface KeySetsFeature {
+  /** The library's full key handling (JWK sets, asymmetric keys); without it, HMAC secrets only. */
+  buildPolicy: PolicyMaker;
+  parseJwks: typeof parseJwks;
+}
+/** @example const f: CorsFeature = cors; */
+export interface CorsFeature {
+  corsStage: typeof corsStage;
+}
+/** @example const f: AdminFeature = admin; */
+export interface AdminFeature {
+  adminEndpoint: typeof adminEndpoint;
+}
+/** @example const f: RulesFeature = rules; */
+export interface RulesFeature {
+  routeRules: typeof routeRules;
+  checkRules: typeof checkRules;
 }
 
 /**
@@ -61,6 +95,10 @@ export interface GuardFeatures {
   dpop?: DpopFeature;
   mtls?: MtlsFeature;
   revocation?: RevocationFeature;
+  keySets?: KeySetsFeature;
+  cors?: CorsFeature;
+  admin?: AdminFeature;
+  rules?: RulesFeature;
 }
 
 export type FeatureName = keyof GuardFeatures;
@@ -76,6 +114,10 @@ export const FEATURE_MODULES: Readonly<Record<FeatureName, string>> = {
   dpop: 'dpop',
   mtls: 'mtls',
   revocation: 'revocation',
+  keySets: 'key-sets',
+  cors: 'cors',
+  admin: 'admin',
+  rules: 'rules',
 };
 
 /** A source over the features given; one not given is a ConfigError naming the setting that needs it. */
@@ -90,6 +132,11 @@ export function givenFeatures(features: GuardFeatures): FeatureSource {
 /** Whether the issuers fetch key sets (jwksUrl or discovery). */
 export function usesRemoteKeys(config: GuardConfig): boolean {
   return config.issuers.some((is) => is.source.kind === 'jwksUrl' || is.source.kind === 'discovery');
+}
+
+/** Whether every issuer verifies with an HMAC secret (secretBinding): then the guard needs no keySets. */
+export function hmacOnly(config: Pick<GuardConfig, 'issuers'>): boolean {
+  return config.issuers.every((is) => is.source.kind === 'secret');
 }
 
 /**
@@ -109,5 +156,9 @@ export function featuresFor(config: GuardConfig): FeatureName[] {
   if (config.dpop !== undefined) out.push('dpop');
   if (config.issuers.some((is) => is.mtls !== undefined)) out.push('mtls');
   if (config.revocation !== undefined) out.push('revocation');
+  if (!hmacOnly(config)) out.push('keySets');
+  if (config.cors !== undefined) out.push('cors');
+  if (config.admin !== undefined) out.push('admin');
+  if (config.rules.length > 0 || config.publicPaths.length > 0) out.push('rules');
   return out;
 }

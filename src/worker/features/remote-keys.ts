@@ -7,7 +7,7 @@ import type { RemoteKeysFeature } from './registry.js';
  * Key sets fetched from `jwksUrl` or found by discovery.
  *
  * @example
- * import { createLeanGuard, remoteKeys } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard(config, { features: { remoteKeys } });
+ * import { createLeanGuard, keySets, remoteKeys } from 'edgejwt/worker/lean';
+ * const guard = createLeanGuard(config, { features: { keySets, remoteKeys } });
  */
 export const remoteKeys: RemoteKeysFeature = { RemoteKeys };

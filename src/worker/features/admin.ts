@@ -1,0 +1,14 @@
+// The admin endpoint (the `admin` section: the counters as JSON) as one feature
+// (src/worker/admin.ts). See registry.ts.
+
+import { adminEndpoint } from '../admin.js';
+import type { AdminFeature } from './registry.js';
+
+/**
+ * The admin endpoint (`admin`).
+ *
+ * @example
+ * import { createLeanGuard, admin } from 'edgejwt/worker/lean';
+ * const guard = createLeanGuard(config, { features: { admin } });
+ */
+export const admin: AdminFeature = { adminEndpoint };

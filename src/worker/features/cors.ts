@@ -1,0 +1,14 @@
+// CORS (the `cors` section) as one feature: the preflight answer and the CORS headers
+// on every answer (src/worker/cors.ts). See registry.ts.
+
+import { corsStage } from '../cors.js';
+import type { CorsFeature } from './registry.js';
+
+/**
+ * The CORS stage (`cors`).
+ *
+ * @example
+ * import { createLeanGuard, cors } from 'edgejwt/worker/lean';
+ * const guard = createLeanGuard(config, { features: { cors } });
+ */
+export const cors: CorsFeature = { corsStage };

@@ -1,0 +1,17 @@
+// The library's full key handling as one feature: JWK sets (inline, fetched, discovered)
+// and asymmetric keys. A guard whose issuers all use an HMAC secret (secretBinding) runs
+// without it, on edgejwt/hmac's policies (src/hmac/source.ts), so its bundle carries no
+// JWK, CryptoKey or key-set code. See registry.ts.
+
+import { parseJwks } from '../../keys/local.js';
+import { buildPolicy } from '../../options.js';
+import type { KeySetsFeature } from './registry.js';
+
+/**
+ * Key sets and asymmetric algorithms (`jwks`, `jwksUrl`, discovery; RS*, PS*, ES*, EdDSA).
+ *
+ * @example
+ * import { createLeanGuard, keySets, remoteKeys } from 'edgejwt/worker/lean';
+ * const guard = createLeanGuard(config, { features: { keySets, remoteKeys } });
+ */
+export const keySets: KeySetsFeature = { buildPolicy, parseJwks };

@@ -1,0 +1,15 @@
+// Route rules and public paths (the `rules` and `publicPaths` sections) as one feature
+// (src/worker/rules.ts). Without it every request needs a token from a configured
+// issuer, which is what a config with neither section asks. See registry.ts.
+
+import { checkRules, routeRules } from '../rules.js';
+import type { RulesFeature } from './registry.js';
+
+/**
+ * Rules and public paths (`rules`, `publicPaths`).
+ *
+ * @example
+ * import { createLeanGuard, rules } from 'edgejwt/worker/lean';
+ * const guard = createLeanGuard(config, { features: { rules } });
+ */
+export const rules: RulesFeature = { routeRules, checkRules };

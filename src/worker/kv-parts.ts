@@ -1,0 +1,69 @@
+// The KV tiers of one guard, built in two steps around the verifier (build.ts): the
+// sealer CACHE_KEY makes and the KV copy of key sets first (remote key sets write
+// through it), the L2 verify cache, its write admission and the key tags after (its
+// policy id names every issuer's keys). Reached through the kvTiers feature only, so
+// a guard without KV tiers bundles none of it.
+
+import { encode } from '../b64.js';
+import { digest } from '../digest.js';
+import type { KeySource } from '../keys/source.js';
+import { ConfigError } from './config-error.js';
+import type { GuardConfig } from './config.js';
+import type { Counters } from './counters.js';
+import { KvJwksStore } from './jwks-store.js';
+import { KeyTags } from './key-tags.js';
+import type { KVLike } from './kv.js';
+import { WriteAdmission } from './l2-admission.js';
+import { Sealer } from './seal.js';
+import { KvVerifyCache } from './verify-cache.js';
+
+/** The KV bindings the tiers read. */
+interface KvEnv {
+  CACHE_KEY?: string;
+  VERIFY_CACHE?: KVLike;
+  JWKS_CACHE?: KVLike;
+}
+
+/** What the second step adds: the L2, its admission and the key tags its entries are written under. */
+export interface KvVerifyParts {
+  l2: KvVerifyCache;
+  admission: WriteAdmission;
+  keyTags: KeyTags;
+}
+
+/** The first step's result: the sealer, the KV copy of key sets (when used), and the second step. */
+export interface KvOpened {
+  sealer: Sealer;
+  jwksStore: KvJwksStore | undefined;
+  /** The L2 under a policy id derived from `identity` (every issuer's settings and keys); undefined without cache.verify. */
+  verifyParts(identity: unknown[], fetched: ReadonlyMap<string, KeySource>): KvVerifyParts | undefined;
+}
+
+/**
+ * The KV tiers for `config` (with CACHE_KEY set); a missing KV binding is a ConfigError.
+ *
+ * @example
+ * const kv = await openKvTiers(config, env, counters, usesRemoteKeys(config));
+ * const { l2 } = kv.verifyParts(identity, fetched) ?? {};
+ */
+export async function openKvTiers(config: GuardConfig, env: KvEnv, counters: Counters, remoteIssuers: boolean): Promise<KvOpened | undefined> {
+  const sealer = await Sealer.fromSecret(env.CACHE_KEY);
+  if (sealer === undefined) return undefined;
+  let jwksStore: KvJwksStore | undefined;
+  if (config.cache.jwks && remoteIssuers) {
+    if (env.JWKS_CACHE === undefined) throw new ConfigError('cache.jwks', 'the JWKS_CACHE KV binding is missing');
+    jwksStore = new KvJwksStore(env.JWKS_CACHE, sealer, config.cache.kvTimeoutMs, counters);
+  }
+  const verifyParts = (identity: unknown[], fetched: ReadonlyMap<string, KeySource>): KvVerifyParts | undefined => {
+    const c = config.cache;
+    if (c.verifyAlgorithms.size === 0) return undefined;
+    if (env.VERIFY_CACHE === undefined) throw new ConfigError('cache.verify', 'the VERIFY_CACHE KV binding is missing');
+    const policyId = encode(digest('SHA-256', JSON.stringify(identity))).slice(0, 22);
+    return {
+      l2: new KvVerifyCache({ kv: env.VERIFY_CACHE, sealer, policyId, maxTtl: c.verifyTtl, timeoutMs: c.kvTimeoutMs, counters }),
+      admission: new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, c.l1Max) }),
+      keyTags: new KeyTags(fetched),
+    };
+  };
+  return { sealer, jwksStore, verifyParts };
+}
