@@ -85,10 +85,14 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
     cases.push({ name: `step ${alg} guard.verify (L1 hit)`, fn: () => withL1.verify(token, ctx), async: true });
     // The decision with the verify taken out (an L1 hit): what the stages cost for this algorithm's token.
     cases.push({ name: `step ${alg} guard.authenticate (L1 hit)`, fn: () => withL1.authenticate(new Request(url, { headers }), ctx), async: true });
+    // The whole request with an L1 hit (forwarding included): what a warm request usually costs.
+    cases.push({ name: `${alg} guard request with an L1 hit (stub origin)`, fn: () => withL1.handle(new Request(url, { headers }), ctx), async: true });
     if (startBaseline !== undefined) {
       const baseL1 = (await startBaseline(l1Env as never, { fetch: stub, log: () => undefined } as never)) as unknown as typeof guard;
       await baseL1.verify(token, ctx);
       cases.push({ name: `step ${alg} baseline guard.verify (L1 hit)`, fn: () => baseL1.verify(token, ctx), async: true });
+      cases.push({ name: `step ${alg} baseline guard.authenticate (L1 hit)`, fn: () => baseL1.authenticate(new Request(url, { headers }), ctx), async: true });
+      cases.push({ name: `${alg} baseline guard request with an L1 hit (stub origin)`, fn: () => baseL1.handle(new Request(url, { headers }), ctx), async: true });
     }
     cases.push({ name: `${alg} library verify`, fn: () => verifier.verify(token), async: true });
     cases.push({ name: `${alg} plumbing (Request + stub origin)`, fn: () => stub().then(() => new Request(url, { headers })), async: true });

@@ -4,25 +4,43 @@
 // every case once per round in a rotated order; per algorithm,
 //   own = guard.authenticate − the guard's own verifier.verify of the same token,
 // i.e. route, credential, checks and the promise layers around the verify, without forwarding;
+// with an L1 hit (the usual warm request), the decision's stages alone
+//   stages = authenticate − guard.verify − new Request   (both L1 hits)
+// and the whole request, forwarding included,
+//   request = handle − guard.verify − (new Request + the stub origin)   (both L1 hits);
 // CPU time of the process (all threads) per call.
-// Run: node bench/guard/own-cost-node.ts   (BENCH_ROUNDS=n, default 15; BENCH_BATCH=n calls per sample, default 400)
+// Run: node bench/guard/own-cost-node.ts   (BENCH_ROUNDS=n, default 15; BENCH_BATCH=n calls per sample, default 400;
+// BENCH_BASELINE_SRC=<another checkout's src/>: that src's guard in the same rounds, e.g. from `git archive main src`
+// with src/wasm/generated copied in)
 import { build } from 'esbuild';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { latency, withSpread } from '../lib/latency.ts';
 import type { WorkerCase } from '../lib/workerd.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const src = join(root, 'src');
 const out = join(root, 'build/bench-own-cost/entry.mjs');
+let entry = join(root, 'bench/guard/guard-overhead-workerd-entry.ts');
+const baselineSrc = process.env.BENCH_BASELINE_SRC;
+if (baselineSrc !== undefined) {
+  // As guard-overhead-workerd.ts: a generated entry hands the baseline's startGuard to the same setup.
+  const base = resolve(baselineSrc);
+  const wrapper = join(root, 'build/bench-own-cost/baseline-entry.ts');
+  mkdirSync(join(wrapper, '..'), { recursive: true });
+  const start = join(base, existsSync(join(base, 'worker/start.ts')) ? 'worker/start.ts' : 'worker/guard.ts');
+  writeFileSync(wrapper, `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(start)};\nexport default () => setup(startGuard);\n`);
+  entry = wrapper;
+}
 await build({
-  entryPoints: [join(root, 'bench/guard/guard-overhead-workerd-entry.ts')], outfile: out, bundle: true, format: 'esm', platform: 'node', logLevel: 'warning',
+  entryPoints: [entry], outfile: out, bundle: true, format: 'esm', platform: 'node', logLevel: 'warning',
   alias: { '#core-loader': join(src, 'wasm/load-bytes.ts'), '#crypto-backend': join(src, 'backend/webcrypto.ts'), '#platform': join(src, 'platform/web.ts') },
 });
 const setup = ((await import(pathToFileURL(out).href)) as { default: () => Promise<WorkerCase[]> }).default;
-const PARTS = ['guard.authenticate', 'guard.verify (L1 off)', 'guard.verify (L1 hit)', 'verifier.verify through', 'library verify'];
-const cases = (await setup()).filter((c) => PARTS.some((p) => c.name.includes(p)) || c.name === 'part new Request(url, { headers })');
+const PARTS = ['guard.authenticate', 'guard.verify (L1 off)', 'guard.verify (L1 hit)', 'verifier.verify through', 'library verify', 'guard request with an L1 hit', 'plumbing'];
+const cases = (await setup()).filter((c) => (PARTS.some((p) => c.name.includes(p)) && !c.name.startsWith('revocation ')) || c.name === 'part new Request(url, { headers })');
 const rounds = Number(process.env.BENCH_ROUNDS) || 15;
 const batch = Number(process.env.BENCH_BATCH) || 400;
 const samples = new Map<string, number[]>(cases.map((c) => [c.name, []]));
@@ -47,16 +65,42 @@ const load1 = loadavg();
 console.log(`Node ${process.version}; ${rounds} rounds × ${batch} calls; load average ${load0.map((x) => x.toFixed(1)).join(' ')} → ${load1.map((x) => x.toFixed(1)).join(' ')} (${cpus().length} CPUs)\n`);
 const req = latency(samples.get('part new Request(url, { headers })')!);
 console.log(`new Request(url, { headers }) alone (every authenticate sample builds one): ${withSpread(req, 2)} CPU µs\n`);
-console.log('| alg | guard.authenticate, CPU µs | guard.verify (tiers, L1 off) | guard verifier.verify | library verify | authenticate − tiers (stages) | tiers − verifier.verify (open+verifyOpened) | own = authenticate − verifier.verify | stages with an L1 hit: authenticate − verify, both L1 hit |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+const d = (x: number[], ...ys: number[][]) => withSpread(latency(x.map((q, i) => ys.reduce((acc, y) => acc - y[i]!, q))), 2);
+console.log('| alg | guard.authenticate, CPU µs | guard.verify (tiers, L1 off) | guard verifier.verify | library verify | authenticate − tiers (stages) | tiers − verifier.verify (open+verifyOpened) | own = authenticate − verifier.verify | stages with an L1 hit: authenticate − verify − new Request, both L1 hit | request with an L1 hit: handle − verify − plumbing |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+const named = (n: string) => {
+  const x = samples.get(n);
+  if (x === undefined) throw new Error(`no case ${n}`);
+  return x;
+};
+const R = named('part new Request(url, { headers })');
 for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
-  const get = (part: string) => samples.get([...samples.keys()].find((k) => k.includes(alg) && k.includes(part))!)!;
-  const a = get('guard.authenticate (the decision');
-  const hitA = get('guard.authenticate (L1 hit)');
-  const hitV = get('guard.verify (L1 hit)');
-  const v = get('verifier.verify through');
-  const l = get('library verify');
-  const t = get('guard.verify (L1 off)');
-  const d = (x: number[], y: number[]) => withSpread(latency(x.map((q, i) => q - y[i]!)), 2);
-  console.log(`| ${alg} | ${withSpread(latency(a), 2)} | ${withSpread(latency(t), 2)} | ${withSpread(latency(v), 2)} | ${withSpread(latency(l), 2)} | ${d(a, t)} | ${d(t, v)} | ${d(a, v)} | ${d(hitA, hitV)} |`);
+  const a = named(`step ${alg} guard.authenticate (the decision, nothing forwarded)`);
+  const hitA = named(`step ${alg} guard.authenticate (L1 hit)`);
+  const hitV = named(`step ${alg} guard.verify (L1 hit)`);
+  const hitH = named(`${alg} guard request with an L1 hit (stub origin)`);
+  const plumbing = named(`${alg} plumbing (Request + stub origin)`);
+  const v = named(`step ${alg} verifier.verify through the guard's own verifier`);
+  const l = named(`${alg} library verify`);
+  const t = named(`step ${alg} guard.verify (L1 off)`);
+  console.log(`| ${alg} | ${withSpread(latency(a), 2)} | ${withSpread(latency(t), 2)} | ${withSpread(latency(v), 2)} | ${withSpread(latency(l), 2)} | ${d(a, t)} | ${d(t, v)} | ${d(a, v)} | ${d(hitA, hitV, R)} | ${d(hitH, hitV, plumbing)} |`);
+}
+if (baselineSrc !== undefined) {
+  console.log(`\nSame rounds, this src against the baseline ${baselineSrc} (CPU µs, median [p25–p75] of per-round values; L1 hits):\n`);
+  console.log('| alg | stages: this | stages: baseline | stages: this − baseline | request: this | request: baseline | request: this − baseline |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
+    const hitA = named(`step ${alg} guard.authenticate (L1 hit)`);
+    const hitV = named(`step ${alg} guard.verify (L1 hit)`);
+    const hitH = named(`${alg} guard request with an L1 hit (stub origin)`);
+    const bA = named(`step ${alg} baseline guard.authenticate (L1 hit)`);
+    const bV = named(`step ${alg} baseline guard.verify (L1 hit)`);
+    const bH = named(`${alg} baseline guard request with an L1 hit (stub origin)`);
+    const plumbing = named(`${alg} plumbing (Request + stub origin)`);
+    const stagesThis = hitA.map((x, i) => x - hitV[i]! - R[i]!);
+    const stagesBase = bA.map((x, i) => x - bV[i]! - R[i]!);
+    const reqThis = hitH.map((x, i) => x - hitV[i]! - plumbing[i]!);
+    const reqBase = bH.map((x, i) => x - bV[i]! - plumbing[i]!);
+    console.log(`| ${alg} | ${withSpread(latency(stagesThis), 2)} | ${withSpread(latency(stagesBase), 2)} | ${d(stagesThis, stagesBase)} | ${withSpread(latency(reqThis), 2)} | ${withSpread(latency(reqBase), 2)} | ${d(reqThis, reqBase)} |`);
+  }
 }

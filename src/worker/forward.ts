@@ -11,6 +11,7 @@ import type { GuardParts } from './build.js';
 import { claimHeaderValue } from './claim-header.js';
 import type { AuthOutcome, RequestContext } from './context.js';
 import { echo } from './echo.js';
+import { headerNames } from './header-names.js';
 import { dropHopByHop } from './hop-by-hop.js';
 import { ECHO_ORIGIN } from './forwarding-config.js';
 import { withTiming, type Observer } from './observe.js';
@@ -76,9 +77,11 @@ export class Forwarder {
       return answer.badRequest('The request cannot be forwarded');
     }
     const headers = out.headers;
-    dropHopByHop(headers); // RFC 9110 §7.6.1, before the guard's own headers (hop-by-hop.ts)
+    // The client's header names, read once for the two scans below (deleting a name twice is harmless).
+    const names = [...headerNames(headers)];
+    dropHopByHop(headers, names); // RFC 9110 §7.6.1, before the guard's own headers (hop-by-hop.ts)
     // Every spelling of the guard's own headers (forwardClaims, forwardPayload), `X_Auth_Sub` too.
-    stripIdentity(headers, this.#identity);
+    stripIdentity(headers, this.#identity, names);
     // A client's own copy of the assertion header, in any spelling.
     assertion?.dropClientCopies(headers);
     // The guard's admin secret is for the guard's own endpoints, never for an origin.

@@ -4,8 +4,10 @@
 // it names, so a client's `Connection: close, x-auth-sub` would strip the identity
 // header the guard set. The guard removes them itself, before it sets its own.
 
+import { headerNames } from './header-names.js';
+
 /** Always hop-by-hop (RFC 9110 §7.6.1, §7.8; RFC 9112 §6.1; `Proxy-Connection` and `Keep-Alive` by usage). */
-const ALWAYS = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding'] as const;
+const ALWAYS: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding']);
 
 /**
  * Fields Cloudflare's edge adds after the client's hop: a client's `Connection` did not
@@ -21,17 +23,29 @@ function addedByEdge(name: string): boolean {
  * field any `Connection` header lists (case-insensitive, separated by commas or spaces). `Upgrade`
  * stays only for a WebSocket upgrade (the runtime's fetch performs that handshake
  * itself); any other `Upgrade` is dropped. Call it before the guard sets its own headers.
+ * `names`: the names `headers` holds (Headers.keys()), when the caller has them already.
  *
  * @example
  * const h = new Headers({ connection: 'close, X-Auth-Sub', 'x-auth-sub': 'root', te: 'trailers' });
  * dropHopByHop(h);
  * h.has('x-auth-sub'); // false (and no connection or te either)
  */
-export function dropHopByHop(headers: Headers): void {
-  // Several Connection headers arrive joined with ", " by Headers.get.
-  const listed = headers.get('connection');
-  const upgrade = headers.get('upgrade');
-  for (const name of ALWAYS) headers.delete(name);
+export function dropHopByHop(headers: Headers, names: Iterable<string> = headerNames(headers)): void {
+  // One walk over the names the request has, instead of a delete per hop-by-hop name it usually lacks.
+  let present: string[] | undefined;
+  let connection = false;
+  let upgradeSent = false;
+  for (const name of names) {
+    if (name === 'upgrade') upgradeSent = true;
+    else if (ALWAYS.has(name)) {
+      (present ??= []).push(name);
+      if (name === 'connection') connection = true;
+    }
+  }
+  // Several Connection headers arrive joined with ", " by Headers.get; read before anything is deleted.
+  const listed = connection ? headers.get('connection') : null;
+  const upgrade = upgradeSent ? headers.get('upgrade') : null;
+  if (present !== undefined) for (const name of present) headers.delete(name);
   if (listed !== null) {
     // Split on spaces too: a lenient hop may read `close x-auth-sub` as two names (remove more, never less).
     for (const raw of listed.split(/[\s,]+/)) {

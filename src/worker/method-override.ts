@@ -8,6 +8,8 @@
 // method a rule saw is the method the origin runs. A `_method` field in a form body
 // is not seen here (the body is never read): docs/deploy.md says so.
 
+import { headerNames } from './header-names.js';
+
 /** The override headers, lower case with `-`. */
 export const METHOD_OVERRIDE_HEADERS: ReadonlySet<string> = new Set(['x-http-method-override', 'x-http-method', 'x-method-override']);
 const LENGTHS: ReadonlySet<number> = new Set([...METHOD_OVERRIDE_HEADERS].map((h) => h.length));
@@ -27,12 +29,10 @@ export const METHOD_OVERRIDE_REFUSED = 'Method overrides are not accepted';
  * hasMethodOverride(new Headers(), '?id=1&_method=DELETE'); // true
  */
 export function hasMethodOverride(headers: Headers, search = ''): boolean {
-  let found = false;
-  headers.forEach((_, name) => {
-    // Headers hands names over in lower case; only `_` is left to fold.
-    if (!found && LENGTHS.has(name.length) && METHOD_OVERRIDE_HEADERS.has(name.replaceAll('_', '-'))) found = true;
-  });
-  return found || queryOverride(search);
+  // keys(), not forEach: it stops at the first override and builds no callback per request.
+  // Headers hands names over in lower case; only `_` is left to fold.
+  for (const name of headerNames(headers)) if (LENGTHS.has(name.length) && METHOD_OVERRIDE_HEADERS.has(name.replaceAll('_', '-'))) return true;
+  return queryOverride(search);
 }
 
 /**

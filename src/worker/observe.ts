@@ -79,7 +79,11 @@ export class Observer {
  * serverTiming(0.12, 'l1'); // 'edgejwt;desc="l1";dur=0.120'
  */
 export function serverTiming(ms: number, level: string): string {
-  return `edgejwt;desc="${level}";dur=${ms.toFixed(3)}`;
+  // Whole microseconds written out by hand: toFixed(3) costs several times more on every request.
+  const us = Math.round(ms * 1000);
+  if (!(us >= 0 && us < 1e15)) return `edgejwt;desc="${level}";dur=${ms.toFixed(3)}`;
+  const frac = us % 1000;
+  return `edgejwt;desc="${level}";dur=${(us - frac) / 1000}.${frac < 10 ? '00' : frac < 100 ? '0' : ''}${frac}`;
 }
 
 /** Add a Server-Timing entry to a response (its headers must be mutable). */

@@ -2,6 +2,7 @@
 // is public, and stripping identity headers a client tried to send itself.
 
 import type { ForwardingConfig } from './forwarding-config.js';
+import { headerNames } from './header-names.js';
 import { publicFor } from './path.js';
 
 /** Public only when every reading of the path is public (fail closed). */
@@ -35,18 +36,18 @@ export function identityHeaders(config: Pick<ForwardingConfig, 'forwardClaims' |
 /**
  * Drop every header the guard sets itself, whatever the client sent, in any
  * spelling an origin may take for it: CGI, WSGI and PHP read `X_Auth_Sub` (and
- * `X-Auth_Sub`) as `X-Auth-Sub`.
+ * `X-Auth_Sub`) as `X-Auth-Sub`. `names`: the names `headers` holds (Headers.keys()),
+ * when the caller has them already.
  *
  * @example
  * stripIdentity(headers, identityHeaders(config)); // `X_Auth_Sub: root` is gone
  */
-export function stripIdentity(headers: Headers, own: IdentityHeaders): void {
+export function stripIdentity(headers: Headers, own: IdentityHeaders, names: Iterable<string> = headerNames(headers)): void {
   if (own.names.size === 0) return;
   let drop: string[] | undefined;
-  headers.forEach((_, name) => {
-    // sameAsDash keeps the length: only names as long as one of ours need the comparison.
-    if (own.lengths.has(name.length) && own.names.has(sameAsDash(name))) (drop ??= []).push(name);
-  });
+  // sameAsDash keeps the length: only names as long as one of ours need the comparison.
+  // Collected first, deleted after: the list is not edited while it is walked.
+  for (const name of names) if (own.lengths.has(name.length) && own.names.has(sameAsDash(name))) (drop ??= []).push(name);
   if (drop !== undefined) for (const name of drop) headers.delete(name);
 }
 
