@@ -28,6 +28,7 @@ import type { KvJwksStore } from './jwks-store.js';
 import { hmacOnly, usesRemoteKeys, type FeatureSource, type RulesFeature } from './features/registry.js';
 import type { CorsStage } from './cors.js';
 import type { DpopAnswers } from './dpop-answers.js';
+import type { ReservedCheck } from './reserved-paths.js';
 import { cacheKeyBytes } from './cache-key.js';
 import type { KVLike } from './kv.js';
 import type { KvVerifyCache } from './verify-cache.js';
@@ -88,6 +89,8 @@ export interface GuardParts {
   cors: CorsStage | undefined;
   /** Rules and public paths, when either is configured. */
   rules: RulesFeature | undefined;
+  /** The 404 for another spelling of a reserved path, when admin or revocation is configured. */
+  reserved: ReservedCheck | undefined;
   /** The DPoP challenge and refusal, when `dpop` is configured. */
   dpopAnswers: DpopAnswers | undefined;
   /** The service binding authorised requests go to (`origin: { service }`). */
@@ -189,7 +192,8 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   // The L2 under a policy id naming every issuer's settings and keys (kv-parts.ts).
   const tiers = kv?.verifyParts(identity, fetched);
 
-  const admin = config.admin === undefined ? undefined : (await features('admin', 'admin')).adminEndpoint(env, config.admin, counters);
+  const adminFeature = config.admin === undefined ? undefined : await features('admin', 'admin');
+  const admin = adminFeature?.adminEndpoint(env, config.admin!, counters);
   const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
   const assertion = config.originAssertion === undefined ? undefined : (await features('originAssertion', 'originAssertion')).OriginAssertion.fromEnv(config.originAssertion, env);
   const afterVerify: AfterVerifyStage[] = [];
@@ -200,7 +204,8 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   // Always on, after the stages that prove keys: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
   afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms, dpop?.answers));
   // Last: a refusal decided in the isolate comes before a possible wait for the revocation list.
-  const revocation = config.revocation === undefined ? undefined : (await features('revocation', 'revocation')).buildRevocation(config.revocation, env, now, config.realm, config);
+  const revocationFeature = config.revocation === undefined ? undefined : await features('revocation', 'revocation');
+  const revocation = revocationFeature?.buildRevocation(config.revocation!, env, now, config.realm, config);
   if (revocation !== undefined) afterVerify.push(revocation.stage);
   const cors = config.cors === undefined ? undefined : (await features('cors', 'cors')).corsStage(config.cors);
   const rules = config.rules.length > 0 || config.publicPaths.length > 0 ? await features('rules', config.rules.length > 0 ? 'rules' : 'publicPaths') : undefined;
@@ -222,6 +227,8 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     cors,
     rules,
     dpopAnswers: dpop?.answers,
+    // admin.path and revocation.path in another spelling: the two features that reserve a path bring the check.
+    reserved: (adminFeature ?? revocationFeature)?.reservedCheck(config),
     assertion,
     afterVerify,
     revocationAdmin: revocation?.admin,

@@ -29,7 +29,6 @@ import { IssuerIndex } from './issuer-index.js';
 import { Observer } from './observe.js';
 import { canonicalPath, type CanonicalPath } from './path.js';
 import { requestTarget, type RequestTarget } from './request-url.js';
-import { readsAsReserved, reservedPaths, reservedSpelling } from './reserved-paths.js';
 import { routeStage } from './route.js';
 import { checkVerified, verifyFailed, type CheckScope } from './token-checks.js';
 import { VerifyTiers } from './verify-tiers.js';
@@ -42,7 +41,6 @@ export class Guard {
   readonly #tiers: VerifyTiers;
   readonly #forwarder: Forwarder;
   readonly #checks: CheckScope;
-  readonly #reserved: readonly string[] | undefined;
 
   constructor(parts: GuardParts) {
     this.parts = parts;
@@ -51,7 +49,6 @@ export class Guard {
     this.#tiers = new VerifyTiers(parts, issuers);
     this.#forwarder = new Forwarder(parts, this.#observe);
     this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log, checkRules: parts.rules?.checkRules, dpop: parts.dpopAnswers };
-    this.#reserved = reservedPaths(parts.config);
   }
 
   /** Entries in this isolate's L1 (bounded by cache.l1Max; the load test watches it). */
@@ -100,7 +97,8 @@ export class Guard {
     // One canonical path decides everything below; spellings that cannot be read one way are refused.
     const path = canonicalPath(cx.url.pathname, config.paths.escapedSlashes);
     if (!path.ok) return this.#observe.refusePath();
-    if (this.#reserved !== undefined && readsAsReserved(path, this.#reserved, config.paths.caseSensitive)) return reservedSpelling();
+    const reserved = this.parts.reserved?.(path);
+    if (reserved !== undefined) return reserved;
     // The assertion key set path is answered before any token check: origins fetch that key set without one.
     const keys = assertion?.keySet(cx.url);
     if (keys !== undefined) return keys;

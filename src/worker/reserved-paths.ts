@@ -30,6 +30,24 @@ export function readsAsReserved(path: Extract<CanonicalPath, { ok: true }>, rese
   return path.readings.some((r) => want.includes(fold(r)));
 }
 
+/** The reserved-path stage of one guard: the 404 for a path that reads as a reserved one, else undefined. */
+export type ReservedCheck = (path: Extract<CanonicalPath, { ok: true }>) => Response | undefined;
+
+/**
+ * The reserved-path stage for `config`, or undefined when it has no reserved path. Given by
+ * the admin and revocation features (the two sections that reserve one), so a guard with
+ * neither bundles none of this module.
+ *
+ * @example
+ * const check = reservedCheck(config);
+ * const stop = check?.(path);
+ */
+export function reservedCheck(config: Parameters<typeof reservedPaths>[0] & { paths: Pick<PathPolicy, 'caseSensitive'> }): ReservedCheck | undefined {
+  const reserved = reservedPaths(config);
+  if (reserved === undefined) return undefined;
+  return (path) => (readsAsReserved(path, reserved, config.paths.caseSensitive) ? reservedSpelling() : undefined);
+}
+
 /**
  * The 404 for such a spelling (no token check, nothing forwarded).
  *

@@ -2,6 +2,7 @@
 // (src/worker/admin.ts). See registry.ts.
 
 import { adminEndpoint } from '../admin.js';
+import { reservedCheck } from '../reserved-paths.js';
 import type { AdminFeature } from './registry.js';
 
 /**
@@ -11,4 +12,4 @@ import type { AdminFeature } from './registry.js';
  * import { createLeanGuard, admin } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { admin } });
  */
-export const admin: AdminFeature = { adminEndpoint };
+export const admin: AdminFeature = { adminEndpoint, reservedCheck };

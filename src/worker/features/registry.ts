@@ -21,6 +21,7 @@ import type { KvVerifyCache } from '../verify-cache.js';
 import type { parseJwks } from '../../keys/local.js';
 import type { openKvTiers } from '../kv-parts.js';
 import type { DpopAnswers } from '../dpop-answers.js';
+import type { reservedCheck } from '../reserved-paths.js';
 import type { PolicyMaker } from '../../verify-path.js';
 import type { corsStage } from '../cors.js';
 import type { adminEndpoint } from '../admin.js';
@@ -57,6 +58,8 @@ export interface MtlsFeature {
 /** @example const f: RevocationFeature = revocation; */
 export interface RevocationFeature {
   buildRevocation: typeof buildRevocation;
+  /** Another spelling of `revocation.path` (or `admin.path`) refused (reserved-paths.ts). */
+  reservedCheck: typeof reservedCheck;
 }
 
 // So are the core stages a config may leave out (cors, admin, rules) and the library's
@@ -75,6 +78,7 @@ export interface CorsFeature {
 /** @example const f: AdminFeature = admin; */
 export interface AdminFeature {
   adminEndpoint: typeof adminEndpoint;
+  reservedCheck: typeof reservedCheck;
 }
 /** @example const f: RulesFeature = rules; */
 export interface RulesFeature {

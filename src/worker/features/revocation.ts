@@ -1,6 +1,7 @@
 // The revocation stage and its admin endpoint (`revocation`) as one feature (see features/registry.ts).
 
 import { buildRevocation } from '../revocation-stage.js';
+import { reservedCheck } from '../reserved-paths.js';
 import type { RevocationFeature } from './registry.js';
 
 /**
@@ -10,4 +11,4 @@ import type { RevocationFeature } from './registry.js';
  * import { createLeanGuard, revocation } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { revocation } });
  */
-export const revocation: RevocationFeature = { buildRevocation };
+export const revocation: RevocationFeature = { buildRevocation, reservedCheck };
