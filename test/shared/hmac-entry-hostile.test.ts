@@ -93,12 +93,12 @@ const sigMode: fc.Arbitrary<SigMode> = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...HS), fc.integer({ min: 1, max: 63 })).map(([hash, bytes]) => ({ kind: 'truncated' as const, hash, bytes })) },
 );
 
-async function sign(secret: Uint8Array, hash: Hs, input: string): Promise<Uint8Array> {
+async function sign(secret: Uint8Array<ArrayBuffer>, hash: Hs, input: string): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: HASHES[hash] }, false, ['sign']);
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(input)));
 }
 
-async function tokenOf(secret: Uint8Array, header: string, payload: string, sig: SigMode): Promise<string> {
+async function tokenOf(secret: Uint8Array<ArrayBuffer>, header: string, payload: string, sig: SigMode): Promise<string> {
   const input = `${b64u(header)}.${b64u(payload)}`;
   if (sig.kind === 'empty') return `${input}.`;
   if (sig.kind === 'junk') return `${input}.${sig.text}`;
@@ -108,7 +108,7 @@ async function tokenOf(secret: Uint8Array, header: string, payload: string, sig:
   return `${input}.${b64u(sig.kind === 'truncated' ? mac.subarray(0, Math.min(sig.bytes, mac.length - 1)) : mac)}`;
 }
 
-const token = (secret: Uint8Array) => fc.tuple(headerText, payloadText, sigMode).map(([h, p, s]) => ({ h, p, s, secret }));
+const token = (secret: Uint8Array<ArrayBuffer>) => fc.tuple(headerText, payloadText, sigMode).map(([h, p, s]) => ({ h, p, s, secret }));
 
 describe('hmac_entry_matches_main_entry_on_hostile_headers', () => {
   // One 64-byte secret serves every HS algorithm (at least as long as each hash output).
