@@ -36,6 +36,7 @@ import type { WriteAdmission } from './l2-admission.js';
 import type { OriginAssertion } from './origin-assertion.js';
 import type { RemoteKeys } from './remote-keys.js';
 import type { KeyTags } from './key-tags.js';
+import type { L2Tier } from './l2-tier.js';
 import type { KeySource } from '../keys/source.js';
 
 /**
@@ -83,6 +84,8 @@ export interface GuardParts {
   remoteSets: RemoteJWKSet[];
   /** The key behind each L2 entry, per issuer with a fetched key set (key-tags.ts). */
   keyTags: KeyTags | undefined;
+  /** The L2 as the verify stage uses it (l2-tier.ts), with l2 only. */
+  l2Tier: L2Tier | undefined;
   /** The admin endpoint (`admin.path`), when `admin` is configured. */
   admin: ((request: Request) => Promise<Response>) | undefined;
   /** The CORS stage, when `cors` is configured. */
@@ -125,7 +128,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const cacheKey = cacheKeyBytes(env.CACHE_KEY);
   const kvFeature = kvUsed && cacheKey !== undefined ? await features('kvTiers', 'CACHE_KEY') : undefined;
   // The sealer, and the KV copy of key sets when it is on (kv-parts.ts).
-  const kv = kvFeature === undefined ? undefined : await kvFeature.openKvTiers(config, env, counters, remoteIssuers);
+  const kv = kvFeature === undefined ? undefined : await kvFeature.openKvTiers(config, env, counters, remoteIssuers, now);
   if (cacheKey === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches are off' }));
   const baseFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const jwksStore = kv?.jwksStore;
@@ -223,6 +226,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     jwksStore,
     remoteSets: remote?.sets ?? [],
     keyTags: tiers?.keyTags,
+    l2Tier: tiers?.tier,
     admin,
     cors,
     rules,

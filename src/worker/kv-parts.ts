@@ -12,6 +12,7 @@ import type { GuardConfig } from './config.js';
 import type { Counters } from './counters.js';
 import { KvJwksStore } from './jwks-store.js';
 import { KeyTags } from './key-tags.js';
+import { L2Tier } from './l2-tier.js';
 import type { KVLike } from './kv.js';
 import { WriteAdmission } from './l2-admission.js';
 import { Sealer } from './seal.js';
@@ -29,6 +30,8 @@ export interface KvVerifyParts {
   l2: KvVerifyCache;
   admission: WriteAdmission;
   keyTags: KeyTags;
+  /** The three as the verify stage uses them (l2-tier.ts). */
+  tier: L2Tier;
 }
 
 /** The first step's result: the sealer, the KV copy of key sets (when used), and the second step. */
@@ -43,10 +46,10 @@ export interface KvOpened {
  * The KV tiers for `config` (with CACHE_KEY set); a missing KV binding is a ConfigError.
  *
  * @example
- * const kv = await openKvTiers(config, env, counters, usesRemoteKeys(config));
+ * const kv = await openKvTiers(config, env, counters, usesRemoteKeys(config), Date.now);
  * const { l2 } = kv.verifyParts(identity, fetched) ?? {};
  */
-export async function openKvTiers(config: GuardConfig, env: KvEnv, counters: Counters, remoteIssuers: boolean): Promise<KvOpened | undefined> {
+export async function openKvTiers(config: GuardConfig, env: KvEnv, counters: Counters, remoteIssuers: boolean, now: () => number): Promise<KvOpened | undefined> {
   const sealer = await Sealer.fromSecret(env.CACHE_KEY);
   if (sealer === undefined) return undefined;
   let jwksStore: KvJwksStore | undefined;
@@ -59,11 +62,12 @@ export async function openKvTiers(config: GuardConfig, env: KvEnv, counters: Cou
     if (c.verifyAlgorithms.size === 0) return undefined;
     if (env.VERIFY_CACHE === undefined) throw new ConfigError('cache.verify', 'the VERIFY_CACHE KV binding is missing');
     const policyId = encode(digest('SHA-256', JSON.stringify(identity))).slice(0, 22);
-    return {
+    const parts = {
       l2: new KvVerifyCache({ kv: env.VERIFY_CACHE, sealer, policyId, maxTtl: c.verifyTtl, timeoutMs: c.kvTimeoutMs, counters }),
       admission: new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, c.l1Max) }),
       keyTags: new KeyTags(fetched),
     };
+    return { ...parts, tier: new L2Tier(parts, config, counters, now) };
   };
   return { sealer, jwksStore, verifyParts };
 }

@@ -138,7 +138,12 @@ export function usesRemoteKeys(config: GuardConfig): boolean {
   return config.issuers.some((is) => is.source.kind === 'jwksUrl' || is.source.kind === 'discovery');
 }
 
-/** Whether every issuer verifies with an HMAC secret (secretBinding): then the guard needs no keySets. */
+/**
+ * Whether every issuer verifies with an HMAC secret (secretBinding): then the guard needs no keySets.
+ *
+ * @example
+ * hmacOnly(parseConfig({ issuers: [{ issuer: 'i', audience: 'api', algorithms: ['HS256'], secretBinding: 'K' }] })); // true
+ */
 export function hmacOnly(config: Pick<GuardConfig, 'issuers'>): boolean {
   return config.issuers.every((is) => is.source.kind === 'secret');
 }
