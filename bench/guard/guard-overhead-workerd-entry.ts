@@ -120,6 +120,15 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
   cases.push({ name: 'part canonicalPath (with ;, an escape)', fn: () => canonicalPath('/api;v=1/ord%65rs', 'reject') });
   cases.push({ name: 'part new Headers(request.headers)', fn: () => new Headers(req.headers) });
   cases.push({ name: 'part headers.get', fn: () => req.headers.get('authorization') });
+  // Walking the header names (method override, hop-by-hop and identity stripping): forEach
+  // against the iterator, on the bench request and on one with a dozen headers as an edge adds.
+  const many = new Request(url, { headers: { authorization: 'Bearer x.y.z', accept: 'application/json', 'user-agent': 'bench', 'accept-encoding': 'gzip', 'accept-language': 'en', 'cf-connecting-ip': '192.0.2.1', 'cf-ipcountry': 'DE', 'cf-ray': '0123456789abcdef', 'cf-visitor': '{"scheme":"https"}', 'x-forwarded-for': '192.0.2.1', 'x-forwarded-proto': 'https', 'x-real-ip': '192.0.2.1' } });
+  for (const [label, r] of [['2 headers', req], ['12 headers', many]] as const) {
+    cases.push({ name: `part headers.forEach over the names (${label})`, fn: () => { let n = 0; r.headers.forEach((_, name) => { n += name.length; }); return n; } });
+    cases.push({ name: `part for-of headers.keys() (${label})`, fn: () => { let n = 0; for (const name of (r.headers as Headers & { keys(): IterableIterator<string> }).keys()) n += name.length; return n; } });
+    cases.push({ name: `part new Headers + 2 get + 6 delete (the old hop-by-hop, ${label})`, fn: () => { const h = new Headers(r.headers); h.get('connection'); h.get('upgrade'); for (const n of ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding']) h.delete(n); return h; } });
+    cases.push({ name: `part new Headers + one keys() walk (the new hop-by-hop, ${label})`, fn: () => { const h = new Headers(r.headers); return [...(h as Headers & { keys(): IterableIterator<string> }).keys()]; } });
+  }
   cases.push({ name: 'part new Request(url, { headers })', fn: () => new Request(url, { method: 'GET', headers: req.headers, redirect: 'manual' }) });
   const target = new URL('https://origin.bench.invalid/api/orders?x=1');
   cases.push({ name: 'part new Request(URL object, { headers }) (the old forwarding)', fn: () => new Request(target, { method: 'GET', headers: req.headers, redirect: 'manual' }) });

@@ -11,7 +11,8 @@
 // CPU time of the process (all threads) per call.
 // Run: node bench/guard/own-cost-node.ts   (BENCH_ROUNDS=n, default 15; BENCH_BATCH=n calls per sample, default 400;
 // BENCH_BASELINE_SRC=<another checkout's src/>: that src's guard in the same rounds, e.g. from `git archive main src`
-// with src/wasm/generated copied in)
+// with src/wasm/generated copied in; then also a paired read: this and the baseline alternated in batches of
+// 100 calls, BENCH_PAIRS pairs (default 150), which resolves differences the rotated rounds cannot on a busy machine)
 import { build } from 'esbuild';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -102,5 +103,40 @@ if (baselineSrc !== undefined) {
     const reqThis = hitH.map((x, i) => x - hitV[i]! - plumbing[i]!);
     const reqBase = bH.map((x, i) => x - bV[i]! - plumbing[i]!);
     console.log(`| ${alg} | ${withSpread(latency(stagesThis), 2)} | ${withSpread(latency(stagesBase), 2)} | ${d(stagesThis, stagesBase)} | ${withSpread(latency(reqThis), 2)} | ${withSpread(latency(reqBase), 2)} | ${d(reqThis, reqBase)} |`);
+  }
+}
+if (baselineSrc !== undefined) {
+  // Paired: this and the baseline one batch after the other (which goes first alternates), so
+  // both see the same moment of a shared machine; the difference is taken per pair.
+  const pairs = Number(process.env.BENCH_PAIRS) || 150;
+  const small = async (fn: () => unknown): Promise<number> => {
+    const t0 = process.cpuUsage();
+    for (let i = 0; i < 100; i++) await fn();
+    const d = process.cpuUsage(t0);
+    return (d.user + d.system) / 100;
+  };
+  const fnOf = (n: string) => cases.find((c) => c.name === n)!.fn;
+  console.log(`\nPaired, ${pairs} pairs of 100-call batches (CPU µs per call, median [p25–p75]; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}):\n`);
+  console.log('| alg | what | this | baseline | this − baseline |');
+  console.log('|---|---|---:|---:|---:|');
+  for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
+    for (const [what, a, b] of [
+      ['authenticate, L1 hit (with new Request)', `step ${alg} guard.authenticate (L1 hit)`, `step ${alg} baseline guard.authenticate (L1 hit)`],
+      ['request, L1 hit (with plumbing)', `${alg} guard request with an L1 hit (stub origin)`, `${alg} baseline guard request with an L1 hit (stub origin)`],
+    ] as const) {
+      const [fa, fb] = [fnOf(a), fnOf(b)];
+      const xa: number[] = [];
+      const xb: number[] = [];
+      for (let i = 0; i < pairs; i++) {
+        if (i % 2 === 0) {
+          xa.push(await small(fa));
+          xb.push(await small(fb));
+        } else {
+          xb.push(await small(fb));
+          xa.push(await small(fa));
+        }
+      }
+      console.log(`| ${alg} | ${what} | ${withSpread(latency(xa), 2)} | ${withSpread(latency(xb), 2)} | ${d(xa, xb)} |`);
+    }
   }
 }
