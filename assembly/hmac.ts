@@ -13,7 +13,9 @@ export const HASH_SHA384: u32 = 2;
 export const HASH_SHA512: u32 = 3;
 
 /** Slots available at instantiation; `hmacGrow` doubles them up to HMAC_MAX_SLOTS. */
-export const HMAC_SLOTS: u32 = 256;
+// @inline: a literal where it is used, so `slotCount` starts as a constant (no start function).
+// @ts-ignore: decorator
+@inline export const HMAC_SLOTS: u32 = 256;
 export const HMAC_MAX_SLOTS: u32 = 65536;
 
 // Slot layout: [0,4) hash id (0 = empty), [8,72) inner state, [72,136) outer state.

@@ -1,6 +1,6 @@
 // The Wasm interface, and nothing else: every export takes and returns numbers.
 // Bytes travel through the fixed regions in ./regions (INPUT, SIG, OUT), which
-// JS reaches through the *_ptr exports. Status codes are in ./status.
+// JS reaches through the *_ptr globals. Status codes are in ./status.
 
 import { INPUT, INPUT_CAP, SIG, SIG_CAP, OUT, PAYLOAD, PAYLOAD_CAP, EXTRA, EXTRA_CAP, wipe } from './regions';
 import { ERR_ALG, ERR_LENGTH, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING } from './status';
@@ -8,21 +8,27 @@ import { decodeBase64Url, encodeBase64Url, encodedLength } from './base64url';
 import { utf8Class } from './utf8';
 import {
   hmacSlotCount, hmacGrow, digest, digestLength, hmacImport, hmacVerify, hmacCompute, hmacDrop,
-  HASH_SHA256, HASH_SHA384,
+  HASH_SHA256, HASH_SHA384, HMAC_SLOTS,
 } from './hmac';
 import { sha256Init, sha256Update, sha256Final } from './sha256';
 import { sha512Init, sha512Update, sha512Final, SHA512_CTX } from './sha512';
+import { sha2SetWarmAfter } from './sha2-first-use';
 import {
   ED25519_SLOTS, ed25519Import, ed25519Verify, ed25519Drop, ed25519SetHotAfter, ed25519SlotHot,
 } from './ed25519/verify';
 
-export function input_ptr(): usize { return INPUT; }
-export function input_cap(): u32 { return INPUT_CAP; }
-export function sig_ptr(): usize { return SIG; }
-export function sig_cap(): u32 { return SIG_CAP; }
-export function out_ptr(): usize { return OUT; }
-export function payload_ptr(): usize { return PAYLOAD; }
-export function extra_ptr(): usize { return EXTRA; }
+// The regions' addresses and sizes, and the key slots there are at instantiation, as
+// immutable globals: JS reads each with no call (the first call of an export compiles
+// it, which a fresh isolate pays for on its first request).
+export const input_ptr: usize = INPUT;
+export const input_cap: u32 = INPUT_CAP;
+export const sig_ptr: usize = SIG;
+export const sig_cap: u32 = SIG_CAP;
+export const out_ptr: usize = OUT;
+export const payload_ptr: usize = PAYLOAD;
+export const extra_ptr: usize = EXTRA;
+export const hmac_slots_initial: u32 = HMAC_SLOTS;
+export const ed25519_slots: u32 = ED25519_SLOTS;
 
 /** Wipe the first `len` bytes of INPUT (JS calls this after writing a secret there). */
 export function input_wipe(len: u32): void {
@@ -89,6 +95,7 @@ export function jws_decode(len: u32, h: u32, p: u32): i32 {
 
 // ---- HMAC key slots ----
 
+/** HMAC slots now (they grow: see hmac_grow). */
 export function hmac_slots(): u32 { return hmacSlotCount(); }
 
 /** Double the HMAC slots; returns the new count (unchanged if memory cannot grow). */
@@ -152,8 +159,6 @@ export function hmac_drop(slot: u32): i32 { return hmacDrop(slot); }
 
 // ---- Ed25519 key slots ----
 
-export function ed25519_slots(): u32 { return ED25519_SLOTS; }
-
 /** Import the 32-byte public key at the start of INPUT into `slot`. */
 export function ed25519_import(slot: u32): i32 { return ed25519Import(slot, INPUT); }
 
@@ -175,3 +180,5 @@ export function ed25519_test_hot_after(n: u32): u32 { return ed25519SetHotAfter(
 /** 1 if `slot`'s table is built for its current key, 0 if not, ERR_SLOT past the slots. */
 export function ed25519_test_slot_hot(slot: u32): i32 { return ed25519SlotHot(slot); }
 
+/** Set the SHA-2 blocks compressed by the looped code before the unrolled one (see ./sha2-first-use); returns the previous value. */
+export function sha2_test_warm_after(n: u32): u32 { return sha2SetWarmAfter(n); }

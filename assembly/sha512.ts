@@ -36,8 +36,8 @@ const IV384: usize = memory.data<u64>([
   store<u64>(p, bswap<u64>(v));
 }
 
-/** Compress `blocks` consecutive blocks at `data` into the state at `h` (generated, unrolled). */
-import { sha512Compress } from './sha512-rounds';
+/** Compress `blocks` consecutive blocks at `data` into the state at `h` (looped at first, then unrolled: see ./sha2-first-use). */
+import { sha512Compress } from './sha2-first-use';
 export { sha512Compress };
 
 /** Start a SHA-512 (`is384` false) or SHA-384 context. */

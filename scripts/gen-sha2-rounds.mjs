@@ -104,7 +104,8 @@ function generate(bits) {
   out.push(`// SHA-${bits} compression (FIPS 180-4 ${s.section}), fully unrolled, message schedule in v128.`);
   out.push('');
   out.push(`// prettier-ignore`);
-  out.push(`const KV: usize = memory.data<${T}>([`);
+  out.push(`/** The round constants K[t] (also read by the looped compression, ./sha${bits}-looped). */`);
+  out.push(`export const KV: usize = memory.data<${T}>([`);
   for (let i = 0; i < s.rounds; i += 8) out.push(`  ${s.k.slice(i, i + 8).join(', ')},`);
   out.push(`], 16);`);
   out.push(`/** W[t] + K[t] for the block being compressed; zeroed on return. */`);

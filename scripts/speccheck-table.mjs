@@ -18,11 +18,11 @@ const core = new WebAssembly.Instance(new WebAssembly.Module(wasm), {}).exports;
 const mem = () => new Uint8Array(core.memory.buffer);
 
 function ours(pub, msg, sig) {
-  mem().set(pub, core.input_ptr());
+  mem().set(pub, core.input_ptr.value);
   const imported = core.ed25519_import(0);
   if (imported !== 1) return { ok: false, note: 'key refused' };
-  mem().set(msg, core.input_ptr());
-  mem().set(sig, core.sig_ptr());
+  mem().set(msg, core.input_ptr.value);
+  mem().set(sig, core.sig_ptr.value);
   const status = core.ed25519_verify(0, msg.length);
   core.ed25519_drop(0);
   if (status !== 0 && status !== 1) throw new Error(`unexpected status ${status}`);

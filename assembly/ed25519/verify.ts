@@ -39,7 +39,8 @@ export const ED25519_SLOTS: u32 = 64;
  * which doubles that for it. In a fresh process (cold engine) both tables together
  * took 3.9-4.9 ms and a verify 0.2-0.3 ms table-free against 0.1 ms with tables.
  */
-export const HOT_AFTER: u32 = 20;
+// @ts-ignore: decorator
+@inline export const HOT_AFTER: u32 = 20;
 let hotAfter: u32 = HOT_AFTER;
 
 /** Set the threshold (tests and benchmarks; never changes a verdict). Returns the previous one. */

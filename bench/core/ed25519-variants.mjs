@@ -65,7 +65,7 @@ const variants = [4, 5, 6, 7].map((w) => {
   const mem = () => new Uint8Array(e.memory.buffer);
   const pages0 = e.memory.buffer.byteLength;
   const imp = (slot) => {
-    mem().set(pub, e.input_ptr());
+    mem().set(pub, e.input_ptr.value);
     return e.ed25519_import(slot);
   };
   if (imp(0) !== 1) throw new Error('import failed');
@@ -75,8 +75,8 @@ const variants = [4, 5, 6, 7].map((w) => {
   const bTable = new Uint8Array(e.memory.buffer, pages0, tableBytes);
   const bTableGzip = gzipSync(bTable, { level: 9 }).length;
   const verify = () => {
-    mem().set(msg, e.input_ptr());
-    mem().set(sig, e.sig_ptr());
+    mem().set(msg, e.input_ptr.value);
+    mem().set(sig, e.sig_ptr.value);
     return e.ed25519_verify(0, msg.length);
   };
   if (verify() !== 1) throw new Error(`W=${w}: verify failed`);

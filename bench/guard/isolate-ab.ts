@@ -5,6 +5,7 @@
 // /proc/<pid>/task/<tid>/schedstat). On a shared machine the CPU reading keeps its
 // spread where wall time drowns in other processes' load: a before/after reads it.
 // Run: BENCH_AB=before=/tmp/base/src,after=src node bench/guard/isolate-ab.ts
+// (an entry named `base` gets its own checkout's core, see dataBlobBindings below)
 // (BENCH_ROUNDS, default 60; BENCH_AB_ALGS, default HS256,RS256; deltas are per-round
 // differences against the first entry of BENCH_AB, read by their median.)
 import { Miniflare } from 'miniflare';
@@ -17,6 +18,7 @@ import { environment, printEnvironment } from '../lib/env.ts';
 import { latency, paired, type Latency } from '../lib/latency.ts';
 import { bundleWorker, CORE_WASM } from '../lib/workerd-bundle.ts';
 import { BENCH_ALGS, benchKeys, guardConfig, mint, type BenchAlg } from './isolate/tokens.ts';
+import { baselineCore } from './isolate/build.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const entries = (process.env.BENCH_AB ?? `tip=${join(root, 'src')}`).split(',').map((s) => s.split('=') as [string, string]);
@@ -29,8 +31,9 @@ printEnvironment(environment(['miniflare']));
 const keys = benchKeys();
 const sources: Record<string, string> = { noop: 'export default { fetch() { return new Response("ok"); } };' };
 let wasmPath = '';
+const baseSrc = entries.find(([n]) => n === 'base')?.[1];
 for (const [name, src] of entries) {
-  const b = await bundleWorker(join(resolve(src), 'worker/index.ts'), join(root, 'build/bench-isolate-ab', name, 'worker.js'), { minify: true }, resolve(src));
+  const b = await bundleWorker(join(resolve(src), 'worker/index.ts'), join(root, 'build/bench-isolate-ab', name, 'worker.js'), { minify: true }, resolve(src), name === 'base' ? baselineCore(resolve(src)) : undefined);
   sources[name] = b.code;
   wasmPath = b.wasmImport!.replace(/^\.\//, '');
   console.log(`${name}: ${src}, ${(b.code.length / 1024).toFixed(1)} KiB minified`);
@@ -44,7 +47,9 @@ const mf = new Miniflare({
   compatibilityDate: '2026-04-01',
   workerLoaders: { LOADER: {} },
   bindings: { SOURCES: JSON.stringify({ ...sources, wasmPath }), GUARD_CONFIG: guardConfig(keys), HS_KEY: keys.hsKey, SHARED_WASM: '0' },
-  dataBlobBindings: { CORE_WASM },
+  // An entry named `base` runs on its checkout's own core (src/wasm/generated/core.wasm, when built there):
+  // a change to the core's exports needs its own src/ and core on each side.
+  dataBlobBindings: { CORE_WASM, ...(baseSrc === undefined ? {} : { BASE_CORE_WASM: baselineCore(resolve(baseSrc)) }) },
 });
 await mf.ready;
 

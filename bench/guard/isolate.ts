@@ -19,7 +19,7 @@ import { environment, printEnvironment, writeResults, packageVersion } from '../
 import { latency, latencyTable, type Latency } from '../lib/latency.ts';
 import { coldSummary, coldTable, type Kind, type Rounds } from '../lib/cold.ts';
 import { progress } from '../lib/progress.ts';
-import { bundle, compiledGuard, CORE_WASM, type Bundle } from './isolate/build.ts';
+import { baselineCore, bundle, compiledGuard, CORE_WASM, type Bundle } from './isolate/build.ts';
 import { ONE_ISSUER_HS256 } from '../lib/compiled-entry.ts';
 import { verifierBundleLine, verifierBundles } from '../lib/verifier-bundles.ts';
 import { BENCH_ALGS, benchKeys, guardConfig, mint, type BenchAlg, type ConfigOptions } from './isolate/tokens.ts';
@@ -45,7 +45,8 @@ const CACHE_KEY = Buffer.alloc(32, 9).toString('base64url'); // bench only
 const baselineSrc = process.env.BENCH_BASELINE_SRC;
 // The compiled entry (`edgejwt build-guard` for the bench's GUARD_CONFIG) is sampled too unless BENCH_COMPILED=0.
 const withCompiled = process.env.BENCH_COMPILED !== '0';
-const KINDS: Kind[] = ['noop', 'lib', 'guard', 'jose', ...(baselineSrc === undefined ? [] : (['base'] as const)), ...(withCompiled ? (['compiled'] as const) : [])];
+// With a baseline, its library-only Worker too ('libbase'), each baseline kind with the baseline's own core.
+const KINDS: Kind[] = ['noop', 'lib', 'guard', 'jose', ...(baselineSrc === undefined ? [] : (['base', 'libbase'] as const)), ...(withCompiled ? (['compiled'] as const) : [])];
 // The Workers' own log lines (the guard's notices) would break the progress display.
 const quiet = { handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => { out.resume(); err.resume(); } };
 
@@ -54,7 +55,10 @@ env.workerd = packageVersion('workerd');
 printEnvironment(env);
 const keys = benchKeys();
 const bundles = { noop: await bundle('noop'), lib: await bundle('lib'), guard: await bundle('guard'), jose: await bundle('jose') } as Record<Kind, Bundle>;
-if (baselineSrc !== undefined) bundles.base = await bundle('base', baselineSrc);
+if (baselineSrc !== undefined) {
+  bundles.base = await bundle('base', baselineSrc);
+  bundles.libbase = await bundle('libbase', baselineSrc);
+}
 if (withCompiled) {
   bundles.compiled = await compiledGuard('compiled', guardConfig(keys));
   if (bundles.compiled.wasmImport !== bundles.guard.wasmImport) throw new Error('the compiled entry imports the core from another path than the guard');
@@ -157,7 +161,7 @@ const loadBefore = loadavg();
       // BENCH_SHARED_WASM=1: every Loader isolate gets the same core bytes (see isolate/loader-host.ts).
       SHARED_WASM: process.env.BENCH_SHARED_WASM === '1' ? '1' : '0',
     },
-    dataBlobBindings: { CORE_WASM },
+    dataBlobBindings: { CORE_WASM, ...(baselineSrc === undefined ? {} : { BASE_CORE_WASM: baselineCore(baselineSrc) }) },
   });
   const viaLoader = async (kind: Kind, id: string, token: string): Promise<number> => {
     const t0 = performance.now();

@@ -4,8 +4,8 @@
 // summary.ts (which publishes).
 import { latency, paired, withSpread, type Latency } from './latency.ts';
 
-/** `base`: an optional baseline guard (another checkout's src/) sampled in the same rounds; `compiled`: the guard's `edgejwt build-guard` entry for the same config. */
-export type Kind = 'noop' | 'lib' | 'guard' | 'jose' | 'base' | 'compiled';
+/** `base` / `libbase`: an optional baseline guard / library-only Worker (another checkout's src/ and core) sampled in the same rounds; `compiled`: the guard's `edgejwt build-guard` entry for the same config. */
+export type Kind = 'noop' | 'lib' | 'guard' | 'jose' | 'base' | 'libbase' | 'compiled';
 /** Per algorithm, per kind: the first and second request of each round, ms. */
 export type Rounds = Record<string, Record<Kind, { first: number[]; second: number[] }>>;
 
@@ -13,7 +13,7 @@ export interface ColdCell {
   first: Record<Kind, Latency>;
   second: Record<Kind, Latency>;
   /** Per-round differences (same round, same algorithm): their median is the delta read. */
-  deltas: Record<'guard − noop' | 'lib − noop' | 'jose − noop' | 'guard − jose', Latency> & { 'guard − base'?: Latency; 'compiled − jose'?: Latency; 'compiled − guard'?: Latency };
+  deltas: Record<'guard − noop' | 'lib − noop' | 'jose − noop' | 'guard − jose', Latency> & { 'guard − base'?: Latency; 'lib − libbase'?: Latency; 'compiled − jose'?: Latency; 'compiled − guard'?: Latency };
   /** Per-round ratios (same round, same algorithm) of first requests: issue 23's target is guard ≤ 1.4× jose. */
   ratios?: Record<string, Latency>;
   targets: Record<'guard ≤ jose' | 'guard ≤ noop + 2 ms' | 'lib ≤ noop + 1 ms', boolean>;
@@ -30,10 +30,11 @@ export function coldSummary(r: Rounds, algs: readonly string[], kinds: readonly 
       'jose − noop': paired(c.jose.first, c.noop.first),
       'guard − jose': paired(c.guard.first, c.jose.first),
       ...(kinds.includes('base') ? { 'guard − base': paired(c.guard.first, c.base.first) } : {}),
+      ...(kinds.includes('libbase') ? { 'lib − libbase': paired(c.lib.first, c.libbase.first) } : {}),
       ...(kinds.includes('compiled') ? { 'compiled − jose': paired(c.compiled.first, c.jose.first), 'compiled − guard': paired(c.compiled.first, c.guard.first) } : {}),
     };
     const ratio = (a: number[], b: number[]) => latency(a.map((x, i) => x / b[i]!));
-    const ratios: Record<string, Latency> = { 'guard / jose': ratio(c.guard.first, c.jose.first), ...(kinds.includes('compiled') ? { 'compiled / jose': ratio(c.compiled.first, c.jose.first) } : {}) };
+    const ratios: Record<string, Latency> = { 'guard / jose': ratio(c.guard.first, c.jose.first), 'lib / jose': ratio(c.lib.first, c.jose.first), ...(kinds.includes('libbase') ? { 'libbase / jose': ratio(c.libbase.first, c.jose.first) } : {}), ...(kinds.includes('compiled') ? { 'compiled / jose': ratio(c.compiled.first, c.jose.first) } : {}) };
     out[alg] = {
       first: per('first'),
       second: per('second'),
@@ -67,6 +68,8 @@ export function coldTable(title: string, s: Record<string, ColdCell>, heading = 
   }
   const base = Object.entries(s).filter(([, v]) => v.deltas['guard − base'] !== undefined);
   if (base.length > 0) lines.push('', `Against the baseline guard (BENCH_BASELINE_SRC) in the same rounds: ${base.map(([alg, v]) => `${alg} base ${withSpread(v.first.base)}, guard − base ${withSpread(v.deltas['guard − base']!)}`).join('; ')} ms`);
+  const libbase = Object.entries(s).filter(([, v]) => v.deltas['lib − libbase'] !== undefined);
+  if (libbase.length > 0) lines.push('', `Library only against the baseline library (BENCH_BASELINE_SRC, its own core) in the same rounds: ${libbase.map(([alg, v]) => `${alg} libbase ${withSpread(v.first.libbase)}, lib − libbase ${withSpread(v.deltas['lib − libbase']!)}, lib / jose ${withSpread(v.ratios!['lib / jose']!, 2)} vs libbase / jose ${withSpread(v.ratios!['libbase / jose']!, 2)}`).join('; ')} ms`);
   const compiled = Object.entries(s).filter(([, v]) => v.deltas['compiled − jose'] !== undefined);
   if (compiled.length > 0) {
     lines.push('', '| alg | compiled entry (build-guard) | compiled − jose | compiled − guard | guard / jose (per round) | compiled / jose (per round) | compiled ≤ 1.4× jose |', '|---|---:|---:|---:|---:|---:|---|');

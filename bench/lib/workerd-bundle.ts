@@ -37,14 +37,15 @@ export function workerBuildOptions(src = join(root, 'src')): BuildOptions {
 }
 
 /** `src`: the src/ whose `#…` imports resolve (another checkout's for a before/after; default this one's). */
-export async function bundleWorker(entry: string, outfile: string, extra: { minify?: boolean; keepNames?: boolean; define?: Record<string, string> } = {}, src = join(root, 'src')): Promise<WorkerBundle> {
+/** `core`: the .wasm to copy beside the bundle (default this checkout's; a baseline brings its own, whose exports may differ). */
+export async function bundleWorker(entry: string, outfile: string, extra: { minify?: boolean; keepNames?: boolean; define?: Record<string, string> } = {}, src = join(root, 'src'), core = CORE_WASM): Promise<WorkerBundle> {
   const r = await build({ ...workerBuildOptions(src), entryPoints: [entry], metafile: true, outfile, ...extra });
   const code = readFileSync(outfile, 'utf8');
   const wasmImport = /from\s*"([^"]*core\.wasm)"/.exec(code)?.[1];
   if (wasmImport !== undefined) {
     const target = join(outfile, '..', wasmImport);
     mkdirSync(join(target, '..'), { recursive: true });
-    copyFileSync(CORE_WASM, target);
+    copyFileSync(core, target);
   }
   const inputs: Record<string, number> = {};
   for (const [file, { bytesInOutput }] of Object.entries(Object.values(r.metafile.outputs).find((o) => o.entryPoint !== undefined)?.inputs ?? {})) {

@@ -86,19 +86,20 @@ export class Core {
 
   constructor(exports: CoreExports) {
     this.exports = exports;
-    this.inputPtr = exports.input_ptr();
-    this.inputCap = exports.input_cap();
-    this.sigPtr = exports.sig_ptr();
-    this.outPtr = exports.out_ptr();
-    this.payloadPtr = exports.payload_ptr();
-    this.extraPtr = exports.extra_ptr();
+    // Globals, not calls: a fresh isolate compiles every export at its first call.
+    this.inputPtr = exports.input_ptr.value;
+    this.inputCap = exports.input_cap.value;
+    this.sigPtr = exports.sig_ptr.value;
+    this.outPtr = exports.out_ptr.value;
+    this.payloadPtr = exports.payload_ptr.value;
+    this.extraPtr = exports.extra_ptr.value;
     this.buffer = exports.memory.buffer;
     this.memoryView = new Uint8Array(this.buffer);
     this.inputView = this.memoryView.subarray(this.inputPtr, this.inputPtr + this.inputCap);
     // Pop from the end: slot 0 is handed out first.
-    this.hmacSlotCount = exports.hmac_slots();
+    this.hmacSlotCount = exports.hmac_slots_initial.value;
     this.freeHmac = descending(this.hmacSlotCount);
-    this.freeEd25519 = descending(exports.ed25519_slots());
+    this.freeEd25519 = descending(exports.ed25519_slots.value);
   }
 
   // ---- compact JWS, decoded in place ----

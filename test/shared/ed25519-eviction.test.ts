@@ -14,7 +14,7 @@ describe('Ed25519 slot cache', () => {
   for (const [label, hotAfter] of [['tables built at first verify', 0], ['default threshold', -1]] as const) {
     it(`keeps more live keys than slots verifying, with memory bounded (${label})`, () => {
       const e = getCore().exports;
-      const slots = e.ed25519_slots();
+      const slots = e.ed25519_slots.value;
       const previous = hotAfter < 0 ? -1 : e.ed25519_test_hot_after(hotAfter);
       const message = seededBytes(70, 300);
       const pairs = Array.from({ length: slots + 16 }, (_, i) => {
@@ -46,7 +46,7 @@ describe('Ed25519 slot cache', () => {
   }
 
   it('keeps the most recently used keys resident', () => {
-    const slots = getCore().exports.ed25519_slots();
+    const slots = getCore().exports.ed25519_slots.value;
     const message = seededBytes(71, 50);
     const secret = seededBytes(8000, 32);
     const hot = importEd25519Key(ed25519.getPublicKey(secret));

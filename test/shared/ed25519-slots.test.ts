@@ -20,15 +20,15 @@ function raw() {
   const e = core.exports;
   const mem = () => new Uint8Array(e.memory.buffer);
   return {
-    slots: e.ed25519_slots(),
-    cap: e.input_cap(),
+    slots: e.ed25519_slots.value,
+    cap: e.input_cap.value,
     import(slot: number, pub: Uint8Array): number {
-      mem().set(pub, e.input_ptr());
+      mem().set(pub, e.input_ptr.value);
       return e.ed25519_import(slot);
     },
     verify(slot: number, msg: Uint8Array, sig: Uint8Array, len = msg.length): number {
-      mem().set(msg, e.input_ptr());
-      mem().set(sig, e.sig_ptr());
+      mem().set(msg, e.input_ptr.value);
+      mem().set(sig, e.sig_ptr.value);
       return e.ed25519_verify(slot, len);
     },
     drop: (slot: number): number => e.ed25519_drop(slot),

@@ -1,6 +1,8 @@
 // SHA-256/384/512 against the runtime's WebCrypto at every length 0..1024, and
-// streamed in parts split around every block boundary.
-import { describe, expect, it } from 'vitest';
+// streamed in parts split around every block boundary; on each compression the
+// core has: the looped one an isolate starts with, the unrolled one it moves to
+// (assembly/sha2-first-use.ts), and the switch between them inside a message.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getCore } from '../../src/wasm/instance.js';
 import { coreHash, coreHashParts } from '../../src/wasm/core-hash.js';
 import type { HashName } from '../../src/algorithms.js';
@@ -16,8 +18,22 @@ async function reference(name: HashName, data: Uint8Array): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.digest(name, data as BufferSource)));
 }
 
-describe.each(HASHES)('%s', (name, block) => {
+/** sha2_test_warm_after values: blocks on the looped compression before the unrolled one. */
+const PATHS: [string, number][] = [
+  ['looped compression only', 0xffffffff],
+  ['unrolled compression only', 0],
+  ['first 3 blocks looped', 3],
+];
+
+describe.each(HASHES.flatMap(([name, block]) => PATHS.map(([path, after]) => [name, path, block, after] as const)))('%s, %s', (name, _path, block, after) => {
   const message = seededBytes(0x5eed, 4 * block + 7);
+  let previous = 0;
+  beforeEach(() => {
+    previous = getCore().exports.sha2_test_warm_after(after);
+  });
+  afterEach(() => {
+    getCore().exports.sha2_test_warm_after(previous);
+  });
 
   it('matches WebCrypto at every length 0..1024', async () => {
     const data = seededBytes(1024, 1024);
