@@ -116,7 +116,7 @@ describe('hmac_entry_matches_main_entry_on_hostile_headers', () => {
   // One 64-byte secret serves every HS algorithm (at least as long as each hash output).
   const secret = crypto.getRandomValues(new Uint8Array(64));
 
-  it('signed tokens with hostile headers (fast-check): same verdict and error, raw or parsed, cached or not', async () => {
+  it('signed tokens with hostile headers (fast-check): same verdict and error, raw or parsed, cached or not, verify and verifySync', async () => {
     const allowed = fc.subarray(HS, { minLength: 1 });
     let accepted = 0;
     await fc.assert(
@@ -125,6 +125,10 @@ describe('hmac_entry_matches_main_entry_on_hostile_headers', () => {
         const options = { algorithms, key: secret, audience: 'api', currentDate: nowDate, rawPayload, cache };
         const main = outcome(() => mainVerifier(options as never).verifySync(jwt));
         expect(outcome(() => hmacVerifier(options as never).verifySync(jwt)), jwt).toBe(main);
+        // The async verify says the same from both entries (and the same as verifySync).
+        const asyncOf = (v: { verify(t: string): Promise<unknown> }) => v.verify(jwt).then((ok) => JSON.stringify({ ok }), (e: unknown) => outcome(() => { throw e; }));
+        expect(await asyncOf(hmacVerifier(options as never) as never), jwt).toBe(main);
+        expect(await asyncOf(mainVerifier(options as never) as never), jwt).toBe(main);
         if (main.startsWith('{"ok"')) accepted++;
       }),
       { numRuns: 600 },
