@@ -136,9 +136,10 @@ function accessTokenProfile(o: Partial<PolicyInput>): 'at+jwt' | undefined {
 /** `algorithms` checked (every name one the library verifies), with the specs `specOf` has for them. */
 function algorithms(value: unknown, specOf: SpecOf): AlgSpec[] {
   if (!Array.isArray(value) || value.length === 0) throw optionsError('algorithms', 'a non-empty allow-list is required');
-  if (value.some((a) => typeof a !== 'string' || !isAlgorithm(a))) throw optionsError('algorithms', 'unsupported algorithm');
   const specs: AlgSpec[] = [];
-  for (const a of value as string[]) {
+  // for...of, not some(): a hole in a sparse array is read (as undefined) and refused.
+  for (const a of value as unknown[]) {
+    if (typeof a !== 'string' || !isAlgorithm(a)) throw optionsError('algorithms', 'unsupported algorithm');
     const s = specOf(a);
     if (s !== undefined) specs.push(s);
   }

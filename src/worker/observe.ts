@@ -80,8 +80,10 @@ export class Observer {
  */
 export function serverTiming(ms: number, level: string): string {
   // Whole microseconds written out by hand: toFixed(3) costs several times more on every request.
-  const us = Math.round(ms * 1000);
-  if (!(us >= 0 && us < 1e15)) return `edgejwt;desc="${level}";dur=${ms.toFixed(3)}`;
+  const x = ms * 1000;
+  const us = Math.round(x);
+  // An exact half is where Math.round (up) and toFixed (the double's exact decimal) can differ.
+  if (!(us >= 0 && us < 1e15) || us - x === 0.5) return `edgejwt;desc="${level}";dur=${ms.toFixed(3)}`;
   const frac = us % 1000;
   return `edgejwt;desc="${level}";dur=${(us - frac) / 1000}.${frac < 10 ? '00' : frac < 100 ? '0' : ''}${frac}`;
 }

@@ -1,0 +1,43 @@
+// featuresFor (features/registry.ts) decides which features `edgejwt build-guard` imports
+// into a compiled entry; buildParts decides which it asks for when the guard starts. For
+// every combination of the settings that use an optional stage (cors, admin, rules,
+// publicPaths, an inline key set, a fetched key set, the KV verify cache) both name the
+// same features: a compiled entry never lacks one its guard needs (an outage) nor is
+// given one its guard would not set up.
+import { describe, expect, it } from 'vitest';
+import { buildParts } from '../../src/worker/build.js';
+import { parseConfig } from '../../src/worker/config.js';
+import { allFeatures } from '../../src/worker/features/all.js';
+import { featuresFor, type FeatureSource } from '../../src/worker/features/registry.js';
+import { AUD, CACHE_KEY, HS_ISS, ISS, JWKS_URL, demoKeys, jwksOf, kv } from './harness.js';
+
+const b64u = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+describe('features_for_matches_what_the_guard_asks', () => {
+  it('every combination of cors, admin, rules, publicPaths, jwks, jwksUrl and cache.verify: featuresFor = the features buildParts asks for', async () => {
+    const k = await demoKeys();
+    const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: 'an-admin-secret-of-16+', CACHE_KEY, VERIFY_CACHE: kv.VERIFY_CACHE, JWKS_CACHE: kv.JWKS_CACHE };
+    let configs = 0;
+    for (let bits = 0; bits < 128; bits++) {
+      const on = (i: number): boolean => (bits & (1 << i)) !== 0;
+      const issuers: Record<string, unknown>[] = [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' }];
+      if (on(4)) issuers.push({ issuer: 'https://inline.example.com', audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) });
+      if (on(5)) issuers.push({ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: JWKS_URL });
+      const raw: Record<string, unknown> = { issuers, origin: 'builtin:echo', cache: { jwks: false, verify: on(6) ? 'all' : false } };
+      if (on(0)) raw.cors = { allowOrigins: ['https://app.example.com'] };
+      if (on(1)) raw.admin = { path: '/__guard/stats', secretBinding: 'ADMIN_SECRET' };
+      if (on(2)) raw.rules = [{ pathPrefix: '/orders', scopes: ['orders'] }];
+      if (on(3)) raw.publicPaths = ['/health'];
+      const config = parseConfig(raw);
+      const asked = new Set<string>();
+      const recording: FeatureSource = (name, setting) => {
+        asked.add(name);
+        return allFeatures(name, setting);
+      };
+      await buildParts(config, env, { log: () => undefined }, recording);
+      expect([...asked].sort(), JSON.stringify(raw)).toEqual([...featuresFor(config)].sort());
+      configs++;
+    }
+    expect(configs).toBe(128);
+  });
+});
