@@ -235,7 +235,7 @@ function isolateSections(i: Isolate): string[] {
   const out: string[] = [];
   const kinds = ['noop', 'lib', 'guard', 'jose'] as const;
   const names: Record<string, string> = { noop: 'no-op Worker', lib: 'edgejwt library only', guard: 'edgejwt guard', jose: 'jose guard' };
-  if (i.processCold !== undefined) out.push(coldTable(`First request of a fresh workerd process (${i.n.processes} processes, every Worker its own isolate; process start p50 ${i.processStart?.p50.toFixed(0)} ms)`, i.processCold, '####'), '');
+  if (i.processCold !== undefined) out.push(coldTable(`First request of a fresh workerd process (${i.n.processes} processes, every Worker its own isolate; process start p50 ${i.processStart?.p50.toFixed(0)} ms)`, i.processCold, '####', 1), '');
   if (i.isolateCold !== undefined) out.push(coldTable(`First request of a fresh isolate in a running workerd (Worker Loader, ${i.n.isolates} rounds)`, i.isolateCold, '####'), '');
   out.push(`| warm p50 / p95 / p99 ms | ${kinds.map((k) => names[k]).join(' | ')} |`, `|---|${kinds.map(() => '---:').join('|')}|`);
   for (const [alg, w] of Object.entries(i.warm)) out.push(`| ${alg} | ${kinds.map((k) => `${w[k]!.p50.toFixed(2)} / ${w[k]!.p95.toFixed(2)} / ${w[k]!.p99.toFixed(2)}`).join(' | ')} |`);

@@ -138,7 +138,7 @@ const processCold = coldSummary(procRounds, BENCH_ALGS, KINDS);
 results.processStart = latency(processStart);
 results.processCold = processCold;
 tables.push(latencyTable(`Fresh workerd process with ${KINDS.length * BENCH_ALGS.length} Workers: start`, [['process start', latency(processStart)]]));
-tables.push(coldTable(`Fresh workerd process: first request of each Worker (${N.processes} processes)`, processCold));
+tables.push(coldTable(`Fresh workerd process: first request of each Worker (${N.processes} processes)`, processCold, '###', 1));
 }
 
 // 2. Fresh isolate in a running process: Worker Loader with a new id per sample.

@@ -52,8 +52,15 @@ export function coldStartBullet(iso: IsolateRun | undefined): string {
     `  On the first request of a fresh workerd process it pays ${range(med(process, 'guard − noop'))} ms over a no-op Worker, ${joseWord} a`,
     `  jose-based guard (medians of ${rounds} interleaved rounds for each of ${algs}; \`npm run bench:isolate\`, ${day(iso.env)}).`,
     `  Where the module is evaluated inside the first request (a fresh Worker Loader isolate) ${verdict}:`,
-    `  ${range(guardIso)} ms over a no-op against ${range(joseIso)} ms for the jose guard. The breakdown is in docs/speed.md.`,
+    `  ${range(guardIso)} ms over a no-op against ${range(joseIso)} ms for the jose guard.${compiledClause(isolate)} The breakdown is in docs/speed.md.`,
   ].join('\n');
+}
+
+/** The compiled entry's per-round ratio to the jose guard in a fresh isolate, when the run sampled it. */
+function compiledClause(isolate: Record<string, ColdCell>): string {
+  const ratios = Object.values(isolate).map((c) => c.ratios?.['compiled / jose']?.p50).filter((r): r is number => r !== undefined);
+  if (ratios.length === 0) return '';
+  return `\n  The compiled entry (\`edgejwt build-guard\`, what \`npm run deploy\` uploads when it can read GUARD_CONFIG) takes ${range(ratios, 2)}× the jose guard's first request there.`;
 }
 
 export type FreezeRun = { env: Env } & Record<string, Sample[] | Env>;
