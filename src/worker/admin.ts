@@ -6,6 +6,7 @@ import { ConfigError } from './config-error.js';
 import { absPath, section, str } from './config-values.js';
 import type { Counters } from './counters.js';
 import { ADMIN_KEYS } from './config-keys.js';
+import { ADMIN_SECRET_HEADER } from './request.js';
 
 export interface AdminConfig {
   path: string;
@@ -66,7 +67,7 @@ export async function adminResponse(request: Request, secret: string | undefined
  */
 export async function hasAdminSecret(request: Request, secret: string | undefined): Promise<boolean> {
   const want = secret ?? '';
-  return want.length > 0 && (await sameSecret(request.headers.get('x-guard-admin') ?? '', want));
+  return want.length > 0 && (await sameSecret(request.headers.get(ADMIN_SECRET_HEADER) ?? '', want));
 }
 
 /**

@@ -80,12 +80,10 @@ export class Forwarder {
     // The client's header names, read once for the two scans below (deleting a name twice is harmless).
     const names = [...headerNames(headers)];
     dropHopByHop(headers, names); // RFC 9110 §7.6.1, before the guard's own headers (hop-by-hop.ts)
-    // Every spelling of the guard's own headers (forwardClaims, forwardPayload), `X_Auth_Sub` too.
+    // Every spelling of the guard's own headers (forwardClaims, forwardPayload, the admin secret), `X_Auth_Sub` too.
     stripIdentity(headers, this.#identity, names);
     // A client's own copy of the assertion header, in any spelling.
     assertion?.dropClientCopies(headers);
-    // The guard's admin secret is for the guard's own endpoints, never for an origin.
-    headers.delete('x-guard-admin');
     if (!config.forwardToken) {
       dropToken(headers, config.tokenSources);
       // The DPoP proof is part of the credential (RFC 9449 §7.1), and already spent (replay store).

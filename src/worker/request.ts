@@ -12,6 +12,9 @@ export function isPublic(readings: readonly string[], config: { readonly publicP
   return publicFor(config.publicPaths, readings);
 }
 
+/** The header that carries the admin secret (admin.ts reads it); never forwarded, in any spelling. */
+export const ADMIN_SECRET_HEADER = 'x-guard-admin';
+
 /** The guard's own header names, as sameAsDash spells them, and their lengths (a cheap first test). */
 export interface IdentityHeaders {
   readonly names: ReadonlySet<string>;
@@ -19,8 +22,8 @@ export interface IdentityHeaders {
 }
 
 /**
- * The headers the guard sets itself (the forwardClaims headers and forwardPayload),
- * worked out once per configuration.
+ * The headers the guard owns (the forwardClaims headers, forwardPayload, and the admin
+ * secret's `x-guard-admin`), worked out once per configuration.
  *
  * @example
  * const own = identityHeaders(config);
@@ -30,6 +33,8 @@ export function identityHeaders(config: Pick<ForwardingConfig, 'forwardClaims' |
   const names = new Set(config.forwardClaims.map(([, h]) => sameAsDash(h)));
   // The payload header is the guard's too: a client's `X_Jwt_Payload` must not reach the origin as a verified payload.
   if (config.forwardPayload !== undefined) names.add(sameAsDash(config.forwardPayload));
+  // The admin secret is for the guard's own endpoints: an origin reading `X_Guard_Admin` as it must not see it.
+  names.add(ADMIN_SECRET_HEADER);
   return { names, lengths: new Set([...names].map((n) => n.length)) };
 }
 
