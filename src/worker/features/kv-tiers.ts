@@ -2,10 +2,6 @@
 // sets, the KV verify cache (L2) and its write admission. Imported by a compiled entry or
 // an embedder that uses it, and by the default Worker (features/all.ts).
 
-import { KvJwksStore } from '../jwks-store.js';
-import { WriteAdmission } from '../l2-admission.js';
-import { Sealer } from '../seal.js';
-import { KvVerifyCache } from '../verify-cache.js';
 import { openKvTiers } from '../kv-parts.js';
 import type { KvTiersFeature } from './registry.js';
 
@@ -16,4 +12,4 @@ import type { KvTiersFeature } from './registry.js';
  * import { createLeanGuard, kvTiers } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { kvTiers } });
  */
-export const kvTiers: KvTiersFeature = { Sealer, KvJwksStore, KvVerifyCache, WriteAdmission, openKvTiers };
+export const kvTiers: KvTiersFeature = { openKvTiers };

@@ -9,15 +9,11 @@
 
 import { ConfigError } from '../config-error.js';
 import type { GuardConfig } from '../config.js';
-import type { KvJwksStore } from '../jwks-store.js';
-import type { WriteAdmission } from '../l2-admission.js';
 import type { dpopStageFromEnv } from '../dpop-stage.js';
 import type { mtlsStage } from '../mtls-stage.js';
 import type { buildRevocation } from '../revocation-stage.js';
 import type { OriginAssertion } from '../origin-assertion.js';
 import type { RemoteKeys } from '../remote-keys.js';
-import type { Sealer } from '../seal.js';
-import type { KvVerifyCache } from '../verify-cache.js';
 import type { parseJwks } from '../../keys/local.js';
 import type { openKvTiers } from '../kv-parts.js';
 import type { DpopAnswers } from '../dpop-answers.js';
@@ -29,11 +25,7 @@ import type { checkRules, routeRules } from '../rules.js';
 
 /** @example const f: KvTiersFeature = kvTiers; */
 export interface KvTiersFeature {
-  Sealer: typeof Sealer;
-  KvJwksStore: typeof KvJwksStore;
-  KvVerifyCache: typeof KvVerifyCache;
-  WriteAdmission: typeof WriteAdmission;
-  /** What build.ts calls: the classes above, put together (kv-parts.ts). */
+  /** The sealer, the KV copy of key sets, the L2 and its admission, put together (kv-parts.ts). */
   openKvTiers: typeof openKvTiers;
 }
 /** @example const f: RemoteKeysFeature = remoteKeys; */
