@@ -4,10 +4,11 @@
 // by hand. The gzip figure is rounded to whole KB: zlib builds may differ by a few bytes.
 // Builds the core first when it is missing (a fresh clone). Run: node scripts/gen-core-size.mjs
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { writeBetweenMarkers } from './lib/markers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const doc = join(root, 'docs/runtimes.md');
@@ -22,12 +23,5 @@ if (!existsSync(wasm)) {
 const bytes = readFileSync(wasm);
 const kb = (n, digits) => `${(n / 1000).toFixed(digits)} KB`;
 const figure = `${kb(bytes.length, 1)} (${kb(gzipSync(bytes, { level: 9 }).length, 0)} gzip)`;
-const text = readFileSync(doc, 'utf8');
-const a = text.indexOf(BEGIN);
-const b = text.indexOf(END);
-if (a < 0 || b < a) {
-  console.error('gen-core-size: docs/runtimes.md has no core-size markers');
-  process.exit(1);
-}
-writeFileSync(doc, `${text.slice(0, a)}${BEGIN}${figure}${text.slice(b)}`);
+writeBetweenMarkers(doc, BEGIN, END, figure);
 console.log(`wrote ${doc} (the core: ${figure})`);

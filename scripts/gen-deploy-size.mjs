@@ -6,10 +6,11 @@
 // first when src/wasm/generated/core.wasm is missing (a fresh clone).
 // Run: node scripts/gen-deploy-size.mjs
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeBetweenMarkers } from './lib/markers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const doc = join(root, 'docs/deploy.md');
@@ -35,19 +36,8 @@ try {
   const wasm = readdirSync(out).filter((f) => f.endsWith('.wasm'));
   const wasmKiB = wasm.reduce((n, f) => n + statSync(join(out, f)).size, 0) / 1024;
   const { version } = JSON.parse(readFileSync(join(root, 'node_modules/wrangler/package.json'), 'utf8'));
-  const block = [
-    BEGIN,
-    `\`npm run deploy -- --dry-run --outdir /tmp/guard\` shows what would be uploaded without an account: ${m[1]} KiB, ${m[2]} KiB gzipped (Wrangler ${version}'s figures for the top-level environment of \`wrangler.toml\`), of which ${wasmKiB.toFixed(2)} KiB is the Wasm core.`,
-    END,
-  ].join('\n');
-  const text0 = readFileSync(doc, 'utf8');
-  const a = text0.indexOf(BEGIN);
-  const b = text0.indexOf(END);
-  if (a < 0 || b < a) {
-    console.error('gen-deploy-size: docs/deploy.md has no deploy-size markers');
-    process.exit(1);
-  }
-  writeFileSync(doc, text0.slice(0, a) + block + text0.slice(b + END.length));
+  const line = `\`npm run deploy -- --dry-run --outdir /tmp/guard\` shows what would be uploaded without an account: ${m[1]} KiB, ${m[2]} KiB gzipped (Wrangler ${version}'s figures for the top-level environment of \`wrangler.toml\`), of which ${wasmKiB.toFixed(2)} KiB is the Wasm core.`;
+  writeBetweenMarkers(doc, BEGIN, END, `\n${line}\n`);
   console.log(`wrote ${doc} (${m[1]} KiB, gzip ${m[2]} KiB)`);
 } finally {
   rmSync(out, { recursive: true, force: true });
