@@ -93,13 +93,14 @@ export const VERIFIER_OPTION_NAMES = {
 } as const satisfies OptionNames<Required<VerifierOptions>>;
 
 /**
- * A verifier built by createVerifier: keys imported once, options checked once.
+ * A verifier built by createVerifier: options checked once, each key built once, at
+ * the first verify that selects it (or all at once by `prepare`).
  *
  * @example
  * const { payload } = await verifier.verify(token); // every algorithm
  * const { payload: p } = verifier.verifySync(token); // HS*, EdDSA everywhere; RS/PS/ES under Node, Bun, Deno
  */
-export interface Verifier {
+export interface Verifier extends Preparable {
   /** Verify `token`: signature first, then claims. Rejects with a JwtError. */
   verify<P = JWTPayload>(token: string): Promise<VerifyResult<P>>;
   /** verify without a promise; ERR_ASYNC_REQUIRED where a step would have to wait (WebCrypto, a key fetch or first import). */
@@ -115,11 +116,36 @@ export interface Verifier {
  * const v: RawVerifier = createVerifier({ algorithms: ['EdDSA'], key: jwk, rawPayload: true });
  * const bytes: Uint8Array = v.verifySync(jws).payload;
  */
-export interface RawVerifier {
+export interface RawVerifier extends Preparable {
   verify(token: string): Promise<VerifyResult<Uint8Array>>;
   verifySync(token: string): VerifyResult<Uint8Array>;
   /** Drop every cached result (there are none: rawPayload does not cache). */
   clearCache(): void;
+}
+
+/**
+ * `prepare`, on every verifier: build every key it holds in code now instead of at
+ * the first verify that selects it.
+ * @example
+ * await verifier.prepare(); // rejects with an AggregateError listing every key that cannot be built
+ */
+export interface Preparable {
+  /**
+   * Build now every key the verifier holds in code (`key`, and each key of a `jwks`
+   * object or createLocalJWKSet set, for every allowed algorithm it fits): the checks
+   * that cost (an EC point on its curve, RSA parameters) and the imports (Wasm,
+   * node:crypto, WebCrypto) that createVerifier leaves to the first verify selecting
+   * the key. Resolves when all are built; else rejects with an `AggregateError` whose
+   * `errors` hold one JwtError per key that cannot be built (the error its verify
+   * would give, never key bytes), in the order of the options. A key in a set that a
+   * verify would pass over (an off-curve point) or refuse (a short RSA modulus) is
+   * reported too. Remote sets are not fetched. Safe to call more than once, and to
+   * skip: a verifier that was never prepared verifies the same way.
+   * @example
+   * const verifier = createVerifier({ issuers });
+   * await verifier.prepare(); // at deploy or start-up: a broken key fails here, not at its first token
+   */
+  prepare(): Promise<void>;
 }
 
 const DEFAULT_MAX_TOKEN = 16_384;
@@ -214,7 +240,31 @@ function buildVerifierFrom(s: Setup): Verifier {
     clearCache(): void {
       s.cache?.clear();
     },
+    prepare: () => prepareKeys(s),
   };
+}
+
+/** Verifier.prepare: every held key built for each allowed algorithm it fits; a key none of them can build is reported. */
+async function prepareKeys(s: Setup): Promise<void> {
+  const errors: unknown[] = [];
+  // One policy may stand for several issuer names: each is built once.
+  for (const policy of new Set(s.single === undefined ? s.byIssuer.values() : [s.single])) {
+    for (const key of policy.source.held?.() ?? []) {
+      let built = false;
+      let first: unknown;
+      for (const spec of policy.specs.values()) {
+        if (!key.fits(spec)) continue;
+        try {
+          await key.handle(spec);
+          built = true;
+        } catch (e) {
+          first ??= e;
+        }
+      }
+      if (!built && first !== undefined) errors.push(first);
+    }
+  }
+  if (errors.length > 0) throw new AggregateError(errors, `${errors.length} verification key(s) cannot be built`);
 }
 
 /** The options, checked once: every mistake is ERR_OPTIONS_INVALID here, never at verify time. */

@@ -49,8 +49,17 @@ export interface KeyEntryInit {
   fingerprint?: string | undefined;
   /** The runtime form for one algorithm; a throw that is not a JwtError becomes ERR_KEY_INVALID. */
   make: (spec: AlgSpec) => Handle | Promise<Handle>;
-  /** True for an algorithm whose import can only fail asynchronously: prepare leaves it to the first verify. */
+  /**
+   * True for an algorithm whose runtime form is left to the first verify by prepare: an
+   * import that can only fail asynchronously, or one that costs (a Wasm import, a
+   * node:crypto key object).
+   */
   lazy?: (spec: AlgSpec) => boolean;
+  /**
+   * The checks of the key's value that cost (its EC point on the curve, its RSA
+   * parameters): run once, at the first handle() or sound(); a failure is remembered.
+   */
+  check?: (() => void) | undefined;
 }
 
 const never = (): boolean => false;
@@ -76,6 +85,11 @@ export class KeyEntry {
   readonly #make: (spec: AlgSpec) => Handle | Promise<Handle>;
   readonly #lazy: (spec: AlgSpec) => boolean;
   readonly #handles = new Map<string, Handle | Promise<Handle>>();
+  /** The deferred check, until it has run. */
+  #check: (() => void) | undefined;
+  /** What the deferred check found, or a synchronous make failed with, remembered so every verify fails alike. */
+  #broken: JwtError | undefined;
+  readonly #failed = new Map<string, JwtError>();
 
   constructor(init: KeyEntryInit) {
     this.kid = init.kid;
@@ -87,6 +101,24 @@ export class KeyEntry {
     this.fingerprint = init.fingerprint;
     this.#make = init.make;
     this.#lazy = init.lazy ?? never;
+    this.#check = init.check;
+  }
+
+  /**
+   * False when the key's deferred check fails (run once, here or at the first handle()):
+   * a key set passes such a key over, as it passes over one that does not parse.
+   */
+  sound(): boolean {
+    const check = this.#check;
+    if (check !== undefined) {
+      this.#check = undefined;
+      try {
+        check();
+      } catch (cause) {
+        this.#broken = asKeyError(cause);
+      }
+    }
+    return this.#broken === undefined;
   }
 
   /** kty, crv and the key's own alg all fit `spec`. */
@@ -95,11 +127,11 @@ export class KeyEntry {
   }
 
   /**
-   * createVerifier's check of a configured key for `spec`: everything that can fail
-   * synchronously fails now (HMAC secrets are checked here and imported at their first
-   * verify). An import that can only fail asynchronously (WebCrypto JWK imports, Ed25519
-   * CryptoKey exports) reports at the first verify either way, so it starts there:
-   * a request for another issuer does not pay for it.
+   * createVerifier's check of a configured key for `spec`: the cheap checks fail now (a
+   * key too short; an HMAC secret's length, imported at its first verify). What costs or
+   * can only fail asynchronously (the deferred check, Wasm and backend imports, Ed25519
+   * CryptoKey exports) is left to the first verify that selects the key, so a request
+   * for another issuer does not pay for it; Verifier.prepare does it all at once.
    */
   prepare(spec: AlgSpec): void {
     if (this.problem !== undefined) throw this.problem;
@@ -111,13 +143,19 @@ export class KeyEntry {
   /** The runtime form for `spec` (imported once); a promise only while an async import runs. */
   handle(spec: AlgSpec): Handle | Promise<Handle> {
     if (this.problem !== undefined) throw this.problem;
+    if (!this.sound()) throw this.#broken!;
     const known = this.#handles.get(spec.alg);
     if (known !== undefined) return known;
+    const failed = this.#failed.get(spec.alg);
+    if (failed !== undefined) throw failed;
     let made: Handle | Promise<Handle>;
     try {
       made = this.#make(spec);
     } catch (cause) {
-      throw cause instanceof JwtError ? cause : new JwtError('ERR_KEY_INVALID', { cause });
+      const error = asKeyError(cause);
+      // The same bytes fail the same way: remembered, so a broken key costs one import (a core fault is not the key's).
+      if (error.code !== 'ERR_WASM_CORE') this.#failed.set(spec.alg, error);
+      throw error;
     }
     if (made instanceof Promise) {
       const pending = made.then(
@@ -126,7 +164,7 @@ export class KeyEntry {
           return h;
         },
         (cause: unknown) => {
-          throw cause instanceof JwtError ? cause : new JwtError('ERR_KEY_INVALID', { cause });
+          throw asKeyError(cause);
         },
       );
       // Failed imports are remembered too (the same bytes fail the same way); never unhandled.
@@ -137,4 +175,9 @@ export class KeyEntry {
     this.#handles.set(spec.alg, made);
     return made;
   }
+}
+
+/** A failure while building a key, as the JwtError a verify reports (ERR_KEY_INVALID unless it is one already). */
+function asKeyError(cause: unknown): JwtError {
+  return cause instanceof JwtError ? cause : new JwtError('ERR_KEY_INVALID', { cause });
 }

@@ -21,11 +21,16 @@ export function keyEntryFrom(input: KeyInput): KeyEntry {
   // The reason is fixed text: the string may be the secret itself.
   if (typeof input === 'string') throw bad(STRING_KEY_REASON);
   if (typeof input !== 'object' || input === null) throw bad('unsupported key input');
-  return keyEntryFromJwk(input as JWK);
+  return keyEntryFromJwk(input as JWK, true);
 }
 
-/** A key entry from a JWK of any kty this library reads; throws ERR_KEY_INVALID for a malformed one. */
-export function keyEntryFromJwk(jwk: JWK): KeyEntry {
+/**
+ * A key entry from a JWK of any kty this library reads; throws ERR_KEY_INVALID for a
+ * malformed one. `defer`: the checks that cost (EC point on its curve, RSA parameters)
+ * run at the entry's first use instead (KeyEntry.sound), and its import is left to the
+ * first verify: for keys a verifier holds in code, checked now only in shape and length.
+ */
+export function keyEntryFromJwk(jwk: JWK, defer = false): KeyEntry {
   if (jwk.kty === 'oct') return octJwkEntry(jwk);
   const common = jwkFacts(jwk);
   switch (jwk.kty) {
@@ -34,25 +39,30 @@ export function keyEntryFromJwk(jwk: JWK): KeyEntry {
       const e = bytesOf(jwk.e, 'e');
       if (e.length === 0 || e.length > 8) throw bad('RSA exponent out of range');
       // e = 1 (and friends) would let anyone forge RS256: refused before any backend sees the key.
-      checkRsaParams(n, e);
+      const check = (): void => checkRsaParams(n, e);
+      if (!defer) check();
       const bits = bitLength(n);
       const problem = bits < MIN_RSA_BITS ? new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' }) : undefined;
-      return new KeyEntry({ ...common, kty: 'RSA', ...jwkImport({ kty: 'RSA', n: jwk.n!, e: jwk.e! }, Math.ceil(bits / 8)), ...(problem ? { problem } : {}) });
+      return new KeyEntry({ ...common, kty: 'RSA', ...jwkImport({ kty: 'RSA', n: jwk.n!, e: jwk.e! }, Math.ceil(bits / 8), defer), ...(problem ? { problem } : {}), ...(defer ? { check } : {}) });
     }
     case 'EC': {
       const size = typeof jwk.crv === 'string' && Object.hasOwn(EC_COORD, jwk.crv) ? EC_COORD[jwk.crv]! : 0;
       if (size === 0) return new KeyEntry({ ...common, usable: false, kty: 'EC', make: cannotVerify });
       if (bytesOf(jwk.x, 'x').length !== size || bytesOf(jwk.y, 'y').length !== size) throw bad('EC coordinate length');
-      // On the curve now, whatever the backend's import would have said (src/keys/ec-point.ts).
-      checkEcPoint(jwk);
-      return new KeyEntry({ ...common, kty: 'EC', crv: jwk.crv!, ...jwkImport({ kty: 'EC', crv: jwk.crv!, x: jwk.x!, y: jwk.y! }, 2 * size) });
+      // On the curve before any use, whatever the backend's import would have said (src/keys/ec-point.ts).
+      // The members are read once: the check and the import see the same point.
+      const point = { kty: 'EC', crv: jwk.crv!, x: jwk.x!, y: jwk.y! } as const;
+      const check = (): void => checkEcPoint(point);
+      if (!defer) check();
+      return new KeyEntry({ ...common, kty: 'EC', crv: point.crv, ...jwkImport(point, 2 * size, defer), ...(defer ? { check } : {}) });
     }
     case 'OKP': {
       // X25519 and Ed448 keys may sit in the same set; they just never verify here.
       if (jwk.crv !== 'Ed25519') return new KeyEntry({ ...common, usable: false, kty: 'OKP', make: cannotVerify });
       const x = bytesOf(jwk.x, 'x');
       if (x.length !== 32) throw bad('Ed25519 public key must be 32 bytes');
-      return new KeyEntry({ ...common, kty: 'OKP', crv: 'Ed25519', make: () => new WasmHandle(importEd25519Key(x)) });
+      // The point is decompressed (and refused if it is not one) by the core's import.
+      return new KeyEntry({ ...common, kty: 'OKP', crv: 'Ed25519', make: () => new WasmHandle(importEd25519Key(x)), lazy: () => defer });
     }
     default:
       throw bad('unsupported kty');
@@ -105,9 +115,12 @@ function backendHandle(spec: AlgSpec, key: BackendKey | Promise<BackendKey>, sig
   return key instanceof Promise ? key.then((k) => new BackendHandle(spec, k, sigLength)) : new BackendHandle(spec, key, sigLength);
 }
 
-/** How a JWK public key (RSA, EC) makes its backend key; under WebCrypto the import can only fail asynchronously, so it waits for the first verify. */
-function jwkImport(jwk: PublicJwk, sigLength: number): { make: (spec: AlgSpec) => Handle | Promise<Handle>; lazy: (spec: AlgSpec) => boolean } {
-  return { make: (spec) => backendHandle(spec, backend.importJwk(spec, jwk), sigLength), lazy: () => backend.name === 'webcrypto' };
+/**
+ * How a JWK public key (RSA, EC) makes its backend key. It waits for the first verify
+ * when `defer`, and under WebCrypto always (an import there can only fail asynchronously).
+ */
+function jwkImport(jwk: PublicJwk, sigLength: number, defer: boolean): { make: (spec: AlgSpec) => Handle | Promise<Handle>; lazy: (spec: AlgSpec) => boolean } {
+  return { make: (spec) => backendHandle(spec, backend.importJwk(spec, jwk), sigLength), lazy: () => defer || backend.name === 'webcrypto' };
 }
 
 /** The runtime form of a key that is kept only to be skipped (unusable curves): never selected, never made. */

@@ -34,8 +34,12 @@ export const LOCAL_SET_OPTION_NAMES = { allowHmac: true } as const satisfies Opt
 
 const MAX_JWKS_KEYS = 100;
 
-/** Parse a JWKS object into key entries, skipping keys that cannot verify. */
-export function parseJwks(jwks: unknown): KeyEntry[] {
+/**
+ * Parse a JWKS object into key entries, skipping keys that cannot verify. `defer`: the
+ * checks that cost run when a token first selects a key (keyEntryFromJwk), and one that
+ * fails then is passed over as one that did not parse (pick in source.ts).
+ */
+export function parseJwks(jwks: unknown, defer = false): KeyEntry[] {
   if (typeof jwks !== 'object' || jwks === null || !Array.isArray((jwks as JSONWebKeySet).keys)) {
     throw new JwtError('ERR_JWKS_INVALID', { reason: 'expected an object with a keys array' });
   }
@@ -45,7 +49,7 @@ export function parseJwks(jwks: unknown): KeyEntry[] {
   for (const jwk of list) {
     if (typeof jwk !== 'object' || jwk === null) throw new JwtError('ERR_JWKS_INVALID', { reason: 'a key is not an object' });
     try {
-      const entry = keyEntryFromJwk(jwk);
+      const entry = keyEntryFromJwk(jwk, defer);
       if (entry.usable) out.push(entry);
     } catch (cause) {
       // One malformed key must not take the whole set down (issuers publish odd keys).
@@ -70,8 +74,18 @@ export class LocalJWKSet implements KeySource {
 
   constructor(jwks: JSONWebKeySet, options: LocalSetOptions = {}) {
     checkOptionNames(options, LOCAL_SET_OPTION_NAMES);
-    this.#keys = parseJwks(jwks);
+    // Held in code: each key's costly checks and import wait for the first token that selects it.
+    this.#keys = parseJwks(jwks, true);
     this.#allowHmac = options.allowHmac !== false;
+  }
+
+  /** How many keys of the set can verify JWS (their deferred checks not run yet). */
+  get size(): number {
+    return this.#keys.length;
+  }
+
+  held(): readonly KeyEntry[] {
+    return this.#allowHmac ? this.#keys : this.#keys.filter((k) => k.kty !== 'oct');
   }
 
   select(spec: AlgSpec, kid: string | undefined): KeyEntry {

@@ -1,7 +1,8 @@
 // One configured key (`key` in the options) as a key source: the token's kid is
 // not consulted, and the key is checked for every allowed algorithm it fits at
-// construction (KeyEntry.prepare), so a short or broken key fails there rather than
-// on the first token.
+// construction (KeyEntry.prepare: shape, length, algorithm fit), so a short or
+// mistyped key fails there; what costs (curve and RSA checks, imports) waits for the
+// first verify, or Verifier.prepare.
 
 import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
@@ -12,6 +13,9 @@ import { KEY_SOURCE, type KeySource } from './source.js';
 export class SingleKey implements KeySource {
   readonly [KEY_SOURCE] = true as const;
   constructor(readonly entry: KeyEntry) {}
+  held(): readonly KeyEntry[] {
+    return [this.entry];
+  }
   select(spec: AlgSpec): KeyEntry {
     if (!this.entry.fits(spec)) throw new JwtError('ERR_KEY_ALG_MISMATCH');
     return this.entry;
@@ -23,7 +27,7 @@ export function singleKey(entry: KeyEntry, specs: AlgSpec[]): SingleKey {
   if (!entry.usable) throw new JwtError('ERR_KEY_INVALID', { reason: 'use, key_ops or alg of the key rule out verification' });
   const fitting = specs.filter((s) => entry.fits(s));
   if (fitting.length === 0) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'no allowed algorithm fits the key' });
-  // Check now, so a short or broken key fails here rather than on the first token.
+  // Check now, so a short or mistyped key fails here rather than on the first token.
   let firstError: unknown;
   let ok = 0;
   for (const s of fitting) {

@@ -15,6 +15,8 @@ export interface KeySource {
    * for this algorithm and kid, without any I/O; undefined when none is known now.
    */
   peek?(spec: AlgSpec, kid: string | undefined): KeyEntry | undefined;
+  /** For sources that hold their keys in code (one key, a local set): every key, for Verifier.prepare. */
+  held?(): readonly KeyEntry[];
 }
 
 export function isKeySource(value: unknown): value is KeySource {
@@ -31,6 +33,8 @@ export function pick(keys: readonly KeyEntry[], spec: AlgSpec, kid: string | und
     if (kid !== undefined && k.kid !== kid) continue;
     if (!k.fits(spec)) continue;
     if (k.kty === 'oct' && !allowHmac) continue;
+    // A key whose deferred check fails (run here once) is no candidate, as if it had not parsed.
+    if (!k.sound()) continue;
     if (found !== undefined) throw new JwtError('ERR_JWKS_MULTIPLE_MATCHING_KEYS');
     found = k;
   }

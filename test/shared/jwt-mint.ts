@@ -98,6 +98,20 @@ export async function codeOf(fn: () => unknown): Promise<string> {
   }
 }
 
+/** The codes Verifier.prepare reports, one per key it cannot build ([] when it resolves). */
+export async function prepareCodes(v: { prepare(): Promise<void> }): Promise<string[]> {
+  try {
+    await v.prepare();
+    return [];
+  } catch (e) {
+    if (!(e instanceof AggregateError)) return [`THROWN:${String(e)}`];
+    return e.errors.map((x: unknown) => {
+      const code = (x as { code?: unknown }).code;
+      return typeof code === 'string' ? code : `THROWN:${String(x)}`;
+    });
+  }
+}
+
 export function codeOfSync(fn: () => unknown): string {
   try {
     fn();

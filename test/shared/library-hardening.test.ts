@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createLocalJWKSet, createRemoteJWKSet, createSigner, createVerifier, type JWK } from '../../src/index.js';
 import { jwtAuth } from '../../src/hono/index.js';
-import { NOW, b64u, claims, codeOf, codeOfSync, generate, mint, nowDate, unb64u } from './jwt-mint.js';
+import { NOW, b64u, claims, codeOf, codeOfSync, generate, prepareCodes, mint, nowDate, unb64u } from './jwt-mint.js';
 
 const secret = new Uint8Array(32).fill(9);
 let hsKey: CryptoKey | undefined;
@@ -33,12 +33,14 @@ async function forgedForExponentOne(payload: Record<string, unknown>, modulusByt
 }
 
 describe('rsa_weak_params_refused', () => {
-  it('e = 1: the forged token does not verify, and the key is refused at import', async () => {
+  it('e = 1: the forged token does not verify, and the key is refused before its import', async () => {
     const { publicJwk } = await generate('RS256');
     const weak = { kty: 'RSA', n: publicJwk.n!, e: 'AQ' } as JWK;
     const forged = await forgedForExponentOne(claims(), unb64u(weak.n!).length);
-    // Refused when configured as the key...
-    expect(codeOfSync(() => createVerifier({ algorithms: ['RS256'], key: weak, currentDate: nowDate }))).toBe('ERR_KEY_INVALID');
+    // Refused when configured as the key: by prepare, and by the first verify (before any backend import)...
+    const asKey = createVerifier({ algorithms: ['RS256'], key: weak, currentDate: nowDate });
+    expect(await codeOf(() => asKey.verify(forged))).toBe('ERR_KEY_INVALID');
+    expect(await prepareCodes(asKey)).toEqual(['ERR_KEY_INVALID']);
     // ...and left out of a key set, so the forgery finds no key.
     const v = createVerifier({ algorithms: ['RS256'], jwks: { keys: [weak] }, currentDate: nowDate });
     expect(await codeOf(() => v.verify(forged))).toBe('ERR_JWKS_NO_MATCHING_KEY');
@@ -56,13 +58,18 @@ describe('rsa_weak_params_refused', () => {
     }],
   ];
   for (const [name, make] of variants) {
-    it(`${name}: ERR_KEY_INVALID as a key; skipped in a local set`, async () => {
+    it(`${name}: ERR_KEY_INVALID as a key (at its first verify, or prepare); skipped in a local set`, async () => {
       const { publicJwk } = await generate('RS256');
       const jwk = make(publicJwk.n!);
-      expect(codeOfSync(() => createVerifier({ algorithms: ['RS256'], key: jwk }))).toBe('ERR_KEY_INVALID');
+      const token = `${b64u('{"alg":"RS256"}')}.${b64u(JSON.stringify(claims()))}.${b64u(new Uint8Array(256))}`;
+      const asKey = createVerifier({ algorithms: ['RS256'], key: jwk, currentDate: nowDate });
+      expect(await codeOf(() => asKey.verify(token))).toBe('ERR_KEY_INVALID');
+      expect(await prepareCodes(asKey)).toEqual(['ERR_KEY_INVALID']);
       const set = createLocalJWKSet({ keys: [jwk] });
       const v = createVerifier({ algorithms: ['RS256'], jwks: set, currentDate: nowDate });
-      expect(await codeOf(() => v.verify(`${b64u('{"alg":"RS256"}')}.${b64u(JSON.stringify(claims()))}.${b64u(new Uint8Array(256))}`))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+      expect(await codeOf(() => v.verify(token))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+      // prepare reports the key the set passes over.
+      expect(await prepareCodes(v)).toEqual(['ERR_KEY_INVALID']);
     });
   }
 
