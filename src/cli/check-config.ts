@@ -1,13 +1,15 @@
 // `edgejwt check-config`: read GUARD_CONFIG from the Wrangler configuration (through
 // Wrangler's own reader, ./wrangler-config.ts), check it exactly as the guard will
-// (parseConfig), and check the bindings it needs, so a typo fails before a deploy
-// and not on the first request. Errors name the file, line and column.
+// (parseConfig), check the bindings it needs, and build every inline key
+// (./inline-keys.ts), so a typo or a broken key fails before a deploy and not on the
+// first request. Errors name the file, line and column.
 
 import { readFileSync } from 'node:fs';
 import { requiredBindings } from '../worker/bindings.js';
 import { ConfigError, parseConfig, type GuardConfig } from '../worker/config.js';
 import { CliError, EXIT, formatPosition, type SourcePosition } from './cli-error.js';
 import { jsonErrorOffset, keyOffset, positionAt, valueOffset } from './source-position.js';
+import { inlineKeyErrors } from './inline-keys.js';
 import { readWranglerScope, type WranglerScope } from './wrangler-config.js';
 
 export interface CheckResult {
@@ -81,7 +83,9 @@ function readText(file: string): string {
 }
 
 /**
- * Check the guard configuration of a Wrangler project. Resolves to the result and the
+ * Check the guard configuration of a Wrangler project: the config, its bindings, and
+ * (once those pass) every inline key built as the guard will build it at its first
+ * token (inlineKeyErrors). Resolves to the result and the
  * file read; throws CliError for a file that cannot be found or read (exit 2) or that
  * Wrangler refuses (exit 1).
  *
@@ -122,5 +126,12 @@ export async function checkConfigFile(options: CheckOptions = {}): Promise<{ res
       return { result: { ok: false, errors: [`${at === undefined ? '' : `${formatPosition(at)}: `}GUARD_CONFIG is not valid JSON`], notes: [] }, file };
     }
   }
-  return { result: checkGuardConfig(raw, scope, where(value ?? key)), file, raw };
+  const at = where(value ?? key);
+  const result = checkGuardConfig(raw, scope, at);
+  if (result.ok) {
+    // The guard builds keys at their first token; the deploy builds them all now (build-guard runs this too).
+    const keyErrors = await inlineKeyErrors(parseConfig(raw));
+    if (keyErrors.length > 0) return { result: { ok: false, errors: keyErrors.map((e) => `${at === undefined ? '' : `${formatPosition(at)}: `}${e}`), notes: result.notes }, file, raw };
+  }
+  return { result, file, raw };
 }

@@ -2,7 +2,10 @@
 // parsed config as a literal and imports only the features that config uses, so the
 // deployed isolate neither parses nor checks the config and never loads what it does not
 // use (src/worker/compiled.ts). The config is in the uploaded script: it names secret
-// bindings but holds no secret (keys in it are public keys).
+// bindings but holds no secret (keys in it are public keys). The deployed guard builds
+// each key at its first token, so `edgejwt build-guard` writes an entry only after
+// checkConfigFile has built every inline key (./inline-keys.ts): a broken key fails
+// the build, not a request.
 
 import { configLiteral } from '../worker/config-literal.js';
 import { configSource } from '../worker/config-source.js';

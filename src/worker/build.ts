@@ -177,8 +177,10 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
       fetched.set(is.issuer[0]!, source);
       identity.push(base, 'discovery');
     } else {
-      if (keySets!.parseJwks(src.jwks).length === 0) throw new ConfigError(`${at}.jwks`, 'no usable verification key in the set');
-      issuers.push({ ...base, jwks: src.jwks as never });
+      // Parsed once, here; each key's costly checks and import wait for the first token that selects it.
+      const set = keySets!.createLocalJWKSet(src.jwks as never);
+      if (set.size === 0) throw new ConfigError(`${at}.jwks`, 'no usable verification key in the set');
+      issuers.push({ ...base, jwks: set });
       identity.push(base, src.jwks);
     }
   }

@@ -3,6 +3,7 @@
 // --help, the contributors' `npm run check-config`, and the JSON Schema kept in
 // step with parseConfig.
 import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -196,6 +197,43 @@ describe('checking GUARD_CONFIG', () => {
   });
 });
 
+/** A GUARD_CONFIG with one inline key per algorithm given, each an EdDSA or ES256 public JWK (optionally broken). */
+function inlineKeyConfig(keys: { alg: 'ES256' | 'EdDSA'; broken?: boolean }[]) {
+  return {
+    issuers: keys.map(({ alg, broken }, i) => {
+      const pair = alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
+      const jwk = pair.publicKey.export({ format: 'jwk' }) as { x: string; y?: string };
+      if (broken === true && alg === 'ES256') {
+        // y's last bit flipped: off the curve (only the curve check finds it).
+        const y = Buffer.from(jwk.y!, 'base64url');
+        y[y.length - 1]! ^= 1;
+        jwk.y = y.toString('base64url');
+      } else if (broken === true) {
+        // y = p: 32 bytes that are no Ed25519 point (only the core's import finds it).
+        jwk.x = Buffer.concat([Buffer.from([0xed]), Buffer.alloc(30, 0xff), Buffer.from([0x7f])]).toString('base64url');
+      }
+      return { issuer: `https://id${i}.example.com`, audience: 'api', algorithms: [alg], jwks: { keys: [{ ...jwk, kid: `k${i}` }] } };
+    }),
+  };
+}
+
+describe('check_config_refuses_broken_inline_key', () => {
+  it('an inline key only its costly checks refuse (off-curve EC point, Ed25519 non-point) fails the check, one line each, no key bytes', async () => {
+    const bad = inlineKeyConfig([{ alg: 'ES256' }, { alg: 'ES256', broken: true }, { alg: 'EdDSA', broken: true }, { alg: 'EdDSA' }]);
+    const dir = project({ 'wrangler.toml': toml(bad), 'good.toml': toml(inlineKeyConfig([{ alg: 'ES256' }, { alg: 'EdDSA' }])) });
+    const r = await check(dir, 'wrangler.toml');
+    expect(r.ok).toBe(false);
+    expect(r.errors).toHaveLength(2);
+    expect(r.errors[0]).toMatch(/wrangler\.toml:\d+:\d+: GUARD_CONFIG issuers\[1\]\.jwks: key is malformed or unusable: EC point is not on the curve$/);
+    expect(r.errors[1]).toMatch(/GUARD_CONFIG issuers\[2\]\.jwks: key is malformed or unusable: not a valid Ed25519 public key$/);
+    for (const is of bad.issuers.slice(1, 3)) {
+      const k = is.jwks.keys[0]! as { x: string; y?: string };
+      for (const part of [k.x, k.y].filter((p): p is string => p !== undefined)) expect(r.errors.join('\n')).not.toContain(part.slice(0, 12));
+    }
+    expect((await check(dir, 'good.toml')).errors).toEqual([]);
+  });
+});
+
 describe('the edgejwt bin (built: dist/cli/edgejwt.js)', () => {
   const bin = join(root, 'dist/cli/edgejwt.js');
   const run = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
@@ -227,6 +265,12 @@ describe('the edgejwt bin (built: dist/cli/edgejwt.js)', () => {
     const bad = run(dir, 'build-guard', 'bad.toml', '--out', 'bad.js');
     expect(bad.status).toBe(1);
     expect(existsSync(join(dir, 'bad.js'))).toBe(false);
+    // A broken inline key fails the build too (check_config_refuses_broken_inline_key), not the first request.
+    writeFileSync(join(dir, 'broken-key.toml'), toml(inlineKeyConfig([{ alg: 'ES256', broken: true }])));
+    const broken = run(dir, 'build-guard', 'broken-key.toml', '--out', 'broken.js');
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toContain('GUARD_CONFIG issuers[0].jwks: key is malformed or unusable: EC point is not on the curve');
+    expect(existsSync(join(dir, 'broken.js'))).toBe(false);
     expect(run(dir, 'check-config', '--out', 'x.js').status).toBe(2);
   });
 

@@ -3,7 +3,7 @@
 // without it, on edgejwt/hmac's policies (src/hmac/source.ts), so its bundle carries no
 // JWK, CryptoKey or key-set code. See registry.ts.
 
-import { parseJwks } from '../../keys/local.js';
+import { createLocalJWKSet } from '../../keys/local.js';
 import { buildPolicy } from '../../options.js';
 import type { KeySetsFeature } from './registry.js';
 
@@ -14,4 +14,4 @@ import type { KeySetsFeature } from './registry.js';
  * import { createLeanGuard, keySets, remoteKeys } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { keySets, remoteKeys } });
  */
-export const keySets: KeySetsFeature = { buildPolicy, parseJwks };
+export const keySets: KeySetsFeature = { buildPolicy, createLocalJWKSet };

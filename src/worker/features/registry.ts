@@ -14,7 +14,7 @@ import type { mtlsStage } from '../mtls-stage.js';
 import type { buildRevocation } from '../revocation-stage.js';
 import type { OriginAssertion } from '../origin-assertion.js';
 import type { RemoteKeys } from '../remote-keys.js';
-import type { parseJwks } from '../../keys/local.js';
+import type { createLocalJWKSet } from '../../keys/local.js';
 import type { openKvTiers } from '../kv-parts.js';
 import type { DpopAnswers } from '../dpop-answers.js';
 import type { reservedCheck } from '../reserved-paths.js';
@@ -61,7 +61,8 @@ export interface RevocationFeature {
 export interface KeySetsFeature {
   /** The library's full key handling (JWK sets, asymmetric keys); without it, HMAC secrets only. */
   buildPolicy: PolicyMaker;
-  parseJwks: typeof parseJwks;
+  /** An inline key set, parsed once: the guard checks it holds a key and hands it to the verifier. */
+  createLocalJWKSet: typeof createLocalJWKSet;
 }
 /** @example const f: CorsFeature = cors; */
 export interface CorsFeature {
