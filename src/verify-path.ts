@@ -192,7 +192,8 @@ class AsyncNeeded {
 export function buildVerifier(options: VerifierOptions & { rawPayload: true }): RawVerifier;
 export function buildVerifier(options: VerifierOptions): Verifier;
 export function buildVerifier(options: VerifierOptions): Verifier | RawVerifier {
-  return buildVerifierFrom(setup(options, issuerPolicies, jweStep, decodeJws));
+  const s = setup(options, issuerPolicies, jweStep, decodeJws);
+  return { ...buildVerifierFrom(s), prepare: () => prepareKeys(s) };
 }
 
 /** How setup turns one policy's options (and the shared defaults) into a Policy. */
@@ -213,10 +214,15 @@ interface Policies {
  * const verifier = buildVerifierWith({ algorithms: ['HS256'], key: secretBytes }, hmacPolicy, decodeAllowedOnly);
  */
 export function buildVerifierWith(options: VerifierOptions, policyOf: PolicyMaker, decode: Decode): Verifier {
-  return buildVerifierFrom(setup(options, (o) => ({ single: policyOf(o as PolicyOptions, {}), byIssuer: new Map() }), noDecryption, decode));
+  // Its one HMAC secret was checked and made at construction (KeyEntry.prepare; the core
+  // import of a secret cannot fail for the key's sake): nothing is left to prepare.
+  return { ...buildVerifierFrom(setup(options, (o) => ({ single: policyOf(o as PolicyOptions, {}), byIssuer: new Map() }), noDecryption, decode)), prepare: () => Promise.resolve() };
 }
 
-function buildVerifierFrom(s: Setup): Verifier {
+/** A verifier without `prepare` (each entry adds the one it needs; the route guard's has none). */
+type Unprepared = Omit<Verifier, 'prepare'>;
+
+function buildVerifierFrom(s: Setup): Unprepared {
   return {
     verify<P>(token: string): Promise<VerifyResult<P>> {
       try {
@@ -240,7 +246,6 @@ function buildVerifierFrom(s: Setup): Verifier {
     clearCache(): void {
       s.cache?.clear();
     },
-    prepare: () => prepareKeys(s),
   };
 }
 
@@ -465,7 +470,7 @@ export interface OpenedToken {
  * `verifyOpened` goes on from there (policy, key, signature, claims), so the
  * payload is parsed once. Internal to the route guard (not exported by the package).
  */
-export interface TwoStepVerifier extends Verifier {
+export interface TwoStepVerifier extends Unprepared {
   /** Throws the JwtError verify would for a token that does not get this far. */
   open(token: string): OpenedToken;
   /**

@@ -56,13 +56,15 @@ export interface KeyEntryInit {
    */
   lazy?: (spec: AlgSpec) => boolean;
   /**
-   * The checks of the key's value that cost (its EC point on the curve, its RSA
-   * parameters): run once, at the first handle() or sound(); a failure is remembered.
+   * False when the checks of the key's value that cost (its EC point on the curve, its
+   * RSA parameters) fail: they run once, here or in `make`, whichever comes first
+   * (from-input.ts). Without it the key is sound.
    */
-  check?: (() => void) | undefined;
+  sound?: () => boolean;
 }
 
 const never = (): boolean => false;
+const always = (): boolean => true;
 
 export class KeyEntry {
   readonly kid: string | undefined;
@@ -85,11 +87,11 @@ export class KeyEntry {
   readonly #make: (spec: AlgSpec) => Handle | Promise<Handle>;
   readonly #lazy: (spec: AlgSpec) => boolean;
   readonly #handles = new Map<string, Handle | Promise<Handle>>();
-  /** The deferred check, until it has run. */
-  #check: (() => void) | undefined;
-  /** What the deferred check found, or a synchronous make failed with, remembered so every verify fails alike. */
-  #broken: JwtError | undefined;
-  readonly #failed = new Map<string, JwtError>();
+  /**
+   * False when the key's deferred checks fail (run once, here or at the first handle()):
+   * a key set passes such a key over, as it passes over one that does not parse.
+   */
+  readonly sound: () => boolean;
 
   constructor(init: KeyEntryInit) {
     this.kid = init.kid;
@@ -101,24 +103,7 @@ export class KeyEntry {
     this.fingerprint = init.fingerprint;
     this.#make = init.make;
     this.#lazy = init.lazy ?? never;
-    this.#check = init.check;
-  }
-
-  /**
-   * False when the key's deferred check fails (run once, here or at the first handle()):
-   * a key set passes such a key over, as it passes over one that does not parse.
-   */
-  sound(): boolean {
-    const check = this.#check;
-    if (check !== undefined) {
-      this.#check = undefined;
-      try {
-        check();
-      } catch (cause) {
-        this.#broken = asKeyError(cause);
-      }
-    }
-    return this.#broken === undefined;
+    this.sound = init.sound ?? always;
   }
 
   /** kty, crv and the key's own alg all fit `spec`. */
@@ -143,19 +128,13 @@ export class KeyEntry {
   /** The runtime form for `spec` (imported once); a promise only while an async import runs. */
   handle(spec: AlgSpec): Handle | Promise<Handle> {
     if (this.problem !== undefined) throw this.problem;
-    if (!this.sound()) throw this.#broken!;
     const known = this.#handles.get(spec.alg);
     if (known !== undefined) return known;
-    const failed = this.#failed.get(spec.alg);
-    if (failed !== undefined) throw failed;
     let made: Handle | Promise<Handle>;
     try {
       made = this.#make(spec);
     } catch (cause) {
-      const error = asKeyError(cause);
-      // The same bytes fail the same way: remembered, so a broken key costs one import (a core fault is not the key's).
-      if (error.code !== 'ERR_WASM_CORE') this.#failed.set(spec.alg, error);
-      throw error;
+      throw asKeyError(cause);
     }
     if (made instanceof Promise) {
       const pending = made.then(

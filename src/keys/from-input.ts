@@ -11,7 +11,7 @@ import { importEd25519Key } from '../wasm/ed25519-key.js';
 import { EC_COORD, STRING_KEY_REASON, bad, bitLength, bytesOf } from './jwk-bytes.js';
 import { checkEcPoint } from './ec-point.js';
 import { checkRsaExponent, checkRsaParams } from './rsa-params.js';
-import { KeyEntry, type JWK, type KeyInput } from './entry.js';
+import { KeyEntry, type JWK, type KeyEntryInit, type KeyInput } from './entry.js';
 import { jwkFacts, octJwkEntry, secretEntry } from './secret.js';
 
 /** Build from any accepted input; throws ERR_KEY_INVALID for input that is not a key at all. */
@@ -39,11 +39,11 @@ export function keyEntryFromJwk(jwk: JWK, defer = false): KeyEntry {
       const e = bytesOf(jwk.e, 'e');
       if (e.length === 0 || e.length > 8) throw bad('RSA exponent out of range');
       // e = 1 (and friends) would let anyone forge RS256: refused before any backend sees the key.
-      const check = (): void => checkRsaParams(n, e);
+      const check = once(() => checkRsaParams(n, e));
       if (!defer) check();
       const bits = bitLength(n);
       const problem = bits < MIN_RSA_BITS ? new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' }) : undefined;
-      return new KeyEntry({ ...common, kty: 'RSA', ...jwkImport({ kty: 'RSA', n: jwk.n!, e: jwk.e! }, Math.ceil(bits / 8), defer), ...(problem ? { problem } : {}), ...(defer ? { check } : {}) });
+      return new KeyEntry({ ...common, kty: 'RSA', ...jwkImport({ kty: 'RSA', n: jwk.n!, e: jwk.e! }, Math.ceil(bits / 8), defer, check), ...(problem ? { problem } : {}) });
     }
     case 'EC': {
       const size = typeof jwk.crv === 'string' && Object.hasOwn(EC_COORD, jwk.crv) ? EC_COORD[jwk.crv]! : 0;
@@ -52,17 +52,18 @@ export function keyEntryFromJwk(jwk: JWK, defer = false): KeyEntry {
       // On the curve before any use, whatever the backend's import would have said (src/keys/ec-point.ts).
       // The members are read once: the check and the import see the same point.
       const point = { kty: 'EC', crv: jwk.crv!, x: jwk.x!, y: jwk.y! } as const;
-      const check = (): void => checkEcPoint(point);
+      const check = once(() => checkEcPoint(point));
       if (!defer) check();
-      return new KeyEntry({ ...common, kty: 'EC', crv: point.crv, ...jwkImport(point, 2 * size, defer), ...(defer ? { check } : {}) });
+      return new KeyEntry({ ...common, kty: 'EC', crv: point.crv, ...jwkImport(point, 2 * size, defer, check) });
     }
     case 'OKP': {
       // X25519 and Ed448 keys may sit in the same set; they just never verify here.
       if (jwk.crv !== 'Ed25519') return new KeyEntry({ ...common, usable: false, kty: 'OKP', make: cannotVerify });
       const x = bytesOf(jwk.x, 'x');
       if (x.length !== 32) throw bad('Ed25519 public key must be 32 bytes');
-      // The point is decompressed (and refused if it is not one) by the core's import.
-      return new KeyEntry({ ...common, kty: 'OKP', crv: 'Ed25519', make: () => new WasmHandle(importEd25519Key(x)), lazy: () => defer });
+      // The point is decompressed (and refused if it is not one) by the core's import: once.
+      const imported = once(() => new WasmHandle(importEd25519Key(x)));
+      return new KeyEntry({ ...common, kty: 'OKP', crv: 'Ed25519', make: imported, lazy: () => defer });
     }
     default:
       throw bad('unsupported kty');
@@ -116,11 +117,55 @@ function backendHandle(spec: AlgSpec, key: BackendKey | Promise<BackendKey>, sig
 }
 
 /**
- * How a JWK public key (RSA, EC) makes its backend key. It waits for the first verify
- * when `defer`, and under WebCrypto always (an import there can only fail asynchronously).
+ * How a JWK public key (RSA, EC) makes its backend key, once `check` (its costly checks,
+ * run once) has passed. It waits for the first verify when `defer`, and under WebCrypto
+ * always (an import there can only fail asynchronously).
  */
-function jwkImport(jwk: PublicJwk, sigLength: number, defer: boolean): { make: (spec: AlgSpec) => Handle | Promise<Handle>; lazy: (spec: AlgSpec) => boolean } {
-  return { make: (spec) => backendHandle(spec, backend.importJwk(spec, jwk), sigLength), lazy: () => defer || backend.name === 'webcrypto' };
+function jwkImport(
+  jwk: PublicJwk,
+  sigLength: number,
+  defer: boolean,
+  check: () => void,
+): Pick<KeyEntryInit, 'make' | 'lazy' | 'sound'> {
+  return {
+    make: (spec) => {
+      check();
+      return backendHandle(spec, backend.importJwk(spec, jwk), sigLength);
+    },
+    lazy: () => defer || backend.name === 'webcrypto',
+    sound: () => {
+      try {
+        check();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/**
+ * `fn` run at most once: later calls return its value, or throw its error again (the
+ * same bytes fail the same way, so a broken key costs one check or one import). A fault
+ * of the Wasm core is not the key's: it is not kept.
+ */
+function once<T>(fn: () => T): () => T {
+  let done = false;
+  let value: T;
+  let error: JwtError | undefined;
+  return () => {
+    if (error !== undefined) throw error;
+    if (done) return value;
+    try {
+      value = fn();
+    } catch (cause) {
+      const e = cause instanceof JwtError ? cause : new JwtError('ERR_KEY_INVALID', { cause });
+      if (e.code !== 'ERR_WASM_CORE') error = e;
+      throw e;
+    }
+    done = true;
+    return value;
+  };
 }
 
 /** The runtime form of a key that is kept only to be skipped (unusable curves): never selected, never made. */
