@@ -5,7 +5,6 @@
 // only (a URL, a service binding, the echo) — the request never picks where.
 
 import { encode } from '../b64.js';
-import { dropToken } from '../bearer/token.js';
 import { ownClaim } from '../claims.js';
 import type { GuardParts } from './build.js';
 import { claimHeaderValue } from './claim-header.js';
@@ -17,7 +16,6 @@ import { ECHO_ORIGIN } from './forwarding-config.js';
 import { withTiming, type Observer } from './observe.js';
 import { identityHeaders, stripIdentity, type IdentityHeaders } from './request.js';
 import * as answer from './responses.js';
-import { serviceRequest } from './service-origin.js';
 
 const encoder = new TextEncoder();
 
@@ -85,7 +83,7 @@ export class Forwarder {
     // A client's own copy of the assertion header, in any spelling.
     assertion?.dropClientCopies(headers);
     if (!config.forwardToken) {
-      dropToken(headers, config.tokenSources);
+      this.#parts.tokens.dropToken(headers, config.tokenSources);
       // The DPoP proof is part of the credential (RFC 9449 §7.1), and already spent (replay store).
       if (config.dpop !== undefined) headers.delete('dpop');
     }
@@ -116,7 +114,7 @@ export class Forwarder {
     const { request, url } = cx;
     const origin = this.#parts.config.origin;
     if (typeof origin === 'object') {
-      const r = serviceRequest(request, url, path, request.headers);
+      const r = this.#parts.service!.request(request, url, path, request.headers);
       return r === undefined ? undefined : { request: r, headers: r.headers, echo: undefined };
     }
     // Path and query go after the origin's scheme, host and port: the request never picks

@@ -17,6 +17,8 @@ import { givenFeatures, type FeatureSource } from './registry.js';
 import { remoteKeys } from './remote-keys.js';
 import { revocation } from './revocation.js';
 import { rules } from './rules.js';
+import { serviceOrigin } from './service-origin.js';
+import { tokenSources } from './token-sources.js';
 
 /**
  * Every feature, for a guard whose config is read at run time.
@@ -24,4 +26,4 @@ import { rules } from './rules.js';
  * @example
  * const parts = await buildParts(parseConfig(raw), env, {}, allFeatures);
  */
-export const allFeatures: FeatureSource = givenFeatures({ kvTiers, remoteKeys, originAssertion, dpop, mtls, revocation, keySets, cors, admin, rules });
+export const allFeatures: FeatureSource = givenFeatures({ kvTiers, remoteKeys, originAssertion, dpop, mtls, revocation, keySets, cors, admin, rules, tokenSources, serviceOrigin });
