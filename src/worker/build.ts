@@ -101,6 +101,8 @@ export interface GuardParts {
   service: ServiceOrigin | undefined;
   /** Where the token is read and dropped: Authorization alone, or the tokenSources feature. */
   tokens: TokenSourcesFeature;
+  /** The `forwardPayload` header's value, when it is configured (the forwardPayload feature). */
+  payloadHeader: ((payload: unknown) => string) | undefined;
   analytics: AnalyticsLike | undefined;
   rejections: RejectionLog;
   /** The origin assertion signer, when `originAssertion` is configured. */
@@ -202,6 +204,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const admin = adminFeature?.adminEndpoint(env, config.admin!, counters);
   const service = typeof config.origin === 'object' ? (await features('serviceOrigin', 'origin.service')).serviceOrigin(env, config.origin.service) : undefined;
   const tokens = authorizationOnly(config.tokenSources) ? AUTHORIZATION_TOKEN : await features('tokenSources', 'tokenSources');
+  const payloadHeader = config.forwardPayload === undefined ? undefined : (await features('forwardPayload', 'forwardPayload')).payloadHeaderValue;
   const assertion = config.originAssertion === undefined ? undefined : (await features('originAssertion', 'originAssertion')).OriginAssertion.fromEnv(config.originAssertion, env);
   const afterVerify: AfterVerifyStage[] = [];
   const dpop = config.dpop === undefined ? undefined : await features('dpop', 'dpop');
@@ -222,6 +225,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     config,
     service,
     tokens,
+    payloadHeader,
     analytics,
     rejections: new RejectionLog(log, now),
     verifier,

@@ -4,7 +4,6 @@
 // and the origin assertion added, then the request sent to the configured origin
 // only (a URL, a service binding, the echo) — the request never picks where.
 
-import { encode } from '../b64.js';
 import { ownClaim } from '../claims.js';
 import type { GuardParts } from './build.js';
 import { claimHeaderValue } from './claim-header.js';
@@ -16,8 +15,6 @@ import { ECHO_ORIGIN } from './forwarding-config.js';
 import { withTiming, type Observer } from './observe.js';
 import { identityHeaders, stripIdentity, type IdentityHeaders } from './request.js';
 import * as answer from './responses.js';
-
-const encoder = new TextEncoder();
 
 /** The request for the origin (its headers still to be edited), or the echo origin's target and headers. */
 interface Outgoing {
@@ -94,7 +91,7 @@ export class Forwarder {
     }
     if (claims !== undefined) for (const [header, value] of claims) headers.set(header, value);
     // Envoy's forward_payload_header: base64url of the verified payload's JSON.
-    if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, encode(encoder.encode(JSON.stringify(outcome.payload))));
+    if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, this.#parts.payloadHeader!(outcome.payload));
     // A service binding has no URL of its own: the assertion's default audience is then the guard's origin.
     if (assertion !== undefined) await assertion.stamp(headers, outcome.payload, new URL(cx.url.href), typeof config.origin === 'object' ? undefined : config.origin, cx.proven);
     observe.count('accepted');

@@ -2,7 +2,7 @@
 // checked at deploy time, only the features the entry passes, and a deployment whose
 // GUARD_CONFIG was changed without a new build refusing every request.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { admin, compiledWorker, cors, keySets, remoteKeys, rules, serviceOrigin, tokenSources } from '../../src/worker/compiled.js';
+import { admin, compiledWorker, cors, keySets, remoteKeys, rules, serviceOrigin, tokenSources, forwardPayload } from '../../src/worker/compiled.js';
 import { createLeanGuard } from '../../src/worker/lean.js';
 import { configSource } from '../../src/worker/config-source.js';
 import { parseConfig } from '../../src/worker/config.js';
@@ -79,7 +79,7 @@ describe('compiledWorker (edgejwt build-guard)', () => {
     expect((await g.fetch(req(t), env, new TestCtx())).status).toBe(401);
   });
 
-  it('core_stage_missing_fails_closed: cors, admin, rules, publicPaths, a key set, a token source other than Authorization or a service origin the compiled or lean guard was not given refuses every request, naming the setting', async () => {
+  it('core_stage_missing_fails_closed: cors, admin, rules, publicPaths, a key set, a token source other than Authorization, a service origin or forwardPayload the compiled or lean guard was not given refuses every request, naming the setting', async () => {
     const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: 'an-admin-secret-of-16+', API: { fetch: async () => new Response('from the service') } };
     const t = await token(k.hs);
     const cases: [raw: Record<string, unknown>, setting: string, given: Parameters<typeof compiledWorker>[1]][] = [
@@ -91,6 +91,7 @@ describe('compiledWorker (edgejwt build-guard)', () => {
       [{ ...HS, tokenSources: [{ header: 'Authorization' }, { cookie: 'session' }] }, 'tokenSources', { tokenSources }],
       [{ ...HS, tokenSources: [{ header: 'X-Token' }] }, 'tokenSources', { tokenSources }],
       [{ ...HS, origin: { service: 'API' } }, 'origin.service', { serviceOrigin }],
+      [{ ...HS, forwardPayload: 'X-Auth-Payload' }, 'forwardPayload', { forwardPayload }],
     ];
     for (const [raw, setting, given] of cases) {
       const errors = configErrors();

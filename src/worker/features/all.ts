@@ -9,6 +9,7 @@
 import { admin } from './admin.js';
 import { cors } from './cors.js';
 import { dpop } from './dpop.js';
+import { forwardPayload } from './forward-payload.js';
 import { keySets } from './key-sets.js';
 import { kvTiers } from './kv-tiers.js';
 import { mtls } from './mtls.js';
@@ -26,4 +27,4 @@ import { tokenSources } from './token-sources.js';
  * @example
  * const parts = await buildParts(parseConfig(raw), env, {}, allFeatures);
  */
-export const allFeatures: FeatureSource = givenFeatures({ kvTiers, remoteKeys, originAssertion, dpop, mtls, revocation, keySets, cors, admin, rules, tokenSources, serviceOrigin });
+export const allFeatures: FeatureSource = givenFeatures({ kvTiers, remoteKeys, originAssertion, dpop, mtls, revocation, keySets, cors, admin, rules, tokenSources, serviceOrigin, forwardPayload });

@@ -24,6 +24,7 @@ import type { adminEndpoint } from '../admin.js';
 import type { checkRules, routeRules } from '../rules.js';
 import type { dropToken, findToken, TokenSource } from '../../bearer/token.js';
 import type { serviceOrigin } from '../service-origin.js';
+import type { payloadHeaderValue } from '../payload-header.js';
 
 /** @example const f: KvTiersFeature = kvTiers; */
 export interface KvTiersFeature {
@@ -58,8 +59,8 @@ export interface RevocationFeature {
 
 // So are the core stages a config may leave out (cors, admin, rules), the library's
 // key-set code (keySets), token sources other than the Authorization header (tokenSources)
-// and a service-binding origin (serviceOrigin): a one-issuer HS256 config's compiled entry
-// holds none of them.
+// a service-binding origin (serviceOrigin) and the payload header (forwardPayload): a
+// one-issuer HS256 config's compiled entry holds none of them.
 
 /** @example const f: KeySetsFeature = keySets; */
 export interface KeySetsFeature {
@@ -94,6 +95,11 @@ export interface ServiceOriginFeature {
   serviceOrigin: typeof serviceOrigin;
 }
 
+/** @example const f: ForwardPayloadFeature = forwardPayload; */
+export interface ForwardPayloadFeature {
+  payloadHeaderValue: typeof payloadHeaderValue;
+}
+
 /**
  * The features a guard may be given; a config that uses one it was not given is a ConfigError.
  *
@@ -113,6 +119,7 @@ export interface GuardFeatures {
   rules?: RulesFeature;
   tokenSources?: TokenSourcesFeature;
   serviceOrigin?: ServiceOriginFeature;
+  forwardPayload?: ForwardPayloadFeature;
 }
 
 export type FeatureName = keyof GuardFeatures;
@@ -134,6 +141,7 @@ export const FEATURE_MODULES: Readonly<Record<FeatureName, string>> = {
   rules: 'rules',
   tokenSources: 'token-sources',
   serviceOrigin: 'service-origin',
+  forwardPayload: 'forward-payload',
 };
 
 /** A source over the features given; one not given is a ConfigError naming the setting that needs it. */
@@ -196,5 +204,6 @@ export function featuresFor(config: GuardConfig): FeatureName[] {
   if (config.rules.length > 0 || config.publicPaths.length > 0) out.push('rules');
   if (!authorizationOnly(config.tokenSources)) out.push('tokenSources');
   if (typeof config.origin === 'object') out.push('serviceOrigin');
+  if (config.forwardPayload !== undefined) out.push('forwardPayload');
   return out;
 }
