@@ -50,7 +50,12 @@ export function serviceRequest(request: Request, url: { readonly search: string 
   }
 }
 
-/** The binding and the request it takes: what the forwarding stage holds for `origin: { service }`. */
+/**
+ * The binding and the request it takes: what the forwarding stage holds for `origin: { service }`.
+ *
+ * @example
+ * const service: ServiceOrigin = serviceOrigin(env, 'API');
+ */
 export interface ServiceOrigin {
   fetch(request: Request): Promise<Response>;
   request: typeof serviceRequest;
