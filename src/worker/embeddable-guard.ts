@@ -1,6 +1,6 @@
 // The guard with what an embedder calls besides serving: `authenticate` (the decision
-// without forwarding, createGuard's and createLeanGuard's), `verify` (the tiers alone)
-// and `l1Size`. A subclass in its own module, so an entry that only serves (a compiled
+// without forwarding, createGuard's and createLeanGuard's), `verify` (the tiers alone),
+// `counters` and `l1Size`. A subclass in its own module, so an entry that only serves (a compiled
 // entry: compiled.ts builds a plain Guard) does not bundle them.
 
 import { RequestContext, type AuthOutcome, type Verified, type WaitUntil } from './context.js';
@@ -17,6 +17,11 @@ import { requestTarget, type RequestTarget } from './request-url.js';
  * const o = await guard.authenticate(request, ctx);
  */
 export class EmbeddableGuard extends Guard {
+  /** The guard's counters (the admin endpoint's figures). */
+  get counters(): Guard['parts']['counters'] {
+    return this.parts.counters;
+  }
+
   /** Entries in this isolate's L1 (bounded by cache.l1Max; the load test watches it). */
   get l1Size(): number {
     return this.tiers.l1Size;

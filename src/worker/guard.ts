@@ -52,10 +52,6 @@ export class Guard {
     this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log, checkRules: parts.rules?.checkRules, dpop: parts.dpopAnswers };
   }
 
-  get counters(): GuardParts['counters'] {
-    return this.parts.counters;
-  }
-
   async handle(request: Request, ctx: WaitUntil): Promise<Response> {
     let res: Response;
     try {
