@@ -165,12 +165,15 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
     return g;
   };
   const log = deps?.log ?? ((line: string) => console.error(line));
-  const failed = (e: unknown, ctx: WaitUntil): Response => {
-    if (deferred) flushLog(ctx);
-    // Every refused request logs the setting: a broken deploy must be loud, not quiet.
+  // Every refused request logs the setting: a broken deploy must be loud, not quiet.
+  const logFailure = (e: unknown): void => {
     const setting = e instanceof ConfigError ? e.setting : 'unknown';
     const message = e instanceof ConfigError ? e.message : 'guard failed to start';
     log(JSON.stringify({ edgejwt: 'config_error', setting, message }));
+  };
+  const failed = (e: unknown, ctx: WaitUntil): Response => {
+    if (deferred) flushLog(ctx);
+    logFailure(e);
     return serverError();
   };
   return {
@@ -196,10 +199,8 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
     guardFor,
     failed,
     stop(e) {
-      if (stopped !== undefined) return;
-      stopped = { e };
-      // Once, now; every request after this one logs it again (failed).
-      log(JSON.stringify({ edgejwt: 'config_error', setting: e instanceof ConfigError ? e.setting : 'unknown', message: e instanceof ConfigError ? e.message : 'guard stopped' }));
+      // Logged once now (the request that failed gets the guard's own 500); every later request logs it again.
+      if (stopped === undefined) logFailure((stopped = { e }).e);
     },
     flush: (ctx) => {
       if (deferred) flushLog(ctx);

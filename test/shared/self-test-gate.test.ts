@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SUPPORTED_ALGORITHMS, algSpec } from '../../src/algorithms.js';
 import { Core } from '../../src/wasm/core.js';
 import type { OpenedToken, TwoStepVerifier, VerifyResult } from '../../src/verify-path.js';
-import { familyTests, SelfTestGate } from '../../src/worker/self-test-gate.js';
+import { familyTests, selfTestGate } from '../../src/worker/self-test-gate.js';
 import { coreFamily, selfTest, SelfTestFailure, usesWasmCore } from '../../src/worker/self-test.js';
 import { ed25519KnownAnswer, hmacKnownAnswer } from '../../src/worker/self-test-core.js';
 
@@ -23,10 +23,10 @@ function recording(events: string[]): TwoStepVerifier {
 /** A test that records its run and settles a turn later (as a real one does). */
 const recorded = (events: string[], name: string, fail?: unknown) => () => new Promise<void>((resolve, reject) => setTimeout(() => (events.push(`test ${name}`), fail === undefined ? resolve() : reject(fail)), 0));
 
-describe('SelfTestGate', () => {
+describe('selfTestGate', () => {
   it('self_test_runs_before_first_use_of_each_family: the HS test before the first HS* verify, the Ed25519 test before the first EdDSA verify, each once', async () => {
     const events: string[] = [];
-    const v = new SelfTestGate({ HS: recorded(events, 'HS'), EdDSA: recorded(events, 'EdDSA') }, () => undefined).wrap(recording(events));
+    const v = selfTestGate({ HS: recorded(events, 'HS'), EdDSA: recorded(events, 'EdDSA') }, () => undefined).wrap(recording(events));
     // Two first HS verifies at once share one run of the test.
     await Promise.all([v.verifyOpened(v.open('HS256')), v.verifyOpened(v.open('HS256'))]);
     await v.verifyOpened(v.open('HS512'));
@@ -40,7 +40,7 @@ describe('SelfTestGate', () => {
 
   it('rs256_only_request_runs_no_wasm_self_test: RS/PS/ES verifies run no test and wait for none', async () => {
     const events: string[] = [];
-    const v = new SelfTestGate({ HS: recorded(events, 'HS'), EdDSA: recorded(events, 'EdDSA') }, () => undefined).wrap(recording(events));
+    const v = selfTestGate({ HS: recorded(events, 'HS'), EdDSA: recorded(events, 'EdDSA') }, () => undefined).wrap(recording(events));
     for (const alg of ['RS256', 'PS384', 'ES256', 'ES512']) expect(v.verifyOpened(v.open(alg))).not.toBeInstanceOf(Promise);
     await new Promise((r) => setTimeout(r, 5));
     expect(events).toEqual(['verify RS256', 'verify PS384', 'verify ES256', 'verify ES512']);
@@ -52,7 +52,7 @@ describe('SelfTestGate', () => {
   it('failed_self_test_refuses_every_later_verify: the token of the failed family is never verified, and no other is after it', async () => {
     const events: string[] = [];
     const failures: SelfTestFailure[] = [];
-    const gate = new SelfTestGate({ HS: recorded(events, 'HS', new SelfTestFailure('HS256, tampered')) }, (e) => void failures.push(e));
+    const gate = selfTestGate({ HS: recorded(events, 'HS', new SelfTestFailure('HS256, tampered')) }, (e) => void failures.push(e));
     const v = gate.wrap(recording(events));
     await expect(v.verifyOpened(v.open('HS256'))).rejects.toBeInstanceOf(SelfTestFailure);
     expect(() => v.open('RS256')).toThrow(SelfTestFailure);
@@ -60,19 +60,19 @@ describe('SelfTestGate', () => {
     await expect(v.verify('HS256')).rejects.toBeInstanceOf(SelfTestFailure);
     expect(events).toEqual(['test HS']);
     expect(failures.length).toBe(1);
-    expect(gate.failure?.setting).toBe('self-test');
+    expect(gate.failure()?.setting).toBe('self-test');
   });
 
   it('self_test_error_is_a_failure: a test that throws anything fails closed, and an EdDSA family without key policies fails', async () => {
     const events: string[] = [];
-    const v = new SelfTestGate({ EdDSA: recorded(events, 'EdDSA', new TypeError('boom')) }, () => undefined).wrap(recording(events));
+    const v = selfTestGate({ EdDSA: recorded(events, 'EdDSA', new TypeError('boom')) }, () => undefined).wrap(recording(events));
     await expect(v.verifyOpened(v.open('EdDSA'))).rejects.toBeInstanceOf(SelfTestFailure);
     expect(events).toEqual(['test EdDSA']);
     await expect(familyTests(['EdDSA'], undefined).EdDSA!()).rejects.toBeInstanceOf(SelfTestFailure);
   });
 
   it('self_test_pending_refuses_verify_sync: before its family passed, verifySync asks for the async form', () => {
-    const v = new SelfTestGate({ HS: () => new Promise(() => undefined) }, () => undefined).wrap(recording([]));
+    const v = selfTestGate({ HS: () => new Promise(() => undefined) }, () => undefined).wrap(recording([]));
     expect(() => v.verifySync('HS256')).toThrow(expect.objectContaining({ code: 'ERR_ASYNC_REQUIRED' }));
   });
 });
