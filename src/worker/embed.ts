@@ -111,9 +111,9 @@ export function embeddedGuard(start: GuardStarter, deps: GuardDeps | undefined, 
  * @example
  * const { fetch } = workerGuard(start, undefined, selfTest);
  */
-export function workerGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): Pick<EmbeddedGuard, 'warm' | 'fetch'> & Pick<GuardHost, 'stop'> {
-  const { warm, fetch, stop } = guardHost(start, deps, check);
-  return { warm, fetch, stop };
+export function workerGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): Pick<EmbeddedGuard, 'warm' | 'fetch'> {
+  const { warm, fetch } = guardHost(start, deps, check);
+  return { warm, fetch };
 }
 
 /** What both share: the guard per env (warmed or built), the 500 of one that failed to start, and the deferred log. */
@@ -121,8 +121,6 @@ interface GuardHost extends Pick<EmbeddedGuard, 'warm' | 'fetch'> {
   guardFor(env: GuardEnv): Promise<Guard>;
   failed(e: unknown, ctx: WaitUntil): Response;
   flush(ctx: WaitUntil): void;
-  /** From now on every request is refused as if its guard had failed to start with `e` (a failed self-test at first use). */
-  stop(e: unknown): void;
 }
 
 function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): GuardHost {
@@ -150,9 +148,7 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
   // The guard built by `warm`, and the env it was built from: a request's env is another
   // object than the module-scope one, holding the same bindings.
   let warmed: { env: GuardEnv; guard: Promise<Guard> } | undefined;
-  let stopped: { e: unknown } | undefined;
   const guardFor = (env: GuardEnv): Promise<Guard> => {
-    if (stopped !== undefined) return Promise.reject(stopped.e);
     let g = guards.get(env);
     if (g === undefined) {
       // A guard that failed to build at module scope (a call not allowed there) is built again here,
@@ -165,15 +161,12 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
     return g;
   };
   const log = deps?.log ?? ((line: string) => console.error(line));
-  // Every refused request logs the setting: a broken deploy must be loud, not quiet.
-  const logFailure = (e: unknown): void => {
+  const failed = (e: unknown, ctx: WaitUntil): Response => {
+    if (deferred) flushLog(ctx);
+    // Every refused request logs the setting: a broken deploy must be loud, not quiet.
     const setting = e instanceof ConfigError ? e.setting : 'unknown';
     const message = e instanceof ConfigError ? e.message : 'guard failed to start';
     log(JSON.stringify({ edgejwt: 'config_error', setting, message }));
-  };
-  const failed = (e: unknown, ctx: WaitUntil): Response => {
-    if (deferred) flushLog(ctx);
-    logFailure(e);
     return serverError();
   };
   return {
@@ -198,10 +191,6 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
     },
     guardFor,
     failed,
-    stop(e) {
-      // Logged once now (the request that failed gets the guard's own 500); every later request logs it again.
-      if (stopped === undefined) logFailure((stopped = { e }).e);
-    },
     flush: (ctx) => {
       if (deferred) flushLog(ctx);
     },

@@ -62,8 +62,6 @@ export interface KeySetsFeature {
   /** The library's full key handling (JWK sets, asymmetric keys); without it, HMAC secrets only. */
   buildPolicy: PolicyMaker;
   parseJwks: typeof parseJwks;
-  /** The Wasm core's Ed25519 known answer, run before the first EdDSA verify (self-test-core.ts). */
-  ed25519KnownAnswer: () => Promise<void>;
 }
 /** @example const f: CorsFeature = cors; */
 export interface CorsFeature {
