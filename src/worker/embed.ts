@@ -146,6 +146,7 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
   // The bindings object is stable for an isolate; a new one (tests, reloads) gets a new guard.
   const guards = new WeakMap<object, Promise<Guard>>();
   const build = (env: GuardEnv): Promise<Guard> => Promise.resolve().then(() => start(env, guardDeps));
+  const checkedBuild = (env: GuardEnv): Promise<Guard> => check(env).then(() => build(env));
   // The guard built by `warm`, and the env it was built from: a request's env is another
   // object than the module-scope one, holding the same bindings.
   let warmed: { env: GuardEnv; guard: Promise<Guard> } | undefined;
@@ -155,7 +156,8 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
       // A guard that failed to build at module scope (a call not allowed there) is built again here,
       // so the request sees exactly what building in a request gives.
       // A failed self-test is final: the guard must not serve on broken crypto.
-      g = warmed !== undefined && sameBindings(warmed.env, env) ? warmed.guard.catch((e) => (e instanceof SelfTestFailure ? Promise.reject(e) : build(env))) : build(env);
+      // A guard not warmed with these bindings runs the known-answer check too: no way round it.
+      g = warmed !== undefined && sameBindings(warmed.env, env) ? warmed.guard.catch((e) => (e instanceof SelfTestFailure ? Promise.reject(e) : build(env))) : checkedBuild(env);
       guards.set(env, g);
     }
     return g;
@@ -172,7 +174,7 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
   return {
     warm(env) {
       // The known-answer verify first: it also compiles the verify path the first request takes.
-      const guard = check(env).then(() => build(env));
+      const guard = checkedBuild(env);
       guard.catch(() => undefined); // settled by the first request that adopts it
       warmed = { env, guard };
     },
