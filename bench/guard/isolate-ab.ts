@@ -8,17 +8,20 @@
 // (an entry named `base` gets its own checkout's core, see dataBlobBindings below)
 // (BENCH_ROUNDS, default 60; BENCH_AB_ALGS, default HS256,RS256; deltas are per-round
 // differences against the first entry of BENCH_AB, read by their median.)
+// BENCH_AB_ENTRY=compiled: each checkout's compiled entry (`edgejwt build-guard` for the
+// bench's GUARD_CONFIG, its own entry writer and src/worker/compiled.ts) instead of the default entry.
 import { Miniflare } from 'miniflare';
 import { build } from 'esbuild';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { environment, printEnvironment } from '../lib/env.ts';
+import { childPid, processCpuNs } from '../lib/proc-cpu.ts';
 import { latency, paired, type Latency } from '../lib/latency.ts';
 import { bundleWorker, CORE_WASM } from '../lib/workerd-bundle.ts';
 import { BENCH_ALGS, benchKeys, guardConfig, mint, type BenchAlg } from './isolate/tokens.ts';
 import { baselineCore } from './isolate/build.ts';
+import { compiledBundle } from '../lib/compiled-entry.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const entries = (process.env.BENCH_AB ?? `tip=${join(root, 'src')}`).split(',').map((s) => s.split('=') as [string, string]);
@@ -32,8 +35,12 @@ const keys = benchKeys();
 const sources: Record<string, string> = { noop: 'export default { fetch() { return new Response("ok"); } };' };
 let wasmPath = '';
 const baseSrc = entries.find(([n]) => n === 'base')?.[1];
+const compiledEntry = process.env.BENCH_AB_ENTRY === 'compiled';
+if (compiledEntry && baseSrc !== undefined) throw new Error('BENCH_AB_ENTRY=compiled bundles every side with this checkout\'s core: name no entry `base`');
 for (const [name, src] of entries) {
-  const b = await bundleWorker(join(resolve(src), 'worker/index.ts'), join(root, 'build/bench-isolate-ab', name, 'worker.js'), { minify: true }, resolve(src), name === 'base' ? baselineCore(resolve(src)) : undefined);
+  const b = compiledEntry
+    ? await compiledBundle(join(root, 'build/bench-isolate-ab', name), guardConfig(keys), resolve(src))
+    : await bundleWorker(join(resolve(src), 'worker/index.ts'), join(root, 'build/bench-isolate-ab', name, 'worker.js'), { minify: true }, resolve(src), name === 'base' ? baselineCore(resolve(src)) : undefined);
   sources[name] = b.code;
   wasmPath = b.wasmImport!.replace(/^\.\//, '');
   console.log(`${name}: ${src}, ${(b.code.length / 1024).toFixed(1)} KiB minified`);
@@ -54,28 +61,8 @@ const mf = new Miniflare({
 await mf.ready;
 
 /** The workerd process Miniflare started (Linux), for its CPU time; undefined elsewhere. */
-const workerdPid = existsSync('/proc/self/stat')
-  ? readdirSync('/proc').find((d) => {
-      if (!/^\d+$/.test(d)) return false;
-      try {
-        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-        return stat.includes('(workerd)') && stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === String(process.pid);
-      } catch {
-        return false;
-      }
-    })
-  : undefined;
-const cpuNs = (): number => {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${workerdPid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${workerdPid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // a thread that ended between the listing and the read
-    }
-  }
-  return ns;
-};
+const workerdPid = childPid('workerd');
+const cpuNs = (): number => processCpuNs(workerdPid!);
 
 const kinds = ['noop', ...entries.map(([n]) => n)];
 const tokens = Object.fromEntries(algs.map((a) => [a, mint(keys, a, rounds + 1)])) as Record<BenchAlg, string[]>;
@@ -100,8 +87,13 @@ for (const a of algs) {
 const loadBefore = loadavg();
 for (let i = 0; i < rounds; i++) {
   for (const [j, a] of algs.entries()) {
-    for (let k = 0; k < kinds.length; k++) {
-      const kind = kinds[(i + j + k) % kinds.length]!; // rotated, so drift hits every kind alike
+    // Rotated, so drift hits every kind alike, and reversed every other round: a fresh isolate's
+    // first request is slower right after one that loaded other code, and with rotation alone the
+    // second entry of BENCH_AB followed the first in two rounds of three (it read 1.7–3.4 ms of
+    // workerd CPU slower on HS256 whichever checkout it was).
+    const order = kinds.map((_, k) => kinds[(i + j + k) % kinds.length]!);
+    if (i % 2 === 1) order.reverse();
+    for (const kind of order) {
       const r = await call(kind, `${kind}-${a}-${i}`, tokens[a][i]!);
       wall[a]![kind]!.push(r.ms);
       cpu[a]![kind]!.push(r.cpu);
@@ -112,7 +104,7 @@ await mf.dispose();
 
 const f = (l: Latency): string => `${l.p50.toFixed(1)} [${l.p25.toFixed(1)}–${l.p75.toFixed(1)}]`;
 const base = entries[0]![0];
-console.log(`\n### Fresh isolate, first request: ${rounds} rounds; load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} at the start, ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end (${cpus().length} CPUs)\n`);
+console.log(`\n### Fresh isolate, first request (${compiledEntry ? 'compiled entries' : 'default entries'}): ${rounds} rounds; load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} at the start, ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end (${cpus().length} CPUs)\n`);
 console.log('p50 [p25–p75] ms; deltas: median [p25–p75] of per-round differences against ' + base + '.\n');
 console.log(`| alg | reading | ${kinds.join(' | ')} | ${kinds.slice(2).map((k) => `${k} − ${base}`).join(' | ')} |`);
 console.log(`|---|---|${kinds.map(() => '---:').join('|')}|${kinds.slice(2).map(() => '---:').join('|')}|`);

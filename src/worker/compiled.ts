@@ -25,6 +25,9 @@ export { keySets } from './features/key-sets.js';
 export { cors } from './features/cors.js';
 export { admin } from './features/admin.js';
 export { rules } from './features/rules.js';
+export { tokenSources } from './features/token-sources.js';
+export { serviceOrigin } from './features/service-origin.js';
+export { forwardPayload } from './features/forward-payload.js';
 // The Durable Object classes a config can bind; the entry re-exports the ones it uses.
 export { DpopReplayShard } from './dpop-replay/shard-object.js';
 export { RevocationList } from './revocation/list-object.js';
@@ -53,7 +56,8 @@ export function compiledWorker(compiled: CompiledConfig, features: GuardFeatures
   const source = givenFeatures(features);
   const algorithms = compiled.config.issuers.flatMap((is) => is.algorithms);
   const start = (env: GuardEnv, deps: Parameters<typeof buildParts>[2] | undefined): Promise<Guard> => {
-    if (env.GUARD_CONFIG !== undefined && configSource(env.GUARD_CONFIG) !== compiled.source) {
+    // The text the entry was built from, as sent, needs no parse; anything else is compared as JSON.
+    if (env.GUARD_CONFIG !== undefined && env.GUARD_CONFIG !== compiled.source && configSource(env.GUARD_CONFIG) !== compiled.source) {
       return Promise.reject(new ConfigError('GUARD_CONFIG', 'differs from the config this Worker was built with: run edgejwt build-guard and deploy again'));
     }
     return buildParts(compiled.config, env, deps ?? {}, source).then((parts) => new Guard(parts));

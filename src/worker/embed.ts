@@ -9,6 +9,7 @@ import type { JoseHeader } from '../header.js';
 import type { GuardDeps, GuardEnv } from './build.js';
 import { ConfigError } from './config-error.js';
 import type { GuardConfigInput } from './config-input.js';
+import type { EmbeddableGuard } from './embeddable-guard.js';
 import type { Guard, WaitUntil } from './guard.js';
 import { serverError } from './responses.js';
 import { SelfTestFailure } from './self-test.js';
@@ -80,15 +81,16 @@ export type GuardStarter = (env: GuardEnv, deps: GuardDeps | undefined) => Promi
  * @example
  * const guard = embeddedGuard((env, deps) => startGuard(env, deps), undefined, selfTest);
  */
-export function embeddedGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
+export function embeddedGuard(start: (env: GuardEnv, deps: GuardDeps | undefined) => Promise<EmbeddableGuard>, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
   const host = guardHost(start, deps, check);
   return {
     warm: host.warm,
     fetch: host.fetch,
     async authenticate(request, env, ctx) {
-      let guard: Guard;
+      let guard: EmbeddableGuard;
       try {
-        guard = await host.guardFor(env);
+        // What `start` built: an EmbeddableGuard (the host keeps it as a Guard).
+        guard = (await host.guardFor(env)) as EmbeddableGuard;
       } catch (e) {
         return { ok: false, response: host.failed(e, ctx) };
       }
@@ -144,6 +146,7 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
   // The bindings object is stable for an isolate; a new one (tests, reloads) gets a new guard.
   const guards = new WeakMap<object, Promise<Guard>>();
   const build = (env: GuardEnv): Promise<Guard> => Promise.resolve().then(() => start(env, guardDeps));
+  const checkedBuild = (env: GuardEnv): Promise<Guard> => check(env).then(() => build(env));
   // The guard built by `warm`, and the env it was built from: a request's env is another
   // object than the module-scope one, holding the same bindings.
   let warmed: { env: GuardEnv; guard: Promise<Guard> } | undefined;
@@ -153,7 +156,8 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
       // A guard that failed to build at module scope (a call not allowed there) is built again here,
       // so the request sees exactly what building in a request gives.
       // A failed self-test is final: the guard must not serve on broken crypto.
-      g = warmed !== undefined && sameBindings(warmed.env, env) ? warmed.guard.catch((e) => (e instanceof SelfTestFailure ? Promise.reject(e) : build(env))) : build(env);
+      // A guard not warmed with these bindings runs the known-answer check too: no way round it.
+      g = warmed !== undefined && sameBindings(warmed.env, env) ? warmed.guard.catch((e) => (e instanceof SelfTestFailure ? Promise.reject(e) : build(env))) : checkedBuild(env);
       guards.set(env, g);
     }
     return g;
@@ -170,7 +174,7 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
   return {
     warm(env) {
       // The known-answer verify first: it also compiles the verify path the first request takes.
-      const guard = check(env).then(() => build(env));
+      const guard = checkedBuild(env);
       guard.catch(() => undefined); // settled by the first request that adopts it
       warmed = { env, guard };
     },

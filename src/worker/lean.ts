@@ -8,7 +8,7 @@ import { parseConfig } from './config.js';
 import type { EmbeddedGuard, GuardConfigSource } from './embed.js';
 import { embeddedGuard, rawConfigOf } from './embed.js';
 import { givenFeatures, type GuardFeatures } from './features/registry.js';
-import { Guard } from './guard.js';
+import { EmbeddableGuard } from './embeddable-guard.js';
 import { selfTest } from './self-test.js';
 import { selfTestNeededFor } from './self-test-needed.js';
 
@@ -22,10 +22,13 @@ export { keySets } from './features/key-sets.js';
 export { cors } from './features/cors.js';
 export { admin } from './features/admin.js';
 export { rules } from './features/rules.js';
+export { tokenSources } from './features/token-sources.js';
+export { serviceOrigin } from './features/service-origin.js';
+export { forwardPayload } from './features/forward-payload.js';
 // The Durable Object classes a config can bind; the entry re-exports the ones it uses.
 export { DpopReplayShard } from './dpop-replay/shard-object.js';
 export { RevocationList } from './revocation/list-object.js';
-export type { GuardFeatures, KvTiersFeature, RemoteKeysFeature, OriginAssertionFeature, DpopFeature, MtlsFeature, RevocationFeature, KeySetsFeature, CorsFeature, AdminFeature, RulesFeature } from './features/registry.js';
+export type { GuardFeatures, KvTiersFeature, RemoteKeysFeature, OriginAssertionFeature, DpopFeature, MtlsFeature, RevocationFeature, KeySetsFeature, CorsFeature, AdminFeature, RulesFeature, TokenSourcesFeature, ServiceOriginFeature, ForwardPayloadFeature } from './features/registry.js';
 export type { AuthResult, EmbeddedGuard, GuardConfigSource } from './embed.js';
 export type { GuardDeps, GuardEnv } from './build.js';
 
@@ -51,5 +54,5 @@ export function createLeanGuard(config?: GuardConfigSource, options: LeanGuardOp
   const { features = {}, ...deps } = options;
   const source = givenFeatures(features);
   const check = (env: GuardEnv) => (selfTestNeededFor(config, env) ? selfTest() : Promise.resolve());
-  return embeddedGuard((env, d) => buildParts(parseConfig(rawConfigOf(config, env)), env, d ?? {}, source).then((parts) => new Guard(parts)), deps, check);
+  return embeddedGuard((env, d) => buildParts(parseConfig(rawConfigOf(config, env)), env, d ?? {}, source).then((parts) => new EmbeddableGuard(parts)), deps, check);
 }

@@ -27,8 +27,22 @@ export const SELF_TEST_ALGORITHMS = ['HS256'] as const;
  * usesWasmCore(['RS256', 'ES256']); // false
  */
 export function usesWasmCore(algorithms: Iterable<string>): boolean {
-  for (const a of algorithms) if (a.startsWith('HS') || a === 'EdDSA') return true;
+  for (const a of algorithms) if (coreFamily(a) !== undefined) return true;
   return false;
+}
+
+/**
+ * The Wasm core's family that verifies `alg` (HMAC, or Ed25519 under both its names), or
+ * undefined for an algorithm the core does not verify (RS*, PS*, ES*: WebCrypto).
+ * test/node/config-literal.test.ts checks this against the algorithm table.
+ *
+ * @example
+ * coreFamily('HS384'); // 'HS'
+ * coreFamily('Ed25519'); // 'EdDSA'
+ * coreFamily('RS256'); // undefined
+ */
+export function coreFamily(alg: string): 'HS' | 'EdDSA' | undefined {
+  return alg.startsWith('HS') ? 'HS' : alg === 'EdDSA' || alg === 'Ed25519' ? 'EdDSA' : undefined;
 }
 
 /** The token's iss and aud, its key (bytes 0..31, public by design) and the token itself. */

@@ -2,10 +2,11 @@
 // checked at deploy time, only the features the entry passes, and a deployment whose
 // GUARD_CONFIG was changed without a new build refusing every request.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { admin, compiledWorker, cors, keySets, remoteKeys, rules } from '../../src/worker/compiled.js';
+import { admin, compiledWorker, cors, keySets, remoteKeys, rules, serviceOrigin, tokenSources, forwardPayload } from '../../src/worker/compiled.js';
 import { createLeanGuard } from '../../src/worker/lean.js';
 import { configSource } from '../../src/worker/config-source.js';
 import { parseConfig } from '../../src/worker/config.js';
+import { Core } from '../../src/wasm/core.js';
 import { AUD, HS_ISS, JWKS_URL, ISS, TestCtx, bearer, demoKeys, jwksOf, token, type Keys } from './harness.js';
 
 let k: Keys;
@@ -53,6 +54,26 @@ describe('compiledWorker (edgejwt build-guard)', () => {
     for (const e of errors) expect(e.setting).toBe('GUARD_CONFIG');
   });
 
+  it('miscompiled_core_fails_closed_on_first_hs_request: a core that accepts any HMAC fails the known answer the guard of the request runs before it is built (its env was not the warmed one); that request and every later one is refused', async () => {
+    const errors = configErrors();
+    const raw = { issuers: [HS.issuers[0], { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }], origin: 'builtin:echo', cache: { jwks: false } };
+    const worker = compiledWorker(compile(raw), { keySets });
+    const env = { HS_KEY: b64u(k.hs.secret!) };
+    const t = await token(k.hs);
+    const forged = t.slice(0, -2) + (t.at(-2) === 'A' ? 'B' : 'A') + t.at(-1)!;
+    const ed = await token(k.ed);
+    // Miscompiled: every HMAC tag verifies (the EdDSA path is left as it is).
+    const verify = Core.prototype.verify;
+    vi.spyOn(Core.prototype, 'verify').mockImplementation(function (this: Core, ...args: Parameters<Core['verify']>) {
+      return args[0] === 'hmac' || verify.apply(this, args);
+    });
+    expect((await worker.fetch(req(forged), env, new TestCtx())).status).toBe(500);
+    vi.mocked(Core.prototype.verify).mockRestore();
+    // Final: a valid HS token, an EdDSA token and a request without one are refused too.
+    for (const r of [req(t), req(ed), req()]) expect((await worker.fetch(r, env, new TestCtx())).status).toBe(500);
+    expect([...errors].filter((e) => e.setting === 'self-test').length).toBeGreaterThanOrEqual(4);
+  });
+
   it('compiled_missing_feature_fails_closed: a config that needs a feature the entry did not pass refuses every request', async () => {
     const errors = configErrors();
     const raw = { issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: JWKS_URL }], origin: 'builtin:echo', cache: { jwks: false } };
@@ -65,8 +86,22 @@ describe('compiledWorker (edgejwt build-guard)', () => {
     expect((await withRemote.fetch(req(), {}, new TestCtx())).status).toBe(401);
   });
 
-  it('core_stage_missing_fails_closed: cors, admin, rules, publicPaths or a key set the compiled or lean guard was not given refuses every request, naming the setting', async () => {
-    const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: 'an-admin-secret-of-16+' };
+  it('compiled_token_sources_and_service_origin: given the two features, a cookie token is read and the request goes to the service binding', async () => {
+    const raw = { ...HS, tokenSources: [{ cookie: 'session' }], origin: { service: 'API' } };
+    const seen: string[] = [];
+    const env = { HS_KEY: b64u(k.hs.secret!), API: { fetch: async (r: Request) => (seen.push(r.url), new Response('from the service')) } };
+    const g = compiledWorker(compile(raw), { tokenSources, serviceOrigin });
+    const t = await token(k.hs);
+    const res = await g.fetch(new Request('https://api.example.com/orders', { headers: { cookie: `a=1; session=${t}` } }), env, new TestCtx());
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('from the service');
+    expect(seen).toEqual(['https://service-binding.invalid/orders']);
+    // The Authorization header is not a source of this config.
+    expect((await g.fetch(req(t), env, new TestCtx())).status).toBe(401);
+  });
+
+  it('core_stage_missing_fails_closed: cors, admin, rules, publicPaths, a key set, a token source other than Authorization, a service origin or forwardPayload the compiled or lean guard was not given refuses every request, naming the setting', async () => {
+    const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: 'an-admin-secret-of-16+', API: { fetch: async () => new Response('from the service') } };
     const t = await token(k.hs);
     const cases: [raw: Record<string, unknown>, setting: string, given: Parameters<typeof compiledWorker>[1]][] = [
       [{ ...HS, cors: { allowOrigins: ['https://app.example.com'] } }, 'cors', { cors }],
@@ -74,6 +109,10 @@ describe('compiledWorker (edgejwt build-guard)', () => {
       [{ ...HS, rules: [{ pathPrefix: '/orders', scopes: ['orders'] }] }, 'rules', { rules }],
       [{ ...HS, publicPaths: ['/orders'] }, 'publicPaths', { rules }],
       [{ issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }], origin: 'builtin:echo', cache: { jwks: false } }, 'issuers[0] (jwks)', { keySets }],
+      [{ ...HS, tokenSources: [{ header: 'Authorization' }, { cookie: 'session' }] }, 'tokenSources', { tokenSources }],
+      [{ ...HS, tokenSources: [{ header: 'X-Token' }] }, 'tokenSources', { tokenSources }],
+      [{ ...HS, origin: { service: 'API' } }, 'origin.service', { serviceOrigin }],
+      [{ ...HS, forwardPayload: 'X-Auth-Payload' }, 'forwardPayload', { forwardPayload }],
     ];
     for (const [raw, setting, given] of cases) {
       const errors = configErrors();
