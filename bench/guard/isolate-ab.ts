@@ -8,6 +8,8 @@
 // (an entry named `base` gets its own checkout's core, see dataBlobBindings below)
 // (BENCH_ROUNDS, default 60; BENCH_AB_ALGS, default HS256,RS256; deltas are per-round
 // differences against the first entry of BENCH_AB, read by their median.)
+// BENCH_AB_ENTRY=compiled: each checkout's compiled entry (`edgejwt build-guard` for the
+// bench's GUARD_CONFIG, its own entry writer and src/worker/compiled.ts) instead of the default entry.
 import { Miniflare } from 'miniflare';
 import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { latency, paired, type Latency } from '../lib/latency.ts';
 import { bundleWorker, CORE_WASM } from '../lib/workerd-bundle.ts';
 import { BENCH_ALGS, benchKeys, guardConfig, mint, type BenchAlg } from './isolate/tokens.ts';
 import { baselineCore } from './isolate/build.ts';
+import { compiledBundle } from '../lib/compiled-entry.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const entries = (process.env.BENCH_AB ?? `tip=${join(root, 'src')}`).split(',').map((s) => s.split('=') as [string, string]);
@@ -32,8 +35,12 @@ const keys = benchKeys();
 const sources: Record<string, string> = { noop: 'export default { fetch() { return new Response("ok"); } };' };
 let wasmPath = '';
 const baseSrc = entries.find(([n]) => n === 'base')?.[1];
+const compiledEntry = process.env.BENCH_AB_ENTRY === 'compiled';
+if (compiledEntry && baseSrc !== undefined) throw new Error('BENCH_AB_ENTRY=compiled bundles every side with this checkout\'s core: name no entry `base`');
 for (const [name, src] of entries) {
-  const b = await bundleWorker(join(resolve(src), 'worker/index.ts'), join(root, 'build/bench-isolate-ab', name, 'worker.js'), { minify: true }, resolve(src), name === 'base' ? baselineCore(resolve(src)) : undefined);
+  const b = compiledEntry
+    ? await compiledBundle(join(root, 'build/bench-isolate-ab', name), guardConfig(keys), resolve(src))
+    : await bundleWorker(join(resolve(src), 'worker/index.ts'), join(root, 'build/bench-isolate-ab', name, 'worker.js'), { minify: true }, resolve(src), name === 'base' ? baselineCore(resolve(src)) : undefined);
   sources[name] = b.code;
   wasmPath = b.wasmImport!.replace(/^\.\//, '');
   console.log(`${name}: ${src}, ${(b.code.length / 1024).toFixed(1)} KiB minified`);
@@ -112,7 +119,7 @@ await mf.dispose();
 
 const f = (l: Latency): string => `${l.p50.toFixed(1)} [${l.p25.toFixed(1)}–${l.p75.toFixed(1)}]`;
 const base = entries[0]![0];
-console.log(`\n### Fresh isolate, first request: ${rounds} rounds; load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} at the start, ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end (${cpus().length} CPUs)\n`);
+console.log(`\n### Fresh isolate, first request (${compiledEntry ? 'compiled entries' : 'default entries'}): ${rounds} rounds; load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} at the start, ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end (${cpus().length} CPUs)\n`);
 console.log('p50 [p25–p75] ms; deltas: median [p25–p75] of per-round differences against ' + base + '.\n');
 console.log(`| alg | reading | ${kinds.join(' | ')} | ${kinds.slice(2).map((k) => `${k} − ${base}`).join(' | ')} |`);
 console.log(`|---|---|${kinds.map(() => '---:').join('|')}|${kinds.slice(2).map(() => '---:').join('|')}|`);

@@ -24,9 +24,10 @@ async function entryWriter(src: string): Promise<EntryWriter> {
 }
 
 /** The compiled entry for `rawConfig`, minified as the bench bundles every Worker, written to `dir` (entry.js, worker.js). */
-export async function compiledBundle(dir: string, rawConfig: unknown, src = join(root, 'src'), extra: { minify?: boolean; keepNames?: boolean } = { minify: true }): Promise<WorkerBundle & { features: string[] }> {
+/** `from`: the module the entry imports compiledWorker from (src/worker/compiled.ts; a bench's instrumented stand-in). */
+export async function compiledBundle(dir: string, rawConfig: unknown, src = join(root, 'src'), extra: { minify?: boolean; keepNames?: boolean } = { minify: true }, from = join(src, 'worker/compiled.ts')): Promise<WorkerBundle & { features: string[] }> {
   mkdirSync(dir, { recursive: true });
-  const entry = (await entryWriter(src))(rawConfig, join(src, 'worker/compiled.ts'));
+  const entry = (await entryWriter(src))(rawConfig, from);
   const entryFile = join(dir, 'entry.js');
   writeFileSync(entryFile, entry.code);
   const b = await bundleWorker(entryFile, join(dir, 'worker.js'), extra, src);

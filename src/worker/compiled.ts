@@ -1,8 +1,9 @@
 // The Worker an entry written by `edgejwt build-guard` starts: the config was parsed and
 // checked at deploy time and arrives here as a literal (config-literal.ts), and the
 // entry imports only the features that config uses, so an isolate loads neither the
-// parser nor the rest. The known-answer self-test runs only when the config verifies on
-// the Wasm core (HS*, EdDSA), the part it tests.
+// parser nor the rest. The Wasm core's known-answer tests run at the first verify of the
+// family they test (self-test-gate.ts), so a request on RS/PS/ES runs none, and nothing
+// but the guard's build runs at module scope.
 
 import type { GuardEnv } from './build.js';
 import { buildParts } from './build.js';
@@ -13,7 +14,7 @@ import type { WorkerHandler } from './default-worker.js';
 import { workerGuard } from './embed.js';
 import { givenFeatures, type GuardFeatures } from './features/registry.js';
 import { Guard } from './guard.js';
-import { selfTest, usesWasmCore } from './self-test.js';
+import { familyTests, SelfTestGate } from './self-test-gate.js';
 
 export { kvTiers } from './features/kv-tiers.js';
 export { remoteKeys } from './features/remote-keys.js';
@@ -52,13 +53,16 @@ export interface CompiledConfig {
 export function compiledWorker(compiled: CompiledConfig, features: GuardFeatures): WorkerHandler {
   const source = givenFeatures(features);
   const algorithms = compiled.config.issuers.flatMap((is) => is.algorithms);
+  // One gate for the isolate: a failed test refuses every later request, whatever its env.
+  const gate = new SelfTestGate(familyTests(algorithms, features.keySets?.ed25519KnownAnswer), (e) => guard.stop(e));
   const start = (env: GuardEnv, deps: Parameters<typeof buildParts>[2] | undefined): Promise<Guard> => {
-    if (env.GUARD_CONFIG !== undefined && configSource(env.GUARD_CONFIG) !== compiled.source) {
+    // The text the entry was built from, as sent, needs no parse; anything else is compared as JSON.
+    if (env.GUARD_CONFIG !== undefined && env.GUARD_CONFIG !== compiled.source && configSource(env.GUARD_CONFIG) !== compiled.source) {
       return Promise.reject(new ConfigError('GUARD_CONFIG', 'differs from the config this Worker was built with: run edgejwt build-guard and deploy again'));
     }
-    return buildParts(compiled.config, env, deps ?? {}, source).then((parts) => new Guard(parts));
+    return buildParts(compiled.config, env, deps ?? {}, source).then((parts) => new Guard({ ...parts, verifier: gate.wrap(parts.verifier) }));
   };
-  const guard = workerGuard(start, undefined, usesWasmCore(algorithms) ? selfTest : () => Promise.resolve());
+  const guard = workerGuard(start, undefined, () => Promise.resolve());
   // As the default Worker (default-worker.ts): built at module scope from the importable env.
   void import('cloudflare:workers').then((m: { env: Record<string, unknown> }) => guard.warm(m.env), () => undefined);
   return { fetch: guard.fetch };

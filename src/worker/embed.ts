@@ -111,9 +111,9 @@ export function embeddedGuard(start: GuardStarter, deps: GuardDeps | undefined, 
  * @example
  * const { fetch } = workerGuard(start, undefined, selfTest);
  */
-export function workerGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): Pick<EmbeddedGuard, 'warm' | 'fetch'> {
-  const { warm, fetch } = guardHost(start, deps, check);
-  return { warm, fetch };
+export function workerGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): Pick<EmbeddedGuard, 'warm' | 'fetch'> & Pick<GuardHost, 'stop'> {
+  const { warm, fetch, stop } = guardHost(start, deps, check);
+  return { warm, fetch, stop };
 }
 
 /** What both share: the guard per env (warmed or built), the 500 of one that failed to start, and the deferred log. */
@@ -121,6 +121,8 @@ interface GuardHost extends Pick<EmbeddedGuard, 'warm' | 'fetch'> {
   guardFor(env: GuardEnv): Promise<Guard>;
   failed(e: unknown, ctx: WaitUntil): Response;
   flush(ctx: WaitUntil): void;
+  /** From now on every request is refused as if its guard had failed to start with `e` (a failed self-test at first use). */
+  stop(e: unknown): void;
 }
 
 function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): GuardHost {
@@ -144,16 +146,20 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
   // The bindings object is stable for an isolate; a new one (tests, reloads) gets a new guard.
   const guards = new WeakMap<object, Promise<Guard>>();
   const build = (env: GuardEnv): Promise<Guard> => Promise.resolve().then(() => start(env, guardDeps));
+  const checkedBuild = (env: GuardEnv): Promise<Guard> => check(env).then(() => build(env));
   // The guard built by `warm`, and the env it was built from: a request's env is another
   // object than the module-scope one, holding the same bindings.
   let warmed: { env: GuardEnv; guard: Promise<Guard> } | undefined;
+  let stopped: { e: unknown } | undefined;
   const guardFor = (env: GuardEnv): Promise<Guard> => {
+    if (stopped !== undefined) return Promise.reject(stopped.e);
     let g = guards.get(env);
     if (g === undefined) {
       // A guard that failed to build at module scope (a call not allowed there) is built again here,
       // so the request sees exactly what building in a request gives.
       // A failed self-test is final: the guard must not serve on broken crypto.
-      g = warmed !== undefined && sameBindings(warmed.env, env) ? warmed.guard.catch((e) => (e instanceof SelfTestFailure ? Promise.reject(e) : build(env))) : build(env);
+      // A guard not warmed with these bindings runs the known-answer check too: no way round it.
+      g = warmed !== undefined && sameBindings(warmed.env, env) ? warmed.guard.catch((e) => (e instanceof SelfTestFailure ? Promise.reject(e) : build(env))) : checkedBuild(env);
       guards.set(env, g);
     }
     return g;
@@ -170,7 +176,7 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
   return {
     warm(env) {
       // The known-answer verify first: it also compiles the verify path the first request takes.
-      const guard = check(env).then(() => build(env));
+      const guard = checkedBuild(env);
       guard.catch(() => undefined); // settled by the first request that adopts it
       warmed = { env, guard };
     },
@@ -189,6 +195,12 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
     },
     guardFor,
     failed,
+    stop(e) {
+      if (stopped !== undefined) return;
+      stopped = { e };
+      // Once, now; every request after this one logs it again (failed).
+      log(JSON.stringify({ edgejwt: 'config_error', setting: e instanceof ConfigError ? e.setting : 'unknown', message: e instanceof ConfigError ? e.message : 'guard stopped' }));
+    },
     flush: (ctx) => {
       if (deferred) flushLog(ctx);
     },

@@ -6,6 +6,7 @@ import { admin, compiledWorker, cors, keySets, remoteKeys, rules } from '../../s
 import { createLeanGuard } from '../../src/worker/lean.js';
 import { configSource } from '../../src/worker/config-source.js';
 import { parseConfig } from '../../src/worker/config.js';
+import { Core } from '../../src/wasm/core.js';
 import { AUD, HS_ISS, JWKS_URL, ISS, TestCtx, bearer, demoKeys, jwksOf, token, type Keys } from './harness.js';
 
 let k: Keys;
@@ -51,6 +52,26 @@ describe('compiledWorker (edgejwt build-guard)', () => {
     }
     expect(errors.length).toBe(3);
     for (const e of errors) expect(e.setting).toBe('GUARD_CONFIG');
+  });
+
+  it('miscompiled_core_fails_closed_on_first_hs_request: a core that accepts any HMAC fails the HS known answer before the first HS verify; every request after is refused', async () => {
+    const errors = configErrors();
+    const raw = { issuers: [HS.issuers[0], { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }], origin: 'builtin:echo', cache: { jwks: false } };
+    const worker = compiledWorker(compile(raw), { keySets });
+    const env = { HS_KEY: b64u(k.hs.secret!) };
+    const t = await token(k.hs);
+    const forged = t.slice(0, -2) + (t.at(-2) === 'A' ? 'B' : 'A') + t.at(-1)!;
+    const ed = await token(k.ed);
+    // Miscompiled: every HMAC tag verifies (the EdDSA path is left as it is).
+    const verify = Core.prototype.verify;
+    vi.spyOn(Core.prototype, 'verify').mockImplementation(function (this: Core, ...args: Parameters<Core['verify']>) {
+      return args[0] === 'hmac' || verify.apply(this, args);
+    });
+    expect((await worker.fetch(req(forged), env, new TestCtx())).status).toBe(500);
+    vi.mocked(Core.prototype.verify).mockRestore();
+    // Final: a valid HS token, an EdDSA token and a request without one are refused too.
+    for (const r of [req(t), req(ed), req()]) expect((await worker.fetch(r, env, new TestCtx())).status).toBe(500);
+    expect([...errors].filter((e) => e.setting === 'self-test').length).toBeGreaterThanOrEqual(4);
   });
 
   it('compiled_missing_feature_fails_closed: a config that needs a feature the entry did not pass refuses every request', async () => {

@@ -85,6 +85,26 @@ describe('guard.warm(env)', () => {
     expect(lines.some((l) => JSON.parse(l).setting === 'self-test')).toBe(true);
   });
 
+  it('self_test_runs_for_guard_built_in_request: a guard built by a request whose bindings were not warmed runs the check first, and a failed one fails closed', async () => {
+    const lines: string[] = [];
+    let builds = 0;
+    let checks = 0;
+    const guard = makeGuard(
+      () => {
+        builds++;
+        return config();
+      },
+      { log: (l) => void lines.push(l) },
+      () => (checks++, Promise.reject(new SelfTestFailure('HS256'))),
+    );
+    const t = await token(k.ed);
+    const env = bindings();
+    for (let i = 0; i < 2; i++) expect((await guard.fetch(req(t), env, new TestCtx())).status).toBe(500);
+    expect(builds).toBe(0);
+    expect(checks).toBe(1);
+    expect(lines.some((l) => JSON.parse(l).setting === 'self-test')).toBe(true);
+  });
+
   it('self_test_known_answer: the real self-test passes in workerd', async () => {
     await expect(selfTest()).resolves.toBeUndefined();
   });

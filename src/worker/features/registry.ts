@@ -63,6 +63,8 @@ export interface KeySetsFeature {
   buildPolicy: PolicyMaker;
   /** An inline key set, parsed once: the guard checks it holds a key and hands it to the verifier. */
   createLocalJWKSet: typeof createLocalJWKSet;
+  /** The Wasm core's Ed25519 known answer, run before the first EdDSA verify (self-test-core.ts). */
+  ed25519KnownAnswer: () => Promise<void>;
 }
 /** @example const f: CorsFeature = cors; */
 export interface CorsFeature {
