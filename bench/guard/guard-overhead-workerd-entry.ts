@@ -137,6 +137,11 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
   cases.push({ name: 'part new Response(body, response)', fn: () => new Response(res.body, res) });
   cases.push({ name: 'part response.headers.append', fn: () => new Response(null).headers.append('server-timing', 'edgejwt;desc="verify";dur=0.100') });
   cases.push({ name: 'part performance.now', fn: () => performance.now() });
+  // The runtime alone, for the async algorithms: what awaiting costs, and a WebCrypto call
+  // that does no work (an RS/ES verify goes through the same promise machinery).
+  const empty = new Uint8Array(0);
+  cases.push({ name: 'part runtime await of a resolved promise', fn: () => Promise.resolve(), async: true });
+  cases.push({ name: 'part runtime empty WebCrypto round trip (SHA-256 digest of 0 bytes)', fn: () => crypto.subtle.digest('SHA-256', empty), async: true });
   return cases;
 }
 

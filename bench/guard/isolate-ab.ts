@@ -12,11 +12,11 @@
 // bench's GUARD_CONFIG, its own entry writer and src/worker/compiled.ts) instead of the default entry.
 import { Miniflare } from 'miniflare';
 import { build } from 'esbuild';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { environment, printEnvironment } from '../lib/env.ts';
+import { childPid, processCpuNs } from '../lib/proc-cpu.ts';
 import { latency, paired, type Latency } from '../lib/latency.ts';
 import { bundleWorker, CORE_WASM } from '../lib/workerd-bundle.ts';
 import { BENCH_ALGS, benchKeys, guardConfig, mint, type BenchAlg } from './isolate/tokens.ts';
@@ -61,28 +61,8 @@ const mf = new Miniflare({
 await mf.ready;
 
 /** The workerd process Miniflare started (Linux), for its CPU time; undefined elsewhere. */
-const workerdPid = existsSync('/proc/self/stat')
-  ? readdirSync('/proc').find((d) => {
-      if (!/^\d+$/.test(d)) return false;
-      try {
-        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-        return stat.includes('(workerd)') && stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === String(process.pid);
-      } catch {
-        return false;
-      }
-    })
-  : undefined;
-const cpuNs = (): number => {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${workerdPid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${workerdPid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // a thread that ended between the listing and the read
-    }
-  }
-  return ns;
-};
+const workerdPid = childPid('workerd');
+const cpuNs = (): number => processCpuNs(workerdPid!);
 
 const kinds = ['noop', ...entries.map(([n]) => n)];
 const tokens = Object.fromEntries(algs.map((a) => [a, mint(keys, a, rounds + 1)])) as Record<BenchAlg, string[]>;

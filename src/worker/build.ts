@@ -23,9 +23,10 @@ import { Counters } from './counters.js';
 import type { AnalyticsLike } from './observe.js';
 import { RejectionLog } from './rejection-log.js';
 import { senderConstraintStage } from './sender-constraint.js';
-import { serviceBinding, type ServiceBinding } from './service-origin.js';
+import type { ServiceOrigin } from './service-origin.js';
+import { AUTHORIZATION_TOKEN } from './authorization-token.js';
 import type { KvJwksStore } from './jwks-store.js';
-import { hmacOnly, usesRemoteKeys, type FeatureSource, type RulesFeature } from './features/registry.js';
+import { authorizationOnly, hmacOnly, usesRemoteKeys, type FeatureSource, type RulesFeature, type TokenSourcesFeature } from './features/registry.js';
 import type { CorsStage } from './cors.js';
 import type { DpopAnswers } from './dpop-answers.js';
 import type { ReservedCheck } from './reserved-paths.js';
@@ -96,8 +97,12 @@ export interface GuardParts {
   reserved: ReservedCheck | undefined;
   /** The DPoP challenge and refusal, when `dpop` is configured. */
   dpopAnswers: DpopAnswers | undefined;
-  /** The service binding authorised requests go to (`origin: { service }`). */
-  service: ServiceBinding | undefined;
+  /** The service binding authorised requests go to (`origin: { service }`, the serviceOrigin feature). */
+  service: ServiceOrigin | undefined;
+  /** Where the token is read and dropped: Authorization alone, or the tokenSources feature. */
+  tokens: TokenSourcesFeature;
+  /** The `forwardPayload` header's value, when it is configured (the forwardPayload feature). */
+  payloadHeader: ((payload: unknown) => string) | undefined;
   analytics: AnalyticsLike | undefined;
   rejections: RejectionLog;
   /** The origin assertion signer, when `originAssertion` is configured. */
@@ -199,7 +204,9 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
 
   const adminFeature = config.admin === undefined ? undefined : await features('admin', 'admin');
   const admin = adminFeature?.adminEndpoint(env, config.admin!, counters);
-  const service = typeof config.origin === 'object' ? serviceBinding(env, config.origin.service) : undefined;
+  const service = typeof config.origin === 'object' ? (await features('serviceOrigin', 'origin.service')).serviceOrigin(env, config.origin.service) : undefined;
+  const tokens = authorizationOnly(config.tokenSources) ? AUTHORIZATION_TOKEN : await features('tokenSources', 'tokenSources');
+  const payloadHeader = config.forwardPayload === undefined ? undefined : (await features('forwardPayload', 'forwardPayload')).payloadHeaderValue;
   const assertion = config.originAssertion === undefined ? undefined : (await features('originAssertion', 'originAssertion')).OriginAssertion.fromEnv(config.originAssertion, env);
   const afterVerify: AfterVerifyStage[] = [];
   const dpop = config.dpop === undefined ? undefined : await features('dpop', 'dpop');
@@ -219,6 +226,8 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   return {
     config,
     service,
+    tokens,
+    payloadHeader,
     analytics,
     rejections: new RejectionLog(log, now),
     verifier,

@@ -2,7 +2,7 @@
 // for (headers, cookies; src/bearer/token.ts reads them), and the refusal when it
 // is missing (401, unless the rule makes it optional) or malformed (400).
 
-import { findToken, type TokenSource } from '../bearer/token.js';
+import type { findToken, TokenSource } from '../bearer/token.js';
 import { ConfigError } from './config-error.js';
 import { HTTP_TOKEN, isObject, str } from './config-values.js';
 import type { DpopAnswers } from './dpop-answers.js';
@@ -44,20 +44,22 @@ function parseSource(v: unknown, i: number): TokenSource {
 
 /**
  * Continue (undefined, `cx.token` set), an anonymous pass (optional auth, no token), or the refusal.
+ * `find`: parts.tokens.findToken (Authorization alone, or the tokenSources feature's).
  * `dpop`: the dpop feature's answers, given whenever `config.dpop` is set.
  *
  * @example
- * const stop = credentialStage(cx, config, observe, parts.dpopAnswers);
+ * const stop = credentialStage(cx, config, observe, parts.tokens.findToken, parts.dpopAnswers);
  * if (stop !== undefined) return stop;
  */
 export function credentialStage(
   cx: RequestContext,
   config: { tokenSources: readonly TokenSource[]; realm: string; dpop?: { algorithms: readonly string[] } | undefined },
   observe: Observer,
+  find: typeof findToken,
   dpop?: DpopAnswers,
 ): AuthOutcome | undefined {
   // The DPoP scheme is read only when a DPoP stage will check its proof (dpop-stage.ts).
-  const found = findToken(cx.request.headers, config.tokenSources, config.dpop !== undefined);
+  const found = find(cx.request.headers, config.tokenSources, config.dpop !== undefined);
   if (found.kind === 'none') {
     // Envoy's allow_missing: no token at all passes anonymously; a bad one never does.
     if (cx.matched!.auth === 'optional') return ANONYMOUS;

@@ -4,8 +4,6 @@
 // and the origin assertion added, then the request sent to the configured origin
 // only (a URL, a service binding, the echo) — the request never picks where.
 
-import { encode } from '../b64.js';
-import { dropToken } from '../bearer/token.js';
 import { ownClaim } from '../claims.js';
 import type { GuardParts } from './build.js';
 import { claimHeaderValue } from './claim-header.js';
@@ -17,9 +15,6 @@ import { ECHO_ORIGIN } from './forwarding-config.js';
 import { withTiming, type Observer } from './observe.js';
 import { identityHeaders, stripIdentity, type IdentityHeaders } from './request.js';
 import * as answer from './responses.js';
-import { serviceRequest } from './service-origin.js';
-
-const encoder = new TextEncoder();
 
 /** The request for the origin (its headers still to be edited), or the echo origin's target and headers. */
 interface Outgoing {
@@ -85,7 +80,7 @@ export class Forwarder {
     // A client's own copy of the assertion header, in any spelling.
     assertion?.dropClientCopies(headers);
     if (!config.forwardToken) {
-      dropToken(headers, config.tokenSources);
+      this.#parts.tokens.dropToken(headers, config.tokenSources);
       // The DPoP proof is part of the credential (RFC 9449 §7.1), and already spent (replay store).
       if (config.dpop !== undefined) headers.delete('dpop');
     }
@@ -96,7 +91,7 @@ export class Forwarder {
     }
     if (claims !== undefined) for (const [header, value] of claims) headers.set(header, value);
     // Envoy's forward_payload_header: base64url of the verified payload's JSON.
-    if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, encode(encoder.encode(JSON.stringify(outcome.payload))));
+    if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, this.#parts.payloadHeader!(outcome.payload));
     // A service binding has no URL of its own: the assertion's default audience is then the guard's origin.
     if (assertion !== undefined) await assertion.stamp(headers, outcome.payload, new URL(cx.url.href), typeof config.origin === 'object' ? undefined : config.origin, cx.proven);
     observe.count('accepted');
@@ -116,7 +111,7 @@ export class Forwarder {
     const { request, url } = cx;
     const origin = this.#parts.config.origin;
     if (typeof origin === 'object') {
-      const r = serviceRequest(request, url, path, request.headers);
+      const r = this.#parts.service!.request(request, url, path, request.headers);
       return r === undefined ? undefined : { request: r, headers: r.headers, echo: undefined };
     }
     // Path and query go after the origin's scheme, host and port: the request never picks

@@ -130,7 +130,7 @@ export class Guard {
   #decide(cx: RequestContext, path: CanonicalPath): AuthOutcome | Promise<AuthOutcome> {
     if (!path.ok) return { ok: false, response: this.#observe.refusePath() };
     const config = this.parts.config;
-    const stop = routeStage(cx, path, config, this.#observe, this.parts.rules?.routeRules) ?? credentialStage(cx, config, this.#observe, this.parts.dpopAnswers);
+    const stop = routeStage(cx, path, config, this.#observe, this.parts.rules?.routeRules) ?? credentialStage(cx, config, this.#observe, this.parts.tokens.findToken, this.parts.dpopAnswers);
     if (stop !== undefined) return stop;
     cx.started = performance.now();
     let v: Verified | Promise<Verified>;

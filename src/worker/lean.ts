@@ -22,10 +22,13 @@ export { keySets } from './features/key-sets.js';
 export { cors } from './features/cors.js';
 export { admin } from './features/admin.js';
 export { rules } from './features/rules.js';
+export { tokenSources } from './features/token-sources.js';
+export { serviceOrigin } from './features/service-origin.js';
+export { forwardPayload } from './features/forward-payload.js';
 // The Durable Object classes a config can bind; the entry re-exports the ones it uses.
 export { DpopReplayShard } from './dpop-replay/shard-object.js';
 export { RevocationList } from './revocation/list-object.js';
-export type { GuardFeatures, KvTiersFeature, RemoteKeysFeature, OriginAssertionFeature, DpopFeature, MtlsFeature, RevocationFeature, KeySetsFeature, CorsFeature, AdminFeature, RulesFeature } from './features/registry.js';
+export type { GuardFeatures, KvTiersFeature, RemoteKeysFeature, OriginAssertionFeature, DpopFeature, MtlsFeature, RevocationFeature, KeySetsFeature, CorsFeature, AdminFeature, RulesFeature, TokenSourcesFeature, ServiceOriginFeature, ForwardPayloadFeature } from './features/registry.js';
 export type { AuthResult, EmbeddedGuard, GuardConfigSource } from './embed.js';
 export type { GuardDeps, GuardEnv } from './build.js';
 

@@ -49,3 +49,27 @@ export function serviceRequest(request: Request, url: { readonly search: string 
     return undefined;
   }
 }
+
+/**
+ * The binding and the request it takes: what the forwarding stage holds for `origin: { service }`.
+ *
+ * @example
+ * const service: ServiceOrigin = serviceOrigin(env, 'API');
+ */
+export interface ServiceOrigin {
+  fetch(request: Request): Promise<Response>;
+  request: typeof serviceRequest;
+}
+
+/**
+ * The service origin named in the config (serviceBinding's ConfigError when the binding is missing).
+ *
+ * @example
+ * const service = serviceOrigin(env, 'API');
+ * const r = service.request(request, url, '/x', request.headers);
+ * if (r !== undefined) return service.fetch(r);
+ */
+export function serviceOrigin(env: { readonly [binding: string]: unknown }, name: string): ServiceOrigin {
+  const binding = serviceBinding(env, name);
+  return { fetch: (r) => binding.fetch(r), request: serviceRequest };
+}

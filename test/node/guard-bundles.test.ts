@@ -36,8 +36,10 @@ async function bundledFiles(contents: string): Promise<string[]> {
 
 const HS_CONFIG = { issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' }], cache: { jwks: false } };
 const REMOTE_CONFIG = { issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }], cache: { jwks: false } };
-/** What the optional core stages (cors, admin, rules, key sets) alone bring into a bundle. */
-const OPTIONAL_STAGE_FILES = ['src/worker/cors.ts', 'src/worker/admin.ts', 'src/bearer/scopes.ts', 'src/keys/from-input.ts', 'src/keys/local.ts', 'src/keys/ec-point.ts', 'src/keys/rsa-params.ts', 'src/backend/webcrypto.ts'];
+/** What the optional core stages (cors, admin, rules, key sets, a service origin) alone bring into a bundle. */
+const OPTIONAL_STAGE_FILES = ['src/worker/cors.ts', 'src/worker/admin.ts', 'src/bearer/scopes.ts', 'src/keys/from-input.ts', 'src/keys/local.ts', 'src/keys/ec-point.ts', 'src/keys/rsa-params.ts', 'src/backend/webcrypto.ts', 'src/worker/service-origin.ts', 'src/worker/payload-header.ts'];
+/** What token sources other than Authorization alone bring (src/bearer/token.ts stays, for fromAuthorization). */
+const TOKEN_SOURCE_FUNCTIONS = ['function fromCookie', 'function fromCustomHeader', 'function findToken', 'function dropToken'];
 
 describe('guard bundles hold only the features used', () => {
   it('lean_embedder_bundles_only_imported_features: an embedder without remoteKeys bundles no remote key code', async () => {
@@ -57,15 +59,19 @@ describe('guard bundles hold only the features used', () => {
     for (const f of ['src/worker/config.ts', 'src/worker/issuers-config.ts', 'src/worker/cache-config.ts', ...FEATURE_FILES]) expect(files).not.toContain(f);
   });
 
-  it('compiled_hs256_entry_holds_no_optional_stage: no CORS, admin, rules or key-set code in a one-issuer HS256 entry', async () => {
+  it('compiled_hs256_entry_holds_no_optional_stage: no CORS, admin, rules, key-set, cookie-source, service-origin or payload-header code in a one-issuer HS256 entry', async () => {
     const files = await bundledFiles(guardEntry(HS_CONFIG, './src/worker/compiled.ts').code);
     expect(files).toContain('src/worker/guard.ts');
     expect(files).toContain('src/hmac/source.ts');
     for (const f of OPTIONAL_STAGE_FILES) expect(files).not.toContain(f);
+    const text = (await bundle(guardEntry(HS_CONFIG, './src/worker/compiled.ts').code)).outputFiles![0]!.text;
+    for (const f of TOKEN_SOURCE_FUNCTIONS) expect(text).not.toContain(f);
     // Each comes back when its section is set.
-    const all = { ...HS_CONFIG, cors: { allowOrigins: ['https://app.example.com'] }, admin: { path: '/_guard', secretBinding: 'ADMIN' }, rules: [{ pathPrefix: '/a/', scopes: ['a'] }] };
+    const all = { ...HS_CONFIG, cors: { allowOrigins: ['https://app.example.com'] }, admin: { path: '/_guard', secretBinding: 'ADMIN' }, rules: [{ pathPrefix: '/a/', scopes: ['a'] }], tokenSources: [{ cookie: 'session' }], origin: { service: 'API' }, forwardPayload: 'X-Auth-Payload' };
     const full = await bundledFiles(guardEntry(all, './src/worker/compiled.ts').code);
-    for (const f of ['src/worker/cors.ts', 'src/worker/admin.ts', 'src/bearer/scopes.ts']) expect(full).toContain(f);
+    for (const f of ['src/worker/cors.ts', 'src/worker/admin.ts', 'src/bearer/scopes.ts', 'src/worker/service-origin.ts', 'src/worker/payload-header.ts']) expect(full).toContain(f);
+    const fullText = (await bundle(guardEntry(all, './src/worker/compiled.ts').code)).outputFiles![0]!.text;
+    for (const f of TOKEN_SOURCE_FUNCTIONS) expect(fullText).toContain(f);
     const keyed = await bundledFiles(guardEntry(REMOTE_CONFIG, './src/worker/compiled.ts').code);
     for (const f of ['src/keys/from-input.ts', 'src/keys/local.ts']) expect(keyed).toContain(f);
   });

@@ -2,7 +2,7 @@
 // checked at deploy time, only the features the entry passes, and a deployment whose
 // GUARD_CONFIG was changed without a new build refusing every request.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { admin, compiledWorker, cors, keySets, remoteKeys, rules } from '../../src/worker/compiled.js';
+import { admin, compiledWorker, cors, keySets, remoteKeys, rules, serviceOrigin, tokenSources, forwardPayload } from '../../src/worker/compiled.js';
 import { createLeanGuard } from '../../src/worker/lean.js';
 import { configSource } from '../../src/worker/config-source.js';
 import { parseConfig } from '../../src/worker/config.js';
@@ -86,8 +86,22 @@ describe('compiledWorker (edgejwt build-guard)', () => {
     expect((await withRemote.fetch(req(), {}, new TestCtx())).status).toBe(401);
   });
 
-  it('core_stage_missing_fails_closed: cors, admin, rules, publicPaths or a key set the compiled or lean guard was not given refuses every request, naming the setting', async () => {
-    const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: 'an-admin-secret-of-16+' };
+  it('compiled_token_sources_and_service_origin: given the two features, a cookie token is read and the request goes to the service binding', async () => {
+    const raw = { ...HS, tokenSources: [{ cookie: 'session' }], origin: { service: 'API' } };
+    const seen: string[] = [];
+    const env = { HS_KEY: b64u(k.hs.secret!), API: { fetch: async (r: Request) => (seen.push(r.url), new Response('from the service')) } };
+    const g = compiledWorker(compile(raw), { tokenSources, serviceOrigin });
+    const t = await token(k.hs);
+    const res = await g.fetch(new Request('https://api.example.com/orders', { headers: { cookie: `a=1; session=${t}` } }), env, new TestCtx());
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('from the service');
+    expect(seen).toEqual(['https://service-binding.invalid/orders']);
+    // The Authorization header is not a source of this config.
+    expect((await g.fetch(req(t), env, new TestCtx())).status).toBe(401);
+  });
+
+  it('core_stage_missing_fails_closed: cors, admin, rules, publicPaths, a key set, a token source other than Authorization, a service origin or forwardPayload the compiled or lean guard was not given refuses every request, naming the setting', async () => {
+    const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: 'an-admin-secret-of-16+', API: { fetch: async () => new Response('from the service') } };
     const t = await token(k.hs);
     const cases: [raw: Record<string, unknown>, setting: string, given: Parameters<typeof compiledWorker>[1]][] = [
       [{ ...HS, cors: { allowOrigins: ['https://app.example.com'] } }, 'cors', { cors }],
@@ -95,6 +109,10 @@ describe('compiledWorker (edgejwt build-guard)', () => {
       [{ ...HS, rules: [{ pathPrefix: '/orders', scopes: ['orders'] }] }, 'rules', { rules }],
       [{ ...HS, publicPaths: ['/orders'] }, 'publicPaths', { rules }],
       [{ issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }], origin: 'builtin:echo', cache: { jwks: false } }, 'issuers[0] (jwks)', { keySets }],
+      [{ ...HS, tokenSources: [{ header: 'Authorization' }, { cookie: 'session' }] }, 'tokenSources', { tokenSources }],
+      [{ ...HS, tokenSources: [{ header: 'X-Token' }] }, 'tokenSources', { tokenSources }],
+      [{ ...HS, origin: { service: 'API' } }, 'origin.service', { serviceOrigin }],
+      [{ ...HS, forwardPayload: 'X-Auth-Payload' }, 'forwardPayload', { forwardPayload }],
     ];
     for (const [raw, setting, given] of cases) {
       const errors = configErrors();

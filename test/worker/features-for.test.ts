@@ -1,7 +1,8 @@
 // featuresFor (features/registry.ts) decides which features `edgejwt build-guard` imports
 // into a compiled entry; buildParts decides which it asks for when the guard starts. For
 // every combination of the settings that use an optional stage (cors, admin, rules,
-// publicPaths, an inline key set, a fetched key set, the KV verify cache) both name the
+// publicPaths, an inline key set, a fetched key set, the KV verify cache, a cookie token
+// source, a service origin, the payload header) both name the
 // same features: a compiled entry never lacks one its guard needs (an outage) nor is
 // given one its guard would not set up.
 import { describe, expect, it } from 'vitest';
@@ -14,11 +15,11 @@ import { AUD, CACHE_KEY, HS_ISS, ISS, JWKS_URL, demoKeys, jwksOf, kv } from './h
 const b64u = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 describe('features_for_matches_what_the_guard_asks', () => {
-  it('every combination of cors, admin, rules, publicPaths, jwks, jwksUrl and cache.verify: featuresFor = the features buildParts asks for', async () => {
+  it('every combination of cors, admin, rules, publicPaths, jwks, jwksUrl, cache.verify, tokenSources, origin.service and forwardPayload: featuresFor = the features buildParts asks for', async () => {
     const k = await demoKeys();
-    const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: 'an-admin-secret-of-16+', CACHE_KEY, VERIFY_CACHE: kv.VERIFY_CACHE, JWKS_CACHE: kv.JWKS_CACHE };
+    const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: 'an-admin-secret-of-16+', CACHE_KEY, VERIFY_CACHE: kv.VERIFY_CACHE, JWKS_CACHE: kv.JWKS_CACHE, API: { fetch: async () => new Response() } };
     let configs = 0;
-    for (let bits = 0; bits < 128; bits++) {
+    for (let bits = 0; bits < 1024; bits++) {
       const on = (i: number): boolean => (bits & (1 << i)) !== 0;
       const issuers: Record<string, unknown>[] = [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' }];
       if (on(4)) issuers.push({ issuer: 'https://inline.example.com', audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) });
@@ -28,6 +29,9 @@ describe('features_for_matches_what_the_guard_asks', () => {
       if (on(1)) raw.admin = { path: '/__guard/stats', secretBinding: 'ADMIN_SECRET' };
       if (on(2)) raw.rules = [{ pathPrefix: '/orders', scopes: ['orders'] }];
       if (on(3)) raw.publicPaths = ['/health'];
+      if (on(7)) raw.tokenSources = [{ header: 'authorization' }, { cookie: 'session' }];
+      if (on(8)) raw.origin = { service: 'API' };
+      if (on(9)) raw.forwardPayload = 'X-Auth-Payload';
       const config = parseConfig(raw);
       const asked = new Set<string>();
       const recording: FeatureSource = (name, setting) => {
@@ -38,6 +42,6 @@ describe('features_for_matches_what_the_guard_asks', () => {
       expect([...asked].sort(), JSON.stringify(raw)).toEqual([...featuresFor(config)].sort());
       configs++;
     }
-    expect(configs).toBe(128);
+    expect(configs).toBe(1024);
   });
 });

@@ -1,7 +1,11 @@
 // Each stage of the guard's chain (src/worker/guard.ts) on its own: its config
 // section parsed by its own module, and its step run on a RequestContext without
 // the rest of the guard. The whole guard's behaviour is covered by the other files.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { dropToken, findToken } from '../../src/bearer/token.js';
+import { AUTHORIZATION_TOKEN } from '../../src/worker/authorization-token.js';
+import { authorizationOnly } from '../../src/worker/features/registry.js';
 import { afterVerify, type AfterVerifyStage, type Identity } from '../../src/worker/after-verify.js';
 import { ANONYMOUS, type AuthOutcome } from '../../src/worker/context.js';
 import { credentialStage, parseTokenSources } from '../../src/worker/credentials.js';
@@ -64,7 +68,7 @@ describe('credential stage (credentials.ts): tokenSources and the token', () => 
     for (const init of [{ headers: { authorization: 'Bearer a.b.c' } }, { headers: { cookie: 'x=1; session=a.b.c' } }] as RequestInit[]) {
       const cx = context('/x', init);
       cx.matched = matched('required');
-      expect(credentialStage(cx, config, observer().observe)).toBeUndefined();
+      expect(credentialStage(cx, config, observer().observe, findToken)).toBeUndefined();
       expect(cx.token).toBe('a.b.c');
     }
   });
@@ -73,7 +77,7 @@ describe('credential stage (credentials.ts): tokenSources and the token', () => 
     const o = observer();
     const cx = context('/x');
     cx.matched = matched('required');
-    const missing = credentialStage(cx, config, o.observe);
+    const missing = credentialStage(cx, config, o.observe, findToken);
     if (missing === undefined || missing.ok) throw new Error('expected a refusal');
     expect(missing.response.status).toBe(401);
     expect(missing.response.headers.get('www-authenticate')).toMatch(/^Bearer realm="edgejwt"/);
@@ -81,11 +85,11 @@ describe('credential stage (credentials.ts): tokenSources and the token', () => 
 
     const optional = context('/x');
     optional.matched = matched('optional');
-    expect(credentialStage(optional, config, o.observe)).toBe(ANONYMOUS);
+    expect(credentialStage(optional, config, o.observe, findToken)).toBe(ANONYMOUS);
 
     const bad = context('/x', { headers: { authorization: 'Bearer' } });
     bad.matched = matched('optional');
-    const malformed = credentialStage(bad, config, o.observe);
+    const malformed = credentialStage(bad, config, o.observe, findToken);
     if (malformed === undefined || malformed.ok) throw new Error('expected a refusal');
     expect(malformed.response.status).toBe(400);
   });
@@ -94,6 +98,36 @@ describe('credential stage (credentials.ts): tokenSources and the token', () => 
     expect(parseTokenSources(undefined, false)).toEqual([{ header: 'Authorization' }]);
     expect(parseTokenSources(undefined, true)).toEqual([{ header: 'Cf-Access-Jwt-Assertion' }, { header: 'Authorization' }, { cookie: 'CF_Authorization' }]);
     expect(() => parseTokenSources([], false)).toThrow(/tokenSources: expected a non-empty array/);
+  });
+
+  it('authorization_only_reads_as_find_token: without the tokenSources feature the guard finds and drops a token exactly as findToken and dropToken do for the default source', () => {
+    const piece = fc.constantFrom('Bearer', 'bearer', 'DPoP', 'dpop', 'Basic', ' ', '  ', '\t', 'a', 'Z', '0', '-', '.', '_', '~', '+', '/', '=', ',', '"', 'eyJ');
+    const value = fc.option(fc.oneof(fc.array(piece, { maxLength: 10 }).map((p) => p.join('')), fc.string(), fc.string().map((s) => `Bearer ${s}`)), { nil: undefined });
+    const spelling = fc.constantFrom('Authorization', 'authorization', 'AUTHORIZATION');
+    fc.assert(
+      fc.property(value, fc.boolean(), spelling, fc.option(fc.string(), { nil: undefined }), (v, dpop, name, cookie) => {
+        const init: Record<string, string> = {};
+        // Headers refuses some values (newlines, non-Latin-1); the same refusal either way.
+        try {
+          if (v !== undefined) new Headers({ authorization: v });
+          if (cookie !== undefined) new Headers({ cookie });
+        } catch {
+          return;
+        }
+        if (v !== undefined) init.authorization = v;
+        if (cookie !== undefined) init.cookie = cookie;
+        const sources = [{ header: name }];
+        expect(authorizationOnly(sources)).toBe(true);
+        expect(AUTHORIZATION_TOKEN.findToken(new Headers(init), sources, dpop)).toEqual(findToken(new Headers(init), sources, dpop));
+        const a = new Headers(init);
+        const b = new Headers(init);
+        AUTHORIZATION_TOKEN.dropToken(a, sources);
+        dropToken(b, sources);
+        const list = (h: Headers): string[] => { const out: string[] = []; h.forEach((val, k) => out.push(`${k}: ${val}`)); return out; };
+        expect(list(a)).toEqual(list(b));
+      }),
+    );
+    for (const other of [[{ cookie: 'session' }], [{ header: 'X-Token' }], [{ header: 'Authorization' }, { cookie: 'session' }], parseTokenSources(undefined, true)]) expect(authorizationOnly(other)).toBe(false);
   });
 });
 

@@ -9,6 +9,7 @@
 import { admin } from './admin.js';
 import { cors } from './cors.js';
 import { dpop } from './dpop.js';
+import { forwardPayload } from './forward-payload.js';
 import { keySets } from './key-sets.js';
 import { kvTiers } from './kv-tiers.js';
 import { mtls } from './mtls.js';
@@ -17,6 +18,8 @@ import { givenFeatures, type FeatureSource } from './registry.js';
 import { remoteKeys } from './remote-keys.js';
 import { revocation } from './revocation.js';
 import { rules } from './rules.js';
+import { serviceOrigin } from './service-origin.js';
+import { tokenSources } from './token-sources.js';
 
 /**
  * Every feature, for a guard whose config is read at run time.
@@ -24,4 +27,4 @@ import { rules } from './rules.js';
  * @example
  * const parts = await buildParts(parseConfig(raw), env, {}, allFeatures);
  */
-export const allFeatures: FeatureSource = givenFeatures({ kvTiers, remoteKeys, originAssertion, dpop, mtls, revocation, keySets, cors, admin, rules });
+export const allFeatures: FeatureSource = givenFeatures({ kvTiers, remoteKeys, originAssertion, dpop, mtls, revocation, keySets, cors, admin, rules, tokenSources, serviceOrigin, forwardPayload });

@@ -22,6 +22,9 @@ import type { PolicyMaker } from '../../verify-path.js';
 import type { corsStage } from '../cors.js';
 import type { adminEndpoint } from '../admin.js';
 import type { checkRules, routeRules } from '../rules.js';
+import type { dropToken, findToken, TokenSource } from '../../bearer/token.js';
+import type { serviceOrigin } from '../service-origin.js';
+import type { payloadHeaderValue } from '../payload-header.js';
 
 /** @example const f: KvTiersFeature = kvTiers; */
 export interface KvTiersFeature {
@@ -54,8 +57,10 @@ export interface RevocationFeature {
   reservedCheck: typeof reservedCheck;
 }
 
-// So are the core stages a config may leave out (cors, admin, rules) and the library's
-// key-set code (keySets): a one-issuer HS256 config's compiled entry holds none of them.
+// So are the core stages a config may leave out (cors, admin, rules), the library's
+// key-set code (keySets), token sources other than the Authorization header (tokenSources)
+// a service-binding origin (serviceOrigin) and the payload header (forwardPayload): a
+// one-issuer HS256 config's compiled entry holds none of them.
 
 /** @example const f: KeySetsFeature = keySets; */
 export interface KeySetsFeature {
@@ -81,6 +86,23 @@ export interface RulesFeature {
   checkRules: typeof checkRules;
 }
 
+/** @example const f: TokenSourcesFeature = tokenSources; */
+export interface TokenSourcesFeature {
+  /** Reads the token from every configured source (headers, cookies; src/bearer/token.ts). */
+  findToken: typeof findToken;
+  /** Drops it from each (forwardToken: false). */
+  dropToken: typeof dropToken;
+}
+/** @example const f: ServiceOriginFeature = serviceOrigin; */
+export interface ServiceOriginFeature {
+  serviceOrigin: typeof serviceOrigin;
+}
+
+/** @example const f: ForwardPayloadFeature = forwardPayload; */
+export interface ForwardPayloadFeature {
+  payloadHeaderValue: typeof payloadHeaderValue;
+}
+
 /**
  * The features a guard may be given; a config that uses one it was not given is a ConfigError.
  *
@@ -98,6 +120,9 @@ export interface GuardFeatures {
   cors?: CorsFeature;
   admin?: AdminFeature;
   rules?: RulesFeature;
+  tokenSources?: TokenSourcesFeature;
+  serviceOrigin?: ServiceOriginFeature;
+  forwardPayload?: ForwardPayloadFeature;
 }
 
 export type FeatureName = keyof GuardFeatures;
@@ -117,6 +142,9 @@ export const FEATURE_MODULES: Readonly<Record<FeatureName, string>> = {
   cors: 'cors',
   admin: 'admin',
   rules: 'rules',
+  tokenSources: 'token-sources',
+  serviceOrigin: 'service-origin',
+  forwardPayload: 'forward-payload',
 };
 
 /** A source over the features given; one not given is a ConfigError naming the setting that needs it. */
@@ -144,6 +172,19 @@ export function hmacOnly(config: Pick<GuardConfig, 'issuers'>): boolean {
 }
 
 /**
+ * Whether the token is read from the Authorization header alone (the default `tokenSources`):
+ * then the guard needs no tokenSources feature (authorization-token.ts reads it).
+ *
+ * @example
+ * authorizationOnly([{ header: 'Authorization' }]); // true
+ * authorizationOnly([{ header: 'Authorization' }, { cookie: 'session' }]); // false
+ */
+export function authorizationOnly(sources: readonly TokenSource[]): boolean {
+  const s = sources[0];
+  return sources.length === 1 && s !== undefined && 'header' in s && s.header.toLowerCase() === 'authorization';
+}
+
+/**
  * The features `config` can use, in FEATURE_MODULES order. kvTiers: only with CACHE_KEY set
  * at run time, which a deploy step cannot see, so it counts whenever the config turns a tier on
  * (the KV copy of key sets only matters with key sets to fetch).
@@ -164,5 +205,8 @@ export function featuresFor(config: GuardConfig): FeatureName[] {
   if (config.cors !== undefined) out.push('cors');
   if (config.admin !== undefined) out.push('admin');
   if (config.rules.length > 0 || config.publicPaths.length > 0) out.push('rules');
+  if (!authorizationOnly(config.tokenSources)) out.push('tokenSources');
+  if (typeof config.origin === 'object') out.push('serviceOrigin');
+  if (config.forwardPayload !== undefined) out.push('forwardPayload');
   return out;
 }

@@ -1,0 +1,14 @@
+// A service-binding origin (`origin: { "service": "API" }`) as a feature
+// (src/worker/service-origin.ts). Without it the guard forwards to a URL or the echo. See registry.ts.
+
+import { serviceOrigin as open } from '../service-origin.js';
+import type { ServiceOriginFeature } from './registry.js';
+
+/**
+ * Forwarding through a service binding (`origin: { service }`).
+ *
+ * @example
+ * import { createLeanGuard, serviceOrigin } from 'edgejwt/worker/lean';
+ * const guard = createLeanGuard(config, { features: { serviceOrigin } });
+ */
+export const serviceOrigin: ServiceOriginFeature = { serviceOrigin: open };
