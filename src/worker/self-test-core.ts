@@ -9,7 +9,8 @@
 import { decodeSegment } from '../b64.js';
 import { ed25519Drop, ed25519Import, type Core, type DecodedJws, type WasmScheme } from '../wasm/core.js';
 import { getCore } from '../wasm/instance.js';
-import { SELF_TEST, SELF_TEST_ED25519, SELF_TEST_PAYLOAD, SelfTestFailure } from './self-test.js';
+import type { HashName } from '../algorithms.js';
+import { SELF_TEST, SELF_TEST_ED25519, SELF_TEST_HMAC_SHA2, SELF_TEST_PAYLOAD, SelfTestFailure } from './self-test.js';
 
 /**
  * The HS family's known answer: HMAC-SHA-256 (the core's SHA-256 and HMAC) on the HS256 vector.
@@ -18,10 +19,25 @@ import { SELF_TEST, SELF_TEST_ED25519, SELF_TEST_PAYLOAD, SelfTestFailure } from
  * await hmacKnownAnswer(); // rejects with SelfTestFailure on a broken core
  */
 export async function hmacKnownAnswer(): Promise<void> {
+  hmacCheck('SHA-256', SELF_TEST.token, 'HS256');
+}
+
+/**
+ * The HS384 or HS512 family's known answer: HMAC over that hash (the core's SHA-512
+ * compression, with the hash's own initial values and length), on its vector.
+ *
+ * @example
+ * await hmacSha2KnownAnswer('HS512'); // rejects with SelfTestFailure on a broken core
+ */
+export async function hmacSha2KnownAnswer(alg: 'HS384' | 'HS512'): Promise<void> {
+  hmacCheck(alg === 'HS384' ? 'SHA-384' : 'SHA-512', SELF_TEST_HMAC_SHA2[alg], alg);
+}
+
+function hmacCheck(hash: HashName, token: string, alg: string): void {
   const core = getCore();
-  const slot = core.hmacImport('SHA-256', SELF_TEST.key);
+  const slot = core.hmacImport(hash, SELF_TEST.key);
   try {
-    check(core, 'hmac', slot, SELF_TEST.token, 'HS256');
+    check(core, 'hmac', slot, token, alg);
   } finally {
     core.hmacDrop(slot);
   }

@@ -1,7 +1,7 @@
 // The Wasm core's known-answer tests run at the first use of the family they test, not
-// before the guard serves anything: the first HS* verify waits for the HS256 test, the
-// first EdDSA verify for the Ed25519 test, and a request on RS/PS/ES runs none (the
-// core verifies none of them). In a fresh Worker Loader isolate, whose module is
+// before the guard serves anything: the first HS256 verify waits for the HMAC-SHA-256
+// test (HS384 and HS512 for their own), the first EdDSA verify for the Ed25519 test, and
+// a request on RS/PS/ES runs none (the core verifies none of them). In a fresh Worker Loader isolate, whose module is
 // evaluated inside the first request, the module-scope self-test was on every first
 // request's path (bench/guard/cold-notes.md). Fail closed: a token of a family whose
 // test has not passed is never verified, and once a test fails every later verify (any
@@ -10,7 +10,7 @@
 import { JwtError } from '../errors.js';
 import type { OpenedToken, TwoStepVerifier, VerifyResult } from '../verify-path.js';
 import { coreFamily, SelfTestFailure, type CoreFamily } from './self-test.js';
-import { hmacKnownAnswer } from './self-test-core.js';
+import { hmacKnownAnswer, hmacSha2KnownAnswer } from './self-test-core.js';
 
 /**
  * The gate over a guard's verifiers: one per isolate, so a test passes or fails once for every guard it serves.
@@ -95,7 +95,7 @@ export class SelfTestGate {
 
 /**
  * The known-answer test of each core family among `algorithms` (self-test-core.ts): HMAC-SHA-256
- * for HS*, Ed25519 for EdDSA. The Ed25519 one comes with the keySets feature, which every EdDSA
+ * for HS256, HMAC-SHA-384 for HS384, HMAC-SHA-512 for HS512, Ed25519 for EdDSA. The Ed25519 one comes with the keySets feature, which every EdDSA
  * issuer needs (so an HMAC-only bundle holds no Ed25519 code); without it the EdDSA test fails, closed.
  *
  * @example
@@ -106,6 +106,8 @@ export function familyTests(algorithms: Iterable<string>, ed25519Test: (() => Pr
   for (const a of algorithms) {
     const family = coreFamily(a);
     if (family === 'HS') tests.HS = hmacKnownAnswer;
+    // HS384 and HS512 run on the core's SHA-512 code, which the HMAC-SHA-256 answer never reaches.
+    else if (family === 'HS384' || family === 'HS512') tests[family] = () => hmacSha2KnownAnswer(family);
     else if (family === 'EdDSA') tests.EdDSA = ed25519Test ?? (() => Promise.reject(new SelfTestFailure('EdDSA, without the keySets feature')));
   }
   return tests;

@@ -31,8 +31,11 @@ export function usesWasmCore(algorithms: Iterable<string>): boolean {
   return false;
 }
 
-/** The Wasm core's two families: HMAC (SHA-2) and Ed25519 (SHA-512). */
-export type CoreFamily = 'HS' | 'EdDSA';
+/**
+ * The Wasm core's families, each with its own known answer: HMAC over SHA-256 (`HS`), over
+ * SHA-384 and over SHA-512 (each hash has its own constants and code in the core), and Ed25519.
+ */
+export type CoreFamily = 'HS' | 'HS384' | 'HS512' | 'EdDSA';
 
 /**
  * The core family that verifies `alg`, or undefined for an algorithm the core does not verify
@@ -40,12 +43,13 @@ export type CoreFamily = 'HS' | 'EdDSA';
  * test/node/self-test-vector.test.ts checks this against the algorithm table.
  *
  * @example
- * coreFamily('HS384'); // 'HS'
+ * coreFamily('HS256'); // 'HS'
+ * coreFamily('HS512'); // 'HS512'
  * coreFamily('Ed25519'); // 'EdDSA'
  * coreFamily('RS256'); // undefined
  */
 export function coreFamily(alg: string): CoreFamily | undefined {
-  return alg.startsWith('HS') ? 'HS' : alg === 'EdDSA' || alg === 'Ed25519' ? 'EdDSA' : undefined;
+  return alg === 'HS384' || alg === 'HS512' ? alg : alg.startsWith('HS') ? 'HS' : alg === 'EdDSA' || alg === 'Ed25519' ? 'EdDSA' : undefined;
 }
 
 /** The token's iss and aud, its key (bytes 0..31, public by design) and the token itself. */
@@ -70,6 +74,12 @@ export const SELF_TEST_ED25519 = {
   issuer: 'edgejwt:self-test',
   x: 'HUMUbofIRzua9QTFXqOn2Z1XThzoW3GJO4N95q-Oiu4',
   token: 'eyJhbGciOiJFZERTQSIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJlZGdland0OnNlbGYtdGVzdCIsImF1ZCI6ImVkZ2Vqd3Q6c2VsZi10ZXN0Iiwic3ViIjoic2VsZi10ZXN0IiwiZXhwIjo0MTAyNDQ0ODAwfQ.FLZeyndefdxyS5i1nFabYIqQ4xcMwpURGmaGxXwuQM6pWeP26LEfVgY0YRLW2xR_e9JJ4t9JCYuGDsA9z0mkBw',
+} as const;
+
+/** The HS384 and HS512 known answers: the same claims, under SELF_TEST.key. */
+export const SELF_TEST_HMAC_SHA2 = {
+  HS384: 'eyJhbGciOiJIUzM4NCIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJlZGdland0OnNlbGYtdGVzdCIsImF1ZCI6ImVkZ2Vqd3Q6c2VsZi10ZXN0Iiwic3ViIjoic2VsZi10ZXN0IiwiZXhwIjo0MTAyNDQ0ODAwfQ.Hi81RME0K1305NyP83StWprBrrTtB84xqwUv7gHfjaAUmGDrviS1M5kMRHc8RQ11',
+  HS512: 'eyJhbGciOiJIUzUxMiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJlZGdland0OnNlbGYtdGVzdCIsImF1ZCI6ImVkZ2Vqd3Q6c2VsZi10ZXN0Iiwic3ViIjoic2VsZi10ZXN0IiwiZXhwIjo0MTAyNDQ0ODAwfQ.tjGbxigM9eF4xZQnkKt1dYIEOfj_LQy2xq_-_zsruIomeBSPhoH6TAWZcuLrdWUNF46XNP9raoFtJf7fpG37lQ',
 } as const;
 
 /** Verify the HS256 known answer and refuse its tampered copy; rejects with SelfTestFailure otherwise. */

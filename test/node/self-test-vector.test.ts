@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SELF_TEST, SELF_TEST_ALGORITHMS, SELF_TEST_ED25519, SELF_TEST_PAYLOAD } from '../../src/worker/self-test.js';
+import { SELF_TEST, SELF_TEST_ALGORITHMS, SELF_TEST_ED25519, SELF_TEST_HMAC_SHA2, SELF_TEST_PAYLOAD } from '../../src/worker/self-test.js';
+import { hmacSha2KnownAnswer } from '../../src/worker/self-test-core.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -44,6 +45,18 @@ describe('guard self-test vectors of the core families', () => {
     expect(verify(null, Buffer.from(`${h}.${p}`), key, Buffer.from(s, 'base64url'))).toBe(true);
     // Both tokens carry the payload self-test-core.ts compares the core's decode with.
     for (const t of [SELF_TEST.token, SELF_TEST_ED25519.token]) expect(Buffer.from(t.split('.')[1]!, 'base64url').toString()).toBe(SELF_TEST_PAYLOAD);
+  });
+});
+
+describe('guard self-test vectors of HS384 and HS512', () => {
+  it('self_test_vector_hs384_hs512_node_crypto: each token is signed by SELF_TEST.key with its hash, per node:crypto, and the core answers it', async () => {
+    for (const [alg, hash] of [['HS384', 'sha384'], ['HS512', 'sha512']] as const) {
+      const [h, p, s] = SELF_TEST_HMAC_SHA2[alg].split('.') as [string, string, string];
+      expect(JSON.parse(Buffer.from(h, 'base64url').toString())).toEqual({ alg, typ: 'JWT' });
+      expect(Buffer.from(p, 'base64url').toString()).toBe(SELF_TEST_PAYLOAD);
+      expect(createHmac(hash, SELF_TEST.key).update(`${h}.${p}`).digest('base64url')).toBe(s);
+      await expect(hmacSha2KnownAnswer(alg)).resolves.toBeUndefined();
+    }
   });
 });
 
