@@ -57,13 +57,16 @@ export function compiledWorker(compiled: CompiledConfig, features: GuardFeatures
   const source = givenFeatures(features);
   const algorithms = compiled.config.issuers.flatMap((is) => is.algorithms);
   // One gate for the isolate: a failed test refuses every later request, whatever its env.
-  const gate = new SelfTestGate(familyTests(algorithms, features.keySets?.ed25519KnownAnswer), (e) => guard.stop(e));
+  // DPoP proofs verify on the core too (EdDSA), outside the gated verifier: their families are tested as well.
+  const proofAlgorithms = compiled.config.dpop?.algorithms ?? [];
+  const ed25519Test = features.keySets?.ed25519KnownAnswer ?? features.dpop?.ed25519KnownAnswer;
+  const gate = new SelfTestGate(familyTests([...algorithms, ...proofAlgorithms], ed25519Test), (e) => guard.stop(e));
   const start = (env: GuardEnv, deps: Parameters<typeof buildParts>[2] | undefined): Promise<Guard> => {
     // The text the entry was built from, as sent, needs no parse; anything else is compared as JSON.
     if (env.GUARD_CONFIG !== undefined && env.GUARD_CONFIG !== compiled.source && configSource(env.GUARD_CONFIG) !== compiled.source) {
       return Promise.reject(new ConfigError('GUARD_CONFIG', 'differs from the config this Worker was built with: run edgejwt build-guard and deploy again'));
     }
-    return buildParts(compiled.config, env, deps ?? {}, source).then((parts) => new Guard({ ...parts, verifier: gate.wrap(parts.verifier) }));
+    return buildParts(compiled.config, env, deps ?? {}, source).then((parts) => new Guard({ ...parts, verifier: gate.wrap(parts.verifier), afterVerify: gate.beforeProofs(parts.afterVerify, proofAlgorithms) }));
   };
   const guard = workerGuard(start, undefined, () => Promise.resolve());
   // As the default Worker (default-worker.ts): built at module scope from the importable env.

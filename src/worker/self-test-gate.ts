@@ -9,6 +9,7 @@
 
 import { JwtError } from '../errors.js';
 import type { OpenedToken, TwoStepVerifier, VerifyResult } from '../verify-path.js';
+import type { AfterVerifyStage } from './after-verify.js';
 import { coreFamily, SelfTestFailure, type CoreFamily } from './self-test.js';
 import { hmacKnownAnswer, hmacSha2KnownAnswer } from './self-test-core.js';
 
@@ -66,6 +67,29 @@ export class SelfTestGate {
     };
   }
 
+  /**
+   * `stages` (those after the verify) behind a first one that holds a request carrying a
+   * DPoP proof until the known answers of the proof `algorithms`' core families (EdDSA)
+   * have passed: the DPoP stage verifies proofs on the core outside the gated verifier.
+   *
+   * @example
+   * parts.afterVerify = gate.beforeProofs(parts.afterVerify, config.dpop?.algorithms ?? []);
+   */
+  beforeProofs(stages: readonly AfterVerifyStage[], algorithms: readonly string[]): AfterVerifyStage[] {
+    const core = algorithms.filter((a) => coreFamily(a) !== undefined);
+    if (core.length === 0) return [...stages];
+    const wait: AfterVerifyStage = (cx) => {
+      if (cx.scheme !== 'dpop' && !cx.request.headers.has('dpop')) return undefined;
+      const waits: Promise<void>[] = [];
+      for (const a of core) {
+        const w = this.#before(a);
+        if (w !== undefined) waits.push(w);
+      }
+      return waits.length === 0 ? undefined : Promise.all(waits).then(() => undefined);
+    };
+    return [wait, ...stages];
+  }
+
   /** undefined when `alg` may be verified now; else the test it waits for (which throws on failure). */
   #before(alg: string): Promise<void> | undefined {
     if (this.#failure !== undefined) throw this.#failure;
@@ -96,7 +120,7 @@ export class SelfTestGate {
 /**
  * The known-answer test of each core family among `algorithms` (self-test-core.ts): HMAC-SHA-256
  * for HS256, HMAC-SHA-384 for HS384, HMAC-SHA-512 for HS512, Ed25519 for EdDSA. The Ed25519 one comes with the keySets feature, which every EdDSA
- * issuer needs (so an HMAC-only bundle holds no Ed25519 code); without it the EdDSA test fails, closed.
+ * issuer needs, or the dpop feature for EdDSA proofs (so an HMAC-only bundle holds no Ed25519 code); without it the EdDSA test fails, closed.
  *
  * @example
  * new SelfTestGate(familyTests(['HS256', 'RS256'], undefined), stop); // HS only

@@ -45,6 +45,8 @@ export interface DpopFeature {
   dpopStageFromEnv: typeof dpopStageFromEnv;
   /** The DPoP challenge and refusal the core stages give (credentials, token-checks, sender-constraint). */
   answers: DpopAnswers;
+  /** The Wasm core's Ed25519 known answer, run before the first EdDSA proof is verified (self-test-core.ts). */
+  ed25519KnownAnswer: () => Promise<void>;
 }
 /** @example const f: MtlsFeature = mtls; */
 export interface MtlsFeature {
