@@ -5,9 +5,10 @@
 // than the core's buffer goes through its streaming context in buffer-sized parts
 // instead of failing as a core fault (which callers answer as the server's, 500).
 // Each hash's first use checks the core against a known answer (FIPS 180-4's two-block
-// examples), as the verify families are checked (src/worker/self-test-gate.ts): these
-// digests name KV entries and bind proofs before any verify runs, so a miscompiled core
-// must fail closed here (ERR_WASM_CORE, for good) rather than make two inputs one key.
+// examples): these digests name KV entries and bind proofs before any verify runs, and
+// the guard's self-test (src/worker/self-test.ts) runs only for configs with HS*/EdDSA
+// issuers, so a miscompiled core must fail closed here (ERR_WASM_CORE, for good) rather
+// than make two inputs one key.
 
 import type { HashName } from './algorithms.js';
 import { JwtError } from './errors.js';

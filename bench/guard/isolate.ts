@@ -46,7 +46,9 @@ const baselineSrc = process.env.BENCH_BASELINE_SRC;
 // The compiled entry (`edgejwt build-guard` for the bench's GUARD_CONFIG) is sampled too unless BENCH_COMPILED=0.
 const withCompiled = process.env.BENCH_COMPILED !== '0';
 // With a baseline, its library-only Worker too ('libbase'), each baseline kind with the baseline's own core.
-const KINDS: Kind[] = ['noop', 'lib', 'guard', 'jose', ...(baselineSrc === undefined ? [] : (['base', 'libbase'] as const)), ...(withCompiled ? (['compiled'] as const) : [])];
+// BENCH_COMPILED_BASE=1 (with a baseline): the baseline's compiled entry too ('compiledbase', on this checkout's core).
+const withCompiledBase = withCompiled && baselineSrc !== undefined && process.env.BENCH_COMPILED_BASE === '1';
+const KINDS: Kind[] = ['noop', 'lib', 'guard', 'jose', ...(baselineSrc === undefined ? [] : (['base', 'libbase'] as const)), ...(withCompiled ? (['compiled'] as const) : []), ...(withCompiledBase ? (['compiledbase'] as const) : [])];
 // The Workers' own log lines (the guard's notices) would break the progress display.
 const quiet = { handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => { out.resume(); err.resume(); } };
 
@@ -62,6 +64,7 @@ if (baselineSrc !== undefined) {
 if (withCompiled) {
   bundles.compiled = await compiledGuard('compiled', guardConfig(keys));
   if (bundles.compiled.wasmImport !== bundles.guard.wasmImport) throw new Error('the compiled entry imports the core from another path than the guard');
+  if (withCompiledBase) bundles.compiledbase = await compiledGuard('compiledbase', guardConfig(keys), baselineSrc);
 }
 // The issue 23 size target: the main module for a one-issuer HS256 config (esbuild, minified, as the bench bundles).
 const oneIssuer = await compiledGuard('one-issuer-hs256', ONE_ISSUER_HS256);

@@ -4,8 +4,8 @@
 // summary.ts (which publishes).
 import { latency, paired, withSpread, type Latency } from './latency.ts';
 
-/** `base` / `libbase`: an optional baseline guard / library-only Worker (another checkout's src/ and core) sampled in the same rounds; `compiled`: the guard's `edgejwt build-guard` entry for the same config. */
-export type Kind = 'noop' | 'lib' | 'guard' | 'jose' | 'base' | 'libbase' | 'compiled';
+/** `base` / `libbase`: an optional baseline guard / library-only Worker (another checkout's src/ and core) sampled in the same rounds; `compiled`: the guard's `edgejwt build-guard` entry for the same config; `compiledbase`: the baseline's compiled entry (BENCH_COMPILED_BASE=1, with this checkout's core). */
+export type Kind = 'noop' | 'lib' | 'guard' | 'jose' | 'base' | 'libbase' | 'compiled' | 'compiledbase';
 /** Per algorithm, per kind: the first and second request of each round, ms. */
 export type Rounds = Record<string, Record<Kind, { first: number[]; second: number[] }>>;
 
@@ -13,7 +13,7 @@ export interface ColdCell {
   first: Record<Kind, Latency>;
   second: Record<Kind, Latency>;
   /** Per-round differences (same round, same algorithm): their median is the delta read. */
-  deltas: Record<'guard − noop' | 'lib − noop' | 'jose − noop' | 'guard − jose', Latency> & { 'guard − base'?: Latency; 'lib − libbase'?: Latency; 'compiled − jose'?: Latency; 'compiled − guard'?: Latency };
+  deltas: Record<'guard − noop' | 'lib − noop' | 'jose − noop' | 'guard − jose', Latency> & { 'guard − base'?: Latency; 'lib − libbase'?: Latency; 'compiled − jose'?: Latency; 'compiled − guard'?: Latency; 'compiled − compiledbase'?: Latency };
   /** Per-round ratios (same round, same algorithm) of first requests: issue 23's target is guard ≤ 1.4× jose. */
   ratios?: Record<string, Latency>;
   targets: Record<'guard ≤ jose' | 'guard ≤ noop + 2 ms' | 'lib ≤ noop + 1 ms', boolean>;
@@ -32,6 +32,7 @@ export function coldSummary(r: Rounds, algs: readonly string[], kinds: readonly 
       ...(kinds.includes('base') ? { 'guard − base': paired(c.guard.first, c.base.first) } : {}),
       ...(kinds.includes('libbase') ? { 'lib − libbase': paired(c.lib.first, c.libbase.first) } : {}),
       ...(kinds.includes('compiled') ? { 'compiled − jose': paired(c.compiled.first, c.jose.first), 'compiled − guard': paired(c.compiled.first, c.guard.first) } : {}),
+      ...(kinds.includes('compiledbase') ? { 'compiled − compiledbase': paired(c.compiled.first, c.compiledbase.first) } : {}),
     };
     const ratio = (a: number[], b: number[]) => latency(a.map((x, i) => x / b[i]!));
     const ratios: Record<string, Latency> = { 'guard / jose': ratio(c.guard.first, c.jose.first), 'lib / jose': ratio(c.lib.first, c.jose.first), ...(kinds.includes('libbase') ? { 'libbase / jose': ratio(c.libbase.first, c.jose.first) } : {}), ...(kinds.includes('compiled') ? { 'compiled / jose': ratio(c.compiled.first, c.jose.first) } : {}) };
@@ -81,6 +82,8 @@ export function coldTable(title: string, s: Record<string, ColdCell>, heading = 
       lines.push(`| ${alg} | ${cell(v.first.compiled)} | ${withSpread(v.deltas['compiled − jose']!)} | ${withSpread(v.deltas['compiled − guard']!)} | ${withSpread(r['guard / jose']!, 2)} | ${withSpread(r['compiled / jose']!, 2)} | ${r['compiled / jose']!.p50 <= ratioTarget ? 'met' : '**missed**'} |`);
     }
   }
+  const cbase = Object.entries(s).filter(([, v]) => v.deltas['compiled − compiledbase'] !== undefined);
+  if (cbase.length > 0) lines.push('', `Compiled entry against the baseline's compiled entry (BENCH_COMPILED_BASE) in the same rounds: ${cbase.map(([alg, v]) => `${alg} compiledbase ${withSpread(v.first.compiledbase)}, compiled − compiledbase ${withSpread(v.deltas['compiled − compiledbase']!)}`).join('; ')} ms`);
   lines.push('', `Second request p50 (no-op / lib / guard / jose): ${Object.entries(s).map(([alg, v]) => `${alg} ${(['noop', 'lib', 'guard', 'jose'] as const).map((k) => v.second[k].p50.toFixed(1)).join(' / ')}`).join('; ')} ms`);
   return lines.join('\n');
 }

@@ -1,9 +1,8 @@
 // The Worker an entry written by `edgejwt build-guard` starts: the config was parsed and
 // checked at deploy time and arrives here as a literal (config-literal.ts), and the
 // entry imports only the features that config uses, so an isolate loads neither the
-// parser nor the rest. The Wasm core's known-answer tests run at the first verify of the
-// family they test (self-test-gate.ts), so a request on RS/PS/ES runs none, and nothing
-// but the guard's build runs at module scope.
+// parser nor the rest. The known-answer self-test runs only when the config verifies on
+// the Wasm core (HS*, EdDSA), the part it tests.
 
 import type { GuardEnv } from './build.js';
 import { buildParts } from './build.js';
@@ -14,7 +13,7 @@ import type { WorkerHandler } from './default-worker.js';
 import { workerGuard } from './embed.js';
 import { givenFeatures, type GuardFeatures } from './features/registry.js';
 import { Guard } from './guard.js';
-import { familyTests, SelfTestGate } from './self-test-gate.js';
+import { selfTest, usesWasmCore } from './self-test.js';
 
 export { kvTiers } from './features/kv-tiers.js';
 export { remoteKeys } from './features/remote-keys.js';
@@ -56,19 +55,14 @@ export interface CompiledConfig {
 export function compiledWorker(compiled: CompiledConfig, features: GuardFeatures): WorkerHandler {
   const source = givenFeatures(features);
   const algorithms = compiled.config.issuers.flatMap((is) => is.algorithms);
-  // One gate for the isolate: a failed test refuses every later request, whatever its env.
-  // DPoP proofs verify on the core too (EdDSA), outside the gated verifier: their families are tested as well.
-  const proofAlgorithms = compiled.config.dpop?.algorithms ?? [];
-  const ed25519Test = features.keySets?.ed25519KnownAnswer ?? features.dpop?.ed25519KnownAnswer;
-  const gate = new SelfTestGate(familyTests([...algorithms, ...proofAlgorithms], ed25519Test), (e) => guard.stop(e));
   const start = (env: GuardEnv, deps: Parameters<typeof buildParts>[2] | undefined): Promise<Guard> => {
     // The text the entry was built from, as sent, needs no parse; anything else is compared as JSON.
     if (env.GUARD_CONFIG !== undefined && env.GUARD_CONFIG !== compiled.source && configSource(env.GUARD_CONFIG) !== compiled.source) {
       return Promise.reject(new ConfigError('GUARD_CONFIG', 'differs from the config this Worker was built with: run edgejwt build-guard and deploy again'));
     }
-    return buildParts(compiled.config, env, deps ?? {}, source).then((parts) => new Guard({ ...parts, verifier: gate.wrap(parts.verifier), afterVerify: gate.beforeProofs(parts.afterVerify, proofAlgorithms) }));
+    return buildParts(compiled.config, env, deps ?? {}, source).then((parts) => new Guard(parts));
   };
-  const guard = workerGuard(start, undefined, () => Promise.resolve());
+  const guard = workerGuard(start, undefined, usesWasmCore(algorithms) ? selfTest : () => Promise.resolve());
   // As the default Worker (default-worker.ts): built at module scope from the importable env.
   void import('cloudflare:workers').then((m: { env: Record<string, unknown> }) => guard.warm(m.env), () => undefined);
   return { fetch: guard.fetch };

@@ -111,9 +111,9 @@ export function embeddedGuard(start: GuardStarter, deps: GuardDeps | undefined, 
  * @example
  * const { fetch } = workerGuard(start, undefined, selfTest);
  */
-export function workerGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): Pick<EmbeddedGuard, 'warm' | 'fetch'> & Pick<GuardHost, 'stop'> {
-  const { warm, fetch, stop } = guardHost(start, deps, check);
-  return { warm, fetch, stop };
+export function workerGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): Pick<EmbeddedGuard, 'warm' | 'fetch'> {
+  const { warm, fetch } = guardHost(start, deps, check);
+  return { warm, fetch };
 }
 
 /** What both share: the guard per env (warmed or built), the 500 of one that failed to start, and the deferred log. */
@@ -121,8 +121,6 @@ interface GuardHost extends Pick<EmbeddedGuard, 'warm' | 'fetch'> {
   guardFor(env: GuardEnv): Promise<Guard>;
   failed(e: unknown, ctx: WaitUntil): Response;
   flush(ctx: WaitUntil): void;
-  /** From now on every request is refused as if its guard had failed to start with `e` (a failed self-test at first use). */
-  stop(e: unknown): void;
 }
 
 function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): GuardHost {
@@ -150,9 +148,7 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
   // The guard built by `warm`, and the env it was built from: a request's env is another
   // object than the module-scope one, holding the same bindings.
   let warmed: { env: GuardEnv; guard: Promise<Guard> } | undefined;
-  let stopped: { e: unknown } | undefined;
   const guardFor = (env: GuardEnv): Promise<Guard> => {
-    if (stopped !== undefined) return Promise.reject(stopped.e);
     let g = guards.get(env);
     if (g === undefined) {
       // A guard that failed to build at module scope (a call not allowed there) is built again here,
@@ -195,12 +191,6 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
     },
     guardFor,
     failed,
-    stop(e) {
-      if (stopped !== undefined) return;
-      stopped = { e };
-      // Once, now; every request after this one logs it again (failed).
-      log(JSON.stringify({ edgejwt: 'config_error', setting: e instanceof ConfigError ? e.setting : 'unknown', message: e instanceof ConfigError ? e.message : 'guard stopped' }));
-    },
     flush: (ctx) => {
       if (deferred) flushLog(ctx);
     },

@@ -1,12 +1,12 @@
-// Known-answer verifies of the Wasm core: a token through the library's own verify path
-// (the core's hashing and signature code, the header, payload and claims code every
-// algorithm shares), and a tampered copy that must fail. `selfTest` (HS256) runs when
-// createGuard's guard is warmed at module scope, before it serves anything; a compiled
-// entry instead runs the core's own known answers (self-test-core.ts) before each core
-// family's first verify (self-test-gate.ts): HS256 for HS*, Ed25519 for EdDSA.
+// A known-answer verify, run when the guard is warmed at module scope: an HS256 token
+// through the library's own verify path (the Wasm core's SHA-256 and HMAC, the header,
+// payload and claims code every algorithm shares), and a tampered copy that must fail.
+// It proves the core answers as it should before the guard serves anything, and it
+// compiles that shared path before the first request instead of during it. Only HS256:
+// each further algorithm cost more in a fresh isolate than it saved (docs/speed.md).
 
 import { hmacPolicy } from '../hmac/source.js';
-import { buildTwoStepVerifierWith, type IssuerPolicy, type PolicyMaker } from '../verify-path.js';
+import { buildTwoStepVerifierWith } from '../verify-path.js';
 import { ConfigError } from './config-error.js';
 
 /**
@@ -32,24 +32,17 @@ export function usesWasmCore(algorithms: Iterable<string>): boolean {
 }
 
 /**
- * The Wasm core's families, each with its own known answer: HMAC over SHA-256 (`HS`), over
- * SHA-384 and over SHA-512 (each hash has its own constants and code in the core), and Ed25519.
- */
-export type CoreFamily = 'HS' | 'HS384' | 'HS512' | 'EdDSA';
-
-/**
- * The core family that verifies `alg`, or undefined for an algorithm the core does not verify
- * (RS*, PS*, ES*: WebCrypto). Both names of Ed25519 (`EdDSA`, `Ed25519`) are the EdDSA family;
- * test/node/self-test-vector.test.ts checks this against the algorithm table.
+ * The Wasm core's family that verifies `alg` (HMAC, or Ed25519 under both its names), or
+ * undefined for an algorithm the core does not verify (RS*, PS*, ES*: WebCrypto).
+ * test/node/config-literal.test.ts checks this against the algorithm table.
  *
  * @example
- * coreFamily('HS256'); // 'HS'
- * coreFamily('HS512'); // 'HS512'
+ * coreFamily('HS384'); // 'HS'
  * coreFamily('Ed25519'); // 'EdDSA'
  * coreFamily('RS256'); // undefined
  */
-export function coreFamily(alg: string): CoreFamily | undefined {
-  return alg === 'HS384' || alg === 'HS512' ? alg : alg.startsWith('HS') ? 'HS' : alg === 'EdDSA' || alg === 'Ed25519' ? 'EdDSA' : undefined;
+export function coreFamily(alg: string): 'HS' | 'EdDSA' | undefined {
+  return alg.startsWith('HS') ? 'HS' : alg === 'EdDSA' || alg === 'Ed25519' ? 'EdDSA' : undefined;
 }
 
 /** The token's iss and aud, its key (bytes 0..31, public by design) and the token itself. */
@@ -66,33 +59,13 @@ export class SelfTestFailure extends ConfigError {
   }
 }
 
-/** The payload both known-answer tokens carry, as the core must decode it. */
-export const SELF_TEST_PAYLOAD = '{"iss":"edgejwt:self-test","aud":"edgejwt:self-test","sub":"self-test","exp":4102444800}';
-
-/** The EdDSA known answer (self-test-core.ts): the same claims, signed with the Ed25519 key whose public half is `x` (the private half was not kept). */
-export const SELF_TEST_ED25519 = {
-  issuer: 'edgejwt:self-test',
-  x: 'HUMUbofIRzua9QTFXqOn2Z1XThzoW3GJO4N95q-Oiu4',
-  token: 'eyJhbGciOiJFZERTQSIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJlZGdland0OnNlbGYtdGVzdCIsImF1ZCI6ImVkZ2Vqd3Q6c2VsZi10ZXN0Iiwic3ViIjoic2VsZi10ZXN0IiwiZXhwIjo0MTAyNDQ0ODAwfQ.FLZeyndefdxyS5i1nFabYIqQ4xcMwpURGmaGxXwuQM6pWeP26LEfVgY0YRLW2xR_e9JJ4t9JCYuGDsA9z0mkBw',
-} as const;
-
-/** The HS384 and HS512 known answers: the same claims, under SELF_TEST.key. */
-export const SELF_TEST_HMAC_SHA2 = {
-  HS384: 'eyJhbGciOiJIUzM4NCIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJlZGdland0OnNlbGYtdGVzdCIsImF1ZCI6ImVkZ2Vqd3Q6c2VsZi10ZXN0Iiwic3ViIjoic2VsZi10ZXN0IiwiZXhwIjo0MTAyNDQ0ODAwfQ.Hi81RME0K1305NyP83StWprBrrTtB84xqwUv7gHfjaAUmGDrviS1M5kMRHc8RQ11',
-  HS512: 'eyJhbGciOiJIUzUxMiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJlZGdland0OnNlbGYtdGVzdCIsImF1ZCI6ImVkZ2Vqd3Q6c2VsZi10ZXN0Iiwic3ViIjoic2VsZi10ZXN0IiwiZXhwIjo0MTAyNDQ0ODAwfQ.tjGbxigM9eF4xZQnkKt1dYIEOfj_LQy2xq_-_zsruIomeBSPhoH6TAWZcuLrdWUNF46XNP9raoFtJf7fpG37lQ',
-} as const;
-
-/** Verify the HS256 known answer and refuse its tampered copy; rejects with SelfTestFailure otherwise. */
-export function selfTest(): Promise<void> {
+/** Verify the known answer and refuse its tampered copy; rejects with SelfTestFailure otherwise. */
+export async function selfTest(): Promise<void> {
   const { issuer, key, token } = SELF_TEST;
   // The verify path every guard runs, over HMAC policies: a guard without key sets bundles no other key code.
-  return knownAnswer('HS256', { issuer, audience: issuer, algorithms: [...SELF_TEST_ALGORITHMS], key }, token, hmacPolicy);
-}
-
-async function knownAnswer(alg: string, issuer: IssuerPolicy, token: string, policyOf: PolicyMaker): Promise<void> {
-  const verifier = buildTwoStepVerifierWith({ cache: false, issuers: [issuer] }, policyOf);
-  if (!(await verifier.verify(token).then((r) => r.payload.sub === 'self-test', () => false))) throw new SelfTestFailure(alg);
+  const verifier = buildTwoStepVerifierWith({ cache: false, issuers: [{ issuer, audience: issuer, algorithms: [...SELF_TEST_ALGORITHMS], key }] }, hmacPolicy);
+  if (!(await verifier.verify(token).then((r) => r.payload.sub === 'self-test', () => false))) throw new SelfTestFailure('HS256');
   // One changed signature character must be refused: a verify that accepts everything passes the above.
   const tampered = token.slice(0, -2) + (token.at(-2) === 'A' ? 'B' : 'A') + token.at(-1)!;
-  if (await verifier.verify(tampered).then(() => true, () => false)) throw new SelfTestFailure(`${alg}, tampered`);
+  if (await verifier.verify(tampered).then(() => true, () => false)) throw new SelfTestFailure('HS256, tampered');
 }

@@ -7,7 +7,8 @@ import { guardEntry } from '../../src/cli/guard-entry.js';
 import { configLiteral } from '../../src/worker/config-literal.js';
 import { parseConfig, ConfigError } from '../../src/worker/config.js';
 import { featuresFor } from '../../src/worker/features/registry.js';
-import { usesWasmCore } from '../../src/worker/self-test.js';
+import { SUPPORTED_ALGORITHMS, algSpec } from '../../src/algorithms.js';
+import { coreFamily, usesWasmCore } from '../../src/worker/self-test.js';
 import { selfTestNeeded, selfTestNeededFor } from '../../src/worker/self-test-needed.js';
 
 const evaluate = (src: string): unknown => new Function(`return (${src});`)() as unknown;
@@ -161,5 +162,12 @@ describe('configLiteral (the compiled entry\'s config)', () => {
     expect(usesWasmCore(['RS256', 'ES256', 'PS256'])).toBe(false);
     expect(usesWasmCore(['RS256', 'EdDSA'])).toBe(true);
     expect(usesWasmCore(['HS512'])).toBe(true);
+  });
+
+  it('core_family_matches_algorithm_table: an algorithm is the Wasm core\'s exactly when the table says so, Ed25519 under both names', () => {
+    for (const a of SUPPORTED_ALGORITHMS) expect(coreFamily(a) !== undefined, a).toBe(algSpec(a)!.wasm);
+    // A config of Ed25519 (the fully specified name) issuers runs on the core: its guard keeps the self-test.
+    expect(usesWasmCore(['Ed25519'])).toBe(true);
+    expect(selfTestNeeded({ issuers: [{ issuer: 'a', audience: 'api', algorithms: ['Ed25519'] }] })).toBe(true);
   });
 });

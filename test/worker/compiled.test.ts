@@ -54,7 +54,7 @@ describe('compiledWorker (edgejwt build-guard)', () => {
     for (const e of errors) expect(e.setting).toBe('GUARD_CONFIG');
   });
 
-  it('miscompiled_core_fails_closed_on_first_hs_request: a core that accepts any HMAC fails the HS known answer before the first HS verify; every request after is refused', async () => {
+  it('miscompiled_core_fails_closed_on_first_hs_request: a core that accepts any HMAC fails the known answer the guard of the request runs before it is built (its env was not the warmed one); that request and every later one is refused', async () => {
     const errors = configErrors();
     const raw = { issuers: [HS.issuers[0], { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }], origin: 'builtin:echo', cache: { jwks: false } };
     const worker = compiledWorker(compile(raw), { keySets });

@@ -1,9 +1,9 @@
 // The core's digest outside the verify path (src/digest.ts: KV verify-cache keys, key tags,
-// DPoP ath and thumbprints) is checked against a known answer at its first use, like the
-// verify families are (self-test-gate.ts). A compiled guard runs the HS known answer only
-// before its first HS* verify, but an RS256 token's KV lookup hashes the token before any
-// verify: with a miscompiled core every token of the same first bytes shared one KV key, and
-// a forged token was served the claims another token had proved.
+// DPoP ath and thumbprints) is checked against a known answer at its first use. The guard's
+// self-test (HS256, only for configs with an HS*/EdDSA issuer) does not reach it: an RS256
+// token's KV lookup hashes the token before any verify, and with a miscompiled core every
+// token of the same first bytes shared one KV key, so a forged token was served the claims
+// another token had proved.
 // Its own file: the digest's check runs once per isolate, and it must run under the fault.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compiledWorker, keySets, kvTiers } from '../../src/worker/compiled.js';

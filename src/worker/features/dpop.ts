@@ -2,7 +2,6 @@
 
 import { dpopChallenge, dpopRefusal } from '../dpop-answers.js';
 import { dpopStageFromEnv } from '../dpop-stage.js';
-import { ed25519KnownAnswer } from '../self-test-core.js';
 import type { DpopFeature } from './registry.js';
 
 /**
@@ -12,4 +11,4 @@ import type { DpopFeature } from './registry.js';
  * import { createLeanGuard, dpop } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { dpop } });
  */
-export const dpop: DpopFeature = { dpopStageFromEnv, answers: { dpopChallenge, dpopRefusal }, ed25519KnownAnswer };
+export const dpop: DpopFeature = { dpopStageFromEnv, answers: { dpopChallenge, dpopRefusal } };

@@ -5,7 +5,6 @@
 
 import { createLocalJWKSet } from '../../keys/local.js';
 import { buildPolicy } from '../../options.js';
-import { ed25519KnownAnswer } from '../self-test-core.js';
 import type { KeySetsFeature } from './registry.js';
 
 /**
@@ -15,4 +14,4 @@ import type { KeySetsFeature } from './registry.js';
  * import { createLeanGuard, keySets, remoteKeys } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { keySets, remoteKeys } });
  */
-export const keySets: KeySetsFeature = { buildPolicy, createLocalJWKSet, ed25519KnownAnswer };
+export const keySets: KeySetsFeature = { buildPolicy, createLocalJWKSet };

@@ -45,8 +45,6 @@ export interface DpopFeature {
   dpopStageFromEnv: typeof dpopStageFromEnv;
   /** The DPoP challenge and refusal the core stages give (credentials, token-checks, sender-constraint). */
   answers: DpopAnswers;
-  /** The Wasm core's Ed25519 known answer, run before the first EdDSA proof is verified (self-test-core.ts). */
-  ed25519KnownAnswer: () => Promise<void>;
 }
 /** @example const f: MtlsFeature = mtls; */
 export interface MtlsFeature {
@@ -70,8 +68,6 @@ export interface KeySetsFeature {
   buildPolicy: PolicyMaker;
   /** An inline key set, parsed once: the guard checks it holds a key and hands it to the verifier. */
   createLocalJWKSet: typeof createLocalJWKSet;
-  /** The Wasm core's Ed25519 known answer, run before the first EdDSA verify (self-test-core.ts). */
-  ed25519KnownAnswer: () => Promise<void>;
 }
 /** @example const f: CorsFeature = cors; */
 export interface CorsFeature {
