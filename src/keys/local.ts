@@ -34,29 +34,55 @@ export const LOCAL_SET_OPTION_NAMES = { allowHmac: true } as const satisfies Opt
 
 const MAX_JWKS_KEYS = 100;
 
-/**
- * Parse a JWKS object into key entries, skipping keys that cannot verify. `defer`: the
- * checks that cost run when a token first selects a key (keyEntryFromJwk), and one that
- * fails then is passed over as one that did not parse (pick in source.ts).
- */
-export function parseJwks(jwks: unknown, defer = false): KeyEntry[] {
+/** The keys of a JWKS object, its shape checked (ERR_JWKS_INVALID): an object with a keys array of at most 100 objects. */
+function keysOf(jwks: unknown): JWK[] {
   if (typeof jwks !== 'object' || jwks === null || !Array.isArray((jwks as JSONWebKeySet).keys)) {
     throw new JwtError('ERR_JWKS_INVALID', { reason: 'expected an object with a keys array' });
   }
   const list = (jwks as JSONWebKeySet).keys;
   if (list.length > MAX_JWKS_KEYS) throw new JwtError('ERR_JWKS_INVALID', { reason: 'too many keys' });
+  for (const jwk of list) if (typeof jwk !== 'object' || jwk === null) throw new JwtError('ERR_JWKS_INVALID', { reason: 'a key is not an object' });
+  return list;
+}
+
+/**
+ * Key entries from checked keys, skipping those that cannot verify. `defer` (a set held
+ * in code, read at its first use): the checks that cost wait for the first token that
+ * selects a key (keyEntryFromJwk; pick passes a key failing them over), and a key that
+ * cannot be read at all is skipped like a malformed one.
+ */
+function entriesOf(list: readonly JWK[], defer: boolean): KeyEntry[] {
   const out: KeyEntry[] = [];
   for (const jwk of list) {
-    if (typeof jwk !== 'object' || jwk === null) throw new JwtError('ERR_JWKS_INVALID', { reason: 'a key is not an object' });
     try {
       const entry = keyEntryFromJwk(jwk, defer);
       if (entry.usable) out.push(entry);
     } catch (cause) {
       // One malformed key must not take the whole set down (issuers publish odd keys).
-      if (!(cause instanceof JwtError)) throw cause;
+      if (!(cause instanceof JwtError) && !defer) throw cause;
     }
   }
   return out;
+}
+
+/** Parse a JWKS object into key entries, skipping keys that cannot verify. */
+export function parseJwks(jwks: unknown): KeyEntry[] {
+  return entriesOf(keysOf(jwks), false);
+}
+
+/** The JWK members a key entry reads (from-input.ts, secret.ts). */
+const MEMBERS = ['kty', 'kid', 'alg', 'use', 'key_ops', 'k', 'n', 'e', 'crv', 'x', 'y'] as const;
+
+/** A copy of each key's members (key_ops too), taken now: what the caller changes later is not read. */
+function snapshot(list: readonly JWK[]): JWK[] {
+  return list.map((jwk) => {
+    const copy: Record<string, unknown> = {};
+    for (const m of MEMBERS) {
+      const v: unknown = jwk[m];
+      if (v !== undefined) copy[m] = Array.isArray(v) ? [...(v as unknown[])] : v;
+    }
+    return copy as JWK;
+  });
 }
 
 /**
@@ -69,27 +95,40 @@ export function parseJwks(jwks: unknown, defer = false): KeyEntry[] {
  */
 export class LocalJWKSet implements KeySource {
   readonly [KEY_SOURCE] = true as const;
-  readonly #keys: KeyEntry[];
+  /** The keys as given (copied), until the first use reads them. */
+  #given: JWK[] | undefined;
+  #keys: KeyEntry[] | undefined;
   readonly #allowHmac: boolean;
 
   constructor(jwks: JSONWebKeySet, options: LocalSetOptions = {}) {
     checkOptionNames(options, LOCAL_SET_OPTION_NAMES);
-    // Held in code: each key's costly checks and import wait for the first token that selects it.
-    this.#keys = parseJwks(jwks, true);
+    // The set's shape is checked now; its keys are read at the first token that needs one,
+    // each key's costly checks and import when a token first selects it. A key that cannot
+    // verify was never an error here (it is left out), so nothing a caller sees moves.
+    this.#given = snapshot(keysOf(jwks));
     this.#allowHmac = options.allowHmac !== false;
   }
 
-  /** How many keys of the set can verify JWS (their deferred checks not run yet). */
+  #entries(): KeyEntry[] {
+    if (this.#keys === undefined) {
+      this.#keys = entriesOf(this.#given!, true);
+      this.#given = undefined;
+    }
+    return this.#keys;
+  }
+
+  /** How many keys of the set can verify JWS (read now if not yet; their deferred checks not run). */
   get size(): number {
-    return this.#keys.length;
+    return this.#entries().length;
   }
 
   held(): readonly KeyEntry[] {
-    return this.#allowHmac ? this.#keys : this.#keys.filter((k) => k.kty !== 'oct');
+    const keys = this.#entries();
+    return this.#allowHmac ? keys : keys.filter((k) => k.kty !== 'oct');
   }
 
   select(spec: AlgSpec, kid: string | undefined): KeyEntry {
-    const key = pick(this.#keys, spec, kid, this.#allowHmac);
+    const key = pick(this.#entries(), spec, kid, this.#allowHmac);
     if (key === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
     return key;
   }

@@ -182,10 +182,10 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
       fetched.set(is.issuer[0]!, source);
       identity.push(base, 'discovery');
     } else {
-      // Parsed once, here; each key's costly checks and import wait for the first token that selects it.
-      const set = keySets!.createLocalJWKSet(src.jwks as never);
-      if (set.size === 0) throw new ConfigError(`${at}.jwks`, 'no usable verification key in the set');
-      issuers.push({ ...base, jwks: set });
+      // Read at the first token for this issuer (keys/local.ts), each key built when a token
+      // first selects it: a set with no usable or a broken key refuses that issuer's tokens
+      // (401). `edgejwt check-config` / `build-guard` refuse such a set before a deploy.
+      issuers.push({ ...base, jwks: keySets!.createLocalJWKSet(src.jwks as never) });
       identity.push(base, src.jwks);
     }
   }

@@ -182,3 +182,29 @@ describe('lazy_and_prepared_verifiers_agree', () => {
     );
   });
 });
+
+describe('local_set_is_a_snapshot_when_made', () => {
+  it('a key set read at its first use reads the keys as they were when it was made, not as the caller changed them since', async () => {
+    const f = await fixture();
+    const other = await generate('EdDSA');
+    const jwk = { ...(f.ed.publicJwk as JWK), kid: 'ed-1', key_ops: ['verify'] };
+    const given = { keys: [jwk] };
+    const v = createVerifier({ algorithms: ['EdDSA'], jwks: given, currentDate: nowDate });
+    // Changed after createVerifier, before any token: none of it may count.
+    jwk.x = (other.publicJwk as JWK).x!;
+    jwk.key_ops.push('sign');
+    given.keys.push({ ...(other.publicJwk as JWK), kid: 'ed-2', key_ops: ['verify'] });
+    expect(await codeOf(async () => v.verify(await mint(f.ed, claims(), { kid: 'ed-1' })))).toBe('OK');
+    expect(await codeOf(async () => v.verify(await mint(other, claims(), { kid: 'ed-1' })))).toBe('ERR_JWS_SIGNATURE_INVALID');
+    expect(await codeOf(async () => v.verify(await mint(other, claims(), { kid: 'ed-2' })))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+  });
+
+  it('the set shape is still checked at createVerifier; a key that cannot be read is left out at its first use, as before', () => {
+    expect(codeOfSync(() => createVerifier({ algorithms: ['EdDSA'], jwks: { keys: 'nope' } as never }))).toBe('ERR_JWKS_INVALID');
+    expect(codeOfSync(() => createVerifier({ algorithms: ['EdDSA'], jwks: { keys: [1] } as never }))).toBe('ERR_JWKS_INVALID');
+    expect(codeOfSync(() => createVerifier({ algorithms: ['EdDSA'], jwks: { keys: Array.from({ length: 101 }, () => ({ kty: 'OKP' })) } as never }))).toBe('ERR_JWKS_INVALID');
+    const odd = createVerifier({ algorithms: ['EdDSA'], jwks: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 10n } as never] }, currentDate: nowDate });
+    const token = `${b64u('{"alg":"EdDSA"}')}.${b64u(JSON.stringify(claims()))}.${b64u(new Uint8Array(64))}`;
+    expect(codeOfSync(() => odd.verifySync(token))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+  });
+});

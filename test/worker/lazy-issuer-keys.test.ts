@@ -38,4 +38,24 @@ describe('guard_broken_inline_key_fails_closed', () => {
     const ok = await worker.fetch(new Request('https://api.example.com/x', { headers: { authorization: `Bearer ${await token(k.ed)}` } }), env, new TestCtx());
     expect(ok.status).toBe(200);
   });
+
+  it('an inline set with no key that can verify: its tokens are refused (401), the guard serves the other issuers', async () => {
+    const k = await demoKeys();
+    const es = await generate('ES256');
+    const env = {
+      GUARD_CONFIG: {
+        issuers: [
+          { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) },
+          { issuer: BROKEN_ISS, audience: AUD, algorithms: ['ES256'], jwks: { keys: [{ ...es.publicJwk, kid: 'es-enc', use: 'enc' }] } },
+        ],
+        origin: 'builtin:echo',
+      },
+    };
+    const t = nowSeconds();
+    const esToken = await mint(es, { iss: BROKEN_ISS, aud: AUD, sub: 'bob', iat: t, exp: t + 600 }, { kid: 'es-enc', typ: 'JWT' });
+    const refused = await worker.fetch(new Request('https://api.example.com/x', { headers: { authorization: `Bearer ${esToken}` } }), env, new TestCtx());
+    expect(refused.status).toBe(401);
+    const ok = await worker.fetch(new Request('https://api.example.com/x', { headers: { authorization: `Bearer ${await token(k.ed)}` } }), env, new TestCtx());
+    expect(ok.status).toBe(200);
+  });
 });
