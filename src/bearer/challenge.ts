@@ -102,12 +102,19 @@ export interface ChallengeOptions {
 }
 
 /**
+ * The headers of every JSON refusal (this module's, the guard's own answers, DPoP's): one object
+ * to copy, so the text is in a bundle once.
+ * @example new Response('{}', { status: 400, headers: JSON_NO_STORE })
+ */
+export const JSON_NO_STORE: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+
+/**
  * The full response for a refusal.
  * @example challengeResponse('missing', { realm: 'api' }) // 401, WWW-Authenticate: Bearer realm="api"
  */
 export function challengeResponse(kind: ChallengeKind, options: ChallengeOptions): Response {
   const description = options.description ?? defaultDescription(kind);
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  const headers: Record<string, string> = { ...JSON_NO_STORE };
   const realm = `Bearer realm=${quote(options.realm)}`;
   if (kind === 'unavailable') {
     headers['retry-after'] = String(options.retryAfter ?? retryAfterSeconds());

@@ -2,7 +2,7 @@
 // a fixed description and the accepted algorithms; `use_dpop_nonce` with a fresh
 // `DPoP-Nonce`; 503 when the replay store cannot answer. Never a token, a proof or a key.
 
-import { DESCRIPTIONS, quote } from '../bearer/challenge.js';
+import { DESCRIPTIONS, JSON_NO_STORE, quote } from '../bearer/challenge.js';
 
 /** The `error` of a DPoP challenge. */
 export type DpopError = 'invalid_token' | 'invalid_dpop_proof' | 'use_dpop_nonce';
@@ -48,7 +48,7 @@ export function dpopChallenge(realm: string, algs: readonly string[], error?: Dp
  * return dpopRefusal('api', ['ES256'], 'invalid_dpop_proof', DPOP_DESCRIPTIONS.proof);
  */
 export function dpopRefusal(realm: string, algs: readonly string[], error: DpopError, description: string, extra: Record<string, string> = {}): Response {
-  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...extra });
+  const headers = new Headers({ ...JSON_NO_STORE, ...extra });
   headers.set('www-authenticate', dpopChallenge(realm, algs, error, description));
   return new Response(JSON.stringify({ error, error_description: description }), { status: 401, headers });
 }
@@ -72,6 +72,6 @@ export function useDpopNonce(realm: string, algs: readonly string[], nonce: stri
 export function replayUnavailable(): Response {
   return new Response(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'DPoP proofs cannot be checked right now' }), {
     status: 503,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': '1' },
+    headers: { ...JSON_NO_STORE, 'retry-after': '1' },
   });
 }

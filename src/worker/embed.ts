@@ -9,6 +9,7 @@ import type { JoseHeader } from '../header.js';
 import type { GuardDeps, GuardEnv } from './build.js';
 import { ConfigError } from './config-error.js';
 import type { GuardConfigInput } from './config-input.js';
+import type { EmbeddableGuard } from './embeddable-guard.js';
 import type { Guard, WaitUntil } from './guard.js';
 import { serverError } from './responses.js';
 import { SelfTestFailure } from './self-test.js';
@@ -80,15 +81,16 @@ export type GuardStarter = (env: GuardEnv, deps: GuardDeps | undefined) => Promi
  * @example
  * const guard = embeddedGuard((env, deps) => startGuard(env, deps), undefined, selfTest);
  */
-export function embeddedGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
+export function embeddedGuard(start: (env: GuardEnv, deps: GuardDeps | undefined) => Promise<EmbeddableGuard>, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
   const host = guardHost(start, deps, check);
   return {
     warm: host.warm,
     fetch: host.fetch,
     async authenticate(request, env, ctx) {
-      let guard: Guard;
+      let guard: EmbeddableGuard;
       try {
-        guard = await host.guardFor(env);
+        // What `start` built: an EmbeddableGuard (the host keeps it as a Guard).
+        guard = (await host.guardFor(env)) as EmbeddableGuard;
       } catch (e) {
         return { ok: false, response: host.failed(e, ctx) };
       }

@@ -28,7 +28,7 @@ import { Forwarder } from './forward.js';
 import { IssuerIndex } from './issuer-index.js';
 import { Observer } from './observe.js';
 import { canonicalPath, type CanonicalPath } from './path.js';
-import { requestTarget, type RequestTarget } from './request-url.js';
+import { requestTarget } from './request-url.js';
 import { routeStage } from './route.js';
 import { checkVerified, verifyFailed, type CheckScope } from './token-checks.js';
 import { VerifyTiers } from './verify-tiers.js';
@@ -38,7 +38,8 @@ export type { AuthOutcome, WaitUntil } from './context.js';
 export class Guard {
   readonly parts: GuardParts;
   readonly #observe: Observer;
-  readonly #tiers: VerifyTiers;
+  /** The verify stage; read by EmbeddableGuard (embeddable-guard.ts) for its `verify`. */
+  readonly tiers: VerifyTiers;
   readonly #forwarder: Forwarder;
   readonly #checks: CheckScope;
 
@@ -46,18 +47,9 @@ export class Guard {
     this.parts = parts;
     const issuers = new IssuerIndex(parts.config.issuers);
     this.#observe = new Observer(parts, issuers);
-    this.#tiers = new VerifyTiers(parts, issuers);
+    this.tiers = new VerifyTiers(parts, issuers);
     this.#forwarder = new Forwarder(parts, this.#observe);
     this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log, checkRules: parts.rules?.checkRules, dpop: parts.dpopAnswers };
-  }
-
-  /** Entries in this isolate's L1 (bounded by cache.l1Max; the load test watches it). */
-  get l1Size(): number {
-    return this.#tiers.l1Size;
-  }
-
-  get counters(): GuardParts['counters'] {
-    return this.parts.counters;
   }
 
   async handle(request: Request, ctx: WaitUntil): Promise<Response> {
@@ -102,32 +94,17 @@ export class Guard {
     // The assertion key set path is answered before any token check: origins fetch that key set without one.
     const keys = assertion?.keySet(cx.url);
     if (keys !== undefined) return keys;
-    const o = this.#decide(cx, path);
+    const o = this.decide(cx, path);
     const outcome = o instanceof Promise ? await o : o;
     if (!outcome.ok) return outcome.response;
     return this.#forwarder.forward(cx, outcome, config.paths.forward === 'canonical' ? path.path : cx.url.pathname);
   }
 
   /**
-   * Decide on a request without forwarding it: the identity, an anonymous pass
-   * (public path, auth "none", or "optional" without a token), or the exact
-   * refusal the guard would send (a 400 for a path src/worker/path.ts refuses, a 500 for a fault).
+   * route -> credential -> verify -> checks -> after, without a promise when nothing waited (see VerifyTiers).
+   * Public for EmbeddableGuard's `authenticate` (embeddable-guard.ts), which an entry that only serves does not bundle.
    */
-  async authenticate(
-    request: Request,
-    ctx: WaitUntil,
-    url: RequestTarget = requestTarget(request.url),
-    path: CanonicalPath = canonicalPath(url.pathname, this.parts.config.paths.escapedSlashes),
-  ): Promise<AuthOutcome> {
-    try {
-      return await this.#decide(new RequestContext(request, url, ctx), path);
-    } catch (e) {
-      return { ok: false, response: internalFault(e, this.parts) };
-    }
-  }
-
-  /** route -> credential -> verify -> checks -> after, without a promise when nothing waited (see VerifyTiers). */
-  #decide(cx: RequestContext, path: CanonicalPath): AuthOutcome | Promise<AuthOutcome> {
+  decide(cx: RequestContext, path: CanonicalPath): AuthOutcome | Promise<AuthOutcome> {
     if (!path.ok) return { ok: false, response: this.#observe.refusePath() };
     const config = this.parts.config;
     const stop = routeStage(cx, path, config, this.#observe, this.parts.rules?.routeRules) ?? credentialStage(cx, config, this.#observe, this.parts.tokens.findToken, this.parts.dpopAnswers);
@@ -135,7 +112,7 @@ export class Guard {
     cx.started = performance.now();
     let v: Verified | Promise<Verified>;
     try {
-      v = this.#tiers.verify(cx.token, cx.ctx, cx);
+      v = this.tiers.verify(cx.token, cx.ctx, cx);
     } catch (e) {
       return verifyFailed(cx, e, this.#checks);
     }
@@ -148,10 +125,5 @@ export class Guard {
       );
     }
     return afterVerify(cx, checkVerified(cx, v, this.#checks), after, this.#observe);
-  }
-
-  /** L1 (this isolate) -> L2 (KV, for the configured algorithms) -> full verify by the library. */
-  async verify(token: string, ctx: WaitUntil): Promise<Verified> {
-    return this.#tiers.verify(token, ctx, { opened: undefined });
   }
 }

@@ -8,7 +8,7 @@ import { parseConfig } from './config.js';
 import type { EmbeddedGuard, GuardConfigSource } from './embed.js';
 import { embeddedGuard, rawConfigOf } from './embed.js';
 import { givenFeatures, type GuardFeatures } from './features/registry.js';
-import { Guard } from './guard.js';
+import { EmbeddableGuard } from './embeddable-guard.js';
 import { selfTest } from './self-test.js';
 import { selfTestNeededFor } from './self-test-needed.js';
 
@@ -54,5 +54,5 @@ export function createLeanGuard(config?: GuardConfigSource, options: LeanGuardOp
   const { features = {}, ...deps } = options;
   const source = givenFeatures(features);
   const check = (env: GuardEnv) => (selfTestNeededFor(config, env) ? selfTest() : Promise.resolve());
-  return embeddedGuard((env, d) => buildParts(parseConfig(rawConfigOf(config, env)), env, d ?? {}, source).then((parts) => new Guard(parts)), deps, check);
+  return embeddedGuard((env, d) => buildParts(parseConfig(rawConfigOf(config, env)), env, d ?? {}, source).then((parts) => new EmbeddableGuard(parts)), deps, check);
 }

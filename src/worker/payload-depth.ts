@@ -28,22 +28,13 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
     const o = items.pop()!;
     const d = depths.pop()!;
     if (d > max) return true;
-    if (Array.isArray(o)) {
-      for (let i = 0; i < o.length; i++) {
-        const v: unknown = o[i];
-        if (typeof v === 'object' && v !== null) {
-          items.push(v);
-          depths.push(d + 1);
-        }
-      }
-    } else {
-      const keys = Object.keys(o);
-      for (let i = 0; i < keys.length; i++) {
-        const v: unknown = (o as Record<string, unknown>)[keys[i]!];
-        if (typeof v === 'object' && v !== null) {
-          items.push(v);
-          depths.push(d + 1);
-        }
+    // An array's items, or an object's own values (a parsed payload has no getters).
+    const values: unknown[] = Array.isArray(o) ? o : Object.values(o);
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (typeof v === 'object' && v !== null) {
+        items.push(v);
+        depths.push(d + 1);
       }
     }
   }

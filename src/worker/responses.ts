@@ -1,14 +1,12 @@
 // The guard's own answers. Bearer refusals (401/400/403/503) come from the
 // shared bearer module (src/bearer/challenge.ts); here are the gateway's own.
 
-import { challengeResponse, DESCRIPTIONS, publicDescription, retryAfterSeconds } from '../bearer/challenge.js';
+import { challengeResponse, DESCRIPTIONS, JSON_NO_STORE, publicDescription, retryAfterSeconds } from '../bearer/challenge.js';
 
 export { publicDescription };
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
-
 function json(status: number, body: Record<string, unknown>): Response {
-  return new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+  return new Response(JSON.stringify(body), { status, headers: JSON_NO_STORE });
 }
 
 /** 401 with no `error`: the request carried no bearer token at all (RFC 6750 §3.1). */

@@ -8,7 +8,7 @@ import { parseConfig } from './config.js';
 import { embeddedGuard, rawConfigOf, type EmbeddedGuard, type GuardConfigSource } from './embed.js';
 import { allFeatures } from './features/all.js';
 import type { FeatureSource } from './features/registry.js';
-import { Guard } from './guard.js';
+import { EmbeddableGuard } from './embeddable-guard.js';
 import { selfTest } from './self-test.js';
 import { selfTestNeededFor } from './self-test-needed.js';
 
@@ -20,8 +20,8 @@ import { selfTestNeededFor } from './self-test-needed.js';
  * const guard = await startGuard(env, { log: (line) => console.log(line) });
  * const res = await guard.handle(request, ctx);
  */
-export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?: unknown, features: FeatureSource = allFeatures): Promise<Guard> {
-  return new Guard(await buildParts(parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig), env, deps, features));
+export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?: unknown, features: FeatureSource = allFeatures): Promise<EmbeddableGuard> {
+  return new EmbeddableGuard(await buildParts(parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig), env, deps, features));
 }
 
 /**

@@ -64,6 +64,8 @@ describe('guard bundles hold only the features used', () => {
     expect(files).toContain('src/worker/guard.ts');
     expect(files).toContain('src/hmac/source.ts');
     for (const f of OPTIONAL_STAGE_FILES) expect(files).not.toContain(f);
+    // An entry that only serves builds a plain Guard: authenticate, verify and l1Size stay out.
+    expect(files).not.toContain('src/worker/embeddable-guard.ts');
     const text = (await bundle(guardEntry(HS_CONFIG, './src/worker/compiled.ts').code)).outputFiles![0]!.text;
     for (const f of TOKEN_SOURCE_FUNCTIONS) expect(text).not.toContain(f);
     // Each comes back when its section is set.
@@ -97,7 +99,7 @@ describe('guard bundles hold only the features used', () => {
 
   it('the default createGuard still reaches every feature', async () => {
     const files = await bundledFiles(`import { createGuard } from './src/worker/api.ts';\nexport default createGuard();`);
-    for (const f of ['src/worker/remote-keys.ts', 'src/worker/origin-assertion.ts', 'src/worker/seal.ts', 'src/worker/dpop-stage.ts', 'src/worker/mtls-stage.ts', 'src/worker/revocation-stage.ts']) expect(files).toContain(f);
+    for (const f of ['src/worker/remote-keys.ts', 'src/worker/origin-assertion.ts', 'src/worker/seal.ts', 'src/worker/dpop-stage.ts', 'src/worker/mtls-stage.ts', 'src/worker/revocation-stage.ts', 'src/worker/embeddable-guard.ts']) expect(files).toContain(f);
   });
 
   // A bundled import() makes esbuild wrap the imported module and every module it imports (the
