@@ -29,6 +29,9 @@ const GEN: Record<string, { gen: Algorithm | RsaHashedKeyGenParams | EcKeyGenPar
   ES256: { gen: { name: 'ECDSA', namedCurve: 'P-256' }, sign: { name: 'ECDSA', hash: 'SHA-256' } },
 };
 
+/** What Cloudflare's edge and a browser add to a request (10 headers besides authorization and accept). */
+const EDGE_HEADERS = { 'user-agent': 'bench', 'accept-encoding': 'gzip', 'accept-language': 'en', 'cf-connecting-ip': '192.0.2.1', 'cf-ipcountry': 'DE', 'cf-ray': '0123456789abcdef', 'cf-visitor': '{"scheme":"https"}', 'x-forwarded-for': '192.0.2.1', 'x-forwarded-proto': 'https', 'x-real-ip': '192.0.2.1' };
+
 /** `startBaseline`: another checkout's startGuard (BENCH_BASELINE_SRC), timed in the same rounds. */
 export default async function setup(startBaseline?: (env: never, deps: never) => Promise<unknown>): Promise<WorkerCase[]> {
   const cases: WorkerCase[] = [];
@@ -87,9 +90,13 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
     cases.push({ name: `step ${alg} guard.authenticate (L1 hit)`, fn: () => withL1.authenticate(new Request(url, { headers }), ctx), async: true });
     // The whole request with an L1 hit (forwarding included): what a warm request usually costs.
     cases.push({ name: `${alg} guard request with an L1 hit (stub origin)`, fn: () => withL1.handle(new Request(url, { headers }), ctx), async: true });
+    // As an edge hands a request on: a dozen headers (Cloudflare's, the browser's), which the guard's header walks read.
+    const edgeHeaders = { ...headers, ...EDGE_HEADERS };
+    if (alg === 'HS256') cases.push({ name: `${alg} 12-header guard request with an L1 hit (stub origin)`, fn: () => withL1.handle(new Request(url, { headers: edgeHeaders }), ctx), async: true });
     if (startBaseline !== undefined) {
       const baseL1 = (await startBaseline(l1Env as never, { fetch: stub, log: () => undefined } as never)) as unknown as typeof guard;
       await baseL1.verify(token, ctx);
+      if (alg === 'HS256') cases.push({ name: `${alg} 12-header baseline guard request with an L1 hit (stub origin)`, fn: () => baseL1.handle(new Request(url, { headers: edgeHeaders }), ctx), async: true });
       cases.push({ name: `step ${alg} baseline guard.verify (L1 hit)`, fn: () => baseL1.verify(token, ctx), async: true });
       cases.push({ name: `step ${alg} baseline guard.authenticate (L1 hit)`, fn: () => baseL1.authenticate(new Request(url, { headers }), ctx), async: true });
       cases.push({ name: `${alg} baseline guard request with an L1 hit (stub origin)`, fn: () => baseL1.handle(new Request(url, { headers }), ctx), async: true });
@@ -122,7 +129,7 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
   cases.push({ name: 'part headers.get', fn: () => req.headers.get('authorization') });
   // Walking the header names (method override, hop-by-hop and identity stripping): forEach
   // against the iterator, on the bench request and on one with a dozen headers as an edge adds.
-  const many = new Request(url, { headers: { authorization: 'Bearer x.y.z', accept: 'application/json', 'user-agent': 'bench', 'accept-encoding': 'gzip', 'accept-language': 'en', 'cf-connecting-ip': '192.0.2.1', 'cf-ipcountry': 'DE', 'cf-ray': '0123456789abcdef', 'cf-visitor': '{"scheme":"https"}', 'x-forwarded-for': '192.0.2.1', 'x-forwarded-proto': 'https', 'x-real-ip': '192.0.2.1' } });
+  const many = new Request(url, { headers: { authorization: 'Bearer x.y.z', accept: 'application/json', ...EDGE_HEADERS } });
   for (const [label, r] of [['2 headers', req], ['12 headers', many]] as const) {
     cases.push({ name: `part headers.forEach over the names (${label})`, fn: () => { let n = 0; r.headers.forEach((_, name) => { n += name.length; }); return n; } });
     cases.push({ name: `part for-of headers.keys() (${label})`, fn: () => { let n = 0; for (const name of (r.headers as Headers & { keys(): IterableIterator<string> }).keys()) n += name.length; return n; } });

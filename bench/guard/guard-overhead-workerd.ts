@@ -55,7 +55,8 @@ const spread = (name: string, xs: number[]): Spread => {
   const s = summarize(name, xs);
   return { medianNs: s.medianNs, p25Ns: s.p25Ns, p75Ns: s.p75Ns };
 };
-const fmt = (d: Spread) => `${formatNs(d.medianNs)} [${formatNs(d.p25Ns)}–${formatNs(d.p75Ns)}]`;
+const signed = (ns: number) => (ns < 0 ? `−${formatNs(-ns)}` : formatNs(ns));
+const fmt = (d: Spread) => `${signed(d.medianNs)} [${signed(d.p25Ns)}–${signed(d.p75Ns)}]`;
 /** Per-round a − b − c… (every case runs once in each round); undefined when a case was not run. */
 const series = (a: string, ...minus: string[]): number[] | undefined => {
   const xs = [a, ...minus].map((n) => perRound[n]);
@@ -95,6 +96,10 @@ for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
 const runtime = samples.filter((s) => s.name.startsWith('part runtime '));
 printTable('the runtime alone: an await, an empty WebCrypto round trip (what an RS/ES verify adds to any request before the guard runs a line)', runtime);
 const revocationCost: Record<string, Spread> = {};
+if (!all) {
+  const extra = samples.filter((s) => s.name.startsWith('part ') && !s.name.startsWith('part runtime '));
+  if (extra.length > 0) printTable('the pieces of a request path inside workerd (one call each)', extra);
+}
 if (all) {
   const revocation = samples.filter((s) => s.name.startsWith('revocation '));
   printTable('revocation (issue 25): the same HS256 guard without the stage, with it and nothing revoked, with 10,000 entries', revocation);
@@ -113,11 +118,13 @@ for (const [alg, o] of Object.entries(overhead)) {
   const vs = b === undefined ? '' : `; baseline ${fmt(b.own)}, this − baseline ${fmt(b.ownMinusBaseline)}${b.l1RequestMinusBaseline === undefined ? '' : `, L1-hit request this − baseline ${fmt(b.l1RequestMinusBaseline)}`}`;
   console.log(`- ${alg}: ${fmt(o.own)} (guard ${formatNs(o.guardNs)}, verify ${formatNs(o.verifyNs)}, plumbing ${formatNs(o.plumbingNs)})${hit}${vs}`);
 }
+const edge = net('12 headers', 'HS256 12-header guard request with an L1 hit (stub origin)', 'HS256 12-header baseline guard request with an L1 hit (stub origin)');
+if (edge !== undefined) console.log(`- HS256, a request with 12 headers and an L1 hit: this − baseline ${fmt(edge)} (paired by round)`);
 if (all) {
   console.log('\n### Revocation cost per request (with − without, paired by round; targets: nothing revoked ≤ 1 µs, 10,000 entries ≤ 2 µs)\n');
   for (const [name, d] of Object.entries(revocationCost)) console.log(`- ${name}: ${fmt(d)}`);
 }
 if (process.env.BENCH_SMOKE !== '1') {
   const file = all ? 'guard-overhead-workerd' : 'guard-overhead-workerd-own';
-  console.log(`results: ${writeResults(file, { env, load, ...(baselineSrc === undefined ? {} : { baselineSrc, baseline }), samples, overhead, revocationCost })}`);
+  console.log(`results: ${writeResults(file, { env, load, ...(baselineSrc === undefined ? {} : { baselineSrc, baseline, ...(edge === undefined ? {} : { edgeRequestMinusBaseline: edge }) }), samples, overhead, revocationCost })}`);
 }

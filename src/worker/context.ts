@@ -53,6 +53,11 @@ export class RequestContext {
   dpopNonce: string | undefined = undefined;
   /** performance.now() when verification started (Server-Timing). */
   started = 0;
+  /**
+   * The client's header names (Headers.keys()), read once by the route stage: the forward's copy
+   * holds the same names, so its scans reuse them instead of a second walk of the runtime's list.
+   */
+  headerNames: readonly string[] | undefined = undefined;
 
   constructor(
     readonly request: Request,

@@ -72,8 +72,9 @@ export class Forwarder {
       return answer.badRequest('The request cannot be forwarded');
     }
     const headers = out.headers;
-    // The client's header names, read once for the two scans below (deleting a name twice is harmless).
-    const names = [...headerNames(headers)];
+    // The client's header names for the two scans below (deleting a name twice is harmless): the route
+    // stage's walk of request.headers, whose names the copy holds (the copy only ever drops `host`).
+    const names = cx.headerNames ?? [...headerNames(headers)];
     dropHopByHop(headers, names); // RFC 9110 §7.6.1, before the guard's own headers (hop-by-hop.ts)
     // Every spelling of the guard's own headers (forwardClaims, forwardPayload, the admin secret), `X_Auth_Sub` too.
     stripIdentity(headers, this.#identity, names);

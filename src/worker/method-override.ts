@@ -23,15 +23,16 @@ export const METHOD_OVERRIDE_REFUSED = 'Method overrides are not accepted';
 /**
  * Whether the request carries a method override: a header in any spelling, whatever
  * its value, or (given the query, `?…` as URL.search) a `_method` parameter.
+ * `names`: the names `headers` holds (Headers.keys()), when the caller has them already.
  *
  * @example
  * hasMethodOverride(new Headers({ 'X_HTTP_Method_Override': 'DELETE' })); // true
  * hasMethodOverride(new Headers(), '?id=1&_method=DELETE'); // true
  */
-export function hasMethodOverride(headers: Headers, search = ''): boolean {
+export function hasMethodOverride(headers: Headers, search = '', names: Iterable<string> = headerNames(headers)): boolean {
   // keys(), not forEach: it stops at the first override and builds no callback per request.
   // Headers hands names over in lower case; only `_` is left to fold.
-  for (const name of headerNames(headers)) if (LENGTHS.has(name.length) && METHOD_OVERRIDE_HEADERS.has(name.replaceAll('_', '-'))) return true;
+  for (const name of names) if (LENGTHS.has(name.length) && METHOD_OVERRIDE_HEADERS.has(name.replaceAll('_', '-'))) return true;
   return queryOverride(search);
 }
 

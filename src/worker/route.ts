@@ -5,6 +5,7 @@
 
 import type { AuthOutcome, RequestContext } from './context.js';
 import { ANONYMOUS } from './context.js';
+import { headerNames } from './header-names.js';
 import { hasMethodOverride, METHOD_OVERRIDE_REFUSED } from './method-override.js';
 import type { Observer } from './observe.js';
 import { decisionReadings, type PathPolicy } from './path.js';
@@ -28,7 +29,10 @@ export interface RouteConfig {
  * if (stop !== undefined) return stop;
  */
 export function routeStage(cx: RequestContext, canonical: { readings: readonly string[] }, config: RouteConfig, observe: Observer, routeRules: typeof RouteRules | undefined): AuthOutcome | undefined {
-  if (hasMethodOverride(cx.request.headers, cx.url.search)) {
+  // The one walk of the client's header names: the forward's scans reuse it (context.ts).
+  const names = [...headerNames(cx.request.headers)];
+  cx.headerNames = names;
+  if (hasMethodOverride(cx.request.headers, cx.url.search, names)) {
     observe.count('rejected:method_override');
     return observe.refuse(cx, answer.badRequest(METHOD_OVERRIDE_REFUSED), { code: 'method_override', status: 400 });
   }

@@ -8,7 +8,8 @@
 // naming them, duplicates, Cloudflare's fields), what is left equals what the per-name
 // reference below leaves (2 gets, a delete per hop-by-hop name, a forEach over the rest:
 // the code before the walk), whether the caller passes the names or the functions walk
-// the live list themselves.
+// the live list themselves, or (the guard since warm-own) names read from the client's request
+// once and the scans run on the copy forward.ts builds with its headers.
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { headerNames } from '../../src/worker/header-names.js';
@@ -85,6 +86,18 @@ export function checkHeaderWalk(runs: number, seed: number): void {
       dropHopByHop(live);
       stripIdentity(live, OWN);
       expect(entries(live)).toEqual(entries(want));
+      // As the guard does it since warm-own: the names read once from the client's request
+      // (the route stage's walk, route.ts), the scans run on forward.ts's copy of its headers.
+      for (const post of [false, true]) {
+        const client = new Request('https://guard.invalid/x', { method: post ? 'POST' : 'GET', headers: make(), ...(post ? { body: 'b' } : {}) });
+        const routeNames = [...headerNames(client.headers)];
+        const copy = new Request('https://origin.invalid/x', { method: client.method, headers: client.headers, body: client.body, redirect: 'manual', ...(post ? { duplex: 'half' } : {}) } as RequestInit).headers;
+        const wantCopy = new Headers(client.headers);
+        reference(wantCopy);
+        dropHopByHop(copy, routeNames);
+        stripIdentity(copy, OWN, routeNames);
+        expect(entries(copy)).toEqual(entries(wantCopy));
+      }
       // Nothing hop-by-hop or identity-spelled is left, whatever the reference says.
       for (const n of headerNames(walked)) {
         expect(ALWAYS.includes(n), n).toBe(false);
