@@ -87,8 +87,13 @@ for (const a of algs) {
 const loadBefore = loadavg();
 for (let i = 0; i < rounds; i++) {
   for (const [j, a] of algs.entries()) {
-    for (let k = 0; k < kinds.length; k++) {
-      const kind = kinds[(i + j + k) % kinds.length]!; // rotated, so drift hits every kind alike
+    // Rotated, so drift hits every kind alike, and reversed every other round: a fresh isolate's
+    // first request is slower right after one that loaded other code, and with rotation alone the
+    // second entry of BENCH_AB followed the first in two rounds of three (it read 1.7–3.4 ms of
+    // workerd CPU slower on HS256 whichever checkout it was).
+    const order = kinds.map((_, k) => kinds[(i + j + k) % kinds.length]!);
+    if (i % 2 === 1) order.reverse();
+    for (const kind of order) {
       const r = await call(kind, `${kind}-${a}-${i}`, tokens[a][i]!);
       wall[a]![kind]!.push(r.ms);
       cpu[a]![kind]!.push(r.cpu);
