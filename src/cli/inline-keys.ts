@@ -32,7 +32,7 @@ export async function inlineKeyErrors(config: GuardConfig): Promise<string[]> {
     try {
       const jwks = createLocalJWKSet(is.source.jwks as never);
       // As the guard's build refuses it (src/worker/build.ts).
-      if (jwks.size === 0) {
+      if (jwks.held().length === 0) {
         errors.push(`${at}: no usable verification key in the set`);
         continue;
       }

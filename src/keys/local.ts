@@ -117,11 +117,6 @@ export class LocalJWKSet implements KeySource {
     return this.#keys;
   }
 
-  /** How many keys of the set can verify JWS (read now if not yet; their deferred checks not run). */
-  get size(): number {
-    return this.#entries().length;
-  }
-
   held(): readonly KeyEntry[] {
     const keys = this.#entries();
     return this.#allowHmac ? keys : keys.filter((k) => k.kty !== 'oct');

@@ -66,7 +66,7 @@ export interface RevocationFeature {
 export interface KeySetsFeature {
   /** The library's full key handling (JWK sets, asymmetric keys); without it, HMAC secrets only. */
   buildPolicy: PolicyMaker;
-  /** An inline key set, parsed once: the guard checks it holds a key and hands it to the verifier. */
+  /** An inline key set (read at its first use), handed to the verifier. */
   createLocalJWKSet: typeof createLocalJWKSet;
 }
 /** @example const f: CorsFeature = cors; */
