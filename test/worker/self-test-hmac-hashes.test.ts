@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compiledWorker } from '../../src/worker/compiled.js';
 import { configSource } from '../../src/worker/config-source.js';
 import { parseConfig } from '../../src/worker/config.js';
-import { Core } from '../../src/wasm/core.js';
+import { miscompileHmac } from '../shared/miscompiled-hmac.js';
 import { b64u, generate, mint } from '../shared/jwt-mint.js';
 import { AUD, HS_ISS, TestCtx, bearer, nowSeconds } from './harness.js';
 
@@ -24,17 +24,7 @@ describe('self_test_covers_hs384_hs512_in_use', () => {
       const secret = crypto.getRandomValues(new Uint8Array(64));
       const env = { HS_KEY: b64u(secret) };
       // Miscompiled: HMAC over this one hash accepts every tag (the SHA-256 one is sound).
-      const slotHash = new Map<number, string>();
-      const hmacImport = Core.prototype.hmacImport;
-      vi.spyOn(Core.prototype, 'hmacImport').mockImplementation(function (this: Core, name, key) {
-        const slot = hmacImport.call(this, name, key);
-        slotHash.set(slot, name);
-        return slot;
-      });
-      const verify = Core.prototype.verify;
-      vi.spyOn(Core.prototype, 'verify').mockImplementation(function (this: Core, ...args: Parameters<Core['verify']>) {
-        return (args[0] === 'hmac' && slotHash.get(args[1]) === hash) || verify.apply(this, args);
-      });
+      miscompileHmac(hash, vi.spyOn as never);
       const t = nowSeconds();
       const forged = await mint(await generate(alg, { secretLength: 64 }), { iss: HS_ISS, aud: AUD, sub: 'attacker', iat: t, exp: t + 600 }, { typ: 'JWT' });
       const res = await worker.fetch(new Request('https://api.example.com/x', bearer(forged)), env, new TestCtx());
