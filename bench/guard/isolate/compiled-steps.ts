@@ -40,6 +40,7 @@ async function pieces(config: GuardConfig, env: GuardEnv, features: GuardFeature
       const s = String(env[is.source.binding]).trim();
       policy = { ...base, key: decodeSegment(s, 0, s.length)! };
     } else if (is.source.kind === 'jwks') {
+      // As build.ts: the inline set handed over unread (read at its first token).
       policy = { ...base, jwks: keySets!.createLocalJWKSet(is.source.jwks as never) };
     } else continue;
     buildTwoStepVerifierWith({ issuers: [policy], clockTolerance: config.clockTolerance, cache: false }, keySets?.buildPolicy ?? hmacPolicy);
