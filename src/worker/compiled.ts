@@ -62,7 +62,7 @@ export function compiledWorker(compiled: CompiledConfig, features: GuardFeatures
     }
     return buildParts(compiled.config, env, deps ?? {}, source).then((parts) => new Guard(parts));
   };
-  const guard = workerGuard(start, undefined, usesWasmCore(algorithms) ? selfTest : () => Promise.resolve());
+  const guard = workerGuard(start, undefined, usesWasmCore(algorithms) ? () => selfTest(algorithms) : () => Promise.resolve());
   // As the default Worker (default-worker.ts): built at module scope from the importable env.
   void import('cloudflare:workers').then((m: { env: Record<string, unknown> }) => guard.warm(m.env), () => undefined);
   return { fetch: guard.fetch };

@@ -53,7 +53,7 @@ export interface EmbeddedGuard {
    * the client's TLS handshake is still under way. It first runs a known-answer verify of one
    * HS256 token and a tampered copy (the Wasm core's SHA-256 and HMAC, and the header, payload
    * and claims code every algorithm shares); it does not test EdDSA, RS*, PS* or ES*, whatever
-   * the config uses. A config whose issuers all list algorithms other than HS* and EdDSA skips
+   * the config uses, and adds HS384 / HS512 only for a config that uses them. A config whose issuers all list algorithms other than HS* and EdDSA skips
    * it: that guard never runs the Wasm core it tests. If it fails, every request is refused
    * with a 500 (`self-test`). A request
    * whose env holds the same bindings uses this guard; if building here failed for another

@@ -9,8 +9,7 @@ import type { EmbeddedGuard, GuardConfigSource } from './embed.js';
 import { embeddedGuard, rawConfigOf } from './embed.js';
 import { givenFeatures, type GuardFeatures } from './features/registry.js';
 import { EmbeddableGuard } from './embeddable-guard.js';
-import { selfTest } from './self-test.js';
-import { selfTestNeededFor } from './self-test-needed.js';
+import { selfTestFor } from './self-test-needed.js';
 
 export { kvTiers } from './features/kv-tiers.js';
 export { remoteKeys } from './features/remote-keys.js';
@@ -53,6 +52,6 @@ export interface LeanGuardOptions extends GuardDeps {
 export function createLeanGuard(config?: GuardConfigSource, options: LeanGuardOptions = {}): EmbeddedGuard {
   const { features = {}, ...deps } = options;
   const source = givenFeatures(features);
-  const check = (env: GuardEnv) => (selfTestNeededFor(config, env) ? selfTest() : Promise.resolve());
+  const check = (env: GuardEnv) => selfTestFor(config, env);
   return embeddedGuard((env, d) => buildParts(parseConfig(rawConfigOf(config, env)), env, d ?? {}, source).then((parts) => new EmbeddableGuard(parts)), deps, check);
 }

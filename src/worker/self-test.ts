@@ -59,13 +59,49 @@ export class SelfTestFailure extends ConfigError {
   }
 }
 
-/** Verify the known answer and refuse its tampered copy; rejects with SelfTestFailure otherwise. */
-export async function selfTest(): Promise<void> {
-  const { issuer, key, token } = SELF_TEST;
+/**
+ * HS384 and HS512 run on the core's SHA-512 code (with their own initial values), which the
+ * HS256 answer never reaches: a config that uses one gets its known answer too. The same
+ * claims as SELF_TEST under a 64-byte key (bytes 0..63, public by design: the library
+ * refuses an HS512 key shorter than its hash); only the signatures are kept (sha512Token).
+ */
+export const SELF_TEST_SHA512 = {
+  key: Uint8Array.from({ length: 64 }, (_, i) => i),
+  signatures: {
+    HS384: 'SZk3M1frd4vysrSy9FiCl0T-JXlLAbcgJYAoJ69WNtH55ZybpACfDHgJIVPxcIRl',
+    HS512: 'fZlGRoPuUd9Hp6TE77FyYsJd5OBqZIUm2ECGA08cPaOal0jMJVHNZkGE833JbwtuPaDNQjrvoLGmiHHeNzWDWg',
+  },
+} as const;
+
+/**
+ * The HS384 or HS512 known-answer token: its header, SELF_TEST's payload segment, the kept signature.
+ *
+ * @example
+ * sha512Token('HS512'); // 'eyJhbGciOiJIUzUxMiIsInR5cCI6IkpXVCJ9.eyJpc3Mi…'
+ */
+export function sha512Token(alg: 'HS384' | 'HS512'): string {
+  // 27 ASCII bytes: 36 base64 characters, none of them '+', '/' or '='.
+  return `${btoa(`{"alg":"${alg}","typ":"JWT"}`)}.${SELF_TEST.token.split('.')[1]}.${SELF_TEST_SHA512.signatures[alg]}`;
+}
+
+/**
+ * Verify the HS256 known answer, and the HS384 / HS512 one for each of them in `algorithms`
+ * (the config's), each with a tampered copy refused; rejects with SelfTestFailure otherwise.
+ *
+ * @example
+ * await selfTest(['HS512', 'RS256']); // HS256 and HS512
+ */
+export async function selfTest(algorithms: readonly string[] = []): Promise<void> {
+  await knownAnswer('HS256', SELF_TEST.key, SELF_TEST.token);
+  for (const alg of ['HS384', 'HS512'] as const) if (algorithms.includes(alg)) await knownAnswer(alg, SELF_TEST_SHA512.key, sha512Token(alg));
+}
+
+async function knownAnswer(alg: 'HS256' | 'HS384' | 'HS512', key: Uint8Array, token: string): Promise<void> {
+  const issuer = SELF_TEST.issuer;
   // The verify path every guard runs, over HMAC policies: a guard without key sets bundles no other key code.
-  const verifier = buildTwoStepVerifierWith({ cache: false, issuers: [{ issuer, audience: issuer, algorithms: [...SELF_TEST_ALGORITHMS], key }] }, hmacPolicy);
-  if (!(await verifier.verify(token).then((r) => r.payload.sub === 'self-test', () => false))) throw new SelfTestFailure('HS256');
+  const verifier = buildTwoStepVerifierWith({ cache: false, issuers: [{ issuer, audience: issuer, algorithms: [alg], key }] }, hmacPolicy);
+  if (!(await verifier.verify(token).then((r) => r.payload.sub === 'self-test', () => false))) throw new SelfTestFailure(alg);
   // One changed signature character must be refused: a verify that accepts everything passes the above.
   const tampered = token.slice(0, -2) + (token.at(-2) === 'A' ? 'B' : 'A') + token.at(-1)!;
-  if (await verifier.verify(tampered).then(() => true, () => false)) throw new SelfTestFailure('HS256, tampered');
+  if (await verifier.verify(tampered).then(() => true, () => false)) throw new SelfTestFailure(`${alg}, tampered`);
 }

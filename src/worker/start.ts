@@ -9,8 +9,7 @@ import { embeddedGuard, rawConfigOf, type EmbeddedGuard, type GuardConfigSource 
 import { allFeatures } from './features/all.js';
 import type { FeatureSource } from './features/registry.js';
 import { EmbeddableGuard } from './embeddable-guard.js';
-import { selfTest } from './self-test.js';
-import { selfTestNeededFor } from './self-test-needed.js';
+import { selfTestFor } from './self-test-needed.js';
 
 /**
  * Build a guard from the environment (throws ConfigError on a bad configuration); `rawConfig` replaces GUARD_CONFIG.
@@ -43,7 +42,7 @@ export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?
  */
 export function createGuard(config?: GuardConfigSource, deps?: GuardDeps): EmbeddedGuard {
   // Only a config on the Wasm core (HS*, EdDSA) is checked: an RS/PS/ES-only guard never starts the core.
-  return makeGuard(config, deps, (env) => (selfTestNeededFor(config, env) ? selfTest() : Promise.resolve()));
+  return makeGuard(config, deps, (env) => selfTestFor(config, env));
 }
 
 /** createGuard with the known-answer check `warm` runs made swappable (tests prove a failed one fails closed). */

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SELF_TEST, SELF_TEST_ALGORITHMS } from '../../src/worker/self-test.js';
+import { SELF_TEST, SELF_TEST_ALGORITHMS, SELF_TEST_SHA512, selfTest, sha512Token } from '../../src/worker/self-test.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -18,6 +18,18 @@ describe('guard self-test vector', () => {
     expect(payload).toMatchObject({ iss: SELF_TEST.issuer, aud: SELF_TEST.issuer, sub: 'self-test' });
     expect(payload.exp).toBeGreaterThan(Date.now() / 1000 + 50 * 365 * 86400);
     expect(createHmac('sha256', SELF_TEST.key).update(`${h}.${p}`).digest('base64url')).toBe(s);
+  });
+});
+
+describe('guard self-test vectors of HS384 and HS512', () => {
+  it('self_test_vector_hs384_hs512_node_crypto: each token is signed by SELF_TEST_SHA512.key with its hash, per node:crypto, and selfTest passes with both', async () => {
+    for (const [alg, hash] of [['HS384', 'sha384'], ['HS512', 'sha512']] as const) {
+      const [h, p, s] = sha512Token(alg).split('.') as [string, string, string];
+      expect(JSON.parse(Buffer.from(h, 'base64url').toString())).toEqual({ alg, typ: 'JWT' });
+      expect(Buffer.from(p, 'base64url').toString()).toBe(Buffer.from(SELF_TEST.token.split('.')[1]!, 'base64url').toString());
+      expect(createHmac(hash, SELF_TEST_SHA512.key).update(`${h}.${p}`).digest('base64url')).toBe(s);
+    }
+    await expect(selfTest(['HS384', 'HS512'])).resolves.toBeUndefined();
   });
 });
 

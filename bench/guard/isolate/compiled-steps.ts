@@ -94,7 +94,7 @@ export function compiledWorker(compiled: { config: GuardConfig; source: string }
     mark('new Guard');
     return guard;
   };
-  const check = usesWasmCore(algorithms) ? () => (mark('self-test called'), selfTest().then(() => mark('self-test'))) : () => Promise.resolve();
+  const check = usesWasmCore(algorithms) ? () => (mark('self-test called'), selfTest(algorithms).then(() => mark('self-test'))) : () => Promise.resolve();
   const guard = workerGuard(start, undefined, check);
   void import('cloudflare:workers').then(
     (m: { env: Record<string, unknown> }) => {
