@@ -7,6 +7,7 @@
 
 import { JwtError } from '../errors.js';
 import { ed25519Drop, ed25519Import, hasFreeEd25519Slot } from './core.js';
+import { checkEd25519KnownAnswer } from './ed25519-known-answer.js';
 import { getCore } from './instance.js';
 import { WasmKey, giveUp, type SlotRef } from './key-slot.js';
 
@@ -36,6 +37,7 @@ class Ed25519Key extends WasmKey {
   protected claim(ref: SlotRef): number {
     if (ref.slot < 0) {
       const core = getCore();
+      checkEd25519KnownAnswer(core);
       if (!hasFreeEd25519Slot(core)) evictLeastRecent();
       ref.slot = ed25519Import(core, this.#publicKey);
     } else {
