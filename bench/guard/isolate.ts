@@ -11,7 +11,8 @@
 // BENCH_ISOLATES / BENCH_PROCESSES: rounds of the cold cells, 30 each by default)
 import { Miniflare, type WorkerOptions } from 'miniflare';
 import { createServer } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { smoke } from '../lib/harness.ts';
@@ -23,6 +24,7 @@ import { baselineCore, bundle, compiledGuard, CORE_WASM, type Bundle } from './i
 import { ONE_ISSUER_HS256 } from '../lib/compiled-entry.ts';
 import { verifierBundleLine, verifierBundles } from '../lib/verifier-bundles.ts';
 import { BENCH_ALGS, benchKeys, guardConfig, mint, type BenchAlg, type ConfigOptions } from './isolate/tokens.ts';
+import { ownBytes } from './isolate/own-bytes.ts';
 
 /** A positive integer from the environment, or the default. */
 const count = (name: string, dflt: number): number => {
@@ -73,14 +75,22 @@ const sizes = Object.fromEntries(Object.entries(bundles).map(([k, b]) => [k, b.c
 const results: Record<string, unknown> = { env, n: N, bundleBytes: sizes, oneIssuerHs256CompiledBytes: oneIssuer.code.length, ...(baselineSrc === undefined ? {} : { baselineSrc }) };
 const tables: string[] = [];
 
-function worker(name: string, kind: Kind, config: ConfigOptions = {}, kv: { verify?: string; jwks?: string } = {}): WorkerOptions {
+// The fresh-process cell gives every Worker core bytes of its own (isolate/own-bytes.ts), as the
+// Loader cell does: with shared bytes the first edgejwt Worker of a process compiled the core's
+// functions for every later one. BENCH_SHARED_WASM=1: the same bytes everywhere, in both cells.
+const sharedWasm = process.env.BENCH_SHARED_WASM === '1';
+
+function worker(name: string, kind: Kind, config: ConfigOptions = {}, kv: { verify?: string; jwks?: string } = {}, own: { wasm?: boolean } = {}): WorkerOptions {
   const b = bundles[kind];
+  const wasmFile = b.wasmImport === undefined ? undefined : join(b.dir, b.wasmImport);
+  const code =
+    own.wasm === true && !sharedWasm && wasmFile !== undefined
+      ? { modules: [{ type: 'ESModule' as const, path: b.file, contents: b.code }, { type: 'CompiledWasm' as const, path: wasmFile, contents: ownBytes(readFileSync(wasmFile), name) }] }
+      : { modules: true, scriptPath: b.file, modulesRules: [{ type: 'CompiledWasm' as const, include: ['**/*.wasm'] }] };
   return {
     name,
-    modules: true,
-    scriptPath: b.file,
+    ...code,
     modulesRoot: b.dir,
-    modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
     compatibilityDate: COMPAT,
     routes: [`${name}.bench.invalid/*`],
     bindings: { GUARD_CONFIG: guardConfig(keys, config), HS_KEY: keys.hsKey, ASSERTION_KEY: keys.assertionKey, ...(kv.verify || kv.jwks ? { CACHE_KEY } : {}) },
@@ -123,7 +133,7 @@ const processStart: number[] = [];
 const procRounds = emptyRounds();
 for (let p = 0; p < N.processes; p++) {
   const t0 = performance.now();
-  const ws = [worker('warm', 'noop'), ...BENCH_ALGS.flatMap((alg) => KINDS.map((kind) => worker(`${kind}-${alg.toLowerCase()}`, kind)))];
+  const ws = [worker('warm', 'noop'), ...BENCH_ALGS.flatMap((alg) => KINDS.map((kind) => worker(`${kind}-${alg.toLowerCase()}`, kind, {}, {}, { wasm: true })))];
   const mf = new Miniflare({ ...quiet, workers: ws });
   await mf.ready;
   processStart.push(performance.now() - t0);

@@ -1,6 +1,8 @@
 // Starts a fresh isolate per new id with the Worker Loader binding and passes
 // the request to it; the code of each kind and its env come from the host's own
 // bindings. Only what the isolate bench needs.
+import { ownBytes } from './own-bytes.ts';
+
 interface Env {
   LOADER: { get(id: string, code: () => unknown): { getEntrypoint(): { fetch(r: Request): Promise<Response> } } };
   SOURCES: string;
@@ -13,24 +15,6 @@ interface Env {
   SHARED_WASM?: string;
 }
 
-/**
- * The core's bytes plus a custom section naming the isolate: the same code in bytes no other
- * isolate has. With identical bytes, V8 shares one compiled module between the isolates of a
- * process, and a fresh isolate's first request then grows slower with every isolate made before
- * it (bench/guard/cold-steps.ts: 8 → 37 ms over ~1,300 isolates; own bytes: flat at 5.5 ms), so the
- * cold cells would measure how many isolates the bench had already made, not the Worker.
- */
-function ownBytes(bytes: ArrayBuffer, id: string): ArrayBuffer {
-  const name = new TextEncoder().encode('bench-isolate');
-  const payload = new TextEncoder().encode(id);
-  const body = [name.length, ...name, ...payload];
-  if (body.length > 127) throw new Error('isolate id too long for a one-byte section size');
-  const out = new Uint8Array(bytes.byteLength + 2 + body.length);
-  out.set(new Uint8Array(bytes));
-  out.set([0, body.length, ...body], bytes.byteLength);
-  return out.buffer;
-}
-
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const kind = request.headers.get('x-bench-kind')!;
@@ -41,7 +25,7 @@ export default {
       // The guard imports its Wasm core as a compiled module, as in a deploy (isolate-ab.ts's kinds are guards too);
       // the baseline kinds (BENCH_BASELINE_SRC) on the baseline's own core, whose exports may differ.
       const core = (kind === 'base' || kind === 'libbase') && env.BASE_CORE_WASM !== undefined ? env.BASE_CORE_WASM : env.CORE_WASM;
-      if (kind !== 'noop' && kind !== 'jose') modules[sources.wasmPath!] = { wasm: env.SHARED_WASM === '1' ? core : ownBytes(core, id) };
+      if (kind !== 'noop' && kind !== 'jose') modules[sources.wasmPath!] = { wasm: env.SHARED_WASM === '1' ? core : ownBytes(core, id).buffer };
       return { compatibilityDate: '2026-04-01', mainModule: 'worker.js', modules, env: { GUARD_CONFIG: env.GUARD_CONFIG, HS_KEY: env.HS_KEY } };
     });
     return worker.getEntrypoint().fetch(request);
