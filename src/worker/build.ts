@@ -26,7 +26,8 @@ import { senderConstraintStage } from './sender-constraint.js';
 import type { ServiceOrigin } from './service-origin.js';
 import { AUTHORIZATION_TOKEN } from './authorization-token.js';
 import type { KvJwksStore } from './jwks-store.js';
-import { authorizationOnly, hmacOnly, usesRemoteKeys, type FeatureSource, type RulesFeature, type TokenSourcesFeature } from './features/registry.js';
+import { hmacOnly, usesRemoteKeys, type FeatureBuild, type FeatureSource, type RulesFeature, type TokenReader } from './features/registry.js';
+import { runBuildSteps } from './features/build-step.js';
 import type { CorsStage } from './cors.js';
 import type { DpopAnswers } from './dpop-answers.js';
 import type { ReservedCheck } from './reserved-paths.js';
@@ -100,7 +101,7 @@ export interface GuardParts {
   /** The service binding authorised requests go to (`origin: { service }`, the serviceOrigin feature). */
   service: ServiceOrigin | undefined;
   /** Where the token is read and dropped: Authorization alone, or the tokenSources feature. */
-  tokens: TokenSourcesFeature;
+  tokens: TokenReader;
   /** The `forwardPayload` header's value, when it is configured (the forwardPayload feature). */
   payloadHeader: ((payload: unknown) => string) | undefined;
   analytics: AnalyticsLike | undefined;
@@ -202,32 +203,21 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   // The L2 under a policy id naming every issuer's settings and keys (kv-parts.ts).
   const tiers = kv?.verifyParts(identity, fetched);
 
-  const adminFeature = config.admin === undefined ? undefined : await features('admin', 'admin');
-  const admin = adminFeature?.adminEndpoint(env, config.admin!, counters);
-  const service = typeof config.origin === 'object' ? (await features('serviceOrigin', 'origin.service')).serviceOrigin(env, config.origin.service) : undefined;
-  const tokens = authorizationOnly(config.tokenSources) ? AUTHORIZATION_TOKEN : await features('tokenSources', 'tokenSources');
-  const payloadHeader = config.forwardPayload === undefined ? undefined : (await features('forwardPayload', 'forwardPayload')).payloadHeaderValue;
-  const assertion = config.originAssertion === undefined ? undefined : (await features('originAssertion', 'originAssertion')).OriginAssertion.fromEnv(config.originAssertion, env);
-  const afterVerify: AfterVerifyStage[] = [];
-  const dpop = config.dpop === undefined ? undefined : await features('dpop', 'dpop');
-  if (dpop !== undefined) afterVerify.push(await dpop.dpopStageFromEnv({ ...config, dpop: config.dpop! }, env, { now, log }));
-  const mtlsIssuer = config.issuers.findIndex((is) => is.mtls !== undefined);
-  if (mtlsIssuer >= 0) afterVerify.push((await features('mtls', `issuers[${mtlsIssuer}].mtls`)).mtlsStage(config.issuers, config.realm));
+  // Each optional stage the config sets, built by its feature in order (features/build-step.ts).
+  const b: FeatureBuild = { config, env, counters, now, log, pieces: { proving: [] } };
+  await runBuildSteps(b, features);
+  const p = b.pieces;
   // Always on, after the stages that prove keys: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
-  afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms, dpop?.answers));
-  // Last: a refusal decided in the isolate comes before a possible wait for the revocation list.
-  const revocationFeature = config.revocation === undefined ? undefined : await features('revocation', 'revocation');
-  const revocation = revocationFeature?.buildRevocation(config.revocation!, env, now, config.realm, config);
-  if (revocation !== undefined) afterVerify.push(revocation.stage);
-  const cors = config.cors === undefined ? undefined : (await features('cors', 'cors')).corsStage(config.cors);
-  const rules = config.rules.length > 0 || config.publicPaths.length > 0 ? await features('rules', config.rules.length > 0 ? 'rules' : 'publicPaths') : undefined;
+  // Revocation last: a refusal decided in the isolate comes before a possible wait for the revocation list.
+  const afterVerify: AfterVerifyStage[] = [...p.proving, senderConstraintStage(config.realm, config.dpop?.algorithms, p.dpopAnswers)];
+  if (p.revocation !== undefined) afterVerify.push(p.revocation.stage);
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
   return {
     config,
-    service,
-    tokens,
-    payloadHeader,
+    service: p.service,
+    tokens: p.tokens ?? AUTHORIZATION_TOKEN,
+    payloadHeader: p.payloadHeader,
     analytics,
     rejections: new RejectionLog(log, now),
     verifier,
@@ -238,15 +228,14 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     remoteSets: remote?.sets ?? [],
     keyTags: tiers?.keyTags,
     l2Tier: tiers?.tier,
-    admin,
-    cors,
-    rules,
-    dpopAnswers: dpop?.answers,
-    // admin.path and revocation.path in another spelling: the two features that reserve a path bring the check.
-    reserved: (adminFeature ?? revocationFeature)?.reservedCheck(config),
-    assertion,
+    admin: p.admin,
+    cors: p.cors,
+    rules: p.rules,
+    dpopAnswers: p.dpopAnswers,
+    reserved: p.reserved,
+    assertion: p.assertion,
     afterVerify,
-    revocationAdmin: revocation?.admin,
+    revocationAdmin: p.revocation?.admin,
     fetch: baseFetch,
     now,
     log,
