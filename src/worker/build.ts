@@ -36,7 +36,6 @@ import type { KVLike } from './kv.js';
 import type { KvVerifyCache } from './verify-cache.js';
 import type { WriteAdmission } from './l2-admission.js';
 import type { OriginAssertion } from './origin-assertion.js';
-import type { RemoteKeys } from './remote-keys.js';
 import type { KeyTags } from './key-tags.js';
 import type { L2Tier } from './l2-tier.js';
 import type { KeySource } from '../keys/source.js';
@@ -139,11 +138,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const baseFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const jwksStore = kv?.jwksStore;
 
-  let remote: RemoteKeys | undefined;
-  if (remoteIssuers) {
-    const { RemoteKeys } = await features('remoteKeys', 'issuers (jwksUrl, discovery)');
-    remote = new RemoteKeys({ config, fetch: baseFetch, counters, now, log, store: jwksStore });
-  }
+  const remote = remoteIssuers ? (await features('remoteKeys', 'issuers (jwksUrl, discovery)')).open({ config, fetch: baseFetch, counters, now, log, store: jwksStore }) : undefined;
   // Key sets and asymmetric keys are a feature: a config of HMAC secrets only runs on edgejwt/hmac's policies.
   const keyIssuer = config.issuers.findIndex((is) => is.source.kind !== 'secret');
   const keySets = hmacOnly(config) ? undefined : await features('keySets', `issuers[${keyIssuer}] (${config.issuers[keyIssuer]!.source.kind})`);
@@ -172,22 +167,12 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
       // HS secret rotation must orphan old entries: the id carries a keyed digest of it
       // (computed only when there is an L2 to name: it is a crypto call on the first request).
       identity.push(base, kv === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await kv.sealer.digest('hs-secret', bytes));
-    } else if (src.kind === 'jwksUrl') {
-      const set = remote!.keySet(src.url);
-      issuers.push({ ...base, jwks: set });
-      for (const name of is.issuer) fetched.set(name, set);
-      identity.push(base, src.url);
-    } else if (src.kind === 'discovery') {
-      const source = remote!.discovered(is.issuer[0]!);
-      issuers.push({ ...base, jwks: source });
-      fetched.set(is.issuer[0]!, source);
-      identity.push(base, 'discovery');
     } else {
-      // Read at the first token for this issuer (keys/local.ts), each key built when a token
-      // first selects it: a set with no usable or a broken key refuses that issuer's tokens
-      // (401). `edgejwt check-config` / `build-guard` refuse such a set before a deploy.
-      issuers.push({ ...base, jwks: keySets!.createLocalJWKSet(src.jwks as never) });
-      identity.push(base, src.jwks);
+      // A key set, from the feature that owns its kind: fetched (remoteKeys) or inline (keySets).
+      const keys = (src.kind === 'jwks' ? keySets! : remote!).keysOf(is);
+      issuers.push({ ...base, jwks: keys.jwks });
+      for (const name of keys.fetchedFor) fetched.set(name, keys.jwks);
+      identity.push(base, keys.id);
     }
   }
 

@@ -30,6 +30,10 @@ import type { CorsStage } from '../cors.js';
 import type { Counters } from '../counters.js';
 import type { ServiceOrigin } from '../service-origin.js';
 import type { ReservedCheck } from '../reserved-paths.js';
+import type { IssuerConfig } from '../issuers-config.js';
+import type { RemoteKeysSetup } from '../remote-keys.js';
+import type { RemoteJWKSet } from '../../keys/remote.js';
+import type { KeySource } from '../../keys/source.js';
 
 // A feature used after the issuers are built brings its own build step (build-step.ts).
 /** The pieces of a guard the optional features build (each undefined when its feature is not used). */
@@ -74,6 +78,21 @@ export interface KvTiersFeature {
 /** @example const f: RemoteKeysFeature = remoteKeys; */
 export interface RemoteKeysFeature {
   RemoteKeys: typeof RemoteKeys;
+  /** The guard's fetched key sets (jwksUrl, discovery): each issuer's, and every set made. */
+  open(setup: RemoteKeysSetup): IssuerKeySets & { sets: RemoteJWKSet[] };
+}
+
+/** A key set issuer's keys, from the feature that owns its kind (remoteKeys: jwksUrl, discovery; keySets: jwks). */
+export interface IssuerKeySets {
+  keysOf(issuer: IssuerConfig): IssuerKeys;
+}
+/** @example const k: IssuerKeys = { jwks: set, id: url, fetchedFor: ['https://id.example.com'] }; */
+export interface IssuerKeys {
+  jwks: KeySource;
+  /** What names these keys in the L2 policy id. */
+  id: unknown;
+  /** The `iss` values whose keys are fetched (key tags, kv-parts.ts). */
+  fetchedFor: readonly string[];
 }
 /** @example const f: OriginAssertionFeature = originAssertion; */
 export interface OriginAssertionFeature extends BuildStep {
@@ -103,7 +122,7 @@ export interface RevocationFeature extends BuildStep {
 // one-issuer HS256 config's compiled entry holds none of them.
 
 /** @example const f: KeySetsFeature = keySets; */
-export interface KeySetsFeature {
+export interface KeySetsFeature extends IssuerKeySets {
   /** The library's full key handling (JWK sets, asymmetric keys); without it, HMAC secrets only. */
   buildPolicy: PolicyMaker;
   /** An inline key set (read at its first use), handed to the verifier. */
