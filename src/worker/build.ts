@@ -23,19 +23,14 @@ import { Counters } from './counters.js';
 import type { AnalyticsLike } from './observe.js';
 import { RejectionLog } from './rejection-log.js';
 import { senderConstraintStage } from './sender-constraint.js';
-import type { ServiceOrigin } from './service-origin.js';
 import { AUTHORIZATION_TOKEN } from './authorization-token.js';
 import type { KvJwksStore } from './jwks-store.js';
-import { hmacOnly, usesRemoteKeys, type FeatureBuild, type FeatureSource, type RulesFeature, type TokenReader } from './features/registry.js';
+import { hmacOnly, usesRemoteKeys, type FeatureBuild, type FeaturePieces, type FeatureSource, type TokenReader } from './features/registry.js';
 import { runBuildSteps } from './features/build-step.js';
-import type { CorsStage } from './cors.js';
-import type { DpopAnswers } from './dpop-answers.js';
-import type { ReservedCheck } from './reserved-paths.js';
 import { cacheKeyBytes } from './cache-key.js';
 import type { KVLike } from './kv.js';
 import type { KvVerifyCache } from './verify-cache.js';
 import type { WriteAdmission } from './l2-admission.js';
-import type { OriginAssertion } from './origin-assertion.js';
 import type { KeyTags } from './key-tags.js';
 import type { L2Tier } from './l2-tier.js';
 import type { KeySource } from '../keys/source.js';
@@ -73,7 +68,12 @@ export interface GuardDeps {
   log?: (line: string) => void;
 }
 
-export interface GuardParts {
+/**
+ * What a guard runs with. The optional features' pieces (admin, cors, rules, reserved, dpopAnswers,
+ * service, payloadHeader, assertion: FeaturePieces in features/registry.ts) are spread in from
+ * their build steps, undefined when the config does not use them.
+ */
+export interface GuardParts extends Omit<FeaturePieces, 'tokens' | 'proving' | 'revocation'> {
   config: GuardConfig;
   /** open + verifyOpened let the L2 decision read iss and alg from the one parse the verify uses. */
   verifier: TwoStepVerifier;
@@ -87,26 +87,10 @@ export interface GuardParts {
   keyTags: KeyTags | undefined;
   /** The L2 as the verify stage uses it (l2-tier.ts), with l2 only. */
   l2Tier: L2Tier | undefined;
-  /** The admin endpoint (`admin.path`), when `admin` is configured. */
-  admin: ((request: Request) => Promise<Response>) | undefined;
-  /** The CORS stage, when `cors` is configured. */
-  cors: CorsStage | undefined;
-  /** Rules and public paths, when either is configured. */
-  rules: RulesFeature | undefined;
-  /** The 404 for another spelling of a reserved path, when admin or revocation is configured. */
-  reserved: ReservedCheck | undefined;
-  /** The DPoP challenge and refusal, when `dpop` is configured. */
-  dpopAnswers: DpopAnswers | undefined;
-  /** The service binding authorised requests go to (`origin: { service }`, the serviceOrigin feature). */
-  service: ServiceOrigin | undefined;
   /** Where the token is read and dropped: Authorization alone, or the tokenSources feature. */
   tokens: TokenReader;
-  /** The `forwardPayload` header's value, when it is configured (the forwardPayload feature). */
-  payloadHeader: ((payload: unknown) => string) | undefined;
   analytics: AnalyticsLike | undefined;
   rejections: RejectionLog;
-  /** The origin assertion signer, when `originAssertion` is configured. */
-  assertion: OriginAssertion | undefined;
   /** The stages after the claim checks (after-verify.ts), only those the config sets; in order. */
   afterVerify: AfterVerifyStage[];
   /** The revocation admin endpoint (`revocation.path`), when revocation is configured. */
@@ -199,10 +183,10 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
   return {
+    // The features' pieces; `proving` and `revocation` ride along unread (afterVerify, revocationAdmin).
+    ...p,
     config,
-    service: p.service,
     tokens: p.tokens ?? AUTHORIZATION_TOKEN,
-    payloadHeader: p.payloadHeader,
     analytics,
     rejections: new RejectionLog(log, now),
     verifier,
@@ -213,12 +197,6 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     remoteSets: remote?.sets ?? [],
     keyTags: tiers?.keyTags,
     l2Tier: tiers?.tier,
-    admin: p.admin,
-    cors: p.cors,
-    rules: p.rules,
-    dpopAnswers: p.dpopAnswers,
-    reserved: p.reserved,
-    assertion: p.assertion,
     afterVerify,
     revocationAdmin: p.revocation?.admin,
     fetch: baseFetch,

@@ -38,17 +38,25 @@ import type { KeySource } from '../../keys/source.js';
 // A feature used after the issuers are built brings its own build step (build-step.ts).
 /** The pieces of a guard the optional features build (each undefined when its feature is not used). */
 export interface FeaturePieces {
+  /** The admin endpoint (`admin.path`), when `admin` is configured. */
   admin?: (request: Request) => Promise<Response>;
+  /** The service binding authorised requests go to (`origin: { service }`). */
   service?: ServiceOrigin;
+  /** Where the token is read and dropped, when `tokenSources` is not Authorization alone. */
   tokens?: TokenReader;
+  /** The `forwardPayload` header's value, when it is configured. */
   payloadHeader?: (payload: unknown) => string;
+  /** The origin assertion signer, when `originAssertion` is configured. */
   assertion?: OriginAssertion;
+  /** The DPoP challenge and refusal the core stages give, when `dpop` is configured. */
   dpopAnswers?: DpopAnswers;
   /** Stages that prove a key (dpop, mtls), in order; the sender constraint comes after them. */
   proving: AfterVerifyStage[];
   /** Revocation: last after verify, and its admin endpoint. */
   revocation?: { stage: AfterVerifyStage; admin: (request: Request) => Promise<Response> };
+  /** The CORS stage, when `cors` is configured. */
   cors?: CorsStage;
+  /** Rules and public paths, when either is configured. */
   rules?: RulesFeature;
   /** Another spelling of `admin.path` or `revocation.path` refused. */
   reserved?: ReservedCheck;
