@@ -29,10 +29,7 @@ import { hmacOnly, usesRemoteKeys, type FeatureBuild, type FeaturePieces, type F
 import { runBuildSteps } from './features/build-step.js';
 import { cacheKeyBytes } from './cache-key.js';
 import type { KVLike } from './kv.js';
-import type { KvVerifyCache } from './verify-cache.js';
-import type { WriteAdmission } from './l2-admission.js';
-import type { KeyTags } from './key-tags.js';
-import type { L2Tier } from './l2-tier.js';
+import type { KvVerifyParts } from './kv-parts.js';
 import type { KeySource } from '../keys/source.js';
 
 /**
@@ -71,22 +68,16 @@ export interface GuardDeps {
 /**
  * What a guard runs with. The optional features' pieces (admin, cors, rules, reserved, dpopAnswers,
  * service, payloadHeader, assertion: FeaturePieces in features/registry.ts) are spread in from
- * their build steps, undefined when the config does not use them.
+ * their build steps, undefined when the config does not use them; so are the KV verify tier's
+ * (l2, admission, keyTags, l2Tier: KvVerifyParts in kv-parts.ts), with cache.verify only.
  */
-export interface GuardParts extends Omit<FeaturePieces, 'tokens' | 'proving' | 'revocation'> {
+export interface GuardParts extends Omit<FeaturePieces, 'tokens' | 'proving' | 'revocation'>, Partial<KvVerifyParts> {
   config: GuardConfig;
   /** open + verifyOpened let the L2 decision read iss and alg from the one parse the verify uses. */
   verifier: TwoStepVerifier;
   counters: Counters;
-  l2: KvVerifyCache | undefined;
-  /** Which verifications are written to KV, and how many a minute (with l2 only). */
-  admission: WriteAdmission | undefined;
   jwksStore: KvJwksStore | undefined;
   remoteSets: RemoteJWKSet[];
-  /** The key behind each L2 entry, per issuer with a fetched key set (key-tags.ts). */
-  keyTags: KeyTags | undefined;
-  /** The L2 as the verify stage uses it (l2-tier.ts), with l2 only. */
-  l2Tier: L2Tier | undefined;
   /** Where the token is read and dropped: Authorization alone, or the tokenSources feature. */
   tokens: TokenReader;
   analytics: AnalyticsLike | undefined;
@@ -191,12 +182,9 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     rejections: new RejectionLog(log, now),
     verifier,
     counters,
-    l2: tiers?.l2,
-    admission: tiers?.admission,
+    ...tiers,
     jwksStore,
     remoteSets: remote?.sets ?? [],
-    keyTags: tiers?.keyTags,
-    l2Tier: tiers?.tier,
     afterVerify,
     revocationAdmin: p.revocation?.admin,
     fetch: baseFetch,
