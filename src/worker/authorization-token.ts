@@ -4,7 +4,7 @@
 // For that one source it answers exactly as findToken and dropToken (src/bearer/token.ts).
 
 import { fromAuthorization } from '../bearer/token.js';
-import type { TokenSourcesFeature } from './features/registry.js';
+import type { TokenReader } from './features/registry.js';
 
 /**
  * findToken and dropToken for `tokenSources: [{ header: "Authorization" }]` (authorizationOnly in registry.ts).
@@ -12,7 +12,7 @@ import type { TokenSourcesFeature } from './features/registry.js';
  * @example
  * AUTHORIZATION_TOKEN.findToken(request.headers, config.tokenSources, false); // { kind: 'token', token } for `Bearer <token>`
  */
-export const AUTHORIZATION_TOKEN: TokenSourcesFeature = {
+export const AUTHORIZATION_TOKEN: TokenReader = {
   findToken: (headers, _sources, dpop = false) => fromAuthorization(headers.get('authorization'), dpop),
   dropToken: (headers) => headers.delete('authorization'),
 };

@@ -23,21 +23,13 @@ import { Counters } from './counters.js';
 import type { AnalyticsLike } from './observe.js';
 import { RejectionLog } from './rejection-log.js';
 import { senderConstraintStage } from './sender-constraint.js';
-import type { ServiceOrigin } from './service-origin.js';
 import { AUTHORIZATION_TOKEN } from './authorization-token.js';
 import type { KvJwksStore } from './jwks-store.js';
-import { authorizationOnly, hmacOnly, usesRemoteKeys, type FeatureSource, type RulesFeature, type TokenSourcesFeature } from './features/registry.js';
-import type { CorsStage } from './cors.js';
-import type { DpopAnswers } from './dpop-answers.js';
-import type { ReservedCheck } from './reserved-paths.js';
+import { hmacOnly, usesRemoteKeys, type FeatureBuild, type FeaturePieces, type FeatureSource, type TokenReader } from './features/registry.js';
+import { runBuildSteps } from './features/build-step.js';
 import { cacheKeyBytes } from './cache-key.js';
 import type { KVLike } from './kv.js';
-import type { KvVerifyCache } from './verify-cache.js';
-import type { WriteAdmission } from './l2-admission.js';
-import type { OriginAssertion } from './origin-assertion.js';
-import type { RemoteKeys } from './remote-keys.js';
-import type { KeyTags } from './key-tags.js';
-import type { L2Tier } from './l2-tier.js';
+import type { KvVerifyParts } from './kv-parts.js';
 import type { KeySource } from '../keys/source.js';
 
 /**
@@ -73,40 +65,23 @@ export interface GuardDeps {
   log?: (line: string) => void;
 }
 
-export interface GuardParts {
+/**
+ * What a guard runs with. The optional features' pieces (admin, cors, rules, reserved, dpopAnswers,
+ * service, payloadHeader, assertion: FeaturePieces in features/registry.ts) are spread in from
+ * their build steps, undefined when the config does not use them; so are the KV verify tier's
+ * (l2, admission, keyTags, l2Tier: KvVerifyParts in kv-parts.ts), with cache.verify only.
+ */
+export interface GuardParts extends Omit<FeaturePieces, 'tokens' | 'proving' | 'revocation'>, Partial<KvVerifyParts> {
   config: GuardConfig;
   /** open + verifyOpened let the L2 decision read iss and alg from the one parse the verify uses. */
   verifier: TwoStepVerifier;
   counters: Counters;
-  l2: KvVerifyCache | undefined;
-  /** Which verifications are written to KV, and how many a minute (with l2 only). */
-  admission: WriteAdmission | undefined;
   jwksStore: KvJwksStore | undefined;
   remoteSets: RemoteJWKSet[];
-  /** The key behind each L2 entry, per issuer with a fetched key set (key-tags.ts). */
-  keyTags: KeyTags | undefined;
-  /** The L2 as the verify stage uses it (l2-tier.ts), with l2 only. */
-  l2Tier: L2Tier | undefined;
-  /** The admin endpoint (`admin.path`), when `admin` is configured. */
-  admin: ((request: Request) => Promise<Response>) | undefined;
-  /** The CORS stage, when `cors` is configured. */
-  cors: CorsStage | undefined;
-  /** Rules and public paths, when either is configured. */
-  rules: RulesFeature | undefined;
-  /** The 404 for another spelling of a reserved path, when admin or revocation is configured. */
-  reserved: ReservedCheck | undefined;
-  /** The DPoP challenge and refusal, when `dpop` is configured. */
-  dpopAnswers: DpopAnswers | undefined;
-  /** The service binding authorised requests go to (`origin: { service }`, the serviceOrigin feature). */
-  service: ServiceOrigin | undefined;
   /** Where the token is read and dropped: Authorization alone, or the tokenSources feature. */
-  tokens: TokenSourcesFeature;
-  /** The `forwardPayload` header's value, when it is configured (the forwardPayload feature). */
-  payloadHeader: ((payload: unknown) => string) | undefined;
+  tokens: TokenReader;
   analytics: AnalyticsLike | undefined;
   rejections: RejectionLog;
-  /** The origin assertion signer, when `originAssertion` is configured. */
-  assertion: OriginAssertion | undefined;
   /** The stages after the claim checks (after-verify.ts), only those the config sets; in order. */
   afterVerify: AfterVerifyStage[];
   /** The revocation admin endpoint (`revocation.path`), when revocation is configured. */
@@ -138,11 +113,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const baseFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const jwksStore = kv?.jwksStore;
 
-  let remote: RemoteKeys | undefined;
-  if (remoteIssuers) {
-    const { RemoteKeys } = await features('remoteKeys', 'issuers (jwksUrl, discovery)');
-    remote = new RemoteKeys({ config, fetch: baseFetch, counters, now, log, store: jwksStore });
-  }
+  const remote = remoteIssuers ? (await features('remoteKeys', 'issuers (jwksUrl, discovery)')).open({ config, fetch: baseFetch, counters, now, log, store: jwksStore }) : undefined;
   // Key sets and asymmetric keys are a feature: a config of HMAC secrets only runs on edgejwt/hmac's policies.
   const keyIssuer = config.issuers.findIndex((is) => is.source.kind !== 'secret');
   const keySets = hmacOnly(config) ? undefined : await features('keySets', `issuers[${keyIssuer}] (${config.issuers[keyIssuer]!.source.kind})`);
@@ -171,22 +142,12 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
       // HS secret rotation must orphan old entries: the id carries a keyed digest of it
       // (computed only when there is an L2 to name: it is a crypto call on the first request).
       identity.push(base, kv === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await kv.sealer.digest('hs-secret', bytes));
-    } else if (src.kind === 'jwksUrl') {
-      const set = remote!.keySet(src.url);
-      issuers.push({ ...base, jwks: set });
-      for (const name of is.issuer) fetched.set(name, set);
-      identity.push(base, src.url);
-    } else if (src.kind === 'discovery') {
-      const source = remote!.discovered(is.issuer[0]!);
-      issuers.push({ ...base, jwks: source });
-      fetched.set(is.issuer[0]!, source);
-      identity.push(base, 'discovery');
     } else {
-      // Read at the first token for this issuer (keys/local.ts), each key built when a token
-      // first selects it: a set with no usable or a broken key refuses that issuer's tokens
-      // (401). `edgejwt check-config` / `build-guard` refuse such a set before a deploy.
-      issuers.push({ ...base, jwks: keySets!.createLocalJWKSet(src.jwks as never) });
-      identity.push(base, src.jwks);
+      // A key set, from the feature that owns its kind: fetched (remoteKeys) or inline (keySets).
+      const keys = (src.kind === 'jwks' ? keySets! : remote!).keysOf(is);
+      issuers.push({ ...base, jwks: keys.jwks });
+      for (const name of keys.fetchedFor) fetched.set(name, keys.jwks);
+      identity.push(base, keys.id);
     }
   }
 
@@ -202,51 +163,30 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   // The L2 under a policy id naming every issuer's settings and keys (kv-parts.ts).
   const tiers = kv?.verifyParts(identity, fetched);
 
-  const adminFeature = config.admin === undefined ? undefined : await features('admin', 'admin');
-  const admin = adminFeature?.adminEndpoint(env, config.admin!, counters);
-  const service = typeof config.origin === 'object' ? (await features('serviceOrigin', 'origin.service')).serviceOrigin(env, config.origin.service) : undefined;
-  const tokens = authorizationOnly(config.tokenSources) ? AUTHORIZATION_TOKEN : await features('tokenSources', 'tokenSources');
-  const payloadHeader = config.forwardPayload === undefined ? undefined : (await features('forwardPayload', 'forwardPayload')).payloadHeaderValue;
-  const assertion = config.originAssertion === undefined ? undefined : (await features('originAssertion', 'originAssertion')).OriginAssertion.fromEnv(config.originAssertion, env);
-  const afterVerify: AfterVerifyStage[] = [];
-  const dpop = config.dpop === undefined ? undefined : await features('dpop', 'dpop');
-  if (dpop !== undefined) afterVerify.push(await dpop.dpopStageFromEnv({ ...config, dpop: config.dpop! }, env, { now, log }));
-  const mtlsIssuer = config.issuers.findIndex((is) => is.mtls !== undefined);
-  if (mtlsIssuer >= 0) afterVerify.push((await features('mtls', `issuers[${mtlsIssuer}].mtls`)).mtlsStage(config.issuers, config.realm));
+  // Each optional stage the config sets, built by its feature in order (features/build-step.ts).
+  const b: FeatureBuild = { config, env, counters, now, log, pieces: { proving: [] } };
+  await runBuildSteps(b, features);
+  const p = b.pieces;
   // Always on, after the stages that prove keys: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).
-  afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms, dpop?.answers));
-  // Last: a refusal decided in the isolate comes before a possible wait for the revocation list.
-  const revocationFeature = config.revocation === undefined ? undefined : await features('revocation', 'revocation');
-  const revocation = revocationFeature?.buildRevocation(config.revocation!, env, now, config.realm, config);
-  if (revocation !== undefined) afterVerify.push(revocation.stage);
-  const cors = config.cors === undefined ? undefined : (await features('cors', 'cors')).corsStage(config.cors);
-  const rules = config.rules.length > 0 || config.publicPaths.length > 0 ? await features('rules', config.rules.length > 0 ? 'rules' : 'publicPaths') : undefined;
+  // Revocation last: a refusal decided in the isolate comes before a possible wait for the revocation list.
+  const afterVerify: AfterVerifyStage[] = [...p.proving, senderConstraintStage(config.realm, config.dpop?.algorithms, p.dpopAnswers)];
+  if (p.revocation !== undefined) afterVerify.push(p.revocation.stage);
   const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
   return {
+    // The features' pieces; `proving` and `revocation` ride along unread (afterVerify, revocationAdmin).
+    ...p,
     config,
-    service,
-    tokens,
-    payloadHeader,
+    tokens: p.tokens ?? AUTHORIZATION_TOKEN,
     analytics,
     rejections: new RejectionLog(log, now),
     verifier,
     counters,
-    l2: tiers?.l2,
-    admission: tiers?.admission,
+    ...tiers,
     jwksStore,
     remoteSets: remote?.sets ?? [],
-    keyTags: tiers?.keyTags,
-    l2Tier: tiers?.tier,
-    admin,
-    cors,
-    rules,
-    dpopAnswers: dpop?.answers,
-    // admin.path and revocation.path in another spelling: the two features that reserve a path bring the check.
-    reserved: (adminFeature ?? revocationFeature)?.reservedCheck(config),
-    assertion,
     afterVerify,
-    revocationAdmin: revocation?.admin,
+    revocationAdmin: p.revocation?.admin,
     fetch: baseFetch,
     now,
     log,

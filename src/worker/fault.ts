@@ -13,7 +13,7 @@ export interface FaultSink {
   counters: Counters;
   log: (line: string) => void;
   /** The CORS stage, when `cors` is configured. */
-  cors: CorsStage | undefined;
+  cors?: CorsStage | undefined;
 }
 
 /**

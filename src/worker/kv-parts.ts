@@ -31,7 +31,7 @@ export interface KvVerifyParts {
   admission: WriteAdmission;
   keyTags: KeyTags;
   /** The three as the verify stage uses them (l2-tier.ts). */
-  tier: L2Tier;
+  l2Tier: L2Tier;
 }
 
 /** The first step's result: the sealer, the KV copy of key sets (when used), and the second step. */
@@ -67,7 +67,7 @@ export async function openKvTiers(config: GuardConfig, env: KvEnv, counters: Cou
       admission: new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, c.l1Max) }),
       keyTags: new KeyTags(fetched),
     };
-    return { ...parts, tier: new L2Tier(parts, config, counters, now) };
+    return { ...parts, l2Tier: new L2Tier(parts, config, counters, now) };
   };
   return { sealer, jwksStore, verifyParts };
 }

@@ -12,4 +12,11 @@ import type { AdminFeature } from './registry.js';
  * import { createLeanGuard, admin } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { admin } });
  */
-export const admin: AdminFeature = { adminEndpoint, reservedCheck };
+export const admin: AdminFeature = {
+  adminEndpoint,
+  reservedCheck,
+  build: (b) => {
+    b.pieces.admin = adminEndpoint(b.env, b.config.admin!, b.counters);
+    b.pieces.reserved = reservedCheck(b.config);
+  },
+};

@@ -11,4 +11,9 @@ import type { CorsFeature } from './registry.js';
  * import { createLeanGuard, cors } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { cors } });
  */
-export const cors: CorsFeature = { corsStage };
+export const cors: CorsFeature = {
+  corsStage,
+  build: (b) => {
+    b.pieces.cors = corsStage(b.config.cors!);
+  },
+};

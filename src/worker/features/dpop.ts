@@ -11,4 +11,12 @@ import type { DpopFeature } from './registry.js';
  * import { createLeanGuard, dpop } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { dpop } });
  */
-export const dpop: DpopFeature = { dpopStageFromEnv, answers: { dpopChallenge, dpopRefusal } };
+export const dpop: DpopFeature = {
+  dpopStageFromEnv,
+  answers: { dpopChallenge, dpopRefusal },
+  build: async (b) => {
+    const { config } = b;
+    b.pieces.proving.push(await dpopStageFromEnv({ ...config, dpop: config.dpop! }, b.env, { now: b.now, log: b.log }));
+    b.pieces.dpopAnswers = dpop.answers;
+  },
+};

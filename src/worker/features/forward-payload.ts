@@ -11,4 +11,9 @@ import type { ForwardPayloadFeature } from './registry.js';
  * import { createLeanGuard, forwardPayload } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { forwardPayload } });
  */
-export const forwardPayload: ForwardPayloadFeature = { payloadHeaderValue };
+export const forwardPayload: ForwardPayloadFeature = {
+  payloadHeaderValue,
+  build: (b) => {
+    b.pieces.payloadHeader = payloadHeaderValue;
+  },
+};

@@ -14,4 +14,14 @@ import type { KeySetsFeature } from './registry.js';
  * import { createLeanGuard, keySets, remoteKeys } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { keySets, remoteKeys } });
  */
-export const keySets: KeySetsFeature = { buildPolicy, createLocalJWKSet };
+export const keySets: KeySetsFeature = {
+  buildPolicy,
+  createLocalJWKSet,
+  // Read at the first token for this issuer (keys/local.ts), each key built when a token
+  // first selects it: a set with no usable or a broken key refuses that issuer's tokens
+  // (401). `edgejwt check-config` / `build-guard` refuse such a set before a deploy.
+  keysOf: (is) => {
+    const jwks = (is.source as { jwks: unknown }).jwks;
+    return { jwks: createLocalJWKSet(jwks as never), id: jwks, fetchedFor: [] };
+  },
+};

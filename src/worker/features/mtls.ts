@@ -10,4 +10,9 @@ import type { MtlsFeature } from './registry.js';
  * import { createLeanGuard, mtls } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { mtls } });
  */
-export const mtls: MtlsFeature = { mtlsStage };
+export const mtls: MtlsFeature = {
+  mtlsStage,
+  build: (b) => {
+    b.pieces.proving.push(mtlsStage(b.config.issuers, b.config.realm));
+  },
+};

@@ -10,4 +10,9 @@ import type { OriginAssertionFeature } from './registry.js';
  * import { createLeanGuard, originAssertion } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { originAssertion } });
  */
-export const originAssertion: OriginAssertionFeature = { OriginAssertion };
+export const originAssertion: OriginAssertionFeature = {
+  OriginAssertion,
+  build: (b) => {
+    b.pieces.assertion = OriginAssertion.fromEnv(b.config.originAssertion!, b.env);
+  },
+};

@@ -25,6 +25,58 @@ import type { checkRules, routeRules } from '../rules.js';
 import type { dropToken, findToken, TokenSource } from '../../bearer/token.js';
 import type { serviceOrigin } from '../service-origin.js';
 import type { payloadHeaderValue } from '../payload-header.js';
+import type { AfterVerifyStage } from '../after-verify.js';
+import type { CorsStage } from '../cors.js';
+import type { Counters } from '../counters.js';
+import type { ServiceOrigin } from '../service-origin.js';
+import type { ReservedCheck } from '../reserved-paths.js';
+import type { IssuerConfig } from '../issuers-config.js';
+import type { RemoteKeysSetup } from '../remote-keys.js';
+import type { RemoteJWKSet } from '../../keys/remote.js';
+import type { KeySource } from '../../keys/source.js';
+
+// A feature used after the issuers are built brings its own build step (build-step.ts).
+/** The pieces of a guard the optional features build (each undefined when its feature is not used). */
+export interface FeaturePieces {
+  /** The admin endpoint (`admin.path`), when `admin` is configured. */
+  admin?: (request: Request) => Promise<Response>;
+  /** The service binding authorised requests go to (`origin: { service }`). */
+  service?: ServiceOrigin;
+  /** Where the token is read and dropped, when `tokenSources` is not Authorization alone. */
+  tokens?: TokenReader;
+  /** The `forwardPayload` header's value, when it is configured. */
+  payloadHeader?: (payload: unknown) => string;
+  /** The origin assertion signer, when `originAssertion` is configured. */
+  assertion?: OriginAssertion;
+  /** The DPoP challenge and refusal the core stages give, when `dpop` is configured. */
+  dpopAnswers?: DpopAnswers;
+  /** Stages that prove a key (dpop, mtls), in order; the sender constraint comes after them. */
+  proving: AfterVerifyStage[];
+  /** Revocation: last after verify, and its admin endpoint. */
+  revocation?: { stage: AfterVerifyStage; admin: (request: Request) => Promise<Response> };
+  /** The CORS stage, when `cors` is configured. */
+  cors?: CorsStage;
+  /** Rules and public paths, when either is configured. */
+  rules?: RulesFeature;
+  /** Another spelling of `admin.path` or `revocation.path` refused. */
+  reserved?: ReservedCheck;
+}
+
+/** What a feature's build step reads, and the pieces it fills in. */
+export interface FeatureBuild {
+  config: GuardConfig;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  env: { readonly [binding: string]: any };
+  counters: Counters;
+  now: () => number;
+  log: (line: string) => void;
+  pieces: FeaturePieces;
+}
+
+/** A feature's part of the build: fills in `b.pieces` (a ConfigError naming the setting when it cannot). */
+export interface BuildStep {
+  build(b: FeatureBuild): void | Promise<void>;
+}
 
 /** @example const f: KvTiersFeature = kvTiers; */
 export interface KvTiersFeature {
@@ -34,24 +86,39 @@ export interface KvTiersFeature {
 /** @example const f: RemoteKeysFeature = remoteKeys; */
 export interface RemoteKeysFeature {
   RemoteKeys: typeof RemoteKeys;
+  /** The guard's fetched key sets (jwksUrl, discovery): each issuer's, and every set made. */
+  open(setup: RemoteKeysSetup): IssuerKeySets & { sets: RemoteJWKSet[] };
+}
+
+/** A key set issuer's keys, from the feature that owns its kind (remoteKeys: jwksUrl, discovery; keySets: jwks). */
+export interface IssuerKeySets {
+  keysOf(issuer: IssuerConfig): IssuerKeys;
+}
+/** @example const k: IssuerKeys = { jwks: set, id: url, fetchedFor: ['https://id.example.com'] }; */
+export interface IssuerKeys {
+  jwks: KeySource;
+  /** What names these keys in the L2 policy id. */
+  id: unknown;
+  /** The `iss` values whose keys are fetched (key tags, kv-parts.ts). */
+  fetchedFor: readonly string[];
 }
 /** @example const f: OriginAssertionFeature = originAssertion; */
-export interface OriginAssertionFeature {
+export interface OriginAssertionFeature extends BuildStep {
   OriginAssertion: typeof OriginAssertion;
 }
 
 /** @example const f: DpopFeature = dpop; */
-export interface DpopFeature {
+export interface DpopFeature extends BuildStep {
   dpopStageFromEnv: typeof dpopStageFromEnv;
   /** The DPoP challenge and refusal the core stages give (credentials, token-checks, sender-constraint). */
   answers: DpopAnswers;
 }
 /** @example const f: MtlsFeature = mtls; */
-export interface MtlsFeature {
+export interface MtlsFeature extends BuildStep {
   mtlsStage: typeof mtlsStage;
 }
 /** @example const f: RevocationFeature = revocation; */
-export interface RevocationFeature {
+export interface RevocationFeature extends BuildStep {
   buildRevocation: typeof buildRevocation;
   /** Another spelling of `revocation.path` (or `admin.path`) refused (reserved-paths.ts). */
   reservedCheck: typeof reservedCheck;
@@ -63,41 +130,43 @@ export interface RevocationFeature {
 // one-issuer HS256 config's compiled entry holds none of them.
 
 /** @example const f: KeySetsFeature = keySets; */
-export interface KeySetsFeature {
+export interface KeySetsFeature extends IssuerKeySets {
   /** The library's full key handling (JWK sets, asymmetric keys); without it, HMAC secrets only. */
   buildPolicy: PolicyMaker;
   /** An inline key set (read at its first use), handed to the verifier. */
   createLocalJWKSet: typeof createLocalJWKSet;
 }
 /** @example const f: CorsFeature = cors; */
-export interface CorsFeature {
+export interface CorsFeature extends BuildStep {
   corsStage: typeof corsStage;
 }
 /** @example const f: AdminFeature = admin; */
-export interface AdminFeature {
+export interface AdminFeature extends BuildStep {
   adminEndpoint: typeof adminEndpoint;
   reservedCheck: typeof reservedCheck;
 }
 /** @example const f: RulesFeature = rules; */
-export interface RulesFeature {
+export interface RulesFeature extends BuildStep {
   routeRules: typeof routeRules;
   checkRules: typeof checkRules;
 }
 
-/** @example const f: TokenSourcesFeature = tokenSources; */
-export interface TokenSourcesFeature {
+/** @example const reader: TokenReader = AUTHORIZATION_TOKEN; */
+export interface TokenReader {
   /** Reads the token from every configured source (headers, cookies; src/bearer/token.ts). */
   findToken: typeof findToken;
   /** Drops it from each (forwardToken: false). */
   dropToken: typeof dropToken;
 }
+/** @example const f: TokenSourcesFeature = tokenSources; */
+export type TokenSourcesFeature = TokenReader & BuildStep;
 /** @example const f: ServiceOriginFeature = serviceOrigin; */
-export interface ServiceOriginFeature {
+export interface ServiceOriginFeature extends BuildStep {
   serviceOrigin: typeof serviceOrigin;
 }
 
 /** @example const f: ForwardPayloadFeature = forwardPayload; */
-export interface ForwardPayloadFeature {
+export interface ForwardPayloadFeature extends BuildStep {
   payloadHeaderValue: typeof payloadHeaderValue;
 }
 

@@ -10,4 +10,18 @@ import type { RemoteKeysFeature } from './registry.js';
  * import { createLeanGuard, keySets, remoteKeys } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { keySets, remoteKeys } });
  */
-export const remoteKeys: RemoteKeysFeature = { RemoteKeys };
+export const remoteKeys: RemoteKeysFeature = {
+  RemoteKeys,
+  open: (setup) => {
+    const remote = new RemoteKeys(setup);
+    return {
+      sets: remote.sets,
+      keysOf: (is) => {
+        const src = is.source;
+        if (src.kind === 'jwksUrl') return { jwks: remote.keySet(src.url), id: src.url, fetchedFor: is.issuer };
+        // A discovered source answers for the one issuer it was found for.
+        return { jwks: remote.discovered(is.issuer[0]!), id: 'discovery', fetchedFor: [is.issuer[0]!] };
+      },
+    };
+  },
+};

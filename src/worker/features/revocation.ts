@@ -11,4 +11,13 @@ import type { RevocationFeature } from './registry.js';
  * import { createLeanGuard, revocation } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { revocation } });
  */
-export const revocation: RevocationFeature = { buildRevocation, reservedCheck };
+export const revocation: RevocationFeature = {
+  buildRevocation,
+  reservedCheck,
+  build: (b) => {
+    const { config } = b;
+    b.pieces.revocation = buildRevocation(config.revocation!, b.env, b.now, config.realm, config);
+    // admin.path and revocation.path in another spelling: computed once when both are set.
+    b.pieces.reserved ??= reservedCheck(config);
+  },
+};

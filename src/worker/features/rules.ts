@@ -12,4 +12,10 @@ import type { RulesFeature } from './registry.js';
  * import { createLeanGuard, rules } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { rules } });
  */
-export const rules: RulesFeature = { routeRules, checkRules };
+export const rules: RulesFeature = {
+  routeRules,
+  checkRules,
+  build: (b) => {
+    b.pieces.rules = rules;
+  },
+};

@@ -11,4 +11,9 @@ import type { ServiceOriginFeature } from './registry.js';
  * import { createLeanGuard, serviceOrigin } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { serviceOrigin } });
  */
-export const serviceOrigin: ServiceOriginFeature = { serviceOrigin: open };
+export const serviceOrigin: ServiceOriginFeature = {
+  serviceOrigin: open,
+  build: (b) => {
+    b.pieces.service = open(b.env, (b.config.origin as { service: string }).service);
+  },
+};

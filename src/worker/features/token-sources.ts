@@ -13,4 +13,10 @@ import type { TokenSourcesFeature } from './registry.js';
  * import { createLeanGuard, tokenSources } from 'edgejwt/worker/lean';
  * const guard = createLeanGuard(config, { features: { tokenSources } });
  */
-export const tokenSources: TokenSourcesFeature = { findToken, dropToken };
+export const tokenSources: TokenSourcesFeature = {
+  findToken,
+  dropToken,
+  build: (b) => {
+    b.pieces.tokens = tokenSources;
+  },
+};
