@@ -86,6 +86,35 @@ export interface Policy {
   claims: ClaimPolicy;
 }
 
+/**
+ * One policy's options once checked, as data with no key: the allowed algorithms and the
+ * claim policy (Sets, strings, numbers, booleans: what a config literal can hold). A compiled
+ * guard carries these as a literal written at deploy time (src/worker/policy-literal.ts) and
+ * builds its verifier from them (policy-from.ts, verify-path.ts twoStepVerifierFrom) with no option code.
+ * @example
+ * const data: PolicyData = policyData({ algorithms: ['HS256'], issuer: 'https://a.example' }, {}, algSpec);
+ */
+export interface PolicyData {
+  readonly algorithms: readonly string[];
+  readonly claims: ClaimPolicy;
+}
+
+/**
+ * The checks policyWith makes of everything but the key: `algorithms` (every name one the
+ * library verifies, kept if `specOf` has it) and the claim settings over `defaults`.
+ * @example
+ * policyData({ algorithms: ['RS256'], issuer: 'https://a.example', audience: 'api' }, { clockTolerance: 30 }, algSpec);
+ */
+export function policyData(o: PolicySettings, defaults: Partial<PolicySettings>, specOf: SpecOf): PolicyData {
+  if (typeof o !== 'object' || o === null) throw optionsError('issuers');
+  return { algorithms: algorithms(o.algorithms, specOf).map((s) => s.alg), claims: mergedClaims(o, defaults) };
+}
+
+/** An entry's explicit `undefined` (audience: undefined) keeps the shared default, never drops it. */
+function mergedClaims(o: Partial<PolicyInput>, defaults: Partial<PolicyInput>): ClaimPolicy {
+  return claimPolicy({ ...definedOnly(defaults), ...definedOnly(o) });
+}
+
 function stringSet(value: unknown, setting: string): ReadonlySet<string> | undefined {
   if (value === undefined) return undefined;
   const list = typeof value === 'string' ? [value] : value;
@@ -162,8 +191,7 @@ export function policyWith(o: PolicyInput, defaults: Partial<PolicyInput>, sourc
   const specs = algorithms(o.algorithms, specOf);
   if ((o.key === undefined) === (o.jwks === undefined)) throw optionsError('key', 'exactly one of key or jwks is required');
   const source = sourceOf(o, specs);
-  // An entry's explicit `undefined` (audience: undefined) keeps the shared default, never drops it.
-  return { specs: new Map(specs.map((s) => [s.alg, s])), source, claims: claimPolicy({ ...definedOnly(defaults), ...definedOnly(o) }) };
+  return { specs: new Map(specs.map((s) => [s.alg, s])), source, claims: mergedClaims(o, defaults) };
 }
 
 /** Every key source createVerifier takes: one key of any kind, a set object, or a set made by createLocalJWKSet/createRemoteJWKSet. */

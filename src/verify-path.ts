@@ -87,10 +87,10 @@ export interface VerifierSettings {
 }
 
 /** The names createVerifier accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
-export const VERIFIER_OPTION_NAMES = {
-  ...POLICY_OPTION_NAMES, issuers: true, maxTokenLength: true, currentDate: true, cache: true, rawPayload: true,
-  decryption: true,
-} as const satisfies OptionNames<Required<VerifierOptions>>;
+// Object.assign marked pure, not a spread: a bundle that never checks options (a compiled guard) drops both tables.
+export const VERIFIER_OPTION_NAMES = /* @__PURE__ */ Object.assign({}, POLICY_OPTION_NAMES, {
+  issuers: true, maxTokenLength: true, currentDate: true, cache: true, rawPayload: true, decryption: true,
+} as const) satisfies OptionNames<Required<VerifierOptions>>;
 
 /**
  * A verifier built by createVerifier: options checked once, each key built once, at
@@ -297,14 +297,18 @@ function setup(options: VerifierOptions, policiesOf: (options: VerifierOptions, 
     if (max > 0) cache = new VerifyCache<VerifyResult>(max, ttl);
   }
 
-  const clock = fixed === undefined ? Date.now : () => fixed.getTime();
+  const s = setupOf(maxLength, raw, single, byIssuer, cache, fixed === undefined ? Date.now : () => fixed.getTime(), decode);
+  if (options.decryption !== undefined) s.jwe = jweOf(s, options.decryption);
+  return s;
+}
+
+/** A Setup from checked pieces: nothing here checks an option (setup, or a deploy-time literal, did). */
+function setupOf(maxLength: number, raw: boolean, single: Policy | undefined, byIssuer: ReadonlyMap<string, Policy>, cache: VerifyCache<VerifyResult> | undefined, clock: () => number, decode: Decode): Setup {
   const coreAlgs = new Set<string>();
   for (const policy of single === undefined ? byIssuer.values() : [single]) {
     for (const spec of policy.specs.values()) if (spec.wasm) coreAlgs.add(spec.alg);
   }
-  const s: Setup = { maxLength, raw, single, byIssuer, cache, clock, jwe: undefined, coreAlgs, decode };
-  if (options.decryption !== undefined) s.jwe = jweOf(s, options.decryption);
-  return s;
+  return { maxLength, raw, single, byIssuer, cache, clock, jwe: undefined, coreAlgs, decode };
 }
 
 /** The main entry's policies: one, or with `issuers` one per issuer (each built by buildPolicy). */
@@ -324,14 +328,23 @@ function policiesPerIssuer(options: VerifierOptions, raw: boolean, policyOf: Pol
   const { issuers, ...defaults } = options;
   for (const [i, entry] of issuers.entries()) {
     if (typeof entry === 'object' && entry !== null) checkOptionNames(entry, POLICY_OPTION_NAMES, `issuers[${i}]`);
-    const policy = policyOf(entry, defaults);
-    if (policy.claims.issuer === undefined) throw optionsError('issuers', 'each entry needs an issuer');
-    for (const iss of policy.claims.issuer) {
-      if (byIssuer.has(iss)) throw optionsError('issuers', 'an issuer is listed twice');
-      byIssuer.set(iss, policy);
-    }
+    addIssuer(byIssuer, policyOf(entry, defaults));
   }
   return { single: undefined, byIssuer };
+}
+
+/**
+ * `policy` under each of its issuer names. ERR_OPTIONS_INVALID for a policy with no issuer
+ * or a name already taken: the options path and a deploy-time literal share this check.
+ * @example
+ * for (const policy of policies) addIssuer(byIssuer, policy);
+ */
+export function addIssuer<P extends { readonly claims: { readonly issuer: ReadonlySet<string> | undefined } }>(byIssuer: Map<string, P>, policy: P): void {
+  if (policy.claims.issuer === undefined) throw optionsError('issuers', 'each entry needs an issuer');
+  for (const iss of policy.claims.issuer) {
+    if (byIssuer.has(iss)) throw optionsError('issuers', 'an issuer is listed twice');
+    byIssuer.set(iss, policy);
+  }
 }
 /** How setup takes the `decryption` option: jweStep (the main entry), or noDecryption. */
 type JweOf = (s: Setup, decryption: JweDecryption) => JweStep<VerifyResult>;
@@ -468,9 +481,10 @@ export interface OpenedToken {
  * A verifier whose verify can be split around an await: `open` does what every
  * verify does first (split, header, decode, one parse of the payload) and
  * `verifyOpened` goes on from there (policy, key, signature, claims), so the
- * payload is parsed once. Internal to the route guard (not exported by the package).
+ * payload is parsed once. Internal to the route guard (not exported by the package);
+ * it has no verify/verifySync (the guard never calls them, so its bundle carries neither).
  */
-export interface TwoStepVerifier extends Unprepared {
+export interface TwoStepVerifier {
   /** Throws the JwtError verify would for a token that does not get this far. */
   open(token: string): OpenedToken;
   /**
@@ -498,7 +512,7 @@ class OpenedJwt implements OpenedToken {
 }
 
 /**
- * buildVerifier for the route guard: the same verify, plus open/verifyOpened.
+ * buildVerifier for the route guard: the same verify, as open then verifyOpened.
  * `issuers` only (so `open` parses the payload exactly where verify does, to pick
  * the policy, and refuses the same tokens with the same codes), no verify cache
  * (the guard keeps its own), no rawPayload, no JWE.
@@ -521,10 +535,25 @@ export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSetti
  */
 export function buildTwoStepVerifierWith(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }, policyOf: PolicyMaker): TwoStepVerifier {
   if (options.issuers === undefined) throw optionsError('issuers', 'the two-step verifier takes issuers');
-  const s = setup(options, (o, raw) => policiesPerIssuer(o, raw, policyOf), noDecryption, decodeJws);
-  const base = buildVerifierFrom(s);
+  return twoStep(setup(options, (o, raw) => policiesPerIssuer(o, raw, policyOf), noDecryption, decodeJws));
+}
+
+/**
+ * The two-step verifier over policies already checked (options.ts policyFrom, from the
+ * PolicyData policyData made, at start or at deploy time): the verify buildTwoStepVerifierWith
+ * builds from `{ issuers, cache: false }` (default token length, no cache, no JWE), with no
+ * option code. `clock`: now in ms (tests fix it; the guard reads Date.now).
+ * @example
+ * const v = twoStepVerifierFrom([policyFrom(data, hmacSpec, (specs) => singleKey(secretEntry(secret), specs))]);
+ */
+export function twoStepVerifierFrom(policies: readonly Policy[], clock: () => number = Date.now): TwoStepVerifier {
+  const byIssuer = new Map<string, Policy>();
+  for (const policy of policies) addIssuer(byIssuer, policy);
+  return twoStep(setupOf(DEFAULT_MAX_TOKEN, false, undefined, byIssuer, undefined, clock, decodeJws));
+}
+
+function twoStep(s: Setup): TwoStepVerifier {
   return {
-    ...base,
     open(token: string): OpenedToken {
       return new OpenedJwt(open(s, token));
     },

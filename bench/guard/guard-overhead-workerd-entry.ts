@@ -106,7 +106,7 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
     // Per algorithm, so the guard's own cost can be read as authenticate − verify (L1 off) − library verify for each.
     cases.push({ name: `step ${alg} guard.authenticate (the decision, nothing forwarded)`, fn: () => guard.authenticate(new Request(url, { headers }), ctx), async: true });
     cases.push({ name: `step ${alg} guard.verify (L1 off)`, fn: () => guard.verify(token, ctx), async: true });
-    cases.push({ name: `step ${alg} verifier.verify through the guard's own verifier`, fn: () => guard.parts.verifier.verify(token), async: true });
+    cases.push({ name: `step ${alg} verifier.verify through the guard's own verifier`, fn: async () => guard.parts.verifier.verifyOpened(guard.parts.verifier.open(token)), async: true });
     if (alg === 'HS256') {
       const config = guard.parts.config;
       const own = identityHeaders(config);

@@ -1,7 +1,8 @@
 // `edgejwt build-guard`: the entry module for one checked GUARD_CONFIG. It holds the
-// parsed config as a literal and imports only the features that config uses, so the
-// deployed isolate neither parses nor checks the config and never loads what it does not
-// use (src/worker/compiled.ts). The config is in the uploaded script: it names secret
+// parsed config as a literal, each issuer's policy as the library's option code checked it
+// (src/worker/policy-literal.ts), and imports only the features that config uses, so the
+// deployed isolate neither parses nor checks the config or its policies and never loads
+// what it does not use (src/worker/compiled.ts). The config is in the uploaded script: it names secret
 // bindings but holds no secret (keys in it are public keys). The deployed guard builds
 // each key at its first token, so `edgejwt build-guard` writes an entry only after
 // checkConfigFile has built every inline key (./inline-keys.ts): a broken key fails
@@ -11,6 +12,7 @@ import { configLiteral } from '../worker/config-literal.js';
 import { configSource } from '../worker/config-source.js';
 import { parseConfig } from '../worker/config.js';
 import { featuresFor, type FeatureName } from '../worker/features/registry.js';
+import { policiesLiteral } from '../worker/policy-literal.js';
 
 /** The package subpath the entry imports by default. */
 export const COMPILED_MODULE = 'edgejwt/worker/compiled';
@@ -45,7 +47,10 @@ export function guardEntry(raw: unknown, from: string = COMPILED_MODULE): GuardE
     '',
     `const config = ${configLiteral(config)};`,
     '',
-    `export default compiledWorker({ config, source: ${JSON.stringify(configSource(raw) ?? '')} }, { ${names} });`,
+    '// Each issuer\'s policy as the library checked it from this config (the isolate runs no option code).',
+    `const policies = ${policiesLiteral(config)};`,
+    '',
+    `export default compiledWorker({ config, policies, source: ${JSON.stringify(configSource(raw) ?? '')} }, { ${names} });`,
     ...(objects.length === 0 ? [] : [`export { ${objects.join(', ')} } from ${JSON.stringify(from)};`]),
     '',
   ].join('\n');

@@ -9,13 +9,15 @@
 // (features/all.ts), only those the config uses for a compiled entry or an embedder.
 
 import { decodeSegment } from '../b64.js';
-import { isJwtError } from '../errors.js';
 import type { RemoteJWKSet } from '../keys/remote.js';
-import type { Algorithm } from '../algorithms.js';
+import { hmacSpec, type AlgSpec } from '../alg-base.js';
+import { secretEntry } from '../keys/secret.js';
+import { singleKey } from '../keys/single.js';
+import type { PolicyData } from '../options.js';
+import { policyFrom } from '../policy-from.js';
 // Not createVerifier: the guard never decrypts JWE, so src/jwe/ stays out of its bundle.
-import { buildTwoStepVerifierWith, type IssuerPolicy, type TwoStepVerifier } from '../verify-path.js';
-// HMAC secrets only, unless the config needs the keySets feature (features/key-sets.ts).
-import { hmacPolicy } from '../hmac/source.js';
+import { twoStepVerifierFrom, type TwoStepVerifier } from '../verify-path.js';
+import { bindsAsConfigured, issuerSettings, issuersError } from './issuer-settings.js';
 import type { AfterVerifyStage } from './after-verify.js';
 import { ConfigError } from './config-error.js';
 import type { GuardConfig } from './config.js';
@@ -92,12 +94,22 @@ export interface GuardParts extends Omit<FeaturePieces, 'tokens' | 'proving' | '
 }
 
 /**
- * Build from a checked config and the environment, reaching optional features through `features`.
+ * The library's checked policy of each issuer entry, in order: checkedPolicies (policy-literal.ts)
+ * at start, or the literal `edgejwt build-guard` wrote into a compiled entry.
  *
  * @example
- * const parts = await buildParts(parseConfig(env.GUARD_CONFIG), env, {}, allFeatures);
+ * const policies: PolicySource = () => compiled.policies;
  */
-export async function buildParts(config: GuardConfig, env: GuardEnv, deps: GuardDeps, features: FeatureSource): Promise<GuardParts> {
+export type PolicySource = (config: GuardConfig) => readonly PolicyData[];
+
+/**
+ * Build from a checked config and the environment, reaching optional features through `features`,
+ * with the issuer policies `policies` gives (checked by the library's option code, now or at deploy time).
+ *
+ * @example
+ * const parts = await buildParts(parseConfig(env.GUARD_CONFIG), env, {}, allFeatures, checkedPolicies);
+ */
+export async function buildParts(config: GuardConfig, env: GuardEnv, deps: GuardDeps, features: FeatureSource, policies: PolicySource): Promise<GuardParts> {
   const log = deps.log ?? ((line: string) => console.log(line));
   const now = deps.now ?? (() => Date.now());
   const counters = new Counters(log, now(), now);
@@ -119,33 +131,25 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const keySets = hmacOnly(config) ? undefined : await features('keySets', `issuers[${keyIssuer}] (${config.issuers[keyIssuer]!.source.kind})`);
   const identity: unknown[] = [config.clockTolerance];
   const fetched = new Map<string, KeySource>();
-  const issuers: IssuerPolicy[] = [];
+  // Each issuer's key source, made for its policy's algorithm specs: a secret checked for them (length), or a key set.
+  const sources: ((specs: AlgSpec[]) => KeySource)[] = [];
   for (const [i, is] of config.issuers.entries()) {
     const at = `issuers[${i}]`;
-    // An entry bound by `claims` alone has no audience for the library to check; the guard checks the claims.
-    // The config's algorithms were checked against the table when it was parsed.
-    const base = {
-      issuer: is.issuer.length === 1 ? is.issuer[0]! : is.issuer,
-      ...(is.audience.length === 0 ? {} : { audience: is.audience }),
-      algorithms: is.algorithms as Algorithm[],
-      ...(is.typ === undefined ? {} : { typ: is.typ }),
-      ...(is.profile === undefined ? {} : { profile: is.profile }),
-      // The library refuses an older iat, and with it an iat in the future (beyond clockTolerance).
-      ...(is.maxTokenAge === undefined ? {} : { maxTokenAge: is.maxTokenAge }),
-    };
+    // The L2's policy id names these settings (not the checked policy: its Sets have no JSON).
+    const base = issuerSettings(is);
     const src = is.source;
     if (src.kind === 'secret') {
       const secret: unknown = env[src.binding];
       const bytes = typeof secret === 'string' ? decodeSegment(secret.trim(), 0, secret.trim().length) : undefined;
       if (bytes === undefined) throw new ConfigError(`${at}.secretBinding`, 'the secret is not set or is not base64url');
-      issuers.push({ ...base, key: bytes });
+      sources.push((specs) => singleKey(secretEntry(bytes), specs));
       // HS secret rotation must orphan old entries: the id carries a keyed digest of it
       // (computed only when there is an L2 to name: it is a crypto call on the first request).
       identity.push(base, kv === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await kv.sealer.digest('hs-secret', bytes));
     } else {
       // A key set, from the feature that owns its kind: fetched (remoteKeys) or inline (keySets).
       const keys = (src.kind === 'jwks' ? keySets! : remote!).keysOf(is);
-      issuers.push({ ...base, jwks: keys.jwks });
+      sources.push(() => keys.jwks);
       for (const name of keys.fetchedFor) fetched.set(name, keys.jwks);
       identity.push(base, keys.id);
     }
@@ -153,11 +157,15 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
 
   let verifier: TwoStepVerifier;
   try {
-    // The guard keeps its own L1 in front of KV, so the library's is off.
-    verifier = buildTwoStepVerifierWith({ issuers, clockTolerance: config.clockTolerance, cache: false }, keySets?.buildPolicy ?? hmacPolicy);
+    const checked = policies(config);
+    // A compiled entry's literal that no longer binds what its config binds is refused, not served.
+    if (checked.length !== config.issuers.length || !config.issuers.every((is, i) => bindsAsConfigured(is, checked[i]!))) {
+      throw new ConfigError('issuers', 'the compiled issuer policies differ from the config: run edgejwt build-guard and deploy again');
+    }
+    // No verify cache: the guard keeps its own L1 in front of KV. HMAC specs alone unless the config needs key sets.
+    verifier = twoStepVerifierFrom(checked.map((data, i) => policyFrom(data, keySets?.algSpec ?? hmacSpec, sources[i]!)));
   } catch (e) {
-    if (isJwtError(e) || e instanceof TypeError) throw new ConfigError(isJwtError(e) && e.setting !== undefined ? `issuers (${e.setting})` : 'issuers', isJwtError(e) ? e.message : 'invalid key');
-    throw e;
+    throw issuersError(e);
   }
 
   // The L2 under a policy id naming every issuer's settings and keys (kv-parts.ts).

@@ -4,6 +4,7 @@
 // parser nor the rest. The known-answer self-test runs only when the config verifies on
 // the Wasm core (HS*, EdDSA), the part it tests.
 
+import type { PolicyData } from '../options.js';
 import type { GuardEnv } from './build.js';
 import { buildParts } from './build.js';
 import type { GuardConfig } from './config.js';
@@ -33,15 +34,18 @@ export { DpopReplayShard } from './dpop-replay/shard-object.js';
 export { RevocationList } from './revocation/list-object.js';
 
 /**
- * What `edgejwt build-guard` writes into the entry: the checked config, and the GUARD_CONFIG
- * it was compiled from (as JSON text with its members in order), so a deployment whose
- * GUARD_CONFIG was changed without a new build refuses to serve instead of serving the old one.
+ * What `edgejwt build-guard` writes into the entry: the checked config, each issuer's policy as
+ * the library's option code checked it (policy-literal.ts; the isolate runs none of that code),
+ * and the GUARD_CONFIG it was compiled from (as JSON text with its members in order), so a
+ * deployment whose GUARD_CONFIG was changed without a new build refuses to serve instead of
+ * serving the old one.
  *
  * @example
- * const compiled: CompiledConfig = { config, source: '{"issuers":[...]}' };
+ * const compiled: CompiledConfig = { config, policies, source: '{"issuers":[...]}' };
  */
 export interface CompiledConfig {
   config: GuardConfig;
+  policies: readonly PolicyData[];
   source: string;
 }
 
@@ -50,7 +54,7 @@ export interface CompiledConfig {
  *
  * @example
  * import { compiledWorker, keySets, remoteKeys } from 'edgejwt/worker/compiled';
- * export default compiledWorker({ config, source }, { remoteKeys, keySets });
+ * export default compiledWorker({ config, policies, source }, { remoteKeys, keySets });
  */
 export function compiledWorker(compiled: CompiledConfig, features: GuardFeatures): WorkerHandler {
   const source = givenFeatures(features);
@@ -60,7 +64,7 @@ export function compiledWorker(compiled: CompiledConfig, features: GuardFeatures
     if (env.GUARD_CONFIG !== undefined && env.GUARD_CONFIG !== compiled.source && configSource(env.GUARD_CONFIG) !== compiled.source) {
       return Promise.reject(new ConfigError('GUARD_CONFIG', 'differs from the config this Worker was built with: run edgejwt build-guard and deploy again'));
     }
-    return buildParts(compiled.config, env, deps ?? {}, source).then((parts) => new Guard(parts));
+    return buildParts(compiled.config, env, deps ?? {}, source, () => compiled.policies).then((parts) => new Guard(parts));
   };
   const guard = workerGuard(start, undefined, usesWasmCore(algorithms) ? () => selfTest(algorithms) : () => Promise.resolve());
   // As the default Worker (default-worker.ts): built at module scope from the importable env.

@@ -5,8 +5,12 @@
 // compiles that shared path before the first request instead of during it. Only HS256:
 // each further algorithm cost more in a fresh isolate than it saved (docs/speed.md).
 
-import { hmacPolicy } from '../hmac/source.js';
-import { buildTwoStepVerifierWith } from '../verify-path.js';
+import { hmacSpec } from '../alg-base.js';
+import { secretEntry } from '../keys/secret.js';
+import { singleKey } from '../keys/single.js';
+import type { PolicyData } from '../options.js';
+import { policyFrom } from '../policy-from.js';
+import { twoStepVerifierFrom, type VerifyResult } from '../verify-path.js';
 import { ConfigError } from './config-error.js';
 
 /**
@@ -96,12 +100,26 @@ export async function selfTest(algorithms: readonly string[] = []): Promise<void
   for (const alg of ['HS384', 'HS512'] as const) if (algorithms.includes(alg)) await knownAnswer(alg, SELF_TEST_SHA512.key, sha512Token(alg));
 }
 
+/**
+ * The checked policy the known answers are verified under, as policyData makes it from
+ * `{ issuer, audience: issuer, algorithms: [alg] }` (test/node/self-test-vector.test.ts checks
+ * that): a literal, so the self-test runs no option code (a compiled guard bundles none).
+ */
+export function selfTestPolicy(alg: 'HS256' | 'HS384' | 'HS512'): PolicyData {
+  const names = new Set([SELF_TEST.issuer]);
+  return {
+    algorithms: [alg],
+    claims: { issuer: names, audience: names, subject: undefined, typ: undefined, clockTolerance: 0, maxTokenAge: undefined, requiredClaims: [], requireExp: true, profile: undefined },
+  };
+}
+
 async function knownAnswer(alg: 'HS256' | 'HS384' | 'HS512', key: Uint8Array, token: string): Promise<void> {
-  const issuer = SELF_TEST.issuer;
-  // The verify path every guard runs, over HMAC policies: a guard without key sets bundles no other key code.
-  const verifier = buildTwoStepVerifierWith({ cache: false, issuers: [{ issuer, audience: issuer, algorithms: [alg], key }] }, hmacPolicy);
-  if (!(await verifier.verify(token).then((r) => r.payload.sub === 'self-test', () => false))) throw new SelfTestFailure(alg);
+  // The verify path every guard runs (open, then verifyOpened: header, the core's HMAC, payload, claims),
+  // over an HMAC secret: a guard without key sets bundles no other key code.
+  const verifier = twoStepVerifierFrom([policyFrom(selfTestPolicy(alg), hmacSpec, (specs) => singleKey(secretEntry(key), specs))]);
+  const verify = (t: string): Promise<VerifyResult> => new Promise((resolve) => resolve(verifier.verifyOpened(verifier.open(t))));
+  if (!(await verify(token).then((r) => r.payload.sub === 'self-test', () => false))) throw new SelfTestFailure(alg);
   // One changed signature character must be refused: a verify that accepts everything passes the above.
   const tampered = token.slice(0, -2) + (token.at(-2) === 'A' ? 'B' : 'A') + token.at(-1)!;
-  if (await verifier.verify(tampered).then(() => true, () => false)) throw new SelfTestFailure(`${alg}, tampered`);
+  if (await verify(tampered).then(() => true, () => false)) throw new SelfTestFailure(`${alg}, tampered`);
 }

@@ -59,10 +59,21 @@ describe('guard bundles hold only the features used', () => {
     for (const f of ['src/worker/config.ts', 'src/worker/issuers-config.ts', 'src/worker/cache-config.ts', ...FEATURE_FILES]) expect(files).not.toContain(f);
   });
 
+  it('compiled_entry_bundles_no_option_checks: the entry builds its verifier from the policy literal build-guard wrote (src/policy-from.ts), so neither the options code nor the checks that made the literal are bundled', async () => {
+    const entry = guardEntry(HS_CONFIG, './src/worker/compiled.ts');
+    expect(entry.code).toMatch(/\nconst policies = \[\{"algorithms":\["HS256"\],"claims":\{"issuer":new Set\(\["https:\/\/id\.example\.com"\]\)/);
+    const files = await bundledFiles(entry.code);
+    expect(files).toContain('src/policy-from.ts');
+    expect(files).toContain('src/worker/self-test.ts');
+    for (const f of ['src/options.ts', 'src/option-names.ts', 'src/hmac/source.ts', 'src/worker/policy-literal.ts', 'src/worker/config-literal.ts', 'src/keys/jwk-bytes.ts']) expect(files).not.toContain(f);
+    // The default Worker still checks the policies from options at start (same verify code after that).
+    const lean = await bundledFiles(`import { createLeanGuard } from './src/worker/lean.ts';\nexport default createLeanGuard();`);
+    for (const f of ['src/options.ts', 'src/worker/policy-literal.ts', 'src/policy-from.ts']) expect(lean).toContain(f);
+  });
+
   it('compiled_hs256_entry_holds_no_optional_stage: no CORS, admin, rules, key-set, cookie-source, service-origin or payload-header code in a one-issuer HS256 entry', async () => {
     const files = await bundledFiles(guardEntry(HS_CONFIG, './src/worker/compiled.ts').code);
     expect(files).toContain('src/worker/guard.ts');
-    expect(files).toContain('src/hmac/source.ts');
     for (const f of OPTIONAL_STAGE_FILES) expect(files).not.toContain(f);
     // An entry that only serves builds a plain Guard: authenticate, verify and l1Size stay out.
     expect(files).not.toContain('src/worker/embeddable-guard.ts');

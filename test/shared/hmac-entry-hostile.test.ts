@@ -195,7 +195,6 @@ describe('hmac_entry_matches_main_entry_on_hostile_headers', () => {
         const jwt = await tokenOf(key, t.h, payload, t.s);
         const want = twoStep(full, jwt);
         expect(twoStep(lean, jwt), jwt).toBe(want);
-        expect(outcome(() => lean.verifySync(jwt)), jwt).toBe(outcome(() => full.verifySync(jwt)));
         if (want.startsWith('{"ok"')) accepted++;
       }),
       { numRuns: 500 },

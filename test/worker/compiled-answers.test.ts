@@ -4,10 +4,9 @@
 // features moved out, modules split); this pins that none of those cuts drops an answer.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compiledWorker } from '../../src/worker/compiled.js';
-import { configSource } from '../../src/worker/config-source.js';
-import { parseConfig } from '../../src/worker/config.js';
 import { b64u } from '../shared/jwt-mint.js';
 import { AUD, HS_ISS, TestCtx, bearer, demoKeys, nowSeconds, token, type Keys } from './harness.js';
+import { compileEntry } from './compile-entry.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -21,7 +20,7 @@ describe('compiled HS256 entry answers', () => {
   it('compiled_hs256_entry_answers_every_refusal: missing, malformed, method override, path, signature, expiry, nbf, issuer, audience, algorithm, claims, cnf, forwarding, depth; and the accepted request', async () => {
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((l: string) => void lines.push(l));
-    const g = compiledWorker({ config: parseConfig(RAW), source: configSource(RAW)! }, {});
+    const g = compiledWorker(compileEntry(RAW), {});
     const env = { HS_KEY: b64u(k.hs.secret!) };
     const t = nowSeconds();
     const ok = { tenant: 'acme' };

@@ -4,10 +4,9 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { admin, compiledWorker, cors, keySets, remoteKeys, rules, serviceOrigin, tokenSources, forwardPayload } from '../../src/worker/compiled.js';
 import { createLeanGuard } from '../../src/worker/lean.js';
-import { configSource } from '../../src/worker/config-source.js';
-import { parseConfig } from '../../src/worker/config.js';
 import { Core } from '../../src/wasm/core.js';
 import { AUD, HS_ISS, JWKS_URL, ISS, TestCtx, bearer, demoKeys, jwksOf, token, type Keys } from './harness.js';
+import { compileEntry } from './compile-entry.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -17,7 +16,7 @@ afterEach(() => vi.restoreAllMocks());
 
 const b64u = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const HS = { issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' }], origin: 'builtin:echo', cache: { jwks: false } };
-const compile = (raw: unknown) => ({ config: parseConfig(raw), source: configSource(raw)! });
+const compile = (raw: unknown) => (compileEntry(raw));
 const req = (t?: string): Request => new Request('https://api.example.com/orders', t === undefined ? {} : bearer(t));
 
 /** The config_error lines the guard writes (console.error without a log of the caller's). */

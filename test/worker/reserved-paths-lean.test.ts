@@ -6,9 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { admin, compiledWorker } from '../../src/worker/compiled.js';
 import { createLeanGuard } from '../../src/worker/lean.js';
-import { configSource } from '../../src/worker/config-source.js';
-import { parseConfig } from '../../src/worker/config.js';
 import { AUD, HS_ISS, TestCtx, demoKeys, token, type Keys } from './harness.js';
+import { compileEntry } from './compile-entry.js';
 
 const SECRET = 'an-admin-secret-of-16+';
 const b64u = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -28,7 +27,7 @@ describe('reserved_path_spellings_never_forwarded (compiled and lean guards)', (
   it('another spelling of admin.path is a 404 from both, never echoed by the origin; the exact path is the endpoint', async () => {
     const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: SECRET };
     const t = await token(k.hs);
-    const guards = [compiledWorker({ config: parseConfig(RAW), source: configSource(RAW)! }, { admin }), createLeanGuard(RAW as never, { features: { admin } })];
+    const guards = [compiledWorker(compileEntry(RAW), { admin }), createLeanGuard(RAW as never, { features: { admin } })];
     for (const g of guards) {
       for (const spelling of ['/__guard/st%61ts', '/__GUARD/stats', '/__guard/Stats', '/__guard/stats;x', '//__guard/stats', '/__guard%2fstats']) {
         const res = await g.fetch(new Request(`https://api.example.com${spelling}`, { headers: { authorization: `Bearer ${t}`, 'x-guard-admin': SECRET } }), env, new TestCtx());

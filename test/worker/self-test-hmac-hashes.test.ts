@@ -3,11 +3,10 @@
 // hash's known answer in its self-test too (self-test.ts, self-test-needed.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compiledWorker } from '../../src/worker/compiled.js';
-import { configSource } from '../../src/worker/config-source.js';
-import { parseConfig } from '../../src/worker/config.js';
 import { miscompileHmac } from '../shared/miscompiled-hmac.js';
 import { b64u, generate, mint } from '../shared/jwt-mint.js';
 import { AUD, HS_ISS, TestCtx, bearer, nowSeconds } from './harness.js';
+import { compileEntry } from './compile-entry.js';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -20,7 +19,7 @@ describe('self_test_covers_hs384_hs512_in_use', () => {
       const lines: string[] = [];
       vi.spyOn(console, 'error').mockImplementation((l: string) => void lines.push(l));
       const raw = { issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: [alg], secretBinding: 'HS_KEY' }], origin: 'builtin:echo', cache: { jwks: false } };
-      const worker = compiledWorker({ config: parseConfig(raw), source: configSource(raw)! }, {});
+      const worker = compiledWorker(compileEntry(raw), {});
       const secret = crypto.getRandomValues(new Uint8Array(64));
       const env = { HS_KEY: b64u(secret) };
       // Miscompiled: HMAC over this one hash accepts every tag (the SHA-256 one is sound).

@@ -16,8 +16,12 @@ import { Guard } from '../../../src/worker/guard.ts';
 import { Counters } from '../../../src/worker/counters.ts';
 import { cacheKeyBytes } from '../../../src/worker/cache-key.ts';
 import { selfTest, usesWasmCore } from '../../../src/worker/self-test.ts';
-import { buildTwoStepVerifierWith, type IssuerPolicy } from '../../../src/verify-path.ts';
-import { hmacPolicy } from '../../../src/hmac/source.ts';
+import { twoStepVerifierFrom } from '../../../src/verify-path.ts';
+import type { PolicyData } from '../../../src/options.ts';
+import { policyFrom } from '../../../src/policy-from.ts';
+import { hmacSpec } from '../../../src/alg-base.ts';
+import { secretEntry } from '../../../src/keys/secret.ts';
+import { singleKey } from '../../../src/keys/single.ts';
 import { decodeSegment } from '../../../src/b64.ts';
 
 export * from '../../../src/worker/compiled.ts';
@@ -26,30 +30,32 @@ const marks: string[] = [];
 const mark = (name: string): void => void marks.push(`${name}=${Date.now() - T0}`);
 
 /** buildParts' pieces one by one, each marked: counters, the CACHE_KEY read, the keySets lookup, each issuer's verifier alone. */
-async function pieces(config: GuardConfig, env: GuardEnv, features: GuardFeatures): Promise<void> {
+async function pieces(config: GuardConfig, policies: readonly PolicyData[], env: GuardEnv, features: GuardFeatures): Promise<void> {
   new Counters(() => undefined, Date.now(), () => Date.now());
   cacheKeyBytes(env.CACHE_KEY);
   mark('split: counters + CACHE_KEY');
   const source = givenFeatures(features);
   const keySets = hmacOnly(config) ? undefined : await source('keySets', 'issuers');
   mark('split: feature lookups');
-  for (const is of config.issuers) {
-    const base = { issuer: is.issuer[0]!, audience: is.audience, algorithms: is.algorithms as IssuerPolicy['algorithms'] };
-    let policy: IssuerPolicy;
-    if (is.source.kind === 'secret') {
-      const s = String(env[is.source.binding]).trim();
-      policy = { ...base, key: decodeSegment(s, 0, s.length)! };
-    } else if (is.source.kind === 'jwks') {
+  for (const [i, is] of config.issuers.entries()) {
+    const src = is.source;
+    let source: Parameters<typeof policyFrom>[2];
+    if (src.kind === 'secret') {
+      const s = String(env[src.binding]).trim();
+      source = (specs) => singleKey(secretEntry(decodeSegment(s, 0, s.length)!), specs);
+    } else if (src.kind === 'jwks') {
       // As build.ts: the inline set handed over unread (read at its first token).
-      policy = { ...base, jwks: keySets!.createLocalJWKSet(is.source.jwks as never) };
+      const set = keySets!.createLocalJWKSet(src.jwks as never);
+      source = () => set;
     } else continue;
-    buildTwoStepVerifierWith({ issuers: [policy], clockTolerance: config.clockTolerance, cache: false }, keySets?.buildPolicy ?? hmacPolicy);
+    // As build.ts: the compiled policy literal, no option code.
+    twoStepVerifierFrom([policyFrom(policies[i]!, keySets?.algSpec ?? hmacSpec, source)]);
     mark(`split: issuer ${is.algorithms.join('/')} alone`);
   }
 }
 
 /** compiledWorker as compiled.ts composes it, marked. */
-export function compiledWorker(compiled: { config: GuardConfig; source: string }, features: GuardFeatures): { fetch(r: Request, env: GuardEnv, ctx: { waitUntil(p: Promise<unknown>): void }): Promise<Response> } {
+export function compiledWorker(compiled: { config: GuardConfig; policies: readonly PolicyData[]; source: string }, features: GuardFeatures): { fetch(r: Request, env: GuardEnv, ctx: { waitUntil(p: Promise<unknown>): void }): Promise<Response> } {
   mark('bundle evaluated');
   const source = givenFeatures(features);
   const algorithms = compiled.config.issuers.flatMap((is) => is.algorithms);
@@ -58,20 +64,17 @@ export function compiledWorker(compiled: { config: GuardConfig; source: string }
     if (env.GUARD_CONFIG !== undefined && env.GUARD_CONFIG !== compiled.source && configSource(env.GUARD_CONFIG) !== compiled.source) throw new Error('GUARD_CONFIG differs');
     mark('GUARD_CONFIG check');
     if (env.BENCH_SPLIT === '1') {
-      await pieces(compiled.config, env, features);
+      await pieces(compiled.config, compiled.policies, env, features);
       // buildParts once more before the one the guard keeps: what it costs once its code has run.
-      await buildParts(compiled.config, env, deps ?? {}, source);
+      await buildParts(compiled.config, env, deps ?? {}, source, () => compiled.policies);
       mark('split: buildParts once before');
     }
-    const parts = await buildParts(compiled.config, env, deps ?? {}, source);
+    const parts = await buildParts(compiled.config, env, deps ?? {}, source, () => compiled.policies);
     mark('buildParts');
     const inner = parts.verifier;
     let opened = false;
     let verified = false;
     parts.verifier = {
-      verify: (t) => inner.verify(t),
-      verifySync: (t) => inner.verifySync(t),
-      clearCache: () => inner.clearCache(),
       open(token) {
         if (!opened) mark('request path before verify');
         const o = inner.open(token);

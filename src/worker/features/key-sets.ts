@@ -4,7 +4,7 @@
 // JWK, CryptoKey or key-set code. See registry.ts.
 
 import { createLocalJWKSet } from '../../keys/local.js';
-import { buildPolicy } from '../../options.js';
+import { algSpec } from '../../algorithms.js';
 import type { KeySetsFeature } from './registry.js';
 
 /**
@@ -15,7 +15,7 @@ import type { KeySetsFeature } from './registry.js';
  * const guard = createLeanGuard(config, { features: { keySets, remoteKeys } });
  */
 export const keySets: KeySetsFeature = {
-  buildPolicy,
+  algSpec,
   createLocalJWKSet,
   // Read at the first token for this issuer (keys/local.ts), each key built when a token
   // first selects it: a set with no usable or a broken key refuses that issuer's tokens

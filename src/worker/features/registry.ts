@@ -18,7 +18,7 @@ import type { createLocalJWKSet } from '../../keys/local.js';
 import type { openKvTiers } from '../kv-parts.js';
 import type { DpopAnswers } from '../dpop-answers.js';
 import type { reservedCheck } from '../reserved-paths.js';
-import type { PolicyMaker } from '../../verify-path.js';
+import type { SpecOf } from '../../options.js';
 import type { corsStage } from '../cors.js';
 import type { adminEndpoint } from '../admin.js';
 import type { checkRules, routeRules } from '../rules.js';
@@ -131,8 +131,8 @@ export interface RevocationFeature extends BuildStep {
 
 /** @example const f: KeySetsFeature = keySets; */
 export interface KeySetsFeature extends IssuerKeySets {
-  /** The library's full key handling (JWK sets, asymmetric keys); without it, HMAC secrets only. */
-  buildPolicy: PolicyMaker;
+  /** The library's full algorithm table (asymmetric algorithms too); without it, HMAC specs only. */
+  algSpec: SpecOf;
   /** An inline key set (read at its first use), handed to the verifier. */
   createLocalJWKSet: typeof createLocalJWKSet;
 }
