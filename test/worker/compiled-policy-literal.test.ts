@@ -1,0 +1,63 @@
+// A compiled entry holds its config and its issuers' checked policies as two literals
+// (src/cli/guard-entry.ts). buildParts pairs the i-th policy with the i-th issuer's key: a
+// policy literal that no longer binds what the config binds (issuer names, audience,
+// algorithms) must fail closed, never lend one issuer's key to another's tokens.
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { PolicyData } from '../../src/options.js';
+import { compiledWorker } from '../../src/worker/compiled.js';
+import { generate, type KeyPair } from '../shared/jwt-mint.js';
+import { compileEntry } from './compile-entry.js';
+import { AUD, HS_ISS, TestCtx, bearer, demoKeys, token, type Keys } from './harness.js';
+
+const OTHER = 'https://other.example.com';
+const b64u = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const req = (t: string): Request => new Request('https://api.example.com/orders', bearer(t));
+
+let k: Keys;
+let other: KeyPair;
+beforeAll(async () => {
+  k = await demoKeys();
+  other = await generate('HS256');
+});
+afterEach(() => vi.restoreAllMocks());
+
+const RAW = {
+  issuers: [
+    { issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' },
+    { issuer: OTHER, audience: 'other-api', algorithms: ['HS256'], secretBinding: 'OTHER_KEY' },
+  ],
+  origin: 'builtin:echo',
+  cache: { jwks: false },
+};
+
+describe('compiled policy literal against its config', () => {
+  it('compiled_policy_literal_mismatch_fails_closed: swapped, widened, re-algorithmed, missing or extra policies refuse every request (config_error issuers)', async () => {
+    const env = { HS_KEY: b64u(k.hs.secret!), OTHER_KEY: b64u(other.secret!) };
+    const good = compileEntry(RAW);
+    // A token of OTHER signed with HS_ISS's key: only a policy swap would let it through.
+    const crossed = await token(k.hs, { iss: OTHER, aud: 'other-api' });
+    const own = await token(k.hs);
+    const ok = compiledWorker(good, {});
+    expect((await ok.fetch(req(own), env, new TestCtx())).status).toBe(200);
+    expect((await ok.fetch(req(crossed), env, new TestCtx())).status).toBe(401);
+
+    const [a, b] = good.policies as [PolicyData, PolicyData];
+    const tampered: [string, PolicyData[]][] = [
+      ['swapped', [b, a]],
+      ['audience widened', [{ ...a, claims: { ...a.claims, audience: new Set([AUD, 'other-api']) } }, b]],
+      ['audience dropped', [{ ...a, claims: { ...a.claims, audience: undefined } }, b]],
+      ['issuer renamed', [{ ...a, claims: { ...a.claims, issuer: new Set([HS_ISS, OTHER]) } }, { ...b, claims: { ...b.claims, issuer: new Set(['https://x.example']) } }]],
+      ['algorithms changed', [{ ...a, algorithms: ['HS256', 'HS512'] }, b]],
+      ['one missing', [a]],
+      ['one extra', [a, b, { ...b, claims: { ...b.claims, issuer: new Set(['https://x.example']) } }]],
+    ];
+    for (const [name, policies] of tampered) {
+      const lines: string[] = [];
+      vi.spyOn(console, 'error').mockImplementation((l: string) => void lines.push(l));
+      const worker = compiledWorker({ ...good, policies }, {});
+      for (const t of [own, crossed]) expect((await worker.fetch(req(t), env, new TestCtx())).status, `${name}: ${t === own ? 'own' : 'crossed'}`).toBe(500);
+      expect(lines.map((l) => (JSON.parse(l) as { setting: string }).setting), name).toContain('issuers');
+      vi.restoreAllMocks();
+    }
+  });
+});
