@@ -31,7 +31,7 @@ const RAW = {
 };
 
 describe('compiled policy literal against its config', () => {
-  it('compiled_policy_literal_mismatch_fails_closed: swapped, widened, re-algorithmed, missing or extra policies refuse every request (config_error issuers)', async () => {
+  it('compiled_policy_literal_mismatch_fails_closed: swapped, widened, re-algorithmed, missing, extra or absent policies refuse every request (config_error issuers)', async () => {
     const env = { HS_KEY: b64u(k.hs.secret!), OTHER_KEY: b64u(other.secret!) };
     const good = compileEntry(RAW);
     // A token of OTHER signed with HS_ISS's key: only a policy swap would let it through.
@@ -50,6 +50,8 @@ describe('compiled policy literal against its config', () => {
       ['algorithms changed', [{ ...a, algorithms: ['HS256', 'HS512'] }, b]],
       ['one missing', [a]],
       ['one extra', [a, b, { ...b, claims: { ...b.claims, issuer: new Set(['https://x.example']) } }]],
+      // An entry written by an older build-guard passes none.
+      ['none', undefined as unknown as PolicyData[]],
     ];
     for (const [name, policies] of tampered) {
       const lines: string[] = [];
