@@ -483,6 +483,9 @@ export interface OpenedToken {
  * `verifyOpened` goes on from there (policy, key, signature, claims), so the
  * payload is parsed once. Internal to the route guard (not exported by the package);
  * it has no verify/verifySync (the guard never calls them, so its bundle carries neither).
+ * @example
+ * const opened = verifier.open(token); // throws the JwtError a verify would
+ * const { payload } = await verifier.verifyOpened(opened);
  */
 export interface TwoStepVerifier {
   /** Throws the JwtError verify would for a token that does not get this far. */
