@@ -114,8 +114,8 @@ export function embeddedGuard(start: (env: GuardEnv, deps: GuardDeps | undefined
  * const { fetch } = workerGuard(start, undefined, selfTest);
  */
 export function workerGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): Pick<EmbeddedGuard, 'warm' | 'fetch'> {
-  const { warm, fetch } = guardHost(start, deps, check);
-  return { warm, fetch };
+  // The host as it is: its other members stay unread (compiled.ts hands the runtime `fetch` alone).
+  return guardHost(start, deps, check);
 }
 
 /** What both share: the guard per env (warmed or built), the 500 of one that failed to start, and the deferred log. */
@@ -129,9 +129,9 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
   // Without a log of the caller's, the guard's log lines (notices, counters, faults) are
   // written after the response: workerd loads its console formatter on an isolate's first
   // console.log (~2 ms measured by bench/guard/isolate.ts), which a first request should not wait for.
+  // Lines are only ever held back without a log of the caller's, so flushLog is a no-op with one.
   let lines: string[] = [];
-  const deferred = deps?.log === undefined;
-  const guardDeps: GuardDeps | undefined = deferred ? { ...deps, log: (line: string) => void lines.push(line) } : deps;
+  const guardDeps: GuardDeps | undefined = deps?.log === undefined ? { ...deps, log: (line: string) => void lines.push(line) } : deps;
   const flushLog = (ctx: WaitUntil): void => {
     if (lines.length === 0) return;
     const out = lines;
@@ -164,7 +164,7 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
   };
   const log = deps?.log ?? ((line: string) => console.error(line));
   const failed = (e: unknown, ctx: WaitUntil): Response => {
-    if (deferred) flushLog(ctx);
+    flushLog(ctx);
     // Every refused request logs the setting: a broken deploy must be loud, not quiet.
     const setting = e instanceof ConfigError ? e.setting : 'unknown';
     const message = e instanceof ConfigError ? e.message : 'guard failed to start';
@@ -188,14 +188,12 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
       try {
         return await guard.handle(request, ctx);
       } finally {
-        if (deferred) flushLog(ctx);
+        flushLog(ctx);
       }
     },
     guardFor,
     failed,
-    flush: (ctx) => {
-      if (deferred) flushLog(ctx);
-    },
+    flush: flushLog,
   };
 }
 
