@@ -14,7 +14,12 @@ import type { WriteAdmission } from './l2-admission.js';
 import type { KvVerifyCache } from './verify-cache.js';
 import { VerifyTiers, type Opening, type TierParts } from './verify-tiers.js';
 
-/** The KV verify cache, its write admission and the key tags its entries are written under. */
+/**
+ * The KV verify cache, its write admission and the key tags its entries are written under.
+ *
+ * @example
+ * const kv: L2Parts = { l2: new KvVerifyCache(opts), admission: new WriteAdmission(policy), keyTags: new KeyTags(fetched) };
+ */
 export interface L2Parts {
   l2: KvVerifyCache;
   admission: WriteAdmission;

@@ -19,7 +19,12 @@ export interface Opening {
   opened: OpenedToken | undefined;
 }
 
-/** What the verify stage reads of the guard's parts (build.ts's GuardParts). */
+/**
+ * What the verify stage reads of the guard's parts (build.ts's GuardParts).
+ *
+ * @example
+ * const tiers = new VerifyTiers(await buildParts(config, env, {}, features), issuers);
+ */
 export interface TierParts {
   config: Pick<GuardConfig, 'cache' | 'clockTolerance' | 'issuers'>;
   verifier: TwoStepVerifier;
@@ -29,7 +34,12 @@ export interface TierParts {
   jwksStore: { drain(): Promise<void> | undefined } | undefined;
 }
 
-/** How the kvTiers feature makes the verify stage with its KV step (l2-tier.ts). */
+/**
+ * How the kvTiers feature makes the verify stage with its KV step (l2-tier.ts).
+ *
+ * @example
+ * const make: VerifyStageMaker = (parts, issuers) => new L2VerifyTiers(parts, issuers, { l2, admission, keyTags });
+ */
 export type VerifyStageMaker = (parts: TierParts, issuers: IssuerIndex) => VerifyTiers;
 
 /**
