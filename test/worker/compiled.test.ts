@@ -2,12 +2,15 @@
 // checked at deploy time, only the features the entry passes, and a deployment whose
 // GUARD_CONFIG was changed without a new build refusing every request.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { admin, compiledWorker, cors, keySets, kvTiers, remoteKeys, rules, serviceOrigin, tokenSources, forwardPayload } from '../../src/worker/compiled.js';
+// The KV tiers' feature and bindings (kv_tiers_missing_fails_closed).
+import { kvTiers } from '../../src/worker/compiled.js';
+import { CACHE_KEY, FaultyKV, kv } from './harness.js';
+import { admin, compiledWorker, cors, keySets, remoteKeys, rules, serviceOrigin, tokenSources, forwardPayload } from '../../src/worker/compiled.js';
 import { createLeanGuard } from '../../src/worker/lean.js';
 import { configSource } from '../../src/worker/config-source.js';
 import { parseConfig } from '../../src/worker/config.js';
 import { Core } from '../../src/wasm/core.js';
-import { AUD, CACHE_KEY, FaultyKV, HS_ISS, JWKS_URL, ISS, TestCtx, bearer, demoKeys, jwksOf, kv, token, type Keys } from './harness.js';
+import { AUD, HS_ISS, JWKS_URL, ISS, TestCtx, bearer, demoKeys, jwksOf, token, type Keys } from './harness.js';
 
 let k: Keys;
 beforeAll(async () => {
