@@ -11,6 +11,7 @@ import { ConfigError } from './config-error.js';
 import type { GuardConfigInput } from './config-input.js';
 import type { EmbeddableGuard } from './embeddable-guard.js';
 import type { Guard, WaitUntil } from './guard.js';
+import { rehearse } from './rehearsal.js';
 import { serverError } from './responses.js';
 import { SelfTestFailure } from './self-test.js';
 
@@ -175,7 +176,8 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
     warm(env) {
       // The known-answer verify first: it also compiles the verify path the first request takes.
       const guard = checkedBuild(env);
-      guard.catch(() => undefined); // settled by the first request that adopts it
+      // Then one synthetic request on a Guard of its own (rehearsal.ts): its code compiled before a client's.
+      guard.then(rehearse, () => undefined); // a failed build is settled by the first request that adopts it
       warmed = { env, guard };
     },
     async fetch(request, env, ctx) {
