@@ -151,7 +151,8 @@ describe('the rehearsal at startup', () => {
 
 /** A response as a client reads it; the Server-Timing durations and the counters' start time vary between any two guards. */
 async function answer(res: Response): Promise<unknown> {
-  const headers = [...res.headers].map(([n, v]) => [n, n === 'server-timing' ? v.replace(/dur=[\d.]+/, 'dur=') : v]);
+  const headers: [string, string][] = [];
+  res.headers.forEach((v, n) => void headers.push([n, n === 'server-timing' ? v.replace(/dur=[\d.]+/, 'dur=') : v]));
   const body = await res.text();
   return { status: res.status, headers, body: body.replace(/"since":(?:null|"[^"]*")/, '"since":_') };
 }
