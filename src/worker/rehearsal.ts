@@ -6,7 +6,7 @@
 //  - the only issuer is the self-test's (self-test.ts), verified with the self-test's
 //    public key; no real key signs or verifies anything, and the real guard never sees it;
 //  - counters, rejection log and log go nowhere; no analytics, no L2 (KV), no key-set
-//    store, no origin assertion, no admin, revocation or DPoP stage (their stores);
+//    store, no origin assertion, no admin, revocation, DPoP or mTLS stage (their stores, real keys);
 //  - the forward reaches a sink: the configured URL origin and service binding are never called;
 //  - its L1 is its own (a new VerifyTiers), dropped with it.
 // It is never reachable from the network, and any fault in it is dropped: it is only a warm-up.
