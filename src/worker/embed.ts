@@ -11,6 +11,7 @@ import { ConfigError } from './config-error.js';
 import type { GuardConfigInput } from './config-input.js';
 import type { EmbeddableGuard } from './embeddable-guard.js';
 import type { Guard, WaitUntil } from './guard.js';
+import { rehearse } from './rehearsal.js';
 import { serverError } from './responses.js';
 import { SelfTestFailure } from './self-test.js';
 
@@ -55,7 +56,10 @@ export interface EmbeddedGuard {
    * and claims code every algorithm shares); it does not test EdDSA, RS*, PS* or ES*, whatever
    * the config uses, and adds HS384 / HS512 only for a config that uses them. A config whose issuers all list algorithms other than HS* and EdDSA skips
    * it: that guard never runs the Wasm core it tests. If it fails, every request is refused
-   * with a 500 (`self-test`). A request
+   * with a 500 (`self-test`). Once built, it rehearses: one synthetic request with the self-test's
+   * token runs through a separate guard over the same parts, its forward to a sink and its counters, logs and
+   * caches its own (rehearsal.ts), so the first client request finds that code compiled; a failed rehearsal is
+   * dropped. Call `warm` at module scope only: in a request it adds that work to the request. A request
    * whose env holds the same bindings uses this guard; if building here failed for another
    * reason (a call the module scope does not allow), the request builds its own.
    *
@@ -175,7 +179,8 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
     warm(env) {
       // The known-answer verify first: it also compiles the verify path the first request takes.
       const guard = checkedBuild(env);
-      guard.catch(() => undefined); // settled by the first request that adopts it
+      // Then one synthetic request on a Guard of its own (rehearsal.ts): its code compiled before a client's.
+      guard.then(rehearse, () => undefined); // a failed build is settled by the first request that adopts it
       warmed = { env, guard };
     },
     async fetch(request, env, ctx) {
