@@ -10,6 +10,8 @@
 //  - the forward reaches a sink: the configured URL origin and service binding are never called;
 //  - its L1 is its own (a new VerifyTiers), dropped with it.
 // It is never reachable from the network, and any fault in it is dropped: it is only a warm-up.
+// A config of RS*, PS* and ES* only is not rehearsed: its guard never starts the Wasm core,
+// and the self-test's HS256 token would start it.
 
 import { hmacPolicy } from '../hmac/source.js';
 import { buildTwoStepVerifierWith } from '../verify-path.js';
@@ -18,7 +20,7 @@ import type { GuardConfig, IssuerConfig } from './config.js';
 import { Counters } from './counters.js';
 import { Guard } from './guard.js';
 import { RejectionLog } from './rejection-log.js';
-import { SELF_TEST } from './self-test.js';
+import { SELF_TEST, usesWasmCore } from './self-test.js';
 import { senderConstraintStage } from './sender-constraint.js';
 
 /** The rehearsal's one issuer: the self-test's, bound to its own audience. */
@@ -85,6 +87,7 @@ function rehearsalRequest(config: GuardConfig): Request {
  * guardPromise.then(rehearse, () => undefined);
  */
 export async function rehearse(guard: Guard): Promise<void> {
+  if (!usesWasmCore(guard.parts.config.issuers.flatMap((is) => is.algorithms))) return;
   try {
     const parts = rehearsalParts(guard.parts);
     const res = await new Guard(parts).handle(rehearsalRequest(parts.config), { waitUntil: (p) => void p.catch(quiet) });
