@@ -87,8 +87,8 @@ function rehearsalRequest(config: GuardConfig): Request {
  * guardPromise.then(rehearse, () => undefined);
  */
 export async function rehearse(guard: Guard): Promise<void> {
-  if (!usesWasmCore(guard.parts.config.issuers.flatMap((is) => is.algorithms))) return;
   try {
+    if (!usesWasmCore(guard.parts.config.issuers.flatMap((is) => is.algorithms))) return;
     const parts = rehearsalParts(guard.parts);
     const res = await new Guard(parts).handle(rehearsalRequest(parts.config), { waitUntil: (p) => void p.catch(quiet) });
     await res.body?.cancel();
