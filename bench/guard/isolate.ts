@@ -8,7 +8,9 @@
 //  4. the KV verify cache (L2): a miss (verify + write) vs a hit from another isolate;
 //  5. the JWKS on a fresh isolate: from the network (a loopback server) vs from KV.
 // Run: node bench/guard/isolate.ts   (BENCH_SMOKE=1: a few requests of each kind;
-// BENCH_ISOLATES / BENCH_PROCESSES: rounds of the cold cells, 30 each by default)
+// BENCH_ISOLATES / BENCH_PROCESSES: rounds of the cold cells, 30 each by default; BENCH_COLD_ALGS:
+// their algorithms; an A/B of two trees in fresh processes: BENCH_ONLY=process BENCH_BASELINE_SRC=dir
+// BENCH_COMPILED_BASE=1 reads compiled − compiledbase and guard − base per round)
 import { Miniflare, type WorkerOptions } from 'miniflare';
 import { createServer } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -126,23 +128,27 @@ const rotate = <T>(xs: readonly T[], by: number): T[] => xs.map((_, j) => xs[(j 
 // same other kind in every round (the jose guard always after the guard), and a kind run
 // right after a similar one reads differently (bench/guard/isolate-ab.ts found 1.7–3.4 ms).
 const roundOrder = <T>(xs: readonly T[], round: number): T[] => (round % 2 === 0 ? rotate(xs, round) : rotate(xs, round).reverse());
-const emptyRounds = (): Rounds => Object.fromEntries(BENCH_ALGS.map((a) => [a, Object.fromEntries(KINDS.map((k) => [k, { first: [] as number[], second: [] as number[] }]))])) as unknown as Rounds;
+// BENCH_COLD_ALGS=HS256,RS256: the cold cells (process, isolate) for these algorithms only (a modest A/B); all by default.
+const COLD_ALGS = (process.env.BENCH_COLD_ALGS?.split(',').map((a) => a.trim()) ?? [...BENCH_ALGS]) as BenchAlg[];
+if (COLD_ALGS.length === 0 || COLD_ALGS.some((a) => !BENCH_ALGS.includes(a))) throw new Error(`BENCH_COLD_ALGS: some of ${BENCH_ALGS.join(',')}`);
+const emptyRounds = (): Rounds => Object.fromEntries(COLD_ALGS.map((a) => [a, Object.fromEntries(KINDS.map((k) => [k, { first: [] as number[], second: [] as number[] }]))])) as unknown as Rounds;
 
 // 1. Fresh workerd process per round, one Worker per kind and algorithm in it (each
 // its own isolate, never requested before), plus a no-op that takes the process's
 // own first request so no cell pays for Miniflare's entry Worker warming up.
 if (only.has('process')) {
-step(`fresh workerd processes (${N.processes}, ${KINDS.length * BENCH_ALGS.length} Workers each)`);
+step(`fresh workerd processes (${N.processes}, ${KINDS.length * COLD_ALGS.length} Workers each)`);
 const processStart: number[] = [];
+const processLoad = loadavg();
 const procRounds = emptyRounds();
 for (let p = 0; p < N.processes; p++) {
   const t0 = performance.now();
-  const ws = [worker('warm', 'noop'), ...BENCH_ALGS.flatMap((alg) => KINDS.map((kind) => worker(`${kind}-${alg.toLowerCase()}`, kind, {}, {}, { wasm: true })))];
+  const ws = [worker('warm', 'noop'), ...COLD_ALGS.flatMap((alg) => KINDS.map((kind) => worker(`${kind}-${alg.toLowerCase()}`, kind, {}, {}, { wasm: true })))];
   const mf = new Miniflare({ ...quiet, workers: ws });
   await mf.ready;
   processStart.push(performance.now() - t0);
   await call(mf, 'warm', tokens.HS256[0]!);
-  const order = rotate(BENCH_ALGS, p).flatMap((alg) => roundOrder(KINDS, p).map((kind) => [alg, kind] as const));
+  const order = rotate(COLD_ALGS, p).flatMap((alg) => roundOrder(KINDS, p).map((kind) => [alg, kind] as const));
   for (const which of ['first', 'second'] as const) {
     for (const [alg, kind] of order) {
       const tok = tokens[alg][2 * p + (which === 'first' ? 0 : 1)]!;
@@ -151,16 +157,18 @@ for (let p = 0; p < N.processes; p++) {
   }
   await mf.dispose();
 }
-const processCold = coldSummary(procRounds, BENCH_ALGS, KINDS);
+const processCold = coldSummary(procRounds, COLD_ALGS, KINDS);
+const processLoadText = `load average ${processLoad.map((x) => x.toFixed(1)).join(' ')} at the start, ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end (1/5/15 min, ${cpus().length} CPUs)`;
 results.processStart = latency(processStart);
 results.processCold = processCold;
-tables.push(latencyTable(`Fresh workerd process with ${KINDS.length * BENCH_ALGS.length} Workers: start`, [['process start', latency(processStart)]]));
-tables.push(coldTable(`Fresh workerd process: first request of each Worker (${N.processes} processes)`, processCold, '###', 1));
+results.processLoad = processLoadText;
+tables.push(latencyTable(`Fresh workerd process with ${KINDS.length * COLD_ALGS.length} Workers: start`, [['process start', latency(processStart)]]));
+tables.push(coldTable(`Fresh workerd process: first request of each Worker (${N.processes} processes; ${processLoadText})`, processCold, '###', 1));
 }
 
 // 2. Fresh isolate in a running process: Worker Loader with a new id per sample.
 if (only.has('isolate')) {
-step(`fresh isolates (Worker Loader, ${N.isolates} rounds × ${KINDS.length * BENCH_ALGS.length})`);
+step(`fresh isolates (Worker Loader, ${N.isolates} rounds × ${KINDS.length * COLD_ALGS.length})`);
 const isoRounds = emptyRounds();
 const loadBefore = loadavg();
 {
@@ -190,7 +198,7 @@ const loadBefore = loadavg();
   // The host itself warms up first, so its own start is not counted.
   await viaLoader('noop', 'warm-host', tokens.HS256[0]!);
   for (let i = 0; i < N.isolates; i++) {
-    for (const alg of rotate(BENCH_ALGS, i)) {
+    for (const alg of rotate(COLD_ALGS, i)) {
       for (const kind of roundOrder(KINDS, i)) {
         const id = `${kind}-${alg}-${i}`;
         const cell = isoRounds[alg]![kind];
@@ -201,7 +209,7 @@ const loadBefore = loadavg();
   }
   await mf.dispose();
 }
-const isolateCold = coldSummary(isoRounds, BENCH_ALGS, KINDS);
+const isolateCold = coldSummary(isoRounds, COLD_ALGS, KINDS);
 results.isolateCold = isolateCold;
 const load = `load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} at the start, ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end (1/5/15 min, ${cpus().length} CPUs)`;
 results.isolateLoad = load;

@@ -71,7 +71,7 @@ export interface GuardDeps {
  * What a guard runs with. The optional features' pieces (admin, cors, rules, reserved, dpopAnswers,
  * service, payloadHeader, assertion: FeaturePieces in features/registry.ts) are spread in from
  * their build steps, undefined when the config does not use them; so are the KV verify tier's
- * (l2, admission, keyTags, l2Tier: KvVerifyParts in kv-parts.ts), with cache.verify only.
+ * (l2, admission, keyTags, and verifyTiers, the verify stage with L2: KvVerifyParts in kv-parts.ts), with cache.verify only.
  */
 export interface GuardParts extends Omit<FeaturePieces, 'tokens' | 'proving' | 'revocation'>, Partial<KvVerifyParts> {
   config: GuardConfig;
@@ -120,7 +120,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const cacheKey = cacheKeyBytes(env.CACHE_KEY);
   const kvFeature = kvUsed && cacheKey !== undefined ? await features('kvTiers', 'CACHE_KEY') : undefined;
   // The sealer, and the KV copy of key sets when it is on (kv-parts.ts).
-  const kv = kvFeature === undefined ? undefined : await kvFeature.openKvTiers(config, env, counters, remoteIssuers, now);
+  const kv = kvFeature === undefined ? undefined : await kvFeature.openKvTiers(config, env, counters, remoteIssuers);
   if (cacheKey === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches are off' }));
   const baseFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const jwksStore = kv?.jwksStore;

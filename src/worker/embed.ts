@@ -11,6 +11,7 @@ import { ConfigError } from './config-error.js';
 import type { GuardConfigInput } from './config-input.js';
 import type { EmbeddableGuard } from './embeddable-guard.js';
 import type { Guard, WaitUntil } from './guard.js';
+import { rehearse } from './rehearsal.js';
 import { serverError } from './responses.js';
 import { SelfTestFailure } from './self-test.js';
 
@@ -55,7 +56,10 @@ export interface EmbeddedGuard {
    * and claims code every algorithm shares); it does not test EdDSA, RS*, PS* or ES*, whatever
    * the config uses, and adds HS384 / HS512 only for a config that uses them. A config whose issuers all list algorithms other than HS* and EdDSA skips
    * it: that guard never runs the Wasm core it tests. If it fails, every request is refused
-   * with a 500 (`self-test`). A request
+   * with a 500 (`self-test`). Once built, it rehearses: one synthetic request with the self-test's
+   * token runs through a separate guard over the same parts, its forward to a sink and its counters, logs and
+   * caches its own (rehearsal.ts), so the first client request finds that code compiled; a failed rehearsal is
+   * dropped. Call `warm` at module scope only: in a request it adds that work to the request. A request
    * whose env holds the same bindings uses this guard; if building here failed for another
    * reason (a call the module scope does not allow), the request builds its own.
    *
@@ -114,8 +118,8 @@ export function embeddedGuard(start: (env: GuardEnv, deps: GuardDeps | undefined
  * const { fetch } = workerGuard(start, undefined, selfTest);
  */
 export function workerGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): Pick<EmbeddedGuard, 'warm' | 'fetch'> {
-  const { warm, fetch } = guardHost(start, deps, check);
-  return { warm, fetch };
+  // The host as it is: its other members stay unread (compiled.ts hands the runtime `fetch` alone).
+  return guardHost(start, deps, check);
 }
 
 /** What both share: the guard per env (warmed or built), the 500 of one that failed to start, and the deferred log. */
@@ -129,9 +133,9 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
   // Without a log of the caller's, the guard's log lines (notices, counters, faults) are
   // written after the response: workerd loads its console formatter on an isolate's first
   // console.log (~2 ms measured by bench/guard/isolate.ts), which a first request should not wait for.
+  // Lines are only ever held back without a log of the caller's, so flushLog is a no-op with one.
   let lines: string[] = [];
-  const deferred = deps?.log === undefined;
-  const guardDeps: GuardDeps | undefined = deferred ? { ...deps, log: (line: string) => void lines.push(line) } : deps;
+  const guardDeps: GuardDeps | undefined = deps?.log === undefined ? { ...deps, log: (line: string) => void lines.push(line) } : deps;
   const flushLog = (ctx: WaitUntil): void => {
     if (lines.length === 0) return;
     const out = lines;
@@ -164,7 +168,7 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
   };
   const log = deps?.log ?? ((line: string) => console.error(line));
   const failed = (e: unknown, ctx: WaitUntil): Response => {
-    if (deferred) flushLog(ctx);
+    flushLog(ctx);
     // Every refused request logs the setting: a broken deploy must be loud, not quiet.
     const setting = e instanceof ConfigError ? e.setting : 'unknown';
     const message = e instanceof ConfigError ? e.message : 'guard failed to start';
@@ -175,7 +179,8 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
     warm(env) {
       // The known-answer verify first: it also compiles the verify path the first request takes.
       const guard = checkedBuild(env);
-      guard.catch(() => undefined); // settled by the first request that adopts it
+      // Then one synthetic request on a Guard of its own (rehearsal.ts): its code compiled before a client's.
+      guard.then(rehearse, () => undefined); // a failed build is settled by the first request that adopts it
       warmed = { env, guard };
     },
     async fetch(request, env, ctx) {
@@ -188,14 +193,12 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
       try {
         return await guard.handle(request, ctx);
       } finally {
-        if (deferred) flushLog(ctx);
+        flushLog(ctx);
       }
     },
     guardFor,
     failed,
-    flush: (ctx) => {
-      if (deferred) flushLog(ctx);
-    },
+    flush: flushLog,
   };
 }
 

@@ -10,7 +10,7 @@
 //   keys       origin-assertion  the assertion key set, served without a token
 //   route      route.ts          method override refused, public paths, the matching rules
 //   credential credentials.ts    the token from the configured sources
-//   verify     verify-tiers.ts   L1 -> L2 (KV) -> the library
+//   verify     verify-tiers.ts   L1 -> the library; L2 (KV) between them from kvTiers (l2-tier.ts)
 //   checks     token-checks.ts   the issuer's and the rules' claims
 //   after      after-verify.ts   configured stages on the identity (sender constraint, revocation)
 //   forward    forward.ts        identity headers, assertion, the configured origin only
@@ -47,7 +47,8 @@ export class Guard {
     this.parts = parts;
     const issuers = new IssuerIndex(parts.config.issuers);
     this.#observe = new Observer(parts, issuers);
-    this.tiers = new VerifyTiers(parts, issuers);
+    // With cache.verify, the kvTiers feature's stage (L1 -> L2 -> library; l2-tier.ts).
+    this.tiers = parts.verifyTiers?.(parts, issuers) ?? new VerifyTiers(parts, issuers);
     this.#forwarder = new Forwarder(parts, this.#observe);
     this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log, checkRules: parts.rules?.checkRules, dpop: parts.dpopAnswers };
   }

@@ -12,11 +12,12 @@ import type { GuardConfig } from './config.js';
 import type { Counters } from './counters.js';
 import { KvJwksStore } from './jwks-store.js';
 import { KeyTags } from './key-tags.js';
-import { L2Tier } from './l2-tier.js';
+import { L2VerifyTiers } from './l2-tier.js';
 import type { KVLike } from './kv.js';
 import { WriteAdmission } from './l2-admission.js';
 import { Sealer } from './seal.js';
 import { KvVerifyCache } from './verify-cache.js';
+import type { VerifyStageMaker } from './verify-tiers.js';
 
 /** The KV bindings the tiers read. */
 interface KvEnv {
@@ -30,8 +31,8 @@ export interface KvVerifyParts {
   l2: KvVerifyCache;
   admission: WriteAdmission;
   keyTags: KeyTags;
-  /** The three as the verify stage uses them (l2-tier.ts). */
-  l2Tier: L2Tier;
+  /** The verify stage with the L2 step (l2-tier.ts); the Guard makes it instead of the core's. */
+  verifyTiers: VerifyStageMaker;
 }
 
 /** The first step's result: the sealer, the KV copy of key sets (when used), and the second step. */
@@ -46,10 +47,10 @@ export interface KvOpened {
  * The KV tiers for `config` (with CACHE_KEY set); a missing KV binding is a ConfigError.
  *
  * @example
- * const kv = await openKvTiers(config, env, counters, usesRemoteKeys(config), Date.now);
+ * const kv = await openKvTiers(config, env, counters, usesRemoteKeys(config));
  * const { l2 } = kv.verifyParts(identity, fetched) ?? {};
  */
-export async function openKvTiers(config: GuardConfig, env: KvEnv, counters: Counters, remoteIssuers: boolean, now: () => number): Promise<KvOpened | undefined> {
+export async function openKvTiers(config: GuardConfig, env: KvEnv, counters: Counters, remoteIssuers: boolean): Promise<KvOpened | undefined> {
   const sealer = await Sealer.fromSecret(env.CACHE_KEY);
   if (sealer === undefined) return undefined;
   let jwksStore: KvJwksStore | undefined;
@@ -67,7 +68,7 @@ export async function openKvTiers(config: GuardConfig, env: KvEnv, counters: Cou
       admission: new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, c.l1Max) }),
       keyTags: new KeyTags(fetched),
     };
-    return { ...parts, l2Tier: new L2Tier(parts, config, counters, now) };
+    return { ...parts, verifyTiers: (tierParts, issuers) => new L2VerifyTiers(tierParts, issuers, parts) };
   };
   return { sealer, jwksStore, verifyParts };
 }

@@ -10,7 +10,7 @@ import { secretEntry } from '../keys/secret.js';
 import { singleKey } from '../keys/single.js';
 import type { PolicyData } from '../options.js';
 import { policyFrom } from '../policy-from.js';
-import { twoStepVerifierFrom, type VerifyResult } from '../verify-path.js';
+import { twoStepVerifierFrom, type TwoStepVerifier, type VerifyResult } from '../verify-path.js';
 import { ConfigError } from './config-error.js';
 
 /**
@@ -116,10 +116,24 @@ export function selfTestPolicy(alg: 'HS256' | 'HS384' | 'HS512'): PolicyData {
   };
 }
 
+/**
+ * The verify path every guard runs, over the self-test's issuer and `key` for `alg` alone
+ * (selfTestPolicy, `clockTolerance` seconds of skew): an HMAC secret, so a guard without key
+ * sets bundles no other key code, and no option code (the rehearsal's verifier too).
+ *
+ * @example
+ * const v = selfTestVerifier('HS256', SELF_TEST.key);
+ * v.verifyOpened(v.open(SELF_TEST.token));
+ */
+export function selfTestVerifier(alg: 'HS256' | 'HS384' | 'HS512', key: Uint8Array, clockTolerance = 0): TwoStepVerifier {
+  const data = selfTestPolicy(alg);
+  const policy = clockTolerance === 0 ? data : { ...data, claims: { ...data.claims, clockTolerance } };
+  return twoStepVerifierFrom([policyFrom(policy, hmacSpec, (specs) => singleKey(secretEntry(key), specs))]);
+}
+
 async function knownAnswer(alg: 'HS256' | 'HS384' | 'HS512', key: Uint8Array, token: string): Promise<void> {
-  // The verify path every guard runs (open, then verifyOpened: header, the core's HMAC, payload, claims),
-  // over an HMAC secret: a guard without key sets bundles no other key code.
-  const verifier = twoStepVerifierFrom([policyFrom(selfTestPolicy(alg), hmacSpec, (specs) => singleKey(secretEntry(key), specs))]);
+  // open, then verifyOpened: header, the core's HMAC, payload, claims.
+  const verifier = selfTestVerifier(alg, key);
   const verify = (t: string): Promise<VerifyResult> => new Promise((resolve) => resolve(verifier.verifyOpened(verifier.open(t))));
   if (!(await verify(token).then((r) => r.payload.sub === 'self-test', () => false))) throw new SelfTestFailure(alg);
   // One changed signature character must be refused: a verify that accepts everything passes the above.

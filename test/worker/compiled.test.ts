@@ -2,6 +2,9 @@
 // checked at deploy time, only the features the entry passes, and a deployment whose
 // GUARD_CONFIG was changed without a new build refusing every request.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+// The KV tiers' feature and bindings (kv_tiers_missing_fails_closed).
+import { kvTiers } from '../../src/worker/compiled.js';
+import { CACHE_KEY, FaultyKV, kv } from './harness.js';
 import { admin, compiledWorker, cors, keySets, remoteKeys, rules, serviceOrigin, tokenSources, forwardPayload } from '../../src/worker/compiled.js';
 import { createLeanGuard } from '../../src/worker/lean.js';
 import { Core } from '../../src/wasm/core.js';
@@ -97,6 +100,24 @@ describe('compiledWorker (edgejwt build-guard)', () => {
     expect(seen).toEqual(['https://service-binding.invalid/orders']);
     // The Authorization header is not a source of this config.
     expect((await g.fetch(req(t), env, new TestCtx())).status).toBe(401);
+  });
+
+  it('kv_tiers_missing_fails_closed: a config with cache.verify and CACHE_KEY set, built without the kvTiers feature (whose stage brings the L2 step), refuses every request naming CACHE_KEY; given it, the verify reads KV', async () => {
+    const raw = { ...HS, cache: { jwks: false, verify: ['HS256'] } };
+    const t = await token(k.hs);
+    const verifyKv = new FaultyKV(kv.VERIFY_CACHE);
+    const env = { HS_KEY: b64u(k.hs.secret!), CACHE_KEY, VERIFY_CACHE: verifyKv };
+    const errors = configErrors();
+    for (const g of [compiledWorker(compile(raw), {}), createLeanGuard(raw as never, { features: {} })]) expect((await g.fetch(req(t), env, new TestCtx())).status).toBe(500);
+    expect([...errors].map((e) => e.setting)).toEqual(['CACHE_KEY', 'CACHE_KEY']);
+    expect(verifyKv.gets).toBe(0);
+    for (const g of [compiledWorker(compile(raw), { kvTiers }), createLeanGuard(raw as never, { features: { kvTiers } })]) {
+      const ctx = new TestCtx();
+      expect((await g.fetch(req(t), env, ctx)).status).toBe(200);
+      await ctx.settle();
+    }
+    // Each guard's first verify of the token asked L2 (the fixed-key tag of a secret issuer) before the library.
+    expect(verifyKv.gets).toBe(2);
   });
 
   it('core_stage_missing_fails_closed: cors, admin, rules, publicPaths, a key set, a token source other than Authorization, a service origin or forwardPayload the compiled or lean guard was not given refuses every request, naming the setting', async () => {

@@ -19,7 +19,8 @@ async function partsFor(config: Record<string, unknown>, env: Partial<GuardEnv> 
   return startGuard(full, { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => undefined }).then((g) => g.parts);
 }
 
-const tiersOf = (parts: GuardParts) => new VerifyTiers(parts, new IssuerIndex(parts.config.issuers));
+// As the Guard makes it: the kvTiers feature's stage (with L2) when cache.verify is on, else the core's.
+const tiersOf = (parts: GuardParts) => parts.verifyTiers?.(parts, new IssuerIndex(parts.config.issuers)) ?? new VerifyTiers(parts, new IssuerIndex(parts.config.issuers));
 
 describe('verify stage (verify-tiers.ts): L1, L2, the library', () => {
   it('stage_verify_l1_hit_without_promise: a token verified once is answered from L1 without a promise, async algorithm or not', async () => {
