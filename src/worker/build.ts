@@ -159,7 +159,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   try {
     const checked = policies(config);
     // A compiled entry's literal that no longer binds what its config binds (or an entry an older build-guard wrote, with none) is refused, not served.
-    if (!Array.isArray(checked) || checked.length !== config.issuers.length || !config.issuers.every((is, i) => bindsAsConfigured(is, checked[i]!))) {
+    if (!Array.isArray(checked) || checked.length !== config.issuers.length || !config.issuers.every((is, i) => bindsAsConfigured(is, checked[i]!, config.clockTolerance))) {
       throw new ConfigError('issuers', 'the compiled issuer policies are missing or differ from the config: run edgejwt build-guard and deploy again');
     }
     // No verify cache: the guard keeps its own L1 in front of KV. HMAC specs alone unless the config needs key sets.

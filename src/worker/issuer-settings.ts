@@ -5,6 +5,7 @@
 // bundles this module, not policy-literal.ts.
 
 import type { Algorithm } from '../algorithms.js';
+import { normaliseTyp, type ClaimPolicy } from '../claims.js';
 import { isJwtError } from '../errors.js';
 import type { PolicyData, PolicySettings } from '../options.js';
 import { ConfigError } from './config-error.js';
@@ -43,17 +44,40 @@ export function issuersError(e: unknown): unknown {
 }
 
 /**
- * Whether a checked policy binds what the config entry binds: the same `iss` names,
- * audience and algorithms in order. A compiled entry's policy literal that does not is
- * refused (build.ts): its keys would serve another issuer's, or another audience's, tokens.
+ * Whether a checked policy says exactly what the config entry says: the same algorithms in
+ * order, and every claim setting as the library makes it from issuerSettings(is) and the
+ * config's clockTolerance (`iss` names, audience, typ, maxTokenAge, profile, exp required,
+ * no subject or required claims). A compiled entry's policy literal that does not is refused
+ * (build.ts): it would lend an issuer's key to another issuer's or audience's tokens, or
+ * accept what the config refuses (no exp, an older iat, another typ).
  *
  * @example
- * bindsAsConfigured(config.issuers[0], policies[0]); // true for an entry build-guard wrote
+ * bindsAsConfigured(config.issuers[0], policies[0], config.clockTolerance); // true for an entry build-guard wrote
  */
-export function bindsAsConfigured(is: IssuerConfig, data: PolicyData): boolean {
-  return sameMembers(data.claims.issuer, is.issuer) && sameMembers(data.claims.audience, is.audience) && data.algorithms.join() === is.algorithms.join();
+export function bindsAsConfigured(is: IssuerConfig, data: PolicyData, clockTolerance: number): boolean {
+  const claims = (data as Partial<PolicyData> | undefined)?.claims as Record<string, unknown> | undefined;
+  if (!Array.isArray(data?.algorithms) || data.algorithms.join() !== is.algorithms.join() || typeof claims !== 'object' || claims === null) return false;
+  // One check per ClaimPolicy member (a member the library adds does not compile until it is named here),
+  // and no other member: a literal of another shape (an older or newer build-guard) is refused, not half read.
+  const typ = is.typ === undefined ? undefined : normaliseTyp(is.typ);
+  const want: { [K in keyof ClaimPolicy]-?: (v: unknown) => boolean } = {
+    issuer: (v) => sameMembers(v, is.issuer),
+    audience: (v) => sameMembers(v, is.audience),
+    subject: (v) => v === undefined,
+    typ: (v) => v === typ,
+    clockTolerance: (v) => v === clockTolerance,
+    maxTokenAge: (v) => v === is.maxTokenAge,
+    requiredClaims: (v) => Array.isArray(v) && v.length === 0,
+    requireExp: (v) => v === true,
+    profile: (v) => v === is.profile,
+  };
+  const names = Object.keys(want) as (keyof ClaimPolicy)[];
+  return Object.keys(claims).length === names.length && names.every((n) => Object.hasOwn(claims, n) && want[n](claims[n]));
 }
 
-function sameMembers(set: ReadonlySet<string> | undefined, list: readonly string[]): boolean {
-  return (set?.size ?? 0) === new Set(list).size && list.every((v) => set!.has(v));
+/** A Set of exactly the members of `list` (undefined stands for an empty list). */
+function sameMembers(set: unknown, list: readonly string[]): boolean {
+  if (set === undefined) return list.length === 0;
+  const s = set as ReadonlySet<unknown>;
+  return typeof s === 'object' && s !== null && typeof s.has === 'function' && s.size === new Set(list).size && list.every((v) => s.has(v));
 }

@@ -62,4 +62,43 @@ describe('compiled policy literal against its config', () => {
       vi.restoreAllMocks();
     }
   });
+
+  it('compiled_policy_literal_claims_drift_fails_closed: a literal that keeps issuer, audience and algorithms but not the claim checks the config sets (exp, clock tolerance, maxTokenAge, typ, profile, subject, required claims) refuses every request', async () => {
+    // HS_ISS with the checks a token of harness.token meets; OTHER with the at+jwt profile (only its literal is tampered).
+    const raw = {
+      ...RAW,
+      clockTolerance: 5,
+      issuers: [{ ...RAW.issuers[0], typ: 'JWT', maxTokenAge: 600 }, { ...RAW.issuers[1], profile: 'at+jwt' }],
+    };
+    const env = { HS_KEY: b64u(k.hs.secret!), OTHER_KEY: b64u(other.secret!) };
+    const good = compileEntry(raw);
+    const own = await token(k.hs);
+    const noExp = await token(k.hs, { exp: undefined });
+    const ok = compiledWorker(good, {});
+    expect((await ok.fetch(req(own), env, new TestCtx())).status).toBe(200);
+    expect((await ok.fetch(req(noExp), env, new TestCtx())).status).toBe(401);
+
+    const [a, b] = good.policies as [PolicyData, PolicyData];
+    const drifted = (p: PolicyData, claims: Partial<PolicyData['claims']>): PolicyData => ({ ...p, claims: { ...p.claims, ...claims } });
+    const tampered: [string, PolicyData[]][] = [
+      ['exp not required', [drifted(a, { requireExp: false }), b]],
+      ['clock tolerance raised', [drifted(a, { clockTolerance: 86_400 }), b]],
+      ['maxTokenAge dropped', [drifted(a, { maxTokenAge: undefined }), b]],
+      ['maxTokenAge raised', [drifted(a, { maxTokenAge: 31_536_000 }), b]],
+      ['typ dropped', [drifted(a, { typ: undefined }), b]],
+      ['profile dropped', [a, drifted(b, { profile: undefined })]],
+      ['subject set', [drifted(a, { subject: 'alice' }), b]],
+      ['required claims changed', [drifted(a, { requiredClaims: ['scope'] }), b]],
+      // A literal of another shape (an older or newer build-guard): a claim setting missing altogether.
+      ['a setting missing', [{ ...a, claims: Object.fromEntries(Object.entries(a.claims).filter(([n]) => n !== 'requireExp')) as PolicyData['claims'] }, b]],
+    ];
+    for (const [name, policies] of tampered) {
+      const lines: string[] = [];
+      vi.spyOn(console, 'error').mockImplementation((l: string) => void lines.push(l));
+      const worker = compiledWorker({ ...good, policies }, {});
+      for (const t of [own, noExp]) expect((await worker.fetch(req(t), env, new TestCtx())).status, `${name}: ${t === own ? 'own' : 'no exp'}`).toBe(500);
+      expect(lines.map((l) => (JSON.parse(l) as { setting: string }).setting), name).toContain('issuers');
+      vi.restoreAllMocks();
+    }
+  });
 });
