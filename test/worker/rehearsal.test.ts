@@ -7,9 +7,12 @@ import type { GuardDeps, GuardEnv } from '../../src/worker/build.js';
 import type { GuardConfigInput } from '../../src/worker/config-input.js';
 import { embeddedGuard, type EmbeddedGuard } from '../../src/worker/embed.js';
 import type { EmbeddableGuard } from '../../src/worker/embeddable-guard.js';
+import type { Guard } from '../../src/worker/guard.js';
+import { rehearse } from '../../src/worker/rehearsal.js';
 import { selfTest } from '../../src/worker/self-test.js';
 import { startGuard } from '../../src/worker/start.js';
-import { AUD, ISS, TestCtx, bearer, demoKeys, token, type Keys } from './harness.js';
+import { b64u } from '../shared/jwt-mint.js';
+import { AUD, CACHE_KEY, ISS, TestCtx, assertionKeyJson, baseConfig, bearer, demoKeys, jwksOf, kv, mockNet, token, type Keys } from './harness.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -124,6 +127,69 @@ describe('the rehearsal at startup', () => {
     expect(res.status).toBe(200);
     expect(JSON.parse(await res.text()).headers['x-auth-sub']).toBe('alice');
     expect(w.lines.slice(0, before).filter((l) => !l.includes('"notice"'))).toEqual([]);
+  });
+
+  it('rehearsal_never_rejects: a guard whose parts cannot be read still settles the rehearsal (warm hands it to nothing that would catch)', async () => {
+    const unreadable = Object.defineProperty({}, 'parts', {
+      get() {
+        throw new Error('parts cannot be read');
+      },
+    }) as Guard;
+    await expect(rehearse(unreadable)).resolves.toBeUndefined();
+  });
+
+  it('rehearsal_touches_no_binding: with KV tiers, origin assertion, DPoP (replay object, nonces), revocation, admin, CORS, a cookie source, forwardPayload and a service origin, warm calls no binding, fetch or signing key beyond what building alone does', async () => {
+    const raw = baseConfig(k, {
+      issuers: [{ ...(baseConfig(k).issuers as object[])[0], dpop: 'allowed' }, (baseConfig(k).issuers as object[])[1]],
+      tokenSources: [{ cookie: 'session' }, { header: 'Authorization' }],
+      origin: { service: 'API' },
+      admin: ADMIN,
+      cors: { allowOrigins: ['https://app.example.com'] },
+      forwardPayload: 'X-Auth-Payload',
+      originAssertion: { keyBinding: 'ASSERTION_KEY' },
+      cache: { verify: 'all', jwks: true },
+      dpop: { replay: { durableObject: 'DPOP_REPLAY' }, nonceSecretBinding: 'DPOP_NONCE' },
+      revocation: { path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' } },
+    }) as unknown as GuardConfigInput;
+    const calls: string[] = [];
+    const record = <T extends object>(name: string, target: T): T =>
+      new Proxy(target, {
+        get(t, member) {
+          const v = Reflect.get(t, member) as unknown;
+          return typeof v === 'function' ? (...args: unknown[]) => (calls.push(`${name}.${String(member)}`), (v as (...a: unknown[]) => unknown).apply(t, args)) : v;
+        },
+      });
+    const stub = { fetch: () => Promise.reject(new Error('not for the rehearsal')) };
+    const namespace = () => ({ idFromName: () => 'id', idFromString: () => 'id', get: () => stub });
+    const env = {
+      CACHE_KEY,
+      HS_KEY: b64u(k.hs.secret!),
+      ADMIN_SECRET,
+      ASSERTION_KEY: await assertionKeyJson(),
+      DPOP_NONCE: 'a-dpop-nonce-secret-of-some-length-0123456789',
+      REVOCATION_SECRET: 'a-revocation-secret-of-some-length',
+      API: record('API', { fetch: (_: Request) => Promise.resolve(new Response('from the service')) }),
+      VERIFY_CACHE: record('VERIFY_CACHE', kv.VERIFY_CACHE),
+      JWKS_CACHE: record('JWKS_CACHE', kv.JWKS_CACHE),
+      DPOP_REPLAY: record('DPOP_REPLAY', namespace()),
+      REVOCATIONS: record('REVOCATIONS', namespace()),
+      ANALYTICS: record('ANALYTICS', analytics()),
+    };
+    const net = mockNet(jwksOf(k.ed, k.rs));
+    const fetch = (r: RequestInfo | URL, i?: RequestInit) => (calls.push(`fetch ${new Request(r).url}`), net.fetch(r, i));
+    const sign = crypto.subtle.sign.bind(crypto.subtle);
+    crypto.subtle.sign = (...a: Parameters<typeof sign>) => (calls.push('subtle.sign'), sign(...a));
+    try {
+      await startGuard(env, { fetch, log: () => undefined }, raw);
+      await settle();
+      const alone = calls.splice(0);
+      const w = warmed(raw, env, { fetch });
+      await settle();
+      expect(w.partsReads()).toBeGreaterThan(0); // the rehearsal ran
+      expect(calls).toEqual(alone);
+    } finally {
+      crypto.subtle.sign = sign;
+    }
   });
 
   it('rehearsal_leaves_answers_unchanged: status, headers and body of real requests as from a guard built without it', async () => {
