@@ -4,7 +4,7 @@
 // algorithms) must fail closed, never lend one issuer's key to another's tokens.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PolicyData } from '../../src/options.js';
-import { compiledWorker } from '../../src/worker/compiled.js';
+import { compiledWorker, type CompiledConfig } from '../../src/worker/compiled.js';
 import { generate, type KeyPair } from '../shared/jwt-mint.js';
 import { compileEntry } from './compile-entry.js';
 import { AUD, HS_ISS, TestCtx, bearer, demoKeys, token, type Keys } from './harness.js';
@@ -53,14 +53,7 @@ describe('compiled policy literal against its config', () => {
       // An entry written by an older build-guard passes none.
       ['none', undefined as unknown as PolicyData[]],
     ];
-    for (const [name, policies] of tampered) {
-      const lines: string[] = [];
-      vi.spyOn(console, 'error').mockImplementation((l: string) => void lines.push(l));
-      const worker = compiledWorker({ ...good, policies }, {});
-      for (const t of [own, crossed]) expect((await worker.fetch(req(t), env, new TestCtx())).status, `${name}: ${t === own ? 'own' : 'crossed'}`).toBe(500);
-      expect(lines.map((l) => (JSON.parse(l) as { setting: string }).setting), name).toContain('issuers');
-      vi.restoreAllMocks();
-    }
+    await expectRefused(good, tampered, env, { own, crossed });
   });
 
   it('compiled_policy_literal_claims_drift_fails_closed: a literal that keeps issuer, audience and algorithms but not the claim checks the config sets (exp, clock tolerance, maxTokenAge, typ, profile, subject, required claims) refuses every request', async () => {
@@ -92,13 +85,18 @@ describe('compiled policy literal against its config', () => {
       // A literal of another shape (an older or newer build-guard): a claim setting missing altogether.
       ['a setting missing', [{ ...a, claims: Object.fromEntries(Object.entries(a.claims).filter(([n]) => n !== 'requireExp')) as PolicyData['claims'] }, b]],
     ];
-    for (const [name, policies] of tampered) {
-      const lines: string[] = [];
-      vi.spyOn(console, 'error').mockImplementation((l: string) => void lines.push(l));
-      const worker = compiledWorker({ ...good, policies }, {});
-      for (const t of [own, noExp]) expect((await worker.fetch(req(t), env, new TestCtx())).status, `${name}: ${t === own ? 'own' : 'no exp'}`).toBe(500);
-      expect(lines.map((l) => (JSON.parse(l) as { setting: string }).setting), name).toContain('issuers');
-      vi.restoreAllMocks();
-    }
+    await expectRefused(good, tampered, env, { own, noExp });
   });
 });
+
+/** Every tampered entry refuses each token with a 500 and logs config_error `issuers`. */
+async function expectRefused(good: CompiledConfig, tampered: [string, PolicyData[]][], env: Record<string, string>, tokens: Record<string, string>): Promise<void> {
+  for (const [name, policies] of tampered) {
+    const lines: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((l: string) => void lines.push(l));
+    const worker = compiledWorker({ ...good, policies }, {});
+    for (const [which, t] of Object.entries(tokens)) expect((await worker.fetch(req(t), env, new TestCtx())).status, `${name}: ${which}`).toBe(500);
+    expect(lines.map((l) => (JSON.parse(l) as { setting: string }).setting), name).toContain('issuers');
+    vi.restoreAllMocks();
+  }
+}
