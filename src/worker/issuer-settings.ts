@@ -55,29 +55,32 @@ export function issuersError(e: unknown): unknown {
  * bindsAsConfigured(config.issuers[0], policies[0], config.clockTolerance); // true for an entry build-guard wrote
  */
 export function bindsAsConfigured(is: IssuerConfig, data: PolicyData, clockTolerance: number): boolean {
-  const claims = (data as Partial<PolicyData> | undefined)?.claims as Record<string, unknown> | undefined;
-  if (!Array.isArray(data?.algorithms) || data.algorithms.join() !== is.algorithms.join() || typeof claims !== 'object' || claims === null) return false;
-  // One check per ClaimPolicy member (a member the library adds does not compile until it is named here),
-  // and no other member: a literal of another shape (an older or newer build-guard) is refused, not half read.
-  const typ = is.typ === undefined ? undefined : normaliseTyp(is.typ);
-  const want: { [K in keyof ClaimPolicy]-?: (v: unknown) => boolean } = {
-    issuer: (v) => sameMembers(v, is.issuer),
-    audience: (v) => sameMembers(v, is.audience),
-    subject: (v) => v === undefined,
-    typ: (v) => v === typ,
-    clockTolerance: (v) => v === clockTolerance,
-    maxTokenAge: (v) => v === is.maxTokenAge,
-    requiredClaims: (v) => Array.isArray(v) && v.length === 0,
-    requireExp: (v) => v === true,
-    profile: (v) => v === is.profile,
+  const claims = (data as PolicyData | undefined)?.claims as Record<string, unknown> | undefined;
+  if (typeof claims !== 'object' || claims === null || !same(is.algorithms, data.algorithms)) return false;
+  // What claimPolicy makes of issuerSettings(is) under the config's clockTolerance. Typed: a member
+  // the library adds to ClaimPolicy does not compile until it is named here.
+  const want: ClaimPolicy = {
+    issuer: new Set(is.issuer),
+    audience: is.audience.length === 0 ? undefined : new Set(is.audience),
+    subject: undefined,
+    typ: is.typ === undefined ? undefined : normaliseTyp(is.typ),
+    clockTolerance,
+    maxTokenAge: is.maxTokenAge,
+    requiredClaims: [],
+    requireExp: true,
+    profile: is.profile,
   };
-  const names = Object.keys(want) as (keyof ClaimPolicy)[];
-  return Object.keys(claims).length === names.length && names.every((n) => Object.hasOwn(claims, n) && want[n](claims[n]));
+  const names = Object.keys(want);
+  // No member missing or extra: a literal of another shape (an older or newer build-guard) is refused, not half read.
+  return Object.keys(claims).length === names.length && names.every((n) => Object.hasOwn(claims, n) && same(want[n as keyof ClaimPolicy], claims[n]));
 }
 
-/** A Set of exactly the members of `list` (undefined stands for an empty list). */
-function sameMembers(set: unknown, list: readonly string[]): boolean {
-  if (set === undefined) return list.length === 0;
-  const s = set as ReadonlySet<unknown>;
-  return typeof s === 'object' && s !== null && typeof s.has === 'function' && s.size === new Set(list).size && list.every((v) => s.has(v));
+/** `got` holds what `want` holds: a Set with the same members, an array with the same items in order, or the same value. */
+function same(want: unknown, got: unknown): boolean {
+  if (want instanceof Set) {
+    const g = got as ReadonlySet<unknown> | undefined;
+    return typeof g?.has === 'function' && g.size === want.size && [...want].every((v) => g.has(v));
+  }
+  if (Array.isArray(want)) return Array.isArray(got) && got.length === want.length && want.every((v, i) => got[i] === v);
+  return got === want;
 }
