@@ -1,7 +1,8 @@
 // A compiled entry holds its config and its issuers' checked policies as two literals
 // (src/cli/guard-entry.ts). buildParts pairs the i-th policy with the i-th issuer's key: a
-// policy literal that no longer binds what the config binds (issuer names, audience,
-// algorithms) must fail closed, never lend one issuer's key to another's tokens.
+// policy literal that no longer says what the config says must fail closed: never lend one
+// issuer's key to another's tokens (issuer names, audience, algorithms), never check a token
+// more loosely than the config asks (exp, clock tolerance, maxTokenAge, typ, profile).
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PolicyData } from '../../src/options.js';
 import { compiledWorker, type CompiledConfig } from '../../src/worker/compiled.js';
