@@ -57,8 +57,8 @@ export function issuersError(e: unknown): unknown {
 export function bindsAsConfigured(is: IssuerConfig, data: PolicyData, clockTolerance: number): boolean {
   const claims = (data as PolicyData | undefined)?.claims as Record<string, unknown> | undefined;
   if (typeof claims !== 'object' || claims === null || !same(is.algorithms, data.algorithms)) return false;
-  // What claimPolicy makes of issuerSettings(is) under the config's clockTolerance. Typed: a member
-  // the library adds to ClaimPolicy does not compile until it is named here.
+  // What claimPolicy makes of issuerSettings(is) under the config's clockTolerance. Typed: a member the
+  // library adds to ClaimPolicy does not compile here (an optional one refuses every literal) until it is named.
   const want: ClaimPolicy = {
     issuer: new Set(is.issuer),
     audience: is.audience.length === 0 ? undefined : new Set(is.audience),
