@@ -88,9 +88,9 @@ export interface Policy {
 
 /**
  * One policy's options once checked, as data with no key: the allowed algorithms and the
- * claim policy (Sets, strings, numbers, booleans: what a config literal can hold). A compiled
- * guard carries these as a literal written at deploy time (src/worker/policy-literal.ts) and
- * builds its verifier from them (policy-from.ts, verify-path.ts twoStepVerifierFrom) with no option code.
+ * claim policy (Sets, strings, numbers, booleans). The guard makes the same data straight from
+ * its checked config (src/worker/issuer-settings.ts issuerPolicy) and builds its verifier from it
+ * (policy-from.ts, verify-path.ts twoStepVerifierFrom) with no option code.
  * @example
  * const data: PolicyData = policyData({ algorithms: ['HS256'], issuer: 'https://a.example' }, {}, algSpec);
  */

@@ -1,6 +1,6 @@
 // A verify policy from checked data (options.ts PolicyData) and a key source: no option is
-// checked here (policyData, or the deploy-time literal `edgejwt build-guard` wrote, did), so
-// a compiled guard and the self-test build their verifier without bundling options.ts's checks.
+// checked here (policyData did, or the guard's config parser did before issuerPolicy made
+// the data), so the guard and the self-test build their verifier without options.ts's checks.
 
 import type { AlgSpec } from './alg-base.js';
 import type { KeySource } from './keys/source.js';
@@ -8,7 +8,7 @@ import type { Policy, PolicyData, SpecOf } from './options.js';
 
 /**
  * A checked policy from its data and the key source `sourceOf` makes for its algorithms'
- * specs: no option is checked again (policyData or a deploy-time literal did that).
+ * specs: no option is checked again (policyData, or the guard's config parser, did that).
  * @example
  * const policy = policyFrom(data, hmacSpec, (specs) => singleKey(secretEntry(secret), specs));
  */

@@ -1,8 +1,8 @@
 // `edgejwt build-guard`: the entry module for one checked GUARD_CONFIG. It holds the
-// parsed config as a literal, each issuer's policy as the library's option code checked it
-// (src/worker/policy-literal.ts), and imports only the features that config uses, so the
-// deployed isolate neither parses nor checks the config or its policies and never loads
-// what it does not use (src/worker/compiled.ts). The config is in the uploaded script: it names secret
+// parsed config as a literal and the edgejwt version that wrote it, and imports only the
+// features that config uses, so the deployed isolate neither parses nor checks the config
+// (it builds each issuer's policy from the config: src/worker/issuer-settings.ts) and never
+// loads what it does not use (src/worker/compiled.ts). The config is in the uploaded script: it names secret
 // bindings but holds no secret (keys in it are public keys). The deployed guard builds
 // each key at its first token, so `edgejwt build-guard` writes an entry only after
 // checkConfigFile has built every inline key (./inline-keys.ts): a broken key fails
@@ -12,7 +12,8 @@ import { configLiteral } from '../worker/config-literal.js';
 import { configSource } from '../worker/config-source.js';
 import { parseConfig } from '../worker/config.js';
 import { featuresFor, type FeatureName } from '../worker/features/registry.js';
-import { policiesLiteral } from '../worker/policy-literal.js';
+import { PACKAGE_VERSION } from '../worker/package-version.js';
+import { assertPoliciesAgree } from './policy-agreement.js';
 
 /** The package subpath the entry imports by default. */
 export const COMPILED_MODULE = 'edgejwt/worker/compiled';
@@ -33,6 +34,8 @@ export interface GuardEntry {
  */
 export function guardEntry(raw: unknown, from: string = COMPILED_MODULE): GuardEntry {
   const config = parseConfig(raw);
+  // The guard's own policy derivation must say what the library's option code says (./policy-agreement.ts).
+  assertPoliciesAgree(config);
   const features = featuresFor(config);
   const names = features.join(', ');
   // workerd binds a Durable Object by the class the entry exports: only the ones this config binds.
@@ -41,16 +44,13 @@ export function guardEntry(raw: unknown, from: string = COMPILED_MODULE): GuardE
     ...(config.revocation !== undefined && typeof config.revocation.store === 'object' ? ['RevocationList'] : []),
   ];
   const code = [
-    '// Written by `edgejwt build-guard` from GUARD_CONFIG; build it again when GUARD_CONFIG changes',
-    '// (a deployment whose GUARD_CONFIG differs from this one refuses every request).',
+    '// Written by `edgejwt build-guard` from GUARD_CONFIG; build it again when GUARD_CONFIG changes or edgejwt',
+    '// is upgraded (a deployment whose GUARD_CONFIG or edgejwt differs from this one refuses every request).',
     `import { compiledWorker${features.length === 0 ? '' : `, ${names}`} } from ${JSON.stringify(from)};`,
     '',
     `const config = ${configLiteral(config)};`,
     '',
-    '// Each issuer\'s policy as the library checked it from this config (the isolate runs no option code).',
-    `const policies = ${policiesLiteral(config)};`,
-    '',
-    `export default compiledWorker({ config, policies, source: ${JSON.stringify(configSource(raw) ?? '')} }, { ${names} });`,
+    `export default compiledWorker({ config, source: ${JSON.stringify(configSource(raw) ?? '')}, version: ${JSON.stringify(PACKAGE_VERSION)} }, { ${names} });`,
     ...(objects.length === 0 ? [] : [`export { ${objects.join(', ')} } from ${JSON.stringify(from)};`]),
     '',
   ].join('\n');

@@ -13,11 +13,10 @@ import type { RemoteJWKSet } from '../keys/remote.js';
 import { hmacSpec, type AlgSpec } from '../alg-base.js';
 import { secretEntry } from '../keys/secret.js';
 import { singleKey } from '../keys/single.js';
-import type { PolicyData } from '../options.js';
 import { policyFrom } from '../policy-from.js';
 // Not createVerifier: the guard never decrypts JWE, so src/jwe/ stays out of its bundle.
 import { twoStepVerifierFrom, type TwoStepVerifier } from '../verify-path.js';
-import { bindsAsConfigured, issuerSettings, issuersError } from './issuer-settings.js';
+import { issuerPolicy, issuerSettings, issuersError } from './issuer-settings.js';
 import type { AfterVerifyStage } from './after-verify.js';
 import { ConfigError } from './config-error.js';
 import type { GuardConfig } from './config.js';
@@ -94,22 +93,13 @@ export interface GuardParts extends Omit<FeaturePieces, 'tokens' | 'proving' | '
 }
 
 /**
- * The library's checked policy of each issuer entry, in order: checkedPolicies (policy-literal.ts)
- * at start, or the literal `edgejwt build-guard` wrote into a compiled entry.
+ * Build from a checked config and the environment, reaching optional features through `features`.
+ * Each issuer's policy is made from its checked entry (issuer-settings.ts issuerPolicy), with no option code.
  *
  * @example
- * const policies: PolicySource = () => compiled.policies;
+ * const parts = await buildParts(parseConfig(env.GUARD_CONFIG), env, {}, allFeatures);
  */
-export type PolicySource = (config: GuardConfig) => readonly PolicyData[];
-
-/**
- * Build from a checked config and the environment, reaching optional features through `features`,
- * with the issuer policies `policies` gives (checked by the library's option code, now or at deploy time).
- *
- * @example
- * const parts = await buildParts(parseConfig(env.GUARD_CONFIG), env, {}, allFeatures, checkedPolicies);
- */
-export async function buildParts(config: GuardConfig, env: GuardEnv, deps: GuardDeps, features: FeatureSource, policies: PolicySource): Promise<GuardParts> {
+export async function buildParts(config: GuardConfig, env: GuardEnv, deps: GuardDeps, features: FeatureSource): Promise<GuardParts> {
   const log = deps.log ?? ((line: string) => console.log(line));
   const now = deps.now ?? (() => Date.now());
   const counters = new Counters(log, now(), now);
@@ -157,13 +147,8 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
 
   let verifier: TwoStepVerifier;
   try {
-    const checked = policies(config);
-    // A compiled entry's literal that no longer binds what its config binds (or an entry an older build-guard wrote, with none) is refused, not served.
-    if (!Array.isArray(checked) || checked.length !== config.issuers.length || !config.issuers.every((is, i) => bindsAsConfigured(is, checked[i]!, config.clockTolerance))) {
-      throw new ConfigError('issuers', 'the compiled issuer policies are missing or differ from the config: run edgejwt build-guard and deploy again');
-    }
     // No verify cache: the guard keeps its own L1 in front of KV. HMAC specs alone unless the config needs key sets.
-    verifier = twoStepVerifierFrom(checked.map((data, i) => policyFrom(data, keySets?.algSpec ?? hmacSpec, sources[i]!)));
+    verifier = twoStepVerifierFrom(config.issuers.map((is, i) => policyFrom(issuerPolicy(is, config.clockTolerance), keySets?.algSpec ?? hmacSpec, sources[i]!)));
   } catch (e) {
     throw issuersError(e);
   }

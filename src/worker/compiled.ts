@@ -4,7 +4,6 @@
 // parser nor the rest. The known-answer self-test runs only when the config verifies on
 // the Wasm core (HS*, EdDSA), the part it tests.
 
-import type { PolicyData } from '../options.js';
 import type { GuardEnv } from './build.js';
 import { buildParts } from './build.js';
 import type { GuardConfig } from './config.js';
@@ -14,6 +13,7 @@ import type { WorkerHandler } from './default-worker.js';
 import { workerGuard } from './embed.js';
 import { givenFeatures, type GuardFeatures } from './features/registry.js';
 import { Guard } from './guard.js';
+import { PACKAGE_VERSION } from './package-version.js';
 import { selfTest, usesWasmCore } from './self-test.js';
 
 export { kvTiers } from './features/kv-tiers.js';
@@ -34,19 +34,19 @@ export { DpopReplayShard } from './dpop-replay/shard-object.js';
 export { RevocationList } from './revocation/list-object.js';
 
 /**
- * What `edgejwt build-guard` writes into the entry: the checked config, each issuer's policy as
- * the library's option code checked it (policy-literal.ts; the isolate runs none of that code),
- * and the GUARD_CONFIG it was compiled from (as JSON text with its members in order), so a
- * deployment whose GUARD_CONFIG was changed without a new build refuses to serve instead of
- * serving the old one.
+ * What `edgejwt build-guard` writes into the entry: the checked config (the isolate builds each
+ * issuer's policy from it: build.ts), the GUARD_CONFIG it was compiled from (as JSON text with its
+ * members in order), so a deployment whose GUARD_CONFIG was changed without a new build refuses to
+ * serve instead of serving the old one, and the edgejwt version that wrote it: the config literal
+ * has the shape of that version's GuardConfig, so an entry bundled with another version refuses too.
  *
  * @example
- * const compiled: CompiledConfig = { config, policies, source: '{"issuers":[...]}' };
+ * const compiled: CompiledConfig = { config, source: '{"issuers":[...]}', version: '0.1.0' };
  */
 export interface CompiledConfig {
   config: GuardConfig;
-  policies: readonly PolicyData[];
   source: string;
+  version: string;
 }
 
 /**
@@ -54,17 +54,22 @@ export interface CompiledConfig {
  *
  * @example
  * import { compiledWorker, keySets, remoteKeys } from 'edgejwt/worker/compiled';
- * export default compiledWorker({ config, policies, source }, { remoteKeys, keySets });
+ * export default compiledWorker({ config, source, version: '0.1.0' }, { remoteKeys, keySets });
  */
 export function compiledWorker(compiled: CompiledConfig, features: GuardFeatures): WorkerHandler {
   const source = givenFeatures(features);
   const algorithms = compiled.config.issuers.flatMap((is) => is.algorithms);
   const start = (env: GuardEnv, deps: Parameters<typeof buildParts>[2] | undefined): Promise<Guard> => {
+    // An entry from another version (or from one that wrote no version) holds a config of another shape: never read it.
+    if (compiled.version !== PACKAGE_VERSION) {
+      const built = typeof compiled.version === 'string' ? `edgejwt ${compiled.version}` : 'an older edgejwt';
+      return Promise.reject(new ConfigError('version', `built by ${built}, running ${PACKAGE_VERSION}: run edgejwt build-guard and deploy again`));
+    }
     // The text the entry was built from, as sent, needs no parse; anything else is compared as JSON.
     if (env.GUARD_CONFIG !== undefined && env.GUARD_CONFIG !== compiled.source && configSource(env.GUARD_CONFIG) !== compiled.source) {
       return Promise.reject(new ConfigError('GUARD_CONFIG', 'differs from the config this Worker was built with: run edgejwt build-guard and deploy again'));
     }
-    return buildParts(compiled.config, env, deps ?? {}, source, () => compiled.policies).then((parts) => new Guard(parts));
+    return buildParts(compiled.config, env, deps ?? {}, source).then((parts) => new Guard(parts));
   };
   const guard = workerGuard(start, undefined, usesWasmCore(algorithms) ? () => selfTest(algorithms) : () => Promise.resolve());
   // As the default Worker (default-worker.ts): built at module scope from the importable env.

@@ -1,8 +1,7 @@
-// One issuer entry of a checked config as the library's policy settings (no key), and the
-// two things every way of building the guard's verifier shares: the ConfigError a library
-// refusal becomes, and the check that a deploy-time policy literal (policy-literal.ts)
-// still says what the config says. Imports no option-checking code: a compiled entry
-// bundles this module, not policy-literal.ts.
+// One issuer entry of a checked config as the library's policy settings (no key), as the
+// policy data the guard's verifier is built from, and the ConfigError a library refusal
+// becomes. Imports no option-checking code: every guard entry bundles this module, and the
+// library's own checks run only at deploy time (src/cli/policy-agreement.ts) and in tests.
 
 import type { Algorithm } from '../algorithms.js';
 import { normaliseTyp, type ClaimPolicy } from '../claims.js';
@@ -44,22 +43,19 @@ export function issuersError(e: unknown): unknown {
 }
 
 /**
- * Whether a checked policy says exactly what the config entry says: the same algorithms in
- * order, and every claim setting as the library makes it from issuerSettings(is) and the
- * config's clockTolerance (`iss` names, audience, typ, maxTokenAge, profile, exp required,
- * no subject or required claims). A compiled entry's policy literal that does not is refused
- * (build.ts): it would lend an issuer's key to another issuer's or audience's tokens, or
- * accept what the config refuses (no exp, an older iat, another typ).
+ * The policy data the library's option code (options.ts policyData) makes of issuerSettings(is)
+ * under the config's clockTolerance, built directly: parseConfig has already refused every
+ * entry the library's checks would refuse (non-empty names, supported algorithms, typ, whole
+ * seconds, a profile with its audience), so nothing is checked again and no option code is
+ * bundled. Every guard builds its verifier from this (build.ts); `edgejwt check-config` and
+ * `build-guard` refuse a config for which it differs from policyData (src/cli/policy-agreement.ts).
  *
  * @example
- * bindsAsConfigured(config.issuers[0], policies[0], config.clockTolerance); // true for an entry build-guard wrote
+ * issuerPolicy(config.issuers[0], config.clockTolerance); // { algorithms: ['HS256'], claims: { issuer: Set {...}, ... } }
  */
-export function bindsAsConfigured(is: IssuerConfig, data: PolicyData, clockTolerance: number): boolean {
-  const claims = (data as PolicyData | undefined)?.claims as Record<string, unknown> | undefined;
-  if (typeof claims !== 'object' || claims === null || !same(is.algorithms, data.algorithms)) return false;
-  // What claimPolicy makes of issuerSettings(is) under the config's clockTolerance. Typed: a member the
-  // library adds to ClaimPolicy does not compile here (an optional one refuses every literal) until it is named.
-  const want: ClaimPolicy = {
+export function issuerPolicy(is: IssuerConfig, clockTolerance: number): PolicyData {
+  // Typed, every member written out: a member the library adds to ClaimPolicy does not compile here until it is named.
+  const claims: ClaimPolicy = {
     issuer: new Set(is.issuer),
     audience: is.audience.length === 0 ? undefined : new Set(is.audience),
     subject: undefined,
@@ -70,17 +66,5 @@ export function bindsAsConfigured(is: IssuerConfig, data: PolicyData, clockToler
     requireExp: true,
     profile: is.profile,
   };
-  const names = Object.keys(want);
-  // No member missing or extra: a literal of another shape (an older or newer build-guard) is refused, not half read.
-  return Object.keys(claims).length === names.length && names.every((n) => Object.hasOwn(claims, n) && same(want[n as keyof ClaimPolicy], claims[n]));
-}
-
-/** `got` holds what `want` holds: a Set with the same members, an array with the same items in order, or the same value. */
-function same(want: unknown, got: unknown): boolean {
-  if (want instanceof Set) {
-    const g = got as ReadonlySet<unknown> | undefined;
-    return typeof g?.has === 'function' && g.size === want.size && [...want].every((v) => g.has(v));
-  }
-  if (Array.isArray(want)) return Array.isArray(got) && got.length === want.length && want.every((v, i) => got[i] === v);
-  return got === want;
+  return { algorithms: [...is.algorithms], claims };
 }

@@ -5,7 +5,6 @@
 import type { GuardDeps, GuardEnv } from './build.js';
 import { buildParts } from './build.js';
 import { parseConfig } from './config.js';
-import { checkedPolicies } from './policy-literal.js';
 import type { EmbeddedGuard, GuardConfigSource } from './embed.js';
 import { embeddedGuard, rawConfigOf } from './embed.js';
 import { givenFeatures, type GuardFeatures } from './features/registry.js';
@@ -54,5 +53,5 @@ export function createLeanGuard(config?: GuardConfigSource, options: LeanGuardOp
   const { features = {}, ...deps } = options;
   const source = givenFeatures(features);
   const check = (env: GuardEnv) => selfTestFor(config, env);
-  return embeddedGuard((env, d) => buildParts(parseConfig(rawConfigOf(config, env)), env, d ?? {}, source, checkedPolicies).then((parts) => new EmbeddableGuard(parts)), deps, check);
+  return embeddedGuard((env, d) => buildParts(parseConfig(rawConfigOf(config, env)), env, d ?? {}, source).then((parts) => new EmbeddableGuard(parts)), deps, check);
 }

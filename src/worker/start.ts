@@ -5,7 +5,6 @@
 
 import { buildParts, type GuardDeps, type GuardEnv } from './build.js';
 import { parseConfig } from './config.js';
-import { checkedPolicies } from './policy-literal.js';
 import { embeddedGuard, rawConfigOf, type EmbeddedGuard, type GuardConfigSource } from './embed.js';
 import { allFeatures } from './features/all.js';
 import type { FeatureSource } from './features/registry.js';
@@ -21,7 +20,7 @@ import { selfTestFor } from './self-test-needed.js';
  * const res = await guard.handle(request, ctx);
  */
 export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?: unknown, features: FeatureSource = allFeatures): Promise<EmbeddableGuard> {
-  return new EmbeddableGuard(await buildParts(parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig), env, deps, features, checkedPolicies));
+  return new EmbeddableGuard(await buildParts(parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig), env, deps, features));
 }
 
 /**

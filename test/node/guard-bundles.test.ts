@@ -59,16 +59,19 @@ describe('guard bundles hold only the features used', () => {
     for (const f of ['src/worker/config.ts', 'src/worker/issuers-config.ts', 'src/worker/cache-config.ts', ...FEATURE_FILES]) expect(files).not.toContain(f);
   });
 
-  it('compiled_entry_bundles_no_option_checks: the entry builds its verifier from the policy literal build-guard wrote (src/policy-from.ts), so neither the options code nor the checks that made the literal are bundled', async () => {
+  it('compiled_entry_bundles_no_option_checks: the entry builds each issuer\'s policy from its config literal (issuer-settings.ts issuerPolicy, src/policy-from.ts), so no options code and no deploy-time check is bundled; neither does the lean guard', async () => {
     const entry = guardEntry(HS_CONFIG, './src/worker/compiled.ts');
-    expect(entry.code).toMatch(/\nconst policies = \[\{"algorithms":\["HS256"\],"claims":\{"issuer":new Set\(\["https:\/\/id\.example\.com"\]\)/);
+    expect(entry.code).not.toContain('const policies');
+    expect(entry.code).toMatch(/export default compiledWorker\(\{ config, source: ".*", version: "\d[^"]*" \}/);
     const files = await bundledFiles(entry.code);
     expect(files).toContain('src/policy-from.ts');
     expect(files).toContain('src/worker/self-test.ts');
-    for (const f of ['src/options.ts', 'src/option-names.ts', 'src/hmac/source.ts', 'src/worker/policy-literal.ts', 'src/worker/config-literal.ts', 'src/keys/jwk-bytes.ts']) expect(files).not.toContain(f);
-    // The default Worker still checks the policies from options at start (same verify code after that).
+    for (const f of ['src/options.ts', 'src/option-names.ts', 'src/hmac/source.ts', 'src/cli/policy-agreement.ts', 'src/worker/config-literal.ts', 'src/keys/jwk-bytes.ts']) expect(files).not.toContain(f);
+    // The lean guard parses its config at start and then builds the same way: the parser, not the options code.
     const lean = await bundledFiles(`import { createLeanGuard } from './src/worker/lean.ts';\nexport default createLeanGuard();`);
-    for (const f of ['src/options.ts', 'src/worker/policy-literal.ts', 'src/policy-from.ts']) expect(lean).toContain(f);
+    expect(lean).toContain('src/policy-from.ts');
+    expect(lean).toContain('src/worker/config.ts');
+    for (const f of ['src/options.ts', 'src/cli/policy-agreement.ts']) expect(lean).not.toContain(f);
   });
 
   it('compiled_hs256_entry_holds_no_optional_stage: no CORS, admin, rules, key-set, cookie-source, service-origin or payload-header code in a one-issuer HS256 entry', async () => {

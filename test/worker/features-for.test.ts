@@ -12,7 +12,6 @@ import { allFeatures } from '../../src/worker/features/all.js';
 import { featuresFor, givenFeatures, type FeatureSource } from '../../src/worker/features/registry.js';
 import { buildSteps } from '../../src/worker/features/build-step.js';
 import { AUD, CACHE_KEY, HS_ISS, ISS, JWKS_URL, demoKeys, jwksOf, kv } from './harness.js';
-import { checkedPolicies } from '../../src/worker/policy-literal.js';
 
 const b64u = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
@@ -40,7 +39,7 @@ describe('features_for_matches_what_the_guard_asks', () => {
         asked.add(name);
         return allFeatures(name, setting);
       };
-      await buildParts(config, env, { log: () => undefined }, recording, checkedPolicies);
+      await buildParts(config, env, { log: () => undefined }, recording);
       expect([...asked].sort(), JSON.stringify(raw)).toEqual([...featuresFor(config)].sort());
       configs++;
     }
@@ -79,11 +78,11 @@ describe('feature_build_steps_keep_the_check_order', () => {
     const parts = await buildParts(config, env, { log: () => undefined }, (name, setting) => {
       asked.push(name);
       return allFeatures(name, setting);
-    }, checkedPolicies);
+    });
     expect(asked).toEqual(['admin', 'serviceOrigin', 'tokenSources', 'forwardPayload', 'dpop', 'revocation', 'cors', 'rules']);
     // dpop proves a key, then the sender constraint, then revocation last.
     expect(parts.afterVerify).toHaveLength(3);
     expect(parts.reserved).toBeDefined();
-    await expect(buildParts(config, env, { log: () => undefined }, givenFeatures({}), checkedPolicies)).rejects.toMatchObject({ setting: 'admin' });
+    await expect(buildParts(config, env, { log: () => undefined }, givenFeatures({}))).rejects.toMatchObject({ setting: 'admin' });
   });
 });

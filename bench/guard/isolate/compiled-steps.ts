@@ -17,7 +17,7 @@ import { Counters } from '../../../src/worker/counters.ts';
 import { cacheKeyBytes } from '../../../src/worker/cache-key.ts';
 import { selfTest, usesWasmCore } from '../../../src/worker/self-test.ts';
 import { twoStepVerifierFrom } from '../../../src/verify-path.ts';
-import type { PolicyData } from '../../../src/options.ts';
+import { issuerPolicy } from '../../../src/worker/issuer-settings.ts';
 import { policyFrom } from '../../../src/policy-from.ts';
 import { hmacSpec } from '../../../src/alg-base.ts';
 import { secretEntry } from '../../../src/keys/secret.ts';
@@ -30,14 +30,14 @@ const marks: string[] = [];
 const mark = (name: string): void => void marks.push(`${name}=${Date.now() - T0}`);
 
 /** buildParts' pieces one by one, each marked: counters, the CACHE_KEY read, the keySets lookup, each issuer's verifier alone. */
-async function pieces(config: GuardConfig, policies: readonly PolicyData[], env: GuardEnv, features: GuardFeatures): Promise<void> {
+async function pieces(config: GuardConfig, env: GuardEnv, features: GuardFeatures): Promise<void> {
   new Counters(() => undefined, Date.now(), () => Date.now());
   cacheKeyBytes(env.CACHE_KEY);
   mark('split: counters + CACHE_KEY');
   const source = givenFeatures(features);
   const keySets = hmacOnly(config) ? undefined : await source('keySets', 'issuers');
   mark('split: feature lookups');
-  for (const [i, is] of config.issuers.entries()) {
+  for (const is of config.issuers) {
     const src = is.source;
     let source: Parameters<typeof policyFrom>[2];
     if (src.kind === 'secret') {
@@ -48,14 +48,14 @@ async function pieces(config: GuardConfig, policies: readonly PolicyData[], env:
       const set = keySets!.createLocalJWKSet(src.jwks as never);
       source = () => set;
     } else continue;
-    // As build.ts: the compiled policy literal, no option code.
-    twoStepVerifierFrom([policyFrom(policies[i]!, keySets?.algSpec ?? hmacSpec, source)]);
+    // As build.ts: the policy made from the config entry, no option code.
+    twoStepVerifierFrom([policyFrom(issuerPolicy(is, config.clockTolerance), keySets?.algSpec ?? hmacSpec, source)]);
     mark(`split: issuer ${is.algorithms.join('/')} alone`);
   }
 }
 
 /** compiledWorker as compiled.ts composes it, marked. */
-export function compiledWorker(compiled: { config: GuardConfig; policies: readonly PolicyData[]; source: string }, features: GuardFeatures): { fetch(r: Request, env: GuardEnv, ctx: { waitUntil(p: Promise<unknown>): void }): Promise<Response> } {
+export function compiledWorker(compiled: { config: GuardConfig; source: string; version: string }, features: GuardFeatures): { fetch(r: Request, env: GuardEnv, ctx: { waitUntil(p: Promise<unknown>): void }): Promise<Response> } {
   mark('bundle evaluated');
   const source = givenFeatures(features);
   const algorithms = compiled.config.issuers.flatMap((is) => is.algorithms);
@@ -64,12 +64,12 @@ export function compiledWorker(compiled: { config: GuardConfig; policies: readon
     if (env.GUARD_CONFIG !== undefined && env.GUARD_CONFIG !== compiled.source && configSource(env.GUARD_CONFIG) !== compiled.source) throw new Error('GUARD_CONFIG differs');
     mark('GUARD_CONFIG check');
     if (env.BENCH_SPLIT === '1') {
-      await pieces(compiled.config, compiled.policies, env, features);
+      await pieces(compiled.config, env, features);
       // buildParts once more before the one the guard keeps: what it costs once its code has run.
-      await buildParts(compiled.config, env, deps ?? {}, source, () => compiled.policies);
+      await buildParts(compiled.config, env, deps ?? {}, source);
       mark('split: buildParts once before');
     }
-    const parts = await buildParts(compiled.config, env, deps ?? {}, source, () => compiled.policies);
+    const parts = await buildParts(compiled.config, env, deps ?? {}, source);
     mark('buildParts');
     const inner = parts.verifier;
     let opened = false;
