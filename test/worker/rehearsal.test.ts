@@ -2,12 +2,12 @@
 // synthetic request runs through a Guard of its own. It must leave no trace on the real
 // guard (counters, rejection log, log, analytics, L1), never reach the origin, never
 // break the guard when it fails, and leave every real answer as it would have been.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { GuardDeps, GuardEnv } from '../../src/worker/build.js';
 import type { GuardConfigInput } from '../../src/worker/config-input.js';
 import { embeddedGuard, type EmbeddedGuard } from '../../src/worker/embed.js';
 import type { EmbeddableGuard } from '../../src/worker/embeddable-guard.js';
-import type { Guard } from '../../src/worker/guard.js';
+import { Guard } from '../../src/worker/guard.js';
 import { rehearse } from '../../src/worker/rehearsal.js';
 import { selfTest } from '../../src/worker/self-test.js';
 import { startGuard } from '../../src/worker/start.js';
@@ -18,6 +18,7 @@ let k: Keys;
 beforeAll(async () => {
   k = await demoKeys();
 });
+afterEach(() => vi.restoreAllMocks());
 
 const ADMIN = { path: '/_guard/counters', secretBinding: 'ADMIN_SECRET' };
 const ADMIN_SECRET = 'an-admin-secret-of-some-length';
@@ -74,8 +75,40 @@ function warmed(config: GuardConfigInput, env: GuardEnv, deps: GuardDeps = {}, f
   return { embedded, built: () => built!, partsReads: () => reads, lines };
 }
 
-/** Until the module scope's work settles: the build, the self-test and the rehearsal wait on nothing outside the isolate. */
-const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 50));
+/** Polls every 5 ms until `done()`, failing after 5 s with what did not happen (a loaded machine is slow, never wrong). */
+async function until(done: () => boolean, what: string): Promise<void> {
+  for (const start = Date.now(); !done(); ) {
+    if (Date.now() - start > 5000) throw new Error(`${what}: not within 5 s`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/**
+ * Watches Guard.handle: before any real request only a rehearsal calls it (the rehearsal's own
+ * Guard), so `rehearsed(n)` resolves once `n` rehearsals have been answered.
+ */
+function rehearsals(): { rehearsed: (n?: number) => Promise<void>; handle: MockInstance } {
+  const handle = vi.spyOn(Guard.prototype, 'handle');
+  return {
+    handle,
+    async rehearsed(n = 1) {
+      await until(() => handle.mock.results.length >= n, `${n} rehearsal(s) started`);
+      await Promise.all(handle.mock.results.slice(0, n).map((r) => r.value as Promise<Response>));
+    },
+  };
+}
+
+/** Polls until `value()` has not changed for 50 ms (at most 5 s): trailing work of a build with nothing to wait on. */
+async function quiet(value: () => number): Promise<void> {
+  let last = value();
+  let still = Date.now();
+  await until(() => {
+    const v = value();
+    if (v !== last) [last, still] = [v, Date.now()];
+    return Date.now() - still >= 50;
+  }, 'quiet');
+}
+
 const req = (path: string, init: RequestInit = {}): Request => new Request(`https://api.example.com${path}`, init);
 
 describe('the rehearsal at startup', () => {
@@ -84,9 +117,10 @@ describe('the rehearsal at startup', () => {
     ['refused by a rule after its verify', refused],
   ])('rehearsal_leaves_no_trace (%s): counters, rejection log, log, analytics and L1 of the real guard unchanged after warm', async (_, config) => {
     const env = { ADMIN_SECRET, ANALYTICS: analytics() };
+    const r = rehearsals();
     const w = warmed(config(), env);
-    await settle();
-    expect(w.partsReads()).toBeGreaterThan(0); // the rehearsal ran
+    await r.rehearsed(); // answered: whatever trace it could leave is there now
+    expect(w.partsReads()).toBeGreaterThan(0);
     const g = w.built();
     expect(g.parts.counters.snapshot()).toEqual({});
     expect(g.tiers.l1Size).toBe(0);
@@ -103,10 +137,11 @@ describe('the rehearsal at startup', () => {
       calls.push(new Request(r).url);
       return Promise.resolve(new Response('from the origin'));
     };
+    const r = rehearsals();
     const url = warmed({ issuers: [issuer()], origin: 'https://origin.example.com' }, {}, { fetch: recording as typeof fetch });
     const service = { fetch: (r: Request) => recording(r) };
     const bound = warmed({ issuers: [issuer()], origin: { service: 'API' } } as GuardConfigInput, { API: service });
-    await settle();
+    await r.rehearsed(2);
     expect(url.partsReads()).toBeGreaterThan(0);
     expect(bound.partsReads()).toBeGreaterThan(0);
     expect(calls).toEqual([]);
@@ -120,8 +155,8 @@ describe('the rehearsal at startup', () => {
   it('rehearsal_failure_keeps_guard_serving: a rehearsal that throws is dropped; the guard serves, nothing logged', async () => {
     const env = { ADMIN_SECRET };
     const w = warmed(accepted(), env, {}, true);
-    await settle();
-    expect(w.partsReads()).toBeGreaterThan(0); // the rehearsal ran, and its first read threw
+    // The rehearsal ran, and its first read threw (rehearse catches it in the same turn).
+    await until(() => w.partsReads() > 0, 'the rehearsal read the parts');
     const before = w.lines.length;
     const res = await w.embedded.fetch(req('/orders', bearer(await token(k.ed))), { ...env }, new TestCtx());
     expect(res.status).toBe(200);
@@ -181,13 +216,13 @@ describe('the rehearsal at startup', () => {
     crypto.subtle.sign = (...a: Parameters<typeof sign>) => (calls.push('subtle.sign'), sign(...a));
     try {
       await startGuard(env, { fetch, log: () => undefined }, raw);
-      await settle();
+      await quiet(() => calls.length);
       const alone = calls.splice(0);
+      const r = rehearsals();
       const w = warmed(raw, env, { fetch });
-      // Until the rehearsal started (a loaded machine may take longer than one settle), then until it is done.
-      for (let i = 0; i < 40 && w.partsReads() === 0; i++) await settle();
-      await settle();
-      expect(w.partsReads()).toBeGreaterThan(0); // the rehearsal ran
+      await r.rehearsed();
+      await quiet(() => calls.length);
+      expect(w.partsReads()).toBeGreaterThan(0);
       expect(calls).toEqual(alone);
     } finally {
       crypto.subtle.sign = sign;
@@ -206,8 +241,10 @@ describe('the rehearsal at startup', () => {
     // Built in the first request, without a warm: no rehearsal.
     const plain = embeddedGuard((e, d) => startGuard(e, d, accepted()), { log: () => undefined }, () => selfTest());
     const plainEnv = { ...env }; // one env object: one guard for every request
+    const r = rehearsals();
     const rehearsed = warmed(accepted(), env);
-    await settle();
+    await r.rehearsed();
+    vi.restoreAllMocks(); // the requests below call handle too
     expect(rehearsed.partsReads()).toBeGreaterThan(0);
     for (const [a, b] of requests().map((r, i) => [r, requests()[i]!] as const)) {
       const x = await plain.fetch(a, plainEnv, new TestCtx());
