@@ -58,10 +58,11 @@ export interface CompiledConfig {
  */
 export function compiledWorker(compiled: CompiledConfig, features: GuardFeatures): WorkerHandler {
   const source = givenFeatures(features);
-  const algorithms = compiled.config.issuers.flatMap((is) => is.algorithms);
+  // An entry from another version (or from one that wrote no version) holds a config of another shape: never read it.
+  const sameVersion = compiled.version === PACKAGE_VERSION;
+  const algorithms = sameVersion ? compiled.config.issuers.flatMap((is) => is.algorithms) : [];
   const start = (env: GuardEnv, deps: Parameters<typeof buildParts>[2] | undefined): Promise<Guard> => {
-    // An entry from another version (or from one that wrote no version) holds a config of another shape: never read it.
-    if (compiled.version !== PACKAGE_VERSION) {
+    if (!sameVersion) {
       const built = typeof compiled.version === 'string' ? `edgejwt ${compiled.version}` : 'an older edgejwt';
       return Promise.reject(new ConfigError('version', `built by ${built}, running ${PACKAGE_VERSION}: run edgejwt build-guard and deploy again`));
     }

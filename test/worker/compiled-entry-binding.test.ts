@@ -76,6 +76,8 @@ describe('a compiled entry against its config and its edgejwt', () => {
       ['empty', { ...good, version: '' }, 'edgejwt '],
       // What the previous build-guard wrote: { config, policies, source }, no version.
       ['no version', { config: good.config, policies: [], source: good.source } as unknown as CompiledConfig, 'an older edgejwt'],
+      // A config literal of another shape is never read (not even for the self-test's algorithms).
+      ['another config shape', { config: { issuerList: [] }, source: good.source, version: '9.0.0' } as unknown as CompiledConfig, 'edgejwt 9.0.0'],
     ];
     for (const [name, entry, built] of others) {
       const messages = await expectRefused(name, compiledWorker(entry, {}), env, [own, own], 'version');
