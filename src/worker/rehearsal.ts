@@ -11,24 +11,32 @@
 //  - its L1 is its own (a new VerifyTiers), dropped with it.
 // It is never reachable from the network, and any fault in it is dropped: it is only a warm-up.
 // A config of RS*, PS* and ES* only is not rehearsed: its guard never starts the Wasm core,
-// and the self-test's HS256 token would start it.
+// and the self-test's HS256 token would start it. A config that allows HS* rehearses the
+// HS256 token; one that allows EdDSA (or Ed25519) rehearses an EdDSA token too
+// (rehearsal-eddsa.ts: a public RFC 8032 key), which takes the core's Ed25519 known answer,
+// import and verify before a client's request does. An EdDSA-only config rehearses EdDSA
+// only: the chain is the same, the HMAC code is the self-test's, and each pass costs a request.
 
 import type { GuardParts } from './build.js';
 import type { GuardConfig, IssuerConfig } from './config.js';
 import { Counters } from './counters.js';
 import { Guard } from './guard.js';
 import { RejectionLog } from './rejection-log.js';
-import { SELF_TEST, selfTestVerifier, usesWasmCore } from './self-test.js';
+import { REHEARSAL_EDDSA, eddsaRehearsalVerifier } from './rehearsal-eddsa.js';
+import { SELF_TEST, coreFamily, selfTestVerifier } from './self-test.js';
 import { senderConstraintStage } from './sender-constraint.js';
 
-/** The rehearsal's one issuer: the self-test's, bound to its own audience. */
-const REHEARSAL_ISSUER: IssuerConfig = {
+/** Which of the core's families a rehearsal runs: the self-test's HS256 token, or the EdDSA one. */
+type Family = 'HS' | 'EdDSA';
+
+/** The rehearsal's one issuer: the self-test's, bound to its own audience, for the family's one algorithm. */
+const rehearsalIssuer = (family: Family): IssuerConfig => ({
   issuer: [SELF_TEST.issuer],
   audience: [SELF_TEST.issuer],
   claims: {},
-  algorithms: ['HS256'],
+  algorithms: [family === 'HS' ? 'HS256' : 'EdDSA'],
   source: { kind: 'secret', binding: '' },
-};
+});
 
 const quiet = (): void => undefined;
 /** Where the rehearsal's forward goes instead of the origin. */
@@ -37,16 +45,17 @@ const sink = (): Promise<Response> => Promise.resolve(new Response(null, { statu
 /**
  * The parts of the rehearsal's Guard: the real guard's pure pieces (config apart from its
  * issuers and stateful sections, token reader, CORS, rules, reserved paths, payload header,
- * the service request's builder, the clock), everything that holds state or reaches out new or left out.
+ * the service request's builder, the clock), everything that holds state or reaches out new or left out;
+ * the verifier is the self-test's HS256 one, or for `family` 'EdDSA' the rehearsal's EdDSA one.
  *
  * @example
  * const g = new Guard(rehearsalParts(guard.parts));
  */
-export function rehearsalParts(real: GuardParts): GuardParts {
-  const config: GuardConfig = { ...real.config, issuers: [REHEARSAL_ISSUER], admin: undefined, revocation: undefined, dpop: undefined, originAssertion: undefined };
+export function rehearsalParts(real: GuardParts, family: Family = 'HS'): GuardParts {
+  const config: GuardConfig = { ...real.config, issuers: [rehearsalIssuer(family)], admin: undefined, revocation: undefined, dpop: undefined, originAssertion: undefined };
   const now = real.now;
   // The self-test's checked policy (no option code in the bundle), with the config's clock tolerance.
-  const verifier = selfTestVerifier('HS256', SELF_TEST.key, config.clockTolerance);
+  const verifier = family === 'HS' ? selfTestVerifier('HS256', SELF_TEST.key, config.clockTolerance) : eddsaRehearsalVerifier(config.clockTolerance);
   return {
     config,
     verifier,
@@ -69,28 +78,37 @@ export function rehearsalParts(real: GuardParts): GuardParts {
   };
 }
 
-/** The rehearsal's request: the self-test token where the config reads tokens first. */
-function rehearsalRequest(config: GuardConfig): Request {
+/** The rehearsal's request: `token` where the config reads tokens first. */
+function rehearsalRequest(config: GuardConfig, token: string): Request {
   const source = config.tokenSources[0];
   const headers = new Headers();
-  if (source !== undefined && 'cookie' in source) headers.set('cookie', `${source.cookie}=${SELF_TEST.token}`);
-  else headers.set(source?.header ?? 'authorization', `Bearer ${SELF_TEST.token}`);
+  if (source !== undefined && 'cookie' in source) headers.set('cookie', `${source.cookie}=${token}`);
+  else headers.set(source?.header ?? 'authorization', `Bearer ${token}`);
   return new Request('https://rehearsal.invalid/rehearsal', { headers });
 }
 
+/** One synthetic request for `family` through a rehearsal Guard of its own over `real`. */
+async function rehearseFamily(real: GuardParts, family: Family): Promise<void> {
+  const parts = rehearsalParts(real, family);
+  const token = family === 'HS' ? SELF_TEST.token : REHEARSAL_EDDSA.token;
+  const res = await new Guard(parts).handle(rehearsalRequest(parts.config, token), { waitUntil: (p) => void p.catch(quiet) });
+  await res.body?.cancel();
+}
+
 /**
- * Run one synthetic request through a rehearsal Guard over `guard`'s parts; resolves once it
- * is answered, never rejects (a fault is dropped: the real guard serves regardless).
+ * Run one synthetic request through a rehearsal Guard over `guard`'s parts for each of the
+ * Wasm core's families the config allows (HS*: the self-test's token; EdDSA: REHEARSAL_EDDSA's);
+ * resolves once they are answered, never rejects (a fault is dropped: the real guard serves regardless).
  *
  * @example
  * guardPromise.then(rehearse, () => undefined);
  */
 export async function rehearse(guard: Guard): Promise<void> {
   try {
-    if (!usesWasmCore(guard.parts.config.issuers.flatMap((is) => is.algorithms))) return;
-    const parts = rehearsalParts(guard.parts);
-    const res = await new Guard(parts).handle(rehearsalRequest(parts.config), { waitUntil: (p) => void p.catch(quiet) });
-    await res.body?.cancel();
+    const real = guard.parts;
+    const families = new Set(real.config.issuers.flatMap((is) => is.algorithms.map(coreFamily)));
+    if (families.has('HS')) await rehearseFamily(real, 'HS');
+    if (families.has('EdDSA')) await rehearseFamily(real, 'EdDSA');
   } catch {
     // Only a warm-up: the real guard is untouched and serves whatever happened here.
   }

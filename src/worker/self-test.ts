@@ -104,11 +104,12 @@ export async function selfTest(algorithms: readonly string[] = []): Promise<void
  * The checked policy the known answers are verified under, as policyData makes it from
  * `{ issuer, audience: issuer, algorithms: [alg] }` (test/node/self-test-vector.test.ts checks
  * that): a literal, so the self-test runs no option code (a compiled guard bundles none).
+ * The rehearsal's EdDSA verifier (rehearsal-eddsa.ts) takes the same claims.
  *
  * @example
  * selfTestPolicy('HS256').claims.audience; // Set { 'edgejwt:self-test' }
  */
-export function selfTestPolicy(alg: 'HS256' | 'HS384' | 'HS512'): PolicyData {
+export function selfTestPolicy(alg: 'HS256' | 'HS384' | 'HS512' | 'EdDSA'): PolicyData {
   const names = new Set([SELF_TEST.issuer]);
   return {
     algorithms: [alg],

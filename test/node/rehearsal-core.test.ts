@@ -3,8 +3,9 @@
 // self-test's HS256 one. Node only: the core is one per process, and Vitest gives each
 // file its own, so `coreStarted()` is false until this file starts it.
 import { generateKeyPairSync } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JWK } from '../../src/index.js';
+import { Core } from '../../src/wasm/core.js';
 import { coreStarted } from '../../src/wasm/instance.js';
 import { rehearse } from '../../src/worker/rehearsal.js';
 import { startGuard } from '../../src/worker/start.js';
@@ -14,6 +15,22 @@ const config = (algorithms: string[]) => ({
   issuers: [{ issuer: 'https://id.example', audience: 'api', algorithms, jwks: { keys: [{ ...rsJwk, kid: 'r1' }] } }],
   origin: 'builtin:echo',
 });
+
+afterEach(() => vi.restoreAllMocks());
+
+/** Every answer of the core's Ed25519 verify while `run` runs. */
+async function ed25519Answers(run: () => Promise<void>): Promise<boolean[]> {
+  const answers: boolean[] = [];
+  const verify = Core.prototype.verify;
+  const spy = vi.spyOn(Core.prototype, 'verify').mockImplementation(function (this: Core, scheme, slot, signed) {
+    const answer = verify.call(this, scheme, slot, signed);
+    if (scheme === 'ed25519') answers.push(answer);
+    return answer;
+  });
+  // Restored at once: a second spy would wrap this one and call itself.
+  await run().finally(() => spy.mockRestore());
+  return answers;
+}
 
 describe('the rehearsal and the Wasm core', () => {
   it('rehearsal_never_starts_core_for_webcrypto_config', async () => {
@@ -28,5 +45,17 @@ describe('the rehearsal and the Wasm core', () => {
     const guard = await startGuard({ GUARD_CONFIG: JSON.stringify(raw), HS: Buffer.alloc(32, 7).toString('base64url') }, { log: () => undefined });
     await rehearse(guard);
     expect(coreStarted()).toBe(true);
+  });
+
+  it('rehearsal_warms_eddsa_only_when_configured', async () => {
+    const hsOnly = { issuers: [{ issuer: 'https://hs.example', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS' }], origin: 'builtin:echo' };
+    const hsGuard = await startGuard({ GUARD_CONFIG: JSON.stringify(hsOnly), HS: Buffer.alloc(32, 7).toString('base64url') }, { log: () => undefined });
+    // An HS-only config never reaches the core's Ed25519 code (the core itself does start).
+    expect(await ed25519Answers(() => rehearse(hsGuard))).toEqual([]);
+    const edJwk = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }) as JWK;
+    const edOnly = { issuers: [{ issuer: 'https://id.example', audience: 'api', algorithms: ['EdDSA'], jwks: { keys: [{ ...edJwk, kid: 'e1' }] } }], origin: 'builtin:echo' };
+    const edGuard = await startGuard({ GUARD_CONFIG: JSON.stringify(edOnly) }, { log: () => undefined });
+    // The known answer (accept, refuse on another message, refuse a flipped bit), then the rehearsal's token accepted.
+    expect(await ed25519Answers(() => rehearse(edGuard))).toEqual([true, false, false, true]);
   });
 });
