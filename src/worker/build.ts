@@ -26,6 +26,7 @@ import { RejectionLog } from './rejection-log.js';
 import { senderConstraintStage } from './sender-constraint.js';
 import { AUTHORIZATION_TOKEN } from './authorization-token.js';
 import type { KvJwksStore } from './jwks-store.js';
+import type { eddsaRehearsal } from './rehearsal-eddsa.js';
 import { hmacOnly, usesRemoteKeys, type FeatureBuild, type FeaturePieces, type FeatureSource, type TokenReader } from './features/registry.js';
 import { runBuildSteps } from './features/build-step.js';
 import { cacheKeyBytes } from './cache-key.js';
@@ -90,6 +91,8 @@ export interface GuardParts extends Omit<FeaturePieces, 'tokens' | 'proving' | '
   fetch: typeof fetch;
   now: () => number;
   log: (line: string) => void;
+  /** The startup rehearsal's EdDSA vector (rehearsal.ts), from the keySets feature when the config has key sets. */
+  eddsaRehearsal?: typeof eddsaRehearsal | undefined;
 }
 
 /**
@@ -183,5 +186,6 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     fetch: baseFetch,
     now,
     log,
+    eddsaRehearsal: keySets?.eddsaRehearsal,
   };
 }

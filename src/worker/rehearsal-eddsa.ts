@@ -1,18 +1,16 @@
 // The rehearsal's EdDSA token (rehearsal.ts): for a config whose issuers allow EdDSA, it
-// takes the library's real Ed25519 path once at startup (the core's known answer, the key's
-// import into a slot, the verify), so a fresh isolate's first EdDSA client request does not
-// compile it. Signed once, offline, with RFC 8032 §7.1 TEST 1's published secret key
-// (9d61b19d…7f60): its public key below is public by design, and no real key is involved.
-// test/node/rehearsal-eddsa-vector.test.ts signs it again with node:crypto and checks it.
+// takes the library's real Ed25519 path once at startup (an inline key set's JWK, the core's
+// known answer, the key's import into a slot, the verify), so a fresh isolate's first EdDSA
+// client request does not compile it. Signed once, offline, with RFC 8032 §7.1 TEST 1's
+// published secret key (9d61b19d…7f60): its public key below is public by design, and no
+// real key is involved. test/node/rehearsal-eddsa-vector.test.ts signs it again and checks it.
+// Reached through the keySets feature (key-sets.ts), which every EdDSA config needs: an
+// HMAC-only guard's bundle carries none of it.
 
 import { algSpec } from '../algorithms.js';
-import { decodeSegment } from '../b64.js';
-import { KeyEntry } from '../keys/entry.js';
-import { singleKey } from '../keys/single.js';
+import { createLocalJWKSet } from '../keys/local.js';
 import { policyFrom } from '../policy-from.js';
-import { WasmHandle, type Handle } from '../signature.js';
 import { twoStepVerifierFrom, type TwoStepVerifier } from '../verify-path.js';
-import { importEd25519Key } from '../wasm/ed25519-key.js';
 import { selfTestPolicy } from './self-test.js';
 
 /**
@@ -28,20 +26,24 @@ export const REHEARSAL_EDDSA = {
     'eyJhbGciOiJFZERTQSIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJlZGdland0OnNlbGYtdGVzdCIsImF1ZCI6ImVkZ2Vqd3Q6c2VsZi10ZXN0Iiwic3ViIjoic2VsZi10ZXN0IiwiZXhwIjo0MTAyNDQ0ODAwfQ.RwFidgTof3KfBfmzK3WhyRWlxrI8Z-BKqkg6mULN___5bgq7-C12FXOREXb0dTHHBNy3x9AZlt3nze5ONx3VBQ',
 } as const;
 
+/** A rehearsal's token and the verifier that accepts it. */
+export interface RehearsalVector {
+  token: string;
+  verifier: TwoStepVerifier;
+}
+
 /**
- * The verify path over the self-test's issuer for EdDSA alone, keyed with REHEARSAL_EDDSA's
- * public key, imported into the Wasm core at its first verify as a JWK's would be
- * (importEd25519Key: the known answer first), with `clockTolerance` seconds of skew.
+ * REHEARSAL_EDDSA's token, and the verify path over the self-test's issuer for EdDSA alone
+ * keyed with an inline set of its one public key (built, and imported into the Wasm core,
+ * at its first verify, as a configured `jwks` key is), with `clockTolerance` seconds of skew.
  *
  * @example
- * const v = eddsaRehearsalVerifier();
- * v.verifyOpened(v.open(REHEARSAL_EDDSA.token));
+ * const { token, verifier } = eddsaRehearsal(0);
+ * verifier.verifyOpened(verifier.open(token));
  */
-export function eddsaRehearsalVerifier(clockTolerance = 0): TwoStepVerifier {
+export function eddsaRehearsal(clockTolerance: number): RehearsalVector {
   const data = selfTestPolicy('EdDSA');
   const policy = { ...data, claims: { ...data.claims, clockTolerance } };
-  const x = decodeSegment(REHEARSAL_EDDSA.publicKey, 0, REHEARSAL_EDDSA.publicKey.length)!;
-  let handle: Handle | undefined;
-  const entry = new KeyEntry({ kty: 'OKP', crv: 'Ed25519', usable: true, make: () => (handle ??= new WasmHandle(importEd25519Key(x))), lazy: () => true });
-  return twoStepVerifierFrom([policyFrom(policy, algSpec, (specs) => singleKey(entry, specs))]);
+  const keys = createLocalJWKSet({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: REHEARSAL_EDDSA.publicKey }] });
+  return { token: REHEARSAL_EDDSA.token, verifier: twoStepVerifierFrom([policyFrom(policy, algSpec, () => keys)]) };
 }

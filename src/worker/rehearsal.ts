@@ -13,28 +13,26 @@
 // A config of RS*, PS* and ES* only is not rehearsed: its guard never starts the Wasm core,
 // and the self-test's HS256 token would start it. A config that allows HS* rehearses the
 // HS256 token; one that allows EdDSA (or Ed25519) rehearses an EdDSA token too
-// (rehearsal-eddsa.ts: a public RFC 8032 key), which takes the core's Ed25519 known answer,
-// import and verify before a client's request does. An EdDSA-only config rehearses EdDSA
-// only: the chain is the same, the HMAC code is the self-test's, and each pass costs a request.
+// (rehearsal-eddsa.ts: a public RFC 8032 key, reached through the keySets feature every
+// EdDSA config uses), which takes the core's Ed25519 known answer, import and verify before
+// a client's request does. An EdDSA-only config rehearses EdDSA only: the chain is the same,
+// the HMAC code is the self-test's, and each pass costs about a request.
 
 import type { GuardParts } from './build.js';
 import type { GuardConfig, IssuerConfig } from './config.js';
 import { Counters } from './counters.js';
 import { Guard } from './guard.js';
 import { RejectionLog } from './rejection-log.js';
-import { REHEARSAL_EDDSA, eddsaRehearsalVerifier } from './rehearsal-eddsa.js';
+import type { RehearsalVector } from './rehearsal-eddsa.js';
 import { SELF_TEST, coreFamily, selfTestVerifier } from './self-test.js';
 import { senderConstraintStage } from './sender-constraint.js';
 
-/** Which of the core's families a rehearsal runs: the self-test's HS256 token, or the EdDSA one. */
-type Family = 'HS' | 'EdDSA';
-
-/** The rehearsal's one issuer: the self-test's, bound to its own audience, for the family's one algorithm. */
-const rehearsalIssuer = (family: Family): IssuerConfig => ({
+/** The rehearsal's one issuer: the self-test's, bound to its own audience, for one algorithm. */
+const rehearsalIssuer = (alg: 'HS256' | 'EdDSA'): IssuerConfig => ({
   issuer: [SELF_TEST.issuer],
   audience: [SELF_TEST.issuer],
   claims: {},
-  algorithms: [family === 'HS' ? 'HS256' : 'EdDSA'],
+  algorithms: [alg],
   source: { kind: 'secret', binding: '' },
 });
 
@@ -46,16 +44,16 @@ const sink = (): Promise<Response> => Promise.resolve(new Response(null, { statu
  * The parts of the rehearsal's Guard: the real guard's pure pieces (config apart from its
  * issuers and stateful sections, token reader, CORS, rules, reserved paths, payload header,
  * the service request's builder, the clock), everything that holds state or reaches out new or left out;
- * the verifier is the self-test's HS256 one, or for `family` 'EdDSA' the rehearsal's EdDSA one.
+ * the verifier is the self-test's HS256 one, or the EdDSA rehearsal's `eddsa` (rehearsal-eddsa.ts).
  *
  * @example
  * const g = new Guard(rehearsalParts(guard.parts));
  */
-export function rehearsalParts(real: GuardParts, family: Family = 'HS'): GuardParts {
-  const config: GuardConfig = { ...real.config, issuers: [rehearsalIssuer(family)], admin: undefined, revocation: undefined, dpop: undefined, originAssertion: undefined };
+export function rehearsalParts(real: GuardParts, eddsa?: RehearsalVector): GuardParts {
+  const config: GuardConfig = { ...real.config, issuers: [rehearsalIssuer(eddsa === undefined ? 'HS256' : 'EdDSA')], admin: undefined, revocation: undefined, dpop: undefined, originAssertion: undefined };
   const now = real.now;
   // The self-test's checked policy (no option code in the bundle), with the config's clock tolerance.
-  const verifier = family === 'HS' ? selfTestVerifier('HS256', SELF_TEST.key, config.clockTolerance) : eddsaRehearsalVerifier(config.clockTolerance);
+  const verifier = eddsa?.verifier ?? selfTestVerifier('HS256', SELF_TEST.key, config.clockTolerance);
   return {
     config,
     verifier,
@@ -87,17 +85,17 @@ function rehearsalRequest(config: GuardConfig, token: string): Request {
   return new Request('https://rehearsal.invalid/rehearsal', { headers });
 }
 
-/** One synthetic request for `family` through a rehearsal Guard of its own over `real`. */
-async function rehearseFamily(real: GuardParts, family: Family): Promise<void> {
-  const parts = rehearsalParts(real, family);
-  const token = family === 'HS' ? SELF_TEST.token : REHEARSAL_EDDSA.token;
+/** One synthetic request through a rehearsal Guard of its own over `real`: the HS256 token, or `eddsa`'s. */
+async function rehearseOnce(real: GuardParts, eddsa?: RehearsalVector): Promise<void> {
+  const parts = rehearsalParts(real, eddsa);
+  const token = eddsa?.token ?? SELF_TEST.token;
   const res = await new Guard(parts).handle(rehearsalRequest(parts.config, token), { waitUntil: (p) => void p.catch(quiet) });
   await res.body?.cancel();
 }
 
 /**
  * Run one synthetic request through a rehearsal Guard over `guard`'s parts for each of the
- * Wasm core's families the config allows (HS*: the self-test's token; EdDSA: REHEARSAL_EDDSA's);
+ * Wasm core's families the config allows (HS*: the self-test's token; EdDSA: rehearsal-eddsa.ts's);
  * resolves once they are answered, never rejects (a fault is dropped: the real guard serves regardless).
  *
  * @example
@@ -107,8 +105,10 @@ export async function rehearse(guard: Guard): Promise<void> {
   try {
     const real = guard.parts;
     const families = new Set(real.config.issuers.flatMap((is) => is.algorithms.map(coreFamily)));
-    if (families.has('HS')) await rehearseFamily(real, 'HS');
-    if (families.has('EdDSA')) await rehearseFamily(real, 'EdDSA');
+    if (families.has('HS')) await rehearseOnce(real);
+    // An EdDSA issuer has a key set, so the keySets feature (which brings the vector) is there.
+    const eddsa = families.has('EdDSA') ? real.eddsaRehearsal?.(real.config.clockTolerance) : undefined;
+    if (eddsa !== undefined) await rehearseOnce(real, eddsa);
   } catch {
     // Only a warm-up: the real guard is untouched and serves whatever happened here.
   }

@@ -5,7 +5,7 @@
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { jwtVerify, importJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { REHEARSAL_EDDSA, eddsaRehearsalVerifier } from '../../src/worker/rehearsal-eddsa.js';
+import { REHEARSAL_EDDSA, eddsaRehearsal } from '../../src/worker/rehearsal-eddsa.js';
 import { SELF_TEST } from '../../src/worker/self-test.js';
 
 // RFC 8032 §7.1, TEST 1: SECRET KEY and PUBLIC KEY (hex).
@@ -38,7 +38,7 @@ describe('the rehearsal EdDSA vector', () => {
   });
 
   it('the rehearsal verifier accepts it and refuses it tampered', async () => {
-    const v = eddsaRehearsalVerifier();
+    const v = eddsaRehearsal(0).verifier;
     expect((await v.verifyOpened(v.open(REHEARSAL_EDDSA.token))).payload.sub).toBe('self-test');
     await expect(Promise.resolve().then(() => v.verifyOpened(v.open(tampered)))).rejects.toThrow();
   });

@@ -5,6 +5,7 @@
 
 import { createLocalJWKSet } from '../../keys/local.js';
 import { algSpec } from '../../algorithms.js';
+import { eddsaRehearsal } from '../rehearsal-eddsa.js';
 import type { KeySetsFeature } from './registry.js';
 
 /**
@@ -17,6 +18,7 @@ import type { KeySetsFeature } from './registry.js';
 export const keySets: KeySetsFeature = {
   algSpec,
   createLocalJWKSet,
+  eddsaRehearsal,
   // Read at the first token for this issuer (keys/local.ts), each key built when a token
   // first selects it: a set with no usable or a broken key refuses that issuer's tokens
   // (401). `edgejwt check-config` / `build-guard` refuse such a set before a deploy.

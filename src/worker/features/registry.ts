@@ -34,6 +34,7 @@ import type { IssuerConfig } from '../issuers-config.js';
 import type { RemoteKeysSetup } from '../remote-keys.js';
 import type { RemoteJWKSet } from '../../keys/remote.js';
 import type { KeySource } from '../../keys/source.js';
+import type { eddsaRehearsal } from '../rehearsal-eddsa.js';
 
 // A feature used after the issuers are built brings its own build step (build-step.ts).
 /** The pieces of a guard the optional features build (each undefined when its feature is not used). */
@@ -135,6 +136,8 @@ export interface KeySetsFeature extends IssuerKeySets {
   algSpec: SpecOf;
   /** An inline key set (read at its first use), handed to the verifier. */
   createLocalJWKSet: typeof createLocalJWKSet;
+  /** The startup rehearsal's EdDSA token and verifier (rehearsal.ts), for a config that allows EdDSA. */
+  eddsaRehearsal: typeof eddsaRehearsal;
 }
 /** @example const f: CorsFeature = cors; */
 export interface CorsFeature extends BuildStep {
