@@ -57,7 +57,7 @@ export interface EmbeddedGuard {
    * the config uses, and adds HS384 / HS512 only for a config that uses them. A config whose issuers all list algorithms other than HS* and EdDSA skips
    * it: that guard never runs the Wasm core it tests. If it fails, every request is refused
    * with a 500 (`self-test`). Once built, it rehearses: one synthetic request with the self-test's
-   * token runs through a separate guard over the same parts, its forward to a sink and its counters, logs and
+   * token (for a config that allows EdDSA, rehearsal-eddsa.ts's EdDSA token) runs through a separate guard over the same parts, its forward to a sink and its counters, logs and
    * caches its own (rehearsal.ts), so the first client request finds that code compiled; a failed rehearsal is
    * dropped. Call `warm` at module scope only: in a request it adds that work to the request. A request
    * whose env holds the same bindings uses this guard; if building here failed for another
