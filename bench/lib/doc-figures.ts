@@ -35,13 +35,13 @@ export interface IsolateRun {
 
 /** The README's cold-start bullet: per-round deltas' medians, ranged over the algorithms measured. */
 export function coldStartBullet(iso: IsolateRun | undefined): string {
-  const head = "- Cold start: the guard Worker builds itself at module scope (Cloudflare evaluates a Worker's\n  module during the TLS handshake), after a known-answer self-test.";
+  const head = "- Cold start: the guard Worker builds itself at module scope (Cloudflare evaluates a Worker's\n  module during the TLS handshake), after a known-answer self-test, and rehearses one request there.";
   const process = iso?.processCold;
   const isolate = iso?.isolateCold;
   if (!iso || !process || !isolate) return `${head} Not measured yet: \`npm run bench:isolate\`.`;
   const med = (cells: Record<string, ColdCell>, d: keyof ColdCell['deltas']) => Object.values(cells).map((c) => c.deltas[d]!.p50);
   const vsJose = med(process, 'guard − jose');
-  const joseWord = Math.min(...vsJose) >= 0 ? `${range(vsJose)} ms more than` : Math.max(...vsJose) <= 0 ? `${range(vsJose.map((v) => -v))} ms less than` : `between ${range(vsJose)} ms against`;
+  const joseWord = Math.min(...vsJose) >= 0 ? `${range(vsJose)} ms more than` : Math.max(...vsJose) <= 0 ? `${range(vsJose.map((v) => -v))} ms less than` : `from ${(-Math.min(...vsJose)).toFixed(1)} ms less to ${Math.max(...vsJose).toFixed(1)} ms more than`;
   const guardIso = med(isolate, 'guard − noop');
   const joseIso = med(isolate, 'jose − noop');
   const verdict = Math.min(...guardIso) > Math.max(...joseIso) ? 'it loses' : 'compare';
