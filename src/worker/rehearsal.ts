@@ -10,6 +10,8 @@
 //  - the forward reaches a sink: the configured URL origin and service binding are never called;
 //  - its L1 is its own (a new VerifyTiers), dropped with it.
 // It is never reachable from the network, and any fault in it is dropped: it is only a warm-up.
+// At module scope workerd refuses to build a Response with a body, so there a rehearsal can end
+// in a throw at the forward or the answer: the steps before it (most of the chain) still ran.
 // A config of RS*, PS* and ES* only is not rehearsed: its guard never starts the Wasm core,
 // and the self-test's HS256 token would start it. A config that allows HS* rehearses the
 // HS256 token; one that allows EdDSA (or Ed25519) rehearses an EdDSA token too
