@@ -22,22 +22,13 @@
 // token is only verified (the HS256 rehearsal went through the chain).
 
 import type { GuardParts } from './build.js';
-import type { GuardConfig, IssuerConfig } from './config.js';
+import type { GuardConfig } from './config.js';
 import { Counters } from './counters.js';
 import { Guard } from './guard.js';
 import { RejectionLog } from './rejection-log.js';
 import type { RehearsalVector } from './rehearsal-eddsa.js';
-import { SELF_TEST, coreFamily, selfTestVerifier } from './self-test.js';
+import { SELF_TEST, coreFamily, selfTestIssuer, selfTestVerifier } from './self-test.js';
 import { senderConstraintStage } from './sender-constraint.js';
-
-/** The rehearsal's one issuer: the self-test's, bound to its own audience, for one algorithm. */
-const rehearsalIssuer = (alg: 'HS256' | 'EdDSA'): IssuerConfig => ({
-  issuer: [SELF_TEST.issuer],
-  audience: [SELF_TEST.issuer],
-  claims: {},
-  algorithms: [alg],
-  source: { kind: 'secret', binding: '' },
-});
 
 const quiet = (): void => undefined;
 /** Where the rehearsal's forward goes instead of the origin. */
@@ -53,7 +44,7 @@ const sink = (): Promise<Response> => Promise.resolve(new Response(null, { statu
  * const g = new Guard(rehearsalParts(guard.parts));
  */
 export function rehearsalParts(real: GuardParts, eddsa?: RehearsalVector): GuardParts {
-  const config: GuardConfig = { ...real.config, issuers: [rehearsalIssuer(eddsa === undefined ? 'HS256' : 'EdDSA')], admin: undefined, revocation: undefined, dpop: undefined, originAssertion: undefined };
+  const config: GuardConfig = { ...real.config, issuers: [selfTestIssuer(eddsa === undefined ? 'HS256' : 'EdDSA')], admin: undefined, revocation: undefined, dpop: undefined, originAssertion: undefined };
   const now = real.now;
   // The self-test's checked policy (no option code in the bundle), with the config's clock tolerance.
   const verifier = eddsa?.verifier ?? selfTestVerifier('HS256', SELF_TEST.key, config.clockTolerance);

@@ -12,6 +12,8 @@ import type { PolicyData } from '../options.js';
 import { policyFrom } from '../policy-from.js';
 import { twoStepVerifierFrom, type TwoStepVerifier, type VerifyResult } from '../verify-path.js';
 import { ConfigError } from './config-error.js';
+import { issuerPolicy } from './issuer-settings.js';
+import type { IssuerConfig } from './issuers-config.js';
 
 /**
  * The algorithms the self-test verifies: HS256 only. It does not cover EdDSA (the
@@ -101,20 +103,27 @@ export async function selfTest(algorithms: readonly string[] = []): Promise<void
 }
 
 /**
- * The checked policy the known answers are verified under, as policyData makes it from
- * `{ issuer, audience: issuer, algorithms: [alg] }` (test/node/self-test-vector.test.ts checks
- * that): a literal, so the self-test runs no option code (a compiled guard bundles none).
- * The rehearsal's EdDSA verifier (rehearsal-eddsa.ts) takes the same claims.
+ * The self-test's issuer as a checked config entry: `edgejwt:self-test` as issuer and audience,
+ * `alg` alone (the rehearsal's Guard, rehearsal.ts, serves it too). Never part of a real config.
+ *
+ * @example
+ * selfTestIssuer('HS256').audience; // ['edgejwt:self-test']
+ */
+export function selfTestIssuer(alg: 'HS256' | 'HS384' | 'HS512' | 'EdDSA'): IssuerConfig {
+  return { issuer: [SELF_TEST.issuer], audience: [SELF_TEST.issuer], claims: {}, algorithms: [alg], source: { kind: 'secret', binding: '' } };
+}
+
+/**
+ * The checked policy the known answers are verified under: what every guard makes of
+ * selfTestIssuer(alg) (issuer-settings.ts issuerPolicy), with `clockTolerance` seconds of skew;
+ * the same as policyData makes of `{ issuer, audience: issuer, algorithms: [alg] }`
+ * (test/node/self-test-vector.test.ts checks that). No option code: a compiled guard bundles none.
  *
  * @example
  * selfTestPolicy('HS256').claims.audience; // Set { 'edgejwt:self-test' }
  */
-export function selfTestPolicy(alg: 'HS256' | 'HS384' | 'HS512' | 'EdDSA'): PolicyData {
-  const names = new Set([SELF_TEST.issuer]);
-  return {
-    algorithms: [alg],
-    claims: { issuer: names, audience: names, subject: undefined, typ: undefined, clockTolerance: 0, maxTokenAge: undefined, requiredClaims: [], requireExp: true, profile: undefined },
-  };
+export function selfTestPolicy(alg: 'HS256' | 'HS384' | 'HS512' | 'EdDSA', clockTolerance = 0): PolicyData {
+  return issuerPolicy(selfTestIssuer(alg), clockTolerance);
 }
 
 /**
@@ -127,9 +136,7 @@ export function selfTestPolicy(alg: 'HS256' | 'HS384' | 'HS512' | 'EdDSA'): Poli
  * v.verifyOpened(v.open(SELF_TEST.token));
  */
 export function selfTestVerifier(alg: 'HS256' | 'HS384' | 'HS512', key: Uint8Array, clockTolerance = 0): TwoStepVerifier {
-  const data = selfTestPolicy(alg);
-  const policy = clockTolerance === 0 ? data : { ...data, claims: { ...data.claims, clockTolerance } };
-  return twoStepVerifierFrom([policyFrom(policy, hmacSpec, (specs) => singleKey(secretEntry(key), specs))]);
+  return twoStepVerifierFrom([policyFrom(selfTestPolicy(alg, clockTolerance), hmacSpec, (specs) => singleKey(secretEntry(key), specs))]);
 }
 
 async function knownAnswer(alg: 'HS256' | 'HS384' | 'HS512', key: Uint8Array, token: string): Promise<void> {
