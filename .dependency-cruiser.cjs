@@ -11,7 +11,7 @@ const LAYERS = [
   ['token parts', '^src/(jws|jws-bytes|header|payload|claims|cache|decode|digest)\\.ts$'],
   ['signature step', '^src/signature\\.ts$'],
   ['keys', '^src/(keys|sign|jwe)/'],
-  ['policy', '^src/(options|policy-from)\\.ts$|^src/hmac/source\\.ts$'],
+  ['policy', '^src/options\\.ts$|^src/hmac/source\\.ts$'],
   ['verifier', '^src/(verify-path|verifier)\\.ts$|^src/dpop/'],
   ['public API', '^src/index\\.ts$|^src/hmac/index\\.ts$'],
   ['adapters', '^src/(bearer|hono|worker)/'],

@@ -14,8 +14,6 @@ export const GENERATORS = [
   { script: 'scripts/gen-ed25519-field-spec.mjs', outputs: ['assembly/__tests__/ed25519-field.spec.ts'] },
   { script: 'scripts/gen-ed25519-scalar-spec.mjs', outputs: ['assembly/__tests__/ed25519-scalar.spec.ts'] },
   { script: 'scripts/gen-ed25519-double-scalar-spec.mjs', outputs: ['assembly/__tests__/ed25519-double-scalar.spec.ts'] },
-  // The package version a compiled guard entry is tied to, from package.json.
-  { script: 'scripts/gen-version.mjs', outputs: ['src/worker/package-version.ts'] },
   // GUARD_CONFIG's schema, input types, key sets and docs table, from src/worker/config-description.ts.
   { script: 'scripts/gen-config.mjs', outputs: ['src/worker/guard-config.schema.json', 'src/worker/config-input.ts', 'src/worker/config-keys.ts', 'docs/deploy.md'] },
   // What `wrangler deploy --dry-run` would upload (offline; about 3 s of CPU).

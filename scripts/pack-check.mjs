@@ -152,7 +152,7 @@ export const bad: JwtErrorCode = 'ERR_NOT_A_CODE';
 // Where each subpath's types come from under each condition (cheap: resolution only)...
 const require = createRequire(import.meta.url);
 const ts = require('typescript');
-const SUBPATHS = ['edgejwt', 'edgejwt/hmac', 'edgejwt/worker', 'edgejwt/worker/lean', 'edgejwt/worker/compiled', 'edgejwt/hono', 'edgejwt/errors'];
+const SUBPATHS = ['edgejwt', 'edgejwt/hmac', 'edgejwt/worker', 'edgejwt/hono', 'edgejwt/errors'];
 for (const condition of ['workerd', 'deno', 'bun', 'node', 'browser', 'default']) {
   check(`types resolve under condition ${condition}`, () => {
     const options = { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, customConditions: condition === 'default' ? [] : [condition] };

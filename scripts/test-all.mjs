@@ -257,6 +257,26 @@ const SUITES = [
     title: 'examples (Deno.serve, Bun.serve, Hono on Workers) run in place, as examples/README.md says',
     body: (s) => reportRun(s, 'examples', process.execPath, ['test/examples/run-examples.mjs']),
   },
+  // The size budgets of the public entries (.size-limit.mjs), over dist/ as built above: one row per
+  // budget, and a run that gives no report fails.
+  {
+    order: 16,
+    title: 'size budgets (size-limit: each public entry as a Worker bundler builds it, .size-limit.mjs)',
+    body: async (s) => {
+      const file = join(REPORTS, 'size-limit.json');
+      await run(s, 'npx', ['size-limit', '--json'], file);
+      const text = readFileSync(file, 'utf8');
+      let rows;
+      try {
+        rows = JSON.parse(text.slice(text.indexOf('['), text.lastIndexOf(']') + 1));
+      } catch {
+        rows = undefined;
+      }
+      if (!Array.isArray(rows) || rows.length === 0) return s.record('size budgets (no report)', 0, 1);
+      const failed = rows.filter((r) => r.passed !== true).length;
+      s.record('size budgets', rows.length - failed, failed);
+    },
+  },
   // Each bench (bench/smoke.ts) in a seconds-long mode: 1 passed per bench that completes.
   // Node 22 (the devDependency) runs the bench .ts files by type stripping.
   { order: 0, title: 'bench smoke (every bench in seconds; timings are never asserted)', body: (s) => reportRun(s, 'bench smoke', node22, ['bench/smoke.ts']) },

@@ -86,30 +86,6 @@ export interface Policy {
   claims: ClaimPolicy;
 }
 
-/**
- * One policy's options once checked, as data with no key: the allowed algorithms and the
- * claim policy (Sets, strings, numbers, booleans). The guard makes the same data straight from
- * its checked config (src/worker/issuer-settings.ts issuerPolicy) and builds its verifier from it
- * (policy-from.ts, verify-path.ts twoStepVerifierFrom) with no option code.
- * @example
- * const data: PolicyData = policyData({ algorithms: ['HS256'], issuer: 'https://a.example' }, {}, algSpec);
- */
-export interface PolicyData {
-  readonly algorithms: readonly string[];
-  readonly claims: ClaimPolicy;
-}
-
-/**
- * The checks policyWith makes of everything but the key: `algorithms` (every name one the
- * library verifies, kept if `specOf` has it) and the claim settings over `defaults`.
- * @example
- * policyData({ algorithms: ['RS256'], issuer: 'https://a.example', audience: 'api' }, { clockTolerance: 30 }, algSpec);
- */
-export function policyData(o: PolicySettings, defaults: Partial<PolicySettings>, specOf: SpecOf): PolicyData {
-  if (typeof o !== 'object' || o === null) throw optionsError('issuers');
-  return { algorithms: algorithms(o.algorithms, specOf).map((s) => s.alg), claims: mergedClaims(o, defaults) };
-}
-
 /** An entry's explicit `undefined` (audience: undefined) keeps the shared default, never drops it. */
 function mergedClaims(o: Partial<PolicyInput>, defaults: Partial<PolicyInput>): ClaimPolicy {
   return claimPolicy({ ...definedOnly(defaults), ...definedOnly(o) });

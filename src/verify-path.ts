@@ -302,7 +302,7 @@ function setup(options: VerifierOptions, policiesOf: (options: VerifierOptions, 
   return s;
 }
 
-/** A Setup from checked pieces: nothing here checks an option (setup, or a deploy-time literal, did). */
+/** A Setup from checked pieces: nothing here checks an option (setup did). */
 function setupOf(maxLength: number, raw: boolean, single: Policy | undefined, byIssuer: ReadonlyMap<string, Policy>, cache: VerifyCache<VerifyResult> | undefined, clock: () => number, decode: Decode): Setup {
   const coreAlgs = new Set<string>();
   for (const policy of single === undefined ? byIssuer.values() : [single]) {
@@ -335,7 +335,7 @@ function policiesPerIssuer(options: VerifierOptions, raw: boolean, policyOf: Pol
 
 /**
  * `policy` under each of its issuer names. ERR_OPTIONS_INVALID for a policy with no issuer
- * or a name already taken: the options path and a deploy-time literal share this check.
+ * or a name already taken.
  * @example
  * for (const policy of policies) addIssuer(byIssuer, policy);
  */
@@ -526,33 +526,8 @@ class OpenedJwt implements OpenedToken {
  * const { payload } = await v.verifyOpened(opened); // a value or a promise
  */
 export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }): TwoStepVerifier {
-  return buildTwoStepVerifierWith(options, buildPolicy);
-}
-
-/**
- * buildTwoStepVerifier over the policies `policyOf` makes (one per issuer): the route
- * guard of a config with HMAC secrets only passes edgejwt/hmac's hmacPolicy, so its
- * bundle carries no JWK, CryptoKey or key-set code.
- * @example
- * const v = buildTwoStepVerifierWith({ issuers, cache: false }, hmacPolicy);
- */
-export function buildTwoStepVerifierWith(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }, policyOf: PolicyMaker): TwoStepVerifier {
   if (options.issuers === undefined) throw optionsError('issuers', 'the two-step verifier takes issuers');
-  return twoStep(setup(options, (o, raw) => policiesPerIssuer(o, raw, policyOf), noDecryption, decodeJws));
-}
-
-/**
- * The two-step verifier over policies already checked (options.ts policyFrom, from the
- * PolicyData policyData made, at start or at deploy time): the verify buildTwoStepVerifierWith
- * builds from `{ issuers, cache: false }` (default token length, no cache, no JWE), with no
- * option code. `clock`: now in ms (tests fix it; the guard reads Date.now).
- * @example
- * const v = twoStepVerifierFrom([policyFrom(data, hmacSpec, (specs) => singleKey(secretEntry(secret), specs))]);
- */
-export function twoStepVerifierFrom(policies: readonly Policy[], clock: () => number = Date.now): TwoStepVerifier {
-  const byIssuer = new Map<string, Policy>();
-  for (const policy of policies) addIssuer(byIssuer, policy);
-  return twoStep(setupOf(DEFAULT_MAX_TOKEN, false, undefined, byIssuer, undefined, clock, decodeJws));
+  return twoStep(setup(options, (o, raw) => policiesPerIssuer(o, raw, buildPolicy), noDecryption, decodeJws));
 }
 
 function twoStep(s: Setup): TwoStepVerifier {

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { smoke } from '../lib/harness.ts';
 import { environment, printEnvironment, writeResults, packageVersion } from '../lib/env.ts';
 import { bundleWorker } from '../lib/workerd-bundle.ts';
-import { compiledBundle } from '../lib/compiled-entry.ts';
+import { configGuardBundle } from '../lib/config-guard-entry.ts';
 import { progress } from '../lib/progress.ts';
 import { connect } from '../lib/devtools.ts';
 import { attribute, PHASES, sourceRanges, type CpuProfile, type Phase } from '../lib/profile.ts';
@@ -42,7 +42,7 @@ const src = process.env.BENCH_SRC ?? join(root, 'src');
 const keys = benchKeys();
 // BENCH_COMPILED=1: the guard's compiled entry (edgejwt build-guard) for the same GUARD_CONFIG instead of src/worker/index.ts.
 const compiled = process.env.BENCH_COMPILED === '1';
-if (compiled) await compiledBundle(dir, guardConfig(keys), src, { minify: false, keepNames: true });
+if (compiled) await configGuardBundle(dir, guardConfig(keys), src, { minify: false, keepNames: true });
 else await bundleWorker(join(src, 'worker/index.ts'), join(dir, 'worker.js'), { minify: false, keepNames: true }, src);
 writeFileSync(
   join(dir, 'entry.js'),

@@ -31,7 +31,6 @@ import { latency, paired, withSpread } from '../lib/latency.ts';
 import { CORE_WASM, bundle } from './isolate/build.ts';
 import { bundleWorker } from '../lib/workerd-bundle.ts';
 import { benchKeys, guardConfig, mint, BENCH_ALGS } from './isolate/tokens.ts';
-import { compiledBundle } from '../lib/compiled-entry.ts';
 
 const n = Number(process.env.BENCH_ISOLATES) > 0 ? Number(process.env.BENCH_ISOLATES) : smoke ? 3 : 40;
 // BENCH_EAGER_HINT=a|b: half a or b of the A/B runs the library bundle with V8's
@@ -97,10 +96,6 @@ const keys = benchKeys();
 const stepsFile = fileURLToPath(new URL('../../build/bench-isolate/lib-steps/worker.js', import.meta.url));
 const lib = await bundleWorker(fileURLToPath(new URL('./isolate/edgejwt-steps.ts', import.meta.url)), stepsFile, { minify: true });
 const jose = await bundle('jose');
-// The compiled guard (`edgejwt build-guard` for the bench's GUARD_CONFIG) with the instrumented
-// stand-in for src/worker/compiled.ts (isolate/compiled-steps.ts); 'split' also takes buildParts apart.
-const COMPILED = ['compiled HS256', 'compiled EdDSA', 'compiled RS256', 'compiled HS256, split'];
-const compiled = await compiledBundle(fileURLToPath(new URL('../../build/bench-isolate/compiled-steps/', import.meta.url)), guardConfig(keys), undefined, { minify: true }, fileURLToPath(new URL('./isolate/compiled-steps.ts', import.meta.url)));
 // BENCH_BASELINE_SRC: the steps Worker copied next to a copy of the other src/, so its
 // relative imports and the package aliases both resolve there.
 async function baselineLib(src: string): Promise<string> {
@@ -134,7 +129,7 @@ const SHARED = ', shared bytes';
 // 2 ms more whichever core it had), so adjacency would bias the A/B.
 // BENCH_KINDS='core|lib HS256|...': only these kinds (the no-op always).
 const kindFilter = process.env.BENCH_KINDS?.split('|');
-const kinds = ['noop', 'core', ...COMPILED, ...Object.keys(LOADS), ...BENCH_ALGS.flatMap((a) => [`lib ${a}`, `jose guard ${a}`]), `lib HS256${SHARED}`, ...Object.keys(SPLITS), ...(cores['other core'] ? ['other core', ...BENCH_ALGS.map((a) => `lib ${a}${OTHER}`)] : [])].filter((k) => k === 'noop' || kindFilter === undefined || kindFilter.includes(k));
+const kinds = ['noop', 'core', ...Object.keys(LOADS), ...BENCH_ALGS.flatMap((a) => [`lib ${a}`, `jose guard ${a}`]), `lib HS256${SHARED}`, ...Object.keys(SPLITS), ...(cores['other core'] ? ['other core', ...BENCH_ALGS.map((a) => `lib ${a}${OTHER}`)] : [])].filter((k) => k === 'noop' || kindFilter === undefined || kindFilter.includes(k));
 
 const host = `
 // The core's bytes plus a custom section naming the isolate: the same code in bytes no other
@@ -156,7 +151,6 @@ export default { async fetch(request, env) {
       : kind === 'jose guard: bundle load only' ? { 'worker.js': env.WRAP, 'b.js': env.JOSE }
       : kind === 'no-op + core module' ? { 'worker.js': "import m from './core.wasm'; export default { fetch() { return new Response(typeof m + '\\\\n'); } };", 'core.wasm': { wasm: bytes(env.core) } }
       : kind.startsWith('jose guard ') ? { 'worker.js': env.JOSE }
-      : kind.startsWith('compiled ') ? { 'worker.js': env.COMPILED, [env.COMPILED_WASM_PATH]: { wasm: bytes(env.core) } }
       : kind.startsWith('lib ') ? { 'worker.js': kind.endsWith('${OTHER}') ? env.LIB_B : env.LIB_A, [env.WASM_PATH]: { wasm: bytes(kind.endsWith('${OTHER}') ? env['other core'] : env.core) } }
       : { 'worker.js': env.CORE_WORKER, 'core.wasm': { wasm: bytes(env[kind]) } };
     return { compatibilityDate: '2026-04-01', mainModule: 'worker.js', modules, env: { GUARD_CONFIG: env.GUARD_CONFIG, HS_KEY: env.HS_KEY, ...(kind.endsWith(', split') ? { BENCH_SPLIT: '1' } : {}) } };
@@ -168,10 +162,9 @@ const mf = new Miniflare({
   modules: [{ type: 'ESModule', path: 'host.js', contents: host }],
   compatibilityDate: '2026-04-01',
   workerLoaders: { LOADER: {} },
-  bindings: { LIB_A: eagerHint === 'a' ? `//# allFunctionsCalledOnLoad\n${lib.code}` : lib.code, LIB_B: eagerHint === 'b' ? `//# allFunctionsCalledOnLoad\n${libB}` : libB, JOSE: jose.code, WRAP, WASM_PATH: lib.wasmImport!.replace(/^\.\//, ''), CORE_WORKER: coreWorker, COMPILED: compiled.code, COMPILED_WASM_PATH: compiled.wasmImport!.replace(/^\.\//, ''), GUARD_CONFIG: guardConfig(keys), HS_KEY: keys.hsKey },
+  bindings: { LIB_A: eagerHint === 'a' ? `//# allFunctionsCalledOnLoad\n${lib.code}` : lib.code, LIB_B: eagerHint === 'b' ? `//# allFunctionsCalledOnLoad\n${libB}` : libB, JOSE: jose.code, WRAP, WASM_PATH: lib.wasmImport!.replace(/^\.\//, ''), CORE_WORKER: coreWorker, GUARD_CONFIG: guardConfig(keys), HS_KEY: keys.hsKey },
   dataBlobBindings: cores,
 });
-const named: Record<string, [string, number][][]> = {};
 const call = async (kind: string, id: string, headers: Record<string, string> = {}) => {
   const t0 = performance.now();
   const res = await mf.dispatchFetch('http://host.bench.invalid/api/orders', { headers: { 'x-kind': kind, 'x-id': id, ...headers } });
@@ -179,9 +172,7 @@ const call = async (kind: string, id: string, headers: Record<string, string> = 
   const ms = performance.now() - t0;
   if (res.status !== 200 || body.startsWith('wrong')) throw new Error(`${kind}: ${res.status} ${body.slice(0, 200)}`);
   const raw = (res.headers.get('x-marks') ?? '').split(',').filter(Boolean);
-  // The compiled guard's marks are named (name=ms, in the order they happened).
-  if (kind.startsWith('compiled ')) named[kind] = [...(named[kind] ?? []), raw.map((m) => [m.slice(0, m.lastIndexOf('=')), Number(m.slice(m.lastIndexOf('=') + 1))] as [string, number])];
-  return { ms, marks: kind.startsWith('compiled ') ? [] : raw.map(Number) };
+  return { ms, marks: raw.map(Number) };
 };
 await call('noop', 'warm-host');
 const wall: Record<string, number[]> = {};
@@ -189,7 +180,7 @@ const marks: Record<string, number[][]> = {};
 for (let i = 0; i < n; i++) {
   for (let j = 0; j < kinds.length; j++) {
     const kind = kinds[(i + j) % kinds.length]!;
-    const alg = kind.startsWith('compiled ') ? (kind.split(' ')[1]!.replace(',', '') as (typeof BENCH_ALGS)[number]) : SPLITS[kind] === 'core-first' ? 'HS256' : SPLITS[kind] !== undefined ? 'EdDSA' : kind.startsWith('lib ') ? (kind.slice(4).replace(OTHER, '').replace(SHARED, '') as (typeof BENCH_ALGS)[number]) : kind.startsWith('jose guard ') && LOADS[kind] === undefined ? (kind.slice(11) as (typeof BENCH_ALGS)[number]) : undefined;
+    const alg = SPLITS[kind] === 'core-first' ? 'HS256' : SPLITS[kind] !== undefined ? 'EdDSA' : kind.startsWith('lib ') ? (kind.slice(4).replace(OTHER, '').replace(SHARED, '') as (typeof BENCH_ALGS)[number]) : kind.startsWith('jose guard ') && LOADS[kind] === undefined ? (kind.slice(11) as (typeof BENCH_ALGS)[number]) : undefined;
     const h: Record<string, string> = alg ? { authorization: `Bearer ${tokens[alg]![2 * i]}`, 'x-token2': tokens[alg]![2 * i + 1]!, ...(SPLITS[kind] ? { 'x-bench-split': SPLITS[kind]! } : {}) } : {};
     const r = await call(kind, `${kind}-${i}`, h);
     (wall[kind] ??= []).push(r.ms);
@@ -205,7 +196,7 @@ const LIB_STEPS = ['request dispatched to fetch', 'createVerifier (4 issuers)', 
 const out: Record<string, unknown> = { env, isolates: n, wall: Object.fromEntries(kinds.map((k) => [k, latency(wall[k]!)])), steps: {} as Record<string, unknown> };
 const stepRows: Record<string, Record<string, number>> = {};
 for (const k of kinds) {
-  if (k === 'noop' || LOADS[k] !== undefined || k.startsWith('jose guard ') || k.startsWith('compiled ')) continue;
+  if (k === 'noop' || LOADS[k] !== undefined || k.startsWith('jose guard ')) continue;
   const issuerNames = BENCH_ALGS.map((a) => `createVerifier, ${a} issuer alone`);
   const split = ['instantiate the core (instantiateCore)', 'new Core(exports) (its JS wrapper)', 'getCore() (the library\'s own: both again)', ...(SPLITS[k] === 'reverse' ? [...issuerNames].reverse() : issuerNames), 'createVerifier, all four (after those)', 'first verify (EdDSA)', 'second verify'];
   const coreFirst = ['getCore() (instantiate + Core)', 'first decodeJws', 'first HMAC-SHA-256 import + verify', 'first Ed25519 import', 'createVerifier (4 issuers, after those)', 'first verify (HS256)', 'second verify'];
@@ -224,24 +215,6 @@ for (const [k, row] of Object.entries(stepRows)) {
   for (const [s, v] of Object.entries(row)) lines.push(`| ${s} | ${v.toFixed(2)} |`);
   lines.push('');
 }
-// The compiled guard: steps in the order they happened; the isolates whose marks came in the
-// most common order are averaged (the count says how many), the others are listed by order.
-const compiledSteps: Record<string, unknown> = {};
-for (const k of kinds.filter((x) => x.startsWith('compiled '))) {
-  const bySeq = new Map<string, [string, number][][]>();
-  for (const m of named[k] ?? []) bySeq.set(m.map(([s]) => s).join(' > '), [...(bySeq.get(m.map(([s]) => s).join(' > ')) ?? []), m]);
-  const [seq, runs] = [...bySeq.entries()].sort((a, b) => b[1].length - a[1].length)[0]!;
-  const names = seq.split(' > ');
-  const row: Record<string, number> = { [names[0]!]: +mean(runs.map((m) => m[0]![1])).toFixed(2) };
-  for (let s = 1; s < names.length; s++) row[names[s]!] = +mean(runs.map((m) => m[s]![1] - m[s - 1]![1])).toFixed(2);
-  row['total (last mark)'] = +mean(runs.map((m) => m.at(-1)![1])).toFixed(2);
-  compiledSteps[k] = { isolates: runs.length, of: named[k]!.length, row, otherOrders: [...bySeq.keys()].filter((x) => x !== seq) };
-  lines.push(`**${k}** (client wall, median: ${latency(wall[k]!).p50.toFixed(1)} ms; no-op ${latency(wall.noop!).p50.toFixed(1)} ms; ${runs.length} of ${named[k]!.length} isolates in this order)`, '', '| step (ms since the previous mark) | mean ms |', '|---|---:|');
-  for (const [s, v] of Object.entries(row)) lines.push(`| ${s} | ${v.toFixed(2)} |`);
-  for (const o of [...bySeq.keys()].filter((x) => x !== seq)) lines.push(`| other order (${bySeq.get(o)!.length}): ${o} | |`);
-  lines.push('');
-}
-out.compiledSteps = compiledSteps;
 // Client wall per kind: median, and the median of the per-round differences from the no-op.
 const CHUNKS = 4;
 const chunk = Math.ceil(n / CHUNKS);

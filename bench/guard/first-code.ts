@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { bundleWorker } from '../lib/workerd-bundle.ts';
-import { compiledBundle } from '../lib/compiled-entry.ts';
+import { configGuardBundle } from '../lib/config-guard-entry.ts';
 import { sourceRanges } from '../lib/profile.ts';
 import { environment, printEnvironment, writeResults, packageVersion } from '../lib/env.ts';
 import { smoke } from '../lib/harness.ts';
@@ -38,7 +38,7 @@ async function build(kind: Kind, minify: boolean): Promise<{ dir: string; code: 
   const dir = join(root, 'build/bench-first-code', `${kind.replace(/ /g, '-')}${minify ? '' : '-plain'}`);
   mkdirSync(dir, { recursive: true });
   const opts = { minify, keepNames: false };
-  if (kind === 'compiled guard') return { dir, code: (await compiledBundle(dir, JSON.parse(config), join(root, 'src'), opts)).code };
+  if (kind === 'compiled guard') return { dir, code: (await configGuardBundle(dir, JSON.parse(config), join(root, 'src'), opts)).code };
   const entry = { 'jose guard': join(here, 'jose-guard.ts'), 'library only': join(here, 'edgejwt-min.ts'), 'default guard': join(root, 'src/worker/index.ts') }[kind];
   return { dir, code: (await bundleWorker(entry, join(dir, 'worker.js'), opts)).code };
 }

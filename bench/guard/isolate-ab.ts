@@ -21,7 +21,7 @@ import { latency, paired, type Latency } from '../lib/latency.ts';
 import { bundleWorker, CORE_WASM } from '../lib/workerd-bundle.ts';
 import { BENCH_ALGS, benchKeys, guardConfig, mint, type BenchAlg } from './isolate/tokens.ts';
 import { baselineCore } from './isolate/build.ts';
-import { compiledBundle } from '../lib/compiled-entry.ts';
+import { configGuardBundle } from '../lib/config-guard-entry.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const entries = (process.env.BENCH_AB ?? `tip=${join(root, 'src')}`).split(',').map((s) => s.split('=') as [string, string]);
@@ -39,7 +39,7 @@ const compiledEntry = process.env.BENCH_AB_ENTRY === 'compiled';
 if (compiledEntry && baseSrc !== undefined) throw new Error('BENCH_AB_ENTRY=compiled bundles every side with this checkout\'s core: name no entry `base`');
 for (const [name, src] of entries) {
   const b = compiledEntry
-    ? await compiledBundle(join(root, 'build/bench-isolate-ab', name), guardConfig(keys), resolve(src))
+    ? await configGuardBundle(join(root, 'build/bench-isolate-ab', name), guardConfig(keys), resolve(src))
     : await bundleWorker(join(resolve(src), 'worker/index.ts'), join(root, 'build/bench-isolate-ab', name, 'worker.js'), { minify: true }, resolve(src), name === 'base' ? baselineCore(resolve(src)) : undefined);
   sources[name] = b.code;
   wasmPath = b.wasmImport!.replace(/^\.\//, '');

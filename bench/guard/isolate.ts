@@ -22,8 +22,8 @@ import { environment, printEnvironment, writeResults, packageVersion } from '../
 import { latency, latencyTable, type Latency } from '../lib/latency.ts';
 import { coldSummary, coldTable, type Kind, type Rounds } from '../lib/cold.ts';
 import { progress } from '../lib/progress.ts';
-import { baselineCore, bundle, compiledGuard, CORE_WASM, type Bundle } from './isolate/build.ts';
-import { ONE_ISSUER_HS256 } from '../lib/compiled-entry.ts';
+import { baselineCore, bundle, configGuard, CORE_WASM, type Bundle } from './isolate/build.ts';
+import { ONE_ISSUER_HS256 } from '../lib/config-guard-entry.ts';
 import { verifierBundleLine, verifierBundles } from '../lib/verifier-bundles.ts';
 import { BENCH_ALGS, benchKeys, guardConfig, mint, type BenchAlg, type ConfigOptions } from './isolate/tokens.ts';
 import { ownBytes } from './isolate/own-bytes.ts';
@@ -66,12 +66,12 @@ if (baselineSrc !== undefined) {
   bundles.libbase = await bundle('libbase', baselineSrc);
 }
 if (withCompiled) {
-  bundles.compiled = await compiledGuard('compiled', guardConfig(keys));
+  bundles.compiled = await configGuard('compiled', guardConfig(keys));
   if (bundles.compiled.wasmImport !== bundles.guard.wasmImport) throw new Error('the compiled entry imports the core from another path than the guard');
-  if (withCompiledBase) bundles.compiledbase = await compiledGuard('compiledbase', guardConfig(keys), baselineSrc);
+  if (withCompiledBase) bundles.compiledbase = await configGuard('compiledbase', guardConfig(keys), baselineSrc);
 }
 // The issue 23 size target: the main module for a one-issuer HS256 config (esbuild, minified, as the bench bundles).
-const oneIssuer = await compiledGuard('one-issuer-hs256', ONE_ISSUER_HS256);
+const oneIssuer = await configGuard('one-issuer-hs256', ONE_ISSUER_HS256);
 console.log(`Compiled entry, one-issuer HS256 config (esbuild minified; target ≤ 40 KiB): ${(oneIssuer.code.length / 1024).toFixed(1)} KiB; the default entry: ${(bundles.guard.code.length / 1024).toFixed(1)} KiB`);
 const sizes = Object.fromEntries(Object.entries(bundles).map(([k, b]) => [k, b.code.length]));
 const results: Record<string, unknown> = { env, n: N, bundleBytes: sizes, oneIssuerHs256CompiledBytes: oneIssuer.code.length, ...(baselineSrc === undefined ? {} : { baselineSrc }) };

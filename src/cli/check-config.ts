@@ -1,6 +1,6 @@
 // `edgejwt check-config`: read GUARD_CONFIG from the Wrangler configuration (through
 // Wrangler's own reader, ./wrangler-config.ts), check it exactly as the guard will
-// (parseConfig, and the guard's issuer policies against the library's: ./policy-agreement.ts),
+// (parseConfig),
 // check the bindings it needs, and build every inline key (./inline-keys.ts), so a typo or a broken key fails before a deploy and not on the
 // first request. Errors name the file, line and column.
 
@@ -10,7 +10,6 @@ import { ConfigError, parseConfig, type GuardConfig } from '../worker/config.js'
 import { CliError, EXIT, formatPosition, type SourcePosition } from './cli-error.js';
 import { jsonErrorOffset, keyOffset, positionAt, valueOffset } from './source-position.js';
 import { inlineKeyErrors } from './inline-keys.js';
-import { assertPoliciesAgree } from './policy-agreement.js';
 import { readWranglerScope, type WranglerScope } from './wrangler-config.js';
 
 export interface CheckResult {
@@ -37,8 +36,6 @@ export function checkGuardConfig(raw: unknown, scope: BindingScope, at?: SourceP
   let config: GuardConfig;
   try {
     config = parseConfig(raw);
-    // What the guard makes of each issuer must be what the library's options make of it (./policy-agreement.ts).
-    assertPoliciesAgree(config);
   } catch (e) {
     if (e instanceof ConfigError) return { ok: false, errors: [`${prefix}${e.message}`], notes };
     throw e;
@@ -132,7 +129,7 @@ export async function checkConfigFile(options: CheckOptions = {}): Promise<{ res
   const at = where(value ?? key);
   const result = checkGuardConfig(raw, scope, at);
   if (result.ok) {
-    // The guard builds keys at their first token; the deploy builds them all now (build-guard runs this too).
+    // The guard builds keys at their first token; the deploy builds them all now.
     const keyErrors = await inlineKeyErrors(parseConfig(raw));
     if (keyErrors.length > 0) return { result: { ok: false, errors: keyErrors.map((e) => `${at === undefined ? '' : `${formatPosition(at)}: `}${e}`), notes: result.notes }, file, raw };
   }

@@ -1,29 +1,19 @@
 #!/usr/bin/env node
 // The `edgejwt` command: `edgejwt check-config [FILE] [--env NAME] [--config FILE.json]`
-// checks the guard configuration before a deploy; `edgejwt build-guard` checks it the
-// same way and writes the guard's entry module for it (./guard-entry.ts).
+// checks the guard configuration before a deploy.
 // Exit codes: ./cli-error.ts (EXIT).
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { checkConfigFile } from './check-config.js';
 import { CliError, EXIT, type ExitCode } from './cli-error.js';
-import { COMPILED_MODULE, guardEntry } from './guard-entry.js';
 
 const USAGE = `Usage: edgejwt check-config [wrangler.toml|wrangler.jsonc|wrangler.json] [--env NAME] [--config GUARD_CONFIG.json]
-       edgejwt build-guard [wrangler file] [--env NAME] [--config GUARD_CONFIG.json] [--out FILE] [--import SPECIFIER]
        edgejwt --version | --help
 
 check-config reads the Wrangler file as Wrangler does (through the wrangler package,
 which must be installed beside edgejwt), checks GUARD_CONFIG from its vars (or from
 --config when GUARD_CONFIG is a secret) exactly as the guard will, and checks the KV
 and service bindings it needs. Errors name the file, line and column.
-
-build-guard checks the same way, then writes the guard's entry module (default
-guard-entry.js; deploy it with \`wrangler deploy guard-entry.js\`): the checked config
-as a literal and static imports of only the features it uses, from ${COMPILED_MODULE}
-(or --import). Build again whenever GUARD_CONFIG changes: the Worker refuses every
-request while its GUARD_CONFIG differs from the one it was built with.
 
 Exit codes:
   0  the configuration holds
@@ -47,13 +37,11 @@ interface Parsed {
   file?: string;
   env?: string;
   guardConfigFile?: string;
-  out?: string;
-  importFrom?: string;
 }
 
-const VALUE_FLAGS: Record<string, keyof Parsed> = { '--env': 'env', '-e': 'env', '--config': 'guardConfigFile', '-c': 'guardConfigFile', '--out': 'out', '-o': 'out', '--import': 'importFrom' };
+const VALUE_FLAGS: Record<string, keyof Parsed> = { '--env': 'env', '-e': 'env', '--config': 'guardConfigFile', '-c': 'guardConfigFile' };
 
-function parseArgs(rest: string[], build: boolean): Parsed | ExitCode {
+function parseArgs(rest: string[]): Parsed | ExitCode {
   const out: Parsed = {};
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
@@ -63,7 +51,7 @@ function parseArgs(rest: string[], build: boolean): Parsed | ExitCode {
     }
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     const field = VALUE_FLAGS[flag];
-    if (field !== undefined && (build || (field !== 'out' && field !== 'importFrom'))) {
+    if (field !== undefined) {
       const v = inline ?? rest[++i];
       if (v === undefined || v === '') {
         console.error(`${flag} needs a value\n\n${USAGE}`);
@@ -89,26 +77,18 @@ async function main(argv: string[]): Promise<ExitCode> {
     console.log(USAGE);
     return EXIT.ok;
   }
-  if (command !== 'check-config' && command !== 'build-guard') {
+  if (command !== 'check-config') {
     console.error(`${command === undefined ? 'no command given' : `unknown command ${command}`}\n\n${USAGE}`);
     return EXIT.usage;
   }
-  const args = parseArgs(rest, command === 'build-guard');
+  const args = parseArgs(rest);
   if (typeof args === 'number') return args;
   try {
-    const { result, file, raw } = await checkConfigFile(args);
+    const { result, file } = await checkConfigFile(args);
     for (const n of result.notes) console.log(`note: ${n}`);
     if (!result.ok) {
       for (const e of result.errors) console.error(`error: ${e}`);
       return EXIT.invalid;
-    }
-    if (command === 'build-guard') {
-      const out = args.out ?? 'guard-entry.js';
-      const entry = guardEntry(raw, args.importFrom);
-      mkdirSync(dirname(out), { recursive: true });
-      writeFileSync(out, entry.code);
-      console.log(`ok: wrote ${out} from GUARD_CONFIG in ${file} (features: ${entry.features.length === 0 ? 'none' : entry.features.join(', ')})`);
-      return EXIT.ok;
     }
     console.log(`ok: GUARD_CONFIG in ${file}${args.env === undefined ? '' : ` (env ${args.env})`} is valid and its bindings are declared`);
     return EXIT.ok;

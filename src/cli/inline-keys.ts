@@ -1,8 +1,8 @@
 // The deploy-time half of the guard's key checks. At run time the guard builds each
 // issuer's keys at the first token that selects it (the library's lazy construction),
 // so a key that only its costly checks refuse (an EC point off its curve, RSA e = 1, an
-// Ed25519 value that is no point) would be found by a request. `check-config` and
-// `build-guard` build every inline key now (Verifier.prepare), so it fails the deploy.
+// Ed25519 value that is no point) would be found by a request. `check-config`
+// builds every inline key now (Verifier.prepare), so it fails the deploy.
 // Secrets (secretBinding) and fetched sets cannot be seen from here.
 
 import type { Algorithm } from '../algorithms.js';

@@ -2,21 +2,16 @@
 // config, one library verifier over every issuer, the KV tiers and counters.
 // Anything wrong is a ConfigError naming the setting.
 //
-// The config comes in checked (parseConfig in start.ts, or revived from a compiled
-// entry: compiled.ts), so this module never imports the parser. The optional features
-// (KV tiers and sealing, remote key sets and discovery, the origin assertion's signer)
-// come through a FeatureSource (features/registry.ts): all of them for the default Worker
-// (features/all.ts), only those the config uses for a compiled entry or an embedder.
+// The config comes in checked (parseConfig in start.ts), so this module never imports the
+// parser. The optional features (KV tiers and sealing, remote key sets and discovery, the
+// origin assertion's signer, ...) come through a FeatureSource (features/registry.ts), each
+// built only when the config uses it.
 
 import { decodeSegment } from '../b64.js';
 import type { RemoteJWKSet } from '../keys/remote.js';
-import { hmacSpec, type AlgSpec } from '../alg-base.js';
-import { secretEntry } from '../keys/secret.js';
-import { singleKey } from '../keys/single.js';
-import { policyFrom } from '../policy-from.js';
 // Not createVerifier: the guard never decrypts JWE, so src/jwe/ stays out of its bundle.
-import { twoStepVerifierFrom, type TwoStepVerifier } from '../verify-path.js';
-import { issuerPolicy, issuerSettings, issuersError } from './issuer-settings.js';
+import { buildTwoStepVerifier, type IssuerPolicy, type TwoStepVerifier } from '../verify-path.js';
+import { issuerSettings, issuersError } from './issuer-settings.js';
 import type { AfterVerifyStage } from './after-verify.js';
 import { ConfigError } from './config-error.js';
 import type { GuardConfig } from './config.js';
@@ -26,7 +21,6 @@ import { RejectionLog } from './rejection-log.js';
 import { senderConstraintStage } from './sender-constraint.js';
 import { AUTHORIZATION_TOKEN } from './authorization-token.js';
 import type { KvJwksStore } from './jwks-store.js';
-import type { eddsaRehearsal } from './rehearsal-eddsa.js';
 import { hmacOnly, usesRemoteKeys, type FeatureBuild, type FeaturePieces, type FeatureSource, type TokenReader } from './features/registry.js';
 import { runBuildSteps } from './features/build-step.js';
 import { cacheKeyBytes } from './cache-key.js';
@@ -91,13 +85,11 @@ export interface GuardParts extends Omit<FeaturePieces, 'tokens' | 'proving' | '
   fetch: typeof fetch;
   now: () => number;
   log: (line: string) => void;
-  /** The startup rehearsal's EdDSA vector (rehearsal.ts), from the keySets feature when the config has key sets. */
-  eddsaRehearsal?: typeof eddsaRehearsal | undefined;
 }
 
 /**
  * Build from a checked config and the environment, reaching optional features through `features`.
- * Each issuer's policy is made from its checked entry (issuer-settings.ts issuerPolicy), with no option code.
+ * Each issuer's policy is made by the library's options code, as createVerifier makes it.
  *
  * @example
  * const parts = await buildParts(parseConfig(env.GUARD_CONFIG), env, {}, allFeatures);
@@ -124,8 +116,8 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const keySets = hmacOnly(config) ? undefined : await features('keySets', `issuers[${keyIssuer}] (${config.issuers[keyIssuer]!.source.kind})`);
   const identity: unknown[] = [config.clockTolerance];
   const fetched = new Map<string, KeySource>();
-  // Each issuer's key source, made for its policy's algorithm specs: a secret checked for them (length), or a key set.
-  const sources: ((specs: AlgSpec[]) => KeySource)[] = [];
+  // Each issuer's options as createVerifier takes them: its settings and its key (a secret) or key set.
+  const issuers: IssuerPolicy[] = [];
   for (const [i, is] of config.issuers.entries()) {
     const at = `issuers[${i}]`;
     // The L2's policy id names these settings (not the checked policy: its Sets have no JSON).
@@ -135,14 +127,14 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
       const secret: unknown = env[src.binding];
       const bytes = typeof secret === 'string' ? decodeSegment(secret.trim(), 0, secret.trim().length) : undefined;
       if (bytes === undefined) throw new ConfigError(`${at}.secretBinding`, 'the secret is not set or is not base64url');
-      sources.push((specs) => singleKey(secretEntry(bytes), specs));
+      issuers.push({ ...base, key: bytes });
       // HS secret rotation must orphan old entries: the id carries a keyed digest of it
       // (computed only when there is an L2 to name: it is a crypto call on the first request).
       identity.push(base, kv === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await kv.sealer.digest('hs-secret', bytes));
     } else {
       // A key set, from the feature that owns its kind: fetched (remoteKeys) or inline (keySets).
       const keys = (src.kind === 'jwks' ? keySets! : remote!).keysOf(is);
-      sources.push(() => keys.jwks);
+      issuers.push({ ...base, jwks: keys.jwks });
       for (const name of keys.fetchedFor) fetched.set(name, keys.jwks);
       identity.push(base, keys.id);
     }
@@ -150,8 +142,8 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
 
   let verifier: TwoStepVerifier;
   try {
-    // No verify cache: the guard keeps its own L1 in front of KV. HMAC specs alone unless the config needs key sets.
-    verifier = twoStepVerifierFrom(config.issuers.map((is, i) => policyFrom(issuerPolicy(is, config.clockTolerance), keySets?.algSpec ?? hmacSpec, sources[i]!)));
+    // The library's options -> policy code, as createVerifier's; no verify cache: the guard keeps its own L1 before KV.
+    verifier = buildTwoStepVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false });
   } catch (e) {
     throw issuersError(e);
   }
@@ -186,6 +178,5 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     fetch: baseFetch,
     now,
     log,
-    eddsaRehearsal: keySets?.eddsaRehearsal,
   };
 }

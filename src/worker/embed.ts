@@ -1,17 +1,13 @@
 // The guard inside your own Worker: the handler the Worker entry uses (`fetch`) and
 // `authenticate`, which decides without forwarding so your code can run after a
-// verified request. How the Guard is started is the caller's: `createGuard` (start.ts)
-// parses GUARD_CONFIG and loads features lazily, `createLeanGuard` (lean.ts) takes the
-// features it is given, a compiled entry (compiled.ts) starts from a checked config.
+// verified request. How the Guard is started is the caller's (`createGuard`, start.ts).
 
 import type { JWTPayload } from '../claims.js';
 import type { JoseHeader } from '../header.js';
 import type { GuardDeps, GuardEnv } from './build.js';
 import { ConfigError } from './config-error.js';
 import type { GuardConfigInput } from './config-input.js';
-import type { EmbeddableGuard } from './embeddable-guard.js';
 import type { Guard, WaitUntil } from './guard.js';
-import { rehearse } from './rehearsal.js';
 import { serverError } from './responses.js';
 import { SelfTestFailure } from './self-test.js';
 
@@ -56,10 +52,7 @@ export interface EmbeddedGuard {
    * and claims code every algorithm shares); it does not test EdDSA, RS*, PS* or ES*, whatever
    * the config uses, and adds HS384 / HS512 only for a config that uses them. A config whose issuers all list algorithms other than HS* and EdDSA skips
    * it: that guard never runs the Wasm core it tests. If it fails, every request is refused
-   * with a 500 (`self-test`). Once built, it rehearses: one synthetic request with the self-test's
-   * token (for a config that allows EdDSA, rehearsal-eddsa.ts's EdDSA token) runs through a separate guard over the same parts, its forward to a sink and its counters, logs and
-   * caches its own (rehearsal.ts), so the first client request finds that code compiled; a failed rehearsal is
-   * dropped. Call `warm` at module scope only: in a request it adds that work to the request. A request
+   * with a 500 (`self-test`). Call `warm` at module scope only: in a request it adds that work to the request. A request
    * whose env holds the same bindings uses this guard; if building here failed for another
    * reason (a call the module scope does not allow), the request builds its own.
    *
@@ -85,16 +78,15 @@ export type GuardStarter = (env: GuardEnv, deps: GuardDeps | undefined) => Promi
  * @example
  * const guard = embeddedGuard((env, deps) => startGuard(env, deps), undefined, selfTest);
  */
-export function embeddedGuard(start: (env: GuardEnv, deps: GuardDeps | undefined) => Promise<EmbeddableGuard>, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
+export function embeddedGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
   const host = guardHost(start, deps, check);
   return {
     warm: host.warm,
     fetch: host.fetch,
     async authenticate(request, env, ctx) {
-      let guard: EmbeddableGuard;
+      let guard: Guard;
       try {
-        // What `start` built: an EmbeddableGuard (the host keeps it as a Guard).
-        guard = (await host.guardFor(env)) as EmbeddableGuard;
+        guard = await host.guardFor(env);
       } catch (e) {
         return { ok: false, response: host.failed(e, ctx) };
       }
@@ -111,18 +103,7 @@ export function embeddedGuard(start: (env: GuardEnv, deps: GuardDeps | undefined
   };
 }
 
-/**
- * embeddedGuard without `authenticate`: what a Worker entry that only serves uses (a compiled entry), so its bundle leaves that out.
- *
- * @example
- * const { fetch } = workerGuard(start, undefined, selfTest);
- */
-export function workerGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): Pick<EmbeddedGuard, 'warm' | 'fetch'> {
-  // The host as it is: its other members stay unread (compiled.ts hands the runtime `fetch` alone).
-  return guardHost(start, deps, check);
-}
-
-/** What both share: the guard per env (warmed or built), the 500 of one that failed to start, and the deferred log. */
+/** The guard per env (warmed or built), the 500 of one that failed to start, and the deferred log. */
 interface GuardHost extends Pick<EmbeddedGuard, 'warm' | 'fetch'> {
   guardFor(env: GuardEnv): Promise<Guard>;
   failed(e: unknown, ctx: WaitUntil): Response;
@@ -179,8 +160,8 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
     warm(env) {
       // The known-answer verify first: it also compiles the verify path the first request takes.
       const guard = checkedBuild(env);
-      // Then one synthetic request on a Guard of its own (rehearsal.ts): its code compiled before a client's.
-      guard.then(rehearse, () => undefined); // a failed build is settled by the first request that adopts it
+      // A failed build is settled by the first request that adopts it; until then it is no unhandled rejection.
+      guard.catch(() => undefined);
       warmed = { env, guard };
     },
     async fetch(request, env, ctx) {

@@ -28,7 +28,7 @@ import { Forwarder } from './forward.js';
 import { IssuerIndex } from './issuer-index.js';
 import { Observer } from './observe.js';
 import { canonicalPath, type CanonicalPath } from './path.js';
-import { requestTarget } from './request-url.js';
+import { requestTarget, type RequestTarget } from './request-url.js';
 import { routeStage } from './route.js';
 import { checkVerified, verifyFailed, type CheckScope } from './token-checks.js';
 import { VerifyTiers } from './verify-tiers.js';
@@ -38,7 +38,7 @@ export type { AuthOutcome, WaitUntil } from './context.js';
 export class Guard {
   readonly parts: GuardParts;
   readonly #observe: Observer;
-  /** The verify stage; read by EmbeddableGuard (embeddable-guard.ts) for its `verify`. */
+  /** The verify stage: L1 -> L2 (KV) -> the library. */
   readonly tiers: VerifyTiers;
   readonly #forwarder: Forwarder;
   readonly #checks: CheckScope;
@@ -101,10 +101,7 @@ export class Guard {
     return this.#forwarder.forward(cx, outcome, config.paths.forward === 'canonical' ? path.path : cx.url.pathname);
   }
 
-  /**
-   * route -> credential -> verify -> checks -> after, without a promise when nothing waited (see VerifyTiers).
-   * Public for EmbeddableGuard's `authenticate` (embeddable-guard.ts), which an entry that only serves does not bundle.
-   */
+  /** route -> credential -> verify -> checks -> after, without a promise when nothing waited (see VerifyTiers). */
   decide(cx: RequestContext, path: CanonicalPath): AuthOutcome | Promise<AuthOutcome> {
     if (!path.ok) return { ok: false, response: this.#observe.refusePath() };
     const config = this.parts.config;
@@ -126,5 +123,38 @@ export class Guard {
       );
     }
     return afterVerify(cx, checkVerified(cx, v, this.#checks), after, this.#observe);
+  }
+
+  /** The guard's counters (the admin endpoint's figures). */
+  get counters(): GuardParts['counters'] {
+    return this.parts.counters;
+  }
+
+  /** Entries in this isolate's L1 (bounded by cache.l1Max; the load test watches it). */
+  get l1Size(): number {
+    return this.tiers.l1Size;
+  }
+
+  /**
+   * Decide on a request without forwarding it: the identity, an anonymous pass
+   * (public path, auth "none", or "optional" without a token), or the exact
+   * refusal the guard would send (a 400 for a path src/worker/path.ts refuses, a 500 for a fault).
+   */
+  async authenticate(
+    request: Request,
+    ctx: WaitUntil,
+    url: RequestTarget = requestTarget(request.url),
+    path: CanonicalPath = canonicalPath(url.pathname, this.parts.config.paths.escapedSlashes),
+  ): Promise<AuthOutcome> {
+    try {
+      return await this.decide(new RequestContext(request, url, ctx), path);
+    } catch (e) {
+      return { ok: false, response: internalFault(e, this.parts) };
+    }
+  }
+
+  /** L1 (this isolate) -> L2 (KV, for the configured algorithms) -> full verify by the library. */
+  async verify(token: string, ctx: WaitUntil): Promise<Verified> {
+    return this.tiers.verify(token, ctx, { opened: undefined });
   }
 }

@@ -8,30 +8,6 @@ import type { GuardConfigSource } from './embed.js';
 import { selfTest, usesWasmCore } from './self-test.js';
 
 /**
- * selfTestNeeded for a guard's config source; a function of the env is not called here
- * (it runs once, when the guard is built), so its guard keeps the self-test.
- *
- * @example
- * selfTestNeededFor(undefined, env); // reads env.GUARD_CONFIG
- */
-export function selfTestNeededFor(config: GuardConfigSource | undefined, env: GuardEnv): boolean {
-  if (typeof config === 'function') return true;
-  return selfTestNeeded(config === undefined ? env.GUARD_CONFIG : config);
-}
-
-/**
- * False only for a config whose issuers all list algorithms outside the Wasm core.
- *
- * @example
- * selfTestNeeded({ issuers: [{ algorithms: ['RS256'] }] }); // false
- * selfTestNeeded('{"issuers":[{"algorithms":"HS256"}]}'); // true
- */
-export function selfTestNeeded(raw: unknown): boolean {
-  const algorithms = namedAlgorithms(raw);
-  return algorithms === undefined || usesWasmCore(algorithms);
-}
-
-/**
  * The self-test a guard's config source needs: none for RS/PS/ES issuers only; else
  * selfTest over the algorithms its issuers name, and every HMAC hash's answer when the
  * config cannot be read here (a function of the env, an unexpected shape).

@@ -5,15 +5,8 @@
 // compiles that shared path before the first request instead of during it. Only HS256:
 // each further algorithm cost more in a fresh isolate than it saved (docs/speed.md).
 
-import { hmacSpec } from '../alg-base.js';
-import { secretEntry } from '../keys/secret.js';
-import { singleKey } from '../keys/single.js';
-import type { PolicyData } from '../options.js';
-import { policyFrom } from '../policy-from.js';
-import { twoStepVerifierFrom, type TwoStepVerifier, type VerifyResult } from '../verify-path.js';
+import { buildTwoStepVerifier, type TwoStepVerifier, type VerifyResult } from '../verify-path.js';
 import { ConfigError } from './config-error.js';
-import { issuerPolicy } from './issuer-settings.js';
-import type { IssuerConfig } from './issuers-config.js';
 
 /**
  * The algorithms the self-test verifies: HS256 only. It does not cover EdDSA (the
@@ -40,7 +33,7 @@ export function usesWasmCore(algorithms: Iterable<string>): boolean {
 /**
  * The Wasm core's family that verifies `alg` (HMAC, or Ed25519 under both its names), or
  * undefined for an algorithm the core does not verify (RS*, PS*, ES*: WebCrypto).
- * test/node/config-literal.test.ts checks this against the algorithm table.
+ * test/node/self-test-for.test.ts checks this against the algorithm table.
  *
  * @example
  * coreFamily('HS384'); // 'HS'
@@ -103,40 +96,16 @@ export async function selfTest(algorithms: readonly string[] = []): Promise<void
 }
 
 /**
- * The self-test's issuer as a checked config entry: `edgejwt:self-test` as issuer and audience,
- * `alg` alone (the rehearsal's Guard, rehearsal.ts, serves it too). Never part of a real config.
- *
- * @example
- * selfTestIssuer('HS256').audience; // ['edgejwt:self-test']
- */
-export function selfTestIssuer(alg: 'HS256' | 'HS384' | 'HS512' | 'EdDSA'): IssuerConfig {
-  return { issuer: [SELF_TEST.issuer], audience: [SELF_TEST.issuer], claims: {}, algorithms: [alg], source: { kind: 'secret', binding: '' } };
-}
-
-/**
- * The checked policy the known answers are verified under: what every guard makes of
- * selfTestIssuer(alg) (issuer-settings.ts issuerPolicy), with `clockTolerance` seconds of skew;
- * the same as policyData makes of `{ issuer, audience: issuer, algorithms: [alg] }`
- * (test/node/self-test-vector.test.ts checks that). No option code: a compiled guard bundles none.
- *
- * @example
- * selfTestPolicy('HS256').claims.audience; // Set { 'edgejwt:self-test' }
- */
-export function selfTestPolicy(alg: 'HS256' | 'HS384' | 'HS512' | 'EdDSA', clockTolerance = 0): PolicyData {
-  return issuerPolicy(selfTestIssuer(alg), clockTolerance);
-}
-
-/**
- * The verify path every guard runs, over the self-test's issuer and `key` for `alg` alone
- * (selfTestPolicy, `clockTolerance` seconds of skew): an HMAC secret, so a guard without key
- * sets bundles no other key code, and no option code (the rehearsal's verifier too).
+ * The verify path every guard runs (the library's options -> policy -> two-step verifier, build.ts),
+ * over the self-test's issuer (`edgejwt:self-test` as issuer and audience) and `key` for `alg` alone.
  *
  * @example
  * const v = selfTestVerifier('HS256', SELF_TEST.key);
  * v.verifyOpened(v.open(SELF_TEST.token));
  */
-export function selfTestVerifier(alg: 'HS256' | 'HS384' | 'HS512', key: Uint8Array, clockTolerance = 0): TwoStepVerifier {
-  return twoStepVerifierFrom([policyFrom(selfTestPolicy(alg, clockTolerance), hmacSpec, (specs) => singleKey(secretEntry(key), specs))]);
+export function selfTestVerifier(alg: 'HS256' | 'HS384' | 'HS512', key: Uint8Array): TwoStepVerifier {
+  const issuer = { issuer: SELF_TEST.issuer, audience: SELF_TEST.issuer, algorithms: [alg], key };
+  return buildTwoStepVerifier({ issuers: [issuer], cache: false });
 }
 
 async function knownAnswer(alg: 'HS256' | 'HS384' | 'HS512', key: Uint8Array, token: string): Promise<void> {

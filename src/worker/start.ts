@@ -1,14 +1,13 @@
 // The guard from GUARD_CONFIG as text or an object: parse and check it (config.ts),
 // then build its parts with every optional feature at hand (features/all.ts).
-// `createGuard` (edgejwt/worker) and the default Worker start here; a compiled entry
-// (compiled.ts) does not: its config was checked when it was built.
+// `createGuard` (edgejwt/worker) and the default Worker start here.
 
 import { buildParts, type GuardDeps, type GuardEnv } from './build.js';
 import { parseConfig } from './config.js';
 import { embeddedGuard, rawConfigOf, type EmbeddedGuard, type GuardConfigSource } from './embed.js';
 import { allFeatures } from './features/all.js';
 import type { FeatureSource } from './features/registry.js';
-import { EmbeddableGuard } from './embeddable-guard.js';
+import { Guard } from './guard.js';
 import { selfTestFor } from './self-test-needed.js';
 
 /**
@@ -19,16 +18,15 @@ import { selfTestFor } from './self-test-needed.js';
  * const guard = await startGuard(env, { log: (line) => console.log(line) });
  * const res = await guard.handle(request, ctx);
  */
-export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?: unknown, features: FeatureSource = allFeatures): Promise<EmbeddableGuard> {
-  return new EmbeddableGuard(await buildParts(parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig), env, deps, features));
+export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?: unknown, features: FeatureSource = allFeatures): Promise<Guard> {
+  return new Guard(await buildParts(parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig), env, deps, features));
 }
 
 /**
  * Build the guard for a Worker. Without `config`, GUARD_CONFIG is read from the env.
  * One guard is built per env object (per isolate in production) and reused. Every
  * optional feature is bundled (a config read at run time may use any) and set up only
- * when the config uses it; to bundle only the ones you use, see `createLeanGuard`
- * (edgejwt/worker/lean).
+ * when the config uses it.
  * @example
  * import { createGuard } from 'edgejwt/worker';
  * const guard = createGuard({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] });

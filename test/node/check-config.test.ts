@@ -261,25 +261,10 @@ describe('the edgejwt bin (built: dist/cli/edgejwt.js)', () => {
     expect(run(dir).status).toBe(2);
   });
 
-  it('build-guard writes the entry for a good config (only its features), refuses a bad one, and takes --out/--import only there', () => {
-    const dir = project({ 'wrangler.toml': toml(goodConfig), 'bad.toml': toml({ ...goodConfig, rules: [{ pathPrefix: '/a', auth: 'maybe' }] }) });
-    const ok = run(dir, 'build-guard', '--out', 'out/entry.js', '--import', './compiled.js');
-    expect(ok.status).toBe(0);
-    const code = readFileSync(join(dir, 'out/entry.js'), 'utf8');
-    expect(code).toContain('from "./compiled.js"');
-    expect(code).not.toContain('const policies');
-    expect(code).toMatch(/export default compiledWorker\(\{ config, source: ".*", version: "\d[^"]*" \}/);
-    // A jwksUrl issuer with cache.jwks on (the default): the KV tiers, remote keys and key sets, nothing else.
-    expect(code).toContain('import { compiledWorker, kvTiers, remoteKeys, keySets } from "./compiled.js";');
-    const bad = run(dir, 'build-guard', 'bad.toml', '--out', 'bad.js');
-    expect(bad.status).toBe(1);
-    expect(existsSync(join(dir, 'bad.js'))).toBe(false);
-    // A broken inline key fails the build too (check_config_refuses_broken_inline_key), not the first request.
-    writeFileSync(join(dir, 'broken-key.toml'), toml(inlineKeyConfig([{ alg: 'ES256', broken: true }])));
-    const broken = run(dir, 'build-guard', 'broken-key.toml', '--out', 'broken.js');
-    expect(broken.status).toBe(1);
-    expect(broken.stderr).toContain('GUARD_CONFIG issuers[0].jwks: key is malformed or unusable: EC point is not on the curve');
-    expect(existsSync(join(dir, 'broken.js'))).toBe(false);
+  it('build_guard_is_gone: the command is unknown (usage), and check-config takes no --out', () => {
+    const dir = project({ 'wrangler.toml': toml(goodConfig) });
+    expect(run(dir, 'build-guard', '--out', 'out/entry.js').status).toBe(2);
+    expect(existsSync(join(dir, 'out/entry.js'))).toBe(false);
     expect(run(dir, 'check-config', '--out', 'x.js').status).toBe(2);
   });
 

@@ -6,9 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { hmacSpec } from '../../src/alg-base.js';
-import { policyData } from '../../src/options.js';
-import { SELF_TEST, SELF_TEST_ALGORITHMS, SELF_TEST_SHA512, selfTest, selfTestPolicy, sha512Token } from '../../src/worker/self-test.js';
+import { SELF_TEST, SELF_TEST_ALGORITHMS, SELF_TEST_SHA512, selfTest, sha512Token } from '../../src/worker/self-test.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -49,14 +47,6 @@ function section(file: string, start: string, end: string): string {
   expect(j, `${file}: ${end}`).toBeGreaterThan(i);
   return text.slice(i, j);
 }
-
-describe('the self-test policy literal', () => {
-  it('self_test_policy_is_the_checked_options: selfTestPolicy(alg) is what the options code makes of { issuer, audience: issuer, algorithms: [alg] }', () => {
-    for (const alg of ['HS256', 'HS384', 'HS512'] as const) {
-      expect(selfTestPolicy(alg)).toEqual(policyData({ issuer: SELF_TEST.issuer, audience: SELF_TEST.issuer, algorithms: [alg] }, {}, hmacSpec));
-    }
-  });
-});
 
 describe('warm() and its docs agree', () => {
   // Each text about the self-test names what it tests; any other algorithm it names must be

@@ -3,7 +3,7 @@
 // waitUntil work can be awaited, and KV wrappers that count, fail or hang.
 
 import { env } from 'cloudflare:workers';
-import type { EmbeddableGuard } from '../../src/worker/embeddable-guard.js';
+import type { Guard } from '../../src/worker/guard.js';
 import { startGuard } from '../../src/worker/start.js';
 import type { GuardDeps, GuardEnv } from '../../src/worker/build.js';
 import type { KVLike } from '../../src/worker/kv.js';
@@ -116,7 +116,7 @@ export function freshJwksUrl(): string {
 export const CACHE_KEY = b64u(new Uint8Array(32).fill(7));
 
 export interface Made {
-  guard: EmbeddableGuard;
+  guard: Guard;
   net: Net;
   logs: string[];
   /** One request through the guard, with every waitUntil settled afterwards. */

@@ -2,7 +2,7 @@
 // lazy construction): an inline key that only its costly checks refuse (here an EC point
 // off its curve) no longer stops the guard from starting; the tokens of that issuer are
 // refused as any key failure at verify time is (401 invalid_token), the other issuers'
-// tokens pass. `edgejwt check-config` / `build-guard` refuse the key before a deploy
+// tokens pass. `edgejwt check-config` refuses the key before a deploy
 // (test/node/check-config.test.ts, check_config_refuses_broken_inline_key).
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/worker/index.js';

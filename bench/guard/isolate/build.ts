@@ -6,7 +6,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { CORE_WASM, bundleWorker } from '../../lib/workerd-bundle.ts';
-import { compiledBundle } from '../../lib/compiled-entry.ts';
+import { configGuardBundle } from '../../lib/config-guard-entry.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -55,9 +55,9 @@ export async function bundle(name: keyof typeof ENTRIES, src?: string): Promise<
   return { dir, file, code, wasmImport };
 }
 
-/** The guard's compiled entry (`edgejwt build-guard`) for `config`, beside the other bundles (same depth, same .wasm path). */
-export async function compiledGuard(name: string, config: unknown, src?: string): Promise<Bundle> {
+/** createGuard(config) as a Worker (bench/lib/config-guard-entry.ts), beside the other bundles (same depth, same .wasm path). */
+export async function configGuard(name: string, config: unknown, src?: string): Promise<Bundle> {
   const dir = join(root, 'build/bench-isolate', name);
-  const b = await compiledBundle(dir, config, src);
+  const b = await configGuardBundle(dir, config, src);
   return { dir, file: join(dir, 'worker.js'), code: b.code, wasmImport: b.wasmImport };
 }

@@ -9,8 +9,7 @@ import type { AdminFeature } from './registry.js';
  * The admin endpoint (`admin`).
  *
  * @example
- * import { createLeanGuard, admin } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard(config, { features: { admin } });
+ * const parts = await buildParts(config, env, {}, givenFeatures({ admin }));
  */
 export const admin: AdminFeature = {
   adminEndpoint,

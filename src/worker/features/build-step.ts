@@ -1,6 +1,5 @@
 // Each optional feature brings its own part of the guard's build: buildParts (build.ts)
-// asks for the features the config uses, in the order below, and runs each one's `build`,
-// so a compiled entry that was not given a feature carries none of its build code.
+// asks for the features the config uses, in the order below, and runs each one's `build`.
 // The order is the order the settings are checked in: the first missing feature or unusable
 // setting is the ConfigError a guard fails closed with.
 

@@ -8,8 +8,7 @@ import type { CorsFeature } from './registry.js';
  * The CORS stage (`cors`).
  *
  * @example
- * import { createLeanGuard, cors } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard(config, { features: { cors } });
+ * const parts = await buildParts(config, env, {}, givenFeatures({ cors }));
  */
 export const cors: CorsFeature = {
   corsStage,

@@ -8,8 +8,7 @@ import type { DpopFeature } from './registry.js';
  * DPoP proofs, replay and nonces for the issuers that set `dpop`.
  *
  * @example
- * import { createLeanGuard, dpop } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard(config, { features: { dpop } });
+ * const parts = await buildParts(config, env, {}, givenFeatures({ dpop }));
  */
 export const dpop: DpopFeature = {
   dpopStageFromEnv,

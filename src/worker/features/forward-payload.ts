@@ -8,8 +8,7 @@ import type { ForwardPayloadFeature } from './registry.js';
  * The payload header (`forwardPayload`).
  *
  * @example
- * import { createLeanGuard, forwardPayload } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard(config, { features: { forwardPayload } });
+ * const parts = await buildParts(config, env, {}, givenFeatures({ forwardPayload }));
  */
 export const forwardPayload: ForwardPayloadFeature = {
   payloadHeaderValue,

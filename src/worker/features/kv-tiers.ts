@@ -1,6 +1,5 @@
 // The KV tiers as one feature: the sealer CACHE_KEY makes, the KV copy of fetched key
-// sets, the KV verify cache (L2) and its write admission. Imported by a compiled entry or
-// an embedder that uses it, and by the default Worker (features/all.ts).
+// sets, the KV verify cache (L2) and its write admission (features/all.ts).
 
 import { openKvTiers } from '../kv-parts.js';
 import type { KvTiersFeature } from './registry.js';
@@ -9,7 +8,6 @@ import type { KvTiersFeature } from './registry.js';
  * The KV verify cache and the KV copy of key sets (`cache.verify`, `cache.jwks`, with CACHE_KEY set).
  *
  * @example
- * import { createLeanGuard, kvTiers } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard(config, { features: { kvTiers } });
+ * const parts = await buildParts(config, env, {}, givenFeatures({ kvTiers }));
  */
 export const kvTiers: KvTiersFeature = { openKvTiers };

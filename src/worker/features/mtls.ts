@@ -7,8 +7,7 @@ import type { MtlsFeature } from './registry.js';
  * Certificate-bound tokens for the issuers that set `mtls`.
  *
  * @example
- * import { createLeanGuard, mtls } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard(config, { features: { mtls } });
+ * const parts = await buildParts(config, env, {}, givenFeatures({ mtls }));
  */
 export const mtls: MtlsFeature = {
   mtlsStage,

@@ -7,8 +7,7 @@ import type { OriginAssertionFeature } from './registry.js';
  * A signed identity for the origin (`originAssertion`).
  *
  * @example
- * import { createLeanGuard, originAssertion } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard(config, { features: { originAssertion } });
+ * const parts = await buildParts(config, env, {}, givenFeatures({ originAssertion }));
  */
 export const originAssertion: OriginAssertionFeature = {
   OriginAssertion,

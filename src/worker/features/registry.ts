@@ -1,11 +1,7 @@
 // The guard's optional features, each a value its own module exports (kv-tiers.ts,
-// remote-keys.ts, origin-assertion.ts), so whoever starts a guard decides how each
-// is reached: the default Worker, whose config is read at run time, imports them all
-// (all.ts); a compiled entry (`edgejwt build-guard`) and an embedder
-// (`createLeanGuard`) import the ones they use, and a bundler leaves the rest out.
+// remote-keys.ts, origin-assertion.ts); every guard is given them all (all.ts), and
 // buildParts asks for a feature only when the config uses it. A stage added after verify
-// (sender constraint, revocation) is one more name here, one module, and one line in
-// all.ts and in FEATURE_MODULES.
+// (sender constraint, revocation) is one more name here, one module, and one line in all.ts.
 
 import { ConfigError } from '../config-error.js';
 import type { GuardConfig } from '../config.js';
@@ -18,7 +14,6 @@ import type { createLocalJWKSet } from '../../keys/local.js';
 import type { openKvTiers } from '../kv-parts.js';
 import type { DpopAnswers } from '../dpop-answers.js';
 import type { reservedCheck } from '../reserved-paths.js';
-import type { SpecOf } from '../../options.js';
 import type { corsStage } from '../cors.js';
 import type { adminEndpoint } from '../admin.js';
 import type { checkRules, routeRules } from '../rules.js';
@@ -34,7 +29,6 @@ import type { IssuerConfig } from '../issuers-config.js';
 import type { RemoteKeysSetup } from '../remote-keys.js';
 import type { RemoteJWKSet } from '../../keys/remote.js';
 import type { KeySource } from '../../keys/source.js';
-import type { eddsaRehearsal } from '../rehearsal-eddsa.js';
 
 // A feature used after the issuers are built brings its own build step (build-step.ts).
 /** The pieces of a guard the optional features build (each undefined when its feature is not used). */
@@ -125,19 +119,14 @@ export interface RevocationFeature extends BuildStep {
   reservedCheck: typeof reservedCheck;
 }
 
-// So are the core stages a config may leave out (cors, admin, rules), the library's
-// key-set code (keySets), token sources other than the Authorization header (tokenSources)
-// a service-binding origin (serviceOrigin) and the payload header (forwardPayload): a
-// one-issuer HS256 config's compiled entry holds none of them.
+// So are the core stages a config may leave out (cors, admin, rules), inline key sets
+// (keySets), token sources other than the Authorization header (tokenSources),
+// a service-binding origin (serviceOrigin) and the payload header (forwardPayload).
 
 /** @example const f: KeySetsFeature = keySets; */
 export interface KeySetsFeature extends IssuerKeySets {
-  /** The library's full algorithm table (asymmetric algorithms too); without it, HMAC specs only. */
-  algSpec: SpecOf;
   /** An inline key set (read at its first use), handed to the verifier. */
   createLocalJWKSet: typeof createLocalJWKSet;
-  /** The startup rehearsal's EdDSA token and verifier (rehearsal.ts), for a config that allows EdDSA. */
-  eddsaRehearsal: typeof eddsaRehearsal;
 }
 /** @example const f: CorsFeature = cors; */
 export interface CorsFeature extends BuildStep {
@@ -200,28 +189,11 @@ export type FeatureName = keyof GuardFeatures;
 /** How buildParts reaches a feature: by name, with the setting that needs it (for the error). */
 export type FeatureSource = <K extends FeatureName>(name: K, setting: string) => Promise<NonNullable<GuardFeatures[K]>>;
 
-/** The module (under src/worker/features/) and export of each feature: the compiled entry's imports. */
-export const FEATURE_MODULES: Readonly<Record<FeatureName, string>> = {
-  kvTiers: 'kv-tiers',
-  remoteKeys: 'remote-keys',
-  originAssertion: 'origin-assertion',
-  dpop: 'dpop',
-  mtls: 'mtls',
-  revocation: 'revocation',
-  keySets: 'key-sets',
-  cors: 'cors',
-  admin: 'admin',
-  rules: 'rules',
-  tokenSources: 'token-sources',
-  serviceOrigin: 'service-origin',
-  forwardPayload: 'forward-payload',
-};
-
 /** A source over the features given; one not given is a ConfigError naming the setting that needs it. */
 export function givenFeatures(features: GuardFeatures): FeatureSource {
   return <K extends FeatureName>(name: K, setting: string) => {
     const f = features[name];
-    if (f === undefined) return Promise.reject(new ConfigError(setting, `needs the ${name} feature, which this guard was not given (import ${name} from edgejwt/worker/lean and pass it in features)`));
+    if (f === undefined) return Promise.reject(new ConfigError(setting, `needs the ${name} feature, which this guard was not given`));
     return Promise.resolve(f as NonNullable<GuardFeatures[K]>);
   };
 }
@@ -252,31 +224,4 @@ export function hmacOnly(config: Pick<GuardConfig, 'issuers'>): boolean {
 export function authorizationOnly(sources: readonly TokenSource[]): boolean {
   const s = sources[0];
   return sources.length === 1 && s !== undefined && 'header' in s && s.header.toLowerCase() === 'authorization';
-}
-
-/**
- * The features `config` can use, in FEATURE_MODULES order. kvTiers: only with CACHE_KEY set
- * at run time, which a deploy step cannot see, so it counts whenever the config turns a tier on
- * (the KV copy of key sets only matters with key sets to fetch).
- *
- * @example
- * featuresFor(parseConfig(raw)); // ['remoteKeys'] for a jwksUrl issuer with cache.jwks false
- */
-export function featuresFor(config: GuardConfig): FeatureName[] {
-  const out: FeatureName[] = [];
-  const remote = usesRemoteKeys(config);
-  if (config.cache.verifyAlgorithms.size > 0 || (config.cache.jwks && remote)) out.push('kvTiers');
-  if (remote) out.push('remoteKeys');
-  if (config.originAssertion !== undefined) out.push('originAssertion');
-  if (config.dpop !== undefined) out.push('dpop');
-  if (config.issuers.some((is) => is.mtls !== undefined)) out.push('mtls');
-  if (config.revocation !== undefined) out.push('revocation');
-  if (!hmacOnly(config)) out.push('keySets');
-  if (config.cors !== undefined) out.push('cors');
-  if (config.admin !== undefined) out.push('admin');
-  if (config.rules.length > 0 || config.publicPaths.length > 0) out.push('rules');
-  if (!authorizationOnly(config.tokenSources)) out.push('tokenSources');
-  if (typeof config.origin === 'object') out.push('serviceOrigin');
-  if (config.forwardPayload !== undefined) out.push('forwardPayload');
-  return out;
 }

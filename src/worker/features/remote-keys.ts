@@ -7,8 +7,7 @@ import type { RemoteKeysFeature } from './registry.js';
  * Key sets fetched from `jwksUrl` or found by discovery.
  *
  * @example
- * import { createLeanGuard, keySets, remoteKeys } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard(config, { features: { keySets, remoteKeys } });
+ * const parts = await buildParts(config, env, {}, givenFeatures({ keySets, remoteKeys }));
  */
 export const remoteKeys: RemoteKeysFeature = {
   RemoteKeys,

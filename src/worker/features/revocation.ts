@@ -8,8 +8,7 @@ import type { RevocationFeature } from './registry.js';
  * Revoked tokens refused at the edge, and the endpoint that revokes them.
  *
  * @example
- * import { createLeanGuard, revocation } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard(config, { features: { revocation } });
+ * const parts = await buildParts(config, env, {}, givenFeatures({ revocation }));
  */
 export const revocation: RevocationFeature = {
   buildRevocation,

@@ -9,8 +9,7 @@ import type { RulesFeature } from './registry.js';
  * Rules and public paths (`rules`, `publicPaths`).
  *
  * @example
- * import { createLeanGuard, rules } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard(config, { features: { rules } });
+ * const parts = await buildParts(config, env, {}, givenFeatures({ rules }));
  */
 export const rules: RulesFeature = {
   routeRules,

@@ -8,8 +8,7 @@ import type { ServiceOriginFeature } from './registry.js';
  * Forwarding through a service binding (`origin: { service }`).
  *
  * @example
- * import { createLeanGuard, serviceOrigin } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard(config, { features: { serviceOrigin } });
+ * const parts = await buildParts(config, env, {}, givenFeatures({ serviceOrigin }));
  */
 export const serviceOrigin: ServiceOriginFeature = {
   serviceOrigin: open,

@@ -10,8 +10,7 @@ import type { TokenSourcesFeature } from './registry.js';
  * Cookies and other headers as token sources (`tokenSources`).
  *
  * @example
- * import { createLeanGuard, tokenSources } from 'edgejwt/worker/lean';
- * const guard = createLeanGuard(config, { features: { tokenSources } });
+ * const parts = await buildParts(config, env, {}, givenFeatures({ tokenSources }));
  */
 export const tokenSources: TokenSourcesFeature = {
   findToken,

@@ -1,12 +1,10 @@
-// What a compiled one-issuer HS256 entry (`edgejwt build-guard`, no features) answers:
-// every refusal the guard gives such a config, with its status, challenge and logged
-// code, and the accepted request. The entry's bundle keeps being cut down (issue 23:
-// features moved out, modules split); this pins that none of those cuts drops an answer.
+// What a one-issuer HS256 guard (createGuard) answers: every refusal the guard gives such a
+// config, with its status, challenge and logged code, and the accepted request. Pins that
+// no cut to the guard's stages drops an answer.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { compiledWorker } from '../../src/worker/compiled.js';
+import { createGuard } from '../../src/worker/start.js';
 import { b64u } from '../shared/jwt-mint.js';
 import { AUD, HS_ISS, TestCtx, bearer, demoKeys, nowSeconds, token, type Keys } from './harness.js';
-import { compileEntry } from './compile-entry.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -16,11 +14,11 @@ afterEach(() => vi.restoreAllMocks());
 
 const RAW = { issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY', claims: { tenant: 'acme' } }], origin: 'builtin:echo', cache: { jwks: false } };
 
-describe('compiled HS256 entry answers', () => {
-  it('compiled_hs256_entry_answers_every_refusal: missing, malformed, method override, path, signature, expiry, nbf, issuer, audience, algorithm, claims, cnf, forwarding, depth; and the accepted request', async () => {
+describe('one-issuer HS256 guard answers', () => {
+  it('hs256_guard_answers_every_refusal: missing, malformed, method override, path, signature, expiry, nbf, issuer, audience, algorithm, claims, cnf, forwarding, depth; and the accepted request', async () => {
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((l: string) => void lines.push(l));
-    const g = compiledWorker(compileEntry(RAW), {});
+    const g = createGuard(RAW);
     const env = { HS_KEY: b64u(k.hs.secret!) };
     const t = nowSeconds();
     const ok = { tenant: 'acme' };

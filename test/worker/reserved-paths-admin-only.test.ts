@@ -1,13 +1,9 @@
-// reserved_path_spellings_never_forwarded for the guards that get their stages from the
-// registry (lean-core 4edc8a2, 7ed5c81): the compiled entry and createLeanGuard with a
-// config whose only reserved path is admin.path. The reserved-path check now arrives
-// with the admin feature; another spelling of the path must still be a 404 that never
-// reaches the origin, with or without the admin secret on it.
+// reserved_path_spellings_never_forwarded for a config whose only reserved path is
+// admin.path: the reserved-path check arrives with the admin feature; another spelling of
+// the path must still be a 404 that never reaches the origin, with or without the admin secret on it.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { admin, compiledWorker } from '../../src/worker/compiled.js';
-import { createLeanGuard } from '../../src/worker/lean.js';
+import { createGuard } from '../../src/worker/start.js';
 import { AUD, HS_ISS, TestCtx, demoKeys, token, type Keys } from './harness.js';
-import { compileEntry } from './compile-entry.js';
 
 const SECRET = 'an-admin-secret-of-16+';
 const b64u = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -23,11 +19,11 @@ beforeAll(async () => {
   k = await demoKeys();
 });
 
-describe('reserved_path_spellings_never_forwarded (compiled and lean guards)', () => {
-  it('another spelling of admin.path is a 404 from both, never echoed by the origin; the exact path is the endpoint', async () => {
+describe('reserved_path_spellings_never_forwarded (admin.path alone)', () => {
+  it('another spelling of admin.path is a 404, never echoed by the origin; the exact path is the endpoint', async () => {
     const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: SECRET };
     const t = await token(k.hs);
-    const guards = [compiledWorker(compileEntry(RAW), { admin }), createLeanGuard(RAW as never, { features: { admin } })];
+    const guards = [createGuard(RAW)];
     for (const g of guards) {
       for (const spelling of ['/__guard/st%61ts', '/__GUARD/stats', '/__guard/Stats', '/__guard/stats;x', '//__guard/stats', '/__guard%2fstats']) {
         const res = await g.fetch(new Request(`https://api.example.com${spelling}`, { headers: { authorization: `Bearer ${t}`, 'x-guard-admin': SECRET } }), env, new TestCtx());
