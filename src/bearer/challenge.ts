@@ -8,7 +8,13 @@
 import type { JwtErrorCode } from '../errors.js';
 
 /** Which refusal: decides the status, the `error` code and the challenge. */
-export type ChallengeKind = 'missing' | 'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'insufficient_user_authentication' | 'unavailable';
+export type ChallengeKind =
+  | 'missing'
+  | 'invalid_request'
+  | 'invalid_token'
+  | 'insufficient_scope'
+  | 'insufficient_user_authentication'
+  | 'unavailable';
 
 const STATUS: Record<ChallengeKind, number> = {
   missing: 401,

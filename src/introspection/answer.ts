@@ -51,10 +51,15 @@ export function readAnswer(text: string, issuer: string): Introspection {
   delete claims.active;
   const own = (name: string): unknown => (Object.hasOwn(claims, name) ? claims[name] : undefined);
   if (!isTime(own('exp'))) throw invalid('exp missing or not a finite number');
-  for (const name of TIMES) if (own(name) !== undefined && !isTime(own(name))) throw invalid(`${name} is not a finite number`);
-  for (const name of STRINGS) if (own(name) !== undefined && typeof own(name) !== 'string') throw invalid(`${name} is not a string`);
+  for (const name of TIMES) {
+    if (own(name) !== undefined && !isTime(own(name))) throw invalid(`${name} is not a finite number`);
+  }
+  for (const name of STRINGS) {
+    if (own(name) !== undefined && typeof own(name) !== 'string') throw invalid(`${name} is not a string`);
+  }
   const aud = own('aud');
-  if (aud !== undefined && typeof aud !== 'string' && !(Array.isArray(aud) && aud.every((a) => typeof a === 'string'))) {
+  const audList = Array.isArray(aud) && aud.every((a) => typeof a === 'string');
+  if (aud !== undefined && typeof aud !== 'string' && !audList) {
     throw invalid('aud is not a string or an array of strings');
   }
   if (own('cnf') !== undefined && !isObject(own('cnf'))) throw invalid('cnf is not an object');

@@ -60,7 +60,8 @@ interface Entry {
  * An introspector for one issuer's endpoint.
  *
  * @example
- * const introspector = createIntrospector({ issuer, endpoint, clientId: 'guard', clientSecret: env.INTROSPECTION_SECRET });
+ * const clientSecret = env.INTROSPECTION_SECRET;
+ * const introspector = createIntrospector({ issuer, endpoint, clientId: 'guard', clientSecret });
  * const verdict = await introspector.introspect(token);
  * if (verdict.active) verdict.claims.scope; // checked like a JWT's claims
  */
@@ -165,7 +166,8 @@ async function exchange(send: typeof fetch, url: string, init: RequestInit, time
       if ((cause as { code?: string }).code === 'ERR_JWKS_INVALID') {
         throw new IntrospectionError('ERR_INTROSPECTION_INVALID', 'answer too large or not UTF-8', cause);
       }
-      throw new IntrospectionError('ERR_INTROSPECTION_FAILED', deadline.passed ? 'timed out' : 'answer could not be read', cause);
+      const reason = deadline.passed ? 'timed out' : 'answer could not be read';
+      throw new IntrospectionError('ERR_INTROSPECTION_FAILED', reason, cause);
     }
   } finally {
     deadline.clear();

@@ -7,7 +7,13 @@ import { httpUrl, num, section, str } from '../worker/config-values.js';
 import { DEFAULT_CACHE_MS, DEFAULT_TIMEOUT_MS } from './client.js';
 
 /** The settings `issuers[].introspection` accepts. */
-export const INTROSPECTION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['endpoint', 'clientId', 'secretBinding', 'cacheMs', 'timeoutMs']);
+export const INTROSPECTION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'endpoint',
+  'clientId',
+  'secretBinding',
+  'cacheMs',
+  'timeoutMs',
+]);
 
 /** The checked section; the stage reads `env[secretBinding]` and calls createIntrospector with it. */
 export interface IntrospectionSettings {
@@ -22,8 +28,9 @@ export interface IntrospectionSettings {
  * `issuers[i].introspection`, or undefined when absent. `at` is the issuer's setting path.
  *
  * @example
- * parseIntrospection({ endpoint: 'https://as.example/introspect', clientId: 'guard', secretBinding: 'AS_SECRET' }, 'issuers[0]');
- * // { endpoint: 'https://as.example/introspect', clientId: 'guard', secretBinding: 'AS_SECRET', cacheMs: 30000, timeoutMs: 3000 }
+ * const endpoint = 'https://as.example/introspect';
+ * parseIntrospection({ endpoint, clientId: 'guard', secretBinding: 'AS_SECRET' }, 'issuers[0]');
+ * // { endpoint, clientId: 'guard', secretBinding: 'AS_SECRET', cacheMs: 30000, timeoutMs: 3000 }
  */
 export function parseIntrospection(v: unknown, at: string): IntrospectionSettings | undefined {
   const where = `${at}.introspection`;

@@ -56,7 +56,10 @@ export function resourceId(v: unknown, setting: string): string {
   const u = new URL(href);
   if (u.username !== '' || u.password !== '') throw new ConfigError(setting, 'a resource identifier has no userinfo');
   const canonical = raw === href || (u.pathname === '/' && raw + '/' === href);
-  if (!canonical) throw new ConfigError(setting, 'write it as the URL parser does: lower-case scheme and host, no default port, no dot segments, percent-encoded');
+  if (!canonical) {
+    const how = 'lower-case scheme and host, no default port, no dot segments, percent-encoded';
+    throw new ConfigError(setting, `write it as the URL parser does: ${how}`);
+  }
   return raw;
 }
 
@@ -82,7 +85,9 @@ export function parseStepUp(rule: Readonly<Record<string, unknown>>, at: string)
 function tokens(v: unknown, setting: string): readonly string[] {
   const list = strList(v, setting);
   list.forEach((s, i) => {
-    if (!SCOPE_TOKEN.test(s)) throw new ConfigError(`${setting}[${i}]`, 'printable ASCII without spaces, quotes or backslashes');
+    if (!SCOPE_TOKEN.test(s)) {
+      throw new ConfigError(`${setting}[${i}]`, 'printable ASCII without spaces, quotes or backslashes');
+    }
   });
   return Object.freeze(list);
 }

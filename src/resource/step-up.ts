@@ -21,6 +21,8 @@ export type StepUpVerdict =
 
 const PASS: StepUpVerdict = Object.freeze({ ok: true });
 
+type Claims = Readonly<Record<string, unknown>>;
+
 /**
  * Check a verified payload against a rule's step-up need. `now` and `tolerance` in seconds (the guard's
  * `clockTolerance`). `acr` must be an own string claim in `need.acr`; `auth_time` must be an own finite
@@ -31,17 +33,18 @@ const PASS: StepUpVerdict = Object.freeze({ ok: true });
  * checkStepUp({ acr: 'mfa', auth_time: 1_700_000_000 }, { acr: ['mfa'], maxAge: 300 }, 1_700_000_100); // { ok: true }
  * checkStepUp({ acr: 'pwd' }, { acr: ['mfa'] }, 1_700_000_100); // { ok: false, acrValues: ['mfa'], maxAge: undefined }
  */
-export function checkStepUp(payload: Readonly<Record<string, unknown>>, need: StepUpNeed, now: number, tolerance = 0): StepUpVerdict {
-  return acrMet(payload, need.acr) && ageMet(payload, need.maxAge, now, tolerance) ? PASS : { ok: false, acrValues: need.acr, maxAge: need.maxAge };
+export function checkStepUp(payload: Claims, need: StepUpNeed, now: number, tolerance = 0): StepUpVerdict {
+  if (acrMet(payload, need.acr) && ageMet(payload, need.maxAge, now, tolerance)) return PASS;
+  return { ok: false, acrValues: need.acr, maxAge: need.maxAge };
 }
 
-function acrMet(payload: Readonly<Record<string, unknown>>, wanted: readonly string[] | undefined): boolean {
+function acrMet(payload: Claims, wanted: readonly string[] | undefined): boolean {
   if (wanted === undefined) return true;
   const acr = ownClaim(payload, 'acr');
   return typeof acr === 'string' && wanted.includes(acr);
 }
 
-function ageMet(payload: Readonly<Record<string, unknown>>, maxAge: number | undefined, now: number, tolerance: number): boolean {
+function ageMet(payload: Claims, maxAge: number | undefined, now: number, tolerance: number): boolean {
   if (maxAge === undefined) return true;
   const at = ownClaim(payload, 'auth_time');
   // A string, a boolean, 1e400 (parsed as Infinity) or a time in the future never proves a recent login.
