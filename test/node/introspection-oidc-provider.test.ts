@@ -3,10 +3,9 @@
 // by client_credentials, answers RFC 7662 introspection for the guard's own client
 // (client_secret_basic, with a secret that needs form-encoding), and revokes (RFC 7009).
 // oauth4webapi is the client that gets and revokes the tokens. Nothing is faked here.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
-import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkClaims, type ClaimPolicy } from '../../src/claims.js';
 import { createIntrospector } from '../../src/introspection/client.js';
@@ -14,6 +13,7 @@ import { parseIntrospection } from '../../src/introspection/config.js';
 import { IntrospectionError } from '../../src/introspection/error.js';
 import { looksLikeJwt } from '../../src/introspection/shape.js';
 import { checkStepUp } from '../../src/resource/step-up.js';
+import { insecure, startProvider, type RunningProvider } from './oidc-provider-server.js';
 
 const OPAQUE = 'https://mcp.example.com/mcp';
 const JWT_RESOURCE = 'https://jwt.example.com/';
@@ -21,17 +21,12 @@ const CLIENT = { client_id: 'svc-1', client_secret: 'a-long-enough-client-secret
 /** The guard's own client at the AS: a secret with characters client_secret_basic must form-encode. */
 const GUARD = { client_id: 'guard:rs', client_secret: 'guard secret+with:reserved&chars/%41' };
 
-let server: Server;
+let op: RunningProvider;
 let issuer: string;
 let as: oauth.AuthorizationServer;
-const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 beforeAll(async () => {
-  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_q, r) => r.end();
-  server = createServer((req, res) => handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(issuer, {
+  op = await startProvider(() => ({
     clients: [
       { ...CLIENT, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' },
       // A resource server: it only introspects.
@@ -55,16 +50,11 @@ beforeAll(async () => {
         },
       },
     },
-  });
-  handler = provider.callback();
-  const url = new URL(issuer);
-  as = await oauth.processDiscoveryResponse(url, await oauth.discoveryRequest(url, insecure));
+  }));
+  ({ issuer, as } = op);
 }, 30_000);
 
-afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-});
+afterAll(() => op?.close());
 
 async function accessToken(resource: string, scope = 'tools:read'): Promise<string> {
   const client = { client_id: CLIENT.client_id };
