@@ -43,12 +43,17 @@ await introspector.introspect(token);
 
 const sync: Sample[] = compare([
   { name: 'metadata answer (GET, Response)', fn: () => metadataResponse(json, 'GET') },
-  { name: 'challenge header with resource_metadata', fn: () => challengeHeader('invalid_token', { realm: 'api', resourceMetadata }) },
+  {
+    name: 'challenge header with resource_metadata',
+    fn: () => challengeHeader('invalid_token', { realm: 'api', resourceMetadata }),
+  },
   { name: 'step-up check, pass', fn: () => checkStepUp(claims, need, now) },
   { name: 'step-up check, refuse (challenge parameters)', fn: () => checkStepUp(weaker, need, now) },
   { name: 'introspection cache hit, sync (cached)', fn: () => introspector.cached(token) },
 ]);
-const async: Sample[] = await compareAsync([{ name: 'introspection cache hit (introspect, awaited)', fn: () => introspector.introspect(token) }]);
+const async: Sample[] = await compareAsync([
+  { name: 'introspection cache hit (introspect, awaited)', fn: () => introspector.introspect(token) },
+]);
 if (asked !== 1) throw new Error(`the endpoint was asked ${asked} times: not every call was a cache hit`);
 
 const all = [...sync, ...async];

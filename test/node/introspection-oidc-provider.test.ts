@@ -21,6 +21,8 @@ const CLIENT = { client_id: 'svc-1', client_secret: 'a-long-enough-client-secret
 /** The guard's own client at the AS: a secret with characters client_secret_basic must form-encode. */
 const GUARD = { client_id: 'guard:rs', client_secret: 'guard secret+with:reserved&chars/%41' };
 
+const BASIC = { redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' };
+
 let op: RunningProvider;
 let issuer: string;
 let as: oauth.AuthorizationServer;
@@ -28,9 +30,9 @@ let as: oauth.AuthorizationServer;
 beforeAll(async () => {
   op = await startProvider(() => ({
     clients: [
-      { ...CLIENT, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' },
+      { ...CLIENT, ...BASIC, grant_types: ['client_credentials'] },
       // A resource server: it only introspects.
-      { ...GUARD, grant_types: [], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' },
+      { ...GUARD, ...BASIC, grant_types: [] },
     ],
     ttl: { ClientCredentials: 600 },
     features: {
@@ -38,15 +40,19 @@ beforeAll(async () => {
       clientCredentials: { enabled: true },
       revocation: { enabled: true },
       // Only the guard may read introspection answers.
-      introspection: { enabled: true, allowedPolicy: (_ctx: unknown, client: { clientId: string }) => client.clientId === GUARD.client_id },
+      introspection: {
+        enabled: true,
+        allowedPolicy: (_ctx: unknown, client: { clientId: string }) => client.clientId === GUARD.client_id,
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => OPAQUE,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, resource: string) => {
-          if (resource === OPAQUE) return { scope: 'tools:read tools:call', audience: OPAQUE, accessTokenFormat: 'opaque' };
-          if (resource === JWT_RESOURCE) return { scope: 'tools:read', audience: JWT_RESOURCE, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
-          throw new Error('unknown resource');
+          const scope = 'tools:read tools:call';
+          if (resource === OPAQUE) return { scope, audience: OPAQUE, accessTokenFormat: 'opaque' };
+          if (resource !== JWT_RESOURCE) throw new Error('unknown resource');
+          return { scope, audience: JWT_RESOURCE, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
         },
       },
     },
@@ -58,16 +64,21 @@ afterAll(() => op?.close());
 
 async function accessToken(resource: string, scope = 'tools:read'): Promise<string> {
   const client = { client_id: CLIENT.client_id };
-  const res = await oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretBasic(CLIENT.client_secret), new URLSearchParams({ resource, scope }), insecure);
+  const auth = oauth.ClientSecretBasic(CLIENT.client_secret);
+  const params = new URLSearchParams({ resource, scope });
+  const res = await oauth.clientCredentialsGrantRequest(as, client, auth, params, insecure);
   return (await oauth.processClientCredentialsResponse(as, client, res)).access_token;
 }
 
 /** The guard's path: the config section checked as the stage will check it, then the client made from it. */
 function introspector(overrides: { secret?: string; endpoint?: string; cacheMs?: number } = {}) {
-  const settings = parseIntrospection(
-    { endpoint: overrides.endpoint ?? as.introspection_endpoint, clientId: GUARD.client_id, secretBinding: 'AS_INTROSPECTION_SECRET', cacheMs: overrides.cacheMs ?? 30_000 },
-    'issuers[0]',
-  )!;
+  const section = {
+    endpoint: overrides.endpoint ?? as.introspection_endpoint,
+    clientId: GUARD.client_id,
+    secretBinding: 'AS_INTROSPECTION_SECRET',
+    cacheMs: overrides.cacheMs ?? 30_000,
+  };
+  const settings = parseIntrospection(section, 'issuers[0]')!;
   return createIntrospector({ ...settings, issuer, clientSecret: overrides.secret ?? GUARD.client_secret });
 }
 
@@ -87,16 +98,25 @@ describe('oidc-provider introspection (RFC 7662) end to end', () => {
     const v = await introspector().introspect(token);
     expect(v.active).toBe(true);
     if (!v.active) return;
-    expect(v.claims).toMatchObject({ iss: issuer, aud: OPAQUE, client_id: CLIENT.client_id, scope: 'tools:read tools:call', token_type: 'Bearer' });
+    const scope = 'tools:read tools:call';
+    expect(v.claims).toMatchObject({ iss: issuer, aud: OPAQUE, client_id: CLIENT.client_id, scope });
+    expect(v.claims.token_type).toBe('Bearer');
     expect(typeof v.claims.exp).toBe('number');
     // A client-credentials token names no subject.
     expect(v.claims.sub).toBeUndefined();
     // The claim checks a JWT goes through accept it as they would the same JWT payload.
-    const policy: ClaimPolicy = { issuer: new Set([issuer]), audience: new Set([OPAQUE]), subject: undefined, typ: undefined, clockTolerance: 0, maxTokenAge: undefined, requiredClaims: [], requireExp: true, profile: undefined };
-    expect(() => checkClaims(v.claims as Record<string, unknown>, { alg: 'none' }, policy, Date.now() / 1000)).not.toThrow();
-    expect(() => checkClaims(v.claims as Record<string, unknown>, { alg: 'none' }, { ...policy, audience: new Set([JWT_RESOURCE]) }, Date.now() / 1000)).toThrow(/aud/);
+    const policy: ClaimPolicy = {
+      ...{ issuer: new Set([issuer]), audience: new Set([OPAQUE]), subject: undefined, typ: undefined },
+      clockTolerance: 0,
+      ...{ maxTokenAge: undefined, requiredClaims: [], requireExp: true, profile: undefined },
+    };
+    const now = Date.now() / 1000;
+    const claims = v.claims as Record<string, unknown>;
+    expect(() => checkClaims(claims, { alg: 'none' }, policy, now)).not.toThrow();
+    const elsewhere = { ...policy, audience: new Set([JWT_RESOURCE]) };
+    expect(() => checkClaims(claims, { alg: 'none' }, elsewhere, now)).toThrow(/aud/);
     // No user authentication behind it: a step-up rule refuses it with its challenge.
-    expect(checkStepUp(v.claims, { acr: ['mfa'] }, Date.now() / 1000)).toEqual({ ok: false, acrValues: ['mfa'], maxAge: undefined });
+    expect(checkStepUp(v.claims, { acr: ['mfa'] }, now)).toEqual({ ok: false, acrValues: ['mfa'], maxAge: undefined });
   });
 
   it('oidc_provider_jwt_access_token_is_never_introspected', async () => {
@@ -107,7 +127,8 @@ describe('oidc-provider introspection (RFC 7662) end to end', () => {
     const token = await accessToken(OPAQUE);
     const intro = introspector({ cacheMs: 400 });
     expect((await intro.introspect(token)).active).toBe(true);
-    const res = await oauth.revocationRequest(as, { client_id: CLIENT.client_id }, oauth.ClientSecretBasic(CLIENT.client_secret), token, insecure);
+    const auth = oauth.ClientSecretBasic(CLIENT.client_secret);
+    const res = await oauth.revocationRequest(as, { client_id: CLIENT.client_id }, auth, token, insecure);
     await oauth.processRevocationResponse(res);
     // Inside cacheMs the cached verdict stands (the documented window a revocation takes)...
     expect(intro.cached(token)?.active).toBe(true);
@@ -138,7 +159,8 @@ describe('oidc-provider introspection (RFC 7662) end to end', () => {
     const port = (gone.address() as AddressInfo).port;
     await new Promise((resolve) => gone.close(resolve));
     const token = await accessToken(OPAQUE);
-    const err = await refusal(introspector({ endpoint: `http://127.0.0.1:${port}/token/introspection` }).introspect(token));
+    const endpoint = `http://127.0.0.1:${port}/token/introspection`;
+    const err = await refusal(introspector({ endpoint }).introspect(token));
     expect(err.code).toBe('ERR_INTROSPECTION_FAILED');
     expect(err.message).toContain('network error');
   });

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readAnswer } from '../../src/introspection/answer.js';
-import { createIntrospector, INACTIVE_CACHE_MS, MAX_ANSWER_BYTES, type IntrospectionOptions } from '../../src/introspection/client.js';
+import { createIntrospector, INACTIVE_CACHE_MS, MAX_ANSWER_BYTES } from '../../src/introspection/client.js';
+import type { IntrospectionOptions } from '../../src/introspection/client.js';
 import { IntrospectionError } from '../../src/introspection/error.js';
 import { looksLikeJwt } from '../../src/introspection/shape.js';
 
@@ -32,10 +33,13 @@ function endpoint(answer: (call: number) => Response | Promise<Response>): { fet
   return { fetch: f as typeof fetch, seen };
 }
 
-const json = (body: unknown, status = 200): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const JSON_TYPE = { 'content-type': 'application/json' };
+const json = (body: unknown, status = 200): Response =>
+  new Response(JSON.stringify(body), { status, headers: JSON_TYPE });
 
 function make(f: typeof fetch, extra: Partial<IntrospectionOptions> = {}, clock = { t: T0 }) {
-  return createIntrospector({ issuer: ISSUER, endpoint: ENDPOINT, clientId: 'guard:1', clientSecret: SECRET, fetch: f, now: () => clock.t, ...extra });
+  const client = { clientId: 'guard:1', clientSecret: SECRET };
+  return createIntrospector({ issuer: ISSUER, endpoint: ENDPOINT, ...client, fetch: f, now: () => clock.t, ...extra });
 }
 
 async function failure(p: Promise<unknown>): Promise<IntrospectionError> {
@@ -83,7 +87,10 @@ describe('the request (RFC 7662 §2.1, RFC 6749 §2.3.1)', () => {
 
 describe('answers', () => {
   it('introspection_active_answer_gives_jwt_shaped_claims', async () => {
-    const body = { active: true, scope: 'read write', client_id: 'c1', sub: 'u1', aud: ['https://api.example.com'], exp: EXP, nbf: EXP - 7200, cnf: { jkt: 'abc' }, ext: { x: [1] } };
+    const body = {
+      ...{ active: true, scope: 'read write', client_id: 'c1', sub: 'u1', aud: ['https://api.example.com'] },
+      ...{ exp: EXP, nbf: EXP - 7200, cnf: { jkt: 'abc' }, ext: { x: [1] } },
+    };
     const v = await make(endpoint(() => json(body)).fetch).introspect(TOKEN);
     expect(v.active).toBe(true);
     if (!v.active) return;
@@ -94,7 +101,8 @@ describe('answers', () => {
   });
 
   it('introspection_inactive_answer', async () => {
-    expect(await make(endpoint(() => json({ active: false, sub: 'ignored' })).fetch).introspect(TOKEN)).toEqual({ active: false });
+    const { fetch } = endpoint(() => json({ active: false, sub: 'ignored' }));
+    expect(await make(fetch).introspect(TOKEN)).toEqual({ active: false });
   });
 
   it('introspection_hostile_answers_are_typed_errors', async () => {
@@ -143,7 +151,8 @@ describe('answers', () => {
       );
     const err = await failure(make(endpoint(stream).fetch).introspect(TOKEN));
     expect(err.code).toBe('ERR_INTROSPECTION_INVALID');
-    const declared = await failure(make(endpoint(() => new Response(big, { headers: { 'content-length': String(big.length) } })).fetch).introspect(TOKEN));
+    const sized = endpoint(() => new Response(big, { headers: { 'content-length': String(big.length) } }));
+    const declared = await failure(make(sized.fetch).introspect(TOKEN));
     expect(declared.code).toBe('ERR_INTROSPECTION_INVALID');
   });
 });
@@ -151,14 +160,17 @@ describe('answers', () => {
 describe('the endpoint failing is the server side (503), never a verdict', () => {
   it('introspection_refused_client_credentials_is_server_error', async () => {
     for (const status of [401, 403]) {
-      const err = await failure(make(endpoint(() => json({ error: 'invalid_client' }, status)).fetch).introspect(TOKEN));
+      const { fetch } = endpoint(() => json({ error: 'invalid_client' }, status));
+      const err = await failure(make(fetch).introspect(TOKEN));
       expect(err.code).toBe('ERR_INTROSPECTION_FAILED');
       expect(err.message).toContain('client credentials refused');
     }
   });
 
   it('introspection_other_status_redirect_and_network_fault_are_server_errors', async () => {
-    for (const answer of [() => json({}, 500), () => new Response(null, { status: 302, headers: { location: 'https://evil.example/' } }), () => json({}, 204)]) {
+    const location = 'https://evil.example/';
+    const redirect = (): Response => new Response(null, { status: 302, headers: { location } });
+    for (const answer of [() => json({}, 500), redirect, () => json({}, 204)]) {
       expect((await failure(make(endpoint(answer).fetch).introspect(TOKEN))).code).toBe('ERR_INTROSPECTION_FAILED');
     }
     const down = (() => Promise.reject(new TypeError('fetch failed'))) as unknown as typeof fetch;
@@ -171,7 +183,8 @@ describe('the endpoint failing is the server side (503), never a verdict', () =>
     expect(headersLate.code).toBe('ERR_INTROSPECTION_FAILED');
     expect(headersLate.message).toContain('timed out');
     // Headers at once, then a body that never ends.
-    const drip = endpoint(() => new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"active":')) })));
+    const start = (c: ReadableStreamDefaultController): void => c.enqueue(new TextEncoder().encode('{"active":'));
+    const drip = endpoint(() => new Response(new ReadableStream({ start })));
     const started = Date.now();
     const bodyLate = await failure(make(drip.fetch, { timeoutMs: 80 }).introspect(TOKEN));
     expect(bodyLate.message).toContain('timed out');
@@ -254,7 +267,9 @@ describe('which tokens are introspected', () => {
     expect(looksLikeJwt('eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln')).toBe(true);
     expect(looksLikeJwt('eyJhbGciOiJub25lIn0.e30.')).toBe(true);
     expect(looksLikeJwt('eyJhbGciOiJkaXIifQ..aXY.Y3Q.dGFn')).toBe(true);
-    for (const t of ['2YotnFZFEjr1zCsicMWpAA', 'a.b', 'a.b.c.d', 'a.b.c.d.e.f', '.b.c', 'a.b+.c', 'a.b.c=', 'a/b.c.d', 'tok~en.x.y', '']) {
+    const opaque = ['2YotnFZFEjr1zCsicMWpAA', 'a.b', 'a.b.c.d', 'a.b.c.d.e.f', '.b.c', 'a.b+.c', 'a.b.c='];
+    opaque.push('a/b.c.d', 'tok~en.x.y', '');
+    for (const t of opaque) {
       expect(looksLikeJwt(t), t).toBe(false);
     }
   });
@@ -262,8 +277,17 @@ describe('which tokens are introspected', () => {
 
 describe('hostile bodies, generated', () => {
   it('introspection_never_untyped_error_never_active_unless_true', async () => {
-    const value = fc.oneof(fc.jsonValue(), fc.record({ active: fc.jsonValue(), exp: fc.oneof(fc.jsonValue(), fc.constant(EXP)) }), fc.record({ active: fc.constant(true), exp: fc.constant(EXP), iss: fc.jsonValue(), aud: fc.jsonValue(), scope: fc.jsonValue(), cnf: fc.jsonValue() }, { requiredKeys: ['active', 'exp'] }));
-    const body = fc.oneof(value.map((v) => JSON.stringify(v)), fc.string(), fc.uint8Array().map((b) => String.fromCharCode(...b)));
+    const any = fc.jsonValue();
+    const value = fc.oneof(
+      any,
+      fc.record({ active: any, exp: fc.oneof(any, fc.constant(EXP)) }),
+      fc.record(
+        { active: fc.constant(true), exp: fc.constant(EXP), iss: any, aud: any, scope: any, cnf: any },
+        { requiredKeys: ['active', 'exp'] },
+      ),
+    );
+    const bytes = fc.uint8Array().map((b) => String.fromCharCode(...b));
+    const body = fc.oneof(value.map((v) => JSON.stringify(v)), fc.string(), bytes);
     await fc.assert(
       fc.asyncProperty(body, async (text) => {
         const intro = make(endpoint(() => new Response(text)).fetch, { cacheMs: 0 });

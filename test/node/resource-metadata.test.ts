@@ -3,7 +3,8 @@
 // `resource` section's checks. The URL always comes from the configured id, never a request.
 import { describe, expect, it } from 'vitest';
 import { parseResource, parseStepUp, resourceId } from '../../src/resource/config.js';
-import { METADATA_WELL_KNOWN, metadataJson, metadataPath, metadataResponse, metadataUrl } from '../../src/resource/metadata.js';
+import { METADATA_WELL_KNOWN, metadataJson, metadataPath } from '../../src/resource/metadata.js';
+import { metadataResponse, metadataUrl } from '../../src/resource/metadata.js';
 import { ConfigError } from '../../src/worker/config-error.js';
 
 const refused = (f: () => unknown, setting: string): void => {
@@ -21,7 +22,8 @@ describe('metadata path and URL (RFC 9728 §3.1)', () => {
   it('metadata_path_inserts_well_known_between_host_and_path', () => {
     expect(metadataPath('https://mcp.example.com/mcp')).toBe('/.well-known/oauth-protected-resource/mcp');
     expect(metadataPath('https://api.example.com/a/b/')).toBe('/.well-known/oauth-protected-resource/a/b/');
-    expect(metadataUrl('https://mcp.example.com:8443/tools/mcp')).toBe('https://mcp.example.com:8443/.well-known/oauth-protected-resource/tools/mcp');
+    const id = 'https://mcp.example.com:8443/tools/mcp';
+    expect(metadataUrl(id)).toBe('https://mcp.example.com:8443/.well-known/oauth-protected-resource/tools/mcp');
   });
 
   it('metadata_path_root_has_no_terminating_slash', () => {
@@ -34,14 +36,19 @@ describe('metadata path and URL (RFC 9728 §3.1)', () => {
   it('metadata_url_is_built_from_the_id_origin_only: the same id gives the same URL whoever asks', () => {
     // No request goes in: a hostile Host header has no way to reach the URL.
     expect(metadataUrl.length).toBe(1);
-    expect(metadataUrl('http://127.0.0.1:8787/mcp')).toBe('http://127.0.0.1:8787/.well-known/oauth-protected-resource/mcp');
+    const id = 'http://127.0.0.1:8787/mcp';
+    expect(metadataUrl(id)).toBe('http://127.0.0.1:8787/.well-known/oauth-protected-resource/mcp');
   });
 });
 
 describe('metadata document (RFC 9728 §2)', () => {
   it('metadata_document_members_from_config', () => {
     const json = metadataJson(
-      { id: 'https://mcp.example.com/mcp', scopes: ['tools:read', 'tools:call'], documentation: 'https://docs.example.com/mcp' },
+      {
+        id: 'https://mcp.example.com/mcp',
+        scopes: ['tools:read', 'tools:call'],
+        documentation: 'https://docs.example.com/mcp',
+      },
       ['https://as.example.com', 'https://as2.example.com', 'https://as.example.com'],
       { algorithms: ['ES256', 'EdDSA'], required: false },
     );
@@ -62,7 +69,8 @@ describe('metadata document (RFC 9728 §2)', () => {
       authorization_servers: ['https://as.example.com'],
       bearer_methods_supported: ['header'],
     });
-    expect(JSON.parse(metadataJson({ id: 'https://a.example', scopes: [] }, ['https://as.example']))).not.toHaveProperty('scopes_supported');
+    const noScopes = metadataJson({ id: 'https://a.example', scopes: [] }, ['https://as.example']);
+    expect(JSON.parse(noScopes)).not.toHaveProperty('scopes_supported');
   });
 
   it('metadata_response_per_method', async () => {
@@ -117,9 +125,11 @@ describe('the resource section', () => {
     refused(() => parseResource({ id: 'https://a.example', scope: ['x'] }), 'resource.scope');
     refused(() => parseResource({ id: 'https://a.example', scopes: ['ok', 'two words'] }), 'resource.scopes[1]');
     refused(() => parseResource({ id: 'https://a.example', scopes: ['say"hi'] }), 'resource.scopes[0]');
-    refused(() => parseResource({ id: 'https://a.example', documentation: 'http://docs.example' }), 'resource.documentation');
+    const plainDocs = { id: 'https://a.example', documentation: 'http://docs.example' };
+    refused(() => parseResource(plainDocs), 'resource.documentation');
     expect(parseResource(undefined)).toBeUndefined();
-    expect(parseResource({ id: 'https://a.example', scopes: 'read' })).toEqual({ id: 'https://a.example', scopes: ['read'], documentation: undefined });
+    const one = parseResource({ id: 'https://a.example', scopes: 'read' });
+    expect(one).toEqual({ id: 'https://a.example', scopes: ['read'], documentation: undefined });
   });
 
   it('step_up_settings_checked', () => {
