@@ -8,7 +8,9 @@ import { readAnswer } from '../../src/introspection/answer.js';
 import { createIntrospector, INACTIVE_CACHE_MS, MAX_ANSWER_BYTES } from '../../src/introspection/client.js';
 import type { IntrospectionOptions } from '../../src/introspection/client.js';
 import { IntrospectionError } from '../../src/introspection/error.js';
+import { parseIntrospection } from '../../src/introspection/config.js';
 import { looksLikeJwt } from '../../src/introspection/shape.js';
+import { ConfigError } from '../../src/worker/config-error.js';
 
 const ISSUER = 'https://as.example.com';
 const ENDPOINT = 'https://as.example.com/token/introspection';
@@ -259,6 +261,40 @@ describe('the cache and the single flight', () => {
     await other;
     expect(seen).toHaveLength(2);
     expect(new Set(verdicts).size).toBe(1);
+  });
+});
+
+describe('the issuers[].introspection section', () => {
+  const base = { endpoint: ENDPOINT, clientId: 'guard', secretBinding: 'AS_SECRET' };
+  const setting = (v: unknown): string | undefined => {
+    try {
+      parseIntrospection(v, 'issuers[0]');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      return (e as ConfigError).setting;
+    }
+    return undefined;
+  };
+
+  it('introspection_endpoint_https_or_loopback_http_like_jwks_url', () => {
+    expect(parseIntrospection(base, 'issuers[0]')).toEqual({ ...base, cacheMs: 30_000, timeoutMs: 3_000 });
+    for (const endpoint of ['http://127.0.0.1:9000/introspect', 'http://localhost/i', 'http://[::1]:1/i']) {
+      expect(parseIntrospection({ ...base, endpoint }, 'issuers[0]')?.endpoint).toBe(endpoint);
+    }
+    for (const endpoint of ['http://as.example.com/introspect', 'ftp://as.example.com/', 'https://as.example.com/i#x', 'as']) {
+      expect(setting({ ...base, endpoint }), endpoint).toBe('issuers[0].introspection.endpoint');
+    }
+  });
+
+  it('introspection_section_refuses_unknown_and_out_of_range_settings', () => {
+    expect(setting({ ...base, clientSecret: 'inline' })).toBe('issuers[0].introspection.clientSecret');
+    expect(setting({ ...base, secretBinding: '' })).toBe('issuers[0].introspection.secretBinding');
+    expect(setting({ ...base, clientId: undefined })).toBe('issuers[0].introspection.clientId');
+    expect(setting({ ...base, cacheMs: -1 })).toBe('issuers[0].introspection.cacheMs');
+    expect(setting({ ...base, cacheMs: 3_600_001 })).toBe('issuers[0].introspection.cacheMs');
+    expect(setting({ ...base, timeoutMs: 50 })).toBe('issuers[0].introspection.timeoutMs');
+    expect(setting('https://as.example.com/i')).toBe('issuers[0].introspection');
+    expect(parseIntrospection(undefined, 'issuers[0]')).toBeUndefined();
   });
 });
 
