@@ -1,17 +1,28 @@
 // The answers to a request that fails bearer authentication (RFC 6750 §3):
 // fixed public texts, quoted-string values escaped, JSON bodies, never any part
-// of the token. The guard sends them; the Hono middleware throws them.
+// of the token. The guard sends them; the Hono middleware throws them. A
+// protected resource with RFC 9728 metadata points to it from each challenge
+// (`resource_metadata`), and a step-up refusal (RFC 9470) names what the client
+// must ask its authorization server for (`acr_values`, `max_age`).
 
 import type { JwtErrorCode } from '../errors.js';
 
 /** Which refusal: decides the status, the `error` code and the challenge. */
-export type ChallengeKind = 'missing' | 'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'unavailable';
+export type ChallengeKind =
+  | 'missing'
+  | 'invalid_request'
+  | 'invalid_token'
+  | 'insufficient_scope'
+  | 'insufficient_user_authentication'
+  | 'unavailable';
 
 const STATUS: Record<ChallengeKind, number> = {
   missing: 401,
   invalid_request: 400,
   invalid_token: 401,
   insufficient_scope: 403,
+  // RFC 9470 §3: the token is fine, the authentication behind it is not; the client must get a new one.
+  insufficient_user_authentication: 401,
   unavailable: 503,
 };
 
@@ -87,6 +98,7 @@ export const DESCRIPTIONS = {
   invalid_request: 'The access token is malformed',
   insufficient_scope: 'The access token lacks a required scope',
   insufficient_claim: 'The access token lacks a required claim',
+  insufficient_user_authentication: 'A stronger or more recent user authentication is required',
   unavailable: 'Signing keys are unavailable',
   unproven_confirmation: 'The access token is bound to a key the request did not prove',
 } as const;
@@ -97,6 +109,12 @@ export interface ChallengeOptions {
   description?: string;
   /** For insufficient_scope: the scopes the resource needs. */
   scopes?: readonly string[];
+  /** RFC 9728 §5.1: the absolute URL of the resource's metadata, added to every challenge. */
+  resourceMetadata?: string | undefined;
+  /** For insufficient_user_authentication (RFC 9470 §3): the acceptable `acr` values. */
+  acrValues?: readonly string[] | undefined;
+  /** For insufficient_user_authentication (RFC 9470 §3): the largest accepted age of the authentication, seconds. */
+  maxAge?: number | undefined;
   /** For unavailable: seconds, default the library's JWKS cooldown. */
   retryAfter?: number;
 }
@@ -115,19 +133,40 @@ export const JSON_NO_STORE: Readonly<Record<string, string>> = Object.freeze({ '
 export function challengeResponse(kind: ChallengeKind, options: ChallengeOptions): Response {
   const description = options.description ?? defaultDescription(kind);
   const headers: Record<string, string> = { ...JSON_NO_STORE };
-  const realm = `Bearer realm=${quote(options.realm)}`;
-  if (kind === 'unavailable') {
-    headers['retry-after'] = String(options.retryAfter ?? retryAfterSeconds());
-  } else if (kind === 'missing') {
-    // §3.1: no error code when the request carried no bearer credentials at all.
-    headers['www-authenticate'] = realm;
-  } else {
-    const scopes = options.scopes ?? [];
-    const scope = kind === 'insufficient_scope' && scopes.length > 0 ? `, scope=${quote(scopes.join(' '))}` : '';
-    headers['www-authenticate'] = `${realm}, error="${kind}", error_description=${quote(description)}${scope}`;
-  }
+  const challenge = challengeHeader(kind, options);
+  if (challenge !== undefined) headers['www-authenticate'] = challenge;
+  else headers['retry-after'] = String(options.retryAfter ?? retryAfterSeconds());
   const error = kind === 'missing' ? 'unauthorized' : kind === 'unavailable' ? 'temporarily_unavailable' : kind;
   return new Response(JSON.stringify({ error, error_description: description }), { status: STATUS[kind], headers });
+}
+
+/**
+ * The `WWW-Authenticate` value for a refusal, or undefined for `unavailable` (a 503 carries none). Every value
+ * is a quoted-string made by `quote`, so no configured or derived text can end the parameter early. Parameters
+ * in a fixed order: realm, error, error_description, scope, acr_values, max_age, resource_metadata.
+ *
+ * @example
+ * challengeHeader('insufficient_user_authentication', { realm: 'api', maxAge: 300 });
+ * // 'Bearer realm="api", error="insufficient_user_authentication", error_description="...", max_age="300"'
+ */
+export function challengeHeader(kind: ChallengeKind, options: ChallengeOptions): string | undefined {
+  if (kind === 'unavailable') return undefined;
+  let value = `Bearer realm=${quote(options.realm)}`;
+  // RFC 6750 §3.1: no error code when the request carried no bearer credentials at all.
+  if (kind !== 'missing') {
+    value += `, error="${kind}", error_description=${quote(options.description ?? defaultDescription(kind))}`;
+    const scopes = options.scopes ?? [];
+    if (kind === 'insufficient_scope' && scopes.length > 0) value += `, scope=${quote(scopes.join(' '))}`;
+    if (kind === 'insufficient_user_authentication') {
+      const acr = options.acrValues ?? [];
+      if (acr.length > 0) value += `, acr_values=${quote(acr.join(' '))}`;
+      // Only a whole number of seconds is a max_age (OIDC Core §3.1.2.1); anything else is left out.
+      const age = options.maxAge;
+      if (age !== undefined && Number.isSafeInteger(age) && age >= 0) value += `, max_age="${age}"`;
+    }
+  }
+  if (options.resourceMetadata !== undefined) value += `, resource_metadata=${quote(options.resourceMetadata)}`;
+  return value;
 }
 
 function defaultDescription(kind: ChallengeKind): string {

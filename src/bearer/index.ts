@@ -5,6 +5,7 @@ export type { TokenLookup, TokenSource, HeaderReader } from './token.js';
 export {
   quote,
   challengeResponse,
+  challengeHeader,
   challengeStatus,
   publicDescription,
   keysUnavailable,

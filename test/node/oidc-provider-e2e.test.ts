@@ -6,12 +6,12 @@
 // verifyDpopProof + checkDpopBinding take the proofs the client sent; then the guard
 // (createGuard, in Node; replay "isolate"; keys from the AS's jwks_uri over loopback)
 // answers the client's real requests, forwarded to an origin on loopback.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
-import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuard, type EmbeddedGuard } from '../../src/worker/api.js';
+import { insecure, startProvider, type RunningProvider } from './oidc-provider-server.js';
 import { checkDpopBinding, createRemoteJWKSet, createVerifier, decodeUnverified, verifyDpopProof, type Algorithm, type DpopAlgorithm } from '../../src/index.js';
 
 /** One resource server per access-token signing algorithm, all served by the one AS. */
@@ -23,10 +23,9 @@ const API = 'https://api.example.com/orders/42';
 const CLIENT_ALGS = ['ES256', 'EdDSA', 'RS256', 'PS256'] as const;
 const PROOF_ALGS: DpopAlgorithm[] = ['ES256', 'Ed25519', 'RS256', 'PS256'];
 
-let server: Server;
+let op: RunningProvider;
 let issuer: string;
 let as: oauth.AuthorizationServer;
-const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 /** The AS's signing keys: one private JWK per algorithm its resource servers use. */
 async function signingKeys(): Promise<Record<string, unknown>[]> {
@@ -42,14 +41,10 @@ async function signingKeys(): Promise<Record<string, unknown>[]> {
 }
 
 beforeAll(async () => {
-  // Listen first: the issuer URL carries the port, and oidc-provider is built with it.
-  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_q, r) => r.end();
-  server = createServer((req, res) => handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(issuer, {
+  const keys = await signingKeys();
+  op = await startProvider(() => ({
     clients: [{ ...CLIENT, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' }],
-    jwks: { keys: (await signingKeys()) as never },
+    jwks: { keys: keys as never },
     ttl: { ClientCredentials: 600 },
     enabledJWA: { dPoPSigningAlgValues: PROOF_ALGS as never },
     features: {
@@ -67,16 +62,11 @@ beforeAll(async () => {
         },
       },
     },
-  });
-  handler = provider.callback();
-  const url = new URL(issuer);
-  as = await oauth.processDiscoveryResponse(url, await oauth.discoveryRequest(url, insecure));
+  }));
+  ({ issuer, as } = op);
 }, 30_000);
 
-afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-});
+afterAll(() => op?.close());
 
 /** A client_credentials token for `resource`, DPoP-bound when `dpop` is given. */
 async function accessToken(resource: string, dpop?: oauth.DPoPHandle): Promise<string> {

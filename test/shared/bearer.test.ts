@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  challengeHeader,
   challengeResponse,
   dropToken,
   findToken,
@@ -120,6 +121,58 @@ describe('challenges (RFC 6750 §3)', () => {
     expect(r.status).toBe(503);
     expect(r.headers.get('retry-after')).toBe('5');
     expect(r.headers.get('www-authenticate')).toBeNull();
+  });
+
+  it('challenge_carries_resource_metadata: every 400/401/403 challenge points to the metadata, a 503 none', () => {
+    const resourceMetadata = 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp';
+    const at = `, resource_metadata="${resourceMetadata}"`;
+    expect(challengeHeader('missing', { realm: 'api', resourceMetadata })).toBe(`Bearer realm="api"${at}`);
+    expect(challengeHeader('invalid_token', { realm: 'api', resourceMetadata })).toBe(
+      `Bearer realm="api", error="invalid_token", error_description="The access token is invalid"${at}`,
+    );
+    expect(challengeHeader('insufficient_scope', { realm: 'api', scopes: ['tools:call'], resourceMetadata })).toBe(
+      'Bearer realm="api", error="insufficient_scope", error_description="The access token lacks a required scope", ' +
+        `scope="tools:call"${at}`,
+    );
+    const bad = challengeResponse('invalid_request', { realm: 'api', resourceMetadata });
+    expect(bad.headers.get('www-authenticate')).toContain(at);
+    expect(challengeHeader('unavailable', { realm: 'api', resourceMetadata })).toBeUndefined();
+  });
+
+  it('step_up_challenge_names_acr_values_and_max_age (RFC 9470 §3)', async () => {
+    const kind = 'insufficient_user_authentication';
+    const text = 'A stronger or more recent user authentication is required';
+    const r = challengeResponse(kind, { realm: 'api', acrValues: ['mfa', 'phr'], maxAge: 300 });
+    expect(r.status).toBe(401);
+    expect(r.headers.get('www-authenticate')).toBe(
+      `Bearer realm="api", error="${kind}", error_description="${text}", acr_values="mfa phr", max_age="300"`,
+    );
+    expect(await r.json()).toEqual({ error: kind, error_description: text });
+    expect(challengeHeader('insufficient_user_authentication', { realm: 'a', maxAge: 0 })).toMatch(/, max_age="0"$/);
+    // Only a whole number of seconds is a max_age; the step-up parameters belong to this kind alone.
+    for (const maxAge of [1.5, -1, NaN, Infinity]) {
+      expect(challengeHeader('insufficient_user_authentication', { realm: 'a', maxAge })).not.toContain('max_age');
+    }
+    const other = challengeHeader('invalid_token', { realm: 'a', acrValues: ['mfa'], maxAge: 5 });
+    expect(other).not.toMatch(/acr_values|max_age/);
+  });
+
+  it('challenge_values_never_break_out_of_their_quoted_string: hostile realm, scopes, acr values and URL', () => {
+    const param = String.raw`[a-z_]+="(?:[^"\\]|\\.)*"`;
+    const grammar = new RegExp(`^Bearer ${param}(?:, ${param})*$`);
+    fc.assert(
+      fc.property(fc.string(), fc.array(fc.string()), fc.array(fc.string()), fc.string(), (realm, scopes, acr, url) => {
+        const kinds = ['missing', 'invalid_token', 'insufficient_scope', 'insufficient_user_authentication'] as const;
+        for (const kind of kinds) {
+          const [acrValues, resourceMetadata] = [acr, url];
+          const h = challengeHeader(kind, { realm, scopes, acrValues, maxAge: 60, resourceMetadata })!;
+          expect(h).toMatch(grammar);
+          expect(h).toMatch(/^[\x20-\x7e]*$/);
+          // Headers accept it as is: no CR, LF or NUL survive.
+          expect(new Headers({ 'www-authenticate': h }).get('www-authenticate')).toBe(h);
+        }
+      }),
+    );
   });
 
   it('public descriptions are coarse: only expiry and not-yet-valid are told apart', () => {
