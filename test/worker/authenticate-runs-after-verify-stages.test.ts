@@ -1,4 +1,4 @@
-// redteam2: createGuard(...).authenticate() runs the same after-verify stages as the
+// createGuard(...).authenticate() runs the same after-verify stages as the
 // Worker: a DPoP-bound token as Bearer, a replayed proof, an mTLS-bound token without
 // its certificate and a revoked token are refused there too (probes; they held).
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ function inlineConfig(): GuardConfigInput {
 
 const req = (path: string, init?: RequestInit): Request => new Request(`https://api.example.com${path}`, init);
 
-describe('redteam2: embedding', () => {
+describe('embedding: authenticate runs the after-verify stages', () => {
   it('embed_authenticate_runs_after_verify_stages: bound token as Bearer, replayed proof, unproven x5t and a revoked jti are refused by authenticate', async () => {
     const guard = createGuard(inlineConfig());
     const e = { VERIFY_CACHE: kv.VERIFY_CACHE, JWKS_CACHE: kv.JWKS_CACHE, REVOCATION_SECRET: SECRET };

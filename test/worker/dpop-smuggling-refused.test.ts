@@ -1,4 +1,4 @@
-// Adversarial probes (helper redteam2) of the DPoP stage through the whole guard:
+// Adversarial probes of the DPoP stage through the whole guard:
 // every way a bound token or a proof could be smuggled past it. Each must be refused
 // (or, for the spellings RFC 9449 §4.3 lets a server normalise, accepted as the same URL).
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   client = await dpopClient('ES256');
 });
 
-describe('redteam2: DPoP', () => {
+describe('DPoP: a bound token or proof is never smuggled past the stage', () => {
   it('dpop_bound_token_from_cookie_or_custom_header_refused: a bound token read from a cookie or another header, even beside a valid proof, is never accepted', async () => {
     for (const mode of ['allowed', 'required'] as const) {
       const g = await makeGuard(k, { config: config(mode, { tokenSources: [{ header: 'X-Token' }, { cookie: 'session' }, { header: 'Authorization' }] }) });

@@ -1,4 +1,4 @@
-// redteam2 probes of the mTLS stage (RFC 8705) through the guard: spellings of the
+// Probes of the mTLS stage (RFC 8705) through the guard: spellings of the
 // fingerprint and of Cloudflare's verdict, odd `cf` shapes, a bound token at an issuer
 // without `mtls`. Each must be refused unless the verified certificate matches.
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ async function guardFor(mode: 'required' | 'allowed' | undefined) {
 const auth = (a: Record<string, unknown>) => ({ tlsClientAuth: { certPresented: '1', certVerified: 'SUCCESS', certRevoked: '0', certFingerprintSHA256: cert.sha256sumOfDer, ...a } });
 const bound = { cnf: { 'x5t#S256': cert.x5tS256 } };
 
-describe('redteam2: mTLS', () => {
+describe('mTLS: only the verified certificate the token names passes', () => {
   it('mtls_probe_spellings_and_shapes: only a verified, unrevoked certificate whose SHA-256 is the token\'s x5t#S256 passes', async () => {
     for (const mode of ['required', 'allowed'] as const) {
       const send = await guardFor(mode);

@@ -1,5 +1,5 @@
-// Adversarial regression tests (helper redteam2) for the revocation stage and its
-// admin endpoint: each test is named after a hole found in the issue 25 stages.
+// Adversarial regression tests for the revocation stage and its admin endpoint:
+// each test is named after a hole found in the issue 25 stages.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUD, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, nowSeconds, token, ISS, type Keys } from './harness.js';
 
@@ -20,7 +20,7 @@ function config(extra: Record<string, unknown> = {}, issuer: string | string[] =
 
 const admin = (body: unknown): RequestInit => ({ method: 'POST', body: JSON.stringify(body), headers: { 'x-guard-admin': SECRET } });
 
-describe('redteam2: revocation', () => {
+describe('revocation: the holes found in its stage stay closed', () => {
   it('revocation_by_subject_covers_every_iss_spelling: a subject revoked under one iss spelling of an issuer entry is revoked under all of them', async () => {
     const alias = `${ISS}/`;
     const g = await makeGuard(k, { config: config({}, [ISS, alias]), env: { REVOCATION_SECRET: SECRET } });
