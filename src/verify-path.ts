@@ -518,16 +518,17 @@ class OpenedJwt implements OpenedToken {
  * buildVerifier for the route guard: the same verify, as open then verifyOpened.
  * `issuers` only (so `open` parses the payload exactly where verify does, to pick
  * the policy, and refuses the same tokens with the same codes), no verify cache
- * (the guard keeps its own), no rawPayload, no JWE.
+ * (the guard keeps its own), no rawPayload, no JWE. Each issuer's policy is made by `policyOf`: buildPolicy
+ * (any key), or edgejwt/hmac's hmacPolicy for a guard of HMAC secrets, so its bundle holds no key-set code.
  * @example
- * const v = buildTwoStepVerifier({ issuers, cache: false });
+ * const v = buildTwoStepVerifier({ issuers, cache: false }, buildPolicy);
  * const opened = v.open(token);
  * if (worthAsking(opened.iss, opened.alg)) { ... }
  * const { payload } = await v.verifyOpened(opened); // a value or a promise
  */
-export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }): TwoStepVerifier {
+export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }, policyOf: PolicyMaker): TwoStepVerifier {
   if (options.issuers === undefined) throw optionsError('issuers', 'the two-step verifier takes issuers');
-  return twoStep(setup(options, (o, raw) => policiesPerIssuer(o, raw, buildPolicy), noDecryption, decodeJws));
+  return twoStep(setup(options, (o, raw) => policiesPerIssuer(o, raw, policyOf), noDecryption, decodeJws));
 }
 
 function twoStep(s: Setup): TwoStepVerifier {

@@ -1,18 +1,22 @@
 // Type tests of edgejwt/worker's public surface (src/worker/api.ts): createGuard,
 // its types and the default Worker; the guard's internals are not exported.
 import * as worker from '../src/worker/api.ts';
-import guard, { createGuard, type AuthResult, type EmbeddedGuard, type GuardConfigInput, type WaitUntil, type WorkerHandler } from '../src/worker/api.ts';
+import guard, { createGuard, defaultStages, keySets, remoteKeys, type AuthResult, type EmbeddedGuard, type GuardConfigInput, type GuardStage, type WaitUntil, type WorkerHandler } from '../src/worker/api.ts';
 
 const config: GuardConfigInput = { issuers: [{ issuer: 'https://id.example', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example/jwks' }] };
-export const embedded: EmbeddedGuard = createGuard(config);
+export const embedded: EmbeddedGuard = createGuard(config, { stages: [keySets, remoteKeys] });
+export const everyStage: EmbeddedGuard = createGuard(config, { stages: defaultStages, log: (line: string) => void line });
+export const stages: readonly GuardStage[] = [keySets, remoteKeys];
+// @ts-expect-error a stage is one of the exported values, not any object
+export const notAStage: EmbeddedGuard = createGuard(config, { stages: [{ name: 'cors' }] });
 export const handler: WorkerHandler = guard;
 export async function decide(request: Request, ctx: WaitUntil): Promise<string> {
   const auth: AuthResult = await embedded.authenticate(request, {}, ctx);
   return auth.ok ? String(auth.payload?.sub) : String(auth.response.status);
 }
 
-// The value exports are exactly createGuard and the default Worker.
-export const values: { createGuard: typeof createGuard; default: WorkerHandler } = worker;
+// The value exports include createGuard, defaultStages, each stage and the default Worker.
+export const values: { createGuard: typeof createGuard; defaultStages: readonly GuardStage[]; keySets: typeof keySets; default: WorkerHandler } = worker;
 // @ts-expect-error startGuard is internal (src/worker/guard.ts)
 export const s = worker.startGuard;
 // @ts-expect-error Guard is internal

@@ -5,7 +5,7 @@
 // Engine binding added; an interface gets no implicit index signature, which is
 // what made it unassignable before.
 import type { AnalyticsEngineDataset, ExecutionContext, Fetcher, KVNamespace } from '@cloudflare/workers-types/index.ts';
-import { createGuard, type GuardEnv } from '../src/worker/api.ts';
+import { createGuard, defaultStages, type GuardEnv } from '../src/worker/api.ts';
 
 interface __BaseEnv_Env {
   VERIFY_CACHE: KVNamespace;
@@ -25,7 +25,7 @@ declare const request: Request;
 const asGuardEnv: GuardEnv = env;
 void asGuardEnv;
 
-const guard = createGuard((e) => ({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: `https://id.example.com/${String(e.GUARD_CONFIG).length}` }] }));
+const guard = createGuard((e) => ({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: `https://id.example.com/${String(e.GUARD_CONFIG).length}` }] }), { stages: defaultStages });
 void guard.fetch(request, env, ctx);
 void guard.authenticate(request, env, ctx);
 guard.warm(env);

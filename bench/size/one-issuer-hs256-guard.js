@@ -1,13 +1,13 @@
-// The size budget's one-issuer inline-key HS256 guard (.size-limit.mjs): createGuard given
-// the config inline, as an embedder writes it. Until a guard can be given only the stages its
-// config uses, this bundles the default guard's every stage. JavaScript, not TypeScript: the
-// package is imported by its own name, which only the size check (an esbuild alias) resolves.
+// The size budget's one-issuer inline-key HS256 guard (.size-limit.mjs): createGuard given the
+// config inline and only the stages it uses (none: an HMAC secret, the Authorization header,
+// a URL origin), as an embedder writes it. JavaScript, not TypeScript: the package is imported
+// by its own name, which only the size check (an esbuild alias) resolves.
 import { createGuard } from 'edgejwt/worker';
 
 const guard = createGuard({
   issuers: [{ issuer: 'https://hs256.issuer.example', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' }],
   origin: 'builtin:echo',
   cache: { jwks: false },
-});
+}, { stages: [] });
 
 export default { fetch: guard.fetch };

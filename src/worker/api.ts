@@ -1,9 +1,25 @@
 // edgejwt/worker: the guard as a library, for Workers that embed it in their own
-// fetch handler (`createGuard`), and (default export) the ready-made guard Worker.
-// Only these are public; the guard's stages and parsers are internals (tests import
-// them from their modules).
+// fetch handler (`createGuard` with the stages they import), every stage, `defaultStages`,
+// and (default export) the ready-made guard Worker. The guard's parsers are internals
+// (tests import them from their modules).
 
-export { createGuard } from './start.js';
+export { createGuard, type GuardOptions } from './start.js';
+export { defaultStages } from './features/all.js';
+export type { GuardStage } from './features/registry.js';
+// Each stage a config may need; `defaultStages` holds them all.
+export { kvTiers } from './features/kv-tiers.js';
+export { remoteKeys } from './features/remote-keys.js';
+export { originAssertion } from './features/origin-assertion.js';
+export { dpop } from './features/dpop.js';
+export { mtls } from './features/mtls.js';
+export { revocation } from './features/revocation.js';
+export { keySets } from './features/key-sets.js';
+export { cors } from './features/cors.js';
+export { admin } from './features/admin.js';
+export { rules } from './features/rules.js';
+export { tokenSources } from './features/token-sources.js';
+export { serviceOrigin } from './features/service-origin.js';
+export { forwardPayload } from './features/forward-payload.js';
 export type { AuthResult, EmbeddedGuard, GuardConfigSource } from './embed.js';
 export type { WaitUntil } from './context.js';
 export type { GuardConfigInput, IssuerInput, RuleInput, CorsInput, OriginAssertionInput } from './config-input.js';

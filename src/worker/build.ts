@@ -11,6 +11,7 @@ import { decodeSegment } from '../b64.js';
 import type { RemoteJWKSet } from '../keys/remote.js';
 // Not createVerifier: the guard never decrypts JWE, so src/jwe/ stays out of its bundle.
 import { buildTwoStepVerifier, type IssuerPolicy, type TwoStepVerifier } from '../verify-path.js';
+import { hmacPolicy } from '../hmac/source.js';
 import { issuerSettings, issuersError } from './issuer-settings.js';
 import type { AfterVerifyStage } from './after-verify.js';
 import { ConfigError } from './config-error.js';
@@ -142,8 +143,9 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
 
   let verifier: TwoStepVerifier;
   try {
-    // The library's options -> policy code, as createVerifier's; no verify cache: the guard keeps its own L1 before KV.
-    verifier = buildTwoStepVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false });
+    // The library's options -> policy code, as createVerifier's (edgejwt/hmac's for HMAC secrets alone, so that
+    // guard bundles no key-set code); no verify cache: the guard keeps its own L1 before KV.
+    verifier = buildTwoStepVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false }, keySets?.buildPolicy ?? hmacPolicy);
   } catch (e) {
     throw issuersError(e);
   }

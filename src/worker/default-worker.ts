@@ -4,17 +4,18 @@
 // runs during the client's TLS handshake (docs/architecture.md, "Cold start").
 
 import type { EmbeddedGuard } from './embed.js';
+import { defaultStages } from './features/all.js';
 import { createGuard } from './start.js';
 
 /**
  * The route guard's Worker handler: what `export default` gives workerd.
  *
  * @example
- * const handler: WorkerHandler = { fetch: createGuard().fetch };
+ * const handler: WorkerHandler = { fetch: createGuard(undefined, { stages: defaultStages }).fetch };
  */
 export type WorkerHandler = { fetch: EmbeddedGuard['fetch'] };
 
-const guard = createGuard();
+const guard = createGuard(undefined, { stages: defaultStages });
 // Dynamic: outside workerd (Node, tests) the import fails and the guard is built on the first request.
 // Without GUARD_CONFIG there is nothing to build (every request answers the config error):
 // a Worker that imports edgejwt/worker without bundling this module away pays nothing.

@@ -5,6 +5,7 @@
 // compiles that shared path before the first request instead of during it. Only HS256:
 // each further algorithm cost more in a fresh isolate than it saved (docs/speed.md).
 
+import { hmacPolicy } from '../hmac/source.js';
 import { buildTwoStepVerifier, type TwoStepVerifier, type VerifyResult } from '../verify-path.js';
 import { ConfigError } from './config-error.js';
 
@@ -96,7 +97,7 @@ export async function selfTest(algorithms: readonly string[] = []): Promise<void
 }
 
 /**
- * The verify path every guard runs (the library's options -> policy -> two-step verifier, build.ts),
+ * The verify path every guard runs (the library's options -> policy -> two-step verifier, build.ts; an HMAC secret),
  * over the self-test's issuer (`edgejwt:self-test` as issuer and audience) and `key` for `alg` alone.
  *
  * @example
@@ -105,7 +106,7 @@ export async function selfTest(algorithms: readonly string[] = []): Promise<void
  */
 export function selfTestVerifier(alg: 'HS256' | 'HS384' | 'HS512', key: Uint8Array): TwoStepVerifier {
   const issuer = { issuer: SELF_TEST.issuer, audience: SELF_TEST.issuer, algorithms: [alg], key };
-  return buildTwoStepVerifier({ issuers: [issuer], cache: false });
+  return buildTwoStepVerifier({ issuers: [issuer], cache: false }, hmacPolicy);
 }
 
 async function knownAnswer(alg: 'HS256' | 'HS384' | 'HS512', key: Uint8Array, token: string): Promise<void> {

@@ -1,35 +1,51 @@
 // The guard from GUARD_CONFIG as text or an object: parse and check it (config.ts),
-// then build its parts with every optional feature at hand (features/all.ts).
+// then build its parts with the stages it was given (features/registry.ts).
 // `createGuard` (edgejwt/worker) and the default Worker start here.
 
 import { buildParts, type GuardDeps, type GuardEnv } from './build.js';
 import { parseConfig } from './config.js';
 import { embeddedGuard, rawConfigOf, type EmbeddedGuard, type GuardConfigSource } from './embed.js';
 import { allFeatures } from './features/all.js';
-import type { FeatureSource } from './features/registry.js';
+import { byName, givenFeatures, type FeatureSource, type GuardStage } from './features/registry.js';
 import { Guard } from './guard.js';
 import { selfTestFor } from './self-test-needed.js';
 
 /**
+ * What `createGuard` takes besides the config: the stages the config may use, and the deps tests swap.
+ *
+ * @example
+ * const options: GuardOptions = { stages: [keySets, remoteKeys] };
+ */
+export interface GuardOptions extends GuardDeps {
+  /** The stages this guard may use (default none: a config that needs one fails to start naming the setting). */
+  stages?: readonly GuardStage[];
+}
+
+/**
  * Build a guard from the environment (throws ConfigError on a bad configuration); `rawConfig` replaces GUARD_CONFIG.
- * `createGuard` is the usual way in; this is for code that keeps the Guard itself.
+ * Every stage is given unless `features` says otherwise. For code that keeps the Guard itself (tests, benches).
  *
  * @example
  * const guard = await startGuard(env, { log: (line) => console.log(line) });
  * const res = await guard.handle(request, ctx);
  */
-export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?: unknown, features: FeatureSource = allFeatures): Promise<Guard> {
-  return new Guard(await buildParts(parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig), env, deps, features));
+export function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?: unknown, features: FeatureSource = allFeatures): Promise<Guard> {
+  return startWith(features)(env, deps, rawConfig);
+}
+
+/** Starts a Guard with the features `features` gives. */
+function startWith(features: FeatureSource): (env: GuardEnv, deps: GuardDeps, rawConfig?: unknown) => Promise<Guard> {
+  return async (env, deps, rawConfig) => new Guard(await buildParts(parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig), env, deps, features));
 }
 
 /**
- * Build the guard for a Worker. Without `config`, GUARD_CONFIG is read from the env.
- * One guard is built per env object (per isolate in production) and reused. Every
- * optional feature is bundled (a config read at run time may use any) and set up only
- * when the config uses it.
+ * Build the guard for a Worker from the stages you import: only those are bundled, and a config that
+ * uses a stage it was not given fails to start (a 500 naming the setting). Without `config`,
+ * GUARD_CONFIG is read from the env. One guard is built per env object (per isolate) and reused.
+ * `defaultStages` gives every stage, for a config read at run time.
  * @example
- * import { createGuard } from 'edgejwt/worker';
- * const guard = createGuard({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] });
+ * import { createGuard, keySets, remoteKeys } from 'edgejwt/worker';
+ * const guard = createGuard({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] }, { stages: [keySets, remoteKeys] });
  * export default {
  *   async fetch(request, env, ctx) {
  *     const auth = await guard.authenticate(request, env, ctx);
@@ -38,12 +54,14 @@ export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?
  *   },
  * };
  */
-export function createGuard(config?: GuardConfigSource, deps?: GuardDeps): EmbeddedGuard {
+export function createGuard(config?: GuardConfigSource, options?: GuardOptions): EmbeddedGuard {
   // Only a config on the Wasm core (HS*, EdDSA) is checked: an RS/PS/ES-only guard never starts the core.
-  return makeGuard(config, deps, (env) => selfTestFor(config, env));
+  return makeGuard(config, options, (env) => selfTestFor(config, env));
 }
 
 /** createGuard with the known-answer check `warm` runs made swappable (tests prove a failed one fails closed). */
-export function makeGuard(config: GuardConfigSource | undefined, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
-  return embeddedGuard((env, d) => startGuard(env, d, rawConfigOf(config, env)), deps, check);
+export function makeGuard(config: GuardConfigSource | undefined, options: GuardOptions | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
+  const { stages = [], ...deps } = options ?? {};
+  const start = startWith(givenFeatures(byName(stages)));
+  return embeddedGuard((env, d) => start(env, d ?? {}, rawConfigOf(config, env)), options === undefined ? undefined : deps, check);
 }

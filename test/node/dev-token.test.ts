@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decodeUnverified } from '../../src/decode.js';
 import { checkDpopBinding, jwkThumbprint, verifyDpopProof } from '../../src/index.js';
-import { createGuard } from '../../src/worker/api.js';
+import { createGuard, defaultStages } from '../../src/worker/api.js';
 
 const script = fileURLToPath(new URL('../../dev/token.mjs', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
@@ -82,7 +82,7 @@ describe('npm run token -- --dpop', () => {
     const r = run('--dpop', '--port', '8787');
     const { method, url, headers } = parseCurl(r.stderr);
     expect(url).toBe('http://127.0.0.1:8787/dpop/hello');
-    const guard = createGuard(devConfig() as never, { log: () => undefined });
+    const guard = createGuard(devConfig() as never, { stages: defaultStages, log: () => undefined });
     const env = {};
     const ctx = { waitUntil: (p: Promise<unknown>) => void p.catch(() => undefined) };
     const send = () => guard.fetch(new Request(url, { method, headers }), env as never, ctx);

@@ -1,5 +1,6 @@
-// What a bundler keeps of the guard: the default createGuard reaches every feature (its
-// config is read at run time), never the JWE code, and has no lazy-init wrappers.
+// What a bundler keeps of the guard: the default Worker reaches every stage (its config is
+// read at run time), a guard given only some stages bundles only those, none holds JWE code,
+// and there are no lazy-init wrappers.
 import { build } from 'esbuild';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,12 +34,21 @@ async function bundledFiles(contents: string): Promise<string[]> {
 }
 
 describe('guard bundles', () => {
-  it('the default createGuard still reaches every feature', async () => {
-    const files = await bundledFiles(`import { createGuard } from './src/worker/api.ts';\nexport default createGuard();`);
-    // The Durable Object classes come with the entry's exports, not with createGuard.
+  it('the default Worker reaches every stage, and no JWE code', async () => {
+    const files = await bundledFiles(`export { default } from './src/worker/api.ts';`);
+    // The Durable Object classes come with the entry's exports, not with the guard.
     for (const f of FEATURE_FILES.filter((f) => !f.endsWith('-object.ts'))) expect(files).toContain(f);
     // The guard never decrypts JWE: its verifier is the two-step one (build.ts), not createVerifier's.
     expect(files.filter((f) => f.startsWith('src/jwe/'))).toEqual([]);
+  });
+
+  it('guard_bundles_only_given_stages: createGuard given no stages bundles no stage code and no key-set code; given dpop, no mtls or revocation', async () => {
+    const none = await bundledFiles(`import { createGuard } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [] });`);
+    // (cors.ts and admin.ts stay: they hold their sections' parsers too, which the config parser imports.)
+    for (const f of [...FEATURE_FILES, 'src/keys/from-input.ts', 'src/keys/local.ts', 'src/worker/features/all.ts']) expect(none, f).not.toContain(f);
+    const dpop = await bundledFiles(`import { createGuard, dpop } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [dpop] });`);
+    expect(dpop).toContain('src/worker/dpop-stage.ts');
+    for (const f of ['src/worker/mtls-stage.ts', 'src/worker/revocation-stage.ts', 'src/worker/dpop-replay/shard-object.ts']) expect(dpop, f).not.toContain(f);
   });
 
   // A bundled import() makes esbuild wrap the imported module and every module it imports (the

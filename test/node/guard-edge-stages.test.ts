@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasAdminSecret } from '../../src/worker/admin.js';
-import { createGuard, type EmbeddedGuard } from '../../src/worker/api.js';
+import { createGuard, defaultStages, type EmbeddedGuard } from '../../src/worker/api.js';
 import { generate, mint, type KeyPair } from '../shared/jwt-mint.js';
 import cert from '../vectors/mtls/client_cert.json';
 
@@ -46,7 +46,7 @@ function guard(extra: { mtls?: 'required' | 'allowed'; revocation?: boolean; adm
       ...(extra.revocation === true ? { revocation: { path: ADMIN_PATH, secretBinding: 'REVOCATION_SECRET', store: 'isolate' } } : {}),
       ...(extra.admin === true ? { admin: { path: COUNTERS_PATH, secretBinding: 'REVOCATION_SECRET' } } : {}),
     } as never,
-    {
+    { stages: defaultStages,
       log: (l) => logs.push(l),
       fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
         const req = new Request(input, init);

@@ -1,9 +1,13 @@
 // Every guard builds each issuer's verifier through the library's own options code
-// (buildTwoStepVerifier over issuerSettings and its key, build.ts), as createVerifier does.
+// (buildTwoStepVerifier over issuerSettings and its key, build.ts), as createVerifier does
+// (edgejwt/hmac's policy maker for a config of HMAC secrets alone, as the guard picks it).
 // A config the parser takes must never be one the library refuses: the guard's config
 // errors are the parser's, named by setting. fast-check over configs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { hmacPolicy } from '../../src/hmac/source.js';
+import { buildPolicy } from '../../src/options.js';
+import { hmacOnly } from '../../src/worker/features/registry.js';
 import { buildTwoStepVerifier } from '../../src/verify-path.js';
 import { parseConfig } from '../../src/worker/config.js';
 import { issuerSettings } from '../../src/worker/issuer-settings.js';
@@ -62,7 +66,7 @@ describe("the guard's issuer policies (the library's options code)", () => {
         taken++;
         const secret = new Uint8Array(64).fill(7);
         const issuers = config.issuers.map((is) => ({ ...issuerSettings(is), ...(is.source.kind === 'secret' ? { key: secret } : { jwks: { keys: [] } }) }));
-        expect(() => buildTwoStepVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false })).not.toThrow();
+        expect(() => buildTwoStepVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false }, hmacOnly(config) ? hmacPolicy : buildPolicy)).not.toThrow();
       }),
       { numRuns: 1000 },
     );

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuard, type EmbeddedGuard } from '../../src/worker/api.js';
+import { createGuard, defaultStages, type EmbeddedGuard } from '../../src/worker/api.js';
 import { insecure, startProvider, type RunningProvider } from './oidc-provider-server.js';
 import { checkDpopBinding, createRemoteJWKSet, createVerifier, decodeUnverified, verifyDpopProof, type Algorithm, type DpopAlgorithm } from '../../src/index.js';
 
@@ -168,7 +168,7 @@ describe('oidc-provider and oauth4webapi through the guard (profile at+jwt, dpop
         dpop: { replay: 'isolate', algorithms: PROOF_ALGS },
         origin: originUrl,
       } as never,
-      { log: (l) => logs.push(l) },
+      { stages: defaultStages, log: (l) => logs.push(l) },
     );
     return { guard, env: {} };
   }

@@ -10,6 +10,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createVerifier as mainVerifier } from '../../src/index.js';
 import { createVerifier as hmacVerifier } from '../../src/hmac/index.js';
+import { hmacPolicy } from '../../src/hmac/source.js';
+import { buildPolicy } from '../../src/options.js';
+import { buildTwoStepVerifier } from '../../src/verify-path.js';
 import { b64u, claims, nowDate } from './jwt-mint.js';
 
 const HASHES = { HS256: 'SHA-256', HS384: 'SHA-384', HS512: 'SHA-512' } as const;
@@ -163,5 +166,41 @@ describe('hmac_entry_matches_main_entry_on_hostile_headers', () => {
         expect(outcome(() => hmacVerifier(options as never).verifySync(jwt))).toBe(main);
       }
     }
+  });
+
+  it("the guard's HS-only path (two-step verifier over hmacPolicy) matches the key-set path (buildPolicy), open and verifyOpened, for two issuers (fast-check)", async () => {
+    // lean-core 4edc8a2: a config whose issuers all use secretBinding verifies on hmacPolicy.
+    const other = crypto.getRandomValues(new Uint8Array(64));
+    const issuers = [
+      { issuer: 'https://issuer.example', audience: 'api', algorithms: ['HS256', 'HS512'], key: secret },
+      { issuer: 'https://other.example', audience: 'api', algorithms: ['HS384'], key: other },
+    ];
+    const options = { issuers, cache: false as const, currentDate: nowDate };
+    const full = buildTwoStepVerifier(options as never, buildPolicy);
+    const lean = buildTwoStepVerifier(options as never, hmacPolicy);
+    const twoStep = (v: typeof full, jwt: string): string =>
+      outcome(() => {
+        const opened = v.open(jwt);
+        return { alg: opened.alg, kid: opened.kid, iss: opened.iss, result: v.verifyOpened(opened) };
+      });
+    // Mostly an issuer with its own secret (so tokens get through), sometimes another's secret or issuer.
+    const pair = fc.oneof(
+      { weight: 4, arbitrary: fc.constant(['https://issuer.example', secret] as const) },
+      { weight: 1, arbitrary: fc.constant(['https://other.example', other] as const) },
+      { weight: 2, arbitrary: fc.tuple(fc.constantFrom('https://issuer.example', 'https://other.example', 'https://nobody.example', 'HTTPS://ISSUER.EXAMPLE'), fc.constantFrom(secret, other)) },
+    );
+    let accepted = 0;
+    await fc.assert(
+      fc.asyncProperty(token(secret), pair, async (t, [issuer, key]) => {
+        const payload = t.p.startsWith('{"iss"') ? JSON.stringify({ ...(JSON.parse(t.p) as object), iss: issuer }) : t.p;
+        const jwt = await tokenOf(key, t.h, payload, t.s);
+        const want = twoStep(full, jwt);
+        expect(twoStep(lean, jwt), jwt).toBe(want);
+        if (want.startsWith('{"ok"')) accepted++;
+      }),
+      { numRuns: 500 },
+    );
+    // About 30 of 500 get through: the property reached the accepting path too.
+    expect(accepted).toBeGreaterThan(8);
   });
 });

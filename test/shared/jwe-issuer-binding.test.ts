@@ -6,6 +6,7 @@ import * as jose from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createEncrypter, createSigner, createVerifier, jweDecryption, type EncryptionJWK } from '../../src/index.js';
 import { buildTwoStepVerifier } from '../../src/verify-path.js';
+import { buildPolicy } from '../../src/options.js';
 import { codeOf, codeOfSync } from './jwt-mint.js';
 
 const A = 'https://a.example';
@@ -88,7 +89,7 @@ describe('jwe_direct_claims_bound_to_issuer', () => {
     expect(codeOfSync(() => createVerifier({ issuers, decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: '' }] }) }))).toBe('ERR_OPTIONS_INVALID');
     expect(codeOfSync(() => createVerifier({ issuers, decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: A, extra: 1 } as never] }) }))).toBe('ERR_OPTIONS_INVALID');
     // The guard's two-step verifier has no JWE path at all: no unsigned claims reach it.
-    expect(codeOfSync(() => buildTwoStepVerifier({ issuers, cache: false, decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: A }] }) }))).toBe('ERR_OPTIONS_INVALID');
+    expect(codeOfSync(() => buildTwoStepVerifier({ issuers, cache: false, decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: A }] }) }, buildPolicy))).toBe('ERR_OPTIONS_INVALID');
   });
 
   it('jwe_direct_claims_bound_to_issuer: a jose-made direct JWE under the shared key cannot name another issuer', async () => {

@@ -2,6 +2,7 @@
 // once per isolate (as the default Worker keeps its guard) for the requests under
 // /guarded/ and the revocation path, so a test can send it separate requests
 // (exports.default.fetch): state that outlives a request must not hold a request's I/O.
+import { defaultStages } from '../../src/worker/features/all.js';
 import { createGuard } from '../../src/worker/start.js';
 
 export { RevocationList } from '../../src/worker/revocation/list-object.js';
@@ -13,7 +14,7 @@ export const ENTRY_GUARD = {
   revocation: { path: '/__guard/revocations', secretBinding: 'ENTRY_REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' } },
 };
 
-const guard = createGuard(ENTRY_GUARD);
+const guard = createGuard(ENTRY_GUARD, { stages: defaultStages });
 
 export default {
   fetch(request: Request, env: Record<string, unknown>, ctx: { waitUntil(p: Promise<unknown>): void }): Promise<Response> | Response {

@@ -1,8 +1,8 @@
-// createGuard(...).authenticate() runs the same after-verify stages as the
+// createGuard(..., { stages: defaultStages }).authenticate() runs the same after-verify stages as the
 // Worker: a DPoP-bound token as Bearer, a replayed proof, an mTLS-bound token without
 // its certificate and a revoked token are refused there too (probes; they held).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createGuard, type GuardConfigInput } from '../../src/worker/api.js';
+import { createGuard, defaultStages, type GuardConfigInput } from '../../src/worker/api.js';
 import { AUD, ISS, TestCtx, bearer, demoKeys, kv, token, type Keys } from './harness.js';
 import { dpopClient, dpopInit, proof, type DpopClient } from './dpop-helpers.js';
 
@@ -27,7 +27,7 @@ const req = (path: string, init?: RequestInit): Request => new Request(`https://
 
 describe('embedding: authenticate runs the after-verify stages', () => {
   it('embed_authenticate_runs_after_verify_stages: bound token as Bearer, replayed proof, unproven x5t and a revoked jti are refused by authenticate', async () => {
-    const guard = createGuard(inlineConfig());
+    const guard = createGuard(inlineConfig(), { stages: defaultStages });
     const e = { VERIFY_CACHE: kv.VERIFY_CACHE, JWKS_CACHE: kv.JWKS_CACHE, REVOCATION_SECRET: SECRET };
     const at = await token(k.ed, { cnf: { jkt: client.jkt }, jti: 'embed-1' });
     const p = await proof(client, 'GET', 'https://api.example.com/x', at);

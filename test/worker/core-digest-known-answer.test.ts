@@ -6,7 +6,7 @@
 // another token had proved.
 // Its own file: the digest's check runs once per isolate, and it must run under the fault.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGuard } from '../../src/worker/start.js';
+import { createGuard, keySets, kvTiers } from '../../src/worker/api.js';
 import { Core } from '../../src/wasm/core.js';
 import { b64u, generate } from '../shared/jwt-mint.js';
 import { AUD, CACHE_KEY, HS_ISS, ISS, TestCtx, bearer, demoKeys, jwksOf, kv, token, type Keys } from './harness.js';
@@ -27,7 +27,7 @@ describe('core_digest_known_answer_before_kv_lookup', () => {
       origin: 'builtin:echo',
       cache: { verify: ['RS256'], verifyAdmission: 'always', jwks: false },
     };
-    const worker = createGuard(raw as never);
+    const worker = createGuard(raw as never, { stages: [keySets, kvTiers] });
     const env = { HS_KEY: b64u(k.hs.secret!), VERIFY_CACHE: kv.VERIFY_CACHE, CACHE_KEY };
     // Miscompiled: the core copies at most 16 bytes of a string input (every token starts alike).
     const writeInput = Core.prototype.writeInput;

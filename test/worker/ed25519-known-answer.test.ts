@@ -3,7 +3,7 @@
 // only, so a core whose Ed25519 verify accepted any signature served a forged EdDSA token.
 // Its own file: the check runs once per isolate, and it must run under the fault.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGuard } from '../../src/worker/start.js';
+import { createGuard, keySets } from '../../src/worker/api.js';
 import { Core } from '../../src/wasm/core.js';
 import { AUD, ISS, TestCtx, bearer, demoKeys, forged, jwksOf, token, type Keys } from './harness.js';
 
@@ -16,7 +16,7 @@ afterEach(() => vi.restoreAllMocks());
 describe('ed25519_known_answer_before_first_import', () => {
   it('a core whose Ed25519 verify accepts everything never serves a forged EdDSA token, and stays refused once sound again', async () => {
     const raw = { issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }], origin: 'builtin:echo', cache: { jwks: false } };
-    const worker = createGuard(raw);
+    const worker = createGuard(raw, { stages: [keySets] });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     vi.spyOn(console, 'log').mockImplementation(() => undefined);
     // Miscompiled: the core's Ed25519 verify says yes to any signature (HMAC is sound).

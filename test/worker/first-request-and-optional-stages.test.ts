@@ -2,7 +2,7 @@
 // (the known answer runs before the guard is built), and the optional stages a config
 // names (token sources, a service origin) are set up.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGuard } from '../../src/worker/start.js';
+import { createGuard, keySets, serviceOrigin, tokenSources } from '../../src/worker/api.js';
 import { Core } from '../../src/wasm/core.js';
 import { AUD, HS_ISS, ISS, TestCtx, bearer, demoKeys, jwksOf, token, type Keys } from './harness.js';
 
@@ -27,7 +27,7 @@ describe('createGuard from its config', () => {
   it('miscompiled_core_fails_closed_on_first_hs_request: a core that accepts any HMAC fails the known answer the guard of the request runs before it is built (its env was not the warmed one); that request and every later one is refused', async () => {
     const errors = configErrors();
     const raw = { issuers: [HS.issuers[0], { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }], origin: 'builtin:echo', cache: { jwks: false } };
-    const worker = createGuard(raw as never);
+    const worker = createGuard(raw as never, { stages: [keySets] });
     const env = { HS_KEY: b64u(k.hs.secret!) };
     const t = await token(k.hs);
     const forged = t.slice(0, -2) + (t.at(-2) === 'A' ? 'B' : 'A') + t.at(-1)!;
@@ -44,11 +44,11 @@ describe('createGuard from its config', () => {
     expect([...errors].filter((e) => e.setting === 'self-test').length).toBeGreaterThanOrEqual(4);
   });
 
-  it('token_sources_and_service_origin: a cookie token is read and the request goes to the service binding', async () => {
+  it('token_sources_and_service_origin: given the two stages, a cookie token is read and the request goes to the service binding', async () => {
     const raw = { ...HS, tokenSources: [{ cookie: 'session' }], origin: { service: 'API' } };
     const seen: string[] = [];
     const env = { HS_KEY: b64u(k.hs.secret!), API: { fetch: async (r: Request) => (seen.push(r.url), new Response('from the service')) } };
-    const g = createGuard(raw as never);
+    const g = createGuard(raw as never, { stages: [tokenSources, serviceOrigin] });
     const t = await token(k.hs);
     const res = await g.fetch(new Request('https://api.example.com/orders', { headers: { cookie: `a=1; session=${t}` } }), env, new TestCtx());
     expect(res.status).toBe(200);

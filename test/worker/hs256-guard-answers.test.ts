@@ -1,8 +1,8 @@
-// What a one-issuer HS256 guard (createGuard) answers: every refusal the guard gives such a
+// What a one-issuer HS256 guard given only its stages (none: createGuard(config, { stages: [] })) answers: every refusal the guard gives such a
 // config, with its status, challenge and logged code, and the accepted request. Pins that
 // no cut to the guard's stages drops an answer.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGuard } from '../../src/worker/start.js';
+import { createGuard } from '../../src/worker/api.js';
 import { b64u } from '../shared/jwt-mint.js';
 import { AUD, HS_ISS, TestCtx, bearer, demoKeys, nowSeconds, token, type Keys } from './harness.js';
 
@@ -18,7 +18,7 @@ describe('one-issuer HS256 guard answers', () => {
   it('hs256_guard_answers_every_refusal: missing, malformed, method override, path, signature, expiry, nbf, issuer, audience, algorithm, claims, cnf, forwarding, depth; and the accepted request', async () => {
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((l: string) => void lines.push(l));
-    const g = createGuard(RAW);
+    const g = createGuard(RAW, { stages: [] });
     const env = { HS_KEY: b64u(k.hs.secret!) };
     const t = nowSeconds();
     const ok = { tenant: 'acme' };

@@ -2,7 +2,7 @@
 // admin.path: the reserved-path check arrives with the admin feature; another spelling of
 // the path must still be a 404 that never reaches the origin, with or without the admin secret on it.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createGuard } from '../../src/worker/start.js';
+import { admin, createGuard } from '../../src/worker/api.js';
 import { AUD, HS_ISS, TestCtx, demoKeys, token, type Keys } from './harness.js';
 
 const SECRET = 'an-admin-secret-of-16+';
@@ -23,7 +23,7 @@ describe('reserved_path_spellings_never_forwarded (admin.path alone)', () => {
   it('another spelling of admin.path is a 404, never echoed by the origin; the exact path is the endpoint', async () => {
     const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: SECRET };
     const t = await token(k.hs);
-    const guards = [createGuard(RAW)];
+    const guards = [createGuard(RAW, { stages: [admin] })];
     for (const g of guards) {
       for (const spelling of ['/__guard/st%61ts', '/__GUARD/stats', '/__guard/Stats', '/__guard/stats;x', '//__guard/stats', '/__guard%2fstats']) {
         const res = await g.fetch(new Request(`https://api.example.com${spelling}`, { headers: { authorization: `Bearer ${t}`, 'x-guard-admin': SECRET } }), env, new TestCtx());

@@ -2,7 +2,7 @@
 // HS256 known answer never reaches it. A guard whose config uses HS384/HS512 runs that
 // hash's known answer in its self-test too (self-test.ts, self-test-needed.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createGuard } from '../../src/worker/start.js';
+import { createGuard } from '../../src/worker/api.js';
 import { miscompileHmac } from '../shared/miscompiled-hmac.js';
 import { b64u, generate, mint } from '../shared/jwt-mint.js';
 import { AUD, HS_ISS, TestCtx, bearer, nowSeconds } from './harness.js';
@@ -18,7 +18,7 @@ describe('self_test_covers_hs384_hs512_in_use', () => {
       const lines: string[] = [];
       vi.spyOn(console, 'error').mockImplementation((l: string) => void lines.push(l));
       const raw = { issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: [alg], secretBinding: 'HS_KEY' }], origin: 'builtin:echo', cache: { jwks: false } };
-      const worker = createGuard(raw);
+      const worker = createGuard(raw, { stages: [] });
       const secret = crypto.getRandomValues(new Uint8Array(64));
       const env = { HS_KEY: b64u(secret) };
       // Miscompiled: HMAC over this one hash accepts every tag (the SHA-256 one is sound).

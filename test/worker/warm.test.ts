@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env as moduleEnv } from 'cloudflare:workers';
 import worker from '../../src/worker/index.js';
-import { createGuard, type GuardConfigInput } from '../../src/worker/api.js';
+import { createGuard, defaultStages, type GuardConfigInput } from '../../src/worker/api.js';
 import { makeGuard } from '../../src/worker/start.js';
 import { selfTest, SelfTestFailure } from '../../src/worker/self-test.js';
 import { AUD, ISS, TestCtx, bearer, demoKeys, kv, token, type Keys } from './harness.js';
@@ -28,7 +28,7 @@ describe('guard.warm(env)', () => {
     const guard = createGuard(() => {
       builds++;
       return config();
-    });
+    }, { stages: defaultStages });
     const warmEnv = bindings();
     guard.warm(warmEnv);
     // Another object with the same bindings, as workerd hands a request its env.
@@ -46,7 +46,7 @@ describe('guard.warm(env)', () => {
       calls++;
       if (calls === 1) throw new Error('Disallowed operation called within global scope');
       return config();
-    });
+    }, { stages: defaultStages });
     const warmEnv = bindings();
     guard.warm(warmEnv);
     const res = await guard.fetch(req(await token(k.ed)), { ...warmEnv }, new TestCtx());
@@ -56,7 +56,7 @@ describe('guard.warm(env)', () => {
 
   it('warm_config_error_same_as_request: a bad configuration warmed is the same 500 as one built in the request', async () => {
     const lines: string[] = [];
-    const guard = createGuard({ issuers: [] } as unknown as GuardConfigInput, { log: (l) => void lines.push(l) });
+    const guard = createGuard({ issuers: [] } as unknown as GuardConfigInput, { stages: defaultStages, log: (l) => void lines.push(l) });
     const warmEnv = bindings();
     guard.warm(warmEnv);
     const res = await guard.fetch(req(), { ...warmEnv }, new TestCtx());
@@ -72,7 +72,7 @@ describe('guard.warm(env)', () => {
         builds++;
         return config();
       },
-      { log: (l) => void lines.push(l) },
+      { stages: defaultStages, log: (l) => void lines.push(l) },
       () => Promise.reject(new SelfTestFailure('HS256')),
     );
     const warmEnv = bindings();
@@ -94,7 +94,7 @@ describe('guard.warm(env)', () => {
         builds++;
         return config();
       },
-      { log: (l) => void lines.push(l) },
+      { stages: defaultStages, log: (l) => void lines.push(l) },
       () => (checks++, Promise.reject(new SelfTestFailure('HS256'))),
     );
     const t = await token(k.ed);

@@ -9,9 +9,10 @@ import type { AdminFeature } from './registry.js';
  * The admin endpoint (`admin`).
  *
  * @example
- * const parts = await buildParts(config, env, {}, givenFeatures({ admin }));
+ * const guard = createGuard(config, { stages: [admin] });
  */
 export const admin: AdminFeature = {
+  name: 'admin',
   adminEndpoint,
   reservedCheck,
   build: (b) => {

@@ -1,4 +1,4 @@
-// The default Worker's features: every one, imported statically. Measured (issue 23,
+// The default Worker's stages: every one, imported statically. Measured (issue 23,
 // docs/architecture.md "Only what the configuration uses is evaluated"): workerd compiles
 // every uploaded byte at startup whether or not it is imported, and a bundled `import()`
 // makes esbuild wrap the imported module and its whole dependency closure (the library
@@ -14,7 +14,7 @@ import { keySets } from './key-sets.js';
 import { kvTiers } from './kv-tiers.js';
 import { mtls } from './mtls.js';
 import { originAssertion } from './origin-assertion.js';
-import { givenFeatures, type FeatureSource } from './registry.js';
+import { byName, givenFeatures, type FeatureSource, type GuardStage } from './registry.js';
 import { remoteKeys } from './remote-keys.js';
 import { revocation } from './revocation.js';
 import { rules } from './rules.js';
@@ -22,9 +22,33 @@ import { serviceOrigin } from './service-origin.js';
 import { tokenSources } from './token-sources.js';
 
 /**
- * Every feature, for a guard whose config is read at run time.
+ * Every stage, for a guard whose config is read at run time: the default Worker's
+ * (`createGuard(config, { stages: defaultStages })`).
+ *
+ * @example
+ * import { createGuard, defaultStages } from 'edgejwt/worker';
+ * const guard = createGuard(config, { stages: defaultStages });
+ */
+export const defaultStages: readonly GuardStage[] = [
+  kvTiers,
+  remoteKeys,
+  originAssertion,
+  dpop,
+  mtls,
+  revocation,
+  keySets,
+  cors,
+  admin,
+  rules,
+  tokenSources,
+  serviceOrigin,
+  forwardPayload,
+];
+
+/**
+ * Every feature, reached by name (tests and startGuard).
  *
  * @example
  * const parts = await buildParts(parseConfig(raw), env, {}, allFeatures);
  */
-export const allFeatures: FeatureSource = givenFeatures({ kvTiers, remoteKeys, originAssertion, dpop, mtls, revocation, keySets, cors, admin, rules, tokenSources, serviceOrigin, forwardPayload });
+export const allFeatures: FeatureSource = /* @__PURE__ */ givenFeatures(/* @__PURE__ */ byName(defaultStages));

@@ -8,9 +8,10 @@ import type { CorsFeature } from './registry.js';
  * The CORS stage (`cors`).
  *
  * @example
- * const parts = await buildParts(config, env, {}, givenFeatures({ cors }));
+ * const guard = createGuard(config, { stages: [cors] });
  */
 export const cors: CorsFeature = {
+  name: 'cors',
   corsStage,
   build: (b) => {
     b.pieces.cors = corsStage(b.config.cors!);

@@ -8,9 +8,10 @@ import type { DpopFeature } from './registry.js';
  * DPoP proofs, replay and nonces for the issuers that set `dpop`.
  *
  * @example
- * const parts = await buildParts(config, env, {}, givenFeatures({ dpop }));
+ * const guard = createGuard(config, { stages: [dpop] });
  */
 export const dpop: DpopFeature = {
+  name: 'dpop',
   dpopStageFromEnv,
   answers: { dpopChallenge, dpopRefusal },
   build: async (b) => {

@@ -8,9 +8,10 @@ import type { ForwardPayloadFeature } from './registry.js';
  * The payload header (`forwardPayload`).
  *
  * @example
- * const parts = await buildParts(config, env, {}, givenFeatures({ forwardPayload }));
+ * const guard = createGuard(config, { stages: [forwardPayload] });
  */
 export const forwardPayload: ForwardPayloadFeature = {
+  name: 'forwardPayload',
   payloadHeaderValue,
   build: (b) => {
     b.pieces.payloadHeader = payloadHeaderValue;

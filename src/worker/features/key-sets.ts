@@ -1,16 +1,21 @@
-// Inline key sets (`jwks`) as one feature: a guard whose issuers all use an HMAC secret
-// (secretBinding) or a fetched key set never asks for it. See registry.ts.
+// The library's full key handling as one feature: JWK sets (inline, fetched, discovered)
+// and asymmetric keys. A guard whose issuers all use an HMAC secret (secretBinding) runs
+// without it, on edgejwt/hmac's policies (src/hmac/source.ts), so its bundle carries no
+// JWK, CryptoKey or key-set code. See registry.ts.
 
 import { createLocalJWKSet } from '../../keys/local.js';
+import { buildPolicy } from '../../options.js';
 import type { KeySetsFeature } from './registry.js';
 
 /**
  * Key sets and asymmetric algorithms (`jwks`, `jwksUrl`, discovery; RS*, PS*, ES*, EdDSA).
  *
  * @example
- * const parts = await buildParts(config, env, {}, givenFeatures({ keySets, remoteKeys }));
+ * const guard = createGuard(config, { stages: [keySets, remoteKeys] });
  */
 export const keySets: KeySetsFeature = {
+  name: 'keySets',
+  buildPolicy,
   createLocalJWKSet,
   // Read at the first token for this issuer (keys/local.ts), each key built when a token
   // first selects it: a set with no usable or a broken key refuses that issuer's tokens

@@ -8,6 +8,6 @@ import type { KvTiersFeature } from './registry.js';
  * The KV verify cache and the KV copy of key sets (`cache.verify`, `cache.jwks`, with CACHE_KEY set).
  *
  * @example
- * const parts = await buildParts(config, env, {}, givenFeatures({ kvTiers }));
+ * const guard = createGuard(config, { stages: [kvTiers] });
  */
-export const kvTiers: KvTiersFeature = { openKvTiers };
+export const kvTiers: KvTiersFeature = { name: 'kvTiers', openKvTiers };

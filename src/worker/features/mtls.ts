@@ -7,9 +7,10 @@ import type { MtlsFeature } from './registry.js';
  * Certificate-bound tokens for the issuers that set `mtls`.
  *
  * @example
- * const parts = await buildParts(config, env, {}, givenFeatures({ mtls }));
+ * const guard = createGuard(config, { stages: [mtls] });
  */
 export const mtls: MtlsFeature = {
+  name: 'mtls',
   mtlsStage,
   build: (b) => {
     b.pieces.proving.push(mtlsStage(b.config.issuers, b.config.realm));

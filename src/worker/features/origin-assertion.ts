@@ -7,9 +7,10 @@ import type { OriginAssertionFeature } from './registry.js';
  * A signed identity for the origin (`originAssertion`).
  *
  * @example
- * const parts = await buildParts(config, env, {}, givenFeatures({ originAssertion }));
+ * const guard = createGuard(config, { stages: [originAssertion] });
  */
 export const originAssertion: OriginAssertionFeature = {
+  name: 'originAssertion',
   OriginAssertion,
   build: (b) => {
     b.pieces.assertion = OriginAssertion.fromEnv(b.config.originAssertion!, b.env);

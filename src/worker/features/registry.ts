@@ -11,6 +11,7 @@ import type { buildRevocation } from '../revocation-stage.js';
 import type { OriginAssertion } from '../origin-assertion.js';
 import type { RemoteKeys } from '../remote-keys.js';
 import type { createLocalJWKSet } from '../../keys/local.js';
+import type { buildPolicy } from '../../options.js';
 import type { openKvTiers } from '../kv-parts.js';
 import type { DpopAnswers } from '../dpop-answers.js';
 import type { reservedCheck } from '../reserved-paths.js';
@@ -75,11 +76,13 @@ export interface BuildStep {
 
 /** @example const f: KvTiersFeature = kvTiers; */
 export interface KvTiersFeature {
+  readonly name: 'kvTiers';
   /** The sealer, the KV copy of key sets, the L2 and its admission, put together (kv-parts.ts). */
   openKvTiers: typeof openKvTiers;
 }
 /** @example const f: RemoteKeysFeature = remoteKeys; */
 export interface RemoteKeysFeature {
+  readonly name: 'remoteKeys';
   RemoteKeys: typeof RemoteKeys;
   /** The guard's fetched key sets (jwksUrl, discovery): each issuer's, and every set made. */
   open(setup: RemoteKeysSetup): IssuerKeySets & { sets: RemoteJWKSet[] };
@@ -99,46 +102,56 @@ export interface IssuerKeys {
 }
 /** @example const f: OriginAssertionFeature = originAssertion; */
 export interface OriginAssertionFeature extends BuildStep {
+  readonly name: 'originAssertion';
   OriginAssertion: typeof OriginAssertion;
 }
 
 /** @example const f: DpopFeature = dpop; */
 export interface DpopFeature extends BuildStep {
+  readonly name: 'dpop';
   dpopStageFromEnv: typeof dpopStageFromEnv;
   /** The DPoP challenge and refusal the core stages give (credentials, token-checks, sender-constraint). */
   answers: DpopAnswers;
 }
 /** @example const f: MtlsFeature = mtls; */
 export interface MtlsFeature extends BuildStep {
+  readonly name: 'mtls';
   mtlsStage: typeof mtlsStage;
 }
 /** @example const f: RevocationFeature = revocation; */
 export interface RevocationFeature extends BuildStep {
+  readonly name: 'revocation';
   buildRevocation: typeof buildRevocation;
   /** Another spelling of `revocation.path` (or `admin.path`) refused (reserved-paths.ts). */
   reservedCheck: typeof reservedCheck;
 }
 
-// So are the core stages a config may leave out (cors, admin, rules), inline key sets
-// (keySets), token sources other than the Authorization header (tokenSources),
+// So are the core stages a config may leave out (cors, admin, rules), the library's
+// key-set code (keySets), token sources other than the Authorization header (tokenSources),
 // a service-binding origin (serviceOrigin) and the payload header (forwardPayload).
 
 /** @example const f: KeySetsFeature = keySets; */
 export interface KeySetsFeature extends IssuerKeySets {
+  readonly name: 'keySets';
+  /** The library's policy maker for any key (options.ts); without key sets, edgejwt/hmac's hmacPolicy. */
+  buildPolicy: typeof buildPolicy;
   /** An inline key set (read at its first use), handed to the verifier. */
   createLocalJWKSet: typeof createLocalJWKSet;
 }
 /** @example const f: CorsFeature = cors; */
 export interface CorsFeature extends BuildStep {
+  readonly name: 'cors';
   corsStage: typeof corsStage;
 }
 /** @example const f: AdminFeature = admin; */
 export interface AdminFeature extends BuildStep {
+  readonly name: 'admin';
   adminEndpoint: typeof adminEndpoint;
   reservedCheck: typeof reservedCheck;
 }
 /** @example const f: RulesFeature = rules; */
 export interface RulesFeature extends BuildStep {
+  readonly name: 'rules';
   routeRules: typeof routeRules;
   checkRules: typeof checkRules;
 }
@@ -151,14 +164,16 @@ export interface TokenReader {
   dropToken: typeof dropToken;
 }
 /** @example const f: TokenSourcesFeature = tokenSources; */
-export type TokenSourcesFeature = TokenReader & BuildStep;
+export type TokenSourcesFeature = TokenReader & BuildStep & { readonly name: 'tokenSources' };
 /** @example const f: ServiceOriginFeature = serviceOrigin; */
 export interface ServiceOriginFeature extends BuildStep {
+  readonly name: 'serviceOrigin';
   serviceOrigin: typeof serviceOrigin;
 }
 
 /** @example const f: ForwardPayloadFeature = forwardPayload; */
 export interface ForwardPayloadFeature extends BuildStep {
+  readonly name: 'forwardPayload';
   payloadHeaderValue: typeof payloadHeaderValue;
 }
 
@@ -189,11 +204,31 @@ export type FeatureName = keyof GuardFeatures;
 /** How buildParts reaches a feature: by name, with the setting that needs it (for the error). */
 export type FeatureSource = <K extends FeatureName>(name: K, setting: string) => Promise<NonNullable<GuardFeatures[K]>>;
 
+/**
+ * One stage a guard may be given (`createGuard(config, { stages })`): any feature value, each naming itself.
+ *
+ * @example
+ * const stages: GuardStage[] = [keySets, remoteKeys];
+ */
+export type GuardStage = NonNullable<GuardFeatures[FeatureName]>;
+
+/**
+ * The features of a stage list, by name (a later stage of the same name replaces an earlier one).
+ *
+ * @example
+ * givenFeatures(byName([keySets, remoteKeys]));
+ */
+export function byName(stages: readonly GuardStage[]): GuardFeatures {
+  const out: Record<string, GuardStage> = {};
+  for (const stage of stages) out[stage.name] = stage;
+  return out as GuardFeatures;
+}
+
 /** A source over the features given; one not given is a ConfigError naming the setting that needs it. */
 export function givenFeatures(features: GuardFeatures): FeatureSource {
   return <K extends FeatureName>(name: K, setting: string) => {
     const f = features[name];
-    if (f === undefined) return Promise.reject(new ConfigError(setting, `needs the ${name} feature, which this guard was not given`));
+    if (f === undefined) return Promise.reject(new ConfigError(setting, `needs the ${name} stage, which this guard was not given (import ${name} from edgejwt/worker and pass it in stages)`));
     return Promise.resolve(f as NonNullable<GuardFeatures[K]>);
   };
 }

@@ -7,9 +7,10 @@ import type { RemoteKeysFeature } from './registry.js';
  * Key sets fetched from `jwksUrl` or found by discovery.
  *
  * @example
- * const parts = await buildParts(config, env, {}, givenFeatures({ keySets, remoteKeys }));
+ * const guard = createGuard(config, { stages: [keySets, remoteKeys] });
  */
 export const remoteKeys: RemoteKeysFeature = {
+  name: 'remoteKeys',
   RemoteKeys,
   open: (setup) => {
     const remote = new RemoteKeys(setup);

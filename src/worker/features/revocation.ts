@@ -8,9 +8,10 @@ import type { RevocationFeature } from './registry.js';
  * Revoked tokens refused at the edge, and the endpoint that revokes them.
  *
  * @example
- * const parts = await buildParts(config, env, {}, givenFeatures({ revocation }));
+ * const guard = createGuard(config, { stages: [revocation] });
  */
 export const revocation: RevocationFeature = {
+  name: 'revocation',
   buildRevocation,
   reservedCheck,
   build: (b) => {

@@ -9,9 +9,10 @@ import type { RulesFeature } from './registry.js';
  * Rules and public paths (`rules`, `publicPaths`).
  *
  * @example
- * const parts = await buildParts(config, env, {}, givenFeatures({ rules }));
+ * const guard = createGuard(config, { stages: [rules] });
  */
 export const rules: RulesFeature = {
+  name: 'rules',
   routeRules,
   checkRules,
   build: (b) => {

@@ -8,9 +8,10 @@ import type { ServiceOriginFeature } from './registry.js';
  * Forwarding through a service binding (`origin: { service }`).
  *
  * @example
- * const parts = await buildParts(config, env, {}, givenFeatures({ serviceOrigin }));
+ * const guard = createGuard(config, { stages: [serviceOrigin] });
  */
 export const serviceOrigin: ServiceOriginFeature = {
+  name: 'serviceOrigin',
   serviceOrigin: open,
   build: (b) => {
     b.pieces.service = open(b.env, (b.config.origin as { service: string }).service);

@@ -10,9 +10,10 @@ import type { TokenSourcesFeature } from './registry.js';
  * Cookies and other headers as token sources (`tokenSources`).
  *
  * @example
- * const parts = await buildParts(config, env, {}, givenFeatures({ tokenSources }));
+ * const guard = createGuard(config, { stages: [tokenSources] });
  */
 export const tokenSources: TokenSourcesFeature = {
+  name: 'tokenSources',
   findToken,
   dropToken,
   build: (b) => {

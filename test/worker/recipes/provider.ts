@@ -5,7 +5,7 @@
 import { hits, routeHostToIdp, serve } from '../../fake-idp/client.js';
 import { b64u, generate, mint, type KeyPair } from '../../shared/jwt-mint.js';
 import { TestCtx } from '../harness.js';
-import { createGuard } from '../../../src/worker/api.js';
+import { createGuard, defaultStages } from '../../../src/worker/api.js';
 import type { GuardConfigInput } from '../../../src/worker/config-input.js';
 
 export interface FakeProvider {
@@ -58,7 +58,7 @@ export function randomB64u(bytes: number): string {
 /** A guard over a recipe config (echo origin, so the forwarded identity is visible). */
 export function recipeGuard(config: GuardConfigInput, provider: FakeProvider): { send(path: string, init?: RequestInit): Promise<{ status: number; headers: Record<string, string>; res: Response }> } {
   const logs: string[] = [];
-  const guard = createGuard({ ...config, origin: 'builtin:echo' }, { fetch: provider.fetch, log: (l) => logs.push(l) });
+  const guard = createGuard({ ...config, origin: 'builtin:echo' }, { stages: defaultStages, fetch: provider.fetch, log: (l) => logs.push(l) });
   const env = {};
   return {
     async send(path, init) {
