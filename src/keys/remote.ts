@@ -60,7 +60,7 @@ export interface RemoteJWKSetOptions {
   store?: JWKSStore;
   /** How long `store.get` may take before the network is asked instead, in ms (default 500). */
   storeTimeoutDuration?: number;
-  /** Receives each `store.put` promise (e.g. `ctx.waitUntil`): no verify ever waits for a write. */
+  /** Receives each `store.put` promise (e.g. `(p) => ctx.waitUntil(p)`): no verify ever waits for a write. */
   waitUntil?: (write: Promise<unknown>) => void;
   headers?: Record<string, string>;
   /** Injected fetch (tests, custom agents), called as a plain function. Defaults to globalThis.fetch. */
