@@ -90,7 +90,7 @@ export const SETTINGS: readonly Setting[] = [
     path: 'issuers[].jwks',
     type: { kind: 'object', open: true, fields: [{ name: 'keys', type: { kind: 'list', nonEmpty: true, item: { kind: 'jsonObject' } }, required: true }] },
     ts: '{ keys: Record<string, unknown>[] }',
-    doc: 'Inline public keys (`{ "keys": [...] }`).',
+    doc: 'Inline public keys (`{ "keys": [...] }`); unless one fits `algorithms` by kty, crv, alg, use and key_ops, the guard does not start.',
   },
   { path: 'issuers[].jwksUrl', type: { kind: 'string', format: 'uri' }, doc: 'Where the key set is fetched: https (http only on loopback).' },
   { path: 'issuers[].secretBinding', type: NAME, binding: 'secret', doc: 'Name of a secret binding holding an HS key (base64url); HS algorithms only.' },

@@ -25,7 +25,7 @@ export interface IssuerInput {
   dpop?: 'required' | 'allowed';
   /** RFC 8705: `cnf["x5t#S256"]` must name the client certificate Cloudflare verified for this connection (`request.cf.tlsClientAuth`); `required`: every token bound, `allowed`: unbound tokens pass (Certificate-bound tokens). */
   mtls?: 'required' | 'allowed';
-  /** Inline public keys (`{ "keys": [...] }`). */
+  /** Inline public keys (`{ "keys": [...] }`); unless one fits `algorithms` by kty, crv, alg, use and key_ops, the guard does not start. */
   jwks?: { keys: Record<string, unknown>[] };
   /** Where the key set is fetched: https (http only on loopback). */
   jwksUrl?: string;
