@@ -17,7 +17,7 @@ export interface IssuerInput {
   algorithms?: OneOrMany<string>;
   /** Required header `typ`: `at+jwt` where the provider marks its access tokens, so its ID tokens are refused (Token type and age). */
   typ?: string;
-  /** Seconds: refuse tokens whose `iat` is older; `iat` is then required and never later than now + clockTolerance. (1..31536000) */
+  /** Seconds: refuse tokens this old by `iat` (at `iat` + maxTokenAge, as at `exp`); `iat` is then required and never later than now + clockTolerance. (1..31536000) */
   maxTokenAge?: number;
   /** RFC 9068 access tokens: `typ` `at+jwt` and `iss`, `exp`, `aud`, `sub`, `client_id`, `iat`, `jti` all present; needs `audience` (Token type and age). */
   profile?: 'at+jwt';
