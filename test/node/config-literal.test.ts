@@ -41,6 +41,12 @@ const rule = fc.record(
   },
   { requiredKeys: ['pathPrefix', 'auth'] },
 ).map((r) => (r.auth === 'none' ? { pathPrefix: r.pathPrefix, auth: r.auth, ...(r.methods === undefined ? {} : { methods: r.methods }) } : r));
+function algorithmsFor(src: object, a: string[]): string[] {
+  if ('secretBinding' in src) return ['HS256'];
+  const asymmetric = a.filter((x) => !x.startsWith('HS'));
+  if ('jwks' in src) return asymmetric.includes('ES256') ? asymmetric : [...asymmetric, 'ES256'];
+  return asymmetric.length > 0 ? asymmetric : ['RS256'];
+}
 const rawConfig = fc.record(
   {
     issuers: fc.array(fc.tuple(issuer, source, algs), { minLength: 1, maxLength: 3 }),
@@ -63,9 +69,10 @@ const rawConfig = fc.record(
   { requiredKeys: ['issuers'] },
 ).map(({ issuers, ...rest }) => ({
   ...rest,
-  // HS* only with a secret, and a secret only with HS*; a key set only with asymmetric algorithms.
+  // HS* only with a secret, and a secret only with HS*; a key set only with asymmetric algorithms,
+  // and the inline set (one P-256 key) with ES256 among them, else no key fits and the config is refused.
   // Each entry its own issuer names (a name listed twice is refused).
-  issuers: issuers.map(([is, src, a], i) => ({ ...is, issuer: Array.isArray(is.issuer) ? is.issuer.map((n) => `${n}/${i}`) : `${is.issuer}/${i}`, ...src, algorithms: 'secretBinding' in src ? ['HS256'] : a.filter((x) => !x.startsWith('HS')).concat(a.every((x) => x.startsWith('HS')) ? ['RS256'] : []) })),
+  issuers: issuers.map(([is, src, a], i) => ({ ...is, issuer: Array.isArray(is.issuer) ? is.issuer.map((n) => `${n}/${i}`) : `${is.issuer}/${i}`, ...src, algorithms: algorithmsFor(src, a) })),
 }));
 
 describe('configLiteral (the compiled entry\'s config)', () => {
