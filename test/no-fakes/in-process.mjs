@@ -1,0 +1,18 @@
+// Node, Deno and Bun: the app's handler called in this process, as an embedder
+// would (a server of the runtime's own would add nothing the guard sees). The
+// issuer's URL and tokens arrive in NO_FAKES (JSON, from run.mjs). The `ctx` is
+// the embedder's own: there is no ExecutionContext outside Workers.
+// Last line: `[no-fakes <runtime>] passed=N failed=N`.
+import { createApp } from './app.mjs';
+import { buildCases, runCases } from './cases.mjs';
+
+const runtime = globalThis.Deno ? 'deno' : globalThis.Bun ? 'bun' : 'node';
+const { base, tokens } = JSON.parse(globalThis.Deno ? Deno.env.get('NO_FAKES') : process.env.NO_FAKES);
+const handle = createApp(base);
+const env = {}; // one env object, as a runtime hands the same bindings to each request
+const pending = [];
+const ctx = { waitUntil: (p) => pending.push(p), passThroughOnException() {} };
+const cases = (await buildCases(tokens)).filter((c) => !c.workerdOnly);
+const { passed, failed } = await runCases(runtime, cases, 'http://app.local', (req) => handle(req, env, ctx));
+await Promise.allSettled(pending);
+console.log(`[no-fakes ${runtime}] passed=${passed} failed=${failed}`);
