@@ -21,10 +21,11 @@ const ALGORITHMS = ['RS256', 'ES256'];
  */
 export function createApp(base) {
   const jwksUrl = new URL(`${base}/jwks.json`);
-  const verifier = createVerifier({ algorithms: ALGORITHMS, jwks: createRemoteJWKSet(jwksUrl), issuer: base, audience: 'api' });
+  const policy = { algorithms: ALGORITHMS, issuer: base, audience: 'api' };
+  const verifier = createVerifier({ ...policy, jwks: createRemoteJWKSet(jwksUrl) });
 
   const hono = new Hono();
-  hono.use('/hono/*', jwtAuth({ algorithms: ALGORITHMS, jwks: createRemoteJWKSet(jwksUrl), issuer: base, audience: 'api' }));
+  hono.use('/hono/*', jwtAuth({ ...policy, jwks: createRemoteJWKSet(jwksUrl) }));
   hono.get('/hono/me', (c) => c.json({ sub: c.get('jwtPayload').sub }));
 
   // No jwksUrl: the guard finds the key set through <issuer>/.well-known/openid-configuration.

@@ -68,17 +68,28 @@ export async function buildCases(tokens) {
     {
       name: `guard_discovery_get_${origin}_origin`,
       request: (url) => new Request(`${url}/guard/${origin}/items?x=1`, { headers: bearer(tokens.ES256) }),
-      check: (res, text) => expectJson(res, text, 200, { method: 'GET', path: `/guard/${origin}/items?x=1`, length: 0, sub: 'alice' }),
+      check: (res, text) =>
+        expectJson(res, text, 200, { method: 'GET', path: `/guard/${origin}/items?x=1`, length: 0, sub: 'alice' }),
     },
     {
       name: `guard_post_body_${origin}_origin`,
-      request: (url) => new Request(`${url}/guard/${origin}/orders`, { method: 'POST', headers: bearer(tokens.RS256), body: smallBody }),
+      request: (url) =>
+        new Request(`${url}/guard/${origin}/orders`, {
+          method: 'POST',
+          headers: bearer(tokens.RS256),
+          body: smallBody,
+        }),
       check: (res, text) => expectJson(res, text, 200, { method: 'POST', sha256: smallHash, length: smallLength }),
     },
     {
       name: `guard_post_streamed_1mib_${origin}_origin`,
       request: (url) =>
-        new Request(`${url}/guard/${origin}/upload`, { method: 'PUT', headers: bearer(tokens.RS256), body: largeStream(), duplex: 'half' }),
+        new Request(`${url}/guard/${origin}/upload`, {
+          method: 'PUT',
+          headers: bearer(tokens.RS256),
+          body: largeStream(),
+          duplex: 'half',
+        }),
       check: (res, text) => expectJson(res, text, 200, { method: 'PUT', sha256: largeHash, length: MIB }),
     },
   ];
@@ -129,7 +140,9 @@ export async function runCases(runtime, cases, url, send, timeoutMs = 20_000) {
   let failed = 0;
   for (const c of cases) {
     let timer;
-    const expired = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs)));
+    const expired = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
+    });
     let problem;
     try {
       problem = await Promise.race([

@@ -20,11 +20,18 @@ function keyPair(alg) {
 function sign(key, claims) {
   const input = `${b64u(JSON.stringify({ alg: key.alg, typ: 'JWT', kid: key.kid }))}.${b64u(JSON.stringify(claims))}`;
   const signer = createSign('SHA256').update(input);
-  const signature = key.alg === 'RS256' ? signer.sign(key.privateKey) : signer.sign({ key: key.privateKey, dsaEncoding: 'ieee-p1363' });
+  // JWS ES256 signatures are r || s (RFC 7518 §3.4), not DER.
+  const signature = signer.sign(
+    key.alg === 'RS256' ? key.privateKey : { key: key.privateKey, dsaEncoding: 'ieee-p1363' },
+  );
   return `${input}.${b64u(signature)}`;
 }
 
 /** The echo origin's answer: what a forwarded request carried, read to its end. */
+function json(res, body) {
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
 async function echo(req, res) {
   const hash = createHash('sha256');
   let length = 0;
@@ -32,8 +39,8 @@ async function echo(req, res) {
     hash.update(chunk);
     length += chunk.length;
   }
-  const body = { method: req.method, path: req.url, sha256: hash.digest('hex'), length, sub: req.headers['x-auth-sub'] ?? null };
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const sub = req.headers['x-auth-sub'] ?? null;
+  json(res, { method: req.method, path: req.url, sha256: hash.digest('hex'), length, sub });
 }
 
 /**
@@ -47,9 +54,9 @@ export async function startIssuer() {
   const server = createServer((req, res) => {
     const path = new URL(req.url, 'http://x').pathname;
     if (path === '/jwks.json') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: keys.map((k) => k.jwk) }));
+      json(res, { keys: keys.map((k) => k.jwk) });
     } else if (path === '/.well-known/openid-configuration') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: base, jwks_uri: `${base}/jwks.json` }));
+      json(res, { issuer: base, jwks_uri: `${base}/jwks.json` });
     } else {
       echo(req, res).catch(() => res.destroy());
     }

@@ -9,12 +9,12 @@
 // Needs dist/ (`npm run build`). Last line: `[no-fakes] passed=N failed=N`.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCases, runCases } from './cases.mjs';
 import { startIssuer } from './issuer.mjs';
+import { freePort } from '../../scripts/lib/free-port.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
@@ -42,7 +42,8 @@ const children = new Set();
 
 /** Starts a command in its own process group; resolves to { code, output } when it ends or is stopped. */
 function start(cmd, args, opts = {}) {
-  const child = spawn(cmd, args, { cwd: root, env, shell: windows, stdio: ['ignore', 'pipe', 'pipe'], detached: !windows, ...opts });
+  const stdio = ['ignore', 'pipe', 'pipe'];
+  const child = spawn(cmd, args, { cwd: root, env, shell: windows, stdio, detached: !windows, ...opts });
   children.add(child);
   let output = '';
   child.stdout.on('data', (d) => (output += d));
@@ -67,22 +68,12 @@ const deadline = setTimeout(() => {
   for (const c of children) stop(c);
 }, DEADLINE_MS);
 
-function freePort() {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.on('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-  });
-}
-
 /** `wrangler dev` in `cwd` on a free loopback port, with `vars`; resolves when it answers. */
 async function wranglerDev(cwd, vars) {
   const port = await freePort();
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
-  const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--log-level', 'warn', ...varArgs];
+  const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--log-level', 'warn'];
+  args.push(...varArgs);
   const child = start(bin('wrangler'), args, { cwd });
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + START_TIMEOUT_MS;
@@ -120,7 +111,8 @@ const inProcess = [
 ].map(([name, cmd, args]) =>
   part(name, everywhere.length, async () => {
     const noFakes = JSON.stringify({ base: issuer.base, tokens: issuer.tokens });
-    const { output } = await start(cmd, [...args, join(here, 'in-process.mjs')], { env: { ...env, NO_FAKES: noFakes } }).done;
+    const child = start(cmd, [...args, join(here, 'in-process.mjs')], { env: { ...env, NO_FAKES: noFakes } });
+    const { output } = await child.done;
     process.stdout.write(output);
     const m = [...output.matchAll(/\[no-fakes \w+\] passed=(\d+) failed=(\d+)/g)].at(-1);
     if (!m) throw new Error('no report line');
@@ -151,7 +143,8 @@ const example = part('plain-worker', EXAMPLE_CHECKS, async () => {
     const app = join(work, 'plain-worker');
     cpSync(join(root, 'examples/plain-worker'), app, { recursive: true });
     // The tarball has no dependencies: nothing to ask a registry for.
-    const install = await start('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(work, tarball)], { cwd: app }).done;
+    const installArgs = ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(work, tarball)];
+    const install = await start('npm', installArgs, { cwd: app }).done;
     if (install.code !== 0) throw new Error(`npm install of the tarball failed:\n${install.output}`);
     const vars = { ISSUER: issuer.base, JWKS_URL: `${issuer.base}/jwks.json`, AUDIENCE: 'api' };
     dev = await wranglerDev(app, vars);
@@ -161,7 +154,10 @@ const example = part('plain-worker', EXAMPLE_CHECKS, async () => {
         {
           name: 'example_plain_worker_remote_rs256_200',
           request: (u) => new Request(`${u}/`, { headers: { authorization: `Bearer ${issuer.tokens.RS256}` } }),
-          check: (res, text) => (res.status === 200 && JSON.parse(text).sub === 'alice' ? undefined : `status ${res.status}: ${text.slice(0, 200)}`),
+          check: (res, text) =>
+            res.status === 200 && JSON.parse(text).sub === 'alice'
+              ? undefined
+              : `status ${res.status}: ${text.slice(0, 200)}`,
         },
         {
           name: 'example_plain_worker_forged_401',

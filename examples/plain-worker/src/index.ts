@@ -17,7 +17,8 @@ const KEYS_UNAVAILABLE = new Set(['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TIMEOUT', '
 
 function challenge(status: number, error?: string): Response {
   const params = error === undefined ? 'realm="example"' : `realm="example", error="${error}"`;
-  return Response.json({ error: error ?? 'unauthorized' }, { status, headers: { 'www-authenticate': `Bearer ${params}` } });
+  const headers = { 'www-authenticate': `Bearer ${params}` };
+  return Response.json({ error: error ?? 'unauthorized' }, { status, headers });
 }
 
 export default {
