@@ -103,7 +103,7 @@ const issuer = await startIssuer();
 const cases = await buildCases(issuer.tokens);
 const everywhere = cases.filter((c) => !c.workerdOnly);
 
-// Node, Deno, Bun: each prints its own lines and `[no-fakes <runtime>] passed=N failed=N`.
+// Node, Deno, Bun: each prints its own lines and `<runtime>: N passed, N failed`.
 const inProcess = [
   ['node', process.execPath, []],
   ['deno', bin('deno'), ['run', '--allow-net=127.0.0.1', '--allow-env=NO_FAKES', '--allow-read']],
@@ -114,8 +114,8 @@ const inProcess = [
     const child = start(cmd, [...args, join(here, 'in-process.mjs')], { env: { ...env, NO_FAKES: noFakes } });
     const { output } = await child.done;
     process.stdout.write(output);
-    const m = [...output.matchAll(/\[no-fakes \w+\] passed=(\d+) failed=(\d+)/g)].at(-1);
-    if (!m) throw new Error('no report line');
+    const m = [...output.matchAll(new RegExp(`^${name}: (\\d+) passed, (\\d+) failed$`, 'gm'))].at(-1);
+    if (!m || Number(m[1]) + Number(m[2]) !== everywhere.length) throw new Error('no report line for every case');
     return { passed: Number(m[1]), failed: Number(m[2]) };
   }),
 );
