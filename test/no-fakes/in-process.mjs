@@ -6,7 +6,7 @@
 import { createApp } from './app.mjs';
 import { buildCases, runCases } from './cases.mjs';
 
-const runtime = globalThis.Deno ? 'deno' : globalThis.Bun ? 'bun' : 'node';
+const runtime = globalThis.Deno ? 'deno' : globalThis.Bun ? 'bun' : `node ${process.version}`;
 const { base, tokens } = JSON.parse(globalThis.Deno ? Deno.env.get('NO_FAKES') : process.env.NO_FAKES);
 const handle = createApp(base);
 const env = {}; // one env object, as a runtime hands the same bindings to each request

@@ -2,13 +2,13 @@
 // runs it, with each runtime's own fetch, streams and Workers objects; nothing
 // injected, nothing mocked. One issuer/origin server on 127.0.0.1 (issuer.mjs) for
 // every runtime; everything started here runs at once and is stopped by a deadline.
-//   - app.mjs through cases.mjs in Node (this node), Deno and Bun (in-process.mjs)
+//   - app.mjs through cases.mjs in Node (this one and the machine's), Deno and Bun (in-process.mjs)
 //     and in workerd under `wrangler dev` (worker/, service binding included);
 //   - examples/plain-worker from a fresh install of the packed tarball under
 //     `wrangler dev`: a valid RS256 token 200, a forged one and none 401.
 // Needs dist/ (`npm run build`). Last line: `[no-fakes] passed=N failed=N`.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,9 +103,18 @@ const issuer = await startIssuer();
 const cases = await buildCases(issuer.tokens);
 const everywhere = cases.filter((c) => !c.workerdOnly);
 
+// The machine's own Node (20 in CI) besides the one running this (npm test's: the Node 22 devDependency).
+const machineNode = (process.env.PATH ?? '')
+  .split(windows ? ';' : ':')
+  .filter((dir) => dir && !dir.includes('node_modules'))
+  .map((dir) => join(dir, windows ? 'node.exe' : 'node'))
+  .find((p) => existsSync(p));
+const nodes = [process.execPath];
+if (machineNode && realpathSync(machineNode) !== realpathSync(process.execPath)) nodes.push(machineNode);
+
 // Node, Deno, Bun: each prints its own lines and `<runtime>: N passed, N failed`.
 const inProcess = [
-  ['node', process.execPath, []],
+  ...nodes.map((node) => ['node', node, []]),
   ['deno', bin('deno'), ['run', '--allow-net=127.0.0.1', '--allow-env=NO_FAKES', '--allow-read']],
   ['bun', bin('bun'), []],
 ].map(([name, cmd, args]) =>
@@ -114,7 +123,7 @@ const inProcess = [
     const child = start(cmd, [...args, join(here, 'in-process.mjs')], { env: { ...env, NO_FAKES: noFakes } });
     const { output } = await child.done;
     process.stdout.write(output);
-    const m = [...output.matchAll(new RegExp(`^${name}: (\\d+) passed, (\\d+) failed$`, 'gm'))].at(-1);
+    const m = [...output.matchAll(new RegExp(`^${name}[ v\\d.]*: (\\d+) passed, (\\d+) failed$`, 'gm'))].at(-1);
     if (!m || Number(m[1]) + Number(m[2]) !== everywhere.length) throw new Error('no report line for every case');
     return { passed: Number(m[1]), failed: Number(m[2]) };
   }),
