@@ -4,7 +4,8 @@
 // Vitest in Node 22 and inside workerd, the shared corpus against the built
 // package in Node 20 (the machine's Node), 22 (the devDependency) and 24 (the
 // newest 24.x the registry serves, installed into build/node-24), Deno, Bun and
-// headless Chromium, the npm pack check, the JSR check, the examples and the
+// headless Chromium, the npm pack check, the JSR check, the examples, the
+// nothing-injected suite (test/no-fakes) and the
 // bench smoke. Each runner's own report is read back; the last line is the sum:
 // `N passed, N failed`. A node script (not bash) so that it runs on Windows too.
 //
@@ -256,6 +257,12 @@ const SUITES = [
     order: 15,
     title: 'examples (Deno.serve, Bun.serve, Hono on Workers) run in place, as examples/README.md says',
     body: (s) => reportRun(s, 'examples', process.execPath, ['test/examples/run-examples.mjs']),
+  },
+  // Prints `[no-fakes] passed=N failed=N`; ~25 s, two `wrangler dev` and Node, Deno, Bun at once.
+  {
+    order: 16,
+    title: 'nothing injected (key sets, discovery, hono, the guard forwarding bodies in Node, Deno, Bun, workerd; the plain Worker from the tarball)',
+    body: (s) => reportRun(s, 'no fakes', process.execPath, ['test/no-fakes/run.mjs']),
   },
   // Each bench (bench/smoke.ts) in a seconds-long mode: 1 passed per bench that completes.
   // Node 22 (the devDependency) runs the bench .ts files by type stripping.
