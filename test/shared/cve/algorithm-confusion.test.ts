@@ -1,0 +1,166 @@
+// Algorithm confusion advisories: each builds the forged token its advisory describes
+// (an HS256 MAC under bytes the attacker knows: a public key's PEM, SPKI, JWK text or an
+// OpenSSH line; alg "none"; a key set whose key has no `alg`, or an `oct` key) and shows
+// what edgejwt and the guard answer. Every case also verifies the genuine token, so a
+// refusal cannot come from a broken setup.
+import { describe, expect, it } from 'vitest';
+import { createVerifier, createRemoteJWKSet, type JWK } from '../../../src/index.js';
+import { jwtAuth } from '../../../src/hono/index.js';
+import { ConfigError } from '../../../src/worker/config-error.js';
+import { b64u, claims, codeOf, codeOfSync, generate, mint, nowDate, type KeyPair } from '../jwt-mint.js';
+import { AUD, HS_ISS, ISS, enc, guardFor, liveClaims, macToken, spkiPem } from './cve-kit.js';
+
+/** Every byte string an attacker can read off a published public key and use as an HMAC secret. */
+async function publicKeyTexts(pair: KeyPair): Promise<Uint8Array[]> {
+  const pem = await spkiPem(pair.publicKey);
+  const spki = new Uint8Array(await crypto.subtle.exportKey('spki', pair.publicKey));
+  const jwkText = JSON.stringify(pair.publicJwk);
+  return [enc.encode(pem), enc.encode(`\n${pem}`), enc.encode(` ${pem}`), spki, enc.encode(jwkText), enc.encode(pem.trim())];
+}
+
+/** The OpenSSH one-line form of a P-256 public key (RFC 5656 §3.1), as python-jose's blocklist missed it. */
+async function opensshLine(pair: KeyPair): Promise<string> {
+  const raw = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey));
+  const field = (b: Uint8Array): number[] => [0, 0, (b.length >> 8) & 0xff, b.length & 0xff, ...b];
+  const wire = new Uint8Array([...field(enc.encode('ecdsa-sha2-nistp256')), ...field(enc.encode('nistp256')), ...field(raw)]);
+  let bin = '';
+  for (const b of wire) bin += String.fromCharCode(b);
+  return `ecdsa-sha2-nistp256 ${btoa(bin)} user@host`;
+}
+
+describe('CVE-2026-22817 hono: the JWT middleware defaulted to HS256, so a public key became an HMAC secret', () => {
+  it('no_default_algorithm: createVerifier and edgejwt/hono refuse options without `algorithms`', async () => {
+    const rs = await generate('RS256');
+    const noAlgs = { key: rs.publicJwk } as unknown as Parameters<typeof createVerifier>[0];
+    expect(codeOfSync(() => createVerifier(noAlgs))).toBe('ERR_OPTIONS_INVALID');
+    expect(codeOfSync(() => jwtAuth(noAlgs as Parameters<typeof jwtAuth>[0]))).toBe('ERR_OPTIONS_INVALID');
+  });
+
+  for (const alg of ['RS256', 'ES256'] as const) {
+    it(`public_key_bytes_never_an_hmac_secret: ${alg} key, HS256 token MACed with its PEM, SPKI or JWK text`, async () => {
+      const pair = await generate(alg);
+      const key = pair.publicJwk as JWK;
+      const strict = createVerifier({ algorithms: [alg], key, currentDate: nowDate });
+      const mixed = createVerifier({ algorithms: [alg, 'HS256'], key, currentDate: nowDate });
+      expect((await strict.verify(await mint(pair, claims()))).payload.sub).toBe('user-1');
+      for (const secret of await publicKeyTexts(pair)) {
+        const forged = await macToken(secret, {}, claims());
+        expect(await codeOf(() => strict.verify(forged))).toBe('ERR_JWS_ALG_NOT_ALLOWED');
+        expect(await codeOf(() => mixed.verify(forged))).toBe('ERR_KEY_ALG_MISMATCH');
+      }
+    });
+  }
+
+  it('guard_refuses_hs256_forged_with_the_issuer_public_key: 401 for each forged token, 200 for the genuine one', async () => {
+    const rs = { ...(await generate('RS256')), kid: 'rs-1' };
+    const jwk = { ...rs.publicJwk, kid: 'rs-1' };
+    const g = await guardFor({ issuers: [{ issuer: ISS, audience: AUD, algorithms: ['RS256'], jwksUrl: `${ISS}/jwks` }] }, { jwks: () => ({ keys: [jwk] }) });
+    expect((await g.send(await mint(rs, liveClaims(ISS), { kid: 'rs-1' }))).status).toBe(200);
+    for (const secret of [...(await publicKeyTexts(rs)), enc.encode(JSON.stringify(jwk))]) {
+      expect((await g.send(await macToken(secret, { kid: 'rs-1' }, liveClaims(ISS)))).status).toBe(401);
+    }
+  });
+});
+
+describe('CVE-2026-22818 hono: with a JWK lacking `alg`, the token header chose the algorithm', () => {
+  it('jwk_without_alg_never_follows_the_header: RSA key without alg, tokens claiming HS256, RS512, PS256', async () => {
+    const rs = await generate('RS256');
+    const jwk = { ...(rs.publicJwk as JWK), kid: 'k1' };
+    expect(jwk.alg).toBeUndefined();
+    const set = createVerifier({ algorithms: ['RS256'], jwks: { keys: [jwk] }, currentDate: nowDate });
+    expect((await set.verify(await mint(rs, claims(), { kid: 'k1' }))).payload.sub).toBe('user-1');
+    for (const secret of await publicKeyTexts(rs)) {
+      const forged = await macToken(secret, { kid: 'k1' }, claims());
+      expect(await codeOf(() => set.verify(forged))).toBe('ERR_JWS_ALG_NOT_ALLOWED');
+      // Even when HS256 is allowed, an RSA key is never an HMAC key.
+      const wide = createVerifier({ algorithms: ['RS256', 'HS256'], jwks: { keys: [jwk] }, currentDate: nowDate });
+      expect(await codeOf(() => wide.verify(forged))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+    }
+    // Another RSA algorithm named by the header, signed by the same key: not in the allow-list.
+    for (const other of ['RS512', 'PS256'] as const) {
+      const t = await mint({ alg: other, privateKey: (await generate(other)).privateKey }, claims(), { kid: 'k1' });
+      expect(await codeOf(() => set.verify(t))).toBe('ERR_JWS_ALG_NOT_ALLOWED');
+    }
+  });
+
+  it('guard_refuses_hs_algorithms_on_a_key_set: a key-set issuer allowing HS256 is a config error', async () => {
+    const config = { issuers: [{ issuer: ISS, audience: AUD, algorithms: ['RS256', 'HS256'], jwksUrl: `${ISS}/jwks` }] };
+    await expect(guardFor(config)).rejects.toThrow(ConfigError);
+  });
+});
+
+describe('GHSA-mvf2-f6gm-w987 fast-jwt (CVE-2026-34950): a whitespace-prefixed PEM was taken for an HMAC secret', () => {
+  it('pem_string_never_a_key: the PEM text with leading newline, space or tab is refused, never an HMAC secret', async () => {
+    const rs = await generate('RS256');
+    const pem = await spkiPem(rs.publicKey);
+    for (const text of [pem, `\n${pem}`, ` ${pem}`, `\t${pem}`, `\r\n${pem}`]) {
+      for (const algorithms of [['RS256'], ['HS256'], ['RS256', 'HS256']] as const) {
+        expect(codeOfSync(() => createVerifier({ algorithms, key: text as unknown as Uint8Array }))).toBe('ERR_KEY_INVALID');
+      }
+    }
+  });
+});
+
+describe('GHSA-ww5h-9m49-7xx4 fast-jwt (advisory text not found; built from issue 33): a key set holding an `oct` key', () => {
+  it('published_oct_key_never_verifies: a fetched set with an oct key and an alg-less RSA key, HS256 token MACed with k', async () => {
+    const rs = await generate('RS256');
+    const secret = crypto.getRandomValues(new Uint8Array(32));
+    const keys = [{ kty: 'oct', k: b64u(secret), kid: 'h1' }, { ...(rs.publicJwk as JWK), kid: 'r1' }];
+    const fetcher = (async () => Response.json({ keys })) as unknown as typeof fetch;
+    const remote = createRemoteJWKSet('https://issuer.example/jwks', { fetch: fetcher });
+    const v = createVerifier({ algorithms: ['RS256', 'HS256'], jwks: remote, currentDate: nowDate });
+    expect((await v.verify(await mint(rs, claims(), { kid: 'r1' }))).payload.sub).toBe('user-1');
+    for (const kid of ['h1', 'r1', undefined]) {
+      const forged = await macToken(secret, kid === undefined ? {} : { kid }, claims());
+      expect(await codeOf(() => v.verify(forged))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+    }
+  });
+});
+
+describe('GHSA-8wpc-h4q6-8fxv fast-jwt (advisory text not found; built from issue 33): alg none and empty secrets', () => {
+  it('alg_none_never_verifies: none in any case, with an empty or any signature, to the library and the guard', async () => {
+    const hs = await generate('HS256');
+    const v = createVerifier({ algorithms: ['HS256'], key: hs.secret!, currentDate: nowDate });
+    const g = await guardFor({ issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' }] }, { env: { HS_KEY: b64u(hs.secret!) } });
+    expect((await g.send(await mint(hs, liveClaims(HS_ISS)))).status).toBe(200);
+    for (const alg of ['none', 'None', 'NONE']) {
+      for (const sig of ['', 'AAAA']) {
+        const t = `${b64u(JSON.stringify({ alg, typ: 'JWT' }))}.${b64u(JSON.stringify(claims()))}.${sig}`;
+        expect(await codeOf(() => v.verify(t))).toMatch(/^ERR_(JWT_MALFORMED|JWS_ALG_NOT_ALLOWED)$/);
+        const live = `${b64u(JSON.stringify({ alg }))}.${b64u(JSON.stringify(liveClaims(HS_ISS)))}.${sig}`;
+        expect((await g.send(live)).status).toBe(401);
+      }
+    }
+  });
+
+  it('empty_secret_refused: a zero-length HMAC key is refused when built, so an empty-key MAC never verifies', async () => {
+    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: new Uint8Array(0) }))).toBe('ERR_KEY_TOO_SHORT');
+    const v = createVerifier({ algorithms: ['HS256'], jwks: { keys: [{ kty: 'oct', k: '' }] }, currentDate: nowDate });
+    // WebCrypto refuses a zero-length HMAC key; HMAC pads keys with zeros, so one zero byte gives the same MAC.
+    expect(await codeOf(async () => v.verify(await macToken(new Uint8Array(1), {}, claims())))).toBe('ERR_KEY_TOO_SHORT');
+  });
+});
+
+describe('CVE-2024-33663 python-jose: an OpenSSH-format ECDSA public key passed as an HMAC secret', () => {
+  it('openssh_public_key_never_an_hmac_secret: as a string it is refused; its bytes never verify an ES256 issuer', async () => {
+    const es = await generate('ES256');
+    const line = await opensshLine(es);
+    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: line as unknown as Uint8Array }))).toBe('ERR_KEY_INVALID');
+    const v = createVerifier({ algorithms: ['ES256'], key: es.publicJwk as JWK, currentDate: nowDate });
+    expect((await v.verify(await mint(es, claims()))).payload.sub).toBe('user-1');
+    expect(await codeOf(async () => v.verify(await macToken(enc.encode(line), {}, claims())))).toBe('ERR_JWS_ALG_NOT_ALLOWED');
+  });
+});
+
+describe('CVE-2024-37568 Authlib: without an algorithm list, HMAC verified with any asymmetric public key', () => {
+  for (const alg of ['RS256', 'ES256', 'EdDSA'] as const) {
+    it(`asymmetric_cryptokey_never_hmac: a ${alg} public CryptoKey with HS256 allowed refuses the token MACed with its PEM`, async () => {
+      const pair = await generate(alg);
+      const v = createVerifier({ algorithms: [alg, 'HS256'], key: pair.publicKey, currentDate: nowDate });
+      expect((await v.verify(await mint(pair, claims()))).payload.sub).toBe('user-1');
+      for (const secret of await publicKeyTexts(pair)) {
+        expect(await codeOf(async () => v.verify(await macToken(secret, {}, claims())))).toBe('ERR_KEY_ALG_MISMATCH');
+      }
+    });
+  }
+});
