@@ -8,6 +8,7 @@ import { WasmHandle } from '../signature.js';
 import { deferredHmacKey, type HmacAlg } from '../wasm/hmac-key.js';
 import { KeyEntry, type JWK } from './entry.js';
 import { bad, bytesOf, keyOps } from './jwk-bytes.js';
+import { isPublicKeyText } from './public-key-text.js';
 
 /** kid, alg, usable and fingerprint of any JWK, its members type-checked (ERR_KEY_INVALID). */
 export function jwkFacts(jwk: JWK): { kid: string | undefined; alg: string | undefined; usable: boolean; fingerprint: string } {
@@ -27,6 +28,7 @@ export function jwkFacts(jwk: JWK): { kid: string | undefined; alg: string | und
 
 /** An HMAC secret (`secret` is the entry's own copy): checked when prepared, imported into the core at its first verify. */
 function hmacEntry(secret: Uint8Array, facts: Partial<ReturnType<typeof jwkFacts>>): KeyEntry {
+  if (isPublicKeyText(secret)) throw bad('an HMAC secret that is a public key (PEM, OpenSSH, JWK or DER): anyone can MAC with it');
   return new KeyEntry({ ...facts, usable: facts.usable ?? true, kty: 'oct', make: (spec: AlgSpec) => new WasmHandle(deferredHmacKey(secret, spec.alg as HmacAlg)) });
 }
 

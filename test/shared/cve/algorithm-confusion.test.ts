@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createVerifier, createRemoteJWKSet, type JWK } from '../../../src/index.js';
 import { jwtAuth } from '../../../src/hono/index.js';
 import { ConfigError } from '../../../src/worker/config-error.js';
+import fc from 'fast-check';
 import { b64u, claims, codeOf, codeOfSync, generate, mint, nowDate, type KeyPair } from '../jwt-mint.js';
 import { AUD, HS_ISS, ISS, enc, guardFor, liveClaims, macToken, spkiPem } from './cve-kit.js';
 
@@ -98,6 +99,51 @@ describe('GHSA-mvf2-f6gm-w987 fast-jwt (CVE-2026-34950): a whitespace-prefixed P
         expect(codeOfSync(() => createVerifier({ algorithms, key: text as unknown as Uint8Array }))).toBe('ERR_KEY_INVALID');
       }
     }
+  });
+});
+
+describe('fast-jwt CVE-2023-48223 / CVE-2026-34950, PyJWT CVE-2022-29217, python-jose CVE-2024-33663: public key text as the secret', () => {
+  it('public_key_text_never_an_hmac_secret: PEM (behind whitespace), SPKI DER, JWK JSON, OpenSSH as HS bytes are ERR_KEY_INVALID', async () => {
+    for (const alg of ['RS256', 'ES256', 'EdDSA'] as const) {
+      const pair = await generate(alg);
+      const texts = await publicKeyTexts(pair);
+      if (alg === 'ES256') texts.push(enc.encode(await opensshLine(pair)));
+      for (const secret of texts) {
+        let message = '';
+        const code = codeOfSync(() => {
+          try {
+            createVerifier({ algorithms: ['HS256'], key: secret });
+          } catch (e) {
+            message = (e as Error).message;
+            throw e;
+          }
+        });
+        expect(code, `${alg} ${new TextDecoder().decode(secret.subarray(0, 12))}`).toBe('ERR_KEY_INVALID');
+        expect(message).not.toContain(b64u(secret).slice(0, 16));
+        // The same text as an oct JWK in a key set: the key is passed over, never used.
+        const set = createVerifier({ algorithms: ['HS256'], jwks: { keys: [{ kty: 'oct', k: b64u(secret) }] }, currentDate: nowDate });
+        expect(await codeOf(async () => set.verify(await macToken(secret, {}, claims())))).not.toBe('OK');
+      }
+    }
+  });
+
+  it('random_secrets_still_secrets: no random 32 to 64 byte secret is taken for a public key (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 64 }), (secret) => {
+        expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: secret }))).toBe('OK');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('guard_refuses_public_key_as_hs_secret: HS_KEY holding a public key\'s PEM (base64url) is a ConfigError at start', async () => {
+    const rs = await generate('RS256');
+    const pem = enc.encode(await spkiPem(rs.publicKey));
+    const config = { issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' }] };
+    const refusal = await guardFor(config, { env: { HS_KEY: b64u(pem) } }).then(() => undefined, (e: unknown) => e);
+    expect(refusal).toBeInstanceOf(ConfigError);
+    expect(String(refusal)).toContain('public key');
+    expect(String(refusal)).not.toContain(b64u(pem).slice(0, 16));
   });
 });
 
