@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createVerifier, jweDecryption } from '../../../src/index.js';
 import { b64u, claims, codeOf, nowDate } from '../jwt-mint.js';
-import { AUD, HS_ISS, dirJwe, enc, guardFor, macToken } from './cve-kit.js';
+import { AUD, HS_ISS, dirJwe, enc, hsGuard, macToken } from './cve-kit.js';
 
 const INFLATED = 8 << 20; // 8 MiB of claims once inflated
 
@@ -30,10 +30,10 @@ async function bombPlaintext(): Promise<Uint8Array> {
 
 const key = crypto.getRandomValues(new Uint8Array(32));
 const secret = crypto.getRandomValues(new Uint8Array(32));
-const verifier = () =>
-  createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate, decryption: jweDecryption({ keys: [key] }) });
+const decryption = jweDecryption({ keys: [key] });
+const verifier = () => createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate, decryption });
 
-describe('CVE-2024-28176 jose, CVE-2024-33664 python-jose, CVE-2026-39373 jwcrypto: JWE zip "DEF" decompression bomb', () => {
+describe('CVE-2024-28176 jose, CVE-2024-33664 python-jose, CVE-2026-39373 jwcrypto: JWE zip bomb', () => {
   it('jwe_zip_refused_before_decryption: an 8 MiB claims set deflated into a token under the length cap', async () => {
     const compressed = await bombPlaintext();
     const bomb = await dirJwe(key, { zip: 'DEF' }, compressed);
@@ -53,7 +53,10 @@ describe('CVE-2024-28176 jose, CVE-2024-33664 python-jose, CVE-2026-39373 jwcryp
   });
 
   it('jwe_zip_any_value_refused: every value of zip, even with a ciphertext no key opens (fast-check)', async () => {
-    const zipValue = fc.oneof(fc.constantFrom('DEF', 'def', '', 'GZIP', 'none'), fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.dictionary(fc.string(), fc.string()));
+    const named = fc.constantFrom('DEF', 'def', '', 'GZIP', 'none');
+    const object = fc.dictionary(fc.string(), fc.string());
+    const other = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), object);
+    const zipValue = fc.oneof(named, other);
     await fc.assert(
       fc.asyncProperty(zipValue, fc.uint8Array({ minLength: 1, maxLength: 64 }), async (zip, junk) => {
         const h = b64u(JSON.stringify({ alg: 'dir', enc: 'A256GCM', zip }));
@@ -64,16 +67,17 @@ describe('CVE-2024-28176 jose, CVE-2024-33664 python-jose, CVE-2026-39373 jwcryp
     );
   });
 
-  it('jws_zip_never_inflates: a signed token with zip DEF and a deflated payload is not read as inflated claims', async () => {
+  it('jws_zip_never_inflates: a signed token with zip DEF and a deflated payload is never inflated', async () => {
     const deflated = await deflateRaw(enc.encode(JSON.stringify(claims())));
-    const key256 = await crypto.subtle.importKey('raw', secret as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const params = { name: 'HMAC', hash: 'SHA-256' };
+    const key256 = await crypto.subtle.importKey('raw', secret as BufferSource, params, false, ['sign']);
     const input = `${b64u(JSON.stringify({ alg: 'HS256', zip: 'DEF' }))}.${b64u(deflated)}`;
     const sig = new Uint8Array(await crypto.subtle.sign('HMAC', key256, enc.encode(input)));
     expect(await codeOf(() => verifier().verify(`${input}.${b64u(sig)}`))).toBe('ERR_JWT_PAYLOAD_INVALID');
   });
 
   it('guard_never_decrypts: the guard answers 401 to the bomb and to any 5-segment token', async () => {
-    const g = await guardFor({ issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' }] }, { env: { HS_KEY: b64u(secret) } });
+    const g = await hsGuard(secret);
     expect((await g.send(await dirJwe(key, { zip: 'DEF' }, await bombPlaintext()))).status).toBe(401);
     const plain = await dirJwe(key, {}, enc.encode(JSON.stringify(claims({ iss: HS_ISS, aud: AUD }))));
     expect((await g.send(plain)).status).toBe(401);

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, createVerifier, type JWK } from '../../../src/index.js';
 import { claims, codeOf, generate, mint, nowDate, type KeyPair } from '../jwt-mint.js';
-import { AUD, ISS, guardFor, liveClaims } from './cve-kit.js';
+import { ISS, keySetGuard, liveClaims } from './cve-kit.js';
 
 const COOLDOWN = 30_000;
 
@@ -29,17 +29,25 @@ function fakeIssuer(keys: JWK[]): Issuer {
   return { fetch: f, calls: () => calls, fail: () => void (down = true) };
 }
 
-async function setup(): Promise<{ pair: KeyPair; issuer: Issuer; clock: { ms: number }; verify: (t: string) => Promise<string> }> {
+interface Setup {
+  pair: KeyPair;
+  issuer: Issuer;
+  clock: { ms: number };
+  verify: (t: string) => Promise<string>;
+}
+
+async function setup(): Promise<Setup> {
   const pair = await generate('ES256');
   const issuer = fakeIssuer([{ ...(pair.publicJwk as JWK), kid: 'k1' }]);
   const clock = { ms: nowDate.getTime() };
-  const jwks = createRemoteJWKSet('https://issuer.example/jwks', { fetch: issuer.fetch, now: () => clock.ms, cooldownDuration: COOLDOWN });
+  const options = { fetch: issuer.fetch, now: () => clock.ms, cooldownDuration: COOLDOWN };
+  const jwks = createRemoteJWKSet('https://issuer.example/jwks', options);
   const v = createVerifier({ algorithms: ['ES256'], jwks, currentDate: nowDate, cache: false });
   return { pair, issuer, clock, verify: (t) => codeOf(() => v.verify(t)) };
 }
 
 describe('CVE-2026-48524 PyJWT: every unknown kid forced a JWKS fetch, and a failed fetch emptied the cache', () => {
-  it('unknown_kids_refetch_once_per_cooldown: 500 random kids within the cooldown of the last fetch, none; after it, one', async () => {
+  it('unknown_kids_refetch_once_per_cooldown: 500 random kids in the cooldown, no fetch; after it, one', async () => {
     const { pair, issuer, clock, verify } = await setup();
     expect(await verify(await mint(pair, claims(), { kid: 'k1' }))).toBe('OK');
     expect(issuer.calls()).toBe(1);
@@ -56,13 +64,14 @@ describe('CVE-2026-48524 PyJWT: every unknown kid forced a JWKS fetch, and a fai
     const { pair, issuer, clock, verify } = await setup();
     expect(await verify(await mint(pair, claims(), { kid: 'k1' }))).toBe('OK');
     clock.ms += COOLDOWN;
-    const tokens = await Promise.all(Array.from({ length: 200 }, () => mint(pair, claims(), { kid: crypto.randomUUID() })));
+    const unknown = () => mint(pair, claims(), { kid: crypto.randomUUID() });
+    const tokens = await Promise.all(Array.from({ length: 200 }, unknown));
     const codes = await Promise.all(tokens.map(verify));
     expect(new Set(codes)).toEqual(new Set(['ERR_JWKS_NO_MATCHING_KEY']));
     expect(issuer.calls()).toBe(2);
   });
 
-  it('failed_refetch_keeps_the_keys: the issuer fails after the first fetch, known-kid tokens still verify', async () => {
+  it('failed_refetch_keeps_the_keys: the issuer fails after the first fetch; known kids still verify', async () => {
     const { pair, issuer, clock, verify } = await setup();
     expect(await verify(await mint(pair, claims(), { kid: 'k1' }))).toBe('OK');
     issuer.fail();
@@ -77,7 +86,7 @@ describe('CVE-2026-48524 PyJWT: every unknown kid forced a JWKS fetch, and a fai
 
   it('refetches_bounded_by_elapsed_cooldowns: any run of unknown kids over any spacing (fast-check)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 2 * COOLDOWN }), { minLength: 1, maxLength: 40 }), async (gaps) => {
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 2 * COOLDOWN }), { maxLength: 40 }), async (gaps) => {
         const { pair, issuer, clock, verify } = await setup();
         await verify(await mint(pair, claims(), { kid: 'k1' }));
         const start = clock.ms;
@@ -95,7 +104,7 @@ describe('CVE-2026-48524 PyJWT: every unknown kid forced a JWKS fetch, and a fai
   it('guard_unknown_kids_bounded: 100 requests with random kids make at most one refetch', async () => {
     const pair = await generate('ES256');
     const jwk = { ...(pair.publicJwk as JWK), kid: 'k1' };
-    const g = await guardFor({ issuers: [{ issuer: ISS, audience: AUD, algorithms: ['ES256'], jwksUrl: `${ISS}/jwks` }] }, { jwks: () => ({ keys: [jwk] }) });
+    const g = await keySetGuard('ES256', () => ({ keys: [jwk] }));
     expect((await g.send(await mint(pair, liveClaims(ISS), { kid: 'k1' }))).status).toBe(200);
     const first = g.jwksFetches();
     for (let i = 0; i < 100; i++) {

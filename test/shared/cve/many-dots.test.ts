@@ -6,15 +6,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createVerifier, decodeUnverified, jweDecryption } from '../../../src/index.js';
-import { b64u, claims, codeOfSync, nowDate } from '../jwt-mint.js';
-import { AUD, HS_ISS, guardFor, liveClaims, macToken } from './cve-kit.js';
+import { claims, codeOfSync, nowDate } from '../jwt-mint.js';
+import { HS_ISS, hsGuard, liveClaims, macToken } from './cve-kit.js';
 
 const secret = crypto.getRandomValues(new Uint8Array(32));
 const verifier = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate, cache: false });
-const withJwe = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate, cache: false, decryption: jweDecryption({ keys: [secret] }) });
+const decryption = jweDecryption({ keys: [secret] });
+const withJwe = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate, cache: false, decryption });
 const CAP = 16_384;
 
-describe('CVE-2025-30204 golang-jwt, CVE-2025-27144 go-jose, CVE-2025-22868 x/oauth2/jws: many dots, huge segments', () => {
+describe('CVE-2025-30204 golang-jwt, CVE-2025-27144 go-jose, CVE-2025-22868 x/oauth2/jws: many dots', () => {
   it('length_bounded_before_any_scan: 1 MiB of periods, or one 1 MiB segment, is ERR_JWT_TOO_LARGE everywhere', () => {
     const dots = '.'.repeat(1 << 20);
     const segment = `${'A'.repeat(1 << 20)}.e30.AAAA`;
@@ -27,7 +28,7 @@ describe('CVE-2025-30204 golang-jwt, CVE-2025-27144 go-jose, CVE-2025-22868 x/oa
 
   it('content_never_read_past_the_cap: any text one character over the cap gets the same code (fast-check)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('.', 'A', '-', '_', ' ', '\u00e9'), minLength: 1, maxLength: 64 }), (motif) => {
+      fc.property(fc.string({ unit: fc.constantFrom(...'.A-_ é'), minLength: 1, maxLength: 64 }), (motif) => {
         const t = motif.repeat(Math.ceil((CAP + 1) / motif.length)).slice(0, CAP + 1);
         expect(codeOfSync(() => verifier.verifySync(t))).toBe('ERR_JWT_TOO_LARGE');
       }),
@@ -36,17 +37,19 @@ describe('CVE-2025-30204 golang-jwt, CVE-2025-27144 go-jose, CVE-2025-22868 x/oa
   });
 
   it('the_cap_is_capped: maxTokenLength above 65536 is refused, so no option unbounds the work', () => {
-    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: secret, maxTokenLength: 65_537 }))).toBe('ERR_OPTIONS_INVALID');
-    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: secret, maxTokenLength: Infinity }))).toBe('ERR_OPTIONS_INVALID');
+    for (const maxTokenLength of [65_537, Infinity]) {
+      const options = { algorithms: ['HS256'] as const, key: secret, maxTokenLength };
+      expect(codeOfSync(() => createVerifier(options))).toBe('ERR_OPTIONS_INVALID');
+    }
     const widest = createVerifier({ algorithms: ['HS256'], key: secret, maxTokenLength: 65_536 });
     expect(codeOfSync(() => widest.verifySync('.'.repeat(65_537)))).toBe('ERR_JWT_TOO_LARGE');
   });
 
-  it('many_dots_under_the_cap_malformed: any dot count but the JWS (and JWE) one is ERR_JWT_MALFORMED (fast-check)', async () => {
+  it('many_dots_under_the_cap_malformed: any dot count but the JWS (or JWE) one is malformed', async () => {
     const good = await macToken(secret, {}, claims());
     expect(verifier.verifySync(good).payload.sub).toBe('user-1');
     fc.assert(
-      fc.property(fc.array(fc.stringMatching(/^[A-Za-z0-9_-]{0,6}$/), { minLength: 1, maxLength: 400 }), (segments) => {
+      fc.property(fc.array(fc.stringMatching(/^[\w-]{0,6}$/), { minLength: 1, maxLength: 400 }), (segments) => {
         fc.pre(segments.length !== 3 && segments.length !== 5);
         const t = segments.join('.');
         expect(codeOfSync(() => verifier.verifySync(t))).toBe('ERR_JWT_MALFORMED');
@@ -57,8 +60,8 @@ describe('CVE-2025-30204 golang-jwt, CVE-2025-27144 go-jose, CVE-2025-22868 x/oa
     expect(codeOfSync(() => verifier.verifySync('.'.repeat(CAP)))).toBe('ERR_JWT_MALFORMED');
   });
 
-  it('guard_refuses_many_dots: a bearer of 1 MiB of periods, or of periods under the cap, never reaches the origin', async () => {
-    const g = await guardFor({ issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' }] }, { env: { HS_KEY: b64u(secret) } });
+  it('guard_refuses_many_dots: 1 MiB of periods, or periods under the cap, is a 401 never forwarded', async () => {
+    const g = await hsGuard(secret);
     expect((await g.send(await macToken(secret, {}, liveClaims(HS_ISS)))).status).toBe(200);
     for (const t of ['.'.repeat(1 << 20), '.'.repeat(CAP - 1), `${'A'.repeat(1 << 20)}.e30.AAAA`]) {
       expect((await g.send(t)).status).toBe(401);

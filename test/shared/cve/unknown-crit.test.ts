@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createVerifier, jweDecryption } from '../../../src/index.js';
-import { b64u, claims, codeOf, codeOfSync, generate, nowDate } from '../jwt-mint.js';
-import { AUD, HS_ISS, dirJwe, enc, guardFor, liveClaims, macToken } from './cve-kit.js';
+import { claims, codeOf, codeOfSync, generate, nowDate } from '../jwt-mint.js';
+import { HS_ISS, dirJwe, enc, hsGuard, liveClaims, macToken } from './cve-kit.js';
 
 const secret = crypto.getRandomValues(new Uint8Array(32));
 const verifier = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate, cache: false });
@@ -46,7 +46,7 @@ describe('CVE-2026-35042 fast-jwt, CVE-2026-32597 PyJWT, CVE-2025-59420 Authlib:
 
   it('guard_refuses_unknown_crit: the guard answers 401 to the advisories\' tokens, 200 without crit', async () => {
     const hs = await generate('HS256');
-    const g = await guardFor({ issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' }] }, { env: { HS_KEY: b64u(hs.secret!) } });
+    const g = await hsGuard(hs.secret!);
     expect((await g.send(await macToken(hs.secret!, {}, liveClaims(HS_ISS)))).status).toBe(200);
     for (const [, header] of ADVISORY_HEADERS) {
       expect((await g.send(await macToken(hs.secret!, header, liveClaims(HS_ISS)))).status).toBe(401);
@@ -55,7 +55,8 @@ describe('CVE-2026-35042 fast-jwt, CVE-2026-32597 PyJWT, CVE-2025-59420 Authlib:
 
   it('jwe_crit_refused: an encrypted token with crit is refused before it is decrypted', async () => {
     const key = crypto.getRandomValues(new Uint8Array(32));
-    const v = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate, decryption: jweDecryption({ keys: [key] }) });
+    const decryption = jweDecryption({ keys: [key] });
+    const v = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate, decryption });
     const inner = await macToken(secret, {}, claims());
     expect((await v.verify(await dirJwe(key, { cty: 'JWT' }, enc.encode(inner)))).payload.sub).toBe('user-1');
     const t = await dirJwe(key, { cty: 'JWT', crit: ['x-custom-policy'], 'x-custom-policy': 1 }, enc.encode(inner));

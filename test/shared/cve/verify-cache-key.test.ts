@@ -18,15 +18,17 @@ function graft(donor: string, payload: Record<string, unknown>): string {
   return `${h}.${b64u(JSON.stringify(payload))}.${s}`;
 }
 
-describe('fast-jwt #587 (GHSA-rp9m-7r4c-75qg): a verify cache keyed on less than the token served another token\'s claims', () => {
+describe('fast-jwt #587 (GHSA-rp9m-7r4c-75qg): a cache keyed on less than the token served another\'s claims', () => {
   it('no_cache_key_builder: a key builder, at the top or in cache, is an unknown option', () => {
     const builder = (t: string) => t.slice(-10);
     const base = { algorithms: ['HS256'] as const, key: secret };
-    expect(codeOfSync(() => createVerifier({ ...base, cacheKeyBuilder: builder } as never))).toBe('ERR_OPTIONS_INVALID');
-    expect(codeOfSync(() => createVerifier({ ...base, cache: { max: 10, cacheKeyBuilder: builder } } as never))).toBe('ERR_OPTIONS_INVALID');
+    const nested = { ...base, cache: { max: 10, cacheKeyBuilder: builder } };
+    for (const options of [{ ...base, cacheKeyBuilder: builder }, nested]) {
+      expect(codeOfSync(() => createVerifier(options as never))).toBe('ERR_OPTIONS_INVALID');
+    }
   });
 
-  it('same_tail_never_served: a cached token\'s signature under another payload is refused, not served from the cache', async () => {
+  it('same_tail_never_served: a cached token\'s signature under another payload is refused, not served', async () => {
     const v = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate });
     const alice = await macToken(secret, {}, claims({ sub: 'alice' }));
     expect((await v.verify(alice)).payload.sub).toBe('alice');
@@ -37,7 +39,7 @@ describe('fast-jwt #587 (GHSA-rp9m-7r4c-75qg): a verify cache keyed on less than
     expect(codeOfSync(() => v.verifySync(mallory))).toBe('ERR_JWS_SIGNATURE_INVALID');
   });
 
-  it('each_token_its_own_claims: tokens sharing iss, aud and iat, verified in any order, each get their own sub (fast-check)', async () => {
+  it('each_token_its_own_claims: tokens sharing iss, aud and iat, in any order, get their own sub', async () => {
     const v = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate, cache: { max: 8, ttl: 60 } });
     const subs = fc.uniqueArray(fc.stringMatching(/^[a-z]{1,8}$/), { minLength: 2, maxLength: 12 });
     await fc.assert(
@@ -52,7 +54,7 @@ describe('fast-jwt #587 (GHSA-rp9m-7r4c-75qg): a verify cache keyed on less than
     );
   });
 
-  it('guard_caches_never_cross_tokens: L1 and the KV tier refuse the grafted token and serve each user their own claims', async () => {
+  it('guard_caches_never_cross_tokens: L1 and the KV tier refuse the graft, serve each user their claims', async () => {
     const kv = new MemoryKV();
     const config = {
       issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' }],
