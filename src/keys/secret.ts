@@ -4,11 +4,15 @@
 // holds no other key kind.
 
 import type { AlgSpec } from '../alg-base.js';
+import { JwtError } from '../errors.js';
 import { WasmHandle } from '../signature.js';
 import { deferredHmacKey, type HmacAlg } from '../wasm/hmac-key.js';
 import { KeyEntry, type JWK } from './entry.js';
 import { bad, bytesOf, keyOps } from './jwk-bytes.js';
 import { allowsVerify } from './jwk-fits.js';
+import { isPublicKeyText } from './public-key-text.js';
+
+const PUBLIC_KEY_SECRET = 'an HMAC secret that is a public key (PEM, OpenSSH, JWK or DER): anyone can MAC with it';
 
 /** kid, alg, usable and fingerprint of any JWK, its members type-checked (ERR_KEY_INVALID). */
 export function jwkFacts(jwk: JWK): { kid: string | undefined; alg: string | undefined; usable: boolean; fingerprint: string } {
@@ -24,6 +28,8 @@ export function jwkFacts(jwk: JWK): { kid: string | undefined; alg: string | und
 
 /** An HMAC secret (`secret` is the entry's own copy): checked when prepared, imported into the core at its first verify. */
 function hmacEntry(secret: Uint8Array, facts: Partial<ReturnType<typeof jwkFacts>>): KeyEntry {
+  // JwtError, not jwk-bytes' `bad`: a compiled HS guard bundles no JWK code (test/node/guard-bundles.test.ts).
+  if (isPublicKeyText(secret)) throw new JwtError('ERR_KEY_INVALID', { reason: PUBLIC_KEY_SECRET });
   return new KeyEntry({ ...facts, usable: facts.usable ?? true, kty: 'oct', make: (spec: AlgSpec) => new WasmHandle(deferredHmacKey(secret, spec.alg as HmacAlg)) });
 }
 
