@@ -5,6 +5,9 @@
 // PEM, an OpenSSH line, JWK JSON, and DER SubjectPublicKeyInfo. A random secret is one of
 // them with negligible probability (it would have to spell one of these prefixes).
 
+/** The refusal's reason, the same for verifying and signing keys; it never repeats the key. */
+export const PUBLIC_KEY_SECRET = 'an HMAC secret that is a public key (PEM, OpenSSH, JWK or DER): anyone can MAC with it';
+
 const enc = new TextEncoder();
 const PEM = enc.encode('-----BEGIN ');
 /** OpenSSH public key lines (RFC 4253 §6.6, RFC 5656 §3.1, and OpenSSH's security-key forms). */

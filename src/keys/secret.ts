@@ -10,9 +10,7 @@ import { deferredHmacKey, type HmacAlg } from '../wasm/hmac-key.js';
 import { KeyEntry, type JWK } from './entry.js';
 import { bad, bytesOf, keyOps } from './jwk-bytes.js';
 import { allowsVerify } from './jwk-fits.js';
-import { isPublicKeyText } from './public-key-text.js';
-
-const PUBLIC_KEY_SECRET = 'an HMAC secret that is a public key (PEM, OpenSSH, JWK or DER): anyone can MAC with it';
+import { PUBLIC_KEY_SECRET, isPublicKeyText } from './public-key-text.js';
 
 /** kid, alg, usable and fingerprint of any JWK, its members type-checked (ERR_KEY_INVALID). */
 export function jwkFacts(jwk: JWK): { kid: string | undefined; alg: string | undefined; usable: boolean; fingerprint: string } {

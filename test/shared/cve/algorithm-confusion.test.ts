@@ -5,7 +5,7 @@
 // refusal cannot come from a broken setup.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createVerifier, createRemoteJWKSet, type JWK } from '../../../src/index.js';
+import { createSigner, createVerifier, createRemoteJWKSet, type JWK } from '../../../src/index.js';
 import { jwtAuth } from '../../../src/hono/index.js';
 import { ConfigError } from '../../../src/worker/config-error.js';
 import { b64u, claims, codeOf, codeOfSync, generate, mint, nowDate, type KeyPair } from '../jwt-mint.js';
@@ -132,6 +132,16 @@ describe('CVE-2023-48223 fast-jwt, CVE-2022-29217 PyJWT, CVE-2024-33663 python-j
         expect(await codeOf(() => set.verify(forged))).toBe('ERR_JWKS_NO_MATCHING_KEY');
       }
     }
+  });
+
+  it('signer_refuses_public_key_as_hs_secret: createSigner takes no public key text as an HMAC secret', async () => {
+    // A token MACed under a published key proves nothing; the signer refuses what the verifier refuses.
+    for (const alg of ['RS256', 'ES256'] as const) {
+      for (const secret of await publicKeyTexts(await generate(alg))) {
+        expect(codeOfSync(() => createSigner({ alg: 'HS256', key: secret }))).toBe('ERR_KEY_INVALID');
+      }
+    }
+    expect(codeOfSync(() => createSigner({ alg: 'HS256', key: new Uint8Array(32).fill(7) }))).toBe('OK');
   });
 
   it('random_secrets_still_secrets: no random 32 to 64 byte secret is taken for a public key (fast-check)', () => {
