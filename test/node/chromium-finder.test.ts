@@ -32,7 +32,8 @@ describe('chromium_candidates_follow_the_readme', () => {
     ]);
   });
   it("tries Chrome under Program Files and the user's LocalAppData on Windows", () => {
-    const found = chromiumCandidates({ PROGRAMFILES: 'C:/PF', 'PROGRAMFILES(X86)': 'C:/PF86', LOCALAPPDATA: 'C:/L' }, 'win32');
+    const env = { PROGRAMFILES: 'C:/PF', 'PROGRAMFILES(X86)': 'C:/PF86', LOCALAPPDATA: 'C:/L' };
+    const found = chromiumCandidates(env, 'win32');
     expect(found.map((p) => p.replace(/\\/g, '/'))).toEqual([
       'C:/PF/Google/Chrome/Application/chrome.exe',
       'C:/PF86/Google/Chrome/Application/chrome.exe',
@@ -65,7 +66,7 @@ describe('chromium_that_cannot_launch_is_not_run', () => {
     const r = await launchChromium([script], launch);
     expect(r.browser).toBeUndefined();
     expect(r.notRun).toHaveLength(1);
-    expect(r.notRun![0]).toMatch(new RegExp(`^${script.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: failed to start \\(.+\\)$`));
+    expect(r.notRun![0]!.startsWith(`${script}: failed to start (`)).toBe(true);
   });
   it('goes on to the next candidate after one that cannot launch, and keeps every reason', async () => {
     const missing = join(dir, 'missing-2');
