@@ -84,5 +84,7 @@ export function settingHint(setting: string, reason: string, config: unknown): s
   const allowed = described === undefined ? [] : enumOf(described.type);
   const value = valueAt(config, setting);
   if (allowed.length === 0 || typeof value !== 'string' || allowed.includes(value)) return '';
+  // A reason that already lists the values (`expected "required", "optional" or "none"`) needs no repeat.
+  if (allowed.every((v) => reason.includes(`"${v}"`))) return '';
   return ` (allowed: ${allowed.join(', ')})`;
 }

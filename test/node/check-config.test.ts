@@ -254,7 +254,8 @@ describe('the edgejwt bin (built: dist/cli/edgejwt.js)', () => {
     expect(ok.status).toBe(0);
     const bad = run(dir, 'check-config', 'bad.toml');
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toMatch(/^error: bad\.toml:10:1: GUARD_CONFIG rules\[0\]\.auth:/m);
+    // At the key inside GUARD_CONFIG (line 24), not at its first line (10); no repeat of the listed values.
+    expect(bad.stderr).toMatch(/^error: bad\.toml:24:7: GUARD_CONFIG rules\[0\]\.auth: expected "required", "optional" or "none"\n/m);
     expect(run(dir, 'check-config', '--bogus').status).toBe(2);
     expect(run(dir, 'check-config', 'missing.toml').status).toBe(2);
     expect(run(dir, 'check-config', '--env').status).toBe(2);
