@@ -311,7 +311,8 @@ for (const { name, passed, failed, notRun: why } of steps.flatMap((s) => s.rows)
 // Loud, just above the total: a suite that did not run is neither passed nor failed.
 for (const { name, why } of notRun) {
   const bar = '!'.repeat(78);
-  console.log(`\n\x1b[1;33m${bar}\n!! NOT RUN: ${name}${CI ? ' (a failure under CI=true)' : ''}\n${why}\n${bar}\x1b[0m\n`);
+  const title = `!! NOT RUN: ${name}${CI ? ' (a failure under CI=true)' : ''}`;
+  console.log(`\n\x1b[1;33m${bar}\n${title}\n${why}\n${bar}\x1b[0m\n`);
 }
 const skipped = notRun.length > 0 ? ` (${notRun.length} suite${notRun.length > 1 ? 's' : ''} not run: see above)` : '';
 console.log(`${totalPassed} passed, ${totalFailed} failed${skipped}`);

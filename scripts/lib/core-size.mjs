@@ -20,5 +20,6 @@ export function coreSizeFigure(root) {
   }
   const bytes = readFileSync(wasm);
   const gzip = gzipSync(bytes, { level: 9 }).length;
-  return `${(bytes.length / 1000).toFixed(1)} KB (${bytes.length.toLocaleString('en-US')} bytes; ${(gzip / 1000).toFixed(0)} KB gzip)`;
+  const exact = bytes.length.toLocaleString('en-US');
+  return `${(bytes.length / 1000).toFixed(1)} KB (${exact} bytes; ${(gzip / 1000).toFixed(0)} KB gzip)`;
 }

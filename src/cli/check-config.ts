@@ -37,7 +37,12 @@ export type LocateSetting = (setting: string) => SourcePosition | undefined;
  * @example
  * checkGuardConfig(config, { vars: {}, kvBindings: new Set(['JWKS_CACHE']), serviceBindings: new Set(), where: '' });
  */
-export function checkGuardConfig(raw: unknown, scope: BindingScope, at?: SourcePosition, locate?: LocateSetting): CheckResult {
+export function checkGuardConfig(
+  raw: unknown,
+  scope: BindingScope,
+  at?: SourcePosition,
+  locate?: LocateSetting,
+): CheckResult {
   const prefixFor = (setting?: string): string => {
     const here = (setting === undefined ? undefined : locate?.(setting)) ?? at;
     return here === undefined ? '' : `${formatPosition(here)}: `;
@@ -151,7 +156,8 @@ export async function checkConfigFile(options: CheckOptions = {}): Promise<{ res
   const at = where(value ?? key);
   // GUARD_CONFIG's JSON starts at its string's first character, or after `"GUARD_CONFIG":` in a JSONC file.
   const start = value ?? (key === undefined ? undefined : text.indexOf(':', key) + 1);
-  const locate: LocateSetting = (setting) => where(start === undefined ? undefined : settingOffset(text, start, setting));
+  const locate: LocateSetting = (setting) =>
+    where(start === undefined ? undefined : settingOffset(text, start, setting));
   const result = checkGuardConfig(raw, scope, at, locate);
   if (result.ok) {
     // The guard builds keys at their first token; the deploy builds them all now (build-guard runs this too).

@@ -83,7 +83,8 @@ describe('checking GUARD_CONFIG', () => {
     const bad = await check(project({ 'wrangler.toml': toml({ ...goodConfig, publicPath: ['/x'] }) }), 'wrangler.toml');
     expect(bad.ok).toBe(false);
     // The key inside GUARD_CONFIG's value (which starts on line 10): line 21, after two spaces; with a guess.
-    expect(bad.errors).toEqual([expect.stringMatching(/wrangler\.toml:21:3: GUARD_CONFIG publicPath: unknown setting \(did you mean "publicPaths"\?\)$/)]);
+    const guess = /wrangler\.toml:21:3: GUARD_CONFIG publicPath: unknown setting \(did you mean "publicPaths"\?\)$/;
+    expect(bad.errors).toEqual([expect.stringMatching(guess)]);
   });
 
   it('guard_config_json_error_points_at_line_and_column', async () => {
@@ -130,7 +131,9 @@ describe('checking GUARD_CONFIG', () => {
     const dir = project({ 'wrangler.toml': `${toml(goodConfig)}\n[env.prod]\n[env.prod.vars]\nGUARD_CONFIG = \'${JSON.stringify({ ...goodConfig, publicPaths: ['/a*b'] })}\'\n` });
     const prod = await check(dir, 'wrangler.toml', { env: 'prod' });
     // The environment's own GUARD_CONFIG is the one checked (and located: line 26, at the path's list element).
-    expect(prod.errors[0]).toMatch(/wrangler\.toml:26:161: GUARD_CONFIG publicPaths\[0\]: only one \* at the end is supported: write "\/a\*"/);
+    expect(prod.errors[0]).toMatch(
+      /wrangler\.toml:26:161: GUARD_CONFIG publicPaths\[0\]: only one \* at the end is supported: write "\/a\*"/,
+    );
     const e = await refusal(check(dir, 'wrangler.toml', { env: 'nope' }));
     // A usage error, as docs/deploy.md's exit code table says (it was 1 before issue 37).
     expect(e.exitCode).toBe(EXIT.usage);
@@ -255,7 +258,9 @@ describe('the edgejwt bin (built: dist/cli/edgejwt.js)', () => {
     const bad = run(dir, 'check-config', 'bad.toml');
     expect(bad.status).toBe(1);
     // At the key inside GUARD_CONFIG (line 24), not at its first line (10); no repeat of the listed values.
-    expect(bad.stderr).toMatch(/^error: bad\.toml:24:7: GUARD_CONFIG rules\[0\]\.auth: expected "required", "optional" or "none"\n/m);
+    expect(bad.stderr).toMatch(
+      /^error: bad\.toml:24:7: GUARD_CONFIG rules\[0\]\.auth: expected "required", "optional" or "none"\n/m,
+    );
     expect(run(dir, 'check-config', '--bogus').status).toBe(2);
     expect(run(dir, 'check-config', 'missing.toml').status).toBe(2);
     expect(run(dir, 'check-config', '--env').status).toBe(2);
