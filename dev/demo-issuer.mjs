@@ -62,7 +62,8 @@ export function parseFlags(argv, allowed, switches = []) {
       continue;
     }
     if (!flag.startsWith('--') || !allowed.includes(flag.slice(2)) || i + 1 >= argv.length) {
-      throw new Error(`unknown or incomplete option ${flag}; expected ${allowed.map((a) => `--${a} <value>`).join(' ')}`);
+      const every = [...allowed.map((a) => `--${a} <value>`), ...switches.map((s) => `--${s}`)];
+      throw new Error(`unknown or incomplete option ${flag}; expected ${every.join(' ')}`);
     }
     out[flag.slice(2)] = argv[++i];
   }

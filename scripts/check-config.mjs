@@ -3,12 +3,19 @@
 // from the sources: src/cli/edgejwt.ts bundled by esbuild into build/cli/ (a fraction of
 // a second, no `npm run build` needed) and run with the given arguments.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'build/cli/edgejwt.mjs');
+// A fresh clone has no Wasm core yet (src/wasm/generated/ is built, not committed): build it, as `npm run dev` does.
+if (!existsSync(join(root, 'src/wasm/generated/core-bytes.ts'))) {
+  console.log('Building the Wasm core (first run)...');
+  const built = spawnSync(process.execPath, [join(root, 'scripts/build-wasm.mjs')], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 2);
+}
 await build({
   entryPoints: [join(root, 'src/cli/edgejwt.ts')],
   outfile: out,

@@ -4,7 +4,8 @@
 // Vitest in Node 22 and inside workerd, the shared corpus against the built
 // package in Node 20 (the machine's Node), 22 (the devDependency) and 24 (the
 // newest 24.x the registry serves, installed into build/node-24), Deno, Bun and
-// headless Chromium, the npm pack check, the JSR check, the examples and the
+// headless Chromium, the npm pack check, the JSR check, the examples, the
+// nothing-injected suite (test/no-fakes) and the
 // bench smoke. Each runner's own report is read back; the last line is the sum:
 // `N passed, N failed`. A node script (not bash) so that it runs on Windows too.
 //
@@ -26,6 +27,8 @@ const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETC
 const REPORTS = 'build/reports';
 rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
+// CI (.ci/run) installs every tool: there a suite that cannot run is a failure.
+const CI = process.env.CI === 'true';
 const JOBS = Math.max(1, Number(process.env.EDGEJWT_TEST_JOBS) || Math.min(4, availableParallelism()));
 
 const started = Date.now();
@@ -53,8 +56,8 @@ class Step {
     if (this.quiet) this.kept.push(chunk);
     else (toErr ? process.stderr : process.stdout).write(chunk);
   }
-  record(name, passed, failed) {
-    this.rows.push({ name, passed, failed });
+  record(name, passed, failed, notRun) {
+    this.rows.push({ name, passed, failed, notRun });
   }
   end() {
     this.ms = Date.now() - this.at;
@@ -96,11 +99,18 @@ function run(step, cmd, args, file) {
   });
 }
 
-/** Runs a command that prints `passed=N failed=N` and records its last such line. */
+/**
+ * Runs a command that prints `passed=N failed=N` and records its last such line. A runner
+ * that could not run for want of an optional tool prints `] not run: <why>` and the lines
+ * after it (what it tried, how to install it): a "not run" row, a failure under CI=true.
+ */
 async function reportRun(step, label, cmd, args) {
   const file = join(REPORTS, `${label.replace(/ /g, '-')}.txt`);
   await run(step, cmd, args, file);
-  const lines = [...readFileSync(file, 'utf8').matchAll(/passed=(\d+) failed=(\d+)/g)];
+  const text = readFileSync(file, 'utf8');
+  const notRun = /\] not run: .*(\n {2}.*)*/.exec(text);
+  if (notRun) return step.record(label, 0, CI ? 1 : 0, notRun[0].slice(2));
+  const lines = [...text.matchAll(/passed=(\d+) failed=(\d+)/g)];
   const last = lines.at(-1);
   if (last) step.record(label, Number(last[1]), Number(last[2]));
   else step.record(`${label} (no report)`, 0, 1);
@@ -257,10 +267,16 @@ const SUITES = [
     title: 'examples (Deno.serve, Bun.serve, Hono on Workers) run in place, as examples/README.md says',
     body: (s) => reportRun(s, 'examples', process.execPath, ['test/examples/run-examples.mjs']),
   },
+  // Prints `[no-fakes] passed=N failed=N`; ~25 s, two `wrangler dev` and Node, Deno, Bun at once.
+  {
+    order: 16,
+    title: 'nothing injected (key sets, discovery, hono, the guard forwarding bodies in Node, Deno, Bun, workerd; the plain Worker from the tarball)',
+    body: (s) => reportRun(s, 'no fakes', process.execPath, ['test/no-fakes/run.mjs']),
+  },
   // The size budgets of the public entries (.size-limit.mjs), over dist/ as built above: one row per
   // budget, and a run that gives no report fails.
   {
-    order: 16,
+    order: 17,
     title: 'size budgets (size-limit: each public entry as a Worker bundler builds it, .size-limit.mjs)',
     body: async (s) => {
       const file = join(REPORTS, 'size-limit.json');
@@ -310,10 +326,21 @@ console.log(`${seconds(Date.now() - started)} s  in all, ${JOBS} suites at a tim
 process.stdout.write(heading('summary'));
 let totalPassed = 0;
 let totalFailed = 0;
-for (const { name, passed, failed } of steps.flatMap((s) => s.rows)) {
+const notRun = [];
+for (const { name, passed, failed, notRun: why } of steps.flatMap((s) => s.rows)) {
   totalPassed += passed;
   totalFailed += failed;
-  console.log(`${name.padEnd(22)} ${String(passed).padStart(6)} passed ${String(failed).padStart(4)} failed`);
+  if (why) notRun.push({ name, why });
+  const counted = `${String(passed).padStart(6)} passed ${String(failed).padStart(4)} failed`;
+  const counts = why ? `       not run${failed ? ' (1 failed: CI=true)' : ''}` : counted;
+  console.log(`${name.padEnd(22)} ${counts}`);
 }
-console.log(`${totalPassed} passed, ${totalFailed} failed`);
+// Loud, just above the total: a suite that did not run is neither passed nor failed.
+for (const { name, why } of notRun) {
+  const bar = '!'.repeat(78);
+  const title = `!! NOT RUN: ${name}${CI ? ' (a failure under CI=true)' : ''}`;
+  console.log(`\n\x1b[1;33m${bar}\n${title}\n${why}\n${bar}\x1b[0m\n`);
+}
+const skipped = notRun.length > 0 ? ` (${notRun.length} suite${notRun.length > 1 ? 's' : ''} not run: see above)` : '';
+console.log(`${totalPassed} passed, ${totalFailed} failed${skipped}`);
 process.exitCode = totalFailed === 0 ? 0 : 1;

@@ -93,15 +93,15 @@ function checkTimes(payload: Record<string, unknown>, policy: ClaimPolicy, now: 
     if (iat === undefined) throw claimError('iat', 'missing');
     const age = now - iat;
     if (age < -tol) throw claimError('iat', 'in the future');
-    if (age - tol > policy.maxTokenAge) throw new JwtError('ERR_JWT_EXPIRED', { reason: 'older than maxTokenAge' });
+    // iat + maxTokenAge is an expiry like exp (RFC 7519 §4.1.4: refused on or after it), tolerance alike.
+    if (age - tol >= policy.maxTokenAge) throw new JwtError('ERR_JWT_EXPIRED', { reason: 'older than maxTokenAge' });
   }
 }
 
 /**
  * The clock window (ms) in which checkTimes passes for this payload, for a cache
  * (the verifier's, the guard's L1): a hit is a pair of comparisons. Only for a payload
- * that passed checkClaims under the same tolerance and max age. Times are integers in
- * ms, so `now <= x` is `now < floor(x) + 1`.
+ * that passed checkClaims under the same tolerance and max age: `from <= now < until`, in ms.
  */
 export function timeWindow(payload: JWTPayload, policy: Pick<ClaimPolicy, 'clockTolerance' | 'maxTokenAge'>): { from: number; until: number } {
   const tol = policy.clockTolerance;
@@ -115,7 +115,7 @@ export function timeWindow(payload: JWTPayload, policy: Pick<ClaimPolicy, 'clock
   if (policy.maxTokenAge !== undefined) {
     const iat = ownClaim(payload, 'iat') as number;
     from = Math.max(from, (iat - tol) * 1000);
-    until = Math.min(until, Math.floor((iat + policy.maxTokenAge + tol) * 1000) + 1);
+    until = Math.min(until, (iat + policy.maxTokenAge + tol) * 1000);
   }
   return { from, until };
 }

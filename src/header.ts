@@ -10,7 +10,7 @@ import { utf8 } from './utf8.js';
 
 /**
  * A token's protected header (RFC 7515 §4), frozen: `alg` always present, `kid`
- * and `typ` strings when present.
+ * a string and `typ` a non-empty string when present.
  *
  * @example
  * const { header } = await verifier.verify(token);
@@ -90,6 +90,8 @@ function parseUncached(segment: string): ParsedHeader {
     if (kid.length > MAX_KID_LENGTH) throw invalid('kid too long');
   }
   if (h.typ !== undefined && typeof h.typ !== 'string') throw invalid('typ is not a string');
+  // RFC 7515 §4.1.9: typ is a media type, and "" names none (a sender bug or a probe, never a type).
+  if (h.typ === '') throw invalid('typ is empty');
   if (h.crit !== undefined) checkCrit(h.crit, h);
   // RFC 7797 unencoded payloads change what is signed; never accept them.
   if (h.b64 !== undefined && h.b64 !== true) throw invalid('b64 other than true is not supported');

@@ -58,7 +58,7 @@ export interface PolicySettings {
   typ?: string;
   /** Seconds of clock skew allowed on exp/nbf/iat (default 0). */
   clockTolerance?: number;
-  /** Seconds: reject tokens whose `iat` is older (requires iat). */
+  /** Seconds: reject tokens at least this old by `iat` (requires iat); like `exp`, refused at the boundary. */
   maxTokenAge?: number;
   /** Claims that must be present. */
   requiredClaims?: readonly string[];

@@ -9,6 +9,8 @@ import { requiredBindings } from '../worker/bindings.js';
 import { ConfigError, parseConfig, type GuardConfig } from '../worker/config.js';
 import { CliError, EXIT, formatPosition, type SourcePosition } from './cli-error.js';
 import { jsonErrorOffset, keyOffset, positionAt, valueOffset } from './source-position.js';
+import { settingHint } from './setting-hints.js';
+import { settingOffset } from './setting-position.js';
 import { inlineKeyErrors } from './inline-keys.js';
 import { readWranglerScope, type WranglerScope } from './wrangler-config.js';
 
@@ -23,22 +25,36 @@ export interface CheckResult {
 /** The bindings and vars of one Wrangler scope, as checkGuardConfig reads them. */
 export type BindingScope = Pick<WranglerScope, 'vars' | 'kvBindings' | 'serviceBindings' | 'where'> & Partial<Pick<WranglerScope, 'durableObjectBindings'>>;
 
+/** Where a setting is written (its key inside GUARD_CONFIG), when that can be told. */
+export type LocateSetting = (setting: string) => SourcePosition | undefined;
+
 /**
  * Check a GUARD_CONFIG value (JSON text or object) against the bindings declared in one
- * Wrangler scope. `at` prefixes every error with where GUARD_CONFIG is written.
+ * Wrangler scope. `at` prefixes every error with where GUARD_CONFIG is written; `locate`,
+ * when given, with where the setting the error names is written instead.
  *
  * @example
  * checkGuardConfig(config, { vars: {}, kvBindings: new Set(['JWKS_CACHE']), serviceBindings: new Set(), where: '' });
  */
-export function checkGuardConfig(raw: unknown, scope: BindingScope, at?: SourcePosition): CheckResult {
-  const prefix = at === undefined ? '' : `${formatPosition(at)}: `;
+export function checkGuardConfig(
+  raw: unknown,
+  scope: BindingScope,
+  at?: SourcePosition,
+  locate?: LocateSetting,
+): CheckResult {
+  const prefixFor = (setting?: string): string => {
+    const here = (setting === undefined ? undefined : locate?.(setting)) ?? at;
+    return here === undefined ? '' : `${formatPosition(here)}: `;
+  };
   const notes: string[] = [];
   let config: GuardConfig;
   try {
     config = parseConfig(raw);
   } catch (e) {
-    if (e instanceof ConfigError) return { ok: false, errors: [`${prefix}${e.message}`], notes };
-    throw e;
+    if (!(e instanceof ConfigError)) throw e;
+    const reason = e.message.slice(`GUARD_CONFIG ${e.setting}: `.length);
+    const hint = settingHint(e.setting, reason, typeof raw === 'string' ? parsedOrUndefined(raw) : raw);
+    return { ok: false, errors: [`${prefixFor(e.setting)}${e.message}${hint}`], notes };
   }
   const errors: string[] = [];
   const { kvBindings: kv, serviceBindings: services, vars, where } = scope;
@@ -48,12 +64,12 @@ export function checkGuardConfig(raw: unknown, scope: BindingScope, at?: SourceP
   for (const k of needed.kv) {
     if (kv.has(k.binding)) continue;
     const hint = k.binding === 'JWKS_CACHE' ? ' (or set "cache": { "jwks": false })' : '';
-    errors.push(`${prefix}GUARD_CONFIG ${k.setting}: the ${k.binding} KV binding is missing from ${where}kv_namespaces${hint}`);
+    errors.push(`${prefixFor(k.setting)}GUARD_CONFIG ${k.setting}: the ${k.binding} KV binding is missing from ${where}kv_namespaces${hint}`);
   }
-  for (const sv of needed.services) if (!services.has(sv.binding)) errors.push(`${prefix}GUARD_CONFIG ${sv.setting}: no [[${where}services]] binding named ${sv.binding}`);
+  for (const sv of needed.services) if (!services.has(sv.binding)) errors.push(`${prefixFor(sv.setting)}GUARD_CONFIG ${sv.setting}: no [[${where}services]] binding named ${sv.binding}`);
   for (const d of needed.durableObjects) {
     const cls = scope.durableObjectBindings?.get(d.binding);
-    if (cls === undefined || (d.className !== undefined && cls !== d.className)) errors.push(`${prefix}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] named ${d.binding}${d.className === undefined ? '' : ` with class_name = "${d.className}"`} (and a [[migrations]] new_sqlite_classes entry for it)`);
+    if (cls === undefined || (d.className !== undefined && cls !== d.className)) errors.push(`${prefixFor(d.setting)}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] named ${d.binding}${d.className === undefined ? '' : ` with class_name = "${d.className}"`} (and a [[migrations]] new_sqlite_classes entry for it)`);
   }
   if (config.dpop?.replay.kind === 'isolate') notes.push('dpop.replay is "isolate": each isolate remembers only the proofs it saw, so a proof replayed to another isolate is accepted (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
   if (config.revocation?.store === 'isolate') notes.push('revocation.store is "isolate": each isolate keeps its own list, so a revocation reaches only the isolate that received it (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
@@ -72,6 +88,14 @@ export interface CheckOptions {
   env?: string;
   /** A JSON file holding GUARD_CONFIG, for when it is kept as a secret. */
   guardConfigFile?: string;
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function readText(file: string): string {
@@ -127,7 +151,11 @@ export async function checkConfigFile(options: CheckOptions = {}): Promise<{ res
     }
   }
   const at = where(value ?? key);
-  const result = checkGuardConfig(raw, scope, at);
+  // GUARD_CONFIG's JSON starts at its string's first character, or after `"GUARD_CONFIG":` in a JSONC file.
+  const start = value ?? (key === undefined ? undefined : text.indexOf(':', key) + 1);
+  const locate: LocateSetting = (setting) =>
+    where(start === undefined ? undefined : settingOffset(text, start, setting));
+  const result = checkGuardConfig(raw, scope, at, locate);
   if (result.ok) {
     // The guard builds keys at their first token; the deploy builds them all now.
     const keyErrors = await inlineKeyErrors(parseConfig(raw));

@@ -18,7 +18,7 @@ and service bindings it needs. Errors name the file, line and column.
 Exit codes:
   0  the configuration holds
   1  the configuration is invalid (each problem is named)
-  2  usage error, or a file that cannot be found or read, or no Wrangler`;
+  2  usage error (an unknown option or --env), or a file that cannot be found or read, or no Wrangler`;
 
 /** This package's version, from the package.json above this file (dist/cli/ or a bundle). */
 function version(): string {

@@ -28,13 +28,23 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
  */
 export function keyOffset(text: string, name: string, env?: string): number | undefined {
   const keys = [...text.matchAll(new RegExp(`(?<=^|[\\s{,])["']?${escapeRe(name)}["']?\\s*[=:]`, 'gm'))].map((m) => m.index);
-  const envStart = (n: string): number => text.search(new RegExp(`\\[\\s*env\\.${escapeRe(n)}[\\s.\\]]|["']${escapeRe(n)}["']\\s*:`));
   if (env !== undefined) {
-    const from = envStart(env);
+    const from = envSectionOffset(text, env);
     return from < 0 ? undefined : keys.find((k) => k > from);
   }
   const firstEnv = text.search(/\[\s*env\.|["']env["']\s*:/);
   return keys.find((k) => firstEnv < 0 || k < firstEnv);
+}
+
+/**
+ * Offset of environment `env`'s section (`[env.NAME]`, `[[env.NAME.…]]`, or `"NAME": {` in
+ * JSON), or -1 when the file has none.
+ *
+ * @example
+ * envSectionOffset('[env.dev.vars]', 'dev'); // 0
+ */
+export function envSectionOffset(text: string, env: string): number {
+  return text.search(new RegExp(`\\[\\s*env\\.${escapeRe(env)}[\\s.\\]]|["']${escapeRe(env)}["']\\s*:`));
 }
 
 /**

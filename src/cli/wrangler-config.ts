@@ -4,8 +4,10 @@
 // Wrangler is an optional peer dependency: whoever deploys the guard has it, and
 // the library keeps no runtime dependency of its own.
 
+import { readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { CliError, EXIT, type SourcePosition } from './cli-error.js';
+import { envSectionOffset } from './source-position.js';
 
 /** The parts of one resolved Wrangler environment that the guard check reads. */
 export interface WranglerScope {
@@ -69,6 +71,11 @@ export async function readWranglerScope(file: string | undefined, env: string | 
     throw fromWranglerError(e, file);
   }
   if (config.configPath === undefined) throw new CliError(EXIT.usage, 'no Wrangler configuration found (wrangler.json, wrangler.jsonc or wrangler.toml here or in a parent folder)');
+  // Wrangler reports an unknown --env only when the file has other environments; with none it
+  // reads the top level instead, which would check a config that `--env NAME` never deploys.
+  if (env !== undefined && envSectionOffset(readFileSync(config.configPath, 'utf8'), env) < 0) {
+    throw new CliError(EXIT.usage, `no environment "${env}" in ${shown(config.configPath)} (no [env.${env}] section)`);
+  }
   return {
     file: shown(config.configPath),
     vars: config.vars ?? {},
@@ -85,6 +92,8 @@ function fromWranglerError(e: unknown, file: string | undefined): CliError {
   const message = typeof err.message === 'string' ? err.message.trim() : 'Wrangler could not read the configuration';
   const loc = err.location;
   if (/^Could not read file/.test(message)) return new CliError(EXIT.usage, `cannot read ${file ?? 'the Wrangler configuration'}`);
+  // An --env the file does not define is a usage error (exit 2), as the documented table says.
+  if (/No environment found in configuration with name/.test(message)) return new CliError(EXIT.usage, message);
   if (loc !== undefined && typeof loc.line === 'number') {
     const at: SourcePosition = { file: typeof loc.file === 'string' ? shown(loc.file) : (file ?? 'wrangler configuration'), line: loc.line, column: typeof loc.column === 'number' ? loc.column + 1 : 1 };
     return new CliError(EXIT.invalid, message, at);

@@ -46,8 +46,9 @@ export interface JwtAuthSettings {
    */
   optional?: boolean;
   /**
-   * Where the one line about a server-side failure goes (the Wasm core cannot start, a
-   * backend throws): JSON naming the error code, never the token. Default `console.error`.
+   * Where the one line about a 5xx goes (the keys are unavailable, the Wasm core cannot
+   * start, a backend throws): JSON naming the status and error code, never the token or a
+   * key. Default `console.error`.
    */
   log?: (line: string) => void;
 }
@@ -96,12 +97,18 @@ const defaultLog = (line: string): void => console.error(line);
 
 /** Log one line naming the failure's code, and make the 500 that answers it. */
 function serverError(e: unknown, log: (line: string) => void, realm: string): JwtAuthError {
-  try {
-    log(faultLine(e));
-  } catch {
-    // A logger that throws must not turn the 500 into something else.
-  }
+  logFault(e, 500, log);
   return new JwtAuthError('server_error', { realm, description: SERVER_ERROR_DESCRIPTION, cause: e });
+}
+
+/** The one line of a 5xx: its status and code (or `internal_error`), never its message, the token or a key. */
+function logFault(e: unknown, status: 500 | 503, log: (line: string) => void): void {
+  const code = isJwtError(e) ? e.code : 'internal_error';
+  try {
+    log(JSON.stringify({ edgejwt: 'error', status, code, name: e instanceof Error ? e.name : typeof e }));
+  } catch {
+    // A logger that throws must not turn the 5xx into something else.
+  }
 }
 
 function prepare(options: JwtAuthOptions): Prepared {
@@ -117,11 +124,6 @@ function prepare(options: JwtAuthOptions): Prepared {
   return { verifier, sources, realm, scopes, retryAfter, optional, log };
 }
 
-/** The one log line of a server-side failure: its code (or `internal_error`), never its message. */
-function faultLine(e: unknown): string {
-  return JSON.stringify({ edgejwt: 'error', code: isJwtError(e) ? e.code : 'internal_error', name: e instanceof Error ? e.name : typeof e });
-}
-
 /**
  * Hono middleware: verifies the request's bearer token (Authorization header, then
  * the `cookie` if set) with a verifier built once, sets `jwtPayload` and `jwtHeader`
@@ -129,7 +131,7 @@ function faultLine(e: unknown): string {
  * HTTPException: 401, 400, 403 for missing scopes, 503 when the keys are unavailable).
  * A failure that is not the token's (the Wasm core cannot start, a backend throws,
  * options from `c.env` that do not hold) is a 500 (`kind: 'server_error'`) and one
- * line to `log` naming the code, never a 401. Token extraction, challenges and the
+ * line to `log` naming the code, never a 401; a 503 logs its line too. Token extraction, challenges and the
  * scope check are the route guard's own (src/bearer/).
  *
  * `options` may be a function of `c.env`: it is called once per env object (once per isolate
@@ -175,7 +177,11 @@ export function jwtAuth<E extends Env = JwtAuthEnv, P extends JWTPayload = JWTPa
     } catch (e) {
       // The core cannot start, a backend throws, a sync call where a step must wait: a 500, logged.
       if (!isJwtError(e) || serverFault(e.code)) throw serverError(e, log, realm);
-      if (keysUnavailable(e.code)) throw new JwtAuthError('unavailable', { realm, description: DESCRIPTIONS.unavailable, retryAfter, cause: e });
+      if (keysUnavailable(e.code)) {
+        // The issuer's side, not the caller's: a 503, and a line saying why (the guard's keys_unavailable).
+        logFault(e, 503, log);
+        throw new JwtAuthError('unavailable', { realm, description: DESCRIPTIONS.unavailable, retryAfter, cause: e });
+      }
       throw new JwtAuthError('invalid_token', { realm, description: publicDescription(e.code), cause: e });
     }
 

@@ -6,6 +6,7 @@
 // the fetch or the stream ignores the abort (an injected fetch may).
 
 import { JwtError } from '../errors.js';
+import { plainFetch } from './plain-fetch.js';
 import { readCapped } from './read-capped.js';
 
 /**
@@ -55,7 +56,8 @@ export class Deadline {
 
 /** What fetchCapped asks for, besides the URL. */
 export interface CappedFetch {
-  fetch: typeof fetch;
+  /** The fetch to use (called as a plain function, plain-fetch.ts); the runtime's when undefined. */
+  fetch: typeof fetch | undefined;
   headers: Record<string, string>;
   /** The deadline for the whole exchange, body included, in ms. */
   timeoutMs: number;
@@ -75,12 +77,14 @@ export interface CappedFetch {
  * const { text, headers } = await fetchCapped(url, { fetch, headers: {}, timeoutMs: 3000, cap: 65_536, what: 'discovery document' });
  */
 export async function fetchCapped(url: string, o: CappedFetch): Promise<{ text: string; headers: Headers }> {
+  const send = plainFetch(o.fetch);
   const deadline = new Deadline(o.timeoutMs);
   try {
     let res: Response;
     try {
       // A redirect could point the verifier at an attacker's keys: never follow one.
-      res = await deadline.race(o.fetch(url, { method: 'GET', headers: o.headers, redirect: 'manual', signal: deadline.signal }));
+      const init: RequestInit = { method: 'GET', headers: o.headers, redirect: 'manual', signal: deadline.signal };
+      res = await deadline.race(send(url, init));
     } catch (cause) {
       throw new JwtError(deadline.passed ? 'ERR_JWKS_TIMEOUT' : 'ERR_JWKS_FETCH_FAILED', { cause });
     }

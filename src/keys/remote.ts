@@ -60,10 +60,10 @@ export interface RemoteJWKSetOptions {
   store?: JWKSStore;
   /** How long `store.get` may take before the network is asked instead, in ms (default 500). */
   storeTimeoutDuration?: number;
-  /** Receives each `store.put` promise (e.g. `ctx.waitUntil`): no verify ever waits for a write. */
+  /** Receives each `store.put` promise (e.g. `(p) => ctx.waitUntil(p)`): no verify ever waits for a write. */
   waitUntil?: (write: Promise<unknown>) => void;
   headers?: Record<string, string>;
-  /** Injected fetch (tests, custom agents). Defaults to globalThis.fetch. */
+  /** Injected fetch (tests, custom agents), called as a plain function. Defaults to globalThis.fetch. */
   fetch?: typeof fetch;
   /** Injected clock in ms (tests). Defaults to Date.now. */
   now?: () => number;
@@ -245,7 +245,7 @@ export class RemoteJWKSet implements KeySource {
   async #fetchOnce(seq: number): Promise<Installed> {
     // One deadline over the request and the whole body (fetch-deadline.ts).
     const { text, headers } = await fetchCapped(this.url, {
-      fetch: this.#o.fetch ?? globalThis.fetch,
+      fetch: this.#o.fetch,
       headers: { accept: 'application/json, application/jwk-set+json', ...this.#o.headers },
       timeoutMs: this.#o.timeoutDuration,
       cap: this.#o.maxSize,

@@ -3,11 +3,14 @@
 // main one through from-input.ts, edgejwt/hmac directly, so an HMAC-only bundle
 // holds no other key kind.
 
-import { isAlgorithm, type AlgSpec } from '../alg-base.js';
+import type { AlgSpec } from '../alg-base.js';
+import { JwtError } from '../errors.js';
 import { WasmHandle } from '../signature.js';
 import { deferredHmacKey, type HmacAlg } from '../wasm/hmac-key.js';
 import { KeyEntry, type JWK } from './entry.js';
 import { bad, bytesOf, keyOps } from './jwk-bytes.js';
+import { allowsVerify } from './jwk-fits.js';
+import { PUBLIC_KEY_SECRET, isPublicKeyText } from './public-key-text.js';
 
 /** kid, alg, usable and fingerprint of any JWK, its members type-checked (ERR_KEY_INVALID). */
 export function jwkFacts(jwk: JWK): { kid: string | undefined; alg: string | undefined; usable: boolean; fingerprint: string } {
@@ -15,11 +18,7 @@ export function jwkFacts(jwk: JWK): { kid: string | undefined; alg: string | und
   if (jwk.alg !== undefined && typeof jwk.alg !== 'string') throw bad('alg is not a string');
   if (jwk.use !== undefined && typeof jwk.use !== 'string') throw bad('use is not a string');
   const ops = keyOps(jwk.key_ops);
-  // RFC 7517 §4.2/4.3: a key for encryption, or whose operations exclude verify, never verifies.
-  const usable =
-    (jwk.use === undefined || jwk.use === 'sig') &&
-    (ops === undefined || ops.includes('verify')) &&
-    (jwk.alg === undefined || isAlgorithm(jwk.alg));
+  const usable = allowsVerify(jwk, ops);
   const j = jwk as JWK & Record<string, unknown>;
   const fingerprint = JSON.stringify([jwk.kid, jwk.kty, jwk.crv, jwk.alg, jwk.use, ops, j.k, j.n, j.e, j.x, j.y]);
   return { kid: jwk.kid, alg: jwk.alg, usable, fingerprint };
@@ -27,6 +26,8 @@ export function jwkFacts(jwk: JWK): { kid: string | undefined; alg: string | und
 
 /** An HMAC secret (`secret` is the entry's own copy): checked when prepared, imported into the core at its first verify. */
 function hmacEntry(secret: Uint8Array, facts: Partial<ReturnType<typeof jwkFacts>>): KeyEntry {
+  // JwtError, not jwk-bytes' `bad`: a compiled HS guard bundles no JWK code (test/node/guard-bundles.test.ts).
+  if (isPublicKeyText(secret)) throw new JwtError('ERR_KEY_INVALID', { reason: PUBLIC_KEY_SECRET });
   return new KeyEntry({ ...facts, usable: facts.usable ?? true, kty: 'oct', make: (spec: AlgSpec) => new WasmHandle(deferredHmacKey(secret, spec.alg as HmacAlg)) });
 }
 

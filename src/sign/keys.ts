@@ -9,6 +9,7 @@ import { MIN_RSA_BITS, jwkAlgAllows, type AlgSpec } from '../algorithms.js';
 import type { SignKey } from '../backend/sign-types.js';
 import { JwtError } from '../errors.js';
 import { checkEcPoint } from '../keys/ec-point.js';
+import { PUBLIC_KEY_SECRET, isPublicKeyText } from '../keys/public-key-text.js';
 import { EC_COORD, STRING_KEY_REASON, bad, bitLength, bytesOf, keyOps } from '../keys/jwk-bytes.js';
 import { checkRsaExponent, checkRsaJwk, checkRsaParams } from '../keys/rsa-params.js';
 import { importHmacKey, type HmacAlg } from '../wasm/hmac-key.js';
@@ -69,6 +70,8 @@ function settle(key: SignKey | Promise<SignKey>): SignKey | Promise<SignKey> {
 }
 
 function hmacFromSecret(spec: AlgSpec, secret: Uint8Array): SigningKey {
+  // As for verifying keys (src/keys/secret.ts): a MAC under a published key proves nothing.
+  if (isPublicKeyText(secret)) throw new JwtError('ERR_KEY_INVALID', { reason: PUBLIC_KEY_SECRET });
   return { wasm: importHmacKey(secret, spec.alg as HmacAlg) };
 }
 

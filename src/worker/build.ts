@@ -25,6 +25,7 @@ import type { KvJwksStore } from './jwks-store.js';
 import { hmacOnly, usesRemoteKeys, type FeatureBuild, type FeaturePieces, type FeatureSource, type TokenReader } from './features/registry.js';
 import { runBuildSteps } from './features/build-step.js';
 import { cacheKeyBytes } from './cache-key.js';
+import { plainFetch } from '../keys/plain-fetch.js';
 import type { KVLike } from './kv.js';
 import type { KvVerifyParts } from './kv-parts.js';
 import type { KeySource } from '../keys/source.js';
@@ -108,7 +109,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   // The sealer, and the KV copy of key sets when it is on (kv-parts.ts).
   const kv = kvFeature === undefined ? undefined : await kvFeature.openKvTiers(config, env, counters, remoteIssuers);
   if (cacheKey === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches are off' }));
-  const baseFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const baseFetch = plainFetch(deps.fetch);
   const jwksStore = kv?.jwksStore;
 
   const remote = remoteIssuers ? (await features('remoteKeys', 'issuers (jwksUrl, discovery)')).open({ config, fetch: baseFetch, counters, now, log, store: jwksStore }) : undefined;

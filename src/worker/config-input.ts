@@ -17,7 +17,7 @@ export interface IssuerInput {
   algorithms?: OneOrMany<string>;
   /** Required header `typ`: `at+jwt` where the provider marks its access tokens, so its ID tokens are refused (Token type and age). */
   typ?: string;
-  /** Seconds: refuse tokens whose `iat` is older; `iat` is then required and never later than now + clockTolerance. (1..31536000) */
+  /** Seconds: refuse tokens this old by `iat` (at `iat` + maxTokenAge, as at `exp`); `iat` is then required and never later than now + clockTolerance. (1..31536000) */
   maxTokenAge?: number;
   /** RFC 9068 access tokens: `typ` `at+jwt` and `iss`, `exp`, `aud`, `sub`, `client_id`, `iat`, `jti` all present; needs `audience` (Token type and age). */
   profile?: 'at+jwt';
@@ -25,7 +25,7 @@ export interface IssuerInput {
   dpop?: 'required' | 'allowed';
   /** RFC 8705: `cnf["x5t#S256"]` must name the client certificate Cloudflare verified for this connection (`request.cf.tlsClientAuth`); `required`: every token bound, `allowed`: unbound tokens pass (Certificate-bound tokens). */
   mtls?: 'required' | 'allowed';
-  /** Inline public keys (`{ "keys": [...] }`). */
+  /** Inline public keys (`{ "keys": [...] }`); unless one fits `algorithms` by kty, crv, alg, use and key_ops, the guard does not start. */
   jwks?: { keys: Record<string, unknown>[] };
   /** Where the key set is fetched: https (http only on loopback). */
   jwksUrl?: string;

@@ -18,6 +18,7 @@ import type { DpopConfig, DpopMode } from './dpop-config.js';
 import { DPOP_DESCRIPTIONS, dpopRefusal, replayUnavailable, useDpopNonce, type DpopError } from './dpop-answers.js';
 import { DpopNonces } from './dpop-nonce.js';
 import { durableObjectDpopReplayStore, isolateDpopReplayStore, type DpopReplayStore, type ReplayNamespace } from './dpop-replay/store.js';
+import { ReplayWindow } from './dpop-replay/window.js';
 import { ConfigError } from './config-error.js';
 import { withTiming, type Observer } from './observe.js';
 import * as answer from './responses.js';
@@ -124,6 +125,12 @@ async function checkProof(cx: RequestContext, id: Identity, observe: Observer, p
 }
 
 /**
+ * The "isolate" store's one window: module scope, so a guard built again for a fresh env
+ * object (one guard is built per env object) still refuses a proof an earlier one accepted.
+ */
+let isolateWindow: ReplayWindow | undefined;
+
+/**
  * The stage with its replay store and nonces from the Worker's environment (ConfigError naming the setting when a binding is missing).
  *
  * @example
@@ -136,7 +143,7 @@ export async function dpopStageFromEnv(
 ): Promise<AfterVerifyStage> {
   const replay = config.dpop.replay;
   let store: DpopReplayStore;
-  if (replay.kind === 'isolate') store = isolateDpopReplayStore({ now: deps.now });
+  if (replay.kind === 'isolate') store = isolateDpopReplayStore({ now: deps.now, window: (isolateWindow ??= new ReplayWindow()) });
   else {
     const ns = env[replay.binding] as Partial<ReplayNamespace> | undefined;
     if (typeof ns?.idFromName !== 'function' || typeof ns.get !== 'function') throw new ConfigError('dpop.replay.durableObject', 'the Durable Object binding is missing');

@@ -128,7 +128,9 @@ export class Forwarder {
       if (origin === ECHO_ORIGIN) return { request: undefined, headers: new Headers(request.headers), echo: target };
     }
     try {
-      const r = new Request(target, { method: request.method, headers: request.headers, body: request.body, redirect: 'manual' });
+      // duplex: Node and Deno refuse a stream body without it; the body streams through, never buffered.
+      const { method, headers, body } = request;
+      const r = new Request(target, { method, headers, body, redirect: 'manual', duplex: 'half' } as RequestInit);
       return { request: r, headers: r.headers, echo: undefined };
     } catch {
       return undefined;

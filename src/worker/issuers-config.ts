@@ -1,7 +1,8 @@
 // The `issuers` section: who signs, for whom, with which algorithms, and where the
 // keys are. The verification stage (verify-tiers.ts) and build.ts use the result.
 
-import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
+import { SUPPORTED_ALGORITHMS, algSpec } from '../algorithms.js';
+import { jwkCouldVerify } from '../keys/jwk-fits.js';
 import { ConfigError } from './config-error.js';
 import { claimValues, httpUrl, isObject, knownKeys, str, strList, type ClaimWant, type Json } from './config-values.js';
 import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
@@ -116,5 +117,10 @@ function keySource(v: Json, at: string, issuer: string[], algorithms: string[]):
   if (v.jwksUrl !== undefined) return { kind: 'jwksUrl', url: httpUrl(v.jwksUrl, `${at}.jwksUrl`) };
   const jwks = v.jwks;
   if (!isObject(jwks) || !Array.isArray(jwks.keys) || jwks.keys.length === 0) throw new ConfigError(`${at}.jwks`, 'expected { "keys": [ ... ] } with at least one key');
+  // A set whose every key would be skipped refuses every token: fail at start instead (members only, no import).
+  const specs = algorithms.map((a) => algSpec(a)!);
+  if (!jwks.keys.some((k) => jwkCouldVerify(k, specs))) {
+    throw new ConfigError(`${at}.jwks`, `no key that ${algorithms.join(', ')} can use (by kty, crv, alg, use and key_ops)`);
+  }
   return { kind: 'jwks', jwks: { keys: jwks.keys } };
 }

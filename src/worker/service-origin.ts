@@ -42,7 +42,9 @@ export function serviceRequest(request: Request, url: { readonly search: string 
   target.pathname = path;
   target.search = url.search;
   try {
-    const r = new Request(target, { method: request.method, headers, body: request.body, redirect: 'manual' });
+    // duplex: Node and Deno refuse a stream body without it (forward.ts builds the URL origin's the same way).
+    const init = { method: request.method, headers, body: request.body, redirect: 'manual', duplex: 'half' };
+    const r = new Request(target, init as RequestInit);
     r.headers.delete('host');
     return r;
   } catch {

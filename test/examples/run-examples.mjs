@@ -14,9 +14,9 @@ import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../scripts/lib/free-port.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const work = mkdtempSync(join(tmpdir(), 'edgejwt-examples-'));
@@ -33,17 +33,6 @@ const b64u = (buf) => Buffer.from(buf).toString('base64url');
 function hs256(secret, claims) {
   const input = `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64u(JSON.stringify(claims))}`;
   return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
-}
-
-function freePort() {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.on('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-  });
 }
 
 const EXAMPLES = [

@@ -78,12 +78,13 @@ describe('reading the Wrangler file through Wrangler (unstable_readConfig)', () 
 });
 
 describe('checking GUARD_CONFIG', () => {
-  it('a good config passes; a typo fails naming the setting and where GUARD_CONFIG is', async () => {
+  it('a good config passes; a typo fails naming the setting and where its key is written', async () => {
     expect((await check(project({ 'wrangler.toml': toml(goodConfig) }), 'wrangler.toml')).ok).toBe(true);
     const bad = await check(project({ 'wrangler.toml': toml({ ...goodConfig, publicPath: ['/x'] }) }), 'wrangler.toml');
     expect(bad.ok).toBe(false);
-    // The value starts on the line after `GUARD_CONFIG = \'\'\'` (line 9).
-    expect(bad.errors).toEqual([expect.stringMatching(/wrangler\.toml:10:1: GUARD_CONFIG publicPath: unknown setting$/)]);
+    // The key inside GUARD_CONFIG's value (which starts on line 10): line 21, after two spaces; with a guess.
+    const guess = /wrangler\.toml:21:3: GUARD_CONFIG publicPath: unknown setting \(did you mean "publicPaths"\?\)$/;
+    expect(bad.errors).toEqual([expect.stringMatching(guess)]);
   });
 
   it('guard_config_json_error_points_at_line_and_column', async () => {
@@ -129,10 +130,13 @@ describe('checking GUARD_CONFIG', () => {
   it('environments: vars and bindings are read from the environment, not inherited; an unknown one is refused', async () => {
     const dir = project({ 'wrangler.toml': `${toml(goodConfig)}\n[env.prod]\n[env.prod.vars]\nGUARD_CONFIG = \'${JSON.stringify({ ...goodConfig, publicPaths: ['/a*b'] })}\'\n` });
     const prod = await check(dir, 'wrangler.toml', { env: 'prod' });
-    // The environment's own GUARD_CONFIG is the one checked (and located: line 26, where its value starts).
-    expect(prod.errors[0]).toMatch(/wrangler\.toml:26:17: GUARD_CONFIG publicPaths\[0\]: only one \* at the end is supported: write "\/a\*"/);
+    // The environment's own GUARD_CONFIG is the one checked (and located: line 26, at the path's list element).
+    expect(prod.errors[0]).toMatch(
+      /wrangler\.toml:26:161: GUARD_CONFIG publicPaths\[0\]: only one \* at the end is supported: write "\/a\*"/,
+    );
     const e = await refusal(check(dir, 'wrangler.toml', { env: 'nope' }));
-    expect(e.exitCode).toBe(EXIT.invalid);
+    // A usage error, as docs/deploy.md's exit code table says (it was 1 before issue 37).
+    expect(e.exitCode).toBe(EXIT.usage);
     expect(e.message).toMatch(/No environment found in configuration with name "nope"/);
   });
 
@@ -233,12 +237,12 @@ describe('check_config_refuses_broken_inline_key', () => {
     expect((await check(dir, 'good.toml')).errors).toEqual([]);
   });
 
-  it('an inline set with no key that can verify (the guard no longer refuses it at start-up) fails the check', async () => {
+  it('an inline set with no key that can verify (the guard refuses it at start too, issue 33) fails the check', async () => {
     const config = inlineKeyConfig([{ alg: 'EdDSA' }]);
     (config.issuers[0]!.jwks.keys[0] as Record<string, unknown>).use = 'enc';
     const r = await check(project({ 'wrangler.toml': toml(config) }), 'wrangler.toml');
     expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]).toMatch(/GUARD_CONFIG issuers\[0\]\.jwks: no usable verification key in the set$/);
+    expect(r.errors[0]).toMatch(/GUARD_CONFIG issuers\[0\]\.jwks: no key that EdDSA can use \(by kty, crv, alg, use and key_ops\)$/);
   });
 });
 
@@ -253,7 +257,10 @@ describe('the edgejwt bin (built: dist/cli/edgejwt.js)', () => {
     expect(ok.status).toBe(0);
     const bad = run(dir, 'check-config', 'bad.toml');
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toMatch(/^error: bad\.toml:10:1: GUARD_CONFIG rules\[0\]\.auth:/m);
+    // At the key inside GUARD_CONFIG (line 24), not at its first line (10); no repeat of the listed values.
+    expect(bad.stderr).toMatch(
+      /^error: bad\.toml:24:7: GUARD_CONFIG rules\[0\]\.auth: expected "required", "optional" or "none"\n/m,
+    );
     expect(run(dir, 'check-config', '--bogus').status).toBe(2);
     expect(run(dir, 'check-config', 'missing.toml').status).toBe(2);
     expect(run(dir, 'check-config', '--env').status).toBe(2);

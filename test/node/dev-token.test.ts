@@ -11,10 +11,21 @@ const script = fileURLToPath(new URL('../../dev/token.mjs', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
 
 describe('npm run token', () => {
-  it('--help prints the options and exits 0', () => {
+  const EVERY_FLAG = ['--sub', '--scope', '--aud', '--iss', '--exp', '--ttl', '--port'];
+  EVERY_FLAG.push('--dpop', '--method', '--url', '--help');
+
+  it('--help prints every option and exits 0', () => {
     const r = run('--help');
     expect(r.status).toBe(0);
-    for (const f of ['--sub', '--scope', '--aud', '--iss', '--exp']) expect(r.stdout).toContain(f);
+    for (const f of EVERY_FLAG) expect(r.stdout).toMatch(new RegExp(`^ {2}${f} `, 'm'));
+  });
+
+  it('token_unknown_flag_lists_every_flag: its first line names every option, switches included', () => {
+    const r = run('--bogus');
+    expect(r.status).toBe(2);
+    const first = r.stderr.split('\n')[0]!;
+    expect(first).toMatch(/^unknown or incomplete option --bogus; expected /);
+    for (const f of EVERY_FLAG) expect(first.split(' ')).toContain(f);
   });
 
   it('--aud, --iss, --sub, --scope land in the token', () => {

@@ -5,11 +5,12 @@
 // "Where edgejwt is stricter" holds: hono's `jwt` lets the request through, edgejwt
 // refuses it with the code the note names, and the option the note gives (where it
 // gives one) lets it through again.
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { jwk } from 'hono/jwk';
-import { jwt } from 'hono/jwt';
+import { jwt, sign as honoSign, verify as honoVerify } from 'hono/jwt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SECRET, SECRET_TEXT, STRICTER_TOKENS, hs256, now } from './migration-tokens.js';
 import { createSigner, isJwtError } from '../../src/index.js';
@@ -108,6 +109,25 @@ describe('migration_hono_stricter_rows', () => {
       expect((await call(theirs(), token)).status).toBe(200);
       expect(await call(ours(), token)).toEqual({ status: 401 });
     }
+  });
+  it('single_line_pem_refused: hono signs with a PEM on one line; edgejwt refuses it (ERR_KEY_INVALID), the same key with its lines signs', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const lines = (privateKey.export({ format: 'pem', type: 'pkcs8' }) as string).trim().split('\n');
+    const oneLine = lines.join('');
+    const spki = publicKey.export({ format: 'pem', type: 'spki' }) as string;
+    const theirToken = await honoSign({ sub: 'a', exp: now() + 60 }, oneLine, 'RS256');
+    expect((await honoVerify(theirToken, spki, 'RS256')).sub).toBe('a');
+    // RFC 7468 §3: in the strict and the lax grammar alike the BEGIN and END boundaries are lines of their own.
+    const signWith = async (key: string) => createSigner({ alg: 'RS256', key }).sign({ sub: 'a' }, { expiresIn: 60 });
+    expect(await signWith(oneLine).then(() => 'signed', (e: unknown) => (isJwtError(e) ? e.code : String(e)))).toBe('ERR_KEY_INVALID');
+    // The lax form (the base64 on one line between the two boundary lines) is read.
+    const laxForm = `${lines[0]}\n${lines.slice(1, -1).join('')}\n${lines.at(-1)}\n`;
+    expect((await honoVerify(await signWith(laxForm), spki, 'RS256')).sub).toBe('a');
+  });
+  it('empty_typ_refused: hono and edgejwt/hono both answer 401 to typ ""', async () => {
+    const token = STRICTER_TOKENS.emptyTyp();
+    expect((await call(theirs(), token)).status).toBe(401);
+    expect(await call(ours(), token)).toEqual({ status: 401, code: 'ERR_JWS_HEADER_INVALID' });
   });
   it('an HS256 secret shorter than 32 bytes: hono verifies with it; edgejwt refuses the key when the middleware is made (ERR_KEY_TOO_SHORT)', async () => {
     const short = 'k'.repeat(16);

@@ -73,6 +73,8 @@ interface Row {
   fastJwt?: object | false;
   jsonwebtoken?: object | false;
 }
+/** One fixed clock (seconds) for the rows at a time boundary. */
+const T = now();
 const ROWS: Row[] = [
   { name: 'no exp', token: STRICTER_TOKENS.noExp, code: 'ERR_JWT_CLAIM_INVALID', restore: { requireExp: false } },
   { name: 'token over 16 KiB', token: STRICTER_TOKENS.over16KiB, code: 'ERR_JWT_TOO_LARGE', restore: { maxTokenLength: 65_536 } },
@@ -87,6 +89,16 @@ const ROWS: Row[] = [
   { name: 'max age configured, token without iat', token: () => hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60 }), ours: { maxTokenAge: 3600 }, fastJwt: { maxAge: 3_600_000 }, jsonwebtoken: false, code: 'ERR_JWT_CLAIM_INVALID' },
   { name: 'crit header', token: () => hs256({ alg: 'HS256', crit: ['x'], x: 1 }, { sub: 'a', exp: now() + 60 }), code: 'ERR_JWS_CRIT_UNSUPPORTED', fastJwt: false },
   { name: 'payload not a JSON object', token: () => hs256({ alg: 'HS256' }, 'hello'), code: 'ERR_JWT_PAYLOAD_INVALID', restore: { rawPayload: true }, fastJwt: false },
+  { name: 'empty typ', token: STRICTER_TOKENS.emptyTyp, code: 'ERR_JWS_HEADER_INVALID' },
+  {
+    // At exactly iat + maxAge, on one fixed clock: fast-jwt accepts; edgejwt refuses, as it refuses at exp.
+    name: 'token exactly maxAge old',
+    token: () => hs256({ alg: 'HS256' }, { sub: 'a', iat: T - 300, exp: T + 600 }),
+    ours: { maxTokenAge: 300, currentDate: new Date(T * 1000) },
+    fastJwt: { maxAge: 300_000, clockTimestamp: T * 1000 },
+    jsonwebtoken: false,
+    code: 'ERR_JWT_EXPIRED',
+  },
 ];
 
 describe('migration_stricter_rows', () => {
@@ -104,6 +116,13 @@ describe('migration_stricter_rows', () => {
       });
     }
   }
+  it('max_token_age_refused_at_boundary: jsonwebtoken and edgejwt both refuse a token exactly maxAge old, accept it 1 s younger', async () => {
+    const token = hs256({ alg: 'HS256' }, { sub: 'a', iat: T - 300, exp: T + 600 });
+    expect(() => jwAccepts(token, { maxAge: 300, clockTimestamp: T })).toThrow(/maxAge exceeded/);
+    expect(await ourCode(token, { maxTokenAge: 300, currentDate: new Date(T * 1000) })).toBe('ERR_JWT_EXPIRED');
+    expect(jwAccepts(token, { maxAge: 300, clockTimestamp: T - 1 }).sub).toBe('a');
+    expect(await ourCode(token, { maxTokenAge: 300, currentDate: new Date((T - 1) * 1000) })).toBe('accepted');
+  });
   it('both peers: an HS256 secret shorter than 32 bytes verifies; edgejwt refuses the key (ERR_KEY_TOO_SHORT)', () => {
     const short = 'k'.repeat(16);
     const token = hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60 }, short);

@@ -19,6 +19,8 @@ export const STRICTER_TOKENS = {
   noExp: () => hs256({ alg: 'HS256', typ: 'JWT' }, { sub: 'a' }),
   over16KiB: () => hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60, pad: 'x'.repeat(20_000) }),
   headerMemberTwice: () => hs256('{"alg":"HS256","alg":"HS256"}', { sub: 'a', exp: now() + 60 }),
+  /** `typ: ""`: no media type at all (RFC 7515 §4.1.9). */
+  emptyTyp: () => hs256({ alg: 'HS256', typ: '' }, { sub: 'a', exp: now() + 60 }),
   /** A valid token whose last signature character has a non-zero unused bit. */
   nonZeroTrailingBits: () => {
     const t = hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60 });

@@ -1,16 +1,19 @@
-// The shared corpus in headless Chromium (Debian's /usr/bin/chromium, driven by
+// The shared corpus in headless Chromium (an installed Chromium or Chrome, found by
+// ./chromium.mjs: CHROMIUM_PATH, then the usual install paths; driven by
 // playwright-core: no browser download). build/corpus/browser.js is served from
 // a loopback server into a blank page as a module; the page's console goes to
 // stdout (so the `[corpus browser] passed=N failed=N` line reaches
 // scripts/test-all.mjs) and globalThis.__corpus gives the exit code.
+// When no Chromium can be launched it prints `[corpus browser] not run: …` and exits 0,
+// except under CI=true, where a browser is required and it exits 1.
 // Usage: node test/runtimes/run-browser.mjs [path/to/bundle.js]
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { chromiumCandidates, installHint, launchChromium } from './chromium.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TIMEOUT_MS = 240_000;
 const bundle = readFileSync(process.argv[2] ?? 'build/corpus/browser.js');
 
@@ -31,22 +34,34 @@ const origin = `http://127.0.0.1:${server.address().port}`;
 
 const profile = mkdtempSync(join(tmpdir(), 'edgejwt-chromium-'));
 // A persistent context is how playwright takes a fresh --user-data-dir.
-const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  headless: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-  timeout: 60_000,
-});
+const launch = (executablePath) =>
+  chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+    timeout: 60_000,
+  });
+const launched = await launchChromium(chromiumCandidates(), launch);
+if (launched.notRun) {
+  server.close();
+  rmSync(profile, { recursive: true, force: true });
+  const required = process.env.CI === 'true';
+  console.log(`[corpus browser] not run: no Chromium could be launched${required ? ' (CI=true requires one)' : ''}`);
+  for (const reason of launched.notRun) console.log(`  ${reason}`);
+  console.log(`  install one: ${installHint()}`);
+  process.exit(required ? 1 : 0);
+}
+const browser = launched.browser;
 
 let code = 1;
 try {
   const tab = browser.pages()[0] ?? (await browser.newPage());
   tab.on('console', (msg) => console.log(msg.text()));
   tab.on('pageerror', (err) => console.log(`page error: ${err.message}`));
-  console.log(`chromium ${browser.browser()?.version() ?? ''} at ${origin}`);
+  console.log(`chromium ${browser.browser()?.version() ?? ''} (${launched.path}) at ${origin}`);
   await tab.goto(origin + '/');
   await tab.waitForFunction(() => globalThis.__corpus !== undefined, undefined, { timeout: TIMEOUT_MS, polling: 500 });
   const outcome = await tab.evaluate(() => globalThis.__corpus);

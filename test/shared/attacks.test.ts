@@ -1,6 +1,6 @@
 // The attack catalogue: each attack a named test with the error code it must get.
 import { describe, expect, it } from 'vitest';
-import { createVerifier, type JWK } from '../../src/index.js';
+import { createSigner, createVerifier, type JWK } from '../../src/index.js';
 import { b64u, claims, codeOf, codeOfSync, generate, prepareCodes, mint, nowDate, signInput, unb64u } from './jwt-mint.js';
 
 const enc = new TextEncoder();
@@ -210,6 +210,13 @@ describe('header shape', () => {
   it('nested member with the same name is not a duplicate', async () => {
     const t = await hmacRawHeader(secret, '{"alg":"HS256","x":{"alg":1}}', claims());
     expect(codeOfSync(() => hs().verifySync(t))).toBe('OK');
+  });
+  it('empty_typ_refused: typ "" names no media type (RFC 7515 §4.1.9); the signer will not write one', async () => {
+    const tokens = { '': await hmacToken(secret, { typ: '' }, claims()), JWT: await hmacToken(secret, { typ: 'JWT' }, claims()) };
+    const t = (typ: keyof typeof tokens) => tokens[typ];
+    expect(codeOfSync(() => hs().verifySync(t('')))).toBe('ERR_JWS_HEADER_INVALID');
+    expect(codeOfSync(() => hs().verifySync(t('JWT')))).toBe('OK');
+    expect(codeOfSync(() => createSigner({ alg: 'HS256', key: secret, header: { typ: '' } }).signSync(claims()))).toBe('ERR_OPTIONS_INVALID');
   });
   it('kid of 10 KB', async () => {
     const t = await hmacToken(secret, { kid: 'k'.repeat(10_240) }, claims());

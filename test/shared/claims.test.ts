@@ -39,7 +39,7 @@ describe('time claims', () => {
   });
   it('maxTokenAge: needs iat, rejects old and future tokens', async () => {
     const t = await token(claims({ iat: NOW - 100 }));
-    expect(codeOfSync(() => v({ maxTokenAge: 100 }).verifySync(t))).toBe('OK');
+    expect(codeOfSync(() => v({ maxTokenAge: 101 }).verifySync(t))).toBe('OK');
     expect(codeOfSync(() => v({ maxTokenAge: 99 }).verifySync(t))).toBe('ERR_JWT_EXPIRED');
     const future = await token(claims({ iat: NOW + 100 }));
     expect(codeOfSync(() => v({ maxTokenAge: 1000 }).verifySync(future))).toBe('ERR_JWT_CLAIM_INVALID');
@@ -48,6 +48,19 @@ describe('time claims', () => {
     const noIat = await token(c);
     expect(codeOfSync(() => v({ maxTokenAge: 1000 }).verifySync(noIat))).toBe('ERR_JWT_CLAIM_INVALID');
     expect(codeOfSync(() => v().verifySync(noIat))).toBe('OK');
+  });
+});
+
+describe('max_token_age_refused_at_boundary', () => {
+  it('iat + maxTokenAge is an expiry like exp: accepted before it, refused at it (and with clockTolerance alike)', async () => {
+    const t = await token(claims({ iat: NOW, exp: NOW + 1000 }));
+    expect(codeOfSync(() => v({ maxTokenAge: 60, currentDate: at(NOW + 59.999) }).verifySync(t))).toBe('OK');
+    expect(codeOfSync(() => v({ maxTokenAge: 60, currentDate: at(NOW + 60) }).verifySync(t))).toBe('ERR_JWT_EXPIRED');
+    expect(codeOfSync(() => v({ maxTokenAge: 60, clockTolerance: 5, currentDate: at(NOW + 64.999) }).verifySync(t))).toBe('OK');
+    expect(codeOfSync(() => v({ maxTokenAge: 60, clockTolerance: 5, currentDate: at(NOW + 65) }).verifySync(t))).toBe('ERR_JWT_EXPIRED');
+    // The same boundary as exp's: a token whose exp is iat + 60 is refused at the same instant.
+    const e = await token(claims({ iat: NOW, exp: NOW + 60 }));
+    expect(codeOfSync(() => v({ currentDate: at(NOW + 60) }).verifySync(e))).toBe('ERR_JWT_EXPIRED');
   });
 });
 

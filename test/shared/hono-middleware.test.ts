@@ -197,7 +197,7 @@ describe('edgejwt/hono', () => {
     const jwks = createRemoteJWKSet('https://down.example.com/jwks', { fetch: (async () => new Response('down', { status: 500 })) as typeof fetch });
     for (const [extra, want] of [[{}, '30'], [{ retryAfter: 7 }, '7']] as const) {
       const app = new Hono();
-      app.use(jwtAuth({ algorithms: ['RS256'], jwks, audience: 'api', ...extra }));
+      app.use(jwtAuth({ algorithms: ['RS256'], jwks, audience: 'api', log: () => undefined, ...extra }));
       app.get('/', (c) => c.text('ok'));
       const pair = await generate('RS256');
       const res = await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims(), { kid: 'k' })}` } });
@@ -257,6 +257,26 @@ describe('hono_server_fault_is_500_not_401', () => {
     expect(res.status).toBe(500);
     expect(lines).toHaveLength(1);
     expect(JSON.parse(String(lines[0])).code).toBe('ERR_OPTIONS_INVALID');
+  });
+
+  it('hono_keys_unavailable_logs_one_line', async () => {
+    // The key set cannot be had (the issuer answers 500): a 503, and one line per request naming the code.
+    const { createRemoteJWKSet } = await import('../../src/keys/remote.js');
+    const down = (async () => new Response('down', { status: 500 })) as typeof fetch;
+    const jwks = createRemoteJWKSet('https://down.example.com/jwks', { fetch: down });
+    const lines: string[] = [];
+    const app = new Hono();
+    app.use(jwtAuth({ algorithms: ['RS256'], jwks, audience: 'api', log: (line) => lines.push(line) }));
+    app.get('/', (c) => c.text('ok'));
+    const pair = await generate('RS256');
+    const token = await mint(pair, claims(), { kid: 'k' });
+    for (const n of [1, 2]) {
+      const res = await app.request('http://x/', { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(503);
+      expect(lines).toHaveLength(n);
+      expect(JSON.parse(lines[n - 1]!)).toEqual({ edgejwt: 'error', status: 503, code: 'ERR_JWKS_FETCH_FAILED', name: 'JwtError' });
+    }
+    for (const part of token.split('.')) expect(lines.join('\n').includes(part)).toBe(false);
   });
 
   it('a bad token is still a 401 and logs nothing', async () => {

@@ -111,6 +111,35 @@ describe('the Worker entry', () => {
     }
   });
 
+  it('inline_key_set_without_usable_key_fails_at_start', async () => {
+    // Each set holds keys, none of which the issuer's algorithms can use: every token would be a 401.
+    const ed = jwksOf(k.ed).keys[0]!;
+    const rs = jwksOf(k.rs).keys[0]!;
+    const sets: [string, string[], Record<string, unknown>[]][] = [
+      ['an RSA key for EdDSA', ['EdDSA'], [rs]],
+      ['an Ed25519 key for RS256 and PS256', ['RS256', 'PS256'], [ed]],
+      ['a key for encryption', ['EdDSA'], [{ ...ed, use: 'enc' }]],
+      ['key_ops without verify', ['EdDSA'], [{ ...ed, use: undefined, key_ops: ['sign'] }]],
+      ['a key bound to another algorithm', ['RS256'], [{ ...rs, alg: 'PS256' }]],
+      ['an X25519 key', ['EdDSA'], [{ ...ed, crv: 'X25519' }]],
+      ['a P-384 key for ES256', ['ES256'], [{ kty: 'EC', crv: 'P-384', x: 'AA', y: 'AA' }]],
+      ['kty of the wrong type', ['EdDSA'], [{ ...ed, kty: ['OKP'] }]],
+    ];
+    for (const [name, algorithms, keys] of sets) {
+      const cfg = { issuers: [{ issuer: ISS, audience: 'api', algorithms, jwks: { keys } }], publicPaths: ['/health'], origin: 'builtin:echo' };
+      expect(settingOf(cfg), name).toBe('issuers[0].jwks');
+      for (const p of ['/x', '/health']) {
+        const { res, logs } = await call({ GUARD_CONFIG: cfg }, p);
+        expect(res.status, `${name} ${p}`).toBe(500);
+        expect(JSON.parse(logs[0]!)).toMatchObject({ edgejwt: 'config_error', setting: 'issuers[0].jwks' });
+        vi.restoreAllMocks();
+      }
+    }
+    // One usable key among unusable ones is enough (issuers publish odd keys beside good ones).
+    const mixed = { issuers: [{ issuer: ISS, audience: 'api', algorithms: ['EdDSA'], jwks: { keys: [rs, ed] } }] };
+    expect(settingOf(mixed)).toBe('OK');
+  });
+
   it('a missing HS secret is named', async () => {
     const cfg = { issuers: [{ issuer: ISS, audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' }] };
     const { res, logs } = await call({ GUARD_CONFIG: cfg });

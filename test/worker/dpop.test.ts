@@ -96,6 +96,17 @@ describe('DPoP stage: refusals', () => {
     expect(lastCode(g)).toBe('dpop_replayed');
   });
 
+  it('dpop_isolate_replay_kept_per_isolate_not_per_env: a guard built for a fresh env object refuses a replayed proof', async () => {
+    // One guard is built per env object; the "isolate" store must still be one per isolate.
+    const first = await makeGuard(k, { config: config('required') });
+    const second = await makeGuard(k, { config: config('required') });
+    const at = await bound();
+    const p = await proof(client, 'GET', `${API}/r`, at);
+    expect((await first.send('/r', dpopInit(at, p))).status).toBe(200);
+    await expectDpopRefusal(await second.send('/r', dpopInit(at, p)), 'invalid_dpop_proof', [at, p]);
+    expect(lastCode(second)).toBe('dpop_replayed');
+  });
+
   it('dpop_proof_for_other_method_or_url_refused: htm and htu must name this request', async () => {
     const at = await bound();
     await expectDpopRefusal(await dpopSend(g, '/a', at, { htm: 'POST' }), 'invalid_dpop_proof');

@@ -3,8 +3,9 @@
 // off its curve) no longer stops the guard from starting; the tokens of that issuer are
 // refused as any key failure at verify time is (401 invalid_token), the other issuers'
 // tokens pass. `edgejwt check-config` refuses the key before a deploy
-// (test/node/check-config.test.ts, check_config_refuses_broken_inline_key).
-import { describe, expect, it } from 'vitest';
+// (test/node/check-config.test.ts, check_config_refuses_broken_inline_key). A set whose
+// keys their members alone rule out (kty, crv, alg, use, key_ops) is refused at start.
+import { describe, expect, it, vi } from 'vitest';
 import worker from '../../src/worker/index.js';
 import { b64u, generate, mint, unb64u } from '../shared/jwt-mint.js';
 import { AUD, ISS, TestCtx, demoKeys, jwksOf, nowSeconds, token } from './harness.js';
@@ -39,7 +40,8 @@ describe('guard_broken_inline_key_fails_closed', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('an inline set with no key that can verify: its tokens are refused (401), the guard serves the other issuers', async () => {
+  it('an inline set whose keys its members rule out (use: enc) fails at start: 500 for every request, log names it', async () => {
+    // Issue 33: the cheap static checks (kty, crv, alg, use, key_ops) run at start; only costly ones wait for a token.
     const k = await demoKeys();
     const es = await generate('ES256');
     const env = {
@@ -51,11 +53,12 @@ describe('guard_broken_inline_key_fails_closed', () => {
         origin: 'builtin:echo',
       },
     };
-    const t = nowSeconds();
-    const esToken = await mint(es, { iss: BROKEN_ISS, aud: AUD, sub: 'bob', iat: t, exp: t + 600 }, { kid: 'es-enc', typ: 'JWT' });
-    const refused = await worker.fetch(new Request('https://api.example.com/x', { headers: { authorization: `Bearer ${esToken}` } }), env, new TestCtx());
-    expect(refused.status).toBe(401);
-    const ok = await worker.fetch(new Request('https://api.example.com/x', { headers: { authorization: `Bearer ${await token(k.ed)}` } }), env, new TestCtx());
-    expect(ok.status).toBe(200);
+    const logs: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((l: string) => void logs.push(l));
+    const headers = { authorization: `Bearer ${await token(k.ed)}` };
+    const res = await worker.fetch(new Request('https://api.example.com/x', { headers }), env, new TestCtx());
+    vi.restoreAllMocks();
+    expect(res.status).toBe(500);
+    expect(JSON.parse(logs[0]!)).toMatchObject({ edgejwt: 'config_error', setting: 'issuers[1].jwks' });
   });
 });

@@ -24,14 +24,15 @@ export interface ReplayNamespace {
 }
 
 /**
- * The "isolate" replay store: one ReplayWindow in this isolate (not shared).
+ * The "isolate" replay store: a ReplayWindow in this isolate (not shared with other
+ * isolates); `window` to keep one across stores (the guard keeps one per isolate).
  *
  * @example
  * const store = isolateDpopReplayStore();
  * await store.checkAndRemember(proof.replayKey, proof.iat + 65); // true, then false
  */
-export function isolateDpopReplayStore(options: { maxKeys?: number; now?: () => number } = {}): DpopReplayStore {
-  const window = new ReplayWindow(options.maxKeys);
+export function isolateDpopReplayStore(options: { maxKeys?: number; now?: () => number; window?: ReplayWindow } = {}): DpopReplayStore {
+  const window = options.window ?? new ReplayWindow(options.maxKeys);
   const now = options.now ?? Date.now;
   return {
     async checkAndRemember(key, expiresAt) {

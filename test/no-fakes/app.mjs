@@ -1,0 +1,53 @@
+// The application every runtime of the suite runs, written as the docs tell a user
+// to: nothing injected (no `fetch` option, no mocked platform object), `edgejwt`
+// resolved by name through the package's own `exports` to dist/.
+//   /lib/verify        README "Use the library": createRemoteJWKSet(new URL(...))
+//   /hono/me           docs/runtimes.md: jwtAuth with a remote key set
+//   /guard/url/*       createGuard: OIDC discovery from the issuer, a URL origin
+//   /guard/service/*   the same guard forwarding to the service binding ORIGIN (workerd only)
+import { createRemoteJWKSet, createVerifier, isJwtError } from 'edgejwt';
+import { jwtAuth } from 'edgejwt/hono';
+import { createGuard, keySets, remoteKeys, serviceOrigin } from 'edgejwt/worker';
+import { Hono } from 'hono';
+
+const ALGORITHMS = ['RS256', 'ES256'];
+
+/**
+ * The app's fetch handler for the issuer at `base` (also the guard's URL origin).
+ *
+ * @example
+ * const handle = createApp('http://127.0.0.1:8788');
+ * const res = await handle(new Request('http://app/lib/verify'), {}, ctx);
+ */
+export function createApp(base) {
+  const jwksUrl = new URL(`${base}/jwks.json`);
+  const policy = { algorithms: ALGORITHMS, issuer: base, audience: 'api' };
+  const verifier = createVerifier({ ...policy, jwks: createRemoteJWKSet(jwksUrl) });
+
+  const hono = new Hono();
+  hono.use('/hono/*', jwtAuth({ ...policy, jwks: createRemoteJWKSet(jwksUrl) }));
+  hono.get('/hono/me', (c) => c.json({ sub: c.get('jwtPayload').sub }));
+
+  // No jwksUrl: the guard finds the key set through <issuer>/.well-known/openid-configuration.
+  const issuers = [{ issuer: base, audience: 'api', algorithms: ALGORITHMS, discovery: true }];
+  const cache = { verify: false, jwks: false };
+  const toUrl = createGuard({ issuers, origin: base, cache }, { stages: [keySets, remoteKeys] });
+  const toService = createGuard({ issuers, origin: { service: 'ORIGIN' }, cache }, { stages: [keySets, remoteKeys, serviceOrigin] });
+
+  return async (request, env, ctx) => {
+    const path = new URL(request.url).pathname;
+    if (path === '/lib/verify') {
+      try {
+        const { payload, header } = await verifier.verify(request.headers.get('authorization')?.slice(7) ?? '');
+        return Response.json({ sub: payload.sub, alg: header.alg });
+      } catch (err) {
+        if (isJwtError(err)) return Response.json({ code: err.code }, { status: 401 });
+        throw err;
+      }
+    }
+    if (path.startsWith('/hono/')) return hono.fetch(request, env, ctx);
+    if (path.startsWith('/guard/url/')) return toUrl.fetch(request, env, ctx);
+    if (path.startsWith('/guard/service/')) return toService.fetch(request, env, ctx);
+    return new Response('no such route', { status: 404 });
+  };
+}

@@ -1,0 +1,204 @@
+// The nothing-injected suite (issue 33 item 2, issue 37 item 4): edgejwt as a user
+// runs it, with each runtime's own fetch, streams and Workers objects; nothing
+// injected, nothing mocked. One issuer/origin server on 127.0.0.1 (issuer.mjs) for
+// every runtime; everything started here runs at once and is stopped by a deadline.
+//   - app.mjs through cases.mjs in Node (this one and the machine's), Deno and Bun (in-process.mjs)
+//     and in workerd under `wrangler dev` (worker/, service binding included);
+//   - examples/plain-worker from a fresh install of the packed tarball under
+//     `wrangler dev`: a valid RS256 token 200, a forged one and none 401.
+// Needs dist/ (`npm run build`). Last line: `[no-fakes] passed=N failed=N`.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildCases, runCases } from './cases.mjs';
+import { startIssuer } from './issuer.mjs';
+import { freePort } from '../../scripts/lib/free-port.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '../..');
+const windows = process.platform === 'win32';
+const bin = (name) => join(root, 'node_modules/.bin', windows ? `${name}.cmd` : name);
+const DEADLINE_MS = 120_000; // every child is stopped by then, whatever it is doing
+const START_TIMEOUT_MS = 60_000;
+
+if (!existsSync(join(root, 'dist/index.js'))) {
+  console.log('dist/ is missing: run `npm run build` first');
+  console.log('[no-fakes] passed=0 failed=1');
+  process.exit(1);
+}
+
+const env = {
+  ...process.env,
+  // Wrangler needs the Node 22 of the `node` devDependency.
+  PATH: `${join(root, 'node_modules/.bin')}${windows ? ';' : ':'}${process.env.PATH}`,
+  NO_COLOR: '1',
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+};
+const children = new Set();
+
+/** Starts a command in its own process group; resolves to { code, output } when it ends or is stopped. */
+function start(cmd, args, opts = {}) {
+  const stdio = ['ignore', 'pipe', 'pipe'];
+  const child = spawn(cmd, args, { cwd: root, env, shell: windows, stdio, detached: !windows, ...opts });
+  children.add(child);
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  child.done = new Promise((ok) => {
+    child.on('error', (e) => ok({ code: 1, output: `${output}${cmd}: ${e.message}\n` }));
+    child.on('close', (code) => ok({ code: code ?? 1, output }));
+  });
+  child.output = () => output;
+  return child;
+}
+
+function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    if (windows) child.kill();
+    else process.kill(-child.pid, 'SIGTERM'); // the whole tree: wrangler's workerd too
+  } catch {}
+}
+const deadline = setTimeout(() => {
+  console.log(`deadline of ${DEADLINE_MS / 1000}s passed: stopping what still runs`);
+  for (const c of children) stop(c);
+}, DEADLINE_MS);
+
+/** `wrangler dev` in `cwd` on a free loopback port, with `vars`; resolves when it answers. */
+async function wranglerDev(cwd, vars) {
+  const port = await freePort();
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
+  const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--log-level', 'warn'];
+  args.push(...varArgs);
+  const child = start(bin('wrangler'), args, { cwd });
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < until && child.exitCode === null && child.signalCode === null) {
+    try {
+      await fetch(`${url}/`, { signal: AbortSignal.timeout(2000) });
+      return { child, url };
+    } catch {
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+  stop(child);
+  throw new Error(`wrangler dev did not answer:\n${child.output().slice(-2000)}`);
+}
+
+/** Runs `body`, which resolves to { passed, failed }; a throw counts as `expected` failures. */
+async function part(name, expected, body) {
+  try {
+    return await body();
+  } catch (e) {
+    console.log(`FAIL ${name}: ${e.message}`);
+    return { passed: 0, failed: expected };
+  }
+}
+
+const issuer = await startIssuer();
+const cases = await buildCases(issuer.tokens);
+const everywhere = cases.filter((c) => !c.workerdOnly);
+
+// The machine's own Node (20 in CI) besides the one running this (npm test's: the Node 22 devDependency).
+const machineNode = (process.env.PATH ?? '')
+  .split(windows ? ';' : ':')
+  .filter((dir) => dir && !dir.includes('node_modules'))
+  .map((dir) => join(dir, windows ? 'node.exe' : 'node'))
+  .find((p) => existsSync(p));
+const nodes = [process.execPath];
+if (machineNode && realpathSync(machineNode) !== realpathSync(process.execPath)) nodes.push(machineNode);
+
+// Node, Deno, Bun: each prints its own lines and `<runtime>: N passed, N failed`.
+const inProcess = [
+  ...nodes.map((node) => ['node', node, []]),
+  ['deno', bin('deno'), ['run', '--allow-net=127.0.0.1', '--allow-env=NO_FAKES', '--allow-read']],
+  ['bun', bin('bun'), []],
+].map(([name, cmd, args]) =>
+  part(name, everywhere.length, async () => {
+    const noFakes = JSON.stringify({ base: issuer.base, tokens: issuer.tokens });
+    const child = start(cmd, [...args, join(here, 'in-process.mjs')], { env: { ...env, NO_FAKES: noFakes } });
+    const { output } = await child.done;
+    process.stdout.write(output);
+    const m = [...output.matchAll(new RegExp(`^${name}[ v\\d.]*: (\\d+) passed, (\\d+) failed$`, 'gm'))].at(-1);
+    if (!m || Number(m[1]) + Number(m[2]) !== everywhere.length) throw new Error('no report line for every case');
+    return { passed: Number(m[1]), failed: Number(m[2]) };
+  }),
+);
+
+// workerd: the suite's Worker, the same cases over HTTP, service binding included.
+const workerd = part('workerd', cases.length, async () => {
+  const { child, url } = await wranglerDev(join(here, 'worker'), { ISSUER: issuer.base });
+  try {
+    return await runCases('workerd', cases, url, (req) => fetch(req));
+  } finally {
+    stop(child);
+  }
+});
+
+// The plain-Worker example, installed from the packed tarball into a temp copy.
+const EXAMPLE_CHECKS = 3;
+const example = part('plain-worker', EXAMPLE_CHECKS, async () => {
+  const work = mkdtempSync(join(tmpdir(), 'edgejwt-plain-worker-'));
+  let dev;
+  try {
+    // dist/ is already built (npm test builds first): pack it as is, without prepack's rebuild.
+    const pack = await start('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work]).done;
+    const tarball = pack.output.trim().split('\n').at(-1);
+    if (pack.code !== 0 || !tarball.endsWith('.tgz')) throw new Error(`npm pack failed:\n${pack.output}`);
+    const app = join(work, 'plain-worker');
+    cpSync(join(root, 'examples/plain-worker'), app, { recursive: true });
+    // The tarball has no dependencies: nothing to ask a registry for.
+    const installArgs = ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(work, tarball)];
+    const install = await start('npm', installArgs, { cwd: app }).done;
+    if (install.code !== 0) throw new Error(`npm install of the tarball failed:\n${install.output}`);
+    const vars = { ISSUER: issuer.base, JWKS_URL: `${issuer.base}/jwks.json`, AUDIENCE: 'api' };
+    dev = await wranglerDev(app, vars);
+    const { child, url } = dev;
+    try {
+      const checks = [
+        {
+          name: 'example_plain_worker_remote_rs256_200',
+          request: (u) => new Request(`${u}/`, { headers: { authorization: `Bearer ${issuer.tokens.RS256}` } }),
+          check: (res, text) =>
+            res.status === 200 && JSON.parse(text).sub === 'alice'
+              ? undefined
+              : `status ${res.status}: ${text.slice(0, 200)}`,
+        },
+        {
+          name: 'example_plain_worker_forged_401',
+          request: (u) => new Request(`${u}/`, { headers: { authorization: `Bearer ${issuer.tokens.forged}` } }),
+          check: (res, text) => (res.status === 401 ? undefined : `status ${res.status}: ${text.slice(0, 200)}`),
+        },
+        {
+          name: 'example_plain_worker_no_token_401',
+          request: (u) => new Request(`${u}/`),
+          check: (res, text) =>
+            res.status === 401 && /^Bearer realm="example"/.test(res.headers.get('www-authenticate') ?? '')
+              ? undefined
+              : `status ${res.status}: ${text.slice(0, 200)}`,
+        },
+      ];
+      const r = await runCases('plain-worker', checks, url, (req) => fetch(req));
+      if (r.failed > 0) console.log(`--- plain-worker output ---\n${child.output().slice(-2000)}`);
+      return r;
+    } finally {
+      stop(child);
+    }
+  } finally {
+    if (dev) await dev.child.done; // workerd has let go of the folder
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+const results = await Promise.all([...inProcess, workerd, example]);
+clearTimeout(deadline);
+for (const c of children) stop(c);
+await issuer.close();
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log(`[no-fakes] passed=${passed} failed=${failed}`);
+process.exitCode = failed === 0 ? 0 : 1;
