@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, createVerifier } from '../../src/index.js';
 import { jwtAuth } from '../../src/hono/index.js';
 import { DiscoveredKeySource } from '../../src/worker/discovery.js';
-import { createGuard, keySets, remoteKeys } from '../../src/worker/api.js';
+import { createGuard, keySets, remoteKeys, serviceOrigin } from '../../src/worker/api.js';
 import { algSpec } from '../../src/algorithms.js';
 import { generate, mint, type KeyPair } from '../shared/jwt-mint.js';
 
@@ -120,7 +120,7 @@ function upload(): { body: ReadableStream<Uint8Array>; sha256: string } {
 }
 
 async function post(origin: unknown, env: object): Promise<{ status: number; json: unknown; sha256: string }> {
-  const g = createGuard({ issuers: issuers(), origin } as never, { stages: [keySets, remoteKeys], log: () => undefined });
+  const g = createGuard({ issuers: issuers(), origin } as never, { stages: [keySets, remoteKeys, serviceOrigin], log: () => undefined });
   const { body, sha256 } = upload();
   const init = { method: 'POST', body, duplex: 'half', headers: { authorization: `Bearer ${await token()}` } };
   const res = await g.fetch(new Request('https://api.example/upload', init as RequestInit), env as never, ctx);
