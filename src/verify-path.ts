@@ -526,7 +526,10 @@ class OpenedJwt implements OpenedToken {
  * if (worthAsking(opened.iss, opened.alg)) { ... }
  * const { payload } = await v.verifyOpened(opened); // a value or a promise
  */
-export function buildTwoStepVerifier(options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false }, policyOf: PolicyMaker): TwoStepVerifier {
+export function buildTwoStepVerifier(
+  options: MultiIssuerOptions & VerifierSettings & { cache: false; rawPayload?: false },
+  policyOf: PolicyMaker,
+): TwoStepVerifier {
   if (options.issuers === undefined) throw optionsError('issuers', 'the two-step verifier takes issuers');
   return twoStep(setup(options, (o, raw) => policiesPerIssuer(o, raw, policyOf), noDecryption, decodeJws));
 }

@@ -8,13 +8,18 @@ import { bundleWorker, type WorkerBundle } from './workerd-bundle.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The guard Worker for `rawConfig`, minified as the bench bundles every Worker, written to `dir` (entry.js, worker.js). */
-export async function configGuardBundle(dir: string, rawConfig: unknown, src = join(root, 'src'), extra: { minify?: boolean; keepNames?: boolean } = { minify: true }): Promise<WorkerBundle> {
+/** The guard Worker for `rawConfig`, minified as the bench bundles every Worker, in `dir` (entry.js, worker.js). */
+export async function configGuardBundle(
+  dir: string,
+  rawConfig: unknown,
+  src = join(root, 'src'),
+  extra: { minify?: boolean; keepNames?: boolean } = { minify: true },
+): Promise<WorkerBundle> {
   mkdirSync(dir, { recursive: true });
   const api = relative(dir, join(src, 'worker/api.ts')).replace(/\\/g, '/');
   const code = [
-    `import { createGuard } from ${JSON.stringify(api.startsWith('.') ? api : `./${api}`)};`,
-    `const guard = createGuard(${JSON.stringify(rawConfig)});`,
+    `import { createGuard, defaultStages } from ${JSON.stringify(api.startsWith('.') ? api : `./${api}`)};`,
+    `const guard = createGuard(${JSON.stringify(rawConfig)}, { stages: defaultStages });`,
     `void import('cloudflare:workers').then((m) => guard.warm(m.env), () => undefined);`,
     'export default { fetch: guard.fetch };',
     '',
@@ -26,7 +31,9 @@ export async function configGuardBundle(dir: string, rawConfig: unknown, src = j
 
 /** The one-issuer inline-key HS256 config the size target of issue 23 is about (a secret binding, echo origin). */
 export const ONE_ISSUER_HS256 = {
-  issuers: [{ issuer: 'https://hs256.issuer.bench.invalid', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' }],
+  issuers: [
+    { issuer: 'https://hs256.issuer.bench.invalid', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' },
+  ],
   origin: 'builtin:echo',
   cache: { jwks: false },
 };

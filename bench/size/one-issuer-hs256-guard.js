@@ -4,10 +4,7 @@
 // by its own name, which only the size check (an esbuild alias) resolves.
 import { createGuard } from 'edgejwt/worker';
 
-const guard = createGuard({
-  issuers: [{ issuer: 'https://hs256.issuer.example', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' }],
-  origin: 'builtin:echo',
-  cache: { jwks: false },
-}, { stages: [] });
+const issuer = { issuer: 'https://hs256.example', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' };
+const guard = createGuard({ issuers: [issuer], origin: 'builtin:echo', cache: { jwks: false } }, { stages: [] });
 
 export default { fetch: guard.fetch };

@@ -146,7 +146,8 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   try {
     // The library's options -> policy code, as createVerifier's (edgejwt/hmac's for HMAC secrets alone, so that
     // guard bundles no key-set code); no verify cache: the guard keeps its own L1 before KV.
-    verifier = buildTwoStepVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false }, keySets?.buildPolicy ?? hmacPolicy);
+    const options = { issuers, clockTolerance: config.clockTolerance, cache: false as const };
+    verifier = buildTwoStepVerifier(options, keySets?.buildPolicy ?? hmacPolicy);
   } catch (e) {
     throw issuersError(e);
   }

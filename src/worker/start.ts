@@ -29,13 +29,21 @@ export interface GuardOptions extends GuardDeps {
  * const guard = await startGuard(env, { log: (line) => console.log(line) });
  * const res = await guard.handle(request, ctx);
  */
-export function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig?: unknown, features: FeatureSource = allFeatures): Promise<Guard> {
+export function startGuard(
+  env: GuardEnv,
+  deps: GuardDeps = {},
+  rawConfig?: unknown,
+  features: FeatureSource = allFeatures,
+): Promise<Guard> {
   return startWith(features)(env, deps, rawConfig);
 }
 
 /** Starts a Guard with the features `features` gives. */
 function startWith(features: FeatureSource): (env: GuardEnv, deps: GuardDeps, rawConfig?: unknown) => Promise<Guard> {
-  return async (env, deps, rawConfig) => new Guard(await buildParts(parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig), env, deps, features));
+  return async (env, deps, rawConfig) => {
+    const config = parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig);
+    return new Guard(await buildParts(config, env, deps, features));
+  };
 }
 
 /**
@@ -45,7 +53,11 @@ function startWith(features: FeatureSource): (env: GuardEnv, deps: GuardDeps, ra
  * `defaultStages` gives every stage, for a config read at run time.
  * @example
  * import { createGuard, keySets, remoteKeys } from 'edgejwt/worker';
- * const guard = createGuard({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] }, { stages: [keySets, remoteKeys] });
+ * const issuer = { issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'] };
+ * const guard = createGuard(
+ *   { issuers: [{ ...issuer, jwksUrl: 'https://id.example.com/jwks' }] },
+ *   { stages: [keySets, remoteKeys] },
+ * );
  * export default {
  *   async fetch(request, env, ctx) {
  *     const auth = await guard.authenticate(request, env, ctx);
@@ -60,8 +72,13 @@ export function createGuard(config?: GuardConfigSource, options?: GuardOptions):
 }
 
 /** createGuard with the known-answer check `warm` runs made swappable (tests prove a failed one fails closed). */
-export function makeGuard(config: GuardConfigSource | undefined, options: GuardOptions | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
+export function makeGuard(
+  config: GuardConfigSource | undefined,
+  options: GuardOptions | undefined,
+  check: (env: GuardEnv) => Promise<void>,
+): EmbeddedGuard {
   const { stages = [], ...deps } = options ?? {};
   const start = startWith(givenFeatures(byName(stages)));
-  return embeddedGuard((env, d) => start(env, d ?? {}, rawConfigOf(config, env)), options === undefined ? undefined : deps, check);
+  const withDeps = options === undefined ? undefined : deps;
+  return embeddedGuard((env, d) => start(env, d ?? {}, rawConfigOf(config, env)), withDeps, check);
 }

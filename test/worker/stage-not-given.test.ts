@@ -2,9 +2,22 @@
 // every request with a 500 naming the setting, never runs without it; given the stage, the same
 // config starts. Ported from the retired compiled entry's tests (issue 34), same cases.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { admin, cors, createGuard, forwardPayload, keySets, kvTiers, remoteKeys, rules, serviceOrigin, tokenSources } from '../../src/worker/api.js';
+import {
+  admin,
+  cors,
+  createGuard,
+  forwardPayload,
+  keySets,
+  kvTiers,
+  remoteKeys,
+  rules,
+  serviceOrigin,
+  tokenSources,
+} from '../../src/worker/api.js';
 import type { GuardStage } from '../../src/worker/features/registry.js';
-import { AUD, CACHE_KEY, FaultyKV, HS_ISS, ISS, JWKS_URL, TestCtx, bearer, demoKeys, jwksOf, kv, token, type Keys } from './harness.js';
+import { AUD, CACHE_KEY, FaultyKV, HS_ISS, ISS, JWKS_URL, TestCtx } from './harness.js';
+import { bearer, demoKeys, jwksOf, kv, token } from './harness.js';
+import type { Keys } from './harness.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -12,8 +25,10 @@ beforeAll(async () => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-const b64u = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-const HS = { issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' }], origin: 'builtin:echo', cache: { jwks: false } };
+const b64u = (b: Uint8Array): string =>
+  btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const HS_ISSUER = { issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' };
+const HS = { issuers: [HS_ISSUER], origin: 'builtin:echo', cache: { jwks: false } };
 const req = (t?: string): Request => new Request('https://api.example.com/orders', t === undefined ? {} : bearer(t));
 const guardOf = (raw: unknown, stages: readonly GuardStage[]) => createGuard(raw as never, { stages });
 
@@ -21,13 +36,15 @@ const guardOf = (raw: unknown, stages: readonly GuardStage[]) => createGuard(raw
 function configErrors(): { setting: string }[] {
   const lines: string[] = [];
   vi.spyOn(console, 'error').mockImplementation((l: string) => void lines.push(l));
-  return new Proxy([], { get: (_, p) => (lines.map((l) => JSON.parse(l) as { setting: string }) as never)[p as never] });
+  const parsed = (): { setting: string }[] => lines.map((l) => JSON.parse(l) as { setting: string });
+  return new Proxy([], { get: (_, p) => (parsed() as never)[p as never] });
 }
 
 describe('createGuard given only some stages', () => {
-  it('stage_not_given_fails_closed: a fetched key set without remoteKeys refuses every request naming issuers; given it, the guard starts', async () => {
+  it('stage_not_given_fails_closed: a fetched key set without remoteKeys refuses naming issuers', async () => {
     const errors = configErrors();
-    const raw = { issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: JWKS_URL }], origin: 'builtin:echo', cache: { jwks: false } };
+    const issuer = { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: JWKS_URL };
+    const raw = { issuers: [issuer], origin: 'builtin:echo', cache: { jwks: false } };
     const t = await token(k.ed);
     expect((await guardOf(raw, []).fetch(req(t), {}, new TestCtx())).status).toBe(500);
     expect(errors[0]!.setting).toMatch(/^issuers/);
@@ -35,7 +52,7 @@ describe('createGuard given only some stages', () => {
     expect((await guardOf(raw, [keySets, remoteKeys]).fetch(req(), {}, new TestCtx())).status).toBe(401);
   });
 
-  it('kv_tiers_not_given_fails_closed: cache.verify with CACHE_KEY set and no kvTiers refuses every request naming CACHE_KEY; given it, the verify reads KV', async () => {
+  it('kv_tiers_not_given_fails_closed: cache.verify and CACHE_KEY without kvTiers refuse', async () => {
     const raw = { ...HS, cache: { jwks: false, verify: ['HS256'] } };
     const t = await token(k.hs);
     const verifyKv = new FaultyKV(kv.VERIFY_CACHE);
@@ -51,10 +68,13 @@ describe('createGuard given only some stages', () => {
     expect(verifyKv.gets).toBe(1);
   });
 
-  it('core_stage_not_given_fails_closed: cors, admin, rules, publicPaths, a key set, another token source, a service origin or forwardPayload not given refuses every request, naming the setting', async () => {
-    const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: 'an-admin-secret-of-16+', API: { fetch: async () => new Response('from the service') } };
+  // cors, admin, rules, publicPaths, a key set, another token source, a service origin, forwardPayload.
+  it('core_stage_not_given_fails_closed: each optional stage not given refuses, naming the setting', async () => {
+    const API = { fetch: async () => new Response('from the service') };
+    const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: 'an-admin-secret-of-16+', API };
     const t = await token(k.hs);
-    const inline = { issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }], origin: 'builtin:echo', cache: { jwks: false } };
+    const edIssuer = { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) };
+    const inline = { issuers: [edIssuer], origin: 'builtin:echo', cache: { jwks: false } };
     const cases: [raw: Record<string, unknown>, setting: string, given: GuardStage][] = [
       [{ ...HS, cors: { allowOrigins: ['https://app.example.com'] } }, 'cors', cors],
       [{ ...HS, admin: { path: '/_guard', secretBinding: 'ADMIN_SECRET' } }, 'admin', admin],

@@ -228,7 +228,11 @@ export function byName(stages: readonly GuardStage[]): GuardFeatures {
 export function givenFeatures(features: GuardFeatures): FeatureSource {
   return <K extends FeatureName>(name: K, setting: string) => {
     const f = features[name];
-    if (f === undefined) return Promise.reject(new ConfigError(setting, `needs the ${name} stage, which this guard was not given (import ${name} from edgejwt/worker and pass it in stages)`));
+    if (f === undefined) {
+      const hint = `import ${name} from edgejwt/worker and pass it in stages`;
+      const message = `needs the ${name} stage, which this guard was not given (${hint})`;
+      return Promise.reject(new ConfigError(setting, message));
+    }
     return Promise.resolve(f as NonNullable<GuardFeatures[K]>);
   };
 }
