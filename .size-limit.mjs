@@ -18,7 +18,7 @@ const entry = (name, path, limit) => ({ name, path, limit, gzip: false, brotli: 
 // Each budget is the size measured when it was set (2026-12-07) plus a little room, except
 // edgejwt/hmac's (issue 34: at most 25 KiB). The one-issuer HS256 guard is given only the stages
 // it uses (none); its target is 49.8 KiB (the retired compiled entry's), which needs each stage to
-// bring its own config section: today it still bundles every section's parser (about 17 kB of its 75).
+// bring its own config section: today it still bundles every section's parser (about 17 kB of its 77).
 export default [
   entry('edgejwt', 'dist/index.js', '88 KiB'),
   entry('edgejwt/hmac', 'dist/hmac/index.js', '25 KiB'),
