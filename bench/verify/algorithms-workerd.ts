@@ -16,7 +16,7 @@ const t0 = Date.now();
 // more rounds, the fastest of a few requests per round).
 const { samples, workerdVersion } = await benchInWorkerd(
   fileURLToPath(new URL('./algorithms-workerd-entry.ts', import.meta.url)),
-  smoke ? {} : { rounds: envNumber('BENCH_ROUNDS') ?? 15, requestMs: envNumber('BENCH_REQUEST_MS') ?? 30, warmupMs: 200, bestOf: envNumber('BENCH_BEST_OF') ?? 1 },
+  smoke ? { rustPeer: true } : { rustPeer: true, rounds: envNumber('BENCH_ROUNDS') ?? 15, requestMs: envNumber('BENCH_REQUEST_MS') ?? 30, warmupMs: 200, bestOf: envNumber('BENCH_BEST_OF') ?? 1 },
 );
 process.stderr.write(`[workerd table] done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
 env.workerd = workerdVersion;

@@ -1,7 +1,8 @@
 // The per-algorithm table in Node: full verify of the same realistic token for
 // every supported variant (HS*, EdDSA, RS* at 2048/3072/4096 bits, PS* at 2048, ES*),
 // edgejwt (sync and async, its cache off) against every peer, with the bare
-// primitives (node:crypto, crypto.subtle) as the floor. Sync and async candidates
+// primitives (node:crypto, crypto.subtle; for HS256 and EdDSA also the Rust wasm-bindgen
+// peer, bench/peers/) as the floor. Sync and async candidates
 // are timed in separate interleaved groups; ratios are to edgejwt verifySync. Ends
 // with the speed targets as ratios from this table, and the "floor" (decode +
 // JSON.parse + primitive, what no verifier can skip) for RS256 and ES256.
@@ -18,6 +19,8 @@ import { material, benchVariants, type Material } from '../lib/material.ts';
 import { webPeers } from '../lib/web-peers.ts';
 import { progress } from '../lib/progress.ts';
 import { keyPathsFor } from '../lib/key-paths.ts';
+import { loadRustPeer } from '../peers/rust.ts';
+import { rustCases } from '../peers/rust-cases.ts';
 
 const NODE_HASH: Record<string, string> = { '256': 'sha256', '384': 'sha384', '512': 'sha512' };
 
@@ -75,6 +78,8 @@ const tables: string[] = [];
 // BENCH_ALGS=HS256,EdDSA: only those rows (a partial run never replaces the published figures).
 const only = process.env.BENCH_ALGS?.split(',');
 const variants = benchVariants(smoke).filter((v) => only === undefined || only.includes(v.label));
+// Built here the first time (minutes); null when it cannot be, or in a smoke run that finds it unbuilt.
+const rust = await loadRustPeer();
 const step = progress('node table', variants.length);
 
 for (const v of variants) {
@@ -108,6 +113,7 @@ for (const v of variants) {
     syncCases.push({ name: 'jsonwebtoken', fn: () => jsonwebtoken.verify(m.token, jwtKey, { algorithms: [alg] }) });
   }
   syncCases.push({ name: 'node:crypto (bare)', fn: bare });
+  if (rust) syncCases.push(...rustCases(rust, m));
   const asyncCases = [{ name: 'edgejwt verify (async)', fn: () => ours.verify(m.token) }, ...(await webPeers(m))];
   // Calibration alone is too short for every JIT tier: without this the first
   // variant measured (HS256) ran about 2x slow.
