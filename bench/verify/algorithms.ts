@@ -13,8 +13,7 @@ import { createVerifier as fastJwtVerifier } from 'fast-jwt';
 import jsonwebtoken from 'jsonwebtoken';
 import { createVerifier } from '../../dist/index.js';
 import { compare, compareAsync, formatTable, smoke, type Case, type Sample } from '../lib/harness.ts';
-import { writeFileSync } from 'node:fs';
-import { environment, printEnvironment, writeResults } from '../lib/env.ts';
+import { environment, printEnvironment, writePartialResults, writeResults } from '../lib/env.ts';
 import { material, benchVariants, type Material } from '../lib/material.ts';
 import { webPeers } from '../lib/web-peers.ts';
 import { progress } from '../lib/progress.ts';
@@ -167,8 +166,4 @@ console.log('### Targets (ratios from this run)\n');
 for (const line of verdicts) console.log(`- ${line}`);
 const data = { env, keyPaths: keyPathsFor(Object.values(results).flat().map((r) => r.name)), variants: results, floors, verdicts };
 if (only === undefined) console.log(`wrote ${writeResults('algorithms-node', data)}`);
-else {
-  const out = new URL(`../../build/algorithms-node-${only.join('-')}.json`, import.meta.url).pathname;
-  writeFileSync(out, JSON.stringify(data, null, 2) + '\n');
-  console.log(`wrote ${out} (BENCH_ALGS run: results/ untouched)`);
-}
+else console.log(`wrote ${writePartialResults(`algorithms-node-${only.join('-')}`, data)} (BENCH_ALGS run: results/ untouched)`);
