@@ -64,6 +64,8 @@ const assertionRun = iso?.warm && Object.values(iso.warm).some((w) => w['guard-a
 
 const x = (v: number) => `${v >= 10 ? v.toFixed(1) : v.toFixed(2)}×`;
 const isPeer = (name: string) => !name.startsWith('edgejwt') && !name.includes('bare') && !name.includes('cache hit');
+// The Rust wasm-bindgen peer's bare checks (bench/peers/rust-cases.ts): their own table, not the platform's floor.
+const isRust = (name: string) => name.includes('(Rust Wasm, bare)');
 const envLine = (e: Env | undefined, extra: string[] = []) =>
   e === undefined ? '' : `${e.date?.slice(0, 16).replace('T', ' ')} UTC · ${e.machine} · Node ${e.node} · ${['jose', 'fast-jwt', 'hono', 'workerd', 'miniflare', ...extra].filter((k) => e[k]).map((k) => `${k} ${e[k]}`).join(' · ')}${e.loadStart ? ` · ${loadLine(e)}` : ''}`;
 
@@ -87,12 +89,42 @@ function headline(t: Table, ours: (rows: Sample[]) => Sample, also?: string): st
     // A smoke run may measure no peer or no bare primitive for a variant: say so, don't throw.
     const fastest = (list: Sample[]) => (list.length === 0 ? undefined : list.reduce((a, b) => (a.medianNs < b.medianNs ? a : b)));
     const best = fastest(peers);
-    const bare = fastest(rows.filter((r) => r.name.includes('bare')));
+    const bare = fastest(rows.filter((r) => r.name.includes('bare') && !isRust(r.name)));
     out.push(
       `| ${label} | ${formatNs(me.medianNs)} (${formatNs(me.p25Ns)}–${formatNs(me.p75Ns)}) | ${other ? `${formatNs(other.medianNs)} | ` : also ? '— | ' : ''}${jose ? x(jose.medianNs / me.medianNs) : '—'} | ${best ? `${x(best.medianNs / me.medianNs)} (${best.name})` : '—'} | ${bare ? `${formatNs(bare.medianNs)} (${bare.name.replace(' (bare)', '')})` : '—'} |`,
     );
   }
   return out;
+}
+// A run of the HS256 and EdDSA rows alone (BENCH_ALGS=HS256,EdDSA; its build/ file copied here):
+// the Rust peer's table comes from it when the full table has no Rust rows.
+const nodeAlone = read<Table>('algorithms-node-HS256-EdDSA');
+const workerdAlone = read<Table>('algorithms-workerd-HS256-EdDSA');
+
+/** The Rust peer's rows beside edgejwt's full verify of the same variant, or why there are none. */
+function rustLines(full: Table, alone: Table | undefined, ours: (rows: Sample[]) => Sample): string[] {
+  const rowsOf = (t: Table) => Object.entries(t.variants).flatMap(([label, r]) =>
+    r.filter((s) => isRust(s.name)).map((s) => ({ label, me: ours(r), s })),
+  );
+  const t = rowsOf(full).length > 0 || alone === undefined ? full : alone;
+  const rows = rowsOf(t);
+  const peer = 'the Rust wasm-bindgen peer (`bench/peers/rust-verify`)';
+  if (rows.length === 0) return [`Not in this run: ${peer}, not built (\`npm run bench:rust-peer\`).`];
+  const algs = '`BENCH_ALGS=HS256,EdDSA`';
+  const aloneRun = `_This table: a run of the HS256 and EdDSA rows only (${algs}), ${envLine(t.env)}_`;
+  return [
+    ...(t === full ? [] : [aloneRun, '']),
+    `Beside ${peer}: its check of the signature alone over the same signing input (no JWT decode, no claims), ` +
+      "key prepared once; × is the Rust check's median ÷ edgejwt's whole verify, measured in the same run.",
+    '',
+    '| algorithm | edgejwt full verify | Rust Wasm bare check | its median (p25–p75) | × edgejwt |',
+    '|---|---:|---|---:|---:|',
+    ...rows.map(({ label, me, s }) => {
+      const spread = `${formatNs(s.medianNs)} (${formatNs(s.p25Ns)}–${formatNs(s.p75Ns)})`;
+      const crate = s.name.replace(' (Rust Wasm, bare)', '');
+      return `| ${label} | ${formatNs(me.medianNs)} | ${crate} | ${spread} | ${x(s.medianNs / me.medianNs)} |`;
+    }),
+  ];
 }
 // Ratios in Node use verifySync (no promise around the work); the async verify is shown beside it.
 const nodeOurs = (rows: Sample[]) => rows.find((r) => r.name === 'edgejwt verifySync')!;
@@ -161,11 +193,11 @@ function kvVerdict(): string[] {
 
 // --- Node and workerd tables -------------------------------------------------
 if (node) {
-  sum.push('## Full verify per algorithm, Node', '', envLine(node.env, ['jsonwebtoken', '@tsndr/cloudflare-worker-jwt']), '', ...headline(node, nodeOurs, 'verify (async)'), '', ...keyPathLines(node), '', '![ops/s per library, Node](ops-node.svg)', '');
+  sum.push('## Full verify per algorithm, Node', '', envLine(node.env, ['jsonwebtoken', '@tsndr/cloudflare-worker-jwt']), '', ...headline(node, nodeOurs, 'verify (async)'), '', ...rustLines(node, nodeAlone, nodeOurs), '', ...keyPathLines(node), '', '![ops/s per library, Node](ops-node.svg)', '');
   for (const [label, rows] of Object.entries(node.variants)) sum.push(formatTable(`${label} (Node)`, rows, 'edgejwt verifySync'), '');
 } else sum.push('## Full verify per algorithm, Node', '', 'Not run yet: `npm run bench`.', '');
 if (workerd) {
-  sum.push('## Full verify per algorithm, inside workerd', '', envLine(workerd.env), '', ...headline(workerd, workerdOurs), '', ...keyPathLines(workerd), '', '![ops/s per library, workerd](ops-workerd.svg)', '');
+  sum.push('## Full verify per algorithm, inside workerd', '', envLine(workerd.env), '', ...headline(workerd, workerdOurs), '', ...rustLines(workerd, workerdAlone, workerdOurs), '', ...keyPathLines(workerd), '', '![ops/s per library, workerd](ops-workerd.svg)', '');
   for (const [label, rows] of Object.entries(workerd.variants)) sum.push(formatTable(`${label} (workerd)`, rows, rows[0]!.name), '');
 } else sum.push('## Full verify per algorithm, inside workerd', '', 'Not run yet: `npm run bench`.', '');
 
@@ -327,13 +359,13 @@ if (!smoke) {
     '',
     '| command | what it measures | time |',
     '|---|---|---|',
-    '| `npm run bench` | full verify per algorithm vs every peer, in Node and inside workerd; stage breakdown; per-isolate cache hit and size sweep (beside the fast-jwt cache and jose); decode-only; sign per algorithm and JWE encrypt/decrypt; the sign-and-check and session-token tables composed from those | a few minutes |',
+    '| `npm run bench` | full verify per algorithm vs every peer, in Node and inside workerd; stage breakdown; per-isolate cache hit and size sweep (beside the fast-jwt cache and jose); decode-only; sign per algorithm and JWE encrypt/decrypt; the sign-and-check and session-token tables composed from those; for HS256 and EdDSA the bare checks of the Rust wasm-bindgen peer (built on the first run: `npm run bench:rust-peer`, a few minutes once) | a few minutes |',
     '| `npm run bench:isolate` | the route guard vs a no-op Worker, the library alone and a jose guard: first request of a fresh process and of a fresh isolate (30 rounds each, `BENCH_ISOLATES`/`BENCH_PROCESSES` to change), warm p50/p95/p99, KV verify cache, JWKS network vs KV; a CPU profile of the first request by phase | about 4 minutes |',
     '| `npm run bench:load` | `wrangler dev` under autocannon on loopback, 0% and 50% bad tokens | about 2 minutes |',
     '',
   );
-  if (node) speed.push(`## Full verify in Node`, '', `_${envLine(node.env)}_`, '', 'Ratios use edgejwt `verifySync`; its async `verify` is shown beside it. Caches off everywhere.', '', ...headline(node, nodeOurs, 'verify (async)'), '', ...keyPathLines(node), '', '![ops/s per library in Node](../bench/results/ops-node.svg)', '');
-  if (workerd) speed.push(`## Full verify inside workerd`, '', `_${envLine(workerd.env)}_`, '', ...headline(workerd, workerdOurs), '', ...inconsistency(workerd, 'inside workerd').flatMap((l) => [l, '']), ...keyPathLines(workerd), '', '![ops/s per library in workerd](../bench/results/ops-workerd.svg)', '');
+  if (node) speed.push(`## Full verify in Node`, '', `_${envLine(node.env)}_`, '', 'Ratios use edgejwt `verifySync`; its async `verify` is shown beside it. Caches off everywhere.', '', ...headline(node, nodeOurs, 'verify (async)'), '', ...rustLines(node, nodeAlone, nodeOurs), '', ...keyPathLines(node), '', '![ops/s per library in Node](../bench/results/ops-node.svg)', '');
+  if (workerd) speed.push(`## Full verify inside workerd`, '', `_${envLine(workerd.env)}_`, '', ...headline(workerd, workerdOurs), '', ...inconsistency(workerd, 'inside workerd').flatMap((l) => [l, '']), ...rustLines(workerd, workerdAlone, workerdOurs), '', ...keyPathLines(workerd), '', '![ops/s per library in workerd](../bench/results/ops-workerd.svg)', '');
   if (sweep) {
     const hs = sweep.HS256 as Sample[] | undefined;
     const hit = hs?.find((s) => s.name === 'hit, cache 1k full');
