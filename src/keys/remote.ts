@@ -1,8 +1,9 @@
-// A key set fetched from the issuer's jwks_uri: memory, then an optional `store`
-// (e.g. Workers KV), then the network. One fetch in flight, a timeout, a size cap,
-// Cache-Control max-age within bounds, refetch on an unknown kid at most once per
-// cooldown, the last good set served for a bounded time when the issuer fails,
-// and a sequence number so an older response never replaces a newer set.
+// A key set fetched from the issuer's jwks_uri: memory, then the `store` tiers nearest
+// first (e.g. this data centre's Cache API, then Workers KV; tiers.ts), then the network.
+// One fetch in flight, a timeout, a size cap, Cache-Control max-age within bounds, refetch
+// on an unknown kid at most once per cooldown (per data centre when a tier keeps fetch
+// attempts), the last good set from the nearest tier served for a bounded time when the
+// issuer fails, and a sequence number so an older response never replaces a newer set.
 
 import { Deadline, fetchCapped } from './fetch-deadline.js';
 import type { AlgSpec } from '../algorithms.js';
@@ -11,30 +12,11 @@ import type { KeyEntry } from './entry.js';
 import { parseJwks, type JSONWebKeySet } from './local.js';
 import { optionsError } from '../options-error.js';
 import { checkOptionNames, type OptionNames } from '../option-names.js';
-
-export type { JSONWebKeySet };
 import { KEY_SOURCE, pick, type KeySource } from './source.js';
+import type { FetchAttempt, JWKSStore, StoredJWKS } from './store.js';
+import { StoreTiers } from './tiers.js';
 
-/**
- * Where fetched sets are shared beyond this isolate: a cache, never a dependency.
- * `get` returns a set another isolate stored (or undefined) and is given
- * `storeTimeoutDuration` before the network is asked instead; `put` receives the
- * parsed JSON and how long it stays fresh, in seconds, and is never waited for (its
- * promise goes to the `waitUntil` option when one is given). Errors from either
- * are treated as a miss.
- *
- * @example
- * // Workers KV as the store (KV's shortest life is 60 s); the write outlives the response through waitUntil.
- * const store: JWKSStore = {
- *   get: (url) => env.JWKS.get(url, 'json'),
- *   put: (url, jwks, ttl) => env.JWKS.put(url, JSON.stringify(jwks), { expirationTtl: Math.max(60, ttl) }),
- * };
- * const jwks = createRemoteJWKSet(url, { store, waitUntil: (p) => ctx.waitUntil(p) });
- */
-export interface JWKSStore {
-  get(url: string): Promise<JSONWebKeySet | undefined | null> | JSONWebKeySet | undefined | null;
-  put(url: string, jwks: JSONWebKeySet, ttlSeconds: number): Promise<void> | void;
-}
+export type { FetchAttempt, JSONWebKeySet, JWKSStore, StoredJWKS };
 
 /**
  * Options of createRemoteJWKSet; durations in ms, sizes in bytes.
@@ -57,10 +39,11 @@ export interface RemoteJWKSetOptions {
   maxSize?: number;
   /** Accept `kty: "oct"` keys from this set. Off: a published set must never carry HMAC secrets. */
   allowHmac?: boolean;
-  store?: JWKSStore;
-  /** How long `store.get` may take before the network is asked instead, in ms (default 500). */
+  /** Tiers read before the network, nearest first (JWKSStore); each a cache, never a dependency. */
+  store?: JWKSStore | readonly JWKSStore[];
+  /** One deadline over the whole lookup in the stores, all tiers together, in ms (default 500). */
   storeTimeoutDuration?: number;
-  /** Receives each `store.put` promise (e.g. `ctx.waitUntil`): no verify ever waits for a write. */
+  /** Receives each store write (e.g. `ctx.waitUntil`): no verify ever waits for one. */
   waitUntil?: (write: Promise<unknown>) => void;
   headers?: Record<string, string>;
   /** Injected fetch (tests, custom agents). Defaults to globalThis.fetch. */
@@ -78,15 +61,20 @@ export const REMOTE_SET_OPTION_NAMES = {
 interface Installed {
   keys: KeyEntry[];
   seq: number;
+  /** Clock time it was fetched from the issuer (by this isolate or the one that stored it). */
+  fetchedAt: number;
   /** Clock time it stops being fresh. */
   freshUntil: number;
 }
+
+/** A tier entry dated later than this past our clock is refused (a clock that far off is not a cache's). */
+const FUTURE_SKEW_MS = 60_000;
 
 const MAX_AGE = /(?:^|,)\s*max-age\s*=\s*(\d{1,10})\s*(?:,|$)/i;
 
 /**
  * A key set fetched from a URL (build it with createRemoteJWKSet): memory, then the
- * optional store, then the network; one fetch in flight at a time.
+ * store tiers, then the network; one fetch in flight at a time.
  *
  * @example
  * const set = createRemoteJWKSet('https://issuer.example/.well-known/jwks.json');
@@ -96,15 +84,19 @@ const MAX_AGE = /(?:^|,)\s*max-age\s*=\s*(\d{1,10})\s*(?:,|$)/i;
 export class RemoteJWKSet implements KeySource {
   readonly [KEY_SOURCE] = true as const;
   readonly url: string;
-  readonly #o: Required<Omit<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch' | 'waitUntil'>> & Pick<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch' | 'waitUntil'>;
+  readonly #o: Required<Omit<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch' | 'waitUntil'>> &
+    Pick<RemoteJWKSetOptions, 'headers' | 'fetch' | 'waitUntil'>;
+  readonly #tiers: StoreTiers | undefined;
   #set: Installed | undefined;
   #seq = 0;
   #inflight: Promise<Installed> | undefined;
-  /** Clock time of the last network attempt (success or failure). */
+  /** Clock time of the last network attempt (success or failure), this isolate's or one a tier noted. */
   #lastAttempt = -Infinity;
   #lastError: JwtError | undefined;
-  /** The one store read (concurrent loads join it); 'done' once it settled. */
-  #storeRead: Promise<Installed | undefined> | 'done' | undefined;
+  /** The one tier lookup in progress (concurrent loads join it). */
+  #tierRead: Promise<Installed | undefined> | undefined;
+  /** The one unknown-kid refetch in progress (tiers, the shared attempt note, then the network). */
+  #refetch: Promise<Installed> | undefined;
 
   constructor(url: string | URL, options: RemoteJWKSetOptions = {}) {
     const parsed = new URL(String(url));
@@ -122,7 +114,6 @@ export class RemoteJWKSet implements KeySource {
       maxSize: options.maxSize ?? 262_144,
       allowHmac: options.allowHmac === true,
       now: options.now ?? Date.now,
-      store: options.store,
       storeTimeoutDuration: options.storeTimeoutDuration ?? 500,
       waitUntil: options.waitUntil,
       headers: options.headers,
@@ -133,6 +124,19 @@ export class RemoteJWKSet implements KeySource {
       if (typeof v !== 'number' || !(v >= 0) || !Number.isInteger(v)) throw optionsError(k, 'expected an integer, 0 or more');
     }
     if (options.waitUntil !== undefined && typeof options.waitUntil !== 'function') throw optionsError('waitUntil');
+    const stores = options.store === undefined ? [] : Array.isArray(options.store) ? options.store : [options.store];
+    for (const st of stores as unknown[]) {
+      const s = st as Partial<JWKSStore> | null;
+      if (typeof s !== 'object' || s === null || typeof s.get !== 'function' || typeof s.put !== 'function') {
+        throw optionsError('store', 'expected objects with get and put');
+      }
+    }
+    const o = this.#o;
+    this.#tiers = stores.length === 0
+      ? undefined
+      : new StoreTiers([...(stores as JWKSStore[])], {
+        url: this.url, staleMs: o.staleDuration, cooldownMs: o.cooldownDuration, waitUntil: o.waitUntil, now: o.now,
+      });
   }
 
   /** True when a fresh set is in memory (a verify will not wait on I/O for a known kid). */
@@ -155,74 +159,162 @@ export class RemoteJWKSet implements KeySource {
 
   /** Fetch now (single flight), ignoring freshness and the cooldown. */
   reload(): Promise<void> {
-    return this.#fetchShared().then(() => undefined);
+    return this.#fetchShared(false).then(() => undefined);
   }
 
-  // An unknown kid may mean the issuer rotated: refetch, at most once per cooldown.
+  // An unknown kid may mean the issuer rotated: refetch, at most once per cooldown
+  // (per data centre when a tier keeps fetch attempts).
   #afterMiss(spec: AlgSpec, kid: string | undefined): Promise<KeyEntry> {
     const now = this.#o.now();
-    if (this.#inflight === undefined && now - this.#lastAttempt < this.#o.cooldownDuration) {
+    if (this.#inflight === undefined && this.#refetch === undefined && now - this.#lastAttempt < this.#o.cooldownDuration) {
       return Promise.reject(new JwtError('ERR_JWKS_NO_MATCHING_KEY'));
     }
-    return this.#fetchShared().then((s) => {
+    let p = this.#refetch;
+    if (p === undefined) {
+      p = this.#refetchOnce();
+      this.#refetch = p;
+      const clear = (): void => {
+        if (this.#refetch === p) this.#refetch = undefined;
+      };
+      p.then(clear, clear);
+    }
+    return p.then((s) => {
       const key = pick(s.keys, spec, kid, this.#o.allowHmac);
       if (key === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
       return key;
     });
   }
 
-  // No fresh set in memory: the store first (once per isolate), then the network;
-  // on failure, the last good set while it is within the stale window.
-  async #load(): Promise<Installed> {
-    if (this.#o.store !== undefined && this.#storeRead !== 'done') {
-      // Once per set: the first load reads the store, concurrent ones wait for that read.
-      let read = this.#storeRead;
-      if (read === undefined) {
-        read = this.#readStore().finally(() => {
-          this.#storeRead = 'done';
-        });
-        this.#storeRead = read;
-      }
-      const fromStore = await read;
-      if (fromStore !== undefined) return fromStore;
-    }
-    const now = this.#o.now();
-    const last = this.#set;
-    if (this.#inflight === undefined && now - this.#lastAttempt < this.#o.cooldownDuration && this.#lastError !== undefined) {
-      // The issuer failed moments ago: do not hammer it.
-      if (last !== undefined && now < last.freshUntil + this.#o.staleDuration) return last;
-      throw this.#lastError;
-    }
+  // Another isolate may hold the rotated set already; else one isolate of the place
+  // wins the attempt note and fetches, and the others refuse the kid until the cooldown ends.
+  async #refetchOnce(): Promise<Installed> {
+    const tiers = this.#tiers;
+    if (tiers === undefined) return this.#fetchShared(false);
+    const before = this.#set;
+    const deadline = new Deadline(this.#o.storeTimeoutDuration);
     try {
-      return await this.#fetchShared();
-    } catch (error) {
-      if (last !== undefined && this.#o.now() < last.freshUntil + this.#o.staleDuration) return last;
-      throw error;
+      const newer = await this.#fromTiers(tiers, deadline);
+      if (newer !== undefined && newer !== before && this.#o.now() < newer.freshUntil) {
+        this.#lastAttempt = Math.max(this.#lastAttempt, newer.fetchedAt);
+        return newer;
+      }
+      if (tiers.shared && !(await this.#claim(tiers, deadline))) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
+    } finally {
+      deadline.clear();
+    }
+    return this.#fetchShared(tiers.shared);
+  }
+
+  // Read the last attempt; when none is recent, note ours and read it back: only the
+  // isolate whose note stands fetches (a lost race lets two through, not a hundred).
+  async #claim(tiers: StoreTiers, deadline: Deadline): Promise<boolean> {
+    try {
+      const note = await tiers.lastAttempt(deadline);
+      const now = this.#o.now();
+      if (note !== undefined && now - note.at < this.#o.cooldownDuration) {
+        this.#lastAttempt = Math.max(this.#lastAttempt, note.at);
+        return false;
+      }
+      const mine: FetchAttempt = { at: now, id: crypto.randomUUID(), failed: false };
+      await deadline.race(tiers.noteAttempt(mine));
+      const back = await tiers.lastAttempt(deadline);
+      if (back !== undefined && back.id !== mine.id) {
+        this.#lastAttempt = Math.max(this.#lastAttempt, back.at);
+        return false;
+      }
+      return true;
+    } catch {
+      // A tier that does not answer in time: the per-isolate bound still holds.
+      return true;
     }
   }
 
-  // The store is a cache: a read that does not answer within its deadline is a miss.
-  async #readStore(): Promise<Installed | undefined> {
-    const seq = ++this.#seq;
+  // No fresh set in memory: the tiers, then the network; on failure (ours, or one a
+  // tier noted within the cooldown), the newest set we hold while it is within the stale window.
+  async #load(): Promise<Installed> {
+    if (!this.#coolingAfterFailure() && this.#tiers !== undefined) {
+      let read = this.#tierRead;
+      if (read === undefined) {
+        read = this.#readTiers(this.#tiers);
+        this.#tierRead = read;
+        const clear = (): void => {
+          if (this.#tierRead === read) this.#tierRead = undefined;
+        };
+        read.then(clear, clear);
+      }
+      const fresh = await read;
+      if (fresh !== undefined) return fresh;
+    }
+    if (this.#coolingAfterFailure()) {
+      // The issuer failed moments ago (here or elsewhere): do not hammer it.
+      return this.#staleOr(this.#lastError!);
+    }
+    try {
+      return await this.#fetchShared(false);
+    } catch (error) {
+      return this.#staleOr(error);
+    }
+  }
+
+  #coolingAfterFailure(): boolean {
+    const since = this.#o.now() - this.#lastAttempt;
+    return this.#inflight === undefined && this.#lastError !== undefined && since < this.#o.cooldownDuration;
+  }
+
+  #staleOr(error: unknown): Installed {
+    const last = this.#set;
+    if (last !== undefined && this.#o.now() < last.freshUntil + this.#o.staleDuration) return last;
+    throw error;
+  }
+
+  // A fresh set from the tiers, or undefined; on the way, a failure another isolate
+  // noted within the cooldown becomes ours (no fetch until it ends).
+  async #readTiers(tiers: StoreTiers): Promise<Installed | undefined> {
     const deadline = new Deadline(this.#o.storeTimeoutDuration);
     try {
-      const jwks = await deadline.race(Promise.resolve().then(() => this.#o.store!.get(this.url)));
-      if (jwks === undefined || jwks === null) return undefined;
-      const keys = parseJwks(jwks);
-      const now = this.#o.now();
-      // The store expires its own entries; trust a stored set for the minimum age, then ask again.
-      return this.#install({ keys, seq, freshUntil: now + this.#o.cacheMinAge });
-    } catch {
+      const got = await this.#fromTiers(tiers, deadline);
+      if (got !== undefined && this.#o.now() < got.freshUntil) return got;
+      if (!tiers.shared || deadline.passed) return undefined;
+      const note = await tiers.lastAttempt(deadline).catch(() => undefined);
+      if (note?.failed === true && this.#o.now() - note.at < this.#o.cooldownDuration && note.at > this.#lastAttempt) {
+        this.#lastAttempt = note.at;
+        this.#lastError = new JwtError('ERR_JWKS_FETCH_FAILED', { reason: 'the last fetch from this data centre failed' });
+      }
       return undefined;
     } finally {
       deadline.clear();
     }
   }
 
-  #fetchShared(): Promise<Installed> {
+  // The tiers' best entry, installed when it is newer than the set in memory; what is
+  // in memory afterwards (undefined when nothing is).
+  async #fromTiers(tiers: StoreTiers, deadline: Deadline): Promise<Installed | undefined> {
+    const seq = ++this.#seq;
+    const entry = await tiers.read(deadline);
+    if (entry === undefined) return this.#set;
+    const now = this.#o.now();
+    if (entry.fetchedAt > now + FUTURE_SKEW_MS) return this.#set;
+    if (this.#set !== undefined && this.#set.fetchedAt >= entry.fetchedAt) return this.#set;
+    let keys: KeyEntry[];
+    try {
+      keys = parseJwks(entry.jwks);
+    } catch {
+      return this.#set;
+    }
+    // Whatever a tier claims, a set is never fresh longer than cacheMaxAge after its fetch.
+    const freshUntil = Math.min(entry.freshUntil, entry.fetchedAt + this.#o.cacheMaxAge);
+    return this.#install({ keys, seq, fetchedAt: entry.fetchedAt, freshUntil });
+  }
+
+  // `noted`: the attempt is already in the shared tier (a won claim); else it is noted here.
+  #fetchShared(noted: boolean): Promise<Installed> {
     if (this.#inflight !== undefined) return this.#inflight;
     const seq = ++this.#seq;
-    this.#lastAttempt = this.#o.now();
+    const at = this.#o.now();
+    this.#lastAttempt = at;
+    const id = crypto.randomUUID();
+    const tiers = this.#tiers;
+    if (tiers?.shared === true && !noted) tiers.handOff(tiers.noteAttempt({ at, id, failed: false }));
     const p = this.#fetchOnce(seq).then(
       (s) => {
         this.#lastError = undefined;
@@ -231,6 +323,8 @@ export class RemoteJWKSet implements KeySource {
       (error: unknown) => {
         const e = error instanceof JwtError ? error : new JwtError('ERR_JWKS_FETCH_FAILED', { cause: error });
         this.#lastError = e;
+        // The other isolates of this place serve their stale set instead of asking again.
+        if (tiers?.shared === true) tiers.handOff(tiers.noteAttempt({ at, id, failed: true }));
         throw e;
       },
     );
@@ -261,23 +355,10 @@ export class RemoteJWKSet implements KeySource {
     const keys = parseJwks(json);
     const now = this.#o.now();
     const ttl = this.#ttl(cacheControl);
-    const installed = this.#install({ keys, seq, freshUntil: now + ttl });
-    if (this.#o.store !== undefined && installed.seq === seq) this.#writeStore(json as JSONWebKeySet, Math.ceil(ttl / 1000));
+    const installed = this.#install({ keys, seq, fetchedAt: now, freshUntil: now + ttl });
+    // Never awaited: a failed write only costs another isolate a fetch.
+    if (installed.seq === seq) this.#tiers?.write({ jwks: json as JSONWebKeySet, fetchedAt: now, freshUntil: now + ttl });
     return installed;
-  }
-
-  // Never awaited: a write that hangs or fails must not hold the verifies that fetched.
-  #writeStore(jwks: JSONWebKeySet, ttlSeconds: number): void {
-    const store = this.#o.store!;
-    // The set in memory is already good; a failed write only costs another isolate a fetch.
-    const write = Promise.resolve()
-      .then(() => store.put(this.url, jwks, ttlSeconds))
-      .catch(() => undefined);
-    try {
-      this.#o.waitUntil?.(write);
-    } catch {
-      // A waitUntil that throws (the request already ended) loses the write, nothing else.
-    }
   }
 
   #ttl(cacheControl: string | null): number {
@@ -295,7 +376,7 @@ export class RemoteJWKSet implements KeySource {
   // it dropped is retired, so no cache serves what it proved (KeyEntry.validUntil).
   #install(candidate: Installed): Installed {
     const current = this.#set;
-    if (current !== undefined && current.seq > candidate.seq) return current;
+    if (current !== undefined && (current.seq > candidate.seq || current.fetchedAt > candidate.fetchedAt)) return current;
     const keys = current === undefined ? candidate.keys : carryOver(current.keys, candidate.keys);
     for (const k of keys) k.validUntil = candidate.freshUntil;
     const installed = { ...candidate, keys };
