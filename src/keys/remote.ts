@@ -95,8 +95,8 @@ export class RemoteJWKSet implements KeySource {
   #lastError: JwtError | undefined;
   /** The one tier lookup in progress (concurrent loads join it). */
   #tierRead: Promise<Installed | undefined> | undefined;
-  /** The one unknown-kid refetch in progress (tiers, the shared attempt note, then the network). */
-  #refetch: Promise<Installed> | undefined;
+  /** The one refresh beyond memory in progress (tiers, the place's claim, the network). */
+  #refresh: Promise<Installed> | undefined;
 
   constructor(url: string | URL, options: RemoteJWKSetOptions = {}) {
     const parsed = new URL(String(url));
@@ -135,7 +135,13 @@ export class RemoteJWKSet implements KeySource {
     this.#tiers = stores.length === 0
       ? undefined
       : new StoreTiers([...(stores as JWKSStore[])], {
-        url: this.url, staleMs: o.staleDuration, cooldownMs: o.cooldownDuration, waitUntil: o.waitUntil, now: o.now,
+        url: this.url,
+        staleMs: o.staleDuration,
+        cooldownMs: o.cooldownDuration,
+        fetchMs: o.timeoutDuration,
+        lookupMs: o.storeTimeoutDuration,
+        waitUntil: o.waitUntil,
+        now: o.now,
       });
   }
 
@@ -159,74 +165,21 @@ export class RemoteJWKSet implements KeySource {
 
   /** Fetch now (single flight), ignoring freshness and the cooldown. */
   reload(): Promise<void> {
-    return this.#fetchShared(false).then(() => undefined);
+    return this.#fetchShared(undefined).then(() => undefined);
   }
 
-  // An unknown kid may mean the issuer rotated: refetch, at most once per cooldown
-  // (per data centre when a tier keeps fetch attempts).
+  // An unknown kid may mean the issuer rotated: look again, at most once per cooldown
+  // per isolate (and fetch at most once per cooldown per place where a tier keeps attempts).
   #afterMiss(spec: AlgSpec, kid: string | undefined): Promise<KeyEntry> {
     const now = this.#o.now();
-    if (this.#inflight === undefined && this.#refetch === undefined && now - this.#lastAttempt < this.#o.cooldownDuration) {
+    if (this.#refresh === undefined && now - this.#lastAttempt < this.#o.cooldownDuration) {
       return Promise.reject(new JwtError('ERR_JWKS_NO_MATCHING_KEY'));
     }
-    let p = this.#refetch;
-    if (p === undefined) {
-      p = this.#refetchOnce();
-      this.#refetch = p;
-      const clear = (): void => {
-        if (this.#refetch === p) this.#refetch = undefined;
-      };
-      p.then(clear, clear);
-    }
-    return p.then((s) => {
+    return this.#refreshShared(true).then((s) => {
       const key = pick(s.keys, spec, kid, this.#o.allowHmac);
       if (key === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
       return key;
     });
-  }
-
-  // Another isolate may hold the rotated set already; else one isolate of the place
-  // wins the attempt note and fetches, and the others refuse the kid until the cooldown ends.
-  async #refetchOnce(): Promise<Installed> {
-    const tiers = this.#tiers;
-    if (tiers === undefined) return this.#fetchShared(false);
-    const before = this.#set;
-    const deadline = new Deadline(this.#o.storeTimeoutDuration);
-    try {
-      const newer = await this.#fromTiers(tiers, deadline);
-      if (newer !== undefined && newer !== before && this.#o.now() < newer.freshUntil) {
-        this.#lastAttempt = Math.max(this.#lastAttempt, newer.fetchedAt);
-        return newer;
-      }
-      if (tiers.shared && !(await this.#claim(tiers, deadline))) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
-    } finally {
-      deadline.clear();
-    }
-    return this.#fetchShared(tiers.shared);
-  }
-
-  // Read the last attempt; when none is recent, note ours and read it back: only the
-  // isolate whose note stands fetches (a lost race lets two through, not a hundred).
-  async #claim(tiers: StoreTiers, deadline: Deadline): Promise<boolean> {
-    try {
-      const note = await tiers.lastAttempt(deadline);
-      const now = this.#o.now();
-      if (note !== undefined && now - note.at < this.#o.cooldownDuration) {
-        this.#lastAttempt = Math.max(this.#lastAttempt, note.at);
-        return false;
-      }
-      const mine: FetchAttempt = { at: now, id: crypto.randomUUID(), failed: false };
-      await deadline.race(tiers.noteAttempt(mine));
-      const back = await tiers.lastAttempt(deadline);
-      if (back !== undefined && back.id !== mine.id) {
-        this.#lastAttempt = Math.max(this.#lastAttempt, back.at);
-        return false;
-      }
-      return true;
-    } catch {
-      // A tier that does not answer in time: the per-isolate bound still holds.
-      return true;
-    }
   }
 
   // No fresh set in memory: the tiers, then the network; on failure (ours, or one a
@@ -245,12 +198,10 @@ export class RemoteJWKSet implements KeySource {
       const fresh = await read;
       if (fresh !== undefined) return fresh;
     }
-    if (this.#coolingAfterFailure()) {
-      // The issuer failed moments ago (here or elsewhere): do not hammer it.
-      return this.#staleOr(this.#lastError!);
-    }
+    // The issuer failed moments ago (here or elsewhere): do not hammer it.
+    if (this.#coolingAfterFailure()) return this.#staleOr(this.#lastError!);
     try {
-      return await this.#fetchShared(false);
+      return await this.#refreshShared(false);
     } catch (error) {
       return this.#staleOr(error);
     }
@@ -267,64 +218,101 @@ export class RemoteJWKSet implements KeySource {
     throw error;
   }
 
-  // A fresh set from the tiers, or undefined; on the way, a failure another isolate
-  // noted within the cooldown becomes ours (no fetch until it ends).
   async #readTiers(tiers: StoreTiers): Promise<Installed | undefined> {
     const deadline = new Deadline(this.#o.storeTimeoutDuration);
     try {
-      const got = await this.#fromTiers(tiers, deadline);
-      if (got !== undefined && this.#o.now() < got.freshUntil) return got;
-      if (!tiers.shared || deadline.passed) return undefined;
-      const note = await tiers.lastAttempt(deadline).catch(() => undefined);
-      if (note?.failed === true && this.#o.now() - note.at < this.#o.cooldownDuration && note.at > this.#lastAttempt) {
-        this.#lastAttempt = note.at;
-        this.#lastError = new JwtError('ERR_JWKS_FETCH_FAILED', { reason: 'the last fetch from this data centre failed' });
-      }
-      return undefined;
+      const entry = await tiers.read(deadline);
+      const got = entry === undefined ? this.#set : this.#adopt(entry);
+      return got !== undefined && this.#o.now() < got.freshUntil ? got : undefined;
     } finally {
       deadline.clear();
     }
   }
 
-  // The tiers' best entry, installed when it is newer than the set in memory; what is
-  // in memory afterwards (undefined when nothing is).
-  async #fromTiers(tiers: StoreTiers, deadline: Deadline): Promise<Installed | undefined> {
-    const seq = ++this.#seq;
-    const entry = await tiers.read(deadline);
-    if (entry === undefined) return this.#set;
+  #refreshShared(forKid: boolean): Promise<Installed> {
+    if (this.#refresh !== undefined) return this.#refresh;
+    const p = this.#refreshOnce(forKid);
+    this.#refresh = p;
+    const clear = (): void => {
+      if (this.#refresh === p) this.#refresh = undefined;
+    };
+    p.then(clear, clear);
+    return p;
+  }
+
+  // Beyond memory: for an unknown kid, a newer set another isolate stored; then, where a
+  // tier keeps attempts, one isolate of the place claims the fetch and the others wait
+  // for what it stores (or its failure), no longer than its fetch may take.
+  async #refreshOnce(forKid: boolean): Promise<Installed> {
+    this.#lastAttempt = this.#o.now();
+    const tiers = this.#tiers;
+    if (tiers === undefined) return this.#fetchShared(undefined);
+    const before = this.#set;
+    const newer = (s: Installed | undefined): s is Installed => s !== undefined && s !== before && this.#o.now() < s.freshUntil;
+    if (forKid) {
+      const got = await this.#readTiers(tiers);
+      if (newer(got)) return got;
+    }
+    if (!tiers.shared) return this.#fetchShared(undefined);
+    const claim = await tiers.claim();
+    if (claim.won) return this.#fetchShared(claim.id);
+    const other = await tiers.awaitOther(claim.note, (e) => {
+      const s = this.#adopt(e);
+      return newer(s) ? s : undefined;
+    });
+    if (other !== undefined && !('id' in other)) return other;
+    if (other?.outcome === 'failed') {
+      // Its fetch failed: the same answer as our own failure, for the cooldown.
+      this.#lastAttempt = Math.max(this.#lastAttempt, other.at);
+      this.#lastError = new JwtError('ERR_JWKS_FETCH_FAILED', { reason: 'the last fetch from this place failed' });
+      throw this.#lastError;
+    }
+    // Its fetch succeeded with nothing newer for us: the kid is not in the set.
+    if (forKid && before !== undefined) return before;
+    // It succeeded but its set is not here (a lost write): ask ourselves. No outcome in time: give up.
+    if (other !== undefined) return this.#fetchShared(undefined);
+    throw new JwtError('ERR_JWKS_TIMEOUT');
+  }
+
+  // A tier's entry, installed when it is newer than the set in memory; what memory holds afterwards.
+  #adopt(entry: StoredJWKS): Installed | undefined {
     const now = this.#o.now();
-    if (entry.fetchedAt > now + FUTURE_SKEW_MS) return this.#set;
-    if (this.#set !== undefined && this.#set.fetchedAt >= entry.fetchedAt) return this.#set;
+    const current = this.#set;
+    if (entry.fetchedAt > now + FUTURE_SKEW_MS) return current;
+    if (current !== undefined && current.fetchedAt >= entry.fetchedAt) return current;
     let keys: KeyEntry[];
     try {
       keys = parseJwks(entry.jwks);
     } catch {
-      return this.#set;
+      return current;
     }
     // Whatever a tier claims, a set is never fresh longer than cacheMaxAge after its fetch.
     const freshUntil = Math.min(entry.freshUntil, entry.fetchedAt + this.#o.cacheMaxAge);
-    return this.#install({ keys, seq, fetchedAt: entry.fetchedAt, freshUntil });
+    const installed = this.#install({ keys, seq: ++this.#seq, fetchedAt: entry.fetchedAt, freshUntil });
+    if (now < installed.freshUntil) this.#lastError = undefined;
+    return installed;
   }
 
-  // `noted`: the attempt is already in the shared tier (a won claim); else it is noted here.
-  #fetchShared(noted: boolean): Promise<Installed> {
+  // `claimed`: the id of the note a won claim wrote; without one the attempt is noted here.
+  // The outcome is noted too, so the place's other isolates stop waiting (or serve stale).
+  #fetchShared(claimed: string | undefined): Promise<Installed> {
     if (this.#inflight !== undefined) return this.#inflight;
     const seq = ++this.#seq;
     const at = this.#o.now();
     this.#lastAttempt = at;
-    const id = crypto.randomUUID();
-    const tiers = this.#tiers;
-    if (tiers?.shared === true && !noted) tiers.handOff(tiers.noteAttempt({ at, id, failed: false }));
+    const id = claimed ?? crypto.randomUUID();
+    const tiers = this.#tiers?.shared === true ? this.#tiers : undefined;
+    if (tiers !== undefined && claimed === undefined) tiers.handOff(tiers.noteAttempt({ at, id }));
     const p = this.#fetchOnce(seq).then(
       (s) => {
         this.#lastError = undefined;
+        tiers?.handOff(tiers.noteAttempt({ at, id, outcome: 'ok' }));
         return s;
       },
       (error: unknown) => {
         const e = error instanceof JwtError ? error : new JwtError('ERR_JWKS_FETCH_FAILED', { cause: error });
         this.#lastError = e;
-        // The other isolates of this place serve their stale set instead of asking again.
-        if (tiers?.shared === true) tiers.handOff(tiers.noteAttempt({ at, id, failed: true }));
+        tiers?.handOff(tiers.noteAttempt({ at, id, outcome: 'failed' }));
         throw e;
       },
     );

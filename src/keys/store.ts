@@ -24,17 +24,19 @@ export interface StoredJWKS {
 }
 
 /**
- * The last time an isolate sharing the store asked the issuer for a set, so that an
- * unknown `kid` or a failure costs one fetch per cooldown per place, not per isolate.
+ * The last time an isolate sharing the store asked the issuer for a set, and how it
+ * went, so that refetches (an unknown `kid`, an expired set, a failure) cost one fetch
+ * per cooldown per place, not one per isolate.
  *
  * @example
- * const note: FetchAttempt = { at: Date.now(), id: crypto.randomUUID(), failed: false };
+ * const note: FetchAttempt = { at: Date.now(), id: crypto.randomUUID() }; // in flight
  */
 export interface FetchAttempt {
   at: number;
   /** Random, so that the isolate that wrote a note can tell it from another's. */
   id: string;
-  failed: boolean;
+  /** Absent while the fetch is in flight. */
+  outcome?: 'ok' | 'failed';
 }
 
 /**
@@ -78,6 +80,7 @@ export function storedEntry(value: unknown): StoredJWKS | undefined {
 export function fetchAttempt(value: unknown): FetchAttempt | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Partial<FetchAttempt>;
-  if (!Number.isFinite(v.at) || typeof v.id !== 'string' || typeof v.failed !== 'boolean') return undefined;
-  return { at: v.at!, id: v.id, failed: v.failed };
+  if (!Number.isFinite(v.at) || typeof v.id !== 'string') return undefined;
+  if (v.outcome !== undefined && v.outcome !== 'ok' && v.outcome !== 'failed') return undefined;
+  return v.outcome === undefined ? { at: v.at!, id: v.id } : { at: v.at!, id: v.id, outcome: v.outcome };
 }

@@ -4,8 +4,13 @@
 // fallback. Writes go to every tier and are handed to waitUntil, never awaited by a
 // verify. The first tier that keeps fetch attempts is where isolates coordinate.
 
-import type { Deadline } from './fetch-deadline.js';
+import { Deadline } from './fetch-deadline.js';
 import { fetchAttempt, storedEntry, type FetchAttempt, type JWKSStore, type StoredJWKS } from './store.js';
+
+/** The least wait between writing a claim and reading it back, ms. */
+const SETTLE_MS = 5;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export interface TierSettings {
   url: string;
@@ -13,6 +18,10 @@ export interface TierSettings {
   staleMs: number;
   /** How long an attempt note matters (cooldownDuration), ms. */
   cooldownMs: number;
+  /** How long a fetch may take (timeoutDuration): an in-flight note older than this was abandoned, ms. */
+  fetchMs: number;
+  /** The one deadline over a lookup in the tiers (storeTimeoutDuration), ms. */
+  lookupMs: number;
   waitUntil: ((write: Promise<unknown>) => void) | undefined;
   now: () => number;
 }
@@ -77,6 +86,64 @@ export class StoreTiers {
     if (notes === undefined) return Promise.resolve();
     const ttl = Math.ceil(this.#s.cooldownMs / 1000) + 1;
     return Promise.resolve().then(() => notes.putAttempt!(this.#s.url, attempt, ttl));
+  }
+
+  /**
+   * Claim the next fetch for this place: read the last note; unless it still stands,
+   * write ours and read it back. Only the isolate whose note stands fetches (a lost
+   * race lets two through, not a hundred). A tier that does not answer: we fetch.
+   */
+  async claim(): Promise<{ won: true; id: string } | { won: false; note: FetchAttempt }> {
+    const id = crypto.randomUUID();
+    const deadline = new Deadline(this.#s.lookupMs);
+    try {
+      const note = await this.lastAttempt(deadline);
+      if (note !== undefined && this.#stands(note)) return { won: false, note };
+      const started = Date.now();
+      await deadline.race(this.noteAttempt({ at: this.#s.now(), id }));
+      // Let notes written in the same instant land before reading back: the last one stands.
+      await deadline.race(sleep(Math.max(SETTLE_MS, Date.now() - started)));
+      const back = await this.lastAttempt(deadline);
+      return back !== undefined && back.id !== id ? { won: false, note: back } : { won: true, id };
+    } catch {
+      return { won: true, id };
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  /**
+   * Another isolate holds the claim: wait (polling the shared tier, at most its fetch
+   * timeout and one lookup) until `accept` takes the set it stores (returned), or its
+   * note has an outcome and nothing `accept` takes is here (the note is returned).
+   * Undefined: no outcome in time.
+   */
+  async awaitOther<T>(note: FetchAttempt, accept: (e: StoredJWKS) => T | undefined): Promise<T | FetchAttempt | undefined> {
+    const notes = this.#notes!;
+    const deadline = new Deadline(this.#s.fetchMs + this.#s.lookupMs);
+    try {
+      let current = note;
+      for (let delay = 10; ; delay = Math.min(2 * delay, 500)) {
+        if (current.outcome === 'failed') return current;
+        const entry = storedEntry(await deadline.race(Promise.resolve().then(() => notes.get(this.#s.url))));
+        const taken = entry === undefined ? undefined : accept(entry);
+        if (taken !== undefined) return taken;
+        if (current.outcome === 'ok') return current;
+        await deadline.race(sleep(delay));
+        current = (await this.lastAttempt(deadline)) ?? current;
+      }
+    } catch {
+      return undefined;
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  // Within the cooldown, and when still in flight, not yet abandoned.
+  #stands(note: FetchAttempt): boolean {
+    const age = this.#s.now() - note.at;
+    if (age >= this.#s.cooldownMs) return false;
+    return note.outcome !== undefined || age < this.#s.fetchMs + this.#s.lookupMs;
   }
 
   /** Hand a write that nobody waits for to waitUntil. */
