@@ -398,6 +398,7 @@ for (const [i, peer] of PEERS.entries()) {
     kvCostPerM: +(((r.kv.reads / r.requests) * 1e6 * KV_PRICE.readPerMillion + (r.kv.writes / r.requests) * 1e6 * KV_PRICE.writePerMillion) / 1e6).toFixed(4),
     dropSeconds: r.lastOldKidPass === -Infinity ? 0 : Math.round((r.lastOldKidPass - DROP_AT) / 1000),
     outagePassPct: +((100 * o.passed) / o.requests).toFixed(2),
+    outageFirstP50: +pct(o.firstMs, 50).toFixed(1),
     outageFirstP99: +pct(o.firstMs, 99).toFixed(0),
     outageFetchesPerMin: +perMinute(o.fetches, OUTAGE[0], OUTAGE[1]).toFixed(1),
     outageFirstFail: o.firstFailedAt === Infinity ? 'none' : `${((o.firstFailedAt - OUTAGE[0]) / 1000).toFixed(0)} s`,
