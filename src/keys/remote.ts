@@ -248,7 +248,8 @@ export class RemoteJWKSet implements KeySource {
     const tiers = this.#tiers;
     if (tiers === undefined) return this.#fetchShared(undefined);
     const before = this.#set;
-    const newer = (s: Installed | undefined): s is Installed => s !== undefined && s !== before && this.#o.now() < s.freshUntil;
+    const newer = (s: Installed | undefined): s is Installed =>
+      s !== undefined && s !== before && this.#o.now() < s.freshUntil;
     if (forKid) {
       const got = await this.#readTiers(tiers);
       if (newer(got)) return got;

@@ -53,8 +53,8 @@ export class Sealer {
     if (tag === undefined || tag.length !== 32) return undefined;
     const json = value.slice(dot + 1);
     // crypto.subtle.verify compares in constant time.
-    const ok = await crypto.subtle.verify('HMAC', this.#key, tag as BufferSource, bound(cacheKey, json) as BufferSource);
-    return ok ? json : undefined;
+    const signed = bound(cacheKey, json) as BufferSource;
+    return (await crypto.subtle.verify('HMAC', this.#key, tag as BufferSource, signed)) ? json : undefined;
   }
 
   /** A keyed digest, for identifiers derived from secrets or names (never the secret itself). */

@@ -118,7 +118,10 @@ export class StoreTiers {
    * note has an outcome and nothing `accept` takes is here (the note is returned).
    * Undefined: no outcome in time.
    */
-  async awaitOther<T>(note: FetchAttempt, accept: (e: StoredJWKS) => T | undefined): Promise<T | FetchAttempt | undefined> {
+  async awaitOther<T>(
+    note: FetchAttempt,
+    accept: (e: StoredJWKS) => T | undefined,
+  ): Promise<T | FetchAttempt | undefined> {
     const notes = this.#notes!;
     const deadline = new Deadline(this.#s.fetchMs + this.#s.lookupMs);
     try {

@@ -2,7 +2,15 @@
 // cache (a spec-like Cache API fake) -> a KV-like store -> the issuer; one deadline over
 // the lookup; freshness carried by every tier; refetches bounded per data centre.
 import { describe, expect, it } from 'vitest';
-import { cacheApiStore, createRemoteJWKSet, createSealer, createVerifier, type JWK, type JWKSStore } from '../../src/index.js';
+import {
+  cacheApiStore,
+  createRemoteJWKSet,
+  createSealer,
+  createVerifier,
+  type JWK,
+  type JWKSStore,
+  type RemoteJWKSetOptions,
+} from '../../src/index.js';
 import { claims, codeOf, generate, mint, nowDate, type KeyPair } from './jwt-mint.js';
 import { FakeCache } from './fake-cache.js';
 
@@ -54,6 +62,10 @@ function writes() {
 
 const verifierOf = (jwks: ReturnType<typeof createRemoteJWKSet>) =>
   createVerifier({ algorithms: ['EdDSA'], jwks, currentDate: nowDate, cache: false });
+
+/** A fresh isolate's verifier: a new remote set over the shared tiers. */
+const fresh = (options: RemoteJWKSetOptions) => verifierOf(createRemoteJWKSet(URL_, options));
+const sealed = async (cache: FakeCache) => cacheApiStore({ seal: await createSealer(SECRET), cache });
 
 describe('store tiers', () => {
   it('nearest tier first; a set found farther is copied nearer; a fresh isolate makes no fetch', async () => {
@@ -108,7 +120,7 @@ describe('store tiers', () => {
       const [a, b] = [await keyWithKid('a'), await keyWithKid('b')];
       const c = clock();
       const idp = issuer([a.jwk, b.jwk], 600);
-      const store = tier === 'cache-api' ? cacheApiStore({ seal: await createSealer(SECRET), cache: new FakeCache(c.now) }) : kvLike();
+      const store = tier === 'cache-api' ? await sealed(new FakeCache(c.now)) : kvLike();
       const w = writes();
       const options = { fetch: idp.fn, now: c.now, store, waitUntil: w.waitUntil };
       const tb = await mint(b, claims(), { kid: 'b' });
@@ -120,7 +132,7 @@ describe('store tiers', () => {
       expect(await codeOf(() => verifierOf(createRemoteJWKSet(URL_, options)).verify(tb))).toBe('OK');
       c.advance(2_000);
       // ...past it, the stored set is stale: the issuer is asked, and b is gone.
-      expect(await codeOf(() => verifierOf(createRemoteJWKSet(URL_, options)).verify(tb))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+      expect(await codeOf(() => fresh(options).verify(tb))).toBe('ERR_JWKS_NO_MATCHING_KEY');
       expect(idp.calls).toBe(2);
     });
   }
@@ -153,9 +165,11 @@ describe('store tiers', () => {
 describe('Cache API tier', () => {
   it('refuses to be built without a seal, and without a cache where there is no caches.default', async () => {
     expect(await codeOf(async () => cacheApiStore({} as never))).toBe('ERR_OPTIONS_INVALID');
-    expect(await codeOf(async () => cacheApiStore({ seal: undefined as never, cache: new FakeCache() }))).toBe('ERR_OPTIONS_INVALID');
+    const noSeal = { seal: undefined as never, cache: new FakeCache() };
+    expect(await codeOf(async () => cacheApiStore(noSeal))).toBe('ERR_OPTIONS_INVALID');
     const hasDefault = (globalThis as { caches?: { default?: unknown } }).caches?.default !== undefined;
-    if (!hasDefault) expect(await codeOf(async () => cacheApiStore({ seal: await createSealer(SECRET) }))).toBe('ERR_OPTIONS_INVALID');
+    const seal = await createSealer(SECRET);
+    if (!hasDefault) expect(await codeOf(async () => cacheApiStore({ seal }))).toBe('ERR_OPTIONS_INVALID');
     expect(await codeOf(() => createSealer(new Uint8Array(16)))).toBe('ERR_OPTIONS_INVALID');
     expect(await codeOf(() => createSealer('not base64url!'))).toBe('ERR_OPTIONS_INVALID');
   });
@@ -175,7 +189,7 @@ describe('Cache API tier', () => {
     // Another Worker of the zone swaps in its own key, keeping the seal's prefix.
     cache.tamper(key!, (body) => body.replace(JSON.stringify(a.jwk.x), JSON.stringify(evil.jwk.x)));
     const forged = await mint(evil, claims(), { kid: 'a' });
-    expect(await codeOf(() => verifierOf(createRemoteJWKSet(URL_, options)).verify(forged))).toBe('ERR_JWS_SIGNATURE_INVALID');
+    expect(await codeOf(() => fresh(options).verify(forged))).toBe('ERR_JWS_SIGNATURE_INVALID');
     expect(idp.calls).toBe(2); // the entry did not open: the issuer was asked
     // An entry sealed under another secret does not open either.
     const other = cacheApiStore({ seal: await createSealer(new Uint8Array(32).fill(1)), cache });
@@ -186,8 +200,8 @@ describe('Cache API tier', () => {
     const a = await keyWithKid('a');
     const cache = new FakeCache();
     const w = writes();
-    const set = createRemoteJWKSet(URL_, { fetch: issuer([a.jwk]).fn, store: cacheApiStore({ seal: await createSealer(SECRET), cache }), waitUntil: w.waitUntil });
-    await verifierOf(set).verify(await mint(a, claims(), { kid: 'a' }));
+    const options = { fetch: issuer([a.jwk]).fn, store: await sealed(cache), waitUntil: w.waitUntil };
+    await fresh(options).verify(await mint(a, claims(), { kid: 'a' }));
     await w.settle();
     for (const k of cache.keys()) expect(new URL(k).hostname).toBe('edgejwt-cache.invalid');
     expect(cache.keys().join()).not.toContain('issuer.example');
@@ -212,7 +226,8 @@ describe('refetch bounded per data centre', () => {
     for (let round = 0; round < 3; round++) {
       const before = idp.calls;
       // Every isolate sees sprayed kids at once (the worst interleaving for the note).
-      const codes = await Promise.all(isolates.flatMap((v) => sprayed.slice(0, 5).map((t) => codeOf(() => v.verify(t)))));
+      const calls = isolates.flatMap((v) => sprayed.slice(0, 5).map((t) => codeOf(() => v.verify(t))));
+      const codes = await Promise.all(calls);
       await w.settle();
       expect(new Set(codes)).toEqual(new Set(['ERR_JWKS_NO_MATCHING_KEY']));
       expect(idp.calls - before).toBeLessThanOrEqual(2);
@@ -252,7 +267,7 @@ describe('refetch bounded per data centre', () => {
     const idp = issuer([a.jwk], 300);
     const store = cacheApiStore({ seal: await createSealer(SECRET), cache: new FakeCache(c.now) });
     const w = writes();
-    const options = { fetch: idp.fn, now: c.now, store, waitUntil: w.waitUntil, cooldownDuration: 30_000, staleDuration: 600_000 };
+    const options = { fetch: idp.fn, now: c.now, store, waitUntil: w.waitUntil, staleDuration: 600_000 };
     const t = await mint(a, claims(), { kid: 'a' });
     expect(await codeOf(() => verifierOf(createRemoteJWKSet(URL_, options)).verify(t))).toBe('OK');
     await w.settle();
@@ -261,7 +276,7 @@ describe('refetch bounded per data centre', () => {
     const callsAtOutage = idp.calls;
     // One wave of 100 fresh isolates every 10 s for 5 minutes: all verify from the stale copy.
     for (let s = 0; s < 300; s += 10) {
-      const codes = await Promise.all(Array.from({ length: 100 }, () => codeOf(() => verifierOf(createRemoteJWKSet(URL_, options)).verify(t))));
+      const codes = await Promise.all(Array.from({ length: 100 }, () => codeOf(() => fresh(options).verify(t))));
       await w.settle();
       expect(new Set(codes)).toEqual(new Set(['OK']));
       c.advance(10_000);

@@ -2,7 +2,15 @@
 // fake IdP on 127.0.0.1 (test/fake-idp/): a kid spray from 100 instances sharing the
 // cache, a provider outage, a dropped key, a tampered entry.
 import { describe, expect, it } from 'vitest';
-import { cacheApiStore, createRemoteJWKSet, createSealer, createVerifier, type CacheLike, type JWK } from '../../src/index.js';
+import {
+  cacheApiStore,
+  createRemoteJWKSet,
+  createSealer,
+  createVerifier,
+  type CacheLike,
+  type JWK,
+  type RemoteJWKSetOptions,
+} from '../../src/index.js';
 import { claims, codeOf, generate, mint, nowDate, type KeyPair } from '../shared/jwt-mint.js';
 import { hits, idpBase, serve } from '../fake-idp/client.js';
 
@@ -50,6 +58,16 @@ const LOOKUP_MS = 10_000;
 const verifierOf = (jwks: ReturnType<typeof createRemoteJWKSet>) =>
   createVerifier({ algorithms: ['EdDSA'], jwks, currentDate: nowDate, cache: false });
 
+/** A fresh isolate's verifier for the key set at `path` on the fake IdP. */
+const fresh = (path: string, options: RemoteJWKSetOptions) =>
+  verifierOf(createRemoteJWKSet(idpBase() + path, options));
+
+/** The options every instance of a test shares: the sealed tier (caches.default unless given), writes, fetch. */
+async function shared(w: ReturnType<typeof writes>, extra: RemoteJWKSetOptions = {}, cache?: CacheLike) {
+  const store = cacheApiStore({ seal: await createSealer(SECRET), ...(cache === undefined ? {} : { cache }) });
+  return { store, waitUntil: w.waitUntil, fetch: viaFetch, storeTimeoutDuration: LOOKUP_MS, ...extra };
+}
+
 async function issuerPath(keys: JWK[], maxAge = 600): Promise<string> {
   const path = `/cache-api-${Date.now()}-${paths++}/jwks.json`;
   await serve(path, { keys }, { headers: { 'cache-control': `max-age=${maxAge}` } });
@@ -61,11 +79,11 @@ describe('Cache API tier in workerd', () => {
     const a = await keyWithKid('a');
     const path = await issuerPath([a.jwk]);
     const w = writes();
-    const options = { store: cacheApiStore({ seal: await createSealer(SECRET) }), waitUntil: w.waitUntil, fetch: viaFetch, storeTimeoutDuration: LOOKUP_MS };
+    const options = await shared(w);
     const t = await mint(a, claims(), { kid: 'a' });
-    expect(await codeOf(() => verifierOf(createRemoteJWKSet(idpBase() + path, options)).verify(t))).toBe('OK');
+    expect(await codeOf(() => fresh(path, options).verify(t))).toBe('OK');
     await w.settle();
-    expect(await codeOf(() => verifierOf(createRemoteJWKSet(idpBase() + path, options)).verify(t))).toBe('OK');
+    expect(await codeOf(() => fresh(path, options).verify(t))).toBe('OK');
     expect(await hits(path)).toBe(1);
   });
 
@@ -74,10 +92,10 @@ describe('Cache API tier in workerd', () => {
     const path = await issuerPath([a.jwk]);
     const c = clock();
     const w = writes();
-    const options = { store: cacheApiStore({ seal: await createSealer(SECRET) }), waitUntil: w.waitUntil, fetch: viaFetch, storeTimeoutDuration: LOOKUP_MS, now: c.now, cooldownDuration: 30_000 };
-    await verifierOf(createRemoteJWKSet(idpBase() + path, options)).verify(await mint(a, claims(), { kid: 'a' }));
+    const options = await shared(w, { now: c.now, cooldownDuration: 30_000 });
+    await fresh(path, options).verify(await mint(a, claims(), { kid: 'a' }));
     await w.settle();
-    const isolates = Array.from({ length: 100 }, () => verifierOf(createRemoteJWKSet(idpBase() + path, options)));
+    const isolates = Array.from({ length: 100 }, () => fresh(path, options));
     const spray = await Promise.all(Array.from({ length: 5 }, (_, i) => mint(a, claims(), { kid: `spray-${i}` })));
     for (let round = 0; round < 2; round++) {
       c.advance(30_001);
@@ -96,15 +114,15 @@ describe('Cache API tier in workerd', () => {
     const path = await issuerPath([a.jwk], 60);
     const c = clock();
     const w = writes();
-    const options = { store: cacheApiStore({ seal: await createSealer(SECRET) }), waitUntil: w.waitUntil, fetch: viaFetch, storeTimeoutDuration: LOOKUP_MS, now: c.now, staleDuration: 300_000 };
+    const options = await shared(w, { now: c.now, staleDuration: 300_000 });
     const t = await mint(a, claims(), { kid: 'a' });
-    expect(await codeOf(() => verifierOf(createRemoteJWKSet(idpBase() + path, options)).verify(t))).toBe('OK');
+    expect(await codeOf(() => fresh(path, options).verify(t))).toBe('OK');
     await w.settle();
     await serve(path, 'down', { status: 503 });
     c.advance(61_000);
     const before = await hits(path);
     for (let wave = 0; wave < 3; wave++) {
-      const codes = await Promise.all(Array.from({ length: 30 }, () => codeOf(() => verifierOf(createRemoteJWKSet(idpBase() + path, options)).verify(t))));
+      const codes = await Promise.all(Array.from({ length: 30 }, () => codeOf(() => fresh(path, options).verify(t))));
       await w.settle();
       expect(new Set(codes)).toEqual(new Set(['OK']));
       c.advance(10_000);
@@ -112,7 +130,7 @@ describe('Cache API tier in workerd', () => {
     // Three waves within one cooldown: one failed fetch (two on a lost race).
     expect((await hits(path)) - before).toBeLessThanOrEqual(2);
     c.advance(300_000);
-    expect(await codeOf(() => verifierOf(createRemoteJWKSet(idpBase() + path, options)).verify(t))).toBe('ERR_JWKS_FETCH_FAILED');
+    expect(await codeOf(() => fresh(path, options).verify(t))).toBe('ERR_JWKS_FETCH_FAILED');
   });
 
   it('a dropped key stops verifying within the max age through the Cache API tier', async () => {
@@ -120,15 +138,15 @@ describe('Cache API tier in workerd', () => {
     const path = await issuerPath([a.jwk, b.jwk], 120);
     const c = clock();
     const w = writes();
-    const options = { store: cacheApiStore({ seal: await createSealer(SECRET) }), waitUntil: w.waitUntil, fetch: viaFetch, storeTimeoutDuration: LOOKUP_MS, now: c.now };
+    const options = await shared(w, { now: c.now });
     const tb = await mint(b, claims(), { kid: 'b' });
-    expect(await codeOf(() => verifierOf(createRemoteJWKSet(idpBase() + path, options)).verify(tb))).toBe('OK');
+    expect(await codeOf(() => fresh(path, options).verify(tb))).toBe('OK');
     await w.settle();
     await serve(path, { keys: [a.jwk] }, { headers: { 'cache-control': 'max-age=120' } });
     c.advance(119_000);
-    expect(await codeOf(() => verifierOf(createRemoteJWKSet(idpBase() + path, options)).verify(tb))).toBe('OK');
+    expect(await codeOf(() => fresh(path, options).verify(tb))).toBe('OK');
     c.advance(2_000);
-    expect(await codeOf(() => verifierOf(createRemoteJWKSet(idpBase() + path, options)).verify(tb))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+    expect(await codeOf(() => fresh(path, options).verify(tb))).toBe('ERR_JWKS_NO_MATCHING_KEY');
   });
 
   it('a tampered entry in caches.default is a miss', async () => {
@@ -136,8 +154,8 @@ describe('Cache API tier in workerd', () => {
     const path = await issuerPath([a.jwk]);
     const cache = recordingDefault();
     const w = writes();
-    const options = { store: cacheApiStore({ seal: await createSealer(SECRET), cache }), waitUntil: w.waitUntil, fetch: viaFetch, storeTimeoutDuration: LOOKUP_MS };
-    await verifierOf(createRemoteJWKSet(idpBase() + path, options)).verify(await mint(a, claims(), { kid: 'a' }));
+    const options = await shared(w, {}, cache);
+    await fresh(path, options).verify(await mint(a, claims(), { kid: 'a' }));
     await w.settle();
     const key = cache.keys.find((k) => k.includes('/jwks/'))!;
     const body = await (await colo().match(new Request(key)))!.text();
@@ -145,7 +163,7 @@ describe('Cache API tier in workerd', () => {
     expect(forgedBody).not.toBe(body);
     await colo().put(new Request(key), new Response(forgedBody, { headers: { 'cache-control': 'max-age=600' } }));
     const forged = await mint(evil, claims(), { kid: 'a' });
-    expect(await codeOf(() => verifierOf(createRemoteJWKSet(idpBase() + path, options)).verify(forged))).toBe('ERR_JWS_SIGNATURE_INVALID');
+    expect(await codeOf(() => fresh(path, options).verify(forged))).toBe('ERR_JWS_SIGNATURE_INVALID');
     expect(await hits(path)).toBe(2);
   });
 });
