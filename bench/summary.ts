@@ -51,6 +51,14 @@ const sweep = read<Record<string, unknown> & { env: Env; hitRates: Record<string
 const verify = read<Record<string, unknown> & { env: Env }>('verify-node');
 const iso = read<Isolate>('isolate');
 const writes = read<{ env: Env; population: number; requests: number; isolates: number; rate: number; l1Max: number; rows: Record<string, number | string>[] }>('l2-writes');
+const fleetLocal = read<{
+  env: Env;
+  delayMs: number;
+  rounds: number;
+  edgejwt: { fetchesAfterFill: number; ioMsP50: number; wallMsP50: number };
+  jose: { fetches: number; ioMsP50: number; wallMsP50: number };
+  spray: { requests: number; fetches: number; refused: number };
+}>('fleet-local');
 const fleet = read<{ env: Env; model: Record<string, unknown> & FleetModel; rows: Record<string, number | string>[] }>('fleet');
 const prof = read<{ env: Env; rounds: number; phases: string[]; summary: Record<string, { wallMs: number; phasesMs: Record<string, number> }> }>('cold-profile');
 const load = read<Load>('load');
@@ -323,6 +331,15 @@ function fleetSection(fl: NonNullable<typeof fleet>): string[] {
     `Worst case for a dropped key, by construction rather than by this run: a set fetched just before the drop is served from any tier until its own freshUntil, so at most the max age (${m.maxAgeMs / 1000} s) while the issuer answers; while it fails, the stale window extends it (staleDuration). hono's 0 s is the price of a provider fetch on every request.`,
     '',
     '![fleet: first request, provider fetches, spray](../bench/results/fleet.svg)',
+    '',
+    ...(fleetLocal === undefined ? ['Checked in a real runtime: not run yet (`node bench/guard/fleet-local.ts`).', ''] : fleetLocalLines(fleetLocal)),
+  ];
+}
+
+/** bench/guard/fleet-local.ts: the same tiers in Miniflare with a delaying provider on 127.0.0.1. */
+function fleetLocalLines(x: NonNullable<typeof fleetLocal>): string[] {
+  return [
+    `**Checked in a real runtime** (\`bench/guard/fleet-local.ts\`, ${envLine(x.env)}): Miniflare's workerd with its real Cache API, a provider on 127.0.0.1 answering after ${x.delayMs} ms and counting its fetches; every request builds its key set afresh (what a fresh isolate has; it does not start fresh isolates). ${x.rounds} requests each, after one request filled the Cache API: edgejwt ${x.edgejwt.fetchesAfterFill} provider fetches, key-set I/O p50 ${x.edgejwt.ioMsP50} ms (wall ${x.edgejwt.wallMsP50.toFixed(1)} ms); jose ${x.jose.fetches} fetches, ${x.jose.ioMsP50} ms (wall ${x.jose.wallMsP50.toFixed(1)} ms). ${x.spray.requests} concurrent fresh instances with unknown kids after the cooldown: ${x.spray.fetches} provider fetch(es), ${x.spray.refused} refused. The model's counts agree (0 fetches with the colo tier warm; at most 2 per cooldown under a spray); its latencies are the published/assumed figures above, not loopback's.`,
     '',
   ];
 }
