@@ -59,6 +59,16 @@ export interface FetchAttempt {
  *   store: [cacheApiStore({ seal: await createSealer(env.CACHE_KEY) }), kvStore],
  *   waitUntil: (p) => ctx.waitUntil(p),
  * });
+ *
+ * @example
+ * // Deno (Deno KV as the one tier; Bun or Node: any key-value client the same way). No Cache API needed:
+ * // refetch bounds then hold per process.
+ * const kv = await Deno.openKv();
+ * const denoStore: JWKSStore = {
+ *   get: async (url) => (await kv.get<StoredJWKS>(['jwks', url])).value,
+ *   put: async (url, entry, ttl) => void (await kv.set(['jwks', url], entry, { expireIn: ttl * 1000 })),
+ * };
+ * const jwks = createRemoteJWKSet(url, { store: denoStore });
  */
 export interface JWKSStore {
   get(url: string): Awaitable<StoredJWKS | undefined | null>;
