@@ -51,6 +51,15 @@ const sweep = read<Record<string, unknown> & { env: Env; hitRates: Record<string
 const verify = read<Record<string, unknown> & { env: Env }>('verify-node');
 const iso = read<Isolate>('isolate');
 const writes = read<{ env: Env; population: number; requests: number; isolates: number; rate: number; l1Max: number; rows: Record<string, number | string>[] }>('l2-writes');
+const fleetLocal = read<{
+  env: Env;
+  delayMs: number;
+  rounds: number;
+  edgejwt: { fetchesAfterFill: number; ioMsP50: number; wallMsP50: number };
+  jose: { fetches: number; ioMsP50: number; wallMsP50: number };
+  spray: { requests: number; fetches: number; refused: number };
+}>('fleet-local');
+const fleet = read<{ env: Env; model: Record<string, unknown> & FleetModel; rows: Record<string, number | string>[] }>('fleet');
 const prof = read<{ env: Env; rounds: number; phases: string[]; summary: Record<string, { wallMs: number; phasesMs: Record<string, number> }> }>('cold-profile');
 const load = read<Load>('load');
 // Composed by bench/sign/table-algorithms.ts and bench/sign/table-session.ts from the other results.
@@ -309,6 +318,64 @@ function writesSection(w: NonNullable<typeof writes>): string[] {
   ];
 }
 
+interface FleetModel {
+  latency: Record<string, [number, number]>;
+  dcs: number;
+  slots: number;
+  rpsPerDc: number;
+  isolateLifeMs: number;
+  timeoutMs: number;
+  cooldownMs: number;
+  maxAgeMs: number;
+  rotateAt: number;
+  dropAt: number;
+  outage: [number, number];
+  spray: { requests: number; overMs: number; isolates: number };
+  kvPrice: { readPerMillion: number; writePerMillion: number; source: string };
+  ownCostFrom: string;
+  l2PerMillion: { reads: number; writes: number };
+}
+
+/** bench/guard/fleet.ts: the key-set cold path across a fleet, per peer (issue 35). */
+function fleetSection(fl: NonNullable<typeof fleet>): string[] {
+  const m = fl.model;
+  const l = m.latency;
+  const r = (a: [number, number]) => (a[0] === a[1] ? `${a[0]}` : `${a[0]}–${a[1]}`);
+  const n = (v: number | string | undefined) => Number(v).toLocaleString('en-US');
+  const min = (ms: number) => `${ms / 60_000} min`;
+  const l2Cost = (m.l2PerMillion.reads * m.kvPrice.readPerMillion + m.l2PerMillion.writes * m.kvPrice.writePerMillion) / 1e6;
+  return [
+    `A deterministic simulation (\`bench/guard/fleet.ts\`, seeded PRNG, virtual clock): ${m.dcs} data centres × ${m.slots} isolate slots, each isolate replaced by a fresh one after an exponential life of mean ${m.isolateLifeMs / 1000} s, ${m.rpsPerDc} RS256 requests/s per data centre, in front of one provider. The tier logic is the real one: edgejwt's \`RemoteJWKSet\` from dist/ with in-memory tiers that add the modelled latencies, its own deadlines, claims and polls running on the virtual clock. jose's \`createRemoteJWKSet\` is modelled by the same class with jose's behaviour (memory only, cooldown ${m.cooldownMs / 1000} s, max age ${m.maxAgeMs / 60_000} min, no stale set on failure); hono's \`jwk\` middleware fetches the key set on every request (\`verifyWithJwks\` in hono 4.13), modelled directly (its fetch has no timeout: given the same ${m.timeoutMs / 1000} s, at best). Guard defaults: timeout ${m.timeoutMs / 1000} s, cooldown ${m.cooldownMs / 1000} s, max age ${m.maxAgeMs / 60_000} min.`,
+    '',
+    `**Modelled** (ms, uniform): provider round trip ${r(l.provider!)} (issue 35's figure); KV read hot in the data centre ${r(l.kvHot!)} (issue 35; Cloudflare's blog "We made Workers KV up to 3x faster", 2024-09-26), cold ${r(l.kvCold!)} (assumption), KV writes visible elsewhere after 60 s (KV docs); Cache API read or write ${r(l.cache!)} (assumption: no published figure found); isolate start ${r(l.isolateStart!)} (Cloudflare's published "under 5 ms"). **Measured**: each peer's in-isolate first-request cost, ${m.ownCostFrom}. KV prices: $${m.kvPrice.readPerMillion.toFixed(2)} per million reads, $${m.kvPrice.writePerMillion.toFixed(2)} per million writes beyond the Workers Paid inclusions (${m.kvPrice.source}).`,
+    '',
+    `Traffic: the issuer adds k2 at ${min(m.rotateAt)} (tokens move to it) and drops k1 at ${min(m.dropAt)}; from then on every data centre sends one k1 probe a second (a stream of unknown kids). Outage: the provider hangs from ${min(m.outage[0])} to ${min(m.outage[1])} (every fetch ends at the timeout). Spray: ${n(m.spray.requests)} requests with random kids over ${m.spray.overMs / 1000} s across ${m.spray.isolates} isolates of one data centre.`,
+    '',
+    '| peer | own first-request cost, ms (measured) | fresh isolate first request p50 / p99, ms | provider fetches/min (steady, with a rotation) | with 1 unknown kid/s per DC | KV reads / writes per 1M requests (key sets) | KV cost per 1M requests | s until a dropped key stops verifying everywhere (this run) | outage: requests passed | outage: fresh isolate p50 / p99, ms | outage: provider fetches/min | kid spray: fetches in the minute (per cooldown) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...fl.rows.map(
+      (x) =>
+        `| ${x.peer} | ${x.ownMs} | ${x.firstP50} / ${x.firstP99} | ${x.fetchesPerMin} | ${x.probeFetchesPerMin} | ${n(x.kvReadsPerM)} / ${n(x.kvWritesPerM)} | $${Number(x.kvCostPerM).toFixed(4)} | ${x.dropSeconds} | ${x.outagePassPct}% | ${x.outageFirstP50 ?? '?'} / ${x.outageFirstP99} | ${x.outageFetchesPerMin} | ${x.sprayFetches} (${x.sprayFetchesPerCooldown}) |`,
+    ),
+    '',
+    `With ES256 (the guard's KV verify cache, L2, is on by default for ES*), L2 adds ${n(m.l2PerMillion.reads)} KV reads and ${n(m.l2PerMillion.writes)} writes per million requests ($${l2Cost.toFixed(3)}) on the Zipf replay of \`bench/guard/l2-writes.ts\` (default admission); RS256 (above) has L2 off by default.`,
+    '',
+    `Worst case for a dropped key, by construction rather than by this run: a set fetched just before the drop is served from any tier until its own freshUntil, so at most the max age (${m.maxAgeMs / 1000} s) while the issuer answers; while it fails, the stale window extends it (staleDuration). hono's 0 s is the price of a provider fetch on every request.`,
+    '',
+    '![fleet: first request, provider fetches, spray](../bench/results/fleet.svg)',
+    '',
+    ...(fleetLocal === undefined ? ['Checked in a real runtime: not run yet (`node bench/guard/fleet-local.ts`).', ''] : fleetLocalLines(fleetLocal)),
+  ];
+}
+
+/** bench/guard/fleet-local.ts: the same tiers in Miniflare with a delaying provider on 127.0.0.1. */
+function fleetLocalLines(x: NonNullable<typeof fleetLocal>): string[] {
+  return [
+    `**Checked in a real runtime** (\`bench/guard/fleet-local.ts\`, ${envLine(x.env)}): Miniflare's workerd with its real Cache API, a provider on 127.0.0.1 answering after ${x.delayMs} ms and counting its fetches; every request builds its key set afresh (what a fresh isolate has; it does not start fresh isolates). ${x.rounds} requests each, after one request filled the Cache API: edgejwt ${x.edgejwt.fetchesAfterFill} provider fetches, key-set I/O p50 ${x.edgejwt.ioMsP50} ms (wall ${x.edgejwt.wallMsP50.toFixed(1)} ms); jose ${x.jose.fetches} fetches, ${x.jose.ioMsP50} ms (wall ${x.jose.wallMsP50.toFixed(1)} ms). ${x.spray.requests} concurrent fresh instances with unknown kids after the cooldown: ${x.spray.fetches} provider fetch(es), ${x.spray.refused} refused. The model's counts agree (0 fetches with the colo tier warm; at most 2 per cooldown under a spray); its latencies are the published/assumed figures above, not loopback's.`,
+    '',
+  ];
+}
+
 /** The hand-written reading of the cold-start figures (bench/guard/cold-notes.md), if present. */
 function coldNotes(): string[] {
   const f = join(benchDir, 'guard/cold-notes.md');
@@ -343,6 +410,7 @@ else sum.push('## Load bench', '', 'Not run yet: `npm run bench:load`.', '');
 
 sum.push('## KV verify cache: which algorithms by default', '', ...kvVerdict(), '');
 if (writes) sum.push('## KV verify cache: writes by admission policy', '', ...writesSection(writes));
+if (fleet) sum.push('## Key sets across a fleet (simulation)', '', envLine(fleet.env), '', ...fleetSection(fleet));
 writeFileSync(join(dir, 'SUMMARY.md'), sum.join('\n') + '\n');
 console.log(`wrote ${join(dir, 'SUMMARY.md')}`);
 
@@ -379,6 +447,7 @@ if (!smoke) {
   if (load) speed.push('## Under load (`wrangler dev`)', '', `_${envLine(load.env, ['wrangler', 'autocannon'])}_`, '', ...loadTable(load), '', '`wrangler dev` adds its own proxy in front of workerd; the public-path row is the floor of that setup, not of the guard.', '');
   speed.push('## Which algorithms use the KV verify cache', '', ...kvVerdict(), '');
   if (writes) speed.push('## KV verify-cache writes by admission policy', '', ...writesSection(writes));
+  if (fleet) speed.push('## Key sets across a fleet: the cold path users pay for (simulation)', '', `_${envLine(fleet.env)}_`, '', ...fleetSection(fleet));
   const p = join(benchDir, '..', 'docs', 'speed.md');
   writeFileSync(p, speed.join('\n') + '\n');
   console.log(`wrote ${p}`);

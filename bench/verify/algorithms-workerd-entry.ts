@@ -5,7 +5,7 @@
 // whether a KV hit can save CPU over a verify.
 import { createVerifier, type Algorithm } from '../../src/index.ts';
 import { KvVerifyCache } from '../../src/worker/verify-cache.ts';
-import { Sealer } from '../../src/worker/seal.ts';
+import { sealerFromSecret } from '../../src/worker/seal.ts';
 import { Counters } from '../../src/worker/counters.ts';
 import type { WorkerCase } from '../lib/workerd.ts';
 import { material, benchVariants, b64u } from '../lib/material.ts';
@@ -21,7 +21,7 @@ async function l2CpuCase(token: string): Promise<WorkerCase> {
     get: async (k: string) => store.get(k) ?? null,
     put: async (k: string, v: string) => void store.set(k, v),
   };
-  const sealer = (await Sealer.fromSecret(b64u(new Uint8Array(32).fill(7))))!;
+  const sealer = (await sealerFromSecret(b64u(new Uint8Array(32).fill(7))))!;
   const l2 = new KvVerifyCache({ kv, sealer, policyId: 'bench', maxTtl: 300, timeoutMs: 100, counters: new Counters(() => {}, Date.now()) });
   await l2.put(token, PAYLOAD, Date.now() / 1000);
   if ((await l2.get(token)) === undefined) throw new Error('L2 CPU case: no hit');
