@@ -15,14 +15,14 @@ const worker = (config) => ({
 
 const entry = (name, path, limit) => ({ name, path, limit, gzip: false, brotli: false, modifyEsbuildConfig: worker });
 
-// Each budget is the size measured when it was set (2026-12-07) plus a little room, except
-// edgejwt/hmac's (issue 34: at most 25 KiB). The one-issuer HS256 guard is given only the stages
+// Each budget is the size measured when it was set (2026-12-07, after the key-set store tiers were merged)
+// plus a little room, except edgejwt/hmac's (issue 34: at most 25 KiB). The one-issuer HS256 guard is given only the stages
 // it uses (none); its target is 49.8 KiB (the retired compiled entry's), which needs each stage to
 // bring its own config section: today it still bundles every section's parser (about 17 kB of its 77).
 export default [
-  entry('edgejwt', 'dist/index.js', '88 KiB'),
+  entry('edgejwt', 'dist/index.js', '94 KiB'),
   entry('edgejwt/hmac', 'dist/hmac/index.js', '25 KiB'),
-  entry('edgejwt/worker', 'dist/worker/api.js', '148 KiB'),
+  entry('edgejwt/worker', 'dist/worker/api.js', '153 KiB'),
   entry('edgejwt/hono', 'dist/hono/index.js', '45 KiB'),
   entry('edgejwt/errors', 'dist/errors.js', '4 KiB'),
   entry('one-issuer HS256 guard given only its stages (bench/size/)', 'bench/size/one-issuer-hs256-guard.js', '76 KiB'),

@@ -51,6 +51,15 @@ const sweep = read<Record<string, unknown> & { env: Env; hitRates: Record<string
 const verify = read<Record<string, unknown> & { env: Env }>('verify-node');
 const iso = read<Isolate>('isolate');
 const writes = read<{ env: Env; population: number; requests: number; isolates: number; rate: number; l1Max: number; rows: Record<string, number | string>[] }>('l2-writes');
+const fleetLocal = read<{
+  env: Env;
+  delayMs: number;
+  rounds: number;
+  edgejwt: { fetchesAfterFill: number; ioMsP50: number; wallMsP50: number };
+  jose: { fetches: number; ioMsP50: number; wallMsP50: number };
+  spray: { requests: number; fetches: number; refused: number };
+}>('fleet-local');
+const fleet = read<{ env: Env; model: Record<string, unknown> & FleetModel; rows: Record<string, number | string>[] }>('fleet');
 const prof = read<{ env: Env; rounds: number; phases: string[]; summary: Record<string, { wallMs: number; phasesMs: Record<string, number> }> }>('cold-profile');
 const load = read<Load>('load');
 // Composed by bench/sign/table-algorithms.ts and bench/sign/table-session.ts from the other results.
@@ -64,6 +73,8 @@ const assertionRun = iso?.warm && Object.values(iso.warm).some((w) => w['guard-a
 
 const x = (v: number) => `${v >= 10 ? v.toFixed(1) : v.toFixed(2)}×`;
 const isPeer = (name: string) => !name.startsWith('edgejwt') && !name.includes('bare') && !name.includes('cache hit');
+// The Rust wasm-bindgen peer's bare checks (bench/peers/rust-cases.ts): their own table, not the platform's floor.
+const isRust = (name: string) => name.includes('(Rust Wasm, bare)');
 const envLine = (e: Env | undefined, extra: string[] = []) =>
   e === undefined ? '' : `${e.date?.slice(0, 16).replace('T', ' ')} UTC · ${e.machine} · Node ${e.node} · ${['jose', 'fast-jwt', 'hono', 'workerd', 'miniflare', ...extra].filter((k) => e[k]).map((k) => `${k} ${e[k]}`).join(' · ')}${e.loadStart ? ` · ${loadLine(e)}` : ''}`;
 
@@ -87,12 +98,42 @@ function headline(t: Table, ours: (rows: Sample[]) => Sample, also?: string): st
     // A smoke run may measure no peer or no bare primitive for a variant: say so, don't throw.
     const fastest = (list: Sample[]) => (list.length === 0 ? undefined : list.reduce((a, b) => (a.medianNs < b.medianNs ? a : b)));
     const best = fastest(peers);
-    const bare = fastest(rows.filter((r) => r.name.includes('bare')));
+    const bare = fastest(rows.filter((r) => r.name.includes('bare') && !isRust(r.name)));
     out.push(
       `| ${label} | ${formatNs(me.medianNs)} (${formatNs(me.p25Ns)}–${formatNs(me.p75Ns)}) | ${other ? `${formatNs(other.medianNs)} | ` : also ? '— | ' : ''}${jose ? x(jose.medianNs / me.medianNs) : '—'} | ${best ? `${x(best.medianNs / me.medianNs)} (${best.name})` : '—'} | ${bare ? `${formatNs(bare.medianNs)} (${bare.name.replace(' (bare)', '')})` : '—'} |`,
     );
   }
   return out;
+}
+// A run of the HS256 and EdDSA rows alone (BENCH_ALGS=HS256,EdDSA; its build/ file copied here):
+// the Rust peer's table comes from it when the full table has no Rust rows.
+const nodeAlone = read<Table>('algorithms-node-HS256-EdDSA');
+const workerdAlone = read<Table>('algorithms-workerd-HS256-EdDSA');
+
+/** The Rust peer's rows beside edgejwt's full verify of the same variant, or why there are none. */
+function rustLines(full: Table, alone: Table | undefined, ours: (rows: Sample[]) => Sample): string[] {
+  const rowsOf = (t: Table) => Object.entries(t.variants).flatMap(([label, r]) =>
+    r.filter((s) => isRust(s.name)).map((s) => ({ label, me: ours(r), s })),
+  );
+  const t = rowsOf(full).length > 0 || alone === undefined ? full : alone;
+  const rows = rowsOf(t);
+  const peer = 'the Rust wasm-bindgen peer (`bench/peers/rust-verify`)';
+  if (rows.length === 0) return [`Not in this run: ${peer}, not built (\`npm run bench:rust-peer\`).`];
+  const algs = '`BENCH_ALGS=HS256,EdDSA`';
+  const aloneRun = `_This table: a run of the HS256 and EdDSA rows only (${algs}), ${envLine(t.env)}_`;
+  return [
+    ...(t === full ? [] : [aloneRun, '']),
+    `Beside ${peer}: its check of the signature alone over the same signing input (no JWT decode, no claims), ` +
+      "key prepared once; × is the Rust check's median ÷ edgejwt's whole verify, measured in the same run.",
+    '',
+    '| algorithm | edgejwt full verify | Rust Wasm bare check | its median (p25–p75) | × edgejwt |',
+    '|---|---:|---|---:|---:|',
+    ...rows.map(({ label, me, s }) => {
+      const spread = `${formatNs(s.medianNs)} (${formatNs(s.p25Ns)}–${formatNs(s.p75Ns)})`;
+      const crate = s.name.replace(' (Rust Wasm, bare)', '');
+      return `| ${label} | ${formatNs(me.medianNs)} | ${crate} | ${spread} | ${x(s.medianNs / me.medianNs)} |`;
+    }),
+  ];
 }
 // Ratios in Node use verifySync (no promise around the work); the async verify is shown beside it.
 const nodeOurs = (rows: Sample[]) => rows.find((r) => r.name === 'edgejwt verifySync')!;
@@ -161,11 +202,11 @@ function kvVerdict(): string[] {
 
 // --- Node and workerd tables -------------------------------------------------
 if (node) {
-  sum.push('## Full verify per algorithm, Node', '', envLine(node.env, ['jsonwebtoken', '@tsndr/cloudflare-worker-jwt']), '', ...headline(node, nodeOurs, 'verify (async)'), '', ...keyPathLines(node), '', '![ops/s per library, Node](ops-node.svg)', '');
+  sum.push('## Full verify per algorithm, Node', '', envLine(node.env, ['jsonwebtoken', '@tsndr/cloudflare-worker-jwt']), '', ...headline(node, nodeOurs, 'verify (async)'), '', ...rustLines(node, nodeAlone, nodeOurs), '', ...keyPathLines(node), '', '![ops/s per library, Node](ops-node.svg)', '');
   for (const [label, rows] of Object.entries(node.variants)) sum.push(formatTable(`${label} (Node)`, rows, 'edgejwt verifySync'), '');
 } else sum.push('## Full verify per algorithm, Node', '', 'Not run yet: `npm run bench`.', '');
 if (workerd) {
-  sum.push('## Full verify per algorithm, inside workerd', '', envLine(workerd.env), '', ...headline(workerd, workerdOurs), '', ...keyPathLines(workerd), '', '![ops/s per library, workerd](ops-workerd.svg)', '');
+  sum.push('## Full verify per algorithm, inside workerd', '', envLine(workerd.env), '', ...headline(workerd, workerdOurs), '', ...rustLines(workerd, workerdAlone, workerdOurs), '', ...keyPathLines(workerd), '', '![ops/s per library, workerd](ops-workerd.svg)', '');
   for (const [label, rows] of Object.entries(workerd.variants)) sum.push(formatTable(`${label} (workerd)`, rows, rows[0]!.name), '');
 } else sum.push('## Full verify per algorithm, inside workerd', '', 'Not run yet: `npm run bench`.', '');
 
@@ -277,6 +318,64 @@ function writesSection(w: NonNullable<typeof writes>): string[] {
   ];
 }
 
+interface FleetModel {
+  latency: Record<string, [number, number]>;
+  dcs: number;
+  slots: number;
+  rpsPerDc: number;
+  isolateLifeMs: number;
+  timeoutMs: number;
+  cooldownMs: number;
+  maxAgeMs: number;
+  rotateAt: number;
+  dropAt: number;
+  outage: [number, number];
+  spray: { requests: number; overMs: number; isolates: number };
+  kvPrice: { readPerMillion: number; writePerMillion: number; source: string };
+  ownCostFrom: string;
+  l2PerMillion: { reads: number; writes: number };
+}
+
+/** bench/guard/fleet.ts: the key-set cold path across a fleet, per peer (issue 35). */
+function fleetSection(fl: NonNullable<typeof fleet>): string[] {
+  const m = fl.model;
+  const l = m.latency;
+  const r = (a: [number, number]) => (a[0] === a[1] ? `${a[0]}` : `${a[0]}–${a[1]}`);
+  const n = (v: number | string | undefined) => Number(v).toLocaleString('en-US');
+  const min = (ms: number) => `${ms / 60_000} min`;
+  const l2Cost = (m.l2PerMillion.reads * m.kvPrice.readPerMillion + m.l2PerMillion.writes * m.kvPrice.writePerMillion) / 1e6;
+  return [
+    `A deterministic simulation (\`bench/guard/fleet.ts\`, seeded PRNG, virtual clock): ${m.dcs} data centres × ${m.slots} isolate slots, each isolate replaced by a fresh one after an exponential life of mean ${m.isolateLifeMs / 1000} s, ${m.rpsPerDc} RS256 requests/s per data centre, in front of one provider. The tier logic is the real one: edgejwt's \`RemoteJWKSet\` from dist/ with in-memory tiers that add the modelled latencies, its own deadlines, claims and polls running on the virtual clock. jose's \`createRemoteJWKSet\` is modelled by the same class with jose's behaviour (memory only, cooldown ${m.cooldownMs / 1000} s, max age ${m.maxAgeMs / 60_000} min, no stale set on failure); hono's \`jwk\` middleware fetches the key set on every request (\`verifyWithJwks\` in hono 4.13), modelled directly (its fetch has no timeout: given the same ${m.timeoutMs / 1000} s, at best). Guard defaults: timeout ${m.timeoutMs / 1000} s, cooldown ${m.cooldownMs / 1000} s, max age ${m.maxAgeMs / 60_000} min.`,
+    '',
+    `**Modelled** (ms, uniform): provider round trip ${r(l.provider!)} (issue 35's figure); KV read hot in the data centre ${r(l.kvHot!)} (issue 35; Cloudflare's blog "We made Workers KV up to 3x faster", 2024-09-26), cold ${r(l.kvCold!)} (assumption), KV writes visible elsewhere after 60 s (KV docs); Cache API read or write ${r(l.cache!)} (assumption: no published figure found); isolate start ${r(l.isolateStart!)} (Cloudflare's published "under 5 ms"). **Measured**: each peer's in-isolate first-request cost, ${m.ownCostFrom}. KV prices: $${m.kvPrice.readPerMillion.toFixed(2)} per million reads, $${m.kvPrice.writePerMillion.toFixed(2)} per million writes beyond the Workers Paid inclusions (${m.kvPrice.source}).`,
+    '',
+    `Traffic: the issuer adds k2 at ${min(m.rotateAt)} (tokens move to it) and drops k1 at ${min(m.dropAt)}; from then on every data centre sends one k1 probe a second (a stream of unknown kids). Outage: the provider hangs from ${min(m.outage[0])} to ${min(m.outage[1])} (every fetch ends at the timeout). Spray: ${n(m.spray.requests)} requests with random kids over ${m.spray.overMs / 1000} s across ${m.spray.isolates} isolates of one data centre.`,
+    '',
+    '| peer | own first-request cost, ms (measured) | fresh isolate first request p50 / p99, ms | provider fetches/min (steady, with a rotation) | with 1 unknown kid/s per DC | KV reads / writes per 1M requests (key sets) | KV cost per 1M requests | s until a dropped key stops verifying everywhere (this run) | outage: requests passed | outage: fresh isolate p50 / p99, ms | outage: provider fetches/min | kid spray: fetches in the minute (per cooldown) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...fl.rows.map(
+      (x) =>
+        `| ${x.peer} | ${x.ownMs} | ${x.firstP50} / ${x.firstP99} | ${x.fetchesPerMin} | ${x.probeFetchesPerMin} | ${n(x.kvReadsPerM)} / ${n(x.kvWritesPerM)} | $${Number(x.kvCostPerM).toFixed(4)} | ${x.dropSeconds} | ${x.outagePassPct}% | ${x.outageFirstP50 ?? '?'} / ${x.outageFirstP99} | ${x.outageFetchesPerMin} | ${x.sprayFetches} (${x.sprayFetchesPerCooldown}) |`,
+    ),
+    '',
+    `With ES256 (the guard's KV verify cache, L2, is on by default for ES*), L2 adds ${n(m.l2PerMillion.reads)} KV reads and ${n(m.l2PerMillion.writes)} writes per million requests ($${l2Cost.toFixed(3)}) on the Zipf replay of \`bench/guard/l2-writes.ts\` (default admission); RS256 (above) has L2 off by default.`,
+    '',
+    `Worst case for a dropped key, by construction rather than by this run: a set fetched just before the drop is served from any tier until its own freshUntil, so at most the max age (${m.maxAgeMs / 1000} s) while the issuer answers; while it fails, the stale window extends it (staleDuration). hono's 0 s is the price of a provider fetch on every request.`,
+    '',
+    '![fleet: first request, provider fetches, spray](../bench/results/fleet.svg)',
+    '',
+    ...(fleetLocal === undefined ? ['Checked in a real runtime: not run yet (`node bench/guard/fleet-local.ts`).', ''] : fleetLocalLines(fleetLocal)),
+  ];
+}
+
+/** bench/guard/fleet-local.ts: the same tiers in Miniflare with a delaying provider on 127.0.0.1. */
+function fleetLocalLines(x: NonNullable<typeof fleetLocal>): string[] {
+  return [
+    `**Checked in a real runtime** (\`bench/guard/fleet-local.ts\`, ${envLine(x.env)}): Miniflare's workerd with its real Cache API, a provider on 127.0.0.1 answering after ${x.delayMs} ms and counting its fetches; every request builds its key set afresh (what a fresh isolate has; it does not start fresh isolates). ${x.rounds} requests each, after one request filled the Cache API: edgejwt ${x.edgejwt.fetchesAfterFill} provider fetches, key-set I/O p50 ${x.edgejwt.ioMsP50} ms (wall ${x.edgejwt.wallMsP50.toFixed(1)} ms); jose ${x.jose.fetches} fetches, ${x.jose.ioMsP50} ms (wall ${x.jose.wallMsP50.toFixed(1)} ms). ${x.spray.requests} concurrent fresh instances with unknown kids after the cooldown: ${x.spray.fetches} provider fetch(es), ${x.spray.refused} refused. The model's counts agree (0 fetches with the colo tier warm; at most 2 per cooldown under a spray); its latencies are the published/assumed figures above, not loopback's.`,
+    '',
+  ];
+}
+
 /** The hand-written reading of the cold-start figures (bench/guard/cold-notes.md), if present. */
 function coldNotes(): string[] {
   const f = join(benchDir, 'guard/cold-notes.md');
@@ -311,6 +410,7 @@ else sum.push('## Load bench', '', 'Not run yet: `npm run bench:load`.', '');
 
 sum.push('## KV verify cache: which algorithms by default', '', ...kvVerdict(), '');
 if (writes) sum.push('## KV verify cache: writes by admission policy', '', ...writesSection(writes));
+if (fleet) sum.push('## Key sets across a fleet (simulation)', '', envLine(fleet.env), '', ...fleetSection(fleet));
 writeFileSync(join(dir, 'SUMMARY.md'), sum.join('\n') + '\n');
 console.log(`wrote ${join(dir, 'SUMMARY.md')}`);
 
@@ -327,13 +427,13 @@ if (!smoke) {
     '',
     '| command | what it measures | time |',
     '|---|---|---|',
-    '| `npm run bench` | full verify per algorithm vs every peer, in Node and inside workerd; stage breakdown; per-isolate cache hit and size sweep (beside the fast-jwt cache and jose); decode-only; sign per algorithm and JWE encrypt/decrypt; the sign-and-check and session-token tables composed from those | a few minutes |',
+    '| `npm run bench` | full verify per algorithm vs every peer, in Node and inside workerd; stage breakdown; per-isolate cache hit and size sweep (beside the fast-jwt cache and jose); decode-only; sign per algorithm and JWE encrypt/decrypt; the sign-and-check and session-token tables composed from those; for HS256 and EdDSA the bare checks of the Rust wasm-bindgen peer (built on the first run: `npm run bench:rust-peer`, a few minutes once) | a few minutes |',
     '| `npm run bench:isolate` | the route guard vs a no-op Worker, the library alone and a jose guard: first request of a fresh process and of a fresh isolate (30 rounds each, `BENCH_ISOLATES`/`BENCH_PROCESSES` to change), warm p50/p95/p99, KV verify cache, JWKS network vs KV; a CPU profile of the first request by phase | about 4 minutes |',
     '| `npm run bench:load` | `wrangler dev` under autocannon on loopback, 0% and 50% bad tokens | about 2 minutes |',
     '',
   );
-  if (node) speed.push(`## Full verify in Node`, '', `_${envLine(node.env)}_`, '', 'Ratios use edgejwt `verifySync`; its async `verify` is shown beside it. Caches off everywhere.', '', ...headline(node, nodeOurs, 'verify (async)'), '', ...keyPathLines(node), '', '![ops/s per library in Node](../bench/results/ops-node.svg)', '');
-  if (workerd) speed.push(`## Full verify inside workerd`, '', `_${envLine(workerd.env)}_`, '', ...headline(workerd, workerdOurs), '', ...inconsistency(workerd, 'inside workerd').flatMap((l) => [l, '']), ...keyPathLines(workerd), '', '![ops/s per library in workerd](../bench/results/ops-workerd.svg)', '');
+  if (node) speed.push(`## Full verify in Node`, '', `_${envLine(node.env)}_`, '', 'Ratios use edgejwt `verifySync`; its async `verify` is shown beside it. Caches off everywhere.', '', ...headline(node, nodeOurs, 'verify (async)'), '', ...rustLines(node, nodeAlone, nodeOurs), '', ...keyPathLines(node), '', '![ops/s per library in Node](../bench/results/ops-node.svg)', '');
+  if (workerd) speed.push(`## Full verify inside workerd`, '', `_${envLine(workerd.env)}_`, '', ...headline(workerd, workerdOurs), '', ...inconsistency(workerd, 'inside workerd').flatMap((l) => [l, '']), ...rustLines(workerd, workerdAlone, workerdOurs), '', ...keyPathLines(workerd), '', '![ops/s per library in workerd](../bench/results/ops-workerd.svg)', '');
   if (sweep) {
     const hs = sweep.HS256 as Sample[] | undefined;
     const hit = hs?.find((s) => s.name === 'hit, cache 1k full');
@@ -347,6 +447,7 @@ if (!smoke) {
   if (load) speed.push('## Under load (`wrangler dev`)', '', `_${envLine(load.env, ['wrangler', 'autocannon'])}_`, '', ...loadTable(load), '', '`wrangler dev` adds its own proxy in front of workerd; the public-path row is the floor of that setup, not of the guard.', '');
   speed.push('## Which algorithms use the KV verify cache', '', ...kvVerdict(), '');
   if (writes) speed.push('## KV verify-cache writes by admission policy', '', ...writesSection(writes));
+  if (fleet) speed.push('## Key sets across a fleet: the cold path users pay for (simulation)', '', `_${envLine(fleet.env)}_`, '', ...fleetSection(fleet));
   const p = join(benchDir, '..', 'docs', 'speed.md');
   writeFileSync(p, speed.join('\n') + '\n');
   console.log(`wrote ${p}`);

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { buildRustPeer, pkgDir } from '../peers/rust.ts';
+import { rustPeerDir } from '../peers/rust.ts';
 import { smoke } from '../lib/harness.ts';
 import { environment, printEnvironment, writeResults } from '../lib/env.ts';
 
@@ -65,8 +65,9 @@ printEnvironment(env);
 const rows: Record<string, { raw: number; gzip: number } & Startup> = {
   'edgejwt core (HMAC-SHA-2 + Ed25519)': { ...sizes(corePath), ...startup(OURS) },
 };
-if (buildRustPeer() !== null) {
-  rows['Rust wasm-bindgen peer (dalek + compact + HS256)'] = { ...sizes(`${pkgDir}/rust_verify_bg.wasm`), ...startup(rustChild(pkgDir)) };
+const rustDir = rustPeerDir();
+if (rustDir !== null) {
+  rows['Rust wasm-bindgen peer (dalek + compact + HS256)'] = { ...sizes(`${rustDir}/rust_verify_bg.wasm`), ...startup(rustChild(rustDir)) };
 }
 console.log(`\n| module | raw | gzip | compile (median of ${RUNS} fresh processes) | instantiate |\n|---|---:|---:|---:|---:|`);
 for (const [name, r] of Object.entries(rows)) {

@@ -62,13 +62,22 @@ export function printEnvironment(env: Record<string, string>): void {
   console.log(Object.entries(env).map(([k, v]) => `${k}: ${v}`).join('\n'));
 }
 
+const resultsDir = () => join(benchDir, 'results', process.env.BENCH_SMOKE === '1' ? 'smoke' : '');
+
+/**
+ * A partial run's results (BENCH_ALGS): build/<name>.json, never results/; copied to
+ * bench/results/ by hand when a summary should quote it.
+ */
+export function writePartialResults(name: string, data: unknown): string {
+  return writeResults(name, data, join(benchDir, '..', 'build'));
+}
+
 /**
  * Write bench/results/<name>.json (figures plus the environment they came from).
  * Smoke runs (BENCH_SMOKE=1, as in CI) go to bench/results/smoke/, which git
  * ignores, so they never overwrite the figures the README quotes.
  */
-export function writeResults(name: string, data: unknown): string {
-  const dir = join(benchDir, 'results', process.env.BENCH_SMOKE === '1' ? 'smoke' : '');
+export function writeResults(name: string, data: unknown, dir = resultsDir()): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.json`);
   const env = (data as { env?: Record<string, string> } | null)?.env;

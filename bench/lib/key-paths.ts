@@ -12,6 +12,9 @@ export const KEY_PATHS: Record<string, string> = {
   jsonwebtoken: '`KeyObject` made once (`createSecretKey` / `createPublicKey`)',
   'node:crypto (bare)': '`KeyObject` made once',
   'crypto.subtle (bare)': '`CryptoKey` imported once',
+  'RustCrypto hmac': 'Rust Wasm peer (wasm-bindgen): HMAC pads absorbed once in its constructor',
+  'ed25519-dalek': 'Rust Wasm peer (wasm-bindgen): `VerifyingKey` decompressed once in its constructor',
+  'ed25519-compact': 'Rust Wasm peer (wasm-bindgen): `PublicKey` parsed once in its constructor',
 };
 
 /** The key paths of the libraries that appear in `names` (row names of one table). */

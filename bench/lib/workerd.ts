@@ -14,13 +14,14 @@
 // its own workerd) comes from bench/package.json: the root's is the 5.x beta
 // the Vitest plugin pins, whose API is still moving.
 import { Miniflare } from 'miniflare';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, basename } from 'node:path';
 import { packageVersion } from './env.ts';
 import { bundleWorker } from './workerd-bundle.ts';
 import { smoke, summarize, type Sample } from './harness.ts';
 import { childPid, processCpuNs } from './proc-cpu.ts';
+import { rustPeerDir } from '../peers/rust.ts';
 
 export interface WorkerCase {
   name: string;
@@ -31,7 +32,7 @@ export interface WorkerCase {
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-async function bundle(entry: string, withExports = false): Promise<string> {
+async function bundle(entry: string, withExports = false, withRust = false): Promise<string> {
   const outDir = join(root, 'build/bench-workers', basename(entry).replace(/\.ts$/, ''));
   mkdirSync(outDir, { recursive: true });
   const main = join(outDir, 'worker-main.ts');
@@ -64,8 +65,18 @@ export default {
 };
 `,
   );
+  // '#bench-rust-peer': the Rust wasm-bindgen peer when asked for and built, else a module with none.
+  const rustDir = withRust ? rustPeerDir() : null;
+  const rustModule = join(root, 'bench/peers', rustDir === null ? 'rust-workerd-none.js' : 'rust-workerd.js');
   // Smoke runs shrink the work inside the Worker too (harness.ts reads this).
-  await bundleWorker(main, join(outDir, 'worker.js'), smoke ? { define: { 'globalThis.BENCH_SMOKE': 'true' } } : {});
+  const define = smoke ? { 'globalThis.BENCH_SMOKE': 'true' } : undefined;
+  const alias = { '#bench-rust-peer': rustModule };
+  const { code } = await bundleWorker(main, join(outDir, 'worker.js'), { define, alias });
+  const rustWasm = /from\s*"([^"]*rust_verify_bg\.wasm)"/.exec(code)?.[1];
+  if (rustDir !== null && rustWasm !== undefined) {
+    mkdirSync(join(outDir, rustWasm, '..'), { recursive: true });
+    copyFileSync(join(rustDir, 'rust_verify_bg.wasm'), join(outDir, rustWasm));
+  }
   return outDir;
 }
 
@@ -101,11 +112,12 @@ export interface WorkerdBench {
  * through `env` from `cloudflare:workers`.
  * `clock: 'cpu'`: time the workerd process's CPU (falls back to wall time where /proc is missing);
  * `only`: the case names to time (the others are set up but not run).
+ * `rustPeer`: '#bench-rust-peer' in the entry gives the Rust wasm-bindgen peer (built first if it can be), not null.
  */
-export async function benchInWorkerd(entry: string, opts: { rounds?: number; requestMs?: number; warmupMs?: number; bestOf?: number; insideN?: number; clock?: 'cpu' | 'wall'; only?: (name: string) => boolean; durableObjects?: Record<string, string | { className: string; useSQLite?: boolean }> } = {}): Promise<WorkerdBench> {
+export async function benchInWorkerd(entry: string, opts: { rustPeer?: boolean; rounds?: number; requestMs?: number; warmupMs?: number; bestOf?: number; insideN?: number; clock?: 'cpu' | 'wall'; only?: (name: string) => boolean; durableObjects?: Record<string, string | { className: string; useSQLite?: boolean }> } = {}): Promise<WorkerdBench> {
   const rounds = opts.rounds ?? (smoke ? 3 : 25);
   const requestMs = opts.requestMs ?? (smoke ? 5 : 40);
-  const outDir = await bundle(entry, opts.durableObjects !== undefined);
+  const outDir = await bundle(entry, opts.durableObjects !== undefined, opts.rustPeer);
   const mf = miniflareFor(outDir, opts.durableObjects === undefined ? {} : { durableObjects: opts.durableObjects });
   try {
     const call = async (path: string): Promise<string> => {

@@ -1,7 +1,8 @@
 // The per-algorithm table in Node: full verify of the same realistic token for
 // every supported variant (HS*, EdDSA, RS* at 2048/3072/4096 bits, PS* at 2048, ES*),
 // edgejwt (sync and async, its cache off) against every peer, with the bare
-// primitives (node:crypto, crypto.subtle) as the floor. Sync and async candidates
+// primitives (node:crypto, crypto.subtle; for HS256 and EdDSA also the Rust wasm-bindgen
+// peer, bench/peers/) as the floor. Sync and async candidates
 // are timed in separate interleaved groups; ratios are to edgejwt verifySync. Ends
 // with the speed targets as ratios from this table, and the "floor" (decode +
 // JSON.parse + primitive, what no verifier can skip) for RS256 and ES256.
@@ -12,12 +13,13 @@ import { createVerifier as fastJwtVerifier } from 'fast-jwt';
 import jsonwebtoken from 'jsonwebtoken';
 import { createVerifier } from '../../dist/index.js';
 import { compare, compareAsync, formatTable, smoke, type Case, type Sample } from '../lib/harness.ts';
-import { writeFileSync } from 'node:fs';
-import { environment, printEnvironment, writeResults } from '../lib/env.ts';
+import { environment, printEnvironment, writePartialResults, writeResults } from '../lib/env.ts';
 import { material, benchVariants, type Material } from '../lib/material.ts';
 import { webPeers } from '../lib/web-peers.ts';
 import { progress } from '../lib/progress.ts';
 import { keyPathsFor } from '../lib/key-paths.ts';
+import { loadRustPeer } from '../peers/rust.ts';
+import { rustCases } from '../peers/rust-cases.ts';
 
 const NODE_HASH: Record<string, string> = { '256': 'sha256', '384': 'sha384', '512': 'sha512' };
 
@@ -75,6 +77,8 @@ const tables: string[] = [];
 // BENCH_ALGS=HS256,EdDSA: only those rows (a partial run never replaces the published figures).
 const only = process.env.BENCH_ALGS?.split(',');
 const variants = benchVariants(smoke).filter((v) => only === undefined || only.includes(v.label));
+// Built here the first time (minutes); null when it cannot be, or in a smoke run that finds it unbuilt.
+const rust = await loadRustPeer();
 const step = progress('node table', variants.length);
 
 for (const v of variants) {
@@ -108,6 +112,7 @@ for (const v of variants) {
     syncCases.push({ name: 'jsonwebtoken', fn: () => jsonwebtoken.verify(m.token, jwtKey, { algorithms: [alg] }) });
   }
   syncCases.push({ name: 'node:crypto (bare)', fn: bare });
+  if (rust) syncCases.push(...rustCases(rust, m));
   const asyncCases = [{ name: 'edgejwt verify (async)', fn: () => ours.verify(m.token) }, ...(await webPeers(m))];
   // Calibration alone is too short for every JIT tier: without this the first
   // variant measured (HS256) ran about 2x slow.
@@ -161,8 +166,4 @@ console.log('### Targets (ratios from this run)\n');
 for (const line of verdicts) console.log(`- ${line}`);
 const data = { env, keyPaths: keyPathsFor(Object.values(results).flat().map((r) => r.name)), variants: results, floors, verdicts };
 if (only === undefined) console.log(`wrote ${writeResults('algorithms-node', data)}`);
-else {
-  const out = new URL(`../../build/algorithms-node-${only.join('-')}.json`, import.meta.url).pathname;
-  writeFileSync(out, JSON.stringify(data, null, 2) + '\n');
-  console.log(`wrote ${out} (BENCH_ALGS run: results/ untouched)`);
-}
+else console.log(`wrote ${writePartialResults(`algorithms-node-${only.join('-')}`, data)} (BENCH_ALGS run: results/ untouched)`);

@@ -1,8 +1,9 @@
-// A key set fetched from the issuer's jwks_uri: memory, then an optional `store`
-// (e.g. Workers KV), then the network. One fetch in flight, a timeout, a size cap,
-// Cache-Control max-age within bounds, refetch on an unknown kid at most once per
-// cooldown, the last good set served for a bounded time when the issuer fails,
-// and a sequence number so an older response never replaces a newer set.
+// A key set fetched from the issuer's jwks_uri: memory, then the `store` tiers nearest
+// first (e.g. this data centre's Cache API, then Workers KV; tiers.ts), then the network.
+// One fetch in flight, a timeout, a size cap, Cache-Control max-age within bounds, refetch
+// on an unknown kid at most once per cooldown (per data centre when a tier keeps fetch
+// attempts), the last good set from the nearest tier served for a bounded time when the
+// issuer fails, and a sequence number so an older response never replaces a newer set.
 
 import { Deadline, fetchCapped } from './fetch-deadline.js';
 import type { AlgSpec } from '../algorithms.js';
@@ -11,30 +12,11 @@ import type { KeyEntry } from './entry.js';
 import { parseJwks, type JSONWebKeySet } from './local.js';
 import { optionsError } from '../options-error.js';
 import { checkOptionNames, type OptionNames } from '../option-names.js';
-
-export type { JSONWebKeySet };
 import { KEY_SOURCE, pick, type KeySource } from './source.js';
+import type { FetchAttempt, JWKSStore, StoredJWKS } from './store.js';
+import { StoreTiers } from './tiers.js';
 
-/**
- * Where fetched sets are shared beyond this isolate: a cache, never a dependency.
- * `get` returns a set another isolate stored (or undefined) and is given
- * `storeTimeoutDuration` before the network is asked instead; `put` receives the
- * parsed JSON and how long it stays fresh, in seconds, and is never waited for (its
- * promise goes to the `waitUntil` option when one is given). Errors from either
- * are treated as a miss.
- *
- * @example
- * // Workers KV as the store (KV's shortest life is 60 s); the write outlives the response through waitUntil.
- * const store: JWKSStore = {
- *   get: (url) => env.JWKS.get(url, 'json'),
- *   put: (url, jwks, ttl) => env.JWKS.put(url, JSON.stringify(jwks), { expirationTtl: Math.max(60, ttl) }),
- * };
- * const jwks = createRemoteJWKSet(url, { store, waitUntil: (p) => ctx.waitUntil(p) });
- */
-export interface JWKSStore {
-  get(url: string): Promise<JSONWebKeySet | undefined | null> | JSONWebKeySet | undefined | null;
-  put(url: string, jwks: JSONWebKeySet, ttlSeconds: number): Promise<void> | void;
-}
+export type { FetchAttempt, JSONWebKeySet, JWKSStore, StoredJWKS };
 
 /**
  * Options of createRemoteJWKSet; durations in ms, sizes in bytes.
@@ -57,10 +39,11 @@ export interface RemoteJWKSetOptions {
   maxSize?: number;
   /** Accept `kty: "oct"` keys from this set. Off: a published set must never carry HMAC secrets. */
   allowHmac?: boolean;
-  store?: JWKSStore;
-  /** How long `store.get` may take before the network is asked instead, in ms (default 500). */
+  /** Tiers read before the network, nearest first (JWKSStore); each a cache, never a dependency. */
+  store?: JWKSStore | readonly JWKSStore[];
+  /** One deadline over the whole lookup in the stores, all tiers together, in ms (default 500). */
   storeTimeoutDuration?: number;
-  /** Receives each `store.put` promise (e.g. `(p) => ctx.waitUntil(p)`): no verify ever waits for a write. */
+  /** Receives each store write (e.g. `(p) => ctx.waitUntil(p)`): no verify ever waits for one. */
   waitUntil?: (write: Promise<unknown>) => void;
   headers?: Record<string, string>;
   /** Injected fetch (tests, custom agents), called as a plain function. Defaults to globalThis.fetch. */
@@ -78,15 +61,20 @@ export const REMOTE_SET_OPTION_NAMES = {
 interface Installed {
   keys: KeyEntry[];
   seq: number;
+  /** Clock time it was fetched from the issuer (by this isolate or the one that stored it). */
+  fetchedAt: number;
   /** Clock time it stops being fresh. */
   freshUntil: number;
 }
+
+/** A tier entry dated later than this past our clock is refused (a clock that far off is not a cache's). */
+const FUTURE_SKEW_MS = 60_000;
 
 const MAX_AGE = /(?:^|,)\s*max-age\s*=\s*(\d{1,10})\s*(?:,|$)/i;
 
 /**
  * A key set fetched from a URL (build it with createRemoteJWKSet): memory, then the
- * optional store, then the network; one fetch in flight at a time.
+ * store tiers, then the network; one fetch in flight at a time.
  *
  * @example
  * const set = createRemoteJWKSet('https://issuer.example/.well-known/jwks.json');
@@ -96,15 +84,19 @@ const MAX_AGE = /(?:^|,)\s*max-age\s*=\s*(\d{1,10})\s*(?:,|$)/i;
 export class RemoteJWKSet implements KeySource {
   readonly [KEY_SOURCE] = true as const;
   readonly url: string;
-  readonly #o: Required<Omit<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch' | 'waitUntil'>> & Pick<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch' | 'waitUntil'>;
+  readonly #o: Required<Omit<RemoteJWKSetOptions, 'store' | 'headers' | 'fetch' | 'waitUntil'>> &
+    Pick<RemoteJWKSetOptions, 'headers' | 'fetch' | 'waitUntil'>;
+  readonly #tiers: StoreTiers | undefined;
   #set: Installed | undefined;
   #seq = 0;
   #inflight: Promise<Installed> | undefined;
-  /** Clock time of the last network attempt (success or failure). */
+  /** Clock time of the last network attempt (success or failure), this isolate's or one a tier noted. */
   #lastAttempt = -Infinity;
   #lastError: JwtError | undefined;
-  /** The one store read (concurrent loads join it); 'done' once it settled. */
-  #storeRead: Promise<Installed | undefined> | 'done' | undefined;
+  /** The one tier lookup in progress (concurrent loads join it). */
+  #tierRead: Promise<Installed | undefined> | undefined;
+  /** The one refresh beyond memory in progress (tiers, the place's claim, the network). */
+  #refresh: Promise<Installed> | undefined;
 
   constructor(url: string | URL, options: RemoteJWKSetOptions = {}) {
     const parsed = new URL(String(url));
@@ -122,7 +114,6 @@ export class RemoteJWKSet implements KeySource {
       maxSize: options.maxSize ?? 262_144,
       allowHmac: options.allowHmac === true,
       now: options.now ?? Date.now,
-      store: options.store,
       storeTimeoutDuration: options.storeTimeoutDuration ?? 500,
       waitUntil: options.waitUntil,
       headers: options.headers,
@@ -133,6 +124,25 @@ export class RemoteJWKSet implements KeySource {
       if (typeof v !== 'number' || !(v >= 0) || !Number.isInteger(v)) throw optionsError(k, 'expected an integer, 0 or more');
     }
     if (options.waitUntil !== undefined && typeof options.waitUntil !== 'function') throw optionsError('waitUntil');
+    const stores = options.store === undefined ? [] : Array.isArray(options.store) ? options.store : [options.store];
+    for (const st of stores as unknown[]) {
+      const s = st as Partial<JWKSStore> | null;
+      if (typeof s !== 'object' || s === null || typeof s.get !== 'function' || typeof s.put !== 'function') {
+        throw optionsError('store', 'expected objects with get and put');
+      }
+    }
+    const o = this.#o;
+    this.#tiers = stores.length === 0
+      ? undefined
+      : new StoreTiers([...(stores as JWKSStore[])], {
+        url: this.url,
+        staleMs: o.staleDuration,
+        cooldownMs: o.cooldownDuration,
+        fetchMs: o.timeoutDuration,
+        lookupMs: o.storeTimeoutDuration,
+        waitUntil: o.waitUntil,
+        now: o.now,
+      });
   }
 
   /** True when a fresh set is in memory (a verify will not wait on I/O for a known kid). */
@@ -155,82 +165,155 @@ export class RemoteJWKSet implements KeySource {
 
   /** Fetch now (single flight), ignoring freshness and the cooldown. */
   reload(): Promise<void> {
-    return this.#fetchShared().then(() => undefined);
+    return this.#fetchShared(undefined).then(() => undefined);
   }
 
-  // An unknown kid may mean the issuer rotated: refetch, at most once per cooldown.
+  // An unknown kid may mean the issuer rotated: look again, at most once per cooldown
+  // per isolate (and fetch at most once per cooldown per place where a tier keeps attempts).
   #afterMiss(spec: AlgSpec, kid: string | undefined): Promise<KeyEntry> {
     const now = this.#o.now();
-    if (this.#inflight === undefined && now - this.#lastAttempt < this.#o.cooldownDuration) {
+    if (this.#refresh === undefined && now - this.#lastAttempt < this.#o.cooldownDuration) {
       return Promise.reject(new JwtError('ERR_JWKS_NO_MATCHING_KEY'));
     }
-    return this.#fetchShared().then((s) => {
+    return this.#refreshShared(true).then((s) => {
       const key = pick(s.keys, spec, kid, this.#o.allowHmac);
       if (key === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
       return key;
     });
   }
 
-  // No fresh set in memory: the store first (once per isolate), then the network;
-  // on failure, the last good set while it is within the stale window.
+  // No fresh set in memory: the tiers, then the network; on failure (ours, or one a
+  // tier noted within the cooldown), the newest set we hold while it is within the stale window.
   async #load(): Promise<Installed> {
-    if (this.#o.store !== undefined && this.#storeRead !== 'done') {
-      // Once per set: the first load reads the store, concurrent ones wait for that read.
-      let read = this.#storeRead;
+    if (!this.#coolingAfterFailure() && this.#tiers !== undefined) {
+      let read = this.#tierRead;
       if (read === undefined) {
-        read = this.#readStore().finally(() => {
-          this.#storeRead = 'done';
-        });
-        this.#storeRead = read;
+        read = this.#readTiers(this.#tiers);
+        this.#tierRead = read;
+        const clear = (): void => {
+          if (this.#tierRead === read) this.#tierRead = undefined;
+        };
+        read.then(clear, clear);
       }
-      const fromStore = await read;
-      if (fromStore !== undefined) return fromStore;
+      const fresh = await read;
+      if (fresh !== undefined) return fresh;
     }
-    const now = this.#o.now();
-    const last = this.#set;
-    if (this.#inflight === undefined && now - this.#lastAttempt < this.#o.cooldownDuration && this.#lastError !== undefined) {
-      // The issuer failed moments ago: do not hammer it.
-      if (last !== undefined && now < last.freshUntil + this.#o.staleDuration) return last;
-      throw this.#lastError;
-    }
+    // The issuer failed moments ago (here or elsewhere): do not hammer it.
+    if (this.#coolingAfterFailure()) return this.#staleOr(this.#lastError!);
     try {
-      return await this.#fetchShared();
+      return await this.#refreshShared(false);
     } catch (error) {
-      if (last !== undefined && this.#o.now() < last.freshUntil + this.#o.staleDuration) return last;
-      throw error;
+      return this.#staleOr(error);
     }
   }
 
-  // The store is a cache: a read that does not answer within its deadline is a miss.
-  async #readStore(): Promise<Installed | undefined> {
-    const seq = ++this.#seq;
+  #coolingAfterFailure(): boolean {
+    const since = this.#o.now() - this.#lastAttempt;
+    return this.#inflight === undefined && this.#lastError !== undefined && since < this.#o.cooldownDuration;
+  }
+
+  #staleOr(error: unknown): Installed {
+    const last = this.#set;
+    if (last !== undefined && this.#o.now() < last.freshUntil + this.#o.staleDuration) return last;
+    throw error;
+  }
+
+  async #readTiers(tiers: StoreTiers): Promise<Installed | undefined> {
     const deadline = new Deadline(this.#o.storeTimeoutDuration);
     try {
-      const jwks = await deadline.race(Promise.resolve().then(() => this.#o.store!.get(this.url)));
-      if (jwks === undefined || jwks === null) return undefined;
-      const keys = parseJwks(jwks);
-      const now = this.#o.now();
-      // The store expires its own entries; trust a stored set for the minimum age, then ask again.
-      return this.#install({ keys, seq, freshUntil: now + this.#o.cacheMinAge });
-    } catch {
-      return undefined;
+      const entry = await tiers.read(deadline);
+      const got = entry === undefined ? this.#set : this.#adopt(entry);
+      return got !== undefined && this.#o.now() < got.freshUntil ? got : undefined;
     } finally {
       deadline.clear();
     }
   }
 
-  #fetchShared(): Promise<Installed> {
+  #refreshShared(forKid: boolean): Promise<Installed> {
+    if (this.#refresh !== undefined) return this.#refresh;
+    const p = this.#refreshOnce(forKid);
+    this.#refresh = p;
+    const clear = (): void => {
+      if (this.#refresh === p) this.#refresh = undefined;
+    };
+    p.then(clear, clear);
+    return p;
+  }
+
+  // Beyond memory: for an unknown kid, a newer set another isolate stored; then, where a
+  // tier keeps attempts, one isolate of the place claims the fetch and the others wait
+  // for what it stores (or its failure), no longer than its fetch may take.
+  async #refreshOnce(forKid: boolean): Promise<Installed> {
+    this.#lastAttempt = this.#o.now();
+    const tiers = this.#tiers;
+    if (tiers === undefined) return this.#fetchShared(undefined);
+    const before = this.#set;
+    const newer = (s: Installed | undefined): s is Installed =>
+      s !== undefined && s !== before && this.#o.now() < s.freshUntil;
+    if (forKid) {
+      const got = await this.#readTiers(tiers);
+      if (newer(got)) return got;
+    }
+    if (!tiers.shared) return this.#fetchShared(undefined);
+    const claim = await tiers.claim();
+    if (claim.won) return this.#fetchShared(claim.id);
+    const other = await tiers.awaitOther(claim.note, (e) => {
+      const s = this.#adopt(e);
+      return newer(s) ? s : undefined;
+    });
+    if (other !== undefined && !('id' in other)) return other;
+    if (other?.outcome === 'failed') {
+      // Its fetch failed: the same answer as our own failure, for the cooldown.
+      this.#lastAttempt = Math.max(this.#lastAttempt, other.at);
+      this.#lastError = new JwtError('ERR_JWKS_FETCH_FAILED', { reason: 'the last fetch from this place failed' });
+      throw this.#lastError;
+    }
+    // Its fetch succeeded with nothing newer for us: the kid is not in the set.
+    if (forKid && before !== undefined) return before;
+    // It succeeded but its set is not here (a lost write): ask ourselves. No outcome in time: give up.
+    if (other !== undefined) return this.#fetchShared(undefined);
+    throw new JwtError('ERR_JWKS_TIMEOUT');
+  }
+
+  // A tier's entry, installed when it is newer than the set in memory; what memory holds afterwards.
+  #adopt(entry: StoredJWKS): Installed | undefined {
+    const now = this.#o.now();
+    const current = this.#set;
+    if (entry.fetchedAt > now + FUTURE_SKEW_MS) return current;
+    if (current !== undefined && current.fetchedAt >= entry.fetchedAt) return current;
+    let keys: KeyEntry[];
+    try {
+      keys = parseJwks(entry.jwks);
+    } catch {
+      return current;
+    }
+    // Whatever a tier claims, a set is never fresh longer than cacheMaxAge after its fetch.
+    const freshUntil = Math.min(entry.freshUntil, entry.fetchedAt + this.#o.cacheMaxAge);
+    const installed = this.#install({ keys, seq: ++this.#seq, fetchedAt: entry.fetchedAt, freshUntil });
+    if (now < installed.freshUntil) this.#lastError = undefined;
+    return installed;
+  }
+
+  // `claimed`: the id of the note a won claim wrote; without one the attempt is noted here.
+  // The outcome is noted too, so the place's other isolates stop waiting (or serve stale).
+  #fetchShared(claimed: string | undefined): Promise<Installed> {
     if (this.#inflight !== undefined) return this.#inflight;
     const seq = ++this.#seq;
-    this.#lastAttempt = this.#o.now();
+    const at = this.#o.now();
+    this.#lastAttempt = at;
+    const id = claimed ?? crypto.randomUUID();
+    const tiers = this.#tiers?.shared === true ? this.#tiers : undefined;
+    if (tiers !== undefined && claimed === undefined) tiers.handOff(tiers.noteAttempt({ at, id }));
     const p = this.#fetchOnce(seq).then(
       (s) => {
         this.#lastError = undefined;
+        tiers?.handOff(tiers.noteAttempt({ at, id, outcome: 'ok' }));
         return s;
       },
       (error: unknown) => {
         const e = error instanceof JwtError ? error : new JwtError('ERR_JWKS_FETCH_FAILED', { cause: error });
         this.#lastError = e;
+        tiers?.handOff(tiers.noteAttempt({ at, id, outcome: 'failed' }));
         throw e;
       },
     );
@@ -261,23 +344,10 @@ export class RemoteJWKSet implements KeySource {
     const keys = parseJwks(json);
     const now = this.#o.now();
     const ttl = this.#ttl(cacheControl);
-    const installed = this.#install({ keys, seq, freshUntil: now + ttl });
-    if (this.#o.store !== undefined && installed.seq === seq) this.#writeStore(json as JSONWebKeySet, Math.ceil(ttl / 1000));
+    const installed = this.#install({ keys, seq, fetchedAt: now, freshUntil: now + ttl });
+    // Never awaited: a failed write only costs another isolate a fetch.
+    if (installed.seq === seq) this.#tiers?.write({ jwks: json as JSONWebKeySet, fetchedAt: now, freshUntil: now + ttl });
     return installed;
-  }
-
-  // Never awaited: a write that hangs or fails must not hold the verifies that fetched.
-  #writeStore(jwks: JSONWebKeySet, ttlSeconds: number): void {
-    const store = this.#o.store!;
-    // The set in memory is already good; a failed write only costs another isolate a fetch.
-    const write = Promise.resolve()
-      .then(() => store.put(this.url, jwks, ttlSeconds))
-      .catch(() => undefined);
-    try {
-      this.#o.waitUntil?.(write);
-    } catch {
-      // A waitUntil that throws (the request already ended) loses the write, nothing else.
-    }
   }
 
   #ttl(cacheControl: string | null): number {
@@ -295,7 +365,7 @@ export class RemoteJWKSet implements KeySource {
   // it dropped is retired, so no cache serves what it proved (KeyEntry.validUntil).
   #install(candidate: Installed): Installed {
     const current = this.#set;
-    if (current !== undefined && current.seq > candidate.seq) return current;
+    if (current !== undefined && (current.seq > candidate.seq || current.fetchedAt > candidate.fetchedAt)) return current;
     const keys = current === undefined ? candidate.keys : carryOver(current.keys, candidate.keys);
     for (const k of keys) k.validUntil = candidate.freshUntil;
     const installed = { ...candidate, keys };

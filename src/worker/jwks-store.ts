@@ -1,19 +1,17 @@
 // The library's JWKSStore hook on KV: a new isolate starts from the last good
 // set another isolate fetched instead of going to the issuer. Entries are sealed
-// (a foreign write must not plant a key) and kept past their freshness for the
-// library's stale window, so a cold isolate still has keys while the issuer is down.
+// (a foreign write must not plant a key), carry their fetch time and freshness (so a
+// dropped key stops verifying within the max age whoever reads them) and are kept for
+// the life the library gives (fresh life plus its stale window), so a cold isolate
+// still has keys while the issuer is down.
 // The shape the library asks of a store (src/keys/remote.ts): every read is bounded
 // by cache.kvTimeoutMs (then a miss), and `put` returns at once: writes are handed
 // back to the request (ctx.waitUntil) instead of delaying it.
 
-import type { JSONWebKeySet } from '../keys/local.js';
-import type { JWKSStore } from '../keys/remote.js';
+import { storedEntry, type JWKSStore, type StoredJWKS } from '../keys/store.js';
 import type { Counters } from './counters.js';
 import { bounded, KV_MIN_TTL, type KVLike } from './kv.js';
 import type { Sealer } from './seal.js';
-
-/** Matches the library's default staleDuration (1 h). */
-const STALE_SECONDS = 3_600;
 
 export class KvJwksStore implements JWKSStore {
   readonly #kv: KVLike;
@@ -30,10 +28,11 @@ export class KvJwksStore implements JWKSStore {
   }
 
   static key(url: string): string {
-    return `jwks:v1:${url}`;
+    // v2: the value is a StoredJWKS (the set with its times); a v1 value (the bare set) is never read.
+    return `jwks:v2:${url}`;
   }
 
-  async get(url: string): Promise<JSONWebKeySet | undefined> {
+  async get(url: string): Promise<StoredJWKS | undefined> {
     const key = KvJwksStore.key(url);
     const value = await bounded(() => this.#kv.get(key, 'text'), this.#timeoutMs, null, () => this.#counters.inc('jwks_store_error'));
     if (value === null) return undefined;
@@ -42,15 +41,16 @@ export class KvJwksStore implements JWKSStore {
       this.#counters.inc('jwks_store_error');
       return undefined;
     }
-    this.#counters.inc('jwks_store_hit');
-    return JSON.parse(json) as JSONWebKeySet;
+    const entry = storedEntry(JSON.parse(json));
+    this.#counters.inc(entry === undefined ? 'jwks_store_error' : 'jwks_store_hit');
+    return entry;
   }
 
-  put(url: string, jwks: JSONWebKeySet, ttlSeconds: number): void {
+  put(url: string, entry: StoredJWKS, ttlSeconds: number): void {
     const key = KvJwksStore.key(url);
-    const ttl = Math.max(KV_MIN_TTL, Math.ceil(ttlSeconds) + STALE_SECONDS);
+    const ttl = Math.max(KV_MIN_TTL, Math.ceil(ttlSeconds));
     const write = this.#sealer
-      .seal(key, JSON.stringify(jwks))
+      .seal(key, JSON.stringify(entry))
       .then((v) => this.#kv.put(key, v, { expirationTtl: ttl }))
       .catch(() => this.#counters.inc('jwks_store_error'));
     this.#pending.push(write);

@@ -15,7 +15,7 @@ import { KeyTags } from './key-tags.js';
 import { L2VerifyTiers } from './l2-tier.js';
 import type { KVLike } from './kv.js';
 import { WriteAdmission } from './l2-admission.js';
-import { Sealer } from './seal.js';
+import { sealerFromSecret, type Sealer } from './seal.js';
 import { KvVerifyCache } from './verify-cache.js';
 import type { VerifyStageMaker } from './verify-tiers.js';
 
@@ -51,7 +51,7 @@ export interface KvOpened {
  * const { l2 } = kv.verifyParts(identity, fetched) ?? {};
  */
 export async function openKvTiers(config: GuardConfig, env: KvEnv, counters: Counters, remoteIssuers: boolean): Promise<KvOpened | undefined> {
-  const sealer = await Sealer.fromSecret(env.CACHE_KEY);
+  const sealer = await sealerFromSecret(env.CACHE_KEY);
   if (sealer === undefined) return undefined;
   let jwksStore: KvJwksStore | undefined;
   if (config.cache.jwks && remoteIssuers) {

@@ -1,6 +1,6 @@
 // Local and remote key sets (src/keys/local.ts, src/keys/remote.ts). Remote tests inject fetch and the clock.
 import { describe, expect, it } from 'vitest';
-import { createLocalJWKSet, createRemoteJWKSet, createVerifier, type JWK, type JWKSStore, type JSONWebKeySet } from '../../src/index.js';
+import { createLocalJWKSet, createRemoteJWKSet, createVerifier, type JWK, type JWKSStore, type JSONWebKeySet, type StoredJWKS } from '../../src/index.js';
 import { claims, codeOf, codeOfSync, generate, mint, nowDate, type KeyPair } from './jwt-mint.js';
 
 async function keyWithKid(alg: string, kid: string): Promise<KeyPair & { jwk: JWK }> {
@@ -200,7 +200,7 @@ describe('remote JWKS', () => {
     const store: JWKSStore = {
       async get() {
         await storeGate;
-        return { keys: [old.jwk] };
+        return { jwks: { keys: [old.jwk] }, fetchedAt: nowDate.getTime() - 1000, freshUntil: nowDate.getTime() + 60_000 };
       },
       put() {},
     };
@@ -218,17 +218,18 @@ describe('remote JWKS', () => {
   });
   it('store hook: put after a fetch, get before the network in a fresh isolate', async () => {
     const a = await keyWithKid('EdDSA', 'a');
-    const saved = new Map<string, { jwks: JSONWebKeySet; ttl: number }>();
+    const saved = new Map<string, { entry: StoredJWKS; ttl: number }>();
     const store: JWKSStore = {
-      get: (url) => saved.get(url)?.jwks,
-      put: (url, value, ttl) => {
-        saved.set(url, { jwks: value, ttl });
+      get: (url) => saved.get(url)?.entry,
+      put: (url, entry, ttl) => {
+        saved.set(url, { entry, ttl });
       },
     };
     const m1 = mockFetch([() => ({ body: jwks(a.jwk), headers: { 'cache-control': 'max-age=300' } })]);
     const t = await mint(a, claims(), { kid: 'a' });
     await createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: m1.fn, store }), currentDate: nowDate }).verify(t);
-    expect(saved.get(URL_)?.ttl).toBe(300);
+    // Kept for its fresh life plus the stale window (staleDuration, 1 h by default).
+    expect(saved.get(URL_)?.ttl).toBe(300 + 3600);
     const m2 = mockFetch([() => ({ status: 500 })]);
     const second = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: m2.fn, store }), currentDate: nowDate });
     expect(await codeOf(() => second.verify(t))).toBe('OK');

@@ -1,0 +1,167 @@
+// The stores of a remote key set, nearest first, read under one deadline for the
+// whole lookup (not one per tier): the first fresh entry wins and is copied into the
+// nearer tiers that lacked it; past freshness the newest entry is kept as the stale
+// fallback. Writes go to every tier and are handed to waitUntil, never awaited by a
+// verify. The first tier that keeps fetch attempts is where isolates coordinate.
+
+import { Deadline } from './fetch-deadline.js';
+import { fetchAttempt, storedEntry, type FetchAttempt, type JWKSStore, type StoredJWKS } from './store.js';
+
+/** The least wait between writing a claim and reading it back, ms. */
+const SETTLE_MS = 5;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export interface TierSettings {
+  url: string;
+  /** Past freshness, how long an entry is still worth keeping (staleDuration), ms. */
+  staleMs: number;
+  /** How long an attempt note matters (cooldownDuration), ms. */
+  cooldownMs: number;
+  /** How long a fetch may take (timeoutDuration): an in-flight note older than this was abandoned, ms. */
+  fetchMs: number;
+  /** The one deadline over a lookup in the tiers (storeTimeoutDuration), ms. */
+  lookupMs: number;
+  waitUntil: ((write: Promise<unknown>) => void) | undefined;
+  now: () => number;
+}
+
+export class StoreTiers {
+  readonly #stores: readonly JWKSStore[];
+  readonly #notes: JWKSStore | undefined;
+  readonly #s: TierSettings;
+
+  constructor(stores: readonly JWKSStore[], settings: TierSettings) {
+    this.#stores = stores;
+    this.#notes = stores.find((s) => typeof s.getAttempt === 'function' && typeof s.putAttempt === 'function');
+    this.#s = settings;
+  }
+
+  /** True when a tier keeps fetch attempts (refetches bounded per data centre). */
+  get shared(): boolean {
+    return this.#notes !== undefined;
+  }
+
+  /** The first fresh entry nearest first, else the newest stale one; undefined when no tier answers in time. */
+  async read(deadline: Deadline): Promise<StoredJWKS | undefined> {
+    const seen: (StoredJWKS | undefined)[] = [];
+    let best: StoredJWKS | undefined;
+    for (const store of this.#stores) {
+      if (deadline.passed) break;
+      let entry: StoredJWKS | undefined;
+      try {
+        entry = storedEntry(await deadline.race(Promise.resolve().then(() => store.get(this.#s.url))));
+      } catch {
+        break;
+      }
+      seen.push(entry);
+      if (entry !== undefined && (best === undefined || entry.fetchedAt > best.fetchedAt)) best = entry;
+      if (entry !== undefined && this.#s.now() < entry.freshUntil) break;
+    }
+    const found = best;
+    if (found !== undefined) {
+      // Copy it where it was missing or older, so the next isolate finds it nearer.
+      seen.forEach((e, i) => {
+        if (e === undefined || e.fetchedAt < found.fetchedAt) this.#put(this.#stores[i]!, found);
+      });
+    }
+    return found;
+  }
+
+  /** Every tier gets the set just fetched. */
+  write(entry: StoredJWKS): void {
+    for (const store of this.#stores) this.#put(store, entry);
+  }
+
+  /** The last fetch attempt noted by any isolate sharing the nearest attempt-keeping tier. */
+  async lastAttempt(deadline: Deadline): Promise<FetchAttempt | undefined> {
+    const notes = this.#notes;
+    if (notes === undefined) return undefined;
+    return fetchAttempt(await deadline.race(Promise.resolve().then(() => notes.getAttempt!(this.#s.url))));
+  }
+
+  /** Note an attempt; the promise settles when the tier has it (callers that coordinate wait for it). */
+  noteAttempt(attempt: FetchAttempt): Promise<void> {
+    const notes = this.#notes;
+    if (notes === undefined) return Promise.resolve();
+    const ttl = Math.ceil(this.#s.cooldownMs / 1000) + 1;
+    return Promise.resolve().then(() => notes.putAttempt!(this.#s.url, attempt, ttl));
+  }
+
+  /**
+   * Claim the next fetch for this place: read the last note; unless it still stands,
+   * write ours and read it back. Only the isolate whose note stands fetches (a lost
+   * race lets two through, not a hundred). A tier that does not answer: we fetch.
+   */
+  async claim(): Promise<{ won: true; id: string } | { won: false; note: FetchAttempt }> {
+    const id = crypto.randomUUID();
+    const deadline = new Deadline(this.#s.lookupMs);
+    try {
+      const note = await this.lastAttempt(deadline);
+      if (note !== undefined && this.#stands(note)) return { won: false, note };
+      const started = Date.now();
+      await deadline.race(this.noteAttempt({ at: this.#s.now(), id }));
+      // Let notes written in the same instant land before reading back: the last one stands.
+      await deadline.race(sleep(Math.max(SETTLE_MS, Date.now() - started)));
+      const back = await this.lastAttempt(deadline);
+      return back !== undefined && back.id !== id ? { won: false, note: back } : { won: true, id };
+    } catch {
+      return { won: true, id };
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  /**
+   * Another isolate holds the claim: wait (polling the shared tier, at most its fetch
+   * timeout and one lookup) until `accept` takes the set it stores (returned), or its
+   * note has an outcome and nothing `accept` takes is here (the note is returned).
+   * Undefined: no outcome in time.
+   */
+  async awaitOther<T>(
+    note: FetchAttempt,
+    accept: (e: StoredJWKS) => T | undefined,
+  ): Promise<T | FetchAttempt | undefined> {
+    const notes = this.#notes!;
+    const deadline = new Deadline(this.#s.fetchMs + this.#s.lookupMs);
+    try {
+      let current = note;
+      for (let delay = 10; ; delay = Math.min(2 * delay, 500)) {
+        if (current.outcome === 'failed') return current;
+        const entry = storedEntry(await deadline.race(Promise.resolve().then(() => notes.get(this.#s.url))));
+        const taken = entry === undefined ? undefined : accept(entry);
+        if (taken !== undefined) return taken;
+        if (current.outcome === 'ok') return current;
+        await deadline.race(sleep(delay));
+        current = (await this.lastAttempt(deadline)) ?? current;
+      }
+    } catch {
+      return undefined;
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  // Within the cooldown, and when still in flight, not yet abandoned.
+  #stands(note: FetchAttempt): boolean {
+    const age = this.#s.now() - note.at;
+    if (age >= this.#s.cooldownMs) return false;
+    return note.outcome !== undefined || age < this.#s.fetchMs + this.#s.lookupMs;
+  }
+
+  /** Hand a write that nobody waits for to waitUntil. */
+  handOff(write: Promise<unknown>): void {
+    const settled = write.catch(() => undefined);
+    try {
+      this.#s.waitUntil?.(settled);
+    } catch {
+      // A waitUntil that throws (the request already ended) loses the write, nothing else.
+    }
+  }
+
+  #put(store: JWKSStore, entry: StoredJWKS): void {
+    const ttl = Math.ceil((entry.freshUntil + this.#s.staleMs - this.#s.now()) / 1000);
+    if (ttl <= 0) return;
+    this.handOff(Promise.resolve().then(() => store.put(this.#s.url, entry, ttl)));
+  }
+}
