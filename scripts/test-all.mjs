@@ -238,9 +238,9 @@ const SUITES = [
     title: 'shared corpus in Node 24 (npm package node@24 in build/node-24)',
     body: async (s) => {
       const log = join('build', 'node-24.log');
-      const node24 = await ensureNode24(root, { refresh: true, run: (cmd, args) => run(s, cmd, args, log) }).catch((e) => {
-        s.write(`${e.message}\n`, true);
-      });
+      const install = (cmd, args) => run(s, cmd, args, log);
+      const failed = (e) => s.write(`${e.message}\n`, true); // the install's output is above it
+      const node24 = await ensureNode24(root, { refresh: true, run: install }).catch(failed);
       if (node24) await reportRun(s, `corpus node-${versionOf(node24)}`, node24, ['build/corpus/node.js']);
       else s.record('corpus node-24 (install failed)', 0, 1);
     },
@@ -268,10 +268,10 @@ const SUITES = [
     title: 'examples (Deno.serve, Bun.serve, Hono on Workers) run in place, as examples/README.md says',
     body: (s) => reportRun(s, 'examples', process.execPath, ['test/examples/run-examples.mjs']),
   },
-  // Prints `[no-fakes] passed=N failed=N`; ~25 s, two `wrangler dev` and Node, Deno, Bun at once.
+  // Prints `[no-fakes] passed=N failed=N`; ~15 s, two `wrangler dev`, Node 20/22/24, Deno, Bun, Chromium at once.
   {
     order: 16,
-    title: 'nothing injected (key sets, discovery, hono, the guard forwarding bodies in Node, Deno, Bun, workerd; the plain Worker from the tarball)',
+    title: 'nothing injected (key sets, discovery, hono, the guard with bodies; Node, Deno, Bun, workerd, Chromium)',
     body: (s) => reportRun(s, 'no fakes', process.execPath, ['test/no-fakes/run.mjs']),
   },
   // Each bench (bench/smoke.ts) in a seconds-long mode: 1 passed per bench that completes.

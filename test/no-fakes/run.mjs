@@ -149,7 +149,8 @@ const inProcessRuns = [
 
 // Headless Chromium: browser.mjs in a page the issuer serves, so the key set is same-origin.
 const inBrowser = everywhere.filter((c) => !c.serverOnly);
-const PAGE = '<!doctype html><meta charset="utf-8"><title>no fakes</title><script type="module" src="/no-fakes.js"></script>';
+const PAGE =
+  '<!doctype html><meta charset="utf-8"><title>no fakes</title><script type="module" src="/no-fakes.js"></script>';
 const chromium = part('chromium', inBrowser.length, async () => {
   const bundled = await build({
     entryPoints: [join(here, 'browser.mjs')],
