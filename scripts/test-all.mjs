@@ -19,6 +19,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from '
 import { availableParallelism, loadavg } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureNode24 } from './lib/node-24.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -101,19 +102,19 @@ function run(step, cmd, args, file) {
 
 /**
  * Runs a command that prints `passed=N failed=N` and records its last such line. A runner
- * that could not run for want of an optional tool prints `] not run: <why>` and the lines
- * after it (what it tried, how to install it): a "not run" row, a failure under CI=true.
+ * that could not run for want of an optional tool prints `[name] not run: <why>` and the lines
+ * after it (what it tried, how to install it): a "not run" row, a failure under CI=true. A
+ * runner that ran all but one part (no-fakes without Chromium) prints both: two rows.
  */
 async function reportRun(step, label, cmd, args) {
   const file = join(REPORTS, `${label.replace(/ /g, '-')}.txt`);
   await run(step, cmd, args, file);
   const text = readFileSync(file, 'utf8');
-  const notRun = /\] not run: .*(\n {2}.*)*/.exec(text);
-  if (notRun) return step.record(label, 0, CI ? 1 : 0, notRun[0].slice(2));
-  const lines = [...text.matchAll(/passed=(\d+) failed=(\d+)/g)];
-  const last = lines.at(-1);
+  const notRun = /\[([^\]\n]*)\] not run: .*(\n {2}.*)*/.exec(text);
+  const last = [...text.matchAll(/passed=(\d+) failed=(\d+)/g)].at(-1);
   if (last) step.record(label, Number(last[1]), Number(last[2]));
-  else step.record(`${label} (no report)`, 0, 1);
+  if (notRun) step.record(last ? notRun[1] : label, 0, CI ? 1 : 0, notRun[0].slice(notRun[1].length + 3));
+  else if (!last) step.record(`${label} (no report)`, 0, 1);
 }
 
 async function vitestRun(step, name, config) {
@@ -230,17 +231,17 @@ const SUITES = [
     title: `shared corpus in Node ${node22Version} (the node devDependency)`,
     body: (s) => reportRun(s, `corpus node-${node22Version}`, node22, ['build/corpus/node.js']),
   },
-  // Node 24 is the active LTS: the newest 24.x the registry serves, from the `node`
-  // package (which ships the binary), kept in build/node-24 between runs. npm
-  // re-resolves `node@24` each time, so a newer 24.x replaces the kept one.
+  // Node 24 (scripts/lib/node-24.mjs): re-installed on each run, so a newer 24.x
+  // replaces the kept one; test/no-fakes installs it only when it is missing.
   {
     order: 4,
     title: 'shared corpus in Node 24 (npm package node@24 in build/node-24)',
     body: async (s) => {
-      mkdirSync('build/node-24', { recursive: true });
-      const node24 = join('build', 'node-24', bin('node'));
-      const installed = await run(s, 'npm', ['install', '--prefix', 'build/node-24', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', 'node@24'], join('build', 'node-24.log'));
-      if (installed === 0 && existsSync(node24)) await reportRun(s, `corpus node-${versionOf(node24)}`, node24, ['build/corpus/node.js']);
+      const log = join('build', 'node-24.log');
+      const install = (cmd, args) => run(s, cmd, args, log);
+      const failed = (e) => s.write(`${e.message}\n`, true); // the install's output is above it
+      const node24 = await ensureNode24(root, { refresh: true, run: install }).catch(failed);
+      if (node24) await reportRun(s, `corpus node-${versionOf(node24)}`, node24, ['build/corpus/node.js']);
       else s.record('corpus node-24 (install failed)', 0, 1);
     },
   },
@@ -267,10 +268,10 @@ const SUITES = [
     title: 'examples (Deno.serve, Bun.serve, Hono on Workers) run in place, as examples/README.md says',
     body: (s) => reportRun(s, 'examples', process.execPath, ['test/examples/run-examples.mjs']),
   },
-  // Prints `[no-fakes] passed=N failed=N`; ~25 s, two `wrangler dev` and Node, Deno, Bun at once.
+  // Prints `[no-fakes] passed=N failed=N`; ~15 s, two `wrangler dev`, Node 20/22/24, Deno, Bun, Chromium at once.
   {
     order: 16,
-    title: 'nothing injected (key sets, discovery, hono, the guard forwarding bodies in Node, Deno, Bun, workerd; the plain Worker from the tarball)',
+    title: 'nothing injected (key sets, discovery, hono, the guard with bodies; Node, Deno, Bun, workerd, Chromium)',
     body: (s) => reportRun(s, 'no fakes', process.execPath, ['test/no-fakes/run.mjs']),
   },
   // The size budgets of the public entries (.size-limit.mjs), over dist/ as built above: one row per

@@ -5,6 +5,7 @@
 //   /hono/me           docs/runtimes.md: jwtAuth with a remote key set
 //   /guard/url/*       createGuard: OIDC discovery from the issuer, a URL origin
 //   /guard/service/*   the same guard forwarding to the service binding ORIGIN (workerd only)
+// The browser runs the first two alone (createLibRoutes): the guard is a server.
 import { createRemoteJWKSet, createVerifier, isJwtError } from 'edgejwt';
 import { jwtAuth } from 'edgejwt/hono';
 import { createGuard, keySets, remoteKeys, serviceOrigin } from 'edgejwt/worker';
@@ -13,13 +14,15 @@ import { Hono } from 'hono';
 const ALGORITHMS = ['RS256', 'ES256'];
 
 /**
- * The app's fetch handler for the issuer at `base` (also the guard's URL origin).
+ * The library's and hono's routes for the issuer at `base`: a handler that answers
+ * /lib/verify and /hono/*, and resolves to undefined for any other path. The browser
+ * runs these alone (browser.mjs).
  *
  * @example
- * const handle = createApp('http://127.0.0.1:8788');
- * const res = await handle(new Request('http://app/lib/verify'), {}, ctx);
+ * const handle = createLibRoutes('http://127.0.0.1:8788');
+ * const res = await handle(new Request('http://app/lib/verify'));
  */
-export function createApp(base) {
+export function createLibRoutes(base) {
   const jwksUrl = new URL(`${base}/jwks.json`);
   const policy = { algorithms: ALGORITHMS, issuer: base, audience: 'api' };
   const verifier = createVerifier({ ...policy, jwks: createRemoteJWKSet(jwksUrl) });
@@ -27,12 +30,6 @@ export function createApp(base) {
   const hono = new Hono();
   hono.use('/hono/*', jwtAuth({ ...policy, jwks: createRemoteJWKSet(jwksUrl) }));
   hono.get('/hono/me', (c) => c.json({ sub: c.get('jwtPayload').sub }));
-
-  // No jwksUrl: the guard finds the key set through <issuer>/.well-known/openid-configuration.
-  const issuers = [{ issuer: base, audience: 'api', algorithms: ALGORITHMS, discovery: true }];
-  const cache = { verify: false, jwks: false };
-  const toUrl = createGuard({ issuers, origin: base, cache }, { stages: [keySets, remoteKeys] });
-  const toService = createGuard({ issuers, origin: { service: 'ORIGIN' }, cache }, { stages: [keySets, remoteKeys, serviceOrigin] });
 
   return async (request, env, ctx) => {
     const path = new URL(request.url).pathname;
@@ -46,8 +43,32 @@ export function createApp(base) {
       }
     }
     if (path.startsWith('/hono/')) return hono.fetch(request, env, ctx);
+    return undefined;
+  };
+}
+
+/**
+ * The app's fetch handler for the issuer at `base` (also the guard's URL origin).
+ *
+ * @example
+ * const handle = createApp('http://127.0.0.1:8788');
+ * const res = await handle(new Request('http://app/lib/verify'), {}, ctx);
+ */
+export function createApp(base) {
+  const lib = createLibRoutes(base);
+  // No jwksUrl: the guard finds the key set through <issuer>/.well-known/openid-configuration.
+  const issuers = [{ issuer: base, audience: 'api', algorithms: ALGORITHMS, discovery: true }];
+  const cache = { verify: false, jwks: false };
+  const toUrl = createGuard({ issuers, origin: base, cache }, { stages: [keySets, remoteKeys] });
+  const toService = createGuard(
+    { issuers, origin: { service: 'ORIGIN' }, cache },
+    { stages: [keySets, remoteKeys, serviceOrigin] },
+  );
+
+  return async (request, env, ctx) => {
+    const path = new URL(request.url).pathname;
     if (path.startsWith('/guard/url/')) return toUrl.fetch(request, env, ctx);
     if (path.startsWith('/guard/service/')) return toService.fetch(request, env, ctx);
-    return new Response('no such route', { status: 404 });
+    return (await lib(request, env, ctx)) ?? new Response('no such route', { status: 404 });
   };
 }

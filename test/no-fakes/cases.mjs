@@ -1,6 +1,6 @@
 // The cases of the nothing-injected suite, the same in every runtime: each builds a
 // Request for the app (app.mjs) and checks the answer. `send` delivers it: a call of
-// the app's handler in Node, Deno and Bun, HTTP to `wrangler dev` for workerd.
+// the app's handler in Node, Deno, Bun and Chromium, HTTP to `wrangler dev` for workerd.
 // WebCrypto and streams only, so this file runs anywhere.
 
 const MIB = 1 << 20;
@@ -52,8 +52,9 @@ function expectJson(res, text, status, fields) {
 }
 
 /**
- * The cases, as `{ name, workerdOnly, request(url), check(res, text) }`; `url` is the app's
- * origin, `tokens` the issuer's (issuer.mjs).
+ * The cases, as `{ name, serverOnly, workerdOnly, request(url), check(res, text) }`; `url` is the
+ * app's origin, `tokens` the issuer's (issuer.mjs). `serverOnly`: the guard's, which forward
+ * to an origin, a server's job (not run in the browser); `workerdOnly`: the service binding's.
  *
  * @example
  * for (const c of await buildCases(tokens)) console.log(c.name);
@@ -123,8 +124,8 @@ export async function buildCases(tokens) {
           ? undefined
           : `status ${res.status}, WWW-Authenticate ${res.headers.get('www-authenticate')}: ${text.slice(0, 200)}`,
     },
-    ...guardCases('url'),
-    ...guardCases('service').map((c) => ({ ...c, workerdOnly: true })),
+    ...guardCases('url').map((c) => ({ ...c, serverOnly: true })),
+    ...guardCases('service').map((c) => ({ ...c, serverOnly: true, workerdOnly: true })),
   ];
 }
 

@@ -1,8 +1,9 @@
 // The one server every runtime of the nothing-injected suite talks to, on
 // 127.0.0.1: an OIDC issuer (discovery document, key set with an RS256 and an
 // ES256 key made at start) and an origin that answers any other path with what it
-// received (method, path, SHA-256 of the body, its length). Node only: the
-// harness starts it once and hands its URL and tokens to every runtime.
+// received (method, path, SHA-256 of the body, its length), except the files
+// handed to `serve` (the browser's page). Node only: the harness starts it once
+// and hands its URL and tokens to every runtime.
 import { createHash, createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
@@ -44,16 +45,22 @@ async function echo(req, res) {
 }
 
 /**
- * Starts the server; resolves to its base URL (also the issuer), tokens, and `close`.
+ * Starts the server; resolves to its base URL (also the issuer), tokens, `serve(path, type,
+ * body)` (answer GET `path` with `body` from then on) and `close`.
  *
  * @example
  * const issuer = await startIssuer(); // issuer.base = 'http://127.0.0.1:PORT'
+ * issuer.serve('/page.html', 'text/html; charset=utf-8', '<!doctype html>');
  */
 export async function startIssuer() {
   const keys = [keyPair('RS256'), keyPair('ES256')];
+  const files = new Map();
   const server = createServer((req, res) => {
     const path = new URL(req.url, 'http://x').pathname;
-    if (path === '/jwks.json') {
+    if (files.has(path)) {
+      const { type, body } = files.get(path);
+      res.writeHead(200, { 'content-type': type }).end(body);
+    } else if (path === '/jwks.json') {
       json(res, { keys: keys.map((k) => k.jwk) });
     } else if (path === '/.well-known/openid-configuration') {
       json(res, { issuer: base, jwks_uri: `${base}/jwks.json` });
@@ -77,6 +84,7 @@ export async function startIssuer() {
   return {
     base,
     tokens,
+    serve: (path, type, body) => files.set(path, { type, body }),
     close: () => {
       server.closeAllConnections();
       return new Promise((ok) => server.close(ok));

@@ -2,8 +2,9 @@
 // same places), and how a Chromium that cannot be launched becomes "not run" instead
 // of a failure: a contributor without a browser still gets a green `npm test`, with a
 // banner saying what did not run and the one line that installs it. CI (CI=true)
-// treats "not run" as a failure (scripts/test-all.mjs, run-browser.mjs).
-import { accessSync, constants, statSync } from 'node:fs';
+// treats "not run" as a failure (scripts/test-all.mjs, run-browser.mjs, test/no-fakes).
+import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The one line that installs a Chromium the finder looks for, per platform. */
@@ -79,4 +80,37 @@ export async function launchChromium(candidates, launch) {
     }
   }
   return { notRun: reasons.length > 0 ? reasons : ['no candidate path'] };
+}
+
+/**
+ * Starts the first Chromium of `chromiumCandidates()` headless, through playwright-core, with a
+ * fresh profile. Resolves to `{ browser, path, close }` (`close` also removes the profile), or to
+ * `{ notRun }` as launchChromium does.
+ * @example const c = await startHeadlessChromium(); if (!c.notRun) try { … } finally { await c.close(); }
+ */
+export async function startHeadlessChromium() {
+  const { chromium } = await import('playwright-core');
+  const profile = mkdtempSync(join(tmpdir(), 'edgejwt-chromium-'));
+  const removeProfile = () => rmSync(profile, { recursive: true, force: true });
+  // A persistent context is how playwright takes a fresh --user-data-dir.
+  const launch = (executablePath) =>
+    chromium.launchPersistentContext(profile, {
+      executablePath,
+      headless: true,
+      args: [
+        '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      ],
+      timeout: 60_000,
+    });
+  const launched = await launchChromium(chromiumCandidates(), launch);
+  if (launched.notRun) {
+    removeProfile();
+    return launched;
+  }
+  const close = async () => {
+    await launched.browser.close().catch(() => {});
+    removeProfile();
+  };
+  return { ...launched, close };
 }

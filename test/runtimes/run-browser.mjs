@@ -8,11 +8,8 @@
 // except under CI=true, where a browser is required and it exits 1.
 // Usage: node test/runtimes/run-browser.mjs [path/to/bundle.js]
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { chromiumCandidates, installHint, launchChromium } from './chromium.mjs';
+import { readFileSync } from 'node:fs';
+import { installHint, startHeadlessChromium } from './chromium.mjs';
 
 const TIMEOUT_MS = 240_000;
 const bundle = readFileSync(process.argv[2] ?? 'build/corpus/browser.js');
@@ -32,22 +29,9 @@ const server = createServer((req, res) => {
 await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
-const profile = mkdtempSync(join(tmpdir(), 'edgejwt-chromium-'));
-// A persistent context is how playwright takes a fresh --user-data-dir.
-const launch = (executablePath) =>
-  chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    ],
-    timeout: 60_000,
-  });
-const launched = await launchChromium(chromiumCandidates(), launch);
+const launched = await startHeadlessChromium();
 if (launched.notRun) {
   server.close();
-  rmSync(profile, { recursive: true, force: true });
   const required = process.env.CI === 'true';
   console.log(`[corpus browser] not run: no Chromium could be launched${required ? ' (CI=true requires one)' : ''}`);
   for (const reason of launched.notRun) console.log(`  ${reason}`);
@@ -70,8 +54,7 @@ try {
   // No report line: test-all.mjs counts this runner as one failure.
   console.log(`chromium runner failed: ${e instanceof Error ? e.message : String(e)}`);
 } finally {
-  await browser.close().catch(() => {});
+  await launched.close();
   server.close();
-  rmSync(profile, { recursive: true, force: true });
 }
 process.exit(code);
