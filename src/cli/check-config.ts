@@ -43,7 +43,8 @@ export function checkGuardConfig(
   at?: SourcePosition,
   locate?: LocateSetting,
 ): CheckResult {
-  const placeOf = (setting?: string): SourcePosition | undefined => (setting === undefined ? undefined : locate?.(setting)) ?? at;
+  const placeOf = (setting?: string): SourcePosition | undefined =>
+    (setting === undefined ? undefined : locate?.(setting)) ?? at;
   const prefixFor = (setting?: string): string => {
     const here = placeOf(setting);
     return here === undefined ? '' : `${formatPosition(here)}: `;
@@ -56,7 +57,10 @@ export function checkGuardConfig(
     if (!(e instanceof ConfigError)) throw e;
     const parsed = typeof raw === 'string' ? parsedOrUndefined(raw) : raw;
     // Every problem, one line each, in the order they are written (the parser's order breaks ties).
-    const lines = problemsOf(e).map((p) => ({ at: placeOf(p.setting), line: `${prefixFor(p.setting)}${p.message}${settingHint(p.setting, p.reason, parsed)}` }));
+    const lines = problemsOf(e).map((p) => ({
+      at: placeOf(p.setting),
+      line: `${prefixFor(p.setting)}${p.message}${settingHint(p.setting, p.reason, parsed)}`,
+    }));
     lines.sort((a, b) => (a.at?.line ?? 0) - (b.at?.line ?? 0) || (a.at?.column ?? 0) - (b.at?.column ?? 0));
     return { ok: false, errors: lines.map((l) => l.line), notes };
   }

@@ -10,7 +10,8 @@ import { ConfigError } from './config-error.js';
  * message are the first one's.
  *
  * @example
- * throw new ConfigErrors([new ConfigError('realm', 'expected a non-empty string'), new ConfigError('cors', 'expected an object')]);
+ * const realm = new ConfigError('realm', 'expected a non-empty string');
+ * throw new ConfigErrors([realm, new ConfigError('cors', 'expected an object')]);
  */
 export class ConfigErrors extends ConfigError {
   readonly problems: readonly ConfigError[];
@@ -88,5 +89,6 @@ export function eachElement<T>(list: readonly unknown[], parse: (v: unknown, i: 
  */
 export function knownKeys(v: Record<string, unknown>, setting: string, keys: ReadonlySet<string>): void {
   const unknown = Object.keys(v).filter((k) => !keys.has(k));
-  if (unknown.length > 0) throw together(unknown.map((k) => new ConfigError(setting === '' ? k : `${setting}.${k}`, 'unknown setting')));
+  const named = (k: string): string => (setting === '' ? k : `${setting}.${k}`);
+  if (unknown.length > 0) throw together(unknown.map((k) => new ConfigError(named(k), 'unknown setting')));
 }

@@ -70,7 +70,8 @@ export function parseConfig(raw: unknown): GuardConfig {
   const v = typeof raw === 'string' ? parseJson(raw) : raw;
   if (!isObject(v)) throw new ConfigError('GUARD_CONFIG', 'expected a JSON object');
   // Each part is checked on its own, so that one run finds every problem. A part with a
-  // problem is undefined below: throwAny throws before such a config could be returned.
+  // problem is undefined below (`part` and `!` say so once): throwAny throws before such a
+  // config could be returned. What later checks read is kept as possibly undefined.
   const problems = new Problems();
   const part = <T>(check: () => T): T => problems.check(check) as T;
   // The order below is the order settings are checked in (the first problem is the one the guard names).
@@ -81,18 +82,21 @@ export function parseConfig(raw: unknown): GuardConfig {
   const publicPaths = part(() => parsePublicPaths(v.publicPaths));
   const rules = part(() => parseRules(v.rules, issuers && new Set(issuers.flatMap((is) => is.issuer))));
   const tokenSources = part(() => parseTokenSources(v.tokenSources, usesCloudflareAccess(v.issuers)));
-  const forwarding = part(() => parseForwarding(v));
+  const forwarding = problems.check(() => parseForwarding(v));
   const origin = part(() => parseOrigin(v.origin));
   const realm = part(() => parseRealm(v.realm));
-  const jw = part(() => jwksSection(v.jwks)) ?? {};
+  const jw = problems.check(() => jwksSection(v.jwks)) ?? {};
   const admin = part(() => parseAdmin(v.admin));
-  const forwardHeaders = forwarding === undefined ? [] : [...forwarding.forwardClaims.map(([, h]) => h), ...(forwarding.forwardPayload === undefined ? [] : [forwarding.forwardPayload])];
+  const forwardHeaders = [
+    ...(forwarding?.forwardClaims.map(([, h]) => h) ?? []),
+    ...(forwarding?.forwardPayload === undefined ? [] : [forwarding.forwardPayload]),
+  ];
   const config: GuardConfig = {
     issuers: issuers!,
     publicPaths,
     rules,
     tokenSources,
-    ...forwarding,
+    ...forwarding!,
     cors: part(() => parseCors(v.cors)),
     origin,
     clockTolerance: part(() => num(v.clockTolerance, 'clockTolerance', 0, 0, 600)),
@@ -125,7 +129,7 @@ function parseRealm(v: unknown): string {
   return realm;
 }
 
-/** Which raw issuer entries set `dpop` (the value itself is their own check), for when the issuers are not known. */
+/** Which raw issuer entries set `dpop` (the value is their own check), for when the issuers are not known. */
 function dpopUsers(v: unknown): { dpop?: DpopMode }[] {
   return Array.isArray(v) ? v.map((is) => (isObject(is) && is.dpop !== undefined ? { dpop: 'required' } : {})) : [];
 }

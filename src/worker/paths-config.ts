@@ -28,7 +28,8 @@ export function canonicalSetting(v: unknown, setting: string, kind: PathPatternK
 
 /** `publicPaths`: canonical patterns that need no token. */
 export function parsePublicPaths(v: unknown): string[] {
-  return v === undefined ? [] : eachElement(strList(v, 'publicPaths', true), (p, i) => canonicalSetting(p, `publicPaths[${i}]`, 'publicPath'));
+  if (v === undefined) return [];
+  return eachElement(strList(v, 'publicPaths', true), (p, i) => canonicalSetting(p, `publicPaths[${i}]`, 'publicPath'));
 }
 
 /** The `paths` section with its defaults (reject escaped slashes, case-insensitive matching, forward canonical). */

@@ -171,7 +171,9 @@ function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string> | und
   if (v.auth !== undefined && (typeof v.auth !== 'string' || !AUTH_MODES.has(v.auth))) throw new ConfigError(`${at}.auth`, 'expected "required", "optional" or "none"');
   const auth = (v.auth ?? 'required') as AuthMode;
   const issuers = v.issuers === undefined ? undefined : strList(v.issuers, `${at}.issuers`);
-  for (const [j, name] of (issuers ?? []).entries()) if (issuerNames?.has(name) === false) throw new ConfigError(`${at}.issuers[${j}]`, 'not a configured issuer');
+  for (const [j, name] of (issuers ?? []).entries()) {
+    if (issuerNames?.has(name) === false) throw new ConfigError(`${at}.issuers[${j}]`, 'not a configured issuer');
+  }
   const audience = v.audience === undefined ? undefined : strList(v.audience, `${at}.audience`);
   const scopes = v.scopes === undefined ? [] : strList(v.scopes, `${at}.scopes`);
   for (const [j, s] of scopes.entries()) if (/\s|"|\\/.test(s)) throw new ConfigError(`${at}.scopes[${j}]`, 'a scope has no spaces, quotes or backslashes');
