@@ -1,12 +1,13 @@
 // `edgejwt check-config`: read GUARD_CONFIG from the Wrangler configuration (through
 // Wrangler's own reader, ./wrangler-config.ts), check it exactly as the guard will
-// (parseConfig),
-// check the bindings it needs, and build every inline key (./inline-keys.ts), so a typo or a broken key fails before a deploy and not on the
-// first request. Errors name the file, line and column.
+// (parseConfig, which finds every problem in one run), check the bindings it needs, and build
+// every inline key (./inline-keys.ts), so a typo or a broken key fails before a deploy and not on
+// the first request. Errors name the file, line and column, one line per problem.
 
 import { readFileSync } from 'node:fs';
 import { requiredBindings } from '../worker/bindings.js';
 import { ConfigError, parseConfig, type GuardConfig } from '../worker/config.js';
+import { problemsOf } from '../worker/config-problems.js';
 import { CliError, EXIT, formatPosition, type SourcePosition } from './cli-error.js';
 import { jsonErrorOffset, keyOffset, positionAt, valueOffset } from './source-position.js';
 import { settingHint } from './setting-hints.js';
@@ -16,7 +17,7 @@ import { readWranglerScope, type WranglerScope } from './wrangler-config.js';
 
 export interface CheckResult {
   ok: boolean;
-  /** One line per problem, naming the setting (and, from a file, where it is). */
+  /** One line per problem, naming the setting (and, from a file, where it is), in the order they are written. */
   errors: string[];
   /** What cannot be checked from the file (secrets) and other hints. */
   notes: string[];
@@ -42,8 +43,10 @@ export function checkGuardConfig(
   at?: SourcePosition,
   locate?: LocateSetting,
 ): CheckResult {
+  const placeOf = (setting?: string): SourcePosition | undefined =>
+    (setting === undefined ? undefined : locate?.(setting)) ?? at;
   const prefixFor = (setting?: string): string => {
-    const here = (setting === undefined ? undefined : locate?.(setting)) ?? at;
+    const here = placeOf(setting);
     return here === undefined ? '' : `${formatPosition(here)}: `;
   };
   const notes: string[] = [];
@@ -52,9 +55,14 @@ export function checkGuardConfig(
     config = parseConfig(raw);
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
-    const reason = e.message.slice(`GUARD_CONFIG ${e.setting}: `.length);
-    const hint = settingHint(e.setting, reason, typeof raw === 'string' ? parsedOrUndefined(raw) : raw);
-    return { ok: false, errors: [`${prefixFor(e.setting)}${e.message}${hint}`], notes };
+    const parsed = typeof raw === 'string' ? parsedOrUndefined(raw) : raw;
+    // Every problem, one line each, in the order they are written (the parser's order breaks ties).
+    const lines = problemsOf(e).map((p) => ({
+      at: placeOf(p.setting),
+      line: `${prefixFor(p.setting)}${p.message}${settingHint(p.setting, p.reason, parsed)}`,
+    }));
+    lines.sort((a, b) => (a.at?.line ?? 0) - (b.at?.line ?? 0) || (a.at?.column ?? 0) - (b.at?.column ?? 0));
+    return { ok: false, errors: lines.map((l) => l.line), notes };
   }
   const errors: string[] = [];
   const { kvBindings: kv, serviceBindings: services, vars, where } = scope;

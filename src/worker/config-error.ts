@@ -10,10 +10,13 @@
  */
 export class ConfigError extends Error {
   readonly setting: string;
+  /** What is wrong, without the setting's name (fixed text, as the message). */
+  readonly reason: string;
   constructor(setting: string, reason: string) {
     // Reasons are fixed text: configuration values (which may be secrets) never appear.
     super(setting === 'GUARD_CONFIG' ? `GUARD_CONFIG ${reason}` : `GUARD_CONFIG ${setting}: ${reason}`);
     this.name = 'ConfigError';
     this.setting = setting;
+    this.reason = reason;
   }
 }

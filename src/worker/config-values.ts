@@ -2,10 +2,13 @@
 // naming the setting, with fixed text (a configured value, maybe a secret, never appears).
 
 import { ConfigError } from './config-error.js';
+import { knownKeys } from './config-problems.js';
 import { refuseRoundedConfigValue } from './exact-number.js';
 
 /** A parsed JSON object. */
 export type Json = Record<string, unknown>;
+
+export { knownKeys };
 
 /** A claim must equal the value, or (a list) one of the values; an array claim must contain it. */
 export type ClaimWant = string | number | boolean | readonly (string | number | boolean)[];
@@ -31,10 +34,6 @@ export function section(v: unknown, setting: string, keys: ReadonlySet<string>, 
   return v;
 }
 
-/** Refuse any key not in `keys`, naming it under `setting`. */
-export function knownKeys(v: Json, setting: string, keys: ReadonlySet<string>): void {
-  for (const k of Object.keys(v)) if (!keys.has(k)) throw new ConfigError(`${setting}.${k}`, 'unknown setting');
-}
 
 export function str(v: unknown, setting: string): string {
   if (typeof v !== 'string' || v.length === 0) throw new ConfigError(setting, 'expected a non-empty string');

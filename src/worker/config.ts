@@ -7,10 +7,12 @@ import { parseAdmin, type AdminConfig } from './admin.js';
 import { jwksSection, parseCache, type CacheConfig } from './cache-config.js';
 import { ConfigError } from './config-error.js';
 import { TOP_KEYS } from './config-keys.js';
+import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import { isObject, num, str } from './config-values.js';
+import { knownKeys, Problems } from './config-problems.js';
 import { parseCors, type CorsConfig } from './cors.js';
 import { parseTokenSources, type TokenSource } from './credentials.js';
-import { parseDpop, type DpopConfig } from './dpop-config.js';
+import { parseDpop, type DpopConfig, type DpopMode } from './dpop-config.js';
 import { parseForwarding, parseOrigin, type ForwardingConfig, type OriginConfig } from './forwarding-config.js';
 import { parseJwksMaxAge } from './jwks-max-age.js';
 import { parseIssuers, usesCloudflareAccess, type IssuerConfig } from './issuers-config.js';
@@ -57,54 +59,77 @@ export interface GuardConfig extends ForwardingConfig {
 export { CONFIG_KEYS } from './config-keys.js';
 
 /**
- * Parse and check GUARD_CONFIG; throws ConfigError naming the first bad setting.
+ * Parse and check GUARD_CONFIG; throws a ConfigError naming the first bad setting (a
+ * ConfigErrors when there are more: config-problems.ts, every one of them).
  *
  * @example
  * const config = parseConfig('{"issuers":[{"issuer":"https://id.example.com","audience":"api","algorithms":["RS256"],"jwksUrl":"https://id.example.com/jwks"}]}');
  */
 export function parseConfig(raw: unknown): GuardConfig {
   if (raw === undefined || raw === null || raw === '') throw new ConfigError('GUARD_CONFIG', 'is not set');
-  let v: unknown = raw;
-  if (typeof raw === 'string') {
-    try {
-      v = JSON.parse(raw);
-    } catch {
-      throw new ConfigError('GUARD_CONFIG', 'is not valid JSON');
-    }
-  }
+  const v = typeof raw === 'string' ? parseJson(raw) : raw;
   if (!isObject(v)) throw new ConfigError('GUARD_CONFIG', 'expected a JSON object');
-  for (const k of Object.keys(v)) if (!TOP_KEYS.has(k)) throw new ConfigError(k, 'unknown setting');
-
-  // The order below is the order settings are checked in (the first mistake is the one named).
-  const issuers = parseIssuers(v.issuers);
-  const publicPaths = parsePublicPaths(v.publicPaths);
-  const rules = parseRules(v.rules, new Set(issuers.flatMap((is) => is.issuer)));
-  const tokenSources = parseTokenSources(v.tokenSources, usesCloudflareAccess(v.issuers));
-  const forwarding = parseForwarding(v);
-  const origin = parseOrigin(v.origin);
-  const realm = v.realm === undefined ? 'edgejwt' : str(v.realm, 'realm');
-  if (/["\\\r\n]/.test(realm)) throw new ConfigError('realm', 'no quotes, backslashes or line breaks');
-  const jw = jwksSection(v.jwks);
-  const admin = parseAdmin(v.admin);
-  const forwardHeaders = [...forwarding.forwardClaims.map(([, h]) => h), ...(forwarding.forwardPayload === undefined ? [] : [forwarding.forwardPayload])];
-  return {
-    issuers,
+  // Each part is checked on its own, so that one run finds every problem. A part with a
+  // problem is undefined below (`part` and `!` say so once): throwAny throws before such a
+  // config could be returned. What later checks read is kept as possibly undefined.
+  const problems = new Problems();
+  const part = <T>(check: () => T): T => problems.check(check) as T;
+  // The order below is the order settings are checked in (the first problem is the one the guard names).
+  part(() => knownKeys(v, '', TOP_KEYS));
+  const issuers = problems.check(() => parseIssuers(v.issuers));
+  // Checks against the issuers are skipped when those are not known (an issuer with a problem
+  // of its own): they would only report that problem again.
+  const publicPaths = part(() => parsePublicPaths(v.publicPaths));
+  const rules = part(() => parseRules(v.rules, issuers && new Set(issuers.flatMap((is) => is.issuer))));
+  const tokenSources = part(() => parseTokenSources(v.tokenSources, usesCloudflareAccess(v.issuers)));
+  const forwarding = problems.check(() => parseForwarding(v));
+  const origin = part(() => parseOrigin(v.origin));
+  const realm = part(() => parseRealm(v.realm));
+  const jw = problems.check(() => jwksSection(v.jwks)) ?? {};
+  const admin = part(() => parseAdmin(v.admin));
+  const forwardHeaders = [
+    ...(forwarding?.forwardClaims.map(([, h]) => h) ?? []),
+    ...(forwarding?.forwardPayload === undefined ? [] : [forwarding.forwardPayload]),
+  ];
+  const config: GuardConfig = {
+    issuers: issuers!,
     publicPaths,
     rules,
     tokenSources,
-    ...forwarding,
-    cors: parseCors(v.cors),
+    ...forwarding!,
+    cors: part(() => parseCors(v.cors)),
     origin,
-    clockTolerance: num(v.clockTolerance, 'clockTolerance', 0, 0, 600),
+    clockTolerance: part(() => num(v.clockTolerance, 'clockTolerance', 0, 0, 600)),
     realm,
-    cache: parseCache(v.cache, new Set(issuers.flatMap((i) => i.algorithms))),
-    jwksTimeoutMs: num(jw.timeoutMs, 'jwks.timeoutMs', 3_000, 100, 30_000),
-    jwksCooldownMs: num(jw.cooldownMs, 'jwks.cooldownMs', 30_000, 0, 3_600_000),
-    jwksMaxAgeMs: parseJwksMaxAge(jw.maxAgeMs),
+    cache: part(() => parseCache(v.cache, new Set(issuers?.flatMap((i) => i.algorithms) ?? SUPPORTED_ALGORITHMS))),
+    jwksTimeoutMs: part(() => num(jw.timeoutMs, 'jwks.timeoutMs', 3_000, 100, 30_000)),
+    jwksCooldownMs: part(() => num(jw.cooldownMs, 'jwks.cooldownMs', 30_000, 0, 3_600_000)),
+    jwksMaxAgeMs: part(() => parseJwksMaxAge(jw.maxAgeMs)),
     admin,
-    originAssertion: parseOriginAssertion(v.originAssertion, forwardHeaders),
-    paths: parsePaths(v.paths),
-    dpop: parseDpop(v.dpop, issuers),
-    revocation: parseRevocation(v.revocation, admin?.path),
+    originAssertion: part(() => parseOriginAssertion(v.originAssertion, forwardHeaders)),
+    paths: part(() => parsePaths(v.paths)),
+    dpop: part(() => parseDpop(v.dpop, issuers ?? dpopUsers(v.issuers))),
+    revocation: part(() => parseRevocation(v.revocation, admin?.path)),
   };
+  problems.throwAny();
+  return config;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ConfigError('GUARD_CONFIG', 'is not valid JSON');
+  }
+}
+
+function parseRealm(v: unknown): string {
+  const realm = v === undefined ? 'edgejwt' : str(v, 'realm');
+  if (/["\\\r\n]/.test(realm)) throw new ConfigError('realm', 'no quotes, backslashes or line breaks');
+  return realm;
+}
+
+/** Which raw issuer entries set `dpop` (the value is their own check), for when the issuers are not known. */
+function dpopUsers(v: unknown): { dpop?: DpopMode }[] {
+  return Array.isArray(v) ? v.map((is) => (isObject(is) && is.dpop !== undefined ? { dpop: 'required' } : {})) : [];
 }

@@ -3,7 +3,7 @@
 // and whether the credential stays on the request (`forwardToken`). forward.ts runs them.
 
 import { ConfigError } from './config-error.js';
-import { HTTP_TOKEN, httpUrl, isObject, str } from './config-values.js';
+import { HTTP_TOKEN, httpUrl, isObject, knownKeys, str } from './config-values.js';
 
 /** Where authorised requests go: a URL, the built-in echo, or a service binding. */
 export type OriginConfig = string | { service: string } | undefined;
@@ -61,7 +61,7 @@ export function parseOrigin(v: unknown): OriginConfig {
   if (v === undefined) return undefined;
   if (v === ECHO_ORIGIN) return ECHO_ORIGIN;
   if (isObject(v)) {
-    for (const k of Object.keys(v)) if (k !== 'service') throw new ConfigError(`origin.${k}`, 'unknown setting');
+    knownKeys(v, 'origin', new Set(['service']));
     const service = str(v.service, 'origin.service');
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(service)) throw new ConfigError('origin.service', 'expected a binding name');
     return { service };

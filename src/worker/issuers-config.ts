@@ -4,6 +4,7 @@
 import { SUPPORTED_ALGORITHMS, algSpec } from '../algorithms.js';
 import { jwkCouldVerify } from '../keys/jwk-fits.js';
 import { ConfigError } from './config-error.js';
+import { eachElement } from './config-problems.js';
 import { claimValues, httpUrl, isObject, knownKeys, str, strList, type ClaimWant, type Json } from './config-values.js';
 import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
 import { parseIssuerDpop, type DpopMode } from './dpop-config.js';
@@ -40,7 +41,7 @@ export interface IssuerConfig extends IssuerChecks {
  */
 export function parseIssuers(v: unknown): IssuerConfig[] {
   if (!Array.isArray(v) || v.length === 0) throw new ConfigError('issuers', 'expected a non-empty array');
-  const issuers = v.map(parseIssuer);
+  const issuers = eachElement(v, parseIssuer);
   const seen = new Set<string>();
   for (const [i, is] of issuers.entries()) {
     for (const name of is.issuer) {
@@ -61,7 +62,7 @@ function expandCloudflareAccess(v: Json, at: string): Json {
   const cfa = v.cloudflareAccess;
   if (cfa === undefined) return v;
   if (!isObject(cfa)) throw new ConfigError(`${at}.cloudflareAccess`, 'expected { "team": name }');
-  for (const k of Object.keys(cfa)) if (k !== 'team') throw new ConfigError(`${at}.cloudflareAccess.${k}`, 'unknown setting');
+  knownKeys(cfa, `${at}.cloudflareAccess`, new Set(['team']));
   const team = str(cfa.team, `${at}.cloudflareAccess.team`);
   if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(team)) throw new ConfigError(`${at}.cloudflareAccess.team`, 'expected the team name (the part before .cloudflareaccess.com)');
   for (const k of ['issuer', 'jwks', 'jwksUrl', 'secretBinding', 'discovery']) {

@@ -6,6 +6,7 @@
 import { algSpec, type Algorithm } from '../algorithms.js';
 import { ConfigError } from './config-error.js';
 import { ORIGIN_ASSERTION_KEYS } from './config-keys.js';
+import { knownKeys } from './config-problems.js';
 
 export interface OriginAssertionConfig {
   header: string;
@@ -34,7 +35,7 @@ export function parseOriginAssertion(v: unknown, forwardHeaders: readonly string
   if (v === undefined) return undefined;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ConfigError('originAssertion', 'expected an object');
   const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!ORIGIN_ASSERTION_KEYS.has(k)) throw fail(k, 'unknown setting');
+  knownKeys(o, 'originAssertion', ORIGIN_ASSERTION_KEYS);
   const header = o.header ?? 'X-Edgejwt-Assertion';
   if (typeof header !== 'string' || !HTTP_TOKEN.test(header) || RESERVED.has(header.toLowerCase())) throw fail('header', 'not a usable header name');
   if (forwardHeaders.some((h) => h.toLowerCase().replaceAll('_', '-') === header.toLowerCase().replaceAll('_', '-'))) throw fail('header', 'already used by forwardClaims or forwardPayload');

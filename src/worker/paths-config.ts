@@ -3,6 +3,7 @@
 // is compared with the request's canonical path as written (docs/deploy.md, "Request paths").
 
 import { ConfigError } from './config-error.js';
+import { eachElement } from './config-problems.js';
 import { absPath, section, strList } from './config-values.js';
 import { canonicalPath, type PathPolicy } from './path.js';
 import { pathPatternProblem, type PathPatternKind } from './path-pattern.js';
@@ -27,7 +28,8 @@ export function canonicalSetting(v: unknown, setting: string, kind: PathPatternK
 
 /** `publicPaths`: canonical patterns that need no token. */
 export function parsePublicPaths(v: unknown): string[] {
-  return v === undefined ? [] : strList(v, 'publicPaths', true).map((p, i) => canonicalSetting(p, `publicPaths[${i}]`, 'publicPath'));
+  if (v === undefined) return [];
+  return eachElement(strList(v, 'publicPaths', true), (p, i) => canonicalSetting(p, `publicPaths[${i}]`, 'publicPath'));
 }
 
 /** The `paths` section with its defaults (reject escaped slashes, case-insensitive matching, forward canonical). */

@@ -12,6 +12,7 @@
 import { grantedScopes } from '../bearer/scopes.js';
 import { ownClaim, type JWTPayload } from '../claims.js';
 import { ConfigError } from './config-error.js';
+import { eachElement } from './config-problems.js';
 import { claimValues, HTTP_TOKEN, isObject, knownKeys, strList, type ClaimWant } from './config-values.js';
 import type { IssuerConfig } from './issuers-config.js';
 import { ruleApplies } from './path.js';
@@ -142,17 +143,18 @@ export function checkRules(rules: readonly RuleConfig[], payload: JWTPayload, is
 }
 
 /**
- * The `rules` list; `issuerNames` are every configured `iss` spelling (a rule may name only those).
+ * The `rules` list, each rule checked on its own; `issuerNames` are every configured `iss` spelling (a
+ * rule may name only those), undefined when they are not known (an issuer has a problem of its own).
  *
  * @example
  * parseRules([{ pathPrefix: '/admin/', scopes: ['admin'] }], new Set(['https://id.example.com']));
  */
-export function parseRules(v: unknown, issuerNames: ReadonlySet<string>): RuleConfig[] {
+export function parseRules(v: unknown, issuerNames: ReadonlySet<string> | undefined): RuleConfig[] {
   if (v !== undefined && !Array.isArray(v)) throw new ConfigError('rules', 'expected an array');
-  return ((v as unknown[] | undefined) ?? []).map((r, i) => parseRule(r, i, issuerNames));
+  return eachElement((v as unknown[] | undefined) ?? [], (r, i) => parseRule(r, i, issuerNames));
 }
 
-function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string>): RuleConfig {
+function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string> | undefined): RuleConfig {
   const at = `rules[${i}]`;
   if (!isObject(v)) throw new ConfigError(at, 'expected an object');
   knownKeys(v, at, RULE_KEYS);
@@ -169,7 +171,9 @@ function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string>): Rul
   if (v.auth !== undefined && (typeof v.auth !== 'string' || !AUTH_MODES.has(v.auth))) throw new ConfigError(`${at}.auth`, 'expected "required", "optional" or "none"');
   const auth = (v.auth ?? 'required') as AuthMode;
   const issuers = v.issuers === undefined ? undefined : strList(v.issuers, `${at}.issuers`);
-  for (const [j, name] of (issuers ?? []).entries()) if (!issuerNames.has(name)) throw new ConfigError(`${at}.issuers[${j}]`, 'not a configured issuer');
+  for (const [j, name] of (issuers ?? []).entries()) {
+    if (issuerNames?.has(name) === false) throw new ConfigError(`${at}.issuers[${j}]`, 'not a configured issuer');
+  }
   const audience = v.audience === undefined ? undefined : strList(v.audience, `${at}.audience`);
   const scopes = v.scopes === undefined ? [] : strList(v.scopes, `${at}.scopes`);
   for (const [j, s] of scopes.entries()) if (/\s|"|\\/.test(s)) throw new ConfigError(`${at}.scopes[${j}]`, 'a scope has no spaces, quotes or backslashes');

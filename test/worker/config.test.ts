@@ -3,6 +3,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import worker from '../../src/worker/index.js';
 import { ConfigError, parseConfig } from '../../src/worker/config.js';
+import { problemsOf } from '../../src/worker/config-problems.js';
 import { CACHE_KEY, ISS, JWKS_URL, TestCtx, baseConfig, demoKeys, jwksOf, kv, token, type Keys } from './harness.js';
 import { b64u } from '../shared/jwt-mint.js';
 
@@ -74,6 +75,70 @@ describe('parseConfig names the bad setting', () => {
   });
 });
 
+/** Every setting parseConfig names for `raw`, in the order it checks them ([] when it holds). */
+function settingsOf(raw: unknown): string[] {
+  try {
+    parseConfig(raw);
+    return [];
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    return problemsOf(e).map((p) => p.setting);
+  }
+}
+
+describe('parse_config_collects_every_problem', () => {
+  it('parse_config_collects_every_problem: every section, issuer and rule is checked; every unknown key of an object is named', () => {
+    const raw = {
+      issuers: [{ ...issuer, algorithms: ['RS265'] }, { ...issuer, issuer: 'https://other.example.com', audiance: 'api', algoritms: [] }],
+      rules: [{ pathPrefix: '/a/', scopes: ['a'] }, { pathPrefix: '/b/*', scopes: ['b'] }, { pathPrefix: '/c/', auth: 'maybe' }],
+      publicPaths: ['health', '/ok', '/x/**'],
+      realms: 'api',
+      cache: { verifyTtl: 30 },
+      paths: { forward: 'raw' },
+    };
+    expect(settingsOf(raw)).toEqual([
+      'realms',
+      'issuers[0].algorithms[0]',
+      'issuers[1].audiance',
+      'issuers[1].algoritms',
+      'publicPaths[0]',
+      'publicPaths[2]',
+      'rules[1].pathPrefix',
+      'rules[2].auth',
+      'cache.verifyTtl',
+      'paths.forward',
+    ]);
+    // As one ConfigError it is its first problem: what the guard logs and names.
+    let first: ConfigError | undefined;
+    try {
+      parseConfig(raw);
+    } catch (e) {
+      first = e as ConfigError;
+    }
+    expect(first).toBeInstanceOf(ConfigError);
+    expect(first!.setting).toBe('realms');
+    expect(first!.message).toBe('GUARD_CONFIG realms: unknown setting');
+    // A string config is checked the same way.
+    expect(settingsOf(JSON.stringify(raw))).toEqual(settingsOf(raw));
+    expect(settingsOf({ issuers: [issuer], realm: 'ok' })).toEqual([]);
+  });
+
+  it('checks_against_issuers_with_a_problem_are_not_reported: a rule, cache.verify and dpop are not blamed for a broken issuer', () => {
+    const other = 'https://other.example.com';
+    const broken = { ...issuer, issuer: other, algorithms: ['ES256'], audience: undefined, dpop: 'required' };
+    const raw = {
+      issuers: [issuer, broken],
+      rules: [{ pathPrefix: '/a/', issuers: other }],
+      cache: { verify: ['ES256'] },
+      dpop: { replay: 'isolate' },
+    };
+    expect(settingsOf(raw)).toEqual(['issuers[1].audience']);
+    // With that issuer fixed the config holds; with its dpop removed the section is refused, as before.
+    expect(settingsOf({ ...raw, issuers: [issuer, { ...broken, audience: 'api' }] })).toEqual([]);
+    expect(settingsOf({ ...raw, issuers: [issuer, { ...broken, dpop: undefined }] })).toEqual(['issuers[1].audience', 'dpop']);
+  });
+});
+
 describe('options_duration_integer', () => {
   it('options_duration_integer: a fractional ms or seconds setting of the guard is refused, naming it', () => {
     const cases: [Record<string, unknown>, string][] = [
@@ -109,6 +174,18 @@ describe('the Worker entry', () => {
       expect(await res.json()).toEqual({ error: 'server_error', error_description: 'The gateway is misconfigured or failed' });
       expect(JSON.parse(logs[0]!)).toMatchObject({ edgejwt: 'config_error', setting: 'GUARD_CONFIG' });
     }
+  });
+
+  it('several_problems_answer_500_naming_the_first: the log line is the one the first problem alone gives', async () => {
+    const one = { ...inline(), realms: 'x' };
+    const several = { ...one, rules: [{ pathPrefix: '/a*' }], cache: { verifyTtl: 1 } };
+    const alone = await call({ GUARD_CONFIG: one });
+    vi.restoreAllMocks();
+    const { res, logs } = await call({ GUARD_CONFIG: several });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: 'server_error', error_description: 'The gateway is misconfigured or failed' });
+    expect(logs).toEqual(alone.logs);
+    expect(JSON.parse(logs[0]!)).toEqual({ edgejwt: 'config_error', setting: 'realms', message: 'GUARD_CONFIG realms: unknown setting' });
   });
 
   it('inline_key_set_without_usable_key_fails_at_start', async () => {
