@@ -69,7 +69,8 @@ export class KeySetTiers implements DocumentStore {
   async getDocument(url: string): Promise<unknown> {
     const deadline = new Deadline(this.lookupMs);
     try {
-      const near = await deadline.race(this.#colo?.getDocument(url) ?? Promise.resolve(undefined)).catch(() => undefined);
+      const colo = this.#colo?.getDocument(url) ?? Promise.resolve(undefined);
+      const near = await deadline.race(colo).catch(() => undefined);
       if (near !== undefined || deadline.passed || this.#kv === undefined) return near;
       const far = await deadline.race(this.#kv.getDocument(url)).catch(() => undefined);
       if (far !== undefined && this.#colo !== undefined) this.hold(this.#colo.putDocument(url, far, DOCUMENT_COPY_TTL));

@@ -8,7 +8,10 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSealer, type CacheLike } from '../../src/index.js';
 import { hits, idpBase, serve } from '../fake-idp/client.js';
 import { b64u, generate, mint, type KeyPair } from '../shared/jwt-mint.js';
-import { CACHE_KEY, FaultyKV, baseConfig, bearer, demoKeys, freshJwksUrl, jwksOf, kv, makeGuard, mockNet, nowSeconds, token, type Keys } from './harness.js';
+import {
+  CACHE_KEY, FaultyKV, baseConfig, bearer, demoKeys, freshJwksUrl, jwksOf, kv, makeGuard, mockNet, nowSeconds, token,
+  type Keys,
+} from './harness.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -18,7 +21,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function configWith(url: string, cache: Record<string, unknown> = {}, jwks: Record<string, unknown> = {}): Record<string, unknown> {
+type Section = Record<string, unknown>;
+
+function configWith(url: string, cache: Section = {}, jwks: Section = {}): Section {
   const c = baseConfig(k, { cache, jwks });
   (c.issuers as Record<string, unknown>[])[0]!.jwksUrl = url;
   return c;
@@ -70,10 +75,13 @@ describe('key sets in the Cache API (one copy per data centre)', () => {
     const net = mockNet(jwksOf(k.ed, k.rs));
     // Miniflare's cache is slower under 20 concurrent writers than the edge: a wide lookup deadline.
     const config = configWith(url, { kvTimeoutMs: 5_000 });
-    const guards = await Promise.all(Array.from({ length: 20 }, () => makeGuard(k, { config, env: { CACHE_KEY }, net })));
+    const guards = await Promise.all(
+      Array.from({ length: 20 }, () => makeGuard(k, { config, env: { CACHE_KEY }, net })),
+    );
     const before = net.jwksCalls();
+    const unknownKid = (): Promise<string> => token({ ...k.rs, kid: crypto.randomUUID() });
     const spray = async (): Promise<number[]> =>
-      Promise.all(guards.map(async (g) => (await g.send('/x', bearer(await token({ ...k.rs, kid: crypto.randomUUID() })))).status));
+      Promise.all(guards.map(async (g) => (await g.send('/x', bearer(await unknownKid()))).status));
     for (const statuses of [await spray(), await spray()]) expect(statuses.every((s) => s === 401)).toBe(true);
     const fetches = net.jwksCalls() - before;
     console.log(`[key-set-colo] kid spray, 20 guards x 2 requests: ${fetches} provider fetches`);
@@ -152,9 +160,11 @@ describe('discovery documents in the Cache API', () => {
     const path = `/disc-colo-${crypto.randomUUID()}`;
     const iss = `${idpBase()}${path}`;
     await serve(`${path}/.well-known/openid-configuration`, { issuer: iss, jwks_uri: `${iss}/keys` });
-    await serve(`${path}/keys`, { keys: [{ ...rs.publicJwk, kid: 'k1', use: 'sig', alg: 'RS256' }] }, { headers: { 'cache-control': 'max-age=600' } });
+    const keys = { keys: [{ ...rs.publicJwk, kid: 'k1', use: 'sig', alg: 'RS256' }] };
+    await serve(`${path}/keys`, keys, { headers: { 'cache-control': 'max-age=600' } });
     // No KV copy: whatever the second guard does not fetch, it read from the Cache API.
-    const config = { issuers: [{ issuer: iss, audience: 'api', algorithms: ['RS256'] }], origin: 'builtin:echo', cache: { jwks: false } };
+    const issuers = [{ issuer: iss, audience: 'api', algorithms: ['RS256'] }];
+    const config = { issuers, origin: 'builtin:echo', cache: { jwks: false } };
     const t = nowSeconds();
     const jwt = await mint(rs, { iss, aud: 'api', sub: 'colo', iat: t, exp: t + 600 }, { kid: 'k1', typ: 'JWT' });
     for (const _ of [1, 2]) {
