@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { requiredBindings } from '../worker/bindings.js';
 import { ConfigError, parseConfig, type GuardConfig } from '../worker/config.js';
 import { problemsOf } from '../worker/config-problems.js';
+
+import { usesRemoteKeys } from '../worker/features/registry.js';
 import { CliError, EXIT, formatPosition, type SourcePosition } from './cli-error.js';
 import { jsonErrorOffset, keyOffset, positionAt, valueOffset } from './source-position.js';
 import { settingHint } from './setting-hints.js';
@@ -82,12 +84,23 @@ export function checkGuardConfig(
   if (config.dpop?.replay.kind === 'isolate') notes.push('dpop.replay is "isolate": each isolate remembers only the proofs it saw, so a proof replayed to another isolate is accepted (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
   if (config.revocation?.store === 'isolate') notes.push('revocation.store is "isolate": each isolate keeps its own list, so a revocation reaches only the isolate that received it (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
 
+  if (usesRemoteKeys(config) && config.cache.jwksColo && vars.CACHE_KEY === undefined) notes.push(...COLO_TIER_NOTES);
+
   const secrets = [...needed.secrets.keys()];
   for (const s of secrets) if (vars[s] !== undefined) notes.push(`${s} is a plain var in ${where}vars: fine for local development, use \`wrangler secret put ${s}\` for a deployment`);
   const toPut = secrets.filter((s) => vars[s] === undefined);
   if (toPut.length > 0) notes.push(`secrets the guard reads (cannot be checked here): ${toPut.join(', ')}`);
   return { ok: errors.length === 0, errors, notes };
 }
+
+/**
+ * What the Cache API key-set tier needs and buys (figures: bench/guard/fleet.ts, docs/speed.md); printed for a
+ * config that fetches key sets, since CACHE_KEY is a secret this tool cannot see.
+ */
+const COLO_TIER_NOTES = [
+  'fetched key sets: make sure the CACHE_KEY secret is set; without it the Cache API tier (cache.jwksColo) is off and refetches are bounded per isolate, not per data centre (bench/guard/fleet.ts: a kid spray costs 23 provider fetches a minute per data centre instead of 2; with KV alone, ~69,000 KV reads per 1M requests instead of 423)',
+  'the Cache API stores nothing on *.workers.dev (nor behind Cloudflare Access): the tier works only on a custom domain or route',
+];
 
 export interface CheckOptions {
   /** The Wrangler file; by default the one Wrangler finds from the working directory. */

@@ -53,6 +53,17 @@ const encoder = new TextEncoder();
  * const store = cacheApiStore({ seal, cache: caches.open('edgejwt') });
  */
 export function cacheApiStore(options: CacheApiStoreOptions): JWKSStore {
+  return openCacheApiStore(options);
+}
+
+/**
+ * cacheApiStore with its document methods, for the guard's OIDC discovery documents.
+ *
+ * @example
+ * const colo = openCacheApiStore({ seal });
+ * colo.putDocument(discoveryUrl, doc, 86_400);
+ */
+export function openCacheApiStore(options: CacheApiStoreOptions): CacheApiStore {
   const o = (options ?? {}) as Partial<CacheApiStoreOptions>;
   const seal = o.seal as Sealer | undefined;
   if (seal === undefined || typeof seal !== 'object' || typeof seal.seal !== 'function') {
@@ -65,7 +76,8 @@ export function cacheApiStore(options: CacheApiStoreOptions): JWKSStore {
   return new CacheApiStore(Promise.resolve(cache), seal);
 }
 
-class CacheApiStore implements JWKSStore {
+/** A sealed Cache API tier: key sets, fetch-attempt notes and JSON documents. */
+export class CacheApiStore implements JWKSStore {
   readonly #cache: Promise<CacheLike>;
   readonly #seal: Sealer;
   readonly #keys = new Map<string, Promise<string>>();
@@ -89,6 +101,15 @@ class CacheApiStore implements JWKSStore {
 
   putAttempt(url: string, attempt: FetchAttempt, ttlSeconds: number): Promise<void> {
     return this.#write(url, 'attempt', attempt, ttlSeconds);
+  }
+
+  /** A sealed JSON document kept beside the key sets (an OIDC discovery document); undefined on a miss. */
+  getDocument(url: string): Promise<unknown> {
+    return this.#read(url, 'doc');
+  }
+
+  putDocument(url: string, doc: unknown, ttlSeconds: number): Promise<void> {
+    return this.#write(url, 'doc', doc, ttlSeconds);
   }
 
   async #read(url: string, kind: string): Promise<unknown> {

@@ -21,7 +21,6 @@ import type { AnalyticsLike } from './observe.js';
 import { RejectionLog } from './rejection-log.js';
 import { senderConstraintStage } from './sender-constraint.js';
 import { AUTHORIZATION_TOKEN } from './authorization-token.js';
-import type { KvJwksStore } from './jwks-store.js';
 import { hmacOnly, usesRemoteKeys, type FeatureBuild, type FeaturePieces, type FeatureSource, type TokenReader } from './features/registry.js';
 import { runBuildSteps } from './features/build-step.js';
 import { cacheKeyBytes } from './cache-key.js';
@@ -74,7 +73,8 @@ export interface GuardParts extends Omit<FeaturePieces, 'tokens' | 'proving' | '
   /** open + verifyOpened let the L2 decision read iss and alg from the one parse the verify uses. */
   verifier: TwoStepVerifier;
   counters: Counters;
-  jwksStore: KvJwksStore | undefined;
+  /** The writes of the key-set tiers (Cache API, KV), handed to waitUntil once a verify settles. */
+  jwksStore: { drain(): Promise<void> | undefined } | undefined;
   remoteSets: RemoteJWKSet[];
   /** Where the token is read and dropped: Authorization alone, or the tokenSources feature. */
   tokens: TokenReader;
@@ -108,11 +108,12 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const kvFeature = kvUsed && cacheKey !== undefined ? await features('kvTiers', 'CACHE_KEY') : undefined;
   // The sealer, and the KV copy of key sets when it is on (kv-parts.ts).
   const kv = kvFeature === undefined ? undefined : await kvFeature.openKvTiers(config, env, counters, remoteIssuers);
-  if (cacheKey === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches are off' }));
+  if (cacheKey === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches and the Cache API key-set tier are off' }));
   const baseFetch = plainFetch(deps.fetch);
-  const jwksStore = kv?.jwksStore;
 
-  const remote = remoteIssuers ? (await features('remoteKeys', 'issuers (jwksUrl, discovery)')).open({ config, fetch: baseFetch, counters, now, log, store: jwksStore }) : undefined;
+  const remote = remoteIssuers
+    ? await (await features('remoteKeys', 'issuers (jwksUrl, discovery)')).open({ config, fetch: baseFetch, counters, now, log, store: kv?.jwksStore, cacheKey: env.CACHE_KEY })
+    : undefined;
   // Key sets and asymmetric keys are a feature: a config of HMAC secrets only runs on edgejwt/hmac's policies.
   const keyIssuer = config.issuers.findIndex((is) => is.source.kind !== 'secret');
   const keySets = hmacOnly(config) ? undefined : await features('keySets', `issuers[${keyIssuer}] (${config.issuers[keyIssuer]!.source.kind})`);
@@ -175,7 +176,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
     verifier,
     counters,
     ...tiers,
-    jwksStore,
+    jwksStore: remote?.writes,
     remoteSets: remote?.sets ?? [],
     afterVerify,
     revocationAdmin: p.revocation?.admin,

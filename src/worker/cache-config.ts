@@ -1,5 +1,5 @@
-// The `cache` section (the per-isolate L1, the KV verify cache L2 and the KV copy of
-// key sets) and the `jwks` section (fetch timeout and cooldown of remote key sets).
+// The `cache` section (the per-isolate L1, the KV verify cache L2, the Cache API and KV
+// copies of key sets) and the `jwks` section (fetch timeout and cooldown of remote key sets).
 
 import { ConfigError } from './config-error.js';
 import { num, section, strList } from './config-values.js';
@@ -11,6 +11,8 @@ export interface CacheConfig {
   /** Algorithms whose verifications go to the KV verify cache (empty: off). */
   verifyAlgorithms: ReadonlySet<string>;
   jwks: boolean;
+  /** Keep fetched key sets and discovery documents in this data centre's Cache API (with CACHE_KEY). */
+  jwksColo: boolean;
   /** Upper bound on a KV verify entry's life, seconds. */
   verifyTtl: number;
   /** Entries in the per-isolate L1. */
@@ -42,11 +44,13 @@ export function parseCache(v: unknown, algorithms: ReadonlySet<string>): CacheCo
     for (const [j, a] of verify.entries()) if (!algorithms.has(a)) throw new ConfigError(`cache.verify[${j}]`, 'not an algorithm of any issuer');
   }
   if (c.jwks !== undefined && typeof c.jwks !== 'boolean') throw new ConfigError('cache.jwks', 'expected true or false');
+  if (c.jwksColo !== undefined && typeof c.jwksColo !== 'boolean') throw new ConfigError('cache.jwksColo', 'expected true or false');
   const admission = c.verifyAdmission ?? 'seen-twice';
   if (admission !== 'seen-twice' && admission !== 'always') throw new ConfigError('cache.verifyAdmission', 'expected "seen-twice" or "always"');
   return {
     verifyAlgorithms: new Set(verify),
     jwks: c.jwks !== false,
+    jwksColo: c.jwksColo !== false,
     // KV refuses expirationTtl under 60 s.
     verifyTtl: num(c.verifyTtl, 'cache.verifyTtl', 300, 60, 86_400),
     l1Max: num(c.l1Max, 'cache.l1Max', 1000, 0, 100_000),

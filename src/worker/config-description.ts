@@ -161,6 +161,12 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'Which verified tokens the KV verify cache keeps: `true` (ECDSA algorithms, chosen by measurement), `"all"`, or a list of algorithms.',
   },
   { path: 'cache.jwks', type: { kind: 'boolean' }, default: true, doc: 'Keep fetched key sets in KV.' },
+  {
+    path: 'cache.jwksColo',
+    type: { kind: 'boolean' },
+    default: true,
+    doc: "Keep fetched key sets and discovery documents in this data centre's Cache API (sealed; needs CACHE_KEY), so refetches are bounded per data centre ([Key sets per data centre](#key-sets-per-data-centre-the-cache-api-tier)).",
+  },
   { path: 'cache.verifyTtl', type: { kind: 'integer', min: 60, max: 86_400 }, default: 300, doc: 'Longest life of a KV verify entry, seconds.' },
   { path: 'cache.l1Max', type: { kind: 'integer', min: 0, max: 100_000 }, default: 1000, doc: 'Entries in the per-isolate cache.' },
   { path: 'cache.kvTimeoutMs', type: { kind: 'integer', min: 1, max: 10_000 }, default: 100, doc: 'A KV read slower than this is a miss.' },

@@ -158,6 +158,8 @@ export interface GuardConfigInput {
     verify?: boolean | 'all' | readonly string[];
     /** Keep fetched key sets in KV. (default true) */
     jwks?: boolean;
+    /** Keep fetched key sets and discovery documents in this data centre's Cache API (sealed; needs CACHE_KEY), so refetches are bounded per data centre (Key sets per data centre). (default true) */
+    jwksColo?: boolean;
     /** Longest life of a KV verify entry, seconds. (60..86400; default 300) */
     verifyTtl?: number;
     /** Entries in the per-isolate cache. (0..100000; default 1000) */

@@ -11,7 +11,7 @@ export const RULE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['pathPref
 /** The settings of `cors`. */
 export const CORS_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['allowOrigins', 'allowMethods', 'allowHeaders', 'exposeHeaders', 'maxAge', 'credentials']);
 /** The settings of `cache`. */
-export const CACHE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['verify', 'jwks', 'verifyTtl', 'l1Max', 'kvTimeoutMs', 'verifyAdmission', 'verifyWritesPerMinute']);
+export const CACHE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['verify', 'jwks', 'jwksColo', 'verifyTtl', 'l1Max', 'kvTimeoutMs', 'verifyAdmission', 'verifyWritesPerMinute']);
 /** The settings of `jwks`. */
 export const JWKS_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['timeoutMs', 'cooldownMs', 'maxAgeMs']);
 /** The settings of `admin`. */

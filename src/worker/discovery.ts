@@ -2,8 +2,9 @@
 // key source reads `<issuer>/.well-known/openid-configuration`, requires its
 // `issuer` to equal the configured one exactly (§4.3: else a look-alike could
 // hand us its own keys), takes `jwks_uri` (https; http only on loopback), and
-// from then on behaves as a `jwksUrl` issuer. The document is kept in KV
-// (sealed) beside the key set, so a cold isolate does not ask the issuer again.
+// from then on behaves as a `jwksUrl` issuer. The document is kept beside the key
+// set in the same tiers (this data centre's Cache API, then KV; sealed), so a cold
+// isolate does not ask the issuer again.
 
 import { fetchCapped } from '../keys/fetch-deadline.js';
 import type { AlgSpec } from '../algorithms.js';
@@ -11,7 +12,7 @@ import { JwtError } from '../errors.js';
 import type { KeyEntry } from '../keys/entry.js';
 import { KEY_SOURCE, type KeySource } from '../keys/source.js';
 import { isLoopback } from './config-values.js';
-import type { KvJwksStore } from './jwks-store.js';
+import type { DocumentStore } from './key-set-tiers.js';
 
 /** Discovery documents are small; anything larger is refused unread. */
 const MAX_DOCUMENT = 65_536;
@@ -24,7 +25,8 @@ export interface DiscoveryOptions {
   timeoutMs: number;
   cooldownMs: number;
   now: () => number;
-  store: KvJwksStore | undefined;
+  /** The tiers beyond the isolate (Cache API, KV), nearest first. */
+  store: DocumentStore | undefined;
   /** Builds the key set once jwks_uri is known (the guard's usual remote set). */
   keySet: (jwksUri: string) => KeySource;
   /** A structured line when the document is refused (wrong issuer, bad jwks_uri). */

@@ -5,8 +5,8 @@
 // the life the library gives (fresh life plus its stale window), so a cold isolate
 // still has keys while the issuer is down.
 // The shape the library asks of a store (src/keys/remote.ts): every read is bounded
-// by cache.kvTimeoutMs (then a miss), and `put` returns at once: writes are handed
-// back to the request (ctx.waitUntil) instead of delaying it.
+// by cache.kvTimeoutMs (then a miss), and a write's promise is handed back to the
+// request (key-set-tiers.ts, then ctx.waitUntil) instead of delaying it.
 
 import { storedEntry, type JWKSStore, type StoredJWKS } from '../keys/store.js';
 import type { Counters } from './counters.js';
@@ -18,7 +18,6 @@ export class KvJwksStore implements JWKSStore {
   readonly #sealer: Sealer;
   readonly #timeoutMs: number;
   readonly #counters: Counters;
-  #pending: Promise<void>[] = [];
 
   constructor(kv: KVLike, sealer: Sealer, timeoutMs: number, counters: Counters) {
     this.#kv = kv;
@@ -46,14 +45,13 @@ export class KvJwksStore implements JWKSStore {
     return entry;
   }
 
-  put(url: string, entry: StoredJWKS, ttlSeconds: number): void {
+  put(url: string, entry: StoredJWKS, ttlSeconds: number): Promise<void> {
     const key = KvJwksStore.key(url);
     const ttl = Math.max(KV_MIN_TTL, Math.ceil(ttlSeconds));
-    const write = this.#sealer
+    return this.#sealer
       .seal(key, JSON.stringify(entry))
       .then((v) => this.#kv.put(key, v, { expirationTtl: ttl }))
       .catch(() => this.#counters.inc('jwks_store_error'));
-    this.#pending.push(write);
   }
 
   /** A sealed JSON document kept beside the key sets (the OIDC discovery document). */
@@ -66,20 +64,11 @@ export class KvJwksStore implements JWKSStore {
     return JSON.parse(json) as unknown;
   }
 
-  putDocument(url: string, doc: unknown, ttlSeconds: number): void {
+  putDocument(url: string, doc: unknown, ttlSeconds: number): Promise<void> {
     const key = `doc:v1:${url}`;
-    const write = this.#sealer
+    return this.#sealer
       .seal(key, JSON.stringify(doc))
       .then((v) => this.#kv.put(key, v, { expirationTtl: Math.max(KV_MIN_TTL, Math.ceil(ttlSeconds)) }))
       .catch(() => this.#counters.inc('jwks_store_error'));
-    this.#pending.push(write);
-  }
-
-  /** Writes started since the last call, for the current request's ctx.waitUntil. */
-  drain(): Promise<void> | undefined {
-    if (this.#pending.length === 0) return undefined;
-    const all = Promise.all(this.#pending).then(() => undefined);
-    this.#pending = [];
-    return all;
   }
 }

@@ -162,6 +162,18 @@ describe('checking GUARD_CONFIG', () => {
     expect(plain.notes.join('\n')).toContain('SIGNING_JWK is a plain var');
   });
 
+  it('check_config_warns_what_the_cache_api_tier_needs_for_fetched_key_sets', () => {
+    const scope = (vars: Record<string, string>) => ({ vars, kvBindings: new Set(['JWKS_CACHE']), serviceBindings: new Set<string>(), where: '' });
+    const notes = (config: unknown, vars: Record<string, string> = {}) => checkGuardConfig(config, scope(vars)).notes.join('\n');
+    expect(notes(goodConfig)).toMatch(/CACHE_KEY secret is set; without it the Cache API tier .* 23 provider fetches a minute per data centre instead of 2/);
+    expect(notes(goodConfig)).toMatch(/Cache API stores nothing on \*\.workers\.dev/);
+    // Not for inline keys, nor with the tier turned off, nor with CACHE_KEY visible (a local var).
+    const inline = { issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' }] };
+    expect(notes(inline)).not.toMatch(/Cache API/);
+    expect(notes({ ...goodConfig, cache: { jwksColo: false } })).not.toMatch(/Cache API/);
+    expect(notes(goodConfig, { CACHE_KEY: 'x' })).not.toMatch(/Cache API/);
+  });
+
   it('check_config_dpop: the replay Durable Object binding with class DpopReplayShard, the nonce secret, and a warning for replay "isolate"', async () => {
     const dpop = (replay: unknown) => ({ issuers: [{ ...goodConfig.issuers[0], dpop: 'required' }], dpop: { replay, nonceSecretBinding: 'DPOP_NONCE' } });
     const missing = await check(project({ 'w.toml': toml(dpop({ durableObject: 'DPOP_REPLAY' })) }), 'w.toml');
@@ -170,7 +182,7 @@ describe('checking GUARD_CONFIG', () => {
     const ok = await check(project({ 'w.toml': toml(dpop({ durableObject: 'DPOP_REPLAY' }), bound) }), 'w.toml');
     expect(ok.ok).toBe(true);
     expect(ok.notes.join('\n')).toMatch(/secrets the guard reads .*DPOP_NONCE/);
-    expect(ok.notes.join('\n')).not.toMatch(/isolate/);
+    expect(ok.notes.join('\n')).not.toMatch(/dpop\.replay is "isolate"/);
     const isolate = await check(project({ 'w.toml': toml(dpop('isolate')) }), 'w.toml');
     expect(isolate.ok).toBe(true);
     expect(isolate.notes.join('\n')).toMatch(/dpop\.replay is "isolate": .*a proof replayed to another isolate is accepted/);

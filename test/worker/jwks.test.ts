@@ -25,7 +25,9 @@ function clock(): { now: () => number; advance(ms: number): void } {
 describe('cold start from KV', () => {
   it('a second instance starts from the set the first stored, with no network fetch', async () => {
     const url = freshJwksUrl();
-    const a = await makeGuard(k, { config: configWith(url), env: { CACHE_KEY } });
+    // KV alone: with the Cache API tier on, the second instance would find the set there first (key-set-colo.test.ts).
+    const kvOnly = configWith(url, { cache: { jwksColo: false } });
+    const a = await makeGuard(k, { config: kvOnly, env: { CACHE_KEY } });
     expect((await a.send('/x', bearer(await token(k.ed)))).status).toBe(200);
     expect(a.net.jwksCalls()).toBe(1);
     expect(a.guard.counters.get('jwks_fetch')).toBe(1);
@@ -34,7 +36,7 @@ describe('cold start from KV', () => {
 
     const down = mockNet(jwksOf(k.ed, k.rs));
     down.jwks = () => new Response('down', { status: 503 });
-    const b = await makeGuard(k, { config: configWith(url), env: { CACHE_KEY }, net: down });
+    const b = await makeGuard(k, { config: kvOnly, env: { CACHE_KEY }, net: down });
     expect((await b.send('/x', bearer(await token(k.rs)))).status).toBe(200);
     expect(b.net.jwksCalls()).toBe(0);
     expect(b.guard.counters.get('jwks_store_hit')).toBe(1);

@@ -84,8 +84,8 @@ export interface KvTiersFeature {
 export interface RemoteKeysFeature {
   readonly name: 'remoteKeys';
   RemoteKeys: typeof RemoteKeys;
-  /** The guard's fetched key sets (jwksUrl, discovery): each issuer's, and every set made. */
-  open(setup: RemoteKeysSetup): IssuerKeySets & { sets: RemoteJWKSet[] };
+  /** The guard's fetched key sets (jwksUrl, discovery): each issuer's, every set made, and their tier writes. */
+  open(setup: RemoteKeysSetup): Promise<IssuerKeySets & { sets: RemoteJWKSet[]; writes: { drain(): Promise<void> | undefined } }>;
 }
 
 /** A key set issuer's keys, from the feature that owns its kind (remoteKeys: jwksUrl, discovery; keySets: jwks). */

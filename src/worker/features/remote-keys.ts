@@ -1,6 +1,6 @@
 // Remote key sets (`jwksUrl`) and OpenID discovery as one feature (see features/registry.ts).
 
-import { RemoteKeys } from '../remote-keys.js';
+import { keySetTiers, RemoteKeys } from '../remote-keys.js';
 import type { RemoteKeysFeature } from './registry.js';
 
 /**
@@ -12,10 +12,11 @@ import type { RemoteKeysFeature } from './registry.js';
 export const remoteKeys: RemoteKeysFeature = {
   name: 'remoteKeys',
   RemoteKeys,
-  open: (setup) => {
-    const remote = new RemoteKeys(setup);
+  open: async (setup) => {
+    const remote = new RemoteKeys(setup, await keySetTiers(setup));
     return {
       sets: remote.sets,
+      writes: remote.tiers,
       keysOf: (is) => {
         const src = is.source;
         if (src.kind === 'jwksUrl') return { jwks: remote.keySet(src.url), id: src.url, fetchedFor: is.issuer };
