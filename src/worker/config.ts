@@ -19,6 +19,8 @@ import type { PathPolicy } from './path.js';
 import { parsePaths, parsePublicPaths } from './paths-config.js';
 import { parseRules, type RuleConfig } from './rules.js';
 import { parseRevocation, type RevocationConfig } from './revocation-config.js';
+import { parseResource } from '../resource/config.js';
+import type { ResourceSettings } from '../resource/metadata.js';
 
 export { ConfigError };
 export { ECHO_ORIGIN } from './forwarding-config.js';
@@ -51,6 +53,8 @@ export interface GuardConfig extends ForwardingConfig {
   dpop: DpopConfig | undefined;
   /** Token revocation (./revocation-stage.ts); undefined when off. */
   revocation: RevocationConfig | undefined;
+  /** This API as an OAuth protected resource (RFC 9728, RFC 8707; the resource stage); undefined when off. */
+  resource: ResourceSettings | undefined;
 }
 
 /** Every setting name parseConfig accepts, per object (generated from ./config-description.ts). */
@@ -76,7 +80,9 @@ export function parseConfig(raw: unknown): GuardConfig {
   for (const k of Object.keys(v)) if (!TOP_KEYS.has(k)) throw new ConfigError(k, 'unknown setting');
 
   // The order below is the order settings are checked in (the first mistake is the one named).
-  const issuers = parseIssuers(v.issuers);
+  // Before the issuers: an issuer without its own audience takes resource.id (RFC 8707).
+  const resource = parseResource(v.resource);
+  const issuers = parseIssuers(v.issuers, resource?.id);
   const publicPaths = parsePublicPaths(v.publicPaths);
   const rules = parseRules(v.rules, new Set(issuers.flatMap((is) => is.issuer)));
   const tokenSources = parseTokenSources(v.tokenSources, usesCloudflareAccess(v.issuers));
@@ -106,5 +112,6 @@ export function parseConfig(raw: unknown): GuardConfig {
     paths: parsePaths(v.paths),
     dpop: parseDpop(v.dpop, issuers),
     revocation: parseRevocation(v.revocation, admin?.path),
+    resource,
   };
 }

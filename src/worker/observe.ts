@@ -29,8 +29,12 @@ export class Observer {
   readonly #analytics: AnalyticsLike | undefined;
   readonly #issuers: IssuerIndex;
 
-  constructor(parts: { counters: Counters; rejections: RejectionLog; analytics: AnalyticsLike | undefined }, issuers: IssuerIndex) {
+  /** The resource stage's `resource_metadata` on challenges (resource-stage.ts), when `resource` is set. */
+  readonly #resource: { challenge(response: Response): Response } | undefined;
+
+  constructor(parts: { counters: Counters; rejections: RejectionLog; analytics: AnalyticsLike | undefined; resource?: { challenge(response: Response): Response } | undefined }, issuers: IssuerIndex) {
     this.counters = parts.counters;
+    this.#resource = parts.resource;
     this.#rejections = parts.rejections;
     this.#analytics = parts.analytics;
     this.#issuers = issuers;
@@ -54,7 +58,12 @@ export class Observer {
   /** Log the refusal (with the context's matched rules) and hand back its response. */
   refuse(cx: RequestContext, response: Response, r: RefusalFields): AuthOutcome {
     this.reject(cx, { ...r, rule: cx.rule });
-    return { ok: false, response };
+    return { ok: false, response: this.challenged(response) };
+  }
+
+  /** A refusal's response as sent: with `resource`, its challenges point to the metadata (RFC 9728 §5.1). */
+  challenged(response: Response): Response {
+    return this.#resource === undefined ? response : this.#resource.challenge(response);
   }
 
   /** One rejection log line and one data point. */

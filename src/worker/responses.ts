@@ -27,6 +27,11 @@ export function insufficientScope(realm: string, scopes: readonly string[], desc
   return challengeResponse('insufficient_scope', { realm, description, scopes });
 }
 
+/** 401 `insufficient_user_authentication` (RFC 9470 §3): what the client must ask its authorization server for. */
+export function stepUpNeeded(realm: string, need: { acr?: readonly string[] | undefined; maxAge?: number | undefined }): Response {
+  return challengeResponse('insufficient_user_authentication', { realm, acrValues: need.acr, maxAge: need.maxAge });
+}
+
 /** The issuer's keys cannot be had: not the client's fault; retry once the JWKS cooldown ends. */
 export function keysUnavailable(cooldownMs: number): Response {
   return challengeResponse('unavailable', { realm: '', retryAfter: retryAfterSeconds(cooldownMs) });
