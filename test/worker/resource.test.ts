@@ -123,6 +123,14 @@ describe('resource_metadata on every challenge (RFC 9728 §5.1)', () => {
     expect(challenge).toContain(PARAM);
   });
 
+  it('resource_metadata_on_claim_not_forwardable: the forward stage\'s own 401 points to the document too', async () => {
+    const g = await makeGuard(k, { config: raw({ forwardClaims: { groups: 'X-Auth-Groups' } }) });
+    const res = await g.send('/tools', bearer(await forResource({ groups: ['two words'] })));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain(PARAM);
+    expect(originCalls(g)).toBe(0);
+  });
+
   it('resource_metadata_never_from_host: a request for another host, with forwarding headers, still gets the configured URL', async () => {
     const g = await makeGuard(k, { config: raw() });
     const res = await g.guard.handle(
