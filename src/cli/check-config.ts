@@ -75,7 +75,8 @@ export function checkGuardConfig(
   const rid = config.resource?.id;
   // An issuer's own audience replaces resource.id (RFC 8707): one that leaves it out is likely a leftover.
   config.issuers.forEach((is, i) => {
-    if (rid !== undefined && !is.audience.includes(rid)) notes.push(`issuers[${i}].audience does not name resource.id (${rid}): tokens issued for this resource are refused`);
+    if (rid === undefined || is.audience.includes(rid)) return;
+    notes.push(`issuers[${i}].audience does not name resource.id (${rid}): tokens issued for this resource are refused`);
   });
   if (config.revocation?.store === 'isolate') notes.push('revocation.store is "isolate": each isolate keeps its own list, so a revocation reaches only the isolate that received it (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
 

@@ -11,8 +11,8 @@ const SCHEME_START = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ /;
  * with `param` appended to each challenge.
  *
  * @example
- * addToEachChallenge('Bearer realm="api", DPoP realm="api", algs="ES256"', 'resource_metadata="https://x/m"');
- * // 'Bearer realm="api", resource_metadata="https://x/m", DPoP realm="api", algs="ES256", resource_metadata="https://x/m"'
+ * addToEachChallenge('Bearer realm="a", DPoP realm="a", algs="ES256"', 'p="x"');
+ * // 'Bearer realm="a", p="x", DPoP realm="a", algs="ES256", p="x"'
  */
 export function addToEachChallenge(header: string, param: string): string {
   let out = '';

@@ -71,7 +71,8 @@ export const SETTINGS: readonly Setting[] = [
         tsName: 'IssuerInput',
         keys: 'ISSUER_KEYS',
         doc: 'One trusted issuer: who signs, for whom, with which algorithms, and where its keys are.',
-        // Not an anyOf on audience/claims: with a top-level `resource` an issuer may set neither (resource.id is its audience).
+        // Not an anyOf on audience/claims: with a top-level `resource` an issuer may set neither
+        // (resource.id is then its audience).
         schema: { description: 'Needs audience or claims (or a top-level resource, whose id is then its audience); at most one of jwks, jwksUrl, secretBinding, discovery (none: OIDC discovery).' },
       },
     },

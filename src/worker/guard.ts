@@ -76,7 +76,9 @@ export class Guard {
     if (config.revocation !== undefined && url.pathname === config.revocation.path) return this.parts.revocationAdmin!(request);
     // RFC 9728 §3.1: the metadata without a token, before CORS (its own answer lets any origin read it).
     const resource = this.parts.resource;
-    if (resource !== undefined && url.pathname === resource.path) return Promise.resolve(resource.serve(request.method));
+    if (resource !== undefined && url.pathname === resource.path) {
+      return Promise.resolve(resource.serve(request.method));
+    }
     counters.inc('requests');
     const cors = this.parts.cors;
     if (cors === undefined) return this.#authorised(new RequestContext(request, url, ctx));

@@ -84,8 +84,11 @@ function parseIssuer(raw: unknown, i: number, resourceId: string | undefined): I
   // A token must be bound to this API: by aud, or by claims (Cognito access tokens carry no aud).
   // Neither is a configuration error, never "any audience".
   // With `resource`, its id binds them (RFC 8707): an entry's own audience replaces it, nothing is added.
-  if (v.audience === undefined && Object.keys(claims).length === 0 && resourceId === undefined) throw new ConfigError(`${at}.audience`, 'an issuer needs audience or claims that bind tokens to this API');
-  const audience = v.audience !== undefined ? strList(v.audience, `${at}.audience`) : resourceId === undefined ? [] : [resourceId];
+  if (v.audience === undefined && Object.keys(claims).length === 0 && resourceId === undefined) {
+    throw new ConfigError(`${at}.audience`, 'an issuer needs audience or claims that bind tokens to this API');
+  }
+  const fallback = resourceId === undefined ? [] : [resourceId];
+  const audience = v.audience !== undefined ? strList(v.audience, `${at}.audience`) : fallback;
   const algorithms = strList(v.algorithms, `${at}.algorithms`);
   for (const [j, a] of algorithms.entries()) {
     if (!SUPPORTED_ALGORITHMS.includes(a)) throw new ConfigError(`${at}.algorithms[${j}]`, 'unsupported algorithm');

@@ -13,6 +13,9 @@ export interface AnalyticsLike {
   writeDataPoint(point: { blobs?: string[]; doubles?: number[]; indexes?: string[] }): void;
 }
 
+/** What adds to a refusal's challenges (the resource stage's `resource_metadata`). */
+type ChallengeEditor = { challenge(response: Response): Response };
+
 /** A refusal's log fields; method, path and rule come from the request context. */
 export type RefusalFields = Omit<Rejection, 'method' | 'path' | 'rule'>;
 
@@ -30,9 +33,12 @@ export class Observer {
   readonly #issuers: IssuerIndex;
 
   /** The resource stage's `resource_metadata` on challenges (resource-stage.ts), when `resource` is set. */
-  readonly #resource: { challenge(response: Response): Response } | undefined;
+  readonly #resource: ChallengeEditor | undefined;
 
-  constructor(parts: { counters: Counters; rejections: RejectionLog; analytics: AnalyticsLike | undefined; resource?: { challenge(response: Response): Response } | undefined }, issuers: IssuerIndex) {
+  constructor(
+    parts: { counters: Counters; rejections: RejectionLog; analytics: AnalyticsLike | undefined; resource?: ChallengeEditor | undefined },
+    issuers: IssuerIndex,
+  ) {
     this.counters = parts.counters;
     this.#resource = parts.resource;
     this.#rejections = parts.rejections;

@@ -12,7 +12,11 @@ import { metadataPath } from '../resource/metadata.js';
  * @example
  * reservedPaths({ admin: { path: '/_guard' }, revocation: undefined }); // ['/_guard']
  */
-export function reservedPaths(config: { admin?: { path: string } | undefined; revocation?: { path: string } | undefined; resource?: { id: string } | undefined }): readonly string[] | undefined {
+export function reservedPaths(config: {
+  admin?: { path: string } | undefined;
+  revocation?: { path: string } | undefined;
+  resource?: { id: string } | undefined;
+}): readonly string[] | undefined {
   const meta = config.resource === undefined ? undefined : metadataPath(config.resource.id);
   const paths = [config.admin?.path, config.revocation?.path, meta].filter((p): p is string => p !== undefined);
   return paths.length === 0 ? undefined : paths;

@@ -4,7 +4,8 @@
 // The path's other spellings are refused by the reserved-path stage (reserved-paths.ts).
 
 import { addToEachChallenge } from '../resource/challenge-param.js';
-import { metadataJson, metadataPath, metadataResponse, metadataUrl, type ResourceSettings } from '../resource/metadata.js';
+import { metadataJson, metadataPath, metadataResponse, metadataUrl } from '../resource/metadata.js';
+import type { ResourceSettings } from '../resource/metadata.js';
 import { quote } from '../bearer/challenge.js';
 import type { GuardConfig } from './config.js';
 
@@ -26,12 +27,15 @@ export interface ResourceStage {
  * const stage = resourceStage({ ...config, resource: config.resource! });
  * if (url.pathname === stage.path) return stage.serve(request.method);
  */
-export function resourceStage(config: Pick<GuardConfig, 'issuers' | 'dpop'> & { resource: ResourceSettings }): ResourceStage {
+export function resourceStage(
+  config: Pick<GuardConfig, 'issuers' | 'dpop'> & { resource: ResourceSettings },
+): ResourceStage {
   const { resource, dpop } = config;
   // An `iss` spelling that is not a URL (Google's bare host) names no authorization server.
   const servers = config.issuers.flatMap((is) => is.issuer.filter((name) => /^https?:\/\//i.test(name)));
   const required = config.issuers.every((is) => is.dpop === 'required');
-  const json = metadataJson(resource, servers, dpop === undefined ? undefined : { algorithms: dpop.algorithms, required });
+  const dpopMembers = dpop === undefined ? undefined : { algorithms: dpop.algorithms, required };
+  const json = metadataJson(resource, servers, dpopMembers);
   const param = `resource_metadata=${quote(metadataUrl(resource.id))}`;
   return {
     path: metadataPath(resource.id),

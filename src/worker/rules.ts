@@ -113,10 +113,12 @@ export function issuerClaimMiss(issuer: IssuerConfig, payload: JWTPayload): stri
   return undefined;
 }
 
+type RuleMissCode = 'wrong_issuer' | 'wrong_audience' | 'insufficient_scope' | 'claim_mismatch' | 'insufficient_user_authentication';
+
 export interface RuleMiss {
   /** 401 (the token is not for this route: issuer, audience; or step-up) or 403 (scope, claim). */
   status: 401 | 403;
-  code: 'wrong_issuer' | 'wrong_audience' | 'insufficient_scope' | 'claim_mismatch' | 'insufficient_user_authentication';
+  code: RuleMissCode;
   claim?: string;
   /** Every scope the matched rules need (for the `scope` attribute of the 403). */
   scopes: string[];
@@ -132,7 +134,13 @@ export interface RuleMiss {
  * @example
  * const miss = checkRules(cx.matched.rules, payload, issuer, Date.now() / 1000, config.clockTolerance);
  */
-export function checkRules(rules: readonly RuleConfig[], payload: JWTPayload, issuer: IssuerConfig, now = 0, tolerance = 0): RuleMiss | undefined {
+export function checkRules(
+  rules: readonly RuleConfig[],
+  payload: JWTPayload,
+  issuer: IssuerConfig,
+  now = 0,
+  tolerance = 0,
+): RuleMiss | undefined {
   if (rules.length === 0) return undefined;
   const needed = [...new Set(rules.flatMap((r) => r.scopes))];
   for (const r of rules) {
@@ -153,7 +161,8 @@ export function checkRules(rules: readonly RuleConfig[], payload: JWTPayload, is
   for (const r of rules) {
     if (r.stepUp !== undefined && !checkStepUp(payload, r.stepUp, now, tolerance).ok) {
       const claim = r.stepUp.acr !== undefined ? 'acr' : 'auth_time';
-      return { status: 401, code: 'insufficient_user_authentication', claim, scopes: needed, description: 'A stronger or more recent user authentication is required', stepUp: r.stepUp };
+      const description = 'A stronger or more recent user authentication is required';
+      return { status: 401, code: 'insufficient_user_authentication', claim, scopes: needed, description, stepUp: r.stepUp };
     }
   }
   return undefined;
@@ -193,9 +202,14 @@ function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string>): Rul
   for (const [j, s] of scopes.entries()) if (/\s|"|\\/.test(s)) throw new ConfigError(`${at}.scopes[${j}]`, 'a scope has no spaces, quotes or backslashes');
   const claims = claimValues(v.claims, `${at}.claims`);
   const stepUp = parseStepUp(v, at);
-  const asks = scopes.length > 0 || Object.keys(claims).length > 0 || issuers !== undefined || audience !== undefined || stepUp !== undefined;
-  if (auth === 'none' && asks) throw new ConfigError(at, 'an auth "none" rule checks no token: remove scopes, claims, issuers, audience, acr and maxAge');
+  const asks =
+    scopes.length > 0 || Object.keys(claims).length > 0 || issuers !== undefined || audience !== undefined || stepUp !== undefined;
+  if (auth === 'none' && asks) {
+    throw new ConfigError(at, 'an auth "none" rule checks no token: remove scopes, claims, issuers, audience, acr and maxAge');
+  }
   // A rule that asks nothing and sets no mode is most likely a half-written one.
-  if (v.auth === undefined && !asks) throw new ConfigError(at, 'a rule needs scopes, claims, issuers, audience, acr, maxAge or an auth mode');
+  if (v.auth === undefined && !asks) {
+    throw new ConfigError(at, 'a rule needs scopes, claims, issuers, audience, acr, maxAge or an auth mode');
+  }
   return { pathPrefix, methods, auth, issuers, audience, scopes, claims, ...(stepUp === undefined ? {} : { stepUp }) };
 }

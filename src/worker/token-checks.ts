@@ -54,10 +54,16 @@ export function checkVerified(cx: RequestContext, verified: Verified, g: CheckSc
     return observe.refuse(cx, withTiming(answer.invalidToken(realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...verifiedSeen(token, verified) });
   }
   // Per request, after whichever tier answered the verify: a cached verdict never skips a rule (step-up included).
-  const miss = g.checkRules?.(cx.matched!.rules, verified.payload, issuer, (g.now ?? Date.now)() / 1000, g.config.clockTolerance);
+  const nowS = (g.now ?? Date.now)() / 1000;
+  const miss = g.checkRules?.(cx.matched!.rules, verified.payload, issuer, nowS, g.config.clockTolerance);
   if (miss !== undefined) {
     observe.count(miss.status === 403 ? 'forbidden' : (`rejected:${miss.code}` as CounterName));
-    const res = miss.status === 403 ? answer.insufficientScope(realm, miss.scopes, miss.description) : miss.stepUp !== undefined ? answer.stepUpNeeded(realm, miss.stepUp) : answer.invalidToken(realm, miss.description);
+    const res =
+      miss.status === 403
+        ? answer.insufficientScope(realm, miss.scopes, miss.description)
+        : miss.stepUp !== undefined
+          ? answer.stepUpNeeded(realm, miss.stepUp)
+          : answer.invalidToken(realm, miss.description);
     return observe.refuse(cx, withTiming(res, timing), { code: miss.code, status: miss.status, claim: miss.claim, ...verifiedSeen(token, verified) });
   }
   const header = verified.header;
