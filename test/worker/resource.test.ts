@@ -4,7 +4,7 @@
 // cached verdicts included.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGuard, keySets, remoteKeys, resource, rules } from '../../src/worker/api.js';
-import { AUD, HS_ISS, ISS, JWKS_URL, ORIGIN, TestCtx, bearer, demoKeys, makeGuard, nowSeconds, token, type Keys, type Made } from './harness.js';
+import { AUD, CACHE_KEY, HS_ISS, ISS, JWKS_URL, ORIGIN, TestCtx, bearer, demoKeys, makeGuard, nowSeconds, token, type Keys, type Made } from './harness.js';
 import { dpopClient, dpopInit, proof } from './dpop-helpers.js';
 
 const ID = 'https://mcp.example.com/mcp';
@@ -232,6 +232,18 @@ describe('step-up (RFC 9470)', () => {
     // The verify was answered by this isolate's L1: the step-up check ran after it anyway.
     expect(second.headers.get('server-timing')).toContain('desc="l1"');
     expect(second.headers.get('www-authenticate')).toContain('error="insufficient_user_authentication"');
+  });
+
+  it('step_up_checked_on_l2_hit: another isolate\'s KV verdict for the token does not skip the acr a rule asks', async () => {
+    const config = raw({ rules: stepRules, cache: { verify: ['HS256'], verifyAdmission: 'always' } });
+    const t = await forResource({ scope: 'read', acr: 'pwd', jti: crypto.randomUUID() });
+    const first = await makeGuard(k, { config, env: { CACHE_KEY } });
+    expect((await first.send('/open', bearer(t))).status).toBe(200);
+    const other = await makeGuard(k, { config, env: { CACHE_KEY } });
+    const res = await other.send('/admin', bearer(t));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('server-timing')).toContain('desc="l2"');
+    expect(res.headers.get('www-authenticate')).toContain('error="insufficient_user_authentication"');
   });
 
   it('step_up_settings_checked: acr must be scope tokens, maxAge a whole number of seconds, and a rule with auth none asks neither', async () => {
