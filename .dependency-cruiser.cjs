@@ -41,7 +41,7 @@ const never = [
   ['adapters-no-backend', '^src/(bearer|hono|worker|resource|introspection)/', '^src/backend/', 'adapters verify through createVerifier, never a backend'],
   ['hono-not-guard', '^src/hono/', '^src/worker/', 'the Hono middleware does not depend on the guard'],
   ['bearer-below-adapters', '^src/bearer/', '^src/(hono|worker|cli|resource|introspection)/', 'the bearer module is shared by the guard and the middleware, below both'],
-  ['resource-parts-below-guard', '^src/(resource|introspection)/', '^src/(hono|cli)/|^src/worker/(?!config-error\\.ts$|config-values\\.ts$)', 'the resource-server parts use only the guard\'s config helpers; the guard\'s stages wrap them, never the other way'],
+  ['resource-parts-below-guard', '^src/(resource|introspection)/', '^src/(hono|cli)/|^src/worker/(?!config-error\\.ts$|config-values\\.ts$|config-keys\\.ts$)', 'the resource-server parts use only the guard\'s config helpers (and the generated key sets); the guard\'s stages wrap them, never the other way'],
   ['nothing-imports-cli', '^src/(bearer|hono|worker)/', '^src/cli/', 'the command-line tool uses the guard, never the other way'],
   ['verifier-no-backend', '^src/(verifier|verify-path)\\.ts$', '^src/backend/', 'the verifier calls handle.verify, never a backend'],
   ['verifier-no-jwe', '^src/(verify-path|verifier)\\.ts$', '^src/jwe/', 'JWE reaches the verifier only through the decryption value jweDecryption makes (a bundle without jweDecryption has no src/jwe/)'],

@@ -19,11 +19,13 @@ const entry = (name, path, limit) => ({ name, path, limit, gzip: false, brotli: 
 // plus a little room, except edgejwt/hmac's (issue 34: at most 25 KiB). The one-issuer HS256 guard is given only the stages
 // it uses (none); its target is 49.8 KiB (the retired compiled entry's), which needs each stage to
 // bring its own config section: today it still bundles every section's parser (about 17 kB of its 77).
+// Raised on purpose for issue 36 items 1-3 (the resource section's and rules' step-up parsers in every guard's
+// config parser, the resource stage in edgejwt/worker): measured 159.62 kB and 78.45 kB (was 76.8 kB).
 export default [
   entry('edgejwt', 'dist/index.js', '94 KiB'),
   entry('edgejwt/hmac', 'dist/hmac/index.js', '25 KiB'),
-  entry('edgejwt/worker', 'dist/worker/api.js', '153 KiB'),
+  entry('edgejwt/worker', 'dist/worker/api.js', '157 KiB'),
   entry('edgejwt/hono', 'dist/hono/index.js', '45 KiB'),
   entry('edgejwt/errors', 'dist/errors.js', '4 KiB'),
-  entry('one-issuer HS256 guard given only its stages (bench/size/)', 'bench/size/one-issuer-hs256-guard.js', '76 KiB'),
+  entry('one-issuer HS256 guard given only its stages (bench/size/)', 'bench/size/one-issuer-hs256-guard.js', '77 KiB'),
 ];

@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import { requiredBindings } from '../worker/bindings.js';
 import { ConfigError, parseConfig, type GuardConfig } from '../worker/config.js';
 import { problemsOf } from '../worker/config-problems.js';
-
 import { usesRemoteKeys } from '../worker/features/registry.js';
 import { CliError, EXIT, formatPosition, type SourcePosition } from './cli-error.js';
 import { jsonErrorOffset, keyOffset, positionAt, valueOffset } from './source-position.js';
@@ -82,6 +81,12 @@ export function checkGuardConfig(
     if (cls === undefined || (d.className !== undefined && cls !== d.className)) errors.push(`${prefixFor(d.setting)}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] named ${d.binding}${d.className === undefined ? '' : ` with class_name = "${d.className}"`} (and a [[migrations]] new_sqlite_classes entry for it)`);
   }
   if (config.dpop?.replay.kind === 'isolate') notes.push('dpop.replay is "isolate": each isolate remembers only the proofs it saw, so a proof replayed to another isolate is accepted (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
+  const rid = config.resource?.id;
+  // An issuer's own audience replaces resource.id (RFC 8707): one that leaves it out is likely a leftover.
+  config.issuers.forEach((is, i) => {
+    if (rid === undefined || is.audience.includes(rid)) return;
+    notes.push(`issuers[${i}].audience does not name resource.id (${rid}): tokens issued for this resource are refused`);
+  });
   if (config.revocation?.store === 'isolate') notes.push('revocation.store is "isolate": each isolate keeps its own list, so a revocation reaches only the isolate that received it (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
 
   if (usesRemoteKeys(config) && config.cache.jwksColo && vars.CACHE_KEY === undefined) notes.push(...COLO_TIER_NOTES);

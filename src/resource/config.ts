@@ -11,11 +11,9 @@
 
 import { ConfigError } from '../worker/config-error.js';
 import { httpUrl, isObject, knownKeys, str, strList } from '../worker/config-values.js';
+import { RESOURCE_KEYS } from '../worker/config-keys.js';
 import type { ResourceSettings } from './metadata.js';
 import type { StepUpNeed } from './step-up.js';
-
-/** The settings `resource` accepts. */
-export const RESOURCE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['id', 'scopes', 'documentation']);
 
 /** A scope token (RFC 6749 §3.3), also used for `acr` values: printable ASCII but space, `"` and `\`. */
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;

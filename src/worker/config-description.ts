@@ -71,14 +71,16 @@ export const SETTINGS: readonly Setting[] = [
         tsName: 'IssuerInput',
         keys: 'ISSUER_KEYS',
         doc: 'One trusted issuer: who signs, for whom, with which algorithms, and where its keys are.',
-        schema: { description: 'Needs audience or claims; at most one of jwks, jwksUrl, secretBinding, discovery (none: OIDC discovery).', anyOf: [{ required: ['audience'] }, { required: ['claims'] }] },
+        // Not an anyOf on audience/claims: with a top-level `resource` an issuer may set neither
+        // (resource.id is then its audience).
+        schema: { description: 'Needs audience or claims (or a top-level resource, whose id is then its audience); at most one of jwks, jwksUrl, secretBinding, discovery (none: OIDC discovery).' },
       },
     },
     required: true,
     doc: 'The trusted issuers: who signs, for whom, with which algorithms, and where the keys are; each needs `audience` or `claims` and has at most one key source.',
   },
   { path: 'issuers[].issuer', type: NAMES, doc: 'The exact `iss`; a list accepts several spellings (Google: with and without https://).' },
-  { path: 'issuers[].audience', type: NAMES, doc: 'The `aud` a token must hold; required unless `claims` binds tokens to this API ([Audience alternatives](#audience-alternatives)).' },
+  { path: 'issuers[].audience', type: NAMES, doc: 'The `aud` a token must hold; required unless `claims` binds tokens to this API ([Audience alternatives](#audience-alternatives)) or `resource` is set (its `id` is then the audience; your own replaces it).' },
   { path: 'issuers[].claims', type: CLAIMS, doc: 'Claim values every token must carry, a value or a list of accepted values (Cognito access tokens: `{ "client_id": ["…"], "token_use": "access" }`).' },
   { path: 'issuers[].algorithms', type: { kind: 'oneOrMany', item: ALGORITHMS }, ts: 'OneOrMany<string>', doc: 'The algorithms accepted (an allow-list); key sets never verify HS algorithms.' },
   { path: 'issuers[].typ', type: NAME, doc: 'Required header `typ`: `at+jwt` where the provider marks its access tokens, so its ID tokens are refused ([Token type and age](#token-type-and-age)).' },
@@ -111,6 +113,8 @@ export const SETTINGS: readonly Setting[] = [
   { path: 'rules[].audience', type: NAMES, doc: 'The token\'s `aud` must hold one of these.' },
   { path: 'rules[].scopes', type: { kind: 'oneOrMany', item: { kind: 'string', pattern: '^[^\\s"\\\\]+$' } }, doc: 'All required; read from `scope` (space-separated) or `scp`.' },
   { path: 'rules[].claims', type: CLAIMS, doc: 'A value or a list of accepted values per claim; an array claim matches if it contains one.' },
+  { path: 'rules[].acr', type: { kind: 'oneOrMany', item: { kind: 'string', pattern: '^[!#-\\[\\]-~]+$' } }, doc: 'RFC 9470 step-up: the token\'s `acr` must be one of these, else 401 `insufficient_user_authentication` with `acr_values` ([Protect an MCP server](#protect-an-mcp-server)).' },
+  { path: 'rules[].maxAge', type: { kind: 'integer', min: 0, max: 31_536_000 }, doc: 'RFC 9470 step-up: seconds since the token\'s `auth_time`, else 401 `insufficient_user_authentication` with `max_age`.' },
 
   {
     path: 'tokenSources',
@@ -243,6 +247,11 @@ export const SETTINGS: readonly Setting[] = [
   { path: 'revocation.refreshMs', type: { kind: 'integer', min: 100, max: 60_000 }, default: 1000, doc: 'An isolate\'s copy older than this is refreshed before it answers: the bound on how long an isolate takes to learn of a revocation.' },
   { path: 'revocation.timeoutMs', type: { kind: 'integer', min: 10, max: 5000 }, default: 250, doc: 'How long one refresh may wait for the list.' },
   { path: 'revocation.maxStaleMs', type: { kind: 'integer', min: 1000, max: 600_000 }, default: 10_000, doc: 'With no good refresh for this long every verified request gets 503; at least `refreshMs`.' },
+
+  { path: 'resource', type: { kind: 'section', tsName: 'ResourceInput', keys: 'RESOURCE_KEYS', doc: 'The `resource` section: this API as an OAuth protected resource (RFC 9728, RFC 8707).' }, doc: 'This API as an OAuth protected resource: its metadata served without a token, `resource_metadata` on every challenge, and its `id` the default audience ([Protect an MCP server](#protect-an-mcp-server)).' },
+  { path: 'resource.id', type: { kind: 'string', format: 'uri' }, required: true, doc: 'The resource identifier (RFC 8707): https (http only on loopback), no query or fragment, written as the URL parser writes it; the metadata is at `/.well-known/oauth-protected-resource` + its path.' },
+  { path: 'resource.scopes', type: { kind: 'oneOrMany', item: { kind: 'string', pattern: '^[!#-\\[\\]-~]+$' } }, doc: 'The scopes this resource understands (`scopes_supported`).' },
+  { path: 'resource.documentation', type: { kind: 'string', format: 'uri' }, doc: 'A page about this API for developers (`resource_documentation`).' },
 
   { path: 'paths', type: { kind: 'section', keys: 'PATHS_KEYS' }, doc: 'How request paths are read, matched and forwarded ([Request paths](#request-paths)).' },
   { path: 'paths.escapedSlashes', type: { kind: 'enum', values: ['reject', 'decode'] }, default: 'reject', doc: '`reject`: 400 for `%2F`/`%5C`; `decode`: read them as `/`.' },

@@ -9,7 +9,7 @@ type ClaimValue = string | number | boolean;
 export interface IssuerInput {
   /** The exact `iss`; a list accepts several spellings (Google: with and without https://). */
   issuer?: OneOrMany<string>;
-  /** The `aud` a token must hold; required unless `claims` binds tokens to this API (Audience alternatives). */
+  /** The `aud` a token must hold; required unless `claims` binds tokens to this API (Audience alternatives) or `resource` is set (its `id` is then the audience; your own replaces it). */
   audience?: OneOrMany<string>;
   /** Claim values every token must carry, a value or a list of accepted values (Cognito access tokens: `{ "client_id": ["…"], "token_use": "access" }`). */
   claims?: Record<string, OneOrMany<ClaimValue>>;
@@ -53,6 +53,10 @@ export interface RuleInput {
   scopes?: OneOrMany<string>;
   /** A value or a list of accepted values per claim; an array claim matches if it contains one. */
   claims?: Record<string, OneOrMany<ClaimValue>>;
+  /** RFC 9470 step-up: the token's `acr` must be one of these, else 401 `insufficient_user_authentication` with `acr_values` (Protect an MCP server). */
+  acr?: OneOrMany<string>;
+  /** RFC 9470 step-up: seconds since the token's `auth_time`, else 401 `insufficient_user_authentication` with `max_age`. (0..31536000) */
+  maxAge?: number;
 }
 
 /** Answer CORS preflights and mark responses for these origins (CORS). */
@@ -117,6 +121,16 @@ export interface RevocationInput {
   timeoutMs?: number;
   /** With no good refresh for this long every verified request gets 503; at least `refreshMs`. (1000..600000; default 10000) */
   maxStaleMs?: number;
+}
+
+/** The `resource` section: this API as an OAuth protected resource (RFC 9728, RFC 8707). */
+export interface ResourceInput {
+  /** The resource identifier (RFC 8707): https (http only on loopback), no query or fragment, written as the URL parser writes it; the metadata is at `/.well-known/oauth-protected-resource` + its path. */
+  id: string;
+  /** The scopes this resource understands (`scopes_supported`). */
+  scopes?: OneOrMany<string>;
+  /** A page about this API for developers (`resource_documentation`). */
+  documentation?: string;
 }
 
 /**
@@ -193,6 +207,8 @@ export interface GuardConfigInput {
   dpop?: DpopInput;
   /** Token revocation (Revocation): every verified token is checked against the list; 503 when it cannot be known to be current (fail closed). */
   revocation?: RevocationInput;
+  /** This API as an OAuth protected resource: its metadata served without a token, `resource_metadata` on every challenge, and its `id` the default audience (Protect an MCP server). */
+  resource?: ResourceInput;
   /** How request paths are read, matched and forwarded (Request paths). */
   paths?: {
     /** `reject`: 400 for `%2F`/`%5C`; `decode`: read them as `/`. (default "reject") */

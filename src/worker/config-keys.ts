@@ -3,11 +3,11 @@
 // (a typo must not silently drop a rule).
 
 /** The settings of GUARD_CONFIG itself. */
-export const TOP_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'dpop', 'revocation', 'paths']);
+export const TOP_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'dpop', 'revocation', 'resource', 'paths']);
 /** The settings of `issuers[]`. */
 export const ISSUER_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'profile', 'dpop', 'mtls', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
 /** The settings of `rules[]`. */
-export const RULE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience', 'scopes', 'claims']);
+export const RULE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience', 'scopes', 'claims', 'acr', 'maxAge']);
 /** The settings of `cors`. */
 export const CORS_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['allowOrigins', 'allowMethods', 'allowHeaders', 'exposeHeaders', 'maxAge', 'credentials']);
 /** The settings of `cache`. */
@@ -22,6 +22,8 @@ export const ORIGIN_ASSERTION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Se
 export const DPOP_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['replay', 'nonceSecretBinding', 'algorithms', 'maxAgeSeconds']);
 /** The settings of `revocation`. */
 export const REVOCATION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['path', 'secretBinding', 'store', 'refreshMs', 'timeoutMs', 'maxStaleMs']);
+/** The settings of `resource`. */
+export const RESOURCE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['id', 'scopes', 'documentation']);
 /** The settings of `paths`. */
 export const PATHS_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['escapedSlashes', 'caseSensitive', 'forward']);
 
@@ -37,5 +39,6 @@ export const CONFIG_KEYS = {
   originAssertion: ORIGIN_ASSERTION_KEYS,
   dpop: DPOP_KEYS,
   revocation: REVOCATION_KEYS,
+  resource: RESOURCE_KEYS,
   paths: PATHS_KEYS,
 } as const;

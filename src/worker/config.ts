@@ -21,6 +21,8 @@ import type { PathPolicy } from './path.js';
 import { parsePaths, parsePublicPaths } from './paths-config.js';
 import { parseRules, type RuleConfig } from './rules.js';
 import { parseRevocation, type RevocationConfig } from './revocation-config.js';
+import { parseResource } from '../resource/config.js';
+import type { ResourceSettings } from '../resource/metadata.js';
 
 export { ConfigError };
 export { ECHO_ORIGIN } from './forwarding-config.js';
@@ -53,6 +55,8 @@ export interface GuardConfig extends ForwardingConfig {
   dpop: DpopConfig | undefined;
   /** Token revocation (./revocation-stage.ts); undefined when off. */
   revocation: RevocationConfig | undefined;
+  /** This API as an OAuth protected resource (RFC 9728, RFC 8707; the resource stage); undefined when off. */
+  resource: ResourceSettings | undefined;
 }
 
 /** Every setting name parseConfig accepts, per object (generated from ./config-description.ts). */
@@ -76,7 +80,9 @@ export function parseConfig(raw: unknown): GuardConfig {
   const part = <T>(check: () => T): T => problems.check(check) as T;
   // The order below is the order settings are checked in (the first problem is the one the guard names).
   part(() => knownKeys(v, '', TOP_KEYS));
-  const issuers = problems.check(() => parseIssuers(v.issuers));
+  // Before the issuers: an issuer without its own audience takes resource.id (RFC 8707).
+  const resource = part(() => parseResource(v.resource));
+  const issuers = problems.check(() => parseIssuers(v.issuers, resource?.id));
   // Checks against the issuers are skipped when those are not known (an issuer with a problem
   // of its own): they would only report that problem again.
   const publicPaths = part(() => parsePublicPaths(v.publicPaths));
@@ -110,6 +116,7 @@ export function parseConfig(raw: unknown): GuardConfig {
     paths: part(() => parsePaths(v.paths)),
     dpop: part(() => parseDpop(v.dpop, issuers ?? dpopUsers(v.issuers))),
     revocation: part(() => parseRevocation(v.revocation, admin?.path)),
+    resource,
   };
   problems.throwAny();
   return config;

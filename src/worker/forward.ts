@@ -57,7 +57,8 @@ export class Forwarder {
           // A claim that cannot travel in a header unambiguously (claim-header.ts): refuse, never trim or truncate.
           observe.count('rejected:claim_not_forwardable');
           observe.reject(cx, { code: 'claim_not_forwardable', status: 401, claim, iss: outcome.issuer });
-          return withTiming(answer.invalidToken(config.realm, answer.publicDescription(undefined)), outcome.timing);
+          const res = observe.challenged(answer.invalidToken(config.realm, answer.publicDescription(undefined)));
+          return withTiming(res, outcome.timing);
         }
         if (value !== undefined) (claims ??= []).push([header, value]);
       }

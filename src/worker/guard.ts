@@ -6,7 +6,8 @@
 //   cors       cors.ts           a preflight answered; CORS headers on every answer
 //              (admin, cors and rules are registry features, features/registry.ts: given only when configured)
 //   path       path.ts           one canonical path (400 when it cannot be read one way);
-//              reserved-paths    another spelling of admin.path / revocation.path: 404, never forwarded
+//   resource   resource-stage.ts the RFC 9728 metadata without a token; resource_metadata on every challenge
+//              reserved-paths    another spelling of admin.path / revocation.path / the metadata: 404, never forwarded
 //   keys       origin-assertion  the assertion key set, served without a token
 //   route      route.ts          method override refused, public paths, the matching rules
 //   credential credentials.ts    the token from the configured sources
@@ -50,7 +51,7 @@ export class Guard {
     // With cache.verify, the kvTiers feature's stage (L1 -> L2 -> library; l2-tier.ts).
     this.tiers = parts.verifyTiers?.(parts, issuers) ?? new VerifyTiers(parts, issuers);
     this.#forwarder = new Forwarder(parts, this.#observe);
-    this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log, checkRules: parts.rules?.checkRules, dpop: parts.dpopAnswers };
+    this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log, checkRules: parts.rules?.checkRules, dpop: parts.dpopAnswers, now: parts.now };
   }
 
   async handle(request: Request, ctx: WaitUntil): Promise<Response> {
@@ -73,6 +74,11 @@ export class Guard {
     const url = requestTarget(request.url);
     if (config.admin !== undefined && url.pathname === config.admin.path) return this.parts.admin!(request);
     if (config.revocation !== undefined && url.pathname === config.revocation.path) return this.parts.revocationAdmin!(request);
+    // RFC 9728 §3.1: the metadata without a token, before CORS (its own answer lets any origin read it).
+    const resource = this.parts.resource;
+    if (resource !== undefined && url.pathname === resource.path) {
+      return Promise.resolve(resource.serve(request.method));
+    }
     counters.inc('requests');
     const cors = this.parts.cors;
     if (cors === undefined) return this.#authorised(new RequestContext(request, url, ctx));

@@ -34,14 +34,15 @@ export interface IssuerConfig extends IssuerChecks {
 
 
 /**
- * The `issuers` list, checked: at least one entry, each `iss` spelling in one entry only.
+ * The `issuers` list, checked: at least one entry, each `iss` spelling in one entry only. `resourceId`
+ * (the `resource` section's id, RFC 8707) is the audience of every entry that sets none of its own.
  *
  * @example
  * parseIssuers([{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }]);
  */
-export function parseIssuers(v: unknown): IssuerConfig[] {
+export function parseIssuers(v: unknown, resourceId?: string): IssuerConfig[] {
   if (!Array.isArray(v) || v.length === 0) throw new ConfigError('issuers', 'expected a non-empty array');
-  const issuers = eachElement(v, parseIssuer);
+  const issuers = eachElement(v, (raw, i) => parseIssuer(raw, i, resourceId));
   const seen = new Set<string>();
   for (const [i, is] of issuers.entries()) {
     for (const name of is.issuer) {
@@ -74,7 +75,7 @@ function expandCloudflareAccess(v: Json, at: string): Json {
   return { ...v, issuer, jwksUrl: `${issuer}/cdn-cgi/access/certs`, algorithms: v.algorithms ?? ['RS256'], cloudflareAccess: undefined };
 }
 
-function parseIssuer(raw: unknown, i: number): IssuerConfig {
+function parseIssuer(raw: unknown, i: number, resourceId: string | undefined): IssuerConfig {
   const at = `issuers[${i}]`;
   if (!isObject(raw)) throw new ConfigError(at, 'expected an object');
   knownKeys(raw, at, ISSUER_KEYS);
@@ -83,8 +84,12 @@ function parseIssuer(raw: unknown, i: number): IssuerConfig {
   const claims = claimValues(v.claims, `${at}.claims`);
   // A token must be bound to this API: by aud, or by claims (Cognito access tokens carry no aud).
   // Neither is a configuration error, never "any audience".
-  if (v.audience === undefined && Object.keys(claims).length === 0) throw new ConfigError(`${at}.audience`, 'an issuer needs audience or claims that bind tokens to this API');
-  const audience = v.audience === undefined ? [] : strList(v.audience, `${at}.audience`);
+  // With `resource`, its id binds them (RFC 8707): an entry's own audience replaces it, nothing is added.
+  if (v.audience === undefined && Object.keys(claims).length === 0 && resourceId === undefined) {
+    throw new ConfigError(`${at}.audience`, 'an issuer needs audience or claims that bind tokens to this API');
+  }
+  const fallback = resourceId === undefined ? [] : [resourceId];
+  const audience = v.audience !== undefined ? strList(v.audience, `${at}.audience`) : fallback;
   const algorithms = strList(v.algorithms, `${at}.algorithms`);
   for (const [j, a] of algorithms.entries()) {
     if (!SUPPORTED_ALGORITHMS.includes(a)) throw new ConfigError(`${at}.algorithms[${j}]`, 'unsupported algorithm');

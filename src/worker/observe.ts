@@ -13,6 +13,9 @@ export interface AnalyticsLike {
   writeDataPoint(point: { blobs?: string[]; doubles?: number[]; indexes?: string[] }): void;
 }
 
+/** What adds to a refusal's challenges (the resource stage's `resource_metadata`). */
+type ChallengeEditor = { challenge(response: Response): Response };
+
 /** A refusal's log fields; method, path and rule come from the request context. */
 export type RefusalFields = Omit<Rejection, 'method' | 'path' | 'rule'>;
 
@@ -29,8 +32,15 @@ export class Observer {
   readonly #analytics: AnalyticsLike | undefined;
   readonly #issuers: IssuerIndex;
 
-  constructor(parts: { counters: Counters; rejections: RejectionLog; analytics: AnalyticsLike | undefined }, issuers: IssuerIndex) {
+  /** The resource stage's `resource_metadata` on challenges (resource-stage.ts), when `resource` is set. */
+  readonly #resource: ChallengeEditor | undefined;
+
+  constructor(
+    parts: { counters: Counters; rejections: RejectionLog; analytics: AnalyticsLike | undefined; resource?: ChallengeEditor | undefined },
+    issuers: IssuerIndex,
+  ) {
     this.counters = parts.counters;
+    this.#resource = parts.resource;
     this.#rejections = parts.rejections;
     this.#analytics = parts.analytics;
     this.#issuers = issuers;
@@ -54,7 +64,12 @@ export class Observer {
   /** Log the refusal (with the context's matched rules) and hand back its response. */
   refuse(cx: RequestContext, response: Response, r: RefusalFields): AuthOutcome {
     this.reject(cx, { ...r, rule: cx.rule });
-    return { ok: false, response };
+    return { ok: false, response: this.challenged(response) };
+  }
+
+  /** A refusal's response as sent: with `resource`, its challenges point to the metadata (RFC 9728 §5.1). */
+  challenged(response: Response): Response {
+    return this.#resource === undefined ? response : this.#resource.challenge(response);
   }
 
   /** One rejection log line and one data point. */

@@ -12,6 +12,7 @@ export type RejectionCode =
   | 'wrong_audience'
   | 'claim_mismatch'
   | 'insufficient_scope'
+  | 'insufficient_user_authentication'
   | 'claim_not_forwardable'
   | 'method_override'
   | 'keys_unavailable'

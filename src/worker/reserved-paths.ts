@@ -1,9 +1,10 @@
-// The guard's own endpoints (admin.path, revocation.path) answer only their exact
+// The guard's own endpoints (admin.path, revocation.path, the resource metadata) answer only their exact
 // spelling, before any other stage. Any other spelling that an origin may read as
 // one of them (an escape, letter case, a `;param`, `//`) is refused here: it must
 // never be forwarded, with whatever admin secret the client put on it.
 
 import type { CanonicalPath, PathPolicy } from './path.js';
+import { metadataPath } from '../resource/metadata.js';
 
 /**
  * The reserved paths of a config, or undefined when it has none.
@@ -11,8 +12,13 @@ import type { CanonicalPath, PathPolicy } from './path.js';
  * @example
  * reservedPaths({ admin: { path: '/_guard' }, revocation: undefined }); // ['/_guard']
  */
-export function reservedPaths(config: { admin?: { path: string } | undefined; revocation?: { path: string } | undefined }): readonly string[] | undefined {
-  const paths = [config.admin?.path, config.revocation?.path].filter((p): p is string => p !== undefined);
+export function reservedPaths(config: {
+  admin?: { path: string } | undefined;
+  revocation?: { path: string } | undefined;
+  resource?: { id: string } | undefined;
+}): readonly string[] | undefined {
+  const meta = config.resource === undefined ? undefined : metadataPath(config.resource.id);
+  const paths = [config.admin?.path, config.revocation?.path, meta].filter((p): p is string => p !== undefined);
   return paths.length === 0 ? undefined : paths;
 }
 

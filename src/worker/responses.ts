@@ -1,6 +1,7 @@
 // The guard's own answers. Bearer refusals (401/400/403/503) come from the
 // shared bearer module (src/bearer/challenge.ts); here are the gateway's own.
 
+import type { StepUpNeed } from '../resource/step-up.js';
 import { challengeResponse, DESCRIPTIONS, JSON_NO_STORE, publicDescription, retryAfterSeconds } from '../bearer/challenge.js';
 
 export { publicDescription };
@@ -25,6 +26,11 @@ export function invalidToken(realm: string, description: string): Response {
 
 export function insufficientScope(realm: string, scopes: readonly string[], description: string): Response {
   return challengeResponse('insufficient_scope', { realm, description, scopes });
+}
+
+/** 401 `insufficient_user_authentication` (RFC 9470 §3): what the client must ask its authorization server for. */
+export function stepUpNeeded(realm: string, need: StepUpNeed): Response {
+  return challengeResponse('insufficient_user_authentication', { realm, acrValues: need.acr, maxAge: need.maxAge });
 }
 
 /** The issuer's keys cannot be had: not the client's fault; retry once the JWKS cooldown ends. */

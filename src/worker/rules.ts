@@ -20,6 +20,8 @@ import { isPublic } from './request.js';
 import { canonicalSetting } from './paths-config.js';
 import { roundedInteger } from './exact-number.js';
 import { RULE_KEYS } from './config-keys.js';
+import { parseStepUp } from '../resource/config.js';
+import { checkStepUp, type StepUpNeed } from '../resource/step-up.js';
 
 /** What a matched rule asks of the request. */
 export type AuthMode = 'required' | 'optional' | 'none';
@@ -35,6 +37,8 @@ export interface RuleConfig {
   audience: string[] | undefined;
   scopes: string[];
   claims: Record<string, ClaimWant>;
+  /** RFC 9470: the `acr` and `auth_time` the token must show; undefined: none asked. */
+  stepUp?: StepUpNeed | undefined;
 }
 
 /** What matchRules reads of the configuration. */
@@ -110,18 +114,34 @@ export function issuerClaimMiss(issuer: IssuerConfig, payload: JWTPayload): stri
   return undefined;
 }
 
+type RuleMissCode = 'wrong_issuer' | 'wrong_audience' | 'insufficient_scope' | 'claim_mismatch' | 'insufficient_user_authentication';
+
 export interface RuleMiss {
-  /** 401 (the token is not for this route: issuer, audience) or 403 (scope, claim). */
+  /** 401 (the token is not for this route: issuer, audience; or step-up) or 403 (scope, claim). */
   status: 401 | 403;
-  code: 'wrong_issuer' | 'wrong_audience' | 'insufficient_scope' | 'claim_mismatch';
+  code: RuleMissCode;
   claim?: string;
   /** Every scope the matched rules need (for the `scope` attribute of the 403). */
   scopes: string[];
   description: string;
+  /** For insufficient_user_authentication: what the first unmet rule asks (RFC 9470 `acr_values`, `max_age`). */
+  stepUp?: StepUpNeed;
 }
 
-/** undefined when every matched rule holds for this payload; otherwise what is missing. */
-export function checkRules(rules: readonly RuleConfig[], payload: JWTPayload, issuer: IssuerConfig): RuleMiss | undefined {
+/**
+ * undefined when every matched rule holds for this payload; otherwise what is missing. `now` (seconds) and
+ * `tolerance` are for the step-up age (RFC 9470): checked here, per request, after any verify cache answered.
+ *
+ * @example
+ * const miss = checkRules(cx.matched.rules, payload, issuer, Date.now() / 1000, config.clockTolerance);
+ */
+export function checkRules(
+  rules: readonly RuleConfig[],
+  payload: JWTPayload,
+  issuer: IssuerConfig,
+  now = 0,
+  tolerance = 0,
+): RuleMiss | undefined {
   if (rules.length === 0) return undefined;
   const needed = [...new Set(rules.flatMap((r) => r.scopes))];
   for (const r of rules) {
@@ -137,6 +157,13 @@ export function checkRules(rules: readonly RuleConfig[], payload: JWTPayload, is
   for (const r of rules) {
     for (const [name, want] of Object.entries(r.claims)) {
       if (!claimHolds(ownClaim(payload, name), want)) return { status: 403, code: 'claim_mismatch', claim: name, scopes: needed, description: 'The access token lacks a required claim' };
+    }
+  }
+  for (const r of rules) {
+    if (r.stepUp !== undefined && !checkStepUp(payload, r.stepUp, now, tolerance).ok) {
+      const claim = r.stepUp.acr !== undefined ? 'acr' : 'auth_time';
+      const description = 'A stronger or more recent user authentication is required';
+      return { status: 401, code: 'insufficient_user_authentication', claim, scopes: needed, description, stepUp: r.stepUp };
     }
   }
   return undefined;
@@ -178,9 +205,15 @@ function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string> | und
   const scopes = v.scopes === undefined ? [] : strList(v.scopes, `${at}.scopes`);
   for (const [j, s] of scopes.entries()) if (/\s|"|\\/.test(s)) throw new ConfigError(`${at}.scopes[${j}]`, 'a scope has no spaces, quotes or backslashes');
   const claims = claimValues(v.claims, `${at}.claims`);
-  const asks = scopes.length > 0 || Object.keys(claims).length > 0 || issuers !== undefined || audience !== undefined;
-  if (auth === 'none' && asks) throw new ConfigError(at, 'an auth "none" rule checks no token: remove scopes, claims, issuers and audience');
+  const stepUp = parseStepUp(v, at);
+  const asks =
+    scopes.length > 0 || Object.keys(claims).length > 0 || issuers !== undefined || audience !== undefined || stepUp !== undefined;
+  if (auth === 'none' && asks) {
+    throw new ConfigError(at, 'an auth "none" rule checks no token: remove scopes, claims, issuers, audience, acr and maxAge');
+  }
   // A rule that asks nothing and sets no mode is most likely a half-written one.
-  if (v.auth === undefined && !asks) throw new ConfigError(at, 'a rule needs scopes, claims, issuers, audience or an auth mode');
-  return { pathPrefix, methods, auth, issuers, audience, scopes, claims };
+  if (v.auth === undefined && !asks) {
+    throw new ConfigError(at, 'a rule needs scopes, claims, issuers, audience, acr, maxAge or an auth mode');
+  }
+  return { pathPrefix, methods, auth, issuers, audience, scopes, claims, ...(stepUp === undefined ? {} : { stepUp }) };
 }

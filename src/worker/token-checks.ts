@@ -22,7 +22,7 @@ const TIME_CLAIM: Partial<Record<string, string>> = { ERR_JWT_EXPIRED: 'exp', ER
 
 /** What the checks read of the guard. */
 export interface CheckScope {
-  config: Pick<GuardConfig, 'realm' | 'jwksCooldownMs'> & Partial<Pick<GuardConfig, 'dpop'>>;
+  config: Pick<GuardConfig, 'realm' | 'jwksCooldownMs'> & Partial<Pick<GuardConfig, 'dpop' | 'clockTolerance'>>;
   observe: Observer;
   issuers: IssuerIndex;
   log: (line: string) => void;
@@ -30,6 +30,8 @@ export interface CheckScope {
   checkRules?: typeof checkRules | undefined;
   /** The dpop feature's answers, when `config.dpop` is set. */
   dpop?: DpopAnswers | undefined;
+  /** The guard's clock (ms), for the rules' step-up age (RFC 9470); default Date.now. */
+  now?: (() => number) | undefined;
 }
 
 /**
@@ -51,10 +53,17 @@ export function checkVerified(cx: RequestContext, verified: Verified, g: CheckSc
     observe.count('rejected:claim_mismatch');
     return observe.refuse(cx, withTiming(answer.invalidToken(realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...verifiedSeen(token, verified) });
   }
-  const miss = g.checkRules?.(cx.matched!.rules, verified.payload, issuer);
+  // Per request, after whichever tier answered the verify: a cached verdict never skips a rule (step-up included).
+  const nowS = (g.now ?? Date.now)() / 1000;
+  const miss = g.checkRules?.(cx.matched!.rules, verified.payload, issuer, nowS, g.config.clockTolerance);
   if (miss !== undefined) {
     observe.count(miss.status === 403 ? 'forbidden' : (`rejected:${miss.code}` as CounterName));
-    const res = miss.status === 403 ? answer.insufficientScope(realm, miss.scopes, miss.description) : answer.invalidToken(realm, miss.description);
+    const res =
+      miss.status === 403
+        ? answer.insufficientScope(realm, miss.scopes, miss.description)
+        : miss.stepUp !== undefined
+          ? answer.stepUpNeeded(realm, miss.stepUp)
+          : answer.invalidToken(realm, miss.description);
     return observe.refuse(cx, withTiming(res, timing), { code: miss.code, status: miss.status, claim: miss.claim, ...verifiedSeen(token, verified) });
   }
   const header = verified.header;

@@ -203,6 +203,19 @@ describe('checking GUARD_CONFIG', () => {
     expect(isolate.notes.join('\n')).toMatch(/revocation\.store is "isolate": each isolate keeps its own list/);
   });
 
+  it('check_config_warns_issuer_audience_without_resource_id: a note, not an error, when an issuer\'s own audience leaves out resource.id', async () => {
+    const id = 'https://mcp.example.com/mcp';
+    const own = await check(project({ 'w.toml': toml({ ...goodConfig, resource: { id } }) }), 'w.toml');
+    expect(own.ok).toBe(true);
+    expect(own.notes.join('\n')).toContain(`issuers[0].audience does not name resource.id (${id})`);
+    const { audience: _, ...noAudience } = goodConfig.issuers[0]!;
+    const byDefault = await check(project({ 'w.toml': toml({ issuers: [noAudience], resource: { id } }) }), 'w.toml');
+    expect(byDefault.ok).toBe(true);
+    expect(byDefault.notes.join('\n')).not.toContain('resource.id');
+    const named = await check(project({ 'w.toml': toml({ issuers: [{ ...goodConfig.issuers[0], audience: ['api', id] }], resource: { id } }) }), 'w.toml');
+    expect(named.notes.join('\n')).not.toContain('resource.id');
+  });
+
   it('positions: keyOffset finds the key in the chosen environment; positionAt counts from 1', () => {
     const text = '[vars]\nGUARD_CONFIG = "a"\n[env.x.vars]\nGUARD_CONFIG = "b"\n';
     expect(positionAt(text, keyOffset(text, 'GUARD_CONFIG')!, 'f')).toEqual({ file: 'f', line: 2, column: 1 });

@@ -28,6 +28,7 @@ function fullConfig(): Json {
     dpop: { replay: { durableObject: 'DPOP_REPLAY' }, nonceSecretBinding: 'NONCE_KEY' },
     origin: { service: 'API' },
     revocation: { path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' } },
+    resource: { id: 'https://api.example.com/mcp' },
   };
 }
 

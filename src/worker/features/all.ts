@@ -16,6 +16,7 @@ import { mtls } from './mtls.js';
 import { originAssertion } from './origin-assertion.js';
 import { byName, givenFeatures, type FeatureSource, type GuardStage } from './registry.js';
 import { remoteKeys } from './remote-keys.js';
+import { resource } from './resource.js';
 import { revocation } from './revocation.js';
 import { rules } from './rules.js';
 import { serviceOrigin } from './service-origin.js';
@@ -43,6 +44,7 @@ export const defaultStages: readonly GuardStage[] = [
   tokenSources,
   serviceOrigin,
   forwardPayload,
+  resource,
 ];
 
 /**

@@ -11,6 +11,7 @@ import { authorizationOnly, type BuildStep, type FeatureBuild, type FeatureName,
 type Step = readonly [FeatureName, ((config: GuardConfig) => string | false)?];
 const STEPS: readonly Step[] = [
   ['admin'],
+  ['resource'],
   ['serviceOrigin', (c) => typeof c.origin === 'object' && 'origin.service'],
   ['tokenSources', (c) => !authorizationOnly(c.tokenSources) && 'tokenSources'],
   ['forwardPayload'],

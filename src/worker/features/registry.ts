@@ -30,6 +30,7 @@ import type { IssuerConfig } from '../issuers-config.js';
 import type { RemoteKeysSetup } from '../remote-keys.js';
 import type { RemoteJWKSet } from '../../keys/remote.js';
 import type { KeySource } from '../../keys/source.js';
+import type { resourceStage, ResourceStage } from '../resource-stage.js';
 
 // A feature used after the issuers are built brings its own build step (build-step.ts).
 /** The pieces of a guard the optional features build (each undefined when its feature is not used). */
@@ -54,8 +55,10 @@ export interface FeaturePieces {
   cors?: CorsStage;
   /** Rules and public paths, when either is configured. */
   rules?: RulesFeature;
-  /** Another spelling of `admin.path` or `revocation.path` refused. */
+  /** Another spelling of `admin.path`, `revocation.path` or the resource metadata path refused. */
   reserved?: ReservedCheck;
+  /** The resource metadata and `resource_metadata` on challenges, when `resource` is configured. */
+  resource?: ResourceStage;
 }
 
 /** What a feature's build step reads, and the pieces it fills in. */
@@ -156,6 +159,13 @@ export interface RulesFeature extends BuildStep {
   checkRules: typeof checkRules;
 }
 
+/** @example const f: ResourceFeature = resource; */
+export interface ResourceFeature extends BuildStep {
+  readonly name: 'resource';
+  resourceStage: typeof resourceStage;
+  reservedCheck: typeof reservedCheck;
+}
+
 /** @example const reader: TokenReader = AUTHORIZATION_TOKEN; */
 export interface TokenReader {
   /** Reads the token from every configured source (headers, cookies; src/bearer/token.ts). */
@@ -197,6 +207,7 @@ export interface GuardFeatures {
   tokenSources?: TokenSourcesFeature;
   serviceOrigin?: ServiceOriginFeature;
   forwardPayload?: ForwardPayloadFeature;
+  resource?: ResourceFeature;
 }
 
 export type FeatureName = keyof GuardFeatures;
