@@ -8,7 +8,7 @@
 import { createVerifier } from '../../src/index.ts';
 import { findToken } from '../../src/bearer/token.ts';
 import { startGuard } from '../../src/worker/start.ts';
-import { canonicalPath } from '../../src/worker/path.ts';
+import { canonicalPath } from '../../src/worker/stages/path/path.ts';
 import { identityHeaders, stripIdentity } from '../../src/worker/request.ts';
 import { requestTarget } from '../../src/worker/request-url.ts';
 import { isolateRevocationStore, RevocationView } from '../../src/worker/revocation/index.ts';

@@ -5,10 +5,10 @@ import { afterVerify, type Identity } from '../../src/worker/after-verify.ts';
 import { RequestContext } from '../../src/worker/context.ts';
 import { Counters } from '../../src/worker/counters.ts';
 import { IssuerIndex } from '../../src/worker/issuer-index.ts';
-import { Observer } from '../../src/worker/observe.ts';
-import { RejectionLog } from '../../src/worker/rejection-log.ts';
+import { Observer } from '../../src/worker/stages/observe/observe.ts';
+import { RejectionLog } from '../../src/worker/stages/observe/rejection-log.ts';
 import { requestTarget } from '../../src/worker/request-url.ts';
-import { revocationStage } from '../../src/worker/revocation-stage.ts';
+import { revocationStage } from '../../src/worker/stages/revocation/revocation-stage.ts';
 import { isolateRevocationStore } from '../../src/worker/revocation/source.ts';
 import { RevocationView } from '../../src/worker/revocation/view.ts';
 

@@ -109,8 +109,8 @@ export function attribute(profile: CpuProfile, ranges: Ranges, capUs = 250): Rec
       else if (names.some((n) => n.startsWith('src/worker/self-test.ts#'))) phase = 'self-test';
       if (phase === undefined) {
         if (names.some((n) => n.startsWith('src/worker/build.ts#') || n === 'src/worker/start.ts#startGuard' || n === 'src/worker/guard.ts#Guard')) phase = 'guard setup, other';
-        // The verify stage (src/worker/verify-tiers.ts since the guard became a chain of stages).
-        else if (names.some((n) => n === 'src/worker/guard.ts#verify' || n === 'src/worker/verify-tiers.ts#verify')) phase = 'first verify';
+        // The verify stage (src/worker/stages/verify/verify-tiers.ts since the guard became a chain of stages).
+        else if (names.some((n) => n === 'src/worker/guard.ts#verify' || n === 'src/worker/stages/verify/verify-tiers.ts#verify')) phase = 'first verify';
         else phase = 'request path, other';
       }
       r = { phase, wasm };

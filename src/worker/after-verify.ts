@@ -3,7 +3,7 @@
 // only when its config section is set, so a guard without them pays one length test.
 
 import type { AuthOutcome, RequestContext } from './context.js';
-import type { Observer } from './observe.js';
+import type { Observer } from './stages/observe/observe.js';
 
 /** A verified, non-anonymous outcome (what the stages after the verify look at). */
 export type Identity = Extract<AuthOutcome, { ok: true; anonymous: false }>;

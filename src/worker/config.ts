@@ -3,34 +3,34 @@
 // it; this file puts them together. Every mistake is a ConfigError naming the
 // setting, so the guard answers 500 with a log line that says what to fix — never a silent pass.
 
-import { parseAdmin, type AdminConfig } from './admin.js';
+import { parseAdmin, type AdminConfig } from './stages/admin/admin.js';
 import { jwksSection, parseCache, type CacheConfig } from './cache-config.js';
 import { ConfigError } from './config-error.js';
 import { TOP_KEYS } from './config-keys.js';
 import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import { isObject, num, str } from './config-values.js';
 import { knownKeys, Problems } from './config-problems.js';
-import { parseCors, type CorsConfig } from './cors.js';
-import { parseTokenSources, type TokenSource } from './credentials.js';
-import { parseDpop, type DpopConfig, type DpopMode } from './dpop-config.js';
-import { parseForwarding, parseOrigin, type ForwardingConfig, type OriginConfig } from './forwarding-config.js';
+import { parseCors, type CorsConfig } from './stages/cors/cors.js';
+import { parseTokenSources, type TokenSource } from './stages/credentials/credentials.js';
+import { parseDpop, type DpopConfig, type DpopMode } from './stages/dpop/dpop-config.js';
+import { parseForwarding, parseOrigin, type ForwardingConfig, type OriginConfig } from './stages/forward/forwarding-config.js';
 import { parseJwksMaxAge } from './jwks-max-age.js';
 import { parseIssuers, usesCloudflareAccess, type IssuerConfig } from './issuers-config.js';
-import { parseOriginAssertion, type OriginAssertionConfig } from './origin-assertion-config.js';
-import type { PathPolicy } from './path.js';
-import { parsePaths, parsePublicPaths } from './paths-config.js';
-import { parseRules, type RuleConfig } from './rules.js';
-import { parseRevocation, type RevocationConfig } from './revocation-config.js';
+import { parseOriginAssertion, type OriginAssertionConfig } from './stages/origin-assertion/origin-assertion-config.js';
+import type { PathPolicy } from './stages/path/path.js';
+import { parsePaths, parsePublicPaths } from './stages/path/paths-config.js';
+import { parseRules, type RuleConfig } from './stages/route/rules.js';
+import { parseRevocation, type RevocationConfig } from './stages/revocation/revocation-config.js';
 import { parseResource } from '../resource/config.js';
 import type { ResourceSettings } from '../resource/metadata.js';
 
 export { ConfigError };
-export { ECHO_ORIGIN } from './forwarding-config.js';
+export { ECHO_ORIGIN } from './stages/forward/forwarding-config.js';
 export { L2_DEFAULT_ALGORITHMS } from './l2-defaults.js';
 export { isLoopback, type ClaimWant } from './config-values.js';
 export type { AdminConfig, CacheConfig, CorsConfig, IssuerConfig, OriginConfig, RuleConfig, TokenSource };
 export type { KeySourceConfig } from './issuers-config.js';
-export type { AuthMode } from './rules.js';
+export type { AuthMode } from './stages/route/rules.js';
 
 export interface GuardConfig extends ForwardingConfig {
   issuers: IssuerConfig[];

@@ -5,7 +5,7 @@ import type { JWTPayload } from '../claims.js';
 import type { JoseHeader } from '../header.js';
 import type { OpenedToken } from '../verify-path.js';
 import type { RequestTarget } from './request-url.js';
-import type { Matched } from './rules.js';
+import type { Matched } from './stages/route/rules.js';
 
 export interface WaitUntil {
   waitUntil(promise: Promise<unknown>): void;

@@ -4,7 +4,6 @@
 // log line naming the code, never a 401 that blames the token.
 
 import { isJwtError } from '../errors.js';
-import type { CorsStage } from './cors.js';
 import type { Counters } from './counters.js';
 import { serverError } from './responses.js';
 
@@ -12,8 +11,6 @@ import { serverError } from './responses.js';
 export interface FaultSink {
   counters: Counters;
   log: (line: string) => void;
-  /** The CORS stage, when `cors` is configured. */
-  cors?: CorsStage | undefined;
 }
 
 /**
@@ -29,7 +26,7 @@ export function faultCode(e: unknown): string {
 }
 
 /**
- * Count the fault, log one line naming its code, and answer 500 (with Vary: Origin under cors).
+ * Count the fault, log one line naming its code, and answer 500 (the runner adds each stage's `fault` hook).
  *
  * @example
  * try { res = await route(request); } catch (e) { res = internalFault(e, parts); }
@@ -37,6 +34,5 @@ export function faultCode(e: unknown): string {
 export function internalFault(e: unknown, sink: FaultSink): Response {
   sink.counters.inc('internal_error');
   sink.log(JSON.stringify({ edgejwt: 'error', code: faultCode(e), name: e instanceof Error ? e.name : typeof e }));
-  const res = serverError();
-  return sink.cors === undefined ? res : sink.cors.fault(res);
+  return serverError();
 }

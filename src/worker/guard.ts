@@ -23,16 +23,16 @@
 import type { GuardParts } from './build.js';
 import { afterVerify } from './after-verify.js';
 import { RequestContext, type AuthOutcome, type Verified, type WaitUntil } from './context.js';
-import { credentialStage } from './credentials.js';
+import { credentialStage } from './stages/credentials/credentials.js';
 import { internalFault } from './fault.js';
-import { Forwarder } from './forward.js';
+import { Forwarder } from './stages/forward/forward.js';
 import { IssuerIndex } from './issuer-index.js';
-import { Observer } from './observe.js';
-import { canonicalPath, type CanonicalPath } from './path.js';
+import { Observer } from './stages/observe/observe.js';
+import { canonicalPath, type CanonicalPath } from './stages/path/path.js';
 import { requestTarget, type RequestTarget } from './request-url.js';
-import { routeStage } from './route.js';
-import { checkVerified, verifyFailed, type CheckScope } from './token-checks.js';
-import { VerifyTiers } from './verify-tiers.js';
+import { routeStage } from './stages/route/route.js';
+import { checkVerified, verifyFailed, type CheckScope } from './stages/claims/token-checks.js';
+import { VerifyTiers } from './stages/verify/verify-tiers.js';
 
 export type { AuthOutcome, WaitUntil } from './context.js';
 

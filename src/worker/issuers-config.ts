@@ -7,8 +7,8 @@ import { ConfigError } from './config-error.js';
 import { eachElement } from './config-problems.js';
 import { claimValues, httpUrl, isObject, knownKeys, str, strList, type ClaimWant, type Json } from './config-values.js';
 import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
-import { parseIssuerDpop, type DpopMode } from './dpop-config.js';
-import { parseMtlsMode, type MtlsMode } from './mtls-config.js';
+import { parseIssuerDpop, type DpopMode } from './stages/dpop/dpop-config.js';
+import { parseMtlsMode, type MtlsMode } from './stages/mtls/mtls-config.js';
 import { ISSUER_KEYS } from './config-keys.js';
 
 export type KeySourceConfig =

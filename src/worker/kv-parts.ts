@@ -12,12 +12,12 @@ import type { GuardConfig } from './config.js';
 import type { Counters } from './counters.js';
 import { KvJwksStore } from './jwks-store.js';
 import { KeyTags } from './key-tags.js';
-import { L2VerifyTiers } from './l2-tier.js';
+import { L2VerifyTiers } from './stages/verify/l2-tier.js';
 import type { KVLike } from './kv.js';
 import { WriteAdmission } from './l2-admission.js';
 import { sealerFromSecret, type Sealer } from './seal.js';
 import { KvVerifyCache } from './verify-cache.js';
-import type { VerifyStageMaker } from './verify-tiers.js';
+import type { VerifyStageMaker } from './stages/verify/verify-tiers.js';
 
 /** The KV bindings the tiers read. */
 interface KvEnv {

@@ -1,9 +1,9 @@
 // Reading the request (the token itself: src/bearer/token.ts; rules: rules.ts): whether a path
 // is public, and stripping identity headers a client tried to send itself.
 
-import type { ForwardingConfig } from './forwarding-config.js';
+import type { ForwardingConfig } from './stages/forward/forwarding-config.js';
 import { headerNames } from './header-names.js';
-import { publicFor } from './path.js';
+import { publicFor } from './stages/path/path.js';
 
 /** Public only when every reading of the path is public (fail closed). */
 export function isPublic(readings: readonly string[], config: { readonly publicPaths: readonly string[] }): boolean {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const FEATURE_FILES = ['src/worker/remote-keys.ts', 'src/worker/jwks-store.ts', 'src/worker/verify-cache.ts', 'src/worker/seal.ts', 'src/worker/origin-assertion.ts', 'src/worker/discovery.ts', 'src/worker/dpop-stage.ts', 'src/dpop/proof.ts', 'src/worker/mtls-stage.ts', 'src/worker/revocation-stage.ts', 'src/worker/revocation/view.ts', 'src/worker/dpop-replay/shard-object.ts', 'src/worker/revocation/list-object.ts'];
+const FEATURE_FILES = ['src/worker/remote-keys.ts', 'src/worker/jwks-store.ts', 'src/worker/verify-cache.ts', 'src/worker/seal.ts', 'src/worker/stages/origin-assertion/origin-assertion.ts', 'src/worker/discovery.ts', 'src/worker/stages/dpop/dpop-stage.ts', 'src/dpop/proof.ts', 'src/worker/stages/mtls/mtls-stage.ts', 'src/worker/stages/revocation/revocation-stage.ts', 'src/worker/revocation/view.ts', 'src/worker/dpop-replay/shard-object.ts', 'src/worker/revocation/list-object.ts'];
 
 /** An esbuild bundle of `contents` (a module in the repository root), as Wrangler bundles a Worker. */
 function bundle(contents: string, minify = false) {
@@ -47,8 +47,8 @@ describe('guard bundles', () => {
     // (cors.ts and admin.ts stay: they hold their sections' parsers too, which the config parser imports.)
     for (const f of [...FEATURE_FILES, 'src/keys/from-input.ts', 'src/keys/local.ts', 'src/worker/features/all.ts']) expect(none, f).not.toContain(f);
     const dpop = await bundledFiles(`import { createGuard, dpop } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [dpop] });`);
-    expect(dpop).toContain('src/worker/dpop-stage.ts');
-    for (const f of ['src/worker/mtls-stage.ts', 'src/worker/revocation-stage.ts', 'src/worker/dpop-replay/shard-object.ts']) expect(dpop, f).not.toContain(f);
+    expect(dpop).toContain('src/worker/stages/dpop/dpop-stage.ts');
+    for (const f of ['src/worker/stages/mtls/mtls-stage.ts', 'src/worker/stages/revocation/revocation-stage.ts', 'src/worker/dpop-replay/shard-object.ts']) expect(dpop, f).not.toContain(f);
   });
 
   // A bundled import() makes esbuild wrap the imported module and every module it imports (the

@@ -1,5 +1,5 @@
-// The guard's mTLS stage (src/worker/mtls-stage.ts) and revocation stage with the
-// isolate store (src/worker/revocation-stage.ts, revocation-admin.ts) run in Node:
+// The guard's mTLS stage (src/worker/stages/mtls/mtls-stage.ts) and revocation stage with the
+// isolate store (src/worker/stages/revocation/revocation-stage.ts, revocation-admin.ts) run in Node:
 // createGuard with a config object, the origin and the clock through deps. The same
 // behaviours in workerd: test/worker/mtls.test.ts, test/worker/revocation.test.ts.
 //
@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasAdminSecret } from '../../src/worker/admin.js';
+import { hasAdminSecret } from '../../src/worker/stages/admin/admin.js';
 import { createGuard, defaultStages, type EmbeddedGuard } from '../../src/worker/api.js';
 import { generate, mint, type KeyPair } from '../shared/jwt-mint.js';
 import cert from '../vectors/mtls/client_cert.json';

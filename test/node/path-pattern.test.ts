@@ -1,9 +1,9 @@
-// The path syntax GUARD_CONFIG accepts (src/worker/path-pattern.ts), as parseConfig
+// The path syntax GUARD_CONFIG accepts (src/worker/stages/path/path-pattern.ts), as parseConfig
 // applies it: glob forms are refused naming the spelling that works.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/worker/config.js';
-import { pathPatternProblem } from '../../src/worker/path-pattern.js';
+import { pathPatternProblem } from '../../src/worker/stages/path/path-pattern.js';
 
 const issuers = [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }];
 const refusal = (config: object): string => {

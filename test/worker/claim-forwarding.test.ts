@@ -1,9 +1,9 @@
 // Identity forwarding that cannot be read as another identity (issue 22, item 4):
 // a claim with a leading or trailing space is refused, not trimmed; lists are
-// encoded injectively (src/worker/claim-header.ts), checked by fast-check.
+// encoded injectively (src/worker/stages/forward/claim-header.ts), checked by fast-check.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { claimHeaderValue } from '../../src/worker/claim-header.js';
+import { claimHeaderValue } from '../../src/worker/stages/forward/claim-header.js';
 import { baseConfig, bearer, demoKeys, makeGuard, token, type Keys, type Made } from './harness.js';
 
 const RUNS = Math.min(Number(inject('propertyRuns')) || 200, 1000);

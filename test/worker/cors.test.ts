@@ -4,7 +4,7 @@
 // `cors`, a preflight to a protected path is a 401.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseConfig, bearer, demoKeys, makeGuard, token, type Keys, type Made } from './harness.js';
-import { withCors } from '../../src/worker/cors.js';
+import { withCors } from '../../src/worker/stages/cors/cors.js';
 import type { CorsConfig } from '../../src/worker/config.js';
 
 let k: Keys;

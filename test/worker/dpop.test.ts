@@ -5,7 +5,7 @@
 import * as jose from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/worker/config.js';
-import { NONCE_PERIOD_S } from '../../src/worker/dpop-nonce.js';
+import { NONCE_PERIOD_S } from '../../src/worker/stages/dpop/dpop-nonce.js';
 import { bearer, baseConfig, demoKeys, HS_ISS, ISS, AUD, JWKS_URL, makeGuard, token, type Keys, type Made } from './harness.js';
 import { dpopClient, dpopInit, proof, type DpopClient } from './dpop-helpers.js';
 

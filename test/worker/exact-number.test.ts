@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/worker/config.js';
 import { roundedInteger } from '../../src/worker/exact-number.js';
-import { claimHolds } from '../../src/worker/rules.js';
+import { claimHolds } from '../../src/worker/stages/route/rules.js';
 import { baseConfig, bearer, demoKeys, makeGuard, token, type Keys } from './harness.js';
 
 const RUNS = Math.min(Number(inject('propertyRuns')) || 200, 1000);

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/worker/config.js';
 import { unb64u } from '../shared/jwt-mint.js';
-import { SERVICE_BASE } from '../../src/worker/service-origin.js';
+import { SERVICE_BASE } from '../../src/worker/stages/forward/service-origin.js';
 import { TestCtx, baseConfig, bearer, demoKeys, makeGuard, token, type Keys } from './harness.js';
 
 let k: Keys;

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fromAuthorization } from '../../src/bearer/token.js';
-import { forwardUrl, originPrefix } from '../../src/worker/forward.js';
-import { canonicalPath, canonicalPathByRules } from '../../src/worker/path.js';
+import { forwardUrl, originPrefix } from '../../src/worker/stages/forward/forward.js';
+import { canonicalPath, canonicalPathByRules } from '../../src/worker/stages/path/path.js';
 import { requestTarget } from '../../src/worker/request-url.js';
 import { b64u, mint, signInput } from '../shared/jwt-mint.js';
 import { AUD, CACHE_KEY, HS_ISS, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, nowSeconds, type Keys } from './harness.js';

@@ -13,7 +13,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { headerNames } from '../../src/worker/header-names.js';
-import { dropHopByHop } from '../../src/worker/hop-by-hop.js';
+import { dropHopByHop } from '../../src/worker/stages/forward/hop-by-hop.js';
 import { identityHeaders, stripIdentity } from '../../src/worker/request.js';
 
 export const ALWAYS = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding'];

@@ -2,7 +2,7 @@
 // header cannot nominate the guard's identity headers for removal by a later hop.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { dropHopByHop } from '../../src/worker/hop-by-hop.js';
+import { dropHopByHop } from '../../src/worker/stages/forward/hop-by-hop.js';
 import { assertionKeyJson, baseConfig, demoKeys, makeGuard, token, type Keys, type Made } from './harness.js';
 
 const RUNS = Math.min(Number(inject('propertyRuns')) || 200, 1000);

@@ -1,4 +1,4 @@
-// The mTLS stage (src/worker/mtls-stage.ts) in the whole guard: RFC 8705 certificate-bound
+// The mTLS stage (src/worker/stages/mtls/mtls-stage.ts) in the whole guard: RFC 8705 certificate-bound
 // tokens checked against request.cf.tlsClientAuth, with the real openssl-made DER
 // certificate of test/vectors/mtls/ (its SHA-256 as the hex fingerprint Cloudflare gives).
 import { describe, expect, it } from 'vitest';
@@ -8,9 +8,9 @@ import { RequestContext } from '../../src/worker/context.js';
 import { Counters } from '../../src/worker/counters.js';
 import { IssuerIndex } from '../../src/worker/issuer-index.js';
 import { parseIssuers } from '../../src/worker/issuers-config.js';
-import { mtlsStage } from '../../src/worker/mtls-stage.js';
-import { Observer } from '../../src/worker/observe.js';
-import { RejectionLog } from '../../src/worker/rejection-log.js';
+import { mtlsStage } from '../../src/worker/stages/mtls/mtls-stage.js';
+import { Observer } from '../../src/worker/stages/observe/observe.js';
+import { RejectionLog } from '../../src/worker/stages/observe/rejection-log.js';
 import { requestTarget } from '../../src/worker/request-url.js';
 import { AUD, baseConfig, demoKeys, HS_ISS, makeGuard, token, type Keys } from './harness.js';
 

@@ -3,7 +3,7 @@
 // in forwardPayload, the KV verify-cache write or the origin assertion.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { MAX_PAYLOAD_DEPTH, nestedDeeperThan } from '../../src/worker/payload-depth.js';
+import { MAX_PAYLOAD_DEPTH, nestedDeeperThan } from '../../src/worker/stages/verify/payload-depth.js';
 import { CACHE_KEY, assertionKeyJson, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, token, type Keys } from './harness.js';
 
 const RUNS = Math.min(Number(inject('propertyRuns')) || 200, 1000);

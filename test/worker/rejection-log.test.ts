@@ -1,7 +1,7 @@
 // One structured line per refusal (code, claim, iss, kid, alg, rule, method,
 // path), never the token; rate-limited per isolate; a wrong issuer has its own code.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RejectionLog } from '../../src/worker/rejection-log.js';
+import { RejectionLog } from '../../src/worker/stages/observe/rejection-log.js';
 import { baseConfig, bearer, demoKeys, forged, makeGuard, token, type Keys } from './harness.js';
 
 let k: Keys;

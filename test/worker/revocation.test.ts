@@ -1,9 +1,9 @@
-// The revocation stage and its admin endpoint (src/worker/revocation-stage.ts,
+// The revocation stage and its admin endpoint (src/worker/stages/revocation/revocation-stage.ts,
 // revocation-admin.ts) in the whole guard, with the in-isolate store (and a broken
 // Durable Object binding for the store-down case). The same through the real
 // RevocationList object: test/worker-do/guard-revocation.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_REVOCATION_BODY } from '../../src/worker/revocation-admin.js';
+import { MAX_REVOCATION_BODY } from '../../src/worker/stages/revocation-admin/revocation-admin.js';
 import { CACHE_KEY, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, nowSeconds, token, ISS, type Keys } from './harness.js';
 
 const PATH = '/__guard/revocations';

@@ -94,7 +94,7 @@ describe('first match wins', () => {
   });
 
   it('a path whose readings match different rules gets the strictest', async () => {
-    // Readings of /files/private;x/doc (src/worker/path.ts): as sent, it falls under
+    // Readings of /files/private;x/doc (src/worker/stages/path/path.ts): as sent, it falls under
     // /files/ (auth none); without ;params, as Spring reads it, under /files/private/ (scope admin).
     const files = await makeGuard(k, {
       config: baseConfig(k, {

@@ -4,7 +4,7 @@
 // 0.00449999...), Math.round the product (4.5 -> 5): the hand-written entry must defer to
 // toFixed there, or half of all such values read 1 us off.
 import { describe, expect, it } from 'vitest';
-import { serverTiming } from '../../src/worker/observe.js';
+import { serverTiming } from '../../src/worker/stages/observe/observe.js';
 
 describe('server_timing_half_microsecond_reads_as_toFixed', () => {
   it('every k + 0.5 microseconds up to 200 ms reads as toFixed(3)', () => {

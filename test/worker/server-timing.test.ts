@@ -2,7 +2,7 @@
 // read exactly as `toFixed(3)` would for every duration a request can take.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { serverTiming } from '../../src/worker/observe.js';
+import { serverTiming } from '../../src/worker/stages/observe/observe.js';
 
 describe('serverTiming', () => {
   it('server_timing_reads_as_toFixed: three decimals, as toFixed(3) gives them, for any duration', () => {

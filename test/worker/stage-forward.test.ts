@@ -1,4 +1,4 @@
-// The forwarding stage (src/worker/forward.ts) on its own: a Forwarder built from the
+// The forwarding stage (src/worker/stages/forward/forward.ts) on its own: a Forwarder built from the
 // guard's parts (build.ts) forwards an outcome the earlier stages produced, to the
 // configured origin only, with the guard's identity headers and nobody else's.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,9 +6,9 @@ import { decodeSegment } from '../../src/b64.js';
 import type { GuardParts } from '../../src/worker/build.js';
 import { startGuard } from '../../src/worker/start.js';
 import { ANONYMOUS, type AuthOutcome } from '../../src/worker/context.js';
-import { Forwarder } from '../../src/worker/forward.js';
+import { Forwarder } from '../../src/worker/stages/forward/forward.js';
 import { IssuerIndex } from '../../src/worker/issuer-index.js';
-import { Observer } from '../../src/worker/observe.js';
+import { Observer } from '../../src/worker/stages/observe/observe.js';
 import { b64u } from '../shared/jwt-mint.js';
 import { ISS, ORIGIN, baseConfig, demoKeys, jwksOf, mockNet, type Keys, type Net } from './harness.js';
 import { context } from './stage-harness.js';

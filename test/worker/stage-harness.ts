@@ -5,8 +5,8 @@ import { RequestContext } from '../../src/worker/context.js';
 import { Counters } from '../../src/worker/counters.js';
 import { IssuerIndex } from '../../src/worker/issuer-index.js';
 import type { IssuerConfig } from '../../src/worker/issuers-config.js';
-import { Observer } from '../../src/worker/observe.js';
-import { RejectionLog } from '../../src/worker/rejection-log.js';
+import { Observer } from '../../src/worker/stages/observe/observe.js';
+import { RejectionLog } from '../../src/worker/stages/observe/rejection-log.js';
 import { requestTarget } from '../../src/worker/request-url.js';
 
 export interface Observed {

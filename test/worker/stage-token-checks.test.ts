@@ -1,4 +1,4 @@
-// The claim-check stage (src/worker/token-checks.ts) on its own: a verified token
+// The claim-check stage (src/worker/stages/claims/token-checks.ts) on its own: a verified token
 // against its issuer's `claims` and the matched rules, and the answer to a token the
 // verify threw on, with a CheckScope built from parsed config sections.
 import { describe, expect, it } from 'vitest';
@@ -7,8 +7,8 @@ import { JwtError } from '../../src/errors.js';
 import type { Verified } from '../../src/worker/context.js';
 import { IssuerIndex } from '../../src/worker/issuer-index.js';
 import { parseIssuers } from '../../src/worker/issuers-config.js';
-import { checkRules, parseRules } from '../../src/worker/rules.js';
-import { checkVerified, verifyFailed, type CheckScope } from '../../src/worker/token-checks.js';
+import { checkRules, parseRules } from '../../src/worker/stages/route/rules.js';
+import { checkVerified, verifyFailed, type CheckScope } from '../../src/worker/stages/claims/token-checks.js';
 import { context, observer, type Observed } from './stage-harness.js';
 
 const ISS = 'https://id.example.com';

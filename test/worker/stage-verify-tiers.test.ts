@@ -1,11 +1,11 @@
-// The verify stage (src/worker/verify-tiers.ts) on its own: built from its parts
+// The verify stage (src/worker/stages/verify/verify-tiers.ts) on its own: built from its parts
 // (build.ts) and called without the rest of the chain. L1 answers a token seen
 // before without a promise; L2 (KV) is asked only for the algorithms cache.verify names.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GuardEnv, GuardParts } from '../../src/worker/build.js';
 import { startGuard } from '../../src/worker/start.js';
 import { IssuerIndex } from '../../src/worker/issuer-index.js';
-import { VerifyTiers } from '../../src/worker/verify-tiers.js';
+import { VerifyTiers } from '../../src/worker/stages/verify/verify-tiers.js';
 import { b64u } from '../shared/jwt-mint.js';
 import { AUD, CACHE_KEY, FaultyKV, ISS, TestCtx, baseConfig, demoKeys, forged, freshJwksUrl, jwksOf, kv, mockNet, token, type Keys } from './harness.js';
 

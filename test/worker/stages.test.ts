@@ -4,16 +4,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dropToken, findToken } from '../../src/bearer/token.js';
-import { AUTHORIZATION_TOKEN } from '../../src/worker/authorization-token.js';
+import { AUTHORIZATION_TOKEN } from '../../src/worker/stages/credentials/authorization-token.js';
 import { authorizationOnly } from '../../src/worker/features/registry.js';
 import { afterVerify, type AfterVerifyStage, type Identity } from '../../src/worker/after-verify.js';
 import { ANONYMOUS, type AuthOutcome } from '../../src/worker/context.js';
-import { credentialStage, parseTokenSources } from '../../src/worker/credentials.js';
+import { credentialStage, parseTokenSources } from '../../src/worker/stages/credentials/credentials.js';
 import { parseIssuers } from '../../src/worker/issuers-config.js';
-import { canonicalPath } from '../../src/worker/path.js';
-import { parsePaths, parsePublicPaths } from '../../src/worker/paths-config.js';
-import { routeStage } from '../../src/worker/route.js';
-import { parseRules, routeRules } from '../../src/worker/rules.js';
+import { canonicalPath } from '../../src/worker/stages/path/path.js';
+import { parsePaths, parsePublicPaths } from '../../src/worker/stages/path/paths-config.js';
+import { routeStage } from '../../src/worker/stages/route/route.js';
+import { parseRules, routeRules } from '../../src/worker/stages/route/rules.js';
 import { context, observer as observeFor } from './stage-harness.js';
 
 const ISS = 'https://id.example.com';

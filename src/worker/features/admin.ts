@@ -1,8 +1,8 @@
 // The admin endpoint (the `admin` section: the counters as JSON) as one feature
 // (src/worker/admin.ts). See registry.ts.
 
-import { adminEndpoint } from '../admin.js';
-import { reservedCheck } from '../reserved-paths.js';
+import { adminEndpoint } from '../stages/admin/admin.js';
+import { reservedCheck } from '../stages/path/reserved-paths.js';
 import type { AdminFeature } from './registry.js';
 
 /**

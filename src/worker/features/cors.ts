@@ -1,7 +1,7 @@
 // CORS (the `cors` section) as one feature: the preflight answer and the CORS headers
 // on every answer (src/worker/cors.ts). See registry.ts.
 
-import { corsStage } from '../cors.js';
+import { corsStage } from '../stages/cors/cors.js';
 import type { CorsFeature } from './registry.js';
 
 /**

@@ -1,7 +1,7 @@
 // The DPoP stage (`dpop`, RFC 9449) as one feature (see features/registry.ts).
 
-import { dpopChallenge, dpopRefusal } from '../dpop-answers.js';
-import { dpopStageFromEnv } from '../dpop-stage.js';
+import { dpopChallenge, dpopRefusal } from '../stages/dpop/dpop-answers.js';
+import { dpopStageFromEnv } from '../stages/dpop/dpop-stage.js';
 import type { DpopFeature } from './registry.js';
 
 /**

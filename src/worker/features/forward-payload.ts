@@ -1,7 +1,7 @@
 // The verified payload forwarded as one header (`forwardPayload`) as a feature
 // (src/worker/payload-header.ts). See registry.ts.
 
-import { payloadHeaderValue } from '../payload-header.js';
+import { payloadHeaderValue } from '../stages/forward/payload-header.js';
 import type { ForwardPayloadFeature } from './registry.js';
 
 /**

@@ -1,6 +1,6 @@
 // The mTLS stage (`issuers[].mtls`, RFC 8705) as one feature (see features/registry.ts).
 
-import { mtlsStage } from '../mtls-stage.js';
+import { mtlsStage } from '../stages/mtls/mtls-stage.js';
 import type { MtlsFeature } from './registry.js';
 
 /**

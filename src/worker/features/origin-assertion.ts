@@ -1,6 +1,6 @@
 // The origin assertion's signer and key set (`originAssertion`) as one feature (see features/registry.ts).
 
-import { OriginAssertion } from '../origin-assertion.js';
+import { OriginAssertion } from '../stages/origin-assertion/origin-assertion.js';
 import type { OriginAssertionFeature } from './registry.js';
 
 /**

@@ -5,32 +5,32 @@
 
 import { ConfigError } from '../config-error.js';
 import type { GuardConfig } from '../config.js';
-import type { dpopStageFromEnv } from '../dpop-stage.js';
-import type { mtlsStage } from '../mtls-stage.js';
-import type { buildRevocation } from '../revocation-stage.js';
-import type { OriginAssertion } from '../origin-assertion.js';
+import type { dpopStageFromEnv } from '../stages/dpop/dpop-stage.js';
+import type { mtlsStage } from '../stages/mtls/mtls-stage.js';
+import type { buildRevocation } from '../stages/revocation/revocation-stage.js';
+import type { OriginAssertion } from '../stages/origin-assertion/origin-assertion.js';
 import type { RemoteKeys } from '../remote-keys.js';
 import type { createLocalJWKSet } from '../../keys/local.js';
 import type { buildPolicy } from '../../options.js';
 import type { openKvTiers } from '../kv-parts.js';
-import type { DpopAnswers } from '../dpop-answers.js';
-import type { reservedCheck } from '../reserved-paths.js';
-import type { corsStage } from '../cors.js';
-import type { adminEndpoint } from '../admin.js';
-import type { checkRules, routeRules } from '../rules.js';
+import type { DpopAnswers } from '../stages/dpop/dpop-answers.js';
+import type { reservedCheck } from '../stages/path/reserved-paths.js';
+import type { corsStage } from '../stages/cors/cors.js';
+import type { adminEndpoint } from '../stages/admin/admin.js';
+import type { checkRules, routeRules } from '../stages/route/rules.js';
 import type { dropToken, findToken, TokenSource } from '../../bearer/token.js';
-import type { serviceOrigin } from '../service-origin.js';
-import type { payloadHeaderValue } from '../payload-header.js';
+import type { serviceOrigin } from '../stages/forward/service-origin.js';
+import type { payloadHeaderValue } from '../stages/forward/payload-header.js';
 import type { AfterVerifyStage } from '../after-verify.js';
-import type { CorsStage } from '../cors.js';
+import type { CorsStage } from '../stages/cors/cors.js';
 import type { Counters } from '../counters.js';
-import type { ServiceOrigin } from '../service-origin.js';
-import type { ReservedCheck } from '../reserved-paths.js';
+import type { ServiceOrigin } from '../stages/forward/service-origin.js';
+import type { ReservedCheck } from '../stages/path/reserved-paths.js';
 import type { IssuerConfig } from '../issuers-config.js';
 import type { RemoteKeysSetup } from '../remote-keys.js';
 import type { RemoteJWKSet } from '../../keys/remote.js';
 import type { KeySource } from '../../keys/source.js';
-import type { resourceStage, ResourceStage } from '../resource-stage.js';
+import type { resourceStage, ResourceStage } from '../stages/resource/resource-stage.js';
 
 // A feature used after the issuers are built brings its own build step (build-step.ts).
 /** The pieces of a guard the optional features build (each undefined when its feature is not used). */

@@ -2,8 +2,8 @@
 // (src/worker/resource-stage.ts). Its audience default is the parser's (issuers-config.ts).
 // See registry.ts.
 
-import { reservedCheck } from '../reserved-paths.js';
-import { resourceStage } from '../resource-stage.js';
+import { reservedCheck } from '../stages/path/reserved-paths.js';
+import { resourceStage } from '../stages/resource/resource-stage.js';
 import type { ResourceFeature } from './registry.js';
 
 /**

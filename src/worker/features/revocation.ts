@@ -1,7 +1,7 @@
 // The revocation stage and its admin endpoint (`revocation`) as one feature (see features/registry.ts).
 
-import { buildRevocation } from '../revocation-stage.js';
-import { reservedCheck } from '../reserved-paths.js';
+import { buildRevocation } from '../stages/revocation/revocation-stage.js';
+import { reservedCheck } from '../stages/path/reserved-paths.js';
 import type { RevocationFeature } from './registry.js';
 
 /**

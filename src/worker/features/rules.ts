@@ -2,7 +2,7 @@
 // (src/worker/rules.ts). Without it every request needs a token from a configured
 // issuer, which is what a config with neither section asks. See registry.ts.
 
-import { checkRules, routeRules } from '../rules.js';
+import { checkRules, routeRules } from '../stages/route/rules.js';
 import type { RulesFeature } from './registry.js';
 
 /**

@@ -1,7 +1,7 @@
 // A service-binding origin (`origin: { "service": "API" }`) as a feature
 // (src/worker/service-origin.ts). Without it the guard forwards to a URL or the echo. See registry.ts.
 
-import { serviceOrigin as open } from '../service-origin.js';
+import { serviceOrigin as open } from '../stages/forward/service-origin.js';
 import type { ServiceOriginFeature } from './registry.js';
 
 /**
