@@ -8,6 +8,7 @@
 import { createVerifier } from '../../src/index.ts';
 import { findToken } from '../../src/bearer/token.ts';
 import { startGuard } from '../../src/worker/start.ts';
+import { defaultStages } from '../../src/worker/stages/index.ts';
 import { canonicalPath } from '../../src/worker/stages/path/path.ts';
 import { identityHeaders, stripIdentity } from '../../src/worker/request.ts';
 import { requestTarget } from '../../src/worker/request-url.ts';
@@ -67,7 +68,7 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
       forwardClaims: { sub: 'X-Auth-Sub', scope: 'X-Auth-Scope' },
       cache: { verify: false, l1Max: 0 },
     };
-    const guard = await startGuard(env as never, { fetch: stub, log: () => undefined });
+    const guard = await startGuard(env as never, { fetch: stub, log: () => undefined }, undefined, defaultStages);
     const verifier = createVerifier({ issuers: [{ issuer: ISS, audience: AUD, algorithms: [alg], ...(alg === 'HS256' ? { key: libKey as Uint8Array } : { jwks: { keys: [{ ...(libKey as object), kid: 'k1', alg }] } as never }) }], cache: false });
     const url = 'https://api.bench.invalid/api/orders?x=1';
     const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
@@ -83,7 +84,7 @@ export default async function setup(startBaseline?: (env: never, deps: never) =>
     }
     // An L1 hit (a warm request's usual verify): each hit checks the key that proved it (issue 22).
     const l1Env = { ...env, GUARD_CONFIG: { ...(env.GUARD_CONFIG as object), cache: { verify: false } } };
-    const withL1 = await startGuard(l1Env as never, { fetch: stub, log: () => undefined });
+    const withL1 = await startGuard(l1Env as never, { fetch: stub, log: () => undefined }, undefined, defaultStages);
     await withL1.verify(token, ctx);
     cases.push({ name: `step ${alg} guard.verify (L1 hit)`, fn: () => withL1.verify(token, ctx), async: true });
     // The decision with the verify taken out (an L1 hit): what the stages cost for this algorithm's token.
@@ -179,9 +180,9 @@ async function revocationCases(base: Record<string, unknown>, secret: string, ur
   for (const l1 of [false, true]) {
     const cache = l1 ? { verify: false } : { verify: false, l1Max: 0 };
     const make = (withRevocation: boolean) =>
-      startGuard({ ...base, REV_SECRET, GUARD_CONFIG: { ...config, cache, ...(withRevocation ? { revocation } : {}) } } as never, { fetch: stub, log: () => undefined });
+      startGuard({ ...base, REV_SECRET, GUARD_CONFIG: { ...config, cache, ...(withRevocation ? { revocation } : {}) } } as never, { fetch: stub, log: () => undefined }, undefined, defaultStages);
     const [off, on, full] = await Promise.all([make(false), make(true), make(true)]);
-    await fill((entry) => full.parts.revocationAdmin!(new Request(`https://api.bench.invalid${revocation.path}`, { method: 'POST', headers: { 'x-guard-admin': REV_SECRET }, body: JSON.stringify(entry) })));
+    await fill((entry) => full.handle(new Request(`https://api.bench.invalid${revocation.path}`, { method: 'POST', headers: { 'x-guard-admin': REV_SECRET }, body: JSON.stringify(entry) }), { waitUntil: () => undefined }));
     for (const [label, g] of [['no revocation stage', off], ['revocation on, nothing revoked', on], [`revocation on, ${REVOKED_ENTRIES.toLocaleString('en-US')} entries`, full]] as const) {
       const r = await g.handle(new Request(url, { headers }), ctx);
       if (r.status !== 200) throw new Error(`revocation bench guard (${label}): ${r.status}`);

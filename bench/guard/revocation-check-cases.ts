@@ -1,7 +1,8 @@
 // The revocation stage's per-request work on its own (bundled for Node by
-// bench/guard/revocation-check.ts): the after-verify chain on a verified identity
+// bench/guard/revocation-check.ts): the runner's identity hooks on a verified identity
 // without the stage, with it and nothing revoked, and with 10,000 entries.
-import { afterVerify, type Identity } from '../../src/worker/after-verify.ts';
+import type { AfterVerifyStage, Identity, StageHooks } from '../../src/worker/stage.ts';
+import { Guard } from '../../src/worker/runner.ts';
 import { RequestContext } from '../../src/worker/context.ts';
 import { Counters } from '../../src/worker/counters.ts';
 import { IssuerIndex } from '../../src/worker/issuer-index.ts';
@@ -29,11 +30,17 @@ export async function cases(): Promise<{ name: string; fn: () => unknown }[]> {
   for (let i = 0; i < ENTRIES; i++) await store.revoke(i % 2 === 0 ? { jti: `revoked-${i}`, exp: nowS + 86_400 } : { iss: ISS, sub: `user-revoked-${i}`, issuedBefore: nowS, exp: nowS + 86_400 });
   const full = new RevocationView(store, { required: true, refreshMs: 600_000, maxStaleMs: 600_000 });
   for (const v of [empty, full]) if ((await v.check(payload)) !== 'ok') throw new Error('the bench token is not meant to be revoked');
-  const none: never[] = [];
+  const none: AfterVerifyStage[] = [];
   const withEmpty = [revocationStage(empty, 'edgejwt')];
   const withFull = [revocationStage(full, 'edgejwt')];
-  const run = (stages: typeof withEmpty) => {
-    const out = afterVerify(cx, identity, stages, observe);
+  // The chain's identity hooks as the runner calls them, after a stage that decided the identity.
+  const guardOf = (stages: AfterVerifyStage[]) => {
+    const hooks: StageHooks[] = [{ request: () => identity }, ...stages.map((c): StageHooks => ({ identity: (x, id) => c(x, id, observe) }))];
+    return new Guard({ counters: new Counters(() => undefined, 1), now: () => 1, log: () => undefined } as never, hooks);
+  };
+  const guards = new Map<AfterVerifyStage[], Guard>([[none, guardOf(none)], [withEmpty, guardOf(withEmpty)], [withFull, guardOf(withFull)]]);
+  const run = (stages: AfterVerifyStage[]) => {
+    const out = guards.get(stages)!.decide(cx);
     if (out instanceof Promise || !out.ok) throw new Error('bench: a sync pass was expected');
     return out;
   };

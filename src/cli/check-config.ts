@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { requiredBindings } from '../worker/bindings.js';
 import { ConfigError, parseConfig, type GuardConfig } from '../worker/config.js';
 import { problemsOf } from '../worker/config-problems.js';
-import { usesRemoteKeys } from '../worker/features/registry.js';
+import { usesRemoteKeys } from '../worker/stages/verify/uses.js';
 import { CliError, EXIT, formatPosition, type SourcePosition } from './cli-error.js';
 import { jsonErrorOffset, keyOffset, positionAt, valueOffset } from './source-position.js';
 import { settingHint } from './setting-hints.js';

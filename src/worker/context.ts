@@ -1,10 +1,11 @@
-// What one request carries through the chain (guard.ts): set by the stage that
+// What one request carries through the chain (runner.ts): set by the stage that
 // learns it, read by the stages after it, instead of positional arguments.
 
 import type { JWTPayload } from '../claims.js';
 import type { JoseHeader } from '../header.js';
 import type { OpenedToken } from '../verify-path.js';
 import type { RequestTarget } from './request-url.js';
+import type { CanonicalPath } from './stages/path/path.js';
 import type { Matched } from './stages/route/rules.js';
 
 export interface WaitUntil {
@@ -31,12 +32,24 @@ export type AuthOutcome =
 export const ANONYMOUS: AuthOutcome = { ok: true, anonymous: true, payload: undefined, header: undefined, issuer: undefined, timing: undefined };
 
 /**
+ * A stage's own answer (an endpoint, a preflight, a 404): it stops the chain like a refusal.
+ *
+ * @example
+ * return cx.url.pathname === path ? answered(serve(cx.request.method)) : undefined;
+ */
+export function answered(response: Response): AuthOutcome {
+  return { ok: false, response };
+}
+
+/**
  * One request's state in the chain.
  *
  * @example
  * const cx = new RequestContext(request, requestTarget(request.url), ctx);
  */
 export class RequestContext {
+  /** The request path's readings, from the path stage (stages/path/). */
+  path: Extract<CanonicalPath, { ok: true }> | undefined = undefined;
   /** The matched rules' names for the rejection log (`rules[0],rules[2]`); undefined: none matched. */
   rule: string | undefined = undefined;
   /** The rules that apply, from the method-and-rules stage. */

@@ -4,7 +4,7 @@
 // runs during the client's TLS handshake (docs/architecture.md, "Cold start").
 
 import type { EmbeddedGuard } from './embed.js';
-import { defaultStages } from './features/all.js';
+import { defaultStages } from './stages/index.js';
 import { createGuard } from './start.js';
 
 /**

@@ -4,10 +4,10 @@
 
 import type { JWTPayload } from '../claims.js';
 import type { JoseHeader } from '../header.js';
-import type { GuardDeps, GuardEnv } from './build.js';
+import type { GuardDeps, GuardEnv } from './parts.js';
 import { ConfigError } from './config-error.js';
 import type { GuardConfigInput } from './config-input.js';
-import type { Guard, WaitUntil } from './guard.js';
+import type { Guard, WaitUntil } from './runner.js';
 import { serverError } from './responses.js';
 import { SelfTestFailure } from './self-test.js';
 

@@ -6,7 +6,7 @@
 // (CORS headers). No promise is made unless a hook waited. Every fault fails closed here:
 // 500 with one log line (fault.ts).
 
-import type { GuardParts } from './build.js';
+import type { GuardParts } from './parts.js';
 import { ANONYMOUS, RequestContext, type AuthOutcome, type Verified, type WaitUntil } from './context.js';
 import { internalFault } from './fault.js';
 import { requestTarget } from './request-url.js';

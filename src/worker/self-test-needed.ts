@@ -3,7 +3,7 @@
 // part of the library the self-test checks. Anything unexpected keeps the self-test:
 // this reads the deployer's config early, it never decides what the parser accepts.
 
-import type { GuardEnv } from './build.js';
+import type { GuardEnv } from './parts.js';
 import type { GuardConfigSource } from './embed.js';
 import { selfTest, usesWasmCore } from './self-test.js';
 

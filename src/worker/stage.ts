@@ -2,14 +2,22 @@
 // hooks it needs (or nothing, when the config does not use it). The runner (runner.ts)
 // calls the hooks of the chain (stages/index.ts) in order for every request.
 
-import type { GuardEnv, GuardParts } from './build.js';
+import type { GuardEnv, GuardParts } from './parts.js';
 import type { GuardConfig } from './config.js';
 import type { AuthOutcome, RequestContext } from './context.js';
 import type { IssuerIndex } from './issuer-index.js';
-import type { Observer } from './observe.js';
+import type { Observer } from './stages/observe/observe.js';
 
 /** A verified, non-anonymous outcome (what the identity hooks look at). */
 export type Identity = Extract<AuthOutcome, { ok: true; anonymous: false }>;
+
+/**
+ * An identity check that reports through the guard's Observer (DPoP, mTLS, the sender constraint, revocation).
+ *
+ * @example
+ * const revoked: AfterVerifyStage = (cx, id, observe) => (isRevoked(id.payload) ? observe.refuse(cx, res, fields) : undefined);
+ */
+export type AfterVerifyStage = (cx: RequestContext, identity: Identity, observe: Observer) => Step;
 
 /** A hook's result: undefined continues; an outcome stops the chain (a refusal), passes (anonymous) or is the identity. */
 export type Step = AuthOutcome | undefined | Promise<AuthOutcome | undefined>;
@@ -48,7 +56,7 @@ export interface StageBuild {
   readonly observe: Observer;
   readonly issuers: IssuerIndex;
   /** A stage this guard was given, by name; one it was not given is a ConfigError naming `setting`. */
-  use<T extends GuardStage>(name: string, setting: string): T;
+  use: StageUse;
   /** What two stages share (one view, one signer): made by the first that asks. */
   once<T>(key: string, make: () => T): T;
 }
@@ -61,5 +69,18 @@ export interface StageBuild {
  */
 export interface GuardStage {
   readonly name: string;
+  /**
+   * Where it runs in every chain: the built-in stages are numbered in the order defaultStages lists them
+   * (stages/index.ts); a stage without a number runs after them, in the order it was given.
+   */
+  readonly order?: number;
   build(b: StageBuild): StageHooks | undefined | Promise<StageHooks | undefined>;
 }
+
+/**
+ * A given stage by name, for the stage that needs its parts; one not given is a ConfigError naming `setting`.
+ *
+ * @example
+ * const use: StageUse = stageLookup([keySets]);
+ */
+export type StageUse = <T extends GuardStage>(name: string, setting: string) => T;

@@ -1,14 +1,19 @@
-// The guard from GUARD_CONFIG as text or an object: parse and check it (config.ts),
-// then build its parts with the stages it was given (features/registry.ts).
-// `createGuard` (edgejwt/worker) and the default Worker start here.
+// The guard from GUARD_CONFIG as text or an object: parse and check it (config.ts), check
+// that it was given every stage the config uses (stages/needs.ts), build the shared parts
+// (build.ts), then each stage of its chain in order (stages/index.ts). `createGuard`
+// (edgejwt/worker) and the default Worker start here.
 
 import { buildParts, type GuardDeps, type GuardEnv } from './build.js';
 import { parseConfig } from './config.js';
+import { ConfigError } from './config-error.js';
 import { embeddedGuard, rawConfigOf, type EmbeddedGuard, type GuardConfigSource } from './embed.js';
-import { allFeatures } from './features/all.js';
-import { byName, givenFeatures, type FeatureSource, type GuardStage } from './features/registry.js';
-import { Guard } from './guard.js';
+import { IssuerIndex } from './issuer-index.js';
+import { Guard } from './runner.js';
 import { selfTestFor } from './self-test-needed.js';
+import type { GuardStage, StageBuild, StageHooks, StageUse } from './stage.js';
+import { coreStages } from './stages/core.js';
+import { neededStages } from './stages/needs.js';
+import { Observer } from './stages/observe/observe.js';
 
 /**
  * What `createGuard` takes besides the config: the stages the config may use, and the deps tests swap.
@@ -23,26 +28,60 @@ export interface GuardOptions extends GuardDeps {
 
 /**
  * Build a guard from the environment (throws ConfigError on a bad configuration); `rawConfig` replaces GUARD_CONFIG.
- * Every stage is given unless `features` says otherwise. For code that keeps the Guard itself (tests, benches).
+ * For code that keeps the Guard itself (tests, benches); `stages` defaults to every stage.
  *
  * @example
- * const guard = await startGuard(env, { log: (line) => console.log(line) });
+ * const guard = await startGuard(env, { log: (line) => console.log(line) }, undefined, defaultStages);
  * const res = await guard.handle(request, ctx);
  */
-export function startGuard(
-  env: GuardEnv,
-  deps: GuardDeps = {},
-  rawConfig?: unknown,
-  features: FeatureSource = allFeatures,
-): Promise<Guard> {
-  return startWith(features)(env, deps, rawConfig);
+export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig: unknown, stages: readonly GuardStage[]): Promise<Guard> {
+  const config = parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig);
+  const use = stageLookup(stages);
+  for (const [name, setting] of neededStages(config, env)) use(name, setting);
+  const parts = await buildParts(config, env, deps, use);
+  const issuers = new IssuerIndex(config.issuers);
+  const shared = new Map<string, unknown>();
+  const b: StageBuild = {
+    config,
+    env,
+    parts,
+    issuers,
+    observe: new Observer(parts, issuers),
+    use,
+    once: <T>(key: string, make: () => T): T => {
+      if (!shared.has(key)) shared.set(key, make());
+      return shared.get(key) as T;
+    },
+  };
+  const hooks: StageHooks[] = [];
+  for (const stage of chainOf(stages)) {
+    const h = await stage.build(b);
+    if (h !== undefined) hooks.push(h);
+  }
+  return new Guard(parts, hooks);
 }
 
-/** Starts a Guard with the features `features` gives. */
-function startWith(features: FeatureSource): (env: GuardEnv, deps: GuardDeps, rawConfig?: unknown) => Promise<Guard> {
-  return async (env, deps, rawConfig) => {
-    const config = parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig);
-    return new Guard(await buildParts(config, env, deps, features));
+/**
+ * The chain a guard given `stages` runs: the core stages and the given ones, by their `order`
+ * (defaultStages' order); a stage without one after them, in the order given.
+ *
+ * @example
+ * chainOf([...defaultStages, headerEcho]); // every stage, headerEcho last
+ */
+export function chainOf(stages: readonly GuardStage[]): GuardStage[] {
+  const all = [...new Set([...coreStages, ...stages])];
+  // Array.prototype.sort is stable: stages of one order (or none) keep the order given.
+  return all.sort((a, b) => (a.order ?? Infinity) - (b.order ?? Infinity) || 0);
+}
+
+/** A lookup of the given stages by name (a later one of the same name replaces an earlier one). */
+export function stageLookup(stages: readonly GuardStage[]): StageUse {
+  const byName = new Map<string, GuardStage>();
+  for (const s of stages) byName.set(s.name, s);
+  return <T extends GuardStage>(name: string, setting: string): T => {
+    const s = byName.get(name);
+    if (s === undefined) throw new ConfigError(setting, `needs the ${name} stage, which this guard was not given (import ${name} from edgejwt/worker and pass it in stages)`);
+    return s as T;
   };
 }
 
@@ -78,7 +117,6 @@ export function makeGuard(
   check: (env: GuardEnv) => Promise<void>,
 ): EmbeddedGuard {
   const { stages = [], ...deps } = options ?? {};
-  const start = startWith(givenFeatures(byName(stages)));
   const withDeps = options === undefined ? undefined : deps;
-  return embeddedGuard((env, d) => start(env, d ?? {}, rawConfigOf(config, env)), withDeps, check);
+  return embeddedGuard((env, d) => startGuard(env, d ?? {}, rawConfigOf(config, env), stages), withDeps, check);
 }

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hmacPolicy } from '../../src/hmac/source.js';
 import { buildPolicy } from '../../src/options.js';
-import { hmacOnly } from '../../src/worker/features/registry.js';
+import { hmacOnly } from '../../src/worker/stages/verify/uses.js';
 import { buildTwoStepVerifier } from '../../src/verify-path.js';
 import { parseConfig } from '../../src/worker/config.js';
 import { issuerSettings } from '../../src/worker/issuer-settings.js';

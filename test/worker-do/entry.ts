@@ -2,7 +2,7 @@
 // once per isolate (as the default Worker keeps its guard) for the requests under
 // /guarded/ and the revocation path, so a test can send it separate requests
 // (exports.default.fetch): state that outlives a request must not hold a request's I/O.
-import { defaultStages } from '../../src/worker/features/all.js';
+import { defaultStages } from '../../src/worker/stages/index.js';
 import { createGuard } from '../../src/worker/start.js';
 
 export { RevocationList } from '../../src/worker/revocation/list-object.js';

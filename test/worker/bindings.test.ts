@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { requiredBindings } from '../../src/worker/bindings.js';
 import type { GuardEnv } from '../../src/worker/build.js';
 import { startGuard } from '../../src/worker/start.js';
+import { defaultStages } from '../../src/worker/stages/index.js';
 import { parseConfig } from '../../src/worker/config.js';
 import { b64u } from '../shared/jwt-mint.js';
 import { assertionKeyJson, baseConfig, CACHE_KEY, demoKeys, jwksOf, kv, mockNet, type Keys } from './harness.js';
@@ -46,7 +47,7 @@ describe('bindings: build.ts and the list check-config uses', () => {
         return target[name as string];
       },
     }) as GuardEnv;
-    await startGuard(env, { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => {} });
+    await startGuard(env, { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => {} }, undefined, defaultStages);
     const needed = requiredBindings(parseConfig(config), config);
     const listed = new Set([...needed.secrets.keys(), ...needed.kv.map((b) => b.binding), ...needed.services.map((b) => b.binding), ...needed.durableObjects.map((b) => b.binding)]);
     read.delete('GUARD_CONFIG');

@@ -3,8 +3,9 @@
 // waitUntil work can be awaited, and KV wrappers that count, fail or hang.
 
 import { env } from 'cloudflare:workers';
-import type { Guard } from '../../src/worker/guard.js';
+import type { Guard } from '../../src/worker/runner.js';
 import { startGuard } from '../../src/worker/start.js';
+import { defaultStages } from '../../src/worker/stages/index.js';
 import type { GuardDeps, GuardEnv } from '../../src/worker/build.js';
 import type { KVLike } from '../../src/worker/kv.js';
 import { b64u, generate, mint, type KeyPair } from '../shared/jwt-mint.js';
@@ -136,7 +137,7 @@ export async function makeGuard(
     JWKS_CACHE: kv.JWKS_CACHE,
     ...opts.env,
   };
-  const guard = await startGuard(guardEnv, { fetch: net.fetch, log: (l) => logs.push(l), ...opts.deps });
+  const guard = await startGuard(guardEnv, { fetch: net.fetch, log: (l) => logs.push(l), ...opts.deps }, undefined, defaultStages);
   return {
     guard,
     net,

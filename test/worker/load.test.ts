@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/worker/index.js';
 import { startGuard } from '../../src/worker/start.js';
+import { defaultStages } from '../../src/worker/stages/index.js';
 import { b64u, generate } from '../shared/jwt-mint.js';
 import { AUD, CACHE_KEY, HS_ISS, ISS, TestCtx, demoKeys, jwksOf, kv, nowSeconds, token, type Keys } from './harness.js';
 
@@ -97,7 +98,7 @@ describe('load: half bad tokens', () => {
 
     // Bounded state: the guard for this env, observed through a twin built the same way,
     // and the counters' key set (fixed names, never request data).
-    const twin = await startGuard(env, { log: () => undefined });
+    const twin = await startGuard(env, { log: () => undefined }, undefined, defaultStages);
     for (const job of jobs.slice(0, 1000)) await twin.handle(new Request(`https://api.example.com${job.path}`, job.init), new TestCtx());
     expect(twin.l1Size).toBeLessThanOrEqual(L1_MAX);
     expect(Object.keys(twin.counters.snapshot()).length).toBeLessThan(30);

@@ -3,7 +3,7 @@
 // certificate of test/vectors/mtls/ (its SHA-256 as the hex fingerprint Cloudflare gives).
 import { describe, expect, it } from 'vitest';
 import cert from '../vectors/mtls/client_cert.json';
-import type { Identity } from '../../src/worker/after-verify.js';
+import type { Identity } from '../../src/worker/stage.js';
 import { RequestContext } from '../../src/worker/context.js';
 import { Counters } from '../../src/worker/counters.js';
 import { IssuerIndex } from '../../src/worker/issuer-index.js';

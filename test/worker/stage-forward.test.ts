@@ -5,8 +5,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeSegment } from '../../src/b64.js';
 import type { GuardParts } from '../../src/worker/build.js';
 import { startGuard } from '../../src/worker/start.js';
+import { tokenSources } from '../../src/worker/stages/credentials/index.js';
+import { payloadHeaderValue } from '../../src/worker/stages/forward/payload-header.js';
+import { defaultStages } from '../../src/worker/stages/index.js';
 import { ANONYMOUS, type AuthOutcome } from '../../src/worker/context.js';
-import { Forwarder } from '../../src/worker/stages/forward/forward.js';
+import { Forwarder, type ForwardParts } from '../../src/worker/stages/forward/forward.js';
 import { IssuerIndex } from '../../src/worker/issuer-index.js';
 import { Observer } from '../../src/worker/stages/observe/observe.js';
 import { b64u } from '../shared/jwt-mint.js';
@@ -18,11 +21,12 @@ beforeAll(async () => {
   k = await demoKeys();
 });
 
-async function forwarderFor(extra: Record<string, unknown> = {}): Promise<{ forwarder: Forwarder; parts: GuardParts; net: Net }> {
+async function forwarderFor(extra: Record<string, unknown> = {}): Promise<{ forwarder: Forwarder; parts: GuardParts; fwd: ForwardParts; net: Net }> {
   const net = mockNet(jwksOf(k.ed, k.rs));
   const config = baseConfig(k, { forwardPayload: 'X-Jwt-Payload', ...extra });
-  const { parts } = await startGuard({ GUARD_CONFIG: JSON.stringify(config), HS_KEY: b64u(k.hs.secret!) }, { fetch: net.fetch, log: () => undefined });
-  return { forwarder: new Forwarder(parts, new Observer(parts, new IssuerIndex(parts.config.issuers))), parts, net };
+  const { parts } = await startGuard({ GUARD_CONFIG: JSON.stringify(config), HS_KEY: b64u(k.hs.secret!) }, { fetch: net.fetch, log: () => undefined }, undefined, defaultStages);
+  const fwd: ForwardParts = { config: parts.config, fetch: parts.fetch, tokens: tokenSources, service: undefined, payloadHeader: payloadHeaderValue, assertion: undefined };
+  return { forwarder: new Forwarder(fwd, new Observer(parts, new IssuerIndex(parts.config.issuers))), parts, fwd, net };
 }
 
 function identity(payload: Record<string, unknown>): AuthOutcome & { ok: true } {
@@ -88,8 +92,8 @@ describe('forwarding stage (forward.ts)', () => {
   });
 
   it('stage_forward_origin_error_502: an origin that cannot be reached is a 502, counted', async () => {
-    const { forwarder, parts } = await forwarderFor();
-    parts.fetch = () => Promise.reject(new TypeError('connection refused'));
+    const { forwarder, parts, fwd } = await forwarderFor();
+    fwd.fetch = () => Promise.reject(new TypeError('connection refused'));
     const res = await forwarder.forward(spoofing(), identity({ sub: 'alice' }), '/api/x');
     expect(res.status).toBe(502);
     expect(parts.counters.get('origin_error')).toBe(1);

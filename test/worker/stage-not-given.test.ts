@@ -14,7 +14,7 @@ import {
   serviceOrigin,
   tokenSources,
 } from '../../src/worker/api.js';
-import type { GuardStage } from '../../src/worker/features/registry.js';
+import type { GuardStage } from '../../src/worker/stage.js';
 import { AUD, CACHE_KEY, FaultyKV, HS_ISS, ISS, JWKS_URL, TestCtx } from './harness.js';
 import { bearer, demoKeys, jwksOf, kv, token } from './harness.js';
 import type { Keys } from './harness.js';

@@ -2,7 +2,7 @@
 // their own (a RequestContext and an identity, no guard): what a stage proved on the
 // context decides; nothing the config says lets a bound token through unproven.
 import { describe, expect, it } from 'vitest';
-import type { Identity } from '../../src/worker/after-verify.js';
+import type { Identity } from '../../src/worker/stage.js';
 import { RequestContext } from '../../src/worker/context.js';
 import { Counters } from '../../src/worker/counters.js';
 import { parseDpop } from '../../src/worker/stages/dpop/dpop-config.js';
@@ -14,7 +14,7 @@ import { Observer } from '../../src/worker/stages/observe/observe.js';
 import { RejectionLog } from '../../src/worker/stages/observe/rejection-log.js';
 import { requestTarget } from '../../src/worker/request-url.js';
 import { senderConstraintStage } from '../../src/worker/stages/sender-constraint/sender-constraint.js';
-import { dpop } from '../../src/worker/features/dpop.js';
+import { dpop } from '../../src/worker/stages/dpop/index.js';
 
 const ISS = 'https://id.example.com';
 const OTHER = 'https://other.example.com';

@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GuardEnv, GuardParts } from '../../src/worker/build.js';
 import { startGuard } from '../../src/worker/start.js';
+import { defaultStages } from '../../src/worker/stages/index.js';
 import { IssuerIndex } from '../../src/worker/issuer-index.js';
 import { VerifyTiers } from '../../src/worker/stages/verify/verify-tiers.js';
 import { b64u } from '../shared/jwt-mint.js';
@@ -16,7 +17,7 @@ beforeAll(async () => {
 
 async function partsFor(config: Record<string, unknown>, env: Partial<GuardEnv> = {}): Promise<GuardParts> {
   const full: GuardEnv = { GUARD_CONFIG: JSON.stringify(config), HS_KEY: b64u(k.hs.secret!), ...env };
-  return startGuard(full, { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => undefined }).then((g) => g.parts);
+  return startGuard(full, { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => undefined }, undefined, defaultStages).then((g) => g.parts);
 }
 
 // As the Guard makes it: the kvTiers feature's stage (with L2) when cache.verify is on, else the core's.

@@ -5,8 +5,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dropToken, findToken } from '../../src/bearer/token.js';
 import { AUTHORIZATION_TOKEN } from '../../src/worker/stages/credentials/authorization-token.js';
-import { authorizationOnly } from '../../src/worker/features/registry.js';
-import { afterVerify, type AfterVerifyStage, type Identity } from '../../src/worker/after-verify.js';
+import { authorizationOnly } from '../../src/worker/stages/credentials/authorization-token.js';
+import { Guard } from '../../src/worker/runner.js';
+import type { AfterVerifyStage, Identity, StageHooks } from '../../src/worker/stage.js';
 import { ANONYMOUS, type AuthOutcome } from '../../src/worker/context.js';
 import { credentialStage, parseTokenSources } from '../../src/worker/stages/credentials/credentials.js';
 import { parseIssuers } from '../../src/worker/issuers-config.js';
@@ -145,34 +146,39 @@ describe('observation stage (observe.ts)', () => {
   });
 });
 
-describe('after-verify stages (after-verify.ts)', () => {
+describe('identity hooks (runner.ts)', () => {
   const identity: Identity = { ok: true, anonymous: false, payload: { iss: ISS, sub: 'a' }, header: () => ({ alg: 'HS256' }), issuer: ISS, timing: '' };
   const refusal: AuthOutcome = { ok: false, response: new Response(null, { status: 401 }) };
+  // A chain whose first stage decides `first` (as the verify stage does), then the identity hooks.
+  const decide = (first: AuthOutcome, checks: AfterVerifyStage[], o = observer()) => {
+    const hooks: StageHooks[] = [{ request: () => first }, ...checks.map((c): StageHooks => ({ identity: (cx, id) => c(cx, id, o.observe) }))];
+    return new Guard({ counters: o.counters, now: () => 1, log: () => undefined } as never, hooks).decide(context('/x'));
+  };
 
   it('stage_after_verify_order_and_stop: stages run in order, sync or async; the first refusal stops the rest; a refusal or anonymous pass is never handed to them', async () => {
-    const o = observer();
     const seen: string[] = [];
     const pass = (name: string): AfterVerifyStage => () => void seen.push(name);
     const later = (name: string): AfterVerifyStage => async () => void seen.push(name);
     const stop: AfterVerifyStage = () => (seen.push('stop'), refusal);
-    const cx = context('/x');
-    expect(afterVerify(cx, identity, [], o.observe)).toBe(identity);
-    expect(await afterVerify(cx, identity, [pass('a'), later('b'), pass('c')], o.observe)).toBe(identity);
+    // Nothing waited: the decision is a value, not a promise.
+    expect(decide(identity, [])).toBe(identity);
+    expect(decide(identity, [pass('a')])).toBe(identity);
+    seen.length = 0;
+    expect(await decide(identity, [pass('a'), later('b'), pass('c')])).toBe(identity);
     expect(seen).toEqual(['a', 'b', 'c']);
     seen.length = 0;
-    expect(await afterVerify(cx, identity, [later('a'), stop, pass('never')], o.observe)).toBe(refusal);
+    expect(await decide(identity, [later('a'), stop, pass('never')])).toBe(refusal);
     expect(seen).toEqual(['a', 'stop']);
     seen.length = 0;
-    expect(afterVerify(cx, refusal, [pass('never')], o.observe)).toBe(refusal);
-    expect(afterVerify(cx, ANONYMOUS, [pass('never')], o.observe)).toBe(ANONYMOUS);
+    expect(decide(refusal, [pass('never')])).toBe(refusal);
+    expect(decide(ANONYMOUS, [pass('never')])).toBe(ANONYMOUS);
     expect(seen).toEqual([]);
   });
 
   it('stage_after_verify_replaces_identity: a stage may hand the next one an identity with more on it', async () => {
-    const o = observer();
     const bound: Identity = { ...identity, timing: 'bound' };
     const got: string[] = [];
-    const out = await afterVerify(context('/x'), identity, [async () => bound, (_cx, id) => void got.push(id.timing)], o.observe);
+    const out = await decide(identity, [async () => bound, (_cx, id) => void got.push(id.timing)]);
     expect(out).toBe(bound);
     expect(got).toEqual(['bound']);
   });

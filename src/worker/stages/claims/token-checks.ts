@@ -9,6 +9,7 @@ import { isJwtError } from '../../../errors.js';
 import { parseHeader, type JoseHeader } from '../../../header.js';
 import type { GuardConfig } from '../../config.js';
 import type { AuthOutcome, RequestContext, Verified } from '../../context.js';
+import type { Identity } from '../../stage.js';
 import type { CounterName } from '../../counters.js';
 import type { IssuerIndex } from '../../issuer-index.js';
 import { serverTiming, withTiming, type Observer } from '../observe/observe.js';
@@ -26,9 +27,9 @@ export interface CheckScope {
   observe: Observer;
   issuers: IssuerIndex;
   log: (line: string) => void;
-  /** The rules feature's check (features/rules.ts), when the config sets rules. */
+  /** The rules part's check (stages/route/index.ts), when the config sets rules or publicPaths. */
   checkRules?: typeof checkRules | undefined;
-  /** The dpop feature's answers, when `config.dpop` is set. */
+  /** The dpop stage's answers, when `config.dpop` is set. */
   dpop?: DpopAnswers | undefined;
   /** The guard's clock (ms), for the rules' step-up age (RFC 9470); default Date.now. */
   now?: (() => number) | undefined;
@@ -41,21 +42,44 @@ export interface CheckScope {
  * return checkVerified(cx, verified, scope);
  */
 export function checkVerified(cx: RequestContext, verified: Verified, g: CheckScope): AuthOutcome {
+  const id = identityOf(cx, verified);
+  return checkClaims(cx, id, g) ?? id;
+}
+
+/**
+ * A verified token as the request's identity, with its Server-Timing entry (the verify stage's outcome).
+ *
+ * @example
+ * return identityOf(cx, tiers.verify(cx.token, cx.ctx, cx) as Verified);
+ */
+export function identityOf(cx: RequestContext, verified: Verified): Identity {
+  const timing = serverTiming(performance.now() - cx.started, verified.level);
+  const header = verified.header;
+  const token = cx.token;
+  const iss = ownClaim(verified.payload, 'iss') as string;
+  return { ok: true, anonymous: false, payload: verified.payload, header: () => header ?? headerOf(token), issuer: iss, timing };
+}
+
+/**
+ * The issuer's and the rules' checks on an identity: undefined when they hold, else the refusal (the claims stage).
+ *
+ * @example
+ * const stop = checkClaims(cx, id, scope);
+ */
+export function checkClaims(cx: RequestContext, id: Identity, g: CheckScope): AuthOutcome | undefined {
   const { observe } = g;
   const realm = g.config.realm;
-  const timing = serverTiming(performance.now() - cx.started, verified.level);
-  const iss = ownClaim(verified.payload, 'iss') as string;
-  const issuer = g.issuers.get(iss)!;
-  const token = cx.token;
+  const timing = id.timing;
+  const issuer = g.issuers.get(id.issuer)!;
 
-  const claim = issuerClaimMiss(issuer, verified.payload);
+  const claim = issuerClaimMiss(issuer, id.payload);
   if (claim !== undefined) {
     observe.count('rejected:claim_mismatch');
-    return observe.refuse(cx, withTiming(answer.invalidToken(realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...verifiedSeen(token, verified) });
+    return observe.refuse(cx, withTiming(answer.invalidToken(realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...verifiedSeen(id) });
   }
   // Per request, after whichever tier answered the verify: a cached verdict never skips a rule (step-up included).
   const nowS = (g.now ?? Date.now)() / 1000;
-  const miss = g.checkRules?.(cx.matched!.rules, verified.payload, issuer, nowS, g.config.clockTolerance);
+  const miss = g.checkRules?.(cx.matched!.rules, id.payload, issuer, nowS, g.config.clockTolerance);
   if (miss !== undefined) {
     observe.count(miss.status === 403 ? 'forbidden' : (`rejected:${miss.code}` as CounterName));
     const res =
@@ -64,10 +88,9 @@ export function checkVerified(cx: RequestContext, verified: Verified, g: CheckSc
         : miss.stepUp !== undefined
           ? answer.stepUpNeeded(realm, miss.stepUp)
           : answer.invalidToken(realm, miss.description);
-    return observe.refuse(cx, withTiming(res, timing), { code: miss.code, status: miss.status, claim: miss.claim, ...verifiedSeen(token, verified) });
+    return observe.refuse(cx, withTiming(res, timing), { code: miss.code, status: miss.status, claim: miss.claim, ...verifiedSeen(id) });
   }
-  const header = verified.header;
-  return { ok: true, anonymous: false, payload: verified.payload, header: () => header ?? headerOf(token), issuer: iss, timing };
+  return undefined;
 }
 
 /**
@@ -107,9 +130,9 @@ function headerOf(token: string): JoseHeader {
 }
 
 /** iss, kid and alg of a token that verified, for the rejection log of a refusal after the verify. */
-function verifiedSeen(token: string, verified: Verified): { iss?: unknown; kid?: unknown; alg?: unknown } {
-  const header = verified.header ?? headerOf(token);
-  return { iss: verified.payload.iss, kid: header.kid, alg: header.alg };
+function verifiedSeen(id: Identity): { iss?: unknown; kid?: unknown; alg?: unknown } {
+  const header = id.header();
+  return { iss: id.payload.iss, kid: header.kid, alg: header.alg };
 }
 
 /** The token's unverified iss, kid and alg, for the rejection log only (never trusted). */

@@ -11,7 +11,7 @@ import { checkDpopBinding } from '../../../dpop/binding.js';
 import { verifyDpopProof, type DpopProof } from '../../../dpop/proof.js';
 import { isJwtError } from '../../../errors.js';
 import { ownClaim } from '../../../claims.js';
-import type { AfterVerifyStage, Identity } from '../../after-verify.js';
+import type { AfterVerifyStage, Identity } from '../../stage.js';
 import type { GuardConfig } from '../../config.js';
 import type { AuthOutcome, RequestContext } from '../../context.js';
 import type { DpopConfig, DpopMode } from './dpop-config.js';

@@ -5,7 +5,10 @@
 // only (a URL, a service binding, the echo) — the request never picks where.
 
 import { ownClaim } from '../../../claims.js';
-import type { GuardParts } from '../../build.js';
+import type { GuardConfig } from '../../config.js';
+import type { TokenReader } from '../credentials/authorization-token.js';
+import type { OriginAssertion } from '../origin-assertion/origin-assertion.js';
+import type { ServiceOrigin } from './service-origin.js';
 import { claimHeaderValue } from './claim-header.js';
 import type { AuthOutcome, RequestContext } from '../../context.js';
 import { echo } from './echo.js';
@@ -24,20 +27,39 @@ interface Outgoing {
 }
 
 /**
+ * What the forward reads: the config, the network, and the parts its settings need.
+ *
+ * @example
+ * const p: ForwardParts = { config, fetch, tokens: AUTHORIZATION_TOKEN, service: undefined, payloadHeader: undefined, assertion: undefined };
+ */
+export interface ForwardParts {
+  config: GuardConfig;
+  fetch: typeof fetch;
+  /** Where the token is dropped (forwardToken: false). */
+  tokens: TokenReader;
+  /** The service binding authorised requests go to (`origin: { service }`). */
+  service: ServiceOrigin | undefined;
+  /** The `forwardPayload` header's value, when it is configured. */
+  payloadHeader: ((payload: unknown) => string) | undefined;
+  /** The origin assertion signer, when `originAssertion` is configured. */
+  assertion: OriginAssertion | undefined;
+}
+
+/**
  * Forwards authorised requests for one guard.
  *
  * @example
  * return forwarder.forward(cx, outcome, path.path);
  */
 export class Forwarder {
-  readonly #parts: GuardParts;
+  readonly #parts: ForwardParts;
   readonly #observe: Observer;
   /** The headers the guard sets itself, stripped from every request in any spelling. */
   readonly #identity: IdentityHeaders;
   /** The configured origin URL up to its path (scheme, host, port), or undefined (echo, service, same URL). */
   readonly #originPrefix: string | undefined;
 
-  constructor(parts: GuardParts, observe: Observer) {
+  constructor(parts: ForwardParts, observe: Observer) {
     this.#parts = parts;
     this.#observe = observe;
     this.#identity = identityHeaders(parts.config);

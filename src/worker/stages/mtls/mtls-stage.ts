@@ -12,7 +12,7 @@
 import { ownClaim } from '../../../claims.js';
 import { checkCertificateBinding } from '../../../keys/cert-binding.js';
 import { isJwtError } from '../../../errors.js';
-import type { AfterVerifyStage } from '../../after-verify.js';
+import type { AfterVerifyStage } from '../../stage.js';
 import type { CounterName } from '../../counters.js';
 import type { MtlsMode } from './mtls-config.js';
 import { withTiming } from '../observe/observe.js';

@@ -33,7 +33,7 @@ export class Observer {
   readonly #issuers: IssuerIndex;
 
   /** The resource stage's `resource_metadata` on challenges (resource-stage.ts), when `resource` is set. */
-  readonly #resource: ChallengeEditor | undefined;
+  #resource: ChallengeEditor | undefined;
 
   constructor(
     parts: { counters: Counters; rejections: RejectionLog; analytics: AnalyticsLike | undefined; resource?: ChallengeEditor | undefined },
@@ -44,6 +44,11 @@ export class Observer {
     this.#rejections = parts.rejections;
     this.#analytics = parts.analytics;
     this.#issuers = issuers;
+  }
+
+  /** Every refusal's challenges edited by `editor` from now on (the resource stage's build sets it). */
+  challengeWith(editor: ChallengeEditor): void {
+    this.#resource = editor;
   }
 
   count(name: CounterName): void {

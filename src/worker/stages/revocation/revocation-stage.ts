@@ -4,7 +4,7 @@
 // (fail closed; there is no setting that accepts on a stale list). build.ts loads
 // this module only when `revocation` is configured.
 
-import type { AfterVerifyStage } from '../../after-verify.js';
+import type { AfterVerifyStage } from '../../stage.js';
 import { adminSecret } from '../admin/admin.js';
 import { ConfigError } from '../../config-error.js';
 import { withTiming } from '../observe/observe.js';

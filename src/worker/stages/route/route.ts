@@ -21,7 +21,7 @@ export interface RouteConfig {
 
 /**
  * Continue (undefined, with `cx.matched` and `cx.rule` set), an anonymous pass, or the 400 for a method override.
- * `routeRules`: the rules feature's, given when the config sets `rules` or `publicPaths`; without
+ * `routeRules`: the rules part's, given when the config sets `rules` or `publicPaths`; without
  * it (neither is set) every request needs a token.
  *
  * @example
@@ -45,4 +45,14 @@ export function routeStage(cx: RequestContext, canonical: { readings: readonly s
   cx.matched = matched;
   cx.rule = matched.names.length === 0 ? undefined : matched.names.join(',');
   return undefined;
+}
+
+/**
+ * Whether the config sets `rules` or `publicPaths` (then the guard needs the rules part).
+ *
+ * @example
+ * usesRules({ rules: [], publicPaths: ['/health'] }); // true
+ */
+export function usesRules(config: { readonly rules: readonly unknown[]; readonly publicPaths: readonly unknown[] }): boolean {
+  return config.rules.length > 0 || config.publicPaths.length > 0;
 }

@@ -5,7 +5,7 @@
 // (RFC 9449 §7.2, RFC 8705 §3). The rule itself is src/bearer/confirmation.ts.
 
 import { unprovenConfirmation } from '../../../bearer/confirmation.js';
-import type { AfterVerifyStage } from '../../after-verify.js';
+import type { AfterVerifyStage } from '../../stage.js';
 import { DESCRIPTIONS } from '../../../bearer/challenge.js';
 import type { DpopAnswers } from '../dpop/dpop-answers.js';
 import { withTiming } from '../observe/observe.js';

@@ -1,0 +1,23 @@
+// The admin stage (`admin`): the isolate's counters as JSON at `admin.path`, for a request
+// with the admin secret (admin.ts); answered before any other stage.
+
+import { answered } from '../../context.js';
+import type { GuardStage } from '../../stage.js';
+import { adminEndpoint } from './admin.js';
+
+/**
+ * The admin endpoint (`admin`).
+ *
+ * @example
+ * const guard = createGuard(config, { stages: [admin] });
+ */
+export const admin: GuardStage = {
+  name: 'admin',
+  order: 10,
+  build: (b) => {
+    const a = b.config.admin;
+    if (a === undefined) return undefined;
+    const endpoint = adminEndpoint(b.env, a, b.parts.counters);
+    return { serve: (cx) => (cx.url.pathname === a.path ? endpoint(cx.request).then(answered) : undefined) };
+  },
+};

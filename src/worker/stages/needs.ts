@@ -1,0 +1,42 @@
+// Which stage each setting needs, in the order the settings are checked: a guard not given a
+// stage its config uses fails to start with a ConfigError naming the first such setting
+// (start.ts), before anything is built. A built-in stage that a setting switches on adds one
+// line here; a stage of your own that no setting names needs none.
+
+import type { GuardConfig } from '../config.js';
+import { cacheKeyBytes } from '../cache-key.js';
+import { authorizationOnly } from './credentials/authorization-token.js';
+import { hmacOnly, usesRemoteKeys } from './verify/uses.js';
+
+/**
+ * The stages `config` uses that not every guard runs, each with the setting that needs it, in check order.
+ *
+ * @example
+ * neededStages(parseConfig({ ...raw, cors: { allowOrigins: ['https://app.example'] } }), env); // [['cors', 'cors']]
+ */
+export function neededStages(config: GuardConfig, env: { readonly [binding: string]: unknown }): [name: string, setting: string][] {
+  const c = config;
+  const remote = usesRemoteKeys(c);
+  // A malformed CACHE_KEY is refused first, whether or not a tier uses it; without one the KV tiers are off (build.ts).
+  const cacheKey = cacheKeyBytes(env.CACHE_KEY);
+  const kvUsed = (c.cache.verifyAlgorithms.size > 0 || (c.cache.jwks && remote)) && cacheKey !== undefined;
+  const keyIssuer = c.issuers.findIndex((is) => is.source.kind !== 'secret');
+  const mtlsIssuer = c.issuers.findIndex((is) => is.mtls !== undefined);
+  const steps: [string, string | false | undefined][] = [
+    ['kvTiers', kvUsed && 'CACHE_KEY'],
+    ['remoteKeys', remote && 'issuers (jwksUrl, discovery)'],
+    ['keySets', !hmacOnly(c) && `issuers[${keyIssuer}] (${c.issuers[keyIssuer]?.source.kind})`],
+    ['admin', c.admin !== undefined && 'admin'],
+    ['resource', c.resource !== undefined && 'resource'],
+    ['serviceOrigin', typeof c.origin === 'object' && 'origin.service'],
+    ['tokenSources', !authorizationOnly(c.tokenSources) && 'tokenSources'],
+    ['forwardPayload', c.forwardPayload !== undefined && 'forwardPayload'],
+    ['originAssertion', c.originAssertion !== undefined && 'originAssertion'],
+    ['dpop', c.dpop !== undefined && 'dpop'],
+    ['mtls', mtlsIssuer >= 0 && `issuers[${mtlsIssuer}].mtls`],
+    ['revocation', c.revocation !== undefined && 'revocation'],
+    ['cors', c.cors !== undefined && 'cors'],
+    ['rules', c.rules.length > 0 ? 'rules' : c.publicPaths.length > 0 && 'publicPaths'],
+  ];
+  return steps.filter((s): s is [string, string] => typeof s[1] === 'string');
+}

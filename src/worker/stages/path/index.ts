@@ -1,0 +1,53 @@
+// The path stage: one canonical path and its readings decide everything after it (path.ts;
+// 400 for a path that cannot be read one way, with no log line). Then the reserved paths:
+// another spelling of admin.path, revocation.path or the resource metadata path is a 404,
+// never forwarded (reserved-paths.ts).
+
+import { answered } from '../../context.js';
+import type { GuardStage } from '../../stage.js';
+import { canonicalPath } from './path.js';
+import { reservedCheck } from './reserved-paths.js';
+
+/**
+ * The path stage (always in the chain): sets `cx.path`.
+ *
+ * @example
+ * const stages = [path, reservedPaths, route];
+ */
+export const path: GuardStage = {
+  name: 'path',
+  order: 60,
+  build: (b) => {
+    const { config, observe } = b;
+    const escapedSlashes = config.paths.escapedSlashes;
+    return {
+      request: (cx) => {
+        const p = canonicalPath(cx.url.pathname, escapedSlashes);
+        if (!p.ok) return answered(observe.refusePath());
+        cx.path = p;
+        return undefined;
+      },
+    };
+  },
+};
+
+/**
+ * The reserved-path stage (always in the chain; it answers only when the config has a reserved path).
+ *
+ * @example
+ * const stages = [path, reservedPaths];
+ */
+export const reservedPaths: GuardStage = {
+  name: 'reservedPaths',
+  order: 70,
+  build: (b) => {
+    const check = reservedCheck(b.config);
+    if (check === undefined) return undefined;
+    return {
+      serve: (cx) => {
+        const stop = check(cx.path!);
+        return stop === undefined ? undefined : answered(stop);
+      },
+    };
+  },
+};

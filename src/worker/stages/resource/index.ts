@@ -1,0 +1,25 @@
+// The resource stage (`resource`, RFC 9728): the protected resource metadata at its
+// well-known path without a token, before CORS (its own answer lets any origin read it),
+// and `resource_metadata` on every challenge the guard sends (resource-stage.ts).
+
+import { answered } from '../../context.js';
+import type { GuardStage } from '../../stage.js';
+import { resourceStage } from './resource-stage.js';
+
+/**
+ * Protected resource metadata and `resource_metadata` on every challenge (`resource`).
+ *
+ * @example
+ * const guard = createGuard(config, { stages: [resource] });
+ */
+export const resource: GuardStage = {
+  name: 'resource',
+  order: 30,
+  build: (b) => {
+    const { config } = b;
+    if (config.resource === undefined) return undefined;
+    const stage = resourceStage({ ...config, resource: config.resource });
+    b.observe.challengeWith(stage);
+    return { serve: (cx) => (cx.url.pathname === stage.path ? answered(stage.serve(cx.request.method)) : undefined) };
+  },
+};

@@ -1,0 +1,30 @@
+// The revocation stage (`revocation`), last on the verified identity: the payload against this
+// isolate's copy of the revocation list (revocation-stage.ts; 401 revoked, 503 when the list
+// cannot be known current). Its admin endpoint is answered by the revocation-admin stage.
+
+import type { GuardStage, StageBuild } from '../../stage.js';
+import { buildRevocation } from './revocation-stage.js';
+
+/** @example const s: RevocationStage = revocation; */
+export interface RevocationStage extends GuardStage {
+  /** This guard's view, check and admin endpoint, built once (for this stage and revocation-admin's). */
+  open(b: StageBuild): ReturnType<typeof buildRevocation>;
+}
+
+/**
+ * Revoked tokens refused at the edge, and the endpoint that revokes them.
+ *
+ * @example
+ * const guard = createGuard(config, { stages: [revocation] });
+ */
+export const revocation: RevocationStage = {
+  name: 'revocation',
+  order: 160,
+  open: (b) => b.once('revocation', () => buildRevocation(b.config.revocation!, b.env, b.parts.now, b.config.realm, b.config)),
+  build: (b) => {
+    if (b.config.revocation === undefined) return undefined;
+    const check = revocation.open(b).stage;
+    const observe = b.observe;
+    return { identity: (cx, id) => check(cx, id, observe) };
+  },
+};

@@ -1,0 +1,38 @@
+// The route stage: a method override refused, then which rules apply to the request's path
+// readings (route.ts); a public path or `auth: none` passes anonymously. Its given part,
+// `rules` (rules.ts: the `rules` and `publicPaths` sections' matching and the claims stage's
+// checks): without it every request needs a token from a configured issuer.
+
+import type { GuardStage } from '../../stage.js';
+import { checkRules, routeRules } from './rules.js';
+import { routeStage, usesRules } from './route.js';
+
+/** @example const s: RulesStage = rules; */
+export interface RulesStage extends GuardStage {
+  routeRules: typeof routeRules;
+  checkRules: typeof checkRules;
+}
+
+/**
+ * Rules and public paths (`rules`, `publicPaths`).
+ *
+ * @example
+ * const guard = createGuard(config, { stages: [rules] });
+ */
+export const rules: RulesStage = { name: 'rules', order: 95, build: () => undefined, routeRules, checkRules };
+
+/**
+ * The route stage (always in the chain).
+ *
+ * @example
+ * const stages = [path, route];
+ */
+export const route: GuardStage = {
+  name: 'route',
+  order: 90,
+  build: (b) => {
+    const { config, observe } = b;
+    const match = usesRules(config) ? b.use<RulesStage>('rules', config.rules.length > 0 ? 'rules' : 'publicPaths').routeRules : undefined;
+    return { request: (cx) => routeStage(cx, cx.path!, config, observe, match) };
+  },
+};
