@@ -51,7 +51,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const remote = remoteIssuers
     ? await use<RemoteKeysStage>('remoteKeys', 'issuers (jwksUrl, discovery)').open({ config, fetch: baseFetch, counters, now, log, store: kv?.jwksStore, cacheKey: env.CACHE_KEY })
     : undefined;
-  // Key sets and asymmetric keys are a feature: a config of HMAC secrets only runs on edgejwt/hmac's policies.
+  // Key sets and asymmetric keys are a given part (keySets): a config of HMAC secrets only runs on edgejwt/hmac's policies.
   const keyIssuer = config.issuers.findIndex((is) => is.source.kind !== 'secret');
   const keySets = hmacOnly(config) ? undefined : use<KeySetsStage>('keySets', `issuers[${keyIssuer}] (${config.issuers[keyIssuer]!.source.kind})`);
   const identity: unknown[] = [config.clockTolerance];

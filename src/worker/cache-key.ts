@@ -1,6 +1,6 @@
 // CACHE_KEY, the deployment secret that turns the KV tiers on: read and checked here,
 // apart from the sealer (seal.ts), so a guard whose config uses no KV tier still refuses
-// a malformed one without loading the KV feature.
+// a malformed one without the kvTiers stage.
 
 import { decodeSegment } from '../b64.js';
 import { ConfigError } from './config-error.js';

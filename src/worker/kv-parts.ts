@@ -1,7 +1,7 @@
 // The KV tiers of one guard, built in two steps around the verifier (build.ts): the
 // sealer CACHE_KEY makes and the KV copy of key sets first (remote key sets write
 // through it), the L2 verify cache, its write admission and the key tags after (its
-// policy id names every issuer's keys). Reached through the kvTiers feature only, so
+// policy id names every issuer's keys). Reached through the kvTiers part only, so
 // a guard without KV tiers bundles none of it.
 
 import { encode } from '../b64.js';

@@ -60,36 +60,6 @@ export function parseCors(raw: unknown): CorsConfig | undefined {
   };
 }
 
-/** The CORS stage of one config (features/cors.ts gives it to a guard whose config sets `cors`). */
-export interface CorsStage {
-  /** Answer an allowed preflight itself (after `onPreflight`), else run `next` and add the CORS headers to its answer. */
-  around(request: Request, onPreflight: () => void, next: () => Promise<Response>): Promise<Response>;
-  /** A fault's 500: `Vary: Origin` only. */
-  fault(response: Response): Response;
-}
-
-/**
- * The stage for `cors`: it wraps the rest of the chain, so every answer to an allowed origin carries the headers.
- *
- * @example
- * const stage = corsStage(config.cors);
- * return stage.around(request, () => counters.inc('preflight'), () => authorised(request));
- */
-export function corsStage(cors: CorsConfig): CorsStage {
-  return {
-    around(request, onPreflight, next) {
-      const origin = allowedOrigin(cors, request);
-      // A preflight never carries credentials (Fetch standard): answer it here for allowed origins.
-      if (origin !== undefined && isPreflight(request)) {
-        onPreflight();
-        return Promise.resolve(preflightResponse(cors, origin));
-      }
-      return next().then((r) => withCors(r, cors, origin));
-    },
-    fault: (response) => withCors(response, cors, undefined),
-  };
-}
-
 /** The allowed Origin value of this request, or undefined (not configured, absent, not listed). */
 export function allowedOrigin(cors: CorsConfig | undefined, request: Request): string | undefined {
   if (cors === undefined) return undefined;

@@ -44,8 +44,8 @@ function parseSource(v: unknown, i: number): TokenSource {
 
 /**
  * Continue (undefined, `cx.token` set), an anonymous pass (optional auth, no token), or the refusal.
- * `find`: parts.tokens.findToken (Authorization alone, or the tokenSources feature's).
- * `dpop`: the dpop feature's answers, given whenever `config.dpop` is set.
+ * `find`: the token reader (Authorization alone, or the tokenSources part's; index.ts).
+ * `dpop`: the dpop stage's answers, given whenever `config.dpop` is set.
  *
  * @example
  * const stop = credentialStage(cx, config, observe, parts.tokens.findToken, parts.dpopAnswers);

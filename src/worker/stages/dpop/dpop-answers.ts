@@ -19,7 +19,7 @@ export const DPOP_DESCRIPTIONS = {
 
 /**
  * The two answers the stages before and after the verify give for DPoP (RFC 9449 §7.1),
- * handed to them by the dpop feature (features/dpop.ts) so a guard without DPoP bundles neither.
+ * handed to them by the dpop stage (index.ts, answers-of.ts) so a guard without DPoP bundles neither.
  *
  * @example
  * const answers: DpopAnswers = { dpopChallenge, dpopRefusal };

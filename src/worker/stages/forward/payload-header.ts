@@ -1,6 +1,6 @@
 // `forwardPayload`: the verified payload as one header, base64url of its JSON (UTF-8),
-// so the origin reads every claim without parsing a token. The forwardPayload feature
-// (features/forward-payload.ts) brings it: a config without `forwardPayload` bundles no encoder.
+// so the origin reads every claim without parsing a token. The forwardPayload part
+// (index.ts) brings it: a config without `forwardPayload` bundles no encoder.
 
 import { encode } from '../../../b64.js';
 

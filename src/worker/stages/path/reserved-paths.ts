@@ -40,9 +40,8 @@ export function readsAsReserved(path: Extract<CanonicalPath, { ok: true }>, rese
 export type ReservedCheck = (path: Extract<CanonicalPath, { ok: true }>) => Response | undefined;
 
 /**
- * The reserved-path stage for `config`, or undefined when it has no reserved path. Given by
- * the admin and revocation features (the two sections that reserve one), so a guard with
- * neither bundles none of this module.
+ * The reserved-path check for `config`, or undefined when it has no reserved path (admin.path,
+ * revocation.path, the resource metadata path): then the reservedPaths stage (index.ts) has no hook.
  *
  * @example
  * const check = reservedCheck(config);

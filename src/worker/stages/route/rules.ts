@@ -87,7 +87,7 @@ export function matchRules(readings: readonly string[], method: string, config: 
 }
 
 /**
- * The route decision for `rules` and `publicPaths` (features/rules.ts): undefined for a
+ * The route decision for `rules` and `publicPaths` (the rules part, index.ts): undefined for a
  * public path, else the rules that apply.
  *
  * @example

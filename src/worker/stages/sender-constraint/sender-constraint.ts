@@ -12,7 +12,7 @@ import { withTiming } from '../observe/observe.js';
 import * as answer from '../../responses.js';
 
 /**
- * The stage; `dpopAlgorithms` (when DPoP is configured, with the dpop feature's answers) adds a
+ * The stage; `dpopAlgorithms` (when DPoP is configured, with the dpop stage's answers) adds a
  * DPoP challenge to the refusal of a DPoP-bound token.
  *
  * @example

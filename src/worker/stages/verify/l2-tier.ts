@@ -1,7 +1,7 @@
 // The verify stage with its L2 step (verify-tiers.ts's VerifyTiers, plus KV): a KV entry
 // for a token verified before, read only for the configured algorithms of a configured
 // issuer and under the key that would verify it now (key-tags.ts), and written as the
-// admission policy allows. kv-parts.ts makes it (the kvTiers feature), so a guard without
+// admission policy allows. kv-parts.ts makes it (the kvTiers part), so a guard without
 // KV tiers bundles none of it.
 
 import type { JWTPayload } from '../../../claims.js';

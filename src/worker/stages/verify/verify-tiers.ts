@@ -1,5 +1,5 @@
 // The verification stage: L1 (this isolate) -> the library's verify. The KV step between
-// them (L2) is the kvTiers feature's subclass (l2-tier.ts), so a guard without KV tiers
+// them (L2) is the kvTiers part's subclass (l2-tier.ts), so a guard without KV tiers
 // neither bundles nor runs it. A verify that does not wait (an L1 hit; HS* or EdDSA in
 // Wasm) returns no promise.
 
@@ -23,7 +23,7 @@ export interface Opening {
  * What the verify stage reads of the guard's parts (build.ts's GuardParts).
  *
  * @example
- * const tiers = new VerifyTiers(await buildParts(config, env, {}, features), issuers);
+ * const tiers = new VerifyTiers(await buildParts(config, env, {}, use), issuers);
  */
 export interface TierParts {
   config: Pick<GuardConfig, 'cache' | 'clockTolerance' | 'issuers'>;
@@ -35,7 +35,7 @@ export interface TierParts {
 }
 
 /**
- * How the kvTiers feature makes the verify stage with its KV step (l2-tier.ts).
+ * How the kvTiers part makes the verify stage with its KV step (l2-tier.ts).
  *
  * @example
  * const make: VerifyStageMaker = (parts, issuers) => new L2VerifyTiers(parts, issuers, { l2, admission, keyTags });
