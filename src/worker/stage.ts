@@ -3,7 +3,7 @@
 // calls the hooks of the chain (stages/index.ts) in order for every request.
 
 import type { GuardEnv, GuardParts } from './parts.js';
-import type { GuardConfig } from './config.js';
+import type { GuardConfig, SectionParsers } from './config-core.js';
 import type { AuthOutcome, RequestContext } from './context.js';
 import type { IssuerIndex } from './issuer-index.js';
 import type { Observer } from './stages/observe/observe.js';
@@ -74,6 +74,8 @@ export interface GuardStage {
    * (stages/index.ts); a stage without a number runs after them, in the order it was given.
    */
   readonly order?: number;
+  /** The parsers of the optional config sections this stage runs (a guard not given it leaves them unread). */
+  readonly sections?: SectionParsers;
   build(b: StageBuild): StageHooks | undefined | Promise<StageHooks | undefined>;
 }
 

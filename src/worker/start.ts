@@ -1,10 +1,10 @@
-// The guard from GUARD_CONFIG as text or an object: parse and check it (config.ts), check
+// The guard from GUARD_CONFIG as text or an object: parse and check it (config-core.ts), check
 // that it was given every stage the config uses (stages/needs.ts), build the shared parts
 // (build.ts), then each stage of its chain in order (stages/index.ts). `createGuard`
 // (edgejwt/worker) and the default Worker start here.
 
 import { buildParts, type GuardDeps, type GuardEnv } from './build.js';
-import { parseConfig } from './config.js';
+import { parseConfigWith } from './config-core.js';
 import { ConfigError } from './config-error.js';
 import { embeddedGuard, rawConfigOf, type EmbeddedGuard, type GuardConfigSource } from './embed.js';
 import { IssuerIndex } from './issuer-index.js';
@@ -35,7 +35,8 @@ export interface GuardOptions extends GuardDeps {
  * const res = await guard.handle(request, ctx);
  */
 export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig: unknown, stages: readonly GuardStage[]): Promise<Guard> {
-  const config = parseConfig(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig);
+  // Each optional section by the parser of the stage that runs it (config-core.ts).
+  const config = parseConfigWith(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig, Object.assign({}, ...stages.map((s) => s.sections)));
   const use = stageLookup(stages);
   for (const [name, setting] of neededStages(config, env)) use(name, setting);
   const parts = await buildParts(config, env, deps, use);

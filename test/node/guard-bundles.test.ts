@@ -44,11 +44,18 @@ describe('guard bundles', () => {
 
   it('guard_bundles_only_given_stages: createGuard given no stages bundles no stage code and no key-set code; given dpop, no mtls or revocation', async () => {
     const none = await bundledFiles(`import { createGuard } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [] });`);
-    // (cors.ts and admin.ts stay: they hold their sections' parsers too, which the config parser imports.)
     for (const f of [...FEATURE_FILES, 'src/keys/from-input.ts', 'src/keys/local.ts', 'src/worker/features/all.ts']) expect(none, f).not.toContain(f);
     const dpop = await bundledFiles(`import { createGuard, dpop } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [dpop] });`);
     expect(dpop).toContain('src/worker/stages/dpop/dpop-stage.ts');
     for (const f of ['src/worker/stages/mtls/mtls-stage.ts', 'src/worker/stages/revocation/revocation-stage.ts', 'src/worker/dpop-replay/shard-object.ts']) expect(dpop, f).not.toContain(f);
+  });
+
+  it('guard_bundles_only_given_sections: a guard given no stages bundles no optional section parser; given cors, the cors one', async () => {
+    const SECTIONS = ['src/worker/stages/cors/cors.ts', 'src/worker/stages/admin/admin.ts', 'src/worker/stages/origin-assertion/origin-assertion-config.ts', 'src/worker/stages/revocation/revocation-config.ts', 'src/worker/stages/path/reserved-paths.ts'];
+    const none = await bundledFiles(`import { createGuard } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [] });`);
+    for (const f of SECTIONS) expect(none, f).not.toContain(f);
+    const cors = await bundledFiles(`import { createGuard, cors } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [cors] });`);
+    expect(cors).toContain('src/worker/stages/cors/cors.ts');
   });
 
   // A bundled import() makes esbuild wrap the imported module and every module it imports (the

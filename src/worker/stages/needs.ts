@@ -3,7 +3,7 @@
 // (start.ts), before anything is built. A built-in stage that a setting switches on adds one
 // line here; a stage of your own that no setting names needs none.
 
-import type { GuardConfig } from '../config.js';
+import type { GuardConfig, SectionParsers } from '../config-core.js';
 import { cacheKeyBytes } from '../cache-key.js';
 import { authorizationOnly } from './credentials/authorization-token.js';
 import { hmacOnly, usesRemoteKeys } from './verify/uses.js';
@@ -16,6 +16,8 @@ import { hmacOnly, usesRemoteKeys } from './verify/uses.js';
  */
 export function neededStages(config: GuardConfig, env: { readonly [binding: string]: unknown }): [name: string, setting: string][] {
   const c = config;
+  // A section set but left unread (its stage was not given) needs its stage as much as a parsed one.
+  const set = (k: keyof SectionParsers): boolean => c[k] !== undefined || c.unread?.has(k) === true;
   const remote = usesRemoteKeys(c);
   // A malformed CACHE_KEY is refused first, whether or not a tier uses it; without one the KV tiers are off (build.ts).
   const cacheKey = cacheKeyBytes(env.CACHE_KEY);
@@ -26,17 +28,17 @@ export function neededStages(config: GuardConfig, env: { readonly [binding: stri
     ['kvTiers', kvUsed && 'CACHE_KEY'],
     ['remoteKeys', remote && 'issuers (jwksUrl, discovery)'],
     ['keySets', !hmacOnly(c) && `issuers[${keyIssuer}] (${c.issuers[keyIssuer]?.source.kind})`],
-    ['admin', c.admin !== undefined && 'admin'],
+    ['admin', set('admin') && 'admin'],
     ['resource', c.resource !== undefined && 'resource'],
     ['serviceOrigin', typeof c.origin === 'object' && 'origin.service'],
     ['tokenSources', !authorizationOnly(c.tokenSources) && 'tokenSources'],
     ['forwardPayload', c.forwardPayload !== undefined && 'forwardPayload'],
-    ['originAssertion', c.originAssertion !== undefined && 'originAssertion'],
-    ['dpop', c.dpop !== undefined && 'dpop'],
+    ['originAssertion', set('originAssertion') && 'originAssertion'],
+    ['dpop', set('dpop') && 'dpop'],
     ['mtls', mtlsIssuer >= 0 && `issuers[${mtlsIssuer}].mtls`],
-    ['revocation', c.revocation !== undefined && 'revocation'],
-    ['cors', c.cors !== undefined && 'cors'],
-    ['rules', c.rules.length > 0 ? 'rules' : c.publicPaths.length > 0 && 'publicPaths'],
+    ['revocation', set('revocation') && 'revocation'],
+    ['cors', set('cors') && 'cors'],
+    ['rules', c.rules.length > 0 || c.unread?.has('rules') === true ? 'rules' : c.publicPaths.length > 0 && 'publicPaths'],
   ];
   return steps.filter((s): s is [string, string] => typeof s[1] === 'string');
 }

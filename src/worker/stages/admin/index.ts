@@ -2,8 +2,9 @@
 // with the admin secret (admin.ts); answered before any other stage.
 
 import { answered } from '../../context.js';
-import type { GuardStage } from '../../stage.js';
-import { adminEndpoint } from './admin.js';
+import type { ReservingStage } from '../path/index.js';
+import { reservedCheck } from '../path/reserved-paths.js';
+import { adminEndpoint, parseAdmin } from './admin.js';
 
 /**
  * The admin endpoint (`admin`).
@@ -11,9 +12,11 @@ import { adminEndpoint } from './admin.js';
  * @example
  * const guard = createGuard(config, { stages: [admin] });
  */
-export const admin: GuardStage = {
+export const admin: ReservingStage = {
   name: 'admin',
+  reservedCheck,
   order: 10,
+  sections: { admin: parseAdmin },
   build: (b) => {
     const a = b.config.admin;
     if (a === undefined) return undefined;

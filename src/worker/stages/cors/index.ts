@@ -3,7 +3,7 @@
 
 import { answered } from '../../context.js';
 import type { GuardStage } from '../../stage.js';
-import { allowedOrigin, isPreflight, preflightResponse, withCors } from './cors.js';
+import { allowedOrigin, isPreflight, parseCors, preflightResponse, withCors } from './cors.js';
 
 /**
  * The CORS stage (`cors`).
@@ -14,6 +14,7 @@ import { allowedOrigin, isPreflight, preflightResponse, withCors } from './cors.
 export const cors: GuardStage = {
   name: 'cors',
   order: 50,
+  sections: { cors: parseCors },
   build: (b) => {
     const c = b.config.cors;
     if (c === undefined) return undefined;

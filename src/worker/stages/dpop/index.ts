@@ -4,6 +4,7 @@
 
 import type { GuardStage } from '../../stage.js';
 import { dpopChallenge, dpopRefusal, type DpopAnswers } from './dpop-answers.js';
+import { parseDpop } from './dpop-config.js';
 import { dpopStageFromEnv } from './dpop-stage.js';
 
 /** @example const s: DpopStage = dpop; */
@@ -21,6 +22,7 @@ export interface DpopStage extends GuardStage {
 export const dpop: DpopStage = {
   name: 'dpop',
   order: 130,
+  sections: { dpop: parseDpop },
   answers: { dpopChallenge, dpopRefusal },
   build: async (b) => {
     const { config, parts, observe } = b;

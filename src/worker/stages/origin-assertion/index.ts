@@ -5,6 +5,7 @@
 import { answered } from '../../context.js';
 import type { GuardStage, StageBuild } from '../../stage.js';
 import { OriginAssertion } from './origin-assertion.js';
+import { parseOriginAssertion } from './origin-assertion-config.js';
 
 /** @example const s: OriginAssertionStage = originAssertion; */
 export interface OriginAssertionStage extends GuardStage {
@@ -21,6 +22,7 @@ export interface OriginAssertionStage extends GuardStage {
 export const originAssertion: OriginAssertionStage = {
   name: 'originAssertion',
   order: 80,
+  sections: { originAssertion: parseOriginAssertion },
   open: (b) => b.once('originAssertion', () => OriginAssertion.fromEnv(b.config.originAssertion!, b.env)),
   build: (b) => {
     if (b.config.originAssertion === undefined) return undefined;

@@ -1,12 +1,17 @@
 // The path stage: one canonical path and its readings decide everything after it (path.ts;
 // 400 for a path that cannot be read one way, with no log line). Then the reserved paths:
 // another spelling of admin.path, revocation.path or the resource metadata path is a 404,
-// never forwarded (reserved-paths.ts).
+// never forwarded (reserved-paths.ts, brought by the stage that reserves the path).
 
 import { answered } from '../../context.js';
 import type { GuardStage } from '../../stage.js';
 import { canonicalPath } from './path.js';
-import { reservedCheck } from './reserved-paths.js';
+import type { reservedCheck } from './reserved-paths.js';
+
+/** A stage that reserves a path (admin, revocation, resource) and brings the check of its other spellings. */
+export interface ReservingStage extends GuardStage {
+  reservedCheck: typeof reservedCheck;
+}
 
 /**
  * The path stage (always in the chain): sets `cx.path`.
@@ -32,7 +37,8 @@ export const path: GuardStage = {
 };
 
 /**
- * The reserved-path stage (always in the chain; it answers only when the config has a reserved path).
+ * The reserved-path stage (always in the chain; it answers only when the config has a reserved path, with the
+ * check the stage that reserves it brings, so a guard without one bundles none of it).
  *
  * @example
  * const stages = [path, reservedPaths];
@@ -41,7 +47,10 @@ export const reservedPaths: GuardStage = {
   name: 'reservedPaths',
   order: 70,
   build: (b) => {
-    const check = reservedCheck(b.config);
+    const c = b.config;
+    const owner = c.admin !== undefined ? 'admin' : c.revocation !== undefined ? 'revocation' : c.resource !== undefined ? 'resource' : undefined;
+    if (owner === undefined) return undefined;
+    const check = b.use<ReservingStage>(owner, owner).reservedCheck(c);
     if (check === undefined) return undefined;
     return {
       serve: (cx) => {

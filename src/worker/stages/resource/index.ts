@@ -3,7 +3,8 @@
 // and `resource_metadata` on every challenge the guard sends (resource-stage.ts).
 
 import { answered } from '../../context.js';
-import type { GuardStage } from '../../stage.js';
+import type { ReservingStage } from '../path/index.js';
+import { reservedCheck } from '../path/reserved-paths.js';
 import { resourceStage } from './resource-stage.js';
 
 /**
@@ -12,8 +13,9 @@ import { resourceStage } from './resource-stage.js';
  * @example
  * const guard = createGuard(config, { stages: [resource] });
  */
-export const resource: GuardStage = {
+export const resource: ReservingStage = {
   name: 'resource',
+  reservedCheck,
   order: 30,
   build: (b) => {
     const { config } = b;

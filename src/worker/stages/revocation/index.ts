@@ -2,11 +2,14 @@
 // isolate's copy of the revocation list (revocation-stage.ts; 401 revoked, 503 when the list
 // cannot be known current). Its admin endpoint is answered by the revocation-admin stage.
 
-import type { GuardStage, StageBuild } from '../../stage.js';
+import type { StageBuild } from '../../stage.js';
+import type { ReservingStage } from '../path/index.js';
+import { reservedCheck } from '../path/reserved-paths.js';
+import { parseRevocation } from './revocation-config.js';
 import { buildRevocation } from './revocation-stage.js';
 
 /** @example const s: RevocationStage = revocation; */
-export interface RevocationStage extends GuardStage {
+export interface RevocationStage extends ReservingStage {
   /** This guard's view, check and admin endpoint, built once (for this stage and revocation-admin's). */
   open(b: StageBuild): ReturnType<typeof buildRevocation>;
 }
@@ -20,6 +23,8 @@ export interface RevocationStage extends GuardStage {
 export const revocation: RevocationStage = {
   name: 'revocation',
   order: 160,
+  reservedCheck,
+  sections: { revocation: parseRevocation },
   open: (b) => b.once('revocation', () => buildRevocation(b.config.revocation!, b.env, b.parts.now, b.config.realm, b.config)),
   build: (b) => {
     if (b.config.revocation === undefined) return undefined;

@@ -4,7 +4,7 @@
 // checks): without it every request needs a token from a configured issuer.
 
 import type { GuardStage } from '../../stage.js';
-import { checkRules, routeRules } from './rules.js';
+import { checkRules, parseRules, routeRules } from './rules.js';
 import { routeStage, usesRules } from './route.js';
 
 /** @example const s: RulesStage = rules; */
@@ -19,7 +19,7 @@ export interface RulesStage extends GuardStage {
  * @example
  * const guard = createGuard(config, { stages: [rules] });
  */
-export const rules: RulesStage = { name: 'rules', order: 95, build: () => undefined, routeRules, checkRules };
+export const rules: RulesStage = { name: 'rules', order: 95, sections: { rules: parseRules }, build: () => undefined, routeRules, checkRules };
 
 /**
  * The route stage (always in the chain).
