@@ -32,11 +32,15 @@ export class Guard {
   readonly #hooks: readonly StageHooks[];
   /** The forward stage's hook: the answer to a request let through. */
   readonly #pass: StageHooks['pass'];
+  /** The index of the first stage with an `answer` hook (the chain's length when none has one). */
+  readonly #firstAnswer: number;
 
   constructor(parts: GuardParts, hooks: readonly StageHooks[]) {
     this.parts = parts;
     this.#hooks = hooks;
     this.#pass = hooks.find((h) => h.pass !== undefined)?.pass;
+    const first = hooks.findIndex((h) => h.answer !== undefined);
+    this.#firstAnswer = first < 0 ? hooks.length : first;
   }
 
   /** The whole guard: the answer of the chain, or the 500 of a fault. */
@@ -116,6 +120,8 @@ export class Guard {
     if (!outcome.ok) return this.#wrap(cx, outcome.response, at);
     const pass = this.#pass;
     if (pass === undefined) throw new Error('the chain has no stage that passes a request');
+    // No answer hook to run: the pass's own promise, none added.
+    if (this.#firstAnswer >= at) return pass(cx, outcome);
     return pass(cx, outcome).then((res) => this.#wrap(cx, res, at));
   }
 

@@ -1,7 +1,7 @@
 // The guard's mTLS stage (src/worker/stages/mtls/mtls-stage.ts) and revocation stage with the
 // isolate store (src/worker/stages/revocation/revocation-stage.ts, revocation-admin.ts) run in Node:
 // createGuard with a config object, the origin and the clock through deps. The same
-// behaviours in workerd: test/worker/mtls.test.ts, test/worker/revocation.test.ts.
+// behaviours in workerd: test/worker/stages/mtls/mtls.test.ts, test/worker/stages/revocation/revocation.test.ts.
 //
 // Node's Request has no `cf`; the guard reads `request.cf.tlsClientAuth` from the
 // request object it is given, so the test sets `cf` on that object as Cloudflare's

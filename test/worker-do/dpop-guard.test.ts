@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { baseConfig, AUD, demoKeys, HS_ISS, ISS, JWKS_URL, makeGuard, token, type Keys, type Made } from '../worker/harness.js';
 import * as guardEntry from '../../src/worker/index.js';
 import { DpopReplayShard } from '../../src/worker/dpop-replay/index.js';
-import { dpopClient, dpopInit, proof, type DpopClient } from '../worker/dpop-helpers.js';
+import { dpopClient, dpopInit, proof, type DpopClient } from '../worker/stages/dpop/dpop-helpers.js';
 
 const API = 'https://api.example.com';
 let k: Keys;

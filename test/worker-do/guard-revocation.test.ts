@@ -1,6 +1,6 @@
 // The guard's revocation stage over the real RevocationList Durable Object (REVOCATIONS
 // in test/worker-do/wrangler.toml): two guards stand for two isolates sharing the one
-// list and one KV verify cache. The in-isolate store's cases: test/worker/revocation.test.ts.
+// list and one KV verify cache. The in-isolate store's cases: test/worker/stages/revocation/revocation.test.ts.
 import { env, exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mint } from '../shared/jwt-mint.js';

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createGuard, defaultStages, type GuardConfigInput } from '../../src/worker/api.js';
 import { AUD, ISS, TestCtx, bearer, demoKeys, kv, token, type Keys } from './harness.js';
-import { dpopClient, dpopInit, proof, type DpopClient } from './dpop-helpers.js';
+import { dpopClient, dpopInit, proof, type DpopClient } from './stages/dpop/dpop-helpers.js';
 
 const SECRET = 'revocation-admin-secret-0123456789';
 let k: Keys;
