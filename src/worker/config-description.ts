@@ -7,7 +7,8 @@
 // and src/worker/bindings.ts reads the `binding` marks below (edgejwt check-config).
 //
 // To add a setting:
-//   1. Add one entry to SETTINGS, beside its siblings: `path` (`issuers[].dpop`, `dpop.replay`),
+//   1. Add one entry to SETTINGS (or, for a stage's own section, to its stages/<name>/settings.ts,
+//      which SETTINGS spreads in its place), beside its siblings: `path` (`issuers[].dpop`, `dpop.replay`),
 //      `type` (see ValueType), `doc` (one line; markdown links to docs/deploy.md anchors are
 //      fine), `default` if it has one, `required: true` if it must be given, and
 //      `binding: 'secret' | 'kv' | 'service' | 'durableObject'` if its value names a Worker binding.
@@ -19,26 +20,18 @@
 // Data only: the guard never imports this module (the parsers import the generated
 // ./config-keys.ts), so it costs the guard nothing at startup.
 
-import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 
 export type { BindingKind, ValueType, Field, Setting, FixedBinding } from './config-description-types.js';
 import type { FixedBinding, Setting, ValueType } from './config-description-types.js';
-
-const HTTP_TOKEN = "^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+$";
-const ALGORITHMS: ValueType = { kind: 'enum', values: SUPPORTED_ALGORITHMS };
-const NAME: ValueType = { kind: 'string', minLength: 1 };
-const NAMES: ValueType = { kind: 'oneOrMany', item: NAME };
-const HEADER: ValueType = { kind: 'string', pattern: HTTP_TOKEN };
-const PATH: ValueType = { kind: 'string', pattern: '^/' };
-/** A store: a Durable Object binding of class `className`, or `"isolate"` (this isolate only). */
-const storeOrIsolate = (className: string): ValueType => ({
-  kind: 'anyOf',
-  of: [
-    { kind: 'const', value: 'isolate' },
-    { kind: 'object', fields: [{ name: 'durableObject', type: NAME, required: true, binding: 'durableObject', className }] },
-  ],
-});
-const CLAIMS: ValueType = { kind: 'map', value: { kind: 'oneOrMany', item: { kind: 'claimValue' } } };
+import { ALGORITHMS, CLAIMS, HEADER, NAME, NAMES, PATH } from './config-description-parts.js';
+import { RULES_SETTINGS } from './stages/route/settings.js';
+import { CORS_SETTINGS } from './stages/cors/settings.js';
+import { ADMIN_SETTINGS } from './stages/admin/settings.js';
+import { ORIGIN_ASSERTION_SETTINGS } from './stages/origin-assertion/settings.js';
+import { DPOP_SETTINGS } from './stages/dpop/settings.js';
+import { REVOCATION_SETTINGS } from './stages/revocation/settings.js';
+import { RESOURCE_SETTINGS } from './stages/resource/settings.js';
+import { PATHS_SETTINGS } from './stages/path/settings.js';
 
 /** The schema's header (the root object itself is described by the entries with no dot). */
 export const ROOT = {
@@ -105,16 +98,7 @@ export const SETTINGS: readonly Setting[] = [
 
   { path: 'publicPaths', type: { kind: 'list', item: PATH }, doc: 'Exact paths, or prefixes ending in one `*` (`/static/*`), in canonical form; no token needed. A path is public only if every reading of it is ([Request paths](#request-paths)).' },
 
-  { path: 'rules', type: { kind: 'list', item: { kind: 'section', def: 'rule', tsName: 'RuleInput', keys: 'RULE_KEYS', doc: 'A route rule: the first whose prefix and methods match decides.' } }, doc: 'Route rules: the **first** whose prefix and methods match decides ([Rules](#rules)).' },
-  { path: 'rules[].pathPrefix', type: PATH, required: true, doc: 'A plain prefix in canonical form (no `*`); one ending in `/` also covers the path without it; letter case ignored by default.' },
-  { path: 'rules[].methods', type: { kind: 'oneOrMany', item: HEADER }, doc: 'Only requests with these methods (default: all).' },
-  { path: 'rules[].auth', type: { kind: 'enum', values: ['required', 'optional', 'none'] }, default: 'required', doc: '`optional`: no token is anonymous; `none`: no check.' },
-  { path: 'rules[].issuers', type: NAMES, doc: 'Only tokens of these configured issuers.' },
-  { path: 'rules[].audience', type: NAMES, doc: 'The token\'s `aud` must hold one of these.' },
-  { path: 'rules[].scopes', type: { kind: 'oneOrMany', item: { kind: 'string', pattern: '^[^\\s"\\\\]+$' } }, doc: 'All required; read from `scope` (space-separated) or `scp`.' },
-  { path: 'rules[].claims', type: CLAIMS, doc: 'A value or a list of accepted values per claim; an array claim matches if it contains one.' },
-  { path: 'rules[].acr', type: { kind: 'oneOrMany', item: { kind: 'string', pattern: '^[!#-\\[\\]-~]+$' } }, doc: 'RFC 9470 step-up: the token\'s `acr` must be one of these, else 401 `insufficient_user_authentication` with `acr_values` ([Protect an MCP server](#protect-an-mcp-server)).' },
-  { path: 'rules[].maxAge', type: { kind: 'integer', min: 0, max: 31_536_000 }, doc: 'RFC 9470 step-up: seconds since the token\'s `auth_time`, else 401 `insufficient_user_authentication` with `max_age`.' },
+  ...RULES_SETTINGS,
 
   {
     path: 'tokenSources',
@@ -134,13 +118,7 @@ export const SETTINGS: readonly Setting[] = [
   { path: 'forwardPayload', type: HEADER, doc: 'A header that carries base64url(JSON) of the verified payload ([Forwarding](#forwarding)); client-sent copies are removed.' },
   { path: 'forwardToken', type: { kind: 'boolean' }, default: true, doc: '`false` drops the token header and cookie from the forwarded request.' },
 
-  { path: 'cors', type: { kind: 'section', def: 'cors', tsName: 'CorsInput', keys: 'CORS_KEYS' }, doc: 'Answer CORS preflights and mark responses for these origins ([CORS](#cors)).' },
-  { path: 'cors.allowOrigins', type: NAMES, required: true, doc: 'Origins allowed to call.' },
-  { path: 'cors.allowMethods', type: { kind: 'oneOrMany', item: HEADER, emptyList: true }, doc: 'Methods a preflight may ask for.' },
-  { path: 'cors.allowHeaders', type: { kind: 'oneOrMany', item: HEADER, emptyList: true }, doc: 'Request headers a preflight may ask for.' },
-  { path: 'cors.exposeHeaders', type: { kind: 'oneOrMany', item: HEADER, emptyList: true }, doc: 'Response headers the browser shows the caller.' },
-  { path: 'cors.maxAge', type: { kind: 'integer', min: 0, max: 86_400 }, default: 600, doc: 'Seconds a preflight answer may be cached.' },
-  { path: 'cors.credentials', type: { kind: 'boolean' }, default: false, doc: 'Allow credentialed requests.' },
+  ...CORS_SETTINGS,
 
   {
     path: 'origin',
@@ -192,71 +170,17 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'Longest a fetched key set is used before the issuer is asked again, whatever Cache-Control says (a response without it is kept this long); a removed key stops verifying, cached verdicts included, within this bound.',
   },
 
-  { path: 'admin', type: { kind: 'section', keys: 'ADMIN_KEYS' }, doc: 'Serves the counters as JSON to requests with `X-Guard-Admin: <secret>`.' },
-  { path: 'admin.path', type: PATH, required: true, doc: 'Where the counters are served (e.g. `/__guard/counters`).' },
-  { path: 'admin.secretBinding', type: NAME, required: true, binding: 'secret', doc: 'Name of the secret (at least 16 characters) a request must send in `X-Guard-Admin`.' },
+  ...ADMIN_SETTINGS,
 
-  {
-    path: 'originAssertion',
-    type: { kind: 'section', tsName: 'OriginAssertionInput', keys: 'ORIGIN_ASSERTION_KEYS', doc: 'The `originAssertion` setting: the guard signs the verified identity for the origin.' },
-    doc: 'A short-lived JWT signed by the guard on every forwarded authenticated request; its public key set is served at `jwksPath`; client-sent copies of the header are always removed.',
-  },
-  { path: 'originAssertion.keyBinding', type: NAME, required: true, binding: 'secret', doc: 'Name of the secret holding the private JWK (JSON).' },
-  { path: 'originAssertion.header', type: { kind: 'string' }, default: 'X-Edgejwt-Assertion', doc: 'The request header that carries it.' },
-  { path: 'originAssertion.alg', type: { kind: 'enum', values: SUPPORTED_ALGORITHMS.filter((a) => !a.startsWith('HS')) }, ts: 'string', default: 'EdDSA', doc: 'An asymmetric algorithm.' },
-  { path: 'originAssertion.ttl', type: { kind: 'integer', min: 1, max: 3600 }, default: 60, doc: 'Seconds it is valid.' },
-  {
-    path: 'originAssertion.claims',
-    type: { kind: 'list', item: { kind: 'string', notIn: ['iss', 'aud', 'exp', 'iat', 'nbf', 'jti'] } },
-    ts: 'readonly string[]',
-    default: ['sub'],
-    doc: 'Claims copied from the verified token.',
-  },
-  { path: 'originAssertion.jwksPath', type: PATH, default: '/.well-known/edgejwt/jwks.json', doc: 'Where the public key set is served.' },
-  { path: 'originAssertion.issuer', type: NAME, doc: 'Its `iss` (default: the guard\'s origin).' },
-  { path: 'originAssertion.audience', type: NAME, doc: 'Its `aud` (default: the configured origin\'s, else the guard\'s own).' },
+  ...ORIGIN_ASSERTION_SETTINGS,
 
-  { path: 'dpop', type: { kind: 'section', tsName: 'DpopInput', keys: 'DPOP_KEYS', doc: 'The `dpop` section: how DPoP proofs are checked.' }, doc: 'DPoP proofs (RFC 9449) for the issuers that set `dpop`; required when one does, refused when none does. Whatever the config, a token whose `cnf` names a key the request did not prove is refused. Browser clients behind `cors`: allow the `DPoP` header, expose `DPoP-Nonce` and `WWW-Authenticate`.' },
-  {
-    path: 'dpop.replay',
-    type: storeOrIsolate('DpopReplayShard'),
-    ts: "'isolate' | { durableObject: string }",
-    required: true,
-    doc: 'Where proof `jti`s are remembered: `{ "durableObject": "DPOP_REPLAY" }` (class `DpopReplayShard`), or `"isolate"` (this isolate only: tests and one-isolate dev; check-config warns). A store that does not answer is a 503, never a pass.',
-  },
-  { path: 'dpop.nonceSecretBinding', type: NAME, binding: 'secret', doc: 'Name of a secret (at least 32 characters) for stateless server nonces: a proof must then carry a recent one (`401 use_dpop_nonce` with `DPoP-Nonce` otherwise).' },
-  {
-    path: 'dpop.algorithms',
-    type: { kind: 'oneOrMany', item: { kind: 'enum', values: SUPPORTED_ALGORITHMS.filter((a) => !a.startsWith('HS')) } },
-    ts: 'OneOrMany<string>',
-    default: ['ES256', 'EdDSA', 'Ed25519', 'RS256', 'PS256'],
-    doc: 'Proof algorithms accepted, asymmetric only.',
-  },
-  { path: 'dpop.maxAgeSeconds', type: { kind: 'integer', min: 1, max: 300 }, default: 60, doc: 'The oldest proof `iat` accepted, seconds.' },
+  ...DPOP_SETTINGS,
 
-  { path: 'revocation', type: { kind: 'section', tsName: 'RevocationInput', keys: 'REVOCATION_KEYS', doc: 'The `revocation` section: the admin endpoint, the list, how fresh each isolate\'s copy is.' }, doc: 'Token revocation ([Revocation](#revocation)): every verified token is checked against the list; 503 when it cannot be known to be current (fail closed).' },
-  { path: 'revocation.path', type: PATH, required: true, doc: 'The admin endpoint (`X-Guard-Admin`): POST `{"jti","exp"}` or `{"iss","sub","issuedBefore","exp"}`, GET lists what is in force; answered before any token check.' },
-  { path: 'revocation.secretBinding', type: NAME, required: true, binding: 'secret', doc: 'Name of the secret (at least 16 characters) a request must send in `X-Guard-Admin`.' },
-  {
-    path: 'revocation.store',
-    type: storeOrIsolate('RevocationList'),
-    ts: "'isolate' | { durableObject: string }",
-    required: true,
-    doc: 'The list: `{ "durableObject": "REVOCATIONS" }` (class `RevocationList`), or `"isolate"` (this isolate only: tests and one-isolate dev; check-config warns).',
-  },
-  { path: 'revocation.refreshMs', type: { kind: 'integer', min: 100, max: 60_000 }, default: 1000, doc: 'An isolate\'s copy older than this is refreshed before it answers: the bound on how long an isolate takes to learn of a revocation.' },
-  { path: 'revocation.timeoutMs', type: { kind: 'integer', min: 10, max: 5000 }, default: 250, doc: 'How long one refresh may wait for the list.' },
-  { path: 'revocation.maxStaleMs', type: { kind: 'integer', min: 1000, max: 600_000 }, default: 10_000, doc: 'With no good refresh for this long every verified request gets 503; at least `refreshMs`.' },
+  ...REVOCATION_SETTINGS,
 
-  { path: 'resource', type: { kind: 'section', tsName: 'ResourceInput', keys: 'RESOURCE_KEYS', doc: 'The `resource` section: this API as an OAuth protected resource (RFC 9728, RFC 8707).' }, doc: 'This API as an OAuth protected resource: its metadata served without a token, `resource_metadata` on every challenge, and its `id` the default audience ([Protect an MCP server](#protect-an-mcp-server)).' },
-  { path: 'resource.id', type: { kind: 'string', format: 'uri' }, required: true, doc: 'The resource identifier (RFC 8707): https (http only on loopback), no query or fragment, written as the URL parser writes it; the metadata is at `/.well-known/oauth-protected-resource` + its path.' },
-  { path: 'resource.scopes', type: { kind: 'oneOrMany', item: { kind: 'string', pattern: '^[!#-\\[\\]-~]+$' } }, doc: 'The scopes this resource understands (`scopes_supported`).' },
-  { path: 'resource.documentation', type: { kind: 'string', format: 'uri' }, doc: 'A page about this API for developers (`resource_documentation`).' },
+  ...RESOURCE_SETTINGS,
 
-  { path: 'paths', type: { kind: 'section', keys: 'PATHS_KEYS' }, doc: 'How request paths are read, matched and forwarded ([Request paths](#request-paths)).' },
-  { path: 'paths.escapedSlashes', type: { kind: 'enum', values: ['reject', 'decode'] }, default: 'reject', doc: '`reject`: 400 for `%2F`/`%5C`; `decode`: read them as `/`.' },
-  { path: 'paths.caseSensitive', type: { kind: 'boolean' }, default: false, doc: '`false`: rules ignore letter case.' },
-  { path: 'paths.forward', type: { kind: 'enum', values: ['canonical', 'received'] }, default: 'canonical', doc: 'The path the origin receives: the canonical one, or as the runtime received it.' },
+  ...PATHS_SETTINGS,
 ];
 
 /** Bindings read by fixed names. */
