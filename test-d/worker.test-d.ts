@@ -9,6 +9,11 @@ export const everyStage: EmbeddedGuard = createGuard(config, { stages: defaultSt
 export const stages: readonly GuardStage[] = [keySets, remoteKeys];
 // @ts-expect-error a stage is one of the exported values, not any object
 export const notAStage: EmbeddedGuard = createGuard(config, { stages: [{ name: 'cors' }] });
+// A stage of one's own: a name and a build that returns the hooks it needs.
+export const mine: GuardStage = { name: 'mine', build: () => ({ answer: (cx, res) => (res.headers.set('x-path', cx.url.pathname), res) }) };
+export const withMine: EmbeddedGuard = createGuard(config, { stages: [...defaultStages, mine] });
+// @ts-expect-error a hook answers with the outcome type, not a bare Response
+export const badHook: GuardStage = { name: 'bad', build: () => ({ request: () => new Response() }) };
 export const handler: WorkerHandler = guard;
 export async function decide(request: Request, ctx: WaitUntil): Promise<string> {
   const auth: AuthResult = await embedded.authenticate(request, {}, ctx);
