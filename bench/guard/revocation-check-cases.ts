@@ -35,10 +35,11 @@ export async function cases(): Promise<{ name: string; fn: () => unknown }[]> {
   const withFull = [revocationStage(full, 'edgejwt')];
   // The chain's identity hooks as the runner calls them, after a stage that decided the identity.
   const guardOf = (stages: AfterVerifyStage[]) => {
-    const hooks: StageHooks[] = [{ request: () => identity }, ...stages.map((c): StageHooks => ({ identity: (x, id) => c(x, id, observe) }))];
-    return new Guard({ counters: new Counters(() => undefined, 1), now: () => 1, log: () => undefined } as never, hooks);
+    const checks = stages.map((c): StageHooks => ({ identity: (x, id) => c(x, id, observe) }));
+    const parts = { counters: new Counters(() => undefined, 1), now: () => 1, log: () => undefined };
+    return new Guard(parts as never, [{ request: () => identity }, ...checks]);
   };
-  const guards = new Map<AfterVerifyStage[], Guard>([[none, guardOf(none)], [withEmpty, guardOf(withEmpty)], [withFull, guardOf(withFull)]]);
+  const guards = new Map<AfterVerifyStage[], Guard>([none, withEmpty, withFull].map((s) => [s, guardOf(s)]));
   const run = (stages: AfterVerifyStage[]) => {
     const out = guards.get(stages)!.decide(cx);
     if (out instanceof Promise || !out.ok) throw new Error('bench: a sync pass was expected');

@@ -33,7 +33,12 @@ export type { AnalyticsLike, GuardDeps, GuardEnv, GuardParts } from './parts.js'
  * @example
  * const parts = await buildParts(parseConfig(env.GUARD_CONFIG), env, {}, stageLookup(defaultStages));
  */
-export async function buildParts(config: GuardConfig, env: GuardEnv, deps: GuardDeps, use: StageUse): Promise<GuardParts> {
+export async function buildParts(
+  config: GuardConfig,
+  env: GuardEnv,
+  deps: GuardDeps,
+  use: StageUse,
+): Promise<GuardParts> {
   const log = deps.log ?? ((line: string) => console.log(line));
   const now = deps.now ?? (() => Date.now());
   const counters = new Counters(log, now(), now);
@@ -51,9 +56,10 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const remote = remoteIssuers
     ? await use<RemoteKeysStage>('remoteKeys', 'issuers (jwksUrl, discovery)').open({ config, fetch: baseFetch, counters, now, log, store: kv?.jwksStore, cacheKey: env.CACHE_KEY })
     : undefined;
-  // Key sets and asymmetric keys are a given part (keySets): a config of HMAC secrets only runs on edgejwt/hmac's policies.
+  // Key sets and asymmetric keys are a given part (keySets): HMAC secrets alone run on edgejwt/hmac's policies.
   const keyIssuer = config.issuers.findIndex((is) => is.source.kind !== 'secret');
-  const keySets = hmacOnly(config) ? undefined : use<KeySetsStage>('keySets', `issuers[${keyIssuer}] (${config.issuers[keyIssuer]!.source.kind})`);
+  const keySetting = `issuers[${keyIssuer}] (${config.issuers[keyIssuer]?.source.kind})`;
+  const keySets = hmacOnly(config) ? undefined : use<KeySetsStage>('keySets', keySetting);
   const identity: unknown[] = [config.clockTolerance];
   const fetched = new Map<string, KeySource>();
   // Each issuer's options as createVerifier takes them: its settings and its key (a secret) or key set.

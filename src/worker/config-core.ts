@@ -8,7 +8,7 @@
 
 import { jwksSection, parseCache, type CacheConfig } from './cache-config.js';
 import type { AdminConfig, parseAdmin } from './stages/admin/admin.js';
-import { ConfigError } from './config-error.js';
+import { ConfigError, stageNotGiven } from './config-error.js';
 import type { CorsConfig, parseCors } from './stages/cors/cors.js';
 import type { DpopConfig, DpopMode, parseDpop } from './stages/dpop/dpop-config.js';
 import type { OriginAssertionConfig, parseOriginAssertion } from './stages/origin-assertion/origin-assertion-config.js';
@@ -24,7 +24,7 @@ import { parseJwksMaxAge } from './jwks-max-age.js';
 import { parseIssuers, usesCloudflareAccess, type IssuerConfig } from './issuers-config.js';
 import type { PathPolicy } from './stages/path/path.js';
 import { parsePaths, parsePublicPaths } from './stages/path/paths-config.js';
-import { parseResource } from '../resource/config.js';
+import type { parseResource } from '../resource/config.js';
 import type { ResourceSettings } from '../resource/metadata.js';
 
 export { ConfigError };
@@ -77,6 +77,7 @@ export interface SectionParsers {
   originAssertion?: typeof parseOriginAssertion;
   dpop?: typeof parseDpop;
   revocation?: typeof parseRevocation;
+  resource?: typeof parseResource;
 }
 
 /**
@@ -97,7 +98,11 @@ export function parseConfigWith(raw: unknown, sections: SectionParsers): GuardCo
   const part = <T>(check: () => T): T => problems.check(check) as T;
   // An optional section is read by its stage's parser; set without one, it is left unread (and refused later).
   const unread = new Set<keyof SectionParsers>();
-  const read = <K extends keyof SectionParsers, T>(key: K, parse: (p: NonNullable<SectionParsers[K]>) => T, set = v[key] !== undefined): T | undefined => {
+  const read = <K extends keyof SectionParsers, T>(
+    key: K,
+    parse: (p: NonNullable<SectionParsers[K]>) => T,
+    set = v[key] !== undefined,
+  ): T | undefined => {
     const p = sections[key];
     if (p !== undefined) return parse(p as NonNullable<SectionParsers[K]>);
     if (set) unread.add(key);
@@ -106,12 +111,18 @@ export function parseConfigWith(raw: unknown, sections: SectionParsers): GuardCo
   // The order below is the order settings are checked in (the first problem is the one the guard names).
   part(() => knownKeys(v, '', TOP_KEYS));
   // Before the issuers: an issuer without its own audience takes resource.id (RFC 8707).
-  const resource = part(() => parseResource(v.resource));
+  // The issuers' default audience depends on it: without its stage, that is the first problem to name.
+  const resource = part(() => {
+    const r = read('resource', (p) => p(v.resource));
+    if (unread.has('resource')) throw stageNotGiven('resource', 'resource');
+    return r;
+  });
   const issuers = problems.check(() => parseIssuers(v.issuers, resource?.id));
   // Checks against the issuers are skipped when those are not known (an issuer with a problem
   // of its own): they would only report that problem again.
   const publicPaths = part(() => parsePublicPaths(v.publicPaths));
-  const rules = part(() => read('rules', (p) => p(v.rules, issuers && new Set(issuers.flatMap((is) => is.issuer))), nonEmpty(v.rules)) ?? []);
+  const issuerNames = issuers && new Set(issuers.flatMap((is) => is.issuer));
+  const rules = part(() => read('rules', (p) => p(v.rules, issuerNames), nonEmpty(v.rules)) ?? []);
   const tokenSources = part(() => parseTokenSources(v.tokenSources, usesCloudflareAccess(v.issuers)));
   const forwarding = problems.check(() => parseForwarding(v));
   const origin = part(() => parseOrigin(v.origin));
@@ -139,7 +150,10 @@ export function parseConfigWith(raw: unknown, sections: SectionParsers): GuardCo
     admin,
     originAssertion: part(() => read('originAssertion', (p) => p(v.originAssertion, forwardHeaders))),
     paths: part(() => parsePaths(v.paths)),
-    dpop: part(() => read('dpop', (p) => p(v.dpop, issuers ?? dpopUsers(v.issuers)), v.dpop !== undefined || dpopUsers(v.issuers).some((is) => is.dpop))),
+    dpop: part(() => {
+      const users = dpopUsers(v.issuers);
+      return read('dpop', (p) => p(v.dpop, issuers ?? users), v.dpop !== undefined || users.some((is) => is.dpop));
+    }),
     revocation: part(() => read('revocation', (p) => p(v.revocation, admin?.path))),
     resource,
     unread,

@@ -20,3 +20,14 @@ export class ConfigError extends Error {
     this.reason = reason;
   }
 }
+
+/**
+ * The error of a guard whose config uses a stage it was not given.
+ *
+ * @example
+ * throw stageNotGiven('cors', 'cors');
+ */
+export function stageNotGiven(setting: string, stage: string): ConfigError {
+  const hint = `import ${stage} from edgejwt/worker and pass it in stages`;
+  return new ConfigError(setting, `needs the ${stage} stage, which this guard was not given (${hint})`);
+}

@@ -9,13 +9,22 @@ import { parseDpop } from './stages/dpop/dpop-config.js';
 import { parseOriginAssertion } from './stages/origin-assertion/origin-assertion-config.js';
 import { parseRevocation } from './stages/revocation/revocation-config.js';
 import { parseRules } from './stages/route/rules.js';
+import { parseResource } from '../resource/config.js';
 
 export * from './config-core.js';
 /** Every setting name parseConfig accepts, per object (generated from ./config-description.ts). */
 export { CONFIG_KEYS } from './config-keys.js';
 
 /** Every optional section's parser. */
-const ALL_SECTIONS: SectionParsers = { admin: parseAdmin, cors: parseCors, rules: parseRules, originAssertion: parseOriginAssertion, dpop: parseDpop, revocation: parseRevocation };
+const ALL_SECTIONS: SectionParsers = {
+  admin: parseAdmin,
+  cors: parseCors,
+  rules: parseRules,
+  originAssertion: parseOriginAssertion,
+  dpop: parseDpop,
+  revocation: parseRevocation,
+  resource: parseResource,
+};
 
 /**
  * Parse and check GUARD_CONFIG, every section; throws a ConfigError naming the first bad setting (a

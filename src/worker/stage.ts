@@ -15,11 +15,12 @@ export type Identity = Extract<AuthOutcome, { ok: true; anonymous: false }>;
  * An identity check that reports through the guard's Observer (DPoP, mTLS, the sender constraint, revocation).
  *
  * @example
- * const revoked: AfterVerifyStage = (cx, id, observe) => (isRevoked(id.payload) ? observe.refuse(cx, res, fields) : undefined);
+ * const revoked: AfterVerifyStage = (cx, id, observe) =>
+ *   isRevoked(id.payload) ? observe.refuse(cx, res, fields) : undefined;
  */
 export type AfterVerifyStage = (cx: RequestContext, identity: Identity, observe: Observer) => Step;
 
-/** A hook's result: undefined continues; an outcome stops the chain (a refusal), passes (anonymous) or is the identity. */
+/** A hook's result: undefined continues; an outcome stops (a refusal), passes (anonymous) or is the identity. */
 export type Step = AuthOutcome | undefined | Promise<AuthOutcome | undefined>;
 
 /**

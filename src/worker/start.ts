@@ -4,8 +4,8 @@
 // (edgejwt/worker) and the default Worker start here.
 
 import { buildParts, type GuardDeps, type GuardEnv } from './build.js';
-import { parseConfigWith } from './config-core.js';
-import { ConfigError } from './config-error.js';
+import { parseConfigWith, type SectionParsers } from './config-core.js';
+import { stageNotGiven } from './config-error.js';
 import { embeddedGuard, rawConfigOf, type EmbeddedGuard, type GuardConfigSource } from './embed.js';
 import { IssuerIndex } from './issuer-index.js';
 import { Guard } from './runner.js';
@@ -34,9 +34,15 @@ export interface GuardOptions extends GuardDeps {
  * const guard = await startGuard(env, { log: (line) => console.log(line) }, undefined, defaultStages);
  * const res = await guard.handle(request, ctx);
  */
-export async function startGuard(env: GuardEnv, deps: GuardDeps = {}, rawConfig: unknown, stages: readonly GuardStage[]): Promise<Guard> {
+export async function startGuard(
+  env: GuardEnv,
+  deps: GuardDeps,
+  rawConfig: unknown,
+  stages: readonly GuardStage[],
+): Promise<Guard> {
   // Each optional section by the parser of the stage that runs it (config-core.ts).
-  const config = parseConfigWith(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig, Object.assign({}, ...stages.map((s) => s.sections)));
+  const sections = Object.assign({}, ...stages.map((s) => s.sections)) as SectionParsers;
+  const config = parseConfigWith(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig, sections);
   const use = stageLookup(stages);
   for (const [name, setting] of neededStages(config, env)) use(name, setting);
   const parts = await buildParts(config, env, deps, use);
@@ -81,7 +87,7 @@ export function stageLookup(stages: readonly GuardStage[]): StageUse {
   for (const s of stages) byName.set(s.name, s);
   return <T extends GuardStage>(name: string, setting: string): T => {
     const s = byName.get(name);
-    if (s === undefined) throw new ConfigError(setting, `needs the ${name} stage, which this guard was not given (import ${name} from edgejwt/worker and pass it in stages)`);
+    if (s === undefined) throw stageNotGiven(setting, name);
     return s as T;
   };
 }

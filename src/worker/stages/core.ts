@@ -18,4 +18,15 @@ import { verify } from './verify/index.js';
  * @example
  * chainOf([]); // coreStages
  */
-export const coreStages: readonly GuardStage[] = [revocationAdmin, observe, path, reservedPaths, route, credentials, verify, claims, senderConstraint, forward];
+export const coreStages: readonly GuardStage[] = [
+  revocationAdmin,
+  observe,
+  path,
+  reservedPaths,
+  route,
+  credentials,
+  verify,
+  claims,
+  senderConstraint,
+  forward,
+];

@@ -1,8 +1,8 @@
 // The guard's chain: every stage, in the order the runner (runner.ts) calls them (each
 // stage's `order` says the same). A guard runs the core stages (core.ts) and those it is
-// given, in this order (start.ts); a stage of your own without an `order` runs after these. Stages without hooks (rules, tokenSources, keySets, remoteKeys,
-// kvTiers, serviceOrigin, forwardPayload) are parts the stage before them reads when the
-// config uses them.
+// given, in this order (start.ts); a stage of your own without an `order` runs after these.
+// Stages without hooks (rules, tokenSources, kvTiers, remoteKeys, keySets, serviceOrigin,
+// forwardPayload) are parts the stage before them reads when the config uses them.
 
 import type { GuardStage } from '../stage.js';
 import { admin } from './admin/index.js';

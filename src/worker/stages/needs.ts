@@ -14,7 +14,10 @@ import { hmacOnly, usesRemoteKeys } from './verify/uses.js';
  * @example
  * neededStages(parseConfig({ ...raw, cors: { allowOrigins: ['https://app.example'] } }), env); // [['cors', 'cors']]
  */
-export function neededStages(config: GuardConfig, env: { readonly [binding: string]: unknown }): [name: string, setting: string][] {
+export function neededStages(
+  config: GuardConfig,
+  env: { readonly [binding: string]: unknown },
+): [name: string, setting: string][] {
   const c = config;
   // A section set but left unread (its stage was not given) needs its stage as much as a parsed one.
   const set = (k: keyof SectionParsers): boolean => c[k] !== undefined || c.unread?.has(k) === true;
@@ -23,13 +26,14 @@ export function neededStages(config: GuardConfig, env: { readonly [binding: stri
   const cacheKey = cacheKeyBytes(env.CACHE_KEY);
   const kvUsed = (c.cache.verifyAlgorithms.size > 0 || (c.cache.jwks && remote)) && cacheKey !== undefined;
   const keyIssuer = c.issuers.findIndex((is) => is.source.kind !== 'secret');
+  const rules = c.rules.length > 0 || c.unread?.has('rules') === true;
   const mtlsIssuer = c.issuers.findIndex((is) => is.mtls !== undefined);
   const steps: [string, string | false | undefined][] = [
     ['kvTiers', kvUsed && 'CACHE_KEY'],
     ['remoteKeys', remote && 'issuers (jwksUrl, discovery)'],
     ['keySets', !hmacOnly(c) && `issuers[${keyIssuer}] (${c.issuers[keyIssuer]?.source.kind})`],
     ['admin', set('admin') && 'admin'],
-    ['resource', c.resource !== undefined && 'resource'],
+    ['resource', set('resource') && 'resource'],
     ['serviceOrigin', typeof c.origin === 'object' && 'origin.service'],
     ['tokenSources', !authorizationOnly(c.tokenSources) && 'tokenSources'],
     ['forwardPayload', c.forwardPayload !== undefined && 'forwardPayload'],
@@ -38,7 +42,7 @@ export function neededStages(config: GuardConfig, env: { readonly [binding: stri
     ['mtls', mtlsIssuer >= 0 && `issuers[${mtlsIssuer}].mtls`],
     ['revocation', set('revocation') && 'revocation'],
     ['cors', set('cors') && 'cors'],
-    ['rules', c.rules.length > 0 || c.unread?.has('rules') === true ? 'rules' : c.publicPaths.length > 0 && 'publicPaths'],
+    ['rules', rules ? 'rules' : c.publicPaths.length > 0 && 'publicPaths'],
   ];
   return steps.filter((s): s is [string, string] => typeof s[1] === 'string');
 }

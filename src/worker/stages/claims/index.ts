@@ -18,7 +18,8 @@ export const claims: GuardStage = {
   order: 120,
   build: (b) => {
     const { config, observe, issuers, parts } = b;
-    const rules = usesRules(config) ? b.use<RulesStage>('rules', config.rules.length > 0 ? 'rules' : 'publicPaths') : undefined;
+    const setting = config.rules.length > 0 ? 'rules' : 'publicPaths';
+    const rules = usesRules(config) ? b.use<RulesStage>('rules', setting) : undefined;
     const scope = { config, observe, issuers, log: parts.log, checkRules: rules?.checkRules, now: parts.now };
     return { identity: (cx, id) => checkClaims(cx, id, scope) };
   },

@@ -57,7 +57,8 @@ export function identityOf(cx: RequestContext, verified: Verified): Identity {
   const header = verified.header;
   const token = cx.token;
   const iss = ownClaim(verified.payload, 'iss') as string;
-  return { ok: true, anonymous: false, payload: verified.payload, header: () => header ?? headerOf(token), issuer: iss, timing };
+  const payload = verified.payload;
+  return { ok: true, anonymous: false, payload, header: () => header ?? headerOf(token), issuer: iss, timing };
 }
 
 /**

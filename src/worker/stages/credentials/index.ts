@@ -18,7 +18,13 @@ export type TokenSourcesStage = GuardStage & TokenReader;
  * @example
  * const guard = createGuard(config, { stages: [tokenSources] });
  */
-export const tokenSources: TokenSourcesStage = { name: 'tokenSources', order: 105, build: () => undefined, findToken, dropToken };
+export const tokenSources: TokenSourcesStage = {
+  name: 'tokenSources',
+  order: 105,
+  build: () => undefined,
+  findToken,
+  dropToken,
+};
 
 /**
  * Where this guard reads and drops the token: Authorization alone, or the tokenSources part (credentials, forward).
@@ -27,7 +33,8 @@ export const tokenSources: TokenSourcesStage = { name: 'tokenSources', order: 10
  * const tokens = tokenReader(b);
  */
 export function tokenReader(b: Pick<StageBuild, 'config' | 'use'>): TokenReader {
-  return authorizationOnly(b.config.tokenSources) ? AUTHORIZATION_TOKEN : b.use<TokenSourcesStage>('tokenSources', 'tokenSources');
+  if (authorizationOnly(b.config.tokenSources)) return AUTHORIZATION_TOKEN;
+  return b.use<TokenSourcesStage>('tokenSources', 'tokenSources');
 }
 
 /**

@@ -20,7 +20,12 @@ export interface ServiceOriginStage extends GuardStage {
  * @example
  * const guard = createGuard(config, { stages: [serviceOrigin] });
  */
-export const serviceOrigin: ServiceOriginStage = { name: 'serviceOrigin', order: 175, build: () => undefined, serviceOrigin: openService };
+export const serviceOrigin: ServiceOriginStage = {
+  name: 'serviceOrigin',
+  order: 175,
+  build: () => undefined,
+  serviceOrigin: openService,
+};
 
 /** @example const s: ForwardPayloadStage = forwardPayload; */
 export interface ForwardPayloadStage extends GuardStage {
@@ -33,7 +38,12 @@ export interface ForwardPayloadStage extends GuardStage {
  * @example
  * const guard = createGuard(config, { stages: [forwardPayload] });
  */
-export const forwardPayload: ForwardPayloadStage = { name: 'forwardPayload', order: 176, build: () => undefined, payloadHeaderValue };
+export const forwardPayload: ForwardPayloadStage = {
+  name: 'forwardPayload',
+  order: 176,
+  build: () => undefined,
+  payloadHeaderValue,
+};
 
 /**
  * The forward stage (always in the chain).
@@ -52,9 +62,18 @@ export const forward: GuardStage = {
         config,
         fetch: parts.fetch,
         tokens: tokenReader(b),
-        service: typeof origin === 'object' ? b.use<ServiceOriginStage>('serviceOrigin', 'origin.service').serviceOrigin(env, origin.service) : undefined,
-        payloadHeader: config.forwardPayload === undefined ? undefined : b.use<ForwardPayloadStage>('forwardPayload', 'forwardPayload').payloadHeaderValue,
-        assertion: config.originAssertion === undefined ? undefined : b.use<OriginAssertionStage>('originAssertion', 'originAssertion').open(b),
+        service:
+          typeof origin === 'object'
+            ? b.use<ServiceOriginStage>('serviceOrigin', 'origin.service').serviceOrigin(env, origin.service)
+            : undefined,
+        payloadHeader:
+          config.forwardPayload === undefined
+            ? undefined
+            : b.use<ForwardPayloadStage>('forwardPayload', 'forwardPayload').payloadHeaderValue,
+        assertion:
+          config.originAssertion === undefined
+            ? undefined
+            : b.use<OriginAssertionStage>('originAssertion', 'originAssertion').open(b),
       },
       b.observe,
     );

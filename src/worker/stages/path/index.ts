@@ -48,7 +48,7 @@ export const reservedPaths: GuardStage = {
   order: 70,
   build: (b) => {
     const c = b.config;
-    const owner = c.admin !== undefined ? 'admin' : c.revocation !== undefined ? 'revocation' : c.resource !== undefined ? 'resource' : undefined;
+    const owner = (['admin', 'revocation', 'resource'] as const).find((k) => c[k] !== undefined);
     if (owner === undefined) return undefined;
     const check = b.use<ReservingStage>(owner, owner).reservedCheck(c);
     if (check === undefined) return undefined;

@@ -5,6 +5,7 @@
 import { answered } from '../../context.js';
 import type { ReservingStage } from '../path/index.js';
 import { reservedCheck } from '../path/reserved-paths.js';
+import { parseResource } from '../../../resource/config.js';
 import { resourceStage } from './resource-stage.js';
 
 /**
@@ -17,6 +18,7 @@ export const resource: ReservingStage = {
   name: 'resource',
   reservedCheck,
   order: 30,
+  sections: { resource: parseResource },
   build: (b) => {
     const { config } = b;
     if (config.resource === undefined) return undefined;

@@ -25,7 +25,10 @@ export const revocation: RevocationStage = {
   order: 160,
   reservedCheck,
   sections: { revocation: parseRevocation },
-  open: (b) => b.once('revocation', () => buildRevocation(b.config.revocation!, b.env, b.parts.now, b.config.realm, b.config)),
+  open: (b) => {
+    const { config, env, parts } = b;
+    return b.once('revocation', () => buildRevocation(config.revocation!, env, parts.now, config.realm, config));
+  },
   build: (b) => {
     if (b.config.revocation === undefined) return undefined;
     const check = revocation.open(b).stage;

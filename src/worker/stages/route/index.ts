@@ -19,7 +19,14 @@ export interface RulesStage extends GuardStage {
  * @example
  * const guard = createGuard(config, { stages: [rules] });
  */
-export const rules: RulesStage = { name: 'rules', order: 95, sections: { rules: parseRules }, build: () => undefined, routeRules, checkRules };
+export const rules: RulesStage = {
+  name: 'rules',
+  order: 95,
+  sections: { rules: parseRules },
+  build: () => undefined,
+  routeRules,
+  checkRules,
+};
 
 /**
  * The route stage (always in the chain).
@@ -32,7 +39,8 @@ export const route: GuardStage = {
   order: 90,
   build: (b) => {
     const { config, observe } = b;
-    const match = usesRules(config) ? b.use<RulesStage>('rules', config.rules.length > 0 ? 'rules' : 'publicPaths').routeRules : undefined;
+    const setting = config.rules.length > 0 ? 'rules' : 'publicPaths';
+    const match = usesRules(config) ? b.use<RulesStage>('rules', setting).routeRules : undefined;
     return { request: (cx) => routeStage(cx, cx.path!, config, observe, match) };
   },
 };

@@ -41,7 +41,12 @@ export const verify: GuardStage = {
           return verifyFailed(cx, e, scope);
         }
         // A verify that did not wait (an L1 hit, HS*/EdDSA in Wasm) goes on without a promise.
-        if (v instanceof Promise) return v.then((done) => identityOf(cx, done), (e: unknown) => verifyFailed(cx, e, scope));
+        if (v instanceof Promise) {
+          return v.then(
+            (done) => identityOf(cx, done),
+            (e: unknown) => verifyFailed(cx, e, scope),
+          );
+        }
         return identityOf(cx, v);
       },
     };
@@ -75,10 +80,13 @@ export interface IssuerKeys {
   fetchedFor: readonly string[];
 }
 
+/** The key-set tiers' writes, handed to waitUntil once a verify settles. */
+type KeySetWrites = { drain(): Promise<void> | undefined };
+
 /** @example const s: RemoteKeysStage = remoteKeys; */
 export interface RemoteKeysStage extends GuardStage {
   /** The guard's fetched key sets (jwksUrl, discovery): each issuer's, every set made, and their tier writes. */
-  open(setup: RemoteKeysSetup): Promise<IssuerKeySets & { sets: RemoteJWKSet[]; writes: { drain(): Promise<void> | undefined } }>;
+  open(setup: RemoteKeysSetup): Promise<IssuerKeySets & { sets: RemoteJWKSet[]; writes: KeySetWrites }>;
 }
 
 /**
