@@ -95,4 +95,18 @@ describe('createGuard given only some stages', () => {
       expect((await guardOf(raw, [given]).fetch(req(t), env, new TestCtx())).status).not.toBe(500);
     }
   });
+
+  it('unread_section_names_its_stage: a section whose stage was not given is never parsed, and the guard refuses naming it', async () => {
+    const t = await token(k.hs);
+    const env = { HS_KEY: b64u(k.hs.secret!) };
+    const raw = { ...HS, cors: { allowOrigins: ['not an origin'] } };
+    let errors = configErrors();
+    expect((await guardOf(raw, []).fetch(req(t), env, new TestCtx())).status).toBe(500);
+    expect([...errors].map((e) => e.setting)).toEqual(['cors']);
+    vi.restoreAllMocks();
+    // Given the stage, its parser reads the section and names the bad member.
+    errors = configErrors();
+    expect((await guardOf(raw, [cors]).fetch(req(t), env, new TestCtx())).status).toBe(500);
+    expect([...errors].map((e) => e.setting)).toEqual(['cors.allowOrigins[0]']);
+  });
 });
