@@ -53,8 +53,8 @@ describe('guard bundles', () => {
 
   // A bundled import() makes esbuild wrap the imported module and every module it imports (the
   // library included) in lazy-init closures that the entry runs at top level: in a fresh isolate
-  // that cost more than evaluating every feature (docs/architecture.md, "Only what the
-  // configuration uses is run"). Only runtime modules (cloudflare:workers) may be imported dynamically.
+  // that cost more than evaluating every feature (docs/decisions/0006-guard-stages-imported-statically.md).
+  // Only runtime modules (cloudflare:workers) may be imported dynamically.
   it('default_entry_has_no_bundled_dynamic_import: the Worker entry and edgejwt/worker have no lazy-init wrappers', async () => {
     for (const entry of ['src/worker/index.ts', 'src/worker/api.ts']) {
       const r = await bundle(`export * from './${entry}';\nexport { default } from './${entry}';`);

@@ -1,5 +1,5 @@
 // The default Worker's stages: every one, imported statically. Measured (issue 23,
-// docs/architecture.md "Only what the configuration uses is evaluated"): workerd compiles
+// docs/decisions/0006-guard-stages-imported-statically.md): workerd compiles
 // every uploaded byte at startup whether or not it is imported, and a bundled `import()`
 // makes esbuild wrap the imported module and its whole dependency closure (the library
 // included) in lazy-init closures that the entry then runs at top level: dearer than
