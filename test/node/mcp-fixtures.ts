@@ -8,10 +8,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { discoverAuthorizationServerMetadata, fetchToken } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { startProvider, type RunningProvider } from './oidc-provider-server.ts';
 
@@ -197,4 +199,40 @@ export async function callEchoTool(url: string, issuer: string, text: string): P
   } finally {
     await client.close();
   }
+}
+
+/**
+ * A token from the SDK's own client_credentials helpers (the AS's metadata, then the token endpoint) for `resource`.
+ *
+ * @example
+ * const token = await sdkToken(op.issuer, 'http://127.0.0.1:8788/mcp');
+ */
+export async function sdkToken(issuer: string, resource: string, client = CLIENT, scope = 'mcp:tools'): Promise<string> {
+  const metadata = await discoverAuthorizationServerMetadata(issuer);
+  const provider = new ClientCredentialsProvider({
+    clientId: client.client_id,
+    clientSecret: client.client_secret,
+    scope,
+    expectedIssuer: issuer,
+  });
+  return (await fetchToken(provider, issuer, { metadata, resource: new URL(resource) })).access_token;
+}
+
+/**
+ * An MCP `initialize` request to `url` with `token`, as the SDK's Streamable HTTP transport sends one.
+ *
+ * @example
+ * const res = await initialize('http://127.0.0.1:8788/mcp', token); // res.status
+ */
+export function initialize(url: string, token: string): Promise<Response> {
+  const params = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } };
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params }),
+  });
 }

@@ -6,14 +6,7 @@
 // the origin. The refusals are the SDK's token helpers' tokens sent as the SDK's transport
 // sends them, and their challenges read with the SDK's own WWW-Authenticate parser.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  discoverAuthorizationServerMetadata,
-  discoverOAuthProtectedResourceMetadata,
-  extractWWWAuthenticateParams,
-  fetchToken,
-} from '@modelcontextprotocol/sdk/client/auth.js';
-import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { createGuard, defaultStages } from '../../src/worker/api.js';
 import { decodeUnverified } from '../../src/index.js';
 import type { RunningProvider } from './oidc-provider-server.js';
@@ -22,6 +15,8 @@ import {
   OTHER_RESOURCE,
   SHORT_CLIENT,
   callEchoTool,
+  initialize as initializeAt,
+  sdkToken as tokenFrom,
   serveFetch,
   startMcpAuthorizationServer,
   startMcpOrigin,
@@ -74,38 +69,8 @@ afterAll(async () => {
   await op?.close();
 });
 
-/** A token from the SDK's own client_credentials helper for `resource`. */
-async function sdkToken(resource: string, client = CLIENT, scope = 'mcp:tools'): Promise<string> {
-  const metadata = await discoverAuthorizationServerMetadata(op.issuer);
-  const provider = new ClientCredentialsProvider({
-    clientId: client.client_id,
-    clientSecret: client.client_secret,
-    scope,
-    expectedIssuer: op.issuer,
-  });
-  const tokens = await fetchToken(provider, op.issuer, { metadata, resource: new URL(resource) });
-  return tokens.access_token;
-}
-
-/** An MCP `initialize` request to `path` as the SDK's transport sends it, with `token`. */
-function initialize(path: string, token: string): Promise<Response> {
-  const body = {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } },
-  };
-  return fetch(`${guard.url}${path}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify(body),
-  });
-}
-
+const sdkToken = (resource: string, client = CLIENT, scope = 'mcp:tools') => tokenFrom(op.issuer, resource, client, scope);
+const initialize = (path: string, token: string) => initializeAt(`${guard.url}${path}`, token);
 const lastLog = () => JSON.parse(logs.at(-1) ?? '{}') as { status?: number; code?: string };
 
 describe('the MCP SDK through the guard (oidc-provider, RFC 9728, RFC 8707, RFC 9470)', () => {
