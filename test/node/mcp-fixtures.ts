@@ -144,9 +144,11 @@ export async function serveFetch(handle: (request: Request, base: string) => Pro
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : (Readable.toWeb(req) as ReadableStream);
       const init = { method: req.method, headers, body, duplex: 'half' } as RequestInit;
       const response = await handle(new Request(`${base}${req.url}`, init), base);
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      if (response.body !== null) for await (const chunk of response.body) res.write(chunk);
-      res.end();
+      const out: Record<string, string> = {};
+      response.headers.forEach((value, name) => (out[name] = value));
+      res.writeHead(response.status, out);
+      if (response.body === null) res.end();
+      else Readable.fromWeb(response.body as never).pipe(res);
     })().catch(() => res.destroy());
   });
   const listening = await listen(server);
