@@ -4,6 +4,7 @@
 // in flight per token, and one deadline covers the whole exchange.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/worker/config.js';
+import { dpopClient, dpopInit, proof } from './dpop-helpers.js';
 import { AUD, CACHE_KEY, ISS, ORIGIN, bearer, demoKeys, makeGuard, mockNet, jwksOf, token, type Keys, type Made, type Net } from './harness.js';
 
 const ENDPOINT = 'https://id.example.com/oauth/introspect';
@@ -35,12 +36,12 @@ function withEndpoint(net: Net, ep: Endpoint): Net {
 
 const active = (extra: Record<string, unknown> = {}) => ({ active: true, iss: ISS, aud: AUD, exp: T0 / 1000 + 3600, scope: 'read', sub: 'alice', ...extra });
 
-async function guardWith(opts: { answer?: Endpoint['answer']; introspection?: Record<string, unknown>; extra?: Record<string, unknown>; env?: Record<string, unknown>; clock?: { t: number } } = {}) {
+async function guardWith(opts: { answer?: Endpoint['answer']; introspection?: Record<string, unknown>; issuer?: Record<string, unknown>; extra?: Record<string, unknown>; env?: Record<string, unknown>; clock?: { t: number } } = {}) {
   const ep: Endpoint = { answer: opts.answer ?? (() => Response.json(active())), calls: [] };
   const clock = opts.clock ?? { t: T0 };
   const introspection = { endpoint: ENDPOINT, clientId: 'guard', secretBinding: 'AS_SECRET', ...opts.introspection };
   const config = {
-    issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: 'https://id.example.com/jwks', introspection }],
+    issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: 'https://id.example.com/jwks', introspection, ...opts.issuer }],
     forwardClaims: { sub: 'X-Auth-Sub' },
     origin: ORIGIN,
     ...opts.extra,
@@ -134,6 +135,36 @@ describe('introspection: well-formed answers are checked as a JWT\'s claims (401
     const { g } = await guardWith({ extra: { rules: [{ pathPrefix: '/admin', scopes: ['admin'] }] } });
     expect((await g.send('/admin', bearer(OPAQUE))).status).toBe(403);
     expect((await g.send('/x', bearer(OPAQUE))).status).toBe(200);
+  });
+});
+
+describe('introspection: the stages after verify run on the answer', () => {
+  it('introspection_dpop_bound_answer_passes_with_a_proof_for_the_opaque_token', async () => {
+    const client = await dpopClient('ES256');
+    const clock = { t: Date.now() };
+    const { g } = await guardWith({
+      clock,
+      answer: () => Response.json(active({ cnf: { jkt: client.jkt } })),
+      issuer: { dpop: 'required' },
+      extra: { dpop: { replay: 'isolate' } },
+      introspection: { cacheMs: 60_000 },
+    });
+    const url = 'https://api.example.com/x';
+    expect((await g.send('/x', dpopInit(OPAQUE, await proof(client, 'GET', url, OPAQUE)))).status).toBe(200);
+    // The proof must hash this token (ath): one made for another token is refused, cached answer or not.
+    expect((await g.send('/x', dpopInit(OPAQUE, await proof(client, 'GET', url, 'another-token')))).status).toBe(401);
+  });
+
+  it('introspection_answer_goes_through_revocation: its jti revoked is 401 revoked, from L1 too', async () => {
+    const revocation = { path: '/__revoke', secretBinding: 'REVOCATION_SECRET', store: 'isolate' };
+    const { g, ep } = await guardWith({ answer: () => Response.json(active({ jti: 'opaque-1' })), extra: { revocation }, env: { REVOCATION_SECRET: 'r'.repeat(32) } });
+    expect((await g.send('/x', bearer(OPAQUE))).status).toBe(200);
+    const body = JSON.stringify({ jti: 'opaque-1', exp: T0 / 1000 + 3600 });
+    const added = await g.send('/__revoke', { method: 'POST', body, headers: { 'x-guard-admin': 'r'.repeat(32) } });
+    expect(added.status).toBe(200);
+    expect((await g.send('/x', bearer(OPAQUE))).status).toBe(401);
+    expect(lastCode(g)).toBe('revoked');
+    expect(ep.calls).toHaveLength(1);
   });
 });
 
