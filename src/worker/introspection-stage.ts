@@ -38,6 +38,8 @@ export interface IntrospectedToken {
 export interface IntrospectionStage {
   /** True for a token that goes to introspection: one that is not a compact JWS or JWE. */
   takes(token: string): boolean;
+  /** Whether this isolate holds a verdict for `token` (then KV is not asked: a retried junk token costs no read). */
+  cached(token: string): boolean;
   /** The checked answer; rejects with an inactive-token error, an IntrospectionError or the claim's JwtError. */
   verify(token: string, nowMs: number): Promise<IntrospectedToken>;
   /** The KV tag an answer got at `nowMs` is sealed under, and when entries under it stop being read (ms). */
@@ -96,6 +98,7 @@ export function introspectionStage(
   const policy = claimPolicy(is, config.clockTolerance);
   return {
     takes: (token) => !looksLikeJwt(token),
+    cached: (token) => introspector.cached(token) !== undefined,
     verify: (token, nowMs) => checked(introspector, token, policy, nowMs, cacheMs),
     // Entries of one bucket of cacheMs share a tag: read only while the clock is in that bucket.
     l2Tag: (nowMs) => {

@@ -88,8 +88,9 @@ export class L2VerifyTiers extends VerifyTiers {
    * so no entry is used longer than cacheMs after the answer it holds; written as the write budget allows.
    */
   protected override async opaque(token: string, ctx: WaitUntil, nowMs: number): Promise<Verified> {
-    const slot = this.parts.introspection!.l2Tag(nowMs);
-    if (slot === undefined) return super.opaque(token, ctx, nowMs);
+    const intro = this.parts.introspection!;
+    const slot = intro.l2Tag(nowMs);
+    if (slot === undefined || intro.cached(token)) return super.opaque(token, ctx, nowMs);
     const hit = await this.#kv.l2.get(token, slot.tag);
     const w = hit === undefined ? undefined : this.window(hit);
     const t = this.parts.now();

@@ -244,6 +244,15 @@ describe('introspection: caching, single flight, deadline', () => {
     expect((await third.g.send('/x', bearer(token))).status).toBe(200);
     expect(third.ep.calls).toHaveLength(1);
   });
+
+  it('introspection_inactive_verdict_in_the_isolate_costs_no_kv_read', async () => {
+    const opts = { answer: () => Response.json({ active: false }), extra: { cache: { verify: 'all' } }, env: { CACHE_KEY } };
+    const { g, ep } = await guardWith(opts);
+    const token = `${OPAQUE}-${crypto.randomUUID()}`;
+    for (let i = 0; i < 3; i++) expect((await g.send('/x', bearer(token))).status).toBe(401);
+    expect(ep.calls).toHaveLength(1);
+    expect(g.guard.counters.get('l2_miss')).toBe(1);
+  });
 });
 
 describe('introspection: configuration', () => {
