@@ -52,7 +52,8 @@ export class Guard {
     // With cache.verify, the kvTiers feature's stage (L1 -> L2 -> library; l2-tier.ts).
     this.tiers = parts.verifyTiers?.(parts, issuers) ?? new VerifyTiers(parts, issuers);
     this.#forwarder = new Forwarder(parts, this.#observe);
-    this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log, checkRules: parts.rules?.checkRules, dpop: parts.dpopAnswers, now: parts.now, introspection: parts.introspection };
+    this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log, checkRules: parts.rules?.checkRules, dpop: parts.dpopAnswers, now: parts.now,
+      introspection: parts.introspection };
   }
 
   async handle(request: Request, ctx: WaitUntil): Promise<Response> {

@@ -164,5 +164,6 @@ function refusal(cx: RequestContext, e: unknown, g: CheckScope): AuthOutcome | u
   observe.count('unavailable');
   // Fixed text only (error.ts): never the token, the secret or the answer's bytes.
   g.log(JSON.stringify({ edgejwt: 'unavailable', code: e.code, message: e.message }));
-  return observe.refuse(cx, withTiming(challengeResponse('unavailable', { realm: '', retryAfter: RETRY_AFTER, description: UNAVAILABLE }), timing), { code: e.code, status: 503 });
+  const res = challengeResponse('unavailable', { realm: '', retryAfter: RETRY_AFTER, description: UNAVAILABLE });
+  return observe.refuse(cx, withTiming(res, timing), { code: e.code, status: 503 });
 }

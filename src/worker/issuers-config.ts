@@ -55,7 +55,9 @@ export function parseIssuers(v: unknown, resourceId?: string): IssuerConfig[] {
   }
   // An opaque token names no issuer: with two endpoints the guard could not tell whom to ask (decision 0003).
   const asking = issuers.flatMap((is, i) => (is.introspection === undefined ? [] : [i]));
-  if (asking.length > 1) throw new ConfigError(`issuers[${asking[1]}].introspection`, `only one issuer may introspect (issuers[${asking[0]}] does)`);
+  if (asking.length > 1) {
+    throw new ConfigError(`issuers[${asking[1]}].introspection`, `only one issuer may introspect (issuers[${asking[0]}] does)`);
+  }
   return issuers;
 }
 
@@ -104,8 +106,11 @@ function parseIssuer(raw: unknown, i: number, resourceId: string | undefined): I
   // RFC 9068 tokens always carry aud, and the library's profile checks it: claims alone cannot stand in.
   if (checks.profile !== undefined && audience.length === 0) throw new ConfigError(`${at}.audience`, 'the at+jwt profile needs audience (claims alone are not enough)');
   const mtls = parseMtlsMode(v.mtls, `${at}.mtls`);
+  const source = keySource(v, at, issuer, algorithms);
+  const dpop = parseIssuerDpop(v.dpop, at);
   const introspection = parseIntrospection(v.introspection, at);
-  return { issuer, audience, claims, algorithms, source: keySource(v, at, issuer, algorithms), ...checks, dpop: parseIssuerDpop(v.dpop, at), ...(mtls === undefined ? {} : { mtls }), ...(introspection === undefined ? {} : { introspection }) };
+  const optional = { ...(mtls === undefined ? {} : { mtls }), ...(introspection === undefined ? {} : { introspection }) };
+  return { issuer, audience, claims, algorithms, source, ...checks, dpop, ...optional };
 }
 
 /** Where the entry's keys come from: exactly one of jwks, jwksUrl, secretBinding or discovery (the default). */
