@@ -34,7 +34,10 @@ beforeAll(async () => {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       revocation: { enabled: true },
-      introspection: { enabled: true, allowedPolicy: (_c: unknown, client: { clientId: string }) => client.clientId === GUARD.client_id },
+      introspection: {
+        enabled: true,
+        allowedPolicy: (_: unknown, c: { clientId: string }) => c.clientId === GUARD.client_id,
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => MCP,
@@ -65,7 +68,8 @@ afterAll(async () => {
 async function accessToken(resource: string, scope: string): Promise<string> {
   const client = { client_id: CLIENT.client_id };
   const auth = oauth.ClientSecretBasic(CLIENT.client_secret);
-  const res = await oauth.clientCredentialsGrantRequest(as, client, auth, new URLSearchParams({ resource, scope }), insecure);
+  const params = new URLSearchParams({ resource, scope });
+  const res = await oauth.clientCredentialsGrantRequest(as, client, auth, params, insecure);
   return (await oauth.processClientCredentialsResponse(as, client, res)).access_token;
 }
 
@@ -78,7 +82,12 @@ function guardWith(opts: { cacheMs?: number; endpoint?: string; secret?: string 
         issuer: op.issuer,
         algorithms: ['RS256'],
         jwksUrl: as.jwks_uri!,
-        introspection: { endpoint: opts.endpoint ?? as.introspection_endpoint!, clientId: GUARD.client_id, secretBinding: 'AS_SECRET', cacheMs: opts.cacheMs ?? 30_000 },
+        introspection: {
+          endpoint: opts.endpoint ?? as.introspection_endpoint!,
+          clientId: GUARD.client_id,
+          secretBinding: 'AS_SECRET',
+          cacheMs: opts.cacheMs ?? 30_000,
+        },
       },
     ],
     resource: { id: MCP },
@@ -88,8 +97,14 @@ function guardWith(opts: { cacheMs?: number; endpoint?: string; secret?: string 
   };
   const guard = createGuard(config as never, { stages: defaultStages, log: (l) => logs.push(l) });
   const env = 'secret' in opts ? { AS_SECRET: opts.secret } : { AS_SECRET: GUARD.client_secret };
-  const send = (token: string, path = '/mcp') => guard.fetch(new Request(`https://mcp.example.com${path}`, { headers: { authorization: `Bearer ${token}` } }), env as never, ctx);
-  const code = (status: number) => (JSON.parse(logs.filter((l) => l.includes(`"status":${status}`)).at(-1) ?? '{}') as { code?: string }).code;
+  const send = (token: string, path = '/mcp') => {
+    const request = new Request(`https://mcp.example.com${path}`, { headers: { authorization: `Bearer ${token}` } });
+    return guard.fetch(request, env as never, ctx);
+  };
+  const code = (status: number) => {
+    const line = logs.filter((l) => l.includes(`"status":${status}`)).at(-1) ?? '{}';
+    return (JSON.parse(line) as { code?: string }).code;
+  };
   return { send, logs, code };
 }
 
@@ -132,7 +147,8 @@ describe('the guard introspects opaque tokens at oidc-provider (RFC 7662)', () =
     const token = await accessToken(MCP, 'tools:read');
     expect((await g.send(token)).status).toBe(200);
     const auth = oauth.ClientSecretBasic(CLIENT.client_secret);
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, { client_id: CLIENT.client_id }, auth, token, insecure));
+    const revoked = await oauth.revocationRequest(as, { client_id: CLIENT.client_id }, auth, token, insecure);
+    await oauth.processRevocationResponse(revoked);
     // Inside cacheMs the cached answer stands (the documented window a revocation takes)...
     expect((await g.send(token)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 550));

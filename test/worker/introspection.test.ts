@@ -5,11 +5,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/worker/config.js';
 import { dpopClient, dpopInit, proof } from './dpop-helpers.js';
-import { AUD, CACHE_KEY, ISS, ORIGIN, bearer, demoKeys, makeGuard, mockNet, jwksOf, token, type Keys, type Made, type Net } from './harness.js';
+import { AUD, CACHE_KEY, ISS, ORIGIN, bearer, demoKeys, makeGuard, mockNet, jwksOf, token } from './harness.js';
+import type { Keys, Made, Net } from './harness.js';
 
 const ENDPOINT = 'https://id.example.com/oauth/introspect';
 const OPAQUE = 'opaque-token-2YotnFZFEjr1zCsicMWpAA';
 const T0 = 1_900_000_000_000;
+/** A key thumbprint no request proves. */
+const JKT = 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs';
 
 let k: Keys;
 beforeAll(async () => {
@@ -34,30 +37,49 @@ function withEndpoint(net: Net, ep: Endpoint): Net {
   return net;
 }
 
-const active = (extra: Record<string, unknown> = {}) => ({ active: true, iss: ISS, aud: AUD, exp: T0 / 1000 + 3600, scope: 'read', sub: 'alice', ...extra });
+const active = (extra: Record<string, unknown> = {}) => {
+  return { active: true, iss: ISS, aud: AUD, exp: T0 / 1000 + 3600, scope: 'read', sub: 'alice', ...extra };
+};
 
-async function guardWith(opts: { answer?: Endpoint['answer']; introspection?: Record<string, unknown>; issuer?: Record<string, unknown>; extra?: Record<string, unknown>; env?: Record<string, unknown>; clock?: { t: number } } = {}) {
+type Json = Record<string, unknown>;
+interface GuardOpts {
+  answer?: Endpoint['answer'];
+  introspection?: Json;
+  issuer?: Json;
+  extra?: Json;
+  env?: Json;
+  clock?: { t: number };
+}
+
+async function guardWith(opts: GuardOpts = {}) {
   const ep: Endpoint = { answer: opts.answer ?? (() => Response.json(active())), calls: [] };
   const clock = opts.clock ?? { t: T0 };
   const introspection = { endpoint: ENDPOINT, clientId: 'guard', secretBinding: 'AS_SECRET', ...opts.introspection };
   const config = {
-    issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: 'https://id.example.com/jwks', introspection, ...opts.issuer }],
+    issuers: [
+      { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: `${ISS}/jwks`, introspection, ...opts.issuer },
+    ],
     forwardClaims: { sub: 'X-Auth-Sub' },
     origin: ORIGIN,
     ...opts.extra,
   };
   const net = withEndpoint(mockNet(jwksOf(k.ed)), ep);
-  const g = await makeGuard(k, { config, net, env: { AS_SECRET: 's3cret', ...opts.env }, deps: { now: () => clock.t } });
+  const env = { AS_SECRET: 's3cret', ...opts.env };
+  const g = await makeGuard(k, { config, net, env, deps: { now: () => clock.t } });
   return { g, ep, clock };
 }
 
 const originCalls = (g: Made): number => g.net.calls.filter((c) => c.url.startsWith(ORIGIN)).length;
-const lastCode = (g: Made): string | undefined => (JSON.parse(g.logs.filter((l) => l.includes('"code"')).at(-1) ?? '{}') as { code?: string }).code;
+const lastCode = (g: Made): string | undefined => {
+  const line = g.logs.filter((l) => l.includes('"code"')).at(-1) ?? '{}';
+  return (JSON.parse(line) as { code?: string }).code;
+};
 
 describe('introspection: the exchange', () => {
   it('introspection_posts_client_secret_basic_to_the_configured_endpoint_only', async () => {
     const { g, ep } = await guardWith();
-    const res = await g.send('/x', { headers: { authorization: `Bearer ${OPAQUE}`, host: 'evil.example', 'x-forwarded-host': 'evil.example' } });
+    const headers = { authorization: `Bearer ${OPAQUE}`, host: 'evil.example', 'x-forwarded-host': 'evil.example' };
+    const res = await g.send('/x', { headers });
     expect(res.status).toBe(200);
     expect(ep.calls).toHaveLength(1);
     expect(ep.calls[0]!.authorization).toBe(`Basic ${btoa('guard:s3cret')}`);
@@ -106,7 +128,8 @@ describe('introspection: answers the guard cannot use are 503, never a pass', ()
 
   it('introspection_endpoint_fault_is_not_remembered: the next request asks again', async () => {
     let up = false;
-    const { g, ep } = await guardWith({ answer: () => (up ? Response.json(active()) : new Response('', { status: 503 })) });
+    const answer = () => (up ? Response.json(active()) : new Response('', { status: 503 }));
+    const { g, ep } = await guardWith({ answer });
     expect((await g.send('/x', bearer(OPAQUE))).status).toBe(503);
     up = true;
     expect((await g.send('/x', bearer(OPAQUE))).status).toBe(200);
@@ -120,7 +143,7 @@ describe('introspection: well-formed answers are checked as a JWT\'s claims (401
     ['expired', active({ exp: T0 / 1000 - 10 }), 'ERR_JWT_EXPIRED'],
     ['not_yet_valid', active({ nbf: T0 / 1000 + 600 }), 'ERR_JWT_NOT_YET_VALID'],
     ['another_audience', active({ aud: 'https://other.example' }), 'ERR_JWT_CLAIM_INVALID'],
-    ['bound_to_a_key_not_proven', active({ cnf: { jkt: 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs' } }), 'unproven_confirmation'],
+    ['bound_to_a_key_not_proven', active({ cnf: { jkt: JKT } }), 'unproven_confirmation'],
   ];
   it.each(cases)('introspection_claims_refused: %s', async (_name, body, code) => {
     const { g } = await guardWith({ answer: () => Response.json(body) });
@@ -157,7 +180,8 @@ describe('introspection: the stages after verify run on the answer', () => {
 
   it('introspection_answer_goes_through_revocation: its jti revoked is 401 revoked, from L1 too', async () => {
     const revocation = { path: '/__revoke', secretBinding: 'REVOCATION_SECRET', store: 'isolate' };
-    const { g, ep } = await guardWith({ answer: () => Response.json(active({ jti: 'opaque-1' })), extra: { revocation }, env: { REVOCATION_SECRET: 'r'.repeat(32) } });
+    const answer = () => Response.json(active({ jti: 'opaque-1' }));
+    const { g, ep } = await guardWith({ answer, extra: { revocation }, env: { REVOCATION_SECRET: 'r'.repeat(32) } });
     expect((await g.send('/x', bearer(OPAQUE))).status).toBe(200);
     const body = JSON.stringify({ jti: 'opaque-1', exp: T0 / 1000 + 3600 });
     const added = await g.send('/__revoke', { method: 'POST', body, headers: { 'x-guard-admin': 'r'.repeat(32) } });
@@ -182,7 +206,8 @@ describe('introspection: caching, single flight, deadline', () => {
   });
 
   it('introspection_active_answer_never_cached_past_exp', async () => {
-    const { g, ep, clock } = await guardWith({ answer: () => Response.json(active({ exp: T0 / 1000 + 5 })), introspection: { cacheMs: 600_000 } });
+    const answer = () => Response.json(active({ exp: T0 / 1000 + 5 }));
+    const { g, ep, clock } = await guardWith({ answer, introspection: { cacheMs: 600_000 } });
     expect((await g.send('/x', bearer(OPAQUE))).status).toBe(200);
     clock.t += 5_000;
     expect((await g.send('/x', bearer(OPAQUE))).status).toBe(401);
@@ -217,7 +242,8 @@ describe('introspection: caching, single flight, deadline', () => {
   });
 
   it('introspection_one_deadline_over_the_answer: a body that never ends is 503 within timeoutMs', async () => {
-    const stalled = () => new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"active":')) }), { status: 200 });
+    const head = new TextEncoder().encode('{"active":');
+    const stalled = () => new Response(new ReadableStream({ start: (c) => c.enqueue(head) }), { status: 200 });
     const { g } = await guardWith({ answer: stalled, introspection: { timeoutMs: 200 } });
     const started = performance.now();
     const res = await g.send('/x', bearer(OPAQUE));
@@ -246,7 +272,8 @@ describe('introspection: caching, single flight, deadline', () => {
   });
 
   it('introspection_inactive_verdict_in_the_isolate_costs_no_kv_read', async () => {
-    const opts = { answer: () => Response.json({ active: false }), extra: { cache: { verify: 'all' } }, env: { CACHE_KEY } };
+    const answer = () => Response.json({ active: false });
+    const opts = { answer, extra: { cache: { verify: 'all' } }, env: { CACHE_KEY } };
     const { g, ep } = await guardWith(opts);
     const token = `${OPAQUE}-${crypto.randomUUID()}`;
     for (let i = 0; i < 3; i++) expect((await g.send('/x', bearer(token))).status).toBe(401);
@@ -256,23 +283,32 @@ describe('introspection: caching, single flight, deadline', () => {
 });
 
 describe('introspection: configuration', () => {
-  const issuer = (name: string, introspection?: Record<string, unknown>) => ({ issuer: name, audience: AUD, algorithms: ['EdDSA'], jwksUrl: `${name}/jwks`, ...(introspection && { introspection }) });
+  const issuer = (name: string, introspection?: Json) => {
+    const jwksUrl = `${name}/jwks`;
+    return { issuer: name, audience: AUD, algorithms: ['EdDSA'], jwksUrl, ...(introspection && { introspection }) };
+  };
   const section = (endpoint: string) => ({ endpoint, clientId: 'guard', secretBinding: 'S' });
 
   it('introspection_at_most_one_issuer: a second is refused naming it', () => {
-    const raw = { issuers: [issuer('https://a.example', section('https://a.example/i')), issuer('https://b.example', section('https://b.example/i'))], origin: ORIGIN };
+    const issuers = [
+      issuer('https://a.example', section('https://a.example/i')),
+      issuer('https://b.example', section('https://b.example/i')),
+    ];
+    const raw = { issuers, origin: ORIGIN };
     expect(() => parseConfig(raw)).toThrow(expect.objectContaining({ setting: 'issuers[1].introspection' }));
   });
 
   it('introspection_endpoint_https_or_loopback_http_only', () => {
     const raw = (endpoint: string) => ({ issuers: [issuer('https://a.example', section(endpoint))], origin: ORIGIN });
-    expect(() => parseConfig(raw('http://as.example/introspect'))).toThrow(expect.objectContaining({ setting: 'issuers[0].introspection.endpoint' }));
+    const setting = 'issuers[0].introspection.endpoint';
+    expect(() => parseConfig(raw('http://as.example/introspect'))).toThrow(expect.objectContaining({ setting }));
     expect(() => parseConfig(raw('http://127.0.0.1:9000/introspect'))).not.toThrow();
   });
 
   it('introspection_secret_missing_fails_closed: the guard does not start, naming the setting', async () => {
     // (createGuard answers each request 500 with this line: test/node/introspection-guard-oidc-provider.test.ts.)
-    await expect(guardWith({ env: { AS_SECRET: undefined } })).rejects.toThrow(/issuers\[0\]\.introspection\.secretBinding: the secret is not set/);
+    const named = /issuers\[0\]\.introspection\.secretBinding: the secret is not set/;
+    await expect(guardWith({ env: { AS_SECRET: undefined } })).rejects.toThrow(named);
     await expect(guardWith({ env: { AS_SECRET: '' } })).rejects.toThrow(/introspection\.secretBinding/);
   });
 });
