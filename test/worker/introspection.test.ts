@@ -3,9 +3,10 @@
 // fail are 401 as a JWT's, the caches (L1, negative, KV) last as documented, one request is
 // in flight per token, and one deadline covers the whole exchange.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createGuard, introspection, keySets, remoteKeys } from '../../src/worker/api.js';
 import { parseConfig } from '../../src/worker/config.js';
 import { dpopClient, dpopInit, proof } from './dpop-helpers.js';
-import { AUD, CACHE_KEY, ISS, ORIGIN, bearer, demoKeys, makeGuard, mockNet, jwksOf, token } from './harness.js';
+import { AUD, CACHE_KEY, ISS, ORIGIN, TestCtx, bearer, demoKeys, makeGuard, mockNet, jwksOf, token } from './harness.js';
 import type { Keys, Made, Net } from './harness.js';
 
 const ENDPOINT = 'https://id.example.com/oauth/introspect';
@@ -303,6 +304,23 @@ describe('introspection: configuration', () => {
     const setting = 'issuers[0].introspection.endpoint';
     expect(() => parseConfig(raw('http://as.example/introspect'))).toThrow(expect.objectContaining({ setting }));
     expect(() => parseConfig(raw('http://127.0.0.1:9000/introspect'))).not.toThrow();
+  });
+
+  it('introspection_stage_not_given_fails_closed: 500 naming the setting; given it, the opaque token passes', async () => {
+    const lines: string[] = [];
+    const endpoint = withEndpoint(mockNet(jwksOf(k.ed)), { answer: () => Response.json(active()), calls: [] });
+    const config = {
+      issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: `${ISS}/jwks`, introspection: section(ENDPOINT) }],
+      origin: ORIGIN,
+    };
+    const env = { S: 'secret' };
+    const request = () => new Request('https://api.example.com/x', bearer(`${OPAQUE}-${crypto.randomUUID()}`));
+    const without = createGuard(config as never, { stages: [keySets, remoteKeys], log: (l) => lines.push(l) });
+    expect((await without.fetch(request(), env, new TestCtx())).status).toBe(500);
+    const setting = (JSON.parse(lines.find((l) => l.includes('config_error'))!) as { setting: string }).setting;
+    expect(setting).toBe('issuers[0].introspection');
+    const given = createGuard(config as never, { stages: [keySets, remoteKeys, introspection], fetch: endpoint.fetch });
+    expect((await given.fetch(request(), env, new TestCtx())).status).toBe(200);
   });
 
   it('introspection_secret_missing_fails_closed: the guard does not start, naming the setting', async () => {
