@@ -6,7 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createGuard, introspection, keySets, remoteKeys } from '../../src/worker/api.js';
 import { parseConfig } from '../../src/worker/config.js';
 import { dpopClient, dpopInit, proof } from './dpop-helpers.js';
-import { AUD, CACHE_KEY, ISS, ORIGIN, TestCtx, bearer, demoKeys, makeGuard, mockNet, jwksOf, token } from './harness.js';
+import {
+  AUD, CACHE_KEY, ISS, ORIGIN, TestCtx, bearer, demoKeys, jwksOf,
+  makeGuard, mockNet, token,
+} from './harness.js';
 import type { Keys, Made, Net } from './harness.js';
 
 const ENDPOINT = 'https://id.example.com/oauth/introspect';
@@ -306,20 +309,22 @@ describe('introspection: configuration', () => {
     expect(() => parseConfig(raw('http://127.0.0.1:9000/introspect'))).not.toThrow();
   });
 
-  it('introspection_stage_not_given_fails_closed: 500 naming the setting; given it, the opaque token passes', async () => {
+  it('introspection_stage_not_given_fails_closed: 500 naming the setting; given it, a token passes', async () => {
     const lines: string[] = [];
     const endpoint = withEndpoint(mockNet(jwksOf(k.ed)), { answer: () => Response.json(active()), calls: [] });
     const config = {
-      issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: `${ISS}/jwks`, introspection: section(ENDPOINT) }],
+      issuers: [{ ...issuer(ISS, section(ENDPOINT)) }],
       origin: ORIGIN,
     };
     const env = { S: 'secret' };
-    const request = () => new Request('https://api.example.com/x', bearer(`${OPAQUE}-${crypto.randomUUID()}`));
+    const token = `${OPAQUE}-${crypto.randomUUID()}`;
+    const request = () => new Request('https://api.example.com/x', bearer(token));
     const without = createGuard(config as never, { stages: [keySets, remoteKeys], log: (l) => lines.push(l) });
     expect((await without.fetch(request(), env, new TestCtx())).status).toBe(500);
     const setting = (JSON.parse(lines.find((l) => l.includes('config_error'))!) as { setting: string }).setting;
     expect(setting).toBe('issuers[0].introspection');
-    const given = createGuard(config as never, { stages: [keySets, remoteKeys, introspection], fetch: endpoint.fetch });
+    const stages = [keySets, remoteKeys, introspection];
+    const given = createGuard(config as never, { stages, fetch: endpoint.fetch });
     expect((await given.fetch(request(), env, new TestCtx())).status).toBe(200);
   });
 
