@@ -22,7 +22,13 @@ import { refuseDeepPayload } from './payload-depth.js';
 import * as answer from './responses.js';
 import type { CheckScope } from './token-checks.js';
 
-/** An active answer, checked: its claims and the clock window (ms) in which a cache may hand them out. */
+/**
+ * An active answer, checked: its claims and the clock window (ms) in which a cache may hand them out.
+ *
+ * @example
+ * const { payload, from, until } = await stage.verify(token, now);
+ * l1.set(token, payload, now, from, until);
+ */
 export interface IntrospectedToken {
   readonly payload: JWTPayload;
   readonly from: number;
@@ -56,8 +62,8 @@ class InactiveToken extends Error {
   }
 }
 
-/** Stable codes of the rejection log (and `rejected:` counters). */
-export const INACTIVE_CODE = 'ERR_INTROSPECTION_INACTIVE';
+/** The stable code of an inactive token in the rejection log (and its `rejected:` counter). */
+const INACTIVE_CODE = 'ERR_INTROSPECTION_INACTIVE';
 
 /** The 503's Retry-After, seconds: the endpoint may be back within a second; no client should ask sooner. */
 const RETRY_AFTER = 1;
@@ -71,7 +77,7 @@ const UNAVAILABLE = 'The authorization server could not be asked about the token
  * const stage = introspectionStage(config, env, fetch, Date.now);
  */
 export function introspectionStage(
-  config: Pick<GuardConfig, 'issuers' | 'clockTolerance' | 'realm' | 'dpop'>,
+  config: Pick<GuardConfig, 'issuers' | 'clockTolerance'>,
   env: { readonly [binding: string]: unknown },
   fetch: typeof globalThis.fetch,
   now: () => number,
