@@ -21,6 +21,7 @@ export { tokenSources } from './features/token-sources.js';
 export { serviceOrigin } from './features/service-origin.js';
 export { forwardPayload } from './features/forward-payload.js';
 export { resource } from './features/resource.js';
+export { introspection } from './features/introspection.js';
 export type { AuthResult, EmbeddedGuard, GuardConfigSource } from './embed.js';
 export type { WaitUntil } from './context.js';
 export type { GuardConfigInput, IssuerInput, RuleInput, CorsInput, OriginAssertionInput } from './config-input.js';

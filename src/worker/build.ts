@@ -157,7 +157,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const tiers = kv?.verifyParts(identity, fetched);
 
   // Each optional stage the config sets, built by its feature in order (features/build-step.ts).
-  const b: FeatureBuild = { config, env, counters, now, log, pieces: { proving: [] } };
+  const b: FeatureBuild = { config, env, counters, now, log, fetch: baseFetch, pieces: { proving: [] } };
   await runBuildSteps(b, features);
   const p = b.pieces;
   // Always on, after the stages that prove keys: a token bound to a key no stage proved is no bearer token (sender-constraint.ts).

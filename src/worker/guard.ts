@@ -12,6 +12,7 @@
 //   route      route.ts          method override refused, public paths, the matching rules
 //   credential credentials.ts    the token from the configured sources
 //   verify     verify-tiers.ts   L1 -> the library; L2 (KV) between them from kvTiers (l2-tier.ts)
+//              introspection-stage  an opaque token introspected instead (RFC 7662), from the introspection feature
 //   checks     token-checks.ts   the issuer's and the rules' claims
 //   after      after-verify.ts   configured stages on the identity (sender constraint, revocation)
 //   forward    forward.ts        identity headers, assertion, the configured origin only
@@ -51,7 +52,8 @@ export class Guard {
     // With cache.verify, the kvTiers feature's stage (L1 -> L2 -> library; l2-tier.ts).
     this.tiers = parts.verifyTiers?.(parts, issuers) ?? new VerifyTiers(parts, issuers);
     this.#forwarder = new Forwarder(parts, this.#observe);
-    this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log, checkRules: parts.rules?.checkRules, dpop: parts.dpopAnswers, now: parts.now };
+    this.#checks = { config: parts.config, observe: this.#observe, issuers, log: parts.log, checkRules: parts.rules?.checkRules, dpop: parts.dpopAnswers, now: parts.now,
+      introspection: parts.introspection };
   }
 
   async handle(request: Request, ctx: WaitUntil): Promise<Response> {

@@ -9,6 +9,7 @@
 import { admin } from './admin.js';
 import { cors } from './cors.js';
 import { dpop } from './dpop.js';
+import { introspection } from './introspection.js';
 import { forwardPayload } from './forward-payload.js';
 import { keySets } from './key-sets.js';
 import { kvTiers } from './kv-tiers.js';
@@ -45,6 +46,7 @@ export const defaultStages: readonly GuardStage[] = [
   serviceOrigin,
   forwardPayload,
   resource,
+  introspection,
 ];
 
 /**

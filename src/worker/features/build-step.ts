@@ -18,6 +18,13 @@ const STEPS: readonly Step[] = [
   ['originAssertion'],
   ['dpop'],
   [
+    'introspection',
+    (c) => {
+      const i = c.issuers.findIndex((is) => is.introspection !== undefined);
+      return i >= 0 && `issuers[${i}].introspection`;
+    },
+  ],
+  [
     'mtls',
     (c) => {
       const i = c.issuers.findIndex((is) => is.mtls !== undefined);

@@ -31,6 +31,7 @@ import type { RemoteKeysSetup } from '../remote-keys.js';
 import type { RemoteJWKSet } from '../../keys/remote.js';
 import type { KeySource } from '../../keys/source.js';
 import type { resourceStage, ResourceStage } from '../resource-stage.js';
+import type { introspectionStage, IntrospectionStage } from '../introspection-stage.js';
 
 // A feature used after the issuers are built brings its own build step (build-step.ts).
 /** The pieces of a guard the optional features build (each undefined when its feature is not used). */
@@ -59,6 +60,8 @@ export interface FeaturePieces {
   reserved?: ReservedCheck;
   /** The resource metadata and `resource_metadata` on challenges, when `resource` is configured. */
   resource?: ResourceStage;
+  /** Opaque tokens introspected (RFC 7662), when an issuer sets `introspection`. */
+  introspection?: IntrospectionStage;
 }
 
 /** What a feature's build step reads, and the pieces it fills in. */
@@ -69,6 +72,8 @@ export interface FeatureBuild {
   counters: Counters;
   now: () => number;
   log: (line: string) => void;
+  /** The guard's fetch (never a request's choice of URL). */
+  fetch: typeof fetch;
   pieces: FeaturePieces;
 }
 
@@ -166,6 +171,12 @@ export interface ResourceFeature extends BuildStep {
   reservedCheck: typeof reservedCheck;
 }
 
+/** @example const f: IntrospectionFeature = introspection; */
+export interface IntrospectionFeature extends BuildStep {
+  readonly name: 'introspection';
+  introspectionStage: typeof introspectionStage;
+}
+
 /** @example const reader: TokenReader = AUTHORIZATION_TOKEN; */
 export interface TokenReader {
   /** Reads the token from every configured source (headers, cookies; src/bearer/token.ts). */
@@ -208,6 +219,7 @@ export interface GuardFeatures {
   serviceOrigin?: ServiceOriginFeature;
   forwardPayload?: ForwardPayloadFeature;
   resource?: ResourceFeature;
+  introspection?: IntrospectionFeature;
 }
 
 export type FeatureName = keyof GuardFeatures;
