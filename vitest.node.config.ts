@@ -23,7 +23,9 @@ export default defineConfig({
     // - test/node: a fresh worker per file (the default): fake timers, servers,
     //   spawned CLIs and module state (the core's lazy loading) assume one.
     projects: [
-      { extends: true, test: { name: 'shared', include: ['test/shared/**/*.test.ts'], isolate: false } },
+      // fileParallelism: false holds that "one worker" on any machine: with more cores Vitest would split
+      // the files over several graphs, in an order that depends on the core count.
+      { extends: true, test: { name: 'shared', include: ['test/shared/**/*.test.ts'], isolate: false, fileParallelism: false } },
       { extends: true, test: { name: 'node', include: ['test/node/**/*.test.ts'] } },
     ],
     // Every case of the large Wycheproof files here; the other runtimes run a sample (test/shared/vector-sample.ts).

@@ -9,6 +9,21 @@ export const ISSUER = 'https://demo-issuer.edgejwt.invalid';
 /** The dev config's second issuer (same key): RFC 9068 access tokens, DPoP required; the only one /dpop/ takes. */
 export const DPOP_ISSUER = 'https://demo-issuer.edgejwt.invalid/dpop';
 export const AUDIENCE = 'edgejwt-demo';
+/** The dev config's third issuer (same key), the only one /mcp takes: no audience of its own, so `resource.id`. */
+export const MCP_ISSUER = 'https://demo-issuer.edgejwt.invalid/mcp';
+
+/** The dev guard's resource identifier (RFC 8707) on `port`: what MCP tokens carry as `aud`. */
+export const mcpResource = (port) => `http://127.0.0.1:${port}/mcp`;
+
+/**
+ * wrangler.toml's [env.dev] GUARD_CONFIG with `resource.id` on `port` (the file says 8787), as JSON text for
+ * `wrangler dev --var GUARD_CONFIG:...`: the metadata and every challenge then name the port the guard runs on.
+ */
+export function devGuardConfig(port) {
+  const toml = readFileSync(fileURLToPath(new URL('../wrangler.toml', import.meta.url)), 'utf8');
+  const config = JSON.parse(/\[env\.dev\.vars\][\s\S]*?GUARD_CONFIG = '''([\s\S]*?)'''/.exec(toml)[1]);
+  return JSON.stringify({ ...config, resource: { ...config.resource, id: mcpResource(port) } });
+}
 
 const keyFile = fileURLToPath(new URL('./demo-issuer.private.jwk.json', import.meta.url));
 

@@ -274,6 +274,12 @@ const SUITES = [
     title: 'nothing injected (key sets, discovery, hono, the guard with bodies; Node, Deno, Bun, workerd, Chromium)',
     body: (s) => reportRun(s, 'no fakes', process.execPath, ['test/no-fakes/run.mjs']),
   },
+  // Prints `[no-fakes mcp] passed=N failed=N`; one `wrangler dev` (the guard Worker), oidc-provider, the MCP SDK.
+  {
+    order: 18,
+    title: 'the MCP SDK through the guard under wrangler dev (oidc-provider, RFC 9728 discovery, a tool call)',
+    body: (s) => reportRun(s, 'no fakes mcp', process.execPath, ['test/no-fakes/mcp.ts']),
+  },
   // The size budgets of the public entries (.size-limit.mjs), over dist/ as built above: one row per
   // budget, and a run that gives no report fails.
   {

@@ -1,6 +1,6 @@
 // Strict Ed25519 verification (RFC 8032 §5.1.7) over key slots.
 //
-// Policy (docs/architecture.md, "Ed25519 policy"):
+// Policy (docs/decisions/0004-ed25519-strict-cofactorless.md):
 // - import: A must decode canonically (y < p; x = 0 with the sign bit set refused,
 //   §5.1.3) and must not be of small order ([8]A != identity); else ERR_KEY.
 // - verify: S < L, else INVALID. k = SHA-512(R || A || M) mod L. We compute

@@ -2,7 +2,7 @@
 // objects on this machine): a revocation written through the admin endpoint's writer and
 // seen by a second isolate's view, a view refresh alone, and one DPoP replay check.
 // Local numbers: no network between the isolate and the object, as when both run in
-// the same Cloudflare location; docs/architecture.md ("Scale, on paper") adds the rest.
+// the same Cloudflare location; docs/decisions/0010 and 0011 add the rest.
 // Run: node bench/guard/do-round-trips.ts   (BENCH_SMOKE=1 for a quick pass; BENCH_ROUNDS=n, 25 by default).
 // Each round is the mean of 40 round trips timed inside the Worker; medians and p25–p75 over rounds.
 import { fileURLToPath } from 'node:url';

@@ -3,17 +3,9 @@
 // http only on loopback); the secret is named by a binding, never written in the config.
 
 import { ConfigError } from '../worker/config-error.js';
+import { INTROSPECTION_KEYS } from '../worker/config-keys.js';
 import { httpUrl, num, section, str } from '../worker/config-values.js';
 import { DEFAULT_CACHE_MS, DEFAULT_TIMEOUT_MS } from './client.js';
-
-/** The settings `issuers[].introspection` accepts. */
-export const INTROSPECTION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
-  'endpoint',
-  'clientId',
-  'secretBinding',
-  'cacheMs',
-  'timeoutMs',
-]);
 
 /** The checked section; the stage reads `env[secretBinding]` and calls createIntrospector with it. */
 export interface IntrospectionSettings {

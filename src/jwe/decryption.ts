@@ -7,7 +7,7 @@ import { createDecryptor, isCompactJwe, type DecryptionOptions } from './decrypt
 import { jweStep, type JweHost, type JwePolicy, type JweStep } from './verify-step.js';
 
 /**
- * What the verify path calls of src/jwe/ (docs/architecture.md, "The JWE path"): the
+ * What the verify path calls of src/jwe/ (docs/decisions/0013-jwe-refusals.md): the
  * JWE step of one verifier, its options checked (ERR_OPTIONS_INVALID naming `decryption.…`).
  *
  * @example

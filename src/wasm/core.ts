@@ -1,7 +1,7 @@
 // The glue between JS and the Wasm core: views into its memory built once,
 // key-slot bookkeeping, and status codes turned into booleans or JwtErrors.
 // Nothing here allocates inside Wasm; bytes go into fixed regions
-// (docs/architecture.md, "The Wasm boundary").
+// (docs/decisions/0002-wasm-core-boundary.md).
 
 import { readText, writeText } from '#platform';
 import type { HashName } from '../algorithms.js';

@@ -18,6 +18,7 @@ export { originAssertion } from './stages/origin-assertion/index.js';
 export { route, rules } from './stages/route/index.js';
 export { credentials, tokenSources } from './stages/credentials/index.js';
 export { verify, kvTiers, remoteKeys, keySets } from './stages/verify/index.js';
+export { introspection } from './stages/introspection/index.js';
 export { claims } from './stages/claims/index.js';
 export { dpop } from './stages/dpop/index.js';
 export { mtls } from './stages/mtls/index.js';

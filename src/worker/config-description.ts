@@ -91,6 +91,16 @@ export const SETTINGS: readonly Setting[] = [
   { path: 'issuers[].secretBinding', type: NAME, binding: 'secret', doc: 'Name of a secret binding holding an HS key (base64url); HS algorithms only.' },
   { path: 'issuers[].discovery', type: { kind: 'const', value: true }, doc: 'OIDC discovery from `<issuer>/.well-known/openid-configuration` (also the default with no key source, see [OIDC discovery](#oidc-discovery)).' },
   {
+    path: 'issuers[].introspection',
+    type: { kind: 'section', tsName: 'IntrospectionInput', keys: 'INTROSPECTION_KEYS', doc: 'An issuer\'s `introspection` section: where its opaque tokens are asked about (RFC 7662).' },
+    doc: 'Opaque (non-JWT) tokens of this issuer are introspected (RFC 7662) and their answer checked as a JWT\'s claims; at most one issuer may set it ([Opaque tokens](#opaque-tokens)).',
+  },
+  { path: 'issuers[].introspection.endpoint', type: { kind: 'string', format: 'uri' }, required: true, doc: 'The introspection endpoint: https (http only on loopback), no fragment; never taken from a request or a discovery document.' },
+  { path: 'issuers[].introspection.clientId', type: NAME, required: true, doc: 'The guard\'s own client id at the authorization server (`client_secret_basic`).' },
+  { path: 'issuers[].introspection.secretBinding', type: NAME, required: true, binding: 'secret', doc: 'Name of the secret holding the guard\'s client secret; not set: the guard does not start.' },
+  { path: 'issuers[].introspection.cacheMs', type: { kind: 'integer', min: 0, max: 3_600_000 }, default: 30_000, doc: 'Longest time an active answer is reused (never past its `exp`): how long a revoked token may still pass; 0: ask every time.' },
+  { path: 'issuers[].introspection.timeoutMs', type: { kind: 'integer', min: 100, max: 30_000 }, default: 3000, doc: 'One deadline over the whole exchange (request and answer); past it: 503.' },
+  {
     path: 'issuers[].cloudflareAccess',
     type: { kind: 'object', fields: [{ name: 'team', type: { kind: 'string', pattern: '^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$' }, required: true }] },
     doc: '[Cloudflare Access](#cloudflare-access): sets issuer, JWKS URL and RS256 from the team name; `audience` is the AUD tag.',

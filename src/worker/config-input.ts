@@ -33,6 +33,8 @@ export interface IssuerInput {
   secretBinding?: string;
   /** OIDC discovery from `<issuer>/.well-known/openid-configuration` (also the default with no key source, see OIDC discovery). */
   discovery?: true;
+  /** Opaque (non-JWT) tokens of this issuer are introspected (RFC 7662) and their answer checked as a JWT's claims; at most one issuer may set it (Opaque tokens). */
+  introspection?: IntrospectionInput;
   /** Cloudflare Access: sets issuer, JWKS URL and RS256 from the team name; `audience` is the AUD tag. */
   cloudflareAccess?: { team: string };
 }
@@ -131,6 +133,20 @@ export interface ResourceInput {
   scopes?: OneOrMany<string>;
   /** A page about this API for developers (`resource_documentation`). */
   documentation?: string;
+}
+
+/** An issuer's `introspection` section: where its opaque tokens are asked about (RFC 7662). */
+export interface IntrospectionInput {
+  /** The introspection endpoint: https (http only on loopback), no fragment; never taken from a request or a discovery document. */
+  endpoint: string;
+  /** The guard's own client id at the authorization server (`client_secret_basic`). */
+  clientId: string;
+  /** Name of the secret holding the guard's client secret; not set: the guard does not start. (names a secret binding) */
+  secretBinding: string;
+  /** Longest time an active answer is reused (never past its `exp`): how long a revoked token may still pass; 0: ask every time. (0..3600000; default 30000) */
+  cacheMs?: number;
+  /** One deadline over the whole exchange (request and answer); past it: 503. (100..30000; default 3000) */
+  timeoutMs?: number;
 }
 
 /**

@@ -5,7 +5,9 @@
 /** The settings of GUARD_CONFIG itself. */
 export const TOP_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'dpop', 'revocation', 'resource', 'paths']);
 /** The settings of `issuers[]`. */
-export const ISSUER_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'profile', 'dpop', 'mtls', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'cloudflareAccess']);
+export const ISSUER_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'profile', 'dpop', 'mtls', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'introspection', 'cloudflareAccess']);
+/** The settings of `issuers[].introspection`. */
+export const INTROSPECTION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['endpoint', 'clientId', 'secretBinding', 'cacheMs', 'timeoutMs']);
 /** The settings of `rules[]`. */
 export const RULE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience', 'scopes', 'claims', 'acr', 'maxAge']);
 /** The settings of `cors`. */
@@ -31,6 +33,7 @@ export const PATHS_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['escaped
 export const CONFIG_KEYS = {
   top: TOP_KEYS,
   issuer: ISSUER_KEYS,
+  'issuers[].introspection': INTROSPECTION_KEYS,
   rule: RULE_KEYS,
   cors: CORS_KEYS,
   cache: CACHE_KEYS,

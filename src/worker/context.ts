@@ -28,6 +28,9 @@ export type AuthOutcome =
   | { ok: true; anonymous: true; payload: undefined; header: undefined; issuer: undefined; timing: undefined }
   | { ok: false; response: Response };
 
+/** A verified, non-anonymous outcome (what the identity hooks look at). */
+export type Identity = Extract<AuthOutcome, { ok: true; anonymous: false }>;
+
 /** The anonymous pass (public path, auth "none", or "optional" without a token). */
 export const ANONYMOUS: AuthOutcome = { ok: true, anonymous: true, payload: undefined, header: undefined, issuer: undefined, timing: undefined };
 

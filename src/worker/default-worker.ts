@@ -1,7 +1,7 @@
 // The one default guard Worker, reading GUARD_CONFIG: the `export default` of both
 // the Worker entry (index.ts, wrangler.toml `main`) and `edgejwt/worker` (api.ts).
 // It is built at module scope from the importable env, so in production the build
-// runs during the client's TLS handshake (docs/architecture.md, "Cold start").
+// runs during the client's TLS handshake (docs/decisions/0007-guard-built-at-module-scope.md).
 
 import type { EmbeddedGuard } from './embed.js';
 import { defaultStages } from './stages/index.js';

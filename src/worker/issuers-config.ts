@@ -10,6 +10,7 @@ import { parseIssuerChecks, type IssuerChecks } from './issuer-checks.js';
 import { parseIssuerDpop, type DpopMode } from './stages/dpop/dpop-config.js';
 import { parseMtlsMode, type MtlsMode } from './stages/mtls/mtls-config.js';
 import { ISSUER_KEYS } from './config-keys.js';
+import { parseIntrospection, type IntrospectionSettings } from '../introspection/config.js';
 
 export type KeySourceConfig =
   | { kind: 'jwks'; jwks: { keys: unknown[] } }
@@ -30,6 +31,8 @@ export interface IssuerConfig extends IssuerChecks {
   dpop?: DpopMode | undefined;
   /** RFC 8705 certificate-bound tokens (mtls-stage.ts); undefined: not checked. */
   mtls?: MtlsMode | undefined;
+  /** RFC 7662: where this issuer's opaque tokens are asked about (stages/introspection/introspection-stage.ts); one issuer at most. */
+  introspection?: IntrospectionSettings | undefined;
 }
 
 
@@ -49,6 +52,11 @@ export function parseIssuers(v: unknown, resourceId?: string): IssuerConfig[] {
       if (seen.has(name)) throw new ConfigError(`issuers[${i}].issuer`, 'listed twice');
       seen.add(name);
     }
+  }
+  // An opaque token names no issuer: with two endpoints the guard could not tell whom to ask (decision 0003).
+  const asking = issuers.flatMap((is, i) => (is.introspection === undefined ? [] : [i]));
+  if (asking.length > 1) {
+    throw new ConfigError(`issuers[${asking[1]}].introspection`, `only one issuer may introspect (issuers[${asking[0]}] does)`);
   }
   return issuers;
 }
@@ -98,7 +106,11 @@ function parseIssuer(raw: unknown, i: number, resourceId: string | undefined): I
   // RFC 9068 tokens always carry aud, and the library's profile checks it: claims alone cannot stand in.
   if (checks.profile !== undefined && audience.length === 0) throw new ConfigError(`${at}.audience`, 'the at+jwt profile needs audience (claims alone are not enough)');
   const mtls = parseMtlsMode(v.mtls, `${at}.mtls`);
-  return { issuer, audience, claims, algorithms, source: keySource(v, at, issuer, algorithms), ...checks, dpop: parseIssuerDpop(v.dpop, at), ...(mtls === undefined ? {} : { mtls }) };
+  const source = keySource(v, at, issuer, algorithms);
+  const dpop = parseIssuerDpop(v.dpop, at);
+  const introspection = parseIntrospection(v.introspection, at);
+  const optional = { ...(mtls === undefined ? {} : { mtls }), ...(introspection === undefined ? {} : { introspection }) };
+  return { issuer, audience, claims, algorithms, source, ...checks, dpop, ...optional };
 }
 
 /** Where the entry's keys come from: exactly one of jwks, jwksUrl, secretBinding or discovery (the default). */

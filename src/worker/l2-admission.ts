@@ -45,16 +45,25 @@ export class WriteAdmission {
       this.#seen.add(token);
       return 'first-sighting';
     }
-    if (nowMs - this.#windowStart >= MINUTE_MS) {
-      this.#windowStart = nowMs;
-      this.#writes = 0;
-    }
-    if (this.#writes >= this.#o.perMinute) {
+    if (!this.budget(nowMs)) {
       // Still a candidate: a later sighting may find budget.
       if (this.#o.mode === 'seen-twice') this.#seen.add(token);
       return 'over-budget';
     }
-    this.#writes++;
     return 'write';
+  }
+
+  /**
+   * One write of this minute's budget, if any is left (true: taken). Introspection answers ask this alone:
+   * each is a round trip to the authorization server, dearer than the write (stages/introspection/introspection-stage.ts).
+   */
+  budget(nowMs: number): boolean {
+    if (nowMs - this.#windowStart >= MINUTE_MS) {
+      this.#windowStart = nowMs;
+      this.#writes = 0;
+    }
+    if (this.#writes >= this.#o.perMinute) return false;
+    this.#writes++;
+    return true;
   }
 }

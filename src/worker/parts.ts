@@ -10,6 +10,7 @@ import type { KVLike } from './kv.js';
 import type { KvVerifyParts } from './kv-parts.js';
 import type { AnalyticsLike } from './stages/observe/observe.js';
 import type { RejectionLog } from './stages/observe/rejection-log.js';
+import type { IntrospectionStage } from './stages/introspection/introspection-stage.js';
 import type { VerifyTiers } from './stages/verify/verify-tiers.js';
 
 /**
@@ -62,6 +63,8 @@ export interface GuardParts extends Partial<KvVerifyParts> {
   remoteSets: RemoteJWKSet[];
   analytics: AnalyticsLike | undefined;
   rejections: RejectionLog;
+  /** `issuers[].introspection`: where opaque tokens go instead of the library (set by the verify stage). */
+  introspection?: IntrospectionStage | undefined;
   /** The verify stage's tiers (L1, L2, the library), once the verify stage is built. */
   tiers?: VerifyTiers;
   fetch: typeof fetch;

@@ -4,12 +4,11 @@
 
 import type { GuardEnv, GuardParts } from './parts.js';
 import type { GuardConfig, SectionParsers } from './config-core.js';
-import type { AuthOutcome, RequestContext } from './context.js';
+import type { AuthOutcome, Identity, RequestContext } from './context.js';
 import type { IssuerIndex } from './issuer-index.js';
 import type { Observer } from './stages/observe/observe.js';
 
-/** A verified, non-anonymous outcome (what the identity hooks look at). */
-export type Identity = Extract<AuthOutcome, { ok: true; anonymous: false }>;
+export type { Identity } from './context.js';
 
 /**
  * An identity check that reports through the guard's Observer (DPoP, mTLS, the sender constraint, revocation).

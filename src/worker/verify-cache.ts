@@ -1,4 +1,4 @@
-// L2: verified claims shared between isolates through KV (docs/architecture.md, "One guard request").
+// L2: verified claims shared between isolates through KV (docs/decisions/0009-verdict-caches-tied-to-their-key.md).
 // Key `v2:<policy id>:<key tag>:<base64url(SHA-256(token))>` (the token never leaves
 // the isolate; the key tag names the key that proved it, key-tags.ts), value sealed under CACHE_KEY, life never past `exp` and never under
 // KV's 60-second minimum. Any fault, timeout or bad entry is a miss.

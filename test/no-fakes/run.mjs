@@ -12,7 +12,6 @@
 //     `wrangler dev`: a valid RS256 token 200, a forged one and none 401.
 // A runtime that reports fewer cases than it was given fails them all.
 // Needs dist/ (`npm run build`). Last line: `[no-fakes] passed=N failed=N`.
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,17 +19,14 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { buildCases, runCases } from './cases.mjs';
 import { startIssuer } from './issuer.mjs';
-import { freePort } from '../../scripts/lib/free-port.mjs';
+import { bin, children, env, root, start, stop, wranglerDev } from './processes.mjs';
 import { ensureNode24 } from '../../scripts/lib/node-24.mjs';
 import { installHint, startHeadlessChromium } from '../runtimes/chromium.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '../..');
 const windows = process.platform === 'win32';
-const bin = (name) => join(root, 'node_modules/.bin', windows ? `${name}.cmd` : name);
 const DEADLINE_MS = 120_000; // every child is stopped by then, whatever it is doing
 const startedAt = Date.now();
-const START_TIMEOUT_MS = 60_000;
 
 if (!existsSync(join(root, 'dist/index.js'))) {
   console.log('dist/ is missing: run `npm run build` first');
@@ -38,65 +34,10 @@ if (!existsSync(join(root, 'dist/index.js'))) {
   process.exit(1);
 }
 
-const env = {
-  ...process.env,
-  // Wrangler needs the Node 22 of the `node` devDependency.
-  PATH: `${join(root, 'node_modules/.bin')}${windows ? ';' : ':'}${process.env.PATH}`,
-  NO_COLOR: '1',
-  WRANGLER_SEND_METRICS: 'false',
-  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-  WRANGLER_HIDE_BANNER: 'true',
-};
-const children = new Set();
-
-/** Starts a command in its own process group; resolves to { code, output } when it ends or is stopped. */
-function start(cmd, args, opts = {}) {
-  const stdio = ['ignore', 'pipe', 'pipe'];
-  const child = spawn(cmd, args, { cwd: root, env, shell: windows, stdio, detached: !windows, ...opts });
-  children.add(child);
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  child.done = new Promise((ok) => {
-    child.on('error', (e) => ok({ code: 1, output: `${output}${cmd}: ${e.message}\n` }));
-    child.on('close', (code) => ok({ code: code ?? 1, output }));
-  });
-  child.output = () => output;
-  return child;
-}
-
-function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    if (windows) child.kill();
-    else process.kill(-child.pid, 'SIGTERM'); // the whole tree: wrangler's workerd too
-  } catch {}
-}
 const deadline = setTimeout(() => {
   console.log(`deadline of ${DEADLINE_MS / 1000}s passed: stopping what still runs`);
   for (const c of children) stop(c);
 }, DEADLINE_MS);
-
-/** `wrangler dev` in `cwd` on a free loopback port, with `vars`; resolves when it answers. */
-async function wranglerDev(cwd, vars) {
-  const port = await freePort();
-  const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
-  const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--log-level', 'warn'];
-  args.push(...varArgs);
-  const child = start(bin('wrangler'), args, { cwd });
-  const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < until && child.exitCode === null && child.signalCode === null) {
-    try {
-      await fetch(`${url}/`, { signal: AbortSignal.timeout(2000) });
-      return { child, url };
-    } catch {
-      await new Promise((r) => setTimeout(r, 300));
-    }
-  }
-  stop(child);
-  throw new Error(`wrangler dev did not answer:\n${child.output().slice(-2000)}`);
-}
 
 /** Runs `body`, which resolves to { passed, failed }; a throw counts as `expected` failures. */
 async function part(name, expected, body) {

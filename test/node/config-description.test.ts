@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bindingSettings, requiredBindings } from '../../src/worker/bindings.js';
 import { CONFIG_KEYS, ConfigError, parseConfig } from '../../src/worker/config.js';
+import { INTROSPECTION_KEYS } from '../../src/worker/config-keys.js';
 import { SETTINGS, type Setting, type ValueType } from '../../src/worker/config-description.js';
 
 type Json = Record<string, unknown>;
@@ -15,7 +16,8 @@ type Json = Record<string, unknown>;
 function fullConfig(): Json {
   return {
     issuers: [
-      { issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks', dpop: 'allowed', mtls: 'allowed' },
+      { issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks', dpop: 'allowed', mtls: 'allowed',
+        introspection: { endpoint: 'https://id.example.com/introspect', clientId: 'guard', secretBinding: 'AS_SECRET' } },
       { issuer: 'https://hs.example.com', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' },
     ],
     rules: [{ pathPrefix: '/admin/', scopes: ['admin'] }],
@@ -98,6 +100,7 @@ describe('the config description (src/worker/config-description.ts)', () => {
       [(c) => c.paths as Json, CONFIG_KEYS.paths],
       [(c) => c.dpop as Json, CONFIG_KEYS.dpop],
       [(c) => c.revocation as Json, CONFIG_KEYS.revocation],
+      [(c) => (c.issuers as { introspection: Json }[])[0]!.introspection, INTROSPECTION_KEYS],
     ];
     fc.assert(
       fc.property(fc.constantFrom(...objects), fc.string({ minLength: 1, maxLength: 12 }), ([objectIn, known], name) => {
@@ -123,7 +126,7 @@ describe('the config description (src/worker/config-description.ts)', () => {
   it('bindings_list_covers_every_binding_setting (originAssertion.keyBinding included)', () => {
     const config = fullConfig();
     const named = bindingSettings();
-    expect(named.map((b) => b.path).sort()).toEqual(['admin.secretBinding', 'dpop.nonceSecretBinding', 'dpop.replay.durableObject', 'issuers[].secretBinding', 'origin.service', 'originAssertion.keyBinding', 'revocation.secretBinding', 'revocation.store.durableObject']);
+    expect(named.map((b) => b.path).sort()).toEqual(['admin.secretBinding', 'dpop.nonceSecretBinding', 'dpop.replay.durableObject', 'issuers[].introspection.secretBinding', 'issuers[].secretBinding', 'origin.service', 'originAssertion.keyBinding', 'revocation.secretBinding', 'revocation.store.durableObject']);
     for (const [i, b] of named.entries()) setAt(config, concrete({ path: b.path } as Setting), `BINDING_${i}`);
     const needed = requiredBindings(parseConfig(config), JSON.stringify(config));
     const all = new Map<string, string>([...needed.secrets, ...needed.services.map((s) => [s.binding, s.setting] as [string, string]), ...needed.durableObjects.map((d) => [d.binding, d.setting] as [string, string])]);

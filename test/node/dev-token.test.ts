@@ -6,13 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { decodeUnverified } from '../../src/decode.js';
 import { checkDpopBinding, jwkThumbprint, verifyDpopProof } from '../../src/index.js';
 import { createGuard, defaultStages } from '../../src/worker/api.js';
+// @ts-expect-error: dev/ is plain JavaScript without types
+import { devGuardConfig } from '../../dev/demo-issuer.mjs';
 
 const script = fileURLToPath(new URL('../../dev/token.mjs', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
 
 describe('npm run token', () => {
   const EVERY_FLAG = ['--sub', '--scope', '--aud', '--iss', '--exp', '--ttl', '--port'];
-  EVERY_FLAG.push('--dpop', '--method', '--url', '--help');
+  EVERY_FLAG.push('--dpop', '--method', '--url', '--mcp', '--help');
 
   it('--help prints every option and exits 0', () => {
     const r = run('--help');
@@ -51,6 +53,7 @@ describe('npm run token', () => {
     expect(run('--url', 'http://127.0.0.1/x').status).toBe(2);
     expect(run('--dpop', '--url', '/dpop/x').status).toBe(2);
     expect(run('--dpop', '--method', 'get').status).toBe(2);
+    expect(run('--dpop', '--mcp').status).toBe(2);
   });
 });
 
@@ -107,5 +110,35 @@ describe('npm run token -- --dpop', () => {
     expect((await guard.fetch(new Request('http://127.0.0.1:8787/hello', { headers: { authorization: `Bearer ${plain}` } }), env as never, ctx)).status).toBe(200);
     const bound = run('--dpop').stdout.trim();
     expect((await guard.fetch(new Request('http://127.0.0.1:8787/hello', { headers: { authorization: `Bearer ${bound}` } }), env as never, ctx)).status).toBe(401);
+  });
+});
+
+describe('npm run token -- --mcp', () => {
+  it('dev_token_mcp_curl_against_dev_config: the printed JSON-RPC curl passes npm run dev\'s config on that port; the metadata names the resource there', async () => {
+    const r = run('--mcp', '--port', '9999');
+    expect(r.status).toBe(0);
+    const token = r.stdout.trim();
+    const { method, url, headers } = parseCurl(r.stderr);
+    expect({ method, url }).toEqual({ method: 'POST', url: 'http://127.0.0.1:9999/mcp' });
+    expect(decodeUnverified(token).payload).toMatchObject({ aud: 'http://127.0.0.1:9999/mcp', scope: 'mcp:tools' });
+    const body = /-d '([^']+)'/.exec(r.stderr)![1]!;
+    // start.mjs hands wrangler this config: wrangler.toml's, the resource id on the port in use.
+    const config: Record<string, unknown> = { ...JSON.parse(devGuardConfig(9999)), cache: undefined, admin: undefined };
+    const dpop = { ...(config.dpop as Record<string, unknown>), replay: 'isolate' };
+    const guard = createGuard({ ...config, dpop } as never, { stages: defaultStages, log: () => undefined });
+    const ctx = { waitUntil: (p: Promise<unknown>) => void p.catch(() => undefined) };
+    const send = (h: Record<string, string>) => guard.fetch(new Request(url, { method, headers: h, body }), {} as never, ctx);
+    const passed = await send(headers);
+    expect(passed.status).toBe(200);
+    expect(await passed.json()).toMatchObject({ method: 'POST', path: '/mcp', headers: { 'x-auth-scope': 'mcp:tools' } });
+    const metadataUrl = 'http://127.0.0.1:9999/.well-known/oauth-protected-resource/mcp';
+    const doc = await (await guard.fetch(new Request(metadataUrl), {} as never, ctx)).json();
+    expect(doc).toMatchObject({ resource: 'http://127.0.0.1:9999/mcp', scopes_supported: ['mcp:tools'] });
+    // No token: 401 pointing to the metadata; the plain demo token and one for port 8787 are not for this resource.
+    const none = await send({ 'content-type': 'application/json' });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toContain(`resource_metadata="${metadataUrl}"`);
+    expect((await send({ authorization: `Bearer ${run().stdout.trim()}` })).status).toBe(401);
+    expect((await send({ authorization: `Bearer ${run('--mcp').stdout.trim()}` })).status).toBe(401);
   });
 });

@@ -44,7 +44,7 @@ describe('guard bundles', () => {
 
   it('guard_bundles_only_given_stages: createGuard given no stages bundles no stage code and no key-set code; given dpop, no mtls or revocation', async () => {
     const none = await bundledFiles(`import { createGuard } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [] });`);
-    for (const f of [...FEATURE_FILES, 'src/keys/from-input.ts', 'src/keys/local.ts', 'src/worker/features/all.ts']) expect(none, f).not.toContain(f);
+    for (const f of [...FEATURE_FILES, 'src/keys/from-input.ts', 'src/keys/local.ts', 'src/worker/stages/index.ts']) expect(none, f).not.toContain(f);
     const dpop = await bundledFiles(`import { createGuard, dpop } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [dpop] });`);
     expect(dpop).toContain('src/worker/stages/dpop/dpop-stage.ts');
     for (const f of ['src/worker/stages/mtls/mtls-stage.ts', 'src/worker/stages/revocation/revocation-stage.ts', 'src/worker/dpop-replay/shard-object.ts']) expect(dpop, f).not.toContain(f);
@@ -60,8 +60,8 @@ describe('guard bundles', () => {
 
   // A bundled import() makes esbuild wrap the imported module and every module it imports (the
   // library included) in lazy-init closures that the entry runs at top level: in a fresh isolate
-  // that cost more than evaluating every feature (docs/architecture.md, "Only what the
-  // configuration uses is run"). Only runtime modules (cloudflare:workers) may be imported dynamically.
+  // that cost more than evaluating every feature (docs/decisions/0006-guard-stages-imported-statically.md).
+  // Only runtime modules (cloudflare:workers) may be imported dynamically.
   it('default_entry_has_no_bundled_dynamic_import: the Worker entry and edgejwt/worker have no lazy-init wrappers', async () => {
     for (const entry of ['src/worker/index.ts', 'src/worker/api.ts']) {
       const r = await bundle(`export * from './${entry}';\nexport { default } from './${entry}';`);

@@ -54,7 +54,7 @@ describe('warm() and its docs agree', () => {
   const texts: [file: string, start: string, end: string][] = [
     ['src/worker/embed.ts', 'Build the guard now, from the module-scope env', 'warm(env: GuardEnv): void;'],
     ['docs/deploy.md', 'The self-test verifies one known', '`warm` never throws'],
-    ['docs/architecture.md', '1. `selfTest()`', '2. The guard is built'],
+    ['docs/decisions/0007-guard-built-at-module-scope.md', '1. `selfTest()`', '2. The guard is built'],
   ];
   for (const [file, start, end] of texts) {
     it(`warm_docs_match_self_test: ${file} says exactly which algorithms the self-test covers`, () => {

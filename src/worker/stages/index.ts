@@ -1,7 +1,7 @@
 // The guard's chain: every stage, in the order the runner (runner.ts) calls them (each
 // stage's `order` says the same). A guard runs the core stages (core.ts) and those it is
 // given, in this order (start.ts); a stage of your own without an `order` runs after these.
-// Stages without hooks (rules, tokenSources, kvTiers, remoteKeys, keySets, serviceOrigin,
+// Stages without hooks (rules, tokenSources, kvTiers, remoteKeys, keySets, introspection, serviceOrigin,
 // forwardPayload) are parts the stage before them reads when the config uses them.
 
 import type { GuardStage } from '../stage.js';
@@ -11,6 +11,7 @@ import { cors } from './cors/index.js';
 import { credentials, tokenSources } from './credentials/index.js';
 import { dpop } from './dpop/index.js';
 import { forward, forwardPayload, serviceOrigin } from './forward/index.js';
+import { introspection } from './introspection/index.js';
 import { mtls } from './mtls/index.js';
 import { observe } from './observe/index.js';
 import { originAssertion } from './origin-assertion/index.js';
@@ -47,6 +48,7 @@ export const defaultStages: readonly GuardStage[] = [
   kvTiers, //           (part) the KV verify cache and key-set copy
   remoteKeys, //        (part) jwksUrl and discovery
   keySets, //           (part) JWK sets and asymmetric keys
+  introspection, //     (part) opaque tokens asked about (RFC 7662)
   claims, //            the issuer's and the rules' claims
   dpop, //              RFC 9449 proofs, replay, nonces
   mtls, //              RFC 8705 certificate-bound tokens

@@ -27,6 +27,7 @@ export function neededStages(
   const kvUsed = (c.cache.verifyAlgorithms.size > 0 || (c.cache.jwks && remote)) && cacheKey !== undefined;
   const keyIssuer = c.issuers.findIndex((is) => is.source.kind !== 'secret');
   const rules = c.rules.length > 0 || c.unread?.has('rules') === true;
+  const introIssuer = c.issuers.findIndex((is) => is.introspection !== undefined);
   const mtlsIssuer = c.issuers.findIndex((is) => is.mtls !== undefined);
   const steps: [string, string | false | undefined][] = [
     ['kvTiers', kvUsed && 'CACHE_KEY'],
@@ -39,6 +40,7 @@ export function neededStages(
     ['forwardPayload', c.forwardPayload !== undefined && 'forwardPayload'],
     ['originAssertion', set('originAssertion') && 'originAssertion'],
     ['dpop', set('dpop') && 'dpop'],
+    ['introspection', introIssuer >= 0 && `issuers[${introIssuer}].introspection`],
     ['mtls', mtlsIssuer >= 0 && `issuers[${mtlsIssuer}].mtls`],
     ['revocation', set('revocation') && 'revocation'],
     ['cors', set('cors') && 'cors'],

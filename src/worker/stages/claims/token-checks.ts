@@ -8,8 +8,7 @@ import { decodeUnverified } from '../../../decode.js';
 import { isJwtError } from '../../../errors.js';
 import { parseHeader, type JoseHeader } from '../../../header.js';
 import type { GuardConfig } from '../../config.js';
-import type { AuthOutcome, RequestContext, Verified } from '../../context.js';
-import type { Identity } from '../../stage.js';
+import type { AuthOutcome, Identity, RequestContext, Verified } from '../../context.js';
 import type { CounterName } from '../../counters.js';
 import type { IssuerIndex } from '../../issuer-index.js';
 import { serverTiming, withTiming, type Observer } from '../observe/observe.js';
@@ -33,6 +32,8 @@ export interface CheckScope {
   dpop?: DpopAnswers | undefined;
   /** The guard's clock (ms), for the rules' step-up age (RFC 9470); default Date.now. */
   now?: (() => number) | undefined;
+  /** The introspection stage's refusals (inactive: 401; endpoint fault: 503), when an issuer sets `introspection`. */
+  introspection?: { failed(cx: RequestContext, e: unknown, g: CheckScope): AuthOutcome | undefined } | undefined;
 }
 
 /**
@@ -103,6 +104,8 @@ export function checkClaims(cx: RequestContext, id: Identity, g: CheckScope): Au
  */
 export function verifyFailed(cx: RequestContext, e: unknown, g: CheckScope): AuthOutcome {
   const { observe, config } = g;
+  const opaque = g.introspection?.failed(cx, e, g);
+  if (opaque !== undefined) return opaque;
   const timing = serverTiming(performance.now() - cx.started, 'fail');
   // Not the token's fault (a bug, the Wasm core, the options): handle/authenticate answer 500.
   if (!isJwtError(e) || serverFault(e.code)) throw e;
@@ -125,9 +128,17 @@ export function verifyFailed(cx: RequestContext, e: unknown, g: CheckScope): Aut
   return observe.refuse(cx, withTiming(res, timing), { code, status: 401, claim: e.claim ?? TIME_CLAIM[e.code], ...seen });
 }
 
+/** An introspected (opaque) token has no JOSE header: its header() is this. */
+const NO_HEADER = Object.freeze({ alg: '' }) as JoseHeader;
+
 /** A verified token's protected header (its parse is cached by src/header.ts; the payload is not read). */
 function headerOf(token: string): JoseHeader {
-  return parseHeader(token, token.indexOf('.')).header;
+  // Only an introspected token has no header to parse (it was never opened).
+  try {
+    return parseHeader(token, token.indexOf('.')).header;
+  } catch {
+    return NO_HEADER;
+  }
 }
 
 /** iss, kid and alg of a token that verified, for the rejection log of a refusal after the verify. */

@@ -1,7 +1,8 @@
 // The verify stage: L1 (this isolate) -> L2 (KV, kvTiers) -> the library (verify-tiers.ts,
 // l2-tier.ts), then the verified token as the request's identity. Its given parts: kvTiers
 // (the KV tiers and their sealer), remoteKeys (fetched key sets, discovery) and keySets (the
-// library's key code, for any issuer that is not an HMAC secret); build.ts reaches them.
+// library's key code, for any issuer that is not an HMAC secret); build.ts reaches them. And
+// introspection (stages/introspection/): opaque tokens asked about instead of opened.
 
 import { createLocalJWKSet } from '../../../keys/local.js';
 import type { RemoteJWKSet } from '../../../keys/remote.js';
@@ -14,6 +15,7 @@ import type { GuardStage, StageBuild } from '../../stage.js';
 import type { Verified } from '../../context.js';
 import { identityOf, verifyFailed } from '../claims/token-checks.js';
 import { dpopAnswersOf } from '../dpop/answers-of.js';
+import type { IntrospectionStageValue } from '../introspection/index.js';
 import { VerifyTiers } from './verify-tiers.js';
 
 /**
@@ -27,10 +29,14 @@ export const verify: GuardStage = {
   order: 110,
   build: (b: StageBuild) => {
     const { parts, issuers, observe, config } = b;
+    // An issuer with `introspection`: opaque tokens go to its endpoint instead of the library.
+    const i = config.issuers.findIndex((is) => is.introspection !== undefined);
+    const intro = i < 0 ? undefined : b.use<IntrospectionStageValue>('introspection', `issuers[${i}].introspection`).open(b);
+    parts.introspection = intro;
     // With cache.verify, the kvTiers part's stage (L1 -> L2 -> library; l2-tier.ts).
     const tiers = parts.verifyTiers?.(parts, issuers) ?? new VerifyTiers(parts, issuers);
     parts.tiers = tiers;
-    const scope = { config, observe, issuers, log: parts.log, dpop: dpopAnswersOf(b) };
+    const scope = { config, observe, issuers, log: parts.log, dpop: dpopAnswersOf(b), introspection: intro };
     return {
       request: (cx) => {
         cx.started = performance.now();

@@ -83,6 +83,31 @@ export class L2VerifyTiers extends VerifyTiers {
     return payload !== undefined && w !== undefined && t >= w.from && t < w.until ? { payload, key: current.key } : undefined;
   }
 
+  /**
+   * An opaque token: its answer read from and sealed in KV under its cacheMs bucket's tag (introspection-stage.ts),
+   * so no entry is used longer than cacheMs after the answer it holds; written as the write budget allows.
+   */
+  protected override async opaque(token: string, ctx: WaitUntil, nowMs: number): Promise<Verified> {
+    const intro = this.parts.introspection!;
+    const slot = intro.l2Tag(nowMs);
+    if (slot === undefined || intro.cached(token)) return super.opaque(token, ctx, nowMs);
+    const hit = await this.#kv.l2.get(token, slot.tag);
+    const w = hit === undefined ? undefined : this.window(hit);
+    const t = this.parts.now();
+    if (hit !== undefined && w !== undefined && t >= w.from && t < Math.min(w.until, slot.until)) {
+      this.parts.counters.inc('l2_hit');
+      this.l1?.set(token, hit, nowMs, w.from, Math.min(w.until, slot.until));
+      return { payload: hit, level: 'l2' };
+    }
+    const v = await super.opaque(token, ctx, nowMs);
+    if (!this.#kv.admission.budget(t)) this.parts.counters.inc('l2_write_over_budget');
+    else {
+      const write = this.#kv.l2.put(token, v.payload, t / 1000, slot.tag);
+      if (write !== undefined) ctx.waitUntil(write);
+    }
+    return v;
+  }
+
   /** Hand a verified payload to KV if the admission policy and the write budget say so. */
   #write(token: string, payload: JWTPayload, ctx: WaitUntil, proof: KeyEntry | undefined): void {
     const tag = this.#kv.keyTags.of(payload.iss as string, proof);

@@ -12,6 +12,7 @@ import type { GuardConfig } from '../../config.js';
 import type { Verified, WaitUntil } from '../../context.js';
 import type { Counters } from '../../counters.js';
 import type { IssuerIndex } from '../../issuer-index.js';
+import type { IntrospectionStage } from '../introspection/introspection-stage.js';
 import { refuseDeepPayload } from './payload-depth.js';
 
 /** Where verify leaves the token it opened, for the rejection log of a token that then fails. */
@@ -32,6 +33,8 @@ export interface TierParts {
   now: () => number;
   /** The KV copy of key sets: its writes are handed to waitUntil once a verify settles. */
   jwksStore: { drain(): Promise<void> | undefined } | undefined;
+  /** `issuers[].introspection`: where opaque tokens go instead of the library (introspection-stage.ts). */
+  introspection?: IntrospectionStage | undefined;
 }
 
 /**
@@ -81,6 +84,8 @@ export class VerifyTiers {
       counters.inc('l1_hit');
       return { payload: hit, level: 'l1' };
     }
+    // An opaque token is asked about at its authorization server, never opened (introspection-stage.ts).
+    if (this.parts.introspection?.takes(token) === true) return this.opaque(token, ctx, nowMs);
     // The verify's first steps (split, header, the one parse of the payload); verifyOpened
     // carries on from them. A token that fails here throws what verify would.
     const opened = verifier.open(token);
@@ -111,6 +116,14 @@ export class VerifyTiers {
     }
     this.#drainKeyWrites(ctx);
     return this.#verified(token, r, nowMs, opened.proof);
+  }
+
+  /** An opaque token's checked answer; L1 keeps it no longer than min(exp, cacheMs) from now. */
+  protected async opaque(token: string, _ctx: WaitUntil, nowMs: number): Promise<Verified> {
+    const { payload, from, until } = await this.parts.introspection!.verify(token, nowMs);
+    this.parts.counters.inc('verified');
+    this.l1?.set(token, payload, nowMs, from, until);
+    return { payload, level: 'verify' };
   }
 
   #drainKeyWrites(ctx: WaitUntil): void {

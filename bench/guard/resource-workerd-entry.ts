@@ -1,0 +1,69 @@
+// Cases run inside workerd (bench/guard/resource-workerd.ts): issue 36's resource stage per
+// warm request, on an HS256 guard with `resource` set, L1 on (every timed token check is an L1
+// hit, so what differs between cases is the stage's own work), a stub origin:
+// - the RFC 9728 metadata answer (GET of the well-known path through guard.handle);
+// - the decision on an L1 hit under a rule with acr + maxAge and under the same rule without
+//   them: the difference is the RFC 9470 step-up check per request;
+// - an MCP tools/call POST (a JSON-RPC body) through guard.handle with an L1 hit;
+// - a 401 (no token) with and without `resource`: the resource_metadata edit of the challenge.
+import { checkStepUp } from '../../src/resource/step-up.ts';
+import { startGuard } from '../../src/worker/start.ts';
+import { defaultStages } from '../../src/worker/stages/index.ts';
+import type { WorkerCase } from '../lib/workerd.ts';
+
+const enc = new TextEncoder();
+const b64u = (bytes: Uint8Array) => {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+const ISS = 'https://issuer.bench.invalid';
+const ID = 'https://mcp.bench.invalid/mcp';
+const RULES = [
+  { pathPrefix: '/mcp/step', scopes: ['mcp:tools'], acr: ['urn:bench:mfa'], maxAge: 600 },
+  { pathPrefix: '/mcp', scopes: ['mcp:tools'] },
+];
+const CALL = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
+
+export default async function setup(): Promise<WorkerCase[]> {
+  const ctx = { waitUntil() {} };
+  const stub = () => Promise.resolve(new Response('ok'));
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  const now = Math.floor(Date.now() / 1000);
+  const claims = { iss: ISS, aud: ID, sub: 'agent-1', scope: 'mcp:tools', acr: 'urn:bench:mfa', auth_time: now - 10 };
+  const input = `${b64u(enc.encode(JSON.stringify({ alg: 'HS256', typ: 'JWT' })))}.${b64u(enc.encode(JSON.stringify({ ...claims, iat: now, exp: now + 3600 })))}`;
+  const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const token = `${input}.${b64u(new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(input))))}`;
+  const issuers = [{ issuer: ISS, algorithms: ['HS256'], secretBinding: 'HS_KEY' }];
+  const config = { issuers, rules: RULES, origin: 'https://origin.bench.invalid', cache: { verify: false } };
+  const env = { HS_KEY: b64u(secret), GUARD_CONFIG: { ...config, resource: { id: ID, scopes: ['mcp:tools'] } } };
+  // The same guard without `resource`: the issuer then names the audience itself.
+  const plainConfig = { ...config, issuers: [{ ...issuers[0], audience: ID }] };
+  const deps = { fetch: stub, log: () => undefined };
+  const guard = await startGuard(env as never, deps, undefined, defaultStages);
+  const plain = await startGuard({ ...env, GUARD_CONFIG: plainConfig } as never, deps, undefined, defaultStages);
+  const base = 'https://mcp.bench.invalid';
+  const auth = { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream' };
+  const get = (g: typeof guard, path: string, headers: Record<string, string> = {}) => g.handle(new Request(base + path, { headers }), ctx);
+  const post = () => new Request(`${base}/mcp`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: CALL });
+  // Every case is checked once (and the L1 filled) before it is timed.
+  const expect = async (res: Response | Promise<Response>, status: number, what: string) => {
+    const r = await res;
+    if (r.status !== status) throw new Error(`${what}: ${r.status}, expected ${status}`);
+  };
+  await expect(get(guard, '/.well-known/oauth-protected-resource/mcp'), 200, 'metadata');
+  for (const path of ['/mcp/step', '/mcp']) if (!(await guard.authenticate(new Request(base + path, { headers: auth }), ctx)).ok) throw new Error(path);
+  await expect(guard.handle(post(), ctx), 200, 'tools/call');
+  await expect(get(guard, '/mcp'), 401, '401 with resource');
+  await expect(get(plain, '/mcp'), 401, '401 without resource');
+  const drained = async (res: Promise<Response>) => void (await (await res).arrayBuffer());
+  return [
+    { name: 'metadata GET through guard.handle', fn: () => drained(get(guard, '/.well-known/oauth-protected-resource/mcp')), async: true },
+    { name: 'authenticate (L1 hit), rule with acr + maxAge', fn: () => guard.authenticate(new Request(`${base}/mcp/step`, { headers: auth }), ctx), async: true },
+    { name: 'authenticate (L1 hit), rule with scopes only', fn: () => guard.authenticate(new Request(`${base}/mcp`, { headers: auth }), ctx), async: true },
+    { name: 'MCP tools/call POST through guard.handle (L1 hit, stub origin)', fn: () => drained(guard.handle(post(), ctx)), async: true },
+    { name: '401 through guard.handle, resource set', fn: () => drained(get(guard, '/mcp')), async: true },
+    { name: '401 through guard.handle, no resource', fn: () => drained(get(plain, '/mcp')), async: true },
+    { name: 'part checkStepUp alone', fn: () => checkStepUp(claims, { acr: ['urn:bench:mfa'], maxAge: 600 }, now, 0) },
+  ];
+}
