@@ -38,7 +38,7 @@ export interface DpopStageParts {
  * The stage for a guard whose config has `dpop`.
  *
  * @example
- * afterVerify.push(dpopStage({ config, store: isolateDpopReplayStore(), nonces: undefined, now: Date.now, log: console.log }));
+ * const check = dpopStage({ config, store: isolateDpopReplayStore(), nonces: undefined, now: Date.now, log: console.log });
  */
 export function dpopStage(parts: DpopStageParts): AfterVerifyStage {
   const { config } = parts;
@@ -134,7 +134,7 @@ let isolateWindow: ReplayWindow | undefined;
  * The stage with its replay store and nonces from the Worker's environment (ConfigError naming the setting when a binding is missing).
  *
  * @example
- * afterVerify.push(await dpopStageFromEnv({ ...config, dpop: config.dpop }, env, { now, log }));
+ * const check = await dpopStageFromEnv({ ...config, dpop: config.dpop }, env, { now, log });
  */
 export async function dpopStageFromEnv(
   config: DpopStageParts['config'],

@@ -16,7 +16,7 @@ import * as answer from '../../responses.js';
  * DPoP challenge to the refusal of a DPoP-bound token.
  *
  * @example
- * afterVerify.push(senderConstraintStage(config.realm, config.dpop?.algorithms, dpop?.answers));
+ * const check = senderConstraintStage(config.realm, config.dpop?.algorithms, dpop?.answers);
  */
 export function senderConstraintStage(realm: string, dpopAlgorithms: readonly string[] | undefined, dpop?: DpopAnswers): AfterVerifyStage {
   return (cx, id, observe) => {
