@@ -31,7 +31,7 @@ export interface IssuerConfig extends IssuerChecks {
   dpop?: DpopMode | undefined;
   /** RFC 8705 certificate-bound tokens (mtls-stage.ts); undefined: not checked. */
   mtls?: MtlsMode | undefined;
-  /** RFC 7662: where this issuer's opaque tokens are asked about (stages/introspection/introspection-stage.ts); one issuer at most. */
+  /** RFC 7662: where this issuer's opaque tokens are asked about (stages/introspection/); one issuer at most. */
   introspection?: IntrospectionSettings | undefined;
 }
 

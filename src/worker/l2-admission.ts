@@ -55,7 +55,7 @@ export class WriteAdmission {
 
   /**
    * One write of this minute's budget, if any is left (true: taken). Introspection answers ask this alone:
-   * each is a round trip to the authorization server, dearer than the write (stages/introspection/introspection-stage.ts).
+   * each is a round trip to the authorization server, dearer than the write (stages/introspection/).
    */
   budget(nowMs: number): boolean {
     if (nowMs - this.#windowStart >= MINUTE_MS) {

@@ -27,8 +27,8 @@ export interface GuardOptions extends GuardDeps {
 }
 
 /**
- * Build a guard from the environment (throws ConfigError on a bad configuration); `rawConfig` replaces GUARD_CONFIG.
- * For code that keeps the Guard itself (tests, benches); `stages` defaults to every stage.
+ * Build a guard from the environment with the stages it is given (throws ConfigError on a bad configuration);
+ * `rawConfig` replaces GUARD_CONFIG. For code that keeps the Guard itself (tests, benches).
  *
  * @example
  * const guard = await startGuard(env, { log: (line) => console.log(line) }, undefined, defaultStages);

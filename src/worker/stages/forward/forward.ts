@@ -30,7 +30,7 @@ interface Outgoing {
  * What the forward reads: the config, the network, and the parts its settings need.
  *
  * @example
- * const p: ForwardParts = { config, fetch, tokens, service: undefined, payloadHeader: undefined, assertion: undefined };
+ * const p: ForwardParts = { config, fetch, tokens, service, payloadHeader: undefined, assertion: undefined };
  */
 export interface ForwardParts {
   config: GuardConfig;

@@ -53,6 +53,9 @@ export function routeStage(cx: RequestContext, canonical: { readings: readonly s
  * @example
  * usesRules({ rules: [], publicPaths: ['/health'] }); // true
  */
-export function usesRules(config: { readonly rules: readonly unknown[]; readonly publicPaths: readonly unknown[] }): boolean {
+export function usesRules(config: {
+  readonly rules: readonly unknown[];
+  readonly publicPaths: readonly unknown[];
+}): boolean {
   return config.rules.length > 0 || config.publicPaths.length > 0;
 }

@@ -31,7 +31,8 @@ export const verify: GuardStage = {
     const { parts, issuers, observe, config } = b;
     // An issuer with `introspection`: opaque tokens go to its endpoint instead of the library.
     const i = config.issuers.findIndex((is) => is.introspection !== undefined);
-    const intro = i < 0 ? undefined : b.use<IntrospectionStageValue>('introspection', `issuers[${i}].introspection`).open(b);
+    const setting = `issuers[${i}].introspection`;
+    const intro = i < 0 ? undefined : b.use<IntrospectionStageValue>('introspection', setting).open(b);
     parts.introspection = intro;
     // With cache.verify, the kvTiers part's stage (L1 -> L2 -> library; l2-tier.ts).
     const tiers = parts.verifyTiers?.(parts, issuers) ?? new VerifyTiers(parts, issuers);
