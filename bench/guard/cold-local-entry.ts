@@ -37,7 +37,7 @@ guard.warm(warmEnv);
 
 export default {
   // The module-scope env (counted) stands for the request's: the same bindings, so the warmed guard serves.
-  async fetch(request: Request, _env: Env, ctx: ExecutionContext): Promise<Response> {
+  async fetch(request: Request, _env: Env, ctx: Parameters<typeof guard.fetch>[2]): Promise<Response> {
     const res = await guard.fetch(request, warmEnv, ctx);
     const out = new Response(res.body, res);
     out.headers.set('x-bench-kv-reads', String(kvReads));

@@ -15,6 +15,35 @@ const SETTLE_MS = 25;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Read `tiers` nearest first, all under `deadline`, until one answers what `enough` takes. Returns each
+ * tier's answer in order (undefined: a miss, an error, a malformed value); it stops at the deadline, so
+ * the tiers past it are absent. A cache, never a dependency: a tier that throws is a miss, the next is read.
+ *
+ * @example
+ * const seen = await readNearestFirst([colo, kv], new Deadline(500), (t) => t.getDocument(url), () => true);
+ */
+export async function readNearestFirst<T, V>(
+  tiers: readonly T[],
+  deadline: Deadline,
+  get: (tier: T) => V | undefined | Promise<V | undefined>,
+  enough: (value: V) => boolean,
+): Promise<(V | undefined)[]> {
+  const seen: (V | undefined)[] = [];
+  for (const tier of tiers) {
+    if (deadline.passed) break;
+    let value: V | undefined;
+    try {
+      value = await deadline.race(Promise.resolve().then(() => get(tier)));
+    } catch {
+      if (deadline.passed) break;
+    }
+    seen.push(value);
+    if (value !== undefined && enough(value)) break;
+  }
+  return seen;
+}
+
 export interface TierSettings {
   url: string;
   /** Past freshness, how long an entry is still worth keeping (staleDuration), ms. */
@@ -47,20 +76,10 @@ export class StoreTiers {
 
   /** The first fresh entry nearest first, else the newest stale one; undefined when no tier answers in time. */
   async read(deadline: Deadline): Promise<StoredJWKS | undefined> {
-    const seen: (StoredJWKS | undefined)[] = [];
+    const get = async (s: JWKSStore) => storedEntry(await s.get(this.#s.url));
+    const seen = await readNearestFirst(this.#stores, deadline, get, (e) => this.#s.now() < e.freshUntil);
     let best: StoredJWKS | undefined;
-    for (const store of this.#stores) {
-      if (deadline.passed) break;
-      let entry: StoredJWKS | undefined;
-      try {
-        entry = storedEntry(await deadline.race(Promise.resolve().then(() => store.get(this.#s.url))));
-      } catch {
-        break;
-      }
-      seen.push(entry);
-      if (entry !== undefined && (best === undefined || entry.fetchedAt > best.fetchedAt)) best = entry;
-      if (entry !== undefined && this.#s.now() < entry.freshUntil) break;
-    }
+    for (const e of seen) if (e !== undefined && (best === undefined || e.fetchedAt > best.fetchedAt)) best = e;
     const found = best;
     if (found !== undefined) {
       // Copy it where it was missing or older, so the next isolate finds it nearer.

@@ -104,6 +104,18 @@ describe('store tiers', () => {
     expect(idp.calls).toBe(1);
   });
 
+  it('tier_that_throws_is_a_miss_and_the_farther_tier_still_serves', async () => {
+    const a = await keyWithKid('a');
+    const idp = issuer([a.jwk]);
+    const broken: JWKSStore = { get: () => Promise.reject(new Error('cache down')), put: () => undefined };
+    const kv = kvLike();
+    kv.data.set(URL_, JSON.stringify({ jwks: { keys: [a.jwk] }, fetchedAt: Date.now(), freshUntil: Date.now() + 600_000 }));
+    const set = createRemoteJWKSet(URL_, { fetch: idp.fn, store: [broken, kv] });
+    expect(await codeOf(async () => verifierOf(set).verify(await mint(a, claims(), { kid: 'a' })))).toBe('OK');
+    expect(kv.reads).toBe(1);
+    expect(idp.calls).toBe(0);
+  });
+
   it('a write that never settles delays no verify', async () => {
     const a = await keyWithKid('a');
     const idp = issuer([a.jwk]);
