@@ -107,6 +107,19 @@ const wranglerEnv = {
 };
 
 interface Isolate { child: ChildProcess; port: number }
+// Every wrangler dev still running (each in its own process group): taken down on any exit.
+const live = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of live) {
+    try {
+      process.kill(-c.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  rmSync(work, { recursive: true, force: true });
+});
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => process.exit(130));
 
 // A new wrangler dev process: returns once it prints "Ready on" (no request reaches the Worker before ours).
 async function startIsolate(configFile: string, persist: string): Promise<Isolate> {
@@ -115,8 +128,9 @@ async function startIsolate(configFile: string, persist: string): Promise<Isolat
     '--port', String(port), '--inspector-port', String(inspector), '--persist-to', persist,
     '--show-interactive-dev-session=false', '--log-level', 'info'];
   const child = spawn(process.execPath, args, { cwd: work, env: wranglerEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  live.add(child);
   let out = '';
-  await new Promise<void>((resolve, reject) => {
+  const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`wrangler dev not ready in 120 s:\n${out}`)), 120_000);
     const look = (chunk: Buffer) => {
       out += chunk.toString();
@@ -129,10 +143,17 @@ async function startIsolate(configFile: string, persist: string): Promise<Isolat
     child.stderr!.on('data', look);
     child.once('exit', (code) => reject(new Error(`wrangler dev exited (${code}):\n${out}`)));
   });
+  try {
+    await ready;
+  } catch (e) {
+    await stopIsolate({ child, port });
+    throw e;
+  }
   return { child, port };
 }
 
 async function stopIsolate({ child }: Isolate): Promise<void> {
+  live.delete(child);
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   try {
@@ -292,4 +313,3 @@ console.log('```');
 if (sprayResult) console.log('\nkid spray:', JSON.stringify(sprayResult));
 if (outage) console.log('\noutage:', JSON.stringify(outage));
 console.log(`wrote ${writeResults('cold-local', { env, delayMs: DELAY_MS, rounds: ROUNDS, summary, firsts, spray: sprayResult, outage })}`);
-rmSync(work, { recursive: true, force: true });
