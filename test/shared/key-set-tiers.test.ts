@@ -124,6 +124,23 @@ describe('store tiers', () => {
     expect(await codeOf(async () => verifierOf(set).verify(await mint(a, claims(), { kid: 'a' })))).toBe('OK');
   });
 
+  it('claim_note_write_that_never_settles_delays_no_fetch', async () => {
+    const a = await keyWithKid('a');
+    const idp = issuer([a.jwk]);
+    // A tier that keeps attempts but never finishes writing one: the claimant must not wait for it.
+    const stuck: JWKSStore = {
+      get: () => undefined,
+      put: () => undefined,
+      getAttempt: () => undefined,
+      putAttempt: () => new Promise(() => undefined),
+    };
+    const set = createRemoteJWKSet(URL_, { fetch: idp.fn, store: stuck, storeTimeoutDuration: 3000 });
+    const started = Date.now();
+    expect(await codeOf(async () => verifierOf(set).verify(await mint(a, claims(), { kid: 'a' })))).toBe('OK');
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(idp.calls).toBe(1);
+  });
+
   // The regression: a store entry used to be trusted for cacheMinAge from the moment it
   // was read, whatever its age, so a key the issuer had dropped kept verifying through KV
   // long past the max age. Each tier now carries the set's fetch time and freshness.
