@@ -127,7 +127,8 @@ async function startIsolate(configFile: string, persist: string): Promise<Isolat
   const args = [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '-c', configFile, '--ip', '127.0.0.1',
     '--port', String(port), '--inspector-port', String(inspector), '--persist-to', persist,
     '--show-interactive-dev-session=false', '--log-level', 'info'];
-  const child = spawn(process.execPath, args, { cwd: work, env: wranglerEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
+  const child = spawn(process.execPath, args, { cwd: work, env: wranglerEnv, stdio, detached: true });
   live.add(child);
   let out = '';
   const ready = new Promise<void>((resolve, reject) => {
@@ -197,8 +198,10 @@ async function firstRequest(configFile: string, persist: string, t = token('k1')
 }
 
 const env = environment(['jose']);
-env.wrangler = (JSON.parse(readFileSync(join(root, 'node_modules/wrangler/package.json'), 'utf8')) as { version: string }).version;
-env.workerd = (JSON.parse(readFileSync(join(root, 'node_modules/workerd/package.json'), 'utf8')) as { version: string }).version;
+const rootVersion = (name: string) =>
+  (JSON.parse(readFileSync(join(root, `node_modules/${name}/package.json`), 'utf8')) as { version: string }).version;
+env.wrangler = rootVersion('wrangler');
+env.workerd = rootVersion('workerd');
 env.providerDelayMs = String(DELAY_MS);
 printEnvironment(env);
 
@@ -237,7 +240,8 @@ async function spray(configFile: string, state: string): Promise<Record<string, 
     isolates++;
     try {
       for (let i = 0; i < SPRAY_BURST; i += 10) {
-        const batch = Array.from({ length: Math.min(10, SPRAY_BURST - i) }, () => request(iso.port, token(randomUUID())));
+        const n = Math.min(10, SPRAY_BURST - i);
+        const batch = Array.from({ length: n }, () => request(iso.port, token(randomUUID())));
         for (const r of await Promise.all(batch)) {
           requests++;
           if (r.status !== 200) refused++;
@@ -250,7 +254,8 @@ async function spray(configFile: string, state: string): Promise<Record<string, 
   const windows = Math.ceil((Date.now() - start) / COOLDOWN_MS);
   const perWindow = Array.from({ length: windows }, (_, w) =>
     fetchesAt.slice(from).filter((t) => Math.floor((t - start) / COOLDOWN_MS) === w).length);
-  return { seconds: (Date.now() - start) / 1000, isolates, requests, refused, fetches: fetchesAt.length - from, perWindow };
+  const fetches = fetchesAt.length - from;
+  return { seconds: (Date.now() - start) / 1000, isolates, requests, refused, fetches, perWindow };
 }
 let sprayResult: Record<string, unknown> | undefined;
 let outage: Record<string, unknown> | undefined;
@@ -278,7 +283,8 @@ try {
     const edge: First[] = [];
     for (let i = 0; i < OUTAGE_ISOLATES; i++) edge.push(await firstRequest(cfg, persist));
     const jose: First[] = [];
-    for (let i = 0; i < Math.min(2, OUTAGE_ISOLATES); i++) jose.push(await firstRequest(joseCfg, join(work, 'jose-state')));
+    const joseState = join(work, 'jose-state');
+    for (let i = 0; i < Math.min(2, OUTAGE_ISOLATES); i++) jose.push(await firstRequest(joseCfg, joseState));
     down = false;
     outage = { fill, edgejwt: edge, jose };
   }
@@ -292,7 +298,8 @@ const summary = KINDS.map((k) => {
   const xs = firsts[k]!;
   const ms = xs.map((x) => x.ms);
   return {
-    kind: k, n: xs.length, p50: q(ms, 0.5), p25: q(ms, 0.25), p75: q(ms, 0.75), min: Math.min(...ms), max: Math.max(...ms),
+    kind: k, n: xs.length, p50: q(ms, 0.5), p25: q(ms, 0.25), p75: q(ms, 0.75),
+    min: Math.min(...ms), max: Math.max(...ms),
     statuses: [...new Set(xs.map((x) => x.status))].join('/'),
     fetchesPerIsolate: xs.map((x) => x.fetches).join(' '),
     kvReadsPerIsolate: xs.map((x) => x.kvReads ?? '-').join(' '),
@@ -303,13 +310,17 @@ console.log('| kind | n | p50 | p25–p75 | min–max | status | provider fetche
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 const f = (x: number) => x.toFixed(1);
 for (const s of summary) {
-  console.log(`| ${s.kind} | ${s.n} | ${f(s.p50)} | ${f(s.p25)}–${f(s.p75)} | ${f(s.min)}–${f(s.max)} | ${s.statuses} | ${s.fetchesPerIsolate} | ${s.kvReadsPerIsolate} |`);
+  const spread = `${f(s.p25)}–${f(s.p75)} | ${f(s.min)}–${f(s.max)}`;
+  const counts = `${s.statuses} | ${s.fetchesPerIsolate} | ${s.kvReadsPerIsolate}`;
+  console.log(`| ${s.kind} | ${s.n} | ${f(s.p50)} | ${spread} | ${counts} |`);
 }
 // An ASCII chart of the medians (docs/speed.md quotes it).
 const top = Math.max(...summary.map((s) => s.p50));
 console.log('\n```');
-for (const s of summary) console.log(`${s.kind.padEnd(24)} ${'█'.repeat(Math.max(1, Math.round((40 * s.p50) / top)))} ${f(s.p50)} ms`);
+const bar = (ms: number) => '█'.repeat(Math.max(1, Math.round((40 * ms) / top)));
+for (const s of summary) console.log(`${s.kind.padEnd(24)} ${bar(s.p50)} ${f(s.p50)} ms`);
 console.log('```');
 if (sprayResult) console.log('\nkid spray:', JSON.stringify(sprayResult));
 if (outage) console.log('\noutage:', JSON.stringify(outage));
-console.log(`wrote ${writeResults('cold-local', { env, delayMs: DELAY_MS, rounds: ROUNDS, summary, firsts, spray: sprayResult, outage })}`);
+const results = { env, delayMs: DELAY_MS, rounds: ROUNDS, summary, firsts, spray: sprayResult, outage };
+console.log(`wrote ${writeResults('cold-local', results)}`);
