@@ -10,7 +10,8 @@
 // nothing warm) and a jose guard (createRemoteJWKSet; memory only, so always cold).
 // Then a kid spray (fresh isolates one after another, random kids) counting provider
 // fetches per cooldown, and a provider outage inside staleDuration.
-// Run: npm run bench:cold-local (BENCH_ROUNDS, BENCH_DELAY_MS, BENCH_SPRAY_S; BENCH_SMOKE=1: seconds)
+// Run: npm run bench:cold-local (BENCH_ROUNDS, BENCH_DELAY_MS, BENCH_SPRAY_S, BENCH_OUTAGE_ISOLATES;
+// BENCH_SMOKE=1: seconds)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 100);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (smoke ? 1 : 9));
 const SPRAY_S = Number(process.env.BENCH_SPRAY_S ?? (smoke ? 0 : 75));
 const SPRAY_BURST = smoke ? 10 : 40;
-const OUTAGE_ISOLATES = smoke ? 0 : 4;
+const OUTAGE_ISOLATES = Number(process.env.BENCH_OUTAGE_ISOLATES ?? (smoke ? 0 : 4));
 const COOLDOWN_MS = 30_000; // the guard's default jwks.cooldownMs and jose's default cooldownDuration
 const ISSUER = 'https://cold-local.invalid';
 const AUDIENCE = 'api';
