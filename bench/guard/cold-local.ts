@@ -8,10 +8,11 @@
 // it caused, and the JWKS_CACHE KV reads it made (counted in the Worker,
 // cold-local-entry.ts). Peers: the edgejwt guard (colo tier warm, KV warm only,
 // nothing warm) and a jose guard (createRemoteJWKSet; memory only, so always cold).
-// Then a kid spray (fresh isolates one after another, random kids) counting provider
-// fetches per cooldown, and a provider outage inside staleDuration.
-// Run: npm run bench:cold-local (BENCH_ROUNDS, BENCH_DELAY_MS, BENCH_SPRAY_S, BENCH_OUTAGE_ISOLATES;
-// BENCH_SMOKE=1: seconds)
+// Then a kid spray (fresh isolates one after another, random kids) counting provider fetches per
+// cooldown; isolates at once (one wrangler dev, five Workers: a burst with nothing warm, then a kid
+// spray); and a provider outage inside staleDuration.
+// Run: npm run bench:cold-local (BENCH_ROUNDS, BENCH_DELAY_MS, BENCH_SPRAY_S, BENCH_TOGETHER,
+// BENCH_OUTAGE_ISOLATES; BENCH_SMOKE=1: seconds)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 100);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (smoke ? 1 : 9));
 const SPRAY_S = Number(process.env.BENCH_SPRAY_S ?? (smoke ? 0 : 75));
 const SPRAY_BURST = smoke ? 10 : 40;
+const TOGETHER = Number(process.env.BENCH_TOGETHER ?? (smoke ? 0 : 5));
 const OUTAGE_ISOLATES = Number(process.env.BENCH_OUTAGE_ISOLATES ?? (smoke ? 0 : 4));
 const COOLDOWN_MS = 30_000; // the guard's default jwks.cooldownMs and jose's default cooldownDuration
 const ISSUER = 'https://cold-local.invalid';
@@ -73,7 +75,7 @@ const jwksUrl = `http://127.0.0.1:${(provider.address() as { port: number }).por
 
 // One wrangler config per Worker: the edgejwt guard (default stages, Cache API tier with CACHE_KEY, KV copy)
 // and the jose guard of the isolate bench. `maxAgeMs` shortens freshness for the outage phase.
-function config(peer: 'edgejwt' | 'jose', maxAgeMs?: number): string {
+function config(peer: 'edgejwt' | 'jose', maxAgeMs?: number, index = ''): string {
   const main = peer === 'edgejwt' ? 'bench/guard/cold-local-entry.ts' : 'bench/guard/isolate/jose-guard.ts';
   const guard = {
     issuers: [{ issuer: ISSUER, audience: AUDIENCE, algorithms: ['RS256'], jwksUrl }],
@@ -81,9 +83,9 @@ function config(peer: 'edgejwt' | 'jose', maxAgeMs?: number): string {
     cache: { jwks: true },
     ...(maxAgeMs === undefined ? {} : { jwks: { maxAgeMs } }),
   };
-  const file = join(work, `${peer}${maxAgeMs ?? ''}.toml`);
+  const file = join(work, `${peer}${maxAgeMs ?? ''}${index}.toml`);
   const abs = (p: string) => JSON.stringify(join(root, p));
-  writeFileSync(file, `name = "cold-local-${peer}"
+  writeFileSync(file, `name = "cold-local-${peer}${index}"
 main = ${abs(main)}
 compatibility_date = "2026-11-01"
 send_metrics = false
@@ -123,9 +125,10 @@ process.on('exit', () => {
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => process.exit(130));
 
 // A new wrangler dev process: returns once it prints "Ready on" (no request reaches the Worker before ours).
-async function startIsolate(configFile: string, persist: string): Promise<Isolate> {
+async function startIsolate(configFile: string | string[], persist: string): Promise<Isolate> {
   const [port, inspector] = [await freePort(), await freePort()];
-  const args = [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '-c', configFile, '--ip', '127.0.0.1',
+  const configs = (Array.isArray(configFile) ? configFile : [configFile]).flatMap((c) => ['-c', c]);
+  const args = [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', ...configs, '--ip', '127.0.0.1',
     '--port', String(port), '--inspector-port', String(inspector), '--persist-to', persist,
     '--show-interactive-dev-session=false', '--log-level', 'info'];
   const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
@@ -176,9 +179,9 @@ async function stopIsolate({ child }: Isolate): Promise<void> {
 
 interface First { status: number; ms: number; fetches: number; kvReads: number | undefined }
 
-async function request(port: number, t: string): Promise<{ status: number; ms: number; kvReads?: number }> {
+async function request(port: number, t: string, to = 0): Promise<{ status: number; ms: number; kvReads?: number }> {
   const started = performance.now();
-  const res = await fetch(`http://127.0.0.1:${port}/api/x`, { headers: { authorization: `Bearer ${t}` } });
+  const res = await fetch(`http://127.0.0.1:${port}/api/x?to=${to}`, { headers: { authorization: `Bearer ${t}` } });
   await res.arrayBuffer();
   const kv = res.headers.get('x-bench-kv-reads');
   return { status: res.status, ms: performance.now() - started, ...(kv === null ? {} : { kvReads: Number(kv) }) };
@@ -259,6 +262,43 @@ async function spray(configFile: string, state: string): Promise<Record<string, 
   return { seconds: (Date.now() - start) / 1000, isolates, requests, refused, fetches, perWindow };
 }
 let sprayResult: Record<string, unknown> | undefined;
+let togetherResult: Record<string, unknown> | undefined;
+
+// TOGETHER guards (or jose guards) in one `wrangler dev`: each Worker is its own isolate, all in one
+// Miniflare, so they share its Cache API and KV as the isolates of one data centre do; a front Worker
+// routes `?to=i` to the i-th through a service binding. Started twice: nothing warm, a burst of 4 requests
+// per isolate with the one good kid; then fresh again (state kept) once the cooldown has passed since the
+// burst's last fetch, 10 tokens with random kids per isolate, all at once.
+async function together(peer: 'edgejwt' | 'jose'): Promise<Record<string, unknown>> {
+  const front = join(work, `front-${peer}.js`);
+  const route = 'env["G" + new URL(r.url).searchParams.get("to")]';
+  writeFileSync(front, `export default { fetch: (r, env) => ${route}.fetch(r) };\n`);
+  const service = (i: number) => `{ binding = "G${i}", service = "cold-local-${peer}-${i}" }`;
+  const services = Array.from({ length: TOGETHER }, (_, i) => service(i));
+  const frontCfg = join(work, `front-${peer}.toml`);
+  writeFileSync(frontCfg, `name = "cold-local-front-${peer}"\nmain = ${JSON.stringify(front)}\n` +
+    `compatibility_date = "2026-11-01"\nsend_metrics = false\nservices = [${services.join(', ')}]\n`);
+  const files = [frontCfg, ...Array.from({ length: TOGETHER }, (_, i) => config(peer, undefined, `-${i}`))];
+  const state = join(work, `together-${peer}`);
+  let iso = await startIsolate(files, state);
+  const all = (n: number, t: () => string) =>
+    Promise.all(Array.from({ length: TOGETHER * n }, (_, k) => request(iso.port, t(), k % TOGETHER)));
+  let from = fetchesAt.length;
+  let rs = await all(4, () => token('k1'));
+  const passed = rs.filter((r) => r.status === 200).length;
+  const burst = { requests: rs.length, passed, fetches: fetchesAt.length - from };
+  await new Promise((r) => setTimeout(r, 500));
+  await stopIsolate(iso);
+  const wait = (fetchesAt.at(-1) ?? 0) + COOLDOWN_MS + 1000 - Date.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  iso = await startIsolate(files, state);
+  from = fetchesAt.length;
+  rs = await all(10, () => token(randomUUID()));
+  const refused = rs.filter((r) => r.status !== 200).length;
+  const spray = { requests: rs.length, refused, fetches: fetchesAt.length - from };
+  await stopIsolate(iso);
+  return { burst, spray };
+}
 let outage: Record<string, unknown> | undefined;
 try {
   if (SPRAY_S > 0) {
@@ -271,6 +311,12 @@ try {
     log(`kid spray: jose for ${SPRAY_S} s…`);
     const jose = await spray(joseCfg, join(work, 'jose-state'));
     sprayResult = { cooldownMs: COOLDOWN_MS, burst: SPRAY_BURST, edgejwt: edge, jose };
+  }
+  if (TOGETHER > 0) {
+    log(`${TOGETHER} isolates at once: edgejwt…`);
+    const edge = await together('edgejwt');
+    log(`${TOGETHER} isolates at once: jose…`);
+    togetherResult = { isolates: TOGETHER, edgejwt: edge, jose: await together('jose') };
   }
   if (OUTAGE_ISOLATES > 0) {
     // A set fetched, fresh for 5 s (jwks.maxAgeMs 5000); the provider then fails (503 after the delay) and
@@ -322,6 +368,8 @@ const bar = (ms: number) => '█'.repeat(Math.max(1, Math.round((40 * ms) / top)
 for (const s of summary) console.log(`${s.kind.padEnd(24)} ${bar(s.p50)} ${f(s.p50)} ms`);
 console.log('```');
 if (sprayResult) console.log('\nkid spray:', JSON.stringify(sprayResult));
+if (togetherResult) console.log('\nisolates at once:', JSON.stringify(togetherResult));
 if (outage) console.log('\noutage:', JSON.stringify(outage));
-const results = { env, delayMs: DELAY_MS, rounds: ROUNDS, summary, firsts, spray: sprayResult, outage };
+const results = { env, delayMs: DELAY_MS, rounds: ROUNDS, summary, firsts, spray: sprayResult, together: togetherResult,
+  outage };
 console.log(`wrote ${writeResults('cold-local', results)}`);
