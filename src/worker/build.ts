@@ -112,7 +112,7 @@ export async function buildParts(config: GuardConfig, env: GuardEnv, deps: Guard
   const baseFetch = plainFetch(deps.fetch);
 
   const remote = remoteIssuers
-    ? await (await features('remoteKeys', 'issuers (jwksUrl, discovery)')).open({ config, fetch: baseFetch, counters, now, log, store: kv?.jwksStore, cacheKey: env.CACHE_KEY })
+    ? await (await features('remoteKeys', 'issuers (jwksUrl, discovery)')).open({ config, fetch: baseFetch, counters, now, log, store: kv?.jwksStore, sealer: kv?.sealer, cacheKey: env.CACHE_KEY })
     : undefined;
   // Key sets and asymmetric keys are a feature: a config of HMAC secrets only runs on edgejwt/hmac's policies.
   const keyIssuer = config.issuers.findIndex((is) => is.source.kind !== 'secret');
