@@ -22,7 +22,7 @@ mkdirSync(join(root, 'build'), { recursive: true });
 
 let passed = 0;
 let failed = 0;
-for (const b of ['verify/algorithms', 'verify/algorithms-workerd', 'verify/stages', 'verify/verify', 'verify/cache-sweep', 'verify/freeze', 'verify/dpop-proof', 'verify/bundle-size', 'sign/sign', 'sign/jwe', 'sign/sign-jwe-workerd', 'sign/table-algorithms', 'sign/table-session', 'guard/isolate', 'guard/cold-profile', 'guard/cold-steps', 'guard/first-code', 'guard/l2-writes', 'guard/guard-overhead-workerd', 'guard/resource-workerd', 'guard/load', 'charts', 'summary']) {
+for (const b of ['verify/algorithms', 'verify/algorithms-workerd', 'verify/stages', 'verify/verify', 'verify/cache-sweep', 'verify/freeze', 'verify/dpop-proof', 'verify/bundle-size', 'sign/sign', 'sign/jwe', 'sign/sign-jwe-workerd', 'sign/table-algorithms', 'sign/table-session', 'guard/isolate', 'guard/cold-profile', 'guard/cold-steps', 'guard/first-code', 'guard/l2-writes', 'guard/cold-local', 'guard/guard-overhead-workerd', 'guard/resource-workerd', 'guard/load', 'charts', 'summary']) {
   const start = Date.now();
   // Bounded even if a Worker or wrangler hangs: CI must not wait on a bench.
   const r = spawnSync(process.execPath, [join(root, `bench/${b}.ts`)], { cwd: root, env, encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL', maxBuffer: 256 << 20 });

@@ -7,6 +7,7 @@ import { createSigner } from '../../dist/index.js';
 import { addToEachChallenge } from '../../dist/resource/challenge-param.js';
 import { checkStepUp } from '../../dist/resource/step-up.js';
 import { startGuard } from '../../dist/worker/start.js';
+import { defaultStages } from '../../dist/worker/stages/index.js';
 
 const secret = new Uint8Array(32).fill(9);
 const ISS = 'https://hs.example.com';
@@ -18,8 +19,8 @@ const rules = [
 const base = { issuers: [{ issuer: ISS, algorithms: ['HS256'], secretBinding: 'K' }], origin: 'builtin:echo', rules };
 const env = { K: Buffer.from(secret).toString('base64url') };
 const ctx = { waitUntil() {} };
-const g = await startGuard(env, { log: () => {} }, { ...base, resource: { id: ID } });
-const g0 = await startGuard(env, { log: () => {} }, { ...base, issuers: [{ ...base.issuers[0], audience: ID }] });
+const g = await startGuard(env, { log: () => {} }, { ...base, resource: { id: ID } }, defaultStages);
+const g0 = await startGuard(env, { log: () => {} }, { ...base, issuers: [{ ...base.issuers[0], audience: ID }] }, defaultStages);
 const now = Math.floor(Date.now() / 1000);
 const claims = { iss: ISS, aud: ID, sub: 'a', scope: 'read', acr: 'mfa', auth_time: now - 10, iat: now, exp: now + 3600 };
 const auth = { authorization: `Bearer ${await createSigner({ key: secret, alg: 'HS256' }).sign(claims)}` };

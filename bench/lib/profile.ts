@@ -108,9 +108,9 @@ export function attribute(profile: CpuProfile, ranges: Ranges, capUs = 250): Rec
       // The guard Worker's known-answer verify at module scope (src/worker/self-test.ts), key import included.
       else if (names.some((n) => n.startsWith('src/worker/self-test.ts#'))) phase = 'self-test';
       if (phase === undefined) {
-        if (names.some((n) => n.startsWith('src/worker/build.ts#') || n === 'src/worker/start.ts#startGuard' || n === 'src/worker/guard.ts#Guard')) phase = 'guard setup, other';
+        if (names.some((n) => n.startsWith('src/worker/build.ts#') || n === 'src/worker/start.ts#startGuard' || n === 'src/worker/guard.ts#Guard' || n === 'src/worker/runner.ts#Guard')) phase = 'guard setup, other';
         // The verify stage (src/worker/stages/verify/verify-tiers.ts since the guard became a chain of stages).
-        else if (names.some((n) => n === 'src/worker/guard.ts#verify' || n === 'src/worker/stages/verify/verify-tiers.ts#verify')) phase = 'first verify';
+        else if (names.some((n) => n === 'src/worker/guard.ts#verify' || n === 'src/worker/runner.ts#verify' || n === 'src/worker/stages/verify/verify-tiers.ts#verify')) phase = 'first verify';
         else phase = 'request path, other';
       }
       r = { phase, wasm };

@@ -89,14 +89,15 @@ export class RemoteJWKSet implements KeySource {
   readonly #tiers: StoreTiers | undefined;
   #set: Installed | undefined;
   #seq = 0;
-  #inflight: Promise<Installed> | undefined;
+  /** The one fetch in flight. */
+  readonly #fetching = new Flight<Installed>();
   /** Clock time of the last network attempt (success or failure), this isolate's or one a tier noted. */
   #lastAttempt = -Infinity;
   #lastError: JwtError | undefined;
   /** The one tier lookup in progress (concurrent loads join it). */
-  #tierRead: Promise<Installed | undefined> | undefined;
+  readonly #tierRead = new Flight<Installed | undefined>();
   /** The one refresh beyond memory in progress (tiers, the place's claim, the network). */
-  #refresh: Promise<Installed> | undefined;
+  readonly #refresh = new Flight<Installed>();
 
   constructor(url: string | URL, options: RemoteJWKSetOptions = {}) {
     const parsed = new URL(String(url));
@@ -172,10 +173,10 @@ export class RemoteJWKSet implements KeySource {
   // per isolate (and fetch at most once per cooldown per place where a tier keeps attempts).
   #afterMiss(spec: AlgSpec, kid: string | undefined): Promise<KeyEntry> {
     const now = this.#o.now();
-    if (this.#refresh === undefined && now - this.#lastAttempt < this.#o.cooldownDuration) {
+    if (!this.#refresh.running && now - this.#lastAttempt < this.#o.cooldownDuration) {
       return Promise.reject(new JwtError('ERR_JWKS_NO_MATCHING_KEY'));
     }
-    return this.#refreshShared(true).then((s) => {
+    return this.#refresh.join(() => this.#refreshOnce(true)).then((s) => {
       const key = pick(s.keys, spec, kid, this.#o.allowHmac);
       if (key === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
       return key;
@@ -185,23 +186,15 @@ export class RemoteJWKSet implements KeySource {
   // No fresh set in memory: the tiers, then the network; on failure (ours, or one a
   // tier noted within the cooldown), the newest set we hold while it is within the stale window.
   async #load(): Promise<Installed> {
-    if (!this.#coolingAfterFailure() && this.#tiers !== undefined) {
-      let read = this.#tierRead;
-      if (read === undefined) {
-        read = this.#readTiers(this.#tiers);
-        this.#tierRead = read;
-        const clear = (): void => {
-          if (this.#tierRead === read) this.#tierRead = undefined;
-        };
-        read.then(clear, clear);
-      }
-      const fresh = await read;
+    const tiers = this.#tiers;
+    if (!this.#coolingAfterFailure() && tiers !== undefined) {
+      const fresh = await this.#tierRead.join(() => this.#readTiers(tiers));
       if (fresh !== undefined) return fresh;
     }
     // The issuer failed moments ago (here or elsewhere): do not hammer it.
     if (this.#coolingAfterFailure()) return this.#staleOr(this.#lastError!);
     try {
-      return await this.#refreshShared(false);
+      return await this.#refresh.join(() => this.#refreshOnce(false));
     } catch (error) {
       return this.#staleOr(error);
     }
@@ -209,7 +202,7 @@ export class RemoteJWKSet implements KeySource {
 
   #coolingAfterFailure(): boolean {
     const since = this.#o.now() - this.#lastAttempt;
-    return this.#inflight === undefined && this.#lastError !== undefined && since < this.#o.cooldownDuration;
+    return !this.#fetching.running && this.#lastError !== undefined && since < this.#o.cooldownDuration;
   }
 
   #staleOr(error: unknown): Installed {
@@ -227,17 +220,6 @@ export class RemoteJWKSet implements KeySource {
     } finally {
       deadline.clear();
     }
-  }
-
-  #refreshShared(forKid: boolean): Promise<Installed> {
-    if (this.#refresh !== undefined) return this.#refresh;
-    const p = this.#refreshOnce(forKid);
-    this.#refresh = p;
-    const clear = (): void => {
-      if (this.#refresh === p) this.#refresh = undefined;
-    };
-    p.then(clear, clear);
-    return p;
   }
 
   // Beyond memory: for an unknown kid, a newer set another isolate stored; then, where a
@@ -297,32 +279,27 @@ export class RemoteJWKSet implements KeySource {
   // `claimed`: the id of the note a won claim wrote; without one the attempt is noted here.
   // The outcome is noted too, so the place's other isolates stop waiting (or serve stale).
   #fetchShared(claimed: string | undefined): Promise<Installed> {
-    if (this.#inflight !== undefined) return this.#inflight;
-    const seq = ++this.#seq;
-    const at = this.#o.now();
-    this.#lastAttempt = at;
-    const id = claimed ?? crypto.randomUUID();
-    const tiers = this.#tiers?.shared === true ? this.#tiers : undefined;
-    if (tiers !== undefined && claimed === undefined) tiers.handOff(tiers.noteAttempt({ at, id }));
-    const p = this.#fetchOnce(seq).then(
-      (s) => {
-        this.#lastError = undefined;
-        tiers?.handOff(tiers.noteAttempt({ at, id, outcome: 'ok' }));
-        return s;
-      },
-      (error: unknown) => {
-        const e = error instanceof JwtError ? error : new JwtError('ERR_JWKS_FETCH_FAILED', { cause: error });
-        this.#lastError = e;
-        tiers?.handOff(tiers.noteAttempt({ at, id, outcome: 'failed' }));
-        throw e;
-      },
-    );
-    this.#inflight = p;
-    const clear = (): void => {
-      if (this.#inflight === p) this.#inflight = undefined;
-    };
-    p.then(clear, clear);
-    return p;
+    return this.#fetching.join(() => {
+      const seq = ++this.#seq;
+      const at = this.#o.now();
+      this.#lastAttempt = at;
+      const id = claimed ?? crypto.randomUUID();
+      const tiers = this.#tiers?.shared === true ? this.#tiers : undefined;
+      if (tiers !== undefined && claimed === undefined) tiers.handOff(tiers.noteAttempt({ at, id }));
+      return this.#fetchOnce(seq).then(
+        (s) => {
+          this.#lastError = undefined;
+          tiers?.handOff(tiers.noteAttempt({ at, id, outcome: 'ok' }));
+          return s;
+        },
+        (error: unknown) => {
+          const e = error instanceof JwtError ? error : new JwtError('ERR_JWKS_FETCH_FAILED', { cause: error });
+          this.#lastError = e;
+          tiers?.handOff(tiers.noteAttempt({ at, id, outcome: 'failed' }));
+          throw e;
+        },
+      );
+    });
   }
 
   async #fetchOnce(seq: number): Promise<Installed> {
@@ -385,6 +362,26 @@ export class RemoteJWKSet implements KeySource {
     } catch {
       return undefined;
     }
+  }
+}
+
+/** One promise at a time: callers while it runs share it; it is forgotten once settled. */
+class Flight<T> {
+  #current: Promise<T> | undefined;
+
+  get running(): boolean {
+    return this.#current !== undefined;
+  }
+
+  join(start: () => Promise<T>): Promise<T> {
+    if (this.#current !== undefined) return this.#current;
+    const p = start();
+    this.#current = p;
+    const clear = (): void => {
+      if (this.#current === p) this.#current = undefined;
+    };
+    p.then(clear, clear);
+    return p;
   }
 }
 

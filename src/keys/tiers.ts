@@ -8,12 +8,41 @@ import { Deadline } from './fetch-deadline.js';
 import { fetchAttempt, storedEntry, type FetchAttempt, type JWKSStore, type StoredJWKS } from './store.js';
 
 /**
- * The least wait between writing a claim and reading it back, ms: long enough for the claims of one burst to
+ * The wait between starting a claim's write and reading it back, ms: long enough for the claims of one burst to
  * land first (at 5 ms, 20 of 100 claimants fetched where sealing was slower: headless Chromium's WebCrypto).
  */
 const SETTLE_MS = 25;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Read `tiers` nearest first, all under `deadline`, until one answers what `enough` takes. Returns each
+ * tier's answer in order (undefined: a miss, an error, a malformed value); it stops at the deadline, so
+ * the tiers past it are absent. A cache, never a dependency: a tier that throws is a miss, the next is read.
+ *
+ * @example
+ * const seen = await readNearestFirst([colo, kv], new Deadline(500), (t) => t.getDocument(url), () => true);
+ */
+export async function readNearestFirst<T, V>(
+  tiers: readonly T[],
+  deadline: Deadline,
+  get: (tier: T) => V | undefined | Promise<V | undefined>,
+  enough: (value: V) => boolean,
+): Promise<(V | undefined)[]> {
+  const seen: (V | undefined)[] = [];
+  for (const tier of tiers) {
+    if (deadline.passed) break;
+    let value: V | undefined;
+    try {
+      value = await deadline.race(Promise.resolve().then(() => get(tier)));
+    } catch {
+      if (deadline.passed) break;
+    }
+    seen.push(value);
+    if (value !== undefined && enough(value)) break;
+  }
+  return seen;
+}
 
 export interface TierSettings {
   url: string;
@@ -47,20 +76,10 @@ export class StoreTiers {
 
   /** The first fresh entry nearest first, else the newest stale one; undefined when no tier answers in time. */
   async read(deadline: Deadline): Promise<StoredJWKS | undefined> {
-    const seen: (StoredJWKS | undefined)[] = [];
+    const get = async (s: JWKSStore) => storedEntry(await s.get(this.#s.url));
+    const seen = await readNearestFirst(this.#stores, deadline, get, (e) => this.#s.now() < e.freshUntil);
     let best: StoredJWKS | undefined;
-    for (const store of this.#stores) {
-      if (deadline.passed) break;
-      let entry: StoredJWKS | undefined;
-      try {
-        entry = storedEntry(await deadline.race(Promise.resolve().then(() => store.get(this.#s.url))));
-      } catch {
-        break;
-      }
-      seen.push(entry);
-      if (entry !== undefined && (best === undefined || entry.fetchedAt > best.fetchedAt)) best = entry;
-      if (entry !== undefined && this.#s.now() < entry.freshUntil) break;
-    }
+    for (const e of seen) if (e !== undefined && (best === undefined || e.fetchedAt > best.fetchedAt)) best = e;
     const found = best;
     if (found !== undefined) {
       // Copy it where it was missing or older, so the next isolate finds it nearer.
@@ -83,7 +102,7 @@ export class StoreTiers {
     return fetchAttempt(await deadline.race(Promise.resolve().then(() => notes.getAttempt!(this.#s.url))));
   }
 
-  /** Note an attempt; the promise settles when the tier has it (callers that coordinate wait for it). */
+  /** Note an attempt; the promise settles when the tier has it (for handOff: no request waits for it). */
   noteAttempt(attempt: FetchAttempt): Promise<void> {
     const notes = this.#notes;
     if (notes === undefined) return Promise.resolve();
@@ -102,10 +121,13 @@ export class StoreTiers {
     try {
       const note = await this.lastAttempt(deadline);
       if (note !== undefined && this.#stands(note)) return { won: false, note };
-      const started = Date.now();
-      await deadline.race(this.noteAttempt({ at: this.#s.now(), id }));
-      // Let notes written in the same instant land before reading back: the last one stands.
-      await deadline.race(sleep(Math.max(SETTLE_MS, Date.now() - started)));
+      // The note goes to waitUntil: no request waits on a cache write. It is written while we sleep, so the
+      // claims of one burst land before any is read back (the last one stands) and the winner's note is seen
+      // long before its fetch (a provider round trip at least) ends. The bound rests on a note landing within
+      // SETTLE_MS (a Cache API put in the data centre: a few ms). A slower write costs fetches, not safety:
+      // a claimant that reads back before its own note lands sees another's (it waits) or none (it fetches).
+      this.handOff(this.noteAttempt({ at: this.#s.now(), id }));
+      await deadline.race(sleep(SETTLE_MS));
       const back = await this.lastAttempt(deadline);
       return back !== undefined && back.id !== id ? { won: false, note: back } : { won: true, id };
     } catch {

@@ -54,7 +54,16 @@ export async function buildParts(
   const baseFetch = plainFetch(deps.fetch);
 
   const remote = remoteIssuers
-    ? await use<RemoteKeysStage>('remoteKeys', 'issuers (jwksUrl, discovery)').open({ config, fetch: baseFetch, counters, now, log, store: kv?.jwksStore, cacheKey: env.CACHE_KEY })
+    ? await use<RemoteKeysStage>('remoteKeys', 'issuers (jwksUrl, discovery)').open({
+        config,
+        fetch: baseFetch,
+        counters,
+        now,
+        log,
+        store: kv?.jwksStore,
+        sealer: kv?.sealer,
+        cacheKey: env.CACHE_KEY,
+      })
     : undefined;
   // Key sets and asymmetric keys are a given part (keySets): HMAC secrets alone run on edgejwt/hmac's policies.
   const keyIssuer = config.issuers.findIndex((is) => is.source.kind !== 'secret');

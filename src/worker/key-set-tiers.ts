@@ -6,6 +6,7 @@
 
 import { Deadline } from '../keys/fetch-deadline.js';
 import { openCacheApiStore, type CacheApiStore } from '../keys/cache-store.js';
+import { readNearestFirst } from '../keys/tiers.js';
 import type { JWKSStore } from '../keys/store.js';
 import type { KvJwksStore } from './jwks-store.js';
 import type { Sealer } from './seal.js';
@@ -39,17 +40,16 @@ export function coloTier(sealer: Sealer | undefined): CacheApiStore | undefined 
 export class KeySetTiers implements DocumentStore {
   /** Nearest first, for createRemoteJWKSet's `store`. */
   readonly stores: JWKSStore[];
-  readonly #colo: CacheApiStore | undefined;
-  readonly #kv: KvJwksStore | undefined;
+  /** The same tiers, for discovery documents. */
+  readonly #documents: (CacheApiStore | KvJwksStore)[];
   /** The one deadline over a lookup in every tier, ms. */
   readonly lookupMs: number;
   #pending: Promise<unknown>[] = [];
 
   constructor(colo: CacheApiStore | undefined, kv: KvJwksStore | undefined, lookupMs: number) {
-    this.#colo = colo;
-    this.#kv = kv;
     this.lookupMs = lookupMs;
-    this.stores = [colo, kv].filter((s) => s !== undefined);
+    this.#documents = [colo, kv].filter((s) => s !== undefined);
+    this.stores = this.#documents;
   }
 
   /** Keeps a write for the current request's waitUntil (the library's `waitUntil` option). */
@@ -69,22 +69,21 @@ export class KeySetTiers implements DocumentStore {
   async getDocument(url: string): Promise<unknown> {
     const deadline = new Deadline(this.lookupMs);
     try {
-      const colo = this.#colo?.getDocument(url) ?? Promise.resolve(undefined);
-      const near = await deadline.race(colo).catch(() => undefined);
-      if (near !== undefined || deadline.passed || this.#kv === undefined) return near;
-      const far = await deadline.race(this.#kv.getDocument(url)).catch(() => undefined);
-      if (far !== undefined && this.#colo !== undefined) this.hold(this.#colo.putDocument(url, far, DOCUMENT_COPY_TTL));
-      return far;
+      const seen = await readNearestFirst(this.#documents, deadline, (t) => t.getDocument(url), () => true);
+      const found = seen.at(-1);
+      if (found !== undefined) {
+        seen.forEach((d, i) => d === undefined && this.hold(this.#documents[i]!.putDocument(url, found, COPY_TTL)));
+      }
+      return found;
     } finally {
       deadline.clear();
     }
   }
 
   putDocument(url: string, doc: unknown, ttlSeconds: number): void {
-    if (this.#colo !== undefined) this.hold(this.#colo.putDocument(url, doc, ttlSeconds));
-    if (this.#kv !== undefined) this.hold(this.#kv.putDocument(url, doc, ttlSeconds));
+    for (const tier of this.#documents) this.hold(tier.putDocument(url, doc, ttlSeconds));
   }
 }
 
 /** A document copied up from KV is kept for an hour: its own life there is not known. */
-const DOCUMENT_COPY_TTL = 3600;
+const COPY_TTL = 3600;

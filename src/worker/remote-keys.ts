@@ -10,7 +10,7 @@ import { DiscoveredKeySource } from './discovery.js';
 import { remoteSetAges } from './jwks-max-age.js';
 import type { KvJwksStore } from './jwks-store.js';
 import { coloTier, KeySetTiers } from './key-set-tiers.js';
-import { sealerFromSecret } from './seal.js';
+import { sealerFromSecret, type Sealer } from './seal.js';
 
 /** What the remote key sources share: the fetch settings, the clock, the KV copy, the sealing secret. */
 export interface RemoteKeysSetup {
@@ -25,6 +25,8 @@ export interface RemoteKeysSetup {
   now: () => number;
   log: (line: string) => void;
   store: KvJwksStore | undefined;
+  /** The CACHE_KEY sealer the KV tiers made (kv-parts.ts), passed on so it is derived once per guard. */
+  sealer: Sealer | undefined;
   /** CACHE_KEY: without it the Cache API tier is off (its entries must be sealed). */
   cacheKey: string | undefined;
 }
@@ -37,7 +39,8 @@ export interface RemoteKeysSetup {
  */
 export async function keySetTiers(setup: RemoteKeysSetup): Promise<KeySetTiers> {
   const { cache } = setup.config;
-  const colo = cache.jwksColo ? coloTier(await sealerFromSecret(setup.cacheKey)) : undefined;
+  // The KV tiers' sealer; derived here only when they are off (no KV binding in use, or no kvTiers stage).
+  const colo = cache.jwksColo ? coloTier(setup.sealer ?? (await sealerFromSecret(setup.cacheKey))) : undefined;
   // One deadline over a lookup in every tier: the KV read's own bound plus the Cache API's few ms.
   return new KeySetTiers(colo, setup.store, cache.kvTimeoutMs + COLO_READ_MS);
 }

@@ -104,12 +104,41 @@ describe('store tiers', () => {
     expect(idp.calls).toBe(1);
   });
 
+  it('tier_that_throws_is_a_miss_and_the_farther_tier_still_serves', async () => {
+    const a = await keyWithKid('a');
+    const idp = issuer([a.jwk]);
+    const broken: JWKSStore = { get: () => Promise.reject(new Error('cache down')), put: () => undefined };
+    const kv = kvLike();
+    kv.data.set(URL_, JSON.stringify({ jwks: { keys: [a.jwk] }, fetchedAt: Date.now(), freshUntil: Date.now() + 600_000 }));
+    const set = createRemoteJWKSet(URL_, { fetch: idp.fn, store: [broken, kv] });
+    expect(await codeOf(async () => verifierOf(set).verify(await mint(a, claims(), { kid: 'a' })))).toBe('OK');
+    expect(kv.reads).toBe(1);
+    expect(idp.calls).toBe(0);
+  });
+
   it('a write that never settles delays no verify', async () => {
     const a = await keyWithKid('a');
     const idp = issuer([a.jwk]);
     const stuck: JWKSStore = { get: () => undefined, put: () => new Promise(() => undefined) };
     const set = createRemoteJWKSet(URL_, { fetch: idp.fn, store: [stuck, stuck] });
     expect(await codeOf(async () => verifierOf(set).verify(await mint(a, claims(), { kid: 'a' })))).toBe('OK');
+  });
+
+  it('claim_note_write_that_never_settles_delays_no_fetch', async () => {
+    const a = await keyWithKid('a');
+    const idp = issuer([a.jwk]);
+    // A tier that keeps attempts but never finishes writing one: the claimant must not wait for it.
+    const stuck: JWKSStore = {
+      get: () => undefined,
+      put: () => undefined,
+      getAttempt: () => undefined,
+      putAttempt: () => new Promise(() => undefined),
+    };
+    const set = createRemoteJWKSet(URL_, { fetch: idp.fn, store: stuck, storeTimeoutDuration: 3000 });
+    const started = Date.now();
+    expect(await codeOf(async () => verifierOf(set).verify(await mint(a, claims(), { kid: 'a' })))).toBe('OK');
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(idp.calls).toBe(1);
   });
 
   // The regression: a store entry used to be trusted for cacheMinAge from the moment it
