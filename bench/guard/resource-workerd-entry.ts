@@ -5,9 +5,13 @@
 // - the decision on an L1 hit under a rule with acr + maxAge and under the same rule without
 //   them: the difference is the RFC 9470 step-up check per request;
 // - an MCP tools/call POST (a JSON-RPC body) through guard.handle with an L1 hit;
-// - a 401 (no token) with and without `resource`: the resource_metadata edit of the challenge.
+// - a 401 (no token) with and without `resource`: the resource_metadata edit of the challenge;
+// - on a second guard (built through edgejwt/worker's createGuard, its issuer also set for
+//   introspection), an opaque token's L1 hit and the same guard's L1 hit of the HS256 JWT: the
+//   difference is what an introspected answer costs per request over a JWT once cached.
 import { checkStepUp } from '../../src/resource/step-up.ts';
 import { startGuard } from '../../src/worker/start.ts';
+import { createGuard, defaultStages } from '../../src/worker/api.ts';
 import type { WorkerCase } from '../lib/workerd.ts';
 
 const enc = new TextEncoder();
@@ -55,6 +59,7 @@ export default async function setup(): Promise<WorkerCase[]> {
   await expect(guard.handle(post(), ctx), 200, 'tools/call');
   await expect(get(guard, '/mcp'), 401, '401 with resource');
   await expect(get(plain, '/mcp'), 401, '401 without resource');
+  const opaque = await opaqueCases(config, env.HS_KEY, token, claims);
   const drained = async (res: Promise<Response>) => void (await (await res).arrayBuffer());
   return [
     { name: 'metadata GET through guard.handle', fn: () => drained(get(guard, '/.well-known/oauth-protected-resource/mcp')), async: true },
@@ -64,5 +69,56 @@ export default async function setup(): Promise<WorkerCase[]> {
     { name: '401 through guard.handle, resource set', fn: () => drained(get(guard, '/mcp')), async: true },
     { name: '401 through guard.handle, no resource', fn: () => drained(get(plain, '/mcp')), async: true },
     { name: 'part checkStepUp alone', fn: () => checkStepUp(claims, { acr: ['urn:bench:mfa'], maxAge: 600 }, now, 0) },
+    ...opaque,
+  ];
+}
+
+/** The introspection endpoint; the guard allows http on loopback. Only the stub fetch below answers it. */
+const ENDPOINT = 'http://127.0.0.1/introspect';
+const OPAQUE = 'opaque-bench-2YotnFZFEjr1zCsicMWpAA';
+
+/**
+ * The opaque token's L1 hit and the JWT's, on one guard whose issuer verifies HS256 and introspects opaque tokens.
+ * The stub endpoint answers `active: true` once (setup fills the L1; cacheMs and the answer's exp are an hour,
+ * verifyTtl a day); asked again it fails, so a timed request that missed the L1 would throw, not pass.
+ */
+async function opaqueCases(
+  base: { issuers: object[]; rules: object[]; origin: string },
+  hsKey: string,
+  token: string,
+  claims: Record<string, unknown>,
+): Promise<WorkerCase[]> {
+  let asked = 0;
+  const exp = Math.floor(Date.now() / 1000) + 3600;
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const req = new Request(input, init);
+    if (req.url !== ENDPOINT) return new Response('ok');
+    if (++asked > 1) return new Response('asked twice', { status: 500 });
+    return Response.json({ ...claims, active: true, exp, token_type: 'Bearer' });
+  };
+  const introspection = { endpoint: ENDPOINT, clientId: 'bench', secretBinding: 'AS_SECRET', cacheMs: 3_600_000 };
+  const config = {
+    ...base,
+    issuers: [{ ...base.issuers[0], introspection }],
+    resource: { id: ID, scopes: ['mcp:tools'] },
+    cache: { verify: false, verifyTtl: 86_400 },
+  };
+  const guard = createGuard(config, { stages: defaultStages, fetch, log: () => undefined });
+  const env = { HS_KEY: hsKey, AS_SECRET: 'bench-secret' };
+  const ctx = { waitUntil() {} };
+  const url = 'https://mcp.bench.invalid/mcp';
+  const hit = (bearer: string, what: string) => async () => {
+    const r = await guard.authenticate(new Request(url, { headers: { authorization: `Bearer ${bearer}` } }), env, ctx);
+    if (!r.ok) throw new Error(`${what}: ${r.response.status}, not an L1 hit`);
+  };
+  const jwtHit = hit(token, 'JWT');
+  const opaqueHit = hit(OPAQUE, 'opaque token');
+  await jwtHit();
+  await opaqueHit();
+  await opaqueHit();
+  if (asked !== 1) throw new Error(`the endpoint was asked ${asked} times, expected once`);
+  return [
+    { name: 'authenticate, opaque token (introspection L1 hit)', fn: opaqueHit, async: true },
+    { name: 'authenticate, HS256 JWT (L1 hit), same guard', fn: jwtHit, async: true },
   ];
 }
