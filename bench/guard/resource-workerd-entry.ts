@@ -9,6 +9,7 @@
 // - on a second guard (built through edgejwt/worker's createGuard, its issuer also set for
 //   introspection), an opaque token's L1 hit and the same guard's L1 hit of the HS256 JWT: the
 //   difference is what an introspected answer costs per request over a JWT once cached.
+import { parseHeader } from '../../src/header.ts';
 import { checkStepUp } from '../../src/resource/step-up.ts';
 import { startGuard } from '../../src/worker/start.ts';
 import { createGuard, defaultStages } from '../../src/worker/api.ts';
@@ -73,6 +74,15 @@ export default async function setup(): Promise<WorkerCase[]> {
   ];
 }
 
+/** A JOSE header parse as the guard tries it for authenticate's answer; undefined when it throws. */
+function headerAttempt(token: string): unknown {
+  try {
+    return parseHeader(token, token.indexOf('.')).header;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The introspection endpoint; the guard allows http on loopback. Only the stub fetch below answers it. */
 const ENDPOINT = 'http://127.0.0.1/introspect';
 const OPAQUE = 'opaque-bench-2YotnFZFEjr1zCsicMWpAA';
@@ -111,14 +121,23 @@ async function opaqueCases(
     const r = await guard.authenticate(new Request(url, { headers: { authorization: `Bearer ${bearer}` } }), env, ctx);
     if (!r.ok) throw new Error(`${what}: ${r.response.status}, not an L1 hit`);
   };
-  const jwtHit = hit(token, 'JWT');
-  const opaqueHit = hit(OPAQUE, 'opaque token');
-  await jwtHit();
-  await opaqueHit();
-  await opaqueHit();
-  if (asked !== 1) throw new Error(`the endpoint was asked ${asked} times, expected once`);
-  return [
-    { name: 'authenticate, opaque token (introspection L1 hit)', fn: opaqueHit, async: true },
-    { name: 'authenticate, HS256 JWT (L1 hit), same guard', fn: jwtHit, async: true },
+  // The whole Worker path as well: only authenticate hands back the JOSE header (parsed on an L1 hit).
+  const forwarded = (bearer: string, what: string) => async () => {
+    const r = await guard.fetch(new Request(url, { headers: { authorization: `Bearer ${bearer}` } }), env, ctx);
+    await r.arrayBuffer();
+    if (r.status !== 200) throw new Error(`${what}: ${r.status}, not an L1 hit`);
+  };
+  const cases = [
+    { name: 'authenticate, opaque token (introspection L1 hit)', fn: hit(OPAQUE, 'opaque token'), async: true },
+    { name: 'authenticate, HS256 JWT (L1 hit), same guard', fn: hit(token, 'JWT'), async: true },
+    { name: 'guard.fetch, opaque token (introspection L1 hit, stub origin)', fn: forwarded(OPAQUE, 'opaque'), async: true },
+    { name: 'guard.fetch, HS256 JWT (L1 hit, stub origin), same guard', fn: forwarded(token, 'JWT'), async: true },
+    // What authenticate does to hand back a header an opaque token has none of: a parse that throws, caught.
+    { name: 'part header parse of the opaque token (throws, caught)', fn: () => headerAttempt(OPAQUE) },
+    { name: 'part header parse of the JWT', fn: () => headerAttempt(token) },
   ];
+  for (const c of cases) await c.fn();
+  await cases[0]!.fn();
+  if (asked !== 1) throw new Error(`the endpoint was asked ${asked} times, expected once`);
+  return cases;
 }

@@ -36,6 +36,10 @@ function paired(a: string, b: string): string {
 const stepUp = paired('authenticate (L1 hit), rule with acr + maxAge', 'authenticate (L1 hit), rule with scopes only');
 const challenge = paired('401 through guard.handle, resource set', '401 through guard.handle, no resource');
 const introspected = paired('authenticate, opaque token (introspection L1 hit)', 'authenticate, HS256 JWT (L1 hit), same guard');
+const introspectedFetch = paired(
+  'guard.fetch, opaque token (introspection L1 hit, stub origin)',
+  'guard.fetch, HS256 JWT (L1 hit, stub origin), same guard',
+);
 const median = (name: string) => formatNs(samples.find((s) => s.name === name)!.medianNs);
 console.log(`\n### Per request (${clock}; ${load})\n`);
 console.log(`- the metadata answer: ${median('metadata GET through guard.handle')}`);
@@ -44,6 +48,9 @@ console.log(`  (checkStepUp alone: ${median('part checkStepUp alone')})`);
 console.log(`- an MCP tools/call POST with an L1 hit, stub origin: ${median('MCP tools/call POST through guard.handle (L1 hit, stub origin)')}`);
 console.log(`- resource_metadata on a 401 (with − without resource, paired by round): ${challenge}`);
 console.log(`- an opaque token's introspection L1 hit: ${median('authenticate, opaque token (introspection L1 hit)')}; minus the same guard's HS256 JWT L1 hit (paired by round): ${introspected}`);
+console.log(`  the same through guard.fetch (stub origin), paired: ${introspectedFetch}`);
+console.log(`  (a header parse of the opaque token, thrown and caught: ${median('part header parse of the opaque token (throws, caught)')};`);
+console.log(`   of the JWT: ${median('part header parse of the JWT')})`);
 if (process.env.BENCH_SMOKE !== '1') {
-  console.log(`results: ${writeResults('resource-workerd', { env, load, samples, stepUp, challenge, introspected })}`);
+  console.log(`results: ${writeResults('resource-workerd', { env, load, samples, stepUp, challenge, introspected, introspectedFetch })}`);
 }
