@@ -12,7 +12,7 @@
 import { parseHeader } from '../../src/header.ts';
 import { checkStepUp } from '../../src/resource/step-up.ts';
 import { startGuard } from '../../src/worker/start.ts';
-import { createGuard, defaultStages } from '../../src/worker/api.ts';
+import { createGuard, defaultStages, type GuardConfigInput } from '../../src/worker/api.ts';
 import type { WorkerCase } from '../lib/workerd.ts';
 
 const enc = new TextEncoder();
@@ -60,7 +60,7 @@ export default async function setup(): Promise<WorkerCase[]> {
   await expect(guard.handle(post(), ctx), 200, 'tools/call');
   await expect(get(guard, '/mcp'), 401, '401 with resource');
   await expect(get(plain, '/mcp'), 401, '401 without resource');
-  const opaque = await opaqueCases(config, env.HS_KEY, token, claims);
+  const opaque = await opaqueCases(env.HS_KEY, token, claims);
   const drained = async (res: Promise<Response>) => void (await (await res).arrayBuffer());
   return [
     { name: 'metadata GET through guard.handle', fn: () => drained(get(guard, '/.well-known/oauth-protected-resource/mcp')), async: true },
@@ -93,7 +93,6 @@ const OPAQUE = 'opaque-bench-2YotnFZFEjr1zCsicMWpAA';
  * verifyTtl a day); asked again it fails, so a timed request that missed the L1 would throw, not pass.
  */
 async function opaqueCases(
-  base: { issuers: object[]; rules: object[]; origin: string },
   hsKey: string,
   token: string,
   claims: Record<string, unknown>,
@@ -107,9 +106,10 @@ async function opaqueCases(
     return Response.json({ ...claims, active: true, exp, token_type: 'Bearer' });
   };
   const introspection = { endpoint: ENDPOINT, clientId: 'bench', secretBinding: 'AS_SECRET', cacheMs: 3_600_000 };
-  const config = {
-    ...base,
-    issuers: [{ ...base.issuers[0], introspection }],
+  const config: GuardConfigInput = {
+    issuers: [{ issuer: ISS, algorithms: ['HS256'], secretBinding: 'HS_KEY', introspection }],
+    rules: RULES,
+    origin: 'https://origin.bench.invalid',
     resource: { id: ID, scopes: ['mcp:tools'] },
     cache: { verify: false, verifyTtl: 86_400 },
   };
