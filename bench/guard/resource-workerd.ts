@@ -1,7 +1,8 @@
 // Issue 36's resource stage per warm request inside workerd (cases: ./resource-workerd-entry.ts):
 // the RFC 9728 metadata answer, the RFC 9470 step-up check (an L1-hit decision under a rule
 // with acr + maxAge minus the same under a scopes-only rule, paired by round), an MCP tools/call
-// POST with an L1 hit, and the resource_metadata edit of a 401. Timed as the workerd process's
+// POST with an L1 hit, the resource_metadata edit of a 401, and an opaque token's introspection
+// L1 hit minus the same guard's HS256 JWT L1 hit (paired by round). Timed as the workerd process's
 // CPU (lib/workerd.ts); medians [p25–p75] over rounds; machine and versions printed first.
 // No timing is asserted. Run: node bench/guard/resource-workerd.ts   (BENCH_SMOKE=1: seconds;
 // BENCH_ROUNDS=n, 25 by default). The Node figures of the same parts: resource-stage.mjs.
@@ -34,6 +35,11 @@ function paired(a: string, b: string): string {
 }
 const stepUp = paired('authenticate (L1 hit), rule with acr + maxAge', 'authenticate (L1 hit), rule with scopes only');
 const challenge = paired('401 through guard.handle, resource set', '401 through guard.handle, no resource');
+const introspected = paired('authenticate, opaque token (introspection L1 hit)', 'authenticate, HS256 JWT (L1 hit), same guard');
+const introspectedFetch = paired(
+  'guard.fetch, opaque token (introspection L1 hit, stub origin)',
+  'guard.fetch, HS256 JWT (L1 hit, stub origin), same guard',
+);
 const median = (name: string) => formatNs(samples.find((s) => s.name === name)!.medianNs);
 console.log(`\n### Per request (${clock}; ${load})\n`);
 console.log(`- the metadata answer: ${median('metadata GET through guard.handle')}`);
@@ -41,6 +47,10 @@ console.log(`- the step-up check (acr + maxAge rule − scopes-only rule, L1 hit
 console.log(`  (checkStepUp alone: ${median('part checkStepUp alone')})`);
 console.log(`- an MCP tools/call POST with an L1 hit, stub origin: ${median('MCP tools/call POST through guard.handle (L1 hit, stub origin)')}`);
 console.log(`- resource_metadata on a 401 (with − without resource, paired by round): ${challenge}`);
+console.log(`- an opaque token's introspection L1 hit: ${median('authenticate, opaque token (introspection L1 hit)')}; minus the same guard's HS256 JWT L1 hit (paired by round): ${introspected}`);
+console.log(`  the same through guard.fetch (stub origin), paired: ${introspectedFetch}`);
+console.log(`  (a header parse of the opaque token, thrown and caught: ${median('part header parse of the opaque token (throws, caught)')};`);
+console.log(`   of the JWT: ${median('part header parse of the JWT')})`);
 if (process.env.BENCH_SMOKE !== '1') {
-  console.log(`results: ${writeResults('resource-workerd', { env, load, samples, stepUp, challenge })}`);
+  console.log(`results: ${writeResults('resource-workerd', { env, load, samples, stepUp, challenge, introspected, introspectedFetch })}`);
 }

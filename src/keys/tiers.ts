@@ -12,6 +12,8 @@ import { fetchAttempt, storedEntry, type FetchAttempt, type JWKSStore, type Stor
  * land first (at 5 ms, 20 of 100 claimants fetched where sealing was slower: headless Chromium's WebCrypto).
  */
 const SETTLE_MS = 25;
+/** The longest a claimant waits for its own note to land before reading back, ms (a stuck tier must not stall). */
+const NOTE_WAIT_MS = 500;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -121,13 +123,15 @@ export class StoreTiers {
     try {
       const note = await this.lastAttempt(deadline);
       if (note !== undefined && this.#stands(note)) return { won: false, note };
-      // The note goes to waitUntil: no request waits on a cache write. It is written while we sleep, so the
-      // claims of one burst land before any is read back (the last one stands) and the winner's note is seen
-      // long before its fetch (a provider round trip at least) ends. The bound rests on a note landing within
-      // SETTLE_MS (a Cache API put in the data centre: a few ms). A slower write costs fetches, not safety:
-      // a claimant that reads back before its own note lands sees another's (it waits) or none (it fetches).
-      this.handOff(this.noteAttempt({ at: this.#s.now(), id }));
-      await deadline.race(sleep(SETTLE_MS));
+      // Once our note has landed, wait as long again (at least SETTLE_MS) so the others of one burst land too
+      // before we read back: the last one stands. Writes are as slow as the tier is busy, so the wait scales with
+      // ours. The write also goes to waitUntil, and the wait for it is capped at NOTE_WAIT_MS: a tier slower than
+      // that costs fetches (a claimant that reads back too soon fetches), never safety.
+      const started = Date.now();
+      const write = this.noteAttempt({ at: this.#s.now(), id });
+      this.handOff(write);
+      await deadline.race(Promise.race([write, sleep(NOTE_WAIT_MS)]));
+      await deadline.race(sleep(Math.max(SETTLE_MS, Date.now() - started)));
       const back = await this.lastAttempt(deadline);
       return back !== undefined && back.id !== id ? { won: false, note: back } : { won: true, id };
     } catch {

@@ -133,9 +133,12 @@ const NO_HEADER = Object.freeze({ alg: '' }) as JoseHeader;
 
 /** A verified token's protected header (its parse is cached by src/header.ts; the payload is not read). */
 function headerOf(token: string): JoseHeader {
-  // Only an introspected token has no header to parse (it was never opened).
+  // Only an introspected token has no header to parse (it was never opened). Most have no dot at all: answered
+  // without the parse, whose throw cost 23 µs per cache hit in workerd (bench/guard/resource-workerd.ts).
+  const dot = token.indexOf('.');
+  if (dot < 0) return NO_HEADER;
   try {
-    return parseHeader(token, token.indexOf('.')).header;
+    return parseHeader(token, dot).header;
   } catch {
     return NO_HEADER;
   }
