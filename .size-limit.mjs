@@ -28,7 +28,7 @@ const entry = (name, path, limit) => ({ name, path, limit, gzip: false, brotli: 
 // issuers[].introspection parser and the verify stage's hook in every guard): measured 170.29 kB and 80.69 kB.
 // Issue 34 phase 2 (one stage shape), measured after merging the introspection stage: the one-issuer guard's
 // optional sections are parsed only by the stages it is given, and the reserved-path check comes with the stages
-// that reserve a path: 80.69 -> 75.10 kB, budget 79 -> 74 KiB. edgejwt/worker 170.29 -> 174.23 kB (every stage a
+// that reserve a path: 80.69 -> 75.15 kB, budget 79 -> 74 KiB. edgejwt/worker 170.29 -> 174.22 kB (every stage a
 // value with its hooks: its stage index modules cost about 2 kB more than the retired feature modules, plus the
 // per-section parser map): budget 167 -> 171 KiB.
 export default [
