@@ -47,7 +47,7 @@ const CACHE_KEY = Buffer.alloc(32, 9).toString('base64url'); // bench only
 // BENCH_BASELINE_SRC=dir: also a guard built from another checkout's src/ ('base'), sampled in
 // the same rounds, so a change is read as a per-round delta under the same machine noise.
 const baselineSrc = process.env.BENCH_BASELINE_SRC;
-// The compiled entry (`edgejwt build-guard` for the bench's GUARD_CONFIG) is sampled too unless BENCH_COMPILED=0.
+// The guard given only its config's stages ('compiled': createGuard(config, { stages: [keySets] })) is sampled too unless BENCH_COMPILED=0.
 const withCompiled = process.env.BENCH_COMPILED !== '0';
 // With a baseline, its library-only Worker too ('libbase'), each baseline kind with the baseline's own core.
 // BENCH_COMPILED_BASE=1 (with a baseline): the baseline's compiled entry too ('compiledbase', on this checkout's core).
@@ -66,7 +66,8 @@ if (baselineSrc !== undefined) {
   bundles.libbase = await bundle('libbase', baselineSrc);
 }
 if (withCompiled) {
-  bundles.compiled = await configGuard('compiled', guardConfig(keys));
+  // 'compiled': the guard given only the stages this config uses (inline key sets), built by the public createGuard.
+  bundles.compiled = await configGuard('compiled', guardConfig(keys), undefined, ['keySets']);
   if (bundles.compiled.wasmImport !== bundles.guard.wasmImport) throw new Error('the compiled entry imports the core from another path than the guard');
   if (withCompiledBase) bundles.compiledbase = await configGuard('compiledbase', guardConfig(keys), baselineSrc);
 }

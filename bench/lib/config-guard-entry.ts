@@ -14,12 +14,16 @@ export async function configGuardBundle(
   rawConfig: unknown,
   src = join(root, 'src'),
   extra: { minify?: boolean; keepNames?: boolean } = { minify: true },
+  stages?: readonly string[],
 ): Promise<WorkerBundle> {
   mkdirSync(dir, { recursive: true });
   const api = relative(dir, join(src, 'worker/api.ts')).replace(/\\/g, '/');
+  // `stages`: the names of the stages to give (a guard given only what its config uses); default: every one.
+  const given = stages === undefined ? ['defaultStages'] : [...stages];
+  const list = stages === undefined ? 'defaultStages' : `[${given.join(', ')}]`;
   const code = [
-    `import { createGuard, defaultStages } from ${JSON.stringify(api.startsWith('.') ? api : `./${api}`)};`,
-    `const guard = createGuard(${JSON.stringify(rawConfig)}, { stages: defaultStages });`,
+    `import { createGuard, ${given.join(', ')} } from ${JSON.stringify(api.startsWith('.') ? api : `./${api}`)};`,
+    `const guard = createGuard(${JSON.stringify(rawConfig)}, { stages: ${list} });`,
     `void import('cloudflare:workers').then((m) => guard.warm(m.env), () => undefined);`,
     'export default { fetch: guard.fetch };',
     '',

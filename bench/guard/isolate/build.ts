@@ -56,8 +56,8 @@ export async function bundle(name: keyof typeof ENTRIES, src?: string): Promise<
 }
 
 /** createGuard(config) as a Worker (bench/lib/config-guard-entry.ts), beside the other bundles (same depth, same .wasm path). */
-export async function configGuard(name: string, config: unknown, src?: string): Promise<Bundle> {
+export async function configGuard(name: string, config: unknown, src?: string, stages?: readonly string[]): Promise<Bundle> {
   const dir = join(root, 'build/bench-isolate', name);
-  const b = await configGuardBundle(dir, config, src);
+  const b = await configGuardBundle(dir, config, src, undefined, stages);
   return { dir, file: join(dir, 'worker.js'), code: b.code, wasmImport: b.wasmImport };
 }
