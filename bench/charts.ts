@@ -106,7 +106,7 @@ interface Isolate {
   jwks: Record<string, Latency | number>;
 }
 
-const KIND_SERIES: Record<string, string> = { noop: 'no-op Worker', lib: 'edgejwt library only', guard: 'edgejwt guard', compiled: 'edgejwt guard, compiled entry', base: 'edgejwt guard (variant)', jose: 'jose guard' };
+const KIND_SERIES: Record<string, string> = { noop: 'no-op Worker', lib: 'edgejwt library only', guard: 'edgejwt guard', compiled: 'edgejwt guard, only its stages', base: 'edgejwt guard (variant)', jose: 'jose guard' };
 const iso = read<Isolate>('isolate');
 if (iso) {
   const rows: RangeRow[] = [];
@@ -115,7 +115,7 @@ if (iso) {
     ['Fresh workerd process: first request', iso.processCold, iso.n.processes],
     ['Fresh isolate (Worker Loader, new id): first request', iso.isolateCold, iso.n.isolates],
   ] as const) {
-    for (const [alg, c] of Object.entries(cells ?? {})) for (const [kind, l] of Object.entries(c.first ?? {})) add(`${title} (n=${n} each)`, `${alg} · ${KIND_SERIES[kind]}`, KIND_SERIES[kind]!, l);
+    for (const [alg, c] of Object.entries(cells ?? {})) for (const [kind, l] of Object.entries(c.first ?? {})) add(`${title} (n=${n} each)`, `${alg} · ${KIND_SERIES[kind] ?? `edgejwt ${kind} (baseline)`}`, KIND_SERIES[kind] ?? 'edgejwt guard (variant)', l);
   }
   for (const [alg, byKind] of Object.entries(iso.warm)) {
     for (const [name, l] of Object.entries(byKind)) {
@@ -134,7 +134,7 @@ if (iso) {
       'Request latency through workerd: cold and warm',
       `Miniflare ${iso.env.miniflare}, workerd ${iso.env.workerd}; ${iso.env.machine}; ${iso.env.date?.slice(0, 10)}. Includes the local HTTP hop (see the no-op Worker).`,
       rows,
-      ['no-op Worker', 'edgejwt library only', 'edgejwt guard', 'edgejwt guard, compiled entry', 'jose guard', 'edgejwt guard (variant)'],
+      ['no-op Worker', 'edgejwt library only', 'edgejwt guard', 'edgejwt guard, only its stages', 'jose guard', 'edgejwt guard (variant)'],
     ),
   );
 }

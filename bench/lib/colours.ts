@@ -8,7 +8,7 @@ const COLOURS: Record<string, string> = {
   edgejwt: '#d9480f',
   'edgejwt verifySync': '#d9480f',
   'edgejwt guard': '#d9480f',
-  'edgejwt guard, compiled entry': '#e8590c',
+  'edgejwt guard, only its stages': '#e8590c',
   'edgejwt verify (async)': '#f08c00',
   'edgejwt verify': '#f08c00',
   'edgejwt library only': '#f08c00',

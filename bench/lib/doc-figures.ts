@@ -35,7 +35,7 @@ export interface IsolateRun {
 
 /** The README's cold-start bullet: per-round deltas' medians, ranged over the algorithms measured. */
 export function coldStartBullet(iso: IsolateRun | undefined): string {
-  const head = "- Cold start: the guard Worker builds itself at module scope (Cloudflare evaluates a Worker's\n  module during the TLS handshake), after a known-answer self-test. The figures below are from a run\n  that also rehearsed one request at startup (removed since; docs/decisions/0001-startup-rehearsal.md).";
+  const head = "- Cold start: the guard Worker builds itself at module scope (Cloudflare evaluates a Worker's\n  module during the TLS handshake), after a known-answer self-test (no startup rehearsal:\n  docs/decisions/0001-startup-rehearsal.md).";
   const process = iso?.processCold;
   const isolate = iso?.isolateCold;
   if (!iso || !process || !isolate) return `${head} Not measured yet: \`npm run bench:isolate\`.`;
@@ -60,7 +60,7 @@ export function coldStartBullet(iso: IsolateRun | undefined): string {
 function compiledClause(isolate: Record<string, ColdCell>): string {
   const ratios = Object.values(isolate).map((c) => c.ratios?.['compiled / jose']?.p50).filter((r): r is number => r !== undefined);
   if (ratios.length === 0) return '';
-  return `\n  The compiled entry of that run (\`edgejwt build-guard\`, removed since) took ${range(ratios, 2)}× the jose guard's first request there.`;
+  return `\n  Given only the stages its config uses, the guard took ${range(ratios, 2)}× the jose guard's first request there.`;
 }
 
 export type FreezeRun = { env: Env } & Record<string, Sample[] | Env>;
