@@ -280,6 +280,12 @@ const SUITES = [
     title: 'the MCP SDK through the guard under wrangler dev (oidc-provider, RFC 9728 discovery, a tool call)',
     body: (s) => reportRun(s, 'no fakes mcp', process.execPath, ['test/no-fakes/mcp.ts']),
   },
+  // The formatter (Prettier, .prettierrc.json and .prettierignore): every file it formats is as it would write it.
+  {
+    order: 19,
+    title: 'format check (prettier --check: the layout is the formatter\'s)',
+    body: async (s) => s.record('format check', ...((await run(s, 'npx', ['prettier', '--check', '.'])) === 0 ? [1, 0] : [0, 1])),
+  },
   // The size budgets of the public entries (.size-limit.mjs), over dist/ as built above: one row per
   // budget, and a run that gives no report fails.
   {
