@@ -5,7 +5,10 @@
 
 /** Layers bottom-up, as path patterns relative to the repository. */
 const LAYERS = [
-  ['foundations', '^src/(errors|alg-base|algorithms|b64|utf8|json-names|options-error|option-names|freeze)\\.ts$|^src/platform/|^src/messages/|^src/keys/(rsa-params|ec-point)\\.ts$'],
+  [
+    'foundations',
+    '^src/(errors|alg-base|algorithms|b64|utf8|json-names|options-error|option-names|freeze)\\.ts$|^src/platform/|^src/messages/|^src/keys/(rsa-params|ec-point)\\.ts$',
+  ],
   ['boundary', '^src/wasm/'],
   ['backends', '^src/backend/'],
   ['token parts', '^src/(jws|jws-bytes|header|payload|claims|cache|decode|digest)\\.ts$'],
@@ -33,27 +36,73 @@ const layerRules = LAYERS.slice(0, -1).map(([name, path], i) => ({
   severity: 'error',
   // A file belongs to the first layer that matches it (keys/rsa-params.ts is a foundation).
   from: { path, pathNot: LAYERS.slice(0, i).map(([, p]) => p) },
-  to: { path: LAYERS.slice(i + 1).map(([, p]) => p), pathNot: [...LAYERS.slice(0, i + 1).map(([, p]) => p), ...(ALSO[name] ?? [])], ...RUNTIME },
+  to: {
+    path: LAYERS.slice(i + 1).map(([, p]) => p),
+    pathNot: [...LAYERS.slice(0, i + 1).map(([, p]) => p), ...(ALSO[name] ?? [])],
+    ...RUNTIME,
+  },
 }));
 
 /** Imports no layer rule would catch, forbidden outright. */
 const never = [
-  ['adapters-no-backend', '^src/(bearer|hono|worker|resource|introspection)/', '^src/backend/', 'adapters verify through createVerifier, never a backend'],
+  [
+    'adapters-no-backend',
+    '^src/(bearer|hono|worker|resource|introspection)/',
+    '^src/backend/',
+    'adapters verify through createVerifier, never a backend',
+  ],
   ['hono-not-guard', '^src/hono/', '^src/worker/', 'the Hono middleware does not depend on the guard'],
-  ['bearer-below-adapters', '^src/bearer/', '^src/(hono|worker|cli|resource|introspection)/', 'the bearer module is shared by the guard and the middleware, below both'],
-  ['resource-parts-below-guard', '^src/(resource|introspection)/', '^src/(hono|cli)/|^src/worker/(?!config-error\\.ts$|config-values\\.ts$|config-keys\\.ts$)', 'the resource-server parts use only the guard\'s config helpers (and the generated key sets); the guard\'s stages wrap them, never the other way'],
-  ['nothing-imports-cli', '^src/(bearer|hono|worker)/', '^src/cli/', 'the command-line tool uses the guard, never the other way'],
-  ['verifier-no-backend', '^src/(verifier|verify-path)\\.ts$', '^src/backend/', 'the verifier calls handle.verify, never a backend'],
-  ['verifier-no-jwe', '^src/(verify-path|verifier)\\.ts$', '^src/jwe/', 'JWE reaches the verifier only through the decryption value jweDecryption makes (a bundle without jweDecryption has no src/jwe/)'],
-  ['guard-no-jwe', '^src/worker/', '^src/(jwe/|verifier\\.ts$)', 'the guard never decrypts: it builds its verifier through verify-path.ts without src/jwe/'],
+  [
+    'bearer-below-adapters',
+    '^src/bearer/',
+    '^src/(hono|worker|cli|resource|introspection)/',
+    'the bearer module is shared by the guard and the middleware, below both',
+  ],
+  [
+    'resource-parts-below-guard',
+    '^src/(resource|introspection)/',
+    '^src/(hono|cli)/|^src/worker/(?!config-error\\.ts$|config-values\\.ts$|config-keys\\.ts$)',
+    "the resource-server parts use only the guard's config helpers (and the generated key sets); the guard's stages wrap them, never the other way",
+  ],
+  [
+    'nothing-imports-cli',
+    '^src/(bearer|hono|worker)/',
+    '^src/cli/',
+    'the command-line tool uses the guard, never the other way',
+  ],
+  [
+    'verifier-no-backend',
+    '^src/(verifier|verify-path)\\.ts$',
+    '^src/backend/',
+    'the verifier calls handle.verify, never a backend',
+  ],
+  [
+    'verifier-no-jwe',
+    '^src/(verify-path|verifier)\\.ts$',
+    '^src/jwe/',
+    'JWE reaches the verifier only through the decryption value jweDecryption makes (a bundle without jweDecryption has no src/jwe/)',
+  ],
+  [
+    'guard-no-jwe',
+    '^src/worker/',
+    '^src/(jwe/|verifier\\.ts$)',
+    'the guard never decrypts: it builds its verifier through verify-path.ts without src/jwe/',
+  ],
   ['src-not-assembly', '^src/', '^assembly/', 'src/ reaches the core only through #core-loader and src/wasm/abi.ts'],
-].map(([name, from, to, comment]) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to, ...(name === 'src-not-assembly' ? {} : RUNTIME) } }));
+].map(([name, from, to, comment]) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from },
+  to: { path: to, ...(name === 'src-not-assembly' ? {} : RUNTIME) },
+}));
 
 module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'no import circle in src/, type-only imports included: types and constants live at the layer that owns them',
+      comment:
+        'no import circle in src/, type-only imports included: types and constants live at the layer that owns them',
       severity: 'error',
       from: { path: '^src/' },
       to: { circular: true },
@@ -77,7 +126,10 @@ module.exports = {
       comment: 'an import of a src/ file no layer claims',
       severity: 'error',
       from: { path: '^src/' },
-      to: { path: '^src/', pathNot: [...LAYERS.map(([, p]) => p), '\\.d\\.ts$', '^src/worker/guard-config\\.schema\\.json$'] },
+      to: {
+        path: '^src/',
+        pathNot: [...LAYERS.map(([, p]) => p), '\\.d\\.ts$', '^src/worker/guard-config\\.schema\\.json$'],
+      },
     },
     {
       name: 'source-only',
@@ -105,6 +157,10 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
     exclude: { path: ['^src/wasm/generated/'] },
-    enhancedResolveOptions: { extensions: ['.ts', '.d.ts', '.js', '.json'], conditionNames: ['edgejwt-source', 'import', 'default'], exportsFields: ['exports'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.d.ts', '.js', '.json'],
+      conditionNames: ['edgejwt-source', 'import', 'default'],
+      exportsFields: ['exports'],
+    },
   },
 };

@@ -25,7 +25,10 @@ export default defineConfig({
     projects: [
       // fileParallelism: false holds that "one worker" on any machine: with more cores Vitest would split
       // the files over several graphs, in an order that depends on the core count.
-      { extends: true, test: { name: 'shared', include: ['test/shared/**/*.test.ts'], isolate: false, fileParallelism: false } },
+      {
+        extends: true,
+        test: { name: 'shared', include: ['test/shared/**/*.test.ts'], isolate: false, fileParallelism: false },
+      },
       { extends: true, test: { name: 'node', include: ['test/node/**/*.test.ts'] } },
     ],
     // Every case of the large Wycheproof files here; the other runtimes run a sample (test/shared/vector-sample.ts).

@@ -12,7 +12,10 @@ import type { Latency } from './lib/latency.ts';
 import { groupedBars, latencyRanges, type RangeRow } from './lib/svg.ts';
 
 export const resultsDir = fileURLToPath(new URL(smoke ? './results/smoke/' : './results/', import.meta.url));
-const read = <T>(name: string): T | undefined => (existsSync(join(resultsDir, `${name}.json`)) ? (JSON.parse(readFileSync(join(resultsDir, `${name}.json`), 'utf8')) as T) : undefined);
+const read = <T>(name: string): T | undefined =>
+  existsSync(join(resultsDir, `${name}.json`))
+    ? (JSON.parse(readFileSync(join(resultsDir, `${name}.json`), 'utf8')) as T)
+    : undefined;
 const written: string[] = [];
 const write = (name: string, svg: string) => {
   writeFileSync(join(resultsDir, name), svg);
@@ -44,7 +47,11 @@ function opsChart(t: Table, where: string, oneEdgejwt = false): string {
   const rename = (name: string) => (oneEdgejwt && name.startsWith('edgejwt') ? 'edgejwt' : name);
   const groups = Object.entries(t.variants).map(([label, rows]) => ({
     label,
-    bars: rows.map((r) => ({ ...r, name: rename(r.name) })).filter((r) => SERIES.includes(r.name) && Number.isFinite(r.opsPerSec) && r.opsPerSec > 0).sort((a, b) => SERIES.indexOf(a.name) - SERIES.indexOf(b.name)).map((r) => ({ series: r.name, value: r.opsPerSec })),
+    bars: rows
+      .map((r) => ({ ...r, name: rename(r.name) }))
+      .filter((r) => SERIES.includes(r.name) && Number.isFinite(r.opsPerSec) && r.opsPerSec > 0)
+      .sort((a, b) => SERIES.indexOf(a.name) - SERIES.indexOf(b.name))
+      .map((r) => ({ series: r.name, value: r.opsPerSec })),
   }));
   const present = SERIES.filter((s) => groups.some((g) => g.bars.some((b) => b.series === s)));
   return groupedBars(
@@ -76,7 +83,9 @@ if (node && workerd) {
       label: `${alg.replace(/-2048$/, '')} · ${where}`,
       bars: HEADLINE_SERIES.flatMap((series) => {
         const name = series === 'edgejwt' ? 'edgejwt verifySync' : series;
-        const r = (t.variants[alg] ?? []).find((row) => row.name === name || (series === 'edgejwt' && row.name === 'edgejwt verify'));
+        const r = (t.variants[alg] ?? []).find(
+          (row) => row.name === name || (series === 'edgejwt' && row.name === 'edgejwt verify'),
+        );
         return r && Number.isFinite(r.opsPerSec) && r.opsPerSec > 0 ? [{ series, value: r.opsPerSec }] : [];
       }),
     })),
@@ -106,16 +115,31 @@ interface Isolate {
   jwks: Record<string, Latency | number>;
 }
 
-const KIND_SERIES: Record<string, string> = { noop: 'no-op Worker', lib: 'edgejwt library only', guard: 'edgejwt guard', compiled: 'edgejwt guard, only its stages', base: 'edgejwt guard (variant)', jose: 'jose guard' };
+const KIND_SERIES: Record<string, string> = {
+  noop: 'no-op Worker',
+  lib: 'edgejwt library only',
+  guard: 'edgejwt guard',
+  compiled: 'edgejwt guard, only its stages',
+  base: 'edgejwt guard (variant)',
+  jose: 'jose guard',
+};
 const iso = read<Isolate>('isolate');
 if (iso) {
   const rows: RangeRow[] = [];
-  const add = (section: string, label: string, series: string, l: Latency) => rows.push({ section, label, series, min: l.min, p50: l.p50, p95: l.p95, p99: l.p99 });
+  const add = (section: string, label: string, series: string, l: Latency) =>
+    rows.push({ section, label, series, min: l.min, p50: l.p50, p95: l.p95, p99: l.p99 });
   for (const [title, cells, n] of [
     ['Fresh workerd process: first request', iso.processCold, iso.n.processes],
     ['Fresh isolate (Worker Loader, new id): first request', iso.isolateCold, iso.n.isolates],
   ] as const) {
-    for (const [alg, c] of Object.entries(cells ?? {})) for (const [kind, l] of Object.entries(c.first ?? {})) add(`${title} (n=${n} each)`, `${alg} · ${KIND_SERIES[kind] ?? `edgejwt ${kind} (baseline)`}`, KIND_SERIES[kind] ?? 'edgejwt guard (variant)', l);
+    for (const [alg, c] of Object.entries(cells ?? {}))
+      for (const [kind, l] of Object.entries(c.first ?? {}))
+        add(
+          `${title} (n=${n} each)`,
+          `${alg} · ${KIND_SERIES[kind] ?? `edgejwt ${kind} (baseline)`}`,
+          KIND_SERIES[kind] ?? 'edgejwt guard (variant)',
+          l,
+        );
   }
   for (const [alg, byKind] of Object.entries(iso.warm)) {
     for (const [name, l] of Object.entries(byKind)) {
@@ -125,16 +149,26 @@ if (iso) {
     }
   }
   for (const [alg, byCase] of Object.entries(iso.l2)) {
-    for (const [name, l] of Object.entries(byCase)) if (name !== 'tiers') add(`KV verify cache, ${alg} (n=${iso.n.l2} each)`, name, 'edgejwt guard (variant)', l);
+    for (const [name, l] of Object.entries(byCase))
+      if (name !== 'tiers') add(`KV verify cache, ${alg} (n=${iso.n.l2} each)`, name, 'edgejwt guard (variant)', l);
   }
-  for (const [name, l] of Object.entries(iso.jwks)) if (typeof l === 'object') add(`JWKS on a fresh isolate (n=${iso.n.jwksIsolates} each)`, name, 'edgejwt guard (variant)', l);
+  for (const [name, l] of Object.entries(iso.jwks))
+    if (typeof l === 'object')
+      add(`JWKS on a fresh isolate (n=${iso.n.jwksIsolates} each)`, name, 'edgejwt guard (variant)', l);
   write(
     'latency-isolate.svg',
     latencyRanges(
       'Request latency through workerd: cold and warm',
       `Miniflare ${iso.env.miniflare}, workerd ${iso.env.workerd}; ${iso.env.machine}; ${iso.env.date?.slice(0, 10)}. Includes the local HTTP hop (see the no-op Worker).`,
       rows,
-      ['no-op Worker', 'edgejwt library only', 'edgejwt guard', 'edgejwt guard, only its stages', 'jose guard', 'edgejwt guard (variant)'],
+      [
+        'no-op Worker',
+        'edgejwt library only',
+        'edgejwt guard',
+        'edgejwt guard, only its stages',
+        'jose guard',
+        'edgejwt guard (variant)',
+      ],
     ),
   );
 }

@@ -19,17 +19,21 @@ const SUITES: Record<string, [string, string][]> = {
     ['verify/cache-sweep.ts', 'per-isolate cache: hit cost and size sweep'],
     ['verify/freeze.ts', 'cost of deep-freezing a cached result vs a copy per caller'],
     ['verify/dpop-proof.ts', 'DPoP proof verify per algorithm vs the access-token verify and jose (Node)'],
-    ['verify/bundle-size.ts', 'createVerifier and the guard entry in a Worker bundle: minified size per algorithm against the issue 23 targets, by room and file of src/'],
+    [
+      'verify/bundle-size.ts',
+      'createVerifier and the guard entry in a Worker bundle: minified size per algorithm against the issue 23 targets, by room and file of src/',
+    ],
     ['sign/sign.ts', 'sign per algorithm vs jose, fast-jwt, jsonwebtoken, bare primitive (Node)'],
     ['sign/jwe.ts', 'JWE decrypt (+ nested verify) vs jose and the bare AES-GCM (Node)'],
     ['sign/sign-jwe-workerd.ts', 'sign and JWE decrypt vs jose, inside workerd'],
-    ['sign/table-algorithms.ts', 'sign and check per algorithm, composed from sign.ts and algorithms.ts'], ['sign/table-session.ts', 'sign, cached verify, decode, JWE, cache sizes, composed'],
+    ['sign/table-algorithms.ts', 'sign and check per algorithm, composed from sign.ts and algorithms.ts'],
+    ['sign/table-session.ts', 'sign, cached verify, decode, JWE, cache sizes, composed'],
   ],
   isolate: [
     ['guard/isolate.ts', 'guard vs no-op vs jose guard through Miniflare'],
-    ['guard/cold-profile.ts', 'CPU profile of the guard\'s first request inside workerd, by phase'],
+    ['guard/cold-profile.ts', "CPU profile of the guard's first request inside workerd, by phase"],
     ['guard/l2-writes.ts', 'KV verify-cache writes by admission policy (Zipf replay)'],
-    ['guard/guard-overhead-workerd.ts', 'the guard\'s own CPU per warm request inside workerd'],
+    ['guard/guard-overhead-workerd.ts', "the guard's own CPU per warm request inside workerd"],
   ],
   load: [['guard/load.ts', 'wrangler dev under autocannon']],
 };
@@ -43,16 +47,24 @@ if (steps === undefined) {
 if (!existsSync(join(benchDir, 'node_modules'))) {
   console.log('Installing the bench peers (npm --prefix bench ci)…');
   // npm is a .cmd script on Windows: only a shell can start it there.
-  const r = spawnSync('npm', ['--prefix', benchDir, 'ci', '--no-audit', '--no-fund'], { stdio: 'inherit', shell: process.platform === 'win32' });
+  const r = spawnSync('npm', ['--prefix', benchDir, 'ci', '--no-audit', '--no-fund'], {
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
   if (r.status !== 0) process.exit(1);
 }
 const load = loadavg()[0]!;
-if (load > 1.5) console.log(`Note: load average ${load.toFixed(1)} on this machine: other work competes for the CPU and the figures will be noisy.`);
+if (load > 1.5)
+  console.log(
+    `Note: load average ${load.toFixed(1)} on this machine: other work competes for the CPU and the figures will be noisy.`,
+  );
 
 const failed: string[] = [];
 const t0 = Date.now();
 for (const [i, [file, what]] of steps.entries()) {
-  console.log(`\n\x1b[1m== [${i + 1}/${steps.length}] ${what} (bench/${file}) — ${((Date.now() - t0) / 1000).toFixed(0)} s so far ==\x1b[0m\n`);
+  console.log(
+    `\n\x1b[1m== [${i + 1}/${steps.length}] ${what} (bench/${file}) — ${((Date.now() - t0) / 1000).toFixed(0)} s so far ==\x1b[0m\n`,
+  );
   const r = spawnSync(process.execPath, [join(benchDir, file)], { stdio: 'inherit' });
   if (r.status !== 0) {
     console.error(`bench/${file} failed (exit ${r.status ?? r.signal})`);
@@ -63,5 +75,7 @@ for (const file of ['charts.ts', 'summary.ts']) {
   const r = spawnSync(process.execPath, [join(benchDir, file)], { stdio: 'inherit' });
   if (r.status !== 0) failed.push(file);
 }
-console.log(`\n${suite}: ${steps.length - failed.filter((f) => steps.some(([s]) => s === f)).length}/${steps.length} benches completed in ${((Date.now() - t0) / 1000).toFixed(0)} s${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
+console.log(
+  `\n${suite}: ${steps.length - failed.filter((f) => steps.some(([s]) => s === f)).length}/${steps.length} benches completed in ${((Date.now() - t0) / 1000).toFixed(0)} s${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
+);
 process.exitCode = failed.length ? 1 : 0;

@@ -15,7 +15,10 @@ import { coldStartBullet, freezeCost, replaceMarked, type FreezeRun } from './li
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const dir = join(benchDir, smoke ? 'results/smoke' : 'results');
-const read = <T>(name: string): T | undefined => (existsSync(join(dir, `${name}.json`)) ? (JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as T) : undefined);
+const read = <T>(name: string): T | undefined =>
+  existsSync(join(dir, `${name}.json`))
+    ? (JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as T)
+    : undefined;
 
 type Env = Record<string, string>;
 interface Table {
@@ -41,16 +44,41 @@ interface Load {
   connections: number;
   amount: number;
   validPool: number;
-  runs: { name: string; requests: number; throughput: number; latencyMs: Record<string, number>; status: Record<string, number>; errors: number; timeouts: number; wrong: number }[];
+  runs: {
+    name: string;
+    requests: number;
+    throughput: number;
+    latencyMs: Record<string, number>;
+    status: Record<string, number>;
+    errors: number;
+    timeouts: number;
+    wrong: number;
+  }[];
   directRuns?: Load['runs'];
 }
 
 const node = read<Table>('algorithms-node');
 const workerd = read<Table>('algorithms-workerd');
-const sweep = read<Record<string, unknown> & { env: Env; hitRates: Record<string, number>; population: number; warmRequests: number; timedRequests: number }>('cache-sweep');
+const sweep = read<
+  Record<string, unknown> & {
+    env: Env;
+    hitRates: Record<string, number>;
+    population: number;
+    warmRequests: number;
+    timedRequests: number;
+  }
+>('cache-sweep');
 const verify = read<Record<string, unknown> & { env: Env }>('verify-node');
 const iso = read<Isolate>('isolate');
-const writes = read<{ env: Env; population: number; requests: number; isolates: number; rate: number; l1Max: number; rows: Record<string, number | string>[] }>('l2-writes');
+const writes = read<{
+  env: Env;
+  population: number;
+  requests: number;
+  isolates: number;
+  rate: number;
+  l1Max: number;
+  rows: Record<string, number | string>[];
+}>('l2-writes');
 const fleetLocal = read<{
   env: Env;
   delayMs: number;
@@ -59,7 +87,9 @@ const fleetLocal = read<{
   jose: { fetches: number; ioMsP50: number; wallMsP50: number };
   spray: { requests: number; fetches: number; refused: number };
 }>('fleet-local');
-const fleet = read<{ env: Env; model: Record<string, unknown> & FleetModel; rows: Record<string, number | string>[] }>('fleet');
+const fleet = read<{ env: Env; model: Record<string, unknown> & FleetModel; rows: Record<string, number | string>[] }>(
+  'fleet',
+);
 const coldLocal = read<ColdLocal>('cold-local');
 // Interleaved A/B of the claim's note write, awaited (old) or handed to waitUntil (new): nothing-warm first requests.
 interface ClaimAb {
@@ -68,7 +98,12 @@ interface ClaimAb {
   fleet?: { how: string; old: Record<string, number>; new: Record<string, number> };
 }
 const claimAb = read<ClaimAb>('cold-local-claim-ab');
-const prof = read<{ env: Env; rounds: number; phases: string[]; summary: Record<string, { wallMs: number; phasesMs: Record<string, number> }> }>('cold-profile');
+const prof = read<{
+  env: Env;
+  rounds: number;
+  phases: string[];
+  summary: Record<string, { wallMs: number; phasesMs: Record<string, number> }>;
+}>('cold-profile');
 const load = read<Load>('load');
 // Composed by bench/sign/table-algorithms.ts and bench/sign/table-session.ts from the other results.
 const signCheck = read<{ markdown: string }>('table-algorithms');
@@ -84,12 +119,31 @@ const isPeer = (name: string) => !name.startsWith('edgejwt') && !name.includes('
 // The Rust wasm-bindgen peer's bare checks (bench/peers/rust-cases.ts): their own table, not the platform's floor.
 const isRust = (name: string) => name.includes('(Rust Wasm, bare)');
 const envLine = (e: Env | undefined, extra: string[] = []) =>
-  e === undefined ? '' : `${e.date?.slice(0, 16).replace('T', ' ')} UTC · ${e.machine} · Node ${e.node} · ${['jose', 'fast-jwt', 'hono', 'workerd', 'miniflare', ...extra].filter((k) => e[k]).map((k) => `${k} ${e[k]}`).join(' · ')}${e.loadStart ? ` · ${loadLine(e)}` : ''}`;
+  e === undefined
+    ? ''
+    : `${e.date?.slice(0, 16).replace('T', ' ')} UTC · ${e.machine} · Node ${e.node} · ${[
+        'jose',
+        'fast-jwt',
+        'hono',
+        'workerd',
+        'miniflare',
+        ...extra,
+      ]
+        .filter((k) => e[k])
+        .map((k) => `${k} ${e[k]}`)
+        .join(' · ')}${e.loadStart ? ` · ${loadLine(e)}` : ''}`;
 
 /** How each library in a table was given its key (bench/lib/key-paths.ts), or a warning for older results. */
 function keyPathLines(t: Table): string[] {
-  if (t.keyPaths === undefined) return ['Key path per peer: not recorded in this result (run before the key paths were fixed; re-run `npm run bench`).'];
-  return ['Key path per library (each key made once, before timing):', '', ...Object.entries(t.keyPaths).map(([lib, path]) => `- ${lib}: ${path}`)];
+  if (t.keyPaths === undefined)
+    return [
+      'Key path per peer: not recorded in this result (run before the key paths were fixed; re-run `npm run bench`).',
+    ];
+  return [
+    'Key path per library (each key made once, before timing):',
+    '',
+    ...Object.entries(t.keyPaths).map(([lib, path]) => `- ${lib}: ${path}`),
+  ];
 }
 
 /** Per variant: edgejwt's median, and ratios (peer median / edgejwt median: > 1 means edgejwt is faster). */
@@ -104,7 +158,8 @@ function headline(t: Table, ours: (rows: Sample[]) => Sample, also?: string): st
     const jose = rows.find((r) => r.name === 'jose');
     const peers = rows.filter((r) => isPeer(r.name) && Number.isFinite(r.medianNs) && r.medianNs > 0);
     // A smoke run may measure no peer or no bare primitive for a variant: say so, don't throw.
-    const fastest = (list: Sample[]) => (list.length === 0 ? undefined : list.reduce((a, b) => (a.medianNs < b.medianNs ? a : b)));
+    const fastest = (list: Sample[]) =>
+      list.length === 0 ? undefined : list.reduce((a, b) => (a.medianNs < b.medianNs ? a : b));
     const best = fastest(peers);
     const bare = fastest(rows.filter((r) => r.name.includes('bare') && !isRust(r.name)));
     out.push(
@@ -120,9 +175,10 @@ const workerdAlone = read<Table>('algorithms-workerd-HS256-EdDSA');
 
 /** The Rust peer's rows beside edgejwt's full verify of the same variant, or why there are none. */
 function rustLines(full: Table, alone: Table | undefined, ours: (rows: Sample[]) => Sample): string[] {
-  const rowsOf = (t: Table) => Object.entries(t.variants).flatMap(([label, r]) =>
-    r.filter((s) => isRust(s.name)).map((s) => ({ label, me: ours(r), s })),
-  );
+  const rowsOf = (t: Table) =>
+    Object.entries(t.variants).flatMap(([label, r]) =>
+      r.filter((s) => isRust(s.name)).map((s) => ({ label, me: ours(r), s })),
+    );
   const t = rowsOf(full).length > 0 || alone === undefined ? full : alone;
   const rows = rowsOf(t);
   const peer = 'the Rust wasm-bindgen peer (`bench/peers/rust-verify`)';
@@ -147,14 +203,25 @@ function rustLines(full: Table, alone: Table | undefined, ours: (rows: Sample[])
 const nodeOurs = (rows: Sample[]) => rows.find((r) => r.name === 'edgejwt verifySync')!;
 const workerdOurs = (rows: Sample[]) => rows.find((r) => r.name.startsWith('edgejwt'))!;
 
-const sum: string[] = ['# Bench results', '', smoke ? '**Smoke run: the figures are not meaningful.**' : 'Generated by `node bench/summary.ts` from the JSON beside this file. Ratios are peer median ÷ edgejwt median in the same run (> 1: edgejwt faster); spreads are p25–p75 of the timing rounds.', ''];
+const sum: string[] = [
+  '# Bench results',
+  '',
+  smoke
+    ? '**Smoke run: the figures are not meaningful.**'
+    : 'Generated by `node bench/summary.ts` from the JSON beside this file. Ratios are peer median ÷ edgejwt median in the same run (> 1: edgejwt faster); spreads are p25–p75 of the timing rounds.',
+  '',
+];
 const speed: string[] = [];
 
 // --- KV verify cache verdict -------------------------------------------------
 function kvVerdict(): string[] {
   if (workerd?.l2Cpu === undefined) return ['(Run `npm run bench` for the workerd table: the verdict needs it.)'];
   const l2 = workerd.l2Cpu.medianNs;
-  const rows = Object.entries(workerd.variants).map(([label, r]) => ({ label, alg: label.split('-')[0]!, ns: workerdOurs(r).medianNs }));
+  const rows = Object.entries(workerd.variants).map(([label, r]) => ({
+    label,
+    alg: label.split('-')[0]!,
+    ns: workerdOurs(r).medianNs,
+  }));
   // Tiers of CPU an L2 hit would save: verify under 2x the hit's own CPU saves
   // little; 2-10x some; 10x and more, most of the request's CPU.
   const tier = (ns: number) => (ns >= 10 * l2 ? 'high' : ns >= 2 * l2 ? 'some' : 'little');
@@ -168,12 +235,17 @@ function kvVerdict(): string[] {
   ];
   if (iso?.l2) {
     out.push('Latency through Miniflare (local KV, a client on loopback), p50:', '');
-    out.push('| algorithm | L2 off: verify only | L2 miss: KV read, verify, write | L2 hit from another isolate | hit − off |', '|---|---:|---:|---:|---:|');
+    out.push(
+      '| algorithm | L2 off: verify only | L2 miss: KV read, verify, write | L2 hit from another isolate | hit − off |',
+      '|---|---:|---:|---:|---:|',
+    );
     for (const [alg, c] of Object.entries(iso.l2)) {
       const off = c['L2 off (verify only)'] as Latency;
       const cold = c['L2 cold (KV miss, verify, write)'] as Latency;
       const hit = c['L2 warm (KV hit, other isolate)'] as Latency;
-      out.push(`| ${alg} | ${off.p50.toFixed(2)} ms | ${cold.p50.toFixed(2)} ms | ${hit.p50.toFixed(2)} ms | ${(hit.p50 - off.p50 >= 0 ? '+' : '') + (hit.p50 - off.p50).toFixed(2)} ms |`);
+      out.push(
+        `| ${alg} | ${off.p50.toFixed(2)} ms | ${cold.p50.toFixed(2)} ms | ${hit.p50.toFixed(2)} ms | ${(hit.p50 - off.p50 >= 0 ? '+' : '') + (hit.p50 - off.p50).toFixed(2)} ms |`,
+      );
     }
     out.push('');
   }
@@ -184,7 +256,13 @@ function kvVerdict(): string[] {
   const some = rows.filter((r) => tier(r.ns) === 'some');
   const little = rows.filter((r) => tier(r.ns) === 'little');
   const names = (rs: typeof rows) => rs.map((r) => r.label).join(', ') || 'none';
-  const latencyOk = iso?.l2 === undefined ? undefined : Object.values(iso.l2).every((c) => (c['L2 warm (KV hit, other isolate)'] as Latency).p50 >= (c['L2 off (verify only)'] as Latency).p50 - 0.1);
+  const latencyOk =
+    iso?.l2 === undefined
+      ? undefined
+      : Object.values(iso.l2).every(
+          (c) =>
+            (c['L2 warm (KV hit, other isolate)'] as Latency).p50 >= (c['L2 off (verify only)'] as Latency).p50 - 0.1,
+        );
   const someIn = some.filter((r) => inTrue(r.label));
   const someOut = some.filter((r) => !inTrue(r.label));
   out.push(
@@ -199,7 +277,17 @@ function kvVerdict(): string[] {
         : '- Off by default: **not clearly backed here**: a KV hit answered sooner than a local verify for some algorithm at p50; re-run on a quiet machine.',
     high.every((r) => inTrue(r.label)) && little.every((r) => !inTrue(r.label))
       ? `- **\`true\` = ECDSA: backed at the ends.** Every variant where a hit saves most of the CPU is in it${high.length ? ` (${names(high)})` : ''}, and none where it saves little.`
-      : `- \`true\` = ECDSA: **not backed**: ${high.filter((r) => !inTrue(r.label)).map((r) => r.label).join(', ') || 'nothing'} saves most CPU but is left out; ${little.filter((r) => inTrue(r.label)).map((r) => r.label).join(', ') || 'nothing'} saves little but is in.`,
+      : `- \`true\` = ECDSA: **not backed**: ${
+          high
+            .filter((r) => !inTrue(r.label))
+            .map((r) => r.label)
+            .join(', ') || 'nothing'
+        } saves most CPU but is left out; ${
+          little
+            .filter((r) => inTrue(r.label))
+            .map((r) => r.label)
+            .join(', ') || 'nothing'
+        } saves little but is in.`,
     someIn.length && someOut.length
       ? `- **The middle is not separated by these numbers**: ${names(someIn)} (in \`true\`) costs the same order as ${names(someOut)} (left out). An operator limited by CPU who uses those should list them, e.g. \`"cache": { "verify": ["ES256", "EdDSA"] }\`.`
       : '- The middle tier lies entirely on one side of `true`.',
@@ -210,29 +298,84 @@ function kvVerdict(): string[] {
 
 // --- Node and workerd tables -------------------------------------------------
 if (node) {
-  sum.push('## Full verify per algorithm, Node', '', envLine(node.env, ['jsonwebtoken', '@tsndr/cloudflare-worker-jwt']), '', ...headline(node, nodeOurs, 'verify (async)'), '', ...rustLines(node, nodeAlone, nodeOurs), '', ...keyPathLines(node), '', '![ops/s per library, Node](ops-node.svg)', '');
-  for (const [label, rows] of Object.entries(node.variants)) sum.push(formatTable(`${label} (Node)`, rows, 'edgejwt verifySync'), '');
+  sum.push(
+    '## Full verify per algorithm, Node',
+    '',
+    envLine(node.env, ['jsonwebtoken', '@tsndr/cloudflare-worker-jwt']),
+    '',
+    ...headline(node, nodeOurs, 'verify (async)'),
+    '',
+    ...rustLines(node, nodeAlone, nodeOurs),
+    '',
+    ...keyPathLines(node),
+    '',
+    '![ops/s per library, Node](ops-node.svg)',
+    '',
+  );
+  for (const [label, rows] of Object.entries(node.variants))
+    sum.push(formatTable(`${label} (Node)`, rows, 'edgejwt verifySync'), '');
 } else sum.push('## Full verify per algorithm, Node', '', 'Not run yet: `npm run bench`.', '');
 if (workerd) {
-  sum.push('## Full verify per algorithm, inside workerd', '', envLine(workerd.env), '', ...headline(workerd, workerdOurs), '', ...rustLines(workerd, workerdAlone, workerdOurs), '', ...keyPathLines(workerd), '', '![ops/s per library, workerd](ops-workerd.svg)', '');
-  for (const [label, rows] of Object.entries(workerd.variants)) sum.push(formatTable(`${label} (workerd)`, rows, rows[0]!.name), '');
+  sum.push(
+    '## Full verify per algorithm, inside workerd',
+    '',
+    envLine(workerd.env),
+    '',
+    ...headline(workerd, workerdOurs),
+    '',
+    ...rustLines(workerd, workerdAlone, workerdOurs),
+    '',
+    ...keyPathLines(workerd),
+    '',
+    '![ops/s per library, workerd](ops-workerd.svg)',
+    '',
+  );
+  for (const [label, rows] of Object.entries(workerd.variants))
+    sum.push(formatTable(`${label} (workerd)`, rows, rows[0]!.name), '');
 } else sum.push('## Full verify per algorithm, inside workerd', '', 'Not run yet: `npm run bench`.', '');
 
 if (verify) {
-  sum.push('## Stage breakdown, verify cache hit, decode-only (bench/verify/verify.ts, Node)', '', envLine(verify.env), '');
-  for (const k of Object.keys(verify).filter((k) => k.endsWith('-stages'))) sum.push(formatTable(`${k.replace('-stages', '')}: stage breakdown`, verify[k] as Sample[], 'full verifySync'), '');
-  if (verify['cache-hit']) sum.push(formatTable('Verify cache hit (fresh copy of the token string)', verify['cache-hit'] as Sample[], (verify['cache-hit'] as Sample[])[0]!.name), '');
-  if (verify.decode) sum.push(formatTable('Decode only', verify.decode as Sample[], (verify.decode as Sample[])[0]!.name), '');
+  sum.push(
+    '## Stage breakdown, verify cache hit, decode-only (bench/verify/verify.ts, Node)',
+    '',
+    envLine(verify.env),
+    '',
+  );
+  for (const k of Object.keys(verify).filter((k) => k.endsWith('-stages')))
+    sum.push(formatTable(`${k.replace('-stages', '')}: stage breakdown`, verify[k] as Sample[], 'full verifySync'), '');
+  if (verify['cache-hit'])
+    sum.push(
+      formatTable(
+        'Verify cache hit (fresh copy of the token string)',
+        verify['cache-hit'] as Sample[],
+        (verify['cache-hit'] as Sample[])[0]!.name,
+      ),
+      '',
+    );
+  if (verify.decode)
+    sum.push(formatTable('Decode only', verify.decode as Sample[], (verify.decode as Sample[])[0]!.name), '');
 }
 const stages = read<{ env: Env; variants: Record<string, Sample[]> }>('stages-node');
 if (stages) {
   sum.push('## Stage breakdown per algorithm (bench/verify/stages.ts, Node)', '', envLine(stages.env), '');
-  for (const [label, rows] of Object.entries(stages.variants)) sum.push(formatTable(`${label}: stages`, rows, 'full verifySync'), '');
+  for (const [label, rows] of Object.entries(stages.variants))
+    sum.push(formatTable(`${label}: stages`, rows, 'full verifySync'), '');
 }
 const ed = read<{ env: Env; wasmBytes?: number; rows: Sample[]; first?: Record<string, number> }>('ed25519-node');
 if (ed) {
-  sum.push('## Ed25519 in Node, with the Rust wasm-bindgen peer (bench/core/ed25519.ts)', '', envLine(ed.env, ['@noble/curves']), '', formatTable('Ed25519 verify of the signing input', ed.rows, ed.rows[0]!.name), '');
-  if (ed.first) sum.push(`edgejwt's core: ${ed.wasmBytes ?? '?'} bytes of Wasm; first verify in a fresh process (median of ${ed.first.runs}): compile + instantiate ${ed.first.instantiateMs?.toFixed(1)} ms, first key import ${ed.first.importMs?.toFixed(1)} ms, the verify ${ed.first.verifyMs?.toFixed(1)} ms.`, '');
+  sum.push(
+    '## Ed25519 in Node, with the Rust wasm-bindgen peer (bench/core/ed25519.ts)',
+    '',
+    envLine(ed.env, ['@noble/curves']),
+    '',
+    formatTable('Ed25519 verify of the signing input', ed.rows, ed.rows[0]!.name),
+    '',
+  );
+  if (ed.first)
+    sum.push(
+      `edgejwt's core: ${ed.wasmBytes ?? '?'} bytes of Wasm; first verify in a fresh process (median of ${ed.first.runs}): compile + instantiate ${ed.first.instantiateMs?.toFixed(1)} ms, first key import ${ed.first.importMs?.toFixed(1)} ms, the verify ${ed.first.verifyMs?.toFixed(1)} ms.`,
+      '',
+    );
 }
 if (sweep) {
   sum.push(
@@ -240,17 +383,36 @@ if (sweep) {
     '',
     envLine(sweep.env),
     '',
-    `${sweep.population.toLocaleString('en-US')} live tokens, requests drawn Zipf(s=1) from a seeded generator: ${sweep.warmRequests?.toLocaleString('en-US')} warm each cache, the next ${sweep.timedRequests?.toLocaleString('en-US')} are timed. Hit rate over the timed requests by size: ${Object.entries(sweep.hitRates).map(([k, v]) => `${Number(k) / 1000}k ${(v * 100).toFixed(1)}%`).join(', ')}.`,
+    `${sweep.population.toLocaleString('en-US')} live tokens, requests drawn Zipf(s=1) from a seeded generator: ${sweep.warmRequests?.toLocaleString('en-US')} warm each cache, the next ${sweep.timedRequests?.toLocaleString('en-US')} are timed. Hit rate over the timed requests by size: ${Object.entries(
+      sweep.hitRates,
+    )
+      .map(([k, v]) => `${Number(k) / 1000}k ${(v * 100).toFixed(1)}%`)
+      .join(', ')}.`,
     '',
   );
-  for (const alg of ['HS256', 'EdDSA', 'ES256']) if (sweep[alg]) sum.push(formatTable(`${alg}: mean cost per request`, sweep[alg] as Sample[], 'no cache (verify every request)'), '');
+  for (const alg of ['HS256', 'EdDSA', 'ES256'])
+    if (sweep[alg])
+      sum.push(
+        formatTable(`${alg}: mean cost per request`, sweep[alg] as Sample[], 'no cache (verify every request)'),
+        '',
+      );
 }
 
 /** The two composed tables, with the sign targets' verdicts printed by bench/sign/sign.ts. */
 function composedSections(level: string): string[] {
   const out: string[] = [];
-  if (signCheck) out.push(`${level} Sign and check per algorithm (Node)`, '', signCheck.markdown, '', ...(signTargets?.length ? ['Sign targets (`bench/sign/sign.ts`, same run): ' + signTargets.join('; ') + '.', ''] : []));
-  if (session) out.push(`${level} Session tokens: sign, cached verify, decode, JWE, cache sizes (Node)`, '', session.markdown, '');
+  if (signCheck)
+    out.push(
+      `${level} Sign and check per algorithm (Node)`,
+      '',
+      signCheck.markdown,
+      '',
+      ...(signTargets?.length
+        ? ['Sign targets (`bench/sign/sign.ts`, same run): ' + signTargets.join('; ') + '.', '']
+        : []),
+    );
+  if (session)
+    out.push(`${level} Session tokens: sign, cached verify, decode, JWE, cache sizes (Node)`, '', session.markdown, '');
   return out;
 }
 sum.push(...composedSections('##'));
@@ -273,7 +435,9 @@ function assertionSection(level: string): string[] {
     const off = w.guard;
     const on = w['guard-assertion'];
     if (!off || !on || !w.noop) continue;
-    out.push(`| ${alg} | ${cell(w.noop)} | ${cell(off)} | ${cell(on)} | ${((on.p50 - off.p50) * 1000).toFixed(0)} µs |`);
+    out.push(
+      `| ${alg} | ${cell(w.noop)} | ${cell(off)} | ${cell(on)} | ${((on.p50 - off.p50) * 1000).toFixed(0)} µs |`,
+    );
   }
   return [...out, ''];
 }
@@ -283,12 +447,46 @@ sum.push(...assertionSection('##'));
 function isolateSections(i: Isolate): string[] {
   const out: string[] = [];
   const kinds = ['noop', 'lib', 'guard', 'jose'] as const;
-  const names: Record<string, string> = { noop: 'no-op Worker', lib: 'edgejwt library only', guard: 'edgejwt guard', jose: 'jose guard' };
-  if (i.processCold !== undefined) out.push(coldTable(`First request of a fresh workerd process (${i.n.processes} processes, every Worker its own isolate; process start p50 ${i.processStart?.p50.toFixed(0)} ms)`, i.processCold, '####', 1), '');
-  if (i.isolateCold !== undefined) out.push(coldTable(`First request of a fresh isolate in a running workerd (Worker Loader, ${i.n.isolates} rounds)`, i.isolateCold, '####'), '');
-  out.push(`| warm p50 / p95 / p99 ms | ${kinds.map((k) => names[k]).join(' | ')} |`, `|---|${kinds.map(() => '---:').join('|')}|`);
-  for (const [alg, w] of Object.entries(i.warm)) out.push(`| ${alg} | ${kinds.map((k) => `${w[k]!.p50.toFixed(2)} / ${w[k]!.p95.toFixed(2)} / ${w[k]!.p99.toFixed(2)}`).join(' | ')} |`);
-  out.push('', `Bundles (minified JS): ${Object.entries(i.bundleBytes).map(([k, v]) => `${k} ${(v / 1024).toFixed(1)} KiB`).join(', ')}; the guard also loads its Wasm core.`, '');
+  const names: Record<string, string> = {
+    noop: 'no-op Worker',
+    lib: 'edgejwt library only',
+    guard: 'edgejwt guard',
+    jose: 'jose guard',
+  };
+  if (i.processCold !== undefined)
+    out.push(
+      coldTable(
+        `First request of a fresh workerd process (${i.n.processes} processes, every Worker its own isolate; process start p50 ${i.processStart?.p50.toFixed(0)} ms)`,
+        i.processCold,
+        '####',
+        1,
+      ),
+      '',
+    );
+  if (i.isolateCold !== undefined)
+    out.push(
+      coldTable(
+        `First request of a fresh isolate in a running workerd (Worker Loader, ${i.n.isolates} rounds)`,
+        i.isolateCold,
+        '####',
+      ),
+      '',
+    );
+  out.push(
+    `| warm p50 / p95 / p99 ms | ${kinds.map((k) => names[k]).join(' | ')} |`,
+    `|---|${kinds.map(() => '---:').join('|')}|`,
+  );
+  for (const [alg, w] of Object.entries(i.warm))
+    out.push(
+      `| ${alg} | ${kinds.map((k) => `${w[k]!.p50.toFixed(2)} / ${w[k]!.p95.toFixed(2)} / ${w[k]!.p99.toFixed(2)}`).join(' | ')} |`,
+    );
+  out.push(
+    '',
+    `Bundles (minified JS): ${Object.entries(i.bundleBytes)
+      .map(([k, v]) => `${k} ${(v / 1024).toFixed(1)} KiB`)
+      .join(', ')}; the guard also loads its Wasm core.`,
+    '',
+  );
   return out;
 }
 
@@ -300,17 +498,48 @@ function profileSection(p: NonNullable<typeof prof>): string[] {
     '',
     `| case | client wall (profiled) | ${shown.join(' | ')} |`,
     `|---|---:|${shown.map(() => '---:').join('|')}|`,
-    ...Object.entries(p.summary).map(([cell, v]) => `| ${cell} | ${v.wallMs.toFixed(1)} | ${shown.map((ph) => (v.phasesMs[ph] ?? NaN).toFixed(2)).join(' | ')} |`),
+    ...Object.entries(p.summary).map(
+      ([cell, v]) =>
+        `| ${cell} | ${v.wallMs.toFixed(1)} | ${shown.map((ph) => (v.phasesMs[ph] ?? NaN).toFixed(2)).join(' | ')} |`,
+    ),
     '',
   ];
 }
 
-if (prof) sum.push('## First request, CPU by phase (profile inside workerd)', '', envLine(prof.env), '', ...profileSection(prof));
+if (prof)
+  sum.push(
+    '## First request, CPU by phase (profile inside workerd)',
+    '',
+    envLine(prof.env),
+    '',
+    ...profileSection(prof),
+  );
 if (iso) {
-  sum.push('## Isolate bench (Miniflare)', '', envLine(iso.env), '', ...isolateSections(iso), '![latency, cold and warm](latency-isolate.svg)', '');
+  sum.push(
+    '## Isolate bench (Miniflare)',
+    '',
+    envLine(iso.env),
+    '',
+    ...isolateSections(iso),
+    '![latency, cold and warm](latency-isolate.svg)',
+    '',
+  );
   for (const [alg, w] of Object.entries(iso.warm)) sum.push(latencyTable(`Warm, ${alg}`, Object.entries(w)), '');
-  for (const [alg, c] of Object.entries(iso.l2)) sum.push(latencyTable(`KV verify cache, ${alg} (tiers answered: ${JSON.stringify(c.tiers)})`, Object.entries(c).filter(([k]) => k !== 'tiers') as [string, Latency][]), '');
-  sum.push(latencyTable(`JWKS on a fresh isolate (key-set fetches: ${i(iso.jwks.networkFetches)})`, Object.entries(iso.jwks).filter(([, v]) => typeof v === 'object') as [string, Latency][]), '');
+  for (const [alg, c] of Object.entries(iso.l2))
+    sum.push(
+      latencyTable(
+        `KV verify cache, ${alg} (tiers answered: ${JSON.stringify(c.tiers)})`,
+        Object.entries(c).filter(([k]) => k !== 'tiers') as [string, Latency][],
+      ),
+      '',
+    );
+  sum.push(
+    latencyTable(
+      `JWKS on a fresh isolate (key-set fetches: ${i(iso.jwks.networkFetches)})`,
+      Object.entries(iso.jwks).filter(([, v]) => typeof v === 'object') as [string, Latency][],
+    ),
+    '',
+  );
 } else sum.push('## Isolate bench', '', 'Not run yet: `npm run bench:isolate`.', '');
 /** bench/guard/l2-writes.ts: KV writes per admission policy on the Zipf replay. */
 function writesSection(w: NonNullable<typeof writes>): string[] {
@@ -321,7 +550,10 @@ function writesSection(w: NonNullable<typeof writes>): string[] {
     '',
     '| policy | KV writes | saved | KV reads | L2 hits | full verifies |',
     '|---|---:|---:|---:|---:|---:|',
-    ...w.rows.map((r) => `| ${r.policy} | ${f(r.writes)} | ${(100 * (1 - Number(r.writes) / base)).toFixed(0)}% | ${f(r.reads)} | ${f(r.l2Hits)} | ${f(r.verifies)} |`),
+    ...w.rows.map(
+      (r) =>
+        `| ${r.policy} | ${f(r.writes)} | ${(100 * (1 - Number(r.writes) / base)).toFixed(0)}% | ${f(r.reads)} | ${f(r.l2Hits)} | ${f(r.verifies)} |`,
+    ),
     '',
   ];
 }
@@ -351,7 +583,8 @@ function fleetSection(fl: NonNullable<typeof fleet>): string[] {
   const r = (a: [number, number]) => (a[0] === a[1] ? `${a[0]}` : `${a[0]}–${a[1]}`);
   const n = (v: number | string | undefined) => Number(v).toLocaleString('en-US');
   const min = (ms: number) => `${ms / 60_000} min`;
-  const l2Cost = (m.l2PerMillion.reads * m.kvPrice.readPerMillion + m.l2PerMillion.writes * m.kvPrice.writePerMillion) / 1e6;
+  const l2Cost =
+    (m.l2PerMillion.reads * m.kvPrice.readPerMillion + m.l2PerMillion.writes * m.kvPrice.writePerMillion) / 1e6;
   return [
     `A deterministic simulation (\`bench/guard/fleet.ts\`, seeded PRNG, virtual clock): ${m.dcs} data centres × ${m.slots} isolate slots, each isolate replaced by a fresh one after an exponential life of mean ${m.isolateLifeMs / 1000} s, ${m.rpsPerDc} RS256 requests/s per data centre, in front of one provider. The tier logic is the real one: edgejwt's \`RemoteJWKSet\` from dist/ with in-memory tiers that add the modelled latencies, its own deadlines, claims and polls running on the virtual clock. jose's \`createRemoteJWKSet\` is modelled by the same class with jose's behaviour (memory only, cooldown ${m.cooldownMs / 1000} s, max age ${m.maxAgeMs / 60_000} min, no stale set on failure); hono's \`jwk\` middleware fetches the key set on every request (\`verifyWithJwks\` in hono 4.13), modelled directly (its fetch has no timeout: given the same ${m.timeoutMs / 1000} s, at best). Guard defaults: timeout ${m.timeoutMs / 1000} s, cooldown ${m.cooldownMs / 1000} s, max age ${m.maxAgeMs / 60_000} min.`,
     '',
@@ -372,24 +605,44 @@ function fleetSection(fl: NonNullable<typeof fleet>): string[] {
     '',
     '![fleet: first request, provider fetches, spray](../bench/results/fleet.svg)',
     '',
-    ...(fleetLocal === undefined ? ['Checked in a real runtime: not run yet (`node bench/guard/fleet-local.ts`).', ''] : fleetLocalLines(fleetLocal)),
+    ...(fleetLocal === undefined
+      ? ['Checked in a real runtime: not run yet (`node bench/guard/fleet-local.ts`).', '']
+      : fleetLocalLines(fleetLocal)),
     ...(coldLocal === undefined
       ? ['Real `wrangler dev` isolates: not run yet (`npm run bench:cold-local`).', '']
       : coldLocalLines(coldLocal, fl)),
   ];
 }
 
-interface ColdFirst { status: number; ms: number; fetches: number; kvReads?: number }
+interface ColdFirst {
+  status: number;
+  ms: number;
+  fetches: number;
+  kvReads?: number;
+}
 interface ColdSpray {
-  seconds: number; isolates: number; requests: number; refused: number; fetches: number; perWindow: number[];
+  seconds: number;
+  isolates: number;
+  requests: number;
+  refused: number;
+  fetches: number;
+  perWindow: number[];
 }
 interface ColdTogether {
   burst: { requests: number; passed: number; fetches: number };
   spray: { requests: number; refused: number; fetches: number };
 }
 interface ColdRow {
-  kind: string; n: number; p50: number; p25: number; p75: number; min: number; max: number;
-  statuses: string; fetchesPerIsolate: string; kvReadsPerIsolate: string;
+  kind: string;
+  n: number;
+  p50: number;
+  p25: number;
+  p75: number;
+  min: number;
+  max: number;
+  statuses: string;
+  fetchesPerIsolate: string;
+  kvReadsPerIsolate: string;
 }
 interface ColdLocal {
   env: Env;
@@ -422,23 +675,30 @@ function coldLocalLines(x: ColdLocal, fl: NonNullable<typeof fleet>): string[] {
     ` ${t.spray.fetches} for ${t.spray.requests} random kids (${t.spray.refused} refused)`;
   const para = (...parts: (string | false | undefined)[]) => [parts.filter(Boolean).join(' '), ''];
   const cells = (r: ColdRow) =>
-    [r.kind, r.n, f(r.p50), `${f(r.p25)}–${f(r.p75)}`, `${f(r.min)}–${f(r.max)}`, r.statuses, r.fetchesPerIsolate,
-      r.kvReadsPerIsolate].join(' | ');
+    [
+      r.kind,
+      r.n,
+      f(r.p50),
+      `${f(r.p25)}–${f(r.p75)}`,
+      `${f(r.min)}–${f(r.max)}`,
+      r.statuses,
+      r.fetchesPerIsolate,
+      r.kvReadsPerIsolate,
+    ].join(' | ');
   const list = (rs: ColdFirst[], k: (r: ColdFirst) => string | number) => rs.map(k).join(', ');
   return [
     ...para(
       `**Measured in real \`wrangler dev\` isolates** (\`npm run bench:cold-local\`, ${envLine(x.env, ['wrangler'])}).`,
       'Each fresh isolate is a new `wrangler dev` process (a new workerd process: the module evaluates anew; no',
-      'reset endpoint), with local persistence in a temp dir, so Miniflare\'s Cache API and KV outlive it. The edgejwt',
+      "reset endpoint), with local persistence in a temp dir, so Miniflare's Cache API and KV outlive it. The edgejwt",
       'guard is the default guard Worker (an RS256 `jwksUrl` issuer, `CACHE_KEY` set, the KV copy on) plus a count of',
-      'its KV reads; the jose guard is the isolate bench\'s (`createRemoteJWKSet`, memory only). The provider on',
+      "its KV reads; the jose guard is the isolate bench's (`createRemoteJWKSet`, memory only). The provider on",
       `127.0.0.1 answers after ${x.delayMs} ms and counts its fetches. Measured: the client's wall time of each`,
-      'isolate\'s first request (through wrangler\'s local proxy, whose floor is part of every row), the provider',
+      "isolate's first request (through wrangler's local proxy, whose floor is part of every row), the provider",
       `fetches and KV reads it caused. ${x.rounds} rounds, kinds in a fixed order per round: nothing warm fills both`,
       'tiers, the next isolate finds the colo tier warm, then the Cache API state is deleted, leaving KV.',
     ),
-    `| fresh isolate, first request | n | p50 ms | p25–p75 | min–max | status | provider fetches per isolate |${
-      ''} KV reads per isolate |`,
+    `| fresh isolate, first request | n | p50 ms | p25–p75 | min–max | status | provider fetches per isolate |${''} KV reads per isolate |`,
     '|---|---:|---:|---:|---:|---|---|---|',
     ...x.summary.map((r) => `| ${cells(r)} |`),
     '',
@@ -448,77 +708,84 @@ function coldLocalLines(x: ColdLocal, fl: NonNullable<typeof fleet>): string[] {
     '',
     ...(colo && jose
       ? para(
-        'Target (colo tier warm: 0 provider fetches and 0 KV reads; first request ≤ the jose guard\'s cold one):',
-        `counts ${zeros(colo.fetchesPerIsolate) && zeros(colo.kvReadsPerIsolate) ? 'met' : 'missed'};`,
-        `p50 ${f(colo.p50)} ms`,
-        `against jose's ${f(jose.p50)} ms (${colo.p50 <= jose.p50 ? 'met' : 'missed'}; the slowest colo-warm isolate`,
-        `${f(colo.max)} ms, the fastest jose one ${f(jose.min)} ms).`,
-      )
+          "Target (colo tier warm: 0 provider fetches and 0 KV reads; first request ≤ the jose guard's cold one):",
+          `counts ${zeros(colo.fetchesPerIsolate) && zeros(colo.kvReadsPerIsolate) ? 'met' : 'missed'};`,
+          `p50 ${f(colo.p50)} ms`,
+          `against jose's ${f(jose.p50)} ms (${colo.p50 <= jose.p50 ? 'met' : 'missed'}; the slowest colo-warm isolate`,
+          `${f(colo.max)} ms, the fastest jose one ${f(jose.min)} ms).`,
+        )
       : []),
     ...(claimAb
       ? para(
-        'The claim before a fetch, nothing warm, interleaved A/B (`bench/results/cold-local-claim-ab.json`,',
-        `${claimAb.how}): ${claimAb.pairs.length} pairs, first request p50 ${ab((p) => p.old)} ms with the note write`,
-        `awaited and then slept at least as long again, ${ab((p) => p.new)} ms with it handed to waitUntil; per pair,`,
-        `new − old: median ${ab((p) => p.new - p.old)} ms, from ${f(Math.min(...diffs))} to`,
-        `${f(Math.max(...diffs))} ms`,
-        `(jose in the same runs: ${ab((p) => p.joseOld)} and ${ab((p) => p.joseNew)} ms). On this machine the noise is`,
-        'larger than the saving, which is one Cache API write per claimant (a few ms in production, where the model',
-        'takes 1–5 ms). One provider fetch per isolate either way.',
-        fa && `In the simulation (${fa.how}), old → new for edgejwt with the colo tier:`,
-        fa && [fleetAb('firstP50', 'first request p50 (ms)'), fleetAb('firstP99', 'p99 (ms)'),
-          fleetAb('fetchesPerMin', 'provider fetches/min'), fleetAb('probeFetchesPerMin', 'with a stray kid/s'),
-          fleetAb('outageFetchesPerMin', 'in the outage'), fleetAb('sprayFetches', 'spray fetches'),
-          fleetAb('kvReadsPerM', 'KV reads per 1M requests'), fleetAb('kvWritesPerM', 'KV writes')].join(', ') + '.',
-      )
+          'The claim before a fetch, nothing warm, interleaved A/B (`bench/results/cold-local-claim-ab.json`,',
+          `${claimAb.how}): ${claimAb.pairs.length} pairs, first request p50 ${ab((p) => p.old)} ms with the note write`,
+          `awaited and then slept at least as long again, ${ab((p) => p.new)} ms with it handed to waitUntil; per pair,`,
+          `new − old: median ${ab((p) => p.new - p.old)} ms, from ${f(Math.min(...diffs))} to`,
+          `${f(Math.max(...diffs))} ms`,
+          `(jose in the same runs: ${ab((p) => p.joseOld)} and ${ab((p) => p.joseNew)} ms). On this machine the noise is`,
+          'larger than the saving, which is one Cache API write per claimant (a few ms in production, where the model',
+          'takes 1–5 ms). One provider fetch per isolate either way.',
+          fa && `In the simulation (${fa.how}), old → new for edgejwt with the colo tier:`,
+          fa &&
+            [
+              fleetAb('firstP50', 'first request p50 (ms)'),
+              fleetAb('firstP99', 'p99 (ms)'),
+              fleetAb('fetchesPerMin', 'provider fetches/min'),
+              fleetAb('probeFetchesPerMin', 'with a stray kid/s'),
+              fleetAb('outageFetchesPerMin', 'in the outage'),
+              fleetAb('sprayFetches', 'spray fetches'),
+              fleetAb('kvReadsPerM', 'KV reads per 1M requests'),
+              fleetAb('kvWritesPerM', 'KV writes'),
+            ].join(', ') + '.',
+        )
       : []),
     ...(sp
       ? para(
-        `Kid spray (${sp.burst} tokens with random kids per fresh isolate, 10 at a time, fresh isolates one after`,
-        `another for ${Math.round(sp.edgejwt.seconds)} s, cooldown ${sp.cooldownMs / 1000} s for both): edgejwt`,
-        `${sp.edgejwt.isolates} isolates, ${sp.edgejwt.requests} requests (${sp.edgejwt.refused} refused),`,
-        `${sp.edgejwt.fetches} provider fetches, per ${sp.cooldownMs / 1000} s window`,
-        `${sp.edgejwt.perWindow.join(', ')}; jose ${sp.jose.isolates} isolates, ${sp.jose.requests} requests`,
-        `(${sp.jose.refused} refused), ${sp.jose.fetches}`,
-        `fetches, per window ${sp.jose.perWindow.join(', ')} (${f(sp.jose.fetches / sp.jose.isolates)} per isolate: on`,
-        'Workers jose drops its in-flight fetch between requests, `isCloudflareWorkers()` in its remote.js, so each',
-        'of a fresh isolate\'s concurrent first requests fetches).',
-      )
+          `Kid spray (${sp.burst} tokens with random kids per fresh isolate, 10 at a time, fresh isolates one after`,
+          `another for ${Math.round(sp.edgejwt.seconds)} s, cooldown ${sp.cooldownMs / 1000} s for both): edgejwt`,
+          `${sp.edgejwt.isolates} isolates, ${sp.edgejwt.requests} requests (${sp.edgejwt.refused} refused),`,
+          `${sp.edgejwt.fetches} provider fetches, per ${sp.cooldownMs / 1000} s window`,
+          `${sp.edgejwt.perWindow.join(', ')}; jose ${sp.jose.isolates} isolates, ${sp.jose.requests} requests`,
+          `(${sp.jose.refused} refused), ${sp.jose.fetches}`,
+          `fetches, per window ${sp.jose.perWindow.join(', ')} (${f(sp.jose.fetches / sp.jose.isolates)} per isolate: on`,
+          'Workers jose drops its in-flight fetch between requests, `isCloudflareWorkers()` in its remote.js, so each',
+          "of a fresh isolate's concurrent first requests fetches).",
+        )
       : []),
     ...(tg
       ? para(
-        `${tg.isolates} isolates at once: one \`wrangler dev\` running ${tg.isolates} copies of the guard as separate`,
-        'Workers (each its own V8 isolate in one workerd, sharing Miniflare\'s Cache API and KV as the isolates of',
-        'one data centre do) behind a front Worker that routes by a query parameter. Nothing warm, 4 concurrent',
-        'requests per isolate with the good kid; then fresh isolates again, the state kept, once the cooldown has',
-        `passed since the last fetch, 10 random kids per isolate, all at once. edgejwt: ${tgText(tg.edgejwt)}; jose:`,
-        `${tgText(tg.jose)}. Target (≤ 2 provider fetches per cooldown per data centre under a spray):`,
-        `${tg.edgejwt.spray.fetches <= 2 ? 'met' : 'missed'} here.`,
-      )
+          `${tg.isolates} isolates at once: one \`wrangler dev\` running ${tg.isolates} copies of the guard as separate`,
+          "Workers (each its own V8 isolate in one workerd, sharing Miniflare's Cache API and KV as the isolates of",
+          'one data centre do) behind a front Worker that routes by a query parameter. Nothing warm, 4 concurrent',
+          'requests per isolate with the good kid; then fresh isolates again, the state kept, once the cooldown has',
+          `passed since the last fetch, 10 random kids per isolate, all at once. edgejwt: ${tgText(tg.edgejwt)}; jose:`,
+          `${tgText(tg.jose)}. Target (≤ 2 provider fetches per cooldown per data centre under a spray):`,
+          `${tg.edgejwt.spray.fetches <= 2 ? 'met' : 'missed'} here.`,
+        )
       : []),
     ...(out
       ? para(
-        'Provider outage inside staleDuration (`jwks.maxAgeMs` 5000, so the set filled before the outage is stale',
-        '6 s later; the provider then answers 503 after its delay): edgejwt',
-        `${out.edgejwt.length} fresh isolates, statuses ${list(out.edgejwt, (r) => r.status)}, first request`,
-        `${list(out.edgejwt, (r) => f(r.ms))} ms, provider fetches ${list(out.edgejwt, (r) => r.fetches)} (the first`,
-        'isolate\'s failed fetch is noted in the colo tier; the next ones serve the stale set without asking); jose',
-        `${out.jose.length} fresh isolates, statuses ${list(out.jose, (r) => r.status)}, fetches`,
-        `${list(out.jose, (r) => r.fetches)}. Not measured here: the 503 after staleDuration (1 h; the tests cover it)`,
-        'and a provider that hangs (the model\'s outage).',
-      )
+          'Provider outage inside staleDuration (`jwks.maxAgeMs` 5000, so the set filled before the outage is stale',
+          '6 s later; the provider then answers 503 after its delay): edgejwt',
+          `${out.edgejwt.length} fresh isolates, statuses ${list(out.edgejwt, (r) => r.status)}, first request`,
+          `${list(out.edgejwt, (r) => f(r.ms))} ms, provider fetches ${list(out.edgejwt, (r) => r.fetches)} (the first`,
+          "isolate's failed fetch is noted in the colo tier; the next ones serve the stale set without asking); jose",
+          `${out.jose.length} fresh isolates, statuses ${list(out.jose, (r) => r.status)}, fetches`,
+          `${list(out.jose, (r) => r.fetches)}. Not measured here: the 503 after staleDuration (1 h; the tests cover it)`,
+          "and a provider that hangs (the model's outage).",
+        )
       : []),
     ...para(
-      '**Where the model and the local run disagree.** (1) Latency: the model puts edgejwt\'s first request at p50',
+      "**Where the model and the local run disagree.** (1) Latency: the model puts edgejwt's first request at p50",
       `${modelP50('edgejwt: memory')} ms and jose's at ${modelP50('jose')} ms (provider 100–200 ms, isolate start`,
       '5 ms); locally every row carries the wrangler proxy and a first request into a just-started workerd, so the',
       'absolute figures are higher',
       colo && jose && `; with the colo tier warm edgejwt is ${f(jose.p50 - colo.p50)} ms faster than jose here`,
       colo && jose && `(provider delay ${x.delayMs} ms), ${f(modelGap)} ms in the model (provider 100–200 ms)`,
-      '. (2) jose\'s fetches: the model gives jose single flight (one fetch per isolate per cooldown); on Workers',
+      ". (2) jose's fetches: the model gives jose single flight (one fetch per isolate per cooldown); on Workers",
       'jose fetches once per concurrent first request',
       sp && `(${f(sp.jose.fetches / sp.jose.isolates)} per isolate here)`,
-      ', so the model undercounts it. (3) The spray: the model\'s 100 isolates run at once; here the spray over',
+      ", so the model undercounts it. (3) The spray: the model's 100 isolates run at once; here the spray over",
       'time runs isolates one after another (one workerd per `wrangler dev`, state shared through the persist dir)',
       'and the race between isolates at once is',
       tg ? `${tg.isolates} isolates, not 100;` : 'not run;',
@@ -527,7 +794,7 @@ function coldLocalLines(x: ColdLocal, fl: NonNullable<typeof fleet>): string[] {
       none && jose && `(5) A data centre's very first isolate (nothing warm) is not a row of the model; here it takes`,
       none && jose && `${f(none.p50 - jose.p50)} ms more than jose's cold request: the claim (a note read, a sealed`,
       none && jose && 'note write, 25 ms to let it land, a read back) and the misses in both tiers, each a trip to',
-      none && jose && 'Miniflare\'s cache or KV service on this machine, before the same provider fetch.',
+      none && jose && "Miniflare's cache or KV service on this machine, before the same provider fetch.",
     ).map((l) => l.replace(/ ([.,;])/g, '$1')),
   ];
 }
@@ -556,20 +823,42 @@ function loadTable(l: Load): string[] {
     '',
     '| run | requests | req/s | p50 ms | p90 ms | p99 ms | statuses | errors | wrong status |',
     '|---|---:|---:|---:|---:|---:|---|---:|---:|',
-    ...l.runs.map((r) => `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${Object.entries(r.status).map(([k, v]) => `${k}: ${v}`).join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`),
+    ...l.runs.map(
+      (r) =>
+        `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${Object.entries(
+          r.status,
+        )
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`,
+    ),
     ...(l.directRuns === undefined
       ? []
       : [
           '',
-          'Straight against workerd (Miniflare on a port, no wrangler proxy), one Worker at a time, default caches (L1 only); × no-op is the throughput over the no-op Worker\'s in the same run:',
+          "Straight against workerd (Miniflare on a port, no wrangler proxy), one Worker at a time, default caches (L1 only); × no-op is the throughput over the no-op Worker's in the same run:",
           '',
           '| run | requests | req/s | × no-op | p50 ms | p90 ms | p99 ms | statuses | errors | wrong status |',
           '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|',
-          ...l.directRuns.map((r) => `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${(r.throughput / l.directRuns![0]!.throughput).toFixed(2)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${Object.entries(r.status).map(([k, v]) => `${k}: ${v}`).join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`),
+          ...l.directRuns.map(
+            (r) =>
+              `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${(r.throughput / l.directRuns![0]!.throughput).toFixed(2)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${Object.entries(
+                r.status,
+              )
+                .map(([k, v]) => `${k}: ${v}`)
+                .join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`,
+          ),
         ]),
   ];
 }
-if (load) sum.push('## Load bench (wrangler dev on loopback, autocannon)', '', envLine(load.env, ['wrangler', 'autocannon']), '', ...loadTable(load), '');
+if (load)
+  sum.push(
+    '## Load bench (wrangler dev on loopback, autocannon)',
+    '',
+    envLine(load.env, ['wrangler', 'autocannon']),
+    '',
+    ...loadTable(load),
+    '',
+  );
 else sum.push('## Load bench', '', 'Not run yet: `npm run bench:load`.', '');
 
 sum.push('## KV verify cache: which algorithms by default', '', ...kvVerdict(), '');
@@ -596,32 +885,128 @@ if (!smoke) {
     '| `npm run bench:load` | `wrangler dev` under autocannon on loopback, 0% and 50% bad tokens | about 2 minutes |',
     '',
   );
-  if (node) speed.push(`## Full verify in Node`, '', `_${envLine(node.env)}_`, '', 'Ratios use edgejwt `verifySync`; its async `verify` is shown beside it. Caches off everywhere.', '', ...headline(node, nodeOurs, 'verify (async)'), '', ...rustLines(node, nodeAlone, nodeOurs), '', ...keyPathLines(node), '', '![ops/s per library in Node](../bench/results/ops-node.svg)', '');
-  if (workerd) speed.push(`## Full verify inside workerd`, '', `_${envLine(workerd.env)}_`, '', ...headline(workerd, workerdOurs), '', ...inconsistency(workerd, 'inside workerd').flatMap((l) => [l, '']), ...rustLines(workerd, workerdAlone, workerdOurs), '', ...keyPathLines(workerd), '', '![ops/s per library in workerd](../bench/results/ops-workerd.svg)', '');
+  if (node)
+    speed.push(
+      `## Full verify in Node`,
+      '',
+      `_${envLine(node.env)}_`,
+      '',
+      'Ratios use edgejwt `verifySync`; its async `verify` is shown beside it. Caches off everywhere.',
+      '',
+      ...headline(node, nodeOurs, 'verify (async)'),
+      '',
+      ...rustLines(node, nodeAlone, nodeOurs),
+      '',
+      ...keyPathLines(node),
+      '',
+      '![ops/s per library in Node](../bench/results/ops-node.svg)',
+      '',
+    );
+  if (workerd)
+    speed.push(
+      `## Full verify inside workerd`,
+      '',
+      `_${envLine(workerd.env)}_`,
+      '',
+      ...headline(workerd, workerdOurs),
+      '',
+      ...inconsistency(workerd, 'inside workerd').flatMap((l) => [l, '']),
+      ...rustLines(workerd, workerdAlone, workerdOurs),
+      '',
+      ...keyPathLines(workerd),
+      '',
+      '![ops/s per library in workerd](../bench/results/ops-workerd.svg)',
+      '',
+    );
   if (sweep) {
     const hs = sweep.HS256 as Sample[] | undefined;
     const hit = hs?.find((s) => s.name === 'hit, cache 1k full');
-    speed.push('## Per-isolate verify cache', '', `A hit costs ${hit ? formatNs(hit.medianNs) : '?'} (HS256, a fresh copy of the token string). With ${sweep.population.toLocaleString('en-US')} live tokens and a Zipf(s=1) request mix, steady-state hit rates by cache size: ${Object.entries(sweep.hitRates).map(([k, v]) => `${Number(k) / 1000}k → ${(v * 100).toFixed(0)}%`).join(', ')}.`, '');
-    for (const alg of ['EdDSA', 'ES256']) if (sweep[alg]) speed.push(formatTable(`${alg}: mean cost per request`, sweep[alg] as Sample[], 'no cache (verify every request)').replace(/^### /, '#### '), '');
+    speed.push(
+      '## Per-isolate verify cache',
+      '',
+      `A hit costs ${hit ? formatNs(hit.medianNs) : '?'} (HS256, a fresh copy of the token string). With ${sweep.population.toLocaleString('en-US')} live tokens and a Zipf(s=1) request mix, steady-state hit rates by cache size: ${Object.entries(
+        sweep.hitRates,
+      )
+        .map(([k, v]) => `${Number(k) / 1000}k → ${(v * 100).toFixed(0)}%`)
+        .join(', ')}.`,
+      '',
+    );
+    for (const alg of ['EdDSA', 'ES256'])
+      if (sweep[alg])
+        speed.push(
+          formatTable(
+            `${alg}: mean cost per request`,
+            sweep[alg] as Sample[],
+            'no cache (verify every request)',
+          ).replace(/^### /, '#### '),
+          '',
+        );
   }
   speed.push(...composedSections('##'));
   speed.push(...assertionSection('##'));
-  if (iso) speed.push('## The route guard in workerd (Miniflare)', '', `_${envLine(iso.env)}_`, '', 'Latencies are wall time as a client on loopback sees it, so they include the local HTTP hop: compare with the no-op Worker.', '', ...isolateSections(iso), '![cold and warm latency](../bench/results/latency-isolate.svg)', '');
-  if (prof) speed.push('### Where the first request goes', '', `_${envLine(prof.env)}_`, '', ...profileSection(prof), ...coldNotes());
-  if (load) speed.push('## Under load (`wrangler dev`)', '', `_${envLine(load.env, ['wrangler', 'autocannon'])}_`, '', ...loadTable(load), '', '`wrangler dev` adds its own proxy in front of workerd; the public-path row is the floor of that setup, not of the guard.', '');
+  if (iso)
+    speed.push(
+      '## The route guard in workerd (Miniflare)',
+      '',
+      `_${envLine(iso.env)}_`,
+      '',
+      'Latencies are wall time as a client on loopback sees it, so they include the local HTTP hop: compare with the no-op Worker.',
+      '',
+      ...isolateSections(iso),
+      '![cold and warm latency](../bench/results/latency-isolate.svg)',
+      '',
+    );
+  if (prof)
+    speed.push(
+      '### Where the first request goes',
+      '',
+      `_${envLine(prof.env)}_`,
+      '',
+      ...profileSection(prof),
+      ...coldNotes(),
+    );
+  if (load)
+    speed.push(
+      '## Under load (`wrangler dev`)',
+      '',
+      `_${envLine(load.env, ['wrangler', 'autocannon'])}_`,
+      '',
+      ...loadTable(load),
+      '',
+      '`wrangler dev` adds its own proxy in front of workerd; the public-path row is the floor of that setup, not of the guard.',
+      '',
+    );
   speed.push('## Which algorithms use the KV verify cache', '', ...kvVerdict(), '');
   if (writes) speed.push('## KV verify-cache writes by admission policy', '', ...writesSection(writes));
-  if (fleet) speed.push('## Key sets across a fleet: the cold path users pay for (simulation)', '', `_${envLine(fleet.env)}_`, '', ...fleetSection(fleet));
+  if (fleet)
+    speed.push(
+      '## Key sets across a fleet: the cold path users pay for (simulation)',
+      '',
+      `_${envLine(fleet.env)}_`,
+      '',
+      ...fleetSection(fleet),
+    );
   const p = join(benchDir, '..', 'docs', 'speed.md');
   writeFileSync(p, speed.join('\n') + '\n');
   console.log(`wrote ${p}`);
   // The README's Speed headline, from the same two tables, and its cold-start bullet.
   const readme = join(benchDir, '..', 'README.md');
   let text = readFileSync(readme, 'utf8');
-  if (node && workerd) text = replaceBlock(text, readmeSpeed(node, workerd, { verify: verify as never, ed25519: read('ed25519-node'), wasm: read('wasm-startup') }));
+  if (node && workerd)
+    text = replaceBlock(
+      text,
+      readmeSpeed(node, workerd, {
+        verify: verify as never,
+        ed25519: read('ed25519-node'),
+        wasm: read('wasm-startup'),
+      }),
+    );
   writeFileSync(readme, replaceMarked(text, 'cold-start', coldStartBullet(iso), 'README.md'));
   console.log(`wrote ${readme} (speed headline, cold-start bullet)`);
   const api = join(benchDir, '..', 'docs', 'api.md');
-  writeFileSync(api, replaceMarked(readFileSync(api, 'utf8'), 'freeze-cost', freezeCost(read<FreezeRun>('freeze')), 'docs/api.md'));
+  writeFileSync(
+    api,
+    replaceMarked(readFileSync(api, 'utf8'), 'freeze-cost', freezeCost(read<FreezeRun>('freeze')), 'docs/api.md'),
+  );
   console.log(`wrote ${api} (freeze cost)`);
 }

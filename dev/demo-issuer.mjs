@@ -28,20 +28,30 @@ export function devGuardConfig(port) {
 const keyFile = fileURLToPath(new URL('./demo-issuer.private.jwk.json', import.meta.url));
 
 /** `ttl`: seconds from now to `exp`; negative mints a token that has already expired. */
-export async function mintDemoToken({ sub = 'alice', scope = 'read', ttl = 3600, iss = ISSUER, aud = AUDIENCE, claims = {}, typ = 'JWT' } = {}) {
+export async function mintDemoToken({
+  sub = 'alice',
+  scope = 'read',
+  ttl = 3600,
+  iss = ISSUER,
+  aud = AUDIENCE,
+  claims = {},
+  typ = 'JWT',
+} = {}) {
   const { _warning, ...jwk } = JSON.parse(readFileSync(keyFile, 'utf8'));
   const key = await importJWK(jwk, 'EdDSA');
   const now = Math.floor(Date.now() / 1000);
   const exp = now + ttl;
-  return new SignJWT({ scope, ...claims })
-    .setProtectedHeader({ alg: 'EdDSA', kid: jwk.kid, typ })
-    .setIssuer(iss)
-    .setAudience(aud)
-    .setSubject(sub)
-    // An expired token was issued before it expired.
-    .setIssuedAt(Math.min(now, exp - 60))
-    .setExpirationTime(exp)
-    .sign(key);
+  return (
+    new SignJWT({ scope, ...claims })
+      .setProtectedHeader({ alg: 'EdDSA', kid: jwk.kid, typ })
+      .setIssuer(iss)
+      .setAudience(aud)
+      .setSubject(sub)
+      // An expired token was issued before it expired.
+      .setIssuedAt(Math.min(now, exp - 60))
+      .setExpirationTime(exp)
+      .sign(key)
+  );
 }
 
 /**
@@ -61,7 +71,13 @@ export async function mintDpopRequest({ method = 'GET', url, iss = DPOP_ISSUER, 
     claims: { client_id: 'demo-client', jti: crypto.randomUUID(), ...rest.claims, cnf: { jkt } },
   });
   const ath = base64url.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))));
-  const proof = await new SignJWT({ htm: method, htu: url, iat: Math.floor(Date.now() / 1000), jti: crypto.randomUUID(), ath })
+  const proof = await new SignJWT({
+    htm: method,
+    htu: url,
+    iat: Math.floor(Date.now() / 1000),
+    jti: crypto.randomUUID(),
+    ath,
+  })
     .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk })
     .sign(privateKey);
   return { token, proof, jkt };

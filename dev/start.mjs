@@ -28,14 +28,21 @@ const taken = await new Promise((resolve) => {
   probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(undefined)));
 });
 if (taken) {
-  console.error(`Port ${port} on 127.0.0.1 is ${taken === 'EACCES' ? 'not allowed' : 'already in use'}: stop what listens there or pick another port with \`npm run dev -- --port 8788\`.`);
+  console.error(
+    `Port ${port} on 127.0.0.1 is ${taken === 'EACCES' ? 'not allowed' : 'already in use'}: stop what listens there or pick another port with \`npm run dev -- --port 8788\`.`,
+  );
   process.exit(1);
 }
 
 // Set here rather than as `VAR=value` in package.json, so that it works in cmd.exe
 // and PowerShell too; wrangler's own script is run by this Node for the same reason
 // (node_modules/.bin/wrangler is a shell shim on Windows).
-const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_HIDE_BANNER: 'true' };
+const env = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+};
 const wrangler = spawn(
   process.execPath,
   [

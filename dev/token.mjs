@@ -2,7 +2,16 @@
 // prints a demo token on stdout (and a curl line on stderr) for the `npm run dev` guard.
 // `--dpop [--method M] [--url U]`: a DPoP-bound token and a curl with its one-use proof.
 // `--mcp`: a token for the MCP route's resource (RFC 8707 audience) and a JSON-RPC curl. DEV ONLY.
-import { AUDIENCE, DPOP_ISSUER, ISSUER, MCP_ISSUER, mcpResource, mintDemoToken, mintDpopRequest, parseFlags } from './demo-issuer.mjs';
+import {
+  AUDIENCE,
+  DPOP_ISSUER,
+  ISSUER,
+  MCP_ISSUER,
+  mcpResource,
+  mintDemoToken,
+  mintDpopRequest,
+  parseFlags,
+} from './demo-issuer.mjs';
 
 const HELP = `Mint a token from the demo issuer that \`npm run dev\` trusts (DEV ONLY).
 
@@ -30,11 +39,18 @@ Usage: npm run token -- [options]
 
 let flags;
 try {
-  flags = parseFlags(process.argv.slice(2), ['sub', 'scope', 'ttl', 'exp', 'aud', 'iss', 'port', 'method', 'url'], ['help', 'dpop', 'mcp']);
+  flags = parseFlags(
+    process.argv.slice(2),
+    ['sub', 'scope', 'ttl', 'exp', 'aud', 'iss', 'port', 'method', 'url'],
+    ['help', 'dpop', 'mcp'],
+  );
   if (flags.dpop && flags.mcp) throw new Error('--dpop and --mcp are two different routes: pick one');
-  if (!flags.dpop && (flags.method !== undefined || flags.url !== undefined)) throw new Error('--method and --url go with --dpop');
-  if (flags.url !== undefined && !/^https?:\/\/[^/\s]+/.test(flags.url)) throw new Error('--url must be an absolute http(s) URL');
-  if (flags.method !== undefined && !/^[A-Z]+$/.test(flags.method)) throw new Error('--method must be an upper-case method such as GET or POST');
+  if (!flags.dpop && (flags.method !== undefined || flags.url !== undefined))
+    throw new Error('--method and --url go with --dpop');
+  if (flags.url !== undefined && !/^https?:\/\/[^/\s]+/.test(flags.url))
+    throw new Error('--url must be an absolute http(s) URL');
+  if (flags.method !== undefined && !/^[A-Z]+$/.test(flags.method))
+    throw new Error('--method must be an upper-case method such as GET or POST');
 } catch (e) {
   console.error(`${e.message}\n\n${HELP}`);
   process.exit(2);
@@ -53,17 +69,26 @@ const port = flags.port ?? 8787;
 const common = { sub: flags.sub ?? 'alice', scope: flags.scope ?? 'read', ttl, aud: flags.aud ?? AUDIENCE };
 if (flags.mcp) {
   const aud = flags.aud ?? mcpResource(port);
-  const token = await mintDemoToken({ ...common, scope: flags.scope ?? 'mcp:tools', aud, iss: flags.iss ?? MCP_ISSUER });
+  const token = await mintDemoToken({
+    ...common,
+    scope: flags.scope ?? 'mcp:tools',
+    aud,
+    iss: flags.iss ?? MCP_ISSUER,
+  });
   process.stdout.write(`${token}\n`);
   const body = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
-  process.stderr.write(`\ncurl -i -X POST ${mcpResource(port)} -H "Authorization: Bearer ${token}" -H "Content-Type: application/json" -d '${body}'\n`);
+  process.stderr.write(
+    `\ncurl -i -X POST ${mcpResource(port)} -H "Authorization: Bearer ${token}" -H "Content-Type: application/json" -d '${body}'\n`,
+  );
 } else if (flags.dpop) {
   const method = flags.method ?? 'GET';
   const url = flags.url ?? `http://127.0.0.1:${port}/dpop/hello`;
   const { token, proof } = await mintDpopRequest({ ...common, method, url, iss: flags.iss ?? DPOP_ISSUER });
   process.stdout.write(`${token}\n`);
   // The proof names this method and URL, once: a second run of the same curl is a replay (401).
-  process.stderr.write(`\ncurl -i${method === 'GET' ? '' : ` -X ${method}`} ${url} -H "Authorization: DPoP ${token}" -H "DPoP: ${proof}"\n`);
+  process.stderr.write(
+    `\ncurl -i${method === 'GET' ? '' : ` -X ${method}`} ${url} -H "Authorization: DPoP ${token}" -H "DPoP: ${proof}"\n`,
+  );
 } else {
   const token = await mintDemoToken({ ...common, iss: flags.iss ?? ISSUER });
   process.stdout.write(`${token}\n`);

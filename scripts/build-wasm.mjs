@@ -16,7 +16,19 @@ mkdirSync(outDir, { recursive: true });
 const asc = join(root, 'node_modules/assemblyscript/bin/asc.js');
 const compile = spawnSync(
   process.execPath,
-  [asc, 'assembly/index.ts', '--outFile', wasmPath, '--runtime', 'stub', '-O3', '--converge', '--noAssert', '--enable', 'simd'],
+  [
+    asc,
+    'assembly/index.ts',
+    '--outFile',
+    wasmPath,
+    '--runtime',
+    'stub',
+    '-O3',
+    '--converge',
+    '--noAssert',
+    '--enable',
+    'simd',
+  ],
   { cwd: root, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' },
 );
 // `--converge` repeats the optimiser until the module stops shrinking and says
@@ -34,7 +46,9 @@ const bytes = readFileSync(wasmPath);
 // not at run time.
 const imports = WebAssembly.Module.imports(new WebAssembly.Module(bytes));
 if (imports.length > 0) {
-  console.error(`core.wasm must not import anything; it imports ${imports.map((i) => `${i.module}.${i.name}`).join(', ')}`);
+  console.error(
+    `core.wasm must not import anything; it imports ${imports.map((i) => `${i.module}.${i.name}`).join(', ')}`,
+  );
   process.exit(1);
 }
 writeFileSync(

@@ -23,7 +23,12 @@ for (const { script, outputs } of GENERATORS) {
       return now === undefined || was === undefined || !now.equals(was);
     });
   } catch (e) {
-    differing = [`(${script} failed: ${String(e.stderr ?? e).trim().split('\n').pop()})`];
+    differing = [
+      `(${script} failed: ${String(e.stderr ?? e)
+        .trim()
+        .split('\n')
+        .pop()})`,
+    ];
   } finally {
     for (const [f, bytes] of before) {
       if (bytes === undefined) rmSync(join(root, f), { force: true });

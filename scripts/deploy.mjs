@@ -11,7 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_HIDE_BANNER: 'true' };
+const env = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+};
 const run = (args, opts = { stdio: 'inherit' }) => spawnSync(process.execPath, args, { cwd: root, env, ...opts });
 
 const built = run([join(root, 'scripts/build-wasm.mjs')]).status ?? 1;
@@ -20,18 +25,34 @@ if (built !== 0) process.exit(built);
 // The CLI from src/ (no prior `npm run build`), as Node runs it.
 const cli = join(root, 'build/cli/edgejwt.mjs');
 await build({
-  entryPoints: [join(root, 'src/cli/edgejwt.ts')], outfile: cli, bundle: true, format: 'esm', platform: 'node', packages: 'external', logLevel: 'warning',
-  alias: { '#core-loader': join(root, 'src/wasm/load-bytes.ts'), '#crypto-backend': join(root, 'src/backend/node.ts'), '#platform': join(root, 'src/platform/node.ts') },
+  entryPoints: [join(root, 'src/cli/edgejwt.ts')],
+  outfile: cli,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  packages: 'external',
+  logLevel: 'warning',
+  alias: {
+    '#core-loader': join(root, 'src/wasm/load-bytes.ts'),
+    '#crypto-backend': join(root, 'src/backend/node.ts'),
+    '#platform': join(root, 'src/platform/node.ts'),
+  },
 });
 const configFile = process.env.EDGEJWT_GUARD_CONFIG;
-const checked = run([cli, 'check-config', join(root, 'wrangler.toml'), ...(configFile ? ['--config', configFile] : [])], { encoding: 'utf8' });
+const checked = run(
+  [cli, 'check-config', join(root, 'wrangler.toml'), ...(configFile ? ['--config', configFile] : [])],
+  { encoding: 'utf8' },
+);
 process.stdout.write(checked.stdout ?? '');
 if (checked.status !== 0) {
-  if (!configFile && /GUARD_CONFIG: not set/.test(checked.stderr ?? '')) console.log('note: GUARD_CONFIG is not in the vars (a secret?): the guard checks it at run time');
+  if (!configFile && /GUARD_CONFIG: not set/.test(checked.stderr ?? ''))
+    console.log('note: GUARD_CONFIG is not in the vars (a secret?): the guard checks it at run time');
   else {
     process.stderr.write(checked.stderr ?? '');
     process.exit(checked.status ?? 1);
   }
 }
 // `--env=` selects the top-level environment (wrangler.toml also defines [env.dev]).
-process.exit(run([join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--env=', ...process.argv.slice(2)]).status ?? 1);
+process.exit(
+  run([join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--env=', ...process.argv.slice(2)]).status ?? 1,
+);

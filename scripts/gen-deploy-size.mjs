@@ -23,9 +23,22 @@ const core = coreSizeFigure(root);
 const out = mkdtempSync(join(tmpdir(), 'edgejwt-dry-run-'));
 try {
   // Wrangler needs Node 22: the `node` devDependency's binary, as `npm run deploy` gets it.
-  const node = existsSync(join(root, 'node_modules/.bin/node')) ? join(root, 'node_modules/.bin/node') : process.execPath;
-  const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_HIDE_BANNER: 'true', NO_COLOR: '1', CI: 'true' };
-  const r = spawnSync(node, [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', out, '--env='], { cwd: root, env, encoding: 'utf8' });
+  const node = existsSync(join(root, 'node_modules/.bin/node'))
+    ? join(root, 'node_modules/.bin/node')
+    : process.execPath;
+  const env = {
+    ...process.env,
+    WRANGLER_SEND_METRICS: 'false',
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+    WRANGLER_HIDE_BANNER: 'true',
+    NO_COLOR: '1',
+    CI: 'true',
+  };
+  const r = spawnSync(
+    node,
+    [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', out, '--env='],
+    { cwd: root, env, encoding: 'utf8' },
+  );
   const text = `${r.stdout}\n${r.stderr}`;
   const m = /Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/.exec(text);
   if (r.status !== 0 || m === null) {

@@ -33,7 +33,8 @@ function xFromY(y, odd) {
   return x;
 }
 const encode = ([x, y]) => y | ((x & 1n) << 255n);
-const hexLE = (v) => Array.from({ length: 32 }, (_, i) => ((v >> BigInt(8 * i)) & 0xffn).toString(16).padStart(2, '0')).join('');
+const hexLE = (v) =>
+  Array.from({ length: 32 }, (_, i) => ((v >> BigInt(8 * i)) & 0xffn).toString(16).padStart(2, '0')).join('');
 
 const B = [xFromY(mod(4n * inv(5n)), 0), mod(4n * inv(5n))];
 
@@ -52,9 +53,11 @@ let state = 0x2545f491;
 function randomScalar(bits) {
   let v = 0n;
   for (let i = 0; i < 32; i++) {
-    state ^= state << 13; state >>>= 0;
+    state ^= state << 13;
+    state >>>= 0;
     state ^= state >>> 17;
-    state ^= state << 5; state >>>= 0;
+    state ^= state << 5;
+    state >>>= 0;
     v |= BigInt(state & 0xff) << BigInt(8 * i);
   }
   return v & ((1n << BigInt(bits)) - 1n);
@@ -75,14 +78,30 @@ function wnaf(n, w) {
   return out;
 }
 
-const wnafCases = [0n, 1n, 2n, 7n, 127n, L - 1n, L, 2n ** 252n, 2n ** 253n - 1n, 2n ** 256n - 1n, ...Array.from({ length: 6 }, () => randomScalar(256))];
+const wnafCases = [
+  0n,
+  1n,
+  2n,
+  7n,
+  127n,
+  L - 1n,
+  L,
+  2n ** 252n,
+  2n ** 253n - 1n,
+  2n ** 256n - 1n,
+  ...Array.from({ length: 6 }, () => randomScalar(256)),
+];
 const wnafSpecs = [];
 for (const w of [5, 7]) {
   for (const n of wnafCases) {
     const d = wnaf(n, w);
     let top = 0;
-    d.forEach((v, i) => { if (v !== 0) top = i + 1; });
-    wnafSpecs.push(`  it('w = ${w}, ${n.toString(16).slice(0, 16)}${n.toString(16).length > 16 ? '...' : ''}', () => { fromHex(IN, '${hexLE(n)}'); expect(scWnaf(OUT, IN, ${w})).toBe(${top}); expect(digitsOf(OUT, 257)).toBe('${d.join(',')}'); });`);
+    d.forEach((v, i) => {
+      if (v !== 0) top = i + 1;
+    });
+    wnafSpecs.push(
+      `  it('w = ${w}, ${n.toString(16).slice(0, 16)}${n.toString(16).length > 16 ? '...' : ''}', () => { fromHex(IN, '${hexLE(n)}'); expect(scWnaf(OUT, IN, ${w})).toBe(${top}); expect(digitsOf(OUT, 257)).toBe('${d.join(',')}'); });`,
+    );
   }
 }
 
@@ -106,11 +125,18 @@ push('A = order-8 point', randomScalar(252), T8, randomScalar(252), true);
 push('A = order-8 point, k = 1..', randomScalar(252), T8, 5n, true);
 for (let i = 0; i < 8; i++) {
   const torsion = i % 2 === 1 ? T8 : null;
-  push(`random ${i}${torsion ? ' (A with torsion)' : ''}`, randomScalar(252), key(randomScalar(252), torsion), randomScalar(252), true);
+  push(
+    `random ${i}${torsion ? ' (A with torsion)' : ''}`,
+    randomScalar(252),
+    key(randomScalar(252), torsion),
+    randomScalar(252),
+    true,
+  );
 }
 
 const mulSpecs = mulCases.map(
-  (c) => `  it('${c.name}', () => { check('${hexLE(c.s)}', '${hexLE(c.A)}', '${hexLE(c.k)}', '${hexLE(c.R)}', ${c.tableToo}); });`,
+  (c) =>
+    `  it('${c.name}', () => { check('${hexLE(c.s)}', '${hexLE(c.A)}', '${hexLE(c.k)}', '${hexLE(c.R)}', ${c.tableToo}); });`,
 );
 
 writeFileSync(
@@ -128,7 +154,10 @@ const OUT: usize = memory.data(257, 8);
 const S: usize = memory.data(32, 8);
 const K: usize = memory.data(32, 8);
 const A_BYTES: usize = memory.data(32, 8);
-const B_BYTES: usize = memory.data<u8>([${hexLE(encode(B)).match(/../g).map((h) => parseInt(h, 16)).join(', ')}]);
+const B_BYTES: usize = memory.data<u8>([${hexLE(encode(B))
+    .match(/../g)
+    .map((h) => parseInt(h, 16))
+    .join(', ')}]);
 const A: usize = memory.data(<i32>PT, 8);
 const BP: usize = memory.data(<i32>PT, 8);
 const ACC: usize = memory.data(<i32>PT, 8);
@@ -172,4 +201,6 @@ ${mulSpecs.join('\n')}
 });
 `,
 );
-console.log(`wrote assembly/__tests__/ed25519-double-scalar.spec.ts (${wnafSpecs.length} wNAF, ${mulSpecs.length} multiplication cases)`);
+console.log(
+  `wrote assembly/__tests__/ed25519-double-scalar.spec.ts (${wnafSpecs.length} wNAF, ${mulSpecs.length} multiplication cases)`,
+);

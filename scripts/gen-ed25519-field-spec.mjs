@@ -14,7 +14,8 @@ const WEIGHT = Array.from({ length: 10 }, (_, k) => BigInt(25 * k + Math.ceil(k 
 const BITS = Array.from({ length: 10 }, (_, k) => (k % 2 === 0 ? 26 : 25));
 const value = (limbs) => limbs.reduce((s, l, k) => s + BigInt(l) * 2n ** WEIGHT[k], 0n);
 const limbsOf = (v) => WEIGHT.map((w, k) => Number((v >> w) & ((1n << BigInt(BITS[k])) - 1n)));
-const hexLE = (v) => Array.from({ length: 32 }, (_, i) => ((v >> BigInt(8 * i)) & 0xffn).toString(16).padStart(2, '0')).join('');
+const hexLE = (v) =>
+  Array.from({ length: 32 }, (_, i) => ((v >> BigInt(8 * i)) & 0xffn).toString(16).padStart(2, '0')).join('');
 
 // The documented multiply-input limits: |limb| < 1.5 * 2^27 (even), 1.5 * 2^26 (odd).
 const LIMIT = BITS.map((b) => Math.floor(1.5 * 2 ** (b + 1)) - 1);
@@ -35,7 +36,11 @@ let seed = 0x2545f491;
 const rand255 = () => {
   let v = 0n;
   for (let i = 0; i < 8; i++) {
-    seed ^= seed << 13; seed >>>= 0; seed ^= seed >>> 17; seed ^= seed << 5; seed >>>= 0;
+    seed ^= seed << 13;
+    seed >>>= 0;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    seed >>>= 0;
     v = (v << 32n) | BigInt(seed);
   }
   return v & (2n ** 255n - 1n);
@@ -76,31 +81,58 @@ function enc(f: usize): string {
 cases.forEach(([, l], i) => lines.push(`const C${i}: usize = ${data(l)};`));
 
 lines.push(`\ndescribe('fe encode (canonical, mod p)', () => {`);
-cases.forEach(([name, l], i) => lines.push(`  it('${name}', () => { expect(enc(C${i})).toBe('${hexLE(mod(value(l)))}'); });`));
+cases.forEach(([name, l], i) =>
+  lines.push(`  it('${name}', () => { expect(enc(C${i})).toBe('${hexLE(mod(value(l)))}'); });`),
+);
 lines.push(`});\n\ndescribe('fe mul', () => {`);
 cases.forEach(([na, la], i) =>
   cases.forEach(([nb, lb], j) => {
     if (j < i && !(na.startsWith('limits') && nb.startsWith('limits'))) return;
-    lines.push(`  it('${na} * ${nb}', () => { feMul(OUT, C${i}, C${j}); expect(enc(OUT)).toBe('${hexLE(mod(value(la) * value(lb)))}'); });`);
+    lines.push(
+      `  it('${na} * ${nb}', () => { feMul(OUT, C${i}, C${j}); expect(enc(OUT)).toBe('${hexLE(mod(value(la) * value(lb)))}'); });`,
+    );
   }),
 );
-lines.push(`  it('aliasing: out = a', () => { memory.copy(IN, C20, 40); feMul(IN, IN, C19); expect(enc(IN)).toBe('${hexLE(mod(value(cases[20][1]) * value(cases[19][1])))}'); });`);
+lines.push(
+  `  it('aliasing: out = a', () => { memory.copy(IN, C20, 40); feMul(IN, IN, C19); expect(enc(IN)).toBe('${hexLE(mod(value(cases[20][1]) * value(cases[19][1])))}'); });`,
+);
 lines.push(`});\n\ndescribe('fe square', () => {`);
-cases.forEach(([name, l], i) => lines.push(`  it('${name}', () => { feSq(OUT, C${i}); expect(enc(OUT)).toBe('${hexLE(mod(value(l) ** 2n))}'); });`));
+cases.forEach(([name, l], i) =>
+  lines.push(`  it('${name}', () => { feSq(OUT, C${i}); expect(enc(OUT)).toBe('${hexLE(mod(value(l) ** 2n))}'); });`),
+);
 lines.push(`});\n\ndescribe('fe invert (z^(p-2); 0 -> 0)', () => {`);
-cases.forEach(([name, l], i) => lines.push(`  it('${name}', () => { feInvert(OUT, C${i}); expect(enc(OUT)).toBe('${hexLE(pow(value(l), P - 2n))}'); });`));
+cases.forEach(([name, l], i) =>
+  lines.push(
+    `  it('${name}', () => { feInvert(OUT, C${i}); expect(enc(OUT)).toBe('${hexLE(pow(value(l), P - 2n))}'); });`,
+  ),
+);
 lines.push(`});\n\ndescribe('fe pow22523 (z^((p-5)/8), the square-root exponent)', () => {`);
-cases.forEach(([name, l], i) => lines.push(`  it('${name}', () => { fePow22523(OUT, C${i}); expect(enc(OUT)).toBe('${hexLE(pow(value(l), (P - 5n) / 8n))}'); });`));
+cases.forEach(([name, l], i) =>
+  lines.push(
+    `  it('${name}', () => { fePow22523(OUT, C${i}); expect(enc(OUT)).toBe('${hexLE(pow(value(l), (P - 5n) / 8n))}'); });`,
+  ),
+);
 lines.push(`});\n\ndescribe('fe decode (bit 255 ignored, canonical flag)', () => {`);
 const decodeCases = [
-  ['0', 0n], ['1', 1n], ['p-1', P - 1n], ['p', P], ['p+1', P + 1n], ['2^255-1', 2n ** 255n - 1n],
-  ['p-1 with bit 255', P - 1n + 2n ** 255n], ['p with bit 255', P + 2n ** 255n], ['2^256-1', 2n ** 256n - 1n],
+  ['0', 0n],
+  ['1', 1n],
+  ['p-1', P - 1n],
+  ['p', P],
+  ['p+1', P + 1n],
+  ['2^255-1', 2n ** 255n - 1n],
+  ['p-1 with bit 255', P - 1n + 2n ** 255n],
+  ['p with bit 255', P + 2n ** 255n],
+  ['2^256-1', 2n ** 256n - 1n],
   ['random', rand255()],
 ];
 for (const [name, v] of decodeCases) {
   const v255 = v & (2n ** 255n - 1n);
-  lines.push(`  it('${name}', () => { fromHex(BYTES, '${hexLE(v)}'); expect(feFromBytes(IN, BYTES)).toBe(${v255 < P}); expect(enc(IN)).toBe('${hexLE(mod(v255))}'); });`);
+  lines.push(
+    `  it('${name}', () => { fromHex(BYTES, '${hexLE(v)}'); expect(feFromBytes(IN, BYTES)).toBe(${v255 < P}); expect(enc(IN)).toBe('${hexLE(mod(v255))}'); });`,
+  );
 }
 lines.push(`});\n`);
 writeFileSync(join(root, 'assembly/__tests__/ed25519-field.spec.ts'), lines.join('\n'));
-console.log(`worst column sum 2^${Math.log2(Number(worst)).toFixed(2)}; wrote assembly/__tests__/ed25519-field.spec.ts`);
+console.log(
+  `worst column sum 2^${Math.log2(Number(worst)).toFixed(2)}; wrote assembly/__tests__/ed25519-field.spec.ts`,
+);

@@ -22,9 +22,7 @@ function factor(i, j) {
   return (i % 2 === 1 && j % 2 === 1 ? 2 : 1) * (i + j >= 10 ? 19 : 1);
 }
 
-const carryChain = [
-  [0, 4], [1, 5], [2, 6], [3, 7], [4, 8], [9], [0],
-]
+const carryChain = [[0, 4], [1, 5], [2, 6], [3, 7], [4, 8], [9], [0]]
   .map((ks) =>
     ks
       .map((k) =>
@@ -56,7 +54,10 @@ function mulKernel() {
   }
   return (
     `export function feMul(h: usize, f: usize, g: usize): void {\n${loads('f')}\n${loads('g')}\n` +
-    [...pre].sort().map(([n, e]) => `  const ${n} = ${e};`).join('\n') +
+    [...pre]
+      .sort()
+      .map(([n, e]) => `  const ${n} = ${e};`)
+      .join('\n') +
     `\n${sums.join('\n')}\n  let c: i64;\n${carryChain}\n${stores}\n}\n`
   );
 }
@@ -76,16 +77,25 @@ function sqKernel(repeat = false) {
     }
     sums.push(`  let h${k} = ${terms.join(' + ')};`);
   }
-  const body = [...pre].sort().map(([n, e]) => `  const ${n} = ${e};`).join('\n') +
-    `\n${sums.join('\n')}\n  let c: i64;\n${carryChain}\n`;
+  const body =
+    [...pre]
+      .sort()
+      .map(([n, e]) => `  const ${n} = ${e};`)
+      .join('\n') + `\n${sums.join('\n')}\n  let c: i64;\n${carryChain}\n`;
   if (!repeat) return `export function feSq(h: usize, f: usize): void {\n${loads('f')}\n${body}${stores}\n}\n`;
   // n squarings with the limbs kept in locals between rounds (the inversion chain).
-  const indent = (t) => t.split('\n').map((l) => (l ? `  ${l}` : l)).join('\n');
+  const indent = (t) =>
+    t
+      .split('\n')
+      .map((l) => (l ? `  ${l}` : l))
+      .join('\n');
   const mutableLoads = loads('f').replace(/const /g, 'let ');
   const next = Array.from({ length: 10 }, (_, k) => `    f${k} = h${k};`).join('\n');
   const storeF = stores.replace(/<i32>h(\d)/g, '<i32>f$1');
-  return `/** h = f^(2^n), n >= 1. */\nexport function feSqN(h: usize, f: usize, n: i32): void {\n${mutableLoads}\n` +
-    `  for (let i = 0; i < n; i++) {\n${indent(body)}\n${next}\n  }\n${storeF}\n}\n`;
+  return (
+    `/** h = f^(2^n), n >= 1. */\nexport function feSqN(h: usize, f: usize, n: i32): void {\n${mutableLoads}\n` +
+    `  for (let i = 0; i < n; i++) {\n${indent(body)}\n${next}\n  }\n${storeF}\n}\n`
+  );
 }
 
 out(

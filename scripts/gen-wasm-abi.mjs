@@ -20,7 +20,8 @@ const WANTED = {
 
 function constants(file) {
   const found = new Map();
-  for (const m of readFileSync(join(root, file), 'utf8').matchAll(/^export const (\w+): (?:i32|u32) = (-?\d+);/gm)) found.set(m[1], Number(m[2]));
+  for (const m of readFileSync(join(root, file), 'utf8').matchAll(/^export const (\w+): (?:i32|u32) = (-?\d+);/gm))
+    found.set(m[1], Number(m[2]));
   return found;
 }
 

@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { GENERATORS, generatorEnv, nodeFor } from './generated.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const run = (...args) => execFileSync(nodeFor(root, args[0]), args, { cwd: root, stdio: 'inherit', env: generatorEnv() });
+const run = (...args) =>
+  execFileSync(nodeFor(root, args[0]), args, { cwd: root, stdio: 'inherit', env: generatorEnv() });
 
 for (const { script } of GENERATORS) run(script);
 run('scripts/build-wasm.mjs');

@@ -13,16 +13,35 @@ export const GENERATORS = [
   { script: 'scripts/gen-ed25519-base-odd.mjs', outputs: ['assembly/ed25519/base-odd.ts'] },
   { script: 'scripts/gen-ed25519-field-spec.mjs', outputs: ['assembly/__tests__/ed25519-field.spec.ts'] },
   { script: 'scripts/gen-ed25519-scalar-spec.mjs', outputs: ['assembly/__tests__/ed25519-scalar.spec.ts'] },
-  { script: 'scripts/gen-ed25519-double-scalar-spec.mjs', outputs: ['assembly/__tests__/ed25519-double-scalar.spec.ts'] },
+  {
+    script: 'scripts/gen-ed25519-double-scalar-spec.mjs',
+    outputs: ['assembly/__tests__/ed25519-double-scalar.spec.ts'],
+  },
   // GUARD_CONFIG's schema, input types, key sets and docs table, from src/worker/config-description.ts.
-  { script: 'scripts/gen-config.mjs', outputs: ['src/worker/guard-config.schema.json', 'src/worker/config-input.ts', 'src/worker/config-keys.ts', 'docs/deploy.md'] },
+  {
+    script: 'scripts/gen-config.mjs',
+    outputs: [
+      'src/worker/guard-config.schema.json',
+      'src/worker/config-input.ts',
+      'src/worker/config-keys.ts',
+      'docs/deploy.md',
+    ],
+  },
   // What `wrangler deploy --dry-run` would upload (offline; about 3 s of CPU).
   { script: 'scripts/gen-deploy-size.mjs', outputs: ['docs/deploy.md'] },
   // The Wasm core's size, from the core built from assembly/ (scripts/lib/core-size.mjs).
   { script: 'scripts/gen-core-size.mjs', outputs: ['docs/runtimes.md', 'docs/api.md'] },
   // From the bench results JSON (bench/results/*.json), never from a bench run.
   { script: 'bench/summary.ts', outputs: ['bench/results/SUMMARY.md', 'docs/speed.md', 'README.md', 'docs/api.md'] },
-  { script: 'bench/charts.ts', outputs: ['bench/results/ops-node.svg', 'bench/results/ops-workerd.svg', 'bench/results/headline.svg', 'bench/results/latency-isolate.svg'] },
+  {
+    script: 'bench/charts.ts',
+    outputs: [
+      'bench/results/ops-node.svg',
+      'bench/results/ops-workerd.svg',
+      'bench/results/headline.svg',
+      'bench/results/latency-isolate.svg',
+    ],
+  },
 ];
 
 /** The Node that runs `script`: .ts files need Node 22's type stripping. */

@@ -21,7 +21,11 @@ const { check, counts } = checks();
 
 /** Deno (the devDependency) run by this Node; its stdout and stderr together, or a throw with both. */
 function runDeno(args) {
-  const r = spawnSync(process.execPath, [deno, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [deno, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   if (r.status !== 0) throw new Error(out.trim() || `deno exited ${r.status ?? r.signal}`);
   return out;
@@ -35,13 +39,16 @@ check('jsr.json has the version of package.json', () => {
 check('jsr.json exports the same subpaths, each from the source of the npm export', () => {
   // Data files (the guard config JSON Schema) are npm subpaths but no modules:
   // JSR exports only modules, and publishes the schema as a file (publish.include).
-  const npmPaths = Object.keys(pkg.exports).filter((k) => k !== './package.json' && !k.endsWith('.json')).sort();
+  const npmPaths = Object.keys(pkg.exports)
+    .filter((k) => k !== './package.json' && !k.endsWith('.json'))
+    .sort();
   const jsrPaths = Object.keys(jsr.exports).sort();
   if (npmPaths.join() !== jsrPaths.join()) throw new Error(`npm: ${npmPaths.join(', ')}; jsr: ${jsrPaths.join(', ')}`);
   for (const sub of npmPaths) {
     const built = typeof pkg.exports[sub] === 'string' ? pkg.exports[sub] : pkg.exports[sub].default;
     const fromSource = built.replace(/^\.\/dist\//, './src/').replace(/\.js$/, '.ts');
-    if (jsr.exports[sub] !== fromSource) throw new Error(`${sub}: jsr ${jsr.exports[sub]}, npm builds it from ${fromSource}`);
+    if (jsr.exports[sub] !== fromSource)
+      throw new Error(`${sub}: jsr ${jsr.exports[sub]}, npm builds it from ${fromSource}`);
   }
   return jsrPaths.join(', ');
 });
@@ -66,7 +73,10 @@ const ok = v.verifySync(${JSON.stringify(token)}).payload.sub;
 let bad = 'accepted';
 try { v.verifySync(${JSON.stringify(forged)}); } catch (e) { bad = isJwtError(e) ? e.code : String(e); }
 console.log(ok, bad);`;
-  const out = runDeno(['eval', '--config', join(root, 'jsr.json'), '--ext=ts', probe]).trim().split('\n').pop();
+  const out = runDeno(['eval', '--config', join(root, 'jsr.json'), '--ext=ts', probe])
+    .trim()
+    .split('\n')
+    .pop();
   if (out !== 'jsr ERR_JWS_SIGNATURE_INVALID') throw new Error(`got: ${out}`);
   return out;
 });

@@ -29,7 +29,7 @@ const packages = lock.packages;
 
 /** Where npm would find `name` from the package at `from` (node_modules lookup, walking up). */
 function locate(from, name) {
-  for (let dir = from; ; ) {
+  for (let dir = from; ;) {
     const key = dir === '' ? `node_modules/${name}` : `${dir}/node_modules/${name}`;
     if (packages[key]) return key;
     if (dir === '') return undefined;
@@ -45,7 +45,8 @@ for (const [key, entry] of Object.entries(packages)) {
   const present = deps.map(([name]) => locate(key, name)).find(Boolean);
   for (const [name, spec] of deps) {
     if (locate(key, name)) continue;
-    if (!/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(spec)) throw new Error(`${key} wants ${name}@${spec}: only exact pins are handled`);
+    if (!/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(spec))
+      throw new Error(`${key} wants ${name}@${spec}: only exact pins are handled`);
     // Beside a locked sibling (they share one folder), else right under the parent.
     const base = present ? present.slice(0, present.lastIndexOf('node_modules/')) : `${key}/`;
     missing.push({ parent: key, key: `${base}node_modules/${name}`, name, version: spec });
@@ -61,13 +62,18 @@ if (check) {
   process.exit(1);
 }
 
-const registry = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8', shell: process.platform === 'win32' })
+const registry = execFileSync('npm', ['config', 'get', 'registry'], {
+  encoding: 'utf8',
+  shell: process.platform === 'win32',
+})
   .trim()
   .replace(/\/?$/, '/');
 const packuments = new Map();
 async function packument(name) {
   if (!packuments.has(name)) {
-    const res = await fetch(`${registry}${name.replace('/', '%2f')}`, { headers: { accept: 'application/vnd.npm.install-v1+json' } });
+    const res = await fetch(`${registry}${name.replace('/', '%2f')}`, {
+      headers: { accept: 'application/vnd.npm.install-v1+json' },
+    });
     if (!res.ok) throw new Error(`${name}: registry answered ${res.status}`);
     packuments.set(name, await res.json());
   }
@@ -92,8 +98,12 @@ for (const m of missing) {
 }
 
 // npm keeps entries sorted by path.
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b, 'en'))));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b, 'en'))),
+);
 writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 if (unverified.length) {
-  console.log(`\nThe registry does not serve these exact versions, so they are locked without an integrity hash:\n  ${unverified.join('\n  ')}`);
+  console.log(
+    `\nThe registry does not serve these exact versions, so they are locked without an integrity hash:\n  ${unverified.join('\n  ')}`,
+  );
 }

@@ -24,7 +24,13 @@ const bin = (name) => join(root, 'node_modules/.bin', windows ? `${name}.cmd` : 
 const { check, counts } = checks();
 
 function run(cmd, args, opts = {}) {
-  return execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20, ...opts });
+  return execFileSync(cmd, args, {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 << 20,
+    ...opts,
+  });
 }
 
 const sha = (bytes) => createHash('sha256').update(bytes).digest('hex');
@@ -68,10 +74,19 @@ try {
 const tarball = join(out, info.filename);
 const files = info.files.map((f) => f.path).sort();
 console.log(`${info.filename}: ${info.size} bytes packed, ${info.unpackedSize} unpacked, ${files.length} files`);
-for (const f of info.files.sort((a, b) => a.path.localeCompare(b.path))) console.log(`  ${String(f.size).padStart(7)}  ${f.path}`);
+for (const f of info.files.sort((a, b) => a.path.localeCompare(b.path)))
+  console.log(`  ${String(f.size).padStart(7)}  ${f.path}`);
 
 // The guard configuration's JSON Schema ships for editors (`edgejwt/guard-config.schema.json`), copied from src/worker/.
-const ALLOWED = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^dist\/.+\.js$/, /^dist\/.+\.d\.ts$/, /^dist\/wasm\/generated\/core\.wasm$/, /^dist\/worker\/guard-config\.schema\.json$/];
+const ALLOWED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^dist\/.+\.js$/,
+  /^dist\/.+\.d\.ts$/,
+  /^dist\/wasm\/generated\/core\.wasm$/,
+  /^dist\/worker\/guard-config\.schema\.json$/,
+];
 check('tarball holds only built JS, types, the .wasm, README, LICENSE, package.json', () => {
   const extra = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
   if (extra.length) throw new Error(`unexpected: ${extra.join(', ')}`);
@@ -85,7 +100,13 @@ function targets(value) {
   return Object.entries(value ?? {}).flatMap(([condition, v]) => (condition === 'edgejwt-source' ? [] : targets(v)));
 }
 check('tarball holds README, LICENSE and every exports/imports target', () => {
-  const need = ['README.md', 'LICENSE', ...targets(pkg.exports), ...targets(pkg.imports), 'dist/wasm/generated/core.wasm'].map((p) => p.replace(/^\.\//, ''));
+  const need = [
+    'README.md',
+    'LICENSE',
+    ...targets(pkg.exports),
+    ...targets(pkg.imports),
+    'dist/wasm/generated/core.wasm',
+  ].map((p) => p.replace(/^\.\//, ''));
   const missing = [...new Set(need)].filter((p) => !files.includes(p));
   if (missing.length) throw new Error(`missing: ${missing.join(', ')}`);
 });
@@ -108,8 +129,12 @@ check('the .wasm and the embedded bytes equal the build of assembly/ in this tre
   const here = readFileSync(join(root, 'src/wasm/generated/core.wasm'));
   const packed = readFileSync(join(pkgDir, 'dist/wasm/generated/core.wasm'));
   const embedded = /'([A-Za-z0-9+/=]+)'/.exec(readFileSync(join(pkgDir, 'dist/wasm/generated/core-bytes.js'), 'utf8'));
-  if (sha(packed) !== sha(here)) throw new Error(`packed core.wasm ${sha(packed).slice(0, 16)} != this tree's ${sha(here).slice(0, 16)}: two builds of assembly/ differ (or assembly/ changed since npm run build)`);
-  if (!embedded || sha(Buffer.from(embedded[1], 'base64')) !== sha(here)) throw new Error('bytes embedded in core-bytes.js differ from the built core.wasm');
+  if (sha(packed) !== sha(here))
+    throw new Error(
+      `packed core.wasm ${sha(packed).slice(0, 16)} != this tree's ${sha(here).slice(0, 16)}: two builds of assembly/ differ (or assembly/ changed since npm run build)`,
+    );
+  if (!embedded || sha(Buffer.from(embedded[1], 'base64')) !== sha(here))
+    throw new Error('bytes embedded in core-bytes.js differ from the built core.wasm');
   return `${here.length} bytes, sha256 ${sha(here).slice(0, 16)}…`;
 });
 
@@ -155,11 +180,16 @@ const ts = require('typescript');
 const SUBPATHS = ['edgejwt', 'edgejwt/hmac', 'edgejwt/worker', 'edgejwt/hono', 'edgejwt/errors'];
 for (const condition of ['workerd', 'deno', 'bun', 'node', 'browser', 'default']) {
   check(`types resolve under condition ${condition}`, () => {
-    const options = { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, customConditions: condition === 'default' ? [] : [condition] };
+    const options = {
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      customConditions: condition === 'default' ? [] : [condition],
+    };
     const found = SUBPATHS.map((spec) => {
       const r = ts.resolveModuleName(spec, join(consumer, 'use.ts'), options, ts.sys).resolvedModule;
       // node_modules/edgejwt is a link to the unpacked tarball: TypeScript reports the real path.
-      if (!r || r.extension !== '.d.ts' || !r.resolvedFileName.startsWith(join(pkgDir, 'dist') + '/')) throw new Error(`${spec}: ${r ? r.resolvedFileName : 'unresolved'}`);
+      if (!r || r.extension !== '.d.ts' || !r.resolvedFileName.startsWith(join(pkgDir, 'dist') + '/'))
+        throw new Error(`${spec}: ${r ? r.resolvedFileName : 'unresolved'}`);
       return r.resolvedFileName.slice(pkgDir.length + 1);
     });
     return found.join(', ');
@@ -174,7 +204,18 @@ for (const s of [
     const { name, ...options } = s;
     writeFileSync(
       join(consumer, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { ...options, target: 'ES2022', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['use.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          ...options,
+          target: 'ES2022',
+          lib: ['ES2023', 'DOM'],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ['use.ts'],
+      }),
     );
     try {
       run(bin('tsc'), ['-p', consumer], { shell: windows });
@@ -196,7 +237,10 @@ const v = lib.createVerifier({ algorithms: ['HS256'], key: new Uint8Array(32) })
 // The HS secret reaches the core at the first verify: one verify, whatever its verdict.
 try { v.verifySync('eyJhbGciOiJIUzI1NiJ9.e30.' + 'A'.repeat(43)); } catch {}
 console.log(afterErrors, n);`;
-  const [afterErrors, afterLib] = run(process.execPath, ['--input-type=module', '-e', probe], { cwd: consumer }).trim().split(' ').map(Number);
+  const [afterErrors, afterLib] = run(process.execPath, ['--input-type=module', '-e', probe], { cwd: consumer })
+    .trim()
+    .split(' ')
+    .map(Number);
   if (afterErrors !== 0) throw new Error(`edgejwt/errors made ${afterErrors} Wasm instance(s)`);
   if (!(afterLib > 0)) throw new Error('the probe saw no instance from the library either: it proves nothing');
   return `0 instances from errors, ${afterLib} after a verifier's first verify`;
@@ -207,7 +251,11 @@ check('npm install of the tarball into an empty project, then a token verifies i
   const app = join(out, 'installed');
   mkdirSync(app, { recursive: true });
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'installed', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--offline', tarball], { cwd: app, stdio: 'pipe', shell: windows });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--offline', tarball], {
+    cwd: app,
+    stdio: 'pipe',
+    shell: windows,
+  });
   const key = Buffer.alloc(32, 7);
   const b64u = (v) => Buffer.from(v).toString('base64url');
   const input = `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64u(JSON.stringify({ sub: 'installed', exp: 4102444800 }))}`;
@@ -244,21 +292,31 @@ console.log(ok.ok && ok.payload.sub, none.ok ? 'passed' : none.response.status, 
   // The `edgejwt` bin as npm linked it: a good wrangler.toml passes (0), a typo fails naming the setting (1).
   // Wrangler, its optional peer, resolves from the node_modules above build/pack, as from a project's own.
   const toml = (config) => `name = "g"\n[vars]\nGUARD_CONFIG = '${JSON.stringify(config)}'\n`;
-  const good = { issuers: [{ issuer: 'https://id.example', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example/jwks' }], cache: { jwks: false } };
+  const good = {
+    issuers: [
+      { issuer: 'https://id.example', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example/jwks' },
+    ],
+    cache: { jwks: false },
+  };
   writeFileSync(join(app, 'good.toml'), toml(good));
   writeFileSync(join(app, 'bad.toml'), toml({ ...good, publicPath: ['/x'] }));
   const edgejwt = join(app, 'node_modules/.bin', windows ? 'edgejwt.cmd' : 'edgejwt');
   const cli = (file) => spawnSync(edgejwt, ['check-config', file], { cwd: app, encoding: 'utf8', shell: windows });
   const okRun = cli('good.toml');
-  if (okRun.status !== 0) throw new Error(`edgejwt check-config good.toml: exit ${okRun.status} ${okRun.stdout}${okRun.stderr}`);
+  if (okRun.status !== 0)
+    throw new Error(`edgejwt check-config good.toml: exit ${okRun.status} ${okRun.stdout}${okRun.stderr}`);
   const badRun = cli('bad.toml');
-  if (badRun.status !== 1 || !`${badRun.stdout}${badRun.stderr}`.includes('publicPath')) throw new Error(`edgejwt check-config bad.toml: exit ${badRun.status} ${badRun.stdout}${badRun.stderr}`);
+  if (badRun.status !== 1 || !`${badRun.stdout}${badRun.stderr}`.includes('publicPath'))
+    throw new Error(`edgejwt check-config bad.toml: exit ${badRun.status} ${badRun.stdout}${badRun.stderr}`);
   return `${got}; edgejwt/worker: ${guardGot}; bin: exit 0 / 1`;
 });
 
 check('publint (errors and warnings)', () => {
   try {
-    return run(bin('publint'), ['run', pkgDir, '--pack', 'false', '--level', 'warning', '--strict'], { shell: windows }).trim().split('\n').pop();
+    return run(bin('publint'), ['run', pkgDir, '--pack', 'false', '--level', 'warning', '--strict'], { shell: windows })
+      .trim()
+      .split('\n')
+      .pop();
   } catch (e) {
     throw new Error(`${e.stdout ?? ''}${e.stderr ?? ''}`.trim());
   }

@@ -31,7 +31,10 @@ function ours(pub, msg, sig) {
 
 function openssl(pub, msg, sig) {
   try {
-    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(pub).toString('base64url') }, format: 'jwk' });
+    const key = createPublicKey({
+      key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(pub).toString('base64url') },
+      format: 'jwk',
+    });
     return { ok: verify(null, msg, key, sig) };
   } catch (err) {
     return { ok: false, note: `throws: ${err.code ?? err.message}` };
@@ -56,7 +59,7 @@ const WHY = [
   'holds only cofactored with k unreduced; we use k mod L, no cofactor',
   'S ≥ L (RFC 8032 §5.1.7)',
   'S ≥ L, top bits set',
-  'non-canonical R (x = 0, sign set): encode(R\') never equals those bytes',
+  "non-canonical R (x = 0, sign set): encode(R') never equals those bytes",
   'same R, k over the received bytes: still no byte match',
   'non-canonical A (§5.1.3 step 4), small order too: refused at import',
   'same A, k over the received bytes: refused at import (OpenSSL accepts)',

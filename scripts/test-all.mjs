@@ -24,7 +24,12 @@ import { ensureNode24 } from './lib/node-24.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 const windows = process.platform === 'win32';
-const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_HIDE_BANNER: 'true' };
+const env = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+};
 const REPORTS = 'build/reports';
 rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
@@ -65,7 +70,9 @@ class Step {
     this.load = loadavg()[0];
     if (this.quiet) process.stdout.write(this.kept.join(''));
     this.kept = [];
-    process.stdout.write(`-- ${this.title.split(' (')[0]}: ${(this.ms / 1000).toFixed(1)} s, load ${this.load.toFixed(1)}\n`);
+    process.stdout.write(
+      `-- ${this.title.split(' (')[0]}: ${(this.ms / 1000).toFixed(1)} s, load ${this.load.toFixed(1)}\n`,
+    );
   }
 }
 const steps = [];
@@ -119,7 +126,15 @@ async function reportRun(step, label, cmd, args) {
 
 async function vitestRun(step, name, config) {
   const json = join(REPORTS, `${name}.json`);
-  await run(step, 'npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]);
+  await run(step, 'npx', [
+    'vitest',
+    'run',
+    '--config',
+    config,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${json}`,
+  ]);
   if (!existsSync(json)) return step.record(`${name} (no report)`, 0, 1);
   const r = JSON.parse(readFileSync(json, 'utf8'));
   // A run that failed outside any test (a file that does not load) still fails.
@@ -142,7 +157,8 @@ async function serial(title, body) {
 // gets them here, once, from bench/package-lock.json (CI has already run this).
 if (!existsSync(join('bench', 'node_modules', '.package-lock.json'))) {
   await serial('bench dependencies (npm --prefix bench ci: first run on this clone)', async (s) => {
-    if ((await run(s, 'npm', ['--prefix', 'bench', 'ci', '--no-audit', '--no-fund', '--loglevel=error'])) !== 0) s.record('bench dependencies (npm ci failed)', 0, 1);
+    if ((await run(s, 'npm', ['--prefix', 'bench', 'ci', '--no-audit', '--no-fund', '--loglevel=error'])) !== 0)
+      s.record('bench dependencies (npm ci failed)', 0, 1);
   });
 }
 
@@ -192,7 +208,8 @@ const SUITES = [
   {
     order: 5, // ~40 s
     title: 'typecheck (tsc --noEmit over src, test, bench; the type tests in test-d)',
-    body: async (s) => s.record('typecheck', ...((await run(s, 'npm', ['run', '--silent', 'typecheck'])) === 0 ? [1, 0] : [0, 1])),
+    body: async (s) =>
+      s.record('typecheck', ...((await run(s, 'npm', ['run', '--silent', 'typecheck'])) === 0 ? [1, 0] : [0, 1])),
   },
   // The import rules of docs/architecture.md: no circles (type-only imports included), the
   // layers, the imports forbidden outright; dependency-cruiser with .dependency-cruiser.cjs.
@@ -214,8 +231,16 @@ const SUITES = [
       else s.record('as-pect (no report)', 0, 1);
     },
   },
-  { order: 1, title: 'Vitest in Node (shared corpus + Node-only tests)', body: (s) => vitestRun(s, 'vitest-node', 'vitest.node.config.ts') },
-  { order: 2, title: 'Vitest inside workerd (shared corpus + route guard)', body: (s) => vitestRun(s, 'vitest-workerd', 'vitest.workerd.config.ts') },
+  {
+    order: 1,
+    title: 'Vitest in Node (shared corpus + Node-only tests)',
+    body: (s) => vitestRun(s, 'vitest-node', 'vitest.node.config.ts'),
+  },
+  {
+    order: 2,
+    title: 'Vitest inside workerd (shared corpus + route guard)',
+    body: (s) => vitestRun(s, 'vitest-workerd', 'vitest.workerd.config.ts'),
+  },
   {
     order: 10,
     title: "Vitest inside workerd (the guard's Durable Objects, bound from test/worker-do/wrangler.toml)",
@@ -224,7 +249,10 @@ const SUITES = [
   {
     order: 6,
     title: `shared corpus in Node ${systemVersion ?? '(none on PATH)'} (the machine's Node${systemNode ? `, ${systemNode}` : ''})`,
-    body: (s) => (systemVersion ? reportRun(s, `corpus node-${systemVersion}`, systemNode, ['build/corpus/node.js']) : s.record('corpus system node (none on PATH)', 0, 1)),
+    body: (s) =>
+      systemVersion
+        ? reportRun(s, `corpus node-${systemVersion}`, systemNode, ['build/corpus/node.js'])
+        : s.record('corpus system node (none on PATH)', 0, 1),
   },
   {
     order: 7,
@@ -245,17 +273,28 @@ const SUITES = [
       else s.record('corpus node-24 (install failed)', 0, 1);
     },
   },
-  { order: 8, title: 'shared corpus in Deno', body: (s) => reportRun(s, 'corpus deno', 'npx', ['deno', 'run', '--allow-read', '--allow-env', 'build/corpus/deno.js']) },
-  { order: 9, title: 'shared corpus in Bun', body: (s) => reportRun(s, 'corpus bun', 'npx', ['bun', 'build/corpus/bun.js']) },
+  {
+    order: 8,
+    title: 'shared corpus in Deno',
+    body: (s) =>
+      reportRun(s, 'corpus deno', 'npx', ['deno', 'run', '--allow-read', '--allow-env', 'build/corpus/deno.js']),
+  },
+  {
+    order: 9,
+    title: 'shared corpus in Bun',
+    body: (s) => reportRun(s, 'corpus bun', 'npx', ['bun', 'build/corpus/bun.js']),
+  },
   {
     order: 3,
     title: 'shared corpus in headless Chromium',
-    body: (s) => reportRun(s, 'corpus chromium', process.execPath, ['test/runtimes/run-browser.mjs', 'build/corpus/browser.js']),
+    body: (s) =>
+      reportRun(s, 'corpus chromium', process.execPath, ['test/runtimes/run-browser.mjs', 'build/corpus/browser.js']),
   },
   // The pack check, the JSR check and the examples print `[name] passed=N failed=N` like the corpus runners.
   {
     order: 13,
-    title: 'npm pack check (a fresh tree packed through prepack: contents, size, .wasm vs the build above, types per condition)',
+    title:
+      'npm pack check (a fresh tree packed through prepack: contents, size, .wasm vs the build above, types per condition)',
     body: (s) => reportRun(s, 'npm pack check', process.execPath, ['scripts/pack-check.mjs']),
   },
   {
@@ -283,8 +322,9 @@ const SUITES = [
   // The formatter (Prettier, .prettierrc.json and .prettierignore): every file it formats is as it would write it.
   {
     order: 19,
-    title: 'format check (prettier --check: the layout is the formatter\'s)',
-    body: async (s) => s.record('format check', ...((await run(s, 'npx', ['prettier', '--check', '.'])) === 0 ? [1, 0] : [0, 1])),
+    title: "format check (prettier --check: the layout is the formatter's)",
+    body: async (s) =>
+      s.record('format check', ...((await run(s, 'npx', ['prettier', '--check', '.'])) === 0 ? [1, 0] : [0, 1])),
   },
   // The size budgets of the public entries (.size-limit.mjs), over dist/ as built above: one row per
   // budget, and a run that gives no report fails.
@@ -308,7 +348,11 @@ const SUITES = [
   },
   // Each bench (bench/smoke.ts) in a seconds-long mode: 1 passed per bench that completes.
   // Node 22 (the devDependency) runs the bench .ts files by type stripping.
-  { order: 0, title: 'bench smoke (every bench in seconds; timings are never asserted)', body: (s) => reportRun(s, 'bench smoke', node22, ['bench/smoke.ts']) },
+  {
+    order: 0,
+    title: 'bench smoke (every bench in seconds; timings are never asserted)',
+    body: (s) => reportRun(s, 'bench smoke', node22, ['bench/smoke.ts']),
+  },
 ];
 
 const queue = [...SUITES].sort((a, b) => a.order - b.order);
@@ -334,7 +378,9 @@ steps.push(...SUITES.map((suite) => done.get(suite)));
 
 process.stdout.write(heading("step timings (wall seconds, 1-minute load average at the step's end)"));
 for (const s of steps) console.log(`${seconds(s.ms)} s  load ${s.load.toFixed(1).padStart(4)}  ${s.title}`);
-console.log(`${seconds(Date.now() - started)} s  in all, ${JOBS} suites at a time after the first ${steps.length - SUITES.length} steps, ${availableParallelism()} cores`);
+console.log(
+  `${seconds(Date.now() - started)} s  in all, ${JOBS} suites at a time after the first ${steps.length - SUITES.length} steps, ${availableParallelism()} cores`,
+);
 
 process.stdout.write(heading('summary'));
 let totalPassed = 0;

@@ -26,7 +26,22 @@ export interface AlgSpec {
 }
 
 /** Every `alg` the library verifies, in the order SUPPORTED_ALGORITHMS lists them. */
-const NAMES = ['HS256', 'HS384', 'HS512', 'EdDSA', 'Ed25519', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
+const NAMES = [
+  'HS256',
+  'HS384',
+  'HS512',
+  'EdDSA',
+  'Ed25519',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+] as const;
 
 /**
  * A JWS `alg` the library verifies: the type of `algorithms` in the options, so a

@@ -11,7 +11,14 @@ export { jwkAlgAllows, type AlgSpec, type Algorithm, type Engine, type HashName,
 export const HASH_BYTES: Record<HashName, number> = { 'SHA-256': 32, 'SHA-384': 48, 'SHA-512': 64 };
 
 /** A row other than HMAC's: no minimum secret (the key's form fixes its size), and only Ed25519 in the Wasm core. */
-function spec(alg: string, engine: Engine, kty: KeyType, hash: HashName, sigLength: number, crv?: AlgSpec['crv']): AlgSpec {
+function spec(
+  alg: string,
+  engine: Engine,
+  kty: KeyType,
+  hash: HashName,
+  sigLength: number,
+  crv?: AlgSpec['crv'],
+): AlgSpec {
   const s: AlgSpec = { alg, engine, kty, hash, sigLength, minKeyBytes: 0, wasm: engine === 'ed25519' };
   return Object.freeze(crv === undefined ? s : { ...s, crv });
 }

@@ -33,7 +33,8 @@ const TAIL = 10;
 /** The Map key of `token`: a 30-bit fold of its last TAIL characters. Equal keys prove nothing; equal tokens do. */
 function keyOf(token: string): number {
   let h = 0;
-  for (let i = Math.max(0, token.length - TAIL); i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 0x01000193);
+  for (let i = Math.max(0, token.length - TAIL); i < token.length; i++)
+    h = Math.imul(h ^ token.charCodeAt(i), 0x01000193);
   return (h ^ (h >>> 15)) & 0x3fffffff;
 }
 
@@ -102,7 +103,14 @@ export class VerifyCache<V, P extends KeyProof = KeyProof> {
     const key = keyOf(token);
     if (this.#map.size >= this.max && !this.#map.has(key)) this.#evict(nowMs);
     // A different token with the same key simply replaces the entry (a miss later, never a false hit).
-    this.#map.set(key, { token, value, proof, from: fromMs, until: Math.min(untilMs, nowMs + this.ttlMs), used: false });
+    this.#map.set(key, {
+      token,
+      value,
+      proof,
+      from: fromMs,
+      until: Math.min(untilMs, nowMs + this.ttlMs),
+      used: false,
+    });
   }
 
   clear(): void {

@@ -103,7 +103,10 @@ function checkTimes(payload: Record<string, unknown>, policy: ClaimPolicy, now: 
  * (the verifier's, the guard's L1): a hit is a pair of comparisons. Only for a payload
  * that passed checkClaims under the same tolerance and max age: `from <= now < until`, in ms.
  */
-export function timeWindow(payload: JWTPayload, policy: Pick<ClaimPolicy, 'clockTolerance' | 'maxTokenAge'>): { from: number; until: number } {
+export function timeWindow(
+  payload: JWTPayload,
+  policy: Pick<ClaimPolicy, 'clockTolerance' | 'maxTokenAge'>,
+): { from: number; until: number } {
   const tol = policy.clockTolerance;
   let from = -Infinity;
   let until = Infinity;
@@ -120,7 +123,12 @@ export function timeWindow(payload: JWTPayload, policy: Pick<ClaimPolicy, 'clock
   return { from, until };
 }
 
-export function checkClaims(payload: Record<string, unknown>, header: JoseHeader, policy: ClaimPolicy, now: number): void {
+export function checkClaims(
+  payload: Record<string, unknown>,
+  header: JoseHeader,
+  policy: ClaimPolicy,
+  now: number,
+): void {
   // The profile first: a token missing a claim it requires fails as not an access token.
   if (policy.profile === 'at+jwt') checkAccessTokenProfile(payload, header);
   checkTimes(payload, policy, now);
@@ -140,7 +148,8 @@ export function checkClaims(payload: Record<string, unknown>, header: JoseHeader
     }
     if (!ok) throw claimError('aud', aud === undefined ? 'missing' : 'unexpected audience');
   }
-  if (policy.subject !== undefined && ownClaim(payload, 'sub') !== policy.subject) throw claimError('sub', 'unexpected subject');
+  if (policy.subject !== undefined && ownClaim(payload, 'sub') !== policy.subject)
+    throw claimError('sub', 'unexpected subject');
   if (policy.typ !== undefined) {
     const typ = ownClaim(header, 'typ');
     if (typeof typ !== 'string' || normaliseTyp(typ) !== policy.typ) throw claimError('typ', 'unexpected type');
@@ -157,7 +166,8 @@ const PROFILE_STRINGS = ['iss', 'sub', 'client_id', 'jti'] as const;
 /** RFC 9068 §2.1, §2.2, §4: typ at+jwt, and iss, exp, aud, sub, client_id, iat, jti present. */
 function checkAccessTokenProfile(payload: Record<string, unknown>, header: JoseHeader): void {
   const typ = ownClaim(header, 'typ');
-  if (typeof typ !== 'string' || normaliseTyp(typ) !== 'at+jwt') throw profileError('typ', typ === undefined ? 'missing' : 'not at+jwt');
+  if (typeof typ !== 'string' || normaliseTyp(typ) !== 'at+jwt')
+    throw profileError('typ', typ === undefined ? 'missing' : 'not at+jwt');
   for (const name of PROFILE_STRINGS) {
     const v = ownClaim(payload, name);
     if (typeof v !== 'string') throw profileError(name, v === undefined ? 'missing' : 'not a string');

@@ -19,12 +19,19 @@ import { coreHash, coreHashParts } from './wasm/core-hash.js';
 const encoder = new TextEncoder();
 
 const TWO_BLOCKS_256 = 'abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq';
-const TWO_BLOCKS_512 = 'abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu';
+const TWO_BLOCKS_512 =
+  'abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu';
 /** Each hash's known answer: the input and its digest (hex). */
 const KNOWN: Record<HashName, readonly [string, string]> = {
   'SHA-256': [TWO_BLOCKS_256, '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1'],
-  'SHA-384': [TWO_BLOCKS_512, '09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712fcc7c71a557e2db966c3e9fa91746039'],
-  'SHA-512': [TWO_BLOCKS_512, '8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909'],
+  'SHA-384': [
+    TWO_BLOCKS_512,
+    '09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712fcc7c71a557e2db966c3e9fa91746039',
+  ],
+  'SHA-512': [
+    TWO_BLOCKS_512,
+    '8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909',
+  ],
 };
 const answered = new Set<HashName>();
 let wrongAnswer: JwtError | undefined;

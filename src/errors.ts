@@ -30,7 +30,8 @@ const VERIFY_MESSAGES = {
   ERR_KEY_INVALID: 'key is malformed or unusable',
   ERR_KEY_TOO_SHORT: 'key is shorter than the algorithm requires',
   ERR_KEY_ALG_MISMATCH: 'key cannot be used with this algorithm',
-  ERR_ASYNC_REQUIRED: 'this algorithm needs WebCrypto here: call the async form (verify, sign) instead of verifySync/signSync',
+  ERR_ASYNC_REQUIRED:
+    'this algorithm needs WebCrypto here: call the async form (verify, sign) instead of verifySync/signSync',
   ERR_OPTIONS_INVALID: 'verifier options are invalid',
   ERR_WASM_CORE: 'the Wasm core failed unexpectedly',
   ERR_JWT_PROFILE_MISMATCH: 'token does not meet the JWT access token profile (RFC 9068)',
@@ -68,7 +69,10 @@ function allMessages(): typeof VERIFY_MESSAGES & typeof JWE_MESSAGES & typeof DP
  * @example
  * ERROR_MESSAGES.ERR_JWT_EXPIRED; // the text a JwtError with that code starts with
  */
-export const ERROR_MESSAGES: typeof VERIFY_MESSAGES & typeof JWE_MESSAGES & typeof DPOP_MESSAGES & typeof MTLS_MESSAGES = /* @__PURE__ */ allMessages();
+export const ERROR_MESSAGES: typeof VERIFY_MESSAGES &
+  typeof JWE_MESSAGES &
+  typeof DPOP_MESSAGES &
+  typeof MTLS_MESSAGES = /* @__PURE__ */ allMessages();
 
 /**
  * The stable code of a JwtError (docs/api.md lists when each is raised).
@@ -116,8 +120,7 @@ export class JwtError extends Error {
     const base: string = (VERIFY_MESSAGES as Partial<Record<string, string>>)[code] ?? registered[code] ?? code;
     const where = details.claim ?? details.setting;
     const message =
-      (where !== undefined ? `${base} (${where})` : base) +
-      (details.reason !== undefined ? `: ${details.reason}` : '');
+      (where !== undefined ? `${base} (${where})` : base) + (details.reason !== undefined ? `: ${details.reason}` : '');
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'JwtError';
     this.code = code;

@@ -16,7 +16,11 @@ import { utf8 } from './utf8.js';
  * const { header } = await verifier.verify(token);
  * header.kid; // the key that verified it, if the token named one
  */
-export type JoseHeader = Readonly<Record<string, unknown>> & { readonly alg: string; readonly kid?: string; readonly typ?: string };
+export type JoseHeader = Readonly<Record<string, unknown>> & {
+  readonly alg: string;
+  readonly kid?: string;
+  readonly typ?: string;
+};
 
 export interface ParsedHeader {
   header: JoseHeader;

@@ -1,6 +1,14 @@
 // edgejwt: strict, fast JWT verification for edge runtimes.
 export { createVerifier } from './verifier.js';
-export type { Verifier, RawVerifier, VerifierOptions, VerifierSettings, MultiIssuerOptions, VerifyResult, IssuerPolicy } from './verifier.js';
+export type {
+  Verifier,
+  RawVerifier,
+  VerifierOptions,
+  VerifierSettings,
+  MultiIssuerOptions,
+  VerifyResult,
+  IssuerPolicy,
+} from './verifier.js';
 export type { PolicyOptions, PolicySettings, KeyOptions } from './options.js';
 export type { Algorithm } from './algorithms.js';
 export { createLocalJWKSet, LocalJWKSet } from './keys/local.js';

@@ -40,8 +40,10 @@ export function decodeJws(token: string, headerEnd: number, payloadEnd: number, 
  */
 export function decodeAllowedOnly(token: string, headerEnd: number, payloadEnd: number, coreAlg: boolean): DecodedJws {
   if (coreAlg) return getCore().decodeJws(token, headerEnd, payloadEnd);
-  if (decodeSegment(token, headerEnd + 1, payloadEnd) === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: JWS_PAYLOAD_NOT_BASE64URL });
-  if (decodeSegment(token, payloadEnd + 1, token.length) === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: JWS_SIGNATURE_NOT_BASE64URL });
+  if (decodeSegment(token, headerEnd + 1, payloadEnd) === undefined)
+    throw new JwtError('ERR_JWT_MALFORMED', { reason: JWS_PAYLOAD_NOT_BASE64URL });
+  if (decodeSegment(token, payloadEnd + 1, token.length) === undefined)
+    throw new JwtError('ERR_JWT_MALFORMED', { reason: JWS_SIGNATURE_NOT_BASE64URL });
   throw new JwtError('ERR_JWS_ALG_NOT_ALLOWED');
 }
 
@@ -56,7 +58,10 @@ export function decodeJwsInJs(token: string, headerEnd: number, payloadEnd: numb
   if (payload === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: JWS_PAYLOAD_NOT_BASE64URL });
   const signature = decodeBase64Url(token.slice(payloadEnd + 1));
   if (signature === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: JWS_SIGNATURE_NOT_BASE64URL });
-  return new DecodedJws(token, headerEnd, payloadEnd, utf8Text(payload), payload.length, signature.length, { payload, signature });
+  return new DecodedJws(token, headerEnd, payloadEnd, utf8Text(payload), payload.length, signature.length, {
+    payload,
+    signature,
+  });
 }
 
 /**

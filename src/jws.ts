@@ -17,7 +17,8 @@ export function split(token: unknown, maxLength: number): Dots {
   const headerEnd = token.indexOf('.');
   const payloadEnd = headerEnd < 0 ? -1 : token.indexOf('.', headerEnd + 1);
   if (headerEnd <= 0 || payloadEnd < 0) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected three segments' });
-  if (token.indexOf('.', payloadEnd + 1) >= 0) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected three segments' });
+  if (token.indexOf('.', payloadEnd + 1) >= 0)
+    throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected three segments' });
   if (payloadEnd === token.length - 1) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'empty signature' });
   return { headerEnd, payloadEnd };
 }

@@ -75,8 +75,18 @@ export interface PolicySettings {
 
 /** The names a policy accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
 export const POLICY_OPTION_NAMES = {
-  algorithms: true, key: true, jwks: true, issuer: true, audience: true, subject: true, typ: true,
-  clockTolerance: true, maxTokenAge: true, requiredClaims: true, requireExp: true, profile: true,
+  algorithms: true,
+  key: true,
+  jwks: true,
+  issuer: true,
+  audience: true,
+  subject: true,
+  typ: true,
+  clockTolerance: true,
+  maxTokenAge: true,
+  requiredClaims: true,
+  requireExp: true,
+  profile: true,
 } as const satisfies OptionNames<PolicyOptions>;
 
 export interface Policy {
@@ -103,7 +113,8 @@ function stringSet(value: unknown, setting: string): ReadonlySet<string> | undef
 function seconds(value: unknown, setting: string, fallback: number | undefined): number | undefined {
   if (value === undefined) return fallback;
   // Whole seconds: a fraction here is nearly always a unit mistake (ms meant as seconds, or the reverse).
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw optionsError(setting, 'expected whole seconds (an integer, 0 or more)');
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw optionsError(setting, 'expected whole seconds (an integer, 0 or more)');
   return value;
 }
 
@@ -131,16 +142,20 @@ export function claimPolicy(o: Partial<PolicyInput>): ClaimPolicy {
 function accessTokenProfile(o: Partial<PolicyInput>): 'at+jwt' | undefined {
   if (o.profile === undefined) return undefined;
   if (o.profile !== 'at+jwt') throw optionsError('profile', "the one profile is 'at+jwt'");
-  if (o.typ !== undefined && (typeof o.typ !== 'string' || normaliseTyp(o.typ) !== 'at+jwt')) throw optionsError('typ', 'the at+jwt profile fixes typ');
+  if (o.typ !== undefined && (typeof o.typ !== 'string' || normaliseTyp(o.typ) !== 'at+jwt'))
+    throw optionsError('typ', 'the at+jwt profile fixes typ');
   if (o.requireExp === false) throw optionsError('requireExp', 'the at+jwt profile requires exp');
-  if (o.issuer === undefined) throw optionsError('issuer', 'the at+jwt profile requires an issuer to check iss against');
-  if (o.audience === undefined) throw optionsError('audience', 'the at+jwt profile requires an audience to check aud against');
+  if (o.issuer === undefined)
+    throw optionsError('issuer', 'the at+jwt profile requires an issuer to check iss against');
+  if (o.audience === undefined)
+    throw optionsError('audience', 'the at+jwt profile requires an audience to check aud against');
   return 'at+jwt';
 }
 
 /** `algorithms` checked (every name one the library verifies), with the specs `specOf` has for them. */
 function algorithms(value: unknown, specOf: SpecOf): AlgSpec[] {
-  if (!Array.isArray(value) || value.length === 0) throw optionsError('algorithms', 'a non-empty allow-list is required');
+  if (!Array.isArray(value) || value.length === 0)
+    throw optionsError('algorithms', 'a non-empty allow-list is required');
   const specs: AlgSpec[] = [];
   // for...of, not some(): a hole in a sparse array is read (as undefined) and refused.
   for (const a of value as unknown[]) {
@@ -162,10 +177,16 @@ export type SpecOf = (alg: string) => AlgSpec | undefined;
 export type SourceMaker = (o: PolicyInput, specs: AlgSpec[]) => KeySource;
 
 /** A policy whose key source `sourceOf` makes: the main entry's keySource, or edgejwt/hmac's (src/hmac/source.ts). */
-export function policyWith(o: PolicyInput, defaults: Partial<PolicyInput>, sourceOf: SourceMaker, specOf: SpecOf): Policy {
+export function policyWith(
+  o: PolicyInput,
+  defaults: Partial<PolicyInput>,
+  sourceOf: SourceMaker,
+  specOf: SpecOf,
+): Policy {
   if (typeof o !== 'object' || o === null) throw optionsError('issuers');
   const specs = algorithms(o.algorithms, specOf);
-  if ((o.key === undefined) === (o.jwks === undefined)) throw optionsError('key', 'exactly one of key or jwks is required');
+  if ((o.key === undefined) === (o.jwks === undefined))
+    throw optionsError('key', 'exactly one of key or jwks is required');
   const source = sourceOf(o, specs);
   return { specs: new Map(specs.map((s) => [s.alg, s])), source, claims: mergedClaims(o, defaults) };
 }

@@ -18,6 +18,7 @@ export function parsePayloadText(text: string | undefined): Record<string, unkno
     // Includes engines that run out of stack on absurdly nested input.
     throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'not JSON' });
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new JwtError('ERR_JWT_PAYLOAD_INVALID');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new JwtError('ERR_JWT_PAYLOAD_INVALID');
   return value as Record<string, unknown>;
 }

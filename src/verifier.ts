@@ -4,7 +4,15 @@
 
 import { buildVerifier, type RawVerifier, type Verifier, type VerifierOptions } from './verify-path.js';
 
-export type { Verifier, RawVerifier, VerifierOptions, VerifierSettings, MultiIssuerOptions, VerifyResult, IssuerPolicy } from './verify-path.js';
+export type {
+  Verifier,
+  RawVerifier,
+  VerifierOptions,
+  VerifierSettings,
+  MultiIssuerOptions,
+  VerifyResult,
+  IssuerPolicy,
+} from './verify-path.js';
 
 /**
  * Build a verifier for one issuer's tokens (or several, with `issuers`). Options,

@@ -13,7 +13,14 @@ import { parseHeader, type JoseHeader, type ParsedHeader } from './header.js';
 import { split } from './jws.js';
 import { decodeJws, payloadBytes, type decodeAllowedOnly } from './jws-bytes.js';
 import { checkOptionNames, type OptionNames } from './option-names.js';
-import { buildPolicy, POLICY_OPTION_NAMES, type Policy, type PolicyInput, type PolicyOptions, type PolicySettings } from './options.js';
+import {
+  buildPolicy,
+  POLICY_OPTION_NAMES,
+  type Policy,
+  type PolicyInput,
+  type PolicyOptions,
+  type PolicySettings,
+} from './options.js';
 import { optionsError } from './options-error.js';
 import { parsePayloadText } from './payload.js';
 import { INPUT_CAP } from './wasm/abi.js';
@@ -89,7 +96,12 @@ export interface VerifierSettings {
 /** The names createVerifier accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
 // Object.assign marked pure, not a spread: a bundle that never checks options (a compiled guard) drops both tables.
 export const VERIFIER_OPTION_NAMES = /* @__PURE__ */ Object.assign({}, POLICY_OPTION_NAMES, {
-  issuers: true, maxTokenLength: true, currentDate: true, cache: true, rawPayload: true, decryption: true,
+  issuers: true,
+  maxTokenLength: true,
+  currentDate: true,
+  cache: true,
+  rawPayload: true,
+  decryption: true,
 } as const) satisfies OptionNames<Required<VerifierOptions>>;
 
 /**
@@ -216,7 +228,12 @@ interface Policies {
 export function buildVerifierWith(options: VerifierOptions, policyOf: PolicyMaker, decode: Decode): Verifier {
   // Its one HMAC secret was checked and made at construction (KeyEntry.prepare; the core
   // import of a secret cannot fail for the key's sake): nothing is left to prepare.
-  return { ...buildVerifierFrom(setup(options, (o) => ({ single: policyOf(o as PolicyOptions, {}), byIssuer: new Map() }), noDecryption, decode)), prepare: () => Promise.resolve() };
+  return {
+    ...buildVerifierFrom(
+      setup(options, (o) => ({ single: policyOf(o as PolicyOptions, {}), byIssuer: new Map() }), noDecryption, decode),
+    ),
+    prepare: () => Promise.resolve(),
+  };
 }
 
 /** A verifier without `prepare` (each entry adds the one it needs; the route guard's has none). */
@@ -226,7 +243,8 @@ function buildVerifierFrom(s: Setup): Unprepared {
   return {
     verify<P>(token: string): Promise<VerifyResult<P>> {
       try {
-        if (s.jwe !== undefined && s.jwe.isCompactJwe(token)) return Promise.resolve(s.jwe.verify(token)) as Promise<VerifyResult<P>>;
+        if (s.jwe !== undefined && s.jwe.isCompactJwe(token))
+          return Promise.resolve(s.jwe.verify(token)) as Promise<VerifyResult<P>>;
         return Promise.resolve(run(s, token, false, s.clock(), false)) as Promise<VerifyResult<P>>;
       } catch (e) {
         return Promise.reject(e);
@@ -273,13 +291,19 @@ async function prepareKeys(s: Setup): Promise<void> {
 }
 
 /** The options, checked once: every mistake is ERR_OPTIONS_INVALID here, never at verify time. */
-function setup(options: VerifierOptions, policiesOf: (options: VerifierOptions, raw: boolean) => Policies, jweOf: JweOf, decode: Decode): Setup {
+function setup(
+  options: VerifierOptions,
+  policiesOf: (options: VerifierOptions, raw: boolean) => Policies,
+  jweOf: JweOf,
+  decode: Decode,
+): Setup {
   if (typeof options !== 'object' || options === null) throw optionsError('options');
   checkOptionNames(options, VERIFIER_OPTION_NAMES);
   const maxLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN;
   if (!Number.isInteger(maxLength) || maxLength < 16 || maxLength > INPUT_CAP) throw optionsError('maxTokenLength');
   const fixed = options.currentDate;
-  if (fixed !== undefined && (!(fixed instanceof Date) || Number.isNaN(fixed.getTime()))) throw optionsError('currentDate');
+  if (fixed !== undefined && (!(fixed instanceof Date) || Number.isNaN(fixed.getTime())))
+    throw optionsError('currentDate');
   const raw = options.rawPayload === true;
 
   const { single, byIssuer } = policiesOf(options, raw);
@@ -293,17 +317,34 @@ function setup(options: VerifierOptions, policiesOf: (options: VerifierOptions, 
     const max = o.max ?? 1000;
     const ttl = o.ttl ?? 60;
     if (!Number.isInteger(max) || max < 0) throw optionsError('cache.max');
-    if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isInteger(ttl)) throw optionsError('cache.ttl', 'expected whole seconds (an integer, 1 or more)');
+    if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isInteger(ttl))
+      throw optionsError('cache.ttl', 'expected whole seconds (an integer, 1 or more)');
     if (max > 0) cache = new VerifyCache<VerifyResult>(max, ttl);
   }
 
-  const s = setupOf(maxLength, raw, single, byIssuer, cache, fixed === undefined ? Date.now : () => fixed.getTime(), decode);
+  const s = setupOf(
+    maxLength,
+    raw,
+    single,
+    byIssuer,
+    cache,
+    fixed === undefined ? Date.now : () => fixed.getTime(),
+    decode,
+  );
   if (options.decryption !== undefined) s.jwe = jweOf(s, options.decryption);
   return s;
 }
 
 /** A Setup from checked pieces: nothing here checks an option (setup did). */
-function setupOf(maxLength: number, raw: boolean, single: Policy | undefined, byIssuer: ReadonlyMap<string, Policy>, cache: VerifyCache<VerifyResult> | undefined, clock: () => number, decode: Decode): Setup {
+function setupOf(
+  maxLength: number,
+  raw: boolean,
+  single: Policy | undefined,
+  byIssuer: ReadonlyMap<string, Policy>,
+  cache: VerifyCache<VerifyResult> | undefined,
+  clock: () => number,
+  decode: Decode,
+): Setup {
   const coreAlgs = new Set<string>();
   for (const policy of single === undefined ? byIssuer.values() : [single]) {
     for (const spec of policy.specs.values()) if (spec.wasm) coreAlgs.add(spec.alg);
@@ -321,7 +362,12 @@ function issuerPolicies(options: VerifierOptions, raw: boolean): Policies {
 function policiesPerIssuer(options: VerifierOptions, raw: boolean, policyOf: PolicyMaker): Policies {
   const byIssuer = new Map<string, Policy>();
   if (!Array.isArray(options.issuers) || options.issuers.length === 0) throw optionsError('issuers');
-  if (options.key !== undefined || options.jwks !== undefined || options.algorithms !== undefined || options.issuer !== undefined) {
+  if (
+    options.key !== undefined ||
+    options.jwks !== undefined ||
+    options.algorithms !== undefined ||
+    options.issuer !== undefined
+  ) {
     throw optionsError('issuers', 'key, jwks, algorithms and issuer belong inside each issuer entry');
   }
   if (raw) throw optionsError('rawPayload', 'issuers need a JWT payload');
@@ -339,7 +385,10 @@ function policiesPerIssuer(options: VerifierOptions, raw: boolean, policyOf: Pol
  * @example
  * for (const policy of policies) addIssuer(byIssuer, policy);
  */
-export function addIssuer<P extends { readonly claims: { readonly issuer: ReadonlySet<string> | undefined } }>(byIssuer: Map<string, P>, policy: P): void {
+export function addIssuer<P extends { readonly claims: { readonly issuer: ReadonlySet<string> | undefined } }>(
+  byIssuer: Map<string, P>,
+  policy: P,
+): void {
   if (policy.claims.issuer === undefined) throw optionsError('issuers', 'each entry needs an issuer');
   for (const iss of policy.claims.issuer) {
     if (byIssuer.has(iss)) throw optionsError('issuers', 'an issuer is listed twice');
@@ -354,14 +403,30 @@ function jweStep(s: Setup, decryption: JweDecryption): JweStep<VerifyResult> {
   // Only a value jweDecryption made carries the JWE code (a plain `{ keys }` is the 0.1.0 form).
   const d = decryption as Partial<JweDecryption> | null;
   const support = typeof d === 'object' && d !== null ? d.support : undefined;
-  if (typeof support?.createStep !== 'function') throw optionsError('decryption', 'expected jweDecryption({ keys, ... })');
+  if (typeof support?.createStep !== 'function')
+    throw optionsError('decryption', 'expected jweDecryption({ keys, ... })');
   const { raw, single, byIssuer, clock, maxLength } = s;
   return support.createStep(d!.options!, maxLength, {
-    raw, single, byIssuer, now: clock,
+    raw,
+    single,
+    byIssuer,
+    now: clock,
     verify: (token) => run(s, token, false, clock(), false),
     verifySync: (token) => settleSync(s, token, clock(), false),
     // Direct JWE claims are not stored: no lookup ever reads a JWE from the cache.
-    claims: (token, header, alg, kid, payload, text, policy, nowMs) => complete(s, true, token, { header: header as JoseHeader, alg, kid }, payload, text, policy, nowMs, undefined, false),
+    claims: (token, header, alg, kid, payload, text, policy, nowMs) =>
+      complete(
+        s,
+        true,
+        token,
+        { header: header as JoseHeader, alg, kid },
+        payload,
+        text,
+        policy,
+        nowMs,
+        undefined,
+        false,
+      ),
   });
 }
 
@@ -448,7 +513,11 @@ function finish(s: Setup, o: Opened, sync: boolean, nowMs: number): Maybe<Verify
   // served another verify meanwhile.
   let verdict: Maybe<boolean>;
   if (handle instanceof Promise) {
-    if (sync) throw new AsyncNeeded(handle, key instanceof Promise ? 'the key set is being fetched' : 'the key is being imported');
+    if (sync)
+      throw new AsyncNeeded(
+        handle,
+        key instanceof Promise ? 'the key set is being fetched' : 'the key is being imported',
+      );
     verdict = handle.then((ready) => ready.verify(jws));
   } else {
     verdict = handle.verify(jws);
@@ -457,7 +526,8 @@ function finish(s: Setup, o: Opened, sync: boolean, nowMs: number): Maybe<Verify
 
   // Claims.
   const p = policy;
-  if (verdict instanceof Promise) return verdict.then((ok) => complete(s, ok, token, ph, early, payload, p, nowMs, o.proof));
+  if (verdict instanceof Promise)
+    return verdict.then((ok) => complete(s, ok, token, ph, early, payload, p, nowMs, o.proof));
   return complete(s, verdict, token, ph, early, payload, p, nowMs, o.proof);
 }
 
@@ -547,7 +617,18 @@ function twoStep(s: Setup): TwoStepVerifier {
 }
 
 /** Runs only once the signature verdict is in: nothing of the payload was trusted before. */
-function complete(s: Setup, ok: boolean, token: string, ph: ParsedHeader, early: Record<string, unknown> | undefined, text: Payload, policy: Policy, nowMs: number, proof?: KeyProof, store = true): VerifyResult {
+function complete(
+  s: Setup,
+  ok: boolean,
+  token: string,
+  ph: ParsedHeader,
+  early: Record<string, unknown> | undefined,
+  text: Payload,
+  policy: Policy,
+  nowMs: number,
+  proof?: KeyProof,
+  store = true,
+): VerifyResult {
   if (!ok) throw new JwtError('ERR_JWS_SIGNATURE_INVALID');
   if (text instanceof Uint8Array) return Object.freeze({ payload: text as unknown as JWTPayload, header: ph.header });
   const payload = early ?? parsePayloadText(text);

@@ -1,7 +1,15 @@
 // Type tests, run by `npm run typecheck` (tsc over this folder): each
 // `@ts-expect-error` line must be an error (else tsc reports the directive as
 // unused), and each `expectType` must be exactly the type named. Nothing here runs.
-import { createVerifier, isJwtError, JwtError, verifyDpopProof, type JWTPayload, type JwtErrorCode, type VerifierOptions } from '../src/index.ts';
+import {
+  createVerifier,
+  isJwtError,
+  JwtError,
+  verifyDpopProof,
+  type JWTPayload,
+  type JwtErrorCode,
+  type VerifierOptions,
+} from '../src/index.ts';
 
 /** True only when A and B are the same type (not merely assignable). */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

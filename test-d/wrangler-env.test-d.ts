@@ -4,7 +4,12 @@
 // for vars, the Workers types for bindings), with a service and an Analytics
 // Engine binding added; an interface gets no implicit index signature, which is
 // what made it unassignable before.
-import type { AnalyticsEngineDataset, ExecutionContext, Fetcher, KVNamespace } from '@cloudflare/workers-types/index.ts';
+import type {
+  AnalyticsEngineDataset,
+  ExecutionContext,
+  Fetcher,
+  KVNamespace,
+} from '@cloudflare/workers-types/index.ts';
 import { createGuard, defaultStages, type GuardEnv } from '../src/worker/api.ts';
 
 interface __BaseEnv_Env {
@@ -25,7 +30,19 @@ declare const request: Request;
 const asGuardEnv: GuardEnv = env;
 void asGuardEnv;
 
-const guard = createGuard((e) => ({ issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: `https://id.example.com/${String(e.GUARD_CONFIG).length}` }] }), { stages: defaultStages });
+const guard = createGuard(
+  (e) => ({
+    issuers: [
+      {
+        issuer: 'https://id.example.com',
+        audience: 'api',
+        algorithms: ['RS256'],
+        jwksUrl: `https://id.example.com/${String(e.GUARD_CONFIG).length}`,
+      },
+    ],
+  }),
+  { stages: defaultStages },
+);
 void guard.fetch(request, env, ctx);
 void guard.authenticate(request, env, ctx);
 guard.warm(env);

@@ -39,7 +39,10 @@ async function load() {
   const instance = await import(pathToFileURL(join(dist, 'wasm/instance.js')).href);
   // Older builds export verifyEd25519; newer ones verify through a key handle (signature.js).
   const signature = keys.verifyEd25519 ? undefined : await import(pathToFileURL(join(dist, 'signature.js')).href);
-  const verifyEd25519 = keys.verifyEd25519 ?? ((key: unknown, message: unknown, sig: unknown) => new signature.WasmHandle(key).verify({ message, signature: sig }));
+  const verifyEd25519 =
+    keys.verifyEd25519 ??
+    ((key: unknown, message: unknown, sig: unknown) =>
+      new signature.WasmHandle(key).verify({ message, signature: sig }));
   return { ...keys, verifyEd25519, getCore: instance.getCore } as {
     importEd25519Key(pub: Uint8Array): { drop(): void; slot(): number };
     verifyEd25519(key: unknown, msg: string | Uint8Array, sig: Uint8Array): boolean;
@@ -73,14 +76,28 @@ if (process.argv.includes('--child')) {
   const t5 = performance.now();
   if (!m.verifyEd25519(key2, input, sig2)) throw new Error('verify failed');
   const t6 = performance.now();
-  console.log(JSON.stringify({
-    loadMs: t1 - t0, instantiateMs: t2 - t1, importMs: t3 - t2, each, secondImportMs: t5 - t4, secondVerifyMs: t6 - t5,
-  }));
+  console.log(
+    JSON.stringify({
+      loadMs: t1 - t0,
+      instantiateMs: t2 - t1,
+      importMs: t3 - t2,
+      each,
+      secondImportMs: t5 - t4,
+      secondVerifyMs: t6 - t5,
+    }),
+  );
   process.exit(0);
 }
 
 // ---- parent ----
-type Child = { loadMs: number; instantiateMs: number; importMs: number; each: number[]; secondImportMs: number; secondVerifyMs: number };
+type Child = {
+  loadMs: number;
+  instantiateMs: number;
+  importMs: number;
+  each: number[];
+  secondImportMs: number;
+  secondVerifyMs: number;
+};
 const children: Child[] = [];
 for (let i = 0; i < runs; i++) {
   const r = spawnSync(process.execPath, [here, '--child', '--dist', dist], { encoding: 'utf8' });
@@ -92,17 +109,34 @@ const med = (f: (c: Child) => number) => median(children.map(f));
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const firstVerify = med((c) => c.each[0]!);
 console.log(`fresh processes (${runs}, medians), dist = ${dist}, Node ${process.version}`);
-console.log(`  JS module load ${med((c) => c.loadMs).toFixed(2)} ms, compile + instantiate ${med((c) => c.instantiateMs).toFixed(2)} ms`);
-console.log(`  first import ${med((c) => c.importMs).toFixed(3)} ms, first verify ${firstVerify.toFixed(3)} ms, ` +
-  `import + first verify ${med((c) => c.importMs + c.each[0]!).toFixed(3)} ms`);
-console.log(`  load to first verdict ${med((c) => c.loadMs + c.instantiateMs + c.importMs + c.each[0]!).toFixed(2)} ms`);
-console.log(`  import + first 8 verifies ${med((c) => c.importMs + sum(c.each.slice(0, 8))).toFixed(2)} ms, ` +
-  `+ first ${FIRST_VERIFIES} ${med((c) => c.importMs + sum(c.each)).toFixed(2)} ms`);
+console.log(
+  `  JS module load ${med((c) => c.loadMs).toFixed(2)} ms, compile + instantiate ${med((c) => c.instantiateMs).toFixed(2)} ms`,
+);
+console.log(
+  `  first import ${med((c) => c.importMs).toFixed(3)} ms, first verify ${firstVerify.toFixed(3)} ms, ` +
+    `import + first verify ${med((c) => c.importMs + c.each[0]!).toFixed(3)} ms`,
+);
+console.log(
+  `  load to first verdict ${med((c) => c.loadMs + c.instantiateMs + c.importMs + c.each[0]!).toFixed(2)} ms`,
+);
+console.log(
+  `  import + first 8 verifies ${med((c) => c.importMs + sum(c.each.slice(0, 8))).toFixed(2)} ms, ` +
+    `+ first ${FIRST_VERIFIES} ${med((c) => c.importMs + sum(c.each)).toFixed(2)} ms`,
+);
 const slowest = med((c) => Math.max(...c.each.slice(1)));
 const slowestAt = median(children.map((c) => c.each.indexOf(Math.max(...c.each.slice(1))) + 1));
-console.log(`  slowest of verifies 2..${FIRST_VERIFIES}: ${slowest.toFixed(3)} ms (median position ${slowestAt}; with lazy tables that is the one that builds them)`);
-console.log(`  per verify 2..${FIRST_VERIFIES}: ${children[0]!.each.slice(1).map((x) => x.toFixed(2)).join(' ')} (first run)`);
-console.log(`  second key: import ${med((c) => c.secondImportMs).toFixed(3)} ms, first verify ${med((c) => c.secondVerifyMs).toFixed(3)} ms`);
+console.log(
+  `  slowest of verifies 2..${FIRST_VERIFIES}: ${slowest.toFixed(3)} ms (median position ${slowestAt}; with lazy tables that is the one that builds them)`,
+);
+console.log(
+  `  per verify 2..${FIRST_VERIFIES}: ${children[0]!.each
+    .slice(1)
+    .map((x) => x.toFixed(2))
+    .join(' ')} (first run)`,
+);
+console.log(
+  `  second key: import ${med((c) => c.secondImportMs).toFixed(3)} ms, first verify ${med((c) => c.secondVerifyMs).toFixed(3)} ms`,
+);
 
 // ---- warm, in this process: the break-even for HOT_AFTER ----
 const m = await load();
@@ -154,6 +188,10 @@ for (let round = 0; round < 3; round++) {
 e.ed25519_test_hot_after!(before);
 const build = median(builds);
 console.log(`warm, this process (medians):`);
-console.log(`  verify with tables ${(hot * 1000).toFixed(1)} µs, table-free ${(cold * 1000).toFixed(1)} µs (${(cold / hot).toFixed(2)}x)`);
-console.log(`  one key's table build ${build.toFixed(3)} ms; break-even ${(build / (cold - hot)).toFixed(1)} verifies ` +
-  `(build / (table-free - with tables)); B's table is the same size and build`);
+console.log(
+  `  verify with tables ${(hot * 1000).toFixed(1)} µs, table-free ${(cold * 1000).toFixed(1)} µs (${(cold / hot).toFixed(2)}x)`,
+);
+console.log(
+  `  one key's table build ${build.toFixed(3)} ms; break-even ${(build / (cold - hot)).toFixed(1)} verifies ` +
+    `(build / (table-free - with tables)); B's table is the same size and build`,
+);

@@ -22,10 +22,14 @@ function build(mutate) {
     cpSync(join(root, 'assembly'), join(dir, 'assembly'), { recursive: true });
     mutate(dir);
     const out = join(dir, 'core.wasm');
-    execFileSync(asc, [join(dir, 'assembly/index.ts'), '--outFile', out, '--runtime', 'stub', '-O3', '--converge', '--noAssert'], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    execFileSync(
+      asc,
+      [join(dir, 'assembly/index.ts'), '--outFile', out, '--runtime', 'stub', '-O3', '--converge', '--noAssert'],
+      {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     return readFileSync(out);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -47,7 +51,9 @@ export function ed25519Drop(slot: u32): i32 { return slot >= ED25519_SLOTS ? ERR
 );
 console.log(`core with Ed25519:    ${size(withEd)}`);
 console.log(`core without Ed25519: ${size(withoutEd)}`);
-console.log(`Ed25519 adds:         ${withEd.length - withoutEd.length} B raw, ${gzipSync(withEd, { level: 9 }).length - gzipSync(withoutEd, { level: 9 }).length} B gzip`);
+console.log(
+  `Ed25519 adds:         ${withEd.length - withoutEd.length} B raw, ${gzipSync(withEd, { level: 9 }).length - gzipSync(withoutEd, { level: 9 }).length} B gzip`,
+);
 
 // ---- window sweep ----
 const der = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.alloc(32, 7)]);
@@ -97,7 +103,9 @@ for (let r = 0; r < rounds; r++) {
 }
 const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 console.log(`\n### Table window W (per-key table of signed radix-2^W multiples), Node ${process.version}\n`);
-console.log('| W | verify (median) | key import (median) | table per key | B table + build scratch (once per instance) | B table as data: raw / gzip | core gzip |');
+console.log(
+  '| W | verify (median) | key import (median) | table per key | B table + build scratch (once per instance) | B table as data: raw / gzip | core gzip |',
+);
 console.log('|---:|---:|---:|---:|---:|---:|---:|');
 for (const v of variants) {
   console.log(

@@ -34,8 +34,10 @@ export default {
     const impl = url.searchParams.get('impl');
     const { core, slot, subtleKey, sig, msg, msgBytes } = state;
     let ok = 0;
-    if (impl === 'ours') for (let i = 0; i < n; i++) ok += core.verify('ed25519', slot, { message: msg, signature: sig }) ? 1 : 0;
-    else if (impl === 'subtle') for (let i = 0; i < n; i++) ok += (await crypto.subtle.verify('Ed25519', subtleKey, sig, msgBytes)) ? 1 : 0;
+    if (impl === 'ours')
+      for (let i = 0; i < n; i++) ok += core.verify('ed25519', slot, { message: msg, signature: sig }) ? 1 : 0;
+    else if (impl === 'subtle')
+      for (let i = 0; i < n; i++) ok += (await crypto.subtle.verify('Ed25519', subtleKey, sig, msgBytes)) ? 1 : 0;
     else if (impl !== 'noop') return new Response('unknown impl', { status: 400 });
     return new Response(String(ok));
   },

@@ -69,14 +69,24 @@ try {
   };
   for (const impl of ['noop', 'ours', 'subtle']) await run(impl, N); // warm up
   const times: Record<string, number[]> = { noop: [], ours: [], subtle: [] };
-  for (let r = 0; r < ROUNDS; r++) for (const impl of Object.keys(times)) times[impl]!.push(await run(impl, impl === 'noop' ? 0 : N));
+  for (let r = 0; r < ROUNDS; r++)
+    for (const impl of Object.keys(times)) times[impl]!.push(await run(impl, impl === 'noop' ? 0 : N));
   const overhead = summarize('noop', times.noop!).medianNs; // ms, despite the name
   const perOp = (impl: string) => times[impl]!.map((ms) => ((ms - overhead) / N) * 1e6);
   const OURS = 'edgejwt (Wasm) in workerd';
-  const rows: Sample[] = [summarize(OURS, perOp('ours')), summarize('crypto.subtle.verify in workerd', perOp('subtle'))];
-  printTable(`Ed25519 verify in workerd, ${msg.length}-byte signing input, ${N} verifies per request, ${ROUNDS} rounds (request overhead ${overhead.toFixed(2)} ms subtracted)`, rows, OURS);
+  const rows: Sample[] = [
+    summarize(OURS, perOp('ours')),
+    summarize('crypto.subtle.verify in workerd', perOp('subtle')),
+  ];
+  printTable(
+    `Ed25519 verify in workerd, ${msg.length}-byte signing input, ${N} verifies per request, ${ROUNDS} rounds (request overhead ${overhead.toFixed(2)} ms subtracted)`,
+    rows,
+    OURS,
+  );
   const r = speedup(rows[0]!, rows[1]!);
-  console.log(`edgejwt vs crypto.subtle.verify in workerd: ${r >= 1 ? `${r.toFixed(2)}x faster` : `${(1 / r).toFixed(2)}x slower`} (target: at most 1.2x slower)`);
+  console.log(
+    `edgejwt vs crypto.subtle.verify in workerd: ${r >= 1 ? `${r.toFixed(2)}x faster` : `${(1 / r).toFixed(2)}x slower`} (target: at most 1.2x slower)`,
+  );
   console.log(`results: ${writeResults('ed25519-workerd', { env, rows, overheadMs: overhead, perRequest: N })}`);
 } finally {
   await mf.dispose();

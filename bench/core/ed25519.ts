@@ -50,7 +50,16 @@ if (process.argv.includes('--first-verify')) {
   const t5 = performance.now();
   second.drop();
   if (!ok) throw new Error('first verify failed');
-  console.log(JSON.stringify({ loadMs: t1 - t0, instantiateMs: t2 - t1, importMs: t3 - t2, verifyMs: t4 - t3, totalMs: t4 - t0, secondImportMs: t5 - t4 }));
+  console.log(
+    JSON.stringify({
+      loadMs: t1 - t0,
+      instantiateMs: t2 - t1,
+      importMs: t3 - t2,
+      verifyMs: t4 - t3,
+      totalMs: t4 - t0,
+      secondImportMs: t5 - t4,
+    }),
+  );
   process.exit(0);
 }
 
@@ -61,7 +70,8 @@ printEnvironment(env);
 const wasm = readFileSync(new URL('../../dist/wasm/generated/core.wasm', import.meta.url));
 const fresh = readFileSync(new URL('../../src/wasm/generated/core.wasm', import.meta.url));
 console.log(`core.wasm: ${wasm.length} B raw, ${gzipSync(wasm, { level: 9 }).length} B gzip`);
-if (!wasm.equals(fresh)) console.log('WARNING: dist/ core.wasm differs from src/wasm/generated: run `npm run build` first.');
+if (!wasm.equals(fresh))
+  console.log('WARNING: dist/ core.wasm differs from src/wasm/generated: run `npm run build` first.');
 
 const { privateKey, publicKey, pub } = keys();
 const input = signingInput();
@@ -108,7 +118,9 @@ for (const c of cases) {
   while (performance.now() < until) c.fn();
 }
 const sync = compare(cases);
-const [subtle] = await compareAsync([{ name: 'crypto.subtle.verify', fn: () => crypto.subtle.verify('Ed25519', subtleKey, sig, msg) }]);
+const [subtle] = await compareAsync([
+  { name: 'crypto.subtle.verify', fn: () => crypto.subtle.verify('Ed25519', subtleKey, sig, msg) },
+]);
 const rows: Sample[] = [...sync, subtle!];
 printTable(`Ed25519 verify, ${msg.length}-byte signing input, key imported once (Node ${process.version})`, rows, OURS);
 
@@ -126,7 +138,14 @@ ratio('@noble', '≥ 10x');
 // First verify in fresh processes: load the module (compile + instantiate happen at
 // the first import), import the key (no tables yet), verify once on the table-free path.
 // bench/core/ed25519-cold.ts has the detail, up to the verify that builds the tables.
-type First = { loadMs: number; instantiateMs: number; importMs: number; verifyMs: number; totalMs: number; secondImportMs: number };
+type First = {
+  loadMs: number;
+  instantiateMs: number;
+  importMs: number;
+  verifyMs: number;
+  totalMs: number;
+  secondImportMs: number;
+};
 const firsts: First[] = [];
 for (let i = 0; i < (smoke ? 2 : 7); i++) {
   const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--first-verify'], { encoding: 'utf8' });
@@ -135,8 +154,13 @@ for (let i = 0; i < (smoke ? 2 : 7); i++) {
 }
 const med = (k: keyof First) => firsts.map((f) => f[k]).sort((a, b) => a - b)[firsts.length >> 1]!;
 const first = {
-  loadMs: med('loadMs'), instantiateMs: med('instantiateMs'), importMs: med('importMs'), verifyMs: med('verifyMs'),
-  totalMs: med('totalMs'), secondImportMs: med('secondImportMs'), runs: firsts.length,
+  loadMs: med('loadMs'),
+  instantiateMs: med('instantiateMs'),
+  importMs: med('importMs'),
+  verifyMs: med('verifyMs'),
+  totalMs: med('totalMs'),
+  secondImportMs: med('secondImportMs'),
+  runs: firsts.length,
 };
 console.log(
   `first verify in a fresh process (median of ${first.runs}): JS module load ${first.loadMs.toFixed(2)} ms, ` +
@@ -144,5 +168,8 @@ console.log(
     `first verify ${first.verifyMs.toFixed(3)} ms; total ${first.totalMs.toFixed(2)} ms. A second key's import: ${first.secondImportMs.toFixed(2)} ms.`,
 );
 const rustWasm = rust ? readFileSync(rust.wasmPath) : null;
-if (rustWasm) console.log(`Rust peer wasm (dalek + compact + HS256): ${rustWasm.length} B raw, ${gzipSync(rustWasm, { level: 9 }).length} B gzip`);
+if (rustWasm)
+  console.log(
+    `Rust peer wasm (dalek + compact + HS256): ${rustWasm.length} B raw, ${gzipSync(rustWasm, { level: 9 }).length} B gzip`,
+  );
 console.log(`results: ${writeResults('ed25519-node', { env, wasmBytes: wasm.length, rows, first })}`);

@@ -12,7 +12,9 @@ import { environment, printEnvironment } from '../lib/env.ts';
 import { latency, paired, withSpread } from '../lib/latency.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS) > 0 ? Number(process.env.BENCH_RUNS) : 40;
-const builds: Record<string, string> = { 'this core': fileURLToPath(new URL('../../src/wasm/generated/core.wasm', import.meta.url)) };
+const builds: Record<string, string> = {
+  'this core': fileURLToPath(new URL('../../src/wasm/generated/core.wasm', import.meta.url)),
+};
 if (process.env.BENCH_CORE) builds['other core'] = process.env.BENCH_CORE;
 
 const msg = Buffer.alloc(200, 0x61);
@@ -22,7 +24,17 @@ const ed = generateKeyPairSync('ed25519');
 const pub = (ed.publicKey.export({ format: 'jwk' }) as { x: string }).x;
 const edSig = sign(null, msg, ed.privateKey).toString('base64');
 const token = `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from('{"sub":"user-1","aud":"api"}').toString('base64url')}.${Buffer.from(tag, 'base64').toString('base64url')}`;
-const STEPS = ['compile', 'instantiate', 'region addresses', 'first jws_decode', 'first hmac_import (SHA-256)', 'first hmac_verify', 'first ed25519_import', 'first hash (SHA-512)', 'first ed25519_verify'];
+const STEPS = [
+  'compile',
+  'instantiate',
+  'region addresses',
+  'first jws_decode',
+  'first hmac_import (SHA-256)',
+  'first hmac_verify',
+  'first ed25519_import',
+  'first hash (SHA-512)',
+  'first ed25519_verify',
+];
 
 const child = (path: string) => `
 const bytes = require('node:fs').readFileSync(${JSON.stringify(path)});
@@ -64,9 +76,17 @@ for (let r = 0; r < RUNS; r++) {
 const names = Object.keys(builds);
 const col = (b: string, s: number) => samples[b]!.map((row) => row[s]! * 1000);
 const total = (b: string) => samples[b]!.map((row) => row.reduce((a, v) => a + v, 0) * 1000);
-console.log(`\n${RUNS} fresh processes per build; µs, median [p25–p75]${names.length > 1 ? '; this − other: median [p25–p75] of per-pair differences' : ''}; load average ${load0.map((v) => v.toFixed(1)).join(' ')} → ${loadavg().map((v) => v.toFixed(1)).join(' ')}\n`);
-console.log(`| step | ${names.join(' | ')}${names.length > 1 ? ' | this − other' : ''} |\n|---|${names.map(() => '---:').join('|')}|${names.length > 1 ? '---:|' : ''}`);
+console.log(
+  `\n${RUNS} fresh processes per build; µs, median [p25–p75]${names.length > 1 ? '; this − other: median [p25–p75] of per-pair differences' : ''}; load average ${load0.map((v) => v.toFixed(1)).join(' ')} → ${loadavg()
+    .map((v) => v.toFixed(1))
+    .join(' ')}\n`,
+);
+console.log(
+  `| step | ${names.join(' | ')}${names.length > 1 ? ' | this − other' : ''} |\n|---|${names.map(() => '---:').join('|')}|${names.length > 1 ? '---:|' : ''}`,
+);
 const row = (label: string, f: (b: string) => number[]) =>
-  console.log(`| ${label} | ${names.map((b) => withSpread(latency(f(b)), 0)).join(' | ')}${names.length > 1 ? ` | ${withSpread(paired(f(names[0]!), f(names[1]!)), 0)}` : ''} |`);
+  console.log(
+    `| ${label} | ${names.map((b) => withSpread(latency(f(b)), 0)).join(' | ')}${names.length > 1 ? ` | ${withSpread(paired(f(names[0]!), f(names[1]!)), 0)}` : ''} |`,
+  );
 STEPS.forEach((s, i) => row(s, (b) => col(b, i)));
 row('total', total);

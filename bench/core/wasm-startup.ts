@@ -67,10 +67,17 @@ const rows: Record<string, { raw: number; gzip: number } & Startup> = {
 };
 const rustDir = rustPeerDir();
 if (rustDir !== null) {
-  rows['Rust wasm-bindgen peer (dalek + compact + HS256)'] = { ...sizes(`${rustDir}/rust_verify_bg.wasm`), ...startup(rustChild(rustDir)) };
+  rows['Rust wasm-bindgen peer (dalek + compact + HS256)'] = {
+    ...sizes(`${rustDir}/rust_verify_bg.wasm`),
+    ...startup(rustChild(rustDir)),
+  };
 }
-console.log(`\n| module | raw | gzip | compile (median of ${RUNS} fresh processes) | instantiate |\n|---|---:|---:|---:|---:|`);
+console.log(
+  `\n| module | raw | gzip | compile (median of ${RUNS} fresh processes) | instantiate |\n|---|---:|---:|---:|---:|`,
+);
 for (const [name, r] of Object.entries(rows)) {
-  console.log(`| ${name} | ${r.raw} B | ${r.gzip} B | ${r.compileMs.toFixed(2)} ms | ${r.instantiateMs.toFixed(2)} ms |`);
+  console.log(
+    `| ${name} | ${r.raw} B | ${r.gzip} B | ${r.compileMs.toFixed(2)} ms | ${r.instantiateMs.toFixed(2)} ms |`,
+  );
 }
 console.log(`results: ${writeResults('wasm-startup', { env, runs: RUNS, rows })}`);

@@ -85,7 +85,9 @@ function config(peer: 'edgejwt' | 'jose', maxAgeMs?: number, index = ''): string
   };
   const file = join(work, `${peer}${maxAgeMs ?? ''}${index}.toml`);
   const abs = (p: string) => JSON.stringify(join(root, p));
-  writeFileSync(file, `name = "cold-local-${peer}${index}"
+  writeFileSync(
+    file,
+    `name = "cold-local-${peer}${index}"
 main = ${abs(main)}
 compatibility_date = "2026-11-01"
 send_metrics = false
@@ -99,17 +101,24 @@ id = "cold-local-jwks"
 [vars]
 CACHE_KEY = "${b64u(Buffer.alloc(32, 7))}"
 GUARD_CONFIG = '''${JSON.stringify(guard)}'''
-`);
+`,
+  );
   return file;
 }
 
 const wranglerEnv = {
   ...process.env,
   PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
-  WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_HIDE_BANNER: 'true', CI: 'true',
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+  CI: 'true',
 };
 
-interface Isolate { child: ChildProcess; port: number }
+interface Isolate {
+  child: ChildProcess;
+  port: number;
+}
 // Every wrangler dev still running (each in its own process group): taken down on any exit.
 const live = new Set<ChildProcess>();
 process.on('exit', () => {
@@ -128,9 +137,22 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => process.
 async function startIsolate(configFile: string | string[], persist: string): Promise<Isolate> {
   const [port, inspector] = [await freePort(), await freePort()];
   const configs = (Array.isArray(configFile) ? configFile : [configFile]).flatMap((c) => ['-c', c]);
-  const args = [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', ...configs, '--ip', '127.0.0.1',
-    '--port', String(port), '--inspector-port', String(inspector), '--persist-to', persist,
-    '--show-interactive-dev-session=false', '--log-level', 'info'];
+  const args = [
+    join(root, 'node_modules/wrangler/bin/wrangler.js'),
+    'dev',
+    ...configs,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(inspector),
+    '--persist-to',
+    persist,
+    '--show-interactive-dev-session=false',
+    '--log-level',
+    'info',
+  ];
   const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
   const child = spawn(process.execPath, args, { cwd: work, env: wranglerEnv, stdio, detached: true });
   live.add(child);
@@ -177,7 +199,12 @@ async function stopIsolate({ child }: Isolate): Promise<void> {
   clearTimeout(timer);
 }
 
-interface First { status: number; ms: number; fetches: number; kvReads: number | undefined }
+interface First {
+  status: number;
+  ms: number;
+  fetches: number;
+  kvReads: number | undefined;
+}
 
 async function request(port: number, t: string, to = 0): Promise<{ status: number; ms: number; kvReads?: number }> {
   const started = performance.now();
@@ -256,8 +283,10 @@ async function spray(configFile: string, state: string): Promise<Record<string, 
     }
   }
   const windows = Math.ceil((Date.now() - start) / COOLDOWN_MS);
-  const perWindow = Array.from({ length: windows }, (_, w) =>
-    fetchesAt.slice(from).filter((t) => Math.floor((t - start) / COOLDOWN_MS) === w).length);
+  const perWindow = Array.from(
+    { length: windows },
+    (_, w) => fetchesAt.slice(from).filter((t) => Math.floor((t - start) / COOLDOWN_MS) === w).length,
+  );
   const fetches = fetchesAt.length - from;
   return { seconds: (Date.now() - start) / 1000, isolates, requests, refused, fetches, perWindow };
 }
@@ -276,8 +305,11 @@ async function together(peer: 'edgejwt' | 'jose'): Promise<Record<string, unknow
   const service = (i: number) => `{ binding = "G${i}", service = "cold-local-${peer}-${i}" }`;
   const services = Array.from({ length: TOGETHER }, (_, i) => service(i));
   const frontCfg = join(work, `front-${peer}.toml`);
-  writeFileSync(frontCfg, `name = "cold-local-front-${peer}"\nmain = ${JSON.stringify(front)}\n` +
-    `compatibility_date = "2026-11-01"\nsend_metrics = false\nservices = [${services.join(', ')}]\n`);
+  writeFileSync(
+    frontCfg,
+    `name = "cold-local-front-${peer}"\nmain = ${JSON.stringify(front)}\n` +
+      `compatibility_date = "2026-11-01"\nsend_metrics = false\nservices = [${services.join(', ')}]\n`,
+  );
   const files = [frontCfg, ...Array.from({ length: TOGETHER }, (_, i) => config(peer, undefined, `-${i}`))];
   const state = join(work, `together-${peer}`);
   let iso = await startIsolate(files, state);
@@ -345,8 +377,13 @@ const summary = KINDS.map((k) => {
   const xs = firsts[k]!;
   const ms = xs.map((x) => x.ms);
   return {
-    kind: k, n: xs.length, p50: q(ms, 0.5), p25: q(ms, 0.25), p75: q(ms, 0.75),
-    min: Math.min(...ms), max: Math.max(...ms),
+    kind: k,
+    n: xs.length,
+    p50: q(ms, 0.5),
+    p25: q(ms, 0.25),
+    p75: q(ms, 0.75),
+    min: Math.min(...ms),
+    max: Math.max(...ms),
     statuses: [...new Set(xs.map((x) => x.status))].join('/'),
     fetchesPerIsolate: xs.map((x) => x.fetches).join(' '),
     kvReadsPerIsolate: xs.map((x) => x.kvReads ?? '-').join(' '),
@@ -370,6 +407,14 @@ console.log('```');
 if (sprayResult) console.log('\nkid spray:', JSON.stringify(sprayResult));
 if (togetherResult) console.log('\nisolates at once:', JSON.stringify(togetherResult));
 if (outage) console.log('\noutage:', JSON.stringify(outage));
-const results = { env, delayMs: DELAY_MS, rounds: ROUNDS, summary, firsts, spray: sprayResult, together: togetherResult,
-  outage };
+const results = {
+  env,
+  delayMs: DELAY_MS,
+  rounds: ROUNDS,
+  summary,
+  firsts,
+  spray: sprayResult,
+  together: togetherResult,
+  outage,
+};
 console.log(`wrote ${writeResults('cold-local', results)}`);

@@ -29,7 +29,12 @@ const rounds = (() => {
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = join(root, 'build/bench-profile/guard');
 mkdirSync(dir, { recursive: true });
-const quiet = { handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => { out.resume(); err.resume(); } };
+const quiet = {
+  handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => {
+    out.resume();
+    err.resume();
+  },
+};
 const CACHE_KEY = Buffer.alloc(32, 9).toString('base64url'); // bench only
 
 const env = environment(['miniflare']);
@@ -63,7 +68,11 @@ for (let r = 0; r < rounds; r++) {
     for (const setup of setups) {
       const cell = `${alg}, ${setup}`;
       const { profile, ms } = await profileFirstRequest(alg, setup === 'KV on', tokens[alg][r]!, port++);
-      if (r === 0) writeFileSync(join(root, 'build/bench-profile', `${alg}-${setup.replace(' ', '-')}.cpuprofile`), JSON.stringify(profile));
+      if (r === 0)
+        writeFileSync(
+          join(root, 'build/bench-profile', `${alg}-${setup.replace(' ', '-')}.cpuprofile`),
+          JSON.stringify(profile),
+        );
       const t = attribute(profile, files);
       for (const p of PHASES) ((byPhase[cell] ??= {})[p] ??= []).push(t[p] / 1000);
       (wall[cell] ??= []).push(ms);
@@ -77,24 +86,43 @@ const median = (xs: number[]) => {
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 const summary = Object.fromEntries(
-  Object.entries(byPhase).map(([cell, phases]) => [cell, { wallMs: median(wall[cell]!), phasesMs: Object.fromEntries(PHASES.map((p) => [p, median(phases[p]!)])) as Record<Phase, number> }]),
+  Object.entries(byPhase).map(([cell, phases]) => [
+    cell,
+    {
+      wallMs: median(wall[cell]!),
+      phasesMs: Object.fromEntries(PHASES.map((p) => [p, median(phases[p]!)])) as Record<Phase, number>,
+    },
+  ]),
 );
 const table = [
   `### First request of a fresh workerd process${compiled ? ', compiled entry (edgejwt build-guard)' : ''}, CPU by phase (ms, median of ${rounds} profiles per row)`,
   '',
   `| case | client wall | ${PHASES.join(' | ')} |`,
   `|---|---:|${PHASES.map(() => '---:').join('|')}|`,
-  ...Object.entries(summary).map(([cell, s]) => `| ${cell} | ${s.wallMs.toFixed(1)} | ${PHASES.map((p) => s.phasesMs[p].toFixed(2)).join(' | ')} |`),
+  ...Object.entries(summary).map(
+    ([cell, s]) => `| ${cell} | ${s.wallMs.toFixed(1)} | ${PHASES.map((p) => s.phasesMs[p].toFixed(2)).join(' | ')} |`,
+  ),
 ].join('\n');
 console.log('\n' + table + '\n');
-if (process.env.BENCH_SRC === undefined && !compiled) console.log(`wrote ${writeResults('cold-profile', { env, rounds, phases: PHASES, summary, samplesMs: byPhase, wallMs: wall })}`);
+if (process.env.BENCH_SRC === undefined && !compiled)
+  console.log(
+    `wrote ${writeResults('cold-profile', { env, rounds, phases: PHASES, summary, samplesMs: byPhase, wallMs: wall })}`,
+  );
 else {
   const out = join(root, compiled ? 'build/cold-profile-compiled.json' : 'build/cold-profile-other-src.json');
-  writeFileSync(out, JSON.stringify({ env, src, rounds, phases: PHASES, summary, samplesMs: byPhase, wallMs: wall }, null, 2) + '\n');
+  writeFileSync(
+    out,
+    JSON.stringify({ env, src, rounds, phases: PHASES, summary, samplesMs: byPhase, wallMs: wall }, null, 2) + '\n',
+  );
   console.log(`wrote ${out}`);
 }
 
-async function profileFirstRequest(alg: BenchAlg, kv: boolean, token: string, inspectorPort: number): Promise<{ profile: CpuProfile; ms: number }> {
+async function profileFirstRequest(
+  alg: BenchAlg,
+  kv: boolean,
+  token: string,
+  inspectorPort: number,
+): Promise<{ profile: CpuProfile; ms: number }> {
   const mf = new Miniflare({
     ...quiet,
     inspectorPort,
@@ -123,7 +151,9 @@ async function profileFirstRequest(alg: BenchAlg, kv: boolean, token: string, in
     await inspector.send('Profiler.setSamplingInterval', { interval: 50 });
     await inspector.send('Profiler.start');
     const t0 = performance.now();
-    const res = await mf.dispatchFetch('http://guard.bench.invalid/api/orders', { headers: { authorization: `Bearer ${token}` } });
+    const res = await mf.dispatchFetch('http://guard.bench.invalid/api/orders', {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const body = await res.text();
     const ms = performance.now() - t0;
     if (res.status !== 200) throw new Error(`guard ${alg}: ${res.status} ${body.slice(0, 200)}`);

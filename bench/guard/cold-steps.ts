@@ -38,7 +38,14 @@ const n = Number(process.env.BENCH_ISOLATES) > 0 ? Number(process.env.BENCH_ISOL
 // compiled with the script instead of at its first call), the same core on both sides.
 const eagerHint = process.env.BENCH_EAGER_HINT;
 const baselineSrc = process.env.BENCH_BASELINE_SRC;
-const cores: Record<string, string> = { core: CORE_WASM, ...(process.env.BENCH_CORE ? { 'other core': process.env.BENCH_CORE } : eagerHint || baselineSrc ? { 'other core': CORE_WASM } : {}) };
+const cores: Record<string, string> = {
+  core: CORE_WASM,
+  ...(process.env.BENCH_CORE
+    ? { 'other core': process.env.BENCH_CORE }
+    : eagerHint || baselineSrc
+      ? { 'other core': CORE_WASM }
+      : {}),
+};
 const env = environment(['miniflare']);
 env.workerd = packageVersion('workerd');
 printEnvironment(env);
@@ -53,9 +60,23 @@ const hsTag = createHmac('sha256', hsKey).update(msg).digest('base64url');
 const es = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const esSig = sign('sha256', msg, { key: es.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
 
-const CORE_STEPS = ['instantiate', 'SHA-256', 'SHA-512', 'HMAC import', 'HMAC verify', 'Ed25519 import', 'Ed25519 verify'];
+const CORE_STEPS = [
+  'instantiate',
+  'SHA-256',
+  'SHA-512',
+  'HMAC import',
+  'HMAC verify',
+  'Ed25519 import',
+  'Ed25519 verify',
+];
 // Then, once, the runtime's own firsts that a verify also meets.
-const RUNTIME_STEPS = ['new TextEncoder + encodeInto', 'new TextDecoder (fatal) + decode', 'JSON.parse of a payload', 'crypto.subtle.importKey (P-256 JWK)', 'crypto.subtle.verify (ES256)'];
+const RUNTIME_STEPS = [
+  'new TextEncoder + encodeInto',
+  'new TextDecoder (fatal) + decode',
+  'JSON.parse of a payload',
+  'crypto.subtle.importKey (P-256 JWK)',
+  'crypto.subtle.verify (ES256)',
+];
 const coreWorker = `import core from 'core.wasm';
 const T0 = Date.now();
 const b = (s) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
@@ -94,7 +115,9 @@ export default { async fetch() {
 
 const keys = benchKeys();
 const stepsFile = fileURLToPath(new URL('../../build/bench-isolate/lib-steps/worker.js', import.meta.url));
-const lib = await bundleWorker(fileURLToPath(new URL('./isolate/edgejwt-steps.ts', import.meta.url)), stepsFile, { minify: true });
+const lib = await bundleWorker(fileURLToPath(new URL('./isolate/edgejwt-steps.ts', import.meta.url)), stepsFile, {
+  minify: true,
+});
 const jose = await bundle('jose');
 // BENCH_BASELINE_SRC: the steps Worker copied next to a copy of the other src/, so its
 // relative imports and the package aliases both resolve there.
@@ -104,18 +127,34 @@ async function baselineLib(src: string): Promise<string> {
   const dir = fileURLToPath(new URL('../../build/bench-isolate/baseline-steps/', import.meta.url));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'bench/guard/isolate'), { recursive: true });
-  for (const f of ['edgejwt-steps.ts', 'mark.ts', 'issuers.ts']) copyFileSync(fileURLToPath(new URL(`./isolate/${f}`, import.meta.url)), join(dir, 'bench/guard/isolate', f));
+  for (const f of ['edgejwt-steps.ts', 'mark.ts', 'issuers.ts'])
+    copyFileSync(fileURLToPath(new URL(`./isolate/${f}`, import.meta.url)), join(dir, 'bench/guard/isolate', f));
   cpSync(resolve(src), join(dir, 'src'), { recursive: true });
-  return (await bundleWorker(join(dir, 'bench/guard/isolate/edgejwt-steps.ts'), join(dir, 'worker.js'), { minify: true }, join(dir, 'src'))).code;
+  return (
+    await bundleWorker(
+      join(dir, 'bench/guard/isolate/edgejwt-steps.ts'),
+      join(dir, 'worker.js'),
+      { minify: true },
+      join(dir, 'src'),
+    )
+  ).code;
 }
 const libB = baselineSrc ? await baselineLib(baselineSrc) : lib.code;
 // Bundle load and evaluation alone: a main module that imports the bundle and answers at once.
-const LOADS: Record<string, string> = { 'lib: bundle load only': 'lib', 'jose guard: bundle load only': 'jose', 'no-op + core module': 'core' };
+const LOADS: Record<string, string> = {
+  'lib: bundle load only': 'lib',
+  'jose guard: bundle load only': 'jose',
+  'no-op + core module': 'core',
+};
 const WRAP = "import w from './b.js'; export default { fetch() { return new Response(typeof w + '\\n'); } };";
 const tokens = Object.fromEntries(BENCH_ALGS.map((a) => [a, mint(keys, a, 2 * n + 2)]));
 // 'split' kinds: the construction taken apart (core, then each issuer alone, in the
 // configuration's order or reversed, then all four), then an EdDSA verify.
-const SPLITS: Record<string, string> = { 'lib split': 'forward', 'lib split, reversed': 'reverse', 'lib HS256, core first': 'core-first' };
+const SPLITS: Record<string, string> = {
+  'lib split': 'forward',
+  'lib split, reversed': 'reverse',
+  'lib HS256, core first': 'core-first',
+};
 const OTHER = ', other core';
 // Every isolate gets core bytes of its own (ownBytes in the host), except 'lib HS256, shared
 // bytes': with the same bytes in every isolate, a fresh isolate's first request grows slower
@@ -129,7 +168,15 @@ const SHARED = ', shared bytes';
 // 2 ms more whichever core it had), so adjacency would bias the A/B.
 // BENCH_KINDS='core|lib HS256|...': only these kinds (the no-op always).
 const kindFilter = process.env.BENCH_KINDS?.split('|');
-const kinds = ['noop', 'core', ...Object.keys(LOADS), ...BENCH_ALGS.flatMap((a) => [`lib ${a}`, `jose guard ${a}`]), `lib HS256${SHARED}`, ...Object.keys(SPLITS), ...(cores['other core'] ? ['other core', ...BENCH_ALGS.map((a) => `lib ${a}${OTHER}`)] : [])].filter((k) => k === 'noop' || kindFilter === undefined || kindFilter.includes(k));
+const kinds = [
+  'noop',
+  'core',
+  ...Object.keys(LOADS),
+  ...BENCH_ALGS.flatMap((a) => [`lib ${a}`, `jose guard ${a}`]),
+  `lib HS256${SHARED}`,
+  ...Object.keys(SPLITS),
+  ...(cores['other core'] ? ['other core', ...BENCH_ALGS.map((a) => `lib ${a}${OTHER}`)] : []),
+].filter((k) => k === 'noop' || kindFilter === undefined || kindFilter.includes(k));
 
 const host = `
 // The core's bytes plus a custom section naming the isolate: the same code in bytes no other
@@ -158,16 +205,30 @@ export default { async fetch(request, env) {
   return w.getEntrypoint().fetch(request);
 } };`;
 const mf = new Miniflare({
-  handleRuntimeStdio: (o: NodeJS.ReadableStream, e: NodeJS.ReadableStream) => { o.resume(); e.resume(); },
+  handleRuntimeStdio: (o: NodeJS.ReadableStream, e: NodeJS.ReadableStream) => {
+    o.resume();
+    e.resume();
+  },
   modules: [{ type: 'ESModule', path: 'host.js', contents: host }],
   compatibilityDate: '2026-04-01',
   workerLoaders: { LOADER: {} },
-  bindings: { LIB_A: eagerHint === 'a' ? `//# allFunctionsCalledOnLoad\n${lib.code}` : lib.code, LIB_B: eagerHint === 'b' ? `//# allFunctionsCalledOnLoad\n${libB}` : libB, JOSE: jose.code, WRAP, WASM_PATH: lib.wasmImport!.replace(/^\.\//, ''), CORE_WORKER: coreWorker, GUARD_CONFIG: guardConfig(keys), HS_KEY: keys.hsKey },
+  bindings: {
+    LIB_A: eagerHint === 'a' ? `//# allFunctionsCalledOnLoad\n${lib.code}` : lib.code,
+    LIB_B: eagerHint === 'b' ? `//# allFunctionsCalledOnLoad\n${libB}` : libB,
+    JOSE: jose.code,
+    WRAP,
+    WASM_PATH: lib.wasmImport!.replace(/^\.\//, ''),
+    CORE_WORKER: coreWorker,
+    GUARD_CONFIG: guardConfig(keys),
+    HS_KEY: keys.hsKey,
+  },
   dataBlobBindings: cores,
 });
 const call = async (kind: string, id: string, headers: Record<string, string> = {}) => {
   const t0 = performance.now();
-  const res = await mf.dispatchFetch('http://host.bench.invalid/api/orders', { headers: { 'x-kind': kind, 'x-id': id, ...headers } });
+  const res = await mf.dispatchFetch('http://host.bench.invalid/api/orders', {
+    headers: { 'x-kind': kind, 'x-id': id, ...headers },
+  });
   const body = await res.text();
   const ms = performance.now() - t0;
   if (res.status !== 200 || body.startsWith('wrong')) throw new Error(`${kind}: ${res.status} ${body.slice(0, 200)}`);
@@ -180,8 +241,23 @@ const marks: Record<string, number[][]> = {};
 for (let i = 0; i < n; i++) {
   for (let j = 0; j < kinds.length; j++) {
     const kind = kinds[(i + j) % kinds.length]!;
-    const alg = SPLITS[kind] === 'core-first' ? 'HS256' : SPLITS[kind] !== undefined ? 'EdDSA' : kind.startsWith('lib ') ? (kind.slice(4).replace(OTHER, '').replace(SHARED, '') as (typeof BENCH_ALGS)[number]) : kind.startsWith('jose guard ') && LOADS[kind] === undefined ? (kind.slice(11) as (typeof BENCH_ALGS)[number]) : undefined;
-    const h: Record<string, string> = alg ? { authorization: `Bearer ${tokens[alg]![2 * i]}`, 'x-token2': tokens[alg]![2 * i + 1]!, ...(SPLITS[kind] ? { 'x-bench-split': SPLITS[kind]! } : {}) } : {};
+    const alg =
+      SPLITS[kind] === 'core-first'
+        ? 'HS256'
+        : SPLITS[kind] !== undefined
+          ? 'EdDSA'
+          : kind.startsWith('lib ')
+            ? (kind.slice(4).replace(OTHER, '').replace(SHARED, '') as (typeof BENCH_ALGS)[number])
+            : kind.startsWith('jose guard ') && LOADS[kind] === undefined
+              ? (kind.slice(11) as (typeof BENCH_ALGS)[number])
+              : undefined;
+    const h: Record<string, string> = alg
+      ? {
+          authorization: `Bearer ${tokens[alg]![2 * i]}`,
+          'x-token2': tokens[alg]![2 * i + 1]!,
+          ...(SPLITS[kind] ? { 'x-bench-split': SPLITS[kind]! } : {}),
+        }
+      : {};
     const r = await call(kind, `${kind}-${i}`, h);
     (wall[kind] ??= []).push(r.ms);
     (marks[kind] ??= []).push(r.marks);
@@ -191,54 +267,124 @@ await mf.dispose();
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 /** Mean step durations (differences of consecutive marks) over the isolates. */
-const steps = (kind: string, names: string[]) => Object.fromEntries(names.map((name, s) => [name, +mean(marks[kind]!.map((m) => m[s + 1]! - m[s]!)).toFixed(2)]));
+const steps = (kind: string, names: string[]) =>
+  Object.fromEntries(names.map((name, s) => [name, +mean(marks[kind]!.map((m) => m[s + 1]! - m[s]!)).toFixed(2)]));
 const LIB_STEPS = ['request dispatched to fetch', 'createVerifier (4 issuers)', 'first verify', 'second verify'];
-const out: Record<string, unknown> = { env, isolates: n, wall: Object.fromEntries(kinds.map((k) => [k, latency(wall[k]!)])), steps: {} as Record<string, unknown> };
+const out: Record<string, unknown> = {
+  env,
+  isolates: n,
+  wall: Object.fromEntries(kinds.map((k) => [k, latency(wall[k]!)])),
+  steps: {} as Record<string, unknown>,
+};
 const stepRows: Record<string, Record<string, number>> = {};
 for (const k of kinds) {
   if (k === 'noop' || LOADS[k] !== undefined || k.startsWith('jose guard ')) continue;
   const issuerNames = BENCH_ALGS.map((a) => `createVerifier, ${a} issuer alone`);
-  const split = ['instantiate the core (instantiateCore)', 'new Core(exports) (its JS wrapper)', 'getCore() (the library\'s own: both again)', ...(SPLITS[k] === 'reverse' ? [...issuerNames].reverse() : issuerNames), 'createVerifier, all four (after those)', 'first verify (EdDSA)', 'second verify'];
-  const coreFirst = ['getCore() (instantiate + Core)', 'first decodeJws', 'first HMAC-SHA-256 import + verify', 'first Ed25519 import', 'createVerifier (4 issuers, after those)', 'first verify (HS256)', 'second verify'];
-  stepRows[k] = SPLITS[k] === 'core-first'
-    ? { 'bundle evaluation (after the first module)': +mean(marks[k]!.map((m) => m[0]!)).toFixed(2), ...steps(k, ['request dispatched to fetch', ...coreFirst]) }
-    : SPLITS[k] !== undefined
-    ? { 'bundle evaluation (after the first module)': +mean(marks[k]!.map((m) => m[0]!)).toFixed(2), ...steps(k, ['request dispatched to fetch', ...split]) }
-    : k.startsWith('lib ')
-    ? { 'bundle evaluation (after the first module)': +mean(marks[k]!.map((m) => m[0]!)).toFixed(2), ...steps(k, LIB_STEPS) }
-    : steps(k, ['instantiate', ...CORE_STEPS.slice(1).map((s) => `first ${s}`), 'again: instantiate + SHA-256', ...CORE_STEPS.slice(2).map((s) => `again: ${s}`), ...RUNTIME_STEPS]);
+  const split = [
+    'instantiate the core (instantiateCore)',
+    'new Core(exports) (its JS wrapper)',
+    "getCore() (the library's own: both again)",
+    ...(SPLITS[k] === 'reverse' ? [...issuerNames].reverse() : issuerNames),
+    'createVerifier, all four (after those)',
+    'first verify (EdDSA)',
+    'second verify',
+  ];
+  const coreFirst = [
+    'getCore() (instantiate + Core)',
+    'first decodeJws',
+    'first HMAC-SHA-256 import + verify',
+    'first Ed25519 import',
+    'createVerifier (4 issuers, after those)',
+    'first verify (HS256)',
+    'second verify',
+  ];
+  stepRows[k] =
+    SPLITS[k] === 'core-first'
+      ? {
+          'bundle evaluation (after the first module)': +mean(marks[k]!.map((m) => m[0]!)).toFixed(2),
+          ...steps(k, ['request dispatched to fetch', ...coreFirst]),
+        }
+      : SPLITS[k] !== undefined
+        ? {
+            'bundle evaluation (after the first module)': +mean(marks[k]!.map((m) => m[0]!)).toFixed(2),
+            ...steps(k, ['request dispatched to fetch', ...split]),
+          }
+        : k.startsWith('lib ')
+          ? {
+              'bundle evaluation (after the first module)': +mean(marks[k]!.map((m) => m[0]!)).toFixed(2),
+              ...steps(k, LIB_STEPS),
+            }
+          : steps(k, [
+              'instantiate',
+              ...CORE_STEPS.slice(1).map((s) => `first ${s}`),
+              'again: instantiate + SHA-256',
+              ...CORE_STEPS.slice(2).map((s) => `again: ${s}`),
+              ...RUNTIME_STEPS,
+            ]);
 }
 out.steps = stepRows;
-const lines = [`### Fresh isolate (Worker Loader): first request by step, mean ms over ${n} isolates each (in-Worker clock, 1 ms steps)`, ''];
+const lines = [
+  `### Fresh isolate (Worker Loader): first request by step, mean ms over ${n} isolates each (in-Worker clock, 1 ms steps)`,
+  '',
+];
 for (const [k, row] of Object.entries(stepRows)) {
-  lines.push(`**${k}** (client wall, median: ${latency(wall[k]!).p50.toFixed(1)} ms; no-op ${latency(wall.noop!).p50.toFixed(1)} ms)`, '', '| step | mean ms |', '|---|---:|');
+  lines.push(
+    `**${k}** (client wall, median: ${latency(wall[k]!).p50.toFixed(1)} ms; no-op ${latency(wall.noop!).p50.toFixed(1)} ms)`,
+    '',
+    '| step | mean ms |',
+    '|---|---:|',
+  );
   for (const [s, v] of Object.entries(row)) lines.push(`| ${s} | ${v.toFixed(2)} |`);
   lines.push('');
 }
 // Client wall per kind: median, and the median of the per-round differences from the no-op.
 const CHUNKS = 4;
 const chunk = Math.ceil(n / CHUNKS);
-lines.push(`**First request, client wall** (median [p25–p75]; − no-op: median [p25–p75] of the per-round differences, all rounds and by quarter of the run, ${chunk} rounds each)`, '', '| Worker | first request, ms | − no-op, ms | − no-op by quarter, ms |', '|---|---:|---:|---|');
+lines.push(
+  `**First request, client wall** (median [p25–p75]; − no-op: median [p25–p75] of the per-round differences, all rounds and by quarter of the run, ${chunk} rounds each)`,
+  '',
+  '| Worker | first request, ms | − no-op, ms | − no-op by quarter, ms |',
+  '|---|---:|---:|---|',
+);
 const minusNoop: Record<string, unknown> = {};
 for (const k of kinds) {
   const d = paired(wall[k]!, wall.noop!);
   const diffs = wall[k]!.map((v, i) => v - wall.noop![i]!);
-  const quarters = Array.from({ length: CHUNKS }, (_, c) => latency(diffs.slice(c * chunk, (c + 1) * chunk)).p50).filter((x) => Number.isFinite(x));
+  const quarters = Array.from(
+    { length: CHUNKS },
+    (_, c) => latency(diffs.slice(c * chunk, (c + 1) * chunk)).p50,
+  ).filter((x) => Number.isFinite(x));
   minusNoop[k] = { ...d, quarters };
-  lines.push(`| ${k} | ${withSpread(latency(wall[k]!))} | ${withSpread(d, 2)} | ${quarters.map((q) => q.toFixed(1)).join(' → ')} |`);
+  lines.push(
+    `| ${k} | ${withSpread(latency(wall[k]!))} | ${withSpread(d, 2)} | ${quarters.map((q) => q.toFixed(1)).join(' → ')} |`,
+  );
 }
 out.minusNoop = minusNoop;
 lines.push('');
 if (cores['other core'] && kinds.includes(`lib HS256${OTHER}`)) {
   // Same-run A/B of the core: the library with this checkout's core vs BENCH_CORE, per round.
   const ab: Record<string, unknown> = {};
-  lines.push(`**Same-run A/B: library with this core − library with BENCH_CORE (${process.env.BENCH_CORE ?? 'the same core'}${eagerHint ? `; compile hint on side ${eagerHint}` : ''}${baselineSrc ? `; other side's library from ${baselineSrc}` : ''})**, first request, per-round differences of the client wall`, '', '| alg | this core | other core | difference, median [p25–p75] | in-Worker: construction + first verify, this vs other (mean ms) |', '|---|---:|---:|---:|---:|');
+  lines.push(
+    `**Same-run A/B: library with this core − library with BENCH_CORE (${process.env.BENCH_CORE ?? 'the same core'}${eagerHint ? `; compile hint on side ${eagerHint}` : ''}${baselineSrc ? `; other side's library from ${baselineSrc}` : ''})**, first request, per-round differences of the client wall`,
+    '',
+    '| alg | this core | other core | difference, median [p25–p75] | in-Worker: construction + first verify, this vs other (mean ms) |',
+    '|---|---:|---:|---:|---:|',
+  );
   for (const a of BENCH_ALGS) {
-    const x = wall[`lib ${a}`]!, y = wall[`lib ${a}${OTHER}`]!;
+    const x = wall[`lib ${a}`]!,
+      y = wall[`lib ${a}${OTHER}`]!;
     const inner = (k: string) => mean(marks[k]!.map((m) => m[3]! - m[1]!));
     const d = paired(x, y);
-    ab[a] = { this: latency(x), other: latency(y), difference: d, innerThis: inner(`lib ${a}`), innerOther: inner(`lib ${a}${OTHER}`) };
-    lines.push(`| ${a} | ${withSpread(latency(x))} | ${withSpread(latency(y))} | ${withSpread(d, 2)} | ${inner(`lib ${a}`).toFixed(2)} vs ${inner(`lib ${a}${OTHER}`).toFixed(2)} |`);
+    ab[a] = {
+      this: latency(x),
+      other: latency(y),
+      difference: d,
+      innerThis: inner(`lib ${a}`),
+      innerOther: inner(`lib ${a}${OTHER}`),
+    };
+    lines.push(
+      `| ${a} | ${withSpread(latency(x))} | ${withSpread(latency(y))} | ${withSpread(d, 2)} | ${inner(`lib ${a}`).toFixed(2)} vs ${inner(`lib ${a}${OTHER}`).toFixed(2)} |`,
+    );
   }
   out.ab = ab;
   lines.push('');

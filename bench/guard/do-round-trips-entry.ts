@@ -3,7 +3,11 @@
 // way the revocation stage, its admin endpoint and the DPoP replay store make them.
 import { env } from 'cloudflare:workers';
 import { durableObjectDpopReplayStore, type ReplayNamespace } from '../../src/worker/dpop-replay/store.ts';
-import { durableObjectRevocationSource, RevocationView, type RevocationNamespace } from '../../src/worker/revocation/index.ts';
+import {
+  durableObjectRevocationSource,
+  RevocationView,
+  type RevocationNamespace,
+} from '../../src/worker/revocation/index.ts';
 import { durableObjectRevocationWriter } from '../../src/worker/revocation/writer.ts';
 import type { WorkerCase } from '../lib/workerd.ts';
 
@@ -21,7 +25,11 @@ export default async function setup(): Promise<WorkerCase[]> {
   const bindings = env as unknown as { REVOCATIONS: RevocationNamespace; DPOP_REPLAY: ReplayNamespace };
   const writer = durableObjectRevocationWriter(bindings.REVOCATIONS, 'revocations', 5_000);
   // A second isolate's view: refreshMs 0, so every check asks the object for the delta.
-  const second = new RevocationView(durableObjectRevocationSource(bindings.REVOCATIONS, 'revocations'), { required: true, refreshMs: 0, timeoutMs: 2_000 });
+  const second = new RevocationView(durableObjectRevocationSource(bindings.REVOCATIONS, 'revocations'), {
+    required: true,
+    refreshMs: 0,
+    timeoutMs: 2_000,
+  });
   const replay = durableObjectDpopReplayStore(bindings.DPOP_REPLAY, { shardChars: 2, timeoutMs: 2_000 });
   let n = 0;
   // Entries lapse within seconds (the list holds at most 10,000 live ones).

@@ -17,7 +17,10 @@ const { samples, workerdVersion } = await benchInWorkerd(entry, {
   ...(Number.isInteger(roundsEnv) && roundsEnv > 0 ? { rounds: roundsEnv } : {}),
   // Each round: 40 awaited round trips timed inside the Worker (its clock moves on I/O).
   insideN: 40,
-  durableObjects: { REVOCATIONS: { className: 'RevocationList', useSQLite: true }, DPOP_REPLAY: { className: 'DpopReplayShard', useSQLite: true } },
+  durableObjects: {
+    REVOCATIONS: { className: 'RevocationList', useSQLite: true },
+    DPOP_REPLAY: { className: 'DpopReplayShard', useSQLite: true },
+  },
 });
 env.workerd = workerdVersion;
 printEnvironment(env);

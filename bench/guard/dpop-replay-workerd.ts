@@ -17,7 +17,10 @@ import { environment, printEnvironment } from '../lib/env.ts';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = join(root, 'build/bench-workers/dpop-replay');
 mkdirSync(outDir, { recursive: true });
-await bundleWorker(fileURLToPath(new URL('./dpop-replay-workerd-entry.ts', import.meta.url)), join(outDir, 'worker.js'));
+await bundleWorker(
+  fileURLToPath(new URL('./dpop-replay-workerd-entry.ts', import.meta.url)),
+  join(outDir, 'worker.js'),
+);
 const mf = miniflareFor(outDir, { durableObjects: { DPOP_REPLAY: { className: 'DpopReplayShard', useSQLite: true } } });
 const env = environment(['miniflare']);
 printEnvironment(env);
@@ -41,11 +44,15 @@ try {
       per[s]!.push(Math.max(1, ((await timed(s, 2 * k)) - (await timed(s, k))) / k));
     }
   }
-  printTable('DPoP replay: one checkAndRemember (fresh key, incl. dpopReplayKey), inside local workerd', [
-    summarize('Durable Object store, 4096 shards (mostly first use in this run)', per.do!),
-    summarize('Durable Object store, 64 warm shards', per['do-warm']!),
-    summarize('isolate store (this isolate only)', per.isolate!),
-  ], 'isolate store (this isolate only)');
+  printTable(
+    'DPoP replay: one checkAndRemember (fresh key, incl. dpopReplayKey), inside local workerd',
+    [
+      summarize('Durable Object store, 4096 shards (mostly first use in this run)', per.do!),
+      summarize('Durable Object store, 64 warm shards', per['do-warm']!),
+      summarize('isolate store (this isolate only)', per.isolate!),
+    ],
+    'isolate store (this isolate only)',
+  );
 } finally {
   await mf.dispose();
 }

@@ -33,10 +33,22 @@ const mod = (await import(url)) as { default: { fetch(r: Request, env: unknown, 
 // as it does in workerd before a fresh process's first request; taking the coverage resets its counts.
 for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 10));
 const startup = (await session.post('Profiler.takePreciseCoverage')).result.find((s) => s.url === url);
-const ctx = { waitUntil(p: Promise<unknown>) { p.catch(() => undefined); }, passThroughOnException() {} };
-const res = await mod.default.fetch(new Request('https://w.bench.invalid/api/orders', { headers: { authorization: `Bearer ${token}` } }), (globalThis as { __benchEnv?: unknown }).__benchEnv, ctx);
+const ctx = {
+  waitUntil(p: Promise<unknown>) {
+    p.catch(() => undefined);
+  },
+  passThroughOnException() {},
+};
+const res = await mod.default.fetch(
+  new Request('https://w.bench.invalid/api/orders', { headers: { authorization: `Bearer ${token}` } }),
+  (globalThis as { __benchEnv?: unknown }).__benchEnv,
+  ctx,
+);
 await res.text();
 const { result } = await session.post('Profiler.takePreciseCoverage');
 const script = result.find((s) => s.url === url);
-writeFileSync(outFile, JSON.stringify({ status: res.status, startup: startup?.functions ?? null, functions: script?.functions ?? null }));
+writeFileSync(
+  outFile,
+  JSON.stringify({ status: res.status, startup: startup?.functions ?? null, functions: script?.functions ?? null }),
+);
 session.disconnect();

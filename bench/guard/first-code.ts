@@ -38,17 +38,27 @@ async function build(kind: Kind, minify: boolean): Promise<{ dir: string; code: 
   const dir = join(root, 'build/bench-first-code', `${kind.replace(/ /g, '-')}${minify ? '' : '-plain'}`);
   mkdirSync(dir, { recursive: true });
   const opts = { minify, keepNames: false };
-  if (kind === 'compiled guard') return { dir, code: (await configGuardBundle(dir, JSON.parse(config), join(root, 'src'), opts)).code };
-  const entry = { 'jose guard': join(here, 'jose-guard.ts'), 'library only': join(here, 'edgejwt-min.ts'), 'default guard': join(root, 'src/worker/index.ts') }[kind];
+  if (kind === 'compiled guard')
+    return { dir, code: (await configGuardBundle(dir, JSON.parse(config), join(root, 'src'), opts)).code };
+  const entry = {
+    'jose guard': join(here, 'jose-guard.ts'),
+    'library only': join(here, 'edgejwt-min.ts'),
+    'default guard': join(root, 'src/worker/index.ts'),
+  }[kind];
   return { dir, code: (await bundleWorker(entry, join(dir, 'worker.js'), opts)).code };
 }
 
-interface FnCoverage { functionName: string; ranges: { startOffset: number; endOffset: number; count: number }[] }
+interface FnCoverage {
+  functionName: string;
+  ranges: { startOffset: number; endOffset: number; count: number }[];
+}
 
 /** Bytes of `code` whose innermost enclosing function was called at least once (the module's top level counts). */
 function calledBytes(code: string, fns: FnCoverage[]): { bytes: number; functions: number; owner: Int32Array } {
   const owner = new Int32Array(code.length).fill(-1);
-  const ranges = fns.map((f, i) => ({ i, ...f.ranges[0]! })).sort((a, b) => b.endOffset - b.startOffset - (a.endOffset - a.startOffset));
+  const ranges = fns
+    .map((f, i) => ({ i, ...f.ranges[0]! }))
+    .sort((a, b) => b.endOffset - b.startOffset - (a.endOffset - a.startOffset));
   for (const r of ranges) owner.fill(r.count > 0 ? 1 : 0, r.startOffset, r.endOffset);
   let bytes = 0;
   for (const o of owner) if (o === 1) bytes++;
@@ -57,11 +67,25 @@ function calledBytes(code: string, fns: FnCoverage[]): { bytes: number; function
 
 const child = fileURLToPath(new URL('./first-code-child.ts', import.meta.url));
 /** The first request of a fresh Node process through the bundle (first-code-child.ts), and the bytes it ran. */
-function firstRequest(dir: string, code: string, alg: BenchAlg, token: string): ReturnType<typeof calledBytes> & { fresh: ReturnType<typeof calledBytes> } {
+function firstRequest(
+  dir: string,
+  code: string,
+  alg: BenchAlg,
+  token: string,
+): ReturnType<typeof calledBytes> & { fresh: ReturnType<typeof calledBytes> } {
   const outFile = join(dir, 'coverage.json');
-  execFileSync(process.execPath, [child, join(dir, 'worker.js'), token, JSON.stringify({ GUARD_CONFIG: config, HS_KEY: keys.hsKey }), outFile], { stdio: 'ignore' });
-  const { status, startup, functions } = JSON.parse(readFileSync(outFile, 'utf8')) as { status: number; startup: FnCoverage[] | null; functions: FnCoverage[] | null };
-  if (status !== 200 || functions === null || startup === null) throw new Error(`${dir} ${alg}: status ${status}${functions === null ? ', no coverage' : ''}`);
+  execFileSync(
+    process.execPath,
+    [child, join(dir, 'worker.js'), token, JSON.stringify({ GUARD_CONFIG: config, HS_KEY: keys.hsKey }), outFile],
+    { stdio: 'ignore' },
+  );
+  const { status, startup, functions } = JSON.parse(readFileSync(outFile, 'utf8')) as {
+    status: number;
+    startup: FnCoverage[] | null;
+    functions: FnCoverage[] | null;
+  };
+  if (status !== 200 || functions === null || startup === null)
+    throw new Error(`${dir} ${alg}: status ${status}${functions === null ? ', no coverage' : ''}`);
   // Functions are named by their range; the two takes list the same functions once compiled.
   const at = (f: FnCoverage) => `${f.ranges[0]!.startOffset}:${f.ranges[0]!.endOffset}`;
   const atStartup = new Map(startup.map((f) => [at(f), f.ranges[0]!.count]));
@@ -69,13 +93,30 @@ function firstRequest(dir: string, code: string, alg: BenchAlg, token: string): 
   // Called at all (from the import to the response), and called for the first time on the request.
   // A take may leave out functions of the other (V8 lists those it holds counts for): the union by range.
   const inRequest = new Set(functions.map(at));
-  const all = [...functions.map((f) => withCount(f, f.ranges[0]!.count + (atStartup.get(at(f)) ?? 0))), ...startup.filter((f) => !inRequest.has(at(f)))];
+  const all = [
+    ...functions.map((f) => withCount(f, f.ranges[0]!.count + (atStartup.get(at(f)) ?? 0))),
+    ...startup.filter((f) => !inRequest.has(at(f))),
+  ];
   const fresh = functions.map((f) => withCount(f, (atStartup.get(at(f)) ?? 0) > 0 ? 0 : f.ranges[0]!.count));
   return { ...calledBytes(code, all), fresh: calledBytes(code, fresh) };
 }
 
 // fresh*: what ran for the first time on the request, after the module scope's own work (warm) had settled.
-const results: Record<string, Record<string, { bundleBytes: number; calledBytes: number; calledFunctions: number; byFile: Record<string, number>; freshBytes: number; freshFunctions: number; freshByFile: Record<string, number> }>> = {};
+const results: Record<
+  string,
+  Record<
+    string,
+    {
+      bundleBytes: number;
+      calledBytes: number;
+      calledFunctions: number;
+      byFile: Record<string, number>;
+      freshBytes: number;
+      freshFunctions: number;
+      freshByFile: Record<string, number>;
+    }
+  >
+> = {};
 for (const kind of KINDS) {
   const min = await build(kind, true);
   const plain = await build(kind, false);
@@ -99,8 +140,18 @@ for (const kind of KINDS) {
       }
       return byFile;
     };
-    (results[kind] ??= {})[alg] = { bundleBytes: min.code.length, calledBytes: shipped.bytes, calledFunctions: shipped.functions, byFile: byFileOf(source.owner), freshBytes: shipped.fresh.bytes, freshFunctions: shipped.fresh.functions, freshByFile: byFileOf(source.fresh.owner) };
-    process.stderr.write(`${kind} ${alg}: ${(shipped.bytes / 1024).toFixed(1)} KiB called of ${(min.code.length / 1024).toFixed(1)}, ${(shipped.fresh.bytes / 1024).toFixed(1)} of it first on the request\n`);
+    (results[kind] ??= {})[alg] = {
+      bundleBytes: min.code.length,
+      calledBytes: shipped.bytes,
+      calledFunctions: shipped.functions,
+      byFile: byFileOf(source.owner),
+      freshBytes: shipped.fresh.bytes,
+      freshFunctions: shipped.fresh.functions,
+      freshByFile: byFileOf(source.fresh.owner),
+    };
+    process.stderr.write(
+      `${kind} ${alg}: ${(shipped.bytes / 1024).toFixed(1)} KiB called of ${(min.code.length / 1024).toFixed(1)}, ${(shipped.fresh.bytes / 1024).toFixed(1)} of it first on the request\n`,
+    );
   }
 }
 
@@ -113,18 +164,37 @@ const lines = [
   '',
   '| kind | alg | bundle | called | × jose guard | functions called | first on the request | functions |',
   '|---|---|---:|---:|---:|---:|---:|---:|',
-  ...KINDS.flatMap((kind) => algs.map((alg) => { const r = results[kind]![alg]!; return `| ${kind} | ${alg} | ${kib(r.bundleBytes)} | ${kib(r.calledBytes)} | ${(r.calledBytes / jose(alg)).toFixed(2)} | ${r.calledFunctions} | ${kib(r.freshBytes)} | ${r.freshFunctions} |`; })),
+  ...KINDS.flatMap((kind) =>
+    algs.map((alg) => {
+      const r = results[kind]![alg]!;
+      return `| ${kind} | ${alg} | ${kib(r.bundleBytes)} | ${kib(r.calledBytes)} | ${(r.calledBytes / jose(alg)).toFixed(2)} | ${r.calledFunctions} | ${kib(r.freshBytes)} | ${r.freshFunctions} |`;
+    }),
+  ),
 ];
 for (const kind of KINDS.filter((k) => k !== 'jose guard')) {
   const alg = algs[0]!;
   const rows = Object.entries(results[kind]![alg]!.byFile).sort((a, b) => b[1] - a[1]);
   const total = rows.reduce((s, [, n]) => s + n, 0);
-  lines.push('', `### ${kind}, ${alg}: called bytes by source file (unminified build, ${kib(total)} KiB in all; the first ${top})`, '', '| file | KiB | share |', '|---|---:|---:|');
-  for (const [file, n] of rows.slice(0, top)) lines.push(`| ${file} | ${kib(n)} | ${((100 * n) / total).toFixed(0)}% |`);
+  lines.push(
+    '',
+    `### ${kind}, ${alg}: called bytes by source file (unminified build, ${kib(total)} KiB in all; the first ${top})`,
+    '',
+    '| file | KiB | share |',
+    '|---|---:|---:|',
+  );
+  for (const [file, n] of rows.slice(0, top))
+    lines.push(`| ${file} | ${kib(n)} | ${((100 * n) / total).toFixed(0)}% |`);
   const fresh = Object.entries(results[kind]![alg]!.freshByFile).sort((a, b) => b[1] - a[1]);
   const freshTotal = fresh.reduce((s, [, n]) => s + n, 0);
-  lines.push('', `### ${kind}, ${alg}: first on the request, by source file (unminified, ${kib(freshTotal)} KiB; the first ${top})`, '', '| file | KiB | share |', '|---|---:|---:|');
-  for (const [file, n] of fresh.slice(0, top)) lines.push(`| ${file} | ${kib(n)} | ${((100 * n) / freshTotal).toFixed(0)}% |`);
+  lines.push(
+    '',
+    `### ${kind}, ${alg}: first on the request, by source file (unminified, ${kib(freshTotal)} KiB; the first ${top})`,
+    '',
+    '| file | KiB | share |',
+    '|---|---:|---:|',
+  );
+  for (const [file, n] of fresh.slice(0, top))
+    lines.push(`| ${file} | ${kib(n)} | ${((100 * n) / freshTotal).toFixed(0)}% |`);
 }
 console.log(lines.join('\n'));
 writeResults('first-code', { env, results });

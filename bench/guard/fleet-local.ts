@@ -32,7 +32,13 @@ function token(kid: string): string {
 let hits = 0;
 const provider = createServer((_req, res) => {
   hits++;
-  setTimeout(() => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=600' }).end(JSON.stringify({ keys: [jwk] })), DELAY_MS);
+  setTimeout(
+    () =>
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=600' })
+        .end(JSON.stringify({ keys: [jwk] })),
+    DELAY_MS,
+  );
 });
 await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
 const port = (provider.address() as { port: number }).port;
@@ -59,11 +65,22 @@ let before = hits;
 const warmup = await call('edgejwt', good);
 const edge = [];
 for (let i = 0; i < ROUNDS; i++) edge.push(await call('edgejwt', good));
-result.edgejwt = { firstFill: warmup, fetchesAfterFill: hits - before - 1, ok: edge.every((x) => x.ok), ioMsP50: p50(edge.map((x) => x.ms)), wallMsP50: p50(edge.map((x) => x.wall)) };
+result.edgejwt = {
+  firstFill: warmup,
+  fetchesAfterFill: hits - before - 1,
+  ok: edge.every((x) => x.ok),
+  ioMsP50: p50(edge.map((x) => x.ms)),
+  wallMsP50: p50(edge.map((x) => x.wall)),
+};
 before = hits;
 const jose = [];
 for (let i = 0; i < ROUNDS; i++) jose.push(await call('jose', good));
-result.jose = { fetches: hits - before, ok: jose.every((x) => x.ok), ioMsP50: p50(jose.map((x) => x.ms)), wallMsP50: p50(jose.map((x) => x.wall)) };
+result.jose = {
+  fetches: hits - before,
+  ok: jose.every((x) => x.ok),
+  ioMsP50: p50(jose.map((x) => x.ms)),
+  wallMsP50: p50(jose.map((x) => x.wall)),
+};
 // Spray: 100 concurrent fresh instances, each with a kid nobody has, after the first fetch's cooldown.
 await new Promise((r) => setTimeout(r, 31_000));
 before = hits;

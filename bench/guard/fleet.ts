@@ -41,7 +41,11 @@ const TIMEOUT_MS = 3_000;
 const COOLDOWN_MS = 30_000;
 const MAX_AGE_MS = 600_000;
 /** KV prices (Workers Paid, beyond the included 10M reads / 1M writes a month), developers.cloudflare.com/kv/platform/pricing. */
-const KV_PRICE = { readPerMillion: 0.5, writePerMillion: 5.0, source: 'developers.cloudflare.com/kv/platform/pricing (as of 2026-12)' };
+const KV_PRICE = {
+  readPerMillion: 0.5,
+  writePerMillion: 5.0,
+  source: 'developers.cloudflare.com/kv/platform/pricing (as of 2026-12)',
+};
 
 const DCS = 10;
 const SLOTS = 20; // isolates serving one data centre at a time
@@ -61,7 +65,8 @@ let seqNo = 0;
 /** A binary min-heap of events by (at, seq). */
 const events: { at: number; seq: number; fn: () => void }[] = [];
 const cancelled = new Set<number>();
-const before = (a: { at: number; seq: number }, b: { at: number; seq: number }) => a.at < b.at || (a.at === b.at && a.seq < b.seq);
+const before = (a: { at: number; seq: number }, b: { at: number; seq: number }) =>
+  a.at < b.at || (a.at === b.at && a.seq < b.seq);
 function push(at: number, fn: () => void): number {
   const e = { at, seq: ++seqNo, fn };
   let i = events.push(e) - 1;
@@ -93,7 +98,8 @@ function pop(): { at: number; seq: number; fn: () => void } {
   return top;
 }
 const realImmediate = setImmediate;
-globalThis.setTimeout = ((fn: () => void, ms?: number) => push(vnow + Math.max(0, ms ?? 0), fn)) as unknown as typeof setTimeout;
+globalThis.setTimeout = ((fn: () => void, ms?: number) =>
+  push(vnow + Math.max(0, ms ?? 0), fn)) as unknown as typeof setTimeout;
 globalThis.clearTimeout = ((id: number) => void cancelled.add(id)) as unknown as typeof clearTimeout;
 const settle = async (): Promise<void> => {
   for (let i = 0; i < 2; i++) await new Promise((r) => realImmediate(r));
@@ -136,7 +142,10 @@ function providerFetch(w: World): typeof fetch {
       init?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
       if (w.down(vnow)) return; // hangs: the caller's deadline ends it
       const body = JSON.stringify({ keys: w.keysAt(vnow) });
-      setTimeout(() => resolve(new Response(body, { headers: { 'cache-control': `max-age=${MAX_AGE_MS / 1000}` } })), rtt);
+      setTimeout(
+        () => resolve(new Response(body, { headers: { 'cache-control': `max-age=${MAX_AGE_MS / 1000}` } })),
+        rtt,
+      );
     });
   }) as typeof fetch;
 }
@@ -153,7 +162,8 @@ function coloStore(w: World): JWKSStore {
     const e = data.get(k);
     return e !== undefined && vnow < e.until ? structuredClone(e.v) : undefined;
   };
-  const put = (k: string, v: unknown, ttl: number) => void data.set(k, { v: structuredClone(v), until: vnow + ttl * 1000 });
+  const put = (k: string, v: unknown, ttl: number) =>
+    void data.set(k, { v: structuredClone(v), until: vnow + ttl * 1000 });
   return {
     get: (url) => op(() => get(`jwks ${url}`) as StoredJWKS | undefined),
     put: (url, entry, ttl) => op(() => put(`jwks ${url}`, entry, ttl)),
@@ -210,23 +220,46 @@ const iso = JSON.parse(readFileSync(join(benchDir, 'results/isolate.json'), 'utf
 const cold = iso.isolateCold.RS256!.first;
 const own = { compiled: cold.compiled!.p50 - cold.noop!.p50, jose: cold.jose!.p50 - cold.noop!.p50 };
 
-const base = { timeoutDuration: TIMEOUT_MS, cooldownDuration: COOLDOWN_MS, cacheMaxAge: MAX_AGE_MS, cacheMinAge: 30_000, now: () => vnow };
+const base = {
+  timeoutDuration: TIMEOUT_MS,
+  cooldownDuration: COOLDOWN_MS,
+  cacheMaxAge: MAX_AGE_MS,
+  cacheMinAge: 30_000,
+  now: () => vnow,
+};
 const PEERS: Peer[] = [
   {
     name: 'edgejwt: memory → colo → KV → network',
     ownMs: own.compiled,
-    make: (w, _dc, colo, kv) => viaSet(createRemoteJWKSet('https://idp.example/jwks', { ...base, fetch: providerFetch(w), store: [colo, kv], waitUntil: () => undefined })),
+    make: (w, _dc, colo, kv) =>
+      viaSet(
+        createRemoteJWKSet('https://idp.example/jwks', {
+          ...base,
+          fetch: providerFetch(w),
+          store: [colo, kv],
+          waitUntil: () => undefined,
+        }),
+      ),
   },
   {
     name: 'edgejwt without Cache API: memory → KV → network',
     ownMs: own.compiled,
-    make: (w, _dc, _colo, kv) => viaSet(createRemoteJWKSet('https://idp.example/jwks', { ...base, fetch: providerFetch(w), store: kv, waitUntil: () => undefined })),
+    make: (w, _dc, _colo, kv) =>
+      viaSet(
+        createRemoteJWKSet('https://idp.example/jwks', {
+          ...base,
+          fetch: providerFetch(w),
+          store: kv,
+          waitUntil: () => undefined,
+        }),
+      ),
   },
   {
     // jose 6 createRemoteJWKSet: memory only, cooldown 30 s, max age 10 min, no stale set on failure.
     name: 'jose createRemoteJWKSet: memory → network',
     ownMs: own.jose,
-    make: (w) => viaSet(createRemoteJWKSet('https://idp.example/jwks', { ...base, fetch: providerFetch(w), staleDuration: 0 })),
+    make: (w) =>
+      viaSet(createRemoteJWKSet('https://idp.example/jwks', { ...base, fetch: providerFetch(w), staleDuration: 0 })),
   },
   {
     // hono jwk: a fetch per request, no cache (its fetch has no timeout: modelled with the same 3 s as the others, at best).
@@ -286,7 +319,15 @@ async function run(peer: Peer, sc: Scenario, seed: number): Promise<Outcome> {
     kv: kvFor(dc),
     slots: [] as { verify: (kid: string) => Promise<boolean>; until: number; used: boolean }[],
   }));
-  const out: Outcome = { firstMs: [], fetches: w.fetches, requests: 0, passed: 0, kv: w.kv, lastOldKidPass: -Infinity, firstFailedAt: Infinity };
+  const out: Outcome = {
+    firstMs: [],
+    fetches: w.fetches,
+    requests: 0,
+    passed: 0,
+    kv: w.kv,
+    lastOldKidPass: -Infinity,
+    firstFailedAt: Infinity,
+  };
   const life = () => -Math.log(1 - rand()) * sc.lifeMs;
   // Every data centre starts warm: one request on a first isolate before the clock starts counting.
   const reqs = sc.requests(rand);
@@ -321,7 +362,8 @@ async function run(peer: Peer, sc: Scenario, seed: number): Promise<Outcome> {
 function steady(rand: () => number, dcs: number, untilMs: number, kidAt: (t: number) => string) {
   const out: { at: number; dc: number; kid: () => string; probe?: boolean }[] = [];
   for (let dc = 0; dc < dcs; dc++) {
-    for (let t = rand() * 1000; t < untilMs; t += (-Math.log(1 - rand()) * 1000) / RPS_PER_DC) out.push({ at: t, dc, kid: () => kidAt(t) });
+    for (let t = rand() * 1000; t < untilMs; t += (-Math.log(1 - rand()) * 1000) / RPS_PER_DC)
+      out.push({ at: t, dc, kid: () => kidAt(t) });
   }
   return out;
 }
@@ -337,7 +379,8 @@ const rotation: Scenario = {
   requests: (rand) => {
     const out = steady(rand, DCS, RUN_MS, (t) => (t < ROTATE_AT ? 'k1' : 'k2'));
     // Probes with the dropped kid, once a second per data centre, from the drop on.
-    for (let dc = 0; dc < DCS; dc++) for (let t = DROP_AT; t < RUN_MS; t += 1000) out.push({ at: t + dc, dc, kid: () => 'k1', probe: true });
+    for (let dc = 0; dc < DCS; dc++)
+      for (let t = DROP_AT; t < RUN_MS; t += 1000) out.push({ at: t + dc, dc, kid: () => 'k1', probe: true });
     return out;
   },
 };
@@ -364,7 +407,12 @@ const spray: Scenario = {
   requests: (rand) => {
     const out = steady(rand, 1, 60_000, () => 'k1');
     for (let i = 0; i < SPRAY.requests; i++) {
-      out.push({ at: 60_000 + rand() * SPRAY.overMs, dc: 0, kid: () => `spray-${Math.floor(rand() * 1e9)}`, probe: true });
+      out.push({
+        at: 60_000 + rand() * SPRAY.overMs,
+        dc: 0,
+        kid: () => `spray-${Math.floor(rand() * 1e9)}`,
+        probe: true,
+      });
     }
     return out;
   },
@@ -378,7 +426,8 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
-const perMinute = (ts: number[], from: number, to: number) => (ts.filter((t) => t >= from && t < to).length * 60_000) / (to - from);
+const perMinute = (ts: number[], from: number, to: number) =>
+  (ts.filter((t) => t >= from && t < to).length * 60_000) / (to - from);
 
 const rows: Record<string, number | string>[] = [];
 for (const [i, peer] of PEERS.entries()) {
@@ -395,7 +444,11 @@ for (const [i, peer] of PEERS.entries()) {
     probeFetchesPerMin: +perMinute(r.fetches, DROP_AT + 60_000, RUN_MS).toFixed(1),
     kvReadsPerM: Math.round((r.kv.reads / r.requests) * 1e6),
     kvWritesPerM: Math.round((r.kv.writes / r.requests) * 1e6),
-    kvCostPerM: +(((r.kv.reads / r.requests) * 1e6 * KV_PRICE.readPerMillion + (r.kv.writes / r.requests) * 1e6 * KV_PRICE.writePerMillion) / 1e6).toFixed(4),
+    kvCostPerM: +(
+      ((r.kv.reads / r.requests) * 1e6 * KV_PRICE.readPerMillion +
+        (r.kv.writes / r.requests) * 1e6 * KV_PRICE.writePerMillion) /
+      1e6
+    ).toFixed(4),
     dropSeconds: r.lastOldKidPass === -Infinity ? 0 : Math.round((r.lastOldKidPass - DROP_AT) / 1000),
     outagePassPct: +((100 * o.passed) / o.requests).toFixed(2),
     outageFirstP50: +pct(o.firstMs, 50).toFixed(1),
@@ -409,9 +462,15 @@ for (const [i, peer] of PEERS.entries()) {
 }
 
 // The KV verify cache (L2) adds its own KV traffic for ES256 (on by default): from the replay in l2-writes.json.
-const l2 = JSON.parse(readFileSync(join(benchDir, 'results/l2-writes.json'), 'utf8')) as { requests: number; rows: { policy: string; writes: number; reads: number }[] };
+const l2 = JSON.parse(readFileSync(join(benchDir, 'results/l2-writes.json'), 'utf8')) as {
+  requests: number;
+  rows: { policy: string; writes: number; reads: number }[];
+};
 const l2Default = l2.rows.find((x) => x.policy.includes('(default)'))!;
-const l2PerM = { reads: Math.round((l2Default.reads / l2.requests) * 1e6), writes: Math.round((l2Default.writes / l2.requests) * 1e6) };
+const l2PerM = {
+  reads: Math.round((l2Default.reads / l2.requests) * 1e6),
+  writes: Math.round((l2Default.writes / l2.requests) * 1e6),
+};
 
 const model = {
   latency: LATENCY,
@@ -443,13 +502,19 @@ function chart(rs: Record<string, number | string>[]): string {
   const colours = ['#2b8a3e', '#74b816', '#1c7ed6', '#e8590c'];
   const panel = (title: string, y0: number, values: number[], fmt: (v: number) => string, log: boolean) => {
     const max = Math.max(...values, 1);
-    const x = (v: number) => (log ? (Math.log10(1 + v) / Math.log10(1 + max)) : v / max) * (W - left - 80);
+    const x = (v: number) => (log ? Math.log10(1 + v) / Math.log10(1 + max) : v / max) * (W - left - 80);
     const parts = [`<text x="10" y="${y0}" font-size="13" font-weight="600">${title}</text>`];
     values.forEach((v, i) => {
       const y = y0 + 12 + i * (barH + 6);
-      parts.push(`<text x="${left - 8}" y="${y + barH - 3}" font-size="11" text-anchor="end">${String(rs[i]!.peer)}</text>`);
-      parts.push(`<rect x="${left}" y="${y}" width="${Math.max(1, x(v)).toFixed(1)}" height="${barH}" fill="${colours[i % colours.length]}"/>`);
-      parts.push(`<text x="${(left + Math.max(1, x(v)) + 4).toFixed(1)}" y="${y + barH - 3}" font-size="11">${fmt(v)}</text>`);
+      parts.push(
+        `<text x="${left - 8}" y="${y + barH - 3}" font-size="11" text-anchor="end">${String(rs[i]!.peer)}</text>`,
+      );
+      parts.push(
+        `<rect x="${left}" y="${y}" width="${Math.max(1, x(v)).toFixed(1)}" height="${barH}" fill="${colours[i % colours.length]}"/>`,
+      );
+      parts.push(
+        `<text x="${(left + Math.max(1, x(v)) + 4).toFixed(1)}" y="${y + barH - 3}" font-size="11">${fmt(v)}</text>`,
+      );
     });
     return parts.join('');
   };
@@ -458,9 +523,27 @@ function chart(rs: Record<string, number | string>[]): string {
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${h}" font-family="system-ui, sans-serif">`,
     `<rect width="100%" height="100%" fill="white"/>`,
-    panel('First request on a fresh isolate, p99 ms (modelled I/O + measured own cost)', 20, rs.map((r) => Number(r.firstP99)), (v) => `${v.toFixed(0)} ms`, false),
-    panel('Provider fetches per minute, steady traffic with a rotation (log scale)', 20 + (n * (barH + 6) + 40), rs.map((r) => Number(r.fetchesPerMin)), (v) => v.toFixed(1), true),
-    panel(`kid spray: provider fetches in one minute, one data centre, ${SPRAY.isolates} isolates (log scale)`, 20 + 2 * (n * (barH + 6) + 40), rs.map((r) => Number(r.sprayFetches)), (v) => v.toFixed(0), true),
+    panel(
+      'First request on a fresh isolate, p99 ms (modelled I/O + measured own cost)',
+      20,
+      rs.map((r) => Number(r.firstP99)),
+      (v) => `${v.toFixed(0)} ms`,
+      false,
+    ),
+    panel(
+      'Provider fetches per minute, steady traffic with a rotation (log scale)',
+      20 + (n * (barH + 6) + 40),
+      rs.map((r) => Number(r.fetchesPerMin)),
+      (v) => v.toFixed(1),
+      true,
+    ),
+    panel(
+      `kid spray: provider fetches in one minute, one data centre, ${SPRAY.isolates} isolates (log scale)`,
+      20 + 2 * (n * (barH + 6) + 40),
+      rs.map((r) => Number(r.sprayFetches)),
+      (v) => v.toFixed(0),
+      true,
+    ),
     '</svg>',
   ].join('\n');
 }

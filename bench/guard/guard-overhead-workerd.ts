@@ -36,7 +36,15 @@ if (baselineSrc !== undefined) {
 }
 const all = process.env.BENCH_CASES === 'all';
 // BENCH_CASES=a,b: these name fragments timed as well (e.g. `guard.verify (L1 off),verifier.verify through`).
-const OWN = [' guard request (L1 off', ' library verify', ' plumbing', ' guard request with an L1 hit', ' guard.verify (L1 hit)', 'part runtime ', ...(all ? [] : (process.env.BENCH_CASES ?? '').split(',').filter((x) => x !== ''))];
+const OWN = [
+  ' guard request (L1 off',
+  ' library verify',
+  ' plumbing',
+  ' guard request with an L1 hit',
+  ' guard.verify (L1 hit)',
+  'part runtime ',
+  ...(all ? [] : (process.env.BENCH_CASES ?? '').split(',').filter((x) => x !== '')),
+];
 const roundsEnv = Number(process.env.BENCH_ROUNDS);
 const load0 = loadavg();
 const { samples, perRound, workerdVersion, clock } = await benchInWorkerd(entry, {
@@ -44,7 +52,9 @@ const { samples, perRound, workerdVersion, clock } = await benchInWorkerd(entry,
   clock: process.env.BENCH_CLOCK === 'wall' ? 'wall' : 'cpu',
   ...(all ? {} : { only: (name: string) => !name.startsWith('revocation ') && OWN.some((p) => name.includes(p)) }),
 });
-const load = `load average ${load0.map((x) => x.toFixed(1)).join(' ')} → ${loadavg().map((x) => x.toFixed(1)).join(' ')} (${cpus().length} CPUs)`;
+const load = `load average ${load0.map((x) => x.toFixed(1)).join(' ')} → ${loadavg()
+  .map((x) => x.toFixed(1))
+  .join(' ')} (${cpus().length} CPUs)`;
 env.workerd = workerdVersion;
 env.clock = clock === 'cpu' ? 'workerd process CPU (schedstat, all threads)' : 'Node wall clock';
 printEnvironment(env);
@@ -68,20 +78,47 @@ const net = (name: string, a: string, ...minus: string[]): Spread | undefined =>
   const xs = series(a, ...minus);
   return xs === undefined ? undefined : spread(name, xs);
 };
-const minus = (name: string, a: number[] | undefined, b: number[] | undefined): Spread | undefined => (a === undefined || b === undefined ? undefined : spread(name, a.map((x, i) => x - b[i]!)));
+const minus = (name: string, a: number[] | undefined, b: number[] | undefined): Spread | undefined =>
+  a === undefined || b === undefined
+    ? undefined
+    : spread(
+        name,
+        a.map((x, i) => x - b[i]!),
+      );
 
-const overhead: Record<string, { guardNs: number; verifyNs: number; plumbingNs: number; ownNs: number; own: Spread; l1Request?: Spread }> = {};
-const baseline: Record<string, { guardNs: number; ownNs: number; own: Spread; ownMinusBaseline: Spread; l1Request?: Spread; l1RequestMinusBaseline?: Spread }> = {};
+const overhead: Record<
+  string,
+  { guardNs: number; verifyNs: number; plumbingNs: number; ownNs: number; own: Spread; l1Request?: Spread }
+> = {};
+const baseline: Record<
+  string,
+  {
+    guardNs: number;
+    ownNs: number;
+    own: Spread;
+    ownMinusBaseline: Spread;
+    l1Request?: Spread;
+    l1RequestMinusBaseline?: Spread;
+  }
+> = {};
 for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
   const rows = samples.filter((s) => s.name.startsWith(`${alg} `) || s.name.startsWith(`step ${alg} `));
-  const name = (what: string) => rows.find((r) => r.name.startsWith(`${alg} ${what}`) || r.name.startsWith(`step ${alg} ${what}`))?.name;
+  const name = (what: string) =>
+    rows.find((r) => r.name.startsWith(`${alg} ${what}`) || r.name.startsWith(`step ${alg} ${what}`))?.name;
   printTable(`${alg}: one warm request inside workerd ${workerdVersion} (${clock})`, rows, name('library verify'));
   const [g, v, p] = [name('guard request (L1 off')!, name('library verify')!, name('plumbing')!];
   const own = net('own', g, v, p)!;
   const hit = name('guard.verify (L1 hit)');
   const l1Request = hit === undefined ? undefined : net('l1', name('guard request with an L1 hit')!, hit, p);
   const med = (n: string) => samples.find((s) => s.name === n)!.medianNs;
-  overhead[alg] = { guardNs: med(g), verifyNs: med(v), plumbingNs: med(p), ownNs: own.medianNs, own, ...(l1Request === undefined ? {} : { l1Request }) };
+  overhead[alg] = {
+    guardNs: med(g),
+    verifyNs: med(v),
+    plumbingNs: med(p),
+    ownNs: own.medianNs,
+    own,
+    ...(l1Request === undefined ? {} : { l1Request }),
+  };
   const b = name('baseline guard request (L1 off');
   if (b !== undefined) {
     const bOwn = net('base own', b, v, p)!;
@@ -90,11 +127,21 @@ for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
     const l1Base = bHit === undefined ? undefined : series(name('baseline guard request with an L1 hit')!, bHit, p);
     const bL1 = l1Base === undefined ? undefined : spread('base l1', l1Base);
     const l1Diff = minus('l1 − baseline', l1This, l1Base);
-    baseline[alg] = { guardNs: med(b), ownNs: bOwn.medianNs, own: bOwn, ownMinusBaseline: net('own − baseline', g, b)!, ...(bL1 === undefined ? {} : { l1Request: bL1 }), ...(l1Diff === undefined ? {} : { l1RequestMinusBaseline: l1Diff }) };
+    baseline[alg] = {
+      guardNs: med(b),
+      ownNs: bOwn.medianNs,
+      own: bOwn,
+      ownMinusBaseline: net('own − baseline', g, b)!,
+      ...(bL1 === undefined ? {} : { l1Request: bL1 }),
+      ...(l1Diff === undefined ? {} : { l1RequestMinusBaseline: l1Diff }),
+    };
   }
 }
 const runtime = samples.filter((s) => s.name.startsWith('part runtime '));
-printTable('the runtime alone: an await, an empty WebCrypto round trip (what an RS/ES verify adds to any request before the guard runs a line)', runtime);
+printTable(
+  'the runtime alone: an await, an empty WebCrypto round trip (what an RS/ES verify adds to any request before the guard runs a line)',
+  runtime,
+);
 const revocationCost: Record<string, Spread> = {};
 if (!all) {
   const extra = samples.filter((s) => s.name.startsWith('part ') && !s.name.startsWith('part runtime '));
@@ -102,29 +149,55 @@ if (!all) {
 }
 if (all) {
   const revocation = samples.filter((s) => s.name.startsWith('revocation '));
-  printTable('revocation (issue 25): the same HS256 guard without the stage, with it and nothing revoked, with 10,000 entries', revocation);
+  printTable(
+    'revocation (issue 25): the same HS256 guard without the stage, with it and nothing revoked, with 10,000 entries',
+    revocation,
+  );
   // Paired by round (the same round runs every case), so machine noise common to a round cancels.
   for (const kind of ['guard request (L1 off)', 'guard.authenticate (L1 hit)']) {
     const of = (label: string) => `revocation HS256 ${kind}, ${label}`;
-    for (const label of ['revocation on, nothing revoked', 'revocation on, 10,000 entries']) revocationCost[`${kind}: ${label}`] = net(label, of(label), of('no revocation stage'))!;
+    for (const label of ['revocation on, nothing revoked', 'revocation on, 10,000 entries'])
+      revocationCost[`${kind}: ${label}`] = net(label, of(label), of('no revocation stage'))!;
   }
-  printTable('the guard\'s decision alone (authenticate: path, rules, token, verify; nothing forwarded) and its verify', samples.filter((s) => s.name.startsWith('step ')));
-  printTable('the pieces of a request path inside workerd (one call each)', samples.filter((s) => s.name.startsWith('part ')));
+  printTable(
+    "the guard's decision alone (authenticate: path, rules, token, verify; nothing forwarded) and its verify",
+    samples.filter((s) => s.name.startsWith('step ')),
+  );
+  printTable(
+    'the pieces of a request path inside workerd (one call each)',
+    samples.filter((s) => s.name.startsWith('part ')),
+  );
 }
-console.log(`\n### The guard's own CPU per request (guard − verify − plumbing, per round: median [p25–p75]; target ≤ 8 µs; ${clock}; ${load})\n`);
+console.log(
+  `\n### The guard's own CPU per request (guard − verify − plumbing, per round: median [p25–p75]; target ≤ 8 µs; ${clock}; ${load})\n`,
+);
 for (const [alg, o] of Object.entries(overhead)) {
   const b = baseline[alg];
   const hit = o.l1Request === undefined ? '' : `; request with an L1 hit − L1 verify − plumbing ${fmt(o.l1Request)}`;
-  const vs = b === undefined ? '' : `; baseline ${fmt(b.own)}, this − baseline ${fmt(b.ownMinusBaseline)}${b.l1RequestMinusBaseline === undefined ? '' : `, L1-hit request this − baseline ${fmt(b.l1RequestMinusBaseline)}`}`;
-  console.log(`- ${alg}: ${fmt(o.own)} (guard ${formatNs(o.guardNs)}, verify ${formatNs(o.verifyNs)}, plumbing ${formatNs(o.plumbingNs)})${hit}${vs}`);
+  const vs =
+    b === undefined
+      ? ''
+      : `; baseline ${fmt(b.own)}, this − baseline ${fmt(b.ownMinusBaseline)}${b.l1RequestMinusBaseline === undefined ? '' : `, L1-hit request this − baseline ${fmt(b.l1RequestMinusBaseline)}`}`;
+  console.log(
+    `- ${alg}: ${fmt(o.own)} (guard ${formatNs(o.guardNs)}, verify ${formatNs(o.verifyNs)}, plumbing ${formatNs(o.plumbingNs)})${hit}${vs}`,
+  );
 }
-const edge = net('12 headers', 'HS256 12-header guard request with an L1 hit (stub origin)', 'HS256 12-header baseline guard request with an L1 hit (stub origin)');
-if (edge !== undefined) console.log(`- HS256, a request with 12 headers and an L1 hit: this − baseline ${fmt(edge)} (paired by round)`);
+const edge = net(
+  '12 headers',
+  'HS256 12-header guard request with an L1 hit (stub origin)',
+  'HS256 12-header baseline guard request with an L1 hit (stub origin)',
+);
+if (edge !== undefined)
+  console.log(`- HS256, a request with 12 headers and an L1 hit: this − baseline ${fmt(edge)} (paired by round)`);
 if (all) {
-  console.log('\n### Revocation cost per request (with − without, paired by round; targets: nothing revoked ≤ 1 µs, 10,000 entries ≤ 2 µs)\n');
+  console.log(
+    '\n### Revocation cost per request (with − without, paired by round; targets: nothing revoked ≤ 1 µs, 10,000 entries ≤ 2 µs)\n',
+  );
   for (const [name, d] of Object.entries(revocationCost)) console.log(`- ${name}: ${fmt(d)}`);
 }
 if (process.env.BENCH_SMOKE !== '1') {
   const file = all ? 'guard-overhead-workerd' : 'guard-overhead-workerd-own';
-  console.log(`results: ${writeResults(file, { env, load, ...(baselineSrc === undefined ? {} : { baselineSrc, baseline, ...(edge === undefined ? {} : { edgeRequestMinusBaseline: edge }) }), samples, overhead, revocationCost })}`);
+  console.log(
+    `results: ${writeResults(file, { env, load, ...(baselineSrc === undefined ? {} : { baselineSrc, baseline, ...(edge === undefined ? {} : { edgeRequestMinusBaseline: edge }) }), samples, overhead, revocationCost })}`,
+  );
 }

@@ -38,7 +38,16 @@ await bundleWorker(join(dir, 'main.ts'), join(dir, 'worker.js'), { minify: false
 const port = 9700 + Math.floor(Math.random() * 200);
 const mf = new Miniflare({
   inspectorPort: port,
-  workers: [{ name: 'w', modules: true, scriptPath: join(dir, 'worker.js'), modulesRoot: dir, modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }], compatibilityDate: '2026-04-01' }],
+  workers: [
+    {
+      name: 'w',
+      modules: true,
+      scriptPath: join(dir, 'worker.js'),
+      modulesRoot: dir,
+      modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
+      compatibilityDate: '2026-04-01',
+    },
+  ],
 });
 try {
   const run = async (n: number) => {
@@ -64,7 +73,8 @@ try {
   const self = new Map<string, number>();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const hits = new Map<number, number>();
-  for (let i = 0; i < profile.samples.length; i++) hits.set(profile.samples[i]!, (hits.get(profile.samples[i]!) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  for (let i = 0; i < profile.samples.length; i++)
+    hits.set(profile.samples[i]!, (hits.get(profile.samples[i]!) ?? 0) + (profile.timeDeltas[i] ?? 0));
   // inclusive: parent map
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -85,7 +95,9 @@ try {
     }
   }
   const per = (us: number) => ((us * 1000) / calls / 1000).toFixed(2);
-  console.log(`calls ${calls}, sampled ${(total / 1e6).toFixed(2)} s, ${per(total)} µs per call (all samples incl. idle)`);
+  console.log(
+    `calls ${calls}, sampled ${(total / 1e6).toFixed(2)} s, ${per(total)} µs per call (all samples incl. idle)`,
+  );
   console.log('\nself time, µs per call:');
   for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 45)) console.log(per(v).padStart(8), k);
   console.log('\ninclusive, µs per call:');

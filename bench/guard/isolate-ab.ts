@@ -24,8 +24,11 @@ import { baselineCore } from './isolate/build.ts';
 import { configGuardBundle } from '../lib/config-guard-entry.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const entries = (process.env.BENCH_AB ?? `tip=${join(root, 'src')}`).split(',').map((s) => s.split('=') as [string, string]);
-if (entries.length === 0 || entries.some(([n, s]) => !n || !s || n === 'noop' || n === 'jose')) throw new Error('BENCH_AB: name=src,… (names other than noop and jose)');
+const entries = (process.env.BENCH_AB ?? `tip=${join(root, 'src')}`)
+  .split(',')
+  .map((s) => s.split('=') as [string, string]);
+if (entries.length === 0 || entries.some(([n, s]) => !n || !s || n === 'noop' || n === 'jose'))
+  throw new Error('BENCH_AB: name=src,… (names other than noop and jose)');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 60);
 const algs = (process.env.BENCH_AB_ALGS ?? 'HS256,RS256').split(',') as BenchAlg[];
 if (algs.some((a) => !BENCH_ALGS.includes(a))) throw new Error(`BENCH_AB_ALGS: some of ${BENCH_ALGS.join(',')}`);
@@ -36,24 +39,46 @@ const sources: Record<string, string> = { noop: 'export default { fetch() { retu
 let wasmPath = '';
 const baseSrc = entries.find(([n]) => n === 'base')?.[1];
 const compiledEntry = process.env.BENCH_AB_ENTRY === 'compiled';
-if (compiledEntry && baseSrc !== undefined) throw new Error('BENCH_AB_ENTRY=compiled bundles every side with this checkout\'s core: name no entry `base`');
+if (compiledEntry && baseSrc !== undefined)
+  throw new Error("BENCH_AB_ENTRY=compiled bundles every side with this checkout's core: name no entry `base`");
 for (const [name, src] of entries) {
   const b = compiledEntry
     ? await configGuardBundle(join(root, 'build/bench-isolate-ab', name), guardConfig(keys), resolve(src))
-    : await bundleWorker(join(resolve(src), 'worker/index.ts'), join(root, 'build/bench-isolate-ab', name, 'worker.js'), { minify: true }, resolve(src), name === 'base' ? baselineCore(resolve(src)) : undefined);
+    : await bundleWorker(
+        join(resolve(src), 'worker/index.ts'),
+        join(root, 'build/bench-isolate-ab', name, 'worker.js'),
+        { minify: true },
+        resolve(src),
+        name === 'base' ? baselineCore(resolve(src)) : undefined,
+      );
   sources[name] = b.code;
   wasmPath = b.wasmImport!.replace(/^\.\//, '');
   console.log(`${name}: ${src}, ${(b.code.length / 1024).toFixed(1)} KiB minified`);
 }
 const host = join(root, 'build/bench-isolate-ab/host.js');
-await build({ entryPoints: [join(root, 'bench/guard/isolate/loader-host.ts')], outfile: host, bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning' });
+await build({
+  entryPoints: [join(root, 'bench/guard/isolate/loader-host.ts')],
+  outfile: host,
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  logLevel: 'warning',
+});
 const mf = new Miniflare({
-  handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => { out.resume(); err.resume(); },
+  handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => {
+    out.resume();
+    err.resume();
+  },
   modules: true,
   scriptPath: host,
   compatibilityDate: '2026-04-01',
   workerLoaders: { LOADER: {} },
-  bindings: { SOURCES: JSON.stringify({ ...sources, wasmPath }), GUARD_CONFIG: guardConfig(keys), HS_KEY: keys.hsKey, SHARED_WASM: '0' },
+  bindings: {
+    SOURCES: JSON.stringify({ ...sources, wasmPath }),
+    GUARD_CONFIG: guardConfig(keys),
+    HS_KEY: keys.hsKey,
+    SHARED_WASM: '0',
+  },
   // An entry named `base` runs on its checkout's own core (src/wasm/generated/core.wasm, when built there):
   // a change to the core's exports needs its own src/ and core on each side.
   dataBlobBindings: { CORE_WASM, ...(baseSrc === undefined ? {} : { BASE_CORE_WASM: baselineCore(resolve(baseSrc)) }) },
@@ -69,7 +94,9 @@ const tokens = Object.fromEntries(algs.map((a) => [a, mint(keys, a, rounds + 1)]
 const call = async (kind: string, id: string, token: string): Promise<{ ms: number; cpu: number }> => {
   const c0 = workerdPid === undefined ? 0 : cpuNs();
   const t0 = performance.now();
-  const res = await mf.dispatchFetch('http://host.bench.invalid/api/orders', { headers: { authorization: `Bearer ${token}`, 'x-bench-kind': kind, 'x-bench-isolate': id } });
+  const res = await mf.dispatchFetch('http://host.bench.invalid/api/orders', {
+    headers: { authorization: `Bearer ${token}`, 'x-bench-kind': kind, 'x-bench-isolate': id },
+  });
   const body = await res.text();
   const ms = performance.now() - t0;
   const cpu = workerdPid === undefined ? NaN : (cpuNs() - c0) / 1e6;
@@ -104,12 +131,29 @@ await mf.dispose();
 
 const f = (l: Latency): string => `${l.p50.toFixed(1)} [${l.p25.toFixed(1)}–${l.p75.toFixed(1)}]`;
 const base = entries[0]![0];
-console.log(`\n### Fresh isolate, first request (${compiledEntry ? 'compiled entries' : 'default entries'}): ${rounds} rounds; load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} at the start, ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end (${cpus().length} CPUs)\n`);
+console.log(
+  `\n### Fresh isolate, first request (${compiledEntry ? 'compiled entries' : 'default entries'}): ${rounds} rounds; load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} at the start, ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} at the end (${cpus().length} CPUs)\n`,
+);
 console.log('p50 [p25–p75] ms; deltas: median [p25–p75] of per-round differences against ' + base + '.\n');
-console.log(`| alg | reading | ${kinds.join(' | ')} | ${kinds.slice(2).map((k) => `${k} − ${base}`).join(' | ')} |`);
-console.log(`|---|---|${kinds.map(() => '---:').join('|')}|${kinds.slice(2).map(() => '---:').join('|')}|`);
+console.log(
+  `| alg | reading | ${kinds.join(' | ')} | ${kinds
+    .slice(2)
+    .map((k) => `${k} − ${base}`)
+    .join(' | ')} |`,
+);
+console.log(
+  `|---|---|${kinds.map(() => '---:').join('|')}|${kinds
+    .slice(2)
+    .map(() => '---:')
+    .join('|')}|`,
+);
 for (const a of algs) {
-  for (const [reading, r] of [['wall', wall], ['workerd CPU', cpu]] as const) {
+  for (const [reading, r] of [
+    ['wall', wall],
+    ['workerd CPU', cpu],
+  ] as const) {
     if (reading === 'workerd CPU' && workerdPid === undefined) continue;
     const row = kinds.map((k) => f(latency(r[a]![k]!)));
     const deltas = kinds.slice(2).map((k) => f(paired(r[a]![k]!, r[a]![base]!)));

@@ -37,7 +37,10 @@ const seq = zipfSequence(POPULATION, REQUESTS, ZIPF_S, 7);
 const tokens = Array.from({ length: POPULATION }, (_, i) => `token-${i}`);
 
 function replay(p: Policy) {
-  const isolates = Array.from({ length: ISOLATES }, () => ({ l1: new VerifyCache<true>(L1_MAX, TTL_S), admission: new WriteAdmission({ mode: p.mode, perMinute: p.perMinute, capacity: L1_MAX }) }));
+  const isolates = Array.from({ length: ISOLATES }, () => ({
+    l1: new VerifyCache<true>(L1_MAX, TTL_S),
+    admission: new WriteAdmission({ mode: p.mode, perMinute: p.perMinute, capacity: L1_MAX }),
+  }));
   const kv = new Map<string, number>(); // token -> expires at, ms
   const pick = mulberry32(11);
   const n = { writes: 0, reads: 0, l2Hits: 0, verifies: 0, heldBack: 0, overBudget: 0, l1Hits: 0 };
@@ -84,8 +87,13 @@ console.log(
     '',
     '| policy | KV writes | writes saved | KV reads | L2 hits | full verifies | held back (first sighting) | over budget |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.policy} | ${r.writes.toLocaleString('en-US')} | ${(100 * (1 - r.writes / base)).toFixed(0)}% | ${r.reads.toLocaleString('en-US')} | ${r.l2Hits.toLocaleString('en-US')} | ${r.verifies.toLocaleString('en-US')} | ${r.heldBack.toLocaleString('en-US')} | ${r.overBudget.toLocaleString('en-US')} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.policy} | ${r.writes.toLocaleString('en-US')} | ${(100 * (1 - r.writes / base)).toFixed(0)}% | ${r.reads.toLocaleString('en-US')} | ${r.l2Hits.toLocaleString('en-US')} | ${r.verifies.toLocaleString('en-US')} | ${r.heldBack.toLocaleString('en-US')} | ${r.overBudget.toLocaleString('en-US')} |`,
+    ),
     '',
   ].join('\n'),
 );
-console.log(`wrote ${writeResults('l2-writes', { env, population: POPULATION, requests: REQUESTS, isolates: ISOLATES, rate: RATE, l1Max: L1_MAX, ttlSeconds: TTL_S, zipfS: ZIPF_S, rows })}`);
+console.log(
+  `wrote ${writeResults('l2-writes', { env, population: POPULATION, requests: REQUESTS, isolates: ISOLATES, rate: RATE, l1Max: L1_MAX, ttlSeconds: TTL_S, zipfS: ZIPF_S, rows })}`,
+);

@@ -68,12 +68,34 @@ const bad = Array.from({ length: 2000 }, (_, i) => badMakers[i % badMakers.lengt
 
 async function startGuard(port: number): Promise<ChildProcess> {
   // Under this Node (22): wrangler refuses older ones, and a bare `wrangler` would take PATH's node.
-  const child = spawn(process.execPath, [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--env', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'], {
-    cwd: root,
-    env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_HIDE_BANNER: 'true', CI: 'true' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-    detached: true, // its own process group, so workerd goes with it
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'node_modules/wrangler/bin/wrangler.js'),
+      'dev',
+      '--env',
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--log-level',
+      'error',
+    ],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+        WRANGLER_SEND_METRICS: 'false',
+        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+        WRANGLER_HIDE_BANNER: 'true',
+        CI: 'true',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+      detached: true, // its own process group, so workerd goes with it
+    },
+  );
   const until = Date.now() + 120_000;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
@@ -113,7 +135,14 @@ interface Run {
   wrong: number;
 }
 
-async function run(name: string, port: number, badShare: number, path = '/api/orders', amount = AMOUNT, check = true): Promise<Run> {
+async function run(
+  name: string,
+  port: number,
+  badShare: number,
+  path = '/api/orders',
+  amount = AMOUNT,
+  check = true,
+): Promise<Run> {
   let sent = 0;
   let wrong = 0;
   const instance = autocannon({
@@ -132,7 +161,10 @@ async function run(name: string, port: number, badShare: number, path = '/api/or
           const token = path === '/health' ? undefined : isBad ? bad[i % bad.length] : valid[i % valid.length];
           // A connection has one request in flight: its response reads this back.
           context.expect = !check ? undefined : isBad ? 401 : 200;
-          return { ...req, headers: { ...(req.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) } };
+          return {
+            ...req,
+            headers: { ...(req.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          };
         },
         onResponse: (status: number, _body: string, context: { expect?: number }) => {
           if (context.expect !== undefined && context.expect !== status) wrong++;
@@ -169,8 +201,12 @@ async function run(name: string, port: number, badShare: number, path = '/api/or
 }
 
 const env = environment(['autocannon']);
-env.wrangler = (JSON.parse(readFileSync(join(root, 'node_modules/wrangler/package.json'), 'utf8')) as { version: string }).version;
-env.workerdUnderWrangler = (JSON.parse(readFileSync(join(root, 'node_modules/workerd/package.json'), 'utf8')) as { version: string }).version;
+env.wrangler = (
+  JSON.parse(readFileSync(join(root, 'node_modules/wrangler/package.json'), 'utf8')) as { version: string }
+).version;
+env.workerdUnderWrangler = (
+  JSON.parse(readFileSync(join(root, 'node_modules/workerd/package.json'), 'utf8')) as { version: string }
+).version;
 env.miniflare = packageVersion('miniflare');
 env.workerd = packageVersion('workerd');
 env.jose = packageVersion('jose');
@@ -179,7 +215,11 @@ const port = await freePort();
 process.stderr.write(`[load] starting wrangler dev --env dev on 127.0.0.1:${port}…\n`);
 const child = await startGuard(port);
 // Interrupted (Ctrl-C, a CI timeout): take wrangler and its workerd down too.
-for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { stopGuard(child); process.exit(130); });
+for (const sig of ['SIGINT', 'SIGTERM'] as const)
+  process.on(sig, () => {
+    stopGuard(child);
+    process.exit(130);
+  });
 const runs: Run[] = [];
 try {
   process.stderr.write('[load] warm-up (public path and valid tokens)…\n');
@@ -218,14 +258,28 @@ for (const kind of ['noop', 'guard', 'jose'] as const) {
     compatibilityDate: '2026-04-01',
     bindings: { GUARD_CONFIG: JSON.stringify(direct) },
     kvNamespaces: ['VERIFY_CACHE', 'JWKS_CACHE'],
-    handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => { out.resume(); err.resume(); },
+    handleRuntimeStdio: (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => {
+      out.resume();
+      err.resume();
+    },
   });
   const url = await mf.ready;
   const port2 = Number(url.port);
   try {
     await run('warm-up', port2, 0, '/api/orders', WARMUP);
     const cases: [string, number, string | undefined][] =
-      kind === 'noop' ? [['no-op Worker: the floor', 0, undefined]] : kind === 'guard' ? [['guard: public path', 0, '/health'], ['guard: 0% bad tokens', 0, undefined], ['guard: 50% bad tokens', 0.5, undefined]] : [['jose guard: 0% bad tokens', 0, undefined], ['jose guard: 50% bad tokens', 0.5, undefined]];
+      kind === 'noop'
+        ? [['no-op Worker: the floor', 0, undefined]]
+        : kind === 'guard'
+          ? [
+              ['guard: public path', 0, '/health'],
+              ['guard: 0% bad tokens', 0, undefined],
+              ['guard: 50% bad tokens', 0.5, undefined],
+            ]
+          : [
+              ['jose guard: 0% bad tokens', 0, undefined],
+              ['jose guard: 50% bad tokens', 0.5, undefined],
+            ];
     for (const [name, share, path] of cases) {
       process.stderr.write(`[load] workerd direct, ${name}…\n`);
       // The no-op answers 200 to anything: only the guards are checked for the right status.
@@ -245,7 +299,11 @@ const directLines = [
   '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|',
   ...directRuns.map(
     (r) =>
-      `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${(r.throughput / floor).toFixed(2)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${Object.entries(r.status).map(([k, v]) => `${k}: ${v}`).join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`,
+      `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${(r.throughput / floor).toFixed(2)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${Object.entries(
+        r.status,
+      )
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`,
   ),
 ];
 
@@ -256,11 +314,17 @@ const lines = [
   '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|',
   ...runs.map(
     (r) =>
-      `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${Object.entries(r.status).map(([k, v]) => `${k}: ${v}`).join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`,
+      `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${Object.entries(
+        r.status,
+      )
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`,
   ),
 ];
 console.log('\n' + lines.join('\n') + '\n\n' + directLines.join('\n') + '\n');
-console.log(`wrote ${writeResults('load', { env, connections: CONNECTIONS, amount: AMOUNT, directAmount: DIRECT_AMOUNT, validPool: VALID_POOL, runs, directRuns })}`);
+console.log(
+  `wrote ${writeResults('load', { env, connections: CONNECTIONS, amount: AMOUNT, directAmount: DIRECT_AMOUNT, validPool: VALID_POOL, runs, directRuns })}`,
+);
 const failed = [...runs, ...directRuns].some((r) => r.wrong > 0 || r.errors > 0);
 if (failed) {
   console.error('load bench: some responses had the wrong status or failed (see the table)');

@@ -32,16 +32,40 @@ if (baselineSrc !== undefined) {
   const wrapper = join(root, 'build/bench-own-cost/baseline-entry.ts');
   mkdirSync(join(wrapper, '..'), { recursive: true });
   const start = join(base, existsSync(join(base, 'worker/start.ts')) ? 'worker/start.ts' : 'worker/guard.ts');
-  writeFileSync(wrapper, `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(start)};\nexport default () => setup(startGuard);\n`);
+  writeFileSync(
+    wrapper,
+    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(start)};\nexport default () => setup(startGuard);\n`,
+  );
   entry = wrapper;
 }
 await build({
-  entryPoints: [entry], outfile: out, bundle: true, format: 'esm', platform: 'node', logLevel: 'warning',
-  alias: { '#core-loader': join(src, 'wasm/load-bytes.ts'), '#crypto-backend': join(src, 'backend/webcrypto.ts'), '#platform': join(src, 'platform/web.ts') },
+  entryPoints: [entry],
+  outfile: out,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  logLevel: 'warning',
+  alias: {
+    '#core-loader': join(src, 'wasm/load-bytes.ts'),
+    '#crypto-backend': join(src, 'backend/webcrypto.ts'),
+    '#platform': join(src, 'platform/web.ts'),
+  },
 });
 const setup = ((await import(pathToFileURL(out).href)) as { default: () => Promise<WorkerCase[]> }).default;
-const PARTS = ['guard.authenticate', 'guard.verify (L1 off)', 'guard.verify (L1 hit)', 'verifier.verify through', 'library verify', 'guard request with an L1 hit', 'plumbing'];
-const cases = (await setup()).filter((c) => (PARTS.some((p) => c.name.includes(p)) && !c.name.startsWith('revocation ')) || c.name === 'part new Request(url, { headers })');
+const PARTS = [
+  'guard.authenticate',
+  'guard.verify (L1 off)',
+  'guard.verify (L1 hit)',
+  'verifier.verify through',
+  'library verify',
+  'guard request with an L1 hit',
+  'plumbing',
+];
+const cases = (await setup()).filter(
+  (c) =>
+    (PARTS.some((p) => c.name.includes(p)) && !c.name.startsWith('revocation ')) ||
+    c.name === 'part new Request(url, { headers })',
+);
 const rounds = Number(process.env.BENCH_ROUNDS) || 15;
 const batch = Number(process.env.BENCH_BATCH) || 400;
 const samples = new Map<string, number[]>(cases.map((c) => [c.name, []]));
@@ -63,11 +87,18 @@ for (let r = 0; r < rounds; r++) {
   for (const c of order) samples.get(c.name)!.push(await run(c));
 }
 const load1 = loadavg();
-console.log(`Node ${process.version}; ${rounds} rounds × ${batch} calls; load average ${load0.map((x) => x.toFixed(1)).join(' ')} → ${load1.map((x) => x.toFixed(1)).join(' ')} (${cpus().length} CPUs)\n`);
+console.log(
+  `Node ${process.version}; ${rounds} rounds × ${batch} calls; load average ${load0.map((x) => x.toFixed(1)).join(' ')} → ${load1.map((x) => x.toFixed(1)).join(' ')} (${cpus().length} CPUs)\n`,
+);
 const req = latency(samples.get('part new Request(url, { headers })')!);
-console.log(`new Request(url, { headers }) alone (every authenticate sample builds one): ${withSpread(req, 2)} CPU µs\n`);
-const d = (x: number[], ...ys: number[][]) => withSpread(latency(x.map((q, i) => ys.reduce((acc, y) => acc - y[i]!, q))), 2);
-console.log('| alg | guard.authenticate, CPU µs | guard.verify (tiers, L1 off) | guard verifier.verify | library verify | authenticate − tiers (stages) | tiers − verifier.verify (open+verifyOpened) | own = authenticate − verifier.verify | stages with an L1 hit: authenticate − verify − new Request, both L1 hit | request with an L1 hit: handle − verify − plumbing |');
+console.log(
+  `new Request(url, { headers }) alone (every authenticate sample builds one): ${withSpread(req, 2)} CPU µs\n`,
+);
+const d = (x: number[], ...ys: number[][]) =>
+  withSpread(latency(x.map((q, i) => ys.reduce((acc, y) => acc - y[i]!, q))), 2);
+console.log(
+  '| alg | guard.authenticate, CPU µs | guard.verify (tiers, L1 off) | guard verifier.verify | library verify | authenticate − tiers (stages) | tiers − verifier.verify (open+verifyOpened) | own = authenticate − verifier.verify | stages with an L1 hit: authenticate − verify − new Request, both L1 hit | request with an L1 hit: handle − verify − plumbing |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 const named = (n: string) => {
   const x = samples.get(n);
@@ -84,11 +115,17 @@ for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
   const v = named(`step ${alg} verifier.verify through the guard's own verifier`);
   const l = named(`${alg} library verify`);
   const t = named(`step ${alg} guard.verify (L1 off)`);
-  console.log(`| ${alg} | ${withSpread(latency(a), 2)} | ${withSpread(latency(t), 2)} | ${withSpread(latency(v), 2)} | ${withSpread(latency(l), 2)} | ${d(a, t)} | ${d(t, v)} | ${d(a, v)} | ${d(hitA, hitV, R)} | ${d(hitH, hitV, plumbing)} |`);
+  console.log(
+    `| ${alg} | ${withSpread(latency(a), 2)} | ${withSpread(latency(t), 2)} | ${withSpread(latency(v), 2)} | ${withSpread(latency(l), 2)} | ${d(a, t)} | ${d(t, v)} | ${d(a, v)} | ${d(hitA, hitV, R)} | ${d(hitH, hitV, plumbing)} |`,
+  );
 }
 if (baselineSrc !== undefined) {
-  console.log(`\nSame rounds, this src against the baseline ${baselineSrc} (CPU µs, median [p25–p75] of per-round values; L1 hits):\n`);
-  console.log('| alg | stages: this | stages: baseline | stages: this − baseline | request: this | request: baseline | request: this − baseline |');
+  console.log(
+    `\nSame rounds, this src against the baseline ${baselineSrc} (CPU µs, median [p25–p75] of per-round values; L1 hits):\n`,
+  );
+  console.log(
+    '| alg | stages: this | stages: baseline | stages: this − baseline | request: this | request: baseline | request: this − baseline |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
     const hitA = named(`step ${alg} guard.authenticate (L1 hit)`);
@@ -102,7 +139,9 @@ if (baselineSrc !== undefined) {
     const stagesBase = bA.map((x, i) => x - bV[i]! - R[i]!);
     const reqThis = hitH.map((x, i) => x - hitV[i]! - plumbing[i]!);
     const reqBase = bH.map((x, i) => x - bV[i]! - plumbing[i]!);
-    console.log(`| ${alg} | ${withSpread(latency(stagesThis), 2)} | ${withSpread(latency(stagesBase), 2)} | ${d(stagesThis, stagesBase)} | ${withSpread(latency(reqThis), 2)} | ${withSpread(latency(reqBase), 2)} | ${d(reqThis, reqBase)} |`);
+    console.log(
+      `| ${alg} | ${withSpread(latency(stagesThis), 2)} | ${withSpread(latency(stagesBase), 2)} | ${d(stagesThis, stagesBase)} | ${withSpread(latency(reqThis), 2)} | ${withSpread(latency(reqBase), 2)} | ${d(reqThis, reqBase)} |`,
+    );
   }
 }
 if (baselineSrc !== undefined) {
@@ -116,13 +155,25 @@ if (baselineSrc !== undefined) {
     return (d.user + d.system) / 100;
   };
   const fnOf = (n: string) => cases.find((c) => c.name === n)!.fn;
-  console.log(`\nPaired, ${pairs} pairs of 100-call batches (CPU µs per call, median [p25–p75]; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}):\n`);
+  console.log(
+    `\nPaired, ${pairs} pairs of 100-call batches (CPU µs per call, median [p25–p75]; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}):\n`,
+  );
   console.log('| alg | what | this | baseline | this − baseline |');
   console.log('|---|---|---:|---:|---:|');
   for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
     for (const [what, a, b] of [
-      ['authenticate, L1 hit (with new Request)', `step ${alg} guard.authenticate (L1 hit)`, `step ${alg} baseline guard.authenticate (L1 hit)`],
-      ['request, L1 hit (with plumbing)', `${alg} guard request with an L1 hit (stub origin)`, `${alg} baseline guard request with an L1 hit (stub origin)`],
+      [
+        'authenticate, L1 hit (with new Request)',
+        `step ${alg} guard.authenticate (L1 hit)`,
+        `step ${alg} baseline guard.authenticate (L1 hit)`,
+      ],
+      [
+        'request, L1 hit (with plumbing)',
+        `${alg} guard request with an L1 hit (stub origin)`,
+        `${alg} baseline guard request with an L1 hit (stub origin)`,
+      ],
     ] as const) {
       const [fa, fb] = [fnOf(a), fnOf(b)];
       const xa: number[] = [];
@@ -136,7 +187,9 @@ if (baselineSrc !== undefined) {
           xa.push(await small(fa));
         }
       }
-      console.log(`| ${alg} | ${what} | ${withSpread(latency(xa), 2)} | ${withSpread(latency(xb), 2)} | ${d(xa, xb)} |`);
+      console.log(
+        `| ${alg} | ${what} | ${withSpread(latency(xa), 2)} | ${withSpread(latency(xb), 2)} | ${d(xa, xb)} |`,
+      );
     }
   }
 }

@@ -20,9 +20,23 @@ const base = { issuers: [{ issuer: ISS, algorithms: ['HS256'], secretBinding: 'K
 const env = { K: Buffer.from(secret).toString('base64url') };
 const ctx = { waitUntil() {} };
 const g = await startGuard(env, { log: () => {} }, { ...base, resource: { id: ID } }, defaultStages);
-const g0 = await startGuard(env, { log: () => {} }, { ...base, issuers: [{ ...base.issuers[0], audience: ID }] }, defaultStages);
+const g0 = await startGuard(
+  env,
+  { log: () => {} },
+  { ...base, issuers: [{ ...base.issuers[0], audience: ID }] },
+  defaultStages,
+);
 const now = Math.floor(Date.now() / 1000);
-const claims = { iss: ISS, aud: ID, sub: 'a', scope: 'read', acr: 'mfa', auth_time: now - 10, iat: now, exp: now + 3600 };
+const claims = {
+  iss: ISS,
+  aud: ID,
+  sub: 'a',
+  scope: 'read',
+  acr: 'mfa',
+  auth_time: now - 10,
+  iat: now,
+  exp: now + 3600,
+};
 const auth = { authorization: `Bearer ${await createSigner({ key: secret, alg: 'HS256' }).sign(claims)}` };
 const req = (p, h = {}) => new Request(`https://mcp.example.com${p}`, { headers: h });
 // Both paths pass once, so every measured authenticate is an L1 hit.
@@ -51,5 +65,7 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 const at = (a, x) => [...a].sort((m, n) => m - n)[Math.floor(x * (a.length - 1))];
 for (const [k, a] of Object.entries(out)) {
-  console.log(`${k.padEnd(26)} ${at(a, 0.5).toFixed(2)} µs  (p25 ${at(a, 0.25).toFixed(2)}, p75 ${at(a, 0.75).toFixed(2)})`);
+  console.log(
+    `${k.padEnd(26)} ${at(a, 0.5).toFixed(2)} µs  (p25 ${at(a, 0.25).toFixed(2)}, p75 ${at(a, 0.75).toFixed(2)})`,
+  );
 }

@@ -27,7 +27,12 @@ const RULES = [
   { pathPrefix: '/mcp/step', scopes: ['mcp:tools'], acr: ['urn:bench:mfa'], maxAge: 600 },
   { pathPrefix: '/mcp', scopes: ['mcp:tools'] },
 ];
-const CALL = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
+const CALL = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 2,
+  method: 'tools/call',
+  params: { name: 'echo', arguments: { text: 'hi' } },
+});
 
 export default async function setup(): Promise<WorkerCase[]> {
   const ctx = { waitUntil() {} };
@@ -48,25 +53,48 @@ export default async function setup(): Promise<WorkerCase[]> {
   const plain = await startGuard({ ...env, GUARD_CONFIG: plainConfig } as never, deps, undefined, defaultStages);
   const base = 'https://mcp.bench.invalid';
   const auth = { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream' };
-  const get = (g: typeof guard, path: string, headers: Record<string, string> = {}) => g.handle(new Request(base + path, { headers }), ctx);
-  const post = () => new Request(`${base}/mcp`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: CALL });
+  const get = (g: typeof guard, path: string, headers: Record<string, string> = {}) =>
+    g.handle(new Request(base + path, { headers }), ctx);
+  const post = () =>
+    new Request(`${base}/mcp`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: CALL,
+    });
   // Every case is checked once (and the L1 filled) before it is timed.
   const expect = async (res: Response | Promise<Response>, status: number, what: string) => {
     const r = await res;
     if (r.status !== status) throw new Error(`${what}: ${r.status}, expected ${status}`);
   };
   await expect(get(guard, '/.well-known/oauth-protected-resource/mcp'), 200, 'metadata');
-  for (const path of ['/mcp/step', '/mcp']) if (!(await guard.authenticate(new Request(base + path, { headers: auth }), ctx)).ok) throw new Error(path);
+  for (const path of ['/mcp/step', '/mcp'])
+    if (!(await guard.authenticate(new Request(base + path, { headers: auth }), ctx)).ok) throw new Error(path);
   await expect(guard.handle(post(), ctx), 200, 'tools/call');
   await expect(get(guard, '/mcp'), 401, '401 with resource');
   await expect(get(plain, '/mcp'), 401, '401 without resource');
   const opaque = await opaqueCases(env.HS_KEY, token, claims);
   const drained = async (res: Promise<Response>) => void (await (await res).arrayBuffer());
   return [
-    { name: 'metadata GET through guard.handle', fn: () => drained(get(guard, '/.well-known/oauth-protected-resource/mcp')), async: true },
-    { name: 'authenticate (L1 hit), rule with acr + maxAge', fn: () => guard.authenticate(new Request(`${base}/mcp/step`, { headers: auth }), ctx), async: true },
-    { name: 'authenticate (L1 hit), rule with scopes only', fn: () => guard.authenticate(new Request(`${base}/mcp`, { headers: auth }), ctx), async: true },
-    { name: 'MCP tools/call POST through guard.handle (L1 hit, stub origin)', fn: () => drained(guard.handle(post(), ctx)), async: true },
+    {
+      name: 'metadata GET through guard.handle',
+      fn: () => drained(get(guard, '/.well-known/oauth-protected-resource/mcp')),
+      async: true,
+    },
+    {
+      name: 'authenticate (L1 hit), rule with acr + maxAge',
+      fn: () => guard.authenticate(new Request(`${base}/mcp/step`, { headers: auth }), ctx),
+      async: true,
+    },
+    {
+      name: 'authenticate (L1 hit), rule with scopes only',
+      fn: () => guard.authenticate(new Request(`${base}/mcp`, { headers: auth }), ctx),
+      async: true,
+    },
+    {
+      name: 'MCP tools/call POST through guard.handle (L1 hit, stub origin)',
+      fn: () => drained(guard.handle(post(), ctx)),
+      async: true,
+    },
     { name: '401 through guard.handle, resource set', fn: () => drained(get(guard, '/mcp')), async: true },
     { name: '401 through guard.handle, no resource', fn: () => drained(get(plain, '/mcp')), async: true },
     { name: 'part checkStepUp alone', fn: () => checkStepUp(claims, { acr: ['urn:bench:mfa'], maxAge: 600 }, now, 0) },
@@ -92,11 +120,7 @@ const OPAQUE = 'opaque-bench-2YotnFZFEjr1zCsicMWpAA';
  * The stub endpoint answers `active: true` once (setup fills the L1; cacheMs and the answer's exp are an hour,
  * verifyTtl a day); asked again it fails, so a timed request that missed the L1 would throw, not pass.
  */
-async function opaqueCases(
-  hsKey: string,
-  token: string,
-  claims: Record<string, unknown>,
-): Promise<WorkerCase[]> {
+async function opaqueCases(hsKey: string, token: string, claims: Record<string, unknown>): Promise<WorkerCase[]> {
   let asked = 0;
   const exp = Math.floor(Date.now() / 1000) + 3600;
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -130,7 +154,11 @@ async function opaqueCases(
   const cases = [
     { name: 'authenticate, opaque token (introspection L1 hit)', fn: hit(OPAQUE, 'opaque token'), async: true },
     { name: 'authenticate, HS256 JWT (L1 hit), same guard', fn: hit(token, 'JWT'), async: true },
-    { name: 'guard.fetch, opaque token (introspection L1 hit, stub origin)', fn: forwarded(OPAQUE, 'opaque'), async: true },
+    {
+      name: 'guard.fetch, opaque token (introspection L1 hit, stub origin)',
+      fn: forwarded(OPAQUE, 'opaque'),
+      async: true,
+    },
     { name: 'guard.fetch, HS256 JWT (L1 hit, stub origin), same guard', fn: forwarded(token, 'JWT'), async: true },
     // What authenticate does to hand back a header an opaque token has none of: a parse that throws, caught.
     { name: 'part header parse of the opaque token (throws, caught)', fn: () => headerAttempt(OPAQUE) },

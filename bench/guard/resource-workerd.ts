@@ -20,7 +20,9 @@ const { samples, perRound, workerdVersion, clock } = await benchInWorkerd(entry,
   ...(Number.isInteger(roundsEnv) && roundsEnv > 0 ? { rounds: roundsEnv } : {}),
   clock: process.env.BENCH_CLOCK === 'wall' ? 'wall' : 'cpu',
 });
-const load = `load average ${load0.map((x) => x.toFixed(1)).join(' ')} → ${loadavg().map((x) => x.toFixed(1)).join(' ')} (${cpus().length} CPUs)`;
+const load = `load average ${load0.map((x) => x.toFixed(1)).join(' ')} → ${loadavg()
+  .map((x) => x.toFixed(1))
+  .join(' ')} (${cpus().length} CPUs)`;
 env.workerd = workerdVersion;
 printEnvironment(env);
 console.log(`timed: ${clock === 'cpu' ? 'workerd process CPU (schedstat, all threads)' : 'Node wall clock'}; ${load}`);
@@ -35,7 +37,10 @@ function paired(a: string, b: string): string {
 }
 const stepUp = paired('authenticate (L1 hit), rule with acr + maxAge', 'authenticate (L1 hit), rule with scopes only');
 const challenge = paired('401 through guard.handle, resource set', '401 through guard.handle, no resource');
-const introspected = paired('authenticate, opaque token (introspection L1 hit)', 'authenticate, HS256 JWT (L1 hit), same guard');
+const introspected = paired(
+  'authenticate, opaque token (introspection L1 hit)',
+  'authenticate, HS256 JWT (L1 hit), same guard',
+);
 const introspectedFetch = paired(
   'guard.fetch, opaque token (introspection L1 hit, stub origin)',
   'guard.fetch, HS256 JWT (L1 hit, stub origin), same guard',
@@ -45,12 +50,20 @@ console.log(`\n### Per request (${clock}; ${load})\n`);
 console.log(`- the metadata answer: ${median('metadata GET through guard.handle')}`);
 console.log(`- the step-up check (acr + maxAge rule − scopes-only rule, L1 hits, paired by round): ${stepUp}`);
 console.log(`  (checkStepUp alone: ${median('part checkStepUp alone')})`);
-console.log(`- an MCP tools/call POST with an L1 hit, stub origin: ${median('MCP tools/call POST through guard.handle (L1 hit, stub origin)')}`);
+console.log(
+  `- an MCP tools/call POST with an L1 hit, stub origin: ${median('MCP tools/call POST through guard.handle (L1 hit, stub origin)')}`,
+);
 console.log(`- resource_metadata on a 401 (with − without resource, paired by round): ${challenge}`);
-console.log(`- an opaque token's introspection L1 hit: ${median('authenticate, opaque token (introspection L1 hit)')}; minus the same guard's HS256 JWT L1 hit (paired by round): ${introspected}`);
+console.log(
+  `- an opaque token's introspection L1 hit: ${median('authenticate, opaque token (introspection L1 hit)')}; minus the same guard's HS256 JWT L1 hit (paired by round): ${introspected}`,
+);
 console.log(`  the same through guard.fetch (stub origin), paired: ${introspectedFetch}`);
-console.log(`  (a header parse of the opaque token, thrown and caught: ${median('part header parse of the opaque token (throws, caught)')};`);
+console.log(
+  `  (a header parse of the opaque token, thrown and caught: ${median('part header parse of the opaque token (throws, caught)')};`,
+);
 console.log(`   of the JWT: ${median('part header parse of the JWT')})`);
 if (process.env.BENCH_SMOKE !== '1') {
-  console.log(`results: ${writeResults('resource-workerd', { env, load, samples, stepUp, challenge, introspected, introspectedFetch })}`);
+  console.log(
+    `results: ${writeResults('resource-workerd', { env, load, samples, stepUp, challenge, introspected, introspectedFetch })}`,
+  );
 }

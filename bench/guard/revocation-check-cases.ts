@@ -18,18 +18,53 @@ export const ENTRIES = 10_000;
 
 export async function cases(): Promise<{ name: string; fn: () => unknown }[]> {
   const nowS = Math.floor(Date.now() / 1000);
-  const payload = { iss: ISS, aud: 'api', sub: 'user-1', scope: 'read write', jti: 'bench-token-1', iat: nowS, exp: nowS + 3600 };
-  const identity: Identity = { ok: true, anonymous: false, payload, header: () => ({ alg: 'HS256' }), issuer: ISS, timing: 'edgejwt;desc="l1";dur=0.000' };
-  const observe = new Observer({ counters: new Counters(() => undefined, 1), rejections: new RejectionLog(() => undefined, () => 1), analytics: undefined }, new IssuerIndex([]));
+  const payload = {
+    iss: ISS,
+    aud: 'api',
+    sub: 'user-1',
+    scope: 'read write',
+    jti: 'bench-token-1',
+    iat: nowS,
+    exp: nowS + 3600,
+  };
+  const identity: Identity = {
+    ok: true,
+    anonymous: false,
+    payload,
+    header: () => ({ alg: 'HS256' }),
+    issuer: ISS,
+    timing: 'edgejwt;desc="l1";dur=0.000',
+  };
+  const observe = new Observer(
+    {
+      counters: new Counters(() => undefined, 1),
+      rejections: new RejectionLog(
+        () => undefined,
+        () => 1,
+      ),
+      analytics: undefined,
+    },
+    new IssuerIndex([]),
+  );
   const request = new Request('https://api.bench.invalid/api/orders');
   const cx = new RequestContext(request, requestTarget(request.url), { waitUntil: () => undefined });
   // A current copy (what all but one request per refreshMs per isolate see); the refresh itself is
   // a Durable Object round trip, measured by bench/guard/do-round-trips.ts.
-  const empty = new RevocationView(isolateRevocationStore(), { required: true, refreshMs: 600_000, maxStaleMs: 600_000 });
+  const empty = new RevocationView(isolateRevocationStore(), {
+    required: true,
+    refreshMs: 600_000,
+    maxStaleMs: 600_000,
+  });
   const store = isolateRevocationStore();
-  for (let i = 0; i < ENTRIES; i++) await store.revoke(i % 2 === 0 ? { jti: `revoked-${i}`, exp: nowS + 86_400 } : { iss: ISS, sub: `user-revoked-${i}`, issuedBefore: nowS, exp: nowS + 86_400 });
+  for (let i = 0; i < ENTRIES; i++)
+    await store.revoke(
+      i % 2 === 0
+        ? { jti: `revoked-${i}`, exp: nowS + 86_400 }
+        : { iss: ISS, sub: `user-revoked-${i}`, issuedBefore: nowS, exp: nowS + 86_400 },
+    );
   const full = new RevocationView(store, { required: true, refreshMs: 600_000, maxStaleMs: 600_000 });
-  for (const v of [empty, full]) if ((await v.check(payload)) !== 'ok') throw new Error('the bench token is not meant to be revoked');
+  for (const v of [empty, full])
+    if ((await v.check(payload)) !== 'ok') throw new Error('the bench token is not meant to be revoked');
   const none: AfterVerifyStage[] = [];
   const withEmpty = [revocationStage(empty, 'edgejwt')];
   const withFull = [revocationStage(full, 'edgejwt')];
@@ -48,6 +83,9 @@ export async function cases(): Promise<{ name: string; fn: () => unknown }[]> {
   return [
     { name: 'after-verify chain, no revocation stage', fn: () => run(none) },
     { name: 'after-verify chain, revocation stage, nothing revoked', fn: () => run(withEmpty) },
-    { name: `after-verify chain, revocation stage, ${ENTRIES.toLocaleString('en-US')} entries`, fn: () => run(withFull) },
+    {
+      name: `after-verify chain, revocation stage, ${ENTRIES.toLocaleString('en-US')} entries`,
+      fn: () => run(withFull),
+    },
   ];
 }

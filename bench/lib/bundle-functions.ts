@@ -43,7 +43,12 @@ function classOf(s: ts.Statement): ts.ClassLikeDeclaration | undefined {
  * Rows for `entry` bundled as a Worker: each top-level function, variable and class member,
  * its bytes scaled so that each file's rows sum to `files[file]` (exact minified bytes).
  */
-export async function functionBytes(entry: string, outDir: string, files: Record<string, number>, src?: string): Promise<FunctionBytes[]> {
+export async function functionBytes(
+  entry: string,
+  outDir: string,
+  files: Record<string, number>,
+  src?: string,
+): Promise<FunctionBytes[]> {
   const plain = await bundleWorker(entry, join(outDir, 'worker.plain.js'), { minify: false }, src);
   const chunks = plain.code.split(/^\/\/ (\S+)\n/m);
   const rows: FunctionBytes[] = [];
@@ -67,13 +72,18 @@ export async function functionBytes(entry: string, outDir: string, files: Record
         const text = m.getText(sf);
         const n = Math.max(0, (await minifiedLength(`export default class{${text}}`)) - empty);
         members += n;
-        mine.push({ file, name: `${name}.${m.name?.getText(sf) ?? (ts.isConstructorDeclaration(m) ? 'constructor' : '(member)')}`, bytes: n });
+        mine.push({
+          file,
+          name: `${name}.${m.name?.getText(sf) ?? (ts.isConstructorDeclaration(m) ? 'constructor' : '(member)')}`,
+          bytes: n,
+        });
       }
       mine.push({ file, name: `${name}.(class)`, bytes: Math.max(0, (await minifiedLength(s.getText(sf))) - members) });
     }
     const exact = Object.entries(files).find(([f]) => f.endsWith(file))?.[1];
     const sum = mine.reduce((a, r) => a + r.bytes, 0);
-    for (const r of mine) rows.push({ ...r, bytes: exact === undefined || sum === 0 ? r.bytes : Math.round((r.bytes * exact) / sum) });
+    for (const r of mine)
+      rows.push({ ...r, bytes: exact === undefined || sum === 0 ? r.bytes : Math.round((r.bytes * exact) / sum) });
   }
   return rows.sort((a, b) => b.bytes - a.bytes);
 }

@@ -13,7 +13,13 @@ export interface ColdCell {
   first: Record<Kind, Latency>;
   second: Record<Kind, Latency>;
   /** Per-round differences (same round, same algorithm): their median is the delta read. */
-  deltas: Record<'guard − noop' | 'lib − noop' | 'jose − noop' | 'guard − jose', Latency> & { 'guard − base'?: Latency; 'lib − libbase'?: Latency; 'compiled − jose'?: Latency; 'compiled − guard'?: Latency; 'compiled − compiledbase'?: Latency };
+  deltas: Record<'guard − noop' | 'lib − noop' | 'jose − noop' | 'guard − jose', Latency> & {
+    'guard − base'?: Latency;
+    'lib − libbase'?: Latency;
+    'compiled − jose'?: Latency;
+    'compiled − guard'?: Latency;
+    'compiled − compiledbase'?: Latency;
+  };
   /** Per-round ratios (same round, same algorithm) of first requests: issue 23's target is guard ≤ 1.4× jose. */
   ratios?: Record<string, Latency>;
   targets: Record<'guard ≤ jose' | 'guard ≤ noop + 2 ms' | 'lib ≤ noop + 1 ms', boolean>;
@@ -23,7 +29,8 @@ export function coldSummary(r: Rounds, algs: readonly string[], kinds: readonly 
   const out: Record<string, ColdCell> = {};
   for (const alg of algs) {
     const c = r[alg]!;
-    const per = (which: 'first' | 'second') => Object.fromEntries(kinds.map((k) => [k, latency(c[k][which])])) as Record<Kind, Latency>;
+    const per = (which: 'first' | 'second') =>
+      Object.fromEntries(kinds.map((k) => [k, latency(c[k][which])])) as Record<Kind, Latency>;
     const deltas = {
       'guard − noop': paired(c.guard.first, c.noop.first),
       'lib − noop': paired(c.lib.first, c.noop.first),
@@ -31,11 +38,23 @@ export function coldSummary(r: Rounds, algs: readonly string[], kinds: readonly 
       'guard − jose': paired(c.guard.first, c.jose.first),
       ...(kinds.includes('base') ? { 'guard − base': paired(c.guard.first, c.base.first) } : {}),
       ...(kinds.includes('libbase') ? { 'lib − libbase': paired(c.lib.first, c.libbase.first) } : {}),
-      ...(kinds.includes('compiled') ? { 'compiled − jose': paired(c.compiled.first, c.jose.first), 'compiled − guard': paired(c.compiled.first, c.guard.first) } : {}),
-      ...(kinds.includes('compiledbase') ? { 'compiled − compiledbase': paired(c.compiled.first, c.compiledbase.first) } : {}),
+      ...(kinds.includes('compiled')
+        ? {
+            'compiled − jose': paired(c.compiled.first, c.jose.first),
+            'compiled − guard': paired(c.compiled.first, c.guard.first),
+          }
+        : {}),
+      ...(kinds.includes('compiledbase')
+        ? { 'compiled − compiledbase': paired(c.compiled.first, c.compiledbase.first) }
+        : {}),
     };
     const ratio = (a: number[], b: number[]) => latency(a.map((x, i) => x / b[i]!));
-    const ratios: Record<string, Latency> = { 'guard / jose': ratio(c.guard.first, c.jose.first), 'lib / jose': ratio(c.lib.first, c.jose.first), ...(kinds.includes('libbase') ? { 'libbase / jose': ratio(c.libbase.first, c.jose.first) } : {}), ...(kinds.includes('compiled') ? { 'compiled / jose': ratio(c.compiled.first, c.jose.first) } : {}) };
+    const ratios: Record<string, Latency> = {
+      'guard / jose': ratio(c.guard.first, c.jose.first),
+      'lib / jose': ratio(c.lib.first, c.jose.first),
+      ...(kinds.includes('libbase') ? { 'libbase / jose': ratio(c.libbase.first, c.jose.first) } : {}),
+      ...(kinds.includes('compiled') ? { 'compiled / jose': ratio(c.compiled.first, c.jose.first) } : {}),
+    };
     out[alg] = {
       first: per('first'),
       second: per('second'),
@@ -67,23 +86,53 @@ export function coldTable(title: string, s: Record<string, ColdCell>, heading = 
   const cell = (l: Latency) => `${withSpread(l)} · ${l.p90.toFixed(1)}`;
   for (const [alg, v] of Object.entries(s)) {
     const d = v.deltas;
-    const t = Object.values(v.targets).map((ok) => (ok ? 'met' : '**missed**')).join(' · ');
-    lines.push(`| ${alg} | ${cell(v.first.noop)} | ${cell(v.first.lib)} | ${cell(v.first.guard)} | ${cell(v.first.jose)} | ${withSpread(d['lib − noop'])} | ${withSpread(d['guard − noop'])} | ${withSpread(d['guard − jose'])} | ${t} |`);
+    const t = Object.values(v.targets)
+      .map((ok) => (ok ? 'met' : '**missed**'))
+      .join(' · ');
+    lines.push(
+      `| ${alg} | ${cell(v.first.noop)} | ${cell(v.first.lib)} | ${cell(v.first.guard)} | ${cell(v.first.jose)} | ${withSpread(d['lib − noop'])} | ${withSpread(d['guard − noop'])} | ${withSpread(d['guard − jose'])} | ${t} |`,
+    );
   }
   const base = Object.entries(s).filter(([, v]) => v.deltas['guard − base'] !== undefined);
-  if (base.length > 0) lines.push('', `Against the baseline guard (BENCH_BASELINE_SRC) in the same rounds: ${base.map(([alg, v]) => `${alg} base ${withSpread(v.first.base)}, guard − base ${withSpread(v.deltas['guard − base']!)}`).join('; ')} ms`);
+  if (base.length > 0)
+    lines.push(
+      '',
+      `Against the baseline guard (BENCH_BASELINE_SRC) in the same rounds: ${base.map(([alg, v]) => `${alg} base ${withSpread(v.first.base)}, guard − base ${withSpread(v.deltas['guard − base']!)}`).join('; ')} ms`,
+    );
   const libbase = Object.entries(s).filter(([, v]) => v.deltas['lib − libbase'] !== undefined);
-  if (libbase.length > 0) lines.push('', `Library only against the baseline library (BENCH_BASELINE_SRC, its own core) in the same rounds: ${libbase.map(([alg, v]) => `${alg} libbase ${withSpread(v.first.libbase)}, lib − libbase ${withSpread(v.deltas['lib − libbase']!)}, lib / jose ${withSpread(v.ratios!['lib / jose']!, 2)} vs libbase / jose ${withSpread(v.ratios!['libbase / jose']!, 2)}`).join('; ')} ms`);
+  if (libbase.length > 0)
+    lines.push(
+      '',
+      `Library only against the baseline library (BENCH_BASELINE_SRC, its own core) in the same rounds: ${libbase.map(([alg, v]) => `${alg} libbase ${withSpread(v.first.libbase)}, lib − libbase ${withSpread(v.deltas['lib − libbase']!)}, lib / jose ${withSpread(v.ratios!['lib / jose']!, 2)} vs libbase / jose ${withSpread(v.ratios!['libbase / jose']!, 2)}`).join('; ')} ms`,
+    );
   const compiled = Object.entries(s).filter(([, v]) => v.deltas['compiled − jose'] !== undefined);
   if (compiled.length > 0) {
-    lines.push('', `| alg | given only its stages | compiled − jose | compiled − guard | guard / jose (per round) | compiled / jose (per round) | compiled ≤ ${ratioTarget}× jose |`, '|---|---:|---:|---:|---:|---:|---|');
+    lines.push(
+      '',
+      `| alg | given only its stages | compiled − jose | compiled − guard | guard / jose (per round) | compiled / jose (per round) | compiled ≤ ${ratioTarget}× jose |`,
+      '|---|---:|---:|---:|---:|---:|---|',
+    );
     for (const [alg, v] of compiled) {
       const r = v.ratios!;
-      lines.push(`| ${alg} | ${cell(v.first.compiled)} | ${withSpread(v.deltas['compiled − jose']!)} | ${withSpread(v.deltas['compiled − guard']!)} | ${withSpread(r['guard / jose']!, 2)} | ${withSpread(r['compiled / jose']!, 2)} | ${r['compiled / jose']!.p50 <= ratioTarget ? 'met' : '**missed**'} |`);
+      lines.push(
+        `| ${alg} | ${cell(v.first.compiled)} | ${withSpread(v.deltas['compiled − jose']!)} | ${withSpread(v.deltas['compiled − guard']!)} | ${withSpread(r['guard / jose']!, 2)} | ${withSpread(r['compiled / jose']!, 2)} | ${r['compiled / jose']!.p50 <= ratioTarget ? 'met' : '**missed**'} |`,
+      );
     }
   }
   const cbase = Object.entries(s).filter(([, v]) => v.deltas['compiled − compiledbase'] !== undefined);
-  if (cbase.length > 0) lines.push('', `Compiled entry against the baseline's compiled entry (BENCH_COMPILED_BASE) in the same rounds: ${cbase.map(([alg, v]) => `${alg} compiledbase ${withSpread(v.first.compiledbase)}, compiled − compiledbase ${withSpread(v.deltas['compiled − compiledbase']!)}`).join('; ')} ms`);
-  lines.push('', `Second request p50 (no-op / lib / guard / jose): ${Object.entries(s).map(([alg, v]) => `${alg} ${(['noop', 'lib', 'guard', 'jose'] as const).map((k) => v.second[k].p50.toFixed(1)).join(' / ')}`).join('; ')} ms`);
+  if (cbase.length > 0)
+    lines.push(
+      '',
+      `Compiled entry against the baseline's compiled entry (BENCH_COMPILED_BASE) in the same rounds: ${cbase.map(([alg, v]) => `${alg} compiledbase ${withSpread(v.first.compiledbase)}, compiled − compiledbase ${withSpread(v.deltas['compiled − compiledbase']!)}`).join('; ')} ms`,
+    );
+  lines.push(
+    '',
+    `Second request p50 (no-op / lib / guard / jose): ${Object.entries(s)
+      .map(
+        ([alg, v]) =>
+          `${alg} ${(['noop', 'lib', 'guard', 'jose'] as const).map((k) => v.second[k].p50.toFixed(1)).join(' / ')}`,
+      )
+      .join('; ')} ms`,
+  );
   return lines.join('\n');
 }

@@ -40,5 +40,8 @@ export function peerCell(s: Sample | undefined, ours: Sample | undefined): strin
 /** The date, machine and versions of a results file, on one line. */
 export function envOf(e: Record<string, string> | undefined, packages: string[]): string {
   if (e === undefined) return 'not run';
-  return `${e.date?.slice(0, 16).replace('T', ' ')} UTC · ${e.machine} · Node ${e.node} · ${packages.filter((p) => e[p]).map((p) => `${p} ${e[p]}`).join(' · ')}`;
+  return `${e.date?.slice(0, 16).replace('T', ' ')} UTC · ${e.machine} · Node ${e.node} · ${packages
+    .filter((p) => e[p])
+    .map((p) => `${p} ${e[p]}`)
+    .join(' · ')}`;
 }

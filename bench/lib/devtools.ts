@@ -2,7 +2,9 @@
 // profile inside workerd through its inspector (cold-profile.ts, guard-profile-workerd.ts).
 
 /** Connect to an inspector's WebSocket; `send` resolves with a command's result. */
-export async function connect(url: string): Promise<{ send(method: string, params?: object): Promise<unknown>; close(): void }> {
+export async function connect(
+  url: string,
+): Promise<{ send(method: string, params?: object): Promise<unknown>; close(): void }> {
   const ws = new WebSocket(url);
   await new Promise((resolve, reject) => {
     ws.addEventListener('open', resolve, { once: true });

@@ -35,13 +35,20 @@ export interface IsolateRun {
 
 /** The README's cold-start bullet: per-round deltas' medians, ranged over the algorithms measured. */
 export function coldStartBullet(iso: IsolateRun | undefined): string {
-  const head = "- Cold start: the guard Worker builds itself at module scope (Cloudflare evaluates a Worker's\n  module during the TLS handshake), after a known-answer self-test (no startup rehearsal:\n  docs/decisions/0001-startup-rehearsal.md).";
+  const head =
+    "- Cold start: the guard Worker builds itself at module scope (Cloudflare evaluates a Worker's\n  module during the TLS handshake), after a known-answer self-test (no startup rehearsal:\n  docs/decisions/0001-startup-rehearsal.md).";
   const process = iso?.processCold;
   const isolate = iso?.isolateCold;
   if (!iso || !process || !isolate) return `${head} Not measured yet: \`npm run bench:isolate\`.`;
-  const med = (cells: Record<string, ColdCell>, d: keyof ColdCell['deltas']) => Object.values(cells).map((c) => c.deltas[d]!.p50);
+  const med = (cells: Record<string, ColdCell>, d: keyof ColdCell['deltas']) =>
+    Object.values(cells).map((c) => c.deltas[d]!.p50);
   const vsJose = med(process, 'guard − jose');
-  const joseWord = Math.min(...vsJose) >= 0 ? `${range(vsJose)} ms more than` : Math.max(...vsJose) <= 0 ? `${range(vsJose.map((v) => -v))} ms less than` : `from ${(-Math.min(...vsJose)).toFixed(1)} ms less to ${Math.max(...vsJose).toFixed(1)} ms more than`;
+  const joseWord =
+    Math.min(...vsJose) >= 0
+      ? `${range(vsJose)} ms more than`
+      : Math.max(...vsJose) <= 0
+        ? `${range(vsJose.map((v) => -v))} ms less than`
+        : `from ${(-Math.min(...vsJose)).toFixed(1)} ms less to ${Math.max(...vsJose).toFixed(1)} ms more than`;
   const guardIso = med(isolate, 'guard − noop');
   const joseIso = med(isolate, 'jose − noop');
   const verdict = Math.min(...guardIso) > Math.max(...joseIso) ? 'it loses' : 'compare';
@@ -58,7 +65,9 @@ export function coldStartBullet(iso: IsolateRun | undefined): string {
 
 /** The compiled entry's per-round ratio to the jose guard in a fresh isolate, when the run sampled it. */
 function compiledClause(isolate: Record<string, ColdCell>): string {
-  const ratios = Object.values(isolate).map((c) => c.ratios?.['compiled / jose']?.p50).filter((r): r is number => r !== undefined);
+  const ratios = Object.values(isolate)
+    .map((c) => c.ratios?.['compiled / jose']?.p50)
+    .filter((r): r is number => r !== undefined);
   if (ratios.length === 0) return '';
   return `\n  Given only the stages its config uses, the guard took ${range(ratios, 2)}× the jose guard's first request there.`;
 }
@@ -76,8 +85,14 @@ export function freezeCost(run: FreezeRun | undefined): string {
     const frozen = at(shape, 'verify + deepFreeze');
     const hit = at(shape, 'cache hit (frozen');
     const cloned = at(shape, 'cache hit + structuredClone');
-    if (plain === undefined || frozen === undefined || hit === undefined || cloned === undefined) throw new Error(`freeze.json: rows missing for ${shape}`);
-    return { shape, miss: (frozen - plain) / 1000, share: ((frozen - plain) / plain) * 100, clone: (cloned - hit) / 1000 };
+    if (plain === undefined || frozen === undefined || hit === undefined || cloned === undefined)
+      throw new Error(`freeze.json: rows missing for ${shape}`);
+    return {
+      shape,
+      miss: (frozen - plain) / 1000,
+      share: ((frozen - plain) / plain) * 100,
+      clone: (cloned - hit) / 1000,
+    };
   });
   const [flat, nested] = figures as [(typeof figures)[0], (typeof figures)[0]];
   const us = (x: number) => `${x.toFixed(1)} µs`;

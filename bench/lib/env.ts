@@ -50,16 +50,23 @@ export function environment(packages: string[] = []): Record<string, string> {
   };
   for (const p of packages) env[p] = packageVersion(p);
   // Timing settings changed from a bench's defaults are part of what was measured.
-  for (const k of ['BENCH_ROUNDS', 'BENCH_ROUND_MS', 'BENCH_REQUEST_MS', 'BENCH_BEST_OF']) if (process.env[k]) env[k] = process.env[k]!;
+  for (const k of ['BENCH_ROUNDS', 'BENCH_ROUND_MS', 'BENCH_REQUEST_MS', 'BENCH_BEST_OF'])
+    if (process.env[k]) env[k] = process.env[k]!;
   return env;
 }
 
 function loadText(): string {
-  return loadavg().map((l) => l.toFixed(2)).join(' ');
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 }
 
 export function printEnvironment(env: Record<string, string>): void {
-  console.log(Object.entries(env).map(([k, v]) => `${k}: ${v}`).join('\n'));
+  console.log(
+    Object.entries(env)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n'),
+  );
 }
 
 const resultsDir = () => join(benchDir, 'results', process.env.BENCH_SMOKE === '1' ? 'smoke' : '');

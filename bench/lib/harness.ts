@@ -139,7 +139,11 @@ export function compare(cases: Case[], opts: MeasureOptions = {}): Sample[] {
 }
 
 /** Measure one async function (awaited one call at a time). */
-export async function measureAsync(name: string, fn: () => Promise<unknown>, opts: MeasureOptions = {}): Promise<Sample> {
+export async function measureAsync(
+  name: string,
+  fn: () => Promise<unknown>,
+  opts: MeasureOptions = {},
+): Promise<Sample> {
   return (await compareAsync([{ name, fn }], opts))[0]!;
 }
 

@@ -6,18 +6,30 @@
 import * as jose from 'jose';
 
 interface Lib<V extends { verify(token: string): Promise<unknown> }, D> {
-  createEncrypter(options: { alg: 'dir'; enc: 'A256GCM'; key: Uint8Array }): { encrypt(payload: Record<string, unknown> | string): Promise<string> };
+  createEncrypter(options: { alg: 'dir'; enc: 'A256GCM'; key: Uint8Array }): {
+    encrypt(payload: Record<string, unknown> | string): Promise<string>;
+  };
   jweDecryption(options: { keys: Uint8Array[] }): D;
   createVerifier(options: { algorithms: ['HS256']; key: Uint8Array; cache: false; decryption: D }): V;
 }
 
 /** `claims` and `jwt` (an HS256 JWT under `secret`) as compact JWEs under one CEK, with a verifier that opens both. */
-export async function jweFixture<V extends { verify(token: string): Promise<unknown> }, D>(lib: Lib<V, D>, claims: Record<string, unknown>, jwt: string, secret: Uint8Array) {
+export async function jweFixture<V extends { verify(token: string): Promise<unknown> }, D>(
+  lib: Lib<V, D>,
+  claims: Record<string, unknown>,
+  jwt: string,
+  secret: Uint8Array,
+) {
   const cek = crypto.getRandomValues(new Uint8Array(32));
   const encrypter = lib.createEncrypter({ alg: 'dir', enc: 'A256GCM', key: cek });
   const direct = await encrypter.encrypt(claims);
   const nested = await encrypter.encrypt(jwt);
-  const ours = lib.createVerifier({ algorithms: ['HS256'], key: secret, cache: false, decryption: lib.jweDecryption({ keys: [cek] }) });
+  const ours = lib.createVerifier({
+    algorithms: ['HS256'],
+    key: secret,
+    cache: false,
+    decryption: lib.jweDecryption({ keys: [cek] }),
+  });
   await ours.verify(direct);
   await ours.verify(nested);
   const cekKey = await crypto.subtle.importKey('raw', cek, 'AES-GCM', false, ['decrypt']);

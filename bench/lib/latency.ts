@@ -50,8 +50,16 @@ export function withSpread(l: Latency, digits = 1): string {
 
 /** A Markdown table, one row per labelled distribution. */
 export function latencyTable(title: string, rows: [string, Latency][]): string {
-  const lines = [`### ${title}`, '', '| case | n | p50 ms | p25–p75 ms | p90 ms | p95 ms | p99 ms | min ms | max ms |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    `### ${title}`,
+    '',
+    '| case | n | p50 ms | p25–p75 ms | p90 ms | p95 ms | p99 ms | min ms | max ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   const f = (x: number | undefined) => (x ?? NaN).toFixed(2);
-  for (const [name, l] of rows) lines.push(`| ${name} | ${l.n} | ${f(l.p50)} | ${f(l.p25)}–${f(l.p75)} | ${f(l.p90)} | ${f(l.p95)} | ${f(l.p99)} | ${f(l.min)} | ${f(l.max)} |`);
+  for (const [name, l] of rows)
+    lines.push(
+      `| ${name} | ${l.n} | ${f(l.p50)} | ${f(l.p25)}–${f(l.p75)} | ${f(l.p90)} | ${f(l.p95)} | ${f(l.p99)} | ${f(l.min)} | ${f(l.max)} |`,
+    );
   return lines.join('\n');
 }

@@ -49,11 +49,23 @@ export function b64u(data: Uint8Array | string): string {
 /** WebCrypto parameters for importKey (with the hash or curve) and for verify/sign. */
 export function webCryptoParams(alg: string): { importParams: Algorithm; verifyParams: Algorithm } {
   const hash = HASH[alg.slice(2)]!;
-  if (alg.startsWith('HS')) return { importParams: { name: 'HMAC', hash } as Algorithm, verifyParams: { name: 'HMAC' } };
+  if (alg.startsWith('HS'))
+    return { importParams: { name: 'HMAC', hash } as Algorithm, verifyParams: { name: 'HMAC' } };
   if (alg === 'EdDSA') return { importParams: { name: 'Ed25519' }, verifyParams: { name: 'Ed25519' } };
-  if (alg.startsWith('RS')) return { importParams: { name: 'RSASSA-PKCS1-v1_5', hash } as Algorithm, verifyParams: { name: 'RSASSA-PKCS1-v1_5' } };
-  if (alg.startsWith('PS')) return { importParams: { name: 'RSA-PSS', hash } as Algorithm, verifyParams: { name: 'RSA-PSS', saltLength: Number(alg.slice(2)) / 8 } as Algorithm };
-  return { importParams: { name: 'ECDSA', namedCurve: CURVE[alg]! } as Algorithm, verifyParams: { name: 'ECDSA', hash } as Algorithm };
+  if (alg.startsWith('RS'))
+    return {
+      importParams: { name: 'RSASSA-PKCS1-v1_5', hash } as Algorithm,
+      verifyParams: { name: 'RSASSA-PKCS1-v1_5' },
+    };
+  if (alg.startsWith('PS'))
+    return {
+      importParams: { name: 'RSA-PSS', hash } as Algorithm,
+      verifyParams: { name: 'RSA-PSS', saltLength: Number(alg.slice(2)) / 8 } as Algorithm,
+    };
+  return {
+    importParams: { name: 'ECDSA', namedCurve: CURVE[alg]! } as Algorithm,
+    verifyParams: { name: 'ECDSA', hash } as Algorithm,
+  };
 }
 
 export interface Material {
@@ -83,10 +95,19 @@ export async function material(v: Variant, payload: object = PAYLOAD): Promise<M
   if (v.alg.startsWith('HS')) {
     secretText = 'k'.repeat(Number(v.alg.slice(2)) / 8);
     secret = enc.encode(secretText);
-    signKey = verifyKey = await crypto.subtle.importKey('raw', secret as Uint8Array<ArrayBuffer>, importParams, false, ['sign', 'verify']);
+    signKey = verifyKey = await crypto.subtle.importKey('raw', secret as Uint8Array<ArrayBuffer>, importParams, false, [
+      'sign',
+      'verify',
+    ]);
   } else {
-    const gen = v.bits !== undefined ? { ...importParams, modulusLength: v.bits, publicExponent: new Uint8Array([1, 0, 1]) } : importParams;
-    const pair = (await crypto.subtle.generateKey(gen as RsaHashedKeyGenParams, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const gen =
+      v.bits !== undefined
+        ? { ...importParams, modulusLength: v.bits, publicExponent: new Uint8Array([1, 0, 1]) }
+        : importParams;
+    const pair = (await crypto.subtle.generateKey(gen as RsaHashedKeyGenParams, true, [
+      'sign',
+      'verify',
+    ])) as CryptoKeyPair;
     signKey = pair.privateKey;
     verifyKey = pair.publicKey;
     jwk = await crypto.subtle.exportKey('jwk', pair.publicKey);

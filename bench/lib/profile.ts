@@ -70,12 +70,31 @@ function specific(frame: CallFrame, file: string, ranges: Ranges): Phase | undef
   const fn = frame.functionName;
   if (frame.url.startsWith('node-internal:') || fn === 'formatLog') return 'first console.log';
   if (frame.url.endsWith('worker.js') && ranges.logLines.has(frame.lineNumber)) return 'first console.log';
-  if ((frame.url.endsWith('worker.js') || frame.url.endsWith('entry.js')) && frame.lineNumber === 0 && frame.columnNumber === 0) return 'bundle evaluation';
+  if (
+    (frame.url.endsWith('worker.js') || frame.url.endsWith('entry.js')) &&
+    frame.lineNumber === 0 &&
+    frame.columnNumber === 0
+  )
+    return 'bundle evaluation';
   if (file === 'src/worker/config.ts') return 'config parsing';
   if (file === 'src/worker/seal.ts') return fn === 'open' || fn === 'unseal' ? 'KV + unsealing' : 'CACHE_KEY import';
-  if (file === 'src/worker/jwks-store.ts' || (file === 'src/worker/verify-cache.ts' && fn === 'get')) return 'KV + unsealing';
-  if (file === 'src/wasm/instance.ts' || file === 'src/wasm/load-workerd.ts' || (file === 'src/wasm/core.ts' && fn === 'Core')) return 'Wasm instantiate';
-  if (file === 'src/keys/entry.ts' || file === 'src/keys/local.ts' || file === 'src/keys/source.ts' || file === 'src/keys/single.ts' || file === 'src/wasm/keys.ts' || fn === 'importKey') return 'key parse + import';
+  if (file === 'src/worker/jwks-store.ts' || (file === 'src/worker/verify-cache.ts' && fn === 'get'))
+    return 'KV + unsealing';
+  if (
+    file === 'src/wasm/instance.ts' ||
+    file === 'src/wasm/load-workerd.ts' ||
+    (file === 'src/wasm/core.ts' && fn === 'Core')
+  )
+    return 'Wasm instantiate';
+  if (
+    file === 'src/keys/entry.ts' ||
+    file === 'src/keys/local.ts' ||
+    file === 'src/keys/source.ts' ||
+    file === 'src/keys/single.ts' ||
+    file === 'src/wasm/keys.ts' ||
+    fn === 'importKey'
+  )
+    return 'key parse + import';
   return undefined;
 }
 
@@ -97,7 +116,8 @@ export function attribute(profile: CpuProfile, ranges: Ranges, capUs = 250): Rec
     const top = stack[0]!;
     let r: { phase: Phase; wasm: boolean } | null;
     if (top.functionName === '(idle)') r = null;
-    else if (top.functionName === '(program)' || top.functionName === '(garbage collector)') r = { phase: 'V8 (compile, GC, runtime)', wasm: false };
+    else if (top.functionName === '(program)' || top.functionName === '(garbage collector)')
+      r = { phase: 'V8 (compile, GC, runtime)', wasm: false };
     else {
       const wasm = top.url.startsWith('wasm://');
       let phase: Phase | undefined;
@@ -108,9 +128,26 @@ export function attribute(profile: CpuProfile, ranges: Ranges, capUs = 250): Rec
       // The guard Worker's known-answer verify at module scope (src/worker/self-test.ts), key import included.
       else if (names.some((n) => n.startsWith('src/worker/self-test.ts#'))) phase = 'self-test';
       if (phase === undefined) {
-        if (names.some((n) => n.startsWith('src/worker/build.ts#') || n === 'src/worker/start.ts#startGuard' || n === 'src/worker/guard.ts#Guard' || n === 'src/worker/runner.ts#Guard')) phase = 'guard setup, other';
+        if (
+          names.some(
+            (n) =>
+              n.startsWith('src/worker/build.ts#') ||
+              n === 'src/worker/start.ts#startGuard' ||
+              n === 'src/worker/guard.ts#Guard' ||
+              n === 'src/worker/runner.ts#Guard',
+          )
+        )
+          phase = 'guard setup, other';
         // The verify stage (src/worker/stages/verify/verify-tiers.ts since the guard became a chain of stages).
-        else if (names.some((n) => n === 'src/worker/guard.ts#verify' || n === 'src/worker/runner.ts#verify' || n === 'src/worker/stages/verify/verify-tiers.ts#verify')) phase = 'first verify';
+        else if (
+          names.some(
+            (n) =>
+              n === 'src/worker/guard.ts#verify' ||
+              n === 'src/worker/runner.ts#verify' ||
+              n === 'src/worker/stages/verify/verify-tiers.ts#verify',
+          )
+        )
+          phase = 'first verify';
         else phase = 'request path, other';
       }
       r = { phase, wasm };

@@ -34,7 +34,9 @@ function when(node: Env, workerd: Env): string {
 }
 export function loadLine(e: Env): string {
   const nice = e.nice !== undefined && e.nice !== '0' ? `, run at nice ${e.nice}` : '';
-  const timing = ['BENCH_ROUNDS', 'BENCH_ROUND_MS', 'BENCH_REQUEST_MS', 'BENCH_BEST_OF'].filter((k) => e[k]).map((k) => `${k}=${e[k]}`);
+  const timing = ['BENCH_ROUNDS', 'BENCH_ROUND_MS', 'BENCH_REQUEST_MS', 'BENCH_BEST_OF']
+    .filter((k) => e[k])
+    .map((k) => `${k}=${e[k]}`);
   return `${e.loadStart ? `load averages (1/5/15 min) ${e.loadStart} at the start, ${e.loadEnd ?? '?'} at the end` : 'load not recorded'}${nice}${timing.length ? `, ${timing.join(' ')}` : ''}`;
 }
 
@@ -52,21 +54,27 @@ function extraLines(e: Extras): string[] {
   const hit = e.verify?.['cache-hit']?.find((r) => r.name.startsWith('edgejwt cache hit'));
   const fjHit = e.verify?.['cache-hit']?.find((r) => r.name.startsWith('fast-jwt cache hit'));
   if (hit) {
-    out.push(`- A per-isolate verify-cache hit: ${(hit.medianNs / 1000).toFixed(2)} µs (p25–p75 ${(hit.p25Ns / 1000).toFixed(2)}–${(hit.p75Ns / 1000).toFixed(2)} µs) with a fresh copy of the token string each time${fjHit ? `; fast-jwt's cache hit in the same run: ${(fjHit.medianNs / 1000).toFixed(2)} µs` : ''} (\`bench/verify/verify.ts\`, ${day(e.verify!.env)}).`);
+    out.push(
+      `- A per-isolate verify-cache hit: ${(hit.medianNs / 1000).toFixed(2)} µs (p25–p75 ${(hit.p25Ns / 1000).toFixed(2)}–${(hit.p75Ns / 1000).toFixed(2)} µs) with a fresh copy of the token string each time${fjHit ? `; fast-jwt's cache hit in the same run: ${(fjHit.medianNs / 1000).toFixed(2)} µs` : ''} (\`bench/verify/verify.ts\`, ${day(e.verify!.env)}).`,
+    );
   }
   const ed = e.ed25519?.rows;
   const core = ed?.find((r) => r.name.startsWith('edgejwt (Wasm), bytes'));
   const ossl = ed?.find((r) => r.name.startsWith('node:crypto'));
   const dalek = ed?.find((r) => r.name === 'ed25519-dalek (Rust Wasm) verify');
   if (core && ossl) {
-    out.push(`- The Ed25519 core alone (a key past its 20th verify, with its table of multiples) verifies in ${(core.medianNs / 1000).toFixed(0)} µs: ${(ossl.medianNs / core.medianNs).toFixed(1)}× faster than node:crypto (OpenSSL)${dalek ? ` and ${(dalek.medianNs / core.medianNs).toFixed(1)}× faster than a Rust ed25519-dalek Wasm build` : ''} (\`bench/core/ed25519.ts\`, ${day(e.ed25519!.env)}).`);
+    out.push(
+      `- The Ed25519 core alone (a key past its 20th verify, with its table of multiples) verifies in ${(core.medianNs / 1000).toFixed(0)} µs: ${(ossl.medianNs / core.medianNs).toFixed(1)}× faster than node:crypto (OpenSSL)${dalek ? ` and ${(dalek.medianNs / core.medianNs).toFixed(1)}× faster than a Rust ed25519-dalek Wasm build` : ''} (\`bench/core/ed25519.ts\`, ${day(e.ed25519!.env)}).`,
+    );
   }
   const w = e.wasm?.rows;
   const ours = w && Object.entries(w).find(([k]) => k.startsWith('edgejwt'))?.[1];
   const rust = w && Object.entries(w).find(([k]) => k.startsWith('Rust'))?.[1];
   if (ours) {
     const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
-    out.push(`- The Wasm core is ${kb(ours.raw)} raw, ${kb(ours.gzip)} gzip${rust ? ` (the Rust wasm-bindgen peer with the same verifies: ${kb(rust.raw)} / ${kb(rust.gzip)})` : ''}; it compiles in ${ours.compileMs.toFixed(2)} ms and instantiates in ${ours.instantiateMs.toFixed(2)} ms in a fresh Node process${rust ? ` (Rust peer: ${rust.compileMs.toFixed(2)} ms and ${rust.instantiateMs.toFixed(2)} ms)` : ''} (\`bench/core/wasm-startup.ts\`, ${day(e.wasm!.env)}).`);
+    out.push(
+      `- The Wasm core is ${kb(ours.raw)} raw, ${kb(ours.gzip)} gzip${rust ? ` (the Rust wasm-bindgen peer with the same verifies: ${kb(rust.raw)} / ${kb(rust.gzip)})` : ''}; it compiles in ${ours.compileMs.toFixed(2)} ms and instantiates in ${ours.instantiateMs.toFixed(2)} ms in a fresh Node process${rust ? ` (Rust peer: ${rust.compileMs.toFixed(2)} ms and ${rust.instantiateMs.toFixed(2)} ms)` : ''} (\`bench/core/wasm-startup.ts\`, ${day(e.wasm!.env)}).`,
+    );
   }
   return out;
 }
@@ -89,7 +97,9 @@ export function inconsistency(t: VerifyTable, where: string): string[] {
     .map(([label]) => label);
   return bad.length === 0
     ? []
-    : [`**Noise check failed ${where}** for ${bad.join(', ')}: edgejwt measured more than 10% faster than the bare \`crypto.subtle.verify\` it calls with the same kind of key, which it cannot be; the noise in this run is larger than the differences there.`];
+    : [
+        `**Noise check failed ${where}** for ${bad.join(', ')}: edgejwt measured more than 10% faster than the bare \`crypto.subtle.verify\` it calls with the same kind of key, which it cannot be; the noise in this run is larger than the differences there.`,
+      ];
 }
 
 /** A sentence when either run started on an oversubscribed machine (1-min load over 1.5 per core). */
@@ -98,7 +108,9 @@ function busyWarning(...envs: Env[]): string[] {
   const loads = envs.map((e) => Number((e.loadStart ?? '').split(' ')[0]));
   const worst = Math.max(...loads.filter(Number.isFinite));
   if (!(cores > 0) || !(worst > 1.5 * cores)) return [];
-  return [`**This run shared the machine** (1-min load up to ${worst.toFixed(1)} on ${cores} cores): absolute times are inflated and ratios rougher than on a quiet machine, most of all where they are near 1; read them with the p25–p75 spreads in docs/speed.md.`];
+  return [
+    `**This run shared the machine** (1-min load up to ${worst.toFixed(1)} on ${cores} cores): absolute times are inflated and ratios rougher than on a quiet machine, most of all where they are near 1; read them with the p25–p75 spreads in docs/speed.md.`,
+  ];
 }
 
 /** The generated block, markers included. */
@@ -124,9 +136,15 @@ export function readmeSpeed(node: VerifyTable, workerd: VerifyTable, extras: Ext
     const ours = row(n, 'edgejwt verifySync');
     const wOurs = w?.find((r) => r.name.startsWith('edgejwt'));
     const bare = row(n, 'node:crypto (bare)');
-    lines.push(`| ${label} | ${time(ours)} | ${ratio(n, ours, 'jose')} | ${ratio(n, ours, 'fast-jwt')} | ${time(bare)} | ${time(wOurs)} | ${ratio(w, wOurs, 'jose')} | ${ratio(w, wOurs, 'hono/jwt')} |`);
+    lines.push(
+      `| ${label} | ${time(ours)} | ${ratio(n, ours, 'jose')} | ${ratio(n, ours, 'fast-jwt')} | ${time(bare)} | ${time(wOurs)} | ${ratio(w, wOurs, 'jose')} | ${ratio(w, wOurs, 'hono/jwt')} |`,
+    );
   }
-  if (lines.some((l) => l.includes(ROUGH))) lines.push('', `${ROUGH} The p25–p75 spread of that time (or of either time in that ratio) is wider than 2× in this run: a rough figure.`);
+  if (lines.some((l) => l.includes(ROUGH)))
+    lines.push(
+      '',
+      `${ROUGH} The p25–p75 spread of that time (or of either time in that ratio) is wider than 2× in this run: a rough figure.`,
+    );
   const rs = node.variants['RS256-2048'];
   const rsOurs = row(rs, 'edgejwt verifySync');
   const rsBare = row(rs, 'node:crypto (bare)');

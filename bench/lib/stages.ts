@@ -30,7 +30,10 @@ export function stageCases(token: string, alg: string, key: unknown, verifySync:
   return [
     { name: 'split + bound', fn: () => split(t, 16384) },
     { name: 'header (parsed once, then cached)', fn: () => parseHeader(t, seg.headerEnd) },
-    { name: 'token into the core + decode (base64url, UTF-8, payload text)', fn: () => core.decodeJws(t, seg.headerEnd, seg.payloadEnd) },
+    {
+      name: 'token into the core + decode (base64url, UTF-8, payload text)',
+      fn: () => core.decodeJws(t, seg.headerEnd, seg.payloadEnd),
+    },
     { name: 'key (selected, imported once)', fn: () => entry.handle(spec) },
     { name: 'signature (in place)', fn: check },
     { name: 'payload JSON.parse', fn: () => parsePayloadText(text) },

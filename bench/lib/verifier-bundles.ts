@@ -45,14 +45,34 @@ export const VERIFIER_ENTRIES: Record<string, { file: string; target?: number }>
 export async function verifierBundles(): Promise<VerifierBundle[]> {
   const out: VerifierBundle[] = [];
   for (const [name, { file, target }] of Object.entries(VERIFIER_ENTRIES)) {
-    const b = await bundleWorker(join(root, 'bench/verify/bundle', file), join(root, 'build/bench-bundle', file.replace('.ts', '.js')), { minify: true });
+    const b = await bundleWorker(
+      join(root, 'bench/verify/bundle', file),
+      join(root, 'build/bench-bundle', file.replace('.ts', '.js')),
+      { minify: true },
+    );
     const bytes = Buffer.byteLength(b.code);
-    out.push({ name, bytes, gzipBytes: gzipSync(b.code).length, wasmBytes: b.wasmImport === undefined ? 0 : statSync(CORE_WASM).size, rooms: rooms(b.inputs), files: b.inputs, ...(target === undefined ? {} : { target }) });
+    out.push({
+      name,
+      bytes,
+      gzipBytes: gzipSync(b.code).length,
+      wasmBytes: b.wasmImport === undefined ? 0 : statSync(CORE_WASM).size,
+      rooms: rooms(b.inputs),
+      files: b.inputs,
+      ...(target === undefined ? {} : { target }),
+    });
   }
   out.push(await guardFirstChunk());
   // createGuard given the one-issuer HS256 config inline (bench/lib/config-guard-entry.ts).
   const c = await configGuardBundle(join(root, 'build/bench-bundle/guard-one-issuer'), ONE_ISSUER_HS256);
-  out.push({ name: 'guard createGuard(config), one-issuer HS256', bytes: Buffer.byteLength(c.code), gzipBytes: gzipSync(c.code).length, wasmBytes: c.wasmImport === undefined ? 0 : statSync(CORE_WASM).size, rooms: rooms(c.inputs), files: c.inputs, target: 40 * KIB });
+  out.push({
+    name: 'guard createGuard(config), one-issuer HS256',
+    bytes: Buffer.byteLength(c.code),
+    gzipBytes: gzipSync(c.code).length,
+    wasmBytes: c.wasmImport === undefined ? 0 : statSync(CORE_WASM).size,
+    rooms: rooms(c.inputs),
+    files: c.inputs,
+    target: 40 * KIB,
+  });
   return out;
 }
 
@@ -62,10 +82,20 @@ export async function verifierBundles(): Promise<VerifierBundle[]> {
  */
 async function guardFirstChunk(): Promise<VerifierBundle> {
   const outdir = join(root, 'build/bench-bundle/guard-split');
-  const r = await build({ ...workerBuildOptions(), entryPoints: [join(root, 'bench/verify/bundle/guard.ts')], outdir, splitting: true, minify: true, metafile: true, write: true });
+  const r = await build({
+    ...workerBuildOptions(),
+    entryPoints: [join(root, 'bench/verify/bundle/guard.ts')],
+    outdir,
+    splitting: true,
+    minify: true,
+    metafile: true,
+    write: true,
+  });
   const outputs = r.metafile.outputs;
   // The bench entry's own chunk: each feature reached by a dynamic import has an entryPoint too.
-  const first = Object.keys(outputs).find((k) => outputs[k]!.entryPoint?.endsWith('bench/verify/bundle/guard.ts') === true && k.endsWith('.js'))!;
+  const first = Object.keys(outputs).find(
+    (k) => outputs[k]!.entryPoint?.endsWith('bench/verify/bundle/guard.ts') === true && k.endsWith('.js'),
+  )!;
   const seen = new Set<string>();
   const visit = (k: string): void => {
     if (seen.has(k)) return;
@@ -77,9 +107,18 @@ async function guardFirstChunk(): Promise<VerifierBundle> {
   let code = '';
   for (const k of seen) {
     code += readFileSync(resolve(k), 'utf8');
-    for (const [f, { bytesInOutput }] of Object.entries(outputs[k]!.inputs)) if (bytesInOutput > 0) files[relative(root, resolve(f))] = (files[relative(root, resolve(f))] ?? 0) + bytesInOutput;
+    for (const [f, { bytesInOutput }] of Object.entries(outputs[k]!.inputs))
+      if (bytesInOutput > 0)
+        files[relative(root, resolve(f))] = (files[relative(root, resolve(f))] ?? 0) + bytesInOutput;
   }
-  return { name: 'guard Worker entry, split: loaded before any lazy import', bytes: Buffer.byteLength(code), gzipBytes: gzipSync(code).length, wasmBytes: 0, rooms: rooms(files), files };
+  return {
+    name: 'guard Worker entry, split: loaded before any lazy import',
+    bytes: Buffer.byteLength(code),
+    gzipBytes: gzipSync(code).length,
+    wasmBytes: 0,
+    rooms: rooms(files),
+    files,
+  };
 }
 
 function rooms(files: Record<string, number>): Record<string, number> {
@@ -103,11 +142,20 @@ export function verifierBundleLine(bundles: VerifierBundle[]): string {
 
 /** A Markdown table: size, gzip, the .wasm, the target, and the five largest rooms. */
 export function verifierBundleTable(bundles: VerifierBundle[]): string {
-  const lines = ['| bundle | minified JS | gzip | + .wasm module | target | largest rooms |', '|---|---:|---:|---:|---:|---|'];
+  const lines = [
+    '| bundle | minified JS | gzip | + .wasm module | target | largest rooms |',
+    '|---|---:|---:|---:|---:|---|',
+  ];
   for (const b of bundles) {
-    const top = Object.entries(b.rooms).sort((x, y) => y[1] - x[1]).slice(0, 5).map(([r, n]) => `${r} ${kib(n)}`).join(', ');
+    const top = Object.entries(b.rooms)
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, 5)
+      .map(([r, n]) => `${r} ${kib(n)}`)
+      .join(', ');
     const target = b.target === undefined ? '-' : `≤ ${kib(b.target)} ${b.bytes <= b.target ? 'met' : 'NOT met'}`;
-    lines.push(`| ${b.name} | ${kib(b.bytes)} | ${kib(b.gzipBytes)} | ${b.wasmBytes === 0 ? '-' : kib(b.wasmBytes)} | ${target} | ${top} |`);
+    lines.push(
+      `| ${b.name} | ${kib(b.bytes)} | ${kib(b.gzipBytes)} | ${b.wasmBytes === 0 ? '-' : kib(b.wasmBytes)} | ${target} | ${top} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -27,7 +27,14 @@ export async function webPeers(m: Material): Promise<PeerCase[]> {
   const token = m.token;
   await jose.jwtVerify(token, joseKey, { algorithms: [alg] });
   await honoVerify(token, honoKey as never, alg as never);
-  if (!(await crypto.subtle.verify(verifyParams, m.verifyKey, m.sig as Uint8Array<ArrayBuffer>, m.input as Uint8Array<ArrayBuffer>))) {
+  if (
+    !(await crypto.subtle.verify(
+      verifyParams,
+      m.verifyKey,
+      m.sig as Uint8Array<ArrayBuffer>,
+      m.input as Uint8Array<ArrayBuffer>,
+    ))
+  ) {
     throw new Error(`bare crypto.subtle rejected ${m.variant.label}`);
   }
   const cases: PeerCase[] = [
@@ -35,12 +42,22 @@ export async function webPeers(m: Material): Promise<PeerCase[]> {
     { name: 'hono/jwt', fn: () => honoVerify(token, honoKey as never, alg as never) },
   ];
   if (tsndrSupports(alg)) {
-    if (!(await tsndr.verify(token, honoKey as never, { algorithm: alg as never, throwError: true }))) throw new Error(`@tsndr rejected ${m.variant.label}`);
-    cases.push({ name: '@tsndr/cloudflare-worker-jwt', fn: () => tsndr.verify(token, honoKey as never, { algorithm: alg as never }) });
+    if (!(await tsndr.verify(token, honoKey as never, { algorithm: alg as never, throwError: true })))
+      throw new Error(`@tsndr rejected ${m.variant.label}`);
+    cases.push({
+      name: '@tsndr/cloudflare-worker-jwt',
+      fn: () => tsndr.verify(token, honoKey as never, { algorithm: alg as never }),
+    });
   }
   cases.push({
     name: 'crypto.subtle (bare)',
-    fn: () => crypto.subtle.verify(verifyParams, m.verifyKey, m.sig as Uint8Array<ArrayBuffer>, m.input as Uint8Array<ArrayBuffer>),
+    fn: () =>
+      crypto.subtle.verify(
+        verifyParams,
+        m.verifyKey,
+        m.sig as Uint8Array<ArrayBuffer>,
+        m.input as Uint8Array<ArrayBuffer>,
+      ),
   });
   return cases;
 }

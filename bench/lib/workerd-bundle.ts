@@ -39,9 +39,27 @@ export function workerBuildOptions(src = join(root, 'src')): BuildOptions {
 /** `src`: the src/ whose `#…` imports resolve (another checkout's for a before/after; default this one's). */
 /** `core`: the .wasm to copy beside the bundle (default this checkout's; a baseline brings its own, whose exports may differ). */
 /** `extra.alias` adds to the `#…` aliases. */
-export async function bundleWorker(entry: string, outfile: string, extra: { minify?: boolean; keepNames?: boolean; define?: Record<string, string>; alias?: Record<string, string> } = {}, src = join(root, 'src'), core = CORE_WASM): Promise<WorkerBundle> {
+export async function bundleWorker(
+  entry: string,
+  outfile: string,
+  extra: {
+    minify?: boolean;
+    keepNames?: boolean;
+    define?: Record<string, string>;
+    alias?: Record<string, string>;
+  } = {},
+  src = join(root, 'src'),
+  core = CORE_WASM,
+): Promise<WorkerBundle> {
   const base = workerBuildOptions(src);
-  const r = await build({ ...base, entryPoints: [entry], metafile: true, outfile, ...extra, alias: { ...base.alias, ...extra.alias } });
+  const r = await build({
+    ...base,
+    entryPoints: [entry],
+    metafile: true,
+    outfile,
+    ...extra,
+    alias: { ...base.alias, ...extra.alias },
+  });
   const code = readFileSync(outfile, 'utf8');
   const wasmImport = /from\s*"([^"]*core\.wasm)"/.exec(code)?.[1];
   if (wasmImport !== undefined) {
@@ -50,7 +68,9 @@ export async function bundleWorker(entry: string, outfile: string, extra: { mini
     copyFileSync(core, target);
   }
   const inputs: Record<string, number> = {};
-  for (const [file, { bytesInOutput }] of Object.entries(Object.values(r.metafile.outputs).find((o) => o.entryPoint !== undefined)?.inputs ?? {})) {
+  for (const [file, { bytesInOutput }] of Object.entries(
+    Object.values(r.metafile.outputs).find((o) => o.entryPoint !== undefined)?.inputs ?? {},
+  )) {
     if (bytesInOutput > 0) inputs[relative(root, resolve(file))] = bytesInOutput;
   }
   return { code, wasmImport, inputs };

@@ -84,7 +84,10 @@ export default {
  * Miniflare running the bundle in `outDir` (its worker.js), with the .wasm imported as a
  * compiled module; `extra` adds options (Durable Object bindings).
  */
-export function miniflareFor(outDir: string, extra: Partial<ConstructorParameters<typeof Miniflare>[0]> = {}): Miniflare {
+export function miniflareFor(
+  outDir: string,
+  extra: Partial<ConstructorParameters<typeof Miniflare>[0]> = {},
+): Miniflare {
   return new Miniflare({
     modules: true,
     scriptPath: join(outDir, 'worker.js'),
@@ -114,7 +117,20 @@ export interface WorkerdBench {
  * `only`: the case names to time (the others are set up but not run).
  * `rustPeer`: '#bench-rust-peer' in the entry gives the Rust wasm-bindgen peer (built first if it can be), not null.
  */
-export async function benchInWorkerd(entry: string, opts: { rustPeer?: boolean; rounds?: number; requestMs?: number; warmupMs?: number; bestOf?: number; insideN?: number; clock?: 'cpu' | 'wall'; only?: (name: string) => boolean; durableObjects?: Record<string, string | { className: string; useSQLite?: boolean }> } = {}): Promise<WorkerdBench> {
+export async function benchInWorkerd(
+  entry: string,
+  opts: {
+    rustPeer?: boolean;
+    rounds?: number;
+    requestMs?: number;
+    warmupMs?: number;
+    bestOf?: number;
+    insideN?: number;
+    clock?: 'cpu' | 'wall';
+    only?: (name: string) => boolean;
+    durableObjects?: Record<string, string | { className: string; useSQLite?: boolean }>;
+  } = {},
+): Promise<WorkerdBench> {
   const rounds = opts.rounds ?? (smoke ? 3 : 25);
   const requestMs = opts.requestMs ?? (smoke ? 5 : 40);
   const outDir = await bundle(entry, opts.durableObjects !== undefined, opts.rustPeer);
@@ -147,8 +163,15 @@ export async function benchInWorkerd(entry: string, opts: { rustPeer?: boolean; 
       const n = smoke ? Math.min(5, opts.insideN) : opts.insideN;
       for (const c of picked) await call(`/time?case=${c}&n=${n}`);
       const inside: number[][] = names.map(() => []);
-      for (let r = 0; r < rounds; r++) for (let c = 0; c < names.length; c++) inside[c]!.push(Number(await call(`/time?case=${picked[c]}&n=${n}`)) * 1e6);
-      return { samples: names.map((name, i) => summarize(name, inside[i]!)), perRound: Object.fromEntries(names.map((name, i) => [name, inside[i]!])), workerdVersion: packageVersion('workerd'), clock: 'wall' };
+      for (let r = 0; r < rounds; r++)
+        for (let c = 0; c < names.length; c++)
+          inside[c]!.push(Number(await call(`/time?case=${picked[c]}&n=${n}`)) * 1e6);
+      return {
+        samples: names.map((name, i) => summarize(name, inside[i]!)),
+        perRound: Object.fromEntries(names.map((name, i) => [name, inside[i]!])),
+        workerdVersion: packageVersion('workerd'),
+        clock: 'wall',
+      };
     }
     // Warm up (JIT tiers, key imports), then calibrate n so one request runs
     // about `requestMs` of work.
@@ -162,7 +185,10 @@ export async function benchInWorkerd(entry: string, opts: { rustPeer?: boolean; 
       for (;;) {
         // The smaller of two readings: one preempted (or slowed) request must not stop the growth at a small n,
         // where the request's own overhead and its noise would swamp n calls.
-        const t = Math.min((await timed(c, 2 * n)) - (await timed(c, n)), (await timed(c, 2 * n)) - (await timed(c, n)));
+        const t = Math.min(
+          (await timed(c, 2 * n)) - (await timed(c, n)),
+          (await timed(c, 2 * n)) - (await timed(c, n)),
+        );
         // (CPU clock: a request of n calls then runs about requestMs; wall: the two of n and 2n do.)
         if (t >= requestMs * 1e6 * 0.5 || n >= 1 << 24) {
           ns.push(Math.max(1, Math.round((n * requestMs * 1e6) / Math.max(t, 1))));
@@ -192,7 +218,12 @@ export async function benchInWorkerd(entry: string, opts: { rustPeer?: boolean; 
         perOp[c]!.push((long - short) / n);
       }
     }
-    return { samples: names.map((name, i) => summarize(name, perOp[i]!)), perRound: Object.fromEntries(names.map((name, i) => [name, perOp[i]!])), workerdVersion: packageVersion('workerd'), clock };
+    return {
+      samples: names.map((name, i) => summarize(name, perOp[i]!)),
+      perRound: Object.fromEntries(names.map((name, i) => [name, perOp[i]!])),
+      workerdVersion: packageVersion('workerd'),
+      clock,
+    };
   } finally {
     await mf.dispose();
   }

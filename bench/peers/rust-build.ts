@@ -87,7 +87,13 @@ const buildArgs = ['build', '--release', '--offline', '--locked', '--target', WA
 function inputsHash(rustcVersion: string): string {
   const h = createHash('sha256').update(rustcVersion).update(buildArgs.join(' '));
   const src = join(crateDir, 'src');
-  const files = ['Cargo.toml', 'Cargo.lock', ...readdirSync(src).sort().map((f) => join('src', f))];
+  const files = [
+    'Cargo.toml',
+    'Cargo.lock',
+    ...readdirSync(src)
+      .sort()
+      .map((f) => join('src', f)),
+  ];
   for (const f of files) h.update(f).update(readFileSync(join(crateDir, f)));
   return h.digest('hex');
 }

@@ -19,7 +19,12 @@ printEnvironment(env);
 
 const secret = crypto.getRandomValues(new Uint8Array(32));
 const claims = { ...PAYLOAD, exp: 4102444800 };
-const { cek, cekKey, encrypter, direct, nested, ours } = await jweFixture({ createEncrypter, createVerifier, jweDecryption }, claims, createSigner({ alg: 'HS256', key: secret }).signSync(claims), secret);
+const { cek, cekKey, encrypter, direct, nested, ours } = await jweFixture(
+  { createEncrypter, createVerifier, jweDecryption },
+  claims,
+  createSigner({ alg: 'HS256', key: secret }).signSync(claims),
+  secret,
+);
 
 // The bare primitive: decrypt the same ciphertext with the same AAD.
 const [h, , ivS, ctS, tagS] = direct.split('.') as [string, string, string, string, string];
@@ -34,7 +39,10 @@ const asyncRows = await compareAsync([
   { name: 'edgejwt verify (nested HS256 JWT)', fn: () => ours.verify(nested) },
   { name: 'jose jwtDecrypt (key bytes)', fn: () => jose.jwtDecrypt(direct, cek) },
   { name: 'jose jwtDecrypt (CryptoKey)', fn: () => jose.jwtDecrypt(direct, cekKey) },
-  { name: 'crypto.subtle.decrypt (bare)', fn: () => crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: aad, tagLength: 128 }, cekKey, joined) },
+  {
+    name: 'crypto.subtle.decrypt (bare)',
+    fn: () => crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: aad, tagLength: 128 }, cekKey, joined),
+  },
 ]);
 const syncRows = compare([
   {
@@ -54,9 +62,23 @@ const cekEncKey = await crypto.subtle.importKey('raw', cek, 'AES-GCM', false, ['
 const plaintext = new TextEncoder().encode(JSON.stringify(claims));
 const encryptRows = await compareAsync([
   { name: 'edgejwt encrypt (dir+A256GCM, claims)', fn: () => encrypter.encrypt(claims) },
-  { name: 'jose EncryptJWT (key bytes)', fn: () => new jose.EncryptJWT(claims).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(cek) },
-  { name: 'jose EncryptJWT (CryptoKey)', fn: () => new jose.EncryptJWT(claims).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(cekEncKey) },
-  { name: 'crypto.subtle.encrypt (bare)', fn: () => crypto.subtle.encrypt({ name: 'AES-GCM', iv: crypto.getRandomValues(new Uint8Array(12)), additionalData: aad, tagLength: 128 }, cekEncKey, plaintext) },
+  {
+    name: 'jose EncryptJWT (key bytes)',
+    fn: () => new jose.EncryptJWT(claims).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(cek),
+  },
+  {
+    name: 'jose EncryptJWT (CryptoKey)',
+    fn: () => new jose.EncryptJWT(claims).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(cekEncKey),
+  },
+  {
+    name: 'crypto.subtle.encrypt (bare)',
+    fn: () =>
+      crypto.subtle.encrypt(
+        { name: 'AES-GCM', iv: crypto.getRandomValues(new Uint8Array(12)), additionalData: aad, tagLength: 128 },
+        cekEncKey,
+        plaintext,
+      ),
+  },
 ]);
 encryptRows.push(
   ...compare([
@@ -71,11 +93,29 @@ encryptRows.push(
     },
   ]),
 );
-console.log('\n' + formatTable('JWE encrypt in Node (dir+A256GCM, the same claims)', encryptRows, 'edgejwt encrypt (dir+A256GCM, claims)') + '\n');
-console.log('\n' + formatTable(`JWE decrypt in Node (${direct.length}-char token)`, rows, 'edgejwt verify (dir+A256GCM, claims)') + '\n');
+console.log(
+  '\n' +
+    formatTable(
+      'JWE encrypt in Node (dir+A256GCM, the same claims)',
+      encryptRows,
+      'edgejwt encrypt (dir+A256GCM, claims)',
+    ) +
+    '\n',
+);
+console.log(
+  '\n' +
+    formatTable(`JWE decrypt in Node (${direct.length}-char token)`, rows, 'edgejwt verify (dir+A256GCM, claims)') +
+    '\n',
+);
 const med = (n: string) => rows.find((r) => r.name === n)!.medianNs;
-const ratio = Math.min(med('jose jwtDecrypt (key bytes)'), med('jose jwtDecrypt (CryptoKey)')) / med('edgejwt verify (dir+A256GCM, claims)');
+const ratio =
+  Math.min(med('jose jwtDecrypt (key bytes)'), med('jose jwtDecrypt (CryptoKey)')) /
+  med('edgejwt verify (dir+A256GCM, claims)');
 const target = `JWE dir+A256GCM decrypt+claims vs jose (its faster form): ${ratio.toFixed(2)}x faster (target ≥ 2x: ${ratio >= 2 ? 'met' : 'NOT met'})`;
 console.log(target);
-console.log(smoke ? '(smoke run: figures not meaningful)' : 'Ratios: × edgejwt by median (> 1: slower than edgejwt); spread: p25–p75 over the rounds.');
+console.log(
+  smoke
+    ? '(smoke run: figures not meaningful)'
+    : 'Ratios: × edgejwt by median (> 1: slower than edgejwt); spread: p25–p75 over the rounds.',
+);
 console.log(`wrote ${writeResults('jwe-node', { env, rows, encryptRows, target })}`);

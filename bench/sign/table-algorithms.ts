@@ -9,12 +9,28 @@ import { smoke, type Sample } from '../lib/harness.ts';
 import { envOf, ownCell, peerCell, readResult, row } from '../lib/compose.ts';
 import { writeResults } from '../lib/env.ts';
 
-const ALGS = ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+const ALGS = [
+  'HS256',
+  'HS384',
+  'HS512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+];
 type Results = { env: Record<string, string>; variants: Record<string, Sample[]> };
 const sign = readResult<Results>('sign-node');
 const check = readResult<Results>('algorithms-node');
 if (sign === undefined && check === undefined) {
-  console.error(`no results to compose: run bench/sign/sign.ts and bench/verify/algorithms.ts first${smoke ? ' (with BENCH_SMOKE=1)' : ''}`);
+  console.error(
+    `no results to compose: run bench/sign/sign.ts and bench/verify/algorithms.ts first${smoke ? ' (with BENCH_SMOKE=1)' : ''}`,
+  );
   process.exit(1);
 }
 // algorithms.ts labels RSA variants by modulus; the table uses its 2048-bit rows.
@@ -31,9 +47,23 @@ interface Line {
 const lines: Line[] = [];
 for (const alg of ALGS) {
   const s = sign?.variants[alg];
-  lines.push({ alg, op: 'sign', edgejwt: row(s, 'edgejwt signSync'), jose: row(s, 'jose SignJWT'), 'fast-jwt': row(s, 'fast-jwt'), jsonwebtoken: row(s, 'jsonwebtoken') });
+  lines.push({
+    alg,
+    op: 'sign',
+    edgejwt: row(s, 'edgejwt signSync'),
+    jose: row(s, 'jose SignJWT'),
+    'fast-jwt': row(s, 'fast-jwt'),
+    jsonwebtoken: row(s, 'jsonwebtoken'),
+  });
   const c = checkRows(alg);
-  lines.push({ alg, op: 'check', edgejwt: row(c, 'edgejwt verifySync'), jose: row(c, 'jose'), 'fast-jwt': row(c, 'fast-jwt'), jsonwebtoken: row(c, 'jsonwebtoken') });
+  lines.push({
+    alg,
+    op: 'check',
+    edgejwt: row(c, 'edgejwt verifySync'),
+    jose: row(c, 'jose'),
+    'fast-jwt': row(c, 'fast-jwt'),
+    jsonwebtoken: row(c, 'jsonwebtoken'),
+  });
 }
 
 const PEERS = ['jose', 'fast-jwt', 'jsonwebtoken'] as const;
@@ -47,13 +77,22 @@ const markdown = [
   '',
   `| algorithm | op | edgejwt | ${PEERS.join(' | ')} |`,
   `|---|---|---:|${PEERS.map(() => '---:').join('|')}|`,
-  ...shown.map((l) => `| ${l.alg} | ${l.op} | ${ownCell(l.edgejwt)} | ${PEERS.map((p) => peerCell(l[p], l.edgejwt)).join(' | ')} |`),
+  ...shown.map(
+    (l) =>
+      `| ${l.alg} | ${l.op} | ${ownCell(l.edgejwt)} | ${PEERS.map((p) => peerCell(l[p], l.edgejwt)).join(' | ')} |`,
+  ),
 ].join('\n');
 console.log(`\n### Sign and check per algorithm\n\n${markdown}\n`);
 const compact = (s?: Sample) => (s ? { medianNs: s.medianNs, p25Ns: s.p25Ns, p75Ns: s.p75Ns } : null);
-console.log(`wrote ${writeResults('table-algorithms', {
-  signEnv: sign?.env,
-  checkEnv: check?.env,
-  rows: shown.map((l) => ({ alg: l.alg, op: l.op, ...Object.fromEntries(['edgejwt', ...PEERS].map((k) => [k, compact(l[k as keyof Line] as Sample | undefined)])) })),
-  markdown,
-})}`);
+console.log(
+  `wrote ${writeResults('table-algorithms', {
+    signEnv: sign?.env,
+    checkEnv: check?.env,
+    rows: shown.map((l) => ({
+      alg: l.alg,
+      op: l.op,
+      ...Object.fromEntries(['edgejwt', ...PEERS].map((k) => [k, compact(l[k as keyof Line] as Sample | undefined)])),
+    })),
+    markdown,
+  })}`,
+);

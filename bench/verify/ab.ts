@@ -26,7 +26,10 @@ for (const v of VARIANTS.filter((x) => wanted.includes(x.label))) {
   const m = await material(v);
   const key = m.secret ?? (m.jwk as never);
   const cases: Case[] = [];
-  for (const [name, lib] of [['before', old], ['after', now]] as const) {
+  for (const [name, lib] of [
+    ['before', old],
+    ['after', now],
+  ] as const) {
     const verifier = lib.createVerifier({ algorithms: [v.alg], key, cache: false });
     await verifier.verify(m.token); // first use imports the key
     verifier.verifySync(m.token);
@@ -35,5 +38,7 @@ for (const v of VARIANTS.filter((x) => wanted.includes(x.label))) {
   const [b, a] = compare(cases, smoke ? {} : { rounds: Number(process.env.BENCH_ROUNDS ?? 60) });
   printTable(`${v.label}: verifySync, cache off`, [b!, a!], 'before');
   // On a shared machine other work inflates the upper rounds: the p25 ratio is the steadier one.
-  console.log(`after/before: median ${(a!.medianNs / b!.medianNs).toFixed(3)}, p25 ${(a!.p25Ns / b!.p25Ns).toFixed(3)}`);
+  console.log(
+    `after/before: median ${(a!.medianNs / b!.medianNs).toFixed(3)}, p25 ${(a!.p25Ns / b!.p25Ns).toFixed(3)}`,
+  );
 }

@@ -22,7 +22,14 @@ async function l2CpuCase(token: string): Promise<WorkerCase> {
     put: async (k: string, v: string) => void store.set(k, v),
   };
   const sealer = (await sealerFromSecret(b64u(new Uint8Array(32).fill(7))))!;
-  const l2 = new KvVerifyCache({ kv, sealer, policyId: 'bench', maxTtl: 300, timeoutMs: 100, counters: new Counters(() => {}, Date.now()) });
+  const l2 = new KvVerifyCache({
+    kv,
+    sealer,
+    policyId: 'bench',
+    maxTtl: 300,
+    timeoutMs: 100,
+    counters: new Counters(() => {}, Date.now()),
+  });
   await l2.put(token, PAYLOAD, Date.now() / 1000);
   if ((await l2.get(token)) === undefined) throw new Error('L2 CPU case: no hit');
   return { name: 'guard L2 hit, CPU only (hash + unseal + parse)', fn: () => l2.get(token), async: true };

@@ -7,7 +7,14 @@
 // with the speed targets as ratios from this table, and the "floor" (decode +
 // JSON.parse + primitive, what no verifier can skip) for RS256 and ES256.
 // Run: npm run build && node bench/verify/algorithms.ts   (BENCH_SMOKE=1: seconds)
-import { createHmac, createPublicKey, createSecretKey, timingSafeEqual, verify as nodeVerify, constants } from 'node:crypto';
+import {
+  createHmac,
+  createPublicKey,
+  createSecretKey,
+  timingSafeEqual,
+  verify as nodeVerify,
+  constants,
+} from 'node:crypto';
 import { createVerifier as fastJwtVerifier } from 'fast-jwt';
 // @ts-ignore -- jsonwebtoken ships no types
 import jsonwebtoken from 'jsonwebtoken';
@@ -49,8 +56,8 @@ function bareCheck(m: Material): (input: Buffer, sig: Buffer) => boolean {
 
 async function warmUp(sync: Case[], async: { fn: () => Promise<unknown> }[]): Promise<void> {
   const ms = smoke ? 10 : 150;
-  for (const c of sync) for (const until = performance.now() + ms; performance.now() < until; ) c.fn();
-  for (const c of async) for (const until = performance.now() + ms; performance.now() < until; ) await c.fn();
+  for (const c of sync) for (const until = performance.now() + ms; performance.now() < until;) c.fn();
+  for (const c of async) for (const until = performance.now() + ms; performance.now() < until;) await c.fn();
 }
 
 /**
@@ -121,7 +128,9 @@ for (const v of variants) {
   const asyncRows = await compareAsync(asyncCases);
   const rows = [...sync, ...asyncRows];
   results[v.label] = rows;
-  tables.push(formatTable(`${v.label}: full verify in Node (${m.token.length}-char token)`, rows, 'edgejwt verifySync'));
+  tables.push(
+    formatTable(`${v.label}: full verify in Node (${m.token.length}-char token)`, rows, 'edgejwt verifySync'),
+  );
   if (v.label === 'RS256-2048' || v.label === 'ES256') {
     // Kept apart from the table above (not a library): what no verifier can skip, beside the bare primitive.
     floors[v.label] = compare([
@@ -138,11 +147,15 @@ function targets(): string[] {
   const ratio = (label: string, name: string) => {
     const peer = row(label, name);
     const me = row(label, 'edgejwt verifySync');
-    return peer && me ? `${(peer.medianNs / me.medianNs).toFixed(2)}x (p25: ${(peer.p25Ns / me.p25Ns).toFixed(2)}x)` : 'not run';
+    return peer && me
+      ? `${(peer.medianNs / me.medianNs).toFixed(2)}x (p25: ${(peer.p25Ns / me.p25Ns).toFixed(2)}x)`
+      : 'not run';
   };
   out.push(`HS256 vs fast-jwt uncached: ${ratio('HS256', 'fast-jwt')} faster (target >= 1.8)`);
   out.push(`HS256 vs jose: ${ratio('HS256', 'jose')} faster (target >= 10)`);
-  const ed = results.EdDSA?.filter((r) => !r.name.startsWith('edgejwt') && !r.name.includes('bare') && !r.name.includes('cache hit'));
+  const ed = results.EdDSA?.filter(
+    (r) => !r.name.startsWith('edgejwt') && !r.name.includes('bare') && !r.name.includes('cache hit'),
+  );
   if (ed?.length) {
     const best = ed.reduce((a, b) => (a.medianNs < b.medianNs ? a : b));
     out.push(`EdDSA vs fastest peer (${best.name}): ${ratio('EdDSA', best.name)} (target > 1)`);
@@ -152,18 +165,39 @@ function targets(): string[] {
     if (rows === undefined) continue;
     const me = row(label, 'edgejwt verifySync')!;
     const bare = rows.filter((r) => r.name.includes('bare')).reduce((a, b) => (a.medianNs < b.medianNs ? a : b));
-    out.push(`${label} edgejwt / fastest bare primitive: ${(me.medianNs / bare.medianNs).toFixed(2)} (p25: ${(me.p25Ns / bare.p25Ns).toFixed(2)}) (target <= 1.2)`);
+    out.push(
+      `${label} edgejwt / fastest bare primitive: ${(me.medianNs / bare.medianNs).toFixed(2)} (p25: ${(me.p25Ns / bare.p25Ns).toFixed(2)}) (target <= 1.2)`,
+    );
     const [floor, alone] = floors[label]!;
-    out.push(`${label} floor (decode + JSON.parse + primitive) / bare primitive: ${(floor!.medianNs / alone!.medianNs).toFixed(2)}`);
+    out.push(
+      `${label} floor (decode + JSON.parse + primitive) / bare primitive: ${(floor!.medianNs / alone!.medianNs).toFixed(2)}`,
+    );
   }
   return out;
 }
 step.done();
 console.log('\n' + tables.join('\n\n') + '\n');
-console.log(smoke ? '(smoke run: figures not meaningful)' : 'Ratios: × edgejwt verifySync by median (> 1: slower than edgejwt); spread: p25–p75 over the rounds.');
+console.log(
+  smoke
+    ? '(smoke run: figures not meaningful)'
+    : 'Ratios: × edgejwt verifySync by median (> 1: slower than edgejwt); spread: p25–p75 over the rounds.',
+);
 const verdicts = targets();
 console.log('### Targets (ratios from this run)\n');
 for (const line of verdicts) console.log(`- ${line}`);
-const data = { env, keyPaths: keyPathsFor(Object.values(results).flat().map((r) => r.name)), variants: results, floors, verdicts };
+const data = {
+  env,
+  keyPaths: keyPathsFor(
+    Object.values(results)
+      .flat()
+      .map((r) => r.name),
+  ),
+  variants: results,
+  floors,
+  verdicts,
+};
 if (only === undefined) console.log(`wrote ${writeResults('algorithms-node', data)}`);
-else console.log(`wrote ${writePartialResults(`algorithms-node-${only.join('-')}`, data)} (BENCH_ALGS run: results/ untouched)`);
+else
+  console.log(
+    `wrote ${writePartialResults(`algorithms-node-${only.join('-')}`, data)} (BENCH_ALGS run: results/ untouched)`,
+  );

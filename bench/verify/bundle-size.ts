@@ -6,7 +6,12 @@
 // members that fill it (bench/lib/bundle-functions.ts). Sizes only, no timing.
 // Run: node bench/verify/bundle-size.ts (Node 22: ./node_modules/.bin/node)
 import { environment, printEnvironment, writeResults } from '../lib/env.ts';
-import { verifierBundleLine, verifierBundles, verifierBundleTable, verifierFileTable } from '../lib/verifier-bundles.ts';
+import {
+  verifierBundleLine,
+  verifierBundles,
+  verifierBundleTable,
+  verifierFileTable,
+} from '../lib/verifier-bundles.ts';
 import { functionBytes, functionTable, type FunctionBytes } from '../lib/bundle-functions.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,4 +30,6 @@ if (compiled !== undefined) {
   console.log(`${functionTable(compiled.name, compiledFunctions, process.env.BENCH_SMOKE === '1' ? 10 : 40)}\n`);
 }
 console.log(verifierBundleLine(bundles));
-console.log(`wrote ${writeResults('bundle-size', { env, bundles, compiledFunctions: compiledFunctions.slice(0, 80) })}`);
+console.log(
+  `wrote ${writeResults('bundle-size', { env, bundles, compiledFunctions: compiledFunctions.slice(0, 80) })}`,
+);

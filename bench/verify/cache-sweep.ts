@@ -32,15 +32,25 @@ const ALGS = ['HS256', 'EdDSA', 'ES256'] as const;
 
 const b64u = (s: string | Buffer) => Buffer.from(s).toString('base64url');
 
-
-function keysFor(alg: (typeof ALGS)[number]): { ourKey: unknown; peerKey: string | KeyObject; signer: (input: string) => Buffer } {
+function keysFor(alg: (typeof ALGS)[number]): {
+  ourKey: unknown;
+  peerKey: string | KeyObject;
+  signer: (input: string) => Buffer;
+} {
   if (alg === 'HS256') {
     const secret = Buffer.from('k'.repeat(32));
-    return { ourKey: new Uint8Array(secret), peerKey: secret.toString('latin1'), signer: (input) => createHmac('sha256', secret).update(input).digest() };
+    return {
+      ourKey: new Uint8Array(secret),
+      peerKey: secret.toString('latin1'),
+      signer: (input) => createHmac('sha256', secret).update(input).digest(),
+    };
   }
   const pair = alg === 'EdDSA' ? generateKeyPairSync('ed25519') : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const priv: KeyObject = pair.privateKey;
-  const signer = alg === 'EdDSA' ? (input: string) => nodeSign(null, Buffer.from(input), priv) : (input: string) => nodeSign('sha256', Buffer.from(input), { key: priv, dsaEncoding: 'ieee-p1363' });
+  const signer =
+    alg === 'EdDSA'
+      ? (input: string) => nodeSign(null, Buffer.from(input), priv)
+      : (input: string) => nodeSign('sha256', Buffer.from(input), { key: priv, dsaEncoding: 'ieee-p1363' });
   return { ourKey: pair.publicKey.export({ format: 'jwk' }), peerKey: pair.publicKey, signer };
 }
 
@@ -63,9 +73,18 @@ for (const size of SIZES) {
   }
   hitRates[size] = hits / (seq.length - WARM);
 }
-console.log(`\nZipf(s=${ZIPF_S}) over ${POPULATION.toLocaleString('en-US')} live tokens, ${WARM.toLocaleString('en-US')} warm-up requests then ${(PASS * PASSES).toLocaleString('en-US')} timed; hit rate over the timed ones by cache size: ${SIZES.map((s) => `${s}: ${(hitRates[s]! * 100).toFixed(1)}%`).join(', ')}`);
+console.log(
+  `\nZipf(s=${ZIPF_S}) over ${POPULATION.toLocaleString('en-US')} live tokens, ${WARM.toLocaleString('en-US')} warm-up requests then ${(PASS * PASSES).toLocaleString('en-US')} timed; hit rate over the timed ones by cache size: ${SIZES.map((s) => `${s}: ${(hitRates[s]! * 100).toFixed(1)}%`).join(', ')}`,
+);
 
-const results: Record<string, unknown> = { env, population: POPULATION, warmRequests: WARM, timedRequests: PASS * PASSES, zipfS: ZIPF_S, hitRates };
+const results: Record<string, unknown> = {
+  env,
+  population: POPULATION,
+  warmRequests: WARM,
+  timedRequests: PASS * PASSES,
+  zipfS: ZIPF_S,
+  hitRates,
+};
 const step = progress('cache sweep', ALGS.length);
 for (const alg of ALGS) {
   step(`${alg}: minting ${POPULATION.toLocaleString('en-US')} tokens, warming each cache`);
@@ -76,7 +95,9 @@ for (const alg of ALGS) {
     return `${input}.${b64u(signer(input))}`;
   });
   const none = createVerifier({ algorithms: [alg], key: ourKey as never, cache: false });
-  const sized = SIZES.map((max) => createVerifier({ algorithms: [alg], key: ourKey as never, cache: { max, ttl: 3600 } }));
+  const sized = SIZES.map((max) =>
+    createVerifier({ algorithms: [alg], key: ourKey as never, cache: { max, ttl: 3600 } }),
+  );
   const pem = typeof peerKey === 'string' ? peerKey : (peerKey.export({ format: 'pem', type: 'spki' }) as string);
   const peers = SIZES.map((max) => fastJwtVerifier({ key: pem, algorithms: [alg], cache: max, cacheTTL: 3_600_000 }));
   // Warm every cache with one pass so timing starts from a steady state.
@@ -102,7 +123,9 @@ for (const alg of ALGS) {
   const joseKey = typeof peerKey === 'string' ? new TextEncoder().encode(peerKey) : peerKey;
   const samples = [
     ...compare([{ name: 'no cache (verify every request)', fn: () => none.verifySync(fresh(hot)) }]),
-    ...SIZES.map((max, k) => summarize(`cache ${max / 1000}k, Zipf mix (${(hitRates[max]! * 100).toFixed(0)}% hits)`, perPass[k]!)),
+    ...SIZES.map((max, k) =>
+      summarize(`cache ${max / 1000}k, Zipf mix (${(hitRates[max]! * 100).toFixed(0)}% hits)`, perPass[k]!),
+    ),
     ...SIZES.map((max, k) => summarize(`fast-jwt cache ${max / 1000}k, Zipf mix`, perPass[SIZES.length + k]!)),
     ...compare([
       { name: 'hit, cache 1k full', fn: () => sized[0]!.verifySync(fresh(hot)) },
@@ -111,7 +134,14 @@ for (const alg of ALGS) {
     ...(await compareAsync([{ name: 'jose jwtVerify (no cache)', fn: () => jose.jwtVerify(fresh(hot), joseKey) }])),
   ];
   results[alg] = samples;
-  console.log('\n' + formatTable(`${alg}: mean per request (mix: over passes of ${PASS.toLocaleString('en-US')} requests; fresh token string each time)`, samples, 'no cache (verify every request)'));
+  console.log(
+    '\n' +
+      formatTable(
+        `${alg}: mean per request (mix: over passes of ${PASS.toLocaleString('en-US')} requests; fresh token string each time)`,
+        samples,
+        'no cache (verify every request)',
+      ),
+  );
 }
 step.done();
 console.log(`wrote ${writeResults('cache-sweep', results)}`);

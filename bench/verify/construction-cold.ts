@@ -24,7 +24,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = join(root, 'build/construction-cold');
 mkdirSync(dir, { recursive: true });
 const rounds = Number(process.env.BENCH_ROUNDS) > 0 ? Number(process.env.BENCH_ROUNDS) : 40;
-const sides: Record<string, string> = { tip: join(root, 'src'), ...(process.env.BENCH_BASELINE_SRC ? { base: resolve(process.env.BENCH_BASELINE_SRC) } : {}) };
+const sides: Record<string, string> = {
+  tip: join(root, 'src'),
+  ...(process.env.BENCH_BASELINE_SRC ? { base: resolve(process.env.BENCH_BASELINE_SRC) } : {}),
+};
 
 /** The measured program for one src/: construction, then the first verify of TOKEN. */
 async function bundleFor(name: string, src: string): Promise<string> {
@@ -57,13 +60,19 @@ console.log(JSON.stringify({ first: t1 - t0, sets: t2 - t1, construct: t3 - t0, 
     platform: 'node',
     target: 'es2022',
     minify: true,
-    alias: { '#core-loader': join(src, 'wasm/load-bytes.ts'), '#crypto-backend': join(src, 'backend/webcrypto.ts'), '#platform': join(src, 'platform/web.ts') },
+    alias: {
+      '#core-loader': join(src, 'wasm/load-bytes.ts'),
+      '#crypto-backend': join(src, 'backend/webcrypto.ts'),
+      '#platform': join(src, 'platform/web.ts'),
+    },
     logLevel: 'warning',
   });
   return outfile;
 }
 
-const bundles = Object.fromEntries(await Promise.all(Object.entries(sides).map(async ([k, src]) => [k, await bundleFor(k, src)] as const)));
+const bundles = Object.fromEntries(
+  await Promise.all(Object.entries(sides).map(async ([k, src]) => [k, await bundleFor(k, src)] as const)),
+);
 const keys = benchKeys();
 const config = guardConfig(keys);
 const tokens = Object.fromEntries(BENCH_ALGS.map((a) => [a, mint(keys, a, 1)[0]!]));
@@ -74,7 +83,10 @@ for (let r = 0; r < rounds; r++) {
     const order = Object.keys(bundles);
     if (r % 2 === 1) order.reverse();
     for (const side of order) {
-      const out = spawnSync(process.execPath, [bundles[side]!], { env: { ...process.env, CONFIG: config, HS_KEY: keys.hsKey, TOKEN: tokens[alg] }, encoding: 'utf8' });
+      const out = spawnSync(process.execPath, [bundles[side]!], {
+        env: { ...process.env, CONFIG: config, HS_KEY: keys.hsKey, TOKEN: tokens[alg] },
+        encoding: 'utf8',
+      });
       if (out.status !== 0) throw new Error(`${side} ${alg}: ${out.stderr}`);
       const m = JSON.parse(out.stdout) as { first: number; sets: number; construct: number; verify: number };
       const cell = ((samples[alg] ??= {})[side] ??= { sets: [], construct: [], verify: [] });
@@ -84,16 +96,26 @@ for (let r = 0; r < rounds; r++) {
     }
   }
 }
-console.log(`load ${loadStart.map((x) => x.toFixed(2)).join(' ')} → ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${rounds} rounds; node ${process.version}`);
-console.log('| first token | side | the 3 key-set issuers (after HS256), ms | all construction, ms | first verify, ms |');
+console.log(
+  `load ${loadStart.map((x) => x.toFixed(2)).join(' ')} → ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}; ${rounds} rounds; node ${process.version}`,
+);
+console.log(
+  '| first token | side | the 3 key-set issuers (after HS256), ms | all construction, ms | first verify, ms |',
+);
 console.log('|---|---|---:|---:|---:|');
 for (const alg of BENCH_ALGS) {
   for (const side of Object.keys(bundles)) {
     const c = samples[alg]![side]!;
-    console.log(`| ${alg} | ${side} | ${withSpread(latency(c.sets), 3)} | ${withSpread(latency(c.construct), 2)} | ${withSpread(latency(c.verify), 2)} |`);
+    console.log(
+      `| ${alg} | ${side} | ${withSpread(latency(c.sets), 3)} | ${withSpread(latency(c.construct), 2)} | ${withSpread(latency(c.verify), 2)} |`,
+    );
   }
   if (samples[alg]!.base !== undefined) {
     const [t, b] = [samples[alg]!.tip!, samples[alg]!.base!];
-    console.log(`| ${alg} | tip − base (per round) | ${withSpread(paired(t.sets, b.sets), 3)} | ${withSpread(paired(t.construct, b.construct), 2)} | ${withSpread(paired(t.verify, b.verify), 2)} |`);
+    console.log(
+      `| ${alg} | tip − base (per round) | ${withSpread(paired(t.sets, b.sets), 3)} | ${withSpread(paired(t.construct, b.construct), 2)} | ${withSpread(paired(t.verify, b.verify), 2)} |`,
+    );
   }
 }

@@ -37,9 +37,19 @@ for (const v of smoke ? VARIANTS.slice(0, 2) : VARIANTS) {
   const as = await material(v);
   const client = await material(v);
   const token = as.token;
-  const ath = jose.base64url.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))));
-  const proof = await client.sign({ htm: 'GET', htu: URL_, iat: NOW, jti: crypto.randomUUID(), ath }, { typ: 'dpop+jwt', alg: v.alg, jwk: { ...client.jwk, alg: undefined } });
-  const verifier = createVerifier({ algorithms: [v.alg], jwks: { keys: [{ ...as.jwk, kid: 'k1' }] } as never, cache: false, currentDate });
+  const ath = jose.base64url.encode(
+    new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))),
+  );
+  const proof = await client.sign(
+    { htm: 'GET', htu: URL_, iat: NOW, jti: crypto.randomUUID(), ath },
+    { typ: 'dpop+jwt', alg: v.alg, jwk: { ...client.jwk, alg: undefined } },
+  );
+  const verifier = createVerifier({
+    algorithms: [v.alg],
+    jwks: { keys: [{ ...as.jwk, kid: 'k1' }] } as never,
+    cache: false,
+    currentDate,
+  });
   const options = { method: 'GET', url: URL_, algorithms: [v.alg as DpopAlgorithm], accessToken: token, currentDate };
   // Both must pass before anything is timed (and the proof's key is then in the import cache).
   await verifier.verify(token);
@@ -49,13 +59,22 @@ for (const v of smoke ? VARIANTS.slice(0, 2) : VARIANTS) {
   const samples: Sample[] = await compareAsync([
     { name: base, fn: () => verifier.verify(fresh(token)) },
     { name: 'verifyDpopProof (key cache hit, ath)', fn: () => verifyDpopProof(fresh(proof), options) },
-    { name: 'jose jwtVerify(proof, EmbeddedJWK)', fn: () => jose.jwtVerify(fresh(proof), jose.EmbeddedJWK, { typ: 'dpop+jwt', algorithms: [v.alg], currentDate }) },
+    {
+      name: 'jose jwtVerify(proof, EmbeddedJWK)',
+      fn: () => jose.jwtVerify(fresh(proof), jose.EmbeddedJWK, { typ: 'dpop+jwt', algorithms: [v.alg], currentDate }),
+    },
   ]);
   results[v.label] = samples;
   console.log('\n' + formatTable(`DPoP proof vs access token, ${v.label}`, samples, base));
-  summary.push({ alg: v.label, tokenNs: samples[0]!.medianNs, proofNs: samples[1]!.medianNs, joseNs: samples[2]!.medianNs });
+  summary.push({
+    alg: v.label,
+    tokenNs: samples[0]!.medianNs,
+    proofNs: samples[1]!.medianNs,
+    joseNs: samples[2]!.medianNs,
+  });
 }
 console.log('\n| alg | proof ÷ access token | jose proof ÷ edgejwt proof |\n|---|---:|---:|');
-for (const s of summary) console.log(`| ${s.alg} | ${(s.proofNs / s.tokenNs).toFixed(2)} | ${(s.joseNs / s.proofNs).toFixed(2)} |`);
+for (const s of summary)
+  console.log(`| ${s.alg} | ${(s.proofNs / s.tokenNs).toFixed(2)} | ${(s.joseNs / s.proofNs).toFixed(2)} |`);
 results.summary = summary;
 console.log(`wrote ${writeResults('dpop-proof', results)}`);

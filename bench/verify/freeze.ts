@@ -15,7 +15,9 @@ import { environment, printEnvironment, writeResults } from '../lib/env.ts';
 import { PAYLOAD } from '../lib/signing-input.ts';
 
 const env = environment();
-env.loadavg = loadavg().map((l) => l.toFixed(2)).join(' ');
+env.loadavg = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
 printEnvironment(env);
 
 const b64u = (s: string | Buffer) => Buffer.from(s).toString('base64url');
@@ -36,7 +38,10 @@ const NESTED = {
 const fresh = (t: string) => (' ' + t).slice(1);
 const results: Record<string, unknown> = { env };
 
-for (const [shape, payload] of [['flat OIDC payload', PAYLOAD], ['nested roles/groups payload', NESTED]] as const) {
+for (const [shape, payload] of [
+  ['flat OIDC payload', PAYLOAD],
+  ['nested roles/groups payload', NESTED],
+] as const) {
   const token = mint(payload);
   const none = createVerifier({ algorithms: ['HS256'], key: new Uint8Array(secret), cache: false });
   const cached = createVerifier({ algorithms: ['HS256'], key: new Uint8Array(secret), cache: { max: 10, ttl: 3600 } });
@@ -44,10 +49,16 @@ for (const [shape, payload] of [['flat OIDC payload', PAYLOAD], ['nested roles/g
   const base = 'verify, cache: false (caller owns it)';
   const samples: Sample[] = compare([
     { name: base, fn: () => none.verifySync(fresh(token)) },
-    { name: 'verify + Object.freeze (shallow, before)', fn: () => Object.freeze(none.verifySync(fresh(token)).payload) },
+    {
+      name: 'verify + Object.freeze (shallow, before)',
+      fn: () => Object.freeze(none.verifySync(fresh(token)).payload),
+    },
     { name: 'verify + deepFreeze (a miss, now)', fn: () => deepFreeze(none.verifySync(fresh(token)).payload) },
     { name: 'cache hit (frozen, shared)', fn: () => cached.verifySync(fresh(token)) },
-    { name: 'cache hit + structuredClone (copy per caller)', fn: () => structuredClone(cached.verifySync(fresh(token)).payload) },
+    {
+      name: 'cache hit + structuredClone (copy per caller)',
+      fn: () => structuredClone(cached.verifySync(fresh(token)).payload),
+    },
   ]);
   results[shape] = samples;
   console.log('\n' + formatTable(`HS256, ${shape} (${JSON.stringify(payload).length} bytes of JSON)`, samples, base));
@@ -55,6 +66,8 @@ for (const [shape, payload] of [['flat OIDC payload', PAYLOAD], ['nested roles/g
   const miss = by('verify + deepFreeze') - by('verify, cache');
   const shallow = by('verify + Object.freeze') - by('verify, cache');
   const copy = by('cache hit + structuredClone') - by('cache hit (frozen');
-  console.log(`deep freeze adds ${miss.toFixed(0)} ns to a miss (shallow freeze: ${shallow.toFixed(0)} ns), ${((miss / by('verify, cache')) * 100).toFixed(1)}% of the verify; a copy per caller would add ${copy.toFixed(0)} ns to every hit.`);
+  console.log(
+    `deep freeze adds ${miss.toFixed(0)} ns to a miss (shallow freeze: ${shallow.toFixed(0)} ns), ${((miss / by('verify, cache')) * 100).toFixed(1)}% of the verify; a copy per caller would add ${copy.toFixed(0)} ns to every hit.`,
+  );
 }
 console.log(`wrote ${writeResults('freeze', results)}`);

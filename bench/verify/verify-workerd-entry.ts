@@ -15,9 +15,20 @@ const b64u = (bytes: Uint8Array) => {
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 };
 
-const PARAMS: Record<string, { gen: RsaHashedKeyGenParams | EcKeyGenParams | Algorithm; sign: AlgorithmIdentifier | RsaPssParams | EcdsaParams }> = {
+const PARAMS: Record<
+  string,
+  { gen: RsaHashedKeyGenParams | EcKeyGenParams | Algorithm; sign: AlgorithmIdentifier | RsaPssParams | EcdsaParams }
+> = {
   EdDSA: { gen: { name: 'Ed25519' }, sign: 'Ed25519' },
-  RS256: { gen: { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' } as RsaHashedKeyGenParams, sign: 'RSASSA-PKCS1-v1_5' },
+  RS256: {
+    gen: {
+      name: 'RSASSA-PKCS1-v1_5',
+      modulusLength: 2048,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: 'SHA-256',
+    } as RsaHashedKeyGenParams,
+    sign: 'RSASSA-PKCS1-v1_5',
+  },
   ES256: { gen: { name: 'ECDSA', namedCurve: 'P-256' }, sign: { name: 'ECDSA', hash: 'SHA-256' } },
 };
 
@@ -35,7 +46,13 @@ export default async function setup(): Promise<WorkerCase[]> {
       const secretText = 'k'.repeat(32);
       ourKey = enc.encode(secretText);
       honoKey = secretText;
-      verifyKey = await crypto.subtle.importKey('raw', ourKey as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+      verifyKey = await crypto.subtle.importKey(
+        'raw',
+        ourKey as Uint8Array<ArrayBuffer>,
+        { name: 'HMAC', hash: 'SHA-256' },
+        false,
+        ['sign', 'verify'],
+      );
       sig = new Uint8Array(await crypto.subtle.sign('HMAC', verifyKey, data));
     } else {
       const pair = (await crypto.subtle.generateKey(PARAMS[alg]!.gen, true, ['sign', 'verify'])) as CryptoKeyPair;
@@ -56,13 +73,35 @@ export default async function setup(): Promise<WorkerCase[]> {
     await jose.jwtVerify(token, joseKey, { algorithms: [alg] });
     await honoVerify(token, honoKey as never, alg as never);
     const tsndrOk = alg !== 'EdDSA';
-    if (tsndrOk && !(await tsndr.verify(token, (alg === 'HS256' ? honoKey : verifyKey) as never, { algorithm: alg }))) throw new Error(`@tsndr rejected ${alg}`);
+    if (tsndrOk && !(await tsndr.verify(token, (alg === 'HS256' ? honoKey : verifyKey) as never, { algorithm: alg })))
+      throw new Error(`@tsndr rejected ${alg}`);
     const wasm = alg === 'HS256' || alg === 'EdDSA';
-    cases.push(wasm ? { name: `${alg} edgejwt verifySync`, fn: () => ours.verifySync(token) } : { name: `${alg} edgejwt verify`, fn: () => ours.verify(token), async: true });
-    cases.push({ name: `${alg} jose jwtVerify`, fn: () => jose.jwtVerify(token, joseKey, { algorithms: [alg] }), async: true });
-    cases.push({ name: `${alg} hono jwt verify`, fn: () => honoVerify(token, honoKey as never, alg as never), async: true });
-    if (tsndrOk) cases.push({ name: `${alg} @tsndr/cloudflare-worker-jwt`, fn: () => tsndr.verify(token, (alg === 'HS256' ? honoKey : verifyKey) as never, { algorithm: alg }), async: true });
-    cases.push({ name: `${alg} crypto.subtle.verify bare`, fn: () => crypto.subtle.verify(verifyParams, verifyKey, sig as Uint8Array<ArrayBuffer>, data), async: true });
+    cases.push(
+      wasm
+        ? { name: `${alg} edgejwt verifySync`, fn: () => ours.verifySync(token) }
+        : { name: `${alg} edgejwt verify`, fn: () => ours.verify(token), async: true },
+    );
+    cases.push({
+      name: `${alg} jose jwtVerify`,
+      fn: () => jose.jwtVerify(token, joseKey, { algorithms: [alg] }),
+      async: true,
+    });
+    cases.push({
+      name: `${alg} hono jwt verify`,
+      fn: () => honoVerify(token, honoKey as never, alg as never),
+      async: true,
+    });
+    if (tsndrOk)
+      cases.push({
+        name: `${alg} @tsndr/cloudflare-worker-jwt`,
+        fn: () => tsndr.verify(token, (alg === 'HS256' ? honoKey : verifyKey) as never, { algorithm: alg }),
+        async: true,
+      });
+    cases.push({
+      name: `${alg} crypto.subtle.verify bare`,
+      fn: () => crypto.subtle.verify(verifyParams, verifyKey, sig as Uint8Array<ArrayBuffer>, data),
+      async: true,
+    });
     if (alg === 'HS256') {
       cases.push({ name: 'cache hit edgejwt (fresh string)', fn: () => cached.verifySync((' ' + token).slice(1)) });
       cases.push({ name: 'decode edgejwt decodeUnverified', fn: () => decodeUnverified(token) });

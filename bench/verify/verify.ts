@@ -15,7 +15,9 @@ import { PAYLOAD } from '../lib/signing-input.ts';
 
 const env = environment(['jose', 'fast-jwt']);
 // A shared machine's load skews medians: print it with the environment.
-env.loadavg = loadavg().map((l) => l.toFixed(2)).join(' ');
+env.loadavg = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
 printEnvironment(env);
 
 const b64u = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
@@ -42,7 +44,9 @@ const hits = compare([
 printTable('HS256: verify cache hit, a fresh copy of the token each time', hits, 'edgejwt cache hit (fresh string)');
 results['cache-hit'] = hits;
 const hit = byName(hits, 'edgejwt cache hit (fresh string)');
-verdicts.push(`cache hit: ${Math.round(hit.opsPerSec).toLocaleString('en-US')}/s, ${formatNs(hit.medianNs)} (target >= 3,000,000/s)`);
+verdicts.push(
+  `cache hit: ${Math.round(hit.opsPerSec).toLocaleString('en-US')}/s, ${formatNs(hit.medianNs)} (target >= 3,000,000/s)`,
+);
 
 const decoder = fastJwtDecoder();
 const dec = compare([
@@ -52,7 +56,9 @@ const dec = compare([
 ]);
 printTable('Decode only (no verification)', dec, 'edgejwt decodeUnverified');
 results.decode = dec;
-verdicts.push(`decode-only vs jose decodeJwt: ${(byName(dec, 'jose decodeJwt').medianNs / byName(dec, 'edgejwt decodeUnverified').medianNs).toFixed(2)}x faster (target > 1)`);
+verdicts.push(
+  `decode-only vs jose decodeJwt: ${(byName(dec, 'jose decodeJwt').medianNs / byName(dec, 'edgejwt decodeUnverified').medianNs).toFixed(2)}x faster (target > 1)`,
+);
 
 console.log('\n### Targets (ratios from this run)\n');
 for (const v of verdicts) console.log(`- ${v}`);

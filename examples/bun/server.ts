@@ -2,7 +2,9 @@
 // Needs JWT_SECRET (at least 32 bytes) and optionally PORT; answers GET /me.
 import { createVerifier, isJwtError } from 'edgejwt';
 
-declare const Bun: { serve(options: { hostname: string; port: number; fetch(request: Request): Promise<Response> }): unknown };
+declare const Bun: {
+  serve(options: { hostname: string; port: number; fetch(request: Request): Promise<Response> }): unknown;
+};
 
 const secret = process.env.JWT_SECRET ?? '';
 const port = Number(process.env.PORT ?? '3000');

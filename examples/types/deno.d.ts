@@ -2,5 +2,8 @@
 // Deno example uses. Deno itself brings the real ones.
 declare const Deno: {
   env: { get(name: string): string | undefined };
-  serve(options: { hostname: string; port: number }, handler: (request: Request) => Response | Promise<Response>): unknown;
+  serve(
+    options: { hostname: string; port: number },
+    handler: (request: Request) => Response | Promise<Response>,
+  ): unknown;
 };

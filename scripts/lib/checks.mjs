@@ -12,7 +12,11 @@ export function checks() {
       console.log(`ok   ${name}${note ? ` — ${note}` : ''}`);
     } catch (e) {
       counts.failed++;
-      console.log(`FAIL ${name}\n     ${String(e instanceof Error ? e.message : e).split('\n').join('\n     ')}`);
+      console.log(
+        `FAIL ${name}\n     ${String(e instanceof Error ? e.message : e)
+          .split('\n')
+          .join('\n     ')}`,
+      );
     }
   }
   return { check, counts };

@@ -43,7 +43,8 @@ async function lock(root) {
     try {
       alive = holderAlive(file);
     } catch {} // written a moment ago and still empty, or just released: look again
-    if (!alive) rmSync(file, { force: true }); // its holder died mid-install
+    if (!alive)
+      rmSync(file, { force: true }); // its holder died mid-install
     else if (Date.now() > until) throw new Error(`${file} still held after ${LOCK_WAIT_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, 250));
   }

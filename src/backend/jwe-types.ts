@@ -6,8 +6,19 @@
 export interface JweBackend {
   readonly name: 'webcrypto' | 'node';
   /** AES-GCM with a 128-bit tag; `key` is raw bytes, or a CryptoKey the webcrypto backend imported earlier. */
-  gcmDecrypt(key: Uint8Array | CryptoKey, iv: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Uint8Array | Promise<Uint8Array>;
-  gcmEncrypt(key: Uint8Array | CryptoKey, iv: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): { ciphertext: Uint8Array; tag: Uint8Array } | Promise<{ ciphertext: Uint8Array; tag: Uint8Array }>;
+  gcmDecrypt(
+    key: Uint8Array | CryptoKey,
+    iv: Uint8Array,
+    aad: Uint8Array,
+    ciphertext: Uint8Array,
+    tag: Uint8Array,
+  ): Uint8Array | Promise<Uint8Array>;
+  gcmEncrypt(
+    key: Uint8Array | CryptoKey,
+    iv: Uint8Array,
+    aad: Uint8Array,
+    plaintext: Uint8Array,
+  ): { ciphertext: Uint8Array; tag: Uint8Array } | Promise<{ ciphertext: Uint8Array; tag: Uint8Array }>;
   /** AES-CBC, PKCS#7 padding removed (and checked). */
   cbcDecrypt(key: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array | Promise<Uint8Array>;
   cbcEncrypt(key: Uint8Array, iv: Uint8Array, plaintext: Uint8Array): Uint8Array | Promise<Uint8Array>;

@@ -22,7 +22,8 @@ interface NodeKey extends BackendKey {
 
 function wrap(spec: AlgSpec, native: KeyObject): NodeKey {
   // node:crypto imports an RSA key with e = 1 (or an even modulus) without complaint.
-  if (native.asymmetricKeyType === 'rsa' || native.asymmetricKeyType === 'rsa-pss') checkRsaJwk(native.export({ format: 'jwk' }));
+  if (native.asymmetricKeyType === 'rsa' || native.asymmetricKeyType === 'rsa-pss')
+    checkRsaJwk(native.export({ format: 'jwk' }));
   // An EC KeyObject or CryptoKey may come from an importer that skipped the curve check.
   if (native.asymmetricKeyType === 'ec') checkEcPoint(native.export({ format: 'jwk' }));
   const digest = DIGEST[spec.hash];
@@ -43,7 +44,6 @@ function wrap(spec: AlgSpec, native: KeyObject): NodeKey {
       throw new TypeError(`no node:crypto verify for ${spec.engine}`);
   }
 }
-
 
 export const backend: CryptoBackend = {
   name: 'node',

@@ -23,14 +23,14 @@ function toKeyObject(input: PrivateKeyInput): KeyObject {
   return createPrivateKey({ key: input as never, format: 'jwk' });
 }
 
-
 export const signBackend: SignBackend = {
   name: 'node',
   importPrivate(spec: AlgSpec, input: PrivateKeyInput): SignKey {
     const native = toKeyObject(input);
     const digest = spec.engine === 'ed25519' ? null : DIGEST[spec.hash];
     let arg: NodeSignKey['arg'] = native;
-    if (spec.engine === 'rsa-pss') arg = { key: native, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: HASH_BYTES[spec.hash] };
+    if (spec.engine === 'rsa-pss')
+      arg = { key: native, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: HASH_BYTES[spec.hash] };
     // JWS carries raw r||s (RFC 7518 §3.4), never DER.
     else if (spec.engine === 'ecdsa') arg = { key: native, dsaEncoding: 'ieee-p1363' };
     const key: NodeSignKey = { native, arg, digest };

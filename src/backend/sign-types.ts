@@ -18,7 +18,9 @@ export interface SignBackend {
   /** Import a private key for `spec`; the caller has already checked the JWK's shape. */
   importPrivate(spec: AlgSpec, input: PrivateKeyInput): SignKey | Promise<SignKey>;
   /** Facts about an imported key that the key rules need (RSA modulus bits and public parameters, EC curve). */
-  describe(key: SignKey): { type: string; bits?: number; curve?: string; rsa?: { n?: unknown; e?: unknown } } | undefined;
+  describe(
+    key: SignKey,
+  ): { type: string; bits?: number; curve?: string; rsa?: { n?: unknown; e?: unknown } } | undefined;
   /** `signingInput` is ASCII (base64url segments and a dot). */
   sign(spec: AlgSpec, key: SignKey, signingInput: string): Uint8Array | Promise<Uint8Array>;
 }

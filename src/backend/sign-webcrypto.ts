@@ -26,7 +26,11 @@ export const signBackend: SignBackend = {
     const k = (key as SubtleSignKey).native;
     const a = k.algorithm as KeyAlgorithm & { modulusLength?: number; namedCurve?: string; length?: number };
     const bits = a.modulusLength ?? a.length;
-    return { type: k.type === 'private' ? a.name : k.type, ...(bits !== undefined ? { bits } : {}), ...(a.namedCurve !== undefined ? { curve: a.namedCurve } : {}) };
+    return {
+      type: k.type === 'private' ? a.name : k.type,
+      ...(bits !== undefined ? { bits } : {}),
+      ...(a.namedCurve !== undefined ? { curve: a.namedCurve } : {}),
+    };
   },
   async sign(_spec: AlgSpec, key: SignKey, signingInput: string): Promise<Uint8Array> {
     const k = key as SubtleSignKey;

@@ -4,7 +4,9 @@
 import { HASH_BYTES, type AlgSpec } from '../algorithms.js';
 
 /** What `crypto.subtle.importKey` takes for a key of this algorithm. */
-export function subtleImportParams(spec: AlgSpec): AlgorithmIdentifier | RsaHashedImportParams | EcKeyImportParams | HmacImportParams {
+export function subtleImportParams(
+  spec: AlgSpec,
+): AlgorithmIdentifier | RsaHashedImportParams | EcKeyImportParams | HmacImportParams {
   switch (spec.engine) {
     case 'rsa-pkcs1':
       return { name: 'RSASSA-PKCS1-v1_5', hash: spec.hash };

@@ -5,9 +5,7 @@
 import type { AlgSpec } from '../algorithms.js';
 
 /** The public members of an RSA or EC JWK, already checked for shape. */
-export type PublicJwk =
-  | { kty: 'RSA'; n: string; e: string }
-  | { kty: 'EC'; crv: string; x: string; y: string };
+export type PublicJwk = { kty: 'RSA'; n: string; e: string } | { kty: 'EC'; crv: string; x: string; y: string };
 
 /** A key in the backend's native form, bound to one algorithm. */
 export interface BackendKey {
@@ -23,5 +21,10 @@ export interface CryptoBackend {
    * A string `signingInput` is ASCII (it passed the base64url check). Bytes may be views
    * of the Wasm core's memory: read them before returning, or copy them.
    */
-  verify(spec: AlgSpec, key: BackendKey, signingInput: string | Uint8Array, signature: Uint8Array): boolean | Promise<boolean>;
+  verify(
+    spec: AlgSpec,
+    key: BackendKey,
+    signingInput: string | Uint8Array,
+    signature: Uint8Array,
+  ): boolean | Promise<boolean>;
 }

@@ -27,7 +27,10 @@ export const backend: CryptoBackend = {
   importCryptoKey(spec: AlgSpec, key: CryptoKey): BackendKey | Promise<BackendKey> {
     const wrapped: SubtleKey = { native: key, params: subtleSignatureParams(spec) };
     // The point of an extractable EC key is read back and checked on its curve (see importJwk).
-    if (spec.kty === 'EC') return key.extractable ? crypto.subtle.exportKey('jwk', key).then((jwk) => (checkEcPoint(jwk), wrapped)) : wrapped;
+    if (spec.kty === 'EC')
+      return key.extractable
+        ? crypto.subtle.exportKey('jwk', key).then((jwk) => (checkEcPoint(jwk), wrapped))
+        : wrapped;
     if (spec.kty !== 'RSA') return wrapped;
     checkRsaExponent((key.algorithm as RsaHashedKeyAlgorithm).publicExponent);
     // The modulus can be read only from an extractable key; a non-extractable one keeps it to itself.

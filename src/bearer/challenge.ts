@@ -40,7 +40,11 @@ export function quote(value: string): string {
 }
 
 /** Codes that mean the issuer's keys could not be had: not the client's fault (503). */
-export const KEYS_UNAVAILABLE_CODES: ReadonlySet<JwtErrorCode> = new Set<JwtErrorCode>(['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID']);
+export const KEYS_UNAVAILABLE_CODES: ReadonlySet<JwtErrorCode> = new Set<JwtErrorCode>([
+  'ERR_JWKS_FETCH_FAILED',
+  'ERR_JWKS_TIMEOUT',
+  'ERR_JWKS_INVALID',
+]);
 
 /**
  * True when a verify failure is the issuer's side, not the token's.
@@ -55,7 +59,11 @@ export function keysUnavailable(code: JwtErrorCode): boolean {
  * built with, a sync call where a step must wait): neither the token's fault nor
  * the issuer's. A guard answers them with a 500 and a log line, never a 401.
  */
-export const SERVER_FAULT_CODES: ReadonlySet<JwtErrorCode> = new Set<JwtErrorCode>(['ERR_WASM_CORE', 'ERR_OPTIONS_INVALID', 'ERR_ASYNC_REQUIRED']);
+export const SERVER_FAULT_CODES: ReadonlySet<JwtErrorCode> = new Set<JwtErrorCode>([
+  'ERR_WASM_CORE',
+  'ERR_OPTIONS_INVALID',
+  'ERR_ASYNC_REQUIRED',
+]);
 
 /**
  * True when a verify failure is a fault of the server (see SERVER_FAULT_CODES), not of the caller.
@@ -124,7 +132,10 @@ export interface ChallengeOptions {
  * to copy, so the text is in a bundle once.
  * @example new Response('{}', { status: 400, headers: JSON_NO_STORE })
  */
-export const JSON_NO_STORE: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+export const JSON_NO_STORE: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+});
 
 /**
  * The full response for a refusal.

@@ -21,7 +21,10 @@ export interface ProvenKeys {
  * unprovenConfirmation({ sub: 'a', cnf: { jkt: 'NzbL...' } }, {}); // 'cnf.jkt'
  * unprovenConfirmation({ sub: 'a', cnf: { jkt: 'NzbL...' } }, { jkt: 'NzbL...' }); // undefined
  */
-export function unprovenConfirmation(payload: Readonly<Record<string, unknown>>, proven: ProvenKeys): string | undefined {
+export function unprovenConfirmation(
+  payload: Readonly<Record<string, unknown>>,
+  proven: ProvenKeys,
+): string | undefined {
   const cnf = ownClaim(payload, 'cnf');
   if (cnf === undefined) return undefined;
   if (typeof cnf !== 'object' || cnf === null || Array.isArray(cnf)) return 'cnf';

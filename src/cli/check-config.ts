@@ -25,7 +25,8 @@ export interface CheckResult {
 }
 
 /** The bindings and vars of one Wrangler scope, as checkGuardConfig reads them. */
-export type BindingScope = Pick<WranglerScope, 'vars' | 'kvBindings' | 'serviceBindings' | 'where'> & Partial<Pick<WranglerScope, 'durableObjectBindings'>>;
+export type BindingScope = Pick<WranglerScope, 'vars' | 'kvBindings' | 'serviceBindings' | 'where'> &
+  Partial<Pick<WranglerScope, 'durableObjectBindings'>>;
 
 /** Where a setting is written (its key inside GUARD_CONFIG), when that can be told. */
 export type LocateSetting = (setting: string) => SourcePosition | undefined;
@@ -73,26 +74,47 @@ export function checkGuardConfig(
   for (const k of needed.kv) {
     if (kv.has(k.binding)) continue;
     const hint = k.binding === 'JWKS_CACHE' ? ' (or set "cache": { "jwks": false })' : '';
-    errors.push(`${prefixFor(k.setting)}GUARD_CONFIG ${k.setting}: the ${k.binding} KV binding is missing from ${where}kv_namespaces${hint}`);
+    errors.push(
+      `${prefixFor(k.setting)}GUARD_CONFIG ${k.setting}: the ${k.binding} KV binding is missing from ${where}kv_namespaces${hint}`,
+    );
   }
-  for (const sv of needed.services) if (!services.has(sv.binding)) errors.push(`${prefixFor(sv.setting)}GUARD_CONFIG ${sv.setting}: no [[${where}services]] binding named ${sv.binding}`);
+  for (const sv of needed.services)
+    if (!services.has(sv.binding))
+      errors.push(
+        `${prefixFor(sv.setting)}GUARD_CONFIG ${sv.setting}: no [[${where}services]] binding named ${sv.binding}`,
+      );
   for (const d of needed.durableObjects) {
     const cls = scope.durableObjectBindings?.get(d.binding);
-    if (cls === undefined || (d.className !== undefined && cls !== d.className)) errors.push(`${prefixFor(d.setting)}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] named ${d.binding}${d.className === undefined ? '' : ` with class_name = "${d.className}"`} (and a [[migrations]] new_sqlite_classes entry for it)`);
+    if (cls === undefined || (d.className !== undefined && cls !== d.className))
+      errors.push(
+        `${prefixFor(d.setting)}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] named ${d.binding}${d.className === undefined ? '' : ` with class_name = "${d.className}"`} (and a [[migrations]] new_sqlite_classes entry for it)`,
+      );
   }
-  if (config.dpop?.replay.kind === 'isolate') notes.push('dpop.replay is "isolate": each isolate remembers only the proofs it saw, so a proof replayed to another isolate is accepted (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
+  if (config.dpop?.replay.kind === 'isolate')
+    notes.push(
+      'dpop.replay is "isolate": each isolate remembers only the proofs it saw, so a proof replayed to another isolate is accepted (tests and one-isolate dev only; use { "durableObject": "<binding>" })',
+    );
   const rid = config.resource?.id;
   // An issuer's own audience replaces resource.id (RFC 8707): one that leaves it out is likely a leftover.
   config.issuers.forEach((is, i) => {
     if (rid === undefined || is.audience.includes(rid)) return;
-    notes.push(`issuers[${i}].audience does not name resource.id (${rid}): tokens issued for this resource are refused`);
+    notes.push(
+      `issuers[${i}].audience does not name resource.id (${rid}): tokens issued for this resource are refused`,
+    );
   });
-  if (config.revocation?.store === 'isolate') notes.push('revocation.store is "isolate": each isolate keeps its own list, so a revocation reaches only the isolate that received it (tests and one-isolate dev only; use { "durableObject": "<binding>" })');
+  if (config.revocation?.store === 'isolate')
+    notes.push(
+      'revocation.store is "isolate": each isolate keeps its own list, so a revocation reaches only the isolate that received it (tests and one-isolate dev only; use { "durableObject": "<binding>" })',
+    );
 
   if (usesRemoteKeys(config) && config.cache.jwksColo && vars.CACHE_KEY === undefined) notes.push(...COLO_TIER_NOTES);
 
   const secrets = [...needed.secrets.keys()];
-  for (const s of secrets) if (vars[s] !== undefined) notes.push(`${s} is a plain var in ${where}vars: fine for local development, use \`wrangler secret put ${s}\` for a deployment`);
+  for (const s of secrets)
+    if (vars[s] !== undefined)
+      notes.push(
+        `${s} is a plain var in ${where}vars: fine for local development, use \`wrangler secret put ${s}\` for a deployment`,
+      );
   const toPut = secrets.filter((s) => vars[s] === undefined);
   if (toPut.length > 0) notes.push(`secrets the guard reads (cannot be checked here): ${toPut.join(', ')}`);
   return { ok: errors.length === 0, errors, notes };
@@ -143,7 +165,9 @@ function readText(file: string): string {
  * const { result } = await checkConfigFile({ file: 'wrangler.toml', env: 'production' });
  * if (!result.ok) console.error(result.errors.join('\n'));
  */
-export async function checkConfigFile(options: CheckOptions = {}): Promise<{ result: CheckResult; file: string; raw?: unknown }> {
+export async function checkConfigFile(
+  options: CheckOptions = {},
+): Promise<{ result: CheckResult; file: string; raw?: unknown }> {
   const scope = await readWranglerScope(options.file, options.env);
   let raw: unknown;
   let file: string;
@@ -165,7 +189,8 @@ export async function checkConfigFile(options: CheckOptions = {}): Promise<{ res
     key = keyOffset(text, 'GUARD_CONFIG', options.env);
   }
   const value = typeof raw === 'string' ? valueOffset(text, raw, key ?? 0) : undefined;
-  const where = (offset: number | undefined): SourcePosition | undefined => (offset === undefined ? undefined : positionAt(text, offset, file));
+  const where = (offset: number | undefined): SourcePosition | undefined =>
+    offset === undefined ? undefined : positionAt(text, offset, file);
   if (typeof raw === 'string') {
     try {
       raw = JSON.parse(raw);
@@ -173,7 +198,14 @@ export async function checkConfigFile(options: CheckOptions = {}): Promise<{ res
       // The parser's own message quotes the text; only its position is kept.
       const inValue = jsonErrorOffset(e);
       const at = where(value !== undefined && inValue !== undefined ? value + inValue : (value ?? key));
-      return { result: { ok: false, errors: [`${at === undefined ? '' : `${formatPosition(at)}: `}GUARD_CONFIG is not valid JSON`], notes: [] }, file };
+      return {
+        result: {
+          ok: false,
+          errors: [`${at === undefined ? '' : `${formatPosition(at)}: `}GUARD_CONFIG is not valid JSON`],
+          notes: [],
+        },
+        file,
+      };
     }
   }
   const at = where(value ?? key);
@@ -185,7 +217,16 @@ export async function checkConfigFile(options: CheckOptions = {}): Promise<{ res
   if (result.ok) {
     // The guard builds keys at their first token; the deploy builds them all now.
     const keyErrors = await inlineKeyErrors(parseConfig(raw));
-    if (keyErrors.length > 0) return { result: { ok: false, errors: keyErrors.map((e) => `${at === undefined ? '' : `${formatPosition(at)}: `}${e}`), notes: result.notes }, file, raw };
+    if (keyErrors.length > 0)
+      return {
+        result: {
+          ok: false,
+          errors: keyErrors.map((e) => `${at === undefined ? '' : `${formatPosition(at)}: `}${e}`),
+          notes: result.notes,
+        },
+        file,
+        raw,
+      };
   }
   return { result, file, raw };
 }

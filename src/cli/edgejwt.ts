@@ -39,7 +39,12 @@ interface Parsed {
   guardConfigFile?: string;
 }
 
-const VALUE_FLAGS: Record<string, keyof Parsed> = { '--env': 'env', '-e': 'env', '--config': 'guardConfigFile', '-c': 'guardConfigFile' };
+const VALUE_FLAGS: Record<string, keyof Parsed> = {
+  '--env': 'env',
+  '-e': 'env',
+  '--config': 'guardConfigFile',
+  '-c': 'guardConfigFile',
+};
 
 function parseArgs(rest: string[]): Parsed | ExitCode {
   const out: Parsed = {};
@@ -49,7 +54,10 @@ function parseArgs(rest: string[]): Parsed | ExitCode {
       console.log(USAGE);
       return EXIT.ok;
     }
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith('--') && a.includes('=')
+        ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+        : [a, undefined];
     const field = VALUE_FLAGS[flag];
     if (field !== undefined) {
       const v = inline ?? rest[++i];
@@ -90,7 +98,9 @@ async function main(argv: string[]): Promise<ExitCode> {
       for (const e of result.errors) console.error(`error: ${e}`);
       return EXIT.invalid;
     }
-    console.log(`ok: GUARD_CONFIG in ${file}${args.env === undefined ? '' : ` (env ${args.env})`} is valid and its bindings are declared`);
+    console.log(
+      `ok: GUARD_CONFIG in ${file}${args.env === undefined ? '' : ` (env ${args.env})`} is valid and its bindings are declared`,
+    );
     return EXIT.ok;
   } catch (e) {
     if (e instanceof CliError) {

@@ -55,7 +55,7 @@ function* entries(text: string, i: number): Generator<[string | number, number, 
   const open = text[i];
   if (open !== '{' && open !== '[') return;
   let index = 0;
-  for (let j = skipBlank(text, i + 1); j < text.length && text[j] !== '}' && text[j] !== ']'; ) {
+  for (let j = skipBlank(text, i + 1); j < text.length && text[j] !== '}' && text[j] !== ']';) {
     if (open === '{') {
       if (text[j] !== '"') return;
       const end = skipString(text, j);

@@ -27,7 +27,9 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
  * keyOffset('[vars]\nGUARD_CONFIG = "{}"', 'GUARD_CONFIG'); // 7
  */
 export function keyOffset(text: string, name: string, env?: string): number | undefined {
-  const keys = [...text.matchAll(new RegExp(`(?<=^|[\\s{,])["']?${escapeRe(name)}["']?\\s*[=:]`, 'gm'))].map((m) => m.index);
+  const keys = [...text.matchAll(new RegExp(`(?<=^|[\\s{,])["']?${escapeRe(name)}["']?\\s*[=:]`, 'gm'))].map(
+    (m) => m.index,
+  );
   if (env !== undefined) {
     const from = envSectionOffset(text, env);
     return from < 0 ? undefined : keys.find((k) => k > from);

@@ -23,7 +23,10 @@ export interface WranglerScope {
 }
 
 interface WranglerModule {
-  unstable_readConfig(args: { config?: string; env?: string }, options?: { hideWarnings?: boolean }): {
+  unstable_readConfig(
+    args: { config?: string; env?: string },
+    options?: { hideWarnings?: boolean },
+  ): {
     configPath?: string;
     vars?: Record<string, unknown>;
     kv_namespaces?: { binding?: unknown }[];
@@ -40,7 +43,10 @@ async function loadWrangler(): Promise<WranglerModule> {
     if (typeof mod.unstable_readConfig !== 'function') throw new Error('no unstable_readConfig');
     return mod as WranglerModule;
   } catch {
-    throw new CliError(EXIT.usage, 'edgejwt check-config reads the Wrangler file through Wrangler 4 (unstable_readConfig): install it beside edgejwt with `npm install -D wrangler`');
+    throw new CliError(
+      EXIT.usage,
+      'edgejwt check-config reads the Wrangler file through Wrangler 4 (unstable_readConfig): install it beside edgejwt with `npm install -D wrangler`',
+    );
   }
 }
 
@@ -66,11 +72,18 @@ export async function readWranglerScope(file: string | undefined, env: string | 
   const wrangler = await loadWrangler();
   let config: ReturnType<WranglerModule['unstable_readConfig']>;
   try {
-    config = wrangler.unstable_readConfig({ ...(file === undefined ? {} : { config: file }), ...(env === undefined ? {} : { env }) }, { hideWarnings: true });
+    config = wrangler.unstable_readConfig(
+      { ...(file === undefined ? {} : { config: file }), ...(env === undefined ? {} : { env }) },
+      { hideWarnings: true },
+    );
   } catch (e) {
     throw fromWranglerError(e, file);
   }
-  if (config.configPath === undefined) throw new CliError(EXIT.usage, 'no Wrangler configuration found (wrangler.json, wrangler.jsonc or wrangler.toml here or in a parent folder)');
+  if (config.configPath === undefined)
+    throw new CliError(
+      EXIT.usage,
+      'no Wrangler configuration found (wrangler.json, wrangler.jsonc or wrangler.toml here or in a parent folder)',
+    );
   // Wrangler reports an unknown --env only when the file has other environments; with none it
   // reads the top level instead, which would check a config that `--env NAME` never deploys.
   if (env !== undefined && envSectionOffset(readFileSync(config.configPath, 'utf8'), env) < 0) {
@@ -81,7 +94,11 @@ export async function readWranglerScope(file: string | undefined, env: string | 
     vars: config.vars ?? {},
     kvBindings: bindingNames(config.kv_namespaces),
     serviceBindings: bindingNames(config.services),
-    durableObjectBindings: new Map((config.durable_objects?.bindings ?? []).filter((b) => typeof b.name === 'string' && typeof b.class_name === 'string').map((b) => [b.name as string, b.class_name as string])),
+    durableObjectBindings: new Map(
+      (config.durable_objects?.bindings ?? [])
+        .filter((b) => typeof b.name === 'string' && typeof b.class_name === 'string')
+        .map((b) => [b.name as string, b.class_name as string]),
+    ),
     where: env === undefined ? '' : `env.${env}.`,
   };
 }
@@ -91,11 +108,16 @@ function fromWranglerError(e: unknown, file: string | undefined): CliError {
   const err = e as { message?: unknown; location?: { file?: unknown; line?: unknown; column?: unknown } };
   const message = typeof err.message === 'string' ? err.message.trim() : 'Wrangler could not read the configuration';
   const loc = err.location;
-  if (/^Could not read file/.test(message)) return new CliError(EXIT.usage, `cannot read ${file ?? 'the Wrangler configuration'}`);
+  if (/^Could not read file/.test(message))
+    return new CliError(EXIT.usage, `cannot read ${file ?? 'the Wrangler configuration'}`);
   // An --env the file does not define is a usage error (exit 2), as the documented table says.
   if (/No environment found in configuration with name/.test(message)) return new CliError(EXIT.usage, message);
   if (loc !== undefined && typeof loc.line === 'number') {
-    const at: SourcePosition = { file: typeof loc.file === 'string' ? shown(loc.file) : (file ?? 'wrangler configuration'), line: loc.line, column: typeof loc.column === 'number' ? loc.column + 1 : 1 };
+    const at: SourcePosition = {
+      file: typeof loc.file === 'string' ? shown(loc.file) : (file ?? 'wrangler configuration'),
+      line: loc.line,
+      column: typeof loc.column === 'number' ? loc.column + 1 : 1,
+    };
     return new CliError(EXIT.invalid, message, at);
   }
   return new CliError(EXIT.invalid, message);

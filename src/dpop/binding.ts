@@ -33,11 +33,16 @@ export function dpopAccessTokenHash(accessToken: string): string | undefined {
  * const proof = await verifyDpopProof(request.headers.get('dpop')!, { method: request.method, url: request.url, algorithms: ['ES256'], accessToken });
  * checkDpopBinding(payload, proof); // throws ERR_DPOP_BINDING_MISMATCH unless payload.cnf.jkt === proof.jkt
  */
-export function checkDpopBinding(payload: Readonly<Record<string, unknown>>, proof: { readonly jkt: string } | string): void {
+export function checkDpopBinding(
+  payload: Readonly<Record<string, unknown>>,
+  proof: { readonly jkt: string } | string,
+): void {
   const jkt = typeof proof === 'string' ? proof : proof?.jkt;
-  if (typeof jkt !== 'string' || jkt.length === 0) throw dpopError('ERR_DPOP_BINDING_MISMATCH', { reason: 'no proof thumbprint given' });
+  if (typeof jkt !== 'string' || jkt.length === 0)
+    throw dpopError('ERR_DPOP_BINDING_MISMATCH', { reason: 'no proof thumbprint given' });
   const cnf = typeof payload === 'object' && payload !== null ? ownClaim(payload, 'cnf') : undefined;
-  if (typeof cnf !== 'object' || cnf === null || Array.isArray(cnf)) throw dpopError('ERR_DPOP_BINDING_MISMATCH', { claim: 'cnf', reason: 'missing' });
+  if (typeof cnf !== 'object' || cnf === null || Array.isArray(cnf))
+    throw dpopError('ERR_DPOP_BINDING_MISMATCH', { claim: 'cnf', reason: 'missing' });
   const bound = ownClaim(cnf as Record<string, unknown>, 'jkt');
   if (typeof bound !== 'string') throw dpopError('ERR_DPOP_BINDING_MISMATCH', { claim: 'cnf.jkt', reason: 'missing' });
   if (bound !== jkt) throw dpopError('ERR_DPOP_BINDING_MISMATCH', { claim: 'cnf.jkt' });

@@ -45,8 +45,15 @@ export interface DpopProofOptions {
 }
 
 const DPOP_OPTION_NAMES = {
-  method: true, url: true, algorithms: true, accessToken: true, nonce: true, maxAge: true, clockTolerance: true,
-  maxProofLength: true, currentDate: true,
+  method: true,
+  url: true,
+  algorithms: true,
+  accessToken: true,
+  nonce: true,
+  maxAge: true,
+  clockTolerance: true,
+  maxProofLength: true,
+  currentDate: true,
 } as const satisfies OptionNames<Required<DpopProofOptions>>;
 
 /** The options, checked and in the form the checks use. */
@@ -66,7 +73,8 @@ export interface DpopPolicy {
 
 function seconds(value: unknown, setting: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw optionsError(setting, 'expected a finite number of seconds');
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    throw optionsError(setting, 'expected a finite number of seconds');
   return value;
 }
 
@@ -79,25 +87,30 @@ export function dpopPolicy(o: DpopProofOptions): DpopPolicy {
   // http(s) URL then carries (userinfo or a bad host from a Host header, its length)
   // came with the request: such a request has no htu a proof can name (htu mismatch),
   // not an options fault that callers answer as the server's (500).
-  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw optionsError('url', 'expected an absolute http(s) URL');
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url))
+    throw optionsError('url', 'expected an absolute http(s) URL');
   const htu = htuForm(url);
-  if (!Array.isArray(o.algorithms) || o.algorithms.length === 0) throw optionsError('algorithms', 'a non-empty allow-list is required');
+  if (!Array.isArray(o.algorithms) || o.algorithms.length === 0)
+    throw optionsError('algorithms', 'a non-empty allow-list is required');
   const specs = new Map<string, AlgSpec>();
   for (const a of o.algorithms as unknown[]) {
     const s = typeof a === 'string' ? algSpec(a) : undefined;
     if (s === undefined || s.engine === 'hmac') throw optionsError('algorithms', 'asymmetric algorithms only');
     specs.set(s.alg, s);
   }
-  if (o.accessToken !== undefined && (typeof o.accessToken !== 'string' || o.accessToken.length === 0)) throw optionsError('accessToken');
+  if (o.accessToken !== undefined && (typeof o.accessToken !== 'string' || o.accessToken.length === 0))
+    throw optionsError('accessToken');
   let nonces: readonly string[] | undefined;
   if (o.nonce !== undefined) {
     nonces = typeof o.nonce === 'string' ? [o.nonce] : o.nonce;
-    if (!Array.isArray(nonces) || nonces.length === 0 || nonces.some((n) => typeof n !== 'string' || n.length === 0)) throw optionsError('nonce');
+    if (!Array.isArray(nonces) || nonces.length === 0 || nonces.some((n) => typeof n !== 'string' || n.length === 0))
+      throw optionsError('nonce');
   }
   const maxLength = o.maxProofLength ?? 8192;
   if (!Number.isInteger(maxLength) || maxLength < 16 || maxLength > 65_536) throw optionsError('maxProofLength');
   const fixed = o.currentDate;
-  if (fixed !== undefined && (!(fixed instanceof Date) || Number.isNaN(fixed.getTime()))) throw optionsError('currentDate');
+  if (fixed !== undefined && (!(fixed instanceof Date) || Number.isNaN(fixed.getTime())))
+    throw optionsError('currentDate');
   return {
     method: o.method,
     htu,

@@ -161,7 +161,15 @@ export async function verifyDpopProof(proof: string, options: DpopProofOptions):
   }
   const claims = checkClaims(payload, policy);
   const jwk = ownClaim(header, 'jwk') as Readonly<Record<string, unknown>>;
-  return Object.freeze({ ...claims, jkt, alg: spec.alg, replayKey: dpopReplayKey(jkt, claims.jti), jwk, header, payload: Object.freeze(payload) });
+  return Object.freeze({
+    ...claims,
+    jkt,
+    alg: spec.alg,
+    replayKey: dpopReplayKey(jkt, claims.jti),
+    jwk,
+    header,
+    payload: Object.freeze(payload),
+  });
 }
 
 /**
@@ -183,7 +191,8 @@ function readHeader(proof: string, headerEnd: number, policy: DpopPolicy, segmen
   // The key: public only; its thumbprint names it.
   const jwk = ownClaim(header, 'jwk');
   if (!isObject(jwk)) throw fail('ERR_DPOP_JWK_INVALID', 'jwk missing');
-  for (const m of PRIVATE_MEMBERS) if (Object.hasOwn(jwk, m)) throw fail('ERR_DPOP_JWK_INVALID', 'jwk carries a private key member');
+  for (const m of PRIVATE_MEMBERS)
+    if (Object.hasOwn(jwk, m)) throw fail('ERR_DPOP_JWK_INVALID', 'jwk carries a private key member');
   let known: KnownHeader;
   try {
     known = { header, alg, jkt: jwkThumbprint(jwk), entry: keyEntryFromJwk(jwk) };

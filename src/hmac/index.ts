@@ -8,7 +8,13 @@ import type { JWK } from '../keys/entry.js';
 import type { PolicySettings } from '../options.js';
 import { decodeAllowedOnly } from '../jws-bytes.js';
 import { optionsError } from '../options-error.js';
-import { buildVerifierWith, type RawVerifier, type Verifier, type VerifierOptions, type VerifierSettings } from '../verify-path.js';
+import {
+  buildVerifierWith,
+  type RawVerifier,
+  type Verifier,
+  type VerifierOptions,
+  type VerifierSettings,
+} from '../verify-path.js';
 import { NEEDS_MAIN_ENTRY, hmacPolicy } from './source.js';
 
 export type { Verifier, RawVerifier, VerifyResult } from '../verify-path.js';

@@ -23,7 +23,8 @@ function hmacSource(o: PolicyInput, specs: AlgSpec[]): KeySource {
   // As the main entry: a string is never a key (fixed reason: it may be the secret itself).
   if (typeof key === 'string') throw bad(STRING_KEY_REASON);
   if (typeof key !== 'object' || key === null) throw bad('unsupported key input');
-  if ((typeof CryptoKey !== 'undefined' && key instanceof CryptoKey) || (key as JWK).kty !== 'oct') throw optionsError('key', NEEDS_MAIN_ENTRY);
+  if ((typeof CryptoKey !== 'undefined' && key instanceof CryptoKey) || (key as JWK).kty !== 'oct')
+    throw optionsError('key', NEEDS_MAIN_ENTRY);
   return singleKey(octJwkEntry(key as JWK), specs);
 }
 

@@ -33,7 +33,10 @@ export const SERVER_ERROR_DESCRIPTION = 'The access token could not be checked';
 
 function serverErrorResponse(): Response {
   const body = JSON.stringify({ error: 'server_error', error_description: SERVER_ERROR_DESCRIPTION });
-  return new Response(body, { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } });
+  return new Response(body, {
+    status: 500,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  });
 }
 
 /**
@@ -52,7 +55,8 @@ export class JwtAuthError extends HTTPException {
     const status = kind === 'server_error' ? 500 : challengeStatus(kind);
     super(status as 500, { message: details.description, cause: details.cause });
     // Hono releases before `cause` was an HTTPException option drop it: set it here too.
-    if (details.cause !== undefined && this.cause !== details.cause) Object.defineProperty(this, 'cause', { value: details.cause, configurable: true, writable: true });
+    if (details.cause !== undefined && this.cause !== details.cause)
+      Object.defineProperty(this, 'cause', { value: details.cause, configurable: true, writable: true });
     this.name = 'JwtAuthError';
     this.kind = kind;
     this.#details = details;
@@ -62,6 +66,11 @@ export class JwtAuthError extends HTTPException {
   override getResponse(): Response {
     if (this.kind === 'server_error') return serverErrorResponse();
     const { realm, description, scopes, retryAfter } = this.#details;
-    return challengeResponse(this.kind, { realm, description, ...(scopes === undefined ? {} : { scopes }), ...(retryAfter === undefined ? {} : { retryAfter }) });
+    return challengeResponse(this.kind, {
+      realm,
+      description,
+      ...(scopes === undefined ? {} : { scopes }),
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+    });
   }
 }

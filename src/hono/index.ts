@@ -10,7 +10,13 @@ import { checkOptionNames, definedOnly, type OptionNames } from '../option-names
 import { optionsError } from '../options-error.js';
 import { VERIFIER_OPTION_NAMES } from '../verify-path.js';
 import { createVerifier, type Verifier, type VerifierOptions, type VerifierSettings } from '../verifier.js';
-import { DESCRIPTIONS, keysUnavailable, publicDescription, retryAfterSeconds, serverFault } from '../bearer/challenge.js';
+import {
+  DESCRIPTIONS,
+  keysUnavailable,
+  publicDescription,
+  retryAfterSeconds,
+  serverFault,
+} from '../bearer/challenge.js';
 import { hasScopes } from '../bearer/scopes.js';
 import { findToken, type TokenSource } from '../bearer/token.js';
 import { unprovenConfirmation } from '../bearer/confirmation.js';
@@ -26,7 +32,10 @@ export type { ChallengeKind, JwtAuthErrorKind } from './challenge.js';
  * @example
  * app.use('/api/*', jwtAuth({ algorithms: ['ES256'], jwks, audience: 'api', scopes: ['read'] }));
  */
-export type JwtAuthOptions = (VerifierOptions | ({ [K in keyof VerifierSettings]?: undefined } & { verifier: Verifier })) & JwtAuthSettings;
+export type JwtAuthOptions = (
+  VerifierOptions | ({ [K in keyof VerifierSettings]?: undefined } & { verifier: Verifier })
+) &
+  JwtAuthSettings;
 
 /** The settings of JwtAuthOptions that are the middleware's own. */
 export interface JwtAuthSettings {
@@ -55,7 +64,14 @@ export interface JwtAuthSettings {
 
 // Tied to JwtAuthOptions by `satisfies`: a new option that is not listed here does not compile.
 const JWT_AUTH_OPTION_NAMES = {
-  ...VERIFIER_OPTION_NAMES, verifier: true, cookie: true, realm: true, scopes: true, retryAfter: true, optional: true, log: true,
+  ...VERIFIER_OPTION_NAMES,
+  verifier: true,
+  cookie: true,
+  realm: true,
+  scopes: true,
+  retryAfter: true,
+  optional: true,
+  log: true,
 } as const satisfies OptionNames<Required<JwtAuthOptions>>;
 
 /**
@@ -117,8 +133,18 @@ function prepare(options: JwtAuthOptions): Prepared {
   // (`optional: 'false'`) must not quietly turn a check off.
   checkOptionNames(options, JWT_AUTH_OPTION_NAMES);
   checkAuthSettings(options as unknown as Record<string, unknown>);
-  const { verifier: given, cookie, realm = 'edgejwt', scopes = [], retryAfter = retryAfterSeconds(), optional = false, log = defaultLog, ...verifierOptions } = definedOnly(options);
-  const sources: TokenSource[] = cookie === undefined ? [{ header: 'Authorization' }] : [{ header: 'Authorization' }, { cookie }];
+  const {
+    verifier: given,
+    cookie,
+    realm = 'edgejwt',
+    scopes = [],
+    retryAfter = retryAfterSeconds(),
+    optional = false,
+    log = defaultLog,
+    ...verifierOptions
+  } = definedOnly(options);
+  const sources: TokenSource[] =
+    cookie === undefined ? [{ header: 'Authorization' }] : [{ header: 'Authorization' }, { cookie }];
   // Built here, once: keys are imported once, not per request.
   const verifier = given ?? createVerifier(verifierOptions as VerifierOptions);
   return { verifier, sources, realm, scopes, retryAfter, optional, log };
@@ -142,7 +168,9 @@ function prepare(options: JwtAuthOptions): Prepared {
  * app.use('/api/*', jwtAuth<AppEnv>((env) => ({ algorithms: ['HS256'], key: new TextEncoder().encode(env.JWT_SECRET), audience: 'api' })));
  * app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub }));
  */
-export function jwtAuth<E extends Env = JwtAuthEnv, P extends JWTPayload = JWTPayload>(options: JwtAuthConfig<E>): MiddlewareHandler<E & JwtAuthEnv<P>> {
+export function jwtAuth<E extends Env = JwtAuthEnv, P extends JWTPayload = JWTPayload>(
+  options: JwtAuthConfig<E>,
+): MiddlewareHandler<E & JwtAuthEnv<P>> {
   // Static options fail when the middleware is made; lazy ones on the first request.
   const fixed = typeof options === 'function' ? undefined : prepare(options);
   const byEnv = new WeakMap<object, Prepared>();
@@ -169,7 +197,8 @@ export function jwtAuth<E extends Env = JwtAuthEnv, P extends JWTPayload = JWTPa
       if (optional) return next();
       throw new JwtAuthError('missing', { realm, description: DESCRIPTIONS.missing });
     }
-    if (found.kind === 'malformed') throw new JwtAuthError('invalid_request', { realm, description: DESCRIPTIONS.invalid_request });
+    if (found.kind === 'malformed')
+      throw new JwtAuthError('invalid_request', { realm, description: DESCRIPTIONS.invalid_request });
 
     let result;
     try {
@@ -186,7 +215,8 @@ export function jwtAuth<E extends Env = JwtAuthEnv, P extends JWTPayload = JWTPa
     }
 
     // A token bound to a key (cnf) is no bearer token, and this middleware proves no key (RFC 9449 §7.2, RFC 8705 §3).
-    if (unprovenConfirmation(result.payload, {}) !== undefined) throw new JwtAuthError('invalid_token', { realm, description: DESCRIPTIONS.unproven_confirmation });
+    if (unprovenConfirmation(result.payload, {}) !== undefined)
+      throw new JwtAuthError('invalid_token', { realm, description: DESCRIPTIONS.unproven_confirmation });
 
     if (!hasScopes(result.payload, scopes)) {
       throw new JwtAuthError('insufficient_scope', { realm, description: DESCRIPTIONS.insufficient_scope, scopes });

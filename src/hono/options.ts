@@ -23,26 +23,43 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 export function checkAuthSettings(options: Readonly<Record<string, unknown>>): void {
   const { verifier, cookie, realm, scopes, retryAfter, optional, log } = options;
   if (verifier !== undefined) {
-    if (typeof verifier !== 'object' || verifier === null || typeof (verifier as { verify?: unknown }).verify !== 'function') {
+    if (
+      typeof verifier !== 'object' ||
+      verifier === null ||
+      typeof (verifier as { verify?: unknown }).verify !== 'function'
+    ) {
       throw optionsError('verifier', 'a verifier made by createVerifier');
     }
     for (const name of Object.keys(options)) {
       if (Object.hasOwn(VERIFIER_OPTION_NAMES, name) && options[name] !== undefined) {
-        throw optionsError(name, 'given beside `verifier`, which has its own options: set it where the verifier is made');
+        throw optionsError(
+          name,
+          'given beside `verifier`, which has its own options: set it where the verifier is made',
+        );
       }
     }
   }
   if (cookie !== undefined) {
     if (typeof cookie === 'object' && cookie !== null) {
-      throw optionsError('cookie', "a cookie name; signed cookies (hono's { key, secret }) are not read: the token in it is signed already");
+      throw optionsError(
+        'cookie',
+        "a cookie name; signed cookies (hono's { key, secret }) are not read: the token in it is signed already",
+      );
     }
-    if (typeof cookie !== 'string' || !COOKIE_NAME.test(cookie)) throw optionsError('cookie', 'a cookie name (an RFC 6265 token)');
+    if (typeof cookie !== 'string' || !COOKIE_NAME.test(cookie))
+      throw optionsError('cookie', 'a cookie name (an RFC 6265 token)');
   }
   if (realm !== undefined && typeof realm !== 'string') throw optionsError('realm', 'a string');
-  if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string' && SCOPE_TOKEN.test(s)))) {
+  if (
+    scopes !== undefined &&
+    (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string' && SCOPE_TOKEN.test(s)))
+  ) {
     throw optionsError('scopes', 'an array of scope names (no spaces)');
   }
-  if (retryAfter !== undefined && (typeof retryAfter !== 'number' || !Number.isSafeInteger(retryAfter) || retryAfter < 1)) {
+  if (
+    retryAfter !== undefined &&
+    (typeof retryAfter !== 'number' || !Number.isSafeInteger(retryAfter) || retryAfter < 1)
+  ) {
     throw optionsError('retryAfter', 'a whole number of seconds, at least 1');
   }
   if (optional !== undefined && typeof optional !== 'boolean') throw optionsError('optional', 'true or false');

@@ -5,7 +5,8 @@
 import { JwtError } from '../errors.js';
 import { jweError } from './error.js';
 
-export type KeyManagement = 'dir' | 'A128KW' | 'A256KW' | 'RSA-OAEP-256' | 'ECDH-ES' | 'ECDH-ES+A128KW' | 'ECDH-ES+A256KW';
+export type KeyManagement =
+  'dir' | 'A128KW' | 'A256KW' | 'RSA-OAEP-256' | 'ECDH-ES' | 'ECDH-ES+A128KW' | 'ECDH-ES+A256KW';
 export type ContentEncryption = 'A128GCM' | 'A256GCM' | 'A128CBC-HS256' | 'A256CBC-HS512';
 
 export interface EncSpec {
@@ -19,7 +20,15 @@ export interface EncSpec {
   readonly tagLength: number;
 }
 
-export const KEY_MANAGEMENT: readonly KeyManagement[] = ['dir', 'A128KW', 'A256KW', 'RSA-OAEP-256', 'ECDH-ES', 'ECDH-ES+A128KW', 'ECDH-ES+A256KW'];
+export const KEY_MANAGEMENT: readonly KeyManagement[] = [
+  'dir',
+  'A128KW',
+  'A256KW',
+  'RSA-OAEP-256',
+  'ECDH-ES',
+  'ECDH-ES+A128KW',
+  'ECDH-ES+A256KW',
+];
 
 const ENC: Record<ContentEncryption, EncSpec> = {
   A128GCM: { enc: 'A128GCM', cekLength: 16, kind: 'gcm', ivLength: 12, tagLength: 16 },
@@ -48,14 +57,17 @@ export function isKeyManagement(alg: string): alg is KeyManagement {
  */
 export function checkKeyManagement(alg: string, allowed: ReadonlySet<string>): KeyManagement {
   if (alg === 'RSA1_5') throw jweError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'RSA1_5 is refused (padding oracle)' });
-  if (alg.startsWith('PBES2-')) throw jweError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'PBES2 is refused (unbounded p2c work)' });
-  if (!isKeyManagement(alg) || !allowed.has(alg)) throw jweError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'alg outside the allow-list' });
+  if (alg.startsWith('PBES2-'))
+    throw jweError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'PBES2 is refused (unbounded p2c work)' });
+  if (!isKeyManagement(alg) || !allowed.has(alg))
+    throw jweError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'alg outside the allow-list' });
   return alg;
 }
 
 export function checkContentEncryption(enc: string, allowed: ReadonlySet<string>): EncSpec {
   const spec = encSpec(enc);
-  if (spec === undefined || !allowed.has(enc)) throw jweError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'enc outside the allow-list' });
+  if (spec === undefined || !allowed.has(enc))
+    throw jweError('ERR_JWE_ALG_NOT_ALLOWED', { reason: 'enc outside the allow-list' });
   return spec;
 }
 

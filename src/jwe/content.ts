@@ -58,14 +58,26 @@ export function gcmDecryptionKey(cek: Uint8Array): Uint8Array | Promise<CryptoKe
  * (under node the cipher answers synchronously; in workerd each layer was a measurable
  * share of a ~15 µs decrypt, bench/sign/sign-jwe-workerd.ts).
  */
-export function decryptContent(spec: EncSpec, cek: Uint8Array | CryptoKey, aad: Uint8Array, sealed: Sealed): Uint8Array | Promise<Uint8Array> {
+export function decryptContent(
+  spec: EncSpec,
+  cek: Uint8Array | CryptoKey,
+  aad: Uint8Array,
+  sealed: Sealed,
+): Uint8Array | Promise<Uint8Array> {
   const { iv, ciphertext, tag } = sealed;
   if (iv.length !== spec.ivLength || tag.length !== spec.tagLength) throw failed();
   if (spec.kind === 'gcm') return aesGcmDecrypt(cek, iv, aad, ciphertext, tag);
   return decryptCbcHs(spec, cek, aad, iv, ciphertext, tag);
 }
 
-async function decryptCbcHs(spec: EncSpec, cek: Uint8Array | CryptoKey, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Promise<Uint8Array> {
+async function decryptCbcHs(
+  spec: EncSpec,
+  cek: Uint8Array | CryptoKey,
+  aad: Uint8Array,
+  iv: Uint8Array,
+  ciphertext: Uint8Array,
+  tag: Uint8Array,
+): Promise<Uint8Array> {
   if (!(cek instanceof Uint8Array)) throw failed();
   if (ciphertext.length === 0 || ciphertext.length % 16 !== 0) throw failed();
   const data = macInput(aad, iv, ciphertext);
@@ -77,7 +89,13 @@ async function decryptCbcHs(spec: EncSpec, cek: Uint8Array | CryptoKey, aad: Uin
 }
 
 /** AES-GCM with a 128-bit tag; any failure is ERR_JWE_DECRYPTION_FAILED (thrown, or the promise's rejection). */
-export function aesGcmDecrypt(cek: Uint8Array | CryptoKey, iv: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Uint8Array | Promise<Uint8Array> {
+export function aesGcmDecrypt(
+  cek: Uint8Array | CryptoKey,
+  iv: Uint8Array,
+  aad: Uint8Array,
+  ciphertext: Uint8Array,
+  tag: Uint8Array,
+): Uint8Array | Promise<Uint8Array> {
   if (tag.length !== 16) throw failed();
   let out: Uint8Array | Promise<Uint8Array>;
   try {
@@ -101,13 +119,19 @@ export async function aesCbcDecrypt(encKey: Uint8Array, iv: Uint8Array, cipherte
   }
 }
 
-export async function encryptContent(spec: EncSpec, cek: Uint8Array | CryptoKey, aad: Uint8Array, plaintext: Uint8Array): Promise<Sealed> {
+export async function encryptContent(
+  spec: EncSpec,
+  cek: Uint8Array | CryptoKey,
+  aad: Uint8Array,
+  plaintext: Uint8Array,
+): Promise<Sealed> {
   const iv = crypto.getRandomValues(new Uint8Array(spec.ivLength));
   if (spec.kind === 'gcm') return { iv, ...(await jweBackend.gcmEncrypt(cek, iv, aad, plaintext)) };
   if (!(cek instanceof Uint8Array)) throw new TypeError('CBC-HS needs the CEK bytes');
   const ciphertext = await jweBackend.cbcEncrypt(cek.subarray(spec.cekLength / 2), iv, plaintext);
   const data = macInput(aad, iv, ciphertext);
-  if (data.length > getCore().inputCap) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the JWE would not fit the core buffer' });
+  if (data.length > getCore().inputCap)
+    throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the JWE would not fit the core buffer' });
   const tag = withMacKey(spec, cek, (slot) => coreHmac(getCore(), slot, data)).slice(0, spec.tagLength);
   return { iv, ciphertext, tag };
 }

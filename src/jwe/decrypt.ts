@@ -37,7 +37,11 @@ export interface DecryptionOptions {
 }
 
 /** The names the `decryption` option accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
-export const DECRYPTION_OPTION_NAMES = { keys: true, algorithms: true, encryptions: true } as const satisfies OptionNames<DecryptionOptions>;
+export const DECRYPTION_OPTION_NAMES = {
+  keys: true,
+  algorithms: true,
+  encryptions: true,
+} as const satisfies OptionNames<DecryptionOptions>;
 
 /**
  * A decryption key bound to one issuer. Direct (unsigned) claims carry no proof of who
@@ -94,7 +98,8 @@ export function isCompactJwe(token: unknown): token is string {
 function segment(token: string, start: number, end: number, what: string): Uint8Array {
   // Strict base64url, native where the runtime has a decoder (the ciphertext is most of the token).
   const bytes = decodeBase64Url(token.slice(start, end));
-  if (bytes === undefined) throw new JwtError('ERR_JWT_MALFORMED', { reason: `JWE ${what} is not canonical base64url` });
+  if (bytes === undefined)
+    throw new JwtError('ERR_JWT_MALFORMED', { reason: `JWE ${what} is not canonical base64url` });
   return bytes;
 }
 
@@ -126,7 +131,9 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
   }
 
   function pick(h: JweHeader): JweKey {
-    let found = keys.filter((k) => k.fits(h.alg, h.enc) && (h.kid === undefined || k.kid === undefined || k.kid === h.kid));
+    let found = keys.filter(
+      (k) => k.fits(h.alg, h.enc) && (h.kid === undefined || k.kid === undefined || k.kid === h.kid),
+    );
     if (h.kid !== undefined && found.some((k) => k.kid === h.kid)) found = found.filter((k) => k.kid === h.kid);
     if (found.length === 0) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
     if (found.length > 1) throw new JwtError('ERR_JWKS_MULTIPLE_MATCHING_KEYS');
@@ -134,7 +141,13 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
   }
 
   /** Decrypt with the CEK, wipe a recovered one, and hand back the plaintext as text. */
-  function finish(header: JweHeader, issuer: string | undefined, cek: Uint8Array | CryptoKey, aad: Uint8Array, sealed: Sealed): OpenedJwe | Promise<OpenedJwe> {
+  function finish(
+    header: JweHeader,
+    issuer: string | undefined,
+    cek: Uint8Array | CryptoKey,
+    aad: Uint8Array,
+    sealed: Sealed,
+  ): OpenedJwe | Promise<OpenedJwe> {
     // A recovered CEK is this token's alone; a `dir` key is the caller's and stays.
     const wipe = (): void => {
       if (cek instanceof Uint8Array && header.alg !== 'dir') cek.fill(0);
@@ -182,7 +195,9 @@ export function createDecryptor(options: DecryptionOptions, maxLength: number): 
       // No promise layer where none is needed: `dir` keys come back as they are once imported.
       const cek = key.unwrap(header.alg, header.enc, header.header, encryptedKey);
       const issuer = issuerOf.get(key);
-      return cek instanceof Promise ? cek.then((k) => finish(header, issuer, k, aad, sealed)) : finish(header, issuer, cek, aad, sealed);
+      return cek instanceof Promise
+        ? cek.then((k) => finish(header, issuer, k, aad, sealed))
+        : finish(header, issuer, cek, aad, sealed);
     },
   };
 }
@@ -201,11 +216,13 @@ function asText(header: JweHeader, plain: Uint8Array, issuer: string | undefined
 
 /** One entry of `keys`: a key, or `{ key, issuer }` binding it to an issuer. */
 function boundKey(entry: unknown, i: number): { key: JweKey; issuer: string | undefined } {
-  const isBinding = typeof entry === 'object' && entry !== null && !(entry instanceof Uint8Array) && !Object.hasOwn(entry, 'kty');
+  const isBinding =
+    typeof entry === 'object' && entry !== null && !(entry instanceof Uint8Array) && !Object.hasOwn(entry, 'kty');
   if (!isBinding) return { key: new JweKey(entry as EncryptionKeyInput, 'decrypt'), issuer: undefined };
   checkOptionNames(entry, BOUND_KEY_NAMES, `decryption.keys[${i}]`);
   const { key, issuer } = entry as IssuerBoundKey;
-  if (typeof issuer !== 'string' || issuer.length === 0) throw optionsError(`keys[${i}].issuer`, 'expected a non-empty issuer');
+  if (typeof issuer !== 'string' || issuer.length === 0)
+    throw optionsError(`keys[${i}].issuer`, 'expected a non-empty issuer');
   return { key: new JweKey(key, 'decrypt'), issuer };
 }
 

@@ -14,7 +14,11 @@ import { jweStep, type JweHost, type JwePolicy, type JweStep } from './verify-st
  * const step = support.createStep(options, maxTokenLength, host);
  */
 export interface JweSupport {
-  createStep<R extends { readonly payload: unknown }, P extends JwePolicy>(options: DecryptionOptions, maxLength: number, host: JweHost<R, P>): JweStep<R>;
+  createStep<R extends { readonly payload: unknown }, P extends JwePolicy>(
+    options: DecryptionOptions,
+    maxLength: number,
+    host: JweHost<R, P>,
+  ): JweStep<R>;
 }
 
 /**
@@ -32,8 +36,11 @@ export interface JweDecryption {
 }
 
 const SUPPORT: JweSupport = Object.freeze({
-  createStep: <R extends { readonly payload: unknown }, P extends JwePolicy>(options: DecryptionOptions, maxLength: number, host: JweHost<R, P>): JweStep<R> =>
-    jweStep(createDecryptor(options, maxLength), isCompactJwe, host),
+  createStep: <R extends { readonly payload: unknown }, P extends JwePolicy>(
+    options: DecryptionOptions,
+    maxLength: number,
+    host: JweHost<R, P>,
+  ): JweStep<R> => jweStep(createDecryptor(options, maxLength), isCompactJwe, host),
 });
 
 /**

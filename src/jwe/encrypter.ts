@@ -13,7 +13,14 @@ import { optionsError as invalid } from '../options-error.js';
 import { decodeSegment } from '../b64.js';
 import { parsePayload } from '../payload.js';
 import { isPlainObject } from '../sign/claims.js';
-import { checkContentEncryption, checkKeyManagement, CONTENT_ENCRYPTION, isSymmetric, KEY_MANAGEMENT, type KeyManagement } from './algorithms.js';
+import {
+  checkContentEncryption,
+  checkKeyManagement,
+  CONTENT_ENCRYPTION,
+  isSymmetric,
+  KEY_MANAGEMENT,
+  type KeyManagement,
+} from './algorithms.js';
 import { encryptContent } from './content.js';
 import { JweKey, type EncryptionKeyInput } from './keys.js';
 import { checkReplicated } from './replicated.js';
@@ -38,7 +45,12 @@ export interface EncrypterOptions {
 }
 
 /** The names createEncrypter accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
-export const ENCRYPTER_OPTION_NAMES = { alg: true, enc: true, key: true, header: true } as const satisfies OptionNames<EncrypterOptions>;
+export const ENCRYPTER_OPTION_NAMES = {
+  alg: true,
+  enc: true,
+  key: true,
+  header: true,
+} as const satisfies OptionNames<EncrypterOptions>;
 
 /**
  * An encrypter for one recipient key (see createEncrypter).
@@ -75,7 +87,8 @@ export function createEncrypter(options: EncrypterOptions): Encrypter {
   const enc = checkContentEncryption(String(options.enc), new Set(CONTENT_ENCRYPTION));
   const extra = options.header ?? {};
   if (!isPlainObject(extra)) throw invalid('header', 'expected a plain object');
-  for (const name of Object.keys(extra)) if (RESERVED.has(name)) throw invalid('header', `${name} is set by the encrypter`);
+  for (const name of Object.keys(extra))
+    if (RESERVED.has(name)) throw invalid('header', `${name} is set by the encrypter`);
   const key = new JweKey(options.key, 'encrypt');
   if (!key.fits(alg, enc)) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'the key does not fit alg/enc' });
   const encoder = new TextEncoder();
@@ -85,23 +98,40 @@ export function createEncrypter(options: EncrypterOptions): Encrypter {
       let plaintext: string;
       let cty: Record<string, unknown> = {};
       if (typeof payloadOrJws === 'string') {
-        if (!JWS_SHAPE.test(payloadOrJws)) throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected a compact JWS' });
+        if (!JWS_SHAPE.test(payloadOrJws))
+          throw new JwtError('ERR_JWT_MALFORMED', { reason: 'expected a compact JWS' });
         plaintext = payloadOrJws;
         cty = { cty: 'JWT' };
         if (replicates(extra)) checkReplicated(extra, jwsClaims(payloadOrJws));
       } else if (isPlainObject(payloadOrJws)) {
         // Anyone with the recipient's public key could have made such a token: the recipient cannot trust it.
-        if (!isSymmetric(alg)) throw jweError('ERR_JWE_NESTED_REQUIRED', { reason: 'direct claims need a shared key (dir, A128KW, A256KW): encrypt a signed JWT' });
+        if (!isSymmetric(alg))
+          throw jweError('ERR_JWE_NESTED_REQUIRED', {
+            reason: 'direct claims need a shared key (dir, A128KW, A256KW): encrypt a signed JWT',
+          });
         checkReplicated(extra, payloadOrJws);
         plaintext = JSON.stringify(payloadOrJws);
       } else {
         throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'expected a compact JWS or a claims object' });
       }
       const wrapped = await key.wrap(alg, enc);
-      const protectedSegment = base64UrlOfText(JSON.stringify({ alg, enc: enc.enc, ...cty, ...extra, ...wrapped.header }));
-      const sealed = await encryptContent(enc, wrapped.cek, encoder.encode(protectedSegment), encoder.encode(plaintext));
+      const protectedSegment = base64UrlOfText(
+        JSON.stringify({ alg, enc: enc.enc, ...cty, ...extra, ...wrapped.header }),
+      );
+      const sealed = await encryptContent(
+        enc,
+        wrapped.cek,
+        encoder.encode(protectedSegment),
+        encoder.encode(plaintext),
+      );
       if (alg !== 'dir') wrapped.cek.fill(0);
-      return [protectedSegment, base64UrlOfBytes(wrapped.encryptedKey), base64UrlOfBytes(sealed.iv), base64UrlOfBytes(sealed.ciphertext), base64UrlOfBytes(sealed.tag)].join('.');
+      return [
+        protectedSegment,
+        base64UrlOfBytes(wrapped.encryptedKey),
+        base64UrlOfBytes(sealed.iv),
+        base64UrlOfBytes(sealed.ciphertext),
+        base64UrlOfBytes(sealed.tag),
+      ].join('.');
     },
   };
 }

@@ -16,8 +16,19 @@ function lengthPrefixed(data: Uint8Array): Uint8Array[] {
  * `keyBytes` bytes of key for `algorithmId` (the `enc` for ECDH-ES, else the `alg`),
  * from the shared secret `z` and the decoded `apu`/`apv` (empty when absent).
  */
-export function concatKdf(z: Uint8Array, algorithmId: string, apu: Uint8Array, apv: Uint8Array, keyBytes: number): Uint8Array {
-  const other = [...lengthPrefixed(new TextEncoder().encode(algorithmId)), ...lengthPrefixed(apu), ...lengthPrefixed(apv), u32(keyBytes * 8)];
+export function concatKdf(
+  z: Uint8Array,
+  algorithmId: string,
+  apu: Uint8Array,
+  apv: Uint8Array,
+  keyBytes: number,
+): Uint8Array {
+  const other = [
+    ...lengthPrefixed(new TextEncoder().encode(algorithmId)),
+    ...lengthPrefixed(apu),
+    ...lengthPrefixed(apv),
+    u32(keyBytes * 8),
+  ];
   const rounds = Math.ceil(keyBytes / 32);
   const out = new Uint8Array(rounds * 32);
   for (let i = 0; i < rounds; i++) {

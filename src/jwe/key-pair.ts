@@ -28,7 +28,12 @@ function equal(a: ArrayBuffer, b: ArrayBuffer): boolean {
  * @example
  * const key = await ecdhPairMatches(privateKey, { kty: 'EC', crv: 'P-256', x, y }, { name: 'ECDH', namedCurve: 'P-256' }, 256);
  */
-export async function ecdhPairMatches(priv: CryptoKey, pub: JsonWebKey, params: EcKeyImportParams | Algorithm, bits: number): Promise<CryptoKey> {
+export async function ecdhPairMatches(
+  priv: CryptoKey,
+  pub: JsonWebKey,
+  params: EcKeyImportParams | Algorithm,
+  bits: number,
+): Promise<CryptoKey> {
   const claimed = await crypto.subtle.importKey('jwk', pub, params, false, []);
   const eph = (await crypto.subtle.generateKey(params as EcKeyGenParams, false, ['deriveBits'])) as CryptoKeyPair;
   const derive = (publicKey: CryptoKey, privateKey: CryptoKey) =>

@@ -26,7 +26,11 @@ export type EncryptionKeyInput = EncryptionJWK | Uint8Array;
 
 const CURVE_BYTES: Record<string, number> = { 'P-256': 32, 'P-384': 48, X25519: 32 };
 
-function b64(value: unknown, what: string, code: 'ERR_KEY_INVALID' | 'ERR_JWE_HEADER_INVALID' | 'ERR_JWE_EPK_INVALID' = 'ERR_KEY_INVALID'): Uint8Array {
+function b64(
+  value: unknown,
+  what: string,
+  code: 'ERR_KEY_INVALID' | 'ERR_JWE_HEADER_INVALID' | 'ERR_JWE_EPK_INVALID' = 'ERR_KEY_INVALID',
+): Uint8Array {
   const bytes = typeof value === 'string' ? decodeSegment(value, 0, value.length) : undefined;
   if (bytes === undefined) throw new JwtError(code, { reason: `${what} is not base64url` });
   return bytes;
@@ -37,12 +41,16 @@ function ecdhParams(crv: string): EcKeyImportParams | Algorithm {
 }
 
 function publicPart(jwk: EncryptionJWK): JsonWebKey {
-  return jwk.kty === 'EC' ? { kty: 'EC', crv: jwk.crv!, x: jwk.x!, y: jwk.y! } : { kty: 'OKP', crv: jwk.crv!, x: jwk.x! };
+  return jwk.kty === 'EC'
+    ? { kty: 'EC', crv: jwk.crv!, x: jwk.x!, y: jwk.y! }
+    : { kty: 'OKP', crv: jwk.crv!, x: jwk.x! };
 }
 
 function privatePart(jwk: EncryptionJWK): JsonWebKey {
   const { kty, crv, x, y, d, n, e, p, q, dp, dq, qi } = jwk;
-  return Object.fromEntries(Object.entries({ kty, crv, x, y, d, n, e, p, q, dp, dq, qi }).filter(([, v]) => v !== undefined)) as JsonWebKey;
+  return Object.fromEntries(
+    Object.entries({ kty, crv, x, y, d, n, e, p, q, dp, dq, qi }).filter(([, v]) => v !== undefined),
+  ) as JsonWebKey;
 }
 
 /** One key as the JWE layer holds it, checked once at construction. */
@@ -75,7 +83,10 @@ export class JweKey {
     // RFC 7517 §4.2: a signature key never decrypts.
     if (jwk.use !== undefined && jwk.use !== 'enc') throw bad('use rules out encryption');
     const ops = keyOps(jwk.key_ops);
-    const allowedOps = purpose === 'decrypt' ? ['decrypt', 'unwrapKey', 'deriveKey', 'deriveBits'] : ['encrypt', 'wrapKey', 'deriveKey', 'deriveBits'];
+    const allowedOps =
+      purpose === 'decrypt'
+        ? ['decrypt', 'unwrapKey', 'deriveKey', 'deriveBits']
+        : ['encrypt', 'wrapKey', 'deriveKey', 'deriveBits'];
     if (ops !== undefined && !ops.some((o) => allowedOps.includes(o))) throw bad('key_ops rule out this use');
     this.kid = jwk.kid;
     this.alg = jwk.alg;
@@ -89,7 +100,8 @@ export class JweKey {
         break;
       case 'RSA':
         this.kty = 'RSA';
-        if (bitLength(b64(jwk.n, 'n')) < MIN_RSA_BITS) throw new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
+        if (bitLength(b64(jwk.n, 'n')) < MIN_RSA_BITS)
+          throw new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
         b64(jwk.e, 'e');
         // Checked here because JWK importers differ: some skip characters they do not know.
         for (const m of ['d', 'p', 'q', 'dp', 'dq', 'qi'] as const) if (jwk[m] !== undefined) b64(jwk[m], m);
@@ -99,8 +111,10 @@ export class JweKey {
       case 'OKP': {
         this.kty = jwk.kty;
         const size = typeof jwk.crv === 'string' && Object.hasOwn(CURVE_BYTES, jwk.crv) ? CURVE_BYTES[jwk.crv]! : 0;
-        if (size === 0 || (jwk.kty === 'OKP') !== (jwk.crv === 'X25519')) throw bad('unsupported curve (P-256, P-384, X25519)');
-        if (b64(jwk.x, 'x').length !== size || (jwk.kty === 'EC' && b64(jwk.y, 'y').length !== size)) throw bad('coordinate length');
+        if (size === 0 || (jwk.kty === 'OKP') !== (jwk.crv === 'X25519'))
+          throw bad('unsupported curve (P-256, P-384, X25519)');
+        if (b64(jwk.x, 'x').length !== size || (jwk.kty === 'EC' && b64(jwk.y, 'y').length !== size))
+          throw bad('coordinate length');
         if (jwk.d !== undefined && b64(jwk.d, 'd').length !== size) throw bad('private scalar length');
         if (jwk.kty === 'EC') checkEcPoint(jwk);
         this.crv = jwk.crv;
@@ -136,7 +150,9 @@ export class JweKey {
     if (p === undefined) {
       // A key WebCrypto will not import (a JWK without its CRT members, say) is a key error, typed.
       p = make().catch((cause: unknown) => {
-        throw cause instanceof JwtError ? cause : new JwtError('ERR_KEY_INVALID', { reason: 'the runtime refused to import the key' });
+        throw cause instanceof JwtError
+          ? cause
+          : new JwtError('ERR_KEY_INVALID', { reason: 'the runtime refused to import the key' });
       });
       p.catch(() => undefined);
       this.#imports.set(name, p);
@@ -148,23 +164,38 @@ export class JweKey {
    * Decrypt side: the CEK (bytes, or an imported AES-GCM key for `dir`). For `dir` with
    * AES-GCM the key once imported is returned as it is, not as a promise.
    */
-  unwrap(alg: KeyManagement, enc: EncSpec, header: Readonly<Record<string, unknown>>, encryptedKey: Uint8Array): Uint8Array | CryptoKey | Promise<Uint8Array | CryptoKey> {
+  unwrap(
+    alg: KeyManagement,
+    enc: EncSpec,
+    header: Readonly<Record<string, unknown>>,
+    encryptedKey: Uint8Array,
+  ): Uint8Array | CryptoKey | Promise<Uint8Array | CryptoKey> {
     if (alg === 'dir' && enc.kind === 'gcm' && encryptedKey.length === 0) {
       // Under node the cipher takes the bytes: no import, so no promise even on the first token.
       if (this.#dirGcm === undefined && !this.#imports.has('gcm:decrypt')) {
         const k = gcmDecryptionKey(this.#secret!);
         if (!(k instanceof Promise)) this.#dirGcm = k;
-        else this.#imported('gcm:decrypt', () => k).then((key) => (this.#dirGcm = key), () => undefined);
+        else
+          this.#imported('gcm:decrypt', () => k).then(
+            (key) => (this.#dirGcm = key),
+            () => undefined,
+          );
       }
       if (this.#dirGcm !== undefined) return this.#dirGcm;
     }
     return this.#unwrap(alg, enc, header, encryptedKey);
   }
 
-  async #unwrap(alg: KeyManagement, enc: EncSpec, header: Readonly<Record<string, unknown>>, encryptedKey: Uint8Array): Promise<Uint8Array | CryptoKey> {
+  async #unwrap(
+    alg: KeyManagement,
+    enc: EncSpec,
+    header: Readonly<Record<string, unknown>>,
+    encryptedKey: Uint8Array,
+  ): Promise<Uint8Array | CryptoKey> {
     switch (alg) {
       case 'dir':
-        if (encryptedKey.length !== 0) throw jweError('ERR_JWE_CEK_INVALID', { reason: 'dir carries no encrypted key' });
+        if (encryptedKey.length !== 0)
+          throw jweError('ERR_JWE_CEK_INVALID', { reason: 'dir carries no encrypted key' });
         if (enc.kind === 'gcm') {
           // Imported once (the backend call itself starts an import; under node it returns the bytes).
           // Reached while the import started by unwrap() is in flight (or for a malformed dir token).
@@ -175,11 +206,22 @@ export class JweKey {
         return this.#secret!;
       case 'A128KW':
       case 'A256KW':
-        return cekOrRandom(aesKwUnwrap(await this.#imported('kw', () => crypto.subtle.importKey('raw', this.#secret! as BufferSource, 'AES-KW', false, ['unwrapKey', 'wrapKey'])), encryptedKey, enc.cekLength), enc.cekLength);
+        return cekOrRandom(
+          aesKwUnwrap(
+            await this.#imported('kw', () =>
+              crypto.subtle.importKey('raw', this.#secret! as BufferSource, 'AES-KW', false, ['unwrapKey', 'wrapKey']),
+            ),
+            encryptedKey,
+            enc.cekLength,
+          ),
+          enc.cekLength,
+        );
       case 'RSA-OAEP-256': {
         // The private key is shown to match its public part before its first use (key-pair.ts).
         const key = await this.#imported('oaep', () =>
-          crypto.subtle.importKey('jwk', privatePart(this.#jwk!), { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['decrypt']).then((k) => oaepPairMatches(k, { kty: 'RSA', n: this.#jwk!.n!, e: this.#jwk!.e! })),
+          crypto.subtle
+            .importKey('jwk', privatePart(this.#jwk!), { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['decrypt'])
+            .then((k) => oaepPairMatches(k, { kty: 'RSA', n: this.#jwk!.n!, e: this.#jwk!.e! })),
         );
         return cekOrRandom(rsaOaepDecrypt(key, encryptedKey), enc.cekLength);
       }
@@ -188,13 +230,18 @@ export class JweKey {
       case 'ECDH-ES+A256KW': {
         const epk = await this.#importEpk(header.epk);
         const priv = await this.#imported('ecdh', () =>
-          crypto.subtle.importKey('jwk', privatePart(this.#jwk!), ecdhParams(this.crv!), false, ['deriveBits']).then((k) => ecdhPairMatches(k, publicPart(this.#jwk!), ecdhParams(this.crv!), CURVE_BYTES[this.crv!]! * 8)),
+          crypto.subtle
+            .importKey('jwk', privatePart(this.#jwk!), ecdhParams(this.crv!), false, ['deriveBits'])
+            .then((k) =>
+              ecdhPairMatches(k, publicPart(this.#jwk!), ecdhParams(this.crv!), CURVE_BYTES[this.crv!]! * 8),
+            ),
         );
         const z = await deriveShared(epk, priv, this.crv!);
         const apu = header.apu === undefined ? new Uint8Array(0) : b64(header.apu, 'apu', 'ERR_JWE_HEADER_INVALID');
         const apv = header.apv === undefined ? new Uint8Array(0) : b64(header.apv, 'apv', 'ERR_JWE_HEADER_INVALID');
         if (alg === 'ECDH-ES') {
-          if (encryptedKey.length !== 0) throw jweError('ERR_JWE_CEK_INVALID', { reason: 'ECDH-ES carries no encrypted key' });
+          if (encryptedKey.length !== 0)
+            throw jweError('ERR_JWE_CEK_INVALID', { reason: 'ECDH-ES carries no encrypted key' });
           return concatKdf(z, enc.enc, apu, apv, enc.cekLength);
         }
         const kek = concatKdf(z, alg, apu, apv, KW_LENGTH[alg]!);
@@ -207,50 +254,83 @@ export class JweKey {
 
   /** The sender's ephemeral key: same kty and curve as ours, on the curve (checked by src/keys/ec-point.ts before any import). */
   async #importEpk(epk: unknown): Promise<CryptoKey> {
-    if (typeof epk !== 'object' || epk === null || Array.isArray(epk)) throw jweError('ERR_JWE_EPK_INVALID', { reason: 'epk missing' });
+    if (typeof epk !== 'object' || epk === null || Array.isArray(epk))
+      throw jweError('ERR_JWE_EPK_INVALID', { reason: 'epk missing' });
     const e = epk as Record<string, unknown>;
-    if (e.kty !== this.kty || e.crv !== this.crv || e.d !== undefined) throw jweError('ERR_JWE_EPK_INVALID', { reason: 'epk is not a public key on the recipient curve' });
+    if (e.kty !== this.kty || e.crv !== this.crv || e.d !== undefined)
+      throw jweError('ERR_JWE_EPK_INVALID', { reason: 'epk is not a public key on the recipient curve' });
     const size = CURVE_BYTES[this.crv!]!;
-    if (b64(e.x, 'x', 'ERR_JWE_EPK_INVALID').length !== size || (this.kty === 'EC' && b64(e.y, 'y', 'ERR_JWE_EPK_INVALID').length !== size)) {
+    if (
+      b64(e.x, 'x', 'ERR_JWE_EPK_INVALID').length !== size ||
+      (this.kty === 'EC' && b64(e.y, 'y', 'ERR_JWE_EPK_INVALID').length !== size)
+    ) {
       throw jweError('ERR_JWE_EPK_INVALID', { reason: 'coordinate length' });
     }
     // Network input: the invalid-curve attack on ECDH-ES is refused here, not left to the runtime.
     if (this.kty === 'EC') checkEcPoint(e, 'ERR_JWE_EPK_INVALID');
     try {
-      return await crypto.subtle.importKey('jwk', publicPart(e as unknown as EncryptionJWK), ecdhParams(this.crv!), true, []);
+      return await crypto.subtle.importKey(
+        'jwk',
+        publicPart(e as unknown as EncryptionJWK),
+        ecdhParams(this.crv!),
+        true,
+        [],
+      );
     } catch {
       throw jweError('ERR_JWE_EPK_INVALID', { reason: 'not a point on the curve' });
     }
   }
 
   /** Encrypt side: a fresh CEK (or the derived / direct one), its encrypted form, and header members to add. */
-  async wrap(alg: KeyManagement, enc: EncSpec): Promise<{ cek: Uint8Array; encryptedKey: Uint8Array; header: Record<string, unknown> }> {
+  async wrap(
+    alg: KeyManagement,
+    enc: EncSpec,
+  ): Promise<{ cek: Uint8Array; encryptedKey: Uint8Array; header: Record<string, unknown> }> {
     const fresh = (): Uint8Array => crypto.getRandomValues(new Uint8Array(enc.cekLength));
     switch (alg) {
       case 'dir':
         return { cek: this.#secret!, encryptedKey: new Uint8Array(0), header: {} };
       case 'A128KW':
       case 'A256KW': {
-        const kek = await this.#imported('kw', () => crypto.subtle.importKey('raw', this.#secret! as BufferSource, 'AES-KW', false, ['unwrapKey', 'wrapKey']));
+        const kek = await this.#imported('kw', () =>
+          crypto.subtle.importKey('raw', this.#secret! as BufferSource, 'AES-KW', false, ['unwrapKey', 'wrapKey']),
+        );
         const cek = fresh();
         return { cek, encryptedKey: await aesKwWrap(kek, cek), header: {} };
       }
       case 'RSA-OAEP-256': {
         const jwk = this.#jwk!;
-        const key = await this.#imported('oaep-pub', () => crypto.subtle.importKey('jwk', { kty: 'RSA', n: jwk.n!, e: jwk.e! }, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt']));
+        const key = await this.#imported('oaep-pub', () =>
+          crypto.subtle.importKey(
+            'jwk',
+            { kty: 'RSA', n: jwk.n!, e: jwk.e! },
+            { name: 'RSA-OAEP', hash: 'SHA-256' },
+            false,
+            ['encrypt'],
+          ),
+        );
         const cek = fresh();
-        return { cek, encryptedKey: new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, key, cek as BufferSource)), header: {} };
+        return {
+          cek,
+          encryptedKey: new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, key, cek as BufferSource)),
+          header: {},
+        };
       }
       case 'ECDH-ES':
       case 'ECDH-ES+A128KW':
       case 'ECDH-ES+A256KW': {
-        const recipient = await this.#imported('ecdh-pub', () => crypto.subtle.importKey('jwk', publicPart(this.#jwk!), ecdhParams(this.crv!), true, []));
-        const pair = (await crypto.subtle.generateKey(ecdhParams(this.crv!) as EcKeyGenParams, true, ['deriveBits'])) as CryptoKeyPair;
+        const recipient = await this.#imported('ecdh-pub', () =>
+          crypto.subtle.importKey('jwk', publicPart(this.#jwk!), ecdhParams(this.crv!), true, []),
+        );
+        const pair = (await crypto.subtle.generateKey(ecdhParams(this.crv!) as EcKeyGenParams, true, [
+          'deriveBits',
+        ])) as CryptoKeyPair;
         const z = await deriveShared(recipient, pair.privateKey, this.crv!);
         const full = (await crypto.subtle.exportKey('jwk', pair.publicKey)) as EncryptionJWK;
         const epk = publicPart(full);
         const none = new Uint8Array(0);
-        if (alg === 'ECDH-ES') return { cek: concatKdf(z, enc.enc, none, none, enc.cekLength), encryptedKey: none, header: { epk } };
+        if (alg === 'ECDH-ES')
+          return { cek: concatKdf(z, enc.enc, none, none, enc.cekLength), encryptedKey: none, header: { epk } };
         const kek = concatKdf(z, alg, none, none, KW_LENGTH[alg]!);
         const kekKey = await crypto.subtle.importKey('raw', kek as BufferSource, 'AES-KW', false, ['wrapKey']);
         kek.fill(0);
@@ -293,7 +373,9 @@ export async function deriveShared(publicKey: CryptoKey, privateKey: CryptoKey, 
   let z: Uint8Array;
   try {
     const params = crv === 'X25519' ? { name: 'X25519', public: publicKey } : { name: 'ECDH', public: publicKey };
-    z = new Uint8Array(await crypto.subtle.deriveBits(params as EcdhKeyDeriveParams, privateKey, CURVE_BYTES[crv]! * 8));
+    z = new Uint8Array(
+      await crypto.subtle.deriveBits(params as EcdhKeyDeriveParams, privateKey, CURVE_BYTES[crv]! * 8),
+    );
   } catch {
     throw jweError('ERR_JWE_EPK_INVALID', { reason: 'key agreement failed' });
   }
@@ -312,7 +394,15 @@ export async function aesKwUnwrap(kek: CryptoKey, wrapped: Uint8Array, cekLength
   if (wrapped.length < 24 || wrapped.length % 8 !== 0) throw jweError('ERR_JWE_DECRYPTION_FAILED');
   try {
     // Unwrapped as an extractable HMAC key only to read its bytes back (any length is allowed there).
-    const key = await crypto.subtle.unwrapKey('raw', wrapped as BufferSource, kek, 'AES-KW', { name: 'HMAC', hash: 'SHA-256', length: cekLength * 8 }, true, ['sign']);
+    const key = await crypto.subtle.unwrapKey(
+      'raw',
+      wrapped as BufferSource,
+      kek,
+      'AES-KW',
+      { name: 'HMAC', hash: 'SHA-256', length: cekLength * 8 },
+      true,
+      ['sign'],
+    );
     return new Uint8Array(await crypto.subtle.exportKey('raw', key));
   } catch {
     throw jweError('ERR_JWE_DECRYPTION_FAILED');
@@ -320,6 +410,12 @@ export async function aesKwUnwrap(kek: CryptoKey, wrapped: Uint8Array, cekLength
 }
 
 async function aesKwWrap(kek: CryptoKey, cek: Uint8Array): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey('raw', cek as BufferSource, { name: 'HMAC', hash: 'SHA-256', length: cek.length * 8 }, true, ['sign']);
+  const key = await crypto.subtle.importKey(
+    'raw',
+    cek as BufferSource,
+    { name: 'HMAC', hash: 'SHA-256', length: cek.length * 8 },
+    true,
+    ['sign'],
+  );
   return new Uint8Array(await crypto.subtle.wrapKey('raw', key, kek, 'AES-KW'));
 }

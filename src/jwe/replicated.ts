@@ -20,10 +20,17 @@ function same(a: unknown, b: unknown): boolean {
  * checkReplicated({ alg: 'dir', enc: 'A256GCM', iss: 'https://a.example' }, { iss: 'https://a.example' }); // passes
  * checkReplicated({ alg: 'dir', enc: 'A256GCM', iss: 'https://a.example' }, { iss: 'https://b.example' }); // throws
  */
-export function checkReplicated(header: Readonly<Record<string, unknown>>, payload: Readonly<Record<string, unknown>>): void {
+export function checkReplicated(
+  header: Readonly<Record<string, unknown>>,
+  payload: Readonly<Record<string, unknown>>,
+): void {
   for (const name of REPLICABLE) {
     if (!Object.hasOwn(header, name)) continue;
     const claim = Object.hasOwn(payload, name) ? payload[name] : undefined;
-    if (!same(header[name], claim)) throw new JwtError('ERR_JWT_CLAIM_INVALID', { claim: name, reason: 'the JWE header replicates it with another value' });
+    if (!same(header[name], claim))
+      throw new JwtError('ERR_JWT_CLAIM_INVALID', {
+        claim: name,
+        reason: 'the JWE header replicates it with another value',
+      });
   }
 }

@@ -38,7 +38,16 @@ export interface JweHost<R, P extends JwePolicy> {
   /** The whole verify of a nested JWS without a promise (ERR_ASYNC_REQUIRED where a step would wait). */
   verifySync(token: string): R;
   /** The claim checks alone, on direct claims the opening key's issuer vouches for (never cached). */
-  claims(token: string, header: Readonly<Record<string, unknown>>, alg: string, kid: string | undefined, payload: Record<string, unknown>, text: string, policy: P, nowMs: number): R;
+  claims(
+    token: string,
+    header: Readonly<Record<string, unknown>>,
+    alg: string,
+    kid: string | undefined,
+    payload: Record<string, unknown>,
+    text: string,
+    policy: P,
+    nowMs: number,
+  ): R;
 }
 
 /**
@@ -59,9 +68,16 @@ export interface JweStep<R> {
  * @example
  * const step = jweStep(createDecryptor(options, maxLength), isCompactJwe, host);
  */
-export function jweStep<R extends { readonly payload: unknown }, P extends JwePolicy>(decryptor: Decryptor, isCompactJwe: (token: unknown) => token is string, host: JweHost<R, P>): JweStep<R> {
+export function jweStep<R extends { readonly payload: unknown }, P extends JwePolicy>(
+  decryptor: Decryptor,
+  isCompactJwe: (token: unknown) => token is string,
+  host: JweHost<R, P>,
+): JweStep<R> {
   for (const iss of decryptor.issuers) {
-    const known = host.single === undefined ? host.byIssuer.has(iss) : host.single.claims.issuer === undefined || host.single.claims.issuer.has(iss);
+    const known =
+      host.single === undefined
+        ? host.byIssuer.has(iss)
+        : host.single.claims.issuer === undefined || host.single.claims.issuer.has(iss);
     if (!known) throw optionsError('decryption.keys', 'a key is bound to an issuer this verifier does not accept');
   }
 
@@ -77,17 +93,22 @@ export function jweStep<R extends { readonly payload: unknown }, P extends JwePo
    * stands for the verifier's one policy only when that policy names at most one issuer.
    */
   const directPolicy = (bound: string | undefined, payload: Record<string, unknown>): P => {
-    const unbound = (): JwtError => jweError('ERR_JWE_NESTED_REQUIRED', { reason: 'direct claims need a decryption key bound to one issuer' });
+    const unbound = (): JwtError =>
+      jweError('ERR_JWE_NESTED_REQUIRED', { reason: 'direct claims need a decryption key bound to one issuer' });
     let policy = host.single;
     if (bound === undefined) {
-      if (policy === undefined || (policy.claims.issuer !== undefined && policy.claims.issuer.size > 1)) throw unbound();
+      if (policy === undefined || (policy.claims.issuer !== undefined && policy.claims.issuer.size > 1))
+        throw unbound();
       return policy;
     }
     policy ??= host.byIssuer.get(bound);
     // jweStep made sure a bound issuer has a policy; this only keeps a mistake there from accepting.
     if (policy === undefined) throw unbound();
     if (!Object.hasOwn(payload, 'iss') || payload.iss !== bound) {
-      throw new JwtError('ERR_JWT_CLAIM_INVALID', { claim: 'iss', reason: 'not the issuer the decryption key is bound to' });
+      throw new JwtError('ERR_JWT_CLAIM_INVALID', {
+        claim: 'iss',
+        reason: 'not the issuer the decryption key is bound to',
+      });
     }
     return policy;
   };

@@ -146,4 +146,3 @@ export class CacheApiStore implements JWKSStore {
     return key;
   }
 }
-

@@ -32,7 +32,10 @@ const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
  * const fingerprint = request.cf?.tlsClientAuth?.certFingerprintSHA256; // '' without mTLS
  * checkCertificateBinding(payload, fingerprint); // throws ERR_MTLS_* unless cnf["x5t#S256"] names this certificate
  */
-export function checkCertificateBinding(payload: Readonly<Record<string, unknown>>, certSha256: string | Uint8Array | null | undefined): void {
+export function checkCertificateBinding(
+  payload: Readonly<Record<string, unknown>>,
+  certSha256: string | Uint8Array | null | undefined,
+): void {
   const bound = boundThumbprint(payload);
   if (certSha256 === undefined || certSha256 === null || certSha256 === '') throw new JwtError('ERR_MTLS_CERT_MISSING');
   const presented = presentedDigest(certSha256);
@@ -44,12 +47,16 @@ export function checkCertificateBinding(payload: Readonly<Record<string, unknown
 /** The 32 bytes the token's `cnf["x5t#S256"]` names. */
 function boundThumbprint(payload: Readonly<Record<string, unknown>>): Uint8Array {
   const cnf = typeof payload === 'object' && payload !== null ? ownClaim(payload, 'cnf') : undefined;
-  if (typeof cnf !== 'object' || cnf === null || Array.isArray(cnf)) throw new JwtError('ERR_MTLS_CNF_MISSING', { claim: 'cnf', reason: 'missing' });
+  if (typeof cnf !== 'object' || cnf === null || Array.isArray(cnf))
+    throw new JwtError('ERR_MTLS_CNF_MISSING', { claim: 'cnf', reason: 'missing' });
   const x5t = ownClaim(cnf as Record<string, unknown>, 'x5t#S256');
   if (typeof x5t !== 'string') throw new JwtError('ERR_MTLS_CNF_MISSING', { claim: 'cnf.x5t#S256', reason: 'missing' });
   const bytes = x5t.length === 43 ? decodeSegment(x5t, 0, x5t.length) : undefined;
   if (bytes === undefined || bytes.length !== SHA256_BYTES) {
-    throw new JwtError('ERR_MTLS_CERT_MALFORMED', { claim: 'cnf.x5t#S256', reason: 'not base64url of a SHA-256 digest' });
+    throw new JwtError('ERR_MTLS_CERT_MALFORMED', {
+      claim: 'cnf.x5t#S256',
+      reason: 'not base64url of a SHA-256 digest',
+    });
   }
   return bytes;
 }
@@ -57,7 +64,8 @@ function boundThumbprint(payload: Readonly<Record<string, unknown>>): Uint8Array
 /** The presented certificate's digest as 32 bytes, from hex or raw bytes. */
 function presentedDigest(certSha256: string | Uint8Array): Uint8Array {
   if (certSha256 instanceof Uint8Array) {
-    if (certSha256.length !== SHA256_BYTES) throw new JwtError('ERR_MTLS_CERT_MALFORMED', { reason: 'certificate digest is not 32 bytes' });
+    if (certSha256.length !== SHA256_BYTES)
+      throw new JwtError('ERR_MTLS_CERT_MALFORMED', { reason: 'certificate digest is not 32 bytes' });
     return certSha256;
   }
   if (typeof certSha256 !== 'string' || !HEX_SHA256.test(certSha256)) {

@@ -68,7 +68,10 @@ export function isOnCurve(crv: string, x: Uint8Array, y: Uint8Array): boolean {
  * checkEcPoint({ crv: 'P-256', x: jwk.x, y: jwk.y }); // throws ERR_KEY_INVALID for an off-curve point
  * checkEcPoint(header.epk, 'ERR_JWE_EPK_INVALID');
  */
-export function checkEcPoint(jwk: { crv?: unknown; x?: unknown; y?: unknown }, code: 'ERR_KEY_INVALID' | 'ERR_JWE_EPK_INVALID' = 'ERR_KEY_INVALID'): void {
+export function checkEcPoint(
+  jwk: { crv?: unknown; x?: unknown; y?: unknown },
+  code: 'ERR_KEY_INVALID' | 'ERR_JWE_EPK_INVALID' = 'ERR_KEY_INVALID',
+): void {
   const x = typeof jwk.x === 'string' ? decodeSegment(jwk.x, 0, jwk.x.length) : undefined;
   const y = typeof jwk.y === 'string' ? decodeSegment(jwk.y, 0, jwk.y.length) : undefined;
   if (typeof jwk.crv !== 'string' || x === undefined || y === undefined || !isOnCurve(jwk.crv, x, y)) {

@@ -108,7 +108,12 @@ export class KeyEntry {
 
   /** kty, crv and the key's own alg all fit `spec`. */
   fits(spec: AlgSpec): boolean {
-    return this.usable && this.kty === spec.kty && (spec.crv === undefined || this.crv === spec.crv) && jwkAlgAllows(this.alg, spec);
+    return (
+      this.usable &&
+      this.kty === spec.kty &&
+      (spec.crv === undefined || this.crv === spec.crv) &&
+      jwkAlgAllows(this.alg, spec)
+    );
   }
 
   /**

@@ -42,8 +42,14 @@ export function keyEntryFromJwk(jwk: JWK, defer = false): KeyEntry {
       const check = once(() => checkRsaParams(n, e));
       if (!defer) check();
       const bits = bitLength(n);
-      const problem = bits < MIN_RSA_BITS ? new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' }) : undefined;
-      return new KeyEntry({ ...common, kty: 'RSA', ...jwkImport({ kty: 'RSA', n: jwk.n!, e: jwk.e! }, Math.ceil(bits / 8), defer, check), ...(problem ? { problem } : {}) });
+      const problem =
+        bits < MIN_RSA_BITS ? new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' }) : undefined;
+      return new KeyEntry({
+        ...common,
+        kty: 'RSA',
+        ...jwkImport({ kty: 'RSA', n: jwk.n!, e: jwk.e! }, Math.ceil(bits / 8), defer, check),
+        ...(problem ? { problem } : {}),
+      });
     }
     case 'EC': {
       const size = typeof jwk.crv === 'string' && Object.hasOwn(EC_COORD, jwk.crv) ? EC_COORD[jwk.crv]! : 0;
@@ -73,15 +79,29 @@ export function keyEntryFromJwk(jwk: JWK, defer = false): KeyEntry {
 /** A key entry from a public CryptoKey with the `verify` usage. */
 export function keyEntryFromCryptoKey(key: CryptoKey): KeyEntry {
   if (key.type === 'private') throw bad('a private CryptoKey cannot verify');
-  const algo = key.algorithm as KeyAlgorithm & { hash?: { name: string }; namedCurve?: string; modulusLength?: number; length?: number };
+  const algo = key.algorithm as KeyAlgorithm & {
+    hash?: { name: string };
+    namedCurve?: string;
+    modulusLength?: number;
+    length?: number;
+  };
   const usable = key.usages.includes('verify');
   // The CryptoKey is bound to one scheme and hash: find the algorithms it can serve.
-  const engines: Record<string, Engine> = { HMAC: 'hmac', 'RSASSA-PKCS1-v1_5': 'rsa-pkcs1', 'RSA-PSS': 'rsa-pss', ECDSA: 'ecdsa', Ed25519: 'ed25519' };
+  const engines: Record<string, Engine> = {
+    HMAC: 'hmac',
+    'RSASSA-PKCS1-v1_5': 'rsa-pkcs1',
+    'RSA-PSS': 'rsa-pss',
+    ECDSA: 'ecdsa',
+    Ed25519: 'ed25519',
+  };
   const engine = Object.hasOwn(engines, algo.name) ? engines[algo.name] : undefined;
   if (engine === undefined) throw bad('unsupported CryptoKey algorithm');
   const fits = SUPPORTED_ALGORITHMS.map((a) => algSpec(a)!).filter(
     // ECDSA keys are bound to a curve, RSA and HMAC keys to a hash; Ed25519 keys to neither.
-    (s) => s.engine === engine && (engine !== 'ecdsa' || s.crv === algo.namedCurve) && (engine === 'ecdsa' || engine === 'ed25519' || s.hash === algo.hash?.name),
+    (s) =>
+      s.engine === engine &&
+      (engine !== 'ecdsa' || s.crv === algo.namedCurve) &&
+      (engine === 'ecdsa' || engine === 'ed25519' || s.hash === algo.hash?.name),
   );
   const first = fits[0];
   if (first === undefined) throw bad('unsupported CryptoKey parameters');
@@ -91,7 +111,8 @@ export function keyEntryFromCryptoKey(key: CryptoKey): KeyEntry {
     // The modulus is checked by the backend on import (it is not in `algorithm`).
     checkRsaExponent((algo as { publicExponent?: Uint8Array }).publicExponent);
     sigLength = Math.ceil((algo.modulusLength ?? 0) / 8);
-    if ((algo.modulusLength ?? 0) < MIN_RSA_BITS) problem = new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
+    if ((algo.modulusLength ?? 0) < MIN_RSA_BITS)
+      problem = new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
   }
   if (first.kty === 'oct' && (algo.length ?? 0) < first.minKeyBytes * 8) {
     problem = new JwtError('ERR_KEY_TOO_SHORT', { reason: `${first.alg} needs at least ${first.minKeyBytes} bytes` });
@@ -112,8 +133,14 @@ export function keyEntryFromCryptoKey(key: CryptoKey): KeyEntry {
   });
 }
 
-function backendHandle(spec: AlgSpec, key: BackendKey | Promise<BackendKey>, sigLength: number): Handle | Promise<Handle> {
-  return key instanceof Promise ? key.then((k) => new BackendHandle(spec, k, sigLength)) : new BackendHandle(spec, key, sigLength);
+function backendHandle(
+  spec: AlgSpec,
+  key: BackendKey | Promise<BackendKey>,
+  sigLength: number,
+): Handle | Promise<Handle> {
+  return key instanceof Promise
+    ? key.then((k) => new BackendHandle(spec, k, sigLength))
+    : new BackendHandle(spec, key, sigLength);
 }
 
 /**

@@ -15,7 +15,8 @@ export const EC_COORD: Record<string, number> = { 'P-256': 32, 'P-384': 48, 'P-5
  * @example
  * throw bad(STRING_KEY_REASON);
  */
-export const STRING_KEY_REASON = 'a string is not a key: pass an HMAC secret as bytes (new TextEncoder().encode(secret)), or a JWK or CryptoKey';
+export const STRING_KEY_REASON =
+  'a string is not a key: pass an HMAC secret as bytes (new TextEncoder().encode(secret)), or a JWK or CryptoKey';
 
 /** The error for a key that cannot be used; `reason` never holds key material. */
 export function bad(reason: string): JwtError {

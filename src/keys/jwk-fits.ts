@@ -14,7 +14,11 @@ import { keyOps } from './jwk-bytes.js';
  * allowsVerify({ kty: 'RSA', use: 'enc' }, undefined); // false
  */
 export function allowsVerify(jwk: Pick<JWK, 'use' | 'alg'>, ops: readonly string[] | undefined): boolean {
-  return (jwk.use === undefined || jwk.use === 'sig') && (ops === undefined || ops.includes('verify')) && (jwk.alg === undefined || isAlgorithm(jwk.alg));
+  return (
+    (jwk.use === undefined || jwk.use === 'sig') &&
+    (ops === undefined || ops.includes('verify')) &&
+    (jwk.alg === undefined || isAlgorithm(jwk.alg))
+  );
 }
 
 /**
@@ -28,7 +32,8 @@ export function allowsVerify(jwk: Pick<JWK, 'use' | 'alg'>, ops: readonly string
 export function jwkCouldVerify(jwk: unknown, specs: readonly AlgSpec[]): boolean {
   if (typeof jwk !== 'object' || jwk === null) return false;
   const j = jwk as Record<string, unknown>;
-  for (const m of ['kty', 'crv', 'alg', 'use'] as const) if (j[m] !== undefined && typeof j[m] !== 'string') return false;
+  for (const m of ['kty', 'crv', 'alg', 'use'] as const)
+    if (j[m] !== undefined && typeof j[m] !== 'string') return false;
   let ops: readonly string[] | undefined;
   try {
     ops = keyOps(j.key_ops);

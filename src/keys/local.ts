@@ -41,7 +41,9 @@ function keysOf(jwks: unknown): JWK[] {
   }
   const list = (jwks as JSONWebKeySet).keys;
   if (list.length > MAX_JWKS_KEYS) throw new JwtError('ERR_JWKS_INVALID', { reason: 'too many keys' });
-  for (const jwk of list) if (typeof jwk !== 'object' || jwk === null) throw new JwtError('ERR_JWKS_INVALID', { reason: 'a key is not an object' });
+  for (const jwk of list)
+    if (typeof jwk !== 'object' || jwk === null)
+      throw new JwtError('ERR_JWKS_INVALID', { reason: 'a key is not an object' });
   return list;
 }
 

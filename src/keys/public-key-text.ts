@@ -6,14 +6,19 @@
 // them with negligible probability (it would have to spell one of these prefixes).
 
 /** The refusal's reason, the same for verifying and signing keys; it never repeats the key. */
-export const PUBLIC_KEY_SECRET = 'an HMAC secret that is a public key (PEM, OpenSSH, JWK or DER): anyone can MAC with it';
+export const PUBLIC_KEY_SECRET =
+  'an HMAC secret that is a public key (PEM, OpenSSH, JWK or DER): anyone can MAC with it';
 
 /** PEM and the OpenSSH public key lines (RFC 4253 §6.6, RFC 5656 §3.1, OpenSSH's security-key forms). */
 const TEXT = /^[\t-\r ]*(?:-----BEGIN |ssh-|ecdsa-sha2-|sk-ssh-|sk-ecdsa-)/;
 /** A JWK as JSON: an object naming `kty`. */
 const JWK_JSON = /^[\t-\r ]*\{[^]*"kty"/;
 /** The algorithm OIDs of an SPKI, tag and length included: rsaEncryption, id-ecPublicKey, Ed25519. */
-const OIDS = ['\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x01\x01', '\x06\x07\x2a\x86\x48\xce\x3d\x02\x01', '\x06\x03\x2b\x65\x70'];
+const OIDS = [
+  '\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x01\x01',
+  '\x06\x07\x2a\x86\x48\xce\x3d\x02\x01',
+  '\x06\x03\x2b\x65\x70',
+];
 
 /**
  * True when `secret` is a public key's text or DER: never usable as an HMAC secret.

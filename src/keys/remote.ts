@@ -54,8 +54,19 @@ export interface RemoteJWKSetOptions {
 
 /** The names createRemoteJWKSet accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
 export const REMOTE_SET_OPTION_NAMES = {
-  timeoutDuration: true, cooldownDuration: true, cacheMaxAge: true, cacheMinAge: true, staleDuration: true,
-  maxSize: true, allowHmac: true, store: true, storeTimeoutDuration: true, waitUntil: true, headers: true, fetch: true, now: true,
+  timeoutDuration: true,
+  cooldownDuration: true,
+  cacheMaxAge: true,
+  cacheMinAge: true,
+  staleDuration: true,
+  maxSize: true,
+  allowHmac: true,
+  store: true,
+  storeTimeoutDuration: true,
+  waitUntil: true,
+  headers: true,
+  fetch: true,
+  now: true,
 } as const satisfies OptionNames<RemoteJWKSetOptions>;
 
 interface Installed {
@@ -120,9 +131,18 @@ export class RemoteJWKSet implements KeySource {
       headers: options.headers,
       fetch: options.fetch,
     };
-    for (const k of ['timeoutDuration', 'cooldownDuration', 'cacheMaxAge', 'cacheMinAge', 'staleDuration', 'maxSize', 'storeTimeoutDuration'] as const) {
+    for (const k of [
+      'timeoutDuration',
+      'cooldownDuration',
+      'cacheMaxAge',
+      'cacheMinAge',
+      'staleDuration',
+      'maxSize',
+      'storeTimeoutDuration',
+    ] as const) {
       const v = this.#o[k];
-      if (typeof v !== 'number' || !(v >= 0) || !Number.isInteger(v)) throw optionsError(k, 'expected an integer, 0 or more');
+      if (typeof v !== 'number' || !(v >= 0) || !Number.isInteger(v))
+        throw optionsError(k, 'expected an integer, 0 or more');
     }
     if (options.waitUntil !== undefined && typeof options.waitUntil !== 'function') throw optionsError('waitUntil');
     const stores = options.store === undefined ? [] : Array.isArray(options.store) ? options.store : [options.store];
@@ -133,17 +153,18 @@ export class RemoteJWKSet implements KeySource {
       }
     }
     const o = this.#o;
-    this.#tiers = stores.length === 0
-      ? undefined
-      : new StoreTiers([...(stores as JWKSStore[])], {
-        url: this.url,
-        staleMs: o.staleDuration,
-        cooldownMs: o.cooldownDuration,
-        fetchMs: o.timeoutDuration,
-        lookupMs: o.storeTimeoutDuration,
-        waitUntil: o.waitUntil,
-        now: o.now,
-      });
+    this.#tiers =
+      stores.length === 0
+        ? undefined
+        : new StoreTiers([...(stores as JWKSStore[])], {
+            url: this.url,
+            staleMs: o.staleDuration,
+            cooldownMs: o.cooldownDuration,
+            fetchMs: o.timeoutDuration,
+            lookupMs: o.storeTimeoutDuration,
+            waitUntil: o.waitUntil,
+            now: o.now,
+          });
   }
 
   /** True when a fresh set is in memory (a verify will not wait on I/O for a known kid). */
@@ -176,11 +197,13 @@ export class RemoteJWKSet implements KeySource {
     if (!this.#refresh.running && now - this.#lastAttempt < this.#o.cooldownDuration) {
       return Promise.reject(new JwtError('ERR_JWKS_NO_MATCHING_KEY'));
     }
-    return this.#refresh.join(() => this.#refreshOnce(true)).then((s) => {
-      const key = pick(s.keys, spec, kid, this.#o.allowHmac);
-      if (key === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
-      return key;
-    });
+    return this.#refresh
+      .join(() => this.#refreshOnce(true))
+      .then((s) => {
+        const key = pick(s.keys, spec, kid, this.#o.allowHmac);
+        if (key === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
+        return key;
+      });
   }
 
   // No fresh set in memory: the tiers, then the network; on failure (ours, or one a
@@ -323,7 +346,8 @@ export class RemoteJWKSet implements KeySource {
     const ttl = this.#ttl(cacheControl);
     const installed = this.#install({ keys, seq, fetchedAt: now, freshUntil: now + ttl });
     // Never awaited: a failed write only costs another isolate a fetch.
-    if (installed.seq === seq) this.#tiers?.write({ jwks: json as JSONWebKeySet, fetchedAt: now, freshUntil: now + ttl });
+    if (installed.seq === seq)
+      this.#tiers?.write({ jwks: json as JSONWebKeySet, fetchedAt: now, freshUntil: now + ttl });
     return installed;
   }
 
@@ -342,7 +366,8 @@ export class RemoteJWKSet implements KeySource {
   // it dropped is retired, so no cache serves what it proved (KeyEntry.validUntil).
   #install(candidate: Installed): Installed {
     const current = this.#set;
-    if (current !== undefined && (current.seq > candidate.seq || current.fetchedAt > candidate.fetchedAt)) return current;
+    if (current !== undefined && (current.seq > candidate.seq || current.fetchedAt > candidate.fetchedAt))
+      return current;
     const keys = current === undefined ? candidate.keys : carryOver(current.keys, candidate.keys);
     for (const k of keys) k.validUntil = candidate.freshUntil;
     const installed = { ...candidate, keys };

@@ -16,8 +16,10 @@ import { JwtError } from '../errors.js';
  * checkRsaParams(modulusBytes, new Uint8Array([1])); // throws ERR_KEY_INVALID
  */
 export function checkRsaParams(n: Uint8Array, e: Uint8Array): void {
-  if (n.length === 0 || (n[n.length - 1]! & 1) === 0) throw new JwtError('ERR_KEY_INVALID', { reason: 'RSA modulus is even' });
-  if (e.length === 0 || (e[e.length - 1]! & 1) === 0) throw new JwtError('ERR_KEY_INVALID', { reason: 'RSA exponent is even' });
+  if (n.length === 0 || (n[n.length - 1]! & 1) === 0)
+    throw new JwtError('ERR_KEY_INVALID', { reason: 'RSA modulus is even' });
+  if (e.length === 0 || (e[e.length - 1]! & 1) === 0)
+    throw new JwtError('ERR_KEY_INVALID', { reason: 'RSA exponent is even' });
   let high = 0;
   for (let i = 0; i < e.length - 1; i++) high |= e[i]!;
   if (high === 0 && e[e.length - 1]! < 3) throw new JwtError('ERR_KEY_INVALID', { reason: 'RSA exponent below 3' });
@@ -33,7 +35,8 @@ export function checkRsaParams(n: Uint8Array, e: Uint8Array): void {
 export function checkRsaJwk(jwk: { n?: unknown; e?: unknown }): void {
   const n = typeof jwk.n === 'string' ? decodeSegment(jwk.n, 0, jwk.n.length) : undefined;
   const e = typeof jwk.e === 'string' ? decodeSegment(jwk.e, 0, jwk.e.length) : undefined;
-  if (n === undefined || e === undefined) throw new JwtError('ERR_KEY_INVALID', { reason: 'RSA n or e is not base64url' });
+  if (n === undefined || e === undefined)
+    throw new JwtError('ERR_KEY_INVALID', { reason: 'RSA n or e is not base64url' });
   checkRsaParams(n, e);
 }
 

@@ -13,7 +13,12 @@ import { allowsVerify } from './jwk-fits.js';
 import { PUBLIC_KEY_SECRET, isPublicKeyText } from './public-key-text.js';
 
 /** kid, alg, usable and fingerprint of any JWK, its members type-checked (ERR_KEY_INVALID). */
-export function jwkFacts(jwk: JWK): { kid: string | undefined; alg: string | undefined; usable: boolean; fingerprint: string } {
+export function jwkFacts(jwk: JWK): {
+  kid: string | undefined;
+  alg: string | undefined;
+  usable: boolean;
+  fingerprint: string;
+} {
   if (jwk.kid !== undefined && typeof jwk.kid !== 'string') throw bad('kid is not a string');
   if (jwk.alg !== undefined && typeof jwk.alg !== 'string') throw bad('alg is not a string');
   if (jwk.use !== undefined && typeof jwk.use !== 'string') throw bad('use is not a string');
@@ -28,7 +33,12 @@ export function jwkFacts(jwk: JWK): { kid: string | undefined; alg: string | und
 function hmacEntry(secret: Uint8Array, facts: Partial<ReturnType<typeof jwkFacts>>): KeyEntry {
   // JwtError, not jwk-bytes' `bad`: a compiled HS guard bundles no JWK code (test/node/guard-bundles.test.ts).
   if (isPublicKeyText(secret)) throw new JwtError('ERR_KEY_INVALID', { reason: PUBLIC_KEY_SECRET });
-  return new KeyEntry({ ...facts, usable: facts.usable ?? true, kty: 'oct', make: (spec: AlgSpec) => new WasmHandle(deferredHmacKey(secret, spec.alg as HmacAlg)) });
+  return new KeyEntry({
+    ...facts,
+    usable: facts.usable ?? true,
+    kty: 'oct',
+    make: (spec: AlgSpec) => new WasmHandle(deferredHmacKey(secret, spec.alg as HmacAlg)),
+  });
 }
 
 /**

@@ -24,7 +24,8 @@ export class SingleKey implements KeySource {
 
 /** `entry` as the one key of a policy, checked now for every allowed algorithm it fits. */
 export function singleKey(entry: KeyEntry, specs: AlgSpec[]): SingleKey {
-  if (!entry.usable) throw new JwtError('ERR_KEY_INVALID', { reason: 'use, key_ops or alg of the key rule out verification' });
+  if (!entry.usable)
+    throw new JwtError('ERR_KEY_INVALID', { reason: 'use, key_ops or alg of the key rule out verification' });
   const fitting = specs.filter((s) => entry.fits(s));
   if (fitting.length === 0) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'no allowed algorithm fits the key' });
   // Check now, so a short or mistyped key fails here rather than on the first token.

@@ -27,7 +27,12 @@ export function isKeySource(value: unknown): value is KeySource {
  * Pick from candidates: kid must match when the token has one; without a kid, exactly
  * one key of the right type may fit. Returns undefined when none fits.
  */
-export function pick(keys: readonly KeyEntry[], spec: AlgSpec, kid: string | undefined, allowHmac: boolean): KeyEntry | undefined {
+export function pick(
+  keys: readonly KeyEntry[],
+  spec: AlgSpec,
+  kid: string | undefined,
+  allowHmac: boolean,
+): KeyEntry | undefined {
   let found: KeyEntry | undefined;
   for (const k of keys) {
     if (kid !== undefined && k.kid !== kid) continue;

@@ -45,7 +45,11 @@ function over(memory: ArrayBuffer): Buffer {
 
 // Buffer's own writer skips write()'s argument parsing (about 60 ns a call).
 type Writer = (this: Buffer, text: string, offset: number, length: number) => number;
-const utf8Write: Writer = (Buffer.prototype as unknown as { utf8Write?: Writer }).utf8Write ?? function (this: Buffer, t, o, l) { return this.write(t, o, l, 'utf8'); };
+const utf8Write: Writer =
+  (Buffer.prototype as unknown as { utf8Write?: Writer }).utf8Write ??
+  function (this: Buffer, t, o, l) {
+    return this.write(t, o, l, 'utf8');
+  };
 
 /**
  * Write `text` as UTF-8 into `memory` at `offset` (at most `cap` bytes); returns the
@@ -72,8 +76,16 @@ export function writeUtf8(memory: ArrayBuffer, offset: number, cap: number, text
 // verify); every runtime under this condition has them, toString is the fallback.
 type Slicer = (this: Buffer, start: number, end: number) => string;
 const proto = Buffer.prototype as unknown as { latin1Slice?: Slicer; utf8Slice?: Slicer };
-const latin1Slice: Slicer = proto.latin1Slice ?? function (this: Buffer, s, e) { return this.toString('latin1', s, e); };
-const utf8Slice: Slicer = proto.utf8Slice ?? function (this: Buffer, s, e) { return this.toString('utf8', s, e); };
+const latin1Slice: Slicer =
+  proto.latin1Slice ??
+  function (this: Buffer, s, e) {
+    return this.toString('latin1', s, e);
+  };
+const utf8Slice: Slicer =
+  proto.utf8Slice ??
+  function (this: Buffer, s, e) {
+    return this.toString('utf8', s, e);
+  };
 
 /** The string of bytes [start, end) of `memory`, which the core found to be ASCII (or valid UTF-8). */
 export function readText(memory: ArrayBuffer, start: number, end: number, ascii: boolean): string {

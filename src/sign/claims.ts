@@ -26,7 +26,14 @@ export interface SignOptions {
 
 /** The names sign and signSync accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
 export const SIGN_OPTION_NAMES = {
-  header: true, expiresIn: true, notBefore: true, issuer: true, audience: true, subject: true, jwtId: true, iat: true,
+  header: true,
+  expiresIn: true,
+  notBefore: true,
+  issuer: true,
+  audience: true,
+  subject: true,
+  jwtId: true,
+  iat: true,
 } as const satisfies OptionNames<SignOptions>;
 
 function finite(v: unknown, setting: string): number {
@@ -53,7 +60,8 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 function timeMember(v: unknown, name: string): void {
-  if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: `${name} must be a finite number` });
+  if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v)))
+    throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: `${name} must be a finite number` });
 }
 
 /**
@@ -74,7 +82,8 @@ export function claimsJson(payload: unknown, o: SignOptions | undefined, nowSec:
 
 /** claimsJson in its two parts (ClaimsText). */
 export function claimsText(payload: unknown, o: SignOptions | undefined, nowSec: number): ClaimsText {
-  if (!isPlainObject(payload)) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'payload must be a plain object' });
+  if (!isPlainObject(payload))
+    throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'payload must be a plain object' });
   const p = payload;
   // The verifier refuses time claims that are not finite numbers: never emit one.
   timeMember(p.exp, 'exp');
@@ -87,7 +96,8 @@ export function claimsText(payload: unknown, o: SignOptions | undefined, nowSec:
     throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'payload is not serialisable as JSON' });
   }
   // A toJSON member could turn the object into anything else.
-  if (json === undefined || json.charCodeAt(0) !== 0x7b) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'payload must serialise to a JSON object' });
+  if (json === undefined || json.charCodeAt(0) !== 0x7b)
+    throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: 'payload must serialise to a JSON object' });
 
   // No options (the common call): only the default iat, appended to the text.
   if (o === undefined) return parts(json, p.iat === undefined ? timeMembers(nowSec, undefined, undefined) : '');
@@ -129,14 +139,20 @@ export function claimsText(payload: unknown, o: SignOptions | undefined, nowSec:
   }
   if (o.audience !== undefined) {
     const a = o.audience;
-    const ok = typeof a === 'string' ? a.length > 0 : Array.isArray(a) && a.length > 0 && a.every((x) => typeof x === 'string' && x.length > 0);
+    const ok =
+      typeof a === 'string'
+        ? a.length > 0
+        : Array.isArray(a) && a.length > 0 && a.every((x) => typeof x === 'string' && x.length > 0);
     if (!ok) throw invalid('audience', 'expected a non-empty string or array of strings');
     extra += `,"aud":${JSON.stringify(a)}`;
     clash ||= p.aud !== undefined;
   }
   if (!clash) return parts(json, extra);
   // A member the payload already has: the option wins, in the payload's member order.
-  return { json: JSON.stringify({ ...p, ...(JSON.parse(`{${extra.slice(1)}}`) as Record<string, unknown>) }), extra: '' };
+  return {
+    json: JSON.stringify({ ...p, ...(JSON.parse(`{${extra.slice(1)}}`) as Record<string, unknown>) }),
+    extra: '',
+  };
 }
 
 // The time members' text of the last call and the values it was made from: a signer

@@ -23,8 +23,10 @@ export function headerSegment(alg: string, members: Record<string, unknown> | un
   // The verifier understands no critical extension and refuses unencoded payloads.
   if (m.crit !== undefined) throw invalid('crit is not supported');
   if (m.b64 !== undefined && m.b64 !== true) throw invalid('b64 other than true is not supported');
-  if (m.kid !== undefined && (typeof m.kid !== 'string' || m.kid.length > MAX_KID_LENGTH)) throw invalid(`kid must be a string of at most ${MAX_KID_LENGTH} characters`);
-  if (m.typ !== undefined && (typeof m.typ !== 'string' || m.typ === '')) throw invalid('typ must be a non-empty string');
+  if (m.kid !== undefined && (typeof m.kid !== 'string' || m.kid.length > MAX_KID_LENGTH))
+    throw invalid(`kid must be a string of at most ${MAX_KID_LENGTH} characters`);
+  if (m.typ !== undefined && (typeof m.typ !== 'string' || m.typ === ''))
+    throw invalid('typ must be a non-empty string');
   let json: string;
   try {
     json = JSON.stringify({ alg, typ: 'JWT', ...m });

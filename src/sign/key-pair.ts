@@ -41,7 +41,9 @@ function probe(spec: AlgSpec, key: SignKey, jwk: Readonly<Record<string, unknown
     const ok = handle.verify({ message: PROBE_BYTES, signature });
     return ok instanceof Promise ? ok.then(verdict) : verdict(ok);
   }
-  return Promise.all([handle, signature]).then(([h, s]) => h.verify({ message: PROBE_BYTES, signature: s })).then(verdict);
+  return Promise.all([handle, signature])
+    .then(([h, s]) => h.verify({ message: PROBE_BYTES, signature: s }))
+    .then(verdict);
 }
 
 /**
@@ -52,7 +54,11 @@ function probe(spec: AlgSpec, key: SignKey, jwk: Readonly<Record<string, unknown
  * @example
  * const key = matchedKeyPair(spec, signBackend.importPrivate(spec, jwk), jwk);
  */
-export function matchedKeyPair(spec: AlgSpec, key: SignKey | Promise<SignKey>, jwk: Readonly<Record<string, unknown>>): SignKey | Promise<SignKey> {
+export function matchedKeyPair(
+  spec: AlgSpec,
+  key: SignKey | Promise<SignKey>,
+  jwk: Readonly<Record<string, unknown>>,
+): SignKey | Promise<SignKey> {
   if (key instanceof Promise) return key.then(async (k) => (await probe(spec, k, jwk), k));
   const checked = probe(spec, key, jwk);
   return checked instanceof Promise ? checked.then(() => key) : key;

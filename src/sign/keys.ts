@@ -56,13 +56,20 @@ function isCryptoKey(v: unknown): v is CryptoKey {
 
 /** A node:crypto KeyObject, recognised without importing node:crypto here. */
 function isKeyObject(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && typeof (v as { export?: unknown }).export === 'function' && typeof (v as { type?: unknown }).type === 'string';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as { export?: unknown }).export === 'function' &&
+    typeof (v as { type?: unknown }).type === 'string'
+  );
 }
 
 function settle(key: SignKey | Promise<SignKey>): SignKey | Promise<SignKey> {
   if (!(key instanceof Promise)) return key;
   const p = key.then(undefined, (cause: unknown) => {
-    throw cause instanceof JwtError ? cause : new JwtError('ERR_KEY_INVALID', { reason: 'the key could not be imported' });
+    throw cause instanceof JwtError
+      ? cause
+      : new JwtError('ERR_KEY_INVALID', { reason: 'the key could not be imported' });
   });
   // Reported at the first sign; never an unhandled rejection meanwhile.
   p.catch(() => undefined);
@@ -76,13 +83,15 @@ function hmacFromSecret(spec: AlgSpec, secret: Uint8Array): SigningKey {
 }
 
 function checkJwk(spec: AlgSpec, jwk: PrivateJWK): void {
-  if (jwk.alg !== undefined && (typeof jwk.alg !== 'string' || !jwkAlgAllows(jwk.alg, spec))) throw new JwtError('ERR_KEY_ALG_MISMATCH');
+  if (jwk.alg !== undefined && (typeof jwk.alg !== 'string' || !jwkAlgAllows(jwk.alg, spec)))
+    throw new JwtError('ERR_KEY_ALG_MISMATCH');
   if (jwk.use !== undefined && jwk.use !== 'sig') throw bad('use rules out signing');
   const ops = keyOps(jwk.key_ops);
   if (ops !== undefined && !ops.includes('sign')) throw bad('key_ops rules out signing');
   if (jwk.kty !== spec.kty) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'kty does not fit the algorithm' });
   if (spec.kty === 'oct') return;
-  if (spec.crv !== undefined && jwk.crv !== spec.crv) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'curve does not fit the algorithm' });
+  if (spec.crv !== undefined && jwk.crv !== spec.crv)
+    throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'curve does not fit the algorithm' });
   if (jwk.d === undefined) throw bad('not a private key (no d)');
   const d = bytesOf(jwk.d, 'd');
   if (spec.kty === 'RSA') {
@@ -94,7 +103,8 @@ function checkJwk(spec: AlgSpec, jwk: PrivateJWK): void {
     for (const m of ['p', 'q', 'dp', 'dq', 'qi'] as const) if (jwk[m] !== undefined) bytesOf(jwk[m], m);
   } else if (spec.kty === 'EC') {
     const size = EC_COORD[spec.crv!]!;
-    if (bytesOf(jwk.x, 'x').length !== size || bytesOf(jwk.y, 'y').length !== size || d.length !== size) throw bad('EC coordinate length');
+    if (bytesOf(jwk.x, 'x').length !== size || bytesOf(jwk.y, 'y').length !== size || d.length !== size)
+      throw bad('EC coordinate length');
     checkEcPoint(jwk);
   } else if (bytesOf(jwk.x, 'x').length !== 32 || d.length !== 32) {
     throw bad('Ed25519 keys are 32 bytes');
@@ -102,9 +112,20 @@ function checkJwk(spec: AlgSpec, jwk: PrivateJWK): void {
 }
 
 function checkCryptoKey(spec: AlgSpec, key: CryptoKey): void {
-  const a = key.algorithm as KeyAlgorithm & { hash?: { name: string }; namedCurve?: string; modulusLength?: number; length?: number };
+  const a = key.algorithm as KeyAlgorithm & {
+    hash?: { name: string };
+    namedCurve?: string;
+    modulusLength?: number;
+    length?: number;
+  };
   if (!key.usages.includes('sign')) throw bad('the CryptoKey does not allow sign');
-  const names: Record<string, string> = { hmac: 'HMAC', 'rsa-pkcs1': 'RSASSA-PKCS1-v1_5', 'rsa-pss': 'RSA-PSS', ecdsa: 'ECDSA', ed25519: 'Ed25519' };
+  const names: Record<string, string> = {
+    hmac: 'HMAC',
+    'rsa-pkcs1': 'RSASSA-PKCS1-v1_5',
+    'rsa-pss': 'RSA-PSS',
+    ecdsa: 'ECDSA',
+    ed25519: 'Ed25519',
+  };
   if (a.name !== names[spec.engine]) throw new JwtError('ERR_KEY_ALG_MISMATCH');
   if (spec.engine === 'hmac') {
     if (a.hash?.name !== spec.hash) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'HMAC hash does not fit' });
@@ -114,10 +135,12 @@ function checkCryptoKey(spec: AlgSpec, key: CryptoKey): void {
   if (key.type !== 'private') throw bad('not a private key');
   if (spec.kty === 'RSA') {
     if (a.hash?.name !== spec.hash) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'RSA hash does not fit' });
-    if ((a.modulusLength ?? 0) < MIN_RSA_BITS) throw new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
+    if ((a.modulusLength ?? 0) < MIN_RSA_BITS)
+      throw new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
     checkRsaExponent((a as { publicExponent?: Uint8Array }).publicExponent);
   }
-  if (spec.engine === 'ecdsa' && a.namedCurve !== spec.crv) throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'curve does not fit' });
+  if (spec.engine === 'ecdsa' && a.namedCurve !== spec.crv)
+    throw new JwtError('ERR_KEY_ALG_MISMATCH', { reason: 'curve does not fit' });
 }
 
 /** PEM strings and KeyObjects: imported by node:crypto at once, then held to the same rules. */
@@ -137,7 +160,8 @@ function checkNative(spec: AlgSpec, key: SignKey): void {
     (spec.engine === 'ed25519' && d.type === 'ed25519');
   if (!fits) throw new JwtError('ERR_KEY_ALG_MISMATCH');
   if (spec.kty === 'RSA') {
-    if ((d.bits ?? 0) < MIN_RSA_BITS) throw new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
+    if ((d.bits ?? 0) < MIN_RSA_BITS)
+      throw new JwtError('ERR_KEY_TOO_SHORT', { reason: 'RSA modulus below 2048 bits' });
     checkRsaJwk(d.rsa ?? {});
   }
 }
@@ -155,7 +179,8 @@ export function signingKey(spec: AlgSpec, input: SignerKeyInput): SigningKey {
   // A string for HS* would be read as PEM under node and fail there; say what to pass instead.
   if (typeof input === 'string' && spec.engine === 'hmac') throw bad(STRING_KEY_REASON);
   if (typeof input === 'string' || isKeyObject(input)) {
-    if (signBackend.name !== 'node') throw bad('PEM strings and KeyObjects need the node condition; pass a JWK or CryptoKey');
+    if (signBackend.name !== 'node')
+      throw bad('PEM strings and KeyObjects need the node condition; pass a JWK or CryptoKey');
     let key: SignKey;
     try {
       key = signBackend.importPrivate(spec, input) as SignKey;
@@ -171,7 +196,9 @@ export function signingKey(spec: AlgSpec, input: SignerKeyInput): SigningKey {
   if (spec.kty === 'oct') return hmacFromSecret(spec, bytesOf(jwk.k, 'k'));
   // Only the members a private key needs reach the backend.
   const { kty, crv, x, y, d, n, e, p, q, dp, dq, qi } = jwk;
-  const clean = Object.fromEntries(Object.entries({ kty, crv, x, y, d, n, e, p, q, dp, dq, qi }).filter(([, v]) => v !== undefined));
+  const clean = Object.fromEntries(
+    Object.entries({ kty, crv, x, y, d, n, e, p, q, dp, dq, qi }).filter(([, v]) => v !== undefined),
+  );
   let key: SignKey | Promise<SignKey>;
   try {
     key = signBackend.importPrivate(spec, clean);

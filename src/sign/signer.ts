@@ -88,13 +88,16 @@ export function createSigner(options: SignerOptions): Signer {
   const alg = spec.alg as Algorithm;
 
   function header(o: SignOptions | undefined): string {
-    return o?.header === undefined ? baseSegment : headerSegment(alg, base === undefined ? o.header : { ...base, ...o.header });
+    return o?.header === undefined
+      ? baseSegment
+      : headerSegment(alg, base === undefined ? o.header : { ...base, ...o.header });
   }
 
   function signingInput(payload: Record<string, unknown>, o: SignOptions | undefined): string {
     const h = header(o);
     const input = h + '.' + base64UrlOfText(claimsJson(payload, o, Math.floor(Date.now() / 1000)));
-    if (input.length > MAX_INPUT) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the token would exceed 65536 characters' });
+    if (input.length > MAX_INPUT)
+      throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the token would exceed 65536 characters' });
     return input;
   }
 
@@ -113,7 +116,8 @@ export function createSigner(options: SignerOptions): Signer {
       if (key.wasm !== undefined) return signHmac(key.wasm, payload, o);
       const input = signingInput(payload, o);
       const k = key.key;
-      if (k instanceof Promise || signBackend.name !== 'node') throw new JwtError('ERR_ASYNC_REQUIRED', { reason: 'call sign() instead of signSync()' });
+      if (k instanceof Promise || signBackend.name !== 'node')
+        throw new JwtError('ERR_ASYNC_REQUIRED', { reason: 'call sign() instead of signSync()' });
       return input + '.' + base64UrlOfBytes(backendSign(() => signBackend.sign(spec, k, input) as Uint8Array));
     },
     async sign(payload, o) {

@@ -17,7 +17,14 @@ import type { Core } from './core.js';
  * @example
  * const jws = hmacSignJws(getCore(), key.slot(), headerSegment, '{"sub":"a"}', '', 65_536);
  */
-export function hmacSignJws(core: Core, slot: number, header: string, json: string, extra: string, maxInput: number): string {
+export function hmacSignJws(
+  core: Core,
+  slot: number,
+  header: string,
+  json: string,
+  extra: string,
+  maxInput: number,
+): string {
   // A signer's header segment, and the time members it appends, repeat from call to
   // call: the core keeps them (the header at INPUT, which hmac_sign_jws writes only
   // after it and every other write takes back; the members in EXTRA, which only
@@ -49,7 +56,8 @@ export function hmacSignJws(core: Core, slot: number, header: string, json: stri
       }
     }
   }
-  if (h < 0 || n < 0 || n + e > PAYLOAD_CAP || h + 1 + encodedLength(n + e) > maxInput) throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the token would exceed 65536 characters' });
+  if (h < 0 || n < 0 || n + e > PAYLOAD_CAP || h + 1 + encodedLength(n + e) > maxInput)
+    throw new JwtError('ERR_JWT_TOO_LARGE', { reason: 'the token would exceed 65536 characters' });
   const len = core.exports.hmac_sign_jws(slot, h, n, e);
   if (len <= 0) throw new JwtError('ERR_WASM_CORE', { reason: `hmac_sign_jws status ${len}` });
   return readText(core.buffer, core.inputPtr, core.inputPtr + len, true);

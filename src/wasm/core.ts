@@ -7,7 +7,16 @@ import { readText, writeText } from '#platform';
 import type { HashName } from '../algorithms.js';
 import { decodeSegment, decodedLength } from '../b64.js';
 import { JwtError } from '../errors.js';
-import { ERR_KEY, ERR_PAYLOAD_ENCODING, ERR_SIGNATURE_ENCODING, HASH_IDS, INVALID, UTF8_ASCII, UTF8_VALID, VALID } from './abi.js';
+import {
+  ERR_KEY,
+  ERR_PAYLOAD_ENCODING,
+  ERR_SIGNATURE_ENCODING,
+  HASH_IDS,
+  INVALID,
+  UTF8_ASCII,
+  UTF8_VALID,
+  VALID,
+} from './abi.js';
 import type { CoreExports } from './exports.js';
 
 export type Bytes = string | Uint8Array;
@@ -113,12 +122,24 @@ export class Core {
   decodeJws(token: string, headerEnd: number, payloadEnd: number): DecodedJws {
     const status = this.decodeInPlace(token, headerEnd, payloadEnd);
     if (status < 0) {
-      throw new JwtError('ERR_JWT_MALFORMED', { reason: status === ERR_PAYLOAD_ENCODING ? JWS_PAYLOAD_NOT_BASE64URL : JWS_SIGNATURE_NOT_BASE64URL });
+      throw new JwtError('ERR_JWT_MALFORMED', {
+        reason: status === ERR_PAYLOAD_ENCODING ? JWS_PAYLOAD_NOT_BASE64URL : JWS_SIGNATURE_NOT_BASE64URL,
+      });
     }
     const n = status >>> 2;
     const utf8 = status & 3;
-    const payload = utf8 === UTF8_ASCII || utf8 === UTF8_VALID ? readText(this.buffer, this.payloadPtr, this.payloadPtr + n, utf8 === UTF8_ASCII) : undefined;
-    const decoded = new DecodedJws(token, headerEnd, payloadEnd, payload, n, decodedLength(token.length - payloadEnd - 1));
+    const payload =
+      utf8 === UTF8_ASCII || utf8 === UTF8_VALID
+        ? readText(this.buffer, this.payloadPtr, this.payloadPtr + n, utf8 === UTF8_ASCII)
+        : undefined;
+    const decoded = new DecodedJws(
+      token,
+      headerEnd,
+      payloadEnd,
+      payload,
+      n,
+      decodedLength(token.length - payloadEnd - 1),
+    );
     this.resident = decoded;
     return decoded;
   }
@@ -151,7 +172,9 @@ export class Core {
       if (len < 0) return false;
       this.memoryView.set(signed.signature, this.sigPtr);
     }
-    return this.verdict(scheme === 'hmac' ? this.exports.hmac_verify(slot, len, sigLength) : this.exports.ed25519_verify(slot, len));
+    return this.verdict(
+      scheme === 'hmac' ? this.exports.hmac_verify(slot, len, sigLength) : this.exports.ed25519_verify(slot, len),
+    );
   }
 
   // ---- HMAC ----
@@ -192,7 +215,8 @@ export class Core {
   /** The core's status for decoding `token` in place (see jws_decode); for a token that is not ASCII, nonAsciiStatus's. */
   private decodeInPlace(token: string, headerEnd: number, payloadEnd: number): number {
     this.takeInput();
-    if (writeText(this.buffer, this.inputPtr, this.inputCap, token) < 0) return nonAsciiStatus(token, headerEnd, payloadEnd);
+    if (writeText(this.buffer, this.inputPtr, this.inputCap, token) < 0)
+      return nonAsciiStatus(token, headerEnd, payloadEnd);
     return this.exports.jws_decode(token.length, headerEnd, payloadEnd);
   }
 
@@ -275,7 +299,10 @@ function descending(count: number): number[] {
  */
 export function signingViews(core: Core, jws: DecodedJws): [Uint8Array, Uint8Array] | undefined {
   if (!core.hold(jws)) return undefined;
-  return [core.memoryView.subarray(core.inputPtr, core.inputPtr + jws.payloadEnd), core.memoryView.subarray(core.sigPtr, core.sigPtr + jws.signatureLength)];
+  return [
+    core.memoryView.subarray(core.inputPtr, core.inputPtr + jws.payloadEnd),
+    core.memoryView.subarray(core.sigPtr, core.sigPtr + jws.signatureLength),
+  ];
 }
 
 /**

@@ -29,7 +29,10 @@ function load(): Core {
     instance = instantiateCore();
   } catch (e) {
     // An engine without Wasm SIMD cannot compile the core; embedders may forbid compiling at all.
-    throw new JwtError('ERR_WASM_CORE', { reason: 'the Wasm core could not be compiled or instantiated here (it needs Wasm SIMD)', cause: e });
+    throw new JwtError('ERR_WASM_CORE', {
+      reason: 'the Wasm core could not be compiled or instantiated here (it needs Wasm SIMD)',
+      cause: e,
+    });
   }
   return new Core(instance.exports as unknown as CoreExports);
 }

@@ -25,7 +25,8 @@ export function giveUp(ref: SlotRef): void {
 
 // Workers before the `enable_weak_ref` compatibility flag (2025) have no FinalizationRegistry:
 // there, slots come back only through drop() (HMAC slots still grow, Ed25519 slots are an LRU).
-const released: FinalizationRegistry<SlotRef> | undefined = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<SlotRef>(giveUp) : undefined;
+const released: FinalizationRegistry<SlotRef> | undefined =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<SlotRef>(giveUp) : undefined;
 
 /**
  * A key living in a Wasm key slot. Opaque to callers; `drop()` frees the slot at once.

@@ -31,7 +31,12 @@ export interface BindingSetting {
 function fieldsNamingBindings(path: string, t: ValueType, out: BindingSetting[]): void {
   if (t.kind === 'object') {
     for (const f of t.fields) {
-      if (f.binding !== undefined) out.push({ path: `${path}.${f.name}`, kind: f.binding, ...(f.className === undefined ? {} : { className: f.className }) });
+      if (f.binding !== undefined)
+        out.push({
+          path: `${path}.${f.name}`,
+          kind: f.binding,
+          ...(f.className === undefined ? {} : { className: f.className }),
+        });
       fieldsNamingBindings(`${path}.${f.name}`, f.type, out);
     }
   } else if (t.kind === 'anyOf') {
@@ -50,7 +55,8 @@ function fieldsNamingBindings(path: string, t: ValueType, out: BindingSetting[])
 export function bindingSettings(): BindingSetting[] {
   const out: BindingSetting[] = [];
   for (const s of SETTINGS) {
-    if (s.binding !== undefined) out.push({ path: s.path, kind: s.binding, ...(s.className === undefined ? {} : { className: s.className }) });
+    if (s.binding !== undefined)
+      out.push({ path: s.path, kind: s.binding, ...(s.className === undefined ? {} : { className: s.className }) });
     fieldsNamingBindings(s.path, s.type, out);
   }
   return out;
@@ -84,15 +90,22 @@ function valuesAt(raw: unknown, path: string): [string, string][] {
  */
 export function requiredBindings(config: GuardConfig, raw: unknown): RequiredBindings {
   const written: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
-  const on = (setting: string): boolean => (setting === 'cache.jwks' ? config.cache.jwks : setting === 'cache.verify' ? config.cache.verifyAlgorithms.size > 0 : true);
+  const on = (setting: string): boolean =>
+    setting === 'cache.jwks'
+      ? config.cache.jwks
+      : setting === 'cache.verify'
+        ? config.cache.verifyAlgorithms.size > 0
+        : true;
   const result: RequiredBindings = { kv: [], services: [], durableObjects: [], secrets: new Map() };
   const add = (kind: BindingKind, binding: string, setting: string, className?: string): void => {
     if (kind === 'secret') {
       if (!result.secrets.has(binding)) result.secrets.set(binding, setting);
-    } else if (kind === 'durableObject') result.durableObjects.push({ binding, setting, ...(className === undefined ? {} : { className }) });
+    } else if (kind === 'durableObject')
+      result.durableObjects.push({ binding, setting, ...(className === undefined ? {} : { className }) });
     else (kind === 'kv' ? result.kv : result.services).push({ binding, setting });
   };
   for (const f of FIXED_BINDINGS) if (on(f.setting)) add(f.kind, f.binding, f.setting);
-  for (const s of bindingSettings()) for (const [setting, binding] of valuesAt(written, s.path)) add(s.kind, binding, setting, s.className);
+  for (const s of bindingSettings())
+    for (const [setting, binding] of valuesAt(written, s.path)) add(s.kind, binding, setting, s.className);
   return result;
 }

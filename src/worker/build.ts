@@ -50,7 +50,13 @@ export async function buildParts(
   const kvFeature = kvUsed && cacheKey !== undefined ? use<KvTiersStage>('kvTiers', 'CACHE_KEY') : undefined;
   // The sealer, and the KV copy of key sets when it is on (kv-parts.ts).
   const kv = kvFeature === undefined ? undefined : await kvFeature.openKvTiers(config, env, counters, remoteIssuers);
-  if (cacheKey === undefined) log(JSON.stringify({ edgejwt: 'notice', message: 'CACHE_KEY is not set: the KV verify and JWKS caches and the Cache API key-set tier are off' }));
+  if (cacheKey === undefined)
+    log(
+      JSON.stringify({
+        edgejwt: 'notice',
+        message: 'CACHE_KEY is not set: the KV verify and JWKS caches and the Cache API key-set tier are off',
+      }),
+    );
   const baseFetch = plainFetch(deps.fetch);
 
   const remote = remoteIssuers
@@ -81,11 +87,17 @@ export async function buildParts(
     if (src.kind === 'secret') {
       const secret: unknown = env[src.binding];
       const bytes = typeof secret === 'string' ? decodeSegment(secret.trim(), 0, secret.trim().length) : undefined;
-      if (bytes === undefined) throw new ConfigError(`${at}.secretBinding`, 'the secret is not set or is not base64url');
+      if (bytes === undefined)
+        throw new ConfigError(`${at}.secretBinding`, 'the secret is not set or is not base64url');
       issuers.push({ ...base, key: bytes });
       // HS secret rotation must orphan old entries: the id carries a keyed digest of it
       // (computed only when there is an L2 to name: it is a crypto call on the first request).
-      identity.push(base, kv === undefined || config.cache.verifyAlgorithms.size === 0 ? 'no-l2' : await kv.sealer.digest('hs-secret', bytes));
+      identity.push(
+        base,
+        kv === undefined || config.cache.verifyAlgorithms.size === 0
+          ? 'no-l2'
+          : await kv.sealer.digest('hs-secret', bytes),
+      );
     } else {
       // A key set, from the stage part that owns its kind: fetched (remoteKeys) or inline (keySets).
       const keys = (src.kind === 'jwks' ? keySets! : remote!).keysOf(is);
@@ -108,7 +120,8 @@ export async function buildParts(
   // The L2 under a policy id naming every issuer's settings and keys (kv-parts.ts).
   const tiers = kv?.verifyParts(identity, fetched);
 
-  const analytics = env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
+  const analytics =
+    env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
 
   return {
     config,

@@ -25,8 +25,6 @@ export interface CacheConfig {
   verifyWritesPerMinute: number;
 }
 
-
-
 /**
  * The `cache` section; `algorithms` are those of every issuer (`cache.verify` may name only those).
  *
@@ -41,12 +39,16 @@ export function parseCache(v: unknown, algorithms: ReadonlySet<string>): CacheCo
   else if (c.verify === 'all') verify = [...algorithms];
   else {
     verify = strList(c.verify, 'cache.verify', true);
-    for (const [j, a] of verify.entries()) if (!algorithms.has(a)) throw new ConfigError(`cache.verify[${j}]`, 'not an algorithm of any issuer');
+    for (const [j, a] of verify.entries())
+      if (!algorithms.has(a)) throw new ConfigError(`cache.verify[${j}]`, 'not an algorithm of any issuer');
   }
-  if (c.jwks !== undefined && typeof c.jwks !== 'boolean') throw new ConfigError('cache.jwks', 'expected true or false');
-  if (c.jwksColo !== undefined && typeof c.jwksColo !== 'boolean') throw new ConfigError('cache.jwksColo', 'expected true or false');
+  if (c.jwks !== undefined && typeof c.jwks !== 'boolean')
+    throw new ConfigError('cache.jwks', 'expected true or false');
+  if (c.jwksColo !== undefined && typeof c.jwksColo !== 'boolean')
+    throw new ConfigError('cache.jwksColo', 'expected true or false');
   const admission = c.verifyAdmission ?? 'seen-twice';
-  if (admission !== 'seen-twice' && admission !== 'always') throw new ConfigError('cache.verifyAdmission', 'expected "seen-twice" or "always"');
+  if (admission !== 'seen-twice' && admission !== 'always')
+    throw new ConfigError('cache.verifyAdmission', 'expected "seen-twice" or "always"');
   return {
     verifyAlgorithms: new Set(verify),
     jwks: c.jwks !== false,

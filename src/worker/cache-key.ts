@@ -14,6 +14,7 @@ import { ConfigError } from './config-error.js';
 export function cacheKeyBytes(secret: unknown): Uint8Array | undefined {
   if (secret === undefined || secret === null || secret === '') return undefined;
   const raw = typeof secret === 'string' ? decodeSegment(secret.trim(), 0, secret.trim().length) : undefined;
-  if (raw === undefined || raw.length < 32) throw new ConfigError('CACHE_KEY', 'expected base64url of at least 32 random bytes');
+  if (raw === undefined || raw.length < 32)
+    throw new ConfigError('CACHE_KEY', 'expected base64url of at least 32 random bytes');
   return raw;
 }

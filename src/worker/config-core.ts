@@ -19,7 +19,12 @@ import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import { isObject, num, str } from './config-values.js';
 import { knownKeys, Problems } from './config-problems.js';
 import { parseTokenSources, type TokenSource } from './stages/credentials/credentials.js';
-import { parseForwarding, parseOrigin, type ForwardingConfig, type OriginConfig } from './stages/forward/forwarding-config.js';
+import {
+  parseForwarding,
+  parseOrigin,
+  type ForwardingConfig,
+  type OriginConfig,
+} from './stages/forward/forwarding-config.js';
 import { parseJwksMaxAge } from './jwks-max-age.js';
 import { parseIssuers, usesCloudflareAccess, type IssuerConfig } from './issuers-config.js';
 import type { PathPolicy } from './stages/path/path.js';

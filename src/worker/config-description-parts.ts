@@ -15,7 +15,10 @@ export const storeOrIsolate = (className: string): ValueType => ({
   kind: 'anyOf',
   of: [
     { kind: 'const', value: 'isolate' },
-    { kind: 'object', fields: [{ name: 'durableObject', type: NAME, required: true, binding: 'durableObject', className }] },
+    {
+      kind: 'object',
+      fields: [{ name: 'durableObject', type: NAME, required: true, binding: 'durableObject', className }],
+    },
   ],
 });
 export const CLAIMS: ValueType = { kind: 'map', value: { kind: 'oneOrMany', item: { kind: 'claimValue' } } };

@@ -27,13 +27,17 @@ export function isObject(v: unknown): v is Json {
 }
 
 /** An object section with only the given keys; `undefined` stays undefined. */
-export function section(v: unknown, setting: string, keys: ReadonlySet<string>, expected = 'expected an object'): Json | undefined {
+export function section(
+  v: unknown,
+  setting: string,
+  keys: ReadonlySet<string>,
+  expected = 'expected an object',
+): Json | undefined {
   if (v === undefined) return undefined;
   if (!isObject(v)) throw new ConfigError(setting, expected);
   knownKeys(v, setting, keys);
   return v;
 }
-
 
 export function str(v: unknown, setting: string): string {
   if (typeof v !== 'string' || v.length === 0) throw new ConfigError(setting, 'expected a non-empty string');
@@ -42,13 +46,15 @@ export function str(v: unknown, setting: string): string {
 
 export function strList(v: unknown, setting: string, allowEmpty = false): string[] {
   const list = typeof v === 'string' ? [v] : v;
-  if (!Array.isArray(list) || (!allowEmpty && list.length === 0)) throw new ConfigError(setting, 'expected a string or a non-empty array of strings');
+  if (!Array.isArray(list) || (!allowEmpty && list.length === 0))
+    throw new ConfigError(setting, 'expected a string or a non-empty array of strings');
   return list.map((x, i) => str(x, `${setting}[${i}]`));
 }
 
 export function num(v: unknown, setting: string, fallback: number, min: number, max: number): number {
   if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new ConfigError(setting, `expected an integer from ${min} to ${max}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    throw new ConfigError(setting, `expected an integer from ${min} to ${max}`);
   return v;
 }
 
@@ -69,7 +75,8 @@ export function httpUrl(v: unknown, setting: string): string {
     throw new ConfigError(setting, 'not a URL');
   }
   const local = isLoopback(u.hostname);
-  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && local)) throw new ConfigError(setting, 'must be https (http only for localhost)');
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && local))
+    throw new ConfigError(setting, 'must be https (http only for localhost)');
   return u.href;
 }
 
@@ -91,7 +98,8 @@ export function claimValues(v: unknown, setting: string): Record<string, ClaimWa
   const scalar = (x: unknown): boolean => ['string', 'number', 'boolean'].includes(typeof x);
   for (const [name, want] of Object.entries(v)) {
     const ok = scalar(want) || (Array.isArray(want) && want.length > 0 && want.every(scalar));
-    if (!ok) throw new ConfigError(`${setting}.${name}`, 'expected a string, number or boolean, or a non-empty list of them');
+    if (!ok)
+      throw new ConfigError(`${setting}.${name}`, 'expected a string, number or boolean, or a non-empty list of them');
     refuseRoundedConfigValue(want, `${setting}.${name}`); // exact-number.ts
     out[name] = want as ClaimWant;
   }

@@ -32,7 +32,14 @@ export type AuthOutcome =
 export type Identity = Extract<AuthOutcome, { ok: true; anonymous: false }>;
 
 /** The anonymous pass (public path, auth "none", or "optional" without a token). */
-export const ANONYMOUS: AuthOutcome = { ok: true, anonymous: true, payload: undefined, header: undefined, issuer: undefined, timing: undefined };
+export const ANONYMOUS: AuthOutcome = {
+  ok: true,
+  anonymous: true,
+  payload: undefined,
+  header: undefined,
+  issuer: undefined,
+  timing: undefined,
+};
 
 /**
  * A stage's own answer (an endpoint, a preflight, a 404): it stops the chain like a refusal.

@@ -54,7 +54,11 @@ export class Counters {
   #since: number | undefined;
   #lastLog: number;
 
-  constructor(log: (line: string) => void = (l) => console.log(l), now: number = Date.now(), clock: () => number = () => Date.now()) {
+  constructor(
+    log: (line: string) => void = (l) => console.log(l),
+    now: number = Date.now(),
+    clock: () => number = () => Date.now(),
+  ) {
     this.#log = log;
     this.#clock = clock;
     this.#since = now > 0 ? now : undefined;

@@ -19,9 +19,12 @@ const guard = createGuard(undefined, { stages: defaultStages });
 // Dynamic: outside workerd (Node, tests) the import fails and the guard is built on the first request.
 // Without GUARD_CONFIG there is nothing to build (every request answers the config error):
 // a Worker that imports edgejwt/worker without bundling this module away pays nothing.
-void import('cloudflare:workers').then((m: { env: Record<string, unknown> }) => {
-  if (m.env.GUARD_CONFIG !== undefined) guard.warm(m.env);
-}, () => undefined);
+void import('cloudflare:workers').then(
+  (m: { env: Record<string, unknown> }) => {
+    if (m.env.GUARD_CONFIG !== undefined) guard.warm(m.env);
+  },
+  () => undefined,
+);
 
 /**
  * The guard Worker itself: `export { default } from 'edgejwt/worker'`.

@@ -129,13 +129,20 @@ export class DiscoveredKeySource implements KeySource {
     } catch {
       return refuse('jwks_uri is not a URL');
     }
-    if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopback(u.hostname))) return refuse('jwks_uri is not https');
+    if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopback(u.hostname)))
+      return refuse('jwks_uri is not https');
     return u.href;
   }
 
   async #fetchDocument(url: string): Promise<unknown> {
     // The same deadline as a key set's: request and body (src/keys/fetch-deadline.ts).
-    const { text } = await fetchCapped(url, { fetch: this.#o.fetch, headers: { accept: 'application/json' }, timeoutMs: this.#o.timeoutMs, cap: MAX_DOCUMENT, what: 'discovery document' });
+    const { text } = await fetchCapped(url, {
+      fetch: this.#o.fetch,
+      headers: { accept: 'application/json' },
+      timeoutMs: this.#o.timeoutMs,
+      cap: MAX_DOCUMENT,
+      what: 'discovery document',
+    });
     try {
       return JSON.parse(text) as unknown;
     } catch {

@@ -78,7 +78,11 @@ export type GuardStarter = (env: GuardEnv, deps: GuardDeps | undefined) => Promi
  * @example
  * const guard = embeddedGuard((env, deps) => startGuard(env, deps), undefined, selfTest);
  */
-export function embeddedGuard(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): EmbeddedGuard {
+export function embeddedGuard(
+  start: GuardStarter,
+  deps: GuardDeps | undefined,
+  check: (env: GuardEnv) => Promise<void>,
+): EmbeddedGuard {
   const host = guardHost(start, deps, check);
   return {
     warm: host.warm,
@@ -110,13 +114,18 @@ interface GuardHost extends Pick<EmbeddedGuard, 'warm' | 'fetch'> {
   flush(ctx: WaitUntil): void;
 }
 
-function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env: GuardEnv) => Promise<void>): GuardHost {
+function guardHost(
+  start: GuardStarter,
+  deps: GuardDeps | undefined,
+  check: (env: GuardEnv) => Promise<void>,
+): GuardHost {
   // Without a log of the caller's, the guard's log lines (notices, counters, faults) are
   // written after the response: workerd loads its console formatter on an isolate's first
   // console.log (~2 ms measured by bench/guard/isolate.ts), which a first request should not wait for.
   // Lines are only ever held back without a log of the caller's, so flushLog is a no-op with one.
   let lines: string[] = [];
-  const guardDeps: GuardDeps | undefined = deps?.log === undefined ? { ...deps, log: (line: string) => void lines.push(line) } : deps;
+  const guardDeps: GuardDeps | undefined =
+    deps?.log === undefined ? { ...deps, log: (line: string) => void lines.push(line) } : deps;
   const flushLog = (ctx: WaitUntil): void => {
     if (lines.length === 0) return;
     const out = lines;
@@ -142,7 +151,10 @@ function guardHost(start: GuardStarter, deps: GuardDeps | undefined, check: (env
       // so the request sees exactly what building in a request gives.
       // A failed self-test is final: the guard must not serve on broken crypto.
       // A guard not warmed with these bindings runs the known-answer check too: no way round it.
-      g = warmed !== undefined && sameBindings(warmed.env, env) ? warmed.guard.catch((e) => (e instanceof SelfTestFailure ? Promise.reject(e) : build(env))) : checkedBuild(env);
+      g =
+        warmed !== undefined && sameBindings(warmed.env, env)
+          ? warmed.guard.catch((e) => (e instanceof SelfTestFailure ? Promise.reject(e) : build(env)))
+          : checkedBuild(env);
       guards.set(env, g);
     }
     return g;

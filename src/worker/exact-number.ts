@@ -27,6 +27,9 @@ export function roundedInteger(v: unknown): boolean {
 export function refuseRoundedConfigValue(want: unknown, setting: string): void {
   const items = Array.isArray(want) ? want : [want];
   if (items.some(roundedInteger)) {
-    throw new ConfigError(setting, 'an integer beyond ±2^53 (9007199254740991) loses digits when parsed, so other IDs would match it; write it as a string (and have the issuer send a string)');
+    throw new ConfigError(
+      setting,
+      'an integer beyond ±2^53 (9007199254740991) loses digits when parsed, so other IDs would match it; write it as a string (and have the issuer send a string)',
+    );
   }
 }

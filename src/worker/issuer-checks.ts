@@ -30,7 +30,8 @@ export interface IssuerChecks {
 export function parseIssuerChecks(v: Record<string, unknown>, at: string): IssuerChecks {
   const out: IssuerChecks = {};
   if (v.typ !== undefined) {
-    if (typeof v.typ !== 'string' || v.typ.length === 0) throw new ConfigError(`${at}.typ`, 'expected a non-empty string');
+    if (typeof v.typ !== 'string' || v.typ.length === 0)
+      throw new ConfigError(`${at}.typ`, 'expected a non-empty string');
     out.typ = v.typ;
   }
   const age = v.maxTokenAge;
@@ -43,7 +44,8 @@ export function parseIssuerChecks(v: Record<string, unknown>, at: string): Issue
   if (v.profile !== undefined) {
     if (v.profile !== 'at+jwt') throw new ConfigError(`${at}.profile`, 'the one profile is "at+jwt"');
     // The library checks this too, but at build time and naming its own option.
-    if (out.typ !== undefined && !/^(application\/)?at\+jwt$/i.test(out.typ)) throw new ConfigError(`${at}.typ`, 'the at+jwt profile fixes typ; remove it');
+    if (out.typ !== undefined && !/^(application\/)?at\+jwt$/i.test(out.typ))
+      throw new ConfigError(`${at}.typ`, 'the at+jwt profile fixes typ; remove it');
     out.profile = 'at+jwt';
   }
   return out;

@@ -36,6 +36,10 @@ export function issuerSettings(is: IssuerConfig): PolicySettings & { issuer: str
  * try { verifier = build(); } catch (e) { throw issuersError(e); }
  */
 export function issuersError(e: unknown): unknown {
-  if (isJwtError(e) || e instanceof TypeError) return new ConfigError(isJwtError(e) && e.setting !== undefined ? `issuers (${e.setting})` : 'issuers', isJwtError(e) ? e.message : 'invalid key');
+  if (isJwtError(e) || e instanceof TypeError)
+    return new ConfigError(
+      isJwtError(e) && e.setting !== undefined ? `issuers (${e.setting})` : 'issuers',
+      isJwtError(e) ? e.message : 'invalid key',
+    );
   return e;
 }

@@ -35,7 +35,6 @@ export interface IssuerConfig extends IssuerChecks {
   introspection?: IntrospectionSettings | undefined;
 }
 
-
 /**
  * The `issuers` list, checked: at least one entry, each `iss` spelling in one entry only. `resourceId`
  * (the `resource` section's id, RFC 8707) is the audience of every entry that sets none of its own.
@@ -56,7 +55,10 @@ export function parseIssuers(v: unknown, resourceId?: string): IssuerConfig[] {
   // An opaque token names no issuer: with two endpoints the guard could not tell whom to ask (decision 0003).
   const asking = issuers.flatMap((is, i) => (is.introspection === undefined ? [] : [i]));
   if (asking.length > 1) {
-    throw new ConfigError(`issuers[${asking[1]}].introspection`, `only one issuer may introspect (issuers[${asking[0]}] does)`);
+    throw new ConfigError(
+      `issuers[${asking[1]}].introspection`,
+      `only one issuer may introspect (issuers[${asking[0]}] does)`,
+    );
   }
   return issuers;
 }
@@ -73,14 +75,24 @@ function expandCloudflareAccess(v: Json, at: string): Json {
   if (!isObject(cfa)) throw new ConfigError(`${at}.cloudflareAccess`, 'expected { "team": name }');
   knownKeys(cfa, `${at}.cloudflareAccess`, new Set(['team']));
   const team = str(cfa.team, `${at}.cloudflareAccess.team`);
-  if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(team)) throw new ConfigError(`${at}.cloudflareAccess.team`, 'expected the team name (the part before .cloudflareaccess.com)');
+  if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(team))
+    throw new ConfigError(
+      `${at}.cloudflareAccess.team`,
+      'expected the team name (the part before .cloudflareaccess.com)',
+    );
   for (const k of ['issuer', 'jwks', 'jwksUrl', 'secretBinding', 'discovery']) {
     if (v[k] !== undefined) throw new ConfigError(`${at}.${k}`, 'set by cloudflareAccess; remove it');
   }
   // The AUD tag of the Access application is required: without it any app of the team would pass.
   if (v.audience === undefined) throw new ConfigError(`${at}.audience`, 'the Access application AUD tag is required');
   const issuer = `https://${team.toLowerCase()}.cloudflareaccess.com`;
-  return { ...v, issuer, jwksUrl: `${issuer}/cdn-cgi/access/certs`, algorithms: v.algorithms ?? ['RS256'], cloudflareAccess: undefined };
+  return {
+    ...v,
+    issuer,
+    jwksUrl: `${issuer}/cdn-cgi/access/certs`,
+    algorithms: v.algorithms ?? ['RS256'],
+    cloudflareAccess: undefined,
+  };
 }
 
 function parseIssuer(raw: unknown, i: number, resourceId: string | undefined): IssuerConfig {
@@ -104,18 +116,23 @@ function parseIssuer(raw: unknown, i: number, resourceId: string | undefined): I
   }
   const checks = parseIssuerChecks(v, at);
   // RFC 9068 tokens always carry aud, and the library's profile checks it: claims alone cannot stand in.
-  if (checks.profile !== undefined && audience.length === 0) throw new ConfigError(`${at}.audience`, 'the at+jwt profile needs audience (claims alone are not enough)');
+  if (checks.profile !== undefined && audience.length === 0)
+    throw new ConfigError(`${at}.audience`, 'the at+jwt profile needs audience (claims alone are not enough)');
   const mtls = parseMtlsMode(v.mtls, `${at}.mtls`);
   const source = keySource(v, at, issuer, algorithms);
   const dpop = parseIssuerDpop(v.dpop, at);
   const introspection = parseIntrospection(v.introspection, at);
-  const optional = { ...(mtls === undefined ? {} : { mtls }), ...(introspection === undefined ? {} : { introspection }) };
+  const optional = {
+    ...(mtls === undefined ? {} : { mtls }),
+    ...(introspection === undefined ? {} : { introspection }),
+  };
   return { issuer, audience, claims, algorithms, source, ...checks, dpop, ...optional };
 }
 
 /** Where the entry's keys come from: exactly one of jwks, jwksUrl, secretBinding or discovery (the default). */
 function keySource(v: Json, at: string, issuer: string[], algorithms: string[]): KeySourceConfig {
-  if (v.discovery !== undefined && v.discovery !== true) throw new ConfigError(`${at}.discovery`, 'expected true (or leave it out)');
+  if (v.discovery !== undefined && v.discovery !== true)
+    throw new ConfigError(`${at}.discovery`, 'expected true (or leave it out)');
   const given = (['jwks', 'jwksUrl', 'secretBinding', 'discovery'] as const).filter((k) => v[k] !== undefined);
   if (given.length > 1) throw new ConfigError(`${at}`, 'at most one of jwks, jwksUrl, secretBinding or discovery');
   const hs = algorithms.filter((a) => a.startsWith('HS'));
@@ -127,18 +144,23 @@ function keySource(v: Json, at: string, issuer: string[], algorithms: string[]):
     return { kind: 'discovery' };
   }
   if (v.secretBinding !== undefined) {
-    if (hs.length !== algorithms.length) throw new ConfigError(`${at}.algorithms`, 'a secretBinding issuer allows only HS256/HS384/HS512');
+    if (hs.length !== algorithms.length)
+      throw new ConfigError(`${at}.algorithms`, 'a secretBinding issuer allows only HS256/HS384/HS512');
     return { kind: 'secret', binding: str(v.secretBinding, `${at}.secretBinding`) };
   }
   // Published key sets must never verify HMAC: anyone holding the set could mint tokens.
   if (hs.length > 0) throw new ConfigError(`${at}.algorithms`, 'HS algorithms need a secretBinding, not a key set');
   if (v.jwksUrl !== undefined) return { kind: 'jwksUrl', url: httpUrl(v.jwksUrl, `${at}.jwksUrl`) };
   const jwks = v.jwks;
-  if (!isObject(jwks) || !Array.isArray(jwks.keys) || jwks.keys.length === 0) throw new ConfigError(`${at}.jwks`, 'expected { "keys": [ ... ] } with at least one key');
+  if (!isObject(jwks) || !Array.isArray(jwks.keys) || jwks.keys.length === 0)
+    throw new ConfigError(`${at}.jwks`, 'expected { "keys": [ ... ] } with at least one key');
   // A set whose every key would be skipped refuses every token: fail at start instead (members only, no import).
   const specs = algorithms.map((a) => algSpec(a)!);
   if (!jwks.keys.some((k) => jwkCouldVerify(k, specs))) {
-    throw new ConfigError(`${at}.jwks`, `no key that ${algorithms.join(', ')} can use (by kty, crv, alg, use and key_ops)`);
+    throw new ConfigError(
+      `${at}.jwks`,
+      `no key that ${algorithms.join(', ')} can use (by kty, crv, alg, use and key_ops)`,
+    );
   }
   return { kind: 'jwks', jwks: { keys: jwks.keys } };
 }

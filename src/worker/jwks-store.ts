@@ -33,7 +33,12 @@ export class KvJwksStore implements JWKSStore {
 
   async get(url: string): Promise<StoredJWKS | undefined> {
     const key = KvJwksStore.key(url);
-    const value = await bounded(() => this.#kv.get(key, 'text'), this.#timeoutMs, null, () => this.#counters.inc('jwks_store_error'));
+    const value = await bounded(
+      () => this.#kv.get(key, 'text'),
+      this.#timeoutMs,
+      null,
+      () => this.#counters.inc('jwks_store_error'),
+    );
     if (value === null) return undefined;
     const json = await this.#sealer.open(key, value).catch(() => undefined);
     if (json === undefined) {
@@ -57,7 +62,12 @@ export class KvJwksStore implements JWKSStore {
   /** A sealed JSON document kept beside the key sets (the OIDC discovery document). */
   async getDocument(url: string): Promise<unknown> {
     const key = `doc:v1:${url}`;
-    const value = await bounded(() => this.#kv.get(key, 'text'), this.#timeoutMs, null, () => this.#counters.inc('jwks_store_error'));
+    const value = await bounded(
+      () => this.#kv.get(key, 'text'),
+      this.#timeoutMs,
+      null,
+      () => this.#counters.inc('jwks_store_error'),
+    );
     if (value === null) return undefined;
     const json = await this.#sealer.open(key, value).catch(() => undefined);
     if (json === undefined) return undefined;

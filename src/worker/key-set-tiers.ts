@@ -69,7 +69,12 @@ export class KeySetTiers implements DocumentStore {
   async getDocument(url: string): Promise<unknown> {
     const deadline = new Deadline(this.lookupMs);
     try {
-      const seen = await readNearestFirst(this.#documents, deadline, (t) => t.getDocument(url), () => true);
+      const seen = await readNearestFirst(
+        this.#documents,
+        deadline,
+        (t) => t.getDocument(url),
+        () => true,
+      );
       const found = seen.at(-1);
       if (found !== undefined) {
         seen.forEach((d, i) => d === undefined && this.hold(this.#documents[i]!.putDocument(url, found, COPY_TTL)));

@@ -50,7 +50,12 @@ export interface KvOpened {
  * const kv = await openKvTiers(config, env, counters, usesRemoteKeys(config));
  * const { l2 } = kv.verifyParts(identity, fetched) ?? {};
  */
-export async function openKvTiers(config: GuardConfig, env: KvEnv, counters: Counters, remoteIssuers: boolean): Promise<KvOpened | undefined> {
+export async function openKvTiers(
+  config: GuardConfig,
+  env: KvEnv,
+  counters: Counters,
+  remoteIssuers: boolean,
+): Promise<KvOpened | undefined> {
   const sealer = await sealerFromSecret(env.CACHE_KEY);
   if (sealer === undefined) return undefined;
   let jwksStore: KvJwksStore | undefined;
@@ -64,8 +69,19 @@ export async function openKvTiers(config: GuardConfig, env: KvEnv, counters: Cou
     if (env.VERIFY_CACHE === undefined) throw new ConfigError('cache.verify', 'the VERIFY_CACHE KV binding is missing');
     const policyId = encode(digest('SHA-256', JSON.stringify(identity))).slice(0, 22);
     const parts = {
-      l2: new KvVerifyCache({ kv: env.VERIFY_CACHE, sealer, policyId, maxTtl: c.verifyTtl, timeoutMs: c.kvTimeoutMs, counters }),
-      admission: new WriteAdmission({ mode: c.verifyAdmission, perMinute: c.verifyWritesPerMinute, capacity: Math.max(1000, c.l1Max) }),
+      l2: new KvVerifyCache({
+        kv: env.VERIFY_CACHE,
+        sealer,
+        policyId,
+        maxTtl: c.verifyTtl,
+        timeoutMs: c.kvTimeoutMs,
+        counters,
+      }),
+      admission: new WriteAdmission({
+        mode: c.verifyAdmission,
+        perMinute: c.verifyWritesPerMinute,
+        capacity: Math.max(1000, c.l1Max),
+      }),
       keyTags: new KeyTags(fetched),
     };
     return { ...parts, verifyTiers: (tierParts, issuers) => new L2VerifyTiers(tierParts, issuers, parts) };

@@ -15,7 +15,12 @@ export interface KVLike {
  * Run `op` and resolve to `fallback` when it throws, rejects or takes longer than `ms`.
  * @example const v = await bounded(() => kv.get(key, 'text'), 100, null)
  */
-export function bounded<T>(op: () => Promise<T> | T, ms: number, fallback: T, onFault?: (kind: 'error' | 'timeout') => void): Promise<T> {
+export function bounded<T>(
+  op: () => Promise<T> | T,
+  ms: number,
+  fallback: T,
+  onFault?: (kind: 'error' | 'timeout') => void,
+): Promise<T> {
   return new Promise<T>((resolve) => {
     let done = false;
     const finish = (v: T, fault?: 'error' | 'timeout'): void => {

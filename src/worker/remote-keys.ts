@@ -102,6 +102,15 @@ export class RemoteKeys {
   discovered(issuer: string): DiscoveredKeySource {
     const { config, now, log } = this.#setup;
     const store = this.tiers.stores.length === 0 ? undefined : this.tiers;
-    return new DiscoveredKeySource({ issuer, fetch: this.#fetch, timeoutMs: config.jwksTimeoutMs, cooldownMs: config.jwksCooldownMs, now, store, keySet: this.keySet, log });
+    return new DiscoveredKeySource({
+      issuer,
+      fetch: this.#fetch,
+      timeoutMs: config.jwksTimeoutMs,
+      cooldownMs: config.jwksCooldownMs,
+      now,
+      store,
+      keySet: this.keySet,
+      log,
+    });
   }
 }

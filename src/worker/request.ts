@@ -47,12 +47,17 @@ export function identityHeaders(config: Pick<ForwardingConfig, 'forwardClaims' |
  * @example
  * stripIdentity(headers, identityHeaders(config)); // `X_Auth_Sub: root` is gone
  */
-export function stripIdentity(headers: Headers, own: IdentityHeaders, names: Iterable<string> = headerNames(headers)): void {
+export function stripIdentity(
+  headers: Headers,
+  own: IdentityHeaders,
+  names: Iterable<string> = headerNames(headers),
+): void {
   if (own.names.size === 0) return;
   let drop: string[] | undefined;
   // sameAsDash keeps the length: only names as long as one of ours need the comparison.
   // Collected first, deleted after: the list is not edited while it is walked.
-  for (const name of names) if (own.lengths.has(name.length) && own.names.has(sameAsDash(name))) (drop ??= []).push(name);
+  for (const name of names)
+    if (own.lengths.has(name.length) && own.names.has(sameAsDash(name))) (drop ??= []).push(name);
   if (drop !== undefined) for (const name of drop) headers.delete(name);
 }
 

@@ -2,7 +2,13 @@
 // shared bearer module (src/bearer/challenge.ts); here are the gateway's own.
 
 import type { StepUpNeed } from '../resource/step-up.js';
-import { challengeResponse, DESCRIPTIONS, JSON_NO_STORE, publicDescription, retryAfterSeconds } from '../bearer/challenge.js';
+import {
+  challengeResponse,
+  DESCRIPTIONS,
+  JSON_NO_STORE,
+  publicDescription,
+  retryAfterSeconds,
+} from '../bearer/challenge.js';
 
 export { publicDescription };
 

@@ -16,7 +16,8 @@ import { selfTest, usesWasmCore } from './self-test.js';
  * await selfTestFor(undefined, env); // reads env.GUARD_CONFIG
  */
 export function selfTestFor(config: GuardConfigSource | undefined, env: GuardEnv): Promise<void> {
-  const algorithms = typeof config === 'function' ? undefined : namedAlgorithms(config === undefined ? env.GUARD_CONFIG : config);
+  const algorithms =
+    typeof config === 'function' ? undefined : namedAlgorithms(config === undefined ? env.GUARD_CONFIG : config);
   if (algorithms === undefined) return selfTest(['HS384', 'HS512']);
   return usesWasmCore(algorithms) ? selfTest(algorithms) : Promise.resolve();
 }

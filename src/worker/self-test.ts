@@ -49,7 +49,8 @@ export function coreFamily(alg: string): 'HS' | 'EdDSA' | undefined {
 export const SELF_TEST = {
   issuer: 'edgejwt:self-test',
   key: Uint8Array.from({ length: 32 }, (_, i) => i),
-  token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJlZGdland0OnNlbGYtdGVzdCIsImF1ZCI6ImVkZ2Vqd3Q6c2VsZi10ZXN0Iiwic3ViIjoic2VsZi10ZXN0IiwiZXhwIjo0MTAyNDQ0ODAwfQ.tANlDEY5YK016qx2Qjb9_uOFYf0f0MCdpTUeJpaSJzQ',
+  token:
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJlZGdland0OnNlbGYtdGVzdCIsImF1ZCI6ImVkZ2Vqd3Q6c2VsZi10ZXN0Iiwic3ViIjoic2VsZi10ZXN0IiwiZXhwIjo0MTAyNDQ0ODAwfQ.tANlDEY5YK016qx2Qjb9_uOFYf0f0MCdpTUeJpaSJzQ',
 } as const;
 
 /** The self-test failed: the Wasm core gives wrong answers; the guard must not serve. */
@@ -93,7 +94,8 @@ export function sha512Token(alg: 'HS384' | 'HS512'): string {
  */
 export async function selfTest(algorithms: readonly string[] = []): Promise<void> {
   await knownAnswer('HS256', SELF_TEST.key, SELF_TEST.token);
-  for (const alg of ['HS384', 'HS512'] as const) if (algorithms.includes(alg)) await knownAnswer(alg, SELF_TEST_SHA512.key, sha512Token(alg));
+  for (const alg of ['HS384', 'HS512'] as const)
+    if (algorithms.includes(alg)) await knownAnswer(alg, SELF_TEST_SHA512.key, sha512Token(alg));
 }
 
 /**
@@ -112,9 +114,22 @@ export function selfTestVerifier(alg: 'HS256' | 'HS384' | 'HS512', key: Uint8Arr
 async function knownAnswer(alg: 'HS256' | 'HS384' | 'HS512', key: Uint8Array, token: string): Promise<void> {
   // open, then verifyOpened: header, the core's HMAC, payload, claims.
   const verifier = selfTestVerifier(alg, key);
-  const verify = (t: string): Promise<VerifyResult> => new Promise((resolve) => resolve(verifier.verifyOpened(verifier.open(t))));
-  if (!(await verify(token).then((r) => r.payload.sub === 'self-test', () => false))) throw new SelfTestFailure(alg);
+  const verify = (t: string): Promise<VerifyResult> =>
+    new Promise((resolve) => resolve(verifier.verifyOpened(verifier.open(t))));
+  if (
+    !(await verify(token).then(
+      (r) => r.payload.sub === 'self-test',
+      () => false,
+    ))
+  )
+    throw new SelfTestFailure(alg);
   // One changed signature character must be refused: a verify that accepts everything passes the above.
   const tampered = token.slice(0, -2) + (token.at(-2) === 'A' ? 'B' : 'A') + token.at(-1)!;
-  if (await verify(tampered).then(() => true, () => false)) throw new SelfTestFailure(`${alg}, tampered`);
+  if (
+    await verify(tampered).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new SelfTestFailure(`${alg}, tampered`);
 }

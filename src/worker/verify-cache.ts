@@ -37,7 +37,12 @@ export class KvVerifyCache {
   async get(token: string, tag = FIXED_KEYS_TAG): Promise<JWTPayload | undefined> {
     const { kv, sealer, timeoutMs, counters } = this.#o;
     const key = this.key(token, tag);
-    const value = await bounded(() => kv.get(key, 'text'), timeoutMs, null, () => counters.inc('l2_error'));
+    const value = await bounded(
+      () => kv.get(key, 'text'),
+      timeoutMs,
+      null,
+      () => counters.inc('l2_error'),
+    );
     if (value === null) {
       counters.inc('l2_miss');
       return undefined;

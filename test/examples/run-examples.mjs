@@ -37,7 +37,11 @@ function hs256(secret, claims) {
 
 const EXAMPLES = [
   // The commands of examples/README.md, plus a free port and (for wrangler) quiet logs.
-  { name: 'deno', runtime: 'deno', command: (port) => [bin('deno'), ['run', '--allow-net', '--allow-env', 'main.ts'], { PORT: String(port) }] },
+  {
+    name: 'deno',
+    runtime: 'deno',
+    command: (port) => [bin('deno'), ['run', '--allow-net', '--allow-env', 'main.ts'], { PORT: String(port) }],
+  },
   { name: 'bun', runtime: 'bun', command: (port) => [bin('bun'), ['server.ts'], { PORT: String(port) }] },
   {
     name: 'hono-worker',
@@ -45,7 +49,23 @@ const EXAMPLES = [
     command: (port, secret) => {
       const vars = join(work, 'hono-worker.dev.vars');
       writeFileSync(vars, `JWT_SECRET=${secret}\n`, { mode: 0o600 });
-      return [bin('wrangler'), ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--env-file', vars, '--log-level', 'warn'], {}];
+      return [
+        bin('wrangler'),
+        [
+          'dev',
+          '--ip',
+          '127.0.0.1',
+          '--port',
+          String(port),
+          '--inspector-port',
+          '0',
+          '--env-file',
+          vars,
+          '--log-level',
+          'warn',
+        ],
+        {},
+      ];
     },
   },
 ];
@@ -70,7 +90,8 @@ async function waitUntilUp(url, child) {
 async function expectStatus(label, url, headers, status, check) {
   const res = await fetch(url, { headers, signal: AbortSignal.timeout(15_000) });
   const body = await res.text();
-  if (res.status !== status) throw new Error(`${label}: status ${res.status}, expected ${status}: ${body.slice(0, 200)}`);
+  if (res.status !== status)
+    throw new Error(`${label}: status ${res.status}, expected ${status}: ${body.slice(0, 200)}`);
   check?.(res, body);
 }
 
@@ -104,17 +125,41 @@ for (const ex of EXAMPLES) {
   const now = Math.floor(Date.now() / 1000);
   const claims = { sub: `user-${ex.name}`, aud: 'example', iat: now, exp: now + 300 };
   const checks = [
-    ['valid token', () => expectStatus('valid token', url, { authorization: `Bearer ${hs256(secret, claims)}` }, 200, (_res, body) => {
-      const json = JSON.parse(body);
-      if (json.sub !== claims.sub || json.runtime !== ex.runtime) throw new Error(`unexpected body ${body}`);
-    })],
-    ['token signed with another secret', () => expectStatus('bad signature', url, { authorization: `Bearer ${hs256(randomBytes(32), claims)}` }, 401, (res) => {
-      if (!/^Bearer realm="example", error="invalid_token"/.test(res.headers.get('www-authenticate') ?? '')) throw new Error(`challenge: ${res.headers.get('www-authenticate')}`);
-    })],
-    ['expired token', () => expectStatus('expired', url, { authorization: `Bearer ${hs256(secret, { ...claims, exp: now - 60 })}` }, 401)],
-    ['no token', () => expectStatus('no token', url, {}, 401, (res) => {
-      if (!(res.headers.get('www-authenticate') ?? '').startsWith('Bearer realm="example"')) throw new Error('no Bearer challenge');
-    })],
+    [
+      'valid token',
+      () =>
+        expectStatus('valid token', url, { authorization: `Bearer ${hs256(secret, claims)}` }, 200, (_res, body) => {
+          const json = JSON.parse(body);
+          if (json.sub !== claims.sub || json.runtime !== ex.runtime) throw new Error(`unexpected body ${body}`);
+        }),
+    ],
+    [
+      'token signed with another secret',
+      () =>
+        expectStatus(
+          'bad signature',
+          url,
+          { authorization: `Bearer ${hs256(randomBytes(32), claims)}` },
+          401,
+          (res) => {
+            if (!/^Bearer realm="example", error="invalid_token"/.test(res.headers.get('www-authenticate') ?? ''))
+              throw new Error(`challenge: ${res.headers.get('www-authenticate')}`);
+          },
+        ),
+    ],
+    [
+      'expired token',
+      () =>
+        expectStatus('expired', url, { authorization: `Bearer ${hs256(secret, { ...claims, exp: now - 60 })}` }, 401),
+    ],
+    [
+      'no token',
+      () =>
+        expectStatus('no token', url, {}, 401, (res) => {
+          if (!(res.headers.get('www-authenticate') ?? '').startsWith('Bearer realm="example"'))
+            throw new Error('no Bearer challenge');
+        }),
+    ],
   ];
   try {
     await waitUntilUp(url, child);

@@ -7,8 +7,15 @@ export function idpBase(): string {
 }
 
 /** Serve `body` (JSON) at `path` from now on. */
-export async function serve(path: string, body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Promise<void> {
-  const res = await fetch(`${idpBase()}/__set?path=${encodeURIComponent(path)}`, { method: 'PUT', body: JSON.stringify({ ...init, body }) });
+export async function serve(
+  path: string,
+  body: unknown,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Promise<void> {
+  const res = await fetch(`${idpBase()}/__set?path=${encodeURIComponent(path)}`, {
+    method: 'PUT',
+    body: JSON.stringify({ ...init, body }),
+  });
   if (res.status !== 204) throw new Error(`fake IdP refused ${path}`);
 }
 

@@ -35,7 +35,9 @@ export function startFakeIdp(): Promise<{ server: Server; port: number }> {
       return;
     }
     if (url.pathname === '/__hits') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ hits: hits.get(url.searchParams.get('path')!) ?? 0 }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ hits: hits.get(url.searchParams.get('path')!) ?? 0 }));
       return;
     }
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);

@@ -32,7 +32,11 @@ describe('node:crypto backend', () => {
 });
 
 interface WpFile {
-  testGroups: { publicKeyJwk?: PublicJwk; keyJwk?: PublicJwk; tests: { tcId: number; msg: string; sig: string; result: string }[] }[];
+  testGroups: {
+    publicKeyJwk?: PublicJwk;
+    keyJwk?: PublicJwk;
+    tests: { tcId: number; msg: string; sig: string; result: string }[];
+  }[];
 }
 
 describe('WebCrypto backend agrees with node:crypto on Wycheproof files', () => {
@@ -47,7 +51,10 @@ describe('WebCrypto backend agrees with node:crypto on Wycheproof files', () => 
       for (const g of (file as unknown as WpFile).testGroups) {
         const jwk = g.publicKeyJwk ?? g.keyJwk;
         if (jwk === undefined) continue;
-        const pub = jwk.kty === 'EC' ? { kty: 'EC' as const, crv: jwk.crv, x: jwk.x, y: jwk.y } : { kty: 'RSA' as const, n: jwk.n, e: jwk.e };
+        const pub =
+          jwk.kty === 'EC'
+            ? { kty: 'EC' as const, crv: jwk.crv, x: jwk.x, y: jwk.y }
+            : { kty: 'RSA' as const, n: jwk.n, e: jwk.e };
         const web = await webBackend.importJwk(spec, pub);
         const nod = nodeBackend.importJwk(spec, pub) as Awaited<ReturnType<typeof nodeBackend.importJwk>>;
         for (const t of g.tests) {

@@ -35,7 +35,9 @@ describe('check_config_names_each_broken_config_at_its_key', () => {
   });
   for (const file of cases) {
     it(file, async () => {
-      const expected = readFileSync(join(dir, file.replace(/\.\w+$/, '.expected')), 'utf8').trimEnd().split('\n');
+      const expected = readFileSync(join(dir, file.replace(/\.\w+$/, '.expected')), 'utf8')
+        .trimEnd()
+        .split('\n');
       const got = await answer(file);
       expect(got.length, got.join('\n')).toBe(expected.length);
       for (const [i, line] of expected.entries()) {

@@ -16,8 +16,15 @@ type Json = Record<string, unknown>;
 function fullConfig(): Json {
   return {
     issuers: [
-      { issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks', dpop: 'allowed', mtls: 'allowed',
-        introspection: { endpoint: 'https://id.example.com/introspect', clientId: 'guard', secretBinding: 'AS_SECRET' } },
+      {
+        issuer: 'https://id.example.com',
+        audience: 'api',
+        algorithms: ['RS256'],
+        jwksUrl: 'https://id.example.com/jwks',
+        dpop: 'allowed',
+        mtls: 'allowed',
+        introspection: { endpoint: 'https://id.example.com/introspect', clientId: 'guard', secretBinding: 'AS_SECRET' },
+      },
       { issuer: 'https://hs.example.com', audience: 'api', algorithms: ['HS256'], secretBinding: 'HS_KEY' },
     ],
     rules: [{ pathPrefix: '/admin/', scopes: ['admin'] }],
@@ -29,14 +36,22 @@ function fullConfig(): Json {
     paths: {},
     dpop: { replay: { durableObject: 'DPOP_REPLAY' }, nonceSecretBinding: 'NONCE_KEY' },
     origin: { service: 'API' },
-    revocation: { path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' } },
+    revocation: {
+      path: '/__guard/revocations',
+      secretBinding: 'REVOCATION_SECRET',
+      store: { durableObject: 'REVOCATIONS' },
+    },
     resource: { id: 'https://api.example.com/mcp' },
   };
 }
 
 const acceptsString = (t: ValueType): boolean =>
-  t.kind === 'string' || t.kind === 'enum' || (t.kind === 'const' && typeof t.value === 'string') || t.kind === 'claimValue' ||
-  ((t.kind === 'oneOrMany') && acceptsString(t.item)) || (t.kind === 'anyOf' && t.of.some(acceptsString));
+  t.kind === 'string' ||
+  t.kind === 'enum' ||
+  (t.kind === 'const' && typeof t.value === 'string') ||
+  t.kind === 'claimValue' ||
+  (t.kind === 'oneOrMany' && acceptsString(t.item)) ||
+  (t.kind === 'anyOf' && t.of.some(acceptsString));
 
 /** A value of a JSON type the setting's type does not take: a fraction where strings are taken, else a string. */
 const wrongFor = (t: ValueType): unknown => (acceptsString(t) ? 7.5 : 'not-this');
@@ -78,14 +93,20 @@ describe('the config description (src/worker/config-description.ts)', () => {
   });
 
   // $schema is the one setting the guard ignores by design (editors read it).
-  it.each(SETTINGS.filter((s) => s.path !== '$schema').map((s) => [s.path, s] as const))('every_described_setting_is_parsed: %s', (_, s) => {
-    const config = fullConfig();
-    const at = concrete(s);
-    for (const sibling of EXCLUSIVE[s.path] ?? []) setAt(config, at.replace(/[^.]+$/, sibling), undefined);
-    setAt(config, at, wrongFor(s.type));
-    const e = refusal(config);
-    expect(e.setting === at || e.setting.startsWith(`${at}.`) || e.setting.startsWith(`${at}[`), `${at} refused as ${e.setting}: ${e.message}`).toBe(true);
-  });
+  it.each(SETTINGS.filter((s) => s.path !== '$schema').map((s) => [s.path, s] as const))(
+    'every_described_setting_is_parsed: %s',
+    (_, s) => {
+      const config = fullConfig();
+      const at = concrete(s);
+      for (const sibling of EXCLUSIVE[s.path] ?? []) setAt(config, at.replace(/[^.]+$/, sibling), undefined);
+      setAt(config, at, wrongFor(s.type));
+      const e = refusal(config);
+      expect(
+        e.setting === at || e.setting.startsWith(`${at}.`) || e.setting.startsWith(`${at}[`),
+        `${at} refused as ${e.setting}: ${e.message}`,
+      ).toBe(true);
+    },
+  );
 
   it('every_parser_accepted_setting_is_described: any other name is refused, object by object', () => {
     const objects: [(c: Json) => Json, ReadonlySet<string>][] = [
@@ -103,36 +124,67 @@ describe('the config description (src/worker/config-description.ts)', () => {
       [(c) => (c.issuers as { introspection: Json }[])[0]!.introspection, INTROSPECTION_KEYS],
     ];
     fc.assert(
-      fc.property(fc.constantFrom(...objects), fc.string({ minLength: 1, maxLength: 12 }), ([objectIn, known], name) => {
-        fc.pre(!known.has(name) && name !== '__proto__');
-        const config = fullConfig();
-        Object.defineProperty(objectIn(config), name, { value: 1, enumerable: true, writable: true, configurable: true });
-        const e = refusal(config);
-        expect(e.message).toContain('unknown setting');
-      }),
+      fc.property(
+        fc.constantFrom(...objects),
+        fc.string({ minLength: 1, maxLength: 12 }),
+        ([objectIn, known], name) => {
+          fc.pre(!known.has(name) && name !== '__proto__');
+          const config = fullConfig();
+          Object.defineProperty(objectIn(config), name, {
+            value: 1,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+          const e = refusal(config);
+          expect(e.message).toContain('unknown setting');
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
-  it('the generated key sets (src/worker/config-keys.ts) are the description\'s', () => {
+  it("the generated key sets (src/worker/config-keys.ts) are the description's", () => {
     const described = (prefix: string): string[] =>
-      SETTINGS.filter((s) => s.path.startsWith(prefix) && !s.path.slice(prefix.length).includes('.')).map((s) => s.path.slice(prefix.length));
+      SETTINGS.filter((s) => s.path.startsWith(prefix) && !s.path.slice(prefix.length).includes('.')).map((s) =>
+        s.path.slice(prefix.length),
+      );
     expect([...CONFIG_KEYS.top]).toEqual(SETTINGS.filter((s) => !s.path.includes('.')).map((s) => s.path));
     expect([...CONFIG_KEYS.issuer]).toEqual(described('issuers[].'));
     expect([...CONFIG_KEYS.rule]).toEqual(described('rules[].'));
-    for (const k of ['cors', 'cache', 'jwks', 'admin', 'originAssertion', 'paths', 'dpop'] as const) expect([...CONFIG_KEYS[k]]).toEqual(described(`${k}.`));
+    for (const k of ['cors', 'cache', 'jwks', 'admin', 'originAssertion', 'paths', 'dpop'] as const)
+      expect([...CONFIG_KEYS[k]]).toEqual(described(`${k}.`));
   });
 
   it('bindings_list_covers_every_binding_setting (originAssertion.keyBinding included)', () => {
     const config = fullConfig();
     const named = bindingSettings();
-    expect(named.map((b) => b.path).sort()).toEqual(['admin.secretBinding', 'dpop.nonceSecretBinding', 'dpop.replay.durableObject', 'issuers[].introspection.secretBinding', 'issuers[].secretBinding', 'origin.service', 'originAssertion.keyBinding', 'revocation.secretBinding', 'revocation.store.durableObject']);
+    expect(named.map((b) => b.path).sort()).toEqual([
+      'admin.secretBinding',
+      'dpop.nonceSecretBinding',
+      'dpop.replay.durableObject',
+      'issuers[].introspection.secretBinding',
+      'issuers[].secretBinding',
+      'origin.service',
+      'originAssertion.keyBinding',
+      'revocation.secretBinding',
+      'revocation.store.durableObject',
+    ]);
     for (const [i, b] of named.entries()) setAt(config, concrete({ path: b.path } as Setting), `BINDING_${i}`);
     const needed = requiredBindings(parseConfig(config), JSON.stringify(config));
-    const all = new Map<string, string>([...needed.secrets, ...needed.services.map((s) => [s.binding, s.setting] as [string, string]), ...needed.durableObjects.map((d) => [d.binding, d.setting] as [string, string])]);
-    expect(needed.durableObjects.find((d) => d.setting === 'dpop.replay.durableObject')?.className).toBe('DpopReplayShard');
-    expect(needed.durableObjects.find((d) => d.setting === 'revocation.store.durableObject')?.className).toBe('RevocationList');
-    for (const [i, b] of named.entries()) expect(all.get(`BINDING_${i}`), b.path).toBe(concrete({ path: b.path } as Setting));
+    const all = new Map<string, string>([
+      ...needed.secrets,
+      ...needed.services.map((s) => [s.binding, s.setting] as [string, string]),
+      ...needed.durableObjects.map((d) => [d.binding, d.setting] as [string, string]),
+    ]);
+    expect(needed.durableObjects.find((d) => d.setting === 'dpop.replay.durableObject')?.className).toBe(
+      'DpopReplayShard',
+    );
+    expect(needed.durableObjects.find((d) => d.setting === 'revocation.store.durableObject')?.className).toBe(
+      'RevocationList',
+    );
+    for (const [i, b] of named.entries())
+      expect(all.get(`BINDING_${i}`), b.path).toBe(concrete({ path: b.path } as Setting));
     expect(needed.secrets.get('CACHE_KEY')).toBe('CACHE_KEY');
     expect(needed.kv.map((k) => k.binding)).toEqual(['JWKS_CACHE']);
   });

@@ -44,7 +44,9 @@ describe('no HS*/EdDSA allowed: the Wasm core is never instantiated', () => {
     expect(v.verifySync(token).payload.sub).toBe('a');
     // Every refusal too: a bad signature, a bad segment, and a token naming HS256 or EdDSA.
     const [h, p, s] = token.split('.') as [string, string, string];
-    expect(await code(() => v.verify(`${h}.${p}.${(s[0] === 'A' ? 'B' : 'A') + s.slice(1)}`))).toBe('ERR_JWS_SIGNATURE_INVALID');
+    expect(await code(() => v.verify(`${h}.${p}.${(s[0] === 'A' ? 'B' : 'A') + s.slice(1)}`))).toBe(
+      'ERR_JWS_SIGNATURE_INVALID',
+    );
     expect(await code(() => v.verify(`${h}.${p}=.${s}`))).toBe('ERR_JWT_MALFORMED');
     expect(await code(() => v.verify(`${h}.${p}.${s}!`))).toBe('ERR_JWT_MALFORMED');
     expect(await code(() => v.verify(rs256({ sub: 'a', exp }, 'HS256')))).toBe('ERR_JWS_ALG_NOT_ALLOWED');
@@ -83,7 +85,9 @@ describe('no HS*/EdDSA allowed: the Wasm core is never instantiated', () => {
     const good = rs256({ sub: 'a', exp });
     expect(rs.verifySync(good).payload.sub).toBe('a');
     const [h, p, s] = good.split('.') as [string, string, string];
-    expect(await code(() => rs.verify(`${h}.${p}.${(s[0] === 'A' ? 'B' : 'A') + s.slice(1)}`))).toBe('ERR_JWS_SIGNATURE_INVALID');
+    expect(await code(() => rs.verify(`${h}.${p}.${(s[0] === 'A' ? 'B' : 'A') + s.slice(1)}`))).toBe(
+      'ERR_JWS_SIGNATURE_INVALID',
+    );
   });
 });
 
@@ -105,7 +109,10 @@ describe('decodeJws: JS and the core agree', () => {
   function outcome(token: string, h: number, p: number, inCore: boolean): unknown {
     try {
       const jws = inCore ? getCore().decodeJws(token, h, p) : decodeJwsInJs(token, h, p);
-      const views: [Uint8Array, Uint8Array] = jws.held !== undefined ? [Buffer.from(token.slice(0, p), 'latin1'), jws.held.signature] : signingViews(getCore(), jws)!;
+      const views: [Uint8Array, Uint8Array] =
+        jws.held !== undefined
+          ? [Buffer.from(token.slice(0, p), 'latin1'), jws.held.signature]
+          : signingViews(getCore(), jws)!;
       return {
         payload: jws.payload,
         payloadLength: jws.payloadLength,

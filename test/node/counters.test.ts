@@ -7,7 +7,11 @@ describe('Counters since', () => {
   it('counters_since_not_1970_when_built_at_startup', () => {
     let clock = 0; // a Worker's Date.now() during startup
     const lines: string[] = [];
-    const c = new Counters((l) => lines.push(l), clock, () => clock);
+    const c = new Counters(
+      (l) => lines.push(l),
+      clock,
+      () => clock,
+    );
     expect(c.sinceIso()).toBeNull();
     c.inc('requests'); // still at startup: nothing known yet
     expect(c.sinceIso()).toBeNull();
@@ -21,12 +25,21 @@ describe('Counters since', () => {
     c.maybeLog(clock);
     expect(lines).toEqual([]);
     c.maybeLog(Date.UTC(2026, 10, 27, 2, 41));
-    expect(JSON.parse(lines[0]!)).toMatchObject({ edgejwt: 'counters', since: '2026-11-27T02:40:00.000Z', requests: 2, accepted: 1 });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      edgejwt: 'counters',
+      since: '2026-11-27T02:40:00.000Z',
+      requests: 2,
+      accepted: 1,
+    });
   });
 
   it('built with the clock running: since is that moment', () => {
     const t = Date.UTC(2026, 0, 1);
-    const c = new Counters(() => undefined, t, () => t + 1);
+    const c = new Counters(
+      () => undefined,
+      t,
+      () => t + 1,
+    );
     c.inc('requests');
     expect(c.sinceIso()).toBe('2026-01-01T00:00:00.000Z');
   });

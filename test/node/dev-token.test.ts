@@ -31,7 +31,11 @@ describe('npm run token', () => {
   });
 
   it('--aud, --iss, --sub, --scope land in the token', () => {
-    const t = execFileSync(process.execPath, [script, '--aud', 'other', '--iss', 'https://x.example.com', '--sub', 'bob', '--scope', 'read admin'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const t = execFileSync(
+      process.execPath,
+      [script, '--aud', 'other', '--iss', 'https://x.example.com', '--sub', 'bob', '--scope', 'read admin'],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+    ).trim();
     const { payload, header } = decodeUnverified(t);
     expect(payload).toMatchObject({ aud: 'other', iss: 'https://x.example.com', sub: 'bob', scope: 'read admin' });
     expect(header.alg).toBe('EdDSA');
@@ -85,14 +89,23 @@ describe('npm run token -- --dpop', () => {
     expect(curl.headers.authorization).toBe(`DPoP ${token}`);
     const { header, payload } = decodeUnverified(token);
     expect(header.typ).toBe('at+jwt');
-    expect(payload).toMatchObject({ iss: 'https://demo-issuer.edgejwt.invalid/dpop', sub: 'bob', client_id: 'demo-client' });
+    expect(payload).toMatchObject({
+      iss: 'https://demo-issuer.edgejwt.invalid/dpop',
+      sub: 'bob',
+      client_id: 'demo-client',
+    });
     expect(typeof payload.jti).toBe('string');
-    const proof = await verifyDpopProof(curl.headers.dpop!, { method: 'POST', url: curl.url, algorithms: ['ES256'], accessToken: token });
+    const proof = await verifyDpopProof(curl.headers.dpop!, {
+      method: 'POST',
+      url: curl.url,
+      algorithms: ['ES256'],
+      accessToken: token,
+    });
     expect((payload.cnf as { jkt: string }).jkt).toBe(jwkThumbprint(proof.jwk));
     checkDpopBinding(payload, proof);
   });
 
-  it('dev_token_dpop_curl_against_dev_config: the printed curl passes npm run dev\'s config once, then is a replay (401); the default URL is /dpop/hello', async () => {
+  it("dev_token_dpop_curl_against_dev_config: the printed curl passes npm run dev's config once, then is a replay (401); the default URL is /dpop/hello", async () => {
     const r = run('--dpop', '--port', '8787');
     const { method, url, headers } = parseCurl(r.stderr);
     expect(url).toBe('http://127.0.0.1:8787/dpop/hello');
@@ -106,15 +119,34 @@ describe('npm run token -- --dpop', () => {
     expect((await send()).status).toBe(401);
     // /dpop/ takes only the DPoP issuer: the plain demo token is refused there, and the bound token as Bearer too.
     const plain = run().stdout.trim();
-    expect((await guard.fetch(new Request(url, { headers: { authorization: `Bearer ${plain}` } }), env as never, ctx)).status).toBe(401);
-    expect((await guard.fetch(new Request('http://127.0.0.1:8787/hello', { headers: { authorization: `Bearer ${plain}` } }), env as never, ctx)).status).toBe(200);
+    expect(
+      (await guard.fetch(new Request(url, { headers: { authorization: `Bearer ${plain}` } }), env as never, ctx))
+        .status,
+    ).toBe(401);
+    expect(
+      (
+        await guard.fetch(
+          new Request('http://127.0.0.1:8787/hello', { headers: { authorization: `Bearer ${plain}` } }),
+          env as never,
+          ctx,
+        )
+      ).status,
+    ).toBe(200);
     const bound = run('--dpop').stdout.trim();
-    expect((await guard.fetch(new Request('http://127.0.0.1:8787/hello', { headers: { authorization: `Bearer ${bound}` } }), env as never, ctx)).status).toBe(401);
+    expect(
+      (
+        await guard.fetch(
+          new Request('http://127.0.0.1:8787/hello', { headers: { authorization: `Bearer ${bound}` } }),
+          env as never,
+          ctx,
+        )
+      ).status,
+    ).toBe(401);
   });
 });
 
 describe('npm run token -- --mcp', () => {
-  it('dev_token_mcp_curl_against_dev_config: the printed JSON-RPC curl passes npm run dev\'s config on that port; the metadata names the resource there', async () => {
+  it("dev_token_mcp_curl_against_dev_config: the printed JSON-RPC curl passes npm run dev's config on that port; the metadata names the resource there", async () => {
     const r = run('--mcp', '--port', '9999');
     expect(r.status).toBe(0);
     const token = r.stdout.trim();
@@ -127,10 +159,15 @@ describe('npm run token -- --mcp', () => {
     const dpop = { ...(config.dpop as Record<string, unknown>), replay: 'isolate' };
     const guard = createGuard({ ...config, dpop } as never, { stages: defaultStages, log: () => undefined });
     const ctx = { waitUntil: (p: Promise<unknown>) => void p.catch(() => undefined) };
-    const send = (h: Record<string, string>) => guard.fetch(new Request(url, { method, headers: h, body }), {} as never, ctx);
+    const send = (h: Record<string, string>) =>
+      guard.fetch(new Request(url, { method, headers: h, body }), {} as never, ctx);
     const passed = await send(headers);
     expect(passed.status).toBe(200);
-    expect(await passed.json()).toMatchObject({ method: 'POST', path: '/mcp', headers: { 'x-auth-scope': 'mcp:tools' } });
+    expect(await passed.json()).toMatchObject({
+      method: 'POST',
+      path: '/mcp',
+      headers: { 'x-auth-scope': 'mcp:tools' },
+    });
     const metadataUrl = 'http://127.0.0.1:9999/.well-known/oauth-protected-resource/mcp';
     const doc = await (await guard.fetch(new Request(metadataUrl), {} as never, ctx)).json();
     expect(doc).toMatchObject({ resource: 'http://127.0.0.1:9999/mcp', scopes_supported: ['mcp:tools'] });

@@ -9,7 +9,21 @@ import * as jose from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createVerifier, type JWK } from '../../src/index.js';
 
-const ALGS = ['HS256', 'HS384', 'HS512', 'EdDSA', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
+const ALGS = [
+  'HS256',
+  'HS384',
+  'HS512',
+  'EdDSA',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+] as const;
 type Alg = (typeof ALGS)[number];
 const CASES = 5_000;
 const NOW = 1_800_000_000;
@@ -59,7 +73,12 @@ function signer(alg: Alg): Signer {
     : alg.startsWith('PS')
       ? { key: pair.privateKey, padding: 6, saltLength: Number(bits) / 8 }
       : pair.privateKey;
-  return { alg, sign: (i) => nodeSign(digest, Buffer.from(i), opts), ours: pair.publicKey.export({ format: 'jwk' }) as JWK, jose: pair.publicKey };
+  return {
+    alg,
+    sign: (i) => nodeSign(digest, Buffer.from(i), opts),
+    ours: pair.publicKey.export({ format: 'jwk' }) as JWK,
+    jose: pair.publicKey,
+  };
 }
 
 const b64u = (s: string | Uint8Array) => Buffer.from(s).toString('base64url');
@@ -130,8 +149,23 @@ describe('differential against jose', () => {
       const other = signer(alg);
       const otherAlg = ALGS[(ALGS.indexOf(alg) + 4) % ALGS.length]!;
       const foreign = signer(otherAlg);
-      const v = createVerifier({ algorithms: [alg], key: key.ours, issuer: ISS, audience: AUD, currentDate: new Date(NOW * 1000), cache: false });
-      const vStrict = createVerifier({ algorithms: [alg], key: key.ours, issuer: ISS, audience: AUD, currentDate: new Date(NOW * 1000), cache: false, ...STRICT });
+      const v = createVerifier({
+        algorithms: [alg],
+        key: key.ours,
+        issuer: ISS,
+        audience: AUD,
+        currentDate: new Date(NOW * 1000),
+        cache: false,
+      });
+      const vStrict = createVerifier({
+        algorithms: [alg],
+        key: key.ours,
+        issuer: ISS,
+        audience: AUD,
+        currentDate: new Date(NOW * 1000),
+        cache: false,
+        ...STRICT,
+      });
       // RSA signing is slow: a smaller pool of signed tokens, mutated many ways.
       const pool = alg.startsWith('RS') || alg.startsWith('PS') ? 150 : 600;
       const base = (i: number, extra: Record<string, unknown> = {}) => ({
@@ -152,9 +186,13 @@ describe('differential against jose', () => {
         ...Array.from({ length: pool / 6 }, (_, i) => token(other, base(i))),
         ...Array.from({ length: pool / 6 }, (_, i) => token(foreign, base(i))),
         // Near the edges of the strict options: tolerance, max age, typ.
-        ...Array.from({ length: pool / 6 }, (_, i) => token(key, base(i, { exp: NOW - 35 + (i % 10), nbf: NOW + 25 + (i % 10) }))),
+        ...Array.from({ length: pool / 6 }, (_, i) =>
+          token(key, base(i, { exp: NOW - 35 + (i % 10), nbf: NOW + 25 + (i % 10) })),
+        ),
         ...Array.from({ length: pool / 6 }, (_, i) => token(key, base(i, { iat: NOW - 325 + (i % 10) }))),
-        ...Array.from({ length: pool / 6 }, (_, i) => token(key, base(i), { typ: ['at+jwt', 'jwt', 'application/JWT'][i % 3] })),
+        ...Array.from({ length: pool / 6 }, (_, i) =>
+          token(key, base(i), { typ: ['at+jwt', 'jwt', 'application/JWT'][i % 3] }),
+        ),
       ];
       let accepted = 0;
       let stricter = 0;
@@ -171,7 +209,8 @@ describe('differential against jose', () => {
         else if (kind === 'payload') t = flip(src, 1, pick);
         else if (kind === 'signature') t = flip(src, 2, pick);
         else if (kind === 'truncate') t = src.slice(0, 1 + pick(src.length - 1));
-        else if (kind === 'segments') t = pick(2) ? `${src}.${src.split('.')[2]}` : src.split('.').slice(0, 2).join('.');
+        else if (kind === 'segments')
+          t = pick(2) ? `${src}.${src.split('.')[2]}` : src.split('.').slice(0, 2).join('.');
         const strict = pick(2) === 1;
         const a = await ours(strict ? vStrict : v, t);
         const b = await theirs(key.jose, alg, t, strict);
@@ -180,7 +219,8 @@ describe('differential against jose', () => {
           // Both reject; where jose names a class we share, it must agree, except that we
           // report non-canonical base64url and an empty signature as malformed before any crypto.
           if (!a.ok && !b.ok && SAME_CLASS[b.code] !== undefined && SAME_CLASS[b.code] !== a.code) {
-            if (!(a.code === 'ERR_JWT_MALFORMED' && (!canonical(t) || t.endsWith('.')))) note(`${kind}: ours ${a.code}, jose ${b.code}`);
+            if (!(a.code === 'ERR_JWT_MALFORMED' && (!canonical(t) || t.endsWith('.'))))
+              note(`${kind}: ours ${a.code}, jose ${b.code}`);
           }
           continue;
         }

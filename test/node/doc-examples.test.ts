@@ -32,7 +32,8 @@ interface Block {
 function taggedBlocks(markdown: string, where: string): Block[] {
   const out: Block[] = [];
   const fence = /^```ts doctest=([a-z0-9-]+)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm;
-  for (let m = fence.exec(markdown); m !== null; m = fence.exec(markdown)) out.push({ name: m[1]!, where, code: m[2]! });
+  for (let m = fence.exec(markdown); m !== null; m = fence.exec(markdown))
+    out.push({ name: m[1]!, where, code: m[2]! });
   return out;
 }
 
@@ -106,7 +107,9 @@ describe('doc_examples_run', () => {
   for (const f of files) {
     it(`${f} runs and prints what its comments say`, async () => {
       const printed: string[] = [];
-      vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')));
+      vi.spyOn(console, 'log').mockImplementation(
+        (...args: unknown[]) => void printed.push(args.map(String).join(' ')),
+      );
       await import(join(examplesDir, f));
       const want = expectedOutput(readFileSync(join(examplesDir, f), 'utf8'));
       expect(want.length).toBeGreaterThan(0);

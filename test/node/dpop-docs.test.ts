@@ -20,8 +20,18 @@ describe('docs/api.md DPoP example', () => {
     expect(ttl).toBeGreaterThan(0);
     // A proof that arrives at NOW dated as far ahead as the default clockTolerance (5 s) allows.
     const pair = await generate('ES256');
-    const proof = await mint(pair, { jti: 'j', htm: 'GET', htu: URL_, iat: NOW + 5 }, { typ: 'dpop+jwt', jwk: pair.publicJwk });
-    const at = (s: number) => verifyDpopProof(proof, { method: 'GET', url: URL_, algorithms: ['ES256'], currentDate: new Date((NOW + s) * 1000) });
+    const proof = await mint(
+      pair,
+      { jti: 'j', htm: 'GET', htu: URL_, iat: NOW + 5 },
+      { typ: 'dpop+jwt', jwk: pair.publicJwk },
+    );
+    const at = (s: number) =>
+      verifyDpopProof(proof, {
+        method: 'GET',
+        url: URL_,
+        algorithms: ['ES256'],
+        currentDate: new Date((NOW + s) * 1000),
+      });
     expect((await at(0)).jti).toBe('j');
     // Once the store has forgotten the replayKey, the proof must be refused on its age.
     await expect(at(ttl + 0.001)).rejects.toMatchObject({ code: 'ERR_DPOP_IAT_INVALID' });

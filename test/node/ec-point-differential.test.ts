@@ -24,7 +24,10 @@ function bytes(v: bigint, size: number): Uint8Array | undefined {
 
 function nodeAccepts(crv: string, x: Uint8Array, y: Uint8Array): boolean {
   try {
-    createPublicKey({ key: { kty: 'EC', crv, x: Buffer.from(x).toString('base64url'), y: Buffer.from(y).toString('base64url') }, format: 'jwk' });
+    createPublicKey({
+      key: { kty: 'EC', crv, x: Buffer.from(x).toString('base64url'), y: Buffer.from(y).toString('base64url') },
+      format: 'jwk',
+    });
     return true;
   } catch {
     return false;
@@ -39,8 +42,20 @@ describe('isOnCurve agrees with node:crypto', () => {
       const size = SIZE[crv]!;
       const p = P[crv]!;
       const seen: Record<string, number> = {};
-      const variant = fc.constantFrom<Variant>('genuine', 'negated', 'bitflip-x', 'bitflip-y', 'x-plus-p', 'y-plus-p', 'random', 'random-y');
-      const cases = fc.sample(fc.tuple(variant, fc.nat({ max: size * 8 - 1 }), fc.uint8Array({ minLength: size, maxLength: size })), { numRuns: CASES, seed: 0xec + size });
+      const variant = fc.constantFrom<Variant>(
+        'genuine',
+        'negated',
+        'bitflip-x',
+        'bitflip-y',
+        'x-plus-p',
+        'y-plus-p',
+        'random',
+        'random-y',
+      );
+      const cases = fc.sample(
+        fc.tuple(variant, fc.nat({ max: size * 8 - 1 }), fc.uint8Array({ minLength: size, maxLength: size })),
+        { numRuns: CASES, seed: 0xec + size },
+      );
       for (const [v, bit, noise] of cases) {
         const jwk = generateKeyPairSync('ec', { namedCurve: crv }).publicKey.export({ format: 'jwk' });
         const gx = new Uint8Array(Buffer.from(jwk.x!, 'base64url'));

@@ -35,7 +35,10 @@ function keyFromSeed(seed: Uint8Array): { privateKey: KeyObject; publicKey: KeyO
 }
 
 function publicKeyFromRaw(pub: Uint8Array): KeyObject {
-  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(pub).toString('base64url') }, format: 'jwk' });
+  return createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(pub).toString('base64url') },
+    format: 'jwk',
+  });
 }
 
 function nodeVerify(publicKey: KeyObject, msg: Uint8Array, sig: Uint8Array): boolean {
@@ -160,7 +163,12 @@ describe('Ed25519 vs node:crypto', () => {
     const cases = flat.filter((c) => c.msg.length > 0).slice(0, 300);
     for (const [i, c] of cases.entries()) {
       const bits = c.msg.length * 8;
-      const picks = bits <= 128 ? [...Array(bits).keys()] : Array.from(seededBytes(77 + i, 32)).map((b, j) => (b * 4099 + j * 7919) % bits).slice(0, 16);
+      const picks =
+        bits <= 128
+          ? [...Array(bits).keys()]
+          : Array.from(seededBytes(77 + i, 32))
+              .map((b, j) => (b * 4099 + j * 7919) % bits)
+              .slice(0, 16);
       oursWithKey(c.pub, (check) => {
         for (const bit of picks) {
           const bad = flipBit(c.msg, bit);

@@ -21,7 +21,11 @@ describe('ed25519_known_answer_before_first_import', () => {
     vi.spyOn(Core.prototype, 'verify').mockImplementation(function (this: Core, scheme, slot, signed) {
       return scheme === 'ed25519' ? true : verify.call(this, scheme, slot, signed);
     });
-    const code = (token: string) => verifier.verify(token).then(() => 'verified', (e: unknown) => (isJwtError(e) ? e.code : String(e)));
+    const code = (token: string) =>
+      verifier.verify(token).then(
+        () => 'verified',
+        (e: unknown) => (isJwtError(e) ? e.code : String(e)),
+      );
     expect(await code(forgedToken)).toBe('ERR_WASM_CORE');
     vi.mocked(Core.prototype.verify).mockRestore();
     expect(await code(goodToken)).toBe('ERR_WASM_CORE');

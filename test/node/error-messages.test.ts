@@ -41,7 +41,9 @@ describe('error messages split by who raises them', () => {
     const codes = Object.keys(ERROR_MESSAGES) as JwtErrorCode[];
     expect(codes).toHaveLength(46);
     // The order ERROR_MESSAGES always had: the verify path, JWE, the access token profile, DPoP, mTLS.
-    const kinds = codes.map((c) => (/^ERR_(JWE|DPOP|MTLS)_/.exec(c)?.[1] ?? (c === 'ERR_JWT_PROFILE_MISMATCH' ? 'PROFILE' : 'VERIFY')));
+    const kinds = codes.map(
+      (c) => /^ERR_(JWE|DPOP|MTLS)_/.exec(c)?.[1] ?? (c === 'ERR_JWT_PROFILE_MISMATCH' ? 'PROFILE' : 'VERIFY'),
+    );
     expect([...new Set(kinds)]).toEqual(['VERIFY', 'JWE', 'PROFILE', 'DPOP', 'MTLS']);
     for (const code of codes) {
       expect(ERROR_MESSAGES[code]).toMatch(/^[A-Za-z]/);
@@ -63,16 +65,24 @@ describe('error messages split by who raises them', () => {
   it('bundle_carries_message_of_every_code_it_raises: the guard Worker and the Hono middleware too', async () => {
     for (const entry of ['./src/worker/index.ts', './src/hono/index.ts']) {
       const code = await bundle(`export * from '${entry}';`);
-      for (const c of codesIn(code)) expect(code.includes(quoted(ERROR_MESSAGES[c as JwtErrorCode])), `${entry}: the message of ${c}`).toBe(true);
+      for (const c of codesIn(code))
+        expect(code.includes(quoted(ERROR_MESSAGES[c as JwtErrorCode])), `${entry}: the message of ${c}`).toBe(true);
     }
   }, 120_000);
 
   it('error_messages_follow_their_code: a bundled checkDpopBinding and checkCertificateBinding throw the full messages; a createVerifier bundle holds no JWE, DPoP or mTLS message', async () => {
     const file = join(out, 'bindings.mjs');
     writeFileSync(file, await bundle(`export { checkDpopBinding, checkCertificateBinding } from './src/index.ts';`));
-    const m = (await import(pathToFileURL(file).href)) as Pick<typeof lib, 'checkDpopBinding' | 'checkCertificateBinding'>;
-    expect(() => m.checkDpopBinding({ sub: 'a' }, 'jkt')).toThrow(`${ERROR_MESSAGES.ERR_DPOP_BINDING_MISMATCH} (cnf): missing`);
-    expect(() => m.checkCertificateBinding({ sub: 'a' }, '')).toThrow(`${ERROR_MESSAGES.ERR_MTLS_CNF_MISSING} (cnf): missing`);
+    const m = (await import(pathToFileURL(file).href)) as Pick<
+      typeof lib,
+      'checkDpopBinding' | 'checkCertificateBinding'
+    >;
+    expect(() => m.checkDpopBinding({ sub: 'a' }, 'jkt')).toThrow(
+      `${ERROR_MESSAGES.ERR_DPOP_BINDING_MISMATCH} (cnf): missing`,
+    );
+    expect(() => m.checkCertificateBinding({ sub: 'a' }, '')).toThrow(
+      `${ERROR_MESSAGES.ERR_MTLS_CNF_MISSING} (cnf): missing`,
+    );
     const verifier = await bundle(`import { createVerifier } from './src/index.ts';\nexport default createVerifier;`);
     for (const c of Object.keys(ERROR_MESSAGES) as JwtErrorCode[]) {
       if (/^ERR_(JWE|DPOP|MTLS)_/.test(c)) expect(verifier.includes(quoted(ERROR_MESSAGES[c])), c).toBe(false);

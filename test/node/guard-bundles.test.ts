@@ -7,7 +7,21 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const FEATURE_FILES = ['src/worker/remote-keys.ts', 'src/worker/jwks-store.ts', 'src/worker/verify-cache.ts', 'src/worker/seal.ts', 'src/worker/stages/origin-assertion/origin-assertion.ts', 'src/worker/discovery.ts', 'src/worker/stages/dpop/dpop-stage.ts', 'src/dpop/proof.ts', 'src/worker/stages/mtls/mtls-stage.ts', 'src/worker/stages/revocation/revocation-stage.ts', 'src/worker/revocation/view.ts', 'src/worker/dpop-replay/shard-object.ts', 'src/worker/revocation/list-object.ts'];
+const FEATURE_FILES = [
+  'src/worker/remote-keys.ts',
+  'src/worker/jwks-store.ts',
+  'src/worker/verify-cache.ts',
+  'src/worker/seal.ts',
+  'src/worker/stages/origin-assertion/origin-assertion.ts',
+  'src/worker/discovery.ts',
+  'src/worker/stages/dpop/dpop-stage.ts',
+  'src/dpop/proof.ts',
+  'src/worker/stages/mtls/mtls-stage.ts',
+  'src/worker/stages/revocation/revocation-stage.ts',
+  'src/worker/revocation/view.ts',
+  'src/worker/dpop-replay/shard-object.ts',
+  'src/worker/revocation/list-object.ts',
+];
 
 /** An esbuild bundle of `contents` (a module in the repository root), as Wrangler bundles a Worker. */
 function bundle(contents: string, minify = false) {
@@ -20,7 +34,11 @@ function bundle(contents: string, minify = false) {
     minify,
     conditions: ['workerd', 'worker', 'browser'],
     platform: 'neutral',
-    alias: { '#core-loader': join(root, 'src/wasm/load-workerd.ts'), '#crypto-backend': join(root, 'src/backend/webcrypto.ts'), '#platform': join(root, 'src/platform/web.ts') },
+    alias: {
+      '#core-loader': join(root, 'src/wasm/load-workerd.ts'),
+      '#crypto-backend': join(root, 'src/backend/webcrypto.ts'),
+      '#platform': join(root, 'src/platform/web.ts'),
+    },
     external: ['*.wasm', 'node:*', 'cloudflare:*'],
     logLevel: 'silent',
   });
@@ -43,18 +61,38 @@ describe('guard bundles', () => {
   });
 
   it('guard_bundles_only_given_stages: createGuard given no stages bundles no stage code and no key-set code; given dpop, no mtls or revocation', async () => {
-    const none = await bundledFiles(`import { createGuard } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [] });`);
-    for (const f of [...FEATURE_FILES, 'src/keys/from-input.ts', 'src/keys/local.ts', 'src/worker/stages/index.ts']) expect(none, f).not.toContain(f);
-    const dpop = await bundledFiles(`import { createGuard, dpop } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [dpop] });`);
+    const none = await bundledFiles(
+      `import { createGuard } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [] });`,
+    );
+    for (const f of [...FEATURE_FILES, 'src/keys/from-input.ts', 'src/keys/local.ts', 'src/worker/stages/index.ts'])
+      expect(none, f).not.toContain(f);
+    const dpop = await bundledFiles(
+      `import { createGuard, dpop } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [dpop] });`,
+    );
     expect(dpop).toContain('src/worker/stages/dpop/dpop-stage.ts');
-    for (const f of ['src/worker/stages/mtls/mtls-stage.ts', 'src/worker/stages/revocation/revocation-stage.ts', 'src/worker/dpop-replay/shard-object.ts']) expect(dpop, f).not.toContain(f);
+    for (const f of [
+      'src/worker/stages/mtls/mtls-stage.ts',
+      'src/worker/stages/revocation/revocation-stage.ts',
+      'src/worker/dpop-replay/shard-object.ts',
+    ])
+      expect(dpop, f).not.toContain(f);
   });
 
   it('guard_bundles_only_given_sections: a guard given no stages bundles no optional section parser; given cors, the cors one', async () => {
-    const SECTIONS = ['src/worker/stages/cors/cors.ts', 'src/worker/stages/admin/admin.ts', 'src/worker/stages/origin-assertion/origin-assertion-config.ts', 'src/worker/stages/revocation/revocation-config.ts', 'src/worker/stages/path/reserved-paths.ts'];
-    const none = await bundledFiles(`import { createGuard } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [] });`);
+    const SECTIONS = [
+      'src/worker/stages/cors/cors.ts',
+      'src/worker/stages/admin/admin.ts',
+      'src/worker/stages/origin-assertion/origin-assertion-config.ts',
+      'src/worker/stages/revocation/revocation-config.ts',
+      'src/worker/stages/path/reserved-paths.ts',
+    ];
+    const none = await bundledFiles(
+      `import { createGuard } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [] });`,
+    );
     for (const f of SECTIONS) expect(none, f).not.toContain(f);
-    const cors = await bundledFiles(`import { createGuard, cors } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [cors] });`);
+    const cors = await bundledFiles(
+      `import { createGuard, cors } from './src/worker/api.ts';\nexport default createGuard(undefined, { stages: [cors] });`,
+    );
     expect(cors).toContain('src/worker/stages/cors/cors.ts');
   });
 
@@ -65,7 +103,9 @@ describe('guard bundles', () => {
   it('default_entry_has_no_bundled_dynamic_import: the Worker entry and edgejwt/worker have no lazy-init wrappers', async () => {
     for (const entry of ['src/worker/index.ts', 'src/worker/api.ts']) {
       const r = await bundle(`export * from './${entry}';\nexport { default } from './${entry}';`);
-      const dynamic = Object.entries(r.metafile.inputs).flatMap(([file, i]) => i.imports.filter((x) => x.kind === 'dynamic-import' && x.external !== true).map((x) => `${file} -> ${x.path}`));
+      const dynamic = Object.entries(r.metafile.inputs).flatMap(([file, i]) =>
+        i.imports.filter((x) => x.kind === 'dynamic-import' && x.external !== true).map((x) => `${file} -> ${x.path}`),
+      );
       expect(dynamic, entry).toEqual([]);
       // esbuild's wrapper for a module that must be initialised on demand.
       expect(r.outputFiles[0]!.text, entry).not.toMatch(/\b__esm\(/);

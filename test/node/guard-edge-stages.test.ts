@@ -39,14 +39,23 @@ function guard(extra: { mtls?: 'required' | 'allowed'; revocation?: boolean; adm
   const g = createGuard(
     {
       issuers: [
-        { issuer: ISS, audience: AUD, algorithms: ['ES256'], jwks: jwks(), ...(extra.mtls === undefined ? {} : { mtls: extra.mtls }) },
+        {
+          issuer: ISS,
+          audience: AUD,
+          algorithms: ['ES256'],
+          jwks: jwks(),
+          ...(extra.mtls === undefined ? {} : { mtls: extra.mtls }),
+        },
         { issuer: PLAIN_ISS, audience: AUD, algorithms: ['ES256'], jwks: jwks() },
       ],
       origin: ORIGIN,
-      ...(extra.revocation === true ? { revocation: { path: ADMIN_PATH, secretBinding: 'REVOCATION_SECRET', store: 'isolate' } } : {}),
+      ...(extra.revocation === true
+        ? { revocation: { path: ADMIN_PATH, secretBinding: 'REVOCATION_SECRET', store: 'isolate' } }
+        : {}),
       ...(extra.admin === true ? { admin: { path: COUNTERS_PATH, secretBinding: 'REVOCATION_SECRET' } } : {}),
     } as never,
-    { stages: defaultStages,
+    {
+      stages: defaultStages,
       log: (l) => logs.push(l),
       fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
         const req = new Request(input, init);
@@ -62,7 +71,8 @@ function guard(extra: { mtls?: 'required' | 'allowed'; revocation?: boolean; adm
     if (cf !== undefined) Object.defineProperty(request, 'cf', { value: cf, enumerable: true });
     return g.fetch(request, env as never, ctx);
   };
-  const lastCode = () => (JSON.parse(logs.filter((l) => l.includes('"status":401')).at(-1) ?? '{}') as { code?: string }).code;
+  const lastCode = () =>
+    (JSON.parse(logs.filter((l) => l.includes('"status":401')).at(-1) ?? '{}') as { code?: string }).code;
   return { guard: g as EmbeddedGuard, send, logs, originCalls, lastCode };
 }
 
@@ -81,7 +91,9 @@ function fingerprintHex(): string {
 }
 /** Another certificate: the first hex digit of the real one flipped. */
 const otherFingerprint = (hex: string) => (Number.parseInt(hex[0]!, 16) ^ 1).toString(16) + hex.slice(1);
-const presented = (fingerprint: string, certVerified = 'SUCCESS', certRevoked = '0') => ({ tlsClientAuth: { certPresented: '1', certVerified, certRevoked, certFingerprintSHA256: fingerprint } });
+const presented = (fingerprint: string, certVerified = 'SUCCESS', certRevoked = '0') => ({
+  tlsClientAuth: { certPresented: '1', certVerified, certRevoked, certFingerprintSHA256: fingerprint },
+});
 const bound = { cnf: { 'x5t#S256': cert.x5tS256 } };
 
 describe('mTLS stage in Node (RFC 8705, request.cf.tlsClientAuth)', () => {
@@ -114,7 +126,9 @@ describe('mTLS stage in Node (RFC 8705, request.cf.tlsClientAuth)', () => {
 
   it('node_mtls_no_certificate_refused: a bound token without a certificate (no cf, or the placeholder) -> 401 ERR_MTLS_CERT_MISSING', async () => {
     const g = guard({ mtls: 'required' });
-    const placeholder = { tlsClientAuth: { certPresented: '0', certVerified: 'NONE', certRevoked: '0', certFingerprintSHA256: '' } };
+    const placeholder = {
+      tlsClientAuth: { certPresented: '0', certVerified: 'NONE', certRevoked: '0', certFingerprintSHA256: '' },
+    };
     for (const cf of [undefined, placeholder]) {
       expect((await g.send(API, bearer(await token(bound)), cf)).status).toBe(401);
       expect(g.lastCode()).toBe('ERR_MTLS_CERT_MISSING');
@@ -124,7 +138,12 @@ describe('mTLS stage in Node (RFC 8705, request.cf.tlsClientAuth)', () => {
   it('node_mtls_unverified_certificate_refused: the matching certificate the edge did not verify (self-signed, expired, none, revoked) -> 401', async () => {
     const fp = fingerprintHex();
     const g = guard({ mtls: 'required' });
-    for (const cf of [presented(fp, 'FAILED:self signed certificate'), presented(fp, 'FAILED:certificate has expired'), presented(fp, 'NONE'), presented(fp, 'SUCCESS', '1')]) {
+    for (const cf of [
+      presented(fp, 'FAILED:self signed certificate'),
+      presented(fp, 'FAILED:certificate has expired'),
+      presented(fp, 'NONE'),
+      presented(fp, 'SUCCESS', '1'),
+    ]) {
       expect((await g.send(API, bearer(await token(bound)), cf)).status).toBe(401);
       expect(g.lastCode()).toBe('mtls_cert_unverified');
     }
@@ -177,7 +196,9 @@ describe('revocation stage in Node (store "isolate") and its admin endpoint', ()
     const refused = await g.send(API, bearer(t));
     expect(refused.status).toBe(401);
     expect(refused.headers.get('server-timing')).toContain('desc="l1"');
-    expect(refused.headers.get('www-authenticate')).toMatch(/error="invalid_token", error_description="The access token was revoked"/);
+    expect(refused.headers.get('www-authenticate')).toMatch(
+      /error="invalid_token", error_description="The access token was revoked"/,
+    );
     expect(g.lastCode()).toBe('revoked');
     expect((await g.send(API, bearer(other))).status).toBe(200);
     expect(g.originCalls).toEqual(['/data', '/data', '/data']);
@@ -191,7 +212,9 @@ describe('revocation stage in Node (store "isolate") and its admin endpoint', ()
     const otherSub = await token({ sub: 'alice', iat: now - 100 });
     const otherIss = await token({ sub: 'mallory', iat: now - 100 }, PLAIN_ISS);
     expect((await g.send(API, bearer(old))).status).toBe(200);
-    expect((await g.send(ADMIN_PATH, admin({ iss: ISS, sub: 'mallory', issuedBefore: now, exp: now + 7200 }))).status).toBe(200);
+    expect(
+      (await g.send(ADMIN_PATH, admin({ iss: ISS, sub: 'mallory', issuedBefore: now, exp: now + 7200 }))).status,
+    ).toBe(200);
     expect((await g.send(API, bearer(old))).status).toBe(401);
     expect(g.lastCode()).toBe('revoked');
     expect((await g.send(API, bearer(fresh))).status).toBe(200);
@@ -205,7 +228,10 @@ describe('revocation stage in Node (store "isolate") and its admin endpoint', ()
     for (const secret of ['', 'wrong', SECRET.slice(0, -1) + 'X', SECRET + 'X']) {
       expect((await g.send(ADMIN_PATH, admin({ jti: 'kept', exp: nowSeconds() + 60 }, secret))).status).toBe(401);
     }
-    expect((await g.send(ADMIN_PATH, { method: 'POST', body: JSON.stringify({ jti: 'kept', exp: nowSeconds() + 60 }) })).status).toBe(401);
+    expect(
+      (await g.send(ADMIN_PATH, { method: 'POST', body: JSON.stringify({ jti: 'kept', exp: nowSeconds() + 60 }) }))
+        .status,
+    ).toBe(401);
     expect((await g.send(ADMIN_PATH, admin(undefined, 'wrong'))).status).toBe(401);
     expect((await g.send(API, bearer(t))).status).toBe(200);
     expect(await (await g.send(ADMIN_PATH, admin())).json()).toMatchObject({ version: 0, entries: [] });
@@ -216,7 +242,9 @@ describe('revocation stage in Node (store "isolate") and its admin endpoint', ()
     const g = guard({ revocation: true });
     const now = nowSeconds();
     expect((await g.send(ADMIN_PATH, admin({ jti: 'a', exp: now + 60 }))).status).toBe(200);
-    expect((await g.send(ADMIN_PATH, admin({ iss: ISS, sub: 'b', issuedBefore: now, exp: now + 60 }))).status).toBe(200);
+    expect((await g.send(ADMIN_PATH, admin({ iss: ISS, sub: 'b', issuedBefore: now, exp: now + 60 }))).status).toBe(
+      200,
+    );
     const res = await g.send(ADMIN_PATH, admin());
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -242,7 +270,8 @@ describe('admin secret outside workerd (crypto.subtle.timingSafeEqual is workerd
   });
 
   it('admin_secret_compare_without_timingSafeEqual: hasAdminSecret is true exactly for the same non-empty secret (fast-check)', async () => {
-    const ask = (header: string, secret: string) => hasAdminSecret(new Request(API, { headers: { 'x-guard-admin': header } }), secret);
+    const ask = (header: string, secret: string) =>
+      hasAdminSecret(new Request(API, { headers: { 'x-guard-admin': header } }), secret);
     // Header values are trimmed by fetch; printable ASCII without edge spaces keeps header == sent.
     const value = fc.stringMatching(/^[!-~]([ -~]{0,38}[!-~])?$/);
     await fc.assert(

@@ -12,7 +12,14 @@ import { buildTwoStepVerifier } from '../../src/verify-path.js';
 import { parseConfig } from '../../src/worker/config.js';
 import { issuerSettings } from '../../src/worker/issuer-settings.js';
 
-const NAMES = ['https://a.example', 'https://b.example', 'urn:c', 'https://d.example', 'https://e.example', 'https://f.example'];
+const NAMES = [
+  'https://a.example',
+  'https://b.example',
+  'urn:c',
+  'https://d.example',
+  'https://e.example',
+  'https://f.example',
+];
 const AUDS = ['api', 'other', 'urn:x'];
 const HS = ['HS256', 'HS384', 'HS512'];
 const KEYED = ['EdDSA', 'Ed25519', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'];
@@ -24,8 +31,23 @@ const entryArb = fc.record({
   keyAlgs: fc.array(fc.constantFrom(...KEYED), { minLength: 1, maxLength: 4 }),
   spellings: fc.integer({ min: 1, max: 2 }),
   audience: fc.option(fc.oneof(fc.constantFrom(...AUDS), fc.subarray(AUDS, { minLength: 1 })), { nil: undefined }),
-  typ: fc.option(fc.constantFrom('JWT', 'jwt', 'at+jwt', 'AT+JWT', 'application/at+jwt', 'application/AT+JWT', 'application/jwt', 'example/jwt', 'secevent+jwt'), { nil: undefined }),
-  maxTokenAge: fc.option(fc.oneof(fc.constantFrom(1, 31_536_000), fc.integer({ min: 1, max: 31_536_000 })), { nil: undefined }),
+  typ: fc.option(
+    fc.constantFrom(
+      'JWT',
+      'jwt',
+      'at+jwt',
+      'AT+JWT',
+      'application/at+jwt',
+      'application/AT+JWT',
+      'application/jwt',
+      'example/jwt',
+      'secevent+jwt',
+    ),
+    { nil: undefined },
+  ),
+  maxTokenAge: fc.option(fc.oneof(fc.constantFrom(1, 31_536_000), fc.integer({ min: 1, max: 31_536_000 })), {
+    nil: undefined,
+  }),
   profile: fc.boolean(),
 });
 
@@ -49,7 +71,12 @@ function rawConfig(c: typeof configArb extends fc.Arbitrary<infer T> ? T : never
       ...(e.profile ? { profile: 'at+jwt' } : {}),
     };
   });
-  return { issuers, origin: 'builtin:echo', cache: { jwks: false }, ...(c.clockTolerance === undefined ? {} : { clockTolerance: c.clockTolerance }) };
+  return {
+    issuers,
+    origin: 'builtin:echo',
+    cache: { jwks: false },
+    ...(c.clockTolerance === undefined ? {} : { clockTolerance: c.clockTolerance }),
+  };
 }
 
 describe("the guard's issuer policies (the library's options code)", () => {
@@ -65,8 +92,16 @@ describe("the guard's issuer policies (the library's options code)", () => {
         }
         taken++;
         const secret = new Uint8Array(64).fill(7);
-        const issuers = config.issuers.map((is) => ({ ...issuerSettings(is), ...(is.source.kind === 'secret' ? { key: secret } : { jwks: { keys: [] } }) }));
-        expect(() => buildTwoStepVerifier({ issuers, clockTolerance: config.clockTolerance, cache: false }, hmacOnly(config) ? hmacPolicy : buildPolicy)).not.toThrow();
+        const issuers = config.issuers.map((is) => ({
+          ...issuerSettings(is),
+          ...(is.source.kind === 'secret' ? { key: secret } : { jwks: { keys: [] } }),
+        }));
+        expect(() =>
+          buildTwoStepVerifier(
+            { issuers, clockTolerance: config.clockTolerance, cache: false },
+            hmacOnly(config) ? hmacPolicy : buildPolicy,
+          ),
+        ).not.toThrow();
       }),
       { numRuns: 1000 },
     );

@@ -34,7 +34,9 @@ function recorder(): Promise<{ server: Server; port: number; seen: string[] }> {
     req.resume();
     req.on('end', () => res.end(JSON.stringify({ path: req.url })));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, seen })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, seen })),
+  );
 }
 
 /** Send `head` (request line and headers, CRLF-separated, no final blank line) and an optional body; the status code. */
@@ -50,7 +52,9 @@ function rawRequest(port: number, head: string, body = ''): Promise<number> {
       if (m === null) reject(new Error(`no status line in ${JSON.stringify(data.slice(0, 80))}`));
       else resolve(Number(m[1]));
     });
-    sock.write(`${head}\r\nConnection: close\r\n${body === '' ? '' : `Content-Length: ${Buffer.byteLength(body)}\r\n`}\r\n${body}`);
+    sock.write(
+      `${head}\r\nConnection: close\r\n${body === '' ? '' : `Content-Length: ${Buffer.byteLength(body)}\r\n`}\r\n${body}`,
+    );
   });
 }
 
@@ -75,22 +79,24 @@ beforeAll(async () => {
     forwardClaims: { sub: 'X-Auth-Sub' },
     origin: `http://127.0.0.1:${origin.port}`,
   };
-  mf = new Miniflare(convertV4MiniflareOptions({
-    host: '127.0.0.1',
-    port: 0,
-    workers: [
-      {
-        name: 'guard',
-        modulesRoot: dir,
-        modules: [
-          { type: 'ESModule', path: outfile },
-          { type: 'CompiledWasm', path: join(outfile, '..', wasmImport) },
-        ],
-        compatibilityDate: '2026-11-01',
-        bindings: { GUARD_CONFIG: JSON.stringify(config), HS_KEY: b64u(SECRET) },
-      },
-    ],
-  }));
+  mf = new Miniflare(
+    convertV4MiniflareOptions({
+      host: '127.0.0.1',
+      port: 0,
+      workers: [
+        {
+          name: 'guard',
+          modulesRoot: dir,
+          modules: [
+            { type: 'ESModule', path: outfile },
+            { type: 'CompiledWasm', path: join(outfile, '..', wasmImport) },
+          ],
+          compatibilityDate: '2026-11-01',
+          bindings: { GUARD_CONFIG: JSON.stringify(config), HS_KEY: b64u(SECRET) },
+        },
+      ],
+    }),
+  );
   port = Number((await mf.ready).port);
 }, 120_000);
 
@@ -117,7 +123,10 @@ describe('raw HTTP through workerd', () => {
     ];
     const statuses: Record<string, number> = {};
     for (const t of targets) {
-      statuses[t] = await rawRequest(port, `GET ${t} HTTP/1.1\r\nHost: api.example.com\r\nAuthorization: Bearer ${read}`);
+      statuses[t] = await rawRequest(
+        port,
+        `GET ${t} HTTP/1.1\r\nHost: api.example.com\r\nAuthorization: Bearer ${read}`,
+      );
     }
     for (const [t, s] of Object.entries(statuses)) expect(s, t).toBeLessThan(500);
     expect(attacker.seen).toEqual([]);
@@ -137,7 +146,11 @@ describe('raw HTTP through workerd', () => {
   it('get_head_body_not_500: a GET or HEAD with a body gets a 4xx', async () => {
     for (const method of ['GET', 'HEAD']) {
       for (const path of ['/health', '/x']) {
-        const s = await rawRequest(port, `${method} ${path} HTTP/1.1\r\nHost: api.example.com\r\nAuthorization: Bearer ${read}`, 'hello');
+        const s = await rawRequest(
+          port,
+          `${method} ${path} HTTP/1.1\r\nHost: api.example.com\r\nAuthorization: Bearer ${read}`,
+          'hello',
+        );
         expect(s, `${method} ${path}`).toBeGreaterThanOrEqual(400);
         expect(s, `${method} ${path}`).toBeLessThan(500);
       }

@@ -324,7 +324,11 @@ describe('hostile bodies, generated', () => {
       ),
     );
     const bytes = fc.uint8Array().map((b) => String.fromCharCode(...b));
-    const body = fc.oneof(value.map((v) => JSON.stringify(v)), fc.string(), bytes);
+    const body = fc.oneof(
+      value.map((v) => JSON.stringify(v)),
+      fc.string(),
+      bytes,
+    );
     await fc.assert(
       fc.asyncProperty(body, async (text) => {
         const intro = make(endpoint(() => new Response(text)).fetch, { cacheMs: 0 });

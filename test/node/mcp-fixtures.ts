@@ -75,7 +75,12 @@ export async function startMcpAuthorizationServer(resourceId: string): Promise<R
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, resource: string) => {
           if (resource !== resourceId && resource !== OTHER_RESOURCE) throw new Error('unknown resource');
-          return { scope: RESOURCE_SCOPES, audience: resource, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
+          return {
+            scope: RESOURCE_SCOPES,
+            audience: resource,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
         },
       },
     },
@@ -103,7 +108,12 @@ export async function startMcpOrigin(): Promise<Listening & { seen: OriginReques
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const sub = req.headers['x-auth-sub'];
     const authorization = req.headers.authorization !== undefined;
-    seen.push({ method: req.method ?? '', path: req.url ?? '', authorization, sub: typeof sub === 'string' ? sub : undefined });
+    seen.push({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      authorization,
+      sub: typeof sub === 'string' ? sub : undefined,
+    });
     if (req.method !== 'POST') {
       res.writeHead(405, { allow: 'POST' }).end();
       return;
@@ -173,7 +183,11 @@ export interface Exchange {
  * @example
  * const { text, exchanges } = await callEchoTool(`${guard.url}/mcp`, op.issuer, 'héllo');
  */
-export async function callEchoTool(url: string, issuer: string, text: string): Promise<{ text: string; exchanges: Exchange[] }> {
+export async function callEchoTool(
+  url: string,
+  issuer: string,
+  text: string,
+): Promise<{ text: string; exchanges: Exchange[] }> {
   const exchanges: Exchange[] = [];
   const recording = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
@@ -209,7 +223,12 @@ export async function callEchoTool(url: string, issuer: string, text: string): P
  * @example
  * const token = await sdkToken(op.issuer, 'http://127.0.0.1:8788/mcp');
  */
-export async function sdkToken(issuer: string, resource: string, client = CLIENT, scope = 'mcp:tools'): Promise<string> {
+export async function sdkToken(
+  issuer: string,
+  resource: string,
+  client = CLIENT,
+  scope = 'mcp:tools',
+): Promise<string> {
   const metadata = await discoverAuthorizationServerMetadata(issuer);
   const provider = new ClientCredentialsProvider({
     clientId: client.client_id,
@@ -227,7 +246,11 @@ export async function sdkToken(issuer: string, resource: string, client = CLIENT
  * const res = await initialize('http://127.0.0.1:8788/mcp', token); // res.status
  */
 export function initialize(url: string, token: string): Promise<Response> {
-  const params = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } };
+  const params = {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 't', version: '1' },
+  };
   return fetch(url, {
     method: 'POST',
     headers: {

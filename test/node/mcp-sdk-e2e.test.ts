@@ -6,7 +6,10 @@
 // the origin. The refusals are the SDK's token helpers' tokens sent as the SDK's transport
 // sends them, and their challenges read with the SDK's own WWW-Authenticate parser.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
+} from '@modelcontextprotocol/sdk/client/auth.js';
 import { createGuard, defaultStages } from '../../src/worker/api.js';
 import { decodeUnverified } from '../../src/index.js';
 import type { RunningProvider } from './oidc-provider-server.js';
@@ -69,7 +72,8 @@ afterAll(async () => {
   await op?.close();
 });
 
-const sdkToken = (resource: string, client = CLIENT, scope = 'mcp:tools') => tokenFrom(op.issuer, resource, client, scope);
+const sdkToken = (resource: string, client = CLIENT, scope = 'mcp:tools') =>
+  tokenFrom(op.issuer, resource, client, scope);
 const initialize = (path: string, token: string) => initializeAt(`${guard.url}${path}`, token);
 const lastLog = () => JSON.parse(logs.at(-1) ?? '{}') as { status?: number; code?: string };
 
@@ -136,17 +140,19 @@ describe('the MCP SDK through the guard (oidc-provider, RFC 9728, RFC 8707, RFC 
     expect(lastLog()).toMatchObject({ status: 401, code: 'ERR_JWT_EXPIRED' });
   });
 
-  it('mcp_missing_scope_403: a rule\'s scope the token lacks is 403 insufficient_scope naming it', async () => {
+  it("mcp_missing_scope_403: a rule's scope the token lacks is 403 insufficient_scope naming it", async () => {
     const res = await initialize('/mcp/admin', await sdkToken(resourceId));
     expect(res.status).toBe(403);
     const params = extractWWWAuthenticateParams(res);
     expect(params).toMatchObject({ error: 'insufficient_scope', scope: 'mcp:admin' });
     expect(params.resourceMetadataUrl?.href).toBe(metadataUrl);
     // The same path with a token that has the scope passes.
-    expect((await initialize('/mcp/admin', await sdkToken(resourceId, CLIENT, 'mcp:tools mcp:admin'))).status).toBe(200);
+    expect((await initialize('/mcp/admin', await sdkToken(resourceId, CLIENT, 'mcp:tools mcp:admin'))).status).toBe(
+      200,
+    );
   });
 
-  it('mcp_missing_acr_401: a rule with acr refuses a client_credentials token (no acr) with RFC 9470\'s error', async () => {
+  it("mcp_missing_acr_401: a rule with acr refuses a client_credentials token (no acr) with RFC 9470's error", async () => {
     const res = await initialize('/mcp/mfa', await sdkToken(resourceId));
     expect(res.status).toBe(401);
     const challenge = res.headers.get('www-authenticate') ?? '';
@@ -158,7 +164,11 @@ describe('the MCP SDK through the guard (oidc-provider, RFC 9728, RFC 8707, RFC 
 
   it('mcp_no_token_401_points_to_metadata: no token is 401 with resource_metadata and nothing reaches the origin', async () => {
     const seen = origin.seen.length;
-    const res = await fetch(resourceId, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(resourceId, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
     expect(extractWWWAuthenticateParams(res).resourceMetadataUrl?.href).toBe(metadataUrl);
     expect(origin.seen.length).toBe(seen);

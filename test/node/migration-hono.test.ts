@@ -19,7 +19,6 @@ import { jwtAuth } from '../../src/hono/index.js';
 const DOC = fileURLToPath(new URL('../../docs/migrate-hono.md', import.meta.url));
 const EXAMPLE = fileURLToPath(new URL('./doc-examples/migrate-hono.ts', import.meta.url));
 
-
 // Hono's and edgejwt's middleware differ in the Env they declare; the app here declares none.
 type Middleware = (c: never, next: () => Promise<void>) => Promise<unknown>;
 /** An app behind `auth`: the status, and the JwtError code edgejwt refused with (or the payload). */
@@ -33,15 +32,22 @@ async function call(auth: Middleware, token: string): Promise<{ status: number; 
   app.use(auth as Parameters<Hono['use']>[1]);
   app.get('/', (c) => c.json(c.get('jwtPayload' as never)));
   const res = await app.request('http://x/', { headers: { authorization: `Bearer ${token}` } });
-  return { status: res.status, ...(code === undefined ? {} : { code }), ...(res.status === 200 ? { payload: await res.json() } : {}) };
+  return {
+    status: res.status,
+    ...(code === undefined ? {} : { code }),
+    ...(res.status === 200 ? { payload: await res.json() } : {}),
+  };
 }
 const theirs = (verification: object = {}) => jwt({ secret: SECRET_TEXT, alg: 'HS256', verification });
-const ours = (options: Record<string, unknown> = {}) => jwtAuth({ algorithms: ['HS256'], key: SECRET, cache: false, ...options });
+const ours = (options: Record<string, unknown> = {}) =>
+  jwtAuth({ algorithms: ['HS256'], key: SECRET, cache: false, ...options });
 
 describe('migration_hono_doc_example', () => {
   afterEach(() => vi.restoreAllMocks());
   it('the note’s code block is test/node/doc-examples/migrate-hono.ts, byte for byte', () => {
-    const blocks = [...readFileSync(DOC, 'utf8').matchAll(/^```ts doctest=migrate-hono[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)];
+    const blocks = [
+      ...readFileSync(DOC, 'utf8').matchAll(/^```ts doctest=migrate-hono[ \t]*\n([\s\S]*?)^```[ \t]*$/gm),
+    ];
     expect(blocks).toHaveLength(1);
     expect(blocks[0]![1]).toBe(readFileSync(EXAMPLE, 'utf8'));
   });
@@ -49,7 +55,9 @@ describe('migration_hono_doc_example', () => {
     const printed: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')));
     await import(EXAMPLE);
-    const want = [...readFileSync(EXAMPLE, 'utf8').matchAll(/console\.log\(.*\);\s*\/\/ → (.*)$/gm)].map((m) => m[1]!.trim());
+    const want = [...readFileSync(EXAMPLE, 'utf8').matchAll(/console\.log\(.*\);\s*\/\/ → (.*)$/gm)].map((m) =>
+      m[1]!.trim(),
+    );
     expect(want.length).toBeGreaterThan(0);
     expect(printed).toEqual(want);
   });
@@ -57,17 +65,26 @@ describe('migration_hono_doc_example', () => {
 
 describe('migration_hono_same_answer', () => {
   it('jwt({ secret, alg, verification: { iss, aud } }) and jwtAuth({ algorithms, key, issuer, audience }) hand the route the same payload', async () => {
-    const token = createSigner({ alg: 'HS256', key: SECRET }).signSync({ sub: 'alice', scope: 'read' }, { expiresIn: 300, issuer: 'https://auth.example', audience: 'api' });
+    const token = createSigner({ alg: 'HS256', key: SECRET }).signSync(
+      { sub: 'alice', scope: 'read' },
+      { expiresIn: 300, issuer: 'https://auth.example', audience: 'api' },
+    );
     const a = await call(theirs({ iss: 'https://auth.example', aud: 'api' }), token);
     const b = await call(ours({ issuer: 'https://auth.example', audience: 'api' }), token);
     expect(a.status).toBe(200);
     expect(b).toEqual(a);
   });
   it('jwk({ keys }) and jwtAuth({ algorithms, jwks: { keys } }) hand the route the same payload', async () => {
-    const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+      'sign',
+      'verify',
+    ])) as CryptoKeyPair;
     const { kty, crv, x, y } = (await crypto.subtle.exportKey('jwk', pair.publicKey)) as JsonWebKey;
     const key = { kty: kty!, crv: crv!, x: x!, y: y!, kid: 'k1', alg: 'ES256' };
-    const token = await createSigner({ alg: 'ES256', key: pair.privateKey, header: { kid: 'k1' } }).sign({ sub: 'bob' }, { expiresIn: 300 });
+    const token = await createSigner({ alg: 'ES256', key: pair.privateKey, header: { kid: 'k1' } }).sign(
+      { sub: 'bob' },
+      { expiresIn: 300 },
+    );
     const a = await call(jwk({ keys: [key], alg: ['ES256'] }), token);
     const b = await call(jwtAuth({ algorithms: ['ES256'], jwks: { keys: [key] } }), token);
     expect(a.status).toBe(200);
@@ -85,7 +102,12 @@ interface Row {
 }
 const ROWS: Row[] = [
   { name: 'no exp', token: STRICTER_TOKENS.noExp, code: 'ERR_JWT_CLAIM_INVALID', restore: { requireExp: false } },
-  { name: 'token over 16 KiB', token: STRICTER_TOKENS.over16KiB, code: 'ERR_JWT_TOO_LARGE', restore: { maxTokenLength: 65_536 } },
+  {
+    name: 'token over 16 KiB',
+    token: STRICTER_TOKENS.over16KiB,
+    code: 'ERR_JWT_TOO_LARGE',
+    restore: { maxTokenLength: 65_536 },
+  },
   { name: 'a header member named twice', token: STRICTER_TOKENS.headerMemberTwice, code: 'ERR_JWS_HEADER_INVALID' },
   {
     name: 'signature with non-zero trailing bits',
@@ -104,7 +126,10 @@ describe('migration_hono_stricter_rows', () => {
     });
   }
   it('hono_bound_token_never_bearer: a token bound to a key (cnf.jkt, cnf.x5t#S256) sent as Bearer: hono lets it through; edgejwt/hono answers 401 invalid_token', async () => {
-    for (const cnf of [{ jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' }, { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' }]) {
+    for (const cnf of [
+      { jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' },
+      { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' },
+    ]) {
       const token = hs256({ alg: 'HS256', typ: 'JWT' }, { sub: 'a', exp: now() + 60, cnf });
       expect((await call(theirs(), token)).status).toBe(200);
       expect(await call(ours(), token)).toEqual({ status: 401 });
@@ -119,7 +144,12 @@ describe('migration_hono_stricter_rows', () => {
     expect((await honoVerify(theirToken, spki, 'RS256')).sub).toBe('a');
     // RFC 7468 §3: in the strict and the lax grammar alike the BEGIN and END boundaries are lines of their own.
     const signWith = async (key: string) => createSigner({ alg: 'RS256', key }).sign({ sub: 'a' }, { expiresIn: 60 });
-    expect(await signWith(oneLine).then(() => 'signed', (e: unknown) => (isJwtError(e) ? e.code : String(e)))).toBe('ERR_KEY_INVALID');
+    expect(
+      await signWith(oneLine).then(
+        () => 'signed',
+        (e: unknown) => (isJwtError(e) ? e.code : String(e)),
+      ),
+    ).toBe('ERR_KEY_INVALID');
     // The lax form (the base64 on one line between the two boundary lines) is read.
     const laxForm = `${lines[0]}\n${lines.slice(1, -1).join('')}\n${lines.at(-1)}\n`;
     expect((await honoVerify(await signWith(laxForm), spki, 'RS256')).sub).toBe('a');
@@ -133,12 +163,16 @@ describe('migration_hono_stricter_rows', () => {
     const short = 'k'.repeat(16);
     const token = hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60 }, short);
     expect((await call(jwt({ secret: short, alg: 'HS256' }), token)).status).toBe(200);
-    expect(() => jwtAuth({ algorithms: ['HS256'], key: new TextEncoder().encode(short) })).toThrow(expect.objectContaining({ code: 'ERR_KEY_TOO_SHORT' }));
-  });
-  it("a signed-cookie option ({ key, secret }): hono reads it; edgejwt refuses the option (ERR_OPTIONS_INVALID, setting cookie)", () => {
-    expect(() => jwt({ secret: SECRET_TEXT, alg: 'HS256', cookie: { key: 'session', secret: 'cookie secret' } })).not.toThrow();
-    expect(() => jwtAuth({ algorithms: ['HS256'], key: SECRET, cookie: { key: 'session', secret: 'cookie secret' } } as never)).toThrow(
-      expect.objectContaining({ code: 'ERR_OPTIONS_INVALID', setting: 'cookie' }),
+    expect(() => jwtAuth({ algorithms: ['HS256'], key: new TextEncoder().encode(short) })).toThrow(
+      expect.objectContaining({ code: 'ERR_KEY_TOO_SHORT' }),
     );
+  });
+  it('a signed-cookie option ({ key, secret }): hono reads it; edgejwt refuses the option (ERR_OPTIONS_INVALID, setting cookie)', () => {
+    expect(() =>
+      jwt({ secret: SECRET_TEXT, alg: 'HS256', cookie: { key: 'session', secret: 'cookie secret' } }),
+    ).not.toThrow();
+    expect(() =>
+      jwtAuth({ algorithms: ['HS256'], key: SECRET, cookie: { key: 'session', secret: 'cookie secret' } } as never),
+    ).toThrow(expect.objectContaining({ code: 'ERR_OPTIONS_INVALID', setting: 'cookie' }));
   });
 });

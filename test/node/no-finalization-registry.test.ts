@@ -22,7 +22,12 @@ describe('without FinalizationRegistry', () => {
     const b64u = (s: string | Buffer) => Buffer.from(s).toString('base64url');
     const input = `${b64u('{"alg":"HS256"}')}.${b64u(JSON.stringify({ sub: 'x', exp: 2_000_000_000 }))}`;
     const token = `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
-    const v = createVerifier({ algorithms: ['HS256'], key: new Uint8Array(secret), cache: false, currentDate: new Date(1_900_000_000_000) });
+    const v = createVerifier({
+      algorithms: ['HS256'],
+      key: new Uint8Array(secret),
+      cache: false,
+      currentDate: new Date(1_900_000_000_000),
+    });
     expect(v.verifySync(token).payload.sub).toBe('x');
     // Many imports and drops: every slot comes back through drop().
     for (let i = 0; i < 200; i++) importHmacKey(new Uint8Array(32).fill(i), 'HS256').drop();

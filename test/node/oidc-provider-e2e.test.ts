@@ -12,10 +12,22 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuard, defaultStages, type EmbeddedGuard } from '../../src/worker/api.js';
 import { insecure, startProvider, type RunningProvider } from './oidc-provider-server.js';
-import { checkDpopBinding, createRemoteJWKSet, createVerifier, decodeUnverified, verifyDpopProof, type Algorithm, type DpopAlgorithm } from '../../src/index.js';
+import {
+  checkDpopBinding,
+  createRemoteJWKSet,
+  createVerifier,
+  decodeUnverified,
+  verifyDpopProof,
+  type Algorithm,
+  type DpopAlgorithm,
+} from '../../src/index.js';
 
 /** One resource server per access-token signing algorithm, all served by the one AS. */
-const RESOURCES = { RS256: 'https://rs256.api.example/', ES256: 'https://es256.api.example/', EdDSA: 'https://eddsa.api.example/' } as const;
+const RESOURCES = {
+  RS256: 'https://rs256.api.example/',
+  ES256: 'https://es256.api.example/',
+  EdDSA: 'https://eddsa.api.example/',
+} as const;
 type TokenAlg = keyof typeof RESOURCES;
 const CLIENT = { client_id: 'svc-1', client_secret: 'a-long-enough-client-secret-for-the-test' };
 const API = 'https://api.example.com/orders/42';
@@ -31,10 +43,22 @@ let as: oauth.AuthorizationServer;
 async function signingKeys(): Promise<Record<string, unknown>[]> {
   const make = async (alg: string, params: RsaHashedKeyGenParams | EcKeyGenParams | { name: 'Ed25519' }) => {
     const pair = (await crypto.subtle.generateKey(params, true, ['sign', 'verify'])) as CryptoKeyPair;
-    return { ...(await crypto.subtle.exportKey('jwk', pair.privateKey)), kid: `as-${alg}`, alg, use: 'sig', key_ops: undefined, ext: undefined };
+    return {
+      ...(await crypto.subtle.exportKey('jwk', pair.privateKey)),
+      kid: `as-${alg}`,
+      alg,
+      use: 'sig',
+      key_ops: undefined,
+      ext: undefined,
+    };
   };
   return [
-    await make('RS256', { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }),
+    await make('RS256', {
+      name: 'RSASSA-PKCS1-v1_5',
+      modulusLength: 2048,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: 'SHA-256',
+    }),
     await make('ES256', { name: 'ECDSA', namedCurve: 'P-256' }),
     await make('EdDSA', { name: 'Ed25519' }),
   ];
@@ -43,7 +67,15 @@ async function signingKeys(): Promise<Record<string, unknown>[]> {
 beforeAll(async () => {
   const keys = await signingKeys();
   op = await startProvider(() => ({
-    clients: [{ ...CLIENT, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' }],
+    clients: [
+      {
+        ...CLIENT,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
     jwks: { keys: keys as never },
     ttl: { ClientCredentials: 600 },
     enabledJWA: { dPoPSigningAlgValues: PROOF_ALGS as never },
@@ -58,7 +90,12 @@ beforeAll(async () => {
         getResourceServerInfo: (_ctx: unknown, resource: string) => {
           const alg = (Object.keys(RESOURCES) as TokenAlg[]).find((a) => RESOURCES[a] === resource);
           if (alg === undefined) throw new Error('unknown resource');
-          return { scope: 'orders:read orders:write', audience: resource, accessTokenFormat: 'jwt', jwt: { sign: { alg } } };
+          return {
+            scope: 'orders:read orders:write',
+            audience: resource,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg } },
+          };
         },
       },
     },
@@ -72,20 +109,34 @@ afterAll(() => op?.close());
 async function accessToken(resource: string, dpop?: oauth.DPoPHandle): Promise<string> {
   const client = { client_id: CLIENT.client_id };
   const params = new URLSearchParams({ resource, scope: 'orders:read' });
-  const res = await oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretBasic(CLIENT.client_secret), params, { ...insecure, ...(dpop === undefined ? {} : { DPoP: dpop }) });
+  const res = await oauth.clientCredentialsGrantRequest(
+    as,
+    client,
+    oauth.ClientSecretBasic(CLIENT.client_secret),
+    params,
+    { ...insecure, ...(dpop === undefined ? {} : { DPoP: dpop }) },
+  );
   const body = await oauth.processClientCredentialsResponse(as, client, res);
   expect(body.token_type.toLowerCase()).toBe(dpop === undefined ? 'bearer' : 'dpop');
   return body.access_token;
 }
 
 /** What the real client sends for a protected-resource request: its Authorization and DPoP headers (captured, not sent). */
-async function clientRequest(token: string, dpop: oauth.DPoPHandle, method = 'GET', url = API): Promise<{ authorization: string; proof: string }> {
+async function clientRequest(
+  token: string,
+  dpop: oauth.DPoPHandle,
+  method = 'GET',
+  url = API,
+): Promise<{ authorization: string; proof: string }> {
   let seen: Headers | undefined;
   const capture = async (_u: string, init: { headers: Record<string, string> }) => {
     seen = new Headers(init.headers);
     return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
   };
-  await oauth.protectedResourceRequest(token, method, new URL(url), new Headers(), null, { DPoP: dpop, [oauth.customFetch]: capture });
+  await oauth.protectedResourceRequest(token, method, new URL(url), new Headers(), null, {
+    DPoP: dpop,
+    [oauth.customFetch]: capture,
+  });
   return { authorization: seen!.get('authorization')!, proof: seen!.get('dpop')! };
 }
 
@@ -106,16 +157,29 @@ describe('oidc-provider (RFC 9068 + RFC 9449) and oauth4webapi, library side', (
       const { header, payload } = await verifierFor(alg).verify(token);
       expect(header.typ, alg).toBe('at+jwt');
       expect(header.alg).toBe(alg);
-      expect(payload).toMatchObject({ iss: issuer, aud: RESOURCES[alg], client_id: CLIENT.client_id, scope: 'orders:read' });
+      expect(payload).toMatchObject({
+        iss: issuer,
+        aud: RESOURCES[alg],
+        client_id: CLIENT.client_id,
+        scope: 'orders:read',
+      });
       expect(typeof payload.jti).toBe('string');
       expect(payload.cnf).toBeUndefined();
       // Another resource's verifier refuses it by audience.
       const other = alg === 'RS256' ? 'ES256' : 'RS256';
-      await expect(createVerifier({ algorithms: [alg as Algorithm], jwks: createRemoteJWKSet(as.jwks_uri!), issuer, audience: RESOURCES[other], profile: 'at+jwt' }).verify(token)).rejects.toMatchObject({ code: 'ERR_JWT_CLAIM_INVALID', claim: 'aud' });
+      await expect(
+        createVerifier({
+          algorithms: [alg as Algorithm],
+          jwks: createRemoteJWKSet(as.jwks_uri!),
+          issuer,
+          audience: RESOURCES[other],
+          profile: 'at+jwt',
+        }).verify(token),
+      ).rejects.toMatchObject({ code: 'ERR_JWT_CLAIM_INVALID', claim: 'aud' });
     }
   });
 
-  it('oidc_provider_dpop_proofs_verify: the client\'s proofs (ES256, EdDSA, RS256, PS256) verify, and the token\'s cnf.jkt binds to exactly that key', async () => {
+  it("oidc_provider_dpop_proofs_verify: the client's proofs (ES256, EdDSA, RS256, PS256) verify, and the token's cnf.jkt binds to exactly that key", async () => {
     const verifier = verifierFor('ES256');
     for (const alg of CLIENT_ALGS) {
       const dpop = await dpopClient(alg);
@@ -124,18 +188,36 @@ describe('oidc-provider (RFC 9068 + RFC 9449) and oauth4webapi, library side', (
       expect((payload.cnf as { jkt?: unknown }).jkt, alg).toEqual(expect.any(String));
       const sent = await clientRequest(token, dpop, 'POST');
       expect(sent.authorization).toBe(`DPoP ${token}`);
-      const proof = await verifyDpopProof(sent.proof, { method: 'POST', url: API, algorithms: PROOF_ALGS, accessToken: token });
+      const proof = await verifyDpopProof(sent.proof, {
+        method: 'POST',
+        url: API,
+        algorithms: PROOF_ALGS,
+        accessToken: token,
+      });
       expect(proof.alg).toBe(alg === 'EdDSA' ? 'Ed25519' : alg);
       expect(proof.jkt).toBe((payload.cnf as { jkt: string }).jkt);
       checkDpopBinding(payload, proof);
       // The same proof against another method, URL or token is refused.
-      await expect(verifyDpopProof(sent.proof, { method: 'GET', url: API, algorithms: PROOF_ALGS, accessToken: token })).rejects.toMatchObject({ code: 'ERR_DPOP_HTM_MISMATCH' });
-      await expect(verifyDpopProof(sent.proof, { method: 'POST', url: 'https://api.example.com/orders/43', algorithms: PROOF_ALGS, accessToken: token })).rejects.toMatchObject({ code: 'ERR_DPOP_HTU_MISMATCH' });
+      await expect(
+        verifyDpopProof(sent.proof, { method: 'GET', url: API, algorithms: PROOF_ALGS, accessToken: token }),
+      ).rejects.toMatchObject({ code: 'ERR_DPOP_HTM_MISMATCH' });
+      await expect(
+        verifyDpopProof(sent.proof, {
+          method: 'POST',
+          url: 'https://api.example.com/orders/43',
+          algorithms: PROOF_ALGS,
+          accessToken: token,
+        }),
+      ).rejects.toMatchObject({ code: 'ERR_DPOP_HTU_MISMATCH' });
       const bearer = await accessToken(RESOURCES.ES256);
-      await expect(verifyDpopProof(sent.proof, { method: 'POST', url: API, algorithms: PROOF_ALGS, accessToken: bearer })).rejects.toMatchObject({ code: 'ERR_DPOP_ATH_MISMATCH' });
+      await expect(
+        verifyDpopProof(sent.proof, { method: 'POST', url: API, algorithms: PROOF_ALGS, accessToken: bearer }),
+      ).rejects.toMatchObject({ code: 'ERR_DPOP_ATH_MISMATCH' });
       // A token bound to another client key does not bind to this proof.
       const otherToken = await accessToken(RESOURCES.ES256, await dpopClient('ES256'));
-      expect(() => checkDpopBinding(decodeUnverified(otherToken).payload, proof)).toThrow(expect.objectContaining({ code: 'ERR_DPOP_BINDING_MISMATCH' }));
+      expect(() => checkDpopBinding(decodeUnverified(otherToken).payload, proof)).toThrow(
+        expect.objectContaining({ code: 'ERR_DPOP_BINDING_MISMATCH' }),
+      );
     }
   });
 });
@@ -163,7 +245,16 @@ describe('oidc-provider and oauth4webapi through the guard (profile at+jwt, dpop
   function guardWith(mode: 'required' | 'allowed'): { guard: EmbeddedGuard; env: Record<string, unknown> } {
     const guard = createGuard(
       {
-        issuers: [{ issuer, audience: RESOURCES.ES256, algorithms: ['ES256'], jwksUrl: as.jwks_uri!, profile: 'at+jwt', dpop: mode }],
+        issuers: [
+          {
+            issuer,
+            audience: RESOURCES.ES256,
+            algorithms: ['ES256'],
+            jwksUrl: as.jwks_uri!,
+            profile: 'at+jwt',
+            dpop: mode,
+          },
+        ],
         // Said out loud: one Node process is one isolate here. Ed25519 listed: oauth4webapi names its Ed25519 proofs so (the default list has only EdDSA).
         dpop: { replay: 'isolate', algorithms: PROOF_ALGS },
         origin: originUrl,
@@ -174,21 +265,35 @@ describe('oidc-provider and oauth4webapi through the guard (profile at+jwt, dpop
   }
 
   /** The real client's request through `guard`: its status, and the headers it sent (to send them again). */
-  async function throughGuard(g: { guard: EmbeddedGuard; env: Record<string, unknown> }, token: string, dpop: oauth.DPoPHandle, method = 'GET', url = API): Promise<{ status: number; headers: Record<string, string> }> {
+  async function throughGuard(
+    g: { guard: EmbeddedGuard; env: Record<string, unknown> },
+    token: string,
+    dpop: oauth.DPoPHandle,
+    method = 'GET',
+    url = API,
+  ): Promise<{ status: number; headers: Record<string, string> }> {
     let sent: Record<string, string> = {};
     const viaGuard = async (u: string, init: { method: string; headers: Record<string, string> }) => {
       sent = init.headers;
       return g.guard.fetch(new Request(u, { method: init.method, headers: init.headers }), g.env as never, ctx);
     };
-    const res = await oauth.protectedResourceRequest(token, method, new URL(url), new Headers(), null, { DPoP: dpop, [oauth.customFetch]: viaGuard });
+    const res = await oauth.protectedResourceRequest(token, method, new URL(url), new Headers(), null, {
+      DPoP: dpop,
+      [oauth.customFetch]: viaGuard,
+    });
     return { status: res.status, headers: sent };
   }
 
-  const send = (g: { guard: EmbeddedGuard; env: Record<string, unknown> }, url: string, headers: Record<string, string>, method = 'GET') =>
-    g.guard.fetch(new Request(url, { method, headers }), g.env as never, ctx);
-  const lastCode = () => (JSON.parse(logs.filter((l) => l.includes('"status":401')).at(-1) ?? '{}') as { code?: string }).code;
+  const send = (
+    g: { guard: EmbeddedGuard; env: Record<string, unknown> },
+    url: string,
+    headers: Record<string, string>,
+    method = 'GET',
+  ) => g.guard.fetch(new Request(url, { method, headers }), g.env as never, ctx);
+  const lastCode = () =>
+    (JSON.parse(logs.filter((l) => l.includes('"status":401')).at(-1) ?? '{}') as { code?: string }).code;
 
-  it('oidc_provider_guard_dpop_end_to_end: a real client\'s DPoP request passes; the same proof again, a proof for another URL and the bound token as Bearer are 401', async () => {
+  it("oidc_provider_guard_dpop_end_to_end: a real client's DPoP request passes; the same proof again, a proof for another URL and the bound token as Bearer are 401", async () => {
     const g = guardWith('required');
     for (const alg of CLIENT_ALGS) {
       const dpop = await dpopClient(alg);
@@ -205,7 +310,10 @@ describe('oidc-provider and oauth4webapi through the guard (profile at+jwt, dpop
 
       // A fresh proof the client made for /orders/42, sent to /orders/43.
       const other = await clientRequest(token, dpop);
-      const moved = await send(g, 'https://api.example.com/orders/43', { authorization: other.authorization, dpop: other.proof });
+      const moved = await send(g, 'https://api.example.com/orders/43', {
+        authorization: other.authorization,
+        dpop: other.proof,
+      });
       expect(moved.status, alg).toBe(401);
       expect(lastCode()).toBe('ERR_DPOP_HTU_MISMATCH');
       // ...and for GET, sent as DELETE.

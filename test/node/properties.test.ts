@@ -34,31 +34,44 @@ function outcome(alg: keyof typeof verifiers, token: string): string {
   }
 }
 
-const claims = fc.record({ sub: fc.string(), n: fc.integer(), s: fc.array(fc.string(), { maxLength: 3 }) }).map((c) => ({ ...c, exp: 4e9 }));
+const claims = fc
+  .record({ sub: fc.string(), n: fc.integer(), s: fc.array(fc.string(), { maxLength: 3 }) })
+  .map((c) => ({ ...c, exp: 4e9 }));
 const ASCII = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c));
 
 describe('properties', () => {
   for (const alg of ['HS256', 'EdDSA'] as const) {
     it(`${alg}: a valid token verifies; changing any one character makes it fail with a JwtError`, () => {
       fc.assert(
-        fc.property(claims, fc.nat(), fc.oneof(ASCII, fc.constantFrom('é', '\u0144', ' ', '\n', '=')), (payload, at, ch) => {
-          const token = mint[alg](payload);
-          expect(outcome(alg, token)).toBe('OK');
-          const i = at % token.length;
-          if (token[i] === ch) return;
-          const changed = token.slice(0, i) + ch + token.slice(i + 1);
-          expect(outcome(alg, changed)).not.toBe('OK');
-        }),
+        fc.property(
+          claims,
+          fc.nat(),
+          fc.oneof(ASCII, fc.constantFrom('é', '\u0144', ' ', '\n', '=')),
+          (payload, at, ch) => {
+            const token = mint[alg](payload);
+            expect(outcome(alg, token)).toBe('OK');
+            const i = at % token.length;
+            if (token[i] === ch) return;
+            const changed = token.slice(0, i) + ch + token.slice(i + 1);
+            expect(outcome(alg, changed)).not.toBe('OK');
+          },
+        ),
         { numRuns: 1500 },
       );
     });
   }
   it('arbitrary strings, and arbitrary three-segment strings, only ever fail with a JwtError', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.tuple(fc.string(), fc.string(), fc.string()).map((p) => p.join('.'))), (s) => {
-        expect(outcome('HS256', s)).not.toBe('OK');
-        expect(outcome('EdDSA', s)).not.toBe('OK');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 300 }),
+          fc.tuple(fc.string(), fc.string(), fc.string()).map((p) => p.join('.')),
+        ),
+        (s) => {
+          expect(outcome('HS256', s)).not.toBe('OK');
+          expect(outcome('EdDSA', s)).not.toBe('OK');
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -74,7 +87,10 @@ describe('properties', () => {
   });
 
   it('typ_application_prefix_only_without_another_slash: a required typ matches the header exactly when both name one media type (RFC 7515 §4.1.9)', () => {
-    const part = fc.oneof(fc.constantFrom('jwt', 'at+jwt', 'example', 'application'), fc.stringMatching(/^[a-zA-Z0-9+.-]{1,8}$/));
+    const part = fc.oneof(
+      fc.constantFrom('jwt', 'at+jwt', 'example', 'application'),
+      fc.stringMatching(/^[a-zA-Z0-9+.-]{1,8}$/),
+    );
     const prefix = fc.constantFrom('', 'application/', 'Application/');
     const spell = (p: string, a: string, b: string | undefined, upper: boolean) => {
       const t = `${p}${a}${b === undefined ? '' : `/${b}`}`;
@@ -82,8 +98,20 @@ describe('properties', () => {
     };
     // Half the pairs are the same parts under other prefixes and case: the spellings that must (or must not) agree.
     const pair = fc
-      .tuple(prefix, prefix, part, fc.option(part, { nil: undefined }), part, fc.option(part, { nil: undefined }), fc.boolean(), fc.boolean())
-      .map(([pw, ps, a, b, a2, b2, same, upper]) => [spell(pw, a, b, false), same ? spell(ps, a, b, upper) : spell(ps, a2, b2, upper)] as const);
+      .tuple(
+        prefix,
+        prefix,
+        part,
+        fc.option(part, { nil: undefined }),
+        part,
+        fc.option(part, { nil: undefined }),
+        fc.boolean(),
+        fc.boolean(),
+      )
+      .map(
+        ([pw, ps, a, b, a2, b2, same, upper]) =>
+          [spell(pw, a, b, false), same ? spell(ps, a, b, upper) : spell(ps, a2, b2, upper)] as const,
+      );
     // The media type a typ value names: no `/` means `application/` is implied.
     const media = (t: string) => (t.includes('/') ? t.toLowerCase() : `application/${t.toLowerCase()}`);
     fc.assert(

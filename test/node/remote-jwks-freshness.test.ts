@@ -13,7 +13,11 @@ describe('remote JWKS: a key set gone stale', () => {
       const a = await keyWithKid('EdDSA', 'a');
       const b = await keyWithKid('EdDSA', 'b');
       const f = sets([a.jwk], [b.jwk]); // max-age=60 on each
-      const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: f }), cache: { ttl: 3600 } });
+      const v = createVerifier({
+        algorithms: ['EdDSA'],
+        jwks: createRemoteJWKSet(URL_, { fetch: f }),
+        cache: { ttl: 3600 },
+      });
       const ta = await mint(a, claims(), { kid: 'a' });
       expect(await codeOf(() => v.verify(ta))).toBe('OK');
       vi.setSystemTime(Date.now() + 59_000);

@@ -137,7 +137,9 @@ describe('remote JWKS over real HTTP', () => {
       log: () => undefined,
     });
     const spec = algSpec('EdDSA')!;
-    const results = await Promise.all(Array.from({ length: 5 }, () => code(Promise.resolve().then(() => source.select(spec, 'k1')))));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => code(Promise.resolve().then(() => source.select(spec, 'k1')))),
+    );
     expect(results).toEqual(Array(5).fill('ERR_JWKS_TIMEOUT'));
   });
 });

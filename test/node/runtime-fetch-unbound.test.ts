@@ -120,7 +120,10 @@ function upload(): { body: ReadableStream<Uint8Array>; sha256: string } {
 }
 
 async function post(origin: unknown, env: object): Promise<{ status: number; json: unknown; sha256: string }> {
-  const g = createGuard({ issuers: issuers(), origin } as never, { stages: [keySets, remoteKeys, serviceOrigin], log: () => undefined });
+  const g = createGuard({ issuers: issuers(), origin } as never, {
+    stages: [keySets, remoteKeys, serviceOrigin],
+    log: () => undefined,
+  });
   const { body, sha256 } = upload();
   const init = { method: 'POST', body, duplex: 'half', headers: { authorization: `Bearer ${await token()}` } };
   const res = await g.fetch(new Request('https://api.example/upload', init as RequestInit), env as never, ctx);

@@ -6,7 +6,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SELF_TEST, SELF_TEST_ALGORITHMS, SELF_TEST_SHA512, selfTest, sha512Token } from '../../src/worker/self-test.js';
+import {
+  SELF_TEST,
+  SELF_TEST_ALGORITHMS,
+  SELF_TEST_SHA512,
+  selfTest,
+  sha512Token,
+} from '../../src/worker/self-test.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -23,10 +29,15 @@ describe('guard self-test vector', () => {
 
 describe('guard self-test vectors of HS384 and HS512', () => {
   it('self_test_vector_hs384_hs512_node_crypto: each token is signed by SELF_TEST_SHA512.key with its hash, per node:crypto, and selfTest passes with both', async () => {
-    for (const [alg, hash] of [['HS384', 'sha384'], ['HS512', 'sha512']] as const) {
+    for (const [alg, hash] of [
+      ['HS384', 'sha384'],
+      ['HS512', 'sha512'],
+    ] as const) {
       const [h, p, s] = sha512Token(alg).split('.') as [string, string, string];
       expect(JSON.parse(Buffer.from(h, 'base64url').toString())).toEqual({ alg, typ: 'JWT' });
-      expect(Buffer.from(p, 'base64url').toString()).toBe(Buffer.from(SELF_TEST.token.split('.')[1]!, 'base64url').toString());
+      expect(Buffer.from(p, 'base64url').toString()).toBe(
+        Buffer.from(SELF_TEST.token.split('.')[1]!, 'base64url').toString(),
+      );
       expect(createHmac(hash, SELF_TEST_SHA512.key).update(`${h}.${p}`).digest('base64url')).toBe(s);
     }
     await expect(selfTest(['HS384', 'HS512'])).resolves.toBeUndefined();
@@ -63,7 +74,8 @@ describe('warm() and its docs agree', () => {
       expect([...algorithmsNamed(tested!)].sort()).toEqual([...SELF_TEST_ALGORITHMS].sort());
       // Whatever else is named is said not to be tested: the four families beside HS256.
       const rest = algorithmsNamed(untested);
-      for (const family of ['EdDSA', 'RS*', 'PS*', 'ES*']) expect(rest, `${file} names ${family} as untested`).toContain(family);
+      for (const family of ['EdDSA', 'RS*', 'PS*', 'ES*'])
+        expect(rest, `${file} names ${family} as untested`).toContain(family);
     });
   }
 });

@@ -16,7 +16,8 @@ describe('createSigner with a KeyObject (node)', () => {
     } catch {
       weak = undefined; // this Node refuses it itself, which is also fine
     }
-    if (weak !== undefined) expect(codeOfSync(() => createSigner({ alg: 'RS256', key: weak as never }))).toBe('ERR_KEY_INVALID');
+    if (weak !== undefined)
+      expect(codeOfSync(() => createSigner({ alg: 'RS256', key: weak as never }))).toBe('ERR_KEY_INVALID');
     expect(codeOfSync(() => createSigner({ alg: 'RS256', key: privateKey }))).toBe('OK');
   });
 });

@@ -40,14 +40,21 @@ describe('buildVerifier (the verify path without JWE)', () => {
   it('decryption_plain_options_refused: a `decryption` not made by jweDecryption (the 0.1.0 `{ keys }` form) is ERR_OPTIONS_INVALID, never ignored', () => {
     for (const make of [buildVerifier, createVerifier]) {
       for (const plain of [{ keys: [cek] }, {}, null, 'dir', { options: { keys: [cek] }, support: {} }]) {
-        expect(() => make({ algorithms: ['HS256'], key: secret, decryption: plain as never })).toThrow(expect.objectContaining({ code: 'ERR_OPTIONS_INVALID', setting: 'decryption' }));
+        expect(() => make({ algorithms: ['HS256'], key: secret, decryption: plain as never })).toThrow(
+          expect.objectContaining({ code: 'ERR_OPTIONS_INVALID', setting: 'decryption' }),
+        );
       }
     }
   });
 
   it('treats a JWE as a malformed token, while createVerifier({ decryption }) opens it', async () => {
-    const jwe = await createEncrypter({ alg: 'dir', enc: 'A256GCM', key: cek }).encrypt({ sub: 'b', exp: Math.floor(Date.now() / 1000) + 60 });
-    await expect(buildVerifier({ algorithms: ['HS256'], key: secret }).verify(jwe)).rejects.toMatchObject({ code: expect.stringMatching(/^ERR_JW[ST]_/) });
+    const jwe = await createEncrypter({ alg: 'dir', enc: 'A256GCM', key: cek }).encrypt({
+      sub: 'b',
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
+    await expect(buildVerifier({ algorithms: ['HS256'], key: secret }).verify(jwe)).rejects.toMatchObject({
+      code: expect.stringMatching(/^ERR_JW[ST]_/),
+    });
     const v = createVerifier({ algorithms: ['HS256'], key: secret, decryption: jweDecryption({ keys: [cek] }) });
     expect((await v.verify(jwe)).payload.sub).toBe('b');
   });

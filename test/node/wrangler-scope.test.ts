@@ -26,7 +26,11 @@ describe('readWranglerScope: Durable Object bindings', () => {
         '',
       ].join('\n'),
     );
-    expect([...(await readWranglerScope(file, undefined)).durableObjectBindings]).toEqual([['DPOP_REPLAY', 'DpopReplayShard']]);
-    expect([...(await readWranglerScope(file, 'prod')).durableObjectBindings]).toEqual([['REVOCATIONS', 'RevocationList']]);
+    expect([...(await readWranglerScope(file, undefined)).durableObjectBindings]).toEqual([
+      ['DPOP_REPLAY', 'DpopReplayShard'],
+    ]);
+    expect([...(await readWranglerScope(file, 'prod')).durableObjectBindings]).toEqual([
+      ['REVOCATIONS', 'RevocationList'],
+    ]);
   });
 });

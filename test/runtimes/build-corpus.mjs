@@ -19,15 +19,36 @@ const distDir = join(root, 'dist') + sep;
 // routes a runtime to the wrong loader or backend, the build fails here.
 const TARGETS = {
   node: { platform: 'node', conditions: [], expect: ['wasm/load-bytes.js', 'backend/node.js', 'platform/node.js'] },
-  deno: { platform: 'neutral', conditions: ['deno', 'node'], expect: ['wasm/load-bytes.js', 'backend/node.js', 'platform/node.js'] },
-  bun: { platform: 'neutral', conditions: ['bun', 'node'], expect: ['wasm/load-bytes.js', 'backend/node.js', 'platform/node.js'] },
-  browser: { platform: 'browser', conditions: [], expect: ['wasm/load-bytes.js', 'backend/webcrypto.js', 'platform/web.js'] },
+  deno: {
+    platform: 'neutral',
+    conditions: ['deno', 'node'],
+    expect: ['wasm/load-bytes.js', 'backend/node.js', 'platform/node.js'],
+  },
+  bun: {
+    platform: 'neutral',
+    conditions: ['bun', 'node'],
+    expect: ['wasm/load-bytes.js', 'backend/node.js', 'platform/node.js'],
+  },
+  browser: {
+    platform: 'browser',
+    conditions: [],
+    expect: ['wasm/load-bytes.js', 'backend/webcrypto.js', 'platform/web.js'],
+  },
 };
-const ALTERNATIVES = ['wasm/load-bytes.js', 'wasm/load-workerd.js', 'backend/node.js', 'backend/webcrypto.js', 'platform/node.js', 'platform/web.js'];
+const ALTERNATIVES = [
+  'wasm/load-bytes.js',
+  'wasm/load-workerd.js',
+  'backend/node.js',
+  'backend/webcrypto.js',
+  'platform/node.js',
+  'platform/web.js',
+];
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : []))
+    .flatMap((e) =>
+      e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+    )
     .sort();
 }
 
@@ -85,7 +106,9 @@ for (const target of wanted.length ? wanted : Object.keys(TARGETS)) {
   const inputs = new Set(Object.keys(result.metafile.inputs).map((p) => resolve(root, p)));
   const picked = ALTERNATIVES.filter((f) => inputs.has(join(distDir, f)));
   if (picked.join() !== spec.expect.join()) {
-    throw new Error(`${target}: package.json conditions selected [${picked.join(', ')}], expected [${spec.expect.join(', ')}]`);
+    throw new Error(
+      `${target}: package.json conditions selected [${picked.join(', ')}], expected [${spec.expect.join(', ')}]`,
+    );
   }
   console.log(`build/corpus/${target}.js: ${files.length} test files against dist/ (${picked.join(', ')})`);
 }

@@ -119,7 +119,8 @@ function deepEqual(a: unknown, b: unknown, strict: boolean): boolean {
 }
 
 function matchesObject(actual: unknown, expected: unknown): boolean {
-  if (typeof expected !== 'object' || expected === null) return Object.is(actual, expected) || deepEqual(actual, expected, false);
+  if (typeof expected !== 'object' || expected === null)
+    return Object.is(actual, expected) || deepEqual(actual, expected, false);
   if (typeof actual !== 'object' || actual === null) return false;
   if (Array.isArray(expected)) return deepEqual(actual, expected, false);
   return Object.entries(expected).every(([k, v]) => matchesObject((actual as Record<string, unknown>)[k], v));
@@ -153,14 +154,18 @@ function matchers(actual: unknown, negate: boolean, label?: string): Matchers {
     toBeUndefined: () => check(actual === undefined, 'to be undefined'),
     toBeDefined: () => check(actual !== undefined, 'to be defined'),
     toBeNaN: () => check(Number.isNaN(actual), 'to be NaN'),
-    toBeInstanceOf: (c: new (...a: unknown[]) => unknown) => check(actual instanceof c, `to be an instance of ${c.name}`),
+    toBeInstanceOf: (c: new (...a: unknown[]) => unknown) =>
+      check(actual instanceof c, `to be an instance of ${c.name}`),
     toBeTypeOf: (t: string) => check(typeof actual === t, `to be of type ${t}`),
     toBeGreaterThan: (n: number) => check((actual as number) > n, `to be > ${n}`),
     toBeGreaterThanOrEqual: (n: number) => check((actual as number) >= n, `to be >= ${n}`),
     toBeLessThan: (n: number) => check((actual as number) < n, `to be < ${n}`),
     toBeLessThanOrEqual: (n: number) => check((actual as number) <= n, `to be <= ${n}`),
     toMatch: (p: string | RegExp) =>
-      check(typeof actual === 'string' && (typeof p === 'string' ? actual.includes(p) : p.test(actual)), `to match ${String(p)}`),
+      check(
+        typeof actual === 'string' && (typeof p === 'string' ? actual.includes(p) : p.test(actual)),
+        `to match ${String(p)}`,
+      ),
     toContain: (v: unknown) =>
       check(
         (typeof actual === 'string' && typeof v === 'string' && actual.includes(v)) ||
@@ -168,11 +173,17 @@ function matchers(actual: unknown, negate: boolean, label?: string): Matchers {
         `to contain ${show(v)}`,
       ),
     toContainEqual: (v: unknown) =>
-      check(Array.isArray(actual) && actual.some((x) => deepEqual(x, v, false)), `to contain an element equal to ${show(v)}`),
+      check(
+        Array.isArray(actual) && actual.some((x) => deepEqual(x, v, false)),
+        `to contain an element equal to ${show(v)}`,
+      ),
     toHaveLength: (n: number) => check((actual as { length?: number })?.length === n, `to have length ${n}`),
     toHaveProperty: (key: string, value?: unknown) => {
       const has = actual !== null && actual !== undefined && key in Object(actual);
-      check(has && (value === undefined || deepEqual((actual as Record<string, unknown>)[key], value, false)), `to have property ${key}`);
+      check(
+        has && (value === undefined || deepEqual((actual as Record<string, unknown>)[key], value, false)),
+        `to have property ${key}`,
+      );
     },
     toMatchObject: (v: unknown) => check(matchesObject(actual, v), `to match object ${show(v)}`),
     toThrow: (expected?: unknown) => {
@@ -202,20 +213,38 @@ function promiseMatchers(promise: unknown, mode: 'resolves' | 'rejects', negate:
         value = e;
         rejected = true;
       }
-      if (mode === 'rejects' && !rejected) throw new AssertionError(`${label ? label + ': ' : ''}expected promise to reject`);
-      if (mode === 'resolves' && rejected) throw new AssertionError(`${label ? label + ': ' : ''}expected promise to resolve, it rejected with ${show(value)}`);
-      if (name === 'toThrow') return matchers(() => { throw value; }, negate, label).toThrow!(...args);
+      if (mode === 'rejects' && !rejected)
+        throw new AssertionError(`${label ? label + ': ' : ''}expected promise to reject`);
+      if (mode === 'resolves' && rejected)
+        throw new AssertionError(
+          `${label ? label + ': ' : ''}expected promise to resolve, it rejected with ${show(value)}`,
+        );
+      if (name === 'toThrow')
+        return matchers(
+          () => {
+            throw value;
+          },
+          negate,
+          label,
+        ).toThrow!(...args);
       return matchers(value, negate, label)[name]!(...args);
     };
   }
   return out;
 }
 
-function makeExpect(actual: unknown, label?: string): Matchers & { not: Matchers; resolves: Matchers & { not: Matchers }; rejects: Matchers & { not: Matchers } } {
+function makeExpect(
+  actual: unknown,
+  label?: string,
+): Matchers & { not: Matchers; resolves: Matchers & { not: Matchers }; rejects: Matchers & { not: Matchers } } {
   return Object.assign(matchers(actual, false, label), {
     not: matchers(actual, true, label),
-    resolves: Object.assign(promiseMatchers(actual, 'resolves', false, label), { not: promiseMatchers(actual, 'resolves', true, label) }),
-    rejects: Object.assign(promiseMatchers(actual, 'rejects', false, label), { not: promiseMatchers(actual, 'rejects', true, label) }),
+    resolves: Object.assign(promiseMatchers(actual, 'resolves', false, label), {
+      not: promiseMatchers(actual, 'resolves', true, label),
+    }),
+    rejects: Object.assign(promiseMatchers(actual, 'rejects', false, label), {
+      not: promiseMatchers(actual, 'rejects', true, label),
+    }),
   });
 }
 
@@ -238,7 +267,13 @@ export interface Outcome {
   slowest: { name: string; ms: number }[];
 }
 
-async function runSuite(suite: Suite, path: string[], hooks: { before: Fn[]; after: Fn[] }, out: Outcome, log: (line: string) => void): Promise<void> {
+async function runSuite(
+  suite: Suite,
+  path: string[],
+  hooks: { before: Fn[]; after: Fn[] },
+  out: Outcome,
+  log: (line: string) => void,
+): Promise<void> {
   const before = [...hooks.before, ...suite.beforeEach];
   const after = [...suite.afterEach, ...hooks.after];
   for (const fn of suite.beforeAll) await fn();

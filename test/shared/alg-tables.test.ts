@@ -18,7 +18,9 @@ describe('alg_lookups_match_the_table', () => {
     for (const a of SUPPORTED_ALGORITHMS) {
       const s = algSpec(a)!;
       expect([s.alg, s.minKeyBytes, s.sigLength === 0 ? 0 : s.sigLength, s.wasm]).toEqual(
-        s.engine === 'hmac' ? [a, HASH_BYTES[s.hash], HASH_BYTES[s.hash], true] : [a, 0, s.sigLength, s.engine === 'ed25519'],
+        s.engine === 'hmac'
+          ? [a, HASH_BYTES[s.hash], HASH_BYTES[s.hash], true]
+          : [a, 0, s.sigLength, s.engine === 'ed25519'],
       );
       expect(Object.isFrozen(s)).toBe(true);
     }
@@ -29,7 +31,8 @@ describe('alg_lookups_match_the_table', () => {
       for (const a of SUPPORTED_ALGORITHMS) {
         const s = algSpec(a)!;
         const other = jwkAlg === undefined ? undefined : algSpec(jwkAlg);
-        const expected = jwkAlg === undefined || jwkAlg === a || (other?.engine === 'ed25519' && s.engine === 'ed25519');
+        const expected =
+          jwkAlg === undefined || jwkAlg === a || (other?.engine === 'ed25519' && s.engine === 'ed25519');
         expect(jwkAlgAllows(jwkAlg, s), `${jwkAlg} for ${a}`).toBe(expected);
       }
     }

@@ -25,18 +25,25 @@ describe('algorithms_list_holes_refused', () => {
   };
   const cases: [string, () => unknown[]][] = [
     ['a hole after a name', sparse],
-    ['a hole before a name', () => {
-      const list: unknown[] = [];
-      list[1] = 'HS256';
-      return list;
-    }],
+    [
+      'a hole before a name',
+      () => {
+        const list: unknown[] = [];
+        list[1] = 'HS256';
+        return list;
+      },
+    ],
     ['undefined itself', () => ['HS256', undefined]],
   ];
 
   for (const [name, list] of cases) {
     it(`${name}: ERR_OPTIONS_INVALID (algorithms, unsupported algorithm) from both entries`, () => {
       const main = refusal(() => mainVerifier({ algorithms: list() as never, key }));
-      expect(main).toEqual({ code: 'ERR_OPTIONS_INVALID', setting: 'algorithms', message: 'verifier options are invalid (algorithms): unsupported algorithm' });
+      expect(main).toEqual({
+        code: 'ERR_OPTIONS_INVALID',
+        setting: 'algorithms',
+        message: 'verifier options are invalid (algorithms): unsupported algorithm',
+      });
       expect(refusal(() => hmacVerifier({ algorithms: list() as never, key }))).toEqual(main);
     });
   }

@@ -1,11 +1,27 @@
 // The attack catalogue: each attack a named test with the error code it must get.
 import { describe, expect, it } from 'vitest';
 import { createSigner, createVerifier, type JWK } from '../../src/index.js';
-import { b64u, claims, codeOf, codeOfSync, generate, prepareCodes, mint, nowDate, signInput, unb64u } from './jwt-mint.js';
+import {
+  b64u,
+  claims,
+  codeOf,
+  codeOfSync,
+  generate,
+  prepareCodes,
+  mint,
+  nowDate,
+  signInput,
+  unb64u,
+} from './jwt-mint.js';
 
 const enc = new TextEncoder();
 
-async function hmacToken(secret: Uint8Array, header: Record<string, unknown>, payload: Record<string, unknown> | string, alg = 'HS256'): Promise<string> {
+async function hmacToken(
+  secret: Uint8Array,
+  header: Record<string, unknown>,
+  payload: Record<string, unknown> | string,
+  alg = 'HS256',
+): Promise<string> {
   const hash = { HS256: 'SHA-256', HS384: 'SHA-384', HS512: 'SHA-512' }[alg]!;
   const key = await crypto.subtle.importKey('raw', secret as BufferSource, { name: 'HMAC', hash }, false, ['sign']);
   const h = b64u(JSON.stringify({ alg, ...header }));
@@ -14,8 +30,14 @@ async function hmacToken(secret: Uint8Array, header: Record<string, unknown>, pa
 }
 
 /** Sign an already-encoded header text (to control its exact bytes). */
-async function hmacRawHeader(secret: Uint8Array, headerText: string, payload: Record<string, unknown>): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', secret as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+async function hmacRawHeader(
+  secret: Uint8Array,
+  headerText: string,
+  payload: Record<string, unknown>,
+): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', secret as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   return signInput('HS256', key, `${b64u(headerText)}.${b64u(JSON.stringify(payload))}`);
 }
 
@@ -71,7 +93,11 @@ describe('key confusion', () => {
         // In the allow-list, but an asymmetric key never acts as an HMAC secret:
         const lax = createVerifier({ algorithms: [alg, 'HS256'], key: pair.publicJwk as JWK, currentDate: nowDate });
         expect(await codeOf(() => lax.verify(forged))).toBe('ERR_KEY_ALG_MISMATCH');
-        const set = createVerifier({ algorithms: [alg, 'HS256'], jwks: { keys: [pair.publicJwk as JWK] }, currentDate: nowDate });
+        const set = createVerifier({
+          algorithms: [alg, 'HS256'],
+          jwks: { keys: [pair.publicJwk as JWK] },
+          currentDate: nowDate,
+        });
         expect(await codeOf(() => set.verify(forged))).toBe('ERR_JWKS_NO_MATCHING_KEY');
       }
     });
@@ -89,10 +115,20 @@ describe('key confusion', () => {
 
   it('a JWK for encryption (use: enc, key_ops without verify) never verifies', async () => {
     const pair = await generate('RS256');
-    expect(await codeOf(() => createVerifier({ algorithms: ['RS256'], key: { ...pair.publicJwk, use: 'enc' } as JWK }))).toBe('ERR_KEY_INVALID');
-    expect(await codeOf(() => createVerifier({ algorithms: ['RS256'], key: { ...pair.publicJwk, key_ops: ['encrypt'] } as JWK }))).toBe('ERR_KEY_INVALID');
+    expect(
+      await codeOf(() => createVerifier({ algorithms: ['RS256'], key: { ...pair.publicJwk, use: 'enc' } as JWK })),
+    ).toBe('ERR_KEY_INVALID');
+    expect(
+      await codeOf(() =>
+        createVerifier({ algorithms: ['RS256'], key: { ...pair.publicJwk, key_ops: ['encrypt'] } as JWK }),
+      ),
+    ).toBe('ERR_KEY_INVALID');
     const token = await mint(pair, claims());
-    const set = createVerifier({ algorithms: ['RS256'], jwks: { keys: [{ ...pair.publicJwk, use: 'enc' } as JWK] }, currentDate: nowDate });
+    const set = createVerifier({
+      algorithms: ['RS256'],
+      jwks: { keys: [{ ...pair.publicJwk, use: 'enc' } as JWK] },
+      currentDate: nowDate,
+    });
     expect(await codeOf(() => set.verify(token))).toBe('ERR_JWKS_NO_MATCHING_KEY');
   });
 });
@@ -107,7 +143,11 @@ describe('embedded keys are never used', () => {
       const forged = await mint(attacker, claims(), { kid: 'k1', [member]: value });
       const v = createVerifier({ algorithms: ['ES256'], key: real.publicJwk as JWK, currentDate: nowDate });
       expect(await codeOf(() => v.verify(forged))).toBe('ERR_JWS_SIGNATURE_INVALID');
-      const set = createVerifier({ algorithms: ['ES256'], jwks: { keys: [{ ...(real.publicJwk as JWK), kid: 'real' }] }, currentDate: nowDate });
+      const set = createVerifier({
+        algorithms: ['ES256'],
+        jwks: { keys: [{ ...(real.publicJwk as JWK), kid: 'real' }] },
+        currentDate: nowDate,
+      });
       expect(await codeOf(() => set.verify(forged))).toBe('ERR_JWKS_NO_MATCHING_KEY');
     });
   }
@@ -173,16 +213,28 @@ describe('ECDSA signature encodings', () => {
 
 describe('weak keys', () => {
   it('HMAC secret shorter than the hash (RFC 7518 §3.2)', async () => {
-    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: new Uint8Array(31) }))).toBe('ERR_KEY_TOO_SHORT');
-    expect(codeOfSync(() => createVerifier({ algorithms: ['HS512'], key: new Uint8Array(63) }))).toBe('ERR_KEY_TOO_SHORT');
-    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: { kty: 'oct', k: b64u(new Uint8Array(16)) } }))).toBe('ERR_KEY_TOO_SHORT');
+    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: new Uint8Array(31) }))).toBe(
+      'ERR_KEY_TOO_SHORT',
+    );
+    expect(codeOfSync(() => createVerifier({ algorithms: ['HS512'], key: new Uint8Array(63) }))).toBe(
+      'ERR_KEY_TOO_SHORT',
+    );
+    expect(
+      codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: { kty: 'oct', k: b64u(new Uint8Array(16)) } })),
+    ).toBe('ERR_KEY_TOO_SHORT');
   });
   it('RSA-1024', async () => {
     const pair = await generate('RS256', { modulusLength: 1024 });
-    expect(codeOfSync(() => createVerifier({ algorithms: ['RS256'], key: pair.publicJwk as JWK }))).toBe('ERR_KEY_TOO_SHORT');
+    expect(codeOfSync(() => createVerifier({ algorithms: ['RS256'], key: pair.publicJwk as JWK }))).toBe(
+      'ERR_KEY_TOO_SHORT',
+    );
     expect(codeOfSync(() => createVerifier({ algorithms: ['RS256'], key: pair.publicKey }))).toBe('ERR_KEY_TOO_SHORT');
     const token = await mint(pair, claims());
-    const set = createVerifier({ algorithms: ['RS256'], jwks: { keys: [pair.publicJwk as JWK] }, currentDate: nowDate });
+    const set = createVerifier({
+      algorithms: ['RS256'],
+      jwks: { keys: [pair.publicJwk as JWK] },
+      currentDate: nowDate,
+    });
     expect(await codeOf(() => set.verify(token))).toBe('ERR_KEY_TOO_SHORT');
   });
   it('Ed25519 public key that is not a valid point', async () => {
@@ -212,11 +264,16 @@ describe('header shape', () => {
     expect(codeOfSync(() => hs().verifySync(t))).toBe('OK');
   });
   it('empty_typ_refused: typ "" names no media type (RFC 7515 §4.1.9); the signer will not write one', async () => {
-    const tokens = { '': await hmacToken(secret, { typ: '' }, claims()), JWT: await hmacToken(secret, { typ: 'JWT' }, claims()) };
+    const tokens = {
+      '': await hmacToken(secret, { typ: '' }, claims()),
+      JWT: await hmacToken(secret, { typ: 'JWT' }, claims()),
+    };
     const t = (typ: keyof typeof tokens) => tokens[typ];
     expect(codeOfSync(() => hs().verifySync(t('')))).toBe('ERR_JWS_HEADER_INVALID');
     expect(codeOfSync(() => hs().verifySync(t('JWT')))).toBe('OK');
-    expect(codeOfSync(() => createSigner({ alg: 'HS256', key: secret, header: { typ: '' } }).signSync(claims()))).toBe('ERR_OPTIONS_INVALID');
+    expect(codeOfSync(() => createSigner({ alg: 'HS256', key: secret, header: { typ: '' } }).signSync(claims()))).toBe(
+      'ERR_OPTIONS_INVALID',
+    );
   });
   it('kid of 10 KB', async () => {
     const t = await hmacToken(secret, { kid: 'k'.repeat(10_240) }, claims());
@@ -230,7 +287,10 @@ describe('header shape', () => {
     for (const text of ['[]', '"alg"', 'null', '{"alg":"HS256"', '{"alg":HS256}']) {
       const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
       const t = await signInput('HS256', key, `${b64u(text)}.${b64u(JSON.stringify(claims()))}`);
-      expect(codeOfSync(() => hs().verifySync(t)), text).toBe('ERR_JWS_HEADER_INVALID');
+      expect(
+        codeOfSync(() => hs().verifySync(t)),
+        text,
+      ).toBe('ERR_JWS_HEADER_INVALID');
     }
   });
 });
@@ -239,7 +299,13 @@ describe('token shape', () => {
   it('2, 4 and 5 segments', async () => {
     const t = await hmacToken(secret, {}, claims());
     const [h, p, s] = t.split('.');
-    for (const bad of [`${h}.${p}`, `${h}.${p}.${s}.${s}`, `${h}.${p}.${s}.${s}.${s}`, `${h}.${p}.${s}.`, `.${p}.${s}`]) {
+    for (const bad of [
+      `${h}.${p}`,
+      `${h}.${p}.${s}.${s}`,
+      `${h}.${p}.${s}.${s}.${s}`,
+      `${h}.${p}.${s}.`,
+      `.${p}.${s}`,
+    ]) {
       expect(codeOfSync(() => hs().verifySync(bad))).toBe('ERR_JWT_MALFORMED');
     }
   });
@@ -265,7 +331,11 @@ describe('token shape', () => {
       ['non-zero trailing bits in signature', `${h}.${p}.${lastBitsFlip(s)}`],
     ];
     if (p.length % 4 !== 0) cases.push(['non-zero trailing bits in payload', `${h}.${lastBitsFlip(p)}.${s}`]);
-    for (const [name, bad] of cases) expect(codeOfSync(() => hs().verifySync(bad)), name).toBe('ERR_JWT_MALFORMED');
+    for (const [name, bad] of cases)
+      expect(
+        codeOfSync(() => hs().verifySync(bad)),
+        name,
+      ).toBe('ERR_JWT_MALFORMED');
   });
   it('non-canonical base64url in a long (RSA) signature, which takes the native decoder', async () => {
     const pair = await generate('RS256');
@@ -286,7 +356,10 @@ describe('token shape', () => {
       ['non-zero trailing bits', `${s.slice(0, -1)}${alphabet[last + 1]}`],
       ['one character short', s.slice(1)],
     ];
-    for (const [name, sig] of cases) expect(await codeOf(() => v.verify(`${h}.${p}.${sig}`)), name).toMatch(/^ERR_JWT_MALFORMED$|^ERR_JWS_SIGNATURE_INVALID$/);
+    for (const [name, sig] of cases)
+      expect(await codeOf(() => v.verify(`${h}.${p}.${sig}`)), name).toMatch(
+        /^ERR_JWT_MALFORMED$|^ERR_JWS_SIGNATURE_INVALID$/,
+      );
     // Those that keep the decoded bytes identical must be malformed, never accepted.
     for (const name of ['padding', 'space', 'non-ASCII aliasing an ASCII letter', 'non-zero trailing bits']) {
       const sig = cases.find((c) => c[0] === name)![1];
@@ -302,7 +375,9 @@ describe('token shape', () => {
   it('a truncated HMAC tag', async () => {
     const t = await hmacToken(secret, {}, claims());
     const sig = unb64u(t.split('.')[2]!);
-    expect(codeOfSync(() => hs().verifySync(swapSegment(t, 2, b64u(sig.subarray(0, 16)))))).toBe('ERR_JWS_SIGNATURE_INVALID');
+    expect(codeOfSync(() => hs().verifySync(swapSegment(t, 2, b64u(sig.subarray(0, 16)))))).toBe(
+      'ERR_JWS_SIGNATURE_INVALID',
+    );
   });
   it('non-string tokens', () => {
     for (const bad of [undefined, null, 42, {}, ['a.b.c']]) {
@@ -325,7 +400,10 @@ describe('payload and claims', () => {
   it('payload that is not a JSON object', async () => {
     for (const text of ['[1]', '"x"', '42', 'null', 'not json', '']) {
       const t = await hmacToken(secret, {}, text);
-      expect(codeOfSync(() => hs().verifySync(t)), text).toBe('ERR_JWT_PAYLOAD_INVALID');
+      expect(
+        codeOfSync(() => hs().verifySync(t)),
+        text,
+      ).toBe('ERR_JWT_PAYLOAD_INVALID');
     }
   });
   it('payload that is not valid UTF-8 (lone byte, overlong form, surrogate)', async () => {
@@ -334,14 +412,21 @@ describe('payload and claims', () => {
     for (const bad of [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
       const bytes = new Uint8Array([...head, ...bad, ...enc.encode('"}')]);
       const t = await signInput('HS256', key, `${b64u('{"alg":"HS256"}')}.${b64u(bytes)}`);
-      expect(codeOfSync(() => hs().verifySync(t)), String(bad)).toBe('ERR_JWT_PAYLOAD_INVALID');
+      expect(
+        codeOfSync(() => hs().verifySync(t)),
+        String(bad),
+      ).toBe('ERR_JWT_PAYLOAD_INVALID');
     }
     const ok = await hmacToken(secret, {}, claims({ name: 'Zoë ☃ 𝄞' }));
     expect(hs().verifySync(ok).payload.name).toBe('Zoë ☃ 𝄞');
     // A genuine U+FFFD (EF BF BD) is valid UTF-8 and must survive; a long payload takes the TextDecoder path.
     const replacement = await hmacToken(secret, {}, claims({ name: 'a\uFFFDb', pad: 'x'.repeat(100) }));
     expect(hs().verifySync(replacement).payload.name).toBe('a\uFFFDb');
-    const longBad = new Uint8Array([...enc.encode('{"exp":4000000000,"pad":"' + 'x'.repeat(100) + '","n":"'), 0xff, ...enc.encode('"}')]);
+    const longBad = new Uint8Array([
+      ...enc.encode('{"exp":4000000000,"pad":"' + 'x'.repeat(100) + '","n":"'),
+      0xff,
+      ...enc.encode('"}'),
+    ]);
     const key2 = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
     const tLongBad = await signInput('HS256', key2, `${b64u('{"alg":"HS256"}')}.${b64u(longBad)}`);
     expect(codeOfSync(() => hs().verifySync(tLongBad))).toBe('ERR_JWT_PAYLOAD_INVALID');
@@ -362,7 +447,9 @@ describe('payload and claims', () => {
         delete base[claim];
         const text = JSON.stringify(base).slice(0, -1) + `,"${claim}":${raw}}`;
         const t = await hmacToken(secret, {}, text);
-        const err = await hs().verify(t).catch((e: { code: string; claim: string }) => e);
+        const err = await hs()
+          .verify(t)
+          .catch((e: { code: string; claim: string }) => e);
         expect((err as { code: string }).code).toBe('ERR_JWT_CLAIM_INVALID');
         expect((err as { claim: string }).claim).toBe(claim);
       });
@@ -376,12 +463,16 @@ describe('payload and claims', () => {
     const c = claims();
     delete c.aud;
     const t = await hmacToken(secret, {}, c);
-    const err = await hs({ audience: 'api' }).verify(t).catch((e: { code: string; claim: string }) => e);
+    const err = await hs({ audience: 'api' })
+      .verify(t)
+      .catch((e: { code: string; claim: string }) => e);
     expect(err).toMatchObject({ code: 'ERR_JWT_CLAIM_INVALID', claim: 'aud' });
   });
   it('typ mismatch (an ID token where an access token is required)', async () => {
     const t = await hmacToken(secret, { typ: 'JWT' }, claims());
-    const err = await hs({ typ: 'at+jwt' }).verify(t).catch((e: { code: string; claim: string }) => e);
+    const err = await hs({ typ: 'at+jwt' })
+      .verify(t)
+      .catch((e: { code: string; claim: string }) => e);
     expect(err).toMatchObject({ code: 'ERR_JWT_CLAIM_INVALID', claim: 'typ' });
     const missing = await hmacToken(secret, {}, claims());
     expect(await codeOf(() => hs({ typ: 'at+jwt' }).verify(missing))).toBe('ERR_JWT_CLAIM_INVALID');
@@ -391,10 +482,16 @@ describe('payload and claims', () => {
   it('error messages never contain the token or key material', async () => {
     const t = await hmacToken(secret, { kid: 'SECRET-KID-VALUE' }, claims({ sub: 'SECRET-SUBJECT', exp: 1 }));
     const messages: string[] = [];
-    for (const v of [hs(), hs({ audience: 'x' }), createVerifier({ algorithms: ['HS256'], key: new Uint8Array(32), currentDate: nowDate })]) {
+    for (const v of [
+      hs(),
+      hs({ audience: 'x' }),
+      createVerifier({ algorithms: ['HS256'], key: new Uint8Array(32), currentDate: nowDate }),
+    ]) {
       await v.verify(t).catch((e: Error) => messages.push(e.message + String(e.stack)));
     }
-    await hs().verify(t.slice(0, 20) + '!' + t.slice(21)).catch((e: Error) => messages.push(e.message));
+    await hs()
+      .verify(t.slice(0, 20) + '!' + t.slice(21))
+      .catch((e: Error) => messages.push(e.message));
     expect(messages.length).toBe(4);
     for (const m of messages) {
       expect(m).not.toContain('SECRET');

@@ -25,7 +25,8 @@ describe('token extraction', () => {
   });
 
   it('Basic and other schemes are no bearer credential (none: 401 with a bare challenge)', () => {
-    for (const v of ['Basic dXNlcjpwYXNz', 'Digest username="a"', 'Negotiate abc', 'Bearerx a.b.c']) expect(fromAuthorization(v), v).toEqual({ kind: 'none' });
+    for (const v of ['Basic dXNlcjpwYXNz', 'Digest username="a"', 'Negotiate abc', 'Bearerx a.b.c'])
+      expect(fromAuthorization(v), v).toEqual({ kind: 'none' });
     expect(fromAuthorization(null)).toEqual({ kind: 'none' });
     expect(fromAuthorization('')).toEqual({ kind: 'none' });
   });
@@ -43,7 +44,11 @@ describe('token extraction', () => {
     expect(fromAuthorization('Bearer a.b.c', true)).toEqual({ kind: 'token', token: 'a.b.c' });
     expect(fromAuthorization('DPoP a b', true)).toEqual({ kind: 'malformed' });
     expect(findToken({ get: () => 'DPoP a.b.c' }, [{ header: 'Authorization' }])).toEqual({ kind: 'none' });
-    expect(findToken({ get: () => 'DPoP a.b.c' }, [{ header: 'Authorization' }], true)).toEqual({ kind: 'token', token: 'a.b.c', scheme: 'dpop' });
+    expect(findToken({ get: () => 'DPoP a.b.c' }, [{ header: 'Authorization' }], true)).toEqual({
+      kind: 'token',
+      token: 'a.b.c',
+      scheme: 'dpop',
+    });
     // A custom header never carries the DPoP scheme: only Authorization does (RFC 9449 §7.1).
     expect(findToken({ get: () => 'DPoP a.b.c' }, [{ header: 'X-Token' }], true)).toEqual({ kind: 'malformed' });
   });
@@ -67,7 +72,10 @@ describe('token extraction', () => {
     const h = new Headers({ authorization: 'Bearer a b', cookie: 'session=a.b.c' });
     expect(findToken(h, [{ header: 'Authorization' }, { cookie: 'session' }])).toEqual({ kind: 'malformed' });
     const basic = new Headers({ authorization: 'Basic dXNlcjpwYXNz', cookie: 'session=a.b.c' });
-    expect(findToken(basic, [{ header: 'Authorization' }, { cookie: 'session' }])).toEqual({ kind: 'token', token: 'a.b.c' });
+    expect(findToken(basic, [{ header: 'Authorization' }, { cookie: 'session' }])).toEqual({
+      kind: 'token',
+      token: 'a.b.c',
+    });
   });
 
   it('whatever the header holds, extraction returns a b64token or nothing (property)', () => {
@@ -106,10 +114,14 @@ describe('challenges (RFC 6750 §3)', () => {
     expect(challengeResponse('invalid_request', { realm: 'a' }).status).toBe(400);
     const t = challengeResponse('invalid_token', { realm: 'a', description: publicDescription('ERR_JWT_EXPIRED') });
     expect(t.status).toBe(401);
-    expect(t.headers.get('www-authenticate')).toBe('Bearer realm="a", error="invalid_token", error_description="The access token expired"');
+    expect(t.headers.get('www-authenticate')).toBe(
+      'Bearer realm="a", error="invalid_token", error_description="The access token expired"',
+    );
     const s = challengeResponse('insufficient_scope', { realm: 'a', scopes: ['read', 'write'] });
     expect(s.status).toBe(403);
-    expect(s.headers.get('www-authenticate')).toBe('Bearer realm="a", error="insufficient_scope", error_description="The access token lacks a required scope", scope="read write"');
+    expect(s.headers.get('www-authenticate')).toBe(
+      'Bearer realm="a", error="insufficient_scope", error_description="The access token lacks a required scope", scope="read write"',
+    );
     expect(s.headers.get('cache-control')).toBe('no-store');
   });
 

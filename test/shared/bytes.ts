@@ -35,7 +35,10 @@ export function seededBytes(seed: number, length: number): Uint8Array {
  */
 export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
   if (needle.length === 0) return 0;
-  const k = Math.max(0, needle.findIndex((b) => b !== 0));
+  const k = Math.max(
+    0,
+    needle.findIndex((b) => b !== 0),
+  );
   const anchor = needle[k]!;
   for (let at = haystack.indexOf(anchor, k); at >= 0; at = haystack.indexOf(anchor, at + 1)) {
     const i = at - k;

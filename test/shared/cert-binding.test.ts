@@ -31,7 +31,13 @@ describe('checkCertificateBinding (RFC 8705 §3.1)', () => {
   it('accepts a verified token bound to the certificate, and refuses it for another', async () => {
     const pair = await generate('ES256');
     const token = await mint(pair, claims({ cnf: { 'x5t#S256': cert.x5tS256 } }));
-    const verifier = createVerifier({ key: pair.publicJwk, algorithms: ['ES256'], issuer: 'https://issuer.example', audience: 'api', currentDate: nowDate });
+    const verifier = createVerifier({
+      key: pair.publicJwk,
+      algorithms: ['ES256'],
+      issuer: 'https://issuer.example',
+      audience: 'api',
+      currentDate: nowDate,
+    });
     const { payload } = await verifier.verify(token);
     expect(codeOfSync(() => checkCertificateBinding(payload, HEX))).toBe('OK');
     const other = HEX.slice(0, 63) + (HEX.endsWith('0') ? '1' : '0');
@@ -43,29 +49,55 @@ describe('checkCertificateBinding (RFC 8705 §3.1)', () => {
     expect(codeOfSync(() => checkCertificateBinding({ cnf: { jkt: cert.x5tS256 } }, HEX))).toBe('ERR_MTLS_CNF_MISSING');
     expect(codeOfSync(() => checkCertificateBinding({ cnf: [cert.x5tS256] }, HEX))).toBe('ERR_MTLS_CNF_MISSING');
     expect(codeOfSync(() => checkCertificateBinding({ cnf: 'x' }, HEX))).toBe('ERR_MTLS_CNF_MISSING');
-    expect(codeOfSync(() => checkCertificateBinding(Object.create({ cnf: { 'x5t#S256': cert.x5tS256 } }), HEX))).toBe('ERR_MTLS_CNF_MISSING');
-    expect(codeOfSync(() => checkCertificateBinding({ cnf: Object.create({ 'x5t#S256': cert.x5tS256 }) }, HEX))).toBe('ERR_MTLS_CNF_MISSING');
+    expect(codeOfSync(() => checkCertificateBinding(Object.create({ cnf: { 'x5t#S256': cert.x5tS256 } }), HEX))).toBe(
+      'ERR_MTLS_CNF_MISSING',
+    );
+    expect(codeOfSync(() => checkCertificateBinding({ cnf: Object.create({ 'x5t#S256': cert.x5tS256 }) }, HEX))).toBe(
+      'ERR_MTLS_CNF_MISSING',
+    );
     expect(codeOfSync(() => checkCertificateBinding(bound(42), HEX))).toBe('ERR_MTLS_CNF_MISSING');
   });
 
   it('mtls_no_certificate_refused: the empty string Cloudflare sends without mTLS, undefined, null', () => {
-    for (const none of ['', undefined, null]) expect(codeOfSync(() => checkCertificateBinding(bound(cert.x5tS256), none))).toBe('ERR_MTLS_CERT_MISSING');
+    for (const none of ['', undefined, null])
+      expect(codeOfSync(() => checkCertificateBinding(bound(cert.x5tS256), none))).toBe('ERR_MTLS_CERT_MISSING');
   });
 
   it('mtls_fingerprint_only_documented_encoding: colons, base64, SHA-1 and SHA-512 lengths, stray characters are malformed', () => {
     const digest = derOf(cert.pem); // any bytes that are not 32 long
-    const base64 = btoa(String.fromCharCode(...Array.from({ length: 32 }, (_, i) => parseInt(HEX.slice(2 * i, 2 * i + 2), 16))));
-    for (const f of [cert.opensslFingerprintSha256, base64, cert.x5tS256, HEX.slice(0, 40), HEX + HEX, ` ${HEX}`, `${HEX}\n`, HEX.slice(0, 63) + 'g', `0x${HEX.slice(2)}`]) {
+    const base64 = btoa(
+      String.fromCharCode(...Array.from({ length: 32 }, (_, i) => parseInt(HEX.slice(2 * i, 2 * i + 2), 16))),
+    );
+    for (const f of [
+      cert.opensslFingerprintSha256,
+      base64,
+      cert.x5tS256,
+      HEX.slice(0, 40),
+      HEX + HEX,
+      ` ${HEX}`,
+      `${HEX}\n`,
+      HEX.slice(0, 63) + 'g',
+      `0x${HEX.slice(2)}`,
+    ]) {
       expect(codeOfSync(() => checkCertificateBinding(bound(cert.x5tS256), f))).toBe('ERR_MTLS_CERT_MALFORMED');
     }
     expect(codeOfSync(() => checkCertificateBinding(bound(cert.x5tS256), digest))).toBe('ERR_MTLS_CERT_MALFORMED');
-    expect(codeOfSync(() => checkCertificateBinding(bound(cert.x5tS256), 42 as unknown as string))).toBe('ERR_MTLS_CERT_MALFORMED');
+    expect(codeOfSync(() => checkCertificateBinding(bound(cert.x5tS256), 42 as unknown as string))).toBe(
+      'ERR_MTLS_CERT_MALFORMED',
+    );
   });
 
   it('mtls_x5t_must_be_canonical_base64url: padding, +/, hex, wrong length and non-zero trailing bits are malformed', () => {
     const last = cert.x5tS256.at(-1)!;
     const flipped = cert.x5tS256.slice(0, 42) + String.fromCharCode(last.charCodeAt(0) + 1); // E -> F: low bits set
-    for (const x of [cert.x5tS256 + '=', cert.x5tS256.replace(/-/g, '+'), HEX, cert.x5tS256.slice(0, 42), '', flipped]) {
+    for (const x of [
+      cert.x5tS256 + '=',
+      cert.x5tS256.replace(/-/g, '+'),
+      HEX,
+      cert.x5tS256.slice(0, 42),
+      '',
+      flipped,
+    ]) {
       expect(codeOfSync(() => checkCertificateBinding(bound(x), HEX))).toBe('ERR_MTLS_CERT_MALFORMED');
     }
   });

@@ -7,7 +7,9 @@ const secret = new Uint8Array(32).fill(3);
 const hsPair = { alg: 'HS256', privateKey: undefined as unknown as CryptoKey };
 
 async function token(payload: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
-  hsPair.privateKey ??= await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  hsPair.privateKey ??= await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   return mint(hsPair, payload, header);
 }
 
@@ -27,7 +29,9 @@ describe('time claims', () => {
     const c = claims();
     delete c.exp;
     const t = await token(c);
-    const err = await v().verify(t).catch((e: unknown) => e);
+    const err = await v()
+      .verify(t)
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'ERR_JWT_CLAIM_INVALID', claim: 'exp' });
     expect(codeOfSync(() => v({ requireExp: false }).verifySync(t))).toBe('OK');
   });
@@ -56,8 +60,12 @@ describe('max_token_age_refused_at_boundary', () => {
     const t = await token(claims({ iat: NOW, exp: NOW + 1000 }));
     expect(codeOfSync(() => v({ maxTokenAge: 60, currentDate: at(NOW + 59.999) }).verifySync(t))).toBe('OK');
     expect(codeOfSync(() => v({ maxTokenAge: 60, currentDate: at(NOW + 60) }).verifySync(t))).toBe('ERR_JWT_EXPIRED');
-    expect(codeOfSync(() => v({ maxTokenAge: 60, clockTolerance: 5, currentDate: at(NOW + 64.999) }).verifySync(t))).toBe('OK');
-    expect(codeOfSync(() => v({ maxTokenAge: 60, clockTolerance: 5, currentDate: at(NOW + 65) }).verifySync(t))).toBe('ERR_JWT_EXPIRED');
+    expect(
+      codeOfSync(() => v({ maxTokenAge: 60, clockTolerance: 5, currentDate: at(NOW + 64.999) }).verifySync(t)),
+    ).toBe('OK');
+    expect(codeOfSync(() => v({ maxTokenAge: 60, clockTolerance: 5, currentDate: at(NOW + 65) }).verifySync(t))).toBe(
+      'ERR_JWT_EXPIRED',
+    );
     // The same boundary as exp's: a token whose exp is iat + 60 is refused at the same instant.
     const e = await token(claims({ iat: NOW, exp: NOW + 60 }));
     expect(codeOfSync(() => v({ currentDate: at(NOW + 60) }).verifySync(e))).toBe('ERR_JWT_EXPIRED');
@@ -88,7 +96,9 @@ describe('identity claims', () => {
     const t = await token(claims({ scope: 'read' }));
     expect(codeOfSync(() => v({ subject: 'user-1', requiredClaims: ['scope', 'sub'] }).verifySync(t))).toBe('OK');
     expect(codeOfSync(() => v({ subject: 'user-2' }).verifySync(t))).toBe('ERR_JWT_CLAIM_INVALID');
-    const err = await v({ requiredClaims: ['jti'] }).verify(t).catch((e: unknown) => e);
+    const err = await v({ requiredClaims: ['jti'] })
+      .verify(t)
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'ERR_JWT_CLAIM_INVALID', claim: 'jti' });
   });
   it('cached results are frozen; without the cache each call owns its result and payload', async () => {
@@ -141,7 +151,12 @@ describe('multiple issuers', () => {
       clockTolerance: 5,
       issuers: [
         { issuer: 'https://a.example', algorithms: ['EdDSA'], key: ed.publicJwk as JWK, audience: 'api-a' },
-        { issuer: ['https://b.example', 'https://b2.example'], algorithms: ['ES256'], jwks: { keys: [{ ...(es.publicJwk as JWK), kid: 'b1' }] }, audience: 'api-b' },
+        {
+          issuer: ['https://b.example', 'https://b2.example'],
+          algorithms: ['ES256'],
+          jwks: { keys: [{ ...(es.publicJwk as JWK), kid: 'b1' }] },
+          audience: 'api-b',
+        },
       ],
     });
     const a = await mint(ed, claims({ iss: 'https://a.example', aud: 'api-a' }));
@@ -162,10 +177,21 @@ describe('multiple issuers', () => {
   });
   it('rejects ambiguous configuration', () => {
     const k = { algorithms: ['HS256'] as const, key: secret };
-    expect(codeOfSync(() => createVerifier({ issuers: [{ ...k, issuer: 'x' }, { ...k, issuer: 'x' }] }))).toBe('ERR_OPTIONS_INVALID');
+    expect(
+      codeOfSync(() =>
+        createVerifier({
+          issuers: [
+            { ...k, issuer: 'x' },
+            { ...k, issuer: 'x' },
+          ],
+        }),
+      ),
+    ).toBe('ERR_OPTIONS_INVALID');
     expect(codeOfSync(() => createVerifier({ issuers: [{ ...k } as never] }))).toBe('ERR_OPTIONS_INVALID');
     // @ts-expect-error key beside issuers: a type error, and from JavaScript an options error
-    expect(codeOfSync(() => createVerifier({ key: secret, issuers: [{ ...k, issuer: 'x' }] }))).toBe('ERR_OPTIONS_INVALID');
+    expect(codeOfSync(() => createVerifier({ key: secret, issuers: [{ ...k, issuer: 'x' }] }))).toBe(
+      'ERR_OPTIONS_INVALID',
+    );
   });
 });
 
@@ -176,9 +202,15 @@ describe('typ_application_prefix_only_without_another_slash', () => {
     expect(await codeOf(async () => v({ typ: 'at+jwt' }).verify(await with_('application/AT+JWT')))).toBe('OK');
     expect(await codeOf(async () => v({ typ: 'application/at+jwt' }).verify(await with_('at+jwt')))).toBe('OK');
     // A value with a `/` of its own is a full media type: `application/example/jwt` is not `example/jwt`.
-    expect(await codeOf(async () => v({ typ: 'application/example/jwt' }).verify(await with_('example/jwt')))).toBe('ERR_JWT_CLAIM_INVALID');
-    expect(await codeOf(async () => v({ typ: 'example/jwt' }).verify(await with_('application/example/jwt')))).toBe('ERR_JWT_CLAIM_INVALID');
+    expect(await codeOf(async () => v({ typ: 'application/example/jwt' }).verify(await with_('example/jwt')))).toBe(
+      'ERR_JWT_CLAIM_INVALID',
+    );
+    expect(await codeOf(async () => v({ typ: 'example/jwt' }).verify(await with_('application/example/jwt')))).toBe(
+      'ERR_JWT_CLAIM_INVALID',
+    );
     expect(await codeOf(async () => v({ typ: 'example/jwt' }).verify(await with_('Example/JWT')))).toBe('OK');
-    expect(await codeOf(async () => v({ typ: 'application/example/jwt' }).verify(await with_('APPLICATION/example/jwt')))).toBe('OK');
+    expect(
+      await codeOf(async () => v({ typ: 'application/example/jwt' }).verify(await with_('APPLICATION/example/jwt'))),
+    ).toBe('OK');
   });
 });

@@ -15,7 +15,9 @@ describe('decodeUnverified', () => {
     const good = token({ alg: 'HS256' }, { a: 1 });
     expect(codeOfSync(() => decodeUnverified(`${good}.x`))).toBe('ERR_JWT_MALFORMED');
     expect(codeOfSync(() => decodeUnverified(good.replace('.', '=.')))).toBe('ERR_JWT_MALFORMED');
-    expect(codeOfSync(() => decodeUnverified(`${b64u('{"alg":"HS256","alg":"x"}')}.${b64u('{}')}.c2ln`))).toBe('ERR_JWS_HEADER_INVALID');
+    expect(codeOfSync(() => decodeUnverified(`${b64u('{"alg":"HS256","alg":"x"}')}.${b64u('{}')}.c2ln`))).toBe(
+      'ERR_JWS_HEADER_INVALID',
+    );
     expect(codeOfSync(() => decodeUnverified(token({ alg: 'HS256' }, [1])))).toBe('ERR_JWT_PAYLOAD_INVALID');
     const parts = good.split('.');
     expect(codeOfSync(() => decodeUnverified(`${parts[0]}.${parts[1]}+.c2ln`))).toBe('ERR_JWT_MALFORMED');

@@ -19,8 +19,17 @@ const options = (extra: Partial<DpopProofOptions> = {}): DpopProofOptions => ({
   ...extra,
 });
 
-function proof(pair: KeyPair, header: Record<string, unknown> = {}, payload: Record<string, unknown> = {}, signer: KeyPair = pair): Promise<string> {
-  return mint(signer, { jti: crypto.randomUUID(), htm: 'GET', htu: URL_, iat: NOW, ath: dpopAccessTokenHash(ACCESS_TOKEN), ...payload }, { typ: 'dpop+jwt', jwk: pair.publicJwk, ...header });
+function proof(
+  pair: KeyPair,
+  header: Record<string, unknown> = {},
+  payload: Record<string, unknown> = {},
+  signer: KeyPair = pair,
+): Promise<string> {
+  return mint(
+    signer,
+    { jti: crypto.randomUUID(), htm: 'GET', htu: URL_, iat: NOW, ath: dpopAccessTokenHash(ACCESS_TOKEN), ...payload },
+    { typ: 'dpop+jwt', jwk: pair.publicJwk, ...header },
+  );
 }
 
 /** The header segment of a compact JWS. */
@@ -37,8 +46,12 @@ describe('DPoP header cache', () => {
     expect(headerOf(forged)).toBe(headerOf(good));
     expect(await codeOf(() => verifyDpopProof(forged, options()))).toBe('ERR_DPOP_SIGNATURE_INVALID');
     // Same header, signed by A, for another method and another token.
-    expect(await codeOf(async () => verifyDpopProof(await proof(a, {}, { htm: 'POST' }), options()))).toBe('ERR_DPOP_HTM_MISMATCH');
-    expect(await codeOf(async () => verifyDpopProof(await proof(a, {}, { ath: 'x' }), options()))).toBe('ERR_DPOP_ATH_MISMATCH');
+    expect(await codeOf(async () => verifyDpopProof(await proof(a, {}, { htm: 'POST' }), options()))).toBe(
+      'ERR_DPOP_HTM_MISMATCH',
+    );
+    expect(await codeOf(async () => verifyDpopProof(await proof(a, {}, { ath: 'x' }), options()))).toBe(
+      'ERR_DPOP_ATH_MISMATCH',
+    );
   });
 
   it('dpop_header_cache_rechecks_call_options: a known header is refused by a call whose allow-list lacks its alg, and a key that does not fit its alg stays refused', async () => {
@@ -49,7 +62,8 @@ describe('DPoP header cache', () => {
     expect(await codeOf(() => verifyDpopProof(p, options()))).toBe('OK');
     // A P-256 key under alg ES384: the JWK is a usable key (so its header could be kept), it never fits ES384.
     const misfit = await proof(a, { alg: 'ES384' });
-    for (let i = 0; i < 2; i++) expect(await codeOf(() => verifyDpopProof(misfit, options()))).toBe('ERR_DPOP_JWK_INVALID');
+    for (let i = 0; i < 2; i++)
+      expect(await codeOf(() => verifyDpopProof(misfit, options()))).toBe('ERR_DPOP_JWK_INVALID');
   });
 
   it('dpop_header_cache_result_frozen: the header and jwk a result shares with the cache cannot be changed by a caller', async () => {
@@ -70,7 +84,14 @@ describe('DPoP header cache', () => {
     const headerArb = fc.record({
       typ: fc.constantFrom('dpop+jwt', 'DPoP+JWT', 'JWT', undefined),
       alg: fc.constantFrom('ES256', 'ES384', 'EdDSA', 'HS256', 'none'),
-      jwk: fc.constantFrom(ec.publicJwk, ed.publicJwk, privateJwk, { kty: 'EC', crv: 'P-256', x: 'AA', y: 'AA' }, undefined, 'text'),
+      jwk: fc.constantFrom(
+        ec.publicJwk,
+        ed.publicJwk,
+        privateJwk,
+        { kty: 'EC', crv: 'P-256', x: 'AA', y: 'AA' },
+        undefined,
+        'text',
+      ),
       signer: fc.constantFrom('ec', 'ed'),
       allowed: fc.constantFrom(['ES256', 'EdDSA'], ['ES384'], ['EdDSA']),
       kid: fc.string({ maxLength: 4 }),
@@ -79,7 +100,12 @@ describe('DPoP header cache', () => {
       fc.asyncProperty(headerArb, async (h) => {
         const signer = h.signer === 'ec' ? ec : ed;
         // Only the algorithms the signer can make sign; the header's alg is what is claimed.
-        const make = () => mint(signer, { jti: crypto.randomUUID(), htm: 'GET', htu: URL_, iat: NOW, ath: dpopAccessTokenHash(ACCESS_TOKEN) }, { typ: h.typ, alg: h.alg, jwk: h.jwk, kid: h.kid });
+        const make = () =>
+          mint(
+            signer,
+            { jti: crypto.randomUUID(), htm: 'GET', htu: URL_, iat: NOW, ath: dpopAccessTokenHash(ACCESS_TOKEN) },
+            { typ: h.typ, alg: h.alg, jwk: h.jwk, kid: h.kid },
+          );
         const o = options({ algorithms: h.allowed as DpopProofOptions['algorithms'] });
         const first = await codeOf(async () => verifyDpopProof(await make(), o));
         const second = await codeOf(async () => verifyDpopProof(await make(), o));

@@ -41,7 +41,14 @@ interface MintOptions {
 
 /** A DPoP proof for GET URL_ at NOW with ACCESS_TOKEN's ath, changed by `o`. */
 async function proofFor(pair: KeyPair, o: MintOptions = {}): Promise<string> {
-  const payload = { jti: 'jti-1', htm: 'GET', htu: URL_, iat: NOW, ath: dpopAccessTokenHash(ACCESS_TOKEN), ...o.payload };
+  const payload = {
+    jti: 'jti-1',
+    htm: 'GET',
+    htu: URL_,
+    iat: NOW,
+    ath: dpopAccessTokenHash(ACCESS_TOKEN),
+    ...o.payload,
+  };
   for (const [k, v] of Object.entries(payload)) if (v === undefined) delete (payload as Record<string, unknown>)[k];
   return mint(o.signer ?? pair, payload, { typ: 'dpop+jwt', jwk: pair.publicJwk, ...o.header });
 }
@@ -69,31 +76,61 @@ describe('DPoP: the RFC 9449 example proofs', () => {
   });
 
   it('accepts the §7.1 resource proof with its access token, and refuses it with another (ERR_DPOP_ATH_MISMATCH)', async () => {
-    const o = { method: 'GET', url: resourceRequest.url, algorithms: ['ES256'] as DpopAlgorithm[], currentDate: at(resourceRequest.iat) };
+    const o = {
+      method: 'GET',
+      url: resourceRequest.url,
+      algorithms: ['ES256'] as DpopAlgorithm[],
+      currentDate: at(resourceRequest.iat),
+    };
     expect(dpopAccessTokenHash(vectors.accessToken)).toBe(vectors.ath);
-    expect((await verifyDpopProof(resourceRequest.proof, { ...o, accessToken: vectors.accessToken })).jkt).toBe(vectors.jkt);
-    expect(await codeOf(() => verifyDpopProof(resourceRequest.proof, { ...o, accessToken: `${vectors.accessToken}x` }))).toBe('ERR_DPOP_ATH_MISMATCH');
+    expect((await verifyDpopProof(resourceRequest.proof, { ...o, accessToken: vectors.accessToken })).jkt).toBe(
+      vectors.jkt,
+    );
+    expect(
+      await codeOf(() => verifyDpopProof(resourceRequest.proof, { ...o, accessToken: `${vectors.accessToken}x` })),
+    ).toBe('ERR_DPOP_ATH_MISMATCH');
     // The §4.1 proof has no ath: with an access token it is refused.
-    expect(await codeOf(() => verifyDpopProof(tokenRequest.proof, rfcOptions({ accessToken: vectors.accessToken })))).toBe('ERR_DPOP_ATH_MISMATCH');
+    expect(
+      await codeOf(() => verifyDpopProof(tokenRequest.proof, rfcOptions({ accessToken: vectors.accessToken }))),
+    ).toBe('ERR_DPOP_ATH_MISMATCH');
   });
 
   it('refuses the §4.1 proof for another method or URL', async () => {
-    expect(await codeOf(() => verifyDpopProof(tokenRequest.proof, rfcOptions({ method: 'GET' })))).toBe('ERR_DPOP_HTM_MISMATCH');
-    expect(await codeOf(() => verifyDpopProof(tokenRequest.proof, rfcOptions({ method: 'post' })))).toBe('ERR_DPOP_HTM_MISMATCH');
-    for (const url of ['https://server.example.com/token2', 'https://server.example.com/Token', 'http://server.example.com/token', 'https://server.example.com:8443/token', 'https://evil.example.com/token', 'https://server.example.com/token/']) {
-      expect(await codeOf(() => verifyDpopProof(tokenRequest.proof, rfcOptions({ url }))), url).toBe('ERR_DPOP_HTU_MISMATCH');
+    expect(await codeOf(() => verifyDpopProof(tokenRequest.proof, rfcOptions({ method: 'GET' })))).toBe(
+      'ERR_DPOP_HTM_MISMATCH',
+    );
+    expect(await codeOf(() => verifyDpopProof(tokenRequest.proof, rfcOptions({ method: 'post' })))).toBe(
+      'ERR_DPOP_HTM_MISMATCH',
+    );
+    for (const url of [
+      'https://server.example.com/token2',
+      'https://server.example.com/Token',
+      'http://server.example.com/token',
+      'https://server.example.com:8443/token',
+      'https://evil.example.com/token',
+      'https://server.example.com/token/',
+    ]) {
+      expect(await codeOf(() => verifyDpopProof(tokenRequest.proof, rfcOptions({ url }))), url).toBe(
+        'ERR_DPOP_HTU_MISMATCH',
+      );
     }
   });
 
   it('ignores the request URL query and fragment, scheme and host case, and the default port', async () => {
-    for (const url of ['https://server.example.com/token?code=1&x=2', 'https://server.example.com/token#frag', 'HTTPS://Server.Example.COM:443/token', new URL('https://server.example.com/token?a')]) {
+    for (const url of [
+      'https://server.example.com/token?code=1&x=2',
+      'https://server.example.com/token#frag',
+      'HTTPS://Server.Example.COM:443/token',
+      new URL('https://server.example.com/token?a'),
+    ]) {
       expect((await verifyDpopProof(tokenRequest.proof, rfcOptions({ url }))).jkt, String(url)).toBe(vectors.jkt);
     }
   });
 
   it('holds iat to [now - maxAge - clockTolerance, now + clockTolerance]', async () => {
     const iat = tokenRequest.iat;
-    const code = (currentDate: Date, extra: Partial<DpopProofOptions> = {}) => codeOf(() => verifyDpopProof(tokenRequest.proof, rfcOptions({ currentDate, ...extra })));
+    const code = (currentDate: Date, extra: Partial<DpopProofOptions> = {}) =>
+      codeOf(() => verifyDpopProof(tokenRequest.proof, rfcOptions({ currentDate, ...extra })));
     expect(await code(at(iat, 65))).toBe('OK'); // default maxAge 60 + tolerance 5
     expect(await code(at(iat, 66))).toBe('ERR_DPOP_IAT_INVALID');
     expect(await code(at(iat, -5))).toBe('OK');
@@ -106,9 +143,15 @@ describe('DPoP: the RFC 9449 example proofs', () => {
   it('refuses the §4.1 proof with a changed signature, header or payload', async () => {
     const [h, p, s] = tokenRequest.proof.split('.') as [string, string, string];
     const flipped = s.slice(0, 10) + (s[10] === 'A' ? 'B' : 'A') + s.slice(11);
-    expect(await codeOf(() => verifyDpopProof(`${h}.${p}.${flipped}`, rfcOptions()))).toBe('ERR_DPOP_SIGNATURE_INVALID');
-    const otherPayload = b64u(JSON.stringify({ jti: tokenRequest.jti, htm: 'POST', htu: tokenRequest.url, iat: tokenRequest.iat + 1 }));
-    expect(await codeOf(() => verifyDpopProof(`${h}.${otherPayload}.${s}`, rfcOptions()))).toBe('ERR_DPOP_SIGNATURE_INVALID');
+    expect(await codeOf(() => verifyDpopProof(`${h}.${p}.${flipped}`, rfcOptions()))).toBe(
+      'ERR_DPOP_SIGNATURE_INVALID',
+    );
+    const otherPayload = b64u(
+      JSON.stringify({ jti: tokenRequest.jti, htm: 'POST', htu: tokenRequest.url, iat: tokenRequest.iat + 1 }),
+    );
+    expect(await codeOf(() => verifyDpopProof(`${h}.${otherPayload}.${s}`, rfcOptions()))).toBe(
+      'ERR_DPOP_SIGNATURE_INVALID',
+    );
   });
 });
 
@@ -116,7 +159,9 @@ describe('DPoP: adversarial proofs', () => {
   it('dpop_private_jwk_refused: a jwk with any private or symmetric member (ERR_DPOP_JWK_INVALID)', async () => {
     const pair = await generate('ES256');
     const full = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as Record<string, unknown>;
-    const withD = await proofFor(pair, { header: { jwk: { kty: full.kty, crv: full.crv, x: full.x, y: full.y, d: full.d } } });
+    const withD = await proofFor(pair, {
+      header: { jwk: { kty: full.kty, crv: full.crv, x: full.x, y: full.y, d: full.d } },
+    });
     expect(await codeOf(() => verifyDpopProof(withD, options()))).toBe('ERR_DPOP_JWK_INVALID');
     for (const m of ['p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']) {
       const proof = await proofFor(pair, { header: { jwk: { ...pair.publicJwk, [m]: 'AQAB' } } });
@@ -133,37 +178,50 @@ describe('DPoP: adversarial proofs', () => {
 
   it('dpop_symmetric_alg_refused: HS256 is never a proof algorithm, and none is not one at all', async () => {
     const hs = await generate('HS256');
-    const proof = await mint(hs, { jti: 'j', htm: 'GET', htu: URL_, iat: NOW }, { typ: 'dpop+jwt', jwk: { kty: 'oct', k: b64u(hs.secret!) } });
+    const proof = await mint(
+      hs,
+      { jti: 'j', htm: 'GET', htu: URL_, iat: NOW },
+      { typ: 'dpop+jwt', jwk: { kty: 'oct', k: b64u(hs.secret!) } },
+    );
     expect(await codeOf(() => verifyDpopProof(proof, options()))).toBe('ERR_DPOP_ALG_NOT_ALLOWED');
     // An allow-list cannot name it.
-    expect(await codeOf(() => verifyDpopProof(proof, options({ algorithms: ['HS256'] as unknown as DpopAlgorithm[] })))).toBe('ERR_OPTIONS_INVALID');
+    expect(
+      await codeOf(() => verifyDpopProof(proof, options({ algorithms: ['HS256'] as unknown as DpopAlgorithm[] }))),
+    ).toBe('ERR_OPTIONS_INVALID');
     const es = await generate('ES256');
     const none = `${b64u(JSON.stringify({ alg: 'none', typ: 'dpop+jwt', jwk: es.publicJwk }))}.${b64u(JSON.stringify({ jti: 'j', htm: 'GET', htu: URL_, iat: NOW }))}.c2ln`;
     expect(await codeOf(() => verifyDpopProof(none, options()))).toBe('ERR_DPOP_ALG_NOT_ALLOWED');
     // An asymmetric algorithm outside the allow-list.
-    expect(await codeOf(async () => verifyDpopProof(await proofFor(es), options({ algorithms: ['EdDSA'] })))).toBe('ERR_DPOP_ALG_NOT_ALLOWED');
+    expect(await codeOf(async () => verifyDpopProof(await proofFor(es), options({ algorithms: ['EdDSA'] })))).toBe(
+      'ERR_DPOP_ALG_NOT_ALLOWED',
+    );
   });
 
   it('dpop_typ_exact: typ must be exactly dpop+jwt (ERR_DPOP_TYP_INVALID)', async () => {
     const pair = await generate('ES256');
     for (const typ of ['JWT', 'DPOP+JWT', 'application/dpop+jwt', 'at+jwt', undefined, 7]) {
-      expect(await codeOf(async () => verifyDpopProof(await proofFor(pair, { header: { typ } }), options())), String(typ)).toBe(
-        typ === 7 ? 'ERR_DPOP_PROOF_INVALID' : 'ERR_DPOP_TYP_INVALID',
-      );
+      expect(
+        await codeOf(async () => verifyDpopProof(await proofFor(pair, { header: { typ } }), options())),
+        String(typ),
+      ).toBe(typ === 7 ? 'ERR_DPOP_PROOF_INVALID' : 'ERR_DPOP_TYP_INVALID');
     }
   });
 
   it('dpop_signature_under_jwk: a proof signed by another key than its jwk (ERR_DPOP_SIGNATURE_INVALID)', async () => {
     const pair = await generate('ES256');
     const other = await generate('ES256');
-    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair, { signer: other }), options()))).toBe('ERR_DPOP_SIGNATURE_INVALID');
+    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair, { signer: other }), options()))).toBe(
+      'ERR_DPOP_SIGNATURE_INVALID',
+    );
   });
 
   it('dpop_key_cache_by_thumbprint: a cached key never verifies a proof made by another key', async () => {
     const a = await generate('ES256');
     const b = await generate('ES256');
     expect((await verifyDpopProof(await proofFor(a), options())).jkt).toBe(jwkThumbprint(a.publicJwk)); // a's key is now cached
-    expect(await codeOf(async () => verifyDpopProof(await proofFor(a, { signer: b }), options()))).toBe('ERR_DPOP_SIGNATURE_INVALID');
+    expect(await codeOf(async () => verifyDpopProof(await proofFor(a, { signer: b }), options()))).toBe(
+      'ERR_DPOP_SIGNATURE_INVALID',
+    );
     expect((await verifyDpopProof(await proofFor(b), options())).jkt).toBe(jwkThumbprint(b.publicJwk));
     // And the cached key still serves its own later proofs.
     expect((await verifyDpopProof(await proofFor(a, { payload: { jti: 'jti-2' } }), options())).jti).toBe('jti-2');
@@ -173,8 +231,20 @@ describe('DPoP: adversarial proofs', () => {
     const pair = await generate('ES256');
     const p384 = await generate('ES384');
     const { x, y } = pair.publicJwk;
-    for (const jwk of [undefined, 'key', [pair.publicJwk], { kty: 'EC', crv: 'P-256', x }, { kty: 'EC', crv: 'P-256', x, y: `${y}A` }, p384.publicJwk, { ...pair.publicJwk, alg: 'ES384' }, { ...pair.publicJwk, use: 'enc' }]) {
-      expect(await codeOf(async () => verifyDpopProof(await proofFor(pair, { header: { jwk } }), options())), JSON.stringify(jwk)).toBe('ERR_DPOP_JWK_INVALID');
+    for (const jwk of [
+      undefined,
+      'key',
+      [pair.publicJwk],
+      { kty: 'EC', crv: 'P-256', x },
+      { kty: 'EC', crv: 'P-256', x, y: `${y}A` },
+      p384.publicJwk,
+      { ...pair.publicJwk, alg: 'ES384' },
+      { ...pair.publicJwk, use: 'enc' },
+    ]) {
+      expect(
+        await codeOf(async () => verifyDpopProof(await proofFor(pair, { header: { jwk } }), options())),
+        JSON.stringify(jwk),
+      ).toBe('ERR_DPOP_JWK_INVALID');
     }
     // A key the library would refuse anywhere else: an RSA modulus below 2048 bits.
     const short = await generate('RS256', { modulusLength: 1024 });
@@ -184,32 +254,48 @@ describe('DPoP: adversarial proofs', () => {
   it('requires jti: a non-empty string of at most 256 characters (ERR_DPOP_JTI_INVALID)', async () => {
     const pair = await generate('ES256');
     for (const jti of [undefined, '', 42, ['a'], 'x'.repeat(257)]) {
-      expect(await codeOf(async () => verifyDpopProof(await proofFor(pair, { payload: { jti } }), options())), String(jti)).toBe('ERR_DPOP_JTI_INVALID');
+      expect(
+        await codeOf(async () => verifyDpopProof(await proofFor(pair, { payload: { jti } }), options())),
+        String(jti),
+      ).toBe('ERR_DPOP_JTI_INVALID');
     }
-    expect((await verifyDpopProof(await proofFor(pair, { payload: { jti: 'x'.repeat(256) } }), options())).jti).toHaveLength(256);
+    expect(
+      (await verifyDpopProof(await proofFor(pair, { payload: { jti: 'x'.repeat(256) } }), options())).jti,
+    ).toHaveLength(256);
   });
 
   it('dpop_replay_key_injective: two different jti values under one key never share a replayKey (lone surrogates refused)', async () => {
     const pair = await generate('ES256');
     // Each jti as JSON text, so lone surrogates reach the proof as the escapes a client would send.
-    const proofWithJtiText = (jtiJson: string) => mint(pair, `{"jti":${jtiJson},"htm":"GET","htu":"${URL_}","iat":${NOW}}`, { typ: 'dpop+jwt', jwk: pair.publicJwk });
+    const proofWithJtiText = (jtiJson: string) =>
+      mint(pair, `{"jti":${jtiJson},"htm":"GET","htu":"${URL_}","iat":${NOW}}`, {
+        typ: 'dpop+jwt',
+        jwk: pair.publicJwk,
+      });
     const keys = new Map<string, string>();
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: fc.constantFrom('a', '.', '\ud800', '\udfff', '\ufffd', '\ud83d\ude00', 'é'), minLength: 1, maxLength: 6 }), async (jti) => {
-        const text = JSON.stringify(jti).replace(/[\ud800-\udfff]/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
-        let key: string;
-        try {
-          key = (await verifyDpopProof(await proofWithJtiText(text), options({ accessToken: undefined }))).replayKey;
-        } catch (e) {
-          // Refused only for a lone surrogate.
-          expect((e as { code?: string }).code).toBe('ERR_DPOP_JTI_INVALID');
-          expect(/[\ud800-\udfff]/u.test(jti)).toBe(true);
-          return;
-        }
-        const before = keys.get(key);
-        if (before !== undefined) expect(before).toBe(jti);
-        keys.set(key, jti);
-      }),
+      fc.asyncProperty(
+        fc.string({
+          unit: fc.constantFrom('a', '.', '\ud800', '\udfff', '\ufffd', '\ud83d\ude00', 'é'),
+          minLength: 1,
+          maxLength: 6,
+        }),
+        async (jti) => {
+          const text = JSON.stringify(jti).replace(/[\ud800-\udfff]/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+          let key: string;
+          try {
+            key = (await verifyDpopProof(await proofWithJtiText(text), options({ accessToken: undefined }))).replayKey;
+          } catch (e) {
+            // Refused only for a lone surrogate.
+            expect((e as { code?: string }).code).toBe('ERR_DPOP_JTI_INVALID');
+            expect(/[\ud800-\udfff]/u.test(jti)).toBe(true);
+            return;
+          }
+          const before = keys.get(key);
+          if (before !== undefined) expect(before).toBe(jti);
+          keys.set(key, jti);
+        },
+      ),
       { numRuns: 300, seed: 20261127 },
     );
   });
@@ -217,7 +303,10 @@ describe('DPoP: adversarial proofs', () => {
   it('requires iat as a number in the window (ERR_DPOP_IAT_INVALID)', async () => {
     const pair = await generate('ES256');
     for (const iat of [undefined, String(NOW), NOW - 66, NOW + 6, null]) {
-      expect(await codeOf(async () => verifyDpopProof(await proofFor(pair, { payload: { iat } }), options())), String(iat)).toBe('ERR_DPOP_IAT_INVALID');
+      expect(
+        await codeOf(async () => verifyDpopProof(await proofFor(pair, { payload: { iat } }), options())),
+        String(iat),
+      ).toBe('ERR_DPOP_IAT_INVALID');
     }
   });
 
@@ -231,7 +320,9 @@ describe('DPoP: adversarial proofs', () => {
     const notString = await proofFor(pair, { payload: { ath: 5 } });
     expect(await codeOf(() => verifyDpopProof(notString, options()))).toBe('ERR_DPOP_ATH_MISMATCH');
     // A token that is not ASCII has no ath.
-    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair), options({ accessToken: 'tökén' })))).toBe('ERR_DPOP_ATH_MISMATCH');
+    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair), options({ accessToken: 'tökén' })))).toBe(
+      'ERR_DPOP_ATH_MISMATCH',
+    );
   });
 
   it('checks the nonce when one is expected (ERR_DPOP_NONCE_MISMATCH)', async () => {
@@ -240,8 +331,12 @@ describe('DPoP: adversarial proofs', () => {
     expect((await verifyDpopProof(withNonce, options({ nonce: 'n-1' }))).nonce).toBe('n-1');
     expect((await verifyDpopProof(withNonce, options({ nonce: ['n-0', 'n-1'] }))).nonce).toBe('n-1');
     expect(await codeOf(() => verifyDpopProof(withNonce, options({ nonce: 'n-2' })))).toBe('ERR_DPOP_NONCE_MISMATCH');
-    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair), options({ nonce: 'n-1' })))).toBe('ERR_DPOP_NONCE_MISMATCH');
-    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair, { payload: { nonce: 1 } }), options()))).toBe('ERR_DPOP_NONCE_MISMATCH');
+    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair), options({ nonce: 'n-1' })))).toBe(
+      'ERR_DPOP_NONCE_MISMATCH',
+    );
+    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair, { payload: { nonce: 1 } }), options()))).toBe(
+      'ERR_DPOP_NONCE_MISMATCH',
+    );
   });
 
   it('refuses what is not a compact JWS with JSON parts (ERR_DPOP_PROOF_INVALID)', async () => {
@@ -250,8 +345,20 @@ describe('DPoP: adversarial proofs', () => {
     const [h, , s] = good.split('.') as [string, string, string];
     const notJson = await mint(pair, 'not json', { typ: 'dpop+jwt', jwk: pair.publicJwk });
     const emptyPayload = await mint(pair, '', { typ: 'dpop+jwt', jwk: pair.publicJwk });
-    for (const proof of ['', 'a.b', `${good}.x`, `${h}.${s}`, emptyPayload, `${good}=`, 'x'.repeat(9000), notJson, await proofFor(pair, { header: { crit: ['exp'], exp: 1 } })]) {
-      expect(await codeOf(() => verifyDpopProof(proof, options())), `${proof.slice(0, 20)}…${proof.slice(-10)}`).toBe('ERR_DPOP_PROOF_INVALID');
+    for (const proof of [
+      '',
+      'a.b',
+      `${good}.x`,
+      `${h}.${s}`,
+      emptyPayload,
+      `${good}=`,
+      'x'.repeat(9000),
+      notJson,
+      await proofFor(pair, { header: { crit: ['exp'], exp: 1 } }),
+    ]) {
+      expect(await codeOf(() => verifyDpopProof(proof, options())), `${proof.slice(0, 20)}…${proof.slice(-10)}`).toBe(
+        'ERR_DPOP_PROOF_INVALID',
+      );
     }
     expect(await codeOf(() => verifyDpopProof(42 as unknown as string, options()))).toBe('ERR_DPOP_PROOF_INVALID');
   });
@@ -292,7 +399,11 @@ describe('DPoP: adversarial proofs', () => {
       { maxProofLength: 1e9 },
       { methd: 'GET' },
     ];
-    for (const b of bad) expect(await codeOf(() => verifyDpopProof(proof, { ...options(), ...b } as DpopProofOptions)), JSON.stringify(b)).toBe('ERR_OPTIONS_INVALID');
+    for (const b of bad)
+      expect(
+        await codeOf(() => verifyDpopProof(proof, { ...options(), ...b } as DpopProofOptions)),
+        JSON.stringify(b),
+      ).toBe('ERR_OPTIONS_INVALID');
   });
 });
 
@@ -303,8 +414,15 @@ describe('DPoP: request-borne input is never a server fault', () => {
     const pair = await generate('ES256');
     const proof = await proofFor(pair);
     // What a Node integrator builds from a Host header (`http://${host}${req.url}`) or a long request line.
-    for (const url of ['https://user:pw@api.example.com/v1/things', 'https://api.example.com:99999/v1/things', 'https://api exa.com/v1/things', `https://api.example.com/v1/things/${'a'.repeat(9000)}`]) {
-      expect(await codeOf(() => verifyDpopProof(proof, options({ url }))), url.slice(0, 60)).toBe('ERR_DPOP_HTU_MISMATCH');
+    for (const url of [
+      'https://user:pw@api.example.com/v1/things',
+      'https://api.example.com:99999/v1/things',
+      'https://api exa.com/v1/things',
+      `https://api.example.com/v1/things/${'a'.repeat(9000)}`,
+    ]) {
+      expect(await codeOf(() => verifyDpopProof(proof, options({ url }))), url.slice(0, 60)).toBe(
+        'ERR_DPOP_HTU_MISMATCH',
+      );
     }
     // The query is not compared: its length does not matter either (proof htu or request URL).
     const longQuery = `${URL_}?filter=${'q'.repeat(20_000)}#${'f'.repeat(100)}`;
@@ -312,7 +430,9 @@ describe('DPoP: request-borne input is never a server fault', () => {
     expect((await verifyDpopProof(proof, options({ url: new URL(longQuery) }))).htu).toBe(URL_);
     expect(htuForm(longQuery)).toBe(URL_);
     const proofWithQuery = await proofFor(pair, { payload: { htu: `${URL_}?${'q'.repeat(9000)}` } });
-    expect((await verifyDpopProof(proofWithQuery, options({ maxProofLength: 20_000 }))).jkt).toBe(jwkThumbprint(pair.publicJwk));
+    expect((await verifyDpopProof(proofWithQuery, options({ maxProofLength: 20_000 }))).jkt).toBe(
+      jwkThumbprint(pair.publicJwk),
+    );
   });
 
   it('dpop_long_access_token_not_core_fault: ath and thumbprints of input beyond 64 KiB are computed, not ERR_WASM_CORE', async () => {
@@ -320,21 +440,35 @@ describe('DPoP: request-borne input is never a server fault', () => {
     const longToken = `${'a'.repeat(70_000)}.b.c`;
     const expected = b64u(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(longToken))));
     expect(dpopAccessTokenHash(longToken)).toBe(expected);
-    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair), options({ accessToken: longToken })))).toBe('ERR_DPOP_ATH_MISMATCH');
-    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair, { payload: { ath: expected } }), options({ accessToken: longToken })))).toBe('OK');
+    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair), options({ accessToken: longToken })))).toBe(
+      'ERR_DPOP_ATH_MISMATCH',
+    );
+    expect(
+      await codeOf(async () =>
+        verifyDpopProof(await proofFor(pair, { payload: { ath: expected } }), options({ accessToken: longToken })),
+      ),
+    ).toBe('OK');
     // A key set member of any length (thumbprints are asked of keys from the network too).
     const n = 'A'.repeat(70_000);
     const canonical = `{"e":"AQAB","kty":"RSA","n":"${n}"}`;
-    expect(jwkThumbprint({ kty: 'RSA', e: 'AQAB', n })).toBe(b64u(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical)))));
+    expect(jwkThumbprint({ kty: 'RSA', e: 'AQAB', n })).toBe(
+      b64u(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical)))),
+    );
   });
 });
 
 describe('DPoP: proofs made by jose', () => {
   for (const alg of ['ES256', 'EdDSA', 'RS256', 'PS256'] as const) {
     it(`${alg}: jose's proof verifies, with the thumbprint jose computes`, async () => {
-      const { privateKey, publicKey } = await jose.generateKeyPair(alg === 'EdDSA' ? 'Ed25519' : alg, { extractable: true });
+      const { privateKey, publicKey } = await jose.generateKeyPair(alg === 'EdDSA' ? 'Ed25519' : alg, {
+        extractable: true,
+      });
       const jwk = await jose.exportJWK(publicKey);
-      const proof = await new jose.SignJWT({ htm: 'POST', htu: `${URL_}?page=2`, ath: dpopAccessTokenHash(ACCESS_TOKEN) })
+      const proof = await new jose.SignJWT({
+        htm: 'POST',
+        htu: `${URL_}?page=2`,
+        ath: dpopAccessTokenHash(ACCESS_TOKEN),
+      })
         .setProtectedHeader({ alg, typ: 'dpop+jwt', jwk })
         .setIssuedAt(NOW)
         .setJti(crypto.randomUUID())
@@ -343,7 +477,9 @@ describe('DPoP: proofs made by jose', () => {
       expect(p.jkt).toBe(await jose.calculateJwkThumbprint(jwk, 'sha256'));
       expect(p.alg).toBe(alg);
       // And a proof for another URL from the same key is refused.
-      expect(await codeOf(() => verifyDpopProof(proof, options({ method: 'POST', url: `${URL_}/other` })))).toBe('ERR_DPOP_HTU_MISMATCH');
+      expect(await codeOf(() => verifyDpopProof(proof, options({ method: 'POST', url: `${URL_}/other` })))).toBe(
+        'ERR_DPOP_HTU_MISMATCH',
+      );
     });
   }
 });
@@ -353,12 +489,28 @@ describe('checkDpopBinding', () => {
     const proof = { jkt: vectors.jkt };
     expect(codeOfSync(() => checkDpopBinding({ sub: 'u', cnf: { jkt: vectors.jkt } }, proof))).toBe('OK');
     expect(codeOfSync(() => checkDpopBinding({ cnf: { jkt: vectors.jkt } }, vectors.jkt))).toBe('OK');
-    for (const payload of [{}, { cnf: null }, { cnf: 'x' }, { cnf: [vectors.jkt] }, { cnf: {} }, { cnf: { jkt: 5 } }, { cnf: { jkt: `${vectors.jkt}x` } }, { cnf: { 'x5t#S256': vectors.jkt } }]) {
-      expect(codeOfSync(() => checkDpopBinding(payload, proof)), JSON.stringify(payload)).toBe('ERR_DPOP_BINDING_MISMATCH');
+    for (const payload of [
+      {},
+      { cnf: null },
+      { cnf: 'x' },
+      { cnf: [vectors.jkt] },
+      { cnf: {} },
+      { cnf: { jkt: 5 } },
+      { cnf: { jkt: `${vectors.jkt}x` } },
+      { cnf: { 'x5t#S256': vectors.jkt } },
+    ]) {
+      expect(
+        codeOfSync(() => checkDpopBinding(payload, proof)),
+        JSON.stringify(payload),
+      ).toBe('ERR_DPOP_BINDING_MISMATCH');
     }
     expect(codeOfSync(() => checkDpopBinding({ cnf: { jkt: '' } }, ''))).toBe('ERR_DPOP_BINDING_MISMATCH');
     // A cnf inherited from the prototype is not the token's.
-    expect(codeOfSync(() => checkDpopBinding(Object.create({ cnf: { jkt: vectors.jkt } }) as Record<string, unknown>, proof))).toBe('ERR_DPOP_BINDING_MISMATCH');
+    expect(
+      codeOfSync(() =>
+        checkDpopBinding(Object.create({ cnf: { jkt: vectors.jkt } }) as Record<string, unknown>, proof),
+      ),
+    ).toBe('ERR_DPOP_BINDING_MISMATCH');
   });
 });
 
@@ -418,19 +570,59 @@ describe('htu comparison (fast-check)', () => {
       } catch {
         return undefined;
       }
-      if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username !== '' || u.password !== '') return undefined;
+      if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username !== '' || u.password !== '')
+        return undefined;
       const p = u.pathname.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => {
         const c = String.fromCharCode(parseInt(h, 16));
         return /^[A-Za-z0-9\-._~]$/.test(c) ? c : `%${h.toUpperCase()}`;
       });
       return `${u.protocol}//${u.host}${p}`;
     };
-    const hostile = fc.string({ unit: fc.constantFrom('a', 'B', '.', '/', '\\', '?', '#', '@', ':', '[', ']', '%', '2', 'e', 'E', '\t', ' ', '1', '8', '0', 'x', '~'), maxLength: 30 });
+    const hostile = fc.string({
+      unit: fc.constantFrom(
+        'a',
+        'B',
+        '.',
+        '/',
+        '\\',
+        '?',
+        '#',
+        '@',
+        ':',
+        '[',
+        ']',
+        '%',
+        '2',
+        'e',
+        'E',
+        '\t',
+        ' ',
+        '1',
+        '8',
+        '0',
+        'x',
+        '~',
+      ),
+      maxLength: 30,
+    });
     fc.assert(
-      fc.property(fc.constantFrom('https://', 'http://', 'HTTPS:', 'https:\\\\', ' https://', 'https:/', 'http://u@', 'https://[::1]'), hostile, (scheme, rest) => {
-        const v = `${scheme}${rest}`;
-        expect(htuForm(v), JSON.stringify(v)).toBe(reference(v));
-      }),
+      fc.property(
+        fc.constantFrom(
+          'https://',
+          'http://',
+          'HTTPS:',
+          'https:\\\\',
+          ' https://',
+          'https:/',
+          'http://u@',
+          'https://[::1]',
+        ),
+        hostile,
+        (scheme, rest) => {
+          const v = `${scheme}${rest}`;
+          expect(htuForm(v), JSON.stringify(v)).toBe(reference(v));
+        },
+      ),
       { numRuns: 2000, seed: 20261127 },
     );
   });
@@ -442,7 +634,9 @@ describe('htu comparison (fast-check)', () => {
         const htu = `${URL_}${p}?${q}#${f}`;
         const proof = await proofFor(pair, { payload: { htu } });
         expect(await codeOf(() => verifyDpopProof(proof, options({ url: `${URL_}${p}` })))).toBe('OK');
-        expect(await codeOf(() => verifyDpopProof(proof, options({ url: `${URL_}${p}x` })))).toBe('ERR_DPOP_HTU_MISMATCH');
+        expect(await codeOf(() => verifyDpopProof(proof, options({ url: `${URL_}${p}x` })))).toBe(
+          'ERR_DPOP_HTU_MISMATCH',
+        );
       }),
       { numRuns: 40, seed: 20261127 },
     );

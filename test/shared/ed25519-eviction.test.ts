@@ -11,7 +11,10 @@ import { seededBytes } from './bytes.js';
 describe('Ed25519 slot cache', () => {
   // hotAfter = 0: every key builds its table at its first verify (the most memory);
   // the default: keys this cold never build one.
-  for (const [label, hotAfter] of [['tables built at first verify', 0], ['default threshold', -1]] as const) {
+  for (const [label, hotAfter] of [
+    ['tables built at first verify', 0],
+    ['default threshold', -1],
+  ] as const) {
     it(`keeps more live keys than slots verifying, with memory bounded (${label})`, () => {
       const e = getCore().exports;
       const slots = e.ed25519_slots.value;
@@ -34,7 +37,9 @@ describe('Ed25519 slot cache', () => {
         for (let round = 0; round < 2; round++) {
           for (let i = 0; i < keys.length; i++) {
             expect(verifyWasmKey(keys[i]!, message, pairs[i]!.sig), `key ${i}`).toBe(true);
-            expect(verifyWasmKey(keys[i]!, message, pairs[(i + 1) % keys.length]!.sig), `key ${i} vs ${i + 1}`).toBe(false);
+            expect(verifyWasmKey(keys[i]!, message, pairs[(i + 1) % keys.length]!.sig), `key ${i} vs ${i + 1}`).toBe(
+              false,
+            );
           }
         }
         expect(e.memory.buffer.byteLength).toBe(filled);

@@ -7,7 +7,12 @@ import { importEd25519Key } from '../../src/wasm/keys.js';
 import { verifyWasmKey } from './signature-hooks.js';
 import { seededBytes } from './bytes.js';
 
-const VALID = 1, INVALID = 0, ERR_SLOT = -1, ERR_LENGTH = -2, ERR_KEY = -4, ERR_EMPTY_SLOT = -5;
+const VALID = 1,
+  INVALID = 0,
+  ERR_SLOT = -1,
+  ERR_LENGTH = -2,
+  ERR_KEY = -4,
+  ERR_EMPTY_SLOT = -5;
 
 function keyPair(seed: number) {
   const secret = seededBytes(seed, 32);
@@ -136,7 +141,7 @@ describe('Ed25519 slots', () => {
     }
   });
 
-  it('builds a key\'s table after the threshold, with the same verdicts before and after', () => {
+  it("builds a key's table after the threshold, with the same verdicts before and after", () => {
     const r = raw();
     const e = getCore().exports;
     const n = 6;

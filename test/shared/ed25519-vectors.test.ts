@@ -34,7 +34,12 @@ function sIsCanonical(sig: Uint8Array): boolean {
  * importEd25519Key, which evicts the least recent key when every slot is taken: this file shares
  * one module graph (and the core's 64 slots) with every other corpus file, in any order.
  */
-function verdict(pub: Uint8Array, msg: Uint8Array, sig: Uint8Array, path: Path = 'cold'): { imported: boolean; valid: boolean } {
+function verdict(
+  pub: Uint8Array,
+  msg: Uint8Array,
+  sig: Uint8Array,
+  path: Path = 'cold',
+): { imported: boolean; valid: boolean } {
   const core = getCore();
   const previous = core.exports.ed25519_test_hot_after(path === 'hot' ? 0 : NEVER);
   let key: WasmKey;
@@ -111,16 +116,44 @@ describe('Wycheproof ed25519_test.json', () => {
 const SPECCHECK: { imported: boolean; valid: boolean; why: string }[] = [
   { imported: false, valid: false, why: 'A has small order: refused at import (policy), though both equations hold' },
   { imported: false, valid: false, why: 'A has small order: refused at import, R mixed does not matter' },
-  { imported: true, valid: true, why: 'A mixed (not small), R small order: [S]B = R + [k]A holds, R re-encodes to the same bytes' },
-  { imported: true, valid: true, why: 'A and R mixed: the cofactorless equation holds; torsion is not forbidden by RFC 8032' },
-  { imported: true, valid: false, why: 'holds only cofactored; we check the cofactorless equation (like OpenSSL/BoringSSL)' },
-  { imported: true, valid: false, why: 'holds only cofactored with k not reduced mod L; we use k mod L and no cofactor' },
+  {
+    imported: true,
+    valid: true,
+    why: 'A mixed (not small), R small order: [S]B = R + [k]A holds, R re-encodes to the same bytes',
+  },
+  {
+    imported: true,
+    valid: true,
+    why: 'A and R mixed: the cofactorless equation holds; torsion is not forbidden by RFC 8032',
+  },
+  {
+    imported: true,
+    valid: false,
+    why: 'holds only cofactored; we check the cofactorless equation (like OpenSSL/BoringSSL)',
+  },
+  {
+    imported: true,
+    valid: false,
+    why: 'holds only cofactored with k not reduced mod L; we use k mod L and no cofactor',
+  },
   { imported: true, valid: false, why: 'S >= L: RFC 8032 §5.1.7 requires 0 <= S < L' },
   { imported: true, valid: false, why: 'S far above L (top bits set): S < L check' },
-  { imported: true, valid: false, why: 'non-canonical R (x = 0, sign bit set): our R\' encodes canonically, so the bytes never match' },
+  {
+    imported: true,
+    valid: false,
+    why: "non-canonical R (x = 0, sign bit set): our R' encodes canonically, so the bytes never match",
+  },
   { imported: true, valid: false, why: 'same non-canonical R, k over the received bytes: still no byte match' },
-  { imported: false, valid: false, why: 'non-canonical A (x = 0 with sign bit set, §5.1.3 step 4), also small order: refused at import' },
-  { imported: false, valid: false, why: 'same non-canonical A, k over the received bytes (OpenSSL accepts): refused at import' },
+  {
+    imported: false,
+    valid: false,
+    why: 'non-canonical A (x = 0 with sign bit set, §5.1.3 step 4), also small order: refused at import',
+  },
+  {
+    imported: false,
+    valid: false,
+    why: 'same non-canonical A, k over the received bytes (OpenSSL accepts): refused at import',
+  },
 ];
 
 describe('ed25519-speccheck', () => {

@@ -80,7 +80,7 @@ describe.each(ALGS)('%s', (alg, hash, size) => {
     key.drop();
   });
 
-  it('leaves no key pad in the looped compression\'s message schedule (an isolate\'s first blocks)', async () => {
+  it("leaves no key pad in the looped compression's message schedule (an isolate's first blocks)", async () => {
     // The looped compression (assembly/sha2-first-use.ts) keeps the block as big-endian
     // words, so the pads would sit in memory word-reversed if the schedule were not wiped.
     const previous = getCore().exports.sha2_test_warm_after(0xffffffff);

@@ -43,7 +43,13 @@ describe('HMAC keys are imported at their first verify', () => {
     const token = await mint(pair, claims());
     let verifier: ReturnType<typeof createVerifier> | undefined;
     const atConstruction = await countImports(() => {
-      verifier = createVerifier({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate, issuer: 'https://issuer.example', audience: 'api' });
+      verifier = createVerifier({
+        algorithms: ['HS256'],
+        key: pair.secret!,
+        currentDate: nowDate,
+        issuer: 'https://issuer.example',
+        audience: 'api',
+      });
     });
     expect(atConstruction).toBe(0);
     const atVerify = await countImports(async () => {
@@ -54,7 +60,8 @@ describe('HMAC keys are imported at their first verify', () => {
   });
 
   it('a too-long secret still fails at createVerifier with ERR_KEY_INVALID, a short one with ERR_KEY_TOO_SHORT', () => {
-    const make = (key: Uint8Array) => () => createVerifier({ algorithms: ['HS256'], key, issuer: 'https://issuer.example', audience: 'api' });
+    const make = (key: Uint8Array) => () =>
+      createVerifier({ algorithms: ['HS256'], key, issuer: 'https://issuer.example', audience: 'api' });
     expect(codeOfSync(make(new Uint8Array(65537).fill(1)))).toBe('ERR_KEY_INVALID');
     expect(codeOfSync(make(new Uint8Array(31).fill(1)))).toBe('ERR_KEY_TOO_SHORT');
     expect(codeOfSync(make(new Uint8Array(65536).fill(1)))).toBeUndefined();
@@ -64,7 +71,13 @@ describe('HMAC keys are imported at their first verify', () => {
     const pair = await generate('HS256', { secretLength: 48 });
     const secret = pair.secret!;
     const token = await mint(pair, claims());
-    const v = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate, issuer: 'https://issuer.example', audience: 'api' });
+    const v = createVerifier({
+      algorithms: ['HS256'],
+      key: secret,
+      currentDate: nowDate,
+      issuer: 'https://issuer.example',
+      audience: 'api',
+    });
     expect((await v.verify(token)).payload.sub).toBe('user-1');
     expect(indexOfBytes(coreMemory(getCore()), secret)).toBe(-1);
   });
@@ -83,7 +96,13 @@ describe('WebCrypto key imports start at the first verify', () => {
     } as SubtleCrypto['importKey'];
     try {
       const verifiers = [rs, es].map((pair) =>
-        createVerifier({ algorithms: [pair.alg as 'RS256' | 'ES256'], key: pair.publicJwk as JWK, currentDate: nowDate, issuer: 'https://issuer.example', audience: 'api' }),
+        createVerifier({
+          algorithms: [pair.alg as 'RS256' | 'ES256'],
+          key: pair.publicJwk as JWK,
+          currentDate: nowDate,
+          issuer: 'https://issuer.example',
+          audience: 'api',
+        }),
       );
       // The node backend imports with node:crypto (sync, its errors thrown by createVerifier).
       expect(imports).toBe(0);
@@ -99,7 +118,8 @@ describe('WebCrypto key imports start at the first verify', () => {
   });
 
   it('a malformed RSA or EC key still fails at createVerifier', () => {
-    const make = (alg: 'RS256' | 'ES256', key: JWK) => () => createVerifier({ algorithms: [alg], key, issuer: 'https://issuer.example', audience: 'api' });
+    const make = (alg: 'RS256' | 'ES256', key: JWK) => () =>
+      createVerifier({ algorithms: [alg], key, issuer: 'https://issuer.example', audience: 'api' });
     expect(codeOfSync(make('RS256', { kty: 'RSA', n: 'AQAB', e: 'AQAB' }))).toBe('ERR_KEY_TOO_SHORT');
     expect(codeOfSync(make('ES256', { kty: 'EC', crv: 'P-256', x: 'AQAB', y: 'AQAB' }))).toBe('ERR_KEY_INVALID');
   });

@@ -38,7 +38,18 @@ function outcome(run: () => unknown): string {
 /** `alg` as an attacker may send it: real names, other spellings, other types. */
 const hostileAlg = fc.oneof(
   fc.constantFrom<unknown>(...HS),
-  fc.constantFrom<unknown>('hs256', 'Hs256', 'HS256 ', ' HS256', 'HS256\u0000', 'HS2560', 'HS25', 'HS256\u200b', 'ＨＳ256', 'HS256\n'),
+  fc.constantFrom<unknown>(
+    'hs256',
+    'Hs256',
+    'HS256 ',
+    ' HS256',
+    'HS256\u0000',
+    'HS2560',
+    'HS25',
+    'HS256\u200b',
+    'ＨＳ256',
+    'HS256\n',
+  ),
   fc.constantFrom<unknown>('none', 'None', 'NONE', '', 'EdDSA', 'Ed25519', 'RS256', 'PS256', 'ES256', 'dir', 'A128KW'),
   fc.constantFrom<unknown>('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'),
   fc.constantFrom<unknown>(null, 256, true, ['HS256'], { HS256: true }),
@@ -72,10 +83,40 @@ const extraMember = fc.oneof(
 
 /** The header text: JSON with the chosen members, or a duplicate `alg`, or not JSON at all. */
 const headerText = fc.oneof(
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...HS), fc.constantFrom('', ',"typ":"JWT"', ',"kid":"k1"', ',"b64":true')).map(([alg, rest]) => `{"alg":"${alg}"${rest}}`) },
-  { weight: 8, arbitrary: fc.tuple(hostileAlg, fc.array(extraMember, { maxLength: 2 })).map(([alg, extra]) => `{${[['alg', alg] as [string, unknown], ...extra].map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...HS), fc.constantFrom('none', 'HS256', 'RS256')).map(([a, b]) => `{"alg":"${a}","alg":"${b}"}`) },
-  { weight: 1, arbitrary: fc.constantFrom('{"alg":"HS256"', '["HS256"]', '"HS256"', 'null', '{"alg":"HS256"} ', ' {"alg":"HS256"}', '{"alg":"HS\\u0032""56"}', '{"alg":"HS\\u00325\\u0036"}') },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...HS), fc.constantFrom('', ',"typ":"JWT"', ',"kid":"k1"', ',"b64":true'))
+      .map(([alg, rest]) => `{"alg":"${alg}"${rest}}`),
+  },
+  {
+    weight: 8,
+    arbitrary: fc
+      .tuple(hostileAlg, fc.array(extraMember, { maxLength: 2 }))
+      .map(
+        ([alg, extra]) =>
+          `{${[['alg', alg] as [string, unknown], ...extra].map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`,
+      ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...HS), fc.constantFrom('none', 'HS256', 'RS256'))
+      .map(([a, b]) => `{"alg":"${a}","alg":"${b}"}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '{"alg":"HS256"',
+      '["HS256"]',
+      '"HS256"',
+      'null',
+      '{"alg":"HS256"} ',
+      ' {"alg":"HS256"}',
+      '{"alg":"HS\\u0032""56"}',
+      '{"alg":"HS\\u00325\\u0036"}',
+    ),
+  },
 );
 
 /** What the payload segment carries. */
@@ -83,17 +124,33 @@ const payloadText = fc.oneof(
   { weight: 4, arbitrary: fc.constant(JSON.stringify(claims())) },
   { weight: 1, arbitrary: fc.constant(JSON.stringify(claims({ exp: 1 }))) },
   { weight: 1, arbitrary: fc.constant(JSON.stringify(claims({ aud: 'other' }))) },
-  { weight: 1, arbitrary: fc.constantFrom('[]', 'null', '{', '{"sub":"x","sub":"y"}', '{"__proto__":{"admin":true},"sub":"x"}') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('[]', 'null', '{', '{"sub":"x","sub":"y"}', '{"__proto__":{"admin":true},"sub":"x"}'),
+  },
 );
 
 /** How the signature segment is made from the signing input. */
-type SigMode = { kind: 'match' } | { kind: 'mac'; hash: Hs } | { kind: 'empty' } | { kind: 'junk'; text: string } | { kind: 'truncated'; hash: Hs; bytes: number };
+type SigMode =
+  | { kind: 'match' }
+  | { kind: 'mac'; hash: Hs }
+  | { kind: 'empty' }
+  | { kind: 'junk'; text: string }
+  | { kind: 'truncated'; hash: Hs; bytes: number };
 const sigMode: fc.Arbitrary<SigMode> = fc.oneof(
   { weight: 6, arbitrary: fc.constant({ kind: 'match' as const }) },
   { weight: 3, arbitrary: fc.constantFrom(...HS).map((hash) => ({ kind: 'mac' as const, hash })) },
   { weight: 1, arbitrary: fc.constant({ kind: 'empty' as const }) },
-  { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9_\-+/=]{0,90}$/).map((text) => ({ kind: 'junk' as const, text })) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...HS), fc.integer({ min: 1, max: 63 })).map(([hash, bytes]) => ({ kind: 'truncated' as const, hash, bytes })) },
+  {
+    weight: 1,
+    arbitrary: fc.stringMatching(/^[A-Za-z0-9_\-+/=]{0,90}$/).map((text) => ({ kind: 'junk' as const, text })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...HS), fc.integer({ min: 1, max: 63 }))
+      .map(([hash, bytes]) => ({ kind: 'truncated' as const, hash, bytes })),
+  },
 );
 
 async function sign(secret: Uint8Array<ArrayBuffer>, hash: Hs, input: string): Promise<Uint8Array> {
@@ -101,7 +158,12 @@ async function sign(secret: Uint8Array<ArrayBuffer>, hash: Hs, input: string): P
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(input)));
 }
 
-async function tokenOf(secret: Uint8Array<ArrayBuffer>, header: string, payload: string, sig: SigMode): Promise<string> {
+async function tokenOf(
+  secret: Uint8Array<ArrayBuffer>,
+  header: string,
+  payload: string,
+  sig: SigMode,
+): Promise<string> {
   const input = `${b64u(header)}.${b64u(payload)}`;
   if (sig.kind === 'empty') return `${input}.`;
   if (sig.kind === 'junk') return `${input}.${sig.text}`;
@@ -111,7 +173,8 @@ async function tokenOf(secret: Uint8Array<ArrayBuffer>, header: string, payload:
   return `${input}.${b64u(sig.kind === 'truncated' ? mac.subarray(0, Math.min(sig.bytes, mac.length - 1)) : mac)}`;
 }
 
-const token = (secret: Uint8Array<ArrayBuffer>) => fc.tuple(headerText, payloadText, sigMode).map(([h, p, s]) => ({ h, p, s, secret }));
+const token = (secret: Uint8Array<ArrayBuffer>) =>
+  fc.tuple(headerText, payloadText, sigMode).map(([h, p, s]) => ({ h, p, s, secret }));
 
 describe('hmac_entry_matches_main_entry_on_hostile_headers', () => {
   // One 64-byte secret serves every HS algorithm (at least as long as each hash output).
@@ -125,9 +188,19 @@ describe('hmac_entry_matches_main_entry_on_hostile_headers', () => {
         const jwt = await tokenOf(t.secret, t.h, t.p, t.s);
         const options = { algorithms, key: secret, audience: 'api', currentDate: nowDate, rawPayload, cache };
         const main = outcome(() => mainVerifier(options as never).verifySync(jwt));
-        expect(outcome(() => hmacVerifier(options as never).verifySync(jwt)), jwt).toBe(main);
+        expect(
+          outcome(() => hmacVerifier(options as never).verifySync(jwt)),
+          jwt,
+        ).toBe(main);
         // The async verify says the same from both entries (and the same as verifySync).
-        const asyncOf = (v: { verify(t: string): Promise<unknown> }) => v.verify(jwt).then((ok) => JSON.stringify({ ok }), (e: unknown) => outcome(() => { throw e; }));
+        const asyncOf = (v: { verify(t: string): Promise<unknown> }) =>
+          v.verify(jwt).then(
+            (ok) => JSON.stringify({ ok }),
+            (e: unknown) =>
+              outcome(() => {
+                throw e;
+              }),
+          );
         expect(await asyncOf(hmacVerifier(options as never) as never), jwt).toBe(main);
         expect(await asyncOf(mainVerifier(options as never) as never), jwt).toBe(main);
         if (main.startsWith('{"ok"')) accepted++;
@@ -140,16 +213,25 @@ describe('hmac_entry_matches_main_entry_on_hostile_headers', () => {
 
   it('a sequence of hostile tokens through the same verifier pair (fast-check): every step agrees', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.subarray(HS, { minLength: 1 }), fc.array(token(secret), { minLength: 2, maxLength: 8 }), fc.boolean(), async (algorithms, ts, cache) => {
-        const options = { algorithms, key: secret, audience: 'api', currentDate: nowDate, cache };
-        const main: Verify = mainVerifier(options as never);
-        const hmac: Verify = hmacVerifier(options as never);
-        for (const t of ts) {
-          const jwt = await tokenOf(t.secret, t.h, t.p, t.s);
-          // Twice each: the second verify may be a cache hit in one entry and not the other.
-          for (let i = 0; i < 2; i++) expect(outcome(() => hmac.verifySync(jwt)), jwt).toBe(outcome(() => main.verifySync(jwt)));
-        }
-      }),
+      fc.asyncProperty(
+        fc.subarray(HS, { minLength: 1 }),
+        fc.array(token(secret), { minLength: 2, maxLength: 8 }),
+        fc.boolean(),
+        async (algorithms, ts, cache) => {
+          const options = { algorithms, key: secret, audience: 'api', currentDate: nowDate, cache };
+          const main: Verify = mainVerifier(options as never);
+          const hmac: Verify = hmacVerifier(options as never);
+          for (const t of ts) {
+            const jwt = await tokenOf(t.secret, t.h, t.p, t.s);
+            // Twice each: the second verify may be a cache hit in one entry and not the other.
+            for (let i = 0; i < 2; i++)
+              expect(
+                outcome(() => hmac.verifySync(jwt)),
+                jwt,
+              ).toBe(outcome(() => main.verifySync(jwt)));
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -159,7 +241,10 @@ describe('hmac_entry_matches_main_entry_on_hostile_headers', () => {
     for (const named of HS) {
       for (const used of HS) {
         if (named === used) continue;
-        const jwt = await tokenOf(secret, JSON.stringify({ alg: named }), JSON.stringify(claims()), { kind: 'mac', hash: used });
+        const jwt = await tokenOf(secret, JSON.stringify({ alg: named }), JSON.stringify(claims()), {
+          kind: 'mac',
+          hash: used,
+        });
         const options = { algorithms: HS, key: secret, audience: 'api', currentDate: nowDate };
         const main = outcome(() => mainVerifier(options as never).verifySync(jwt));
         expect(main).toContain('ERR_JWS_SIGNATURE_INVALID');
@@ -187,12 +272,25 @@ describe('hmac_entry_matches_main_entry_on_hostile_headers', () => {
     const pair = fc.oneof(
       { weight: 4, arbitrary: fc.constant(['https://issuer.example', secret] as const) },
       { weight: 1, arbitrary: fc.constant(['https://other.example', other] as const) },
-      { weight: 2, arbitrary: fc.tuple(fc.constantFrom('https://issuer.example', 'https://other.example', 'https://nobody.example', 'HTTPS://ISSUER.EXAMPLE'), fc.constantFrom(secret, other)) },
+      {
+        weight: 2,
+        arbitrary: fc.tuple(
+          fc.constantFrom(
+            'https://issuer.example',
+            'https://other.example',
+            'https://nobody.example',
+            'HTTPS://ISSUER.EXAMPLE',
+          ),
+          fc.constantFrom(secret, other),
+        ),
+      },
     );
     let accepted = 0;
     await fc.assert(
       fc.asyncProperty(token(secret), pair, async (t, [issuer, key]) => {
-        const payload = t.p.startsWith('{"iss"') ? JSON.stringify({ ...(JSON.parse(t.p) as object), iss: issuer }) : t.p;
+        const payload = t.p.startsWith('{"iss"')
+          ? JSON.stringify({ ...(JSON.parse(t.p) as object), iss: issuer })
+          : t.p;
         const jwt = await tokenOf(key, t.h, payload, t.s);
         const want = twoStep(full, jwt);
         expect(twoStep(lean, jwt), jwt).toBe(want);

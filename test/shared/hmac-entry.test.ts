@@ -30,11 +30,18 @@ function same(options: Record<string, unknown>, token: string): string {
   return main;
 }
 
-interface Vector { id: string; alg: string; compact: string | null; jwk?: JWK }
+interface Vector {
+  id: string;
+  alg: string;
+  compact: string | null;
+  jwk?: JWK;
+}
 
 describe('hmac_entry_matches_main_entry', () => {
   it('RFC 7515 A.1 and RFC 7520 §4.4 (HS256): same result before and after exp, raw and parsed', () => {
-    const vs = [...(rfc7515.vectors as unknown as Vector[]), ...(rfc7520.vectors as unknown as Vector[])].filter((v) => ['rfc7515-A.1', 'rfc7520-4.4'].includes(v.id));
+    const vs = [...(rfc7515.vectors as unknown as Vector[]), ...(rfc7520.vectors as unknown as Vector[])].filter((v) =>
+      ['rfc7515-A.1', 'rfc7520-4.4'].includes(v.id),
+    );
     expect(vs.map((v) => v.alg)).toEqual(['HS256', 'HS256']);
     for (const v of vs) {
       for (const currentDate of [new Date(1300819379 * 1000), new Date(1300819381 * 1000)]) {
@@ -46,7 +53,9 @@ describe('hmac_entry_matches_main_entry', () => {
   });
 
   it('every Wycheproof JWS case with an oct key: same verdict and error', () => {
-    const groups = (wycheproof as unknown as { testGroups: { public?: JWK; private?: JWK; tests: { tcId: number; jws: string }[] }[] }).testGroups;
+    const groups = (
+      wycheproof as unknown as { testGroups: { public?: JWK; private?: JWK; tests: { tcId: number; jws: string }[] }[] }
+    ).testGroups;
     let n = 0;
     for (const g of groups) {
       const key = g.public ?? g.private!;
@@ -75,8 +84,21 @@ describe('hmac_entry_matches_main_entry', () => {
       { algorithms: ['HS256'], key: 42 },
       { algorithms: [], key: pair.secret },
       { algorithms: ['HS256'], key: pair.secret, audience: 'other' },
-      { algorithms: ['HS256'], key: pair.secret, issuer: 'https://issuer.example', audience: 'api', currentDate: nowDate },
-      { algorithms: ['HS256'], key: pair.secret, profile: 'at+jwt', issuer: 'https://issuer.example', audience: 'api', currentDate: nowDate },
+      {
+        algorithms: ['HS256'],
+        key: pair.secret,
+        issuer: 'https://issuer.example',
+        audience: 'api',
+        currentDate: nowDate,
+      },
+      {
+        algorithms: ['HS256'],
+        key: pair.secret,
+        profile: 'at+jwt',
+        issuer: 'https://issuer.example',
+        audience: 'api',
+        currentDate: nowDate,
+      },
       { algorithms: ['HS256'], key: pair.secret, maxTokenLength: 8 },
       { algorithms: ['HS256'], key: pair.secret, audiense: 'api' },
     ];
@@ -91,14 +113,26 @@ describe('hmac_entry_matches_main_entry', () => {
     const tokens = await Promise.all(pairs.map((p) => mint(p, claims())));
     const alphabet = 'ABCDEFabcdef0123456789-_.=+/ {}"';
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: 2 }), fc.nat(), fc.constantFrom(...alphabet), fc.boolean(), async (i, at, ch, cached) => {
-        const t = tokens[i]!;
-        const pos = at % t.length;
-        const tampered = t.slice(0, pos) + ch + t.slice(pos + 1);
-        const options = { algorithms: HS, key: pairs[i]!.secret, audience: 'api', currentDate: nowDate, cache: cached };
-        same(options, tampered);
-        same(options, t);
-      }),
+      fc.asyncProperty(
+        fc.nat({ max: 2 }),
+        fc.nat(),
+        fc.constantFrom(...alphabet),
+        fc.boolean(),
+        async (i, at, ch, cached) => {
+          const t = tokens[i]!;
+          const pos = at % t.length;
+          const tampered = t.slice(0, pos) + ch + t.slice(pos + 1);
+          const options = {
+            algorithms: HS,
+            key: pairs[i]!.secret,
+            audience: 'api',
+            currentDate: nowDate,
+            cache: cached,
+          };
+          same(options, tampered);
+          same(options, t);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -108,7 +142,21 @@ describe('hmac_entry_matches_main_entry', () => {
     const pair = await generate('HS256');
     const good = (await mint(pair, claims())).split('.');
     const segment = fc.oneof(
-      fc.constantFrom(good[1]!, good[2]!, b64u('{"sub":"x"}'), b64u(new Uint8Array([0xff, 0xfe])), b64u('[1]'), '', 'A', 'AB', 'ABC', 'AB==', 'AB+/', 'AQ', 'AR'),
+      fc.constantFrom(
+        good[1]!,
+        good[2]!,
+        b64u('{"sub":"x"}'),
+        b64u(new Uint8Array([0xff, 0xfe])),
+        b64u('[1]'),
+        '',
+        'A',
+        'AB',
+        'ABC',
+        'AB==',
+        'AB+/',
+        'AQ',
+        'AR',
+      ),
       fc.stringMatching(/^[A-Za-z0-9_\-+/=é.]{0,40}$/),
     );
     const alg = fc.constantFrom('HS256', 'HS384', 'HS512', 'RS256', 'ES256', 'EdDSA', 'none', 'XX');
@@ -148,6 +196,13 @@ describe('hmac_entry_refuses_non_hs_options', () => {
     }
     // The main entry takes the same key set.
     const token = await mint(pair, claims());
-    expect(mainVerifier({ algorithms: ['HS256'], jwks: { keys: [pair.publicJwk] }, audience: 'api', currentDate: nowDate }).verifySync(token).payload.sub).toBe('user-1');
+    expect(
+      mainVerifier({
+        algorithms: ['HS256'],
+        jwks: { keys: [pair.publicJwk] },
+        audience: 'api',
+        currentDate: nowDate,
+      }).verifySync(token).payload.sub,
+    ).toBe('user-1');
   });
 });

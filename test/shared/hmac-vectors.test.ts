@@ -24,7 +24,14 @@ function withKey<T>(hash: HashName, key: Uint8Array, fn: (slot: number) => T): T
 }
 
 describe('RFC 4231', () => {
-  for (const t of rfc4231.tests as { test_case: number; hash: HashName; key: string; data: string; mac: string; truncate_bits?: number }[]) {
+  for (const t of rfc4231.tests as {
+    test_case: number;
+    hash: HashName;
+    key: string;
+    data: string;
+    mac: string;
+    truncate_bits?: number;
+  }[]) {
     it(`case ${t.test_case} ${t.hash}`, () => {
       withKey(t.hash, hex(t.key), (slot) => {
         const core = getCore();
@@ -50,7 +57,9 @@ describe('Wycheproof HMAC', () => {
       let count = 0;
       for (const group of file.testGroups) {
         for (const t of group.tests) {
-          const ok = withKey(hash, hex(t.key), (slot) => getCore().verify('hmac', slot, { message: hex(t.msg), signature: hex(t.tag) }));
+          const ok = withKey(hash, hex(t.key), (slot) =>
+            getCore().verify('hmac', slot, { message: hex(t.msg), signature: hex(t.tag) }),
+          );
           // A tag of the wrong length for the group is invalid by definition.
           const verdict = ok && hex(t.tag).length * 8 === group.tagSize;
           expect.soft(verdict, `tcId ${t.tcId}`).toBe(t.result === 'valid');

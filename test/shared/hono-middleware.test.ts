@@ -23,7 +23,15 @@ async function withConsoleError<T>(fn: () => T | Promise<T>): Promise<{ result: 
 
 async function setup(extra: Record<string, unknown> = {}) {
   const pair = await generate('HS256');
-  const auth = jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate, audience: 'api', cookie: 'session', realm: 'api "v1"', ...extra });
+  const auth = jwtAuth({
+    algorithms: ['HS256'],
+    key: pair.secret!,
+    currentDate: nowDate,
+    audience: 'api',
+    cookie: 'session',
+    realm: 'api "v1"',
+    ...extra,
+  });
   const app = new Hono<JwtAuthEnv>();
   const causes: unknown[] = [];
   app.onError((err, c) => {
@@ -69,10 +77,17 @@ describe('edgejwt/hono', () => {
 
   it('hono_bound_token_never_bearer: a verified token whose cnf names a key (jkt, x5t#S256, any member) is refused 401 invalid_token; an empty cnf passes', async () => {
     const { pair, call } = await setup();
-    for (const cnf of [{ jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' }, { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' }, { jwk: { kty: 'OKP' } }, 'x']) {
+    for (const cnf of [
+      { jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' },
+      { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' },
+      { jwk: { kty: 'OKP' } },
+      'x',
+    ]) {
       const res = await call({ authorization: `Bearer ${await mint(pair, claims({ cnf }))}` });
       expect(res.status, JSON.stringify(cnf)).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token", error_description="The access token is bound to a key the request did not prove"/);
+      expect(res.headers.get('www-authenticate')).toMatch(
+        /error="invalid_token", error_description="The access token is bound to a key the request did not prove"/,
+      );
     }
     expect((await call({ authorization: `Bearer ${await mint(pair, claims({ cnf: {} }))}` })).status).toBe(200);
   });
@@ -115,7 +130,9 @@ describe('edgejwt/hono', () => {
     const res = await call({ authorization: `Bearer ${token}` });
     expect(res.status).toBe(401);
     const challenge = res.headers.get('www-authenticate')!;
-    expect(challenge).toBe('Bearer realm="api \\"v1\\"", error="invalid_token", error_description="The access token is invalid"');
+    expect(challenge).toBe(
+      'Bearer realm="api \\"v1\\"", error="invalid_token", error_description="The access token is invalid"',
+    );
     const body = await res.text();
     for (const text of [challenge, body]) for (const part of token.split('.')) expect(text.includes(part)).toBe(false);
     expect(isJwtError(causes[0], 'ERR_JWS_SIGNATURE_INVALID')).toBe(true);
@@ -123,7 +140,9 @@ describe('edgejwt/hono', () => {
 
   it('expired token says so; wrong audience does not say why', async () => {
     const { pair, call } = await setup();
-    const expired = await call({ authorization: `Bearer ${await mint(pair, claims({ exp: nowDate.getTime() / 1000 - 60 }))}` });
+    const expired = await call({
+      authorization: `Bearer ${await mint(pair, claims({ exp: nowDate.getTime() / 1000 - 60 }))}`,
+    });
     expect(expired.status).toBe(401);
     expect(expired.headers.get('www-authenticate')).toContain('error_description="The access token expired"');
     const aud = await call({ authorization: `Bearer ${await mint(pair, claims({ aud: 'other' }))}` });
@@ -137,8 +156,12 @@ describe('edgejwt/hono', () => {
     expect(partial.status).toBe(403);
     expect(partial.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
     expect(partial.headers.get('www-authenticate')).toContain('scope="read write"');
-    expect((await call({ authorization: `Bearer ${await mint(pair, claims({ scope: 'write read' }))}` })).status).toBe(200);
-    expect((await call({ authorization: `Bearer ${await mint(pair, claims({ scp: ['read', 'write'] }))}` })).status).toBe(200);
+    expect((await call({ authorization: `Bearer ${await mint(pair, claims({ scope: 'write read' }))}` })).status).toBe(
+      200,
+    );
+    expect(
+      (await call({ authorization: `Bearer ${await mint(pair, claims({ scp: ['read', 'write'] }))}` })).status,
+    ).toBe(200);
   });
 
   it('without onError, Hono answers from getResponse', async () => {
@@ -147,7 +170,9 @@ describe('edgejwt/hono', () => {
     app.use(jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate }));
     app.get('/', (c) => c.text('ok'));
     expect((await app.request('http://x/')).status).toBe(401);
-    expect((await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims())}` } })).status).toBe(200);
+    expect(
+      (await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims())}` } })).status,
+    ).toBe(200);
   });
 
   it('bad options fail when the middleware is made, not per request', () => {
@@ -175,38 +200,55 @@ describe('edgejwt/hono', () => {
     expect((await app.request('http://x/me', { headers: auth }, env)).status).toBe(200);
     expect(built).toBe(1);
     // Another env (another deployment's secret) gets its own verifier.
-    expect((await app.request('http://x/me', { headers: auth }, { SECRET: (await generate('HS256')).secret!, AUD: 'api' })).status).toBe(401);
+    expect(
+      (await app.request('http://x/me', { headers: auth }, { SECRET: (await generate('HS256')).secret!, AUD: 'api' }))
+        .status,
+    ).toBe(401);
     expect(built).toBe(2);
   });
 
   it('optional: no token goes on anonymously; a bad or malformed one is still refused', async () => {
     const { pair } = await setup();
     const app = new Hono<JwtAuthEnv>();
-    app.use(jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate, audience: 'api', optional: true }));
+    app.use(
+      jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate, audience: 'api', optional: true }),
+    );
     app.get('/', (c) => c.json({ sub: c.get('jwtPayload')?.sub ?? null }));
     expect(await (await app.request('http://x/')).json()).toEqual({ sub: null });
-    expect(await (await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims())}` } })).json()).toEqual({ sub: 'user-1' });
+    expect(
+      await (
+        await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims())}` } })
+      ).json(),
+    ).toEqual({ sub: 'user-1' });
     const other = await generate('HS256');
-    expect((await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(other, claims())}` } })).status).toBe(401);
+    expect(
+      (await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(other, claims())}` } })).status,
+    ).toBe(401);
     expect((await app.request('http://x/', { headers: { authorization: 'Bearer a b' } })).status).toBe(400);
     expect((await app.request('http://x/', { headers: { authorization: 'Basic dXNlcjpwYXNz' } })).status).toBe(200);
   });
 
   it('Retry-After of a 503 is the retryAfter option (default 30, the key set cooldown)', async () => {
     const { createRemoteJWKSet } = await import('../../src/keys/remote.js');
-    const jwks = createRemoteJWKSet('https://down.example.com/jwks', { fetch: (async () => new Response('down', { status: 500 })) as typeof fetch });
-    for (const [extra, want] of [[{}, '30'], [{ retryAfter: 7 }, '7']] as const) {
+    const jwks = createRemoteJWKSet('https://down.example.com/jwks', {
+      fetch: (async () => new Response('down', { status: 500 })) as typeof fetch,
+    });
+    for (const [extra, want] of [
+      [{}, '30'],
+      [{ retryAfter: 7 }, '7'],
+    ] as const) {
       const app = new Hono();
       app.use(jwtAuth({ algorithms: ['RS256'], jwks, audience: 'api', log: () => undefined, ...extra }));
       app.get('/', (c) => c.text('ok'));
       const pair = await generate('RS256');
-      const res = await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims(), { kid: 'k' })}` } });
+      const res = await app.request('http://x/', {
+        headers: { authorization: `Bearer ${await mint(pair, claims(), { kid: 'k' })}` },
+      });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe(want);
     }
   });
 });
-
 
 describe('hono_server_fault_is_500_not_401', () => {
   // A verifier standing in for one whose Wasm core cannot start (what the library
@@ -214,7 +256,11 @@ describe('hono_server_fault_is_500_not_401', () => {
   const failing = (error: unknown) => ({ verify: () => Promise.reject(error) }) as unknown as Verifier;
 
   for (const [name, error, code] of [
-    ['the Wasm core cannot start (ERR_WASM_CORE)', new JwtError('ERR_WASM_CORE', { reason: 'the Wasm core could not be compiled or instantiated here' }), 'ERR_WASM_CORE'],
+    [
+      'the Wasm core cannot start (ERR_WASM_CORE)',
+      new JwtError('ERR_WASM_CORE', { reason: 'the Wasm core could not be compiled or instantiated here' }),
+      'ERR_WASM_CORE',
+    ],
     ['a backend throws a TypeError', new TypeError('backend exploded'), 'internal_error'],
   ] as const) {
     it(`${name}: 500 server_error, no challenge, one log line naming ${code}, token nowhere`, async () => {
@@ -231,7 +277,8 @@ describe('hono_server_fault_is_500_not_401', () => {
       expect(JSON.parse(body).error).toBe('server_error');
       expect(lines).toHaveLength(1);
       expect(JSON.parse(lines[0]!).code).toBe(code);
-      for (const text of [body, lines[0]!]) for (const part of token.split('.')) expect(text.includes(part)).toBe(false);
+      for (const text of [body, lines[0]!])
+        for (const part of token.split('.')) expect(text.includes(part)).toBe(false);
     });
   }
 
@@ -253,7 +300,9 @@ describe('hono_server_fault_is_500_not_401', () => {
     // A deployment whose secret binding is missing: the options cannot make a verifier.
     app.use(jwtAuth((env: Record<string, unknown>) => ({ algorithms: ['HS256'], key: env.SECRET as Uint8Array })));
     app.get('/', (c) => c.text('ok'));
-    const { result: res, lines } = await withConsoleError(() => app.request('http://x/', { headers: { authorization: 'Bearer a.b.c' } }, {}));
+    const { result: res, lines } = await withConsoleError(() =>
+      app.request('http://x/', { headers: { authorization: 'Bearer a.b.c' } }, {}),
+    );
     expect(res.status).toBe(500);
     expect(lines).toHaveLength(1);
     expect(JSON.parse(String(lines[0])).code).toBe('ERR_OPTIONS_INVALID');
@@ -274,7 +323,12 @@ describe('hono_server_fault_is_500_not_401', () => {
       const res = await app.request('http://x/', { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(503);
       expect(lines).toHaveLength(n);
-      expect(JSON.parse(lines[n - 1]!)).toEqual({ edgejwt: 'error', status: 503, code: 'ERR_JWKS_FETCH_FAILED', name: 'JwtError' });
+      expect(JSON.parse(lines[n - 1]!)).toEqual({
+        edgejwt: 'error',
+        status: 503,
+        code: 'ERR_JWKS_FETCH_FAILED',
+        name: 'JwtError',
+      });
     }
     for (const part of token.split('.')) expect(lines.join('\n').includes(part)).toBe(false);
   });
@@ -283,10 +337,14 @@ describe('hono_server_fault_is_500_not_401', () => {
     const pair = await generate('HS256');
     const lines: string[] = [];
     const app = new Hono();
-    app.use(jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate, log: (line) => lines.push(line) }));
+    app.use(
+      jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate, log: (line) => lines.push(line) }),
+    );
     app.get('/', (c) => c.text('ok'));
     const other = await generate('HS256');
-    expect((await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(other, claims())}` } })).status).toBe(401);
+    expect(
+      (await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(other, claims())}` } })).status,
+    ).toBe(401);
     expect(lines).toEqual([]);
   });
 });
@@ -330,8 +388,22 @@ describe('hono_options_typed_errors', () => {
     expect(settingOf(() => jwtAuth({ verifier, audience: 'api' } as never))).toBe('audience');
     expect(settingOf(() => jwtAuth({ verifier, cache: false } as never))).toBe('cache');
     // An explicit undefined is "not given", as everywhere in the library.
-    expect(settingOf(() => jwtAuth({ verifier, audience: undefined, optional: undefined, cookie: undefined } as never))).toBeUndefined();
-    expect(settingOf(() => jwtAuth({ verifier, optional: true, scopes: ['read'], realm: 'api', cookie: '__Host-session', retryAfter: 5, log: () => undefined }))).toBeUndefined();
+    expect(
+      settingOf(() => jwtAuth({ verifier, audience: undefined, optional: undefined, cookie: undefined } as never)),
+    ).toBeUndefined();
+    expect(
+      settingOf(() =>
+        jwtAuth({
+          verifier,
+          optional: true,
+          scopes: ['read'],
+          realm: 'api',
+          cookie: '__Host-session',
+          retryAfter: 5,
+          log: () => undefined,
+        }),
+      ),
+    ).toBeUndefined();
   });
 
   it('lazy options are held to the same rules: a mistyped value is a 500 with a log line, never an ignored check', async () => {
@@ -350,16 +422,22 @@ describe('hono_auth_error_is_http_exception', () => {
     const pair = await generate('HS256');
     const app = new Hono();
     app.onError((err, c) => (err instanceof HTTPException ? err.getResponse() : c.text('boom', 500)));
-    app.use(jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate, realm: 'api', scopes: ['admin'] }));
+    app.use(
+      jwtAuth({ algorithms: ['HS256'], key: pair.secret!, currentDate: nowDate, realm: 'api', scopes: ['admin'] }),
+    );
     app.get('/', (c) => c.text('ok'));
     const none = await app.request('http://x/');
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer realm="api"');
-    const bad = await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(await generate('HS256'), claims())}` } });
+    const bad = await app.request('http://x/', {
+      headers: { authorization: `Bearer ${await mint(await generate('HS256'), claims())}` },
+    });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
     expect((await app.request('http://x/', { headers: { authorization: 'Bearer a b' } })).status).toBe(400);
-    expect((await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims())}` } })).status).toBe(403);
+    expect(
+      (await app.request('http://x/', { headers: { authorization: `Bearer ${await mint(pair, claims())}` } })).status,
+    ).toBe(403);
   });
 
   it('getResponse() can be called more than once (a fresh body each time), and status matches it', async () => {

@@ -28,7 +28,11 @@ describe('RFC 7515 Appendix A', () => {
       const r = await ok.verify(v.compact!);
       expect(r.payload.iss).toBe('joe');
       expect(r.payload['http://example.com/is_root']).toBe(true);
-      const late = createVerifier({ algorithms: [v.alg as Algorithm], key: v.jwk!, currentDate: new Date(1300819381 * 1000) });
+      const late = createVerifier({
+        algorithms: [v.alg as Algorithm],
+        key: v.jwk!,
+        currentDate: new Date(1300819381 * 1000),
+      });
       expect(await codeOf(() => late.verify(v.compact!))).toBe('ERR_JWT_EXPIRED');
     });
   }
@@ -43,20 +47,30 @@ describe('RFC 7515 Appendix A', () => {
     expect(await codeOf(() => hs.verify(v.compact!))).toBe('ERR_JWT_MALFORMED'); // empty signature segment
     expect(await codeOf(() => hs.verify(`${v.compact!}AAAA`))).toBe('ERR_JWS_ALG_NOT_ALLOWED');
     // @ts-expect-error 'none' is not an Algorithm: this is the JavaScript caller's view
-    expect(await codeOf(() => createVerifier({ algorithms: ['none'], key: new Uint8Array(32) }))).toBe('ERR_OPTIONS_INVALID');
+    expect(await codeOf(() => createVerifier({ algorithms: ['none'], key: new Uint8Array(32) }))).toBe(
+      'ERR_OPTIONS_INVALID',
+    );
   });
 });
 
 describe('RFC 7520 §4.1-4.4', () => {
-  for (const v of (rfc7520.vectors as unknown as JoseVector[]).filter((x) => ['rfc7520-4.1', 'rfc7520-4.2', 'rfc7520-4.3', 'rfc7520-4.4'].includes(x.id))) {
+  for (const v of (rfc7520.vectors as unknown as JoseVector[]).filter((x) =>
+    ['rfc7520-4.1', 'rfc7520-4.2', 'rfc7520-4.3', 'rfc7520-4.4'].includes(x.id),
+  )) {
     it(`${v.id} ${v.alg}`, async () => {
-      const r = await createVerifier({ algorithms: [v.alg as Algorithm], key: v.jwk!, rawPayload: true }).verify(v.compact!);
+      const r = await createVerifier({ algorithms: [v.alg as Algorithm], key: v.jwk!, rawPayload: true }).verify(
+        v.compact!,
+      );
       expect(new TextDecoder().decode(r.payload as unknown as Uint8Array)).toBe(v.payload);
       // Our own copy, never a view on a shared buffer.
       const bytes = r.payload as unknown as Uint8Array;
       expect(bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length).toBe(true);
       // The same key as a one-key JWKS, selected by kid.
-      const r2 = await createVerifier({ algorithms: [v.alg as Algorithm], jwks: { keys: [v.jwk!] }, rawPayload: true }).verify(v.compact!);
+      const r2 = await createVerifier({
+        algorithms: [v.alg as Algorithm],
+        jwks: { keys: [v.jwk!] },
+        rawPayload: true,
+      }).verify(v.compact!);
       expect(r2.header.kid).toBe(v.jwk!.kid);
     });
   }
@@ -86,7 +100,10 @@ interface WpGroup {
  * so a change in behaviour fails the test either way.
  */
 const STRICTER: Record<number, { code: string; why: string }> = {
-  346: { code: 'ERR_KEY_ALG_MISMATCH', why: 'JWK alg PS256 signs a PS384 token: a JWK alg is honoured (RFC 7517 §4.4)' },
+  346: {
+    code: 'ERR_KEY_ALG_MISMATCH',
+    why: 'JWK alg PS256 signs a PS384 token: a JWK alg is honoured (RFC 7517 §4.4)',
+  },
   350: { code: 'ERR_KEY_ALG_MISMATCH', why: 'same as 346, with key_ops' },
   347: { code: 'ERR_KEY_INVALID', why: 'JWK alg "ES521" is not a JWS algorithm: the key is unusable' },
   351: { code: 'ERR_KEY_INVALID', why: 'same as 347, with key_ops' },

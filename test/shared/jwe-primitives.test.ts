@@ -55,7 +55,10 @@ function judge(t: T, got: Uint8Array | string, expected: string): void {
 }
 
 function b64u(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 describe('Wycheproof primitives on the JWE code paths', () => {
@@ -74,15 +77,31 @@ describe('Wycheproof primitives on the JWE code paths', () => {
         if (g.ivSize !== 96) {
           // A JWE's IV is exactly 96 bits: anything else never reaches AES.
           const spec = encSpec(key.length === 16 ? 'A128GCM' : 'A256GCM')!;
-          expect(await outcome(() => decryptContent(spec, key, hex(t.aad as string), { iv, ciphertext: hex(t.ct as string), tag: hex(t.tag as string) }))).toBe('ERR_JWE_DECRYPTION_FAILED');
+          expect(
+            await outcome(() =>
+              decryptContent(spec, key, hex(t.aad as string), {
+                iv,
+                ciphertext: hex(t.ct as string),
+                tag: hex(t.tag as string),
+              }),
+            ),
+          ).toBe('ERR_JWE_DECRYPTION_FAILED');
           refusedIv++;
           continue;
         }
-        judge(t, await outcome(() => aesGcmDecrypt(key, iv, hex(t.aad as string), hex(t.ct as string), hex(t.tag as string))), t.msg as string);
+        judge(
+          t,
+          await outcome(() => aesGcmDecrypt(key, iv, hex(t.aad as string), hex(t.ct as string), hex(t.tag as string))),
+          t.msg as string,
+        );
         checked++;
       }
     }
-    expect([checked, refusedIv, checked + refusedIv + aes192]).toEqual([133, 80, (gcm as { numberOfTests: number }).numberOfTests]);
+    expect([checked, refusedIv, checked + refusedIv + aes192]).toEqual([
+      133,
+      80,
+      (gcm as { numberOfTests: number }).numberOfTests,
+    ]);
   });
 
   it('AES key wrap (RFC 3394, 128/256-bit KEKs): aesKwUnwrap', async () => {
@@ -90,7 +109,9 @@ describe('Wycheproof primitives on the JWE code paths', () => {
     for (const g of groups(kw)) {
       if (g.keySize === 192) continue;
       for (const t of g.tests) {
-        const kek = await crypto.subtle.importKey('raw', hex(t.key as string) as BufferSource, 'AES-KW', false, ['unwrapKey']);
+        const kek = await crypto.subtle.importKey('raw', hex(t.key as string) as BufferSource, 'AES-KW', false, [
+          'unwrapKey',
+        ]);
         const ct = hex(t.ct as string);
         judge(t, await outcome(() => aesKwUnwrap(kek, ct, Math.max(0, ct.length - 8))), t.msg as string);
         checked++;
@@ -104,7 +125,11 @@ describe('Wycheproof primitives on the JWE code paths', () => {
     for (const g of groups(cbc)) {
       if (g.keySize === 192) continue;
       for (const t of g.tests) {
-        judge(t, await outcome(() => aesCbcDecrypt(hex(t.key as string), hex(t.iv as string), hex(t.ct as string))), t.msg as string);
+        judge(
+          t,
+          await outcome(() => aesCbcDecrypt(hex(t.key as string), hex(t.iv as string), hex(t.ct as string))),
+          t.msg as string,
+        );
         checked++;
       }
     }
@@ -116,7 +141,13 @@ describe('Wycheproof primitives on the JWE code paths', () => {
     let labelled = 0;
     for (const g of groups(oaep)) {
       const { key_ops: _o, alg: _a, ...jwk } = g.privateKeyJwk as Record<string, unknown>;
-      const key = await crypto.subtle.importKey('jwk', jwk as JsonWebKey, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['decrypt']);
+      const key = await crypto.subtle.importKey(
+        'jwk',
+        jwk as JsonWebKey,
+        { name: 'RSA-OAEP', hash: 'SHA-256' },
+        false,
+        ['decrypt'],
+      );
       for (const t of g.tests) {
         if ((t.label as string) !== '') {
           labelled++;
@@ -129,7 +160,10 @@ describe('Wycheproof primitives on the JWE code paths', () => {
     expect([checked, labelled]).toEqual([29, 8]);
   });
 
-  for (const [name, file, count] of [['P-256', p256, 353], ['P-384', p384, 794]] as const) {
+  for (const [name, file, count] of [
+    ['P-256', p256, 353],
+    ['P-384', p384, 794],
+  ] as const) {
     it(`ECDH ${name} (WebCrypto JWK encodings): JweKey.unwrap('ECDH-ES') yields the Concat KDF of the expected secret`, async () => {
       const spec = encSpec('A256GCM')!;
       const seen = new Map<string, number>();
@@ -147,14 +181,21 @@ describe('Wycheproof primitives on the JWE code paths', () => {
               return (await key.unwrap('ECDH-ES', spec, { epk: t.public }, new Uint8Array(0))) as Uint8Array;
             })(),
           );
-          const expected = t.result === 'invalid' ? '' : toHex(concatKdf(hex(t.shared as string), 'A256GCM', new Uint8Array(0), new Uint8Array(0), 32));
+          const expected =
+            t.result === 'invalid'
+              ? ''
+              : toHex(concatKdf(hex(t.shared as string), 'A256GCM', new Uint8Array(0), new Uint8Array(0), 32));
           judge(t, got, expected);
           checked++;
         }
       }
       // Every case read; every case not plainly valid checked in every runtime, all of them in Node.
       expect(read).toBe(count);
-      expect(refusable).toBe(groups(file).flatMap((g) => g.tests).filter((t) => t.result !== 'valid').length);
+      expect(refusable).toBe(
+        groups(file)
+          .flatMap((g) => g.tests)
+          .filter((t) => t.result !== 'valid').length,
+      );
       if (allVectors) expect(checked).toBe(count);
     });
   }
@@ -165,10 +206,28 @@ describe('Wycheproof primitives on the JWE code paths', () => {
     let checked = 0;
     for (const g of groups(x25519)) {
       for (const t of g.tests) {
-        const pkcs8 = await crypto.subtle.importKey('pkcs8', hex(PKCS8_X25519 + (t.private as string)) as BufferSource, { name: 'X25519' }, true, ['deriveBits']);
-        const { key_ops: _o, ext: _e, ...jwk } = (await crypto.subtle.exportKey('jwk', pkcs8)) as Record<string, unknown>;
+        const pkcs8 = await crypto.subtle.importKey(
+          'pkcs8',
+          hex(PKCS8_X25519 + (t.private as string)) as BufferSource,
+          { name: 'X25519' },
+          true,
+          ['deriveBits'],
+        );
+        const {
+          key_ops: _o,
+          ext: _e,
+          ...jwk
+        } = (await crypto.subtle.exportKey('jwk', pkcs8)) as Record<string, unknown>;
         const key = new JweKey(jwk as unknown as EncryptionJWK, 'decrypt');
-        const got = await outcome(() => key.unwrap('ECDH-ES', spec, { epk: { kty: 'OKP', crv: 'X25519', x: b64u(hex(t.public as string)) } }, new Uint8Array(0)) as Promise<Uint8Array>);
+        const got = await outcome(
+          () =>
+            key.unwrap(
+              'ECDH-ES',
+              spec,
+              { epk: { kty: 'OKP', crv: 'X25519', x: b64u(hex(t.public as string)) } },
+              new Uint8Array(0),
+            ) as Promise<Uint8Array>,
+        );
         if (t.flags.includes('ZeroSharedSecret')) {
           expect(got, `tcId ${t.tcId}`).toBe('ERR_JWE_EPK_INVALID');
         } else {

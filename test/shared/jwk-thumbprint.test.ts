@@ -40,7 +40,9 @@ describe('jwkThumbprint (RFC 7638)', () => {
           .filter(([k]) => ['crv', 'kty', 'x', 'y', 'e', 'n', 'k'].includes(k))
           .sort(([a], [b]) => (a < b ? -1 : 1)),
       );
-      const expected = b64u(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(required)))));
+      const expected = b64u(
+        new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(required)))),
+      );
       expect(jwkThumbprint(publicJwk), alg).toBe(expected);
       expect(thumbprintInput(publicJwk), alg).toBe(JSON.stringify(required));
     }

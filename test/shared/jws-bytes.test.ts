@@ -23,7 +23,13 @@ function outcome(token: string, inCore: boolean): string {
   try {
     const jws = inCore ? getCore().decodeJws(token, h, p) : decodeJwsInJs(token, h, p);
     const signature = jws.held !== undefined ? jws.held.signature : signingViews(getCore(), jws)![1];
-    return JSON.stringify([jws.payload, jws.payloadLength, jws.signatureLength, hex(payloadBytes(jws)), hex(signature)]);
+    return JSON.stringify([
+      jws.payload,
+      jws.payloadLength,
+      jws.signatureLength,
+      hex(payloadBytes(jws)),
+      hex(signature),
+    ]);
   } catch (e) {
     return `${(e as { code?: string }).code}: ${(e as Error).message}`;
   }
@@ -50,7 +56,12 @@ describe('decodeJwsInJs agrees with Core.decodeJws', () => {
         if (ALPHABET.includes(ch) || ch === '.') continue;
         for (const i of [0, 1, 17, seg.length - 2, seg.length - 1]) {
           const bad = seg.slice(0, i) + ch + seg.slice(i + 1);
-          for (const token of [`${HEADER}.${bad}.${seg}`, `${HEADER}.${seg}.${bad}`, `${HEADER}.${seg}${ch}.${seg}`, `${HEADER}.${seg}.${seg}${ch}`]) {
+          for (const token of [
+            `${HEADER}.${bad}.${seg}`,
+            `${HEADER}.${seg}.${bad}`,
+            `${HEADER}.${seg}${ch}.${seg}`,
+            `${HEADER}.${seg}.${seg}${ch}`,
+          ]) {
             expect(agree(token), JSON.stringify(token)).toBe(true);
             expect(outcome(token, false)).toMatch(/^ERR_JWT_MALFORMED/);
           }
@@ -77,7 +88,14 @@ describe('decodeJwsInJs agrees with Core.decodeJws', () => {
   });
 
   it('jws_bytes_js_decode_keeps_utf8_verdicts: invalid UTF-8 payloads have no text, a BOM stays', () => {
-    for (const bytes of [[0xc3, 0x28], [0xed, 0xa0, 0x80], [0xf0, 0x82, 0x82, 0xac], [0xff], [0xef, 0xbb, 0xbf, 0x7b, 0x7d], [0xe2, 0x82, 0xac]]) {
+    for (const bytes of [
+      [0xc3, 0x28],
+      [0xed, 0xa0, 0x80],
+      [0xf0, 0x82, 0x82, 0xac],
+      [0xff],
+      [0xef, 0xbb, 0xbf, 0x7b, 0x7d],
+      [0xe2, 0x82, 0xac],
+    ]) {
       const token = `${HEADER}.${b64u(new Uint8Array(bytes))}.${b64u(seededBytes(3, 64))}`;
       expect(agree(token)).toBe(true);
     }

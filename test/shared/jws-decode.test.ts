@@ -51,7 +51,11 @@ describe('Core.decodeJws', () => {
 
   it('decodes long segments (RSA-16384-sized signatures, 40 KB payloads)', () => {
     const core = getCore();
-    for (const [n, s] of [[40_000, 64], [1000, 2048], [20_000, 20_000]] as const) {
+    for (const [n, s] of [
+      [40_000, 64],
+      [1000, 2048],
+      [20_000, 20_000],
+    ] as const) {
       const payload = seededBytes(n, n);
       const sig = seededBytes(s, s);
       const out = decode(`${HEADER}.${b64u(payload)}.${b64u(sig)}`);
@@ -108,7 +112,15 @@ describe('Core.decodeJws', () => {
     const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
     const cases = ['{"a":1}', '{"name":"Zoë","city":"Zürich"}', '{"e":"€","g":"😀"}', '\ufeff{"bom":true}'];
     for (const text of cases) expect(decode(`${HEADER}.${b64u(text)}.AAAA`).payload).toBe(text);
-    const bad = [[0xc0, 0x80], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0x80], [0x41, 0xe2, 0x82], [0xff]];
+    const bad = [
+      [0xc0, 0x80],
+      [0xe0, 0x80, 0x80],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0x80],
+      [0x41, 0xe2, 0x82],
+      [0xff],
+    ];
     for (const bytes of bad) expect(decode(`${HEADER}.${b64u(new Uint8Array(bytes))}.AAAA`).payload).toBeUndefined();
     // Random bytes with many high bits: the verdict always matches a fatal TextDecoder.
     for (let seed = 1; seed <= 3000; seed++) {
@@ -134,7 +146,9 @@ describe('Core.decodeJws', () => {
 
   it('decodes again when another call wrote over the regions before the check', async () => {
     const secret = seededBytes(5, 32);
-    const key = await crypto.subtle.importKey('raw', secret as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const key = await crypto.subtle.importKey('raw', secret as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+    ]);
     const token = await signInput('HS256', key, `${HEADER}.${b64u(JSON.stringify({ sub: 'x' }))}`);
     const h = token.indexOf('.');
     const p = token.lastIndexOf('.');
@@ -168,7 +182,9 @@ describe('Core.decodeJws', () => {
       const jwks = createRemoteJWKSet('https://issuer.example/jwks', { fetch: fetchJwks, allowHmac: true });
       const v = createVerifier({ algorithms: [alg], jwks, currentDate: nowDate, cache: false });
       const token = await mint(pair, claims(), { kid: 'k' });
-      const forged = await mint(pair, claims({ sub: 'admin' }), { kid: 'k' }).then((t) => `${t.slice(0, t.lastIndexOf('.'))}${token.slice(token.lastIndexOf('.'))}`);
+      const forged = await mint(pair, claims({ sub: 'admin' }), { kid: 'k' }).then(
+        (t) => `${t.slice(0, t.lastIndexOf('.'))}${token.slice(token.lastIndexOf('.'))}`,
+      );
       const pending = [codeOf(() => v.verify(token)), codeOf(() => v.verify(forged))];
       // While both wait for the key set, other tokens go through the core's regions.
       for (let i = 0; i < 5; i++) expect(busy.verifySync(busyToken).payload.sub).toBe('someone-else');
@@ -179,11 +195,18 @@ describe('Core.decodeJws', () => {
 
   it('verifies through a JWK secret imported between the decode and the check', async () => {
     const secret = seededBytes(7, 32);
-    const key = await crypto.subtle.importKey('raw', secret as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const key = await crypto.subtle.importKey('raw', secret as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+    ]);
     const token = await signInput('HS256', key, `${HEADER}.${b64u(JSON.stringify(claims()))}`);
     // A fresh JWK entry imports its Wasm slot lazily, inside the verify, after the decode.
     for (let i = 0; i < 3; i++) {
-      const v = createVerifier({ algorithms: ['HS256'], key: { kty: 'oct', k: b64u(secret) }, currentDate: nowDate, cache: false });
+      const v = createVerifier({
+        algorithms: ['HS256'],
+        key: { kty: 'oct', k: b64u(secret) },
+        currentDate: nowDate,
+        cache: false,
+      });
       expect(v.verifySync(token).payload.sub).toBe('user-1');
     }
   });

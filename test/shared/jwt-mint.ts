@@ -38,11 +38,17 @@ export interface KeyPair {
   secret?: Uint8Array;
 }
 
-export async function generate(alg: string, opts: { modulusLength?: number; secretLength?: number } = {}): Promise<KeyPair> {
+export async function generate(
+  alg: string,
+  opts: { modulusLength?: number; secretLength?: number } = {},
+): Promise<KeyPair> {
   const bits = alg.slice(2);
   if (alg.startsWith('HS')) {
     const secret = crypto.getRandomValues(new Uint8Array(opts.secretLength ?? Number(bits) / 8));
-    const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: HASH[bits]! }, true, ['sign', 'verify']);
+    const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: HASH[bits]! }, true, [
+      'sign',
+      'verify',
+    ]);
     return { alg, privateKey: key, publicKey: key, publicJwk: { kty: 'oct', k: b64u(secret) }, secret };
   }
   let params: RsaHashedKeyGenParams | EcKeyGenParams | AlgorithmIdentifier;

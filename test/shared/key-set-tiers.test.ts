@@ -109,7 +109,10 @@ describe('store tiers', () => {
     const idp = issuer([a.jwk]);
     const broken: JWKSStore = { get: () => Promise.reject(new Error('cache down')), put: () => undefined };
     const kv = kvLike();
-    kv.data.set(URL_, JSON.stringify({ jwks: { keys: [a.jwk] }, fetchedAt: Date.now(), freshUntil: Date.now() + 600_000 }));
+    kv.data.set(
+      URL_,
+      JSON.stringify({ jwks: { keys: [a.jwk] }, fetchedAt: Date.now(), freshUntil: Date.now() + 600_000 }),
+    );
     const set = createRemoteJWKSet(URL_, { fetch: idp.fn, store: [broken, kv] });
     expect(await codeOf(async () => verifierOf(set).verify(await mint(a, claims(), { kid: 'a' })))).toBe('OK');
     expect(kv.reads).toBe(1);

@@ -1,6 +1,14 @@
 // Local and remote key sets (src/keys/local.ts, src/keys/remote.ts). Remote tests inject fetch and the clock.
 import { describe, expect, it } from 'vitest';
-import { createLocalJWKSet, createRemoteJWKSet, createVerifier, type JWK, type JWKSStore, type JSONWebKeySet, type StoredJWKS } from '../../src/index.js';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  createVerifier,
+  type JWK,
+  type JWKSStore,
+  type JSONWebKeySet,
+  type StoredJWKS,
+} from '../../src/index.js';
 import { claims, codeOf, codeOfSync, generate, mint, nowDate, type KeyPair } from './jwt-mint.js';
 
 async function keyWithKid(alg: string, kid: string): Promise<KeyPair & { jwk: JWK }> {
@@ -20,7 +28,9 @@ describe('local JWKS', () => {
     expect((await v.verify(ta)).header.kid).toBe('a');
     expect((await v.verify(tb)).header.kid).toBe('b');
     expect(await codeOf(() => v.verify(tNoKid))).toBe('OK');
-    expect(await codeOf(async () => v.verify(await mint(a, claims(), { kid: 'zzz' })))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+    expect(await codeOf(async () => v.verify(await mint(a, claims(), { kid: 'zzz' })))).toBe(
+      'ERR_JWKS_NO_MATCHING_KEY',
+    );
     // kid of b but signed by a with EdDSA: b is an EC key, so no key fits.
     expect(await codeOf(async () => v.verify(await mint(a, claims(), { kid: 'b' })))).toBe('ERR_JWKS_NO_MATCHING_KEY');
   });
@@ -32,7 +42,14 @@ describe('local JWKS', () => {
   });
   it('skips keys it cannot use; rejects a set that is not a JWKS', async () => {
     const a = await keyWithKid('ES256', 'a');
-    const set = { keys: [{ kty: 'OKP', crv: 'X25519', x: 'AAAA' }, { kty: 'EC', crv: 'P-256', x: '!', y: '!' }, { kty: 'RSA', n: 'AQAB', e: 'AQAB', use: 'enc' }, a.jwk] };
+    const set = {
+      keys: [
+        { kty: 'OKP', crv: 'X25519', x: 'AAAA' },
+        { kty: 'EC', crv: 'P-256', x: '!', y: '!' },
+        { kty: 'RSA', n: 'AQAB', e: 'AQAB', use: 'enc' },
+        a.jwk,
+      ],
+    };
     const v = createVerifier({ algorithms: ['ES256'], jwks: set as JSONWebKeySet, currentDate: nowDate });
     expect(await codeOf(async () => v.verify(await mint(a, claims(), { kid: 'a' })))).toBe('OK');
     for (const bad of [null, {}, { keys: 'x' }, { keys: [1] }]) {
@@ -43,8 +60,16 @@ describe('local JWKS', () => {
     const h = await generate('HS256');
     const jwk = { ...(h.publicJwk as JWK), kid: 'h' };
     const t = await mint(h, claims(), { kid: 'h' });
-    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], jwks: { keys: [jwk] }, currentDate: nowDate }).verifySync(t))).toBe('OK');
-    const refusing = createVerifier({ algorithms: ['HS256'], jwks: createLocalJWKSet({ keys: [jwk] }, { allowHmac: false }), currentDate: nowDate });
+    expect(
+      codeOfSync(() =>
+        createVerifier({ algorithms: ['HS256'], jwks: { keys: [jwk] }, currentDate: nowDate }).verifySync(t),
+      ),
+    ).toBe('OK');
+    const refusing = createVerifier({
+      algorithms: ['HS256'],
+      jwks: createLocalJWKSet({ keys: [jwk] }, { allowHmac: false }),
+      currentDate: nowDate,
+    });
     expect(codeOfSync(() => refusing.verifySync(t))).toBe('ERR_JWKS_NO_MATCHING_KEY');
   });
 });
@@ -103,7 +128,12 @@ describe('remote JWKS', () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     const m = mockFetch([() => ({ body: jwks(a.jwk), gate })]);
-    const v = createVerifier({ algorithms: ['ES256'], jwks: createRemoteJWKSet(URL_, { fetch: m.fn }), currentDate: nowDate, cache: false });
+    const v = createVerifier({
+      algorithms: ['ES256'],
+      jwks: createRemoteJWKSet(URL_, { fetch: m.fn }),
+      currentDate: nowDate,
+      cache: false,
+    });
     const t = await mint(a, claims(), { kid: 'a' });
     const all = Array.from({ length: 20 }, () => v.verify(t));
     open();
@@ -132,14 +162,21 @@ describe('remote JWKS', () => {
   });
   it('timeout', async () => {
     const m = mockFetch([() => ({ hang: true })]);
-    const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: m.fn, timeoutDuration: 20 }), currentDate: nowDate });
+    const v = createVerifier({
+      algorithms: ['EdDSA'],
+      jwks: createRemoteJWKSet(URL_, { fetch: m.fn, timeoutDuration: 20 }),
+      currentDate: nowDate,
+    });
     const a = await keyWithKid('EdDSA', 'a');
     expect(await codeOf(async () => v.verify(await mint(a, claims(), { kid: 'a' })))).toBe('ERR_JWKS_TIMEOUT');
   });
   it('5xx: the last good set is served for a bounded time, then the failure surfaces', async () => {
     const a = await keyWithKid('EdDSA', 'a');
     const c = clock();
-    const replies = [() => ({ body: jwks(a.jwk), headers: { 'cache-control': 'max-age=60' } }), () => ({ status: 503 })];
+    const replies = [
+      () => ({ body: jwks(a.jwk), headers: { 'cache-control': 'max-age=60' } }),
+      () => ({ status: 503 }),
+    ];
     const m = mockFetch(replies);
     const set = createRemoteJWKSet(URL_, { fetch: m.fn, now: c.now, staleDuration: 600_000, cooldownDuration: 1_000 });
     const v = createVerifier({ algorithms: ['EdDSA'], jwks: set, currentDate: nowDate, cache: false });
@@ -166,7 +203,11 @@ describe('remote JWKS', () => {
     ];
     for (const [name, reply, code] of cases) {
       const m = mockFetch([() => reply]);
-      const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: m.fn }), currentDate: nowDate });
+      const v = createVerifier({
+        algorithms: ['EdDSA'],
+        jwks: createRemoteJWKSet(URL_, { fetch: m.fn }),
+        currentDate: nowDate,
+      });
       expect(await codeOf(() => v.verify(t)), name).toBe(code);
     }
   });
@@ -200,7 +241,11 @@ describe('remote JWKS', () => {
     const store: JWKSStore = {
       async get() {
         await storeGate;
-        return { jwks: { keys: [old.jwk] }, fetchedAt: nowDate.getTime() - 1000, freshUntil: nowDate.getTime() + 60_000 };
+        return {
+          jwks: { keys: [old.jwk] },
+          fetchedAt: nowDate.getTime() - 1000,
+          freshUntil: nowDate.getTime() + 60_000,
+        };
       },
       put() {},
     };
@@ -214,7 +259,9 @@ describe('remote JWKS', () => {
     expect(await codeOf(() => slow)).toBe('OK');
     // The store's older set did not replace the network's newer one.
     expect(codeOfSync(() => v.verifySync(tNew))).toBe('OK');
-    expect(await codeOf(async () => v.verify(await mint(old, claims(), { kid: 'old' })))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+    expect(await codeOf(async () => v.verify(await mint(old, claims(), { kid: 'old' })))).toBe(
+      'ERR_JWKS_NO_MATCHING_KEY',
+    );
   });
   it('store hook: put after a fetch, get before the network in a fresh isolate', async () => {
     const a = await keyWithKid('EdDSA', 'a');
@@ -227,17 +274,32 @@ describe('remote JWKS', () => {
     };
     const m1 = mockFetch([() => ({ body: jwks(a.jwk), headers: { 'cache-control': 'max-age=300' } })]);
     const t = await mint(a, claims(), { kid: 'a' });
-    await createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: m1.fn, store }), currentDate: nowDate }).verify(t);
+    await createVerifier({
+      algorithms: ['EdDSA'],
+      jwks: createRemoteJWKSet(URL_, { fetch: m1.fn, store }),
+      currentDate: nowDate,
+    }).verify(t);
     // Kept for its fresh life plus the stale window (staleDuration, 1 h by default).
     expect(saved.get(URL_)?.ttl).toBe(300 + 3600);
     const m2 = mockFetch([() => ({ status: 500 })]);
-    const second = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: m2.fn, store }), currentDate: nowDate });
+    const second = createVerifier({
+      algorithms: ['EdDSA'],
+      jwks: createRemoteJWKSet(URL_, { fetch: m2.fn, store }),
+      currentDate: nowDate,
+    });
     expect(await codeOf(() => second.verify(t))).toBe('OK');
     expect(m2.calls.length).toBe(0);
     // A failing store is a miss, never an error.
-    const broken: JWKSStore = { get: () => Promise.reject(new Error('kv down')), put: () => Promise.reject(new Error('kv down')) };
+    const broken: JWKSStore = {
+      get: () => Promise.reject(new Error('kv down')),
+      put: () => Promise.reject(new Error('kv down')),
+    };
     const m3 = mockFetch([() => ({ body: jwks(a.jwk) })]);
-    const third = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: m3.fn, store: broken }), currentDate: nowDate });
+    const third = createVerifier({
+      algorithms: ['EdDSA'],
+      jwks: createRemoteJWKSet(URL_, { fetch: m3.fn, store: broken }),
+      currentDate: nowDate,
+    });
     expect(await codeOf(() => third.verify(t))).toBe('OK');
   });
   it('HMAC keys from a remote set are refused unless allowHmac', async () => {
@@ -245,10 +307,18 @@ describe('remote JWKS', () => {
     const jwk = { ...(h.publicJwk as JWK), kid: 'h' };
     const t = await mint(h, claims(), { kid: 'h' });
     const m = mockFetch([() => ({ body: jwks(jwk) })]);
-    const v = createVerifier({ algorithms: ['HS256'], jwks: createRemoteJWKSet(URL_, { fetch: m.fn }), currentDate: nowDate });
+    const v = createVerifier({
+      algorithms: ['HS256'],
+      jwks: createRemoteJWKSet(URL_, { fetch: m.fn }),
+      currentDate: nowDate,
+    });
     expect(await codeOf(() => v.verify(t))).toBe('ERR_JWKS_NO_MATCHING_KEY');
     const m2 = mockFetch([() => ({ body: jwks(jwk) })]);
-    const allowed = createVerifier({ algorithms: ['HS256'], jwks: createRemoteJWKSet(URL_, { fetch: m2.fn, allowHmac: true }), currentDate: nowDate });
+    const allowed = createVerifier({
+      algorithms: ['HS256'],
+      jwks: createRemoteJWKSet(URL_, { fetch: m2.fn, allowHmac: true }),
+      currentDate: nowDate,
+    });
     expect(await codeOf(() => allowed.verify(t))).toBe('OK');
   });
   it('fresh and reload(): a reload fetches at once and concurrent reloads share it', async () => {

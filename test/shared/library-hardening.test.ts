@@ -51,11 +51,14 @@ describe('rsa_weak_params_refused', () => {
     ['e = 1 with a leading zero byte', (n) => ({ kty: 'RSA', n, e: b64u(new Uint8Array([0, 1])) })],
     ['e = 2', (n) => ({ kty: 'RSA', n, e: 'Ag' })],
     ['e = 65536 (even)', (n) => ({ kty: 'RSA', n, e: b64u(new Uint8Array([1, 0, 0])) })],
-    ['even modulus', (n) => {
-      const bytes = unb64u(n);
-      bytes[bytes.length - 1]! &= 0xfe;
-      return { kty: 'RSA', n: b64u(bytes), e: 'AQAB' };
-    }],
+    [
+      'even modulus',
+      (n) => {
+        const bytes = unb64u(n);
+        bytes[bytes.length - 1]! &= 0xfe;
+        return { kty: 'RSA', n: b64u(bytes), e: 'AQAB' };
+      },
+    ],
   ];
   for (const [name, make] of variants) {
     it(`${name}: ERR_KEY_INVALID as a key (at its first verify, or prepare); skipped in a local set`, async () => {
@@ -77,13 +80,21 @@ describe('rsa_weak_params_refused', () => {
     const { publicJwk } = await generate('RS256');
     let key: CryptoKey;
     try {
-      key = await crypto.subtle.importKey('jwk', { kty: 'RSA', n: publicJwk.n, e: 'AQ', ext: true }, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, true, ['verify']);
+      key = await crypto.subtle.importKey(
+        'jwk',
+        { kty: 'RSA', n: publicJwk.n, e: 'AQ', ext: true },
+        { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+        true,
+        ['verify'],
+      );
     } catch {
       // This runtime refuses the key itself: nothing to defend.
       return;
     }
     const forged = await forgedForExponentOne(claims(), unb64u(publicJwk.n!).length);
-    const outcome = await codeOf(async () => createVerifier({ algorithms: ['RS256'], key, currentDate: nowDate }).verify(forged));
+    const outcome = await codeOf(async () =>
+      createVerifier({ algorithms: ['RS256'], key, currentDate: nowDate }).verify(forged),
+    );
     expect(outcome).toBe('ERR_KEY_INVALID');
   });
 
@@ -93,12 +104,20 @@ describe('rsa_weak_params_refused', () => {
     n[n.length - 1]! &= 0xfe;
     let key: CryptoKey;
     try {
-      key = await crypto.subtle.importKey('jwk', { kty: 'RSA', n: b64u(n), e: 'AQAB', ext: true }, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, true, ['verify']);
+      key = await crypto.subtle.importKey(
+        'jwk',
+        { kty: 'RSA', n: b64u(n), e: 'AQAB', ext: true },
+        { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+        true,
+        ['verify'],
+      );
     } catch {
       return;
     }
     const t = `${b64u('{"alg":"RS256"}')}.${b64u(JSON.stringify(claims()))}.${b64u(new Uint8Array(256))}`;
-    expect(await codeOf(async () => createVerifier({ algorithms: ['RS256'], key, currentDate: nowDate }).verify(t))).toBe('ERR_KEY_INVALID');
+    expect(
+      await codeOf(async () => createVerifier({ algorithms: ['RS256'], key, currentDate: nowDate }).verify(t)),
+    ).toBe('ERR_KEY_INVALID');
   });
 
   it('a normal key (e = 65537) still verifies', async () => {
@@ -126,11 +145,24 @@ describe('options_undefined_is_absent', () => {
       typ: 'at+jwt',
       requiredClaims: ['tenant'],
       currentDate: nowDate,
-      issuers: [{ issuer: 'https://issuer.example', algorithms: ['HS256'], key: secret, subject: undefined, typ: undefined, requiredClaims: undefined }],
+      issuers: [
+        {
+          issuer: 'https://issuer.example',
+          algorithms: ['HS256'],
+          key: secret,
+          subject: undefined,
+          typ: undefined,
+          requiredClaims: undefined,
+        },
+      ],
     });
-    expect(await codeOf(async () => v.verify(await hs(claims({ tenant: 'a' }), { typ: 'JWT' })))).toBe('ERR_JWT_CLAIM_INVALID');
+    expect(await codeOf(async () => v.verify(await hs(claims({ tenant: 'a' }), { typ: 'JWT' })))).toBe(
+      'ERR_JWT_CLAIM_INVALID',
+    );
     expect(await codeOf(async () => v.verify(await hs(claims(), { typ: 'at+jwt' })))).toBe('ERR_JWT_CLAIM_INVALID');
-    expect(await codeOf(async () => v.verify(await hs(claims({ tenant: 'a', sub: 'x' }), { typ: 'at+jwt' })))).toBe('ERR_JWT_CLAIM_INVALID');
+    expect(await codeOf(async () => v.verify(await hs(claims({ tenant: 'a', sub: 'x' }), { typ: 'at+jwt' })))).toBe(
+      'ERR_JWT_CLAIM_INVALID',
+    );
     expect(await codeOf(async () => v.verify(await hs(claims({ tenant: 'a' }), { typ: 'at+jwt' })))).toBe('OK');
   });
 });
@@ -150,7 +182,16 @@ describe('options_unknown_name_refused', () => {
   it('names the misspelt setting, wherever it is', () => {
     expect(settingOf(() => createVerifier({ ...base, audiance: 'api' } as never))).toBe('audiance');
     expect(settingOf(() => createVerifier({ ...base, cache: { max: 10, tll: 5 } } as never))).toBe('cache.tll');
-    expect(settingOf(() => createVerifier({ issuers: [{ issuer: 'a', ...base }, { issuer: 'b', ...base, isuer: 'c' }] } as never))).toBe('issuers[1].isuer');
+    expect(
+      settingOf(() =>
+        createVerifier({
+          issuers: [
+            { issuer: 'a', ...base },
+            { issuer: 'b', ...base, isuer: 'c' },
+          ],
+        } as never),
+      ),
+    ).toBe('issuers[1].isuer');
     expect(settingOf(() => createLocalJWKSet({ keys: [] }, { allowHMAC: true } as never))).toBe('allowHMAC');
     expect(settingOf(() => createRemoteJWKSet('https://id.example/jwks', { timeout: 5 } as never))).toBe('timeout');
     expect(settingOf(() => jwtAuth({ ...base, scope: ['read'] } as never))).toBe('scope');
@@ -158,9 +199,43 @@ describe('options_unknown_name_refused', () => {
   });
 
   it('every documented name is accepted', () => {
-    expect(settingOf(() => createVerifier({ ...base, issuer: 'i', audience: 'a', subject: 's', typ: 'JWT', clockTolerance: 1, maxTokenAge: 60, requiredClaims: ['x'], requireExp: true, maxTokenLength: 4096, currentDate: nowDate, cache: { max: 1, ttl: 1 }, rawPayload: false }))).toBe('OK');
-    expect(settingOf(() => jwtAuth({ ...base, cookie: 'c', realm: 'r', scopes: ['s'], retryAfter: 5, optional: true }))).toBe('OK');
-    expect(settingOf(() => createRemoteJWKSet('https://id.example/jwks', { timeoutDuration: 1, cooldownDuration: 1, cacheMaxAge: 1, cacheMinAge: 1, staleDuration: 1, maxSize: 1, allowHmac: false, headers: {}, now: Date.now }))).toBe('OK');
+    expect(
+      settingOf(() =>
+        createVerifier({
+          ...base,
+          issuer: 'i',
+          audience: 'a',
+          subject: 's',
+          typ: 'JWT',
+          clockTolerance: 1,
+          maxTokenAge: 60,
+          requiredClaims: ['x'],
+          requireExp: true,
+          maxTokenLength: 4096,
+          currentDate: nowDate,
+          cache: { max: 1, ttl: 1 },
+          rawPayload: false,
+        }),
+      ),
+    ).toBe('OK');
+    expect(
+      settingOf(() => jwtAuth({ ...base, cookie: 'c', realm: 'r', scopes: ['s'], retryAfter: 5, optional: true })),
+    ).toBe('OK');
+    expect(
+      settingOf(() =>
+        createRemoteJWKSet('https://id.example/jwks', {
+          timeoutDuration: 1,
+          cooldownDuration: 1,
+          cacheMaxAge: 1,
+          cacheMinAge: 1,
+          staleDuration: 1,
+          maxSize: 1,
+          allowHmac: false,
+          headers: {},
+          now: Date.now,
+        }),
+      ),
+    ).toBe('OK');
   });
 });
 
@@ -183,7 +258,11 @@ describe('options_unknown_name_refused_hono_lazy', () => {
     console.error = () => void lines++;
     let res: Response;
     try {
-      res = await app.request('http://x/', { headers: { authorization: `Bearer ${await hs(claims({ scope: 'read' }))}` } }, {});
+      res = await app.request(
+        'http://x/',
+        { headers: { authorization: `Bearer ${await hs(claims({ scope: 'read' }))}` } },
+        {},
+      );
     } finally {
       console.error = original;
     }
@@ -205,7 +284,12 @@ describe('required_claims_own_only', () => {
   }
 
   it('a claim the payload carries itself satisfies it', async () => {
-    const v = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate, requiredClaims: ['toString'] });
+    const v = createVerifier({
+      algorithms: ['HS256'],
+      key: secret,
+      currentDate: nowDate,
+      requiredClaims: ['toString'],
+    });
     expect(await codeOf(async () => v.verify(await hs(claims({ toString: 'x' }))))).toBe('OK');
   });
 
@@ -265,7 +349,8 @@ describe('ecdsa_malleability_documented (SECURITY.md: never key a deny-list on t
   // The order of P-256 (SEC 2, secp256r1).
   const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
   const toBig = (b: Uint8Array) => b.reduce((acc, x) => (acc << 8n) | BigInt(x), 0n);
-  const toBytes = (v: bigint, len: number) => Uint8Array.from({ length: len }, (_, i) => Number((v >> BigInt(8 * (len - 1 - i))) & 0xffn));
+  const toBytes = (v: bigint, len: number) =>
+    Uint8Array.from({ length: len }, (_, i) => Number((v >> BigInt(8 * (len - 1 - i))) & 0xffn));
 
   it('(r, n - s) is a second valid ES256 token string for the same claims', async () => {
     const pair = await generate('ES256');
@@ -294,16 +379,32 @@ describe('options_duration_integer', () => {
       }
     };
     // Remote key sets: ms.
-    for (const name of ['timeoutDuration', 'cooldownDuration', 'cacheMaxAge', 'cacheMinAge', 'staleDuration'] as const) {
-      expect(settingOf(() => createRemoteJWKSet('https://issuer.example/jwks', { [name]: 1.5 })), name).toBe(`ERR_OPTIONS_INVALID:${name}`);
-      expect(settingOf(() => createRemoteJWKSet('https://issuer.example/jwks', { [name]: 1500 })), name).toBe('OK');
+    for (const name of [
+      'timeoutDuration',
+      'cooldownDuration',
+      'cacheMaxAge',
+      'cacheMinAge',
+      'staleDuration',
+    ] as const) {
+      expect(
+        settingOf(() => createRemoteJWKSet('https://issuer.example/jwks', { [name]: 1.5 })),
+        name,
+      ).toBe(`ERR_OPTIONS_INVALID:${name}`);
+      expect(
+        settingOf(() => createRemoteJWKSet('https://issuer.example/jwks', { [name]: 1500 })),
+        name,
+      ).toBe('OK');
     }
     // The verifier: seconds.
     const base = { algorithms: ['HS256' as const], key };
-    expect(settingOf(() => createVerifier({ ...base, clockTolerance: 1.5 }))).toBe('ERR_OPTIONS_INVALID:clockTolerance');
+    expect(settingOf(() => createVerifier({ ...base, clockTolerance: 1.5 }))).toBe(
+      'ERR_OPTIONS_INVALID:clockTolerance',
+    );
     expect(settingOf(() => createVerifier({ ...base, maxTokenAge: 3600.5 }))).toBe('ERR_OPTIONS_INVALID:maxTokenAge');
     expect(settingOf(() => createVerifier({ ...base, cache: { ttl: 0.5 } }))).toBe('ERR_OPTIONS_INVALID:cache.ttl');
-    expect(settingOf(() => createVerifier({ ...base, clockTolerance: 30, maxTokenAge: 3600, cache: { ttl: 60 } }))).toBe('OK');
+    expect(
+      settingOf(() => createVerifier({ ...base, clockTolerance: 30, maxTokenAge: 3600, cache: { ttl: 60 } })),
+    ).toBe('OK');
     // The signer's durations: seconds.
     const signer = createSigner({ alg: 'HS256', key });
     expect(settingOf(() => signer.signSync({}, { expiresIn: 1.5 }))).toBe('ERR_OPTIONS_INVALID:expiresIn');

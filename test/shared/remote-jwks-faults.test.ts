@@ -50,7 +50,12 @@ describe('remote JWKS: a store that never answers', () => {
     const a = await keyWithKid('EdDSA', 'a');
     const f = sets([a.jwk]);
     const store = { get: never, put: never };
-    const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: f, store, storeTimeoutDuration: 20 }), currentDate: nowDate, cache: false });
+    const v = createVerifier({
+      algorithms: ['EdDSA'],
+      jwks: createRemoteJWKSet(URL_, { fetch: f, store, storeTimeoutDuration: 20 }),
+      currentDate: nowDate,
+      cache: false,
+    });
     expect(await codeOf(async () => v.verify(await mint(a, claims(), { kid: 'a' })))).toBe('OK');
     expect(f.calls).toBe(1);
   });
@@ -60,7 +65,12 @@ describe('remote JWKS: a store that never answers', () => {
     const f = sets([a.jwk]);
     let gets = 0;
     const store = { get: () => (gets++, never<undefined>()), put: never };
-    const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: f, store, storeTimeoutDuration: 20 }), currentDate: nowDate, cache: false });
+    const v = createVerifier({
+      algorithms: ['EdDSA'],
+      jwks: createRemoteJWKSet(URL_, { fetch: f, store, storeTimeoutDuration: 20 }),
+      currentDate: nowDate,
+      cache: false,
+    });
     const t = await mint(a, claims(), { kid: 'a' });
     const codes = await Promise.all(Array.from({ length: 10 }, () => codeOf(() => v.verify(t))));
     expect(codes).toEqual(Array(10).fill('OK'));
@@ -76,7 +86,12 @@ describe('remote JWKS: a store that never answers', () => {
     let puts = 0;
     // The first write lands; every later one hangs.
     const store = { get: () => undefined, put: () => (puts++ === 0 ? undefined : never<void>()) };
-    const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: f, store, now: c.now, cooldownDuration: 1000 }), currentDate: nowDate, cache: false });
+    const v = createVerifier({
+      algorithms: ['EdDSA'],
+      jwks: createRemoteJWKSet(URL_, { fetch: f, store, now: c.now, cooldownDuration: 1000 }),
+      currentDate: nowDate,
+      cache: false,
+    });
     expect(await codeOf(async () => v.verify(await mint(a, claims(), { kid: 'a' })))).toBe('OK');
     c.advance(1001);
     // A new kid refetches; the write after that fetch never settles, the verify does.
@@ -90,7 +105,12 @@ describe('remote JWKS: a store that never answers', () => {
     const c = clock();
     let puts = 0;
     const store = { get: () => undefined, put: () => (puts++ === 0 ? undefined : never<void>()) };
-    const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: f, store, now: c.now }), currentDate: nowDate, cache: false });
+    const v = createVerifier({
+      algorithms: ['EdDSA'],
+      jwks: createRemoteJWKSet(URL_, { fetch: f, store, now: c.now }),
+      currentDate: nowDate,
+      cache: false,
+    });
     const t = await mint(a, claims(), { kid: 'a' });
     expect(await codeOf(() => v.verify(t))).toBe('OK');
     c.advance(60_001); // past max-age=60
@@ -124,7 +144,10 @@ describe('remote JWKS: a key the issuer removed', () => {
     const a = await keyWithKid('EdDSA', 'a');
     const b = await keyWithKid('EdDSA', 'b');
     const f = sets([a.jwk, b.jwk], [b.jwk]);
-    const v = createVerifier({ algorithms: ['EdDSA'], jwks: createRemoteJWKSet(URL_, { fetch: f, cooldownDuration: 0 }) });
+    const v = createVerifier({
+      algorithms: ['EdDSA'],
+      jwks: createRemoteJWKSet(URL_, { fetch: f, cooldownDuration: 0 }),
+    });
     const ta = await mint(a, claims(), { kid: 'a' });
     const tb = await mint(b, claims(), { kid: 'b' });
     expect(await codeOf(() => v.verify(ta))).toBe('OK');

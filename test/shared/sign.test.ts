@@ -5,7 +5,15 @@
 import { signBackend } from '#crypto-backend';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_ALGORITHMS, createSigner, type Algorithm, createVerifier, decodeUnverified, type JWK, type PrivateJWK } from '../../src/index.js';
+import {
+  SUPPORTED_ALGORITHMS,
+  createSigner,
+  type Algorithm,
+  createVerifier,
+  decodeUnverified,
+  type JWK,
+  type PrivateJWK,
+} from '../../src/index.js';
 import { getCore } from '../../src/wasm/instance.js';
 import { coreMemory } from '../../src/wasm/core.js';
 import { coreHash } from '../../src/wasm/core-hash.js';
@@ -36,7 +44,10 @@ describe('createSigner: every algorithm the verifier has', () => {
       const inputs = [pair.secret ?? (await privateJwk(pair)), pair.privateKey];
       for (const key of inputs) {
         const signer = createSigner({ alg, key });
-        const token = await signer.sign({ sub: 'user-1', scope: 'read' }, { expiresIn: 300, issuer: 'https://issuer.example', audience: 'api' });
+        const token = await signer.sign(
+          { sub: 'user-1', scope: 'read' },
+          { expiresIn: 300, issuer: 'https://issuer.example', audience: 'api' },
+        );
         const { payload, header } = await v.verify(token);
         expect(header).toEqual({ alg, typ: 'JWT' });
         expect(payload.sub).toBe('user-1');
@@ -62,18 +73,31 @@ describe('createSigner: every algorithm the verifier has', () => {
     const input = token.slice(0, token.lastIndexOf('.'));
     const tag = new Uint8Array(await crypto.subtle.sign('HMAC', pair.privateKey, new TextEncoder().encode(input)));
     const ours = token.slice(token.lastIndexOf('.') + 1);
-    expect(ours).toBe(btoa(String.fromCharCode(...tag)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
+    expect(ours).toBe(
+      btoa(String.fromCharCode(...tag))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, ''),
+    );
   });
 
   // The core writes HS* tokens itself (payload base64url, MAC and tag in one call):
   // each must be exactly the text built here with TextEncoder, btoa and WebCrypto.
   it('HS* tokens are byte for byte base64url(header).base64url(claims JSON).base64url(HMAC), for random and non-ASCII payloads', async () => {
     const payloads = fc.sample(
-      fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 12 }).filter((k) => !['exp', 'nbf', 'iat', '__proto__'].includes(k)), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 8 }),
+      fc.dictionary(
+        fc.string({ unit: 'grapheme', maxLength: 12 }).filter((k) => !['exp', 'nbf', 'iat', '__proto__'].includes(k)),
+        fc.jsonValue({ maxDepth: 3 }),
+        { maxKeys: 8 },
+      ),
       { numRuns: 60, seed: 0x7e57 },
     );
     payloads.push({}, { s: 'é€😀\u2028\ud800' }, { s: 'x'.repeat(1000) });
-    for (const [alg, hash] of [['HS256', 'SHA-256'], ['HS384', 'SHA-384'], ['HS512', 'SHA-512']] as const) {
+    for (const [alg, hash] of [
+      ['HS256', 'SHA-256'],
+      ['HS384', 'SHA-384'],
+      ['HS512', 'SHA-512'],
+    ] as const) {
       const secret = seededBytes(alg.length + 9, Number(alg.slice(2)) / 8);
       const key = await crypto.subtle.importKey('raw', secret as BufferSource, { name: 'HMAC', hash }, false, ['sign']);
       const signer = createSigner({ alg, key: secret, header: { kid: 'k1' } });
@@ -81,9 +105,19 @@ describe('createSigner: every algorithm the verifier has', () => {
         const payload = payloads[i]!;
         // Every third call sets an issuer longer than the core keeps between signs (256 bytes).
         const iss = i % 3 === 2 ? { issuer: `https://${'i'.repeat(i * 10)}` } : {};
-        const token = signer.signSync(payload, { iat: 1_800_000_000 + i, expiresIn: 60, header: i % 2 ? { cty: 'x' } : undefined, ...iss });
+        const token = signer.signSync(payload, {
+          iat: 1_800_000_000 + i,
+          expiresIn: 60,
+          header: i % 2 ? { cty: 'x' } : undefined,
+          ...iss,
+        });
         const header = b64u(JSON.stringify({ alg, typ: 'JWT', kid: 'k1', ...(i % 2 ? { cty: 'x' } : {}) }));
-        const claims = { ...payload, iat: 1_800_000_000 + i, exp: 1_800_000_060 + i, ...(iss.issuer === undefined ? {} : { iss: iss.issuer }) };
+        const claims = {
+          ...payload,
+          iat: 1_800_000_000 + i,
+          exp: 1_800_000_060 + i,
+          ...(iss.issuer === undefined ? {} : { iss: iss.issuer }),
+        };
         const input = `${header}.${b64u(JSON.stringify(claims))}`;
         const tag = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(input)));
         expect(token).toBe(`${input}.${b64u(tag)}`);
@@ -94,7 +128,13 @@ describe('createSigner: every algorithm the verifier has', () => {
   it('HS* at the size limit: the longest signing input the verifier takes is signed, one byte more is ERR_JWT_TOO_LARGE (bytes, not characters, count)', () => {
     const secret = seededBytes(11, 32);
     const signer = createSigner({ alg: 'HS256', key: secret });
-    const v = createVerifier({ algorithms: ['HS256'], key: secret, requireExp: false, cache: false, maxTokenLength: 65_536 });
+    const v = createVerifier({
+      algorithms: ['HS256'],
+      key: secret,
+      requireExp: false,
+      cache: false,
+      maxTokenLength: 65_536,
+    });
     // Header segment 36 characters, so the payload's base64url may take 65_536 - 1024 - 37
     // characters: 48_356 bytes of JSON, {"b":"..."} around 48_348 of them.
     const longest = signer.signSync({ b: 'x'.repeat(48_348) }, { iat: false });
@@ -112,14 +152,28 @@ describe('createSigner: every algorithm the verifier has', () => {
   it('HS* signing leaves neither the secret nor its pads in Wasm memory', () => {
     // The search itself finds what is there (so -1 below means absent).
     expect(indexOfBytes(Uint8Array.of(0, 1, 2, 0, 0, 1, 2, 3), Uint8Array.of(0, 1, 2, 3))).toBe(4);
-    for (const [alg, size] of [['HS256', 32], ['HS384', 48], ['HS512', 64]] as const) {
+    for (const [alg, size] of [
+      ['HS256', 32],
+      ['HS384', 48],
+      ['HS512', 64],
+    ] as const) {
       const secret = seededBytes(40 + size, size);
       const signer = createSigner({ alg, key: secret });
       for (let i = 0; i < 3; i++) signer.signSync({ i });
       const memory = coreMemory(getCore());
       expect(indexOfBytes(memory, secret)).toBe(-1);
-      expect(indexOfBytes(memory, secret.map((b) => b ^ 0x36))).toBe(-1);
-      expect(indexOfBytes(memory, secret.map((b) => b ^ 0x5c))).toBe(-1);
+      expect(
+        indexOfBytes(
+          memory,
+          secret.map((b) => b ^ 0x36),
+        ),
+      ).toBe(-1);
+      expect(
+        indexOfBytes(
+          memory,
+          secret.map((b) => b ^ 0x5c),
+        ),
+      ).toBe(-1);
     }
   });
 
@@ -133,7 +187,7 @@ describe('createSigner: every algorithm the verifier has', () => {
     expect(v.verifySync(a).payload.a).toBe(1);
   });
 
-  it('a sign after other use of the core regions still writes its own header (the core keeps a signer\'s header between signs only)', async () => {
+  it("a sign after other use of the core regions still writes its own header (the core keeps a signer's header between signs only)", async () => {
     const secret = seededBytes(8, 32);
     const signer = createSigner({ alg: 'HS256', key: secret, header: { kid: 'k1' } });
     const other = createSigner({ alg: 'HS256', key: secret, header: { kid: 'other-key-id' } });
@@ -168,7 +222,7 @@ describe('sign options', () => {
     expect(claimsOf(signer.signSync({ a: 1 }, { iat: false }))).toEqual({ a: 1 });
   });
 
-  it('time claims follow each call\'s own options, also for calls in the same second (the time text is reused only for equal values)', () => {
+  it("time claims follow each call's own options, also for calls in the same second (the time text is reused only for equal values)", () => {
     const calls: [Record<string, unknown>, Parameters<typeof signer.signSync>[1], Record<string, unknown>][] = [
       [{}, { iat: 100, expiresIn: 60 }, { iat: 100, exp: 160 }],
       [{}, { iat: 100, expiresIn: 61 }, { iat: 100, exp: 161 }],
@@ -198,36 +252,81 @@ describe('sign options', () => {
   });
 
   it('issuer, subject, audience and jwtId set iss, sub, aud, jti (options win over payload members)', () => {
-    const p = claimsOf(signer.signSync({ iss: 'old', x: [1, { y: 'z' }] }, { iat: 1, issuer: 'https://i', subject: 's', audience: ['a', 'b'], jwtId: 'j-1' }));
+    const p = claimsOf(
+      signer.signSync(
+        { iss: 'old', x: [1, { y: 'z' }] },
+        { iat: 1, issuer: 'https://i', subject: 's', audience: ['a', 'b'], jwtId: 'j-1' },
+      ),
+    );
     expect(p).toEqual({ iss: 'https://i', x: [1, { y: 'z' }], iat: 1, sub: 's', aud: ['a', 'b'], jti: 'j-1' });
   });
 
   it('header members: kid from the signer, overridable per call; alg fixed; typ removable', () => {
     const s = createSigner({ alg: 'HS256', key: secret, header: { kid: 'k1' } });
     expect(decodeUnverified(s.signSync({})).header).toEqual({ alg: 'HS256', typ: 'JWT', kid: 'k1' });
-    expect(decodeUnverified(s.signSync({}, { header: { kid: 'k2', typ: 'at+jwt' } })).header).toEqual({ alg: 'HS256', typ: 'at+jwt', kid: 'k2' });
-    expect(decodeUnverified(s.signSync({}, { header: { typ: undefined } })).header).toEqual({ alg: 'HS256', kid: 'k1' });
+    expect(decodeUnverified(s.signSync({}, { header: { kid: 'k2', typ: 'at+jwt' } })).header).toEqual({
+      alg: 'HS256',
+      typ: 'at+jwt',
+      kid: 'k2',
+    });
+    expect(decodeUnverified(s.signSync({}, { header: { typ: undefined } })).header).toEqual({
+      alg: 'HS256',
+      kid: 'k1',
+    });
     expect(decodeUnverified(s.signSync({}, { header: { alg: 'HS256' } })).header.alg).toBe('HS256');
   });
 
   it('refuses headers the verifier would refuse: another alg, crit, b64:false, a long kid', () => {
-    for (const header of [{ alg: 'none' }, { alg: 'RS256' }, { crit: ['exp'], exp: 1 }, { b64: false }, { kid: 'k'.repeat(257) }, { kid: 7 }, { typ: 1 }]) {
+    for (const header of [
+      { alg: 'none' },
+      { alg: 'RS256' },
+      { crit: ['exp'], exp: 1 },
+      { b64: false },
+      { kid: 'k'.repeat(257) },
+      { kid: 7 },
+      { typ: 1 },
+    ]) {
       expect(codeOfSync(() => signer.signSync({}, { header }))).toBe('ERR_OPTIONS_INVALID');
     }
   });
 
   it('refuses unknown options and ill-typed values (ERR_OPTIONS_INVALID)', () => {
-    for (const o of [{ expiresin: 1 }, { expiresIn: '1h' }, { expiresIn: Infinity }, { notBefore: NaN }, { issuer: 1 }, { issuer: '' }, { audience: [] }, { audience: [1] }, { subject: {} }, { jwtId: 2 }, { iat: 'now' }]) {
+    for (const o of [
+      { expiresin: 1 },
+      { expiresIn: '1h' },
+      { expiresIn: Infinity },
+      { notBefore: NaN },
+      { issuer: 1 },
+      { issuer: '' },
+      { audience: [] },
+      { audience: [1] },
+      { subject: {} },
+      { jwtId: 2 },
+      { iat: 'now' },
+    ]) {
       expect(codeOfSync(() => signer.signSync({}, o as never))).toBe('ERR_OPTIONS_INVALID');
     }
-    expect(codeOfSync(() => createSigner({ alg: 'HS256', key: secret, kid: 'x' } as never))).toBe('ERR_OPTIONS_INVALID');
+    expect(codeOfSync(() => createSigner({ alg: 'HS256', key: secret, kid: 'x' } as never))).toBe(
+      'ERR_OPTIONS_INVALID',
+    );
     // @ts-expect-error 'none' is not an Algorithm: this is the JavaScript caller's view
     expect(codeOfSync(() => createSigner({ alg: 'none', key: secret }))).toBe('ERR_OPTIONS_INVALID');
     expect(codeOfSync(() => createSigner({ alg: 'HS256' } as never))).toBe('ERR_OPTIONS_INVALID');
   });
 
   it('refuses payloads that are not JSON objects or carry non-numeric time claims (ERR_JWT_PAYLOAD_INVALID)', () => {
-    const bad: unknown[] = [[], 'x', null, new Date(), new Map(), { exp: '1' }, { nbf: Infinity }, { iat: null }, { big: 1n }, { toJSON: () => 3 }];
+    const bad: unknown[] = [
+      [],
+      'x',
+      null,
+      new Date(),
+      new Map(),
+      { exp: '1' },
+      { nbf: Infinity },
+      { iat: null },
+      { big: 1n },
+      { toJSON: () => 3 },
+    ];
     for (const p of bad) expect(codeOfSync(() => signer.signSync(p as never))).toBe('ERR_JWT_PAYLOAD_INVALID');
   });
 
@@ -237,7 +336,7 @@ describe('sign options', () => {
 
   it('non-ASCII claims round-trip through the strict verifier', () => {
     const v = createVerifier({ algorithms: ['HS256'], key: secret, requireExp: false });
-    const weird = { name: 'Zoë 🎉 \u2028', lone: '\ud800', nested: { 'ключ': ['значение'] } };
+    const weird = { name: 'Zoë 🎉 \u2028', lone: '\ud800', nested: { ключ: ['значение'] } };
     expect(v.verifySync(signer.signSync(weird)).payload).toMatchObject(weird);
   });
 });
@@ -277,8 +376,12 @@ describe('signing keys are checked as for verify', () => {
     expect(codeOfSync(() => createSigner({ alg: 'ES384', key: es.privateKey }))).toBe('ERR_KEY_ALG_MISMATCH');
     expect(codeOfSync(() => createSigner({ alg: 'RS256', key: jwk }))).toBe('ERR_KEY_ALG_MISMATCH');
     expect(codeOfSync(() => createSigner({ alg: 'ES256', key: { ...jwk, use: 'enc' } }))).toBe('ERR_KEY_INVALID');
-    expect(codeOfSync(() => createSigner({ alg: 'ES256', key: { ...jwk, key_ops: ['verify'] } }))).toBe('ERR_KEY_INVALID');
-    expect(codeOfSync(() => createSigner({ alg: 'ES256', key: { ...jwk, alg: 'ES384' } }))).toBe('ERR_KEY_ALG_MISMATCH');
+    expect(codeOfSync(() => createSigner({ alg: 'ES256', key: { ...jwk, key_ops: ['verify'] } }))).toBe(
+      'ERR_KEY_INVALID',
+    );
+    expect(codeOfSync(() => createSigner({ alg: 'ES256', key: { ...jwk, alg: 'ES384' } }))).toBe(
+      'ERR_KEY_ALG_MISMATCH',
+    );
     expect(codeOfSync(() => createSigner({ alg: 'ES256', key: new Uint8Array(32) }))).toBe('ERR_KEY_ALG_MISMATCH');
     expect(codeOfSync(() => createSigner({ alg: 'HS256', key: jwk }))).toBe('ERR_KEY_ALG_MISMATCH');
   });
@@ -288,13 +391,18 @@ describe('signing keys are checked as for verify', () => {
     const jwk = await privateJwk(ed);
     expect(codeOfSync(() => createSigner({ alg: 'EdDSA', key: { ...jwk, d: 'AAAA' } }))).toBe('ERR_KEY_INVALID');
     const rs = await privateJwk(await generate('RS256'));
-    expect(codeOfSync(() => createSigner({ alg: 'RS256', key: { ...rs, qi: '*not base64url*' } }))).toBe('ERR_KEY_INVALID');
+    expect(codeOfSync(() => createSigner({ alg: 'RS256', key: { ...rs, qi: '*not base64url*' } }))).toBe(
+      'ERR_KEY_INVALID',
+    );
     const { p: _p, ...noPrimes } = rs;
-    expect(await codeOf(() => createSigner({ alg: 'RS256', key: { ...noPrimes, d: rs.d!.slice(4) } }).sign({}))).toBe('ERR_KEY_INVALID');
+    expect(await codeOf(() => createSigner({ alg: 'RS256', key: { ...noPrimes, d: rs.d!.slice(4) } }).sign({}))).toBe(
+      'ERR_KEY_INVALID',
+    );
   });
 
   it(`PEM strings ${SYNC_EVERYWHERE ? 'are read under the node condition' : 'need the node condition (ERR_KEY_INVALID here)'}`, () => {
-    const pem = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIFmZ0nOMc9bN9tMs2X2XLlIjq7FVhq3PhqIc4sWs3vHS\n-----END PRIVATE KEY-----\n';
+    const pem =
+      '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIFmZ0nOMc9bN9tMs2X2XLlIjq7FVhq3PhqIc4sWs3vHS\n-----END PRIVATE KEY-----\n';
     const code = codeOfSync(() => createSigner({ alg: 'EdDSA', key: pem }).signSync({}));
     expect(code).toBe(SYNC_EVERYWHERE ? 'OK' : 'ERR_KEY_INVALID');
   });
@@ -309,7 +417,14 @@ describe('sign_key_public_part_matches_private', () => {
     return made !== 'OK' ? made : codeOf(() => createSigner({ alg, key }).sign({ n: 1 }));
   };
 
-  for (const [alg, members] of [['ES256', ['x', 'y']], ['ES384', ['x', 'y']], ['ES512', ['x', 'y']], ['EdDSA', ['x']], ['RS256', ['n']], ['PS256', ['n', 'e']]] as const) {
+  for (const [alg, members] of [
+    ['ES256', ['x', 'y']],
+    ['ES384', ['x', 'y']],
+    ['ES512', ['x', 'y']],
+    ['EdDSA', ['x']],
+    ['RS256', ['n']],
+    ['PS256', ['n', 'e']],
+  ] as const) {
     it(`${alg}: public ${members.join(',')} of another key refused; the matching pair signs`, async () => {
       const mine = await privateJwk(await generate(alg));
       const other = (await generate(alg)).publicJwk as Record<string, string>;
@@ -324,7 +439,10 @@ describe('sign_key_public_part_matches_private', () => {
       const jwk = await privateJwk(await generate(alg));
       const y = unb64u(jwk.y!);
       y[y.length - 1]! ^= 1;
-      expect(codeOfSync(() => createSigner({ alg, key: { ...jwk, y: b64u(y) } })), alg).toBe('ERR_KEY_INVALID');
+      expect(
+        codeOfSync(() => createSigner({ alg, key: { ...jwk, y: b64u(y) } })),
+        alg,
+      ).toBe('ERR_KEY_INVALID');
     }
   });
 });

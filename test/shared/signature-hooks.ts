@@ -9,7 +9,12 @@ import type { Bytes } from '../../src/wasm/core.js';
 import type { WasmKey } from '../../src/wasm/keys.js';
 
 /** A KeyEntry's verdict for `alg` on a message and signature (a backend rejection is `false`). */
-export async function verifySignatureBytes(key: KeyEntry, alg: string, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
+export async function verifySignatureBytes(
+  key: KeyEntry,
+  alg: string,
+  message: Uint8Array,
+  signature: Uint8Array,
+): Promise<boolean> {
   const spec = algSpec(alg);
   if (spec === undefined || !key.fits(spec)) throw new JwtError('ERR_KEY_ALG_MISMATCH');
   if (spec.sigLength !== 0 && signature.length !== spec.sigLength) return false;

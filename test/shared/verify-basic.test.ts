@@ -3,7 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { createVerifier, JwtError } from '../../src/index.js';
 import { claims, codeOf, generate, mint, nowDate } from './jwt-mint.js';
 
-const ALGS = ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
+const ALGS = [
+  'HS256',
+  'HS384',
+  'HS512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+] as const;
 
 describe('verify every algorithm', () => {
   for (const alg of ALGS) {
@@ -11,7 +25,13 @@ describe('verify every algorithm', () => {
       const pair = await generate(alg);
       const token = await mint(pair, claims(), { typ: 'JWT', kid: 'k1' });
       const key = pair.secret ?? pair.publicJwk;
-      const v = createVerifier({ algorithms: [alg], key, currentDate: nowDate, issuer: 'https://issuer.example', audience: 'api' });
+      const v = createVerifier({
+        algorithms: [alg],
+        key,
+        currentDate: nowDate,
+        issuer: 'https://issuer.example',
+        audience: 'api',
+      });
       const r = await v.verify(token);
       expect(r.payload.sub).toBe('user-1');
       expect(r.header.alg).toBe(alg);

@@ -52,13 +52,19 @@ function make(kind: Kind, seed: number): Live {
   return { key, kind, good: hmac(HASH[alg], secret, MESSAGE), dropped: false };
 }
 
-const sameScheme = (a: Live, b: Live): boolean => (a.kind === 'EdDSA') === (b.kind === 'EdDSA') && a.good.length === b.good.length;
+const sameScheme = (a: Live, b: Live): boolean =>
+  (a.kind === 'EdDSA') === (b.kind === 'EdDSA') && a.good.length === b.good.length;
 /** Two keys made from the same material (the Ed25519 seed pool repeats). */
 const same = (a: Live, b: Live): boolean => a.good.length === b.good.length && a.good.every((x, i) => x === b.good[i]);
 
 type Op = { op: 'add'; kind: Kind } | { op: 'drop'; at: number } | { op: 'verify'; at: number; other: number };
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom<Kind>('HS256', 'HS384', 'HS512', 'deferred-HS256', 'deferred-HS512').map((kind) => ({ op: 'add' as const, kind })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .constantFrom<Kind>('HS256', 'HS384', 'HS512', 'deferred-HS256', 'deferred-HS512')
+      .map((kind) => ({ op: 'add' as const, kind })),
+  },
   { weight: 3, arbitrary: fc.constant({ op: 'add' as const, kind: 'EdDSA' as Kind }) },
   { weight: 2, arbitrary: fc.nat().map((at) => ({ op: 'drop' as const, at })) },
   { weight: 5, arbitrary: fc.tuple(fc.nat(), fc.nat()).map(([at, other]) => ({ op: 'verify' as const, at, other })) },
@@ -90,7 +96,8 @@ describe('wasm_key_slots_never_shared', () => {
                 continue;
               }
               expect(verifyWasmKey(k.key, MESSAGE, k.good), `${k.kind} own`).toBe(true);
-              if (other !== k && sameScheme(k, other) && !same(k, other)) expect(verifyWasmKey(k.key, MESSAGE, other.good), `${k.kind} vs ${other.kind}`).toBe(false);
+              if (other !== k && sameScheme(k, other) && !same(k, other))
+                expect(verifyWasmKey(k.key, MESSAGE, other.good), `${k.kind} vs ${other.kind}`).toBe(false);
             }
           }
           // At the end every live key, evicted or not, still verifies its own and not the next one's.

@@ -31,7 +31,12 @@ import rs9 from '../vectors/wycheproof/rsa_signature_4096_sha512_test.json';
 
 interface WpFile {
   numberOfTests: number;
-  testGroups: { publicKeyJwk?: JWK; keyJwk?: JWK; publicKey?: { curve?: string; uncompressed?: string }; tests: { tcId: number; msg: string; sig: string; result: string; flags: string[] }[] }[];
+  testGroups: {
+    publicKeyJwk?: JWK;
+    keyJwk?: JWK;
+    publicKey?: { curve?: string; uncompressed?: string };
+    tests: { tcId: number; msg: string; sig: string; result: string; flags: string[] }[];
+  }[];
 }
 
 const FILES: [string, string, unknown][] = [
@@ -61,7 +66,12 @@ const CURVES: Record<string, string> = { secp256r1: 'P-256', secp384r1: 'P-384',
 function jwkFromPoint(pk: { curve?: string; uncompressed?: string }): JWK {
   const point = hex(pk.uncompressed!);
   const size = (point.length - 1) / 2;
-  return { kty: 'EC', crv: CURVES[pk.curve!]!, x: b64u(point.subarray(1, 1 + size)), y: b64u(point.subarray(1 + size)) };
+  return {
+    kty: 'EC',
+    crv: CURVES[pk.curve!]!,
+    x: b64u(point.subarray(1, 1 + size)),
+    y: b64u(point.subarray(1 + size)),
+  };
 }
 
 describe('Wycheproof primitive files through the WebCrypto/node:crypto step', () => {

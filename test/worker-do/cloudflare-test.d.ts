@@ -1,7 +1,10 @@
 // The pieces of `cloudflare:test` and `cloudflare:workers` these tests use, typed
 // without the full Workers typings (the shared tsconfig targets DOM + Node).
 declare module 'cloudflare:test' {
-  export function runInDurableObject<R>(stub: unknown, callback: (instance: any, state: any) => R | Promise<R>): Promise<R>;
+  export function runInDurableObject<R>(
+    stub: unknown,
+    callback: (instance: any, state: any) => R | Promise<R>,
+  ): Promise<R>;
   export function runDurableObjectAlarm(stub: unknown): Promise<boolean>;
 }
 declare module 'cloudflare:workers' {

@@ -4,7 +4,18 @@
 // request needs its own proof.
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baseConfig, AUD, demoKeys, HS_ISS, ISS, JWKS_URL, makeGuard, token, type Keys, type Made } from '../worker/harness.js';
+import {
+  baseConfig,
+  AUD,
+  demoKeys,
+  HS_ISS,
+  ISS,
+  JWKS_URL,
+  makeGuard,
+  token,
+  type Keys,
+  type Made,
+} from '../worker/harness.js';
 import * as guardEntry from '../../src/worker/index.js';
 import { DpopReplayShard } from '../../src/worker/dpop-replay/index.js';
 import { dpopClient, dpopInit, proof, type DpopClient } from '../worker/stages/dpop/dpop-helpers.js';
@@ -26,8 +37,14 @@ beforeAll(async () => {
     dpop: { replay: { durableObject: 'DPOP_REPLAY' } },
   });
   // Two guards: what two isolates of one deployment are.
-  a = await makeGuard(k, { config, env: { DPOP_REPLAY: (env as Record<string, unknown>).DPOP_REPLAY, VERIFY_CACHE: undefined, JWKS_CACHE: undefined } });
-  b = await makeGuard(k, { config, env: { DPOP_REPLAY: (env as Record<string, unknown>).DPOP_REPLAY, VERIFY_CACHE: undefined, JWKS_CACHE: undefined } });
+  a = await makeGuard(k, {
+    config,
+    env: { DPOP_REPLAY: (env as Record<string, unknown>).DPOP_REPLAY, VERIFY_CACHE: undefined, JWKS_CACHE: undefined },
+  });
+  b = await makeGuard(k, {
+    config,
+    env: { DPOP_REPLAY: (env as Record<string, unknown>).DPOP_REPLAY, VERIFY_CACHE: undefined, JWKS_CACHE: undefined },
+  });
 });
 
 describe('DPoP through the guard, Durable Object replay store', () => {
@@ -46,7 +63,11 @@ describe('DPoP through the guard, Durable Object replay store', () => {
   it('dpop_replay_racing_requests: the same proof sent to both guards at once is accepted exactly once', async () => {
     const at = await token(k.ed, { cnf: { jkt: client.jkt }, jti: crypto.randomUUID() });
     const p = await proof(client, 'POST', `${API}/pay`, at);
-    const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).send('/pay', dpopInit(at, p, { method: 'POST' }))).map((r) => r.then((x) => x.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).send('/pay', dpopInit(at, p, { method: 'POST' }))).map((r) =>
+        r.then((x) => x.status),
+      ),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 401)).toHaveLength(9);
   });

@@ -5,7 +5,12 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { dpopReplayKey } from '../../src/index.js';
-import { DpopReplayShard, durableObjectDpopReplayStore, isolateDpopReplayStore, type ReplayNamespace } from '../../src/worker/dpop-replay/index.js';
+import {
+  DpopReplayShard,
+  durableObjectDpopReplayStore,
+  isolateDpopReplayStore,
+  type ReplayNamespace,
+} from '../../src/worker/dpop-replay/index.js';
 
 const ns = env.DPOP_REPLAY as ReplayNamespace;
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -27,7 +32,9 @@ describe('DPoP replay store', () => {
     const a = durableObjectDpopReplayStore(ns);
     const b = durableObjectDpopReplayStore(ns);
     const key = freshKey();
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).checkAndRemember(key, nowS() + 65)));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).checkAndRemember(key, nowS() + 65)),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
@@ -75,7 +82,10 @@ describe('DPoP replay store', () => {
   });
 
   it('dpop_replay_fail_closed: an object that throws, hangs or answers garbage rejects (never true)', async () => {
-    const broken = (fetch: () => Promise<Response>): ReplayNamespace => ({ idFromName: () => 'id', get: () => ({ fetch }) });
+    const broken = (fetch: () => Promise<Response>): ReplayNamespace => ({
+      idFromName: () => 'id',
+      get: () => ({ fetch }),
+    });
     for (const fetch of [
       () => Promise.reject(new Error('unreachable')),
       () => new Promise<Response>(() => {}),

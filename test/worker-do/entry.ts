@@ -11,13 +11,21 @@ export { RevocationList } from '../../src/worker/revocation/list-object.js';
 export const ENTRY_GUARD = {
   issuers: [{ issuer: 'https://hs.entry.test', audience: 'api', algorithms: ['HS256'], secretBinding: 'ENTRY_HS_KEY' }],
   origin: 'builtin:echo',
-  revocation: { path: '/__guard/revocations', secretBinding: 'ENTRY_REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' } },
+  revocation: {
+    path: '/__guard/revocations',
+    secretBinding: 'ENTRY_REVOCATION_SECRET',
+    store: { durableObject: 'REVOCATIONS' },
+  },
 };
 
 const guard = createGuard(ENTRY_GUARD, { stages: defaultStages });
 
 export default {
-  fetch(request: Request, env: Record<string, unknown>, ctx: { waitUntil(p: Promise<unknown>): void }): Promise<Response> | Response {
+  fetch(
+    request: Request,
+    env: Record<string, unknown>,
+    ctx: { waitUntil(p: Promise<unknown>): void },
+  ): Promise<Response> | Response {
     const path = new URL(request.url).pathname;
     if (path.startsWith('/guarded/') || path === ENTRY_GUARD.revocation.path) return guard.fetch(request, env, ctx);
     return new Response('durable object tests only', { status: 404 });

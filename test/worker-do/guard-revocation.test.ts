@@ -4,7 +4,18 @@
 import { env, exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mint } from '../shared/jwt-mint.js';
-import { CACHE_KEY, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, nowSeconds, token, ISS, type Keys } from '../worker/harness.js';
+import {
+  CACHE_KEY,
+  baseConfig,
+  bearer,
+  demoKeys,
+  freshJwksUrl,
+  makeGuard,
+  nowSeconds,
+  token,
+  ISS,
+  type Keys,
+} from '../worker/harness.js';
 
 const PATH = '/__guard/revocations';
 const SECRET = 'revocation-admin-secret-0123456789';
@@ -16,16 +27,29 @@ beforeAll(async () => {
 function config(): Record<string, unknown> {
   const c = baseConfig(k, {
     cache: { verify: 'all', verifyAdmission: 'always' },
-    revocation: { path: PATH, secretBinding: 'REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' }, refreshMs: 1000 },
+    revocation: {
+      path: PATH,
+      secretBinding: 'REVOCATION_SECRET',
+      store: { durableObject: 'REVOCATIONS' },
+      refreshMs: 1000,
+    },
   });
   (c.issuers as Record<string, unknown>[])[0]!.jwksUrl = freshJwksUrl();
   return c;
 }
 
-const post = (body: unknown): RequestInit => ({ method: 'POST', body: JSON.stringify(body), headers: { 'x-guard-admin': SECRET } });
+const post = (body: unknown): RequestInit => ({
+  method: 'POST',
+  body: JSON.stringify(body),
+  headers: { 'x-guard-admin': SECRET },
+});
 
 async function isolate(c: Record<string, unknown>, now?: () => number) {
-  return makeGuard(k, { config: c, env: { CACHE_KEY, REVOCATION_SECRET: SECRET, REVOCATIONS: env.REVOCATIONS }, ...(now === undefined ? {} : { deps: { now } }) });
+  return makeGuard(k, {
+    config: c,
+    env: { CACHE_KEY, REVOCATION_SECRET: SECRET, REVOCATIONS: env.REVOCATIONS },
+    ...(now === undefined ? {} : { deps: { now } }),
+  });
 }
 
 describe('revocation through the RevocationList Durable Object', () => {
@@ -55,7 +79,9 @@ describe('revocation through the RevocationList Durable Object', () => {
     const b = await isolate(c, () => clock);
     const t = await token(k.ed, { sub: 'bob', iat: nowSeconds() - 10 });
     expect((await b.send('/x', bearer(t))).status).toBe(200);
-    expect((await a.send(PATH, post({ iss: ISS, sub: 'bob', issuedBefore: nowSeconds(), exp: nowSeconds() + 3600 }))).status).toBe(200);
+    expect(
+      (await a.send(PATH, post({ iss: ISS, sub: 'bob', issuedBefore: nowSeconds(), exp: nowSeconds() + 3600 }))).status,
+    ).toBe(200);
     // b's copy is younger than refreshMs: the documented window in which it does not know yet.
     expect((await b.send('/x', bearer(t))).status).toBe(200);
     clock += 1000;
@@ -79,15 +105,23 @@ describe('revocation through the RevocationList Durable Object', () => {
 
 describe('revocation in a guard that outlives requests', () => {
   it('revocation_durable_object_across_requests: the guard built in one request reaches the object from later ones (no stub kept from the request that built it)', async () => {
-    const secret = Uint8Array.from(atob((env.ENTRY_HS_KEY as string).replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+    const secret = Uint8Array.from(atob((env.ENTRY_HS_KEY as string).replace(/-/g, '+').replace(/_/g, '/')), (c) =>
+      c.charCodeAt(0),
+    );
     const privateKey = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
     const jti = `entry-${crypto.randomUUID()}`;
-    const t = await mint({ alg: 'HS256', privateKey }, { iss: 'https://hs.entry.test', aud: 'api', sub: 'eve', jti, iat: nowSeconds(), exp: nowSeconds() + 600 });
+    const t = await mint(
+      { alg: 'HS256', privateKey },
+      { iss: 'https://hs.entry.test', aud: 'api', sub: 'eve', jti, iat: nowSeconds(), exp: nowSeconds() + 600 },
+    );
     const send = (path: string, init?: RequestInit) => exports.default.fetch(`https://guard.entry.test${path}`, init);
     const admin = { 'x-guard-admin': env.ENTRY_REVOCATION_SECRET as string };
     // Each call is a request of its own to the Worker; the guard is built by the first.
     expect((await send('/guarded/x', bearer(t))).status).toBe(200);
-    expect((await send(PATH, { method: 'POST', headers: admin, body: JSON.stringify({ jti, exp: nowSeconds() + 600 }) })).status).toBe(200);
+    expect(
+      (await send(PATH, { method: 'POST', headers: admin, body: JSON.stringify({ jti, exp: nowSeconds() + 600 }) }))
+        .status,
+    ).toBe(200);
     expect((await send('/guarded/x', bearer(t))).status).toBe(401);
     expect((await send(PATH, { headers: admin })).status).toBe(200);
   });

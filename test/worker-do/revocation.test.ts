@@ -125,7 +125,9 @@ describe('RevocationList Durable Object', () => {
     const nowS = realNowS();
     const name = 'deltas';
     expect(await (await revokeOn(name, { jti: 'j1', exp: nowS + 600 })).json()).toEqual({ version: 1 });
-    expect(await (await revokeOn(name, { iss: ISS, sub: 's', issuedBefore: nowS, exp: nowS + 600 })).json()).toEqual({ version: 2 });
+    expect(await (await revokeOn(name, { iss: ISS, sub: 's', issuedBefore: nowS, exp: nowS + 600 })).json()).toEqual({
+      version: 2,
+    });
     const bad = await revokeOn(name, { jti: 'j2', exp: nowS + 600, extra: true });
     expect(bad.status).toBe(400);
     expect((await revokeOn(name, 'not json{')).status).toBe(400);
@@ -180,7 +182,8 @@ describe('RevocationList Durable Object bounds', () => {
     const statuses = await runInDurableObject(stub, async (_i, state) => {
       const list = new RevocationList(state, undefined, { maxEntries: 1 });
       await state.blockConcurrencyWhile(async () => {});
-      const post = (body: string) => list.fetch(new Request('https://revocation-list.internal/revoke', { method: 'POST', body }));
+      const post = (body: string) =>
+        list.fetch(new Request('https://revocation-list.internal/revoke', { method: 'POST', body }));
       const nowS = realNowS();
       const out = [
         (await post(JSON.stringify({ jti: 'one', exp: nowS + 60 }))).status,
@@ -198,12 +201,17 @@ describe('revocation_fail_closed_when_store_unreachable (adversarial)', () => {
   const payload = { jti: 'known', iss: ISS, sub: 'u' };
 
   it('a namespace whose object throws, hangs, or answers garbage: required is unavailable, optional is not', async () => {
-    const broken = (fetch: () => Promise<Response>): RevocationNamespace => ({ idFromName: () => 'id', get: () => ({ fetch }) });
+    const broken = (fetch: () => Promise<Response>): RevocationNamespace => ({
+      idFromName: () => 'id',
+      get: () => ({ fetch }),
+    });
     const sources = {
       throws: broken(() => Promise.reject(new Error('object unreachable'))),
       hangs: broken(() => new Promise<Response>(() => {})),
       status500: broken(async () => new Response('x', { status: 500 })),
-      garbage: broken(async () => Response.json({ version: 1, full: true, entries: [{ version: 1, jti: 'a', exp: 'never' }] })),
+      garbage: broken(async () =>
+        Response.json({ version: 1, full: true, entries: [{ version: 1, jti: 'a', exp: 'never' }] }),
+      ),
       notJson: broken(async () => new Response('<html>')),
     };
     for (const [label, namespace] of Object.entries(sources)) {

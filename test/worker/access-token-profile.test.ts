@@ -14,12 +14,17 @@ beforeAll(async () => {
 /** baseConfig with the profile on the HS issuer. */
 function profiled(extra: Record<string, unknown> = {}): Record<string, unknown> {
   const c = baseConfig(k, extra);
-  const issuers = (c.issuers as Record<string, unknown>[]).map((is) => (is.issuer === HS_ISS ? { ...is, profile: 'at+jwt' } : is));
+  const issuers = (c.issuers as Record<string, unknown>[]).map((is) =>
+    is.issuer === HS_ISS ? { ...is, profile: 'at+jwt' } : is,
+  );
   return { ...c, issuers };
 }
 
 /** An RFC 9068 access token of the HS issuer; `extra` undefined removes a claim. */
-function accessToken(extra: Record<string, unknown> = {}, header: Record<string, unknown> = { typ: 'at+jwt' }): Promise<string> {
+function accessToken(
+  extra: Record<string, unknown> = {},
+  header: Record<string, unknown> = { typ: 'at+jwt' },
+): Promise<string> {
   return token(k.hs, { client_id: 'client-1', jti: crypto.randomUUID(), ...extra }, header);
 }
 
@@ -71,12 +76,22 @@ describe('issuer profile "at+jwt" (RFC 9068)', () => {
 
   it('at_jwt_profile_needs_audience: a claims-only issuer with the profile, another profile name, or a conflicting typ is a ConfigError naming the setting', () => {
     const entry = { issuer: HS_ISS, algorithms: ['HS256'], secretBinding: 'HS_KEY' };
-    expect(() => parseConfig({ issuers: [{ ...entry, claims: { client_id: 'c' }, profile: 'at+jwt' }] })).toThrow(/issuers\[0\]\.audience/);
+    expect(() => parseConfig({ issuers: [{ ...entry, claims: { client_id: 'c' }, profile: 'at+jwt' }] })).toThrow(
+      /issuers\[0\]\.audience/,
+    );
     for (const profile of ['AT+JWT', 'at-jwt', true, 9068]) {
       expect(() => parseConfig({ issuers: [{ ...entry, audience: AUD, profile }] })).toThrow(/issuers\[0\]\.profile/);
     }
-    expect(() => parseConfig({ issuers: [{ ...entry, audience: AUD, profile: 'at+jwt', typ: 'JWT' }] })).toThrow(/issuers\[0\]\.typ/);
-    expect(parseConfig({ issuers: [{ ...entry, audience: AUD, profile: 'at+jwt', typ: 'application/at+jwt' }] }).issuers[0]!.profile).toBe('at+jwt');
-    expect(parseConfig({ issuers: [{ ...entry, audience: AUD, claims: { client_id: 'c' }, profile: 'at+jwt' }] }).issuers[0]!.profile).toBe('at+jwt');
+    expect(() => parseConfig({ issuers: [{ ...entry, audience: AUD, profile: 'at+jwt', typ: 'JWT' }] })).toThrow(
+      /issuers\[0\]\.typ/,
+    );
+    expect(
+      parseConfig({ issuers: [{ ...entry, audience: AUD, profile: 'at+jwt', typ: 'application/at+jwt' }] }).issuers[0]!
+        .profile,
+    ).toBe('at+jwt');
+    expect(
+      parseConfig({ issuers: [{ ...entry, audience: AUD, claims: { client_id: 'c' }, profile: 'at+jwt' }] }).issuers[0]!
+        .profile,
+    ).toBe('at+jwt');
   });
 });

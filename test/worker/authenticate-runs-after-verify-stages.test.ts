@@ -16,7 +16,15 @@ beforeAll(async () => {
 
 function inlineConfig(): GuardConfigInput {
   return {
-    issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: { keys: [{ ...k.ed.publicJwk, kid: k.ed.kid }] }, dpop: 'allowed' }],
+    issuers: [
+      {
+        issuer: ISS,
+        audience: AUD,
+        algorithms: ['EdDSA'],
+        jwks: { keys: [{ ...k.ed.publicJwk, kid: k.ed.kid }] },
+        dpop: 'allowed',
+      },
+    ],
     origin: 'builtin:echo',
     dpop: { replay: 'isolate' },
     revocation: { path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET', store: 'isolate' },
@@ -40,7 +48,11 @@ describe('embedding: authenticate runs the after-verify stages', () => {
     expect((await guard.authenticate(req('/x', bearer(x5t)), e, new TestCtx())).ok).toBe(false);
     const plain = await token(k.ed, { jti: 'embed-2' });
     expect((await guard.authenticate(req('/x', bearer(plain)), e, new TestCtx())).ok).toBe(true);
-    const revoke = req('/__guard/revocations', { method: 'POST', headers: { 'x-guard-admin': SECRET }, body: JSON.stringify({ jti: 'embed-2', exp: Math.floor(Date.now() / 1000) + 600 }) });
+    const revoke = req('/__guard/revocations', {
+      method: 'POST',
+      headers: { 'x-guard-admin': SECRET },
+      body: JSON.stringify({ jti: 'embed-2', exp: Math.floor(Date.now() / 1000) + 600 }),
+    });
     expect((await guard.fetch(revoke, e, new TestCtx())).status).toBe(200);
     const revoked = await guard.authenticate(req('/x', bearer(plain)), e, new TestCtx());
     expect(revoked.ok).toBe(false);

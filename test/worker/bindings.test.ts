@@ -26,7 +26,11 @@ describe('bindings: build.ts and the list check-config uses', () => {
       admin: { path: '/__guard/counters', secretBinding: 'ADMIN_SECRET' },
       originAssertion: { keyBinding: 'ASSERTION_KEY' },
       cache: { verify: 'all', jwks: true },
-      revocation: { path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' } },
+      revocation: {
+        path: '/__guard/revocations',
+        secretBinding: 'REVOCATION_SECRET',
+        store: { durableObject: 'REVOCATIONS' },
+      },
     });
     const values: Record<string, unknown> = {
       GUARD_CONFIG: JSON.stringify(config),
@@ -38,7 +42,10 @@ describe('bindings: build.ts and the list check-config uses', () => {
       VERIFY_CACHE: kv.VERIFY_CACHE,
       JWKS_CACHE: kv.JWKS_CACHE,
       REVOCATION_SECRET: 'a-revocation-secret-of-some-length',
-      REVOCATIONS: { idFromName: () => 'id', get: () => ({ fetch: () => Promise.reject(new Error('not called while building')) }) },
+      REVOCATIONS: {
+        idFromName: () => 'id',
+        get: () => ({ fetch: () => Promise.reject(new Error('not called while building')) }),
+      },
     };
     const read = new Set<string>();
     const env = new Proxy(values, {
@@ -49,7 +56,12 @@ describe('bindings: build.ts and the list check-config uses', () => {
     }) as GuardEnv;
     await startGuard(env, { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => {} }, undefined, defaultStages);
     const needed = requiredBindings(parseConfig(config), config);
-    const listed = new Set([...needed.secrets.keys(), ...needed.kv.map((b) => b.binding), ...needed.services.map((b) => b.binding), ...needed.durableObjects.map((b) => b.binding)]);
+    const listed = new Set([
+      ...needed.secrets.keys(),
+      ...needed.kv.map((b) => b.binding),
+      ...needed.services.map((b) => b.binding),
+      ...needed.durableObjects.map((b) => b.binding),
+    ]);
     read.delete('GUARD_CONFIG');
     read.delete('ANALYTICS');
     expect([...read].sort()).toEqual([...listed].sort());

@@ -36,14 +36,26 @@ describe('parseConfig names the bad setting', () => {
     ['unsupported alg', { issuers: [{ ...issuer, algorithms: ['none'] }] }, 'issuers[0].algorithms[0]'],
     ['two key sources', { issuers: [{ ...issuer, secretBinding: 'K' }] }, 'issuers[0]'],
     ['HS with a JWKS', { issuers: [{ ...issuer, algorithms: ['HS256'] }] }, 'issuers[0].algorithms'],
-    ['RS with a secret', { issuers: [{ issuer: ISS, audience: 'api', algorithms: ['RS256'], secretBinding: 'K' }] }, 'issuers[0].algorithms'],
+    [
+      'RS with a secret',
+      { issuers: [{ issuer: ISS, audience: 'api', algorithms: ['RS256'], secretBinding: 'K' }] },
+      'issuers[0].algorithms',
+    ],
     ['http JWKS url', { issuers: [{ ...issuer, jwksUrl: 'http://id.example.com/jwks' }] }, 'issuers[0].jwksUrl'],
-    ['empty inline jwks', { issuers: [{ issuer: ISS, audience: 'api', algorithms: ['EdDSA'], jwks: { keys: [] } }] }, 'issuers[0].jwks'],
+    [
+      'empty inline jwks',
+      { issuers: [{ issuer: ISS, audience: 'api', algorithms: ['EdDSA'], jwks: { keys: [] } }] },
+      'issuers[0].jwks',
+    ],
     ['duplicate issuer', { issuers: [issuer, issuer] }, 'issuers[1].issuer'],
     ['public path without slash', { issuers: [issuer], publicPaths: ['health'] }, 'publicPaths[0]'],
     ['rule without requirements', { issuers: [issuer], rules: [{ pathPrefix: '/a' }] }, 'rules[0]'],
     ['scope with a quote', { issuers: [issuer], rules: [{ pathPrefix: '/a', scopes: ['a"b'] }] }, 'rules[0].scopes[0]'],
-    ['token source with two names', { issuers: [issuer], tokenSources: [{ header: 'A', cookie: 'b' }] }, 'tokenSources[0]'],
+    [
+      'token source with two names',
+      { issuers: [issuer], tokenSources: [{ header: 'A', cookie: 'b' }] },
+      'tokenSources[0]',
+    ],
     ['forward into Authorization', { issuers: [issuer], forwardClaims: { sub: 'Authorization' } }, 'forwardClaims.sub'],
     ['bad origin', { issuers: [issuer], origin: 'ftp://x' }, 'origin'],
     ['clock tolerance negative', { issuers: [issuer], clockTolerance: -1 }, 'clockTolerance'],
@@ -51,12 +63,43 @@ describe('parseConfig names the bad setting', () => {
     ['verify cache alg not allowed', { issuers: [issuer], cache: { verify: ['RS256'] } }, 'cache.verify[0]'],
     ['realm with a quote', { issuers: [issuer], realm: 'a"b' }, 'realm'],
     ['mtls not a mode', { issuers: [{ ...issuer, mtls: true }] }, 'issuers[0].mtls'],
-    ['revocation without a store', { issuers: [issuer], revocation: { path: '/r', secretBinding: 'S' } }, 'revocation.store'],
-    ['revocation store unknown key', { issuers: [issuer], revocation: { path: '/r', secretBinding: 'S', store: { durableObject: 'R', name: 'x' } } }, 'revocation.store.name'],
-    ['revocation path relative', { issuers: [issuer], revocation: { path: 'r', secretBinding: 'S', store: 'isolate' } }, 'revocation.path'],
-    ['revocation path is the admin path', { issuers: [issuer], admin: { path: '/a', secretBinding: 'A' }, revocation: { path: '/a', secretBinding: 'S', store: 'isolate' } }, 'revocation.path'],
-    ['revocation maxStaleMs under refreshMs', { issuers: [issuer], revocation: { path: '/r', secretBinding: 'S', store: 'isolate', refreshMs: 20_000, maxStaleMs: 10_000 } }, 'revocation.maxStaleMs'],
-    ['revocation refreshMs out of range', { issuers: [issuer], revocation: { path: '/r', secretBinding: 'S', store: 'isolate', refreshMs: 10 } }, 'revocation.refreshMs'],
+    [
+      'revocation without a store',
+      { issuers: [issuer], revocation: { path: '/r', secretBinding: 'S' } },
+      'revocation.store',
+    ],
+    [
+      'revocation store unknown key',
+      { issuers: [issuer], revocation: { path: '/r', secretBinding: 'S', store: { durableObject: 'R', name: 'x' } } },
+      'revocation.store.name',
+    ],
+    [
+      'revocation path relative',
+      { issuers: [issuer], revocation: { path: 'r', secretBinding: 'S', store: 'isolate' } },
+      'revocation.path',
+    ],
+    [
+      'revocation path is the admin path',
+      {
+        issuers: [issuer],
+        admin: { path: '/a', secretBinding: 'A' },
+        revocation: { path: '/a', secretBinding: 'S', store: 'isolate' },
+      },
+      'revocation.path',
+    ],
+    [
+      'revocation maxStaleMs under refreshMs',
+      {
+        issuers: [issuer],
+        revocation: { path: '/r', secretBinding: 'S', store: 'isolate', refreshMs: 20_000, maxStaleMs: 10_000 },
+      },
+      'revocation.maxStaleMs',
+    ],
+    [
+      'revocation refreshMs out of range',
+      { issuers: [issuer], revocation: { path: '/r', secretBinding: 'S', store: 'isolate', refreshMs: 10 } },
+      'revocation.refreshMs',
+    ],
   ];
   for (const [name, raw, setting] of cases) it(name, () => expect(settingOf(raw)).toBe(setting));
 
@@ -89,8 +132,15 @@ function settingsOf(raw: unknown): string[] {
 describe('parse_config_collects_every_problem', () => {
   it('parse_config_collects_every_problem: every section, issuer and rule is checked; every unknown key of an object is named', () => {
     const raw = {
-      issuers: [{ ...issuer, algorithms: ['RS265'] }, { ...issuer, issuer: 'https://other.example.com', audiance: 'api', algoritms: [] }],
-      rules: [{ pathPrefix: '/a/', scopes: ['a'] }, { pathPrefix: '/b/*', scopes: ['b'] }, { pathPrefix: '/c/', auth: 'maybe' }],
+      issuers: [
+        { ...issuer, algorithms: ['RS265'] },
+        { ...issuer, issuer: 'https://other.example.com', audiance: 'api', algoritms: [] },
+      ],
+      rules: [
+        { pathPrefix: '/a/', scopes: ['a'] },
+        { pathPrefix: '/b/*', scopes: ['b'] },
+        { pathPrefix: '/c/', auth: 'maybe' },
+      ],
       publicPaths: ['health', '/ok', '/x/**'],
       realms: 'api',
       cache: { verifyTtl: 30 },
@@ -135,7 +185,10 @@ describe('parse_config_collects_every_problem', () => {
     expect(settingsOf(raw)).toEqual(['issuers[1].audience']);
     // With that issuer fixed the config holds; with its dpop removed the section is refused, as before.
     expect(settingsOf({ ...raw, issuers: [issuer, { ...broken, audience: 'api' }] })).toEqual([]);
-    expect(settingsOf({ ...raw, issuers: [issuer, { ...broken, dpop: undefined }] })).toEqual(['issuers[1].audience', 'dpop']);
+    expect(settingsOf({ ...raw, issuers: [issuer, { ...broken, dpop: undefined }] })).toEqual([
+      'issuers[1].audience',
+      'dpop',
+    ]);
   });
 });
 
@@ -149,12 +202,18 @@ describe('options_duration_integer', () => {
       [{ clockTolerance: 0.5 }, 'clockTolerance'],
     ];
     for (const [extra, setting] of cases) expect(settingOf({ issuers: [issuer], ...extra }), setting).toBe(setting);
-    expect(settingOf({ issuers: [issuer], jwks: { timeoutMs: 1500, cooldownMs: 30_000 }, clockTolerance: 5 })).toBe('OK');
+    expect(settingOf({ issuers: [issuer], jwks: { timeoutMs: 1500, cooldownMs: 30_000 }, clockTolerance: 5 })).toBe(
+      'OK',
+    );
   });
 });
 
 describe('the Worker entry', () => {
-  async function call(env: Record<string, unknown>, path = '/x', init?: RequestInit): Promise<{ res: Response; logs: string[] }> {
+  async function call(
+    env: Record<string, unknown>,
+    path = '/x',
+    init?: RequestInit,
+  ): Promise<{ res: Response; logs: string[] }> {
     const logs: string[] = [];
     vi.spyOn(console, 'error').mockImplementation((l: string) => void logs.push(l));
     const res = await worker.fetch(new Request(`https://api.example.com${path}`, init), env, new TestCtx());
@@ -171,7 +230,10 @@ describe('the Worker entry', () => {
     for (const p of ['/x', '/health']) {
       const { res, logs } = await call({}, p);
       expect(res.status).toBe(500);
-      expect(await res.json()).toEqual({ error: 'server_error', error_description: 'The gateway is misconfigured or failed' });
+      expect(await res.json()).toEqual({
+        error: 'server_error',
+        error_description: 'The gateway is misconfigured or failed',
+      });
       expect(JSON.parse(logs[0]!)).toMatchObject({ edgejwt: 'config_error', setting: 'GUARD_CONFIG' });
     }
   });
@@ -183,9 +245,16 @@ describe('the Worker entry', () => {
     vi.restoreAllMocks();
     const { res, logs } = await call({ GUARD_CONFIG: several });
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: 'server_error', error_description: 'The gateway is misconfigured or failed' });
+    expect(await res.json()).toEqual({
+      error: 'server_error',
+      error_description: 'The gateway is misconfigured or failed',
+    });
     expect(logs).toEqual(alone.logs);
-    expect(JSON.parse(logs[0]!)).toEqual({ edgejwt: 'config_error', setting: 'realms', message: 'GUARD_CONFIG realms: unknown setting' });
+    expect(JSON.parse(logs[0]!)).toEqual({
+      edgejwt: 'config_error',
+      setting: 'realms',
+      message: 'GUARD_CONFIG realms: unknown setting',
+    });
   });
 
   it('inline_key_set_without_usable_key_fails_at_start', async () => {
@@ -203,7 +272,11 @@ describe('the Worker entry', () => {
       ['kty of the wrong type', ['EdDSA'], [{ ...ed, kty: ['OKP'] }]],
     ];
     for (const [name, algorithms, keys] of sets) {
-      const cfg = { issuers: [{ issuer: ISS, audience: 'api', algorithms, jwks: { keys } }], publicPaths: ['/health'], origin: 'builtin:echo' };
+      const cfg = {
+        issuers: [{ issuer: ISS, audience: 'api', algorithms, jwks: { keys } }],
+        publicPaths: ['/health'],
+        origin: 'builtin:echo',
+      };
       expect(settingOf(cfg), name).toBe('issuers[0].jwks');
       for (const p of ['/x', '/health']) {
         const { res, logs } = await call({ GUARD_CONFIG: cfg }, p);
@@ -238,12 +311,14 @@ describe('the Worker entry', () => {
   });
 
   it('admin path without its secret binding is named', async () => {
-    const { res, logs } = await call({ GUARD_CONFIG: { ...inline(), admin: { path: '/__guard', secretBinding: 'ADMIN_SECRET' } } });
+    const { res, logs } = await call({
+      GUARD_CONFIG: { ...inline(), admin: { path: '/__guard', secretBinding: 'ADMIN_SECRET' } },
+    });
     expect(res.status).toBe(500);
     expect(JSON.parse(logs[0]!).setting).toBe('admin.secretBinding');
   });
 
-  it('log lines wait for the response (ctx.waitUntil): an isolate\'s first console.log never delays its first request', async () => {
+  it("log lines wait for the response (ctx.waitUntil): an isolate's first console.log never delays its first request", async () => {
     await new Promise((r) => setTimeout(r, 20));
     const logs: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((l: string) => void logs.push(l));
@@ -264,7 +339,13 @@ describe('the Worker entry', () => {
     const env = { GUARD_CONFIG: inline() };
     const t = await token(k.ed, { sub: 'entry-user' });
     const ctx = new TestCtx();
-    const ok = await worker.fetch(new Request('https://api.example.com/hello', { headers: { authorization: `Bearer ${t}`, 'x-auth-sub': 'spoof' } }), env, ctx);
+    const ok = await worker.fetch(
+      new Request('https://api.example.com/hello', {
+        headers: { authorization: `Bearer ${t}`, 'x-auth-sub': 'spoof' },
+      }),
+      env,
+      ctx,
+    );
     // The notice is written after the response (ctx.waitUntil), not before it.
     expect(logs.filter((l) => l.includes('CACHE_KEY is not set'))).toHaveLength(0);
     await ctx.settle();
@@ -282,12 +363,30 @@ describe('the Worker entry', () => {
 
   it('the admin path serves counters only with its secret', async () => {
     const secret = 'admin-secret-0123456789';
-    const env = { GUARD_CONFIG: { ...inline(), admin: { path: '/__guard/counters', secretBinding: 'ADMIN_SECRET' } }, ADMIN_SECRET: secret, CACHE_KEY, VERIFY_CACHE: kv.VERIFY_CACHE, JWKS_CACHE: kv.JWKS_CACHE };
+    const env = {
+      GUARD_CONFIG: { ...inline(), admin: { path: '/__guard/counters', secretBinding: 'ADMIN_SECRET' } },
+      ADMIN_SECRET: secret,
+      CACHE_KEY,
+      VERIFY_CACHE: kv.VERIFY_CACHE,
+      JWKS_CACHE: kv.JWKS_CACHE,
+    };
     await worker.fetch(new Request('https://api.example.com/x'), env, new TestCtx());
-    await worker.fetch(new Request('https://api.example.com/x', { headers: { authorization: 'Bearer a.b.c' } }), env, new TestCtx());
-    const denied = await worker.fetch(new Request('https://api.example.com/__guard/counters', { headers: { 'x-guard-admin': 'wrong' } }), env, new TestCtx());
+    await worker.fetch(
+      new Request('https://api.example.com/x', { headers: { authorization: 'Bearer a.b.c' } }),
+      env,
+      new TestCtx(),
+    );
+    const denied = await worker.fetch(
+      new Request('https://api.example.com/__guard/counters', { headers: { 'x-guard-admin': 'wrong' } }),
+      env,
+      new TestCtx(),
+    );
     expect(denied.status).toBe(401);
-    const res = await worker.fetch(new Request('https://api.example.com/__guard/counters', { headers: { 'x-guard-admin': secret } }), env, new TestCtx());
+    const res = await worker.fetch(
+      new Request('https://api.example.com/__guard/counters', { headers: { 'x-guard-admin': secret } }),
+      env,
+      new TestCtx(),
+    );
     expect(res.status).toBe(200);
     const { counters } = (await res.json()) as { counters: Record<string, number> };
     expect(counters.missing_token).toBe(1);
@@ -310,6 +409,12 @@ describe('counters in the logs', () => {
     await g.send('/x');
     const lines = g.logs.filter((l) => l.includes('"counters"')).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ edgejwt: 'counters', requests: 3, missing_token: 1, accepted: 1, 'rejected:ERR_JWT_MALFORMED': 1 });
+    expect(lines[0]).toMatchObject({
+      edgejwt: 'counters',
+      requests: 3,
+      missing_token: 1,
+      accepted: 1,
+      'rejected:ERR_JWT_MALFORMED': 1,
+    });
   });
 });

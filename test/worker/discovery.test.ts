@@ -15,11 +15,21 @@ beforeAll(async () => {
 });
 
 /** A fresh issuer on the fake IdP: its discovery document and key set in place. */
-async function issuerOnIdp(doc: (iss: string) => Record<string, unknown> = (iss) => ({ issuer: iss, jwks_uri: `${iss}/keys` })): Promise<string> {
+async function issuerOnIdp(
+  doc: (iss: string) => Record<string, unknown> = (iss) => ({ issuer: iss, jwks_uri: `${iss}/keys` }),
+): Promise<string> {
   const path = `/disc-${crypto.randomUUID()}`;
   const iss = `${idpBase()}${path}`;
-  await serve(`${path}/.well-known/openid-configuration`, { ...doc(iss), authorization_endpoint: `${iss}/authorize`, id_token_signing_alg_values_supported: ['RS256'] });
-  await serve(`${path}/keys`, { keys: [{ ...rs.publicJwk, kid: 'k1', use: 'sig', alg: 'RS256' }] }, { headers: { 'cache-control': 'max-age=600' } });
+  await serve(`${path}/.well-known/openid-configuration`, {
+    ...doc(iss),
+    authorization_endpoint: `${iss}/authorize`,
+    id_token_signing_alg_values_supported: ['RS256'],
+  });
+  await serve(
+    `${path}/keys`,
+    { keys: [{ ...rs.publicJwk, kid: 'k1', use: 'sig', alg: 'RS256' }] },
+    { headers: { 'cache-control': 'max-age=600' } },
+  );
   return iss;
 }
 
@@ -64,7 +74,9 @@ describe('OIDC discovery (fake IdP on loopback)', () => {
     const res = await g.send('/x', bearer(await tokenFor(iss)));
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('30');
-    const line = g.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.edgejwt === 'discovery_refused');
+    const line = g.logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.edgejwt === 'discovery_refused');
     expect(line).toMatchObject({ issuer: iss, reason: 'issuer in the document differs from the configured issuer' });
     expect(await hits(`${new URL(iss).pathname}/keys`)).toBe(0);
   });
@@ -103,7 +115,13 @@ describe('OIDC discovery (fake IdP on loopback)', () => {
     expect(setting(config('http://id.example.com'))).toBe('issuers[0].issuer');
     expect(setting(config('https://id.example.com'))).toBe('OK');
     expect(setting(config('http://127.0.0.1:9/x'))).toBe('OK');
-    expect(setting({ issuers: [{ issuer: ['https://a.example.com', 'https://b.example.com'], audience: 'api', algorithms: ['RS256'] }] })).toBe('issuers[0].issuer');
+    expect(
+      setting({
+        issuers: [
+          { issuer: ['https://a.example.com', 'https://b.example.com'], audience: 'api', algorithms: ['RS256'] },
+        ],
+      }),
+    ).toBe('issuers[0].issuer');
   });
 
   // Issue 22 item 2: headers arrive, the body never ends. One deadline covers the body,
@@ -124,7 +142,10 @@ describe('OIDC discovery (fake IdP on loopback)', () => {
       if (url.startsWith(`${iss}/.well-known/`)) return stalled();
       throw new TypeError(`unexpected fetch in test: ${url}`);
     }) as typeof fetch;
-    const g = await makeGuard(k, { config: { ...config(iss), jwks: { timeoutMs: 300 } }, deps: { fetch: stallingFetch } });
+    const g = await makeGuard(k, {
+      config: { ...config(iss), jwks: { timeoutMs: 300 } },
+      deps: { fetch: stallingFetch },
+    });
     const t = await tokenFor(iss);
     const statuses = await Promise.all(Array.from({ length: 4 }, () => g.send('/x', bearer(t)).then((r) => r.status)));
     expect(statuses).toEqual([503, 503, 503, 503]);
@@ -136,11 +157,16 @@ describe('OIDC discovery (fake IdP on loopback)', () => {
     const stallingFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input instanceof Request ? input.url : input);
       if (url === jwksUri) {
-        return new Response(new ReadableStream<Uint8Array>({ pull: () => new Promise<void>(() => undefined) }), { headers: { 'content-type': 'application/json' } });
+        return new Response(new ReadableStream<Uint8Array>({ pull: () => new Promise<void>(() => undefined) }), {
+          headers: { 'content-type': 'application/json' },
+        });
       }
       return realFetch(input, init);
     }) as typeof fetch;
-    const g = await makeGuard(k, { config: { ...config(iss), jwks: { timeoutMs: 300 } }, deps: { fetch: stallingFetch } });
+    const g = await makeGuard(k, {
+      config: { ...config(iss), jwks: { timeoutMs: 300 } },
+      deps: { fetch: stallingFetch },
+    });
     const t = await tokenFor(iss);
     const statuses = await Promise.all(Array.from({ length: 4 }, () => g.send('/x', bearer(t)).then((r) => r.status)));
     expect(statuses).toEqual([503, 503, 503, 503]);

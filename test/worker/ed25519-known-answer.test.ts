@@ -15,7 +15,11 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('ed25519_known_answer_before_first_import', () => {
   it('a core whose Ed25519 verify accepts everything never serves a forged EdDSA token, and stays refused once sound again', async () => {
-    const raw = { issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }], origin: 'builtin:echo', cache: { jwks: false } };
+    const raw = {
+      issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }],
+      origin: 'builtin:echo',
+      cache: { jwks: false },
+    };
     const worker = createGuard(raw, { stages: [keySets] });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     vi.spyOn(console, 'log').mockImplementation(() => undefined);

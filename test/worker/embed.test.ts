@@ -12,7 +12,9 @@ beforeAll(async () => {
 
 function inlineConfig(extra: Partial<GuardConfigInput> = {}): GuardConfigInput {
   return {
-    issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: { keys: [{ ...k.ed.publicJwk, kid: k.ed.kid }] } }],
+    issuers: [
+      { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: { keys: [{ ...k.ed.publicJwk, kid: k.ed.kid }] } },
+    ],
     publicPaths: ['/health'],
     rules: [{ pathPrefix: '/admin/', scopes: ['admin'] }],
     origin: 'builtin:echo',
@@ -72,7 +74,9 @@ describe('createGuard(config, { stages: defaultStages })', () => {
     const res = await fromEnv.fetch(req('/x'), { ...env(), REALM: 'from-env' }, new TestCtx());
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="from-env"');
     const fromText = createGuard(JSON.stringify(inlineConfig({ realm: 'text' })), { stages: defaultStages });
-    expect((await fromText.fetch(req('/x'), env(), new TestCtx())).headers.get('www-authenticate')).toBe('Bearer realm="text"');
+    expect((await fromText.fetch(req('/x'), env(), new TestCtx())).headers.get('www-authenticate')).toBe(
+      'Bearer realm="text"',
+    );
   });
 
   it('without config, GUARD_CONFIG is read; a bad config is a 500 from both methods, with the setting logged', async () => {

@@ -26,8 +26,17 @@ function configText(where: 'rule' | 'issuer', value: string): string {
 
 describe('rounded integers in claim comparisons', () => {
   it('rule_claims_unsafe_integer_never_matches: a rule or issuer claims value beyond ±2^53 is a config error naming the setting', () => {
-    for (const [where, setting] of [['rule', 'rules[0].claims.tenant'], ['issuer', 'issuers[1].claims.tenant']] as const) {
-      for (const v of ['12345678901234567891', '-12345678901234567891', '9007199254740992', '1e20', '[1, 12345678901234567891]']) {
+    for (const [where, setting] of [
+      ['rule', 'rules[0].claims.tenant'],
+      ['issuer', 'issuers[1].claims.tenant'],
+    ] as const) {
+      for (const v of [
+        '12345678901234567891',
+        '-12345678901234567891',
+        '9007199254740992',
+        '1e20',
+        '[1, 12345678901234567891]',
+      ]) {
         let err: unknown;
         try {
           parseConfig(configText(where, v));
@@ -39,7 +48,13 @@ describe('rounded integers in claim comparisons', () => {
         expect((err as Error).message).toMatch(/as a string/);
       }
       // Safe integers, fractions and strings of any length stay accepted.
-      for (const v of ['9007199254740991', '-9007199254740991', '1.5', '"12345678901234567891"', '[1, "12345678901234567891"]']) {
+      for (const v of [
+        '9007199254740991',
+        '-9007199254740991',
+        '1.5',
+        '"12345678901234567891"',
+        '[1, "12345678901234567891"]',
+      ]) {
         expect(() => parseConfig(configText(where, v)), `${where} ${v}`).not.toThrow();
       }
     }
@@ -71,8 +86,12 @@ describe('rounded integers in claim comparisons', () => {
   });
 
   it('rule_claims_unsafe_integer_never_matches: the guard will not start on such a value, and a safe number still matches', async () => {
-    await expect(makeGuard(k, { config: undefined, env: { GUARD_CONFIG: configText('rule', '12345678901234567891') } })).rejects.toThrow(/rules\[0\]\.claims\.tenant/);
-    const g = await makeGuard(k, { config: baseConfig(k, { rules: [{ pathPrefix: '/t/', claims: { tenant: 9007199254740991 } }] }) });
+    await expect(
+      makeGuard(k, { config: undefined, env: { GUARD_CONFIG: configText('rule', '12345678901234567891') } }),
+    ).rejects.toThrow(/rules\[0\]\.claims\.tenant/);
+    const g = await makeGuard(k, {
+      config: baseConfig(k, { rules: [{ pathPrefix: '/t/', claims: { tenant: 9007199254740991 } }] }),
+    });
     expect((await g.send('/t/x', bearer(await token(k.hs, { tenant: 9007199254740991 })))).status).toBe(200);
     // 2^53 + 1 is read as 2^53: it must not pass as the neighbouring safe value either.
     expect((await g.send('/t/x', bearer(await token(k.hs, { tenant: 2 ** 53 })))).status).toBe(403);

@@ -12,21 +12,35 @@ beforeAll(async () => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-const b64u = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-const HS = { issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' }], origin: 'builtin:echo', cache: { jwks: false } };
+const b64u = (b: Uint8Array): string =>
+  btoa(String.fromCharCode(...b))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+const HS = {
+  issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' }],
+  origin: 'builtin:echo',
+  cache: { jwks: false },
+};
 const req = (t?: string): Request => new Request('https://api.example.com/orders', t === undefined ? {} : bearer(t));
 
 /** The config_error lines the guard writes (console.error without a log of the caller's). */
 function configErrors(): { setting: string }[] {
   const lines: string[] = [];
   vi.spyOn(console, 'error').mockImplementation((l: string) => void lines.push(l));
-  return new Proxy([], { get: (_, p) => (lines.map((l) => JSON.parse(l) as { setting: string }) as never)[p as never] });
+  return new Proxy([], {
+    get: (_, p) => (lines.map((l) => JSON.parse(l) as { setting: string }) as never)[p as never],
+  });
 }
 
 describe('createGuard from its config', () => {
   it('miscompiled_core_fails_closed_on_first_hs_request: a core that accepts any HMAC fails the known answer the guard of the request runs before it is built (its env was not the warmed one); that request and every later one is refused', async () => {
     const errors = configErrors();
-    const raw = { issuers: [HS.issuers[0], { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }], origin: 'builtin:echo', cache: { jwks: false } };
+    const raw = {
+      issuers: [HS.issuers[0], { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) }],
+      origin: 'builtin:echo',
+      cache: { jwks: false },
+    };
     const worker = createGuard(raw as never, { stages: [keySets] });
     const env = { HS_KEY: b64u(k.hs.secret!) };
     const t = await token(k.hs);
@@ -47,10 +61,17 @@ describe('createGuard from its config', () => {
   it('token_sources_and_service_origin: given the two stages, a cookie token is read and the request goes to the service binding', async () => {
     const raw = { ...HS, tokenSources: [{ cookie: 'session' }], origin: { service: 'API' } };
     const seen: string[] = [];
-    const env = { HS_KEY: b64u(k.hs.secret!), API: { fetch: async (r: Request) => (seen.push(r.url), new Response('from the service')) } };
+    const env = {
+      HS_KEY: b64u(k.hs.secret!),
+      API: { fetch: async (r: Request) => (seen.push(r.url), new Response('from the service')) },
+    };
     const g = createGuard(raw as never, { stages: [tokenSources, serviceOrigin] });
     const t = await token(k.hs);
-    const res = await g.fetch(new Request('https://api.example.com/orders', { headers: { cookie: `a=1; session=${t}` } }), env, new TestCtx());
+    const res = await g.fetch(
+      new Request('https://api.example.com/orders', { headers: { cookie: `a=1; session=${t}` } }),
+      env,
+      new TestCtx(),
+    );
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('from the service');
     expect(seen).toEqual(['https://service-binding.invalid/orders']);

@@ -9,7 +9,18 @@ import { forwardUrl, originPrefix } from '../../src/worker/stages/forward/forwar
 import { canonicalPath, canonicalPathByRules } from '../../src/worker/stages/path/path.js';
 import { requestTarget } from '../../src/worker/request-url.js';
 import { b64u, mint, signInput } from '../shared/jwt-mint.js';
-import { AUD, CACHE_KEY, HS_ISS, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, nowSeconds, type Keys } from './harness.js';
+import {
+  AUD,
+  CACHE_KEY,
+  HS_ISS,
+  baseConfig,
+  bearer,
+  demoKeys,
+  freshJwksUrl,
+  makeGuard,
+  nowSeconds,
+  type Keys,
+} from './harness.js';
 
 const params = { numRuns: 300, seed: 20261123 };
 
@@ -32,7 +43,15 @@ function l2Config(): Record<string, unknown> {
  */
 async function spacedToken(extra: Record<string, unknown> = {}): Promise<{ token: string; text: string }> {
   const t = nowSeconds();
-  const claims: Record<string, unknown> = { iss: HS_ISS, aud: AUD, sub: `u-${crypto.randomUUID()}`, scope: 'read', iat: t, exp: t + 3600, ...extra };
+  const claims: Record<string, unknown> = {
+    iss: HS_ISS,
+    aud: AUD,
+    sub: `u-${crypto.randomUUID()}`,
+    scope: 'read',
+    iat: t,
+    exp: t + 3600,
+    ...extra,
+  };
   const text = `{${Object.entries(claims)
     .map(([n, v]) => `${JSON.stringify(n)}: ${JSON.stringify(v)}`)
     .join(', ')}}`;
@@ -131,50 +150,113 @@ describe('payload_parsed_once_with_l2', () => {
 
 // Path pieces: every spelling the guard treats specially, and plain ones.
 const pathArb = fc
-  .array(fc.constantFrom('/', '//', '\\', 'a', 'Admin', 'v1', '.', '..', '...', '.a', 'a.', ';', ';p=1', '%2F', '%2f', '%5C', '%2e', '%2E', '%61', '%zz', '%', '%00', '\0', '~', '-', '_', 'é', '%C3%A9', ' ', '?', '#', '@', ':'), { maxLength: 10 })
+  .array(
+    fc.constantFrom(
+      '/',
+      '//',
+      '\\',
+      'a',
+      'Admin',
+      'v1',
+      '.',
+      '..',
+      '...',
+      '.a',
+      'a.',
+      ';',
+      ';p=1',
+      '%2F',
+      '%2f',
+      '%5C',
+      '%2e',
+      '%2E',
+      '%61',
+      '%zz',
+      '%',
+      '%00',
+      '\0',
+      '~',
+      '-',
+      '_',
+      'é',
+      '%C3%A9',
+      ' ',
+      '?',
+      '#',
+      '@',
+      ':',
+    ),
+    { maxLength: 10 },
+  )
   .map((parts) => `/${parts.join('')}`);
 
 describe('plain paths take the short way', () => {
   it('canonicalPath agrees with every step of canonicalPathByRules, for any path and either escapedSlashes', () => {
     fc.assert(
-      fc.property(fc.oneof(pathArb, fc.string().map((s) => `/${s}`), fc.string()), fc.constantFrom('reject' as const, 'decode' as const), (p, mode) => {
-        expect(canonicalPath(p, mode)).toEqual(canonicalPathByRules(p, mode));
-      }),
+      fc.property(
+        fc.oneof(
+          pathArb,
+          fc.string().map((s) => `/${s}`),
+          fc.string(),
+        ),
+        fc.constantFrom('reject' as const, 'decode' as const),
+        (p, mode) => {
+          expect(canonicalPath(p, mode)).toEqual(canonicalPathByRules(p, mode));
+        },
+      ),
       params,
     );
   });
 
   it('plain paths, dot segments in them, and the trailing ones', () => {
-    expect(canonicalPath('/api/orders', 'reject')).toEqual({ ok: true, path: '/api/orders', readings: ['/api/orders'] });
-    for (const p of ['/a/./b', '/a/../b', '/..', '/.', '/a/..', '/a/.']) expect(canonicalPath(p, 'reject')).toEqual({ ok: false, reason: 'dot_segment' });
-    for (const p of ['/a/.../b', '/.a', '/a./', '/']) expect(canonicalPath(p, 'reject')).toEqual(canonicalPathByRules(p, 'reject'));
+    expect(canonicalPath('/api/orders', 'reject')).toEqual({
+      ok: true,
+      path: '/api/orders',
+      readings: ['/api/orders'],
+    });
+    for (const p of ['/a/./b', '/a/../b', '/..', '/.', '/a/..', '/a/.'])
+      expect(canonicalPath(p, 'reject')).toEqual({ ok: false, reason: 'dot_segment' });
+    for (const p of ['/a/.../b', '/.a', '/a./', '/'])
+      expect(canonicalPath(p, 'reject')).toEqual(canonicalPathByRules(p, 'reject'));
   });
 });
 
 describe('the forwarded URL as one string', () => {
-  const origins = ['https://origin.example.com', 'https://origin.example.com/', 'https://origin.example.com/base/x?q=1#f', 'https://u:p@origin.example.com:8443/b', 'http://127.0.0.1:8787', 'https://[::1]/'];
+  const origins = [
+    'https://origin.example.com',
+    'https://origin.example.com/',
+    'https://origin.example.com/base/x?q=1#f',
+    'https://u:p@origin.example.com:8443/b',
+    'http://127.0.0.1:8787',
+    'https://[::1]/',
+  ];
 
   it('is the URL the origin copy with pathname and search set gives, for any received path and query', () => {
     fc.assert(
-      fc.property(pathArb, fc.constantFrom('', '?', '?x=1', '?a=%2F&b= c', '?#', '?q=é'), fc.constantFrom(...origins), (raw, query, origin) => {
-        let url: URL;
-        try {
-          url = new URL(`https://api.example.com${raw}${query}`);
-        } catch {
-          return;
-        }
-        const c = canonicalPath(url.pathname, 'decode');
-        for (const path of c.ok ? [c.path, url.pathname] : [url.pathname]) {
-          const old = new URL(origin);
-          old.pathname = path;
-          old.search = url.search;
-          old.hash = '';
-          const s = forwardUrl(originPrefix(origin), path, url.search);
-          expect(new URL(s).href).toBe(old.href);
-          expect(new Request(s).url).toBe(new Request(old).url);
-          expect(new URL(s).host).toBe(new URL(origin).host);
-        }
-      }),
+      fc.property(
+        pathArb,
+        fc.constantFrom('', '?', '?x=1', '?a=%2F&b= c', '?#', '?q=é'),
+        fc.constantFrom(...origins),
+        (raw, query, origin) => {
+          let url: URL;
+          try {
+            url = new URL(`https://api.example.com${raw}${query}`);
+          } catch {
+            return;
+          }
+          const c = canonicalPath(url.pathname, 'decode');
+          for (const path of c.ok ? [c.path, url.pathname] : [url.pathname]) {
+            const old = new URL(origin);
+            old.pathname = path;
+            old.search = url.search;
+            old.hash = '';
+            const s = forwardUrl(originPrefix(origin), path, url.search);
+            expect(new URL(s).href).toBe(old.href);
+            expect(new Request(s).url).toBe(new Request(old).url);
+            expect(new URL(s).host).toBe(new URL(origin).host);
+          }
+        },
+      ),
       params,
     );
   });
@@ -182,27 +264,79 @@ describe('the forwarded URL as one string', () => {
   it('the prefix keeps scheme, userinfo, host and port and nothing after', () => {
     expect(originPrefix('https://origin.example.com/base?q=1#f')).toBe('https://origin.example.com');
     expect(originPrefix('https://u:p@origin.example.com:8443/b')).toBe('https://u:p@origin.example.com:8443');
-    expect(forwardUrl(originPrefix('https://o.example/'), '//evil.example/x', '?a=1')).toBe('https://o.example//evil.example/x?a=1');
+    expect(forwardUrl(originPrefix('https://o.example/'), '//evil.example/x', '?a=1')).toBe(
+      'https://o.example//evil.example/x?a=1',
+    );
     expect(new URL(forwardUrl(originPrefix('https://o.example/'), '//evil.example/x', '')).host).toBe('o.example');
   });
 });
 
 describe('the request URL read without a URL object', () => {
-  const piece = fc.constantFrom('/', '//', '\\', 'a', 'Z', '.', '..', '%2e', '%2F', '%', '%zz', '?', '??', '#', '#?', '?#', '&', '=', '@', ':', ';', ' ', '\t', 'é', '😀', '"', '<', '`', '{', '^', '|', '[', ']');
-  const authority = fc.constantFrom('api.example.com', 'API.Example.COM', 'api.example.com:443', 'api.example.com:8443', 'u:p@api.example.com', 'u%2F:p%3F@api.example.com', '127.0.0.1:8787', '[::1]:8080', 'xn--bcher-kva.example', 'bücher.example');
+  const piece = fc.constantFrom(
+    '/',
+    '//',
+    '\\',
+    'a',
+    'Z',
+    '.',
+    '..',
+    '%2e',
+    '%2F',
+    '%',
+    '%zz',
+    '?',
+    '??',
+    '#',
+    '#?',
+    '?#',
+    '&',
+    '=',
+    '@',
+    ':',
+    ';',
+    ' ',
+    '\t',
+    'é',
+    '😀',
+    '"',
+    '<',
+    '`',
+    '{',
+    '^',
+    '|',
+    '[',
+    ']',
+  );
+  const authority = fc.constantFrom(
+    'api.example.com',
+    'API.Example.COM',
+    'api.example.com:443',
+    'api.example.com:8443',
+    'u:p@api.example.com',
+    'u%2F:p%3F@api.example.com',
+    '127.0.0.1:8787',
+    '[::1]:8080',
+    'xn--bcher-kva.example',
+    'bücher.example',
+  );
 
   it('pathname and search as new URL gives them, for whatever request.url the runtime serialises', () => {
     fc.assert(
-      fc.property(fc.constantFrom('https://', 'http://', 'HTTPS://', 'https:', 'https:\\\\', ' https://'), authority, fc.array(piece, { maxLength: 12 }), (scheme, host, parts) => {
-        let href: string;
-        try {
-          href = new Request(`${scheme}${host}${parts.join('')}`).url;
-        } catch {
-          return;
-        }
-        const u = new URL(href);
-        expect(requestTarget(href)).toEqual({ href, pathname: u.pathname, search: u.search });
-      }),
+      fc.property(
+        fc.constantFrom('https://', 'http://', 'HTTPS://', 'https:', 'https:\\\\', ' https://'),
+        authority,
+        fc.array(piece, { maxLength: 12 }),
+        (scheme, host, parts) => {
+          let href: string;
+          try {
+            href = new Request(`${scheme}${host}${parts.join('')}`).url;
+          } catch {
+            return;
+          }
+          const u = new URL(href);
+          expect(requestTarget(href)).toEqual({ href, pathname: u.pathname, search: u.search });
+        },
+      ),
       params,
     );
   });
@@ -227,11 +361,42 @@ describe('Bearer <b64token> takes the short way', () => {
   }
 
   it('agrees with the long way for any value', () => {
-    const piece = fc.constantFrom('Bearer', 'bearer', 'BEARER', 'Basic', ' ', '  ', '\t', '\n', 'a', 'Z', '0', '-', '.', '_', '~', '+', '/', '=', '==', ',', '"', 'é', 'eyJ');
+    const piece = fc.constantFrom(
+      'Bearer',
+      'bearer',
+      'BEARER',
+      'Basic',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      'a',
+      'Z',
+      '0',
+      '-',
+      '.',
+      '_',
+      '~',
+      '+',
+      '/',
+      '=',
+      '==',
+      ',',
+      '"',
+      'é',
+      'eyJ',
+    );
     fc.assert(
-      fc.property(fc.oneof(fc.array(piece, { maxLength: 12 }).map((p) => p.join('')), fc.string(), fc.string().map((s) => `Bearer ${s}`)), (value) => {
-        expect(fromAuthorization(value)).toEqual(byRules(value));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.array(piece, { maxLength: 12 }).map((p) => p.join('')),
+          fc.string(),
+          fc.string().map((s) => `Bearer ${s}`),
+        ),
+        (value) => {
+          expect(fromAuthorization(value)).toEqual(byRules(value));
+        },
+      ),
       params,
     );
   });

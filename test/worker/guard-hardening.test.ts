@@ -34,18 +34,23 @@ describe('forward_host_fixed: the request path never chooses the host', () => {
   ];
 
   const variants: (Record<string, string> | undefined)[] = [undefined];
-  for (const forward of ['canonical', 'received']) for (const escapedSlashes of ['reject', 'decode']) variants.push({ forward, escapedSlashes });
+  for (const forward of ['canonical', 'received'])
+    for (const escapedSlashes of ['reject', 'decode']) variants.push({ forward, escapedSlashes });
 
   for (const paths of variants) {
     it(`only the configured origin receives requests (paths ${JSON.stringify(paths ?? 'default')})`, async () => {
       const g = await makeGuard(k, { config: baseConfig(k, paths === undefined ? {} : { paths }) });
       const t = await token(k.ed);
       for (const shape of shapes) {
-        const res = await g.guard.handle(new Request(`https://api.example.com${shape}`, bearer(t)), { waitUntil: () => undefined });
+        const res = await g.guard.handle(new Request(`https://api.example.com${shape}`, bearer(t)), {
+          waitUntil: () => undefined,
+        });
         expect([200, 400], shape).toContain(res.status);
       }
       // An absolute-form request target for another host (the runtime's request.url says so).
-      const abs = await g.guard.handle(new Request('http://other.example:8080/steal', bearer(t)), { waitUntil: () => undefined });
+      const abs = await g.guard.handle(new Request('http://other.example:8080/steal', bearer(t)), {
+        waitUntil: () => undefined,
+      });
       expect(abs.status).toBe(200);
       const sent = forwarded(g);
       expect(sent.length).toBeGreaterThan(0);
@@ -117,7 +122,18 @@ describe('path_rule_not_skipped: a rule on /admin/ holds for every spelling', ()
 });
 
 describe('path_refused_400: spellings with more than one reading are refused', () => {
-  const refused = ['/a%2Fb', '/a%2fb', '/a%5Cb', '/a%00b', '/a%zzb', '/a%2', '/a/%2e%2e;x/b', '/a/..;/b', '/a/.;x/b', '/a/%2e%2E%3B/b'];
+  const refused = [
+    '/a%2Fb',
+    '/a%2fb',
+    '/a%5Cb',
+    '/a%00b',
+    '/a%zzb',
+    '/a%2',
+    '/a/%2e%2e;x/b',
+    '/a/..;/b',
+    '/a/.;x/b',
+    '/a/%2e%2E%3B/b',
+  ];
 
   it('answers 400 invalid_request and counts path_refused, before any token is read', async () => {
     const g = await makeGuard(k);
@@ -152,14 +168,22 @@ describe('path_forward_mode: what the origin receives', () => {
 describe('identity_header_underscore_stripped', () => {
   it('X_Auth_Scope, X-Auth_Sub and friends never reach the origin', async () => {
     const g = await makeGuard(k);
-    const res = await g.send('/health', { headers: { X_Auth_Scope: 'admin', 'X-Auth_Sub': 'root', x_auth_sub: 'root', 'x-auth-scope': 'admin', 'X-Other_Header': 'kept' } });
+    const res = await g.send('/health', {
+      headers: {
+        X_Auth_Scope: 'admin',
+        'X-Auth_Sub': 'root',
+        x_auth_sub: 'root',
+        'x-auth-scope': 'admin',
+        'X-Other_Header': 'kept',
+      },
+    });
     expect(res.status).toBe(200);
     const h = ((await res.json()) as { headers: Record<string, string> }).headers;
     expect(Object.keys(h).filter((n) => n.replaceAll('_', '-').startsWith('x-auth-'))).toEqual([]);
     expect(h['x-other_header']).toBe('kept');
   });
 
-  it('with a token, only the guard\'s own value arrives', async () => {
+  it("with a token, only the guard's own value arrives", async () => {
     const g = await makeGuard(k);
     const t = await token(k.ed, { sub: 'alice', scope: 'read' });
     const res = await g.send('/x', { headers: { authorization: `Bearer ${t}`, X_Auth_Sub: 'root' } });
@@ -187,7 +211,12 @@ describe('get_head_body_not_500', () => {
   // the Request constructor refuses to build such a request, so it is built by hand.
   function withBody(method: string, path: string, auth?: string): Request {
     const headers = new Headers(auth === undefined ? {} : { authorization: `Bearer ${auth}` });
-    return { url: `https://api.example.com${path}`, method, headers, body: new Response('payload').body } as unknown as Request;
+    return {
+      url: `https://api.example.com${path}`,
+      method,
+      headers,
+      body: new Response('payload').body,
+    } as unknown as Request;
   }
 
   for (const method of ['GET', 'HEAD']) {
@@ -206,7 +235,9 @@ describe('get_head_body_not_500', () => {
 
 describe('forward_claims_own_only', () => {
   it('a claim name Object.prototype carries (constructor) is absent, not forwarded nor a 500', async () => {
-    const g = await makeGuard(k, { config: baseConfig(k, { forwardClaims: { sub: 'X-Auth-Sub', constructor: 'X-Auth-Ctor' } }) });
+    const g = await makeGuard(k, {
+      config: baseConfig(k, { forwardClaims: { sub: 'X-Auth-Sub', constructor: 'X-Auth-Ctor' } }),
+    });
     const res = await g.send('/x', bearer(await token(k.ed)));
     expect(res.status).toBe(200);
     const h = ((await res.json()) as { headers: Record<string, string> }).headers;
@@ -217,7 +248,10 @@ describe('forward_claims_own_only', () => {
 describe('paths configuration', () => {
   const settingOf = (extra: Record<string, unknown>): string => {
     try {
-      parseConfig({ issuers: [{ issuer: 'https://i', audience: 'a', algorithms: ['EdDSA'], jwksUrl: 'https://i/jwks' }], ...extra });
+      parseConfig({
+        issuers: [{ issuer: 'https://i', audience: 'a', algorithms: ['EdDSA'], jwksUrl: 'https://i/jwks' }],
+        ...extra,
+      });
       return 'OK';
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;

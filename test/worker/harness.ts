@@ -16,7 +16,10 @@ export const JWKS_URL = 'https://id.example.com/jwks';
 export const ORIGIN = 'https://origin.example.com';
 export const AUD = 'api';
 
-export const kv = env as unknown as { VERIFY_CACHE: KVLike & { list(o?: { prefix?: string }): Promise<{ keys: { name: string }[] }> }; JWKS_CACHE: KVLike };
+export const kv = env as unknown as {
+  VERIFY_CACHE: KVLike & { list(o?: { prefix?: string }): Promise<{ keys: { name: string }[] }> };
+  JWKS_CACHE: KVLike;
+};
 
 export interface Keys {
   ed: KeyPair & { kid: string };
@@ -43,11 +46,19 @@ export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-export async function token(pair: KeyPair & { kid?: string }, extra: Record<string, unknown> = {}, header: Record<string, unknown> = {}): Promise<string> {
+export async function token(
+  pair: KeyPair & { kid?: string },
+  extra: Record<string, unknown> = {},
+  header: Record<string, unknown> = {},
+): Promise<string> {
   const iss = pair.alg.startsWith('HS') ? HS_ISS : ISS;
   const t = nowSeconds();
   const kid = pair.kid === undefined ? {} : { kid: pair.kid };
-  return mint(pair, { iss, aud: AUD, sub: 'alice', scope: 'read', iat: t, exp: t + 3600, ...extra }, { typ: 'JWT', ...kid, ...header });
+  return mint(
+    pair,
+    { iss, aud: AUD, sub: 'alice', scope: 'read', iat: t, exp: t + 3600, ...extra },
+    { typ: 'JWT', ...kid, ...header },
+  );
 }
 
 /** The same claims signed by a key nobody configured. */
@@ -76,7 +87,10 @@ export function mockNet(initialJwks: unknown): Net {
       if (req.url.startsWith(ORIGIN)) {
         const seen: Record<string, string> = {};
         req.headers.forEach((v, k) => (seen[k] = v));
-        return Response.json({ origin: true, path: new URL(req.url).pathname, headers: seen }, { headers: { 'x-origin': 'yes' } });
+        return Response.json(
+          { origin: true, path: new URL(req.url).pathname, headers: seen },
+          { headers: { 'x-origin': 'yes' } },
+        );
       }
       throw new TypeError(`unexpected fetch in test: ${req.url}`);
     }) as typeof fetch,
@@ -126,7 +140,13 @@ export interface Made {
 
 export async function makeGuard(
   k: Keys,
-  opts: { config?: Record<string, unknown>; env?: Partial<GuardEnv>; net?: Net; deps?: GuardDeps; settle?: boolean } = {},
+  opts: {
+    config?: Record<string, unknown>;
+    env?: Partial<GuardEnv>;
+    net?: Net;
+    deps?: GuardDeps;
+    settle?: boolean;
+  } = {},
 ): Promise<Made> {
   const net = opts.net ?? mockNet(jwksOf(k.ed, k.rs));
   const logs: string[] = [];
@@ -137,7 +157,12 @@ export async function makeGuard(
     JWKS_CACHE: kv.JWKS_CACHE,
     ...opts.env,
   };
-  const guard = await startGuard(guardEnv, { fetch: net.fetch, log: (l) => logs.push(l), ...opts.deps }, undefined, defaultStages);
+  const guard = await startGuard(
+    guardEnv,
+    { fetch: net.fetch, log: (l) => logs.push(l), ...opts.deps },
+    undefined,
+    defaultStages,
+  );
   return {
     guard,
     net,
@@ -180,6 +205,10 @@ export class FaultyKV implements KVLike {
 /** A fresh Ed25519 private JWK as JSON: the secret an `originAssertion.keyBinding` names. */
 export async function assertionKeyJson(): Promise<string> {
   const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const { key_ops: _o, ext: _e, ...jwk } = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as Record<string, unknown>;
+  const {
+    key_ops: _o,
+    ext: _e,
+    ...jwk
+  } = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as Record<string, unknown>;
   return JSON.stringify(jwk);
 }

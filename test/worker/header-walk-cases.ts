@@ -17,7 +17,13 @@ import { dropHopByHop } from '../../src/worker/stages/forward/hop-by-hop.js';
 import { identityHeaders, stripIdentity } from '../../src/worker/request.js';
 
 export const ALWAYS = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding'];
-export const OWN = identityHeaders({ forwardClaims: [['sub', 'X-Auth-Sub'], ['scope', 'X-Auth-Scope']], forwardPayload: 'X-Jwt-Payload' });
+export const OWN = identityHeaders({
+  forwardClaims: [
+    ['sub', 'X-Auth-Sub'],
+    ['scope', 'X-Auth-Scope'],
+  ],
+  forwardPayload: 'X-Jwt-Payload',
+});
 
 /** The reference: the same rules written name by name, no shared walk. */
 function reference(h: Headers): void {
@@ -27,7 +33,11 @@ function reference(h: Headers): void {
   if (listed !== null) {
     for (const raw of listed.split(/[\s,]+/)) {
       const name = raw.toLowerCase();
-      const edge = name.startsWith('cf-') || name === 'x-forwarded-for' || name === 'x-forwarded-proto' || name === 'true-client-ip';
+      const edge =
+        name.startsWith('cf-') ||
+        name === 'x-forwarded-for' ||
+        name === 'x-forwarded-proto' ||
+        name === 'true-client-ip';
       if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name) || edge || name === 'upgrade') continue;
       h.delete(name);
     }
@@ -49,20 +59,45 @@ export function entries(h: Headers): string[] {
 
 /** A name in random letter case, `-` sometimes spelled `_`. */
 const spelled = (name: string): fc.Arbitrary<string> =>
-  fc.tuple(fc.array(fc.boolean(), { minLength: name.length, maxLength: name.length }), fc.boolean()).map(([up, under]) => {
-    const cased = [...name].map((c, i) => (up[i] ? c.toUpperCase() : c)).join('');
-    return under ? cased.replaceAll('-', '_') : cased;
-  });
+  fc
+    .tuple(fc.array(fc.boolean(), { minLength: name.length, maxLength: name.length }), fc.boolean())
+    .map(([up, under]) => {
+      const cased = [...name].map((c, i) => (up[i] ? c.toUpperCase() : c)).join('');
+      return under ? cased.replaceAll('-', '_') : cased;
+    });
 
-const POOL = [...ALWAYS, 'upgrade', 'x-auth-sub', 'x-auth-scope', 'x-jwt-payload', 'x-auth-subx', 'authorization', 'cf-connecting-ip', 'x-forwarded-for', 'true-client-ip', 'set-cookie', 'cookie', 'x-a', 'x-b', 'accept'];
+const POOL = [
+  ...ALWAYS,
+  'upgrade',
+  'x-auth-sub',
+  'x-auth-scope',
+  'x-jwt-payload',
+  'x-auth-subx',
+  'authorization',
+  'cf-connecting-ip',
+  'x-forwarded-for',
+  'true-client-ip',
+  'set-cookie',
+  'cookie',
+  'x-a',
+  'x-b',
+  'accept',
+];
 const name = fc.oneof(fc.constantFrom(...POOL).chain(spelled), fc.stringMatching(/^[a-z][a-z0-9_-]{0,10}$/));
 const value = (n: string): fc.Arbitrary<string> =>
   n.toLowerCase() === 'connection'
-    ? fc.array(fc.oneof(fc.constantFrom(...POOL).chain(spelled), fc.constantFrom('close', 'Upgrade', ';x', '"x-a"')), { maxLength: 5 }).chain((ns) => fc.constantFrom(',', ', ', ' ').map((sep) => ns.join(sep)))
+    ? fc
+        .array(fc.oneof(fc.constantFrom(...POOL).chain(spelled), fc.constantFrom('close', 'Upgrade', ';x', '"x-a"')), {
+          maxLength: 5,
+        })
+        .chain((ns) => fc.constantFrom(',', ', ', ' ').map((sep) => ns.join(sep)))
     : n.toLowerCase() === 'upgrade'
       ? fc.constantFrom('websocket', 'WebSocket', 'h2c', 'h2c, websocket', '')
       : fc.stringMatching(/^[ -~]{0,12}$/).map((s) => s.trim());
-const headerList = fc.array(name.chain((n) => value(n).map((v) => [n, v] as [string, string])), { maxLength: 14 });
+const headerList = fc.array(
+  name.chain((n) => value(n).map((v) => [n, v] as [string, string])),
+  { maxLength: 14 },
+);
 
 /** The property: `runs` header lists, each stripped three ways (reference, one snapshot, live walks). */
 export function checkHeaderWalk(runs: number, seed: number): void {
@@ -89,9 +124,19 @@ export function checkHeaderWalk(runs: number, seed: number): void {
       // As the guard does it since warm-own: the names read once from the client's request
       // (the route stage's walk, route.ts), the scans run on forward.ts's copy of its headers.
       for (const post of [false, true]) {
-        const client = new Request('https://guard.invalid/x', { method: post ? 'POST' : 'GET', headers: make(), ...(post ? { body: 'b' } : {}) });
+        const client = new Request('https://guard.invalid/x', {
+          method: post ? 'POST' : 'GET',
+          headers: make(),
+          ...(post ? { body: 'b' } : {}),
+        });
         const routeNames = [...headerNames(client.headers)];
-        const copy = new Request('https://origin.invalid/x', { method: client.method, headers: client.headers, body: client.body, redirect: 'manual', ...(post ? { duplex: 'half' } : {}) } as RequestInit).headers;
+        const copy = new Request('https://origin.invalid/x', {
+          method: client.method,
+          headers: client.headers,
+          body: client.body,
+          redirect: 'manual',
+          ...(post ? { duplex: 'half' } : {}),
+        } as RequestInit).headers;
         const wantCopy = new Headers(client.headers);
         reference(wantCopy);
         dropHopByHop(copy, routeNames);
@@ -111,10 +156,31 @@ export function checkHeaderWalk(runs: number, seed: number): void {
 /** Adjacent identity spellings and Connection-listed names: removed whole, none skipped. */
 export function checkAdjacentRuns(): void {
   const h = new Headers();
-  for (const n of ['X-Auth-Sub', 'X_Auth_Sub', 'x-auth_sub', 'X_AUTH-SUB', 'x-auth-scope', 'X_Auth_Scope', 'x-jwt-payload', 'X_JWT_PAYLOAD']) h.append(n, 'forged');
+  for (const n of [
+    'X-Auth-Sub',
+    'X_Auth_Sub',
+    'x-auth_sub',
+    'X_AUTH-SUB',
+    'x-auth-scope',
+    'X_Auth_Scope',
+    'x-jwt-payload',
+    'X_JWT_PAYLOAD',
+  ])
+    h.append(n, 'forged');
   stripIdentity(h, OWN);
   expect(entries(h)).toEqual([]);
-  const hop = new Headers({ connection: 'x-a, x-b, x-c, x-d', 'x-a': '1', 'x-b': '2', 'x-c': '3', 'x-d': '4', 'keep-alive': '1', te: 'trailers', trailer: 'x', 'transfer-encoding': 'chunked', 'proxy-connection': 'close' });
+  const hop = new Headers({
+    connection: 'x-a, x-b, x-c, x-d',
+    'x-a': '1',
+    'x-b': '2',
+    'x-c': '3',
+    'x-d': '4',
+    'keep-alive': '1',
+    te: 'trailers',
+    trailer: 'x',
+    'transfer-encoding': 'chunked',
+    'proxy-connection': 'close',
+  });
   dropHopByHop(hop);
   expect(entries(hop)).toEqual([]);
 }

@@ -10,9 +10,12 @@ beforeAll(async () => {
   k = await demoKeys();
 });
 
-describe('faults that are not the caller\'s', () => {
+describe("faults that are not the caller's", () => {
   const faults: [string, () => unknown][] = [
-    ['ERR_WASM_CORE', () => new JwtError('ERR_WASM_CORE', { reason: 'the Wasm core could not be compiled or instantiated here' })],
+    [
+      'ERR_WASM_CORE',
+      () => new JwtError('ERR_WASM_CORE', { reason: 'the Wasm core could not be compiled or instantiated here' }),
+    ],
     ['ERR_OPTIONS_INVALID', () => new JwtError('ERR_OPTIONS_INVALID', { setting: 'issuers' })],
     ['internal_error', () => new TypeError('backend threw')],
   ];
@@ -22,8 +25,18 @@ describe('faults that are not the caller\'s', () => {
         const g = await makeGuard(k);
         const real = g.guard.parts.verifier;
         g.guard.parts.verifier = {
-          open: when === 'open' ? () => { throw make(); } : (t: string) => real.open(t),
-          verifyOpened: when === 'verifyOpened sync' ? () => { throw make(); } : () => Promise.reject(make()),
+          open:
+            when === 'open'
+              ? () => {
+                  throw make();
+                }
+              : (t: string) => real.open(t),
+          verifyOpened:
+            when === 'verifyOpened sync'
+              ? () => {
+                  throw make();
+                }
+              : () => Promise.reject(make()),
         } as never;
         const t = await token(k.hs);
         const res = await g.send('/x', bearer(t));
@@ -43,7 +56,7 @@ describe('faults that are not the caller\'s', () => {
     }
   }
 
-  it('internal_fault_is_500_not_401: the token\'s own faults are still 401', async () => {
+  it("internal_fault_is_500_not_401: the token's own faults are still 401", async () => {
     const g = await makeGuard(k);
     const res = await g.send('/x', bearer(await token(k.hs, { exp: 1 })));
     expect(res.status).toBe(401);
@@ -51,7 +64,14 @@ describe('faults that are not the caller\'s', () => {
 
   it('cors_vary_on_every_response: a fault (500) varies by Origin too', async () => {
     const g = await makeGuard(k, { config: baseConfig(k, { cors: { allowOrigins: ['https://app.example.com'] } }) });
-    g.guard.parts.verifier = { open: () => { throw new TypeError('boom'); }, verifyOpened: () => { throw new TypeError('boom'); } } as never;
+    g.guard.parts.verifier = {
+      open: () => {
+        throw new TypeError('boom');
+      },
+      verifyOpened: () => {
+        throw new TypeError('boom');
+      },
+    } as never;
     const res = await g.send('/x', bearer(await token(k.hs)));
     expect(res.status).toBe(500);
     expect(res.headers.get('vary')).toBe('Origin');

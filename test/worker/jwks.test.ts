@@ -2,7 +2,20 @@
 // back by the cooldown, issuer outages with and without a set, and bad key sets.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { b64u, generate } from '../shared/jwt-mint.js';
-import { CACHE_KEY, FaultyKV, baseConfig, bearer, demoKeys, freshJwksUrl, jwksOf, kv, makeGuard, mockNet, token, type Keys } from './harness.js';
+import {
+  CACHE_KEY,
+  FaultyKV,
+  baseConfig,
+  bearer,
+  demoKeys,
+  freshJwksUrl,
+  jwksOf,
+  kv,
+  makeGuard,
+  mockNet,
+  token,
+  type Keys,
+} from './harness.js';
 import { KvJwksStore } from '../../src/worker/jwks-store.js';
 
 let k: Keys;
@@ -48,7 +61,13 @@ describe('cold start from KV', () => {
     // Sealed, but under a key that is not CACHE_KEY.
     const key = KvJwksStore.key(url);
     const json = JSON.stringify(jwksOf({ ...evil, kid: 'ed-1' }));
-    const wrong = await crypto.subtle.importKey('raw', new Uint8Array(32).fill(5), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const wrong = await crypto.subtle.importKey(
+      'raw',
+      new Uint8Array(32).fill(5),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
     const tag = new Uint8Array(await crypto.subtle.sign('HMAC', wrong, new TextEncoder().encode(`${key}\n${json}`)));
     await kv.JWKS_CACHE.put(key, `s1.${b64u(tag)}.${json}`);
     const g = await makeGuard(k, { config: configWith(url), env: { CACHE_KEY } });
@@ -71,7 +90,10 @@ describe('cold start from KV', () => {
   it('a hung JWKS_CACHE read falls through to the network within the KV timeout', async () => {
     const fk = new FaultyKV(kv.JWKS_CACHE);
     fk.mode.get = 'hang';
-    const g = await makeGuard(k, { config: configWith(freshJwksUrl(), { cache: { kvTimeoutMs: 20 } }), env: { CACHE_KEY, JWKS_CACHE: fk } });
+    const g = await makeGuard(k, {
+      config: configWith(freshJwksUrl(), { cache: { kvTimeoutMs: 20 } }),
+      env: { CACHE_KEY, JWKS_CACHE: fk },
+    });
     expect((await g.send('/x', bearer(await token(k.ed)))).status).toBe(200);
     expect(g.net.jwksCalls()).toBe(1);
   });
@@ -136,7 +158,10 @@ describe('issuer down', () => {
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('30');
       expect(res.headers.get('www-authenticate')).toBeNull();
-      expect(await res.json()).toEqual({ error: 'temporarily_unavailable', error_description: 'Signing keys are unavailable' });
+      expect(await res.json()).toEqual({
+        error: 'temporarily_unavailable',
+        error_description: 'Signing keys are unavailable',
+      });
     }
     // The HS issuer does not depend on the JWKS and keeps working.
     expect((await g.send('/x', bearer(await token(k.hs)))).status).toBe(200);
@@ -181,7 +206,8 @@ describe('bad key sets', () => {
 
   it('one broken key does not take the set down', async () => {
     const net = mockNet(jwksOf(k.ed));
-    net.jwks = () => Response.json({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: '!!!', kid: 'bad' }, ...jwksOf(k.ed).keys] });
+    net.jwks = () =>
+      Response.json({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: '!!!', kid: 'bad' }, ...jwksOf(k.ed).keys] });
     const g = await makeGuard(k, { config: configWith(freshJwksUrl()), net });
     expect((await g.send('/x', bearer(await token(k.ed)))).status).toBe(200);
   });

@@ -4,7 +4,18 @@
 // anything it proved) is used when the issuer sends no Cache-Control.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig, type ConfigError } from '../../src/worker/config.js';
-import { CACHE_KEY, baseConfig, bearer, demoKeys, freshJwksUrl, jwksOf, makeGuard, mockNet, token, type Keys } from './harness.js';
+import {
+  CACHE_KEY,
+  baseConfig,
+  bearer,
+  demoKeys,
+  freshJwksUrl,
+  jwksOf,
+  makeGuard,
+  mockNet,
+  token,
+  type Keys,
+} from './harness.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -79,6 +90,7 @@ describe('a key removed from the set', () => {
     };
     expect(setting({})).toBe(600_000);
     expect(setting({ maxAgeMs: 60_000 })).toBe(60_000);
-    for (const bad of [4_999, 86_400_001, '60000', Number.NaN]) expect(setting({ maxAgeMs: bad })).toBe('jwks.maxAgeMs');
+    for (const bad of [4_999, 86_400_001, '60000', Number.NaN])
+      expect(setting({ maxAgeMs: bad })).toBe('jwks.maxAgeMs');
   });
 });

@@ -59,8 +59,7 @@ const verifierOf = (jwks: ReturnType<typeof createRemoteJWKSet>) =>
   createVerifier({ algorithms: ['EdDSA'], jwks, currentDate: nowDate, cache: false });
 
 /** A fresh isolate's verifier for the key set at `path` on the fake IdP. */
-const fresh = (path: string, options: RemoteJWKSetOptions) =>
-  verifierOf(createRemoteJWKSet(idpBase() + path, options));
+const fresh = (path: string, options: RemoteJWKSetOptions) => verifierOf(createRemoteJWKSet(idpBase() + path, options));
 
 /** The options every instance of a test shares: the sealed tier (caches.default unless given), writes, fetch. */
 async function shared(w: ReturnType<typeof writes>, extra: RemoteJWKSetOptions = {}, cache?: CacheLike) {

@@ -9,7 +9,18 @@ import { createSealer, type CacheLike } from '../../src/index.js';
 import { hits, idpBase, serve } from '../fake-idp/client.js';
 import { b64u, generate, mint, type KeyPair } from '../shared/jwt-mint.js';
 import {
-  CACHE_KEY, FaultyKV, baseConfig, bearer, demoKeys, freshJwksUrl, jwksOf, kv, makeGuard, mockNet, nowSeconds, token,
+  CACHE_KEY,
+  FaultyKV,
+  baseConfig,
+  bearer,
+  demoKeys,
+  freshJwksUrl,
+  jwksOf,
+  kv,
+  makeGuard,
+  mockNet,
+  nowSeconds,
+  token,
   type Keys,
 } from './harness.js';
 

@@ -30,13 +30,25 @@ describe('guard_broken_inline_key_fails_closed', () => {
     };
     const t = nowSeconds();
     // Signed by the genuine private key: only the published point is wrong.
-    const esToken = await mint(es, { iss: BROKEN_ISS, aud: AUD, sub: 'bob', iat: t, exp: t + 600 }, { kid: 'es-off', typ: 'JWT' });
+    const esToken = await mint(
+      es,
+      { iss: BROKEN_ISS, aud: AUD, sub: 'bob', iat: t, exp: t + 600 },
+      { kid: 'es-off', typ: 'JWT' },
+    );
     for (let i = 0; i < 2; i++) {
-      const res = await worker.fetch(new Request('https://api.example.com/x', { headers: { authorization: `Bearer ${esToken}` } }), env, new TestCtx());
+      const res = await worker.fetch(
+        new Request('https://api.example.com/x', { headers: { authorization: `Bearer ${esToken}` } }),
+        env,
+        new TestCtx(),
+      );
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toContain('invalid_token');
     }
-    const ok = await worker.fetch(new Request('https://api.example.com/x', { headers: { authorization: `Bearer ${await token(k.ed)}` } }), env, new TestCtx());
+    const ok = await worker.fetch(
+      new Request('https://api.example.com/x', { headers: { authorization: `Bearer ${await token(k.ed)}` } }),
+      env,
+      new TestCtx(),
+    );
     expect(ok.status).toBe(200);
   });
 
@@ -48,7 +60,12 @@ describe('guard_broken_inline_key_fails_closed', () => {
       GUARD_CONFIG: {
         issuers: [
           { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: jwksOf(k.ed) },
-          { issuer: BROKEN_ISS, audience: AUD, algorithms: ['ES256'], jwks: { keys: [{ ...es.publicJwk, kid: 'es-enc', use: 'enc' }] } },
+          {
+            issuer: BROKEN_ISS,
+            audience: AUD,
+            algorithms: ['ES256'],
+            jwks: { keys: [{ ...es.publicJwk, kid: 'es-enc', use: 'enc' }] },
+          },
         ],
         origin: 'builtin:echo',
       },

@@ -32,7 +32,13 @@ function config(): Record<string, unknown> {
 
 describe('load: half bad tokens', () => {
   it(`${TOTAL} requests through the entry: no bad token accepted, no 5xx, bounded state`, async () => {
-    const env = { GUARD_CONFIG: config(), HS_KEY: b64u(k.hs.secret!), CACHE_KEY, VERIFY_CACHE: kv.VERIFY_CACHE, JWKS_CACHE: kv.JWKS_CACHE };
+    const env = {
+      GUARD_CONFIG: config(),
+      HS_KEY: b64u(k.hs.secret!),
+      CACHE_KEY,
+      VERIFY_CACHE: kv.VERIFY_CACHE,
+      JWKS_CACHE: kv.JWKS_CACHE,
+    };
     // A pool of good tokens (repeat users: L1 and L2 at work) plus fresh ones (cache churn past l1Max).
     const pool: string[] = [];
     for (let i = 0; i < 300; i++) pool.push(await token([k.ed, k.rs, k.hs][i % 3]!, { sub: `user-${i}` }));
@@ -52,7 +58,8 @@ describe('load: half bad tokens', () => {
       async () => `${pool[0]!.split('.').slice(0, 2).join('.')}.${'A'.repeat(86)}`,
       async () => `eyJhbGciOiJub25lIn0.${b64u(JSON.stringify({ iss: ISS, aud: AUD, sub: 'root', exp: t + 999 }))}.`,
       async () => 'x'.repeat(20_000),
-      async () => pool[1]!.replace(/\.[^.]+\./, `.${b64u(JSON.stringify({ iss: ISS, aud: AUD, sub: 'root', exp: t + 999 }))}.`),
+      async () =>
+        pool[1]!.replace(/\.[^.]+\./, `.${b64u(JSON.stringify({ iss: ISS, aud: AUD, sub: 'root', exp: t + 999 }))}.`),
     ];
 
     type Job = { good: boolean; init: RequestInit; path: string };
@@ -60,10 +67,18 @@ describe('load: half bad tokens', () => {
     for (let i = 0; i < TOTAL; i++) {
       if (i % 2 === 0) {
         const tok = i % 10 === 0 ? await token(k.ed, { sub: `fresh-${i}` }) : pool[i % pool.length]!;
-        jobs.push({ good: true, path: '/api/item', init: { headers: { authorization: `Bearer ${tok}`, 'x-auth-sub': 'spoof' } } });
+        jobs.push({
+          good: true,
+          path: '/api/item',
+          init: { headers: { authorization: `Bearer ${tok}`, 'x-auth-sub': 'spoof' } },
+        });
       } else {
         const tok = await badMakers[i % badMakers.length]!();
-        jobs.push({ good: false, path: '/api/item', init: { headers: { authorization: `Bearer ${tok}`, 'x-auth-sub': 'root' } } });
+        jobs.push({
+          good: false,
+          path: '/api/item',
+          init: { headers: { authorization: `Bearer ${tok}`, 'x-auth-sub': 'root' } },
+        });
       }
     }
 
@@ -99,7 +114,8 @@ describe('load: half bad tokens', () => {
     // Bounded state: the guard for this env, observed through a twin built the same way,
     // and the counters' key set (fixed names, never request data).
     const twin = await startGuard(env, { log: () => undefined }, undefined, defaultStages);
-    for (const job of jobs.slice(0, 1000)) await twin.handle(new Request(`https://api.example.com${job.path}`, job.init), new TestCtx());
+    for (const job of jobs.slice(0, 1000))
+      await twin.handle(new Request(`https://api.example.com${job.path}`, job.init), new TestCtx());
     expect(twin.l1Size).toBeLessThanOrEqual(L1_MAX);
     expect(Object.keys(twin.counters.snapshot()).length).toBeLessThan(30);
     expect(twin.parts.jwksStore?.drain()).toBeUndefined();

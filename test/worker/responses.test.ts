@@ -61,7 +61,9 @@ describe('accepted requests', () => {
   });
 
   it('a custom header source reads the bare token', async () => {
-    const c = await makeGuard(k, { config: { ...(await import('./harness.js')).baseConfig(k), tokenSources: [{ header: 'X-Token' }] } });
+    const c = await makeGuard(k, {
+      config: { ...(await import('./harness.js')).baseConfig(k), tokenSources: [{ header: 'X-Token' }] },
+    });
     const t = await token(k.ed);
     expect((await c.send('/x', { headers: { 'x-token': t } })).status).toBe(200);
     expect((await c.send('/x', { headers: { 'x-token': `Bearer ${t}` } })).status).toBe(200);
@@ -92,7 +94,9 @@ describe('400 invalid_request: a Bearer credential that is not one token', () =>
     it(JSON.stringify(value), async () => {
       const res = await g.send('/private', { headers: { authorization: value } });
       expect(res.status).toBe(400);
-      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="edgejwt", error="invalid_request", error_description="The access token is malformed"');
+      expect(res.headers.get('www-authenticate')).toBe(
+        'Bearer realm="edgejwt", error="invalid_request", error_description="The access token is malformed"',
+      );
       expect(await body(res)).toEqual({ error: 'invalid_request', error_description: 'The access token is malformed' });
     });
   }
@@ -103,11 +107,20 @@ describe('401 invalid_token', () => {
     ['forged signature', () => forged('EdDSA'), 'The access token is invalid'],
     ['forged RS256', () => forged('RS256'), 'The access token is invalid'],
     ['expired', () => token(k.ed, { exp: Math.floor(Date.now() / 1000) - 10 }), 'The access token expired'],
-    ['not yet valid', () => token(k.ed, { nbf: Math.floor(Date.now() / 1000) + 600 }), 'The access token is not valid yet'],
+    [
+      'not yet valid',
+      () => token(k.ed, { nbf: Math.floor(Date.now() / 1000) + 600 }),
+      'The access token is not valid yet',
+    ],
     ['wrong audience', () => token(k.ed, { aud: 'other-api' }), 'The access token is invalid'],
     ['unknown issuer', () => token(k.ed, { iss: 'https://evil.example.com' }), 'The access token is invalid'],
     ['HS token claiming the JWKS issuer', () => token(k.hs, { iss: ISS }), 'The access token is invalid'],
-    ['alg none', async () => `${btoa('{"alg":"none"}').replace(/=+$/, '')}.${btoa(JSON.stringify({ iss: ISS, aud: AUD, exp: 9e9 })).replace(/=+$/, '')}.`, 'The access token is invalid'],
+    [
+      'alg none',
+      async () =>
+        `${btoa('{"alg":"none"}').replace(/=+$/, '')}.${btoa(JSON.stringify({ iss: ISS, aud: AUD, exp: 9e9 })).replace(/=+$/, '')}.`,
+      'The access token is invalid',
+    ],
     ['garbage', async () => 'not-a-jwt', 'The access token is invalid'],
     ['no exp', () => token(k.ed, { exp: undefined }), 'The access token is invalid'],
   ];
@@ -116,19 +129,26 @@ describe('401 invalid_token', () => {
       const t = await make();
       const res = await g.send('/private', bearer(t));
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="edgejwt", error="invalid_token", error_description="${description}"`);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Bearer realm="edgejwt", error="invalid_token", error_description="${description}"`,
+      );
       const text = await res.text();
       expect(JSON.parse(text)).toEqual({ error: 'invalid_token', error_description: description });
       // Never echo the token, nor any segment of it.
-      for (const seg of t.split('.').filter((s) => s.length > 8)) expect(text + res.headers.get('www-authenticate')).not.toContain(seg);
+      for (const seg of t.split('.').filter((s) => s.length > 8))
+        expect(text + res.headers.get('www-authenticate')).not.toContain(seg);
       expect(res.headers.get('server-timing')).toMatch(/^edgejwt;desc="fail";dur=/);
     });
   }
 
   it('the realm is quoted with escapes', async () => {
-    const c = await makeGuard(k, { config: { ...(await import('./harness.js')).baseConfig(k), realm: 'api gw (prod)' } });
+    const c = await makeGuard(k, {
+      config: { ...(await import('./harness.js')).baseConfig(k), realm: 'api gw (prod)' },
+    });
     const res = await c.send('/x', bearer('a.b.c'));
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api gw (prod)", error="invalid_token", error_description="The access token is invalid"');
+    expect(res.headers.get('www-authenticate')).toBe(
+      'Bearer realm="api gw (prod)", error="invalid_token", error_description="The access token is invalid"',
+    );
   });
 
   it('a claim that cannot travel in a header is refused, not truncated', async () => {
@@ -147,7 +167,10 @@ describe('403 insufficient_scope', () => {
     expect(res.headers.get('www-authenticate')).toBe(
       'Bearer realm="edgejwt", error="insufficient_scope", error_description="The access token lacks a required scope", scope="admin"',
     );
-    expect(await body(res)).toEqual({ error: 'insufficient_scope', error_description: 'The access token lacks a required scope' });
+    expect(await body(res)).toEqual({
+      error: 'insufficient_scope',
+      error_description: 'The access token lacks a required scope',
+    });
   });
 
   it('scope present but claim value wrong', async () => {
@@ -175,7 +198,8 @@ describe('403 insufficient_scope', () => {
 
 describe('identity header spoofing is stripped on every path', () => {
   const spoof = { 'x-auth-sub': 'root', 'X-Auth-Scope': 'admin' };
-  const seen = async (res: Response): Promise<Record<string, string>> => (await body(res)).headers as Record<string, string>;
+  const seen = async (res: Response): Promise<Record<string, string>> =>
+    (await body(res)).headers as Record<string, string>;
 
   it('public path', async () => {
     const res = await g.send('/health', { headers: spoof });

@@ -8,12 +8,21 @@ import { defaultStages } from '../../src/worker/stages/index.js';
 import { neededStages } from '../../src/worker/stages/needs.js';
 import { AUD, HS_ISS, demoKeys } from './harness.js';
 
-const b64u = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const b64u = (b: Uint8Array): string =>
+  btoa(String.fromCharCode(...b))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 describe('feature_build_steps_keep_the_check_order', () => {
   it('a config using every late stage: they are needed in the order the settings were always checked, and a guard given none fails on the first (admin)', async () => {
     const k = await demoKeys();
-    const env = { HS_KEY: b64u(k.hs.secret!), ADMIN_SECRET: 'an-admin-secret-of-16+', REVOKE_SECRET: 'a-revocation-secret-of-16+', API: { fetch: async () => new Response() } };
+    const env = {
+      HS_KEY: b64u(k.hs.secret!),
+      ADMIN_SECRET: 'an-admin-secret-of-16+',
+      REVOKE_SECRET: 'a-revocation-secret-of-16+',
+      API: { fetch: async () => new Response() },
+    };
     const raw = {
       issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY', dpop: 'required' }],
       origin: { service: 'API' },
@@ -40,7 +49,9 @@ describe('feature_build_steps_keep_the_check_order', () => {
     await expect(startGuard(env, { log: () => undefined }, raw, [])).rejects.toMatchObject({ setting: 'admin' });
     const guard = await startGuard(env, { log: () => undefined }, raw, defaultStages);
     // admin answers its path before any other stage.
-    const res = await guard.handle(new Request('https://api.example.com/__guard/stats'), { waitUntil: () => undefined });
+    const res = await guard.handle(new Request('https://api.example.com/__guard/stats'), {
+      waitUntil: () => undefined,
+    });
     expect(res.status).toBe(401);
   });
 

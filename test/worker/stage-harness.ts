@@ -23,7 +23,17 @@ export function observer(issuers: readonly IssuerConfig[]): Observed {
   const lines: string[] = [];
   const points: { indexes?: string[]; blobs?: string[] }[] = [];
   const counters = new Counters(() => undefined, 1);
-  const observe = new Observer({ counters, rejections: new RejectionLog((l) => lines.push(l), () => 1), analytics: { writeDataPoint: (p) => void points.push(p) } }, new IssuerIndex(issuers));
+  const observe = new Observer(
+    {
+      counters,
+      rejections: new RejectionLog(
+        (l) => lines.push(l),
+        () => 1,
+      ),
+      analytics: { writeDataPoint: (p) => void points.push(p) },
+    },
+    new IssuerIndex(issuers),
+  );
   return { observe, counters, lines, points };
 }
 

@@ -26,7 +26,10 @@ beforeAll(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 const b64u = (b: Uint8Array): string =>
-  btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  btoa(String.fromCharCode(...b))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 const HS_ISSUER = { issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' };
 const HS = { issuers: [HS_ISSUER], origin: 'builtin:echo', cache: { jwks: false } };
 const req = (t?: string): Request => new Request('https://api.example.com/orders', t === undefined ? {} : bearer(t));

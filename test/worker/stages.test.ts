@@ -25,7 +25,14 @@ const observer = () => observeFor(issuers);
 describe('route stage (route.ts): method override, public paths, rules', () => {
   const config = {
     publicPaths: parsePublicPaths(['/health']),
-    rules: parseRules([{ pathPrefix: '/open/', auth: 'none' }, { pathPrefix: '/admin/', scopes: ['admin'] }, { pathPrefix: '/maybe/', auth: 'optional' }], new Set([ISS])),
+    rules: parseRules(
+      [
+        { pathPrefix: '/open/', auth: 'none' },
+        { pathPrefix: '/admin/', scopes: ['admin'] },
+        { pathPrefix: '/maybe/', auth: 'optional' },
+      ],
+      new Set([ISS]),
+    ),
     paths: parsePaths(undefined),
   };
   const run = (path: string, init?: RequestInit) => {
@@ -62,11 +69,17 @@ describe('route stage (route.ts): method override, public paths, rules', () => {
 });
 
 describe('credential stage (credentials.ts): tokenSources and the token', () => {
-  const config = { tokenSources: parseTokenSources([{ header: 'Authorization' }, { cookie: 'session' }], false), realm: 'edgejwt' };
+  const config = {
+    tokenSources: parseTokenSources([{ header: 'Authorization' }, { cookie: 'session' }], false),
+    realm: 'edgejwt',
+  };
   const matched = (auth: 'required' | 'optional') => ({ rules: [], names: [], auth });
 
   it('stage_credential_found: a bearer token or the cookie continues with cx.token set', () => {
-    for (const init of [{ headers: { authorization: 'Bearer a.b.c' } }, { headers: { cookie: 'x=1; session=a.b.c' } }] as RequestInit[]) {
+    for (const init of [
+      { headers: { authorization: 'Bearer a.b.c' } },
+      { headers: { cookie: 'x=1; session=a.b.c' } },
+    ] as RequestInit[]) {
       const cx = context('/x', init);
       cx.matched = matched('required');
       expect(credentialStage(cx, config, observer().observe, findToken)).toBeUndefined();
@@ -97,38 +110,89 @@ describe('credential stage (credentials.ts): tokenSources and the token', () => 
 
   it('stage_credential_config_defaults: Authorization by default; with a Cloudflare Access issuer also its header and cookie', () => {
     expect(parseTokenSources(undefined, false)).toEqual([{ header: 'Authorization' }]);
-    expect(parseTokenSources(undefined, true)).toEqual([{ header: 'Cf-Access-Jwt-Assertion' }, { header: 'Authorization' }, { cookie: 'CF_Authorization' }]);
+    expect(parseTokenSources(undefined, true)).toEqual([
+      { header: 'Cf-Access-Jwt-Assertion' },
+      { header: 'Authorization' },
+      { cookie: 'CF_Authorization' },
+    ]);
     expect(() => parseTokenSources([], false)).toThrow(/tokenSources: expected a non-empty array/);
   });
 
   it('authorization_only_reads_as_find_token: without the tokenSources feature the guard finds and drops a token exactly as findToken and dropToken do for the default source', () => {
-    const piece = fc.constantFrom('Bearer', 'bearer', 'DPoP', 'dpop', 'Basic', ' ', '  ', '\t', 'a', 'Z', '0', '-', '.', '_', '~', '+', '/', '=', ',', '"', 'eyJ');
-    const value = fc.option(fc.oneof(fc.array(piece, { maxLength: 10 }).map((p) => p.join('')), fc.string(), fc.string().map((s) => `Bearer ${s}`)), { nil: undefined });
+    const piece = fc.constantFrom(
+      'Bearer',
+      'bearer',
+      'DPoP',
+      'dpop',
+      'Basic',
+      ' ',
+      '  ',
+      '\t',
+      'a',
+      'Z',
+      '0',
+      '-',
+      '.',
+      '_',
+      '~',
+      '+',
+      '/',
+      '=',
+      ',',
+      '"',
+      'eyJ',
+    );
+    const value = fc.option(
+      fc.oneof(
+        fc.array(piece, { maxLength: 10 }).map((p) => p.join('')),
+        fc.string(),
+        fc.string().map((s) => `Bearer ${s}`),
+      ),
+      { nil: undefined },
+    );
     const spelling = fc.constantFrom('Authorization', 'authorization', 'AUTHORIZATION');
     fc.assert(
-      fc.property(value, fc.boolean(), spelling, fc.option(fc.string(), { nil: undefined }), (v, dpop, name, cookie) => {
-        const init: Record<string, string> = {};
-        // Headers refuses some values (newlines, non-Latin-1); the same refusal either way.
-        try {
-          if (v !== undefined) new Headers({ authorization: v });
-          if (cookie !== undefined) new Headers({ cookie });
-        } catch {
-          return;
-        }
-        if (v !== undefined) init.authorization = v;
-        if (cookie !== undefined) init.cookie = cookie;
-        const sources = [{ header: name }];
-        expect(authorizationOnly(sources)).toBe(true);
-        expect(AUTHORIZATION_TOKEN.findToken(new Headers(init), sources, dpop)).toEqual(findToken(new Headers(init), sources, dpop));
-        const a = new Headers(init);
-        const b = new Headers(init);
-        AUTHORIZATION_TOKEN.dropToken(a, sources);
-        dropToken(b, sources);
-        const list = (h: Headers): string[] => { const out: string[] = []; h.forEach((val, k) => out.push(`${k}: ${val}`)); return out; };
-        expect(list(a)).toEqual(list(b));
-      }),
+      fc.property(
+        value,
+        fc.boolean(),
+        spelling,
+        fc.option(fc.string(), { nil: undefined }),
+        (v, dpop, name, cookie) => {
+          const init: Record<string, string> = {};
+          // Headers refuses some values (newlines, non-Latin-1); the same refusal either way.
+          try {
+            if (v !== undefined) new Headers({ authorization: v });
+            if (cookie !== undefined) new Headers({ cookie });
+          } catch {
+            return;
+          }
+          if (v !== undefined) init.authorization = v;
+          if (cookie !== undefined) init.cookie = cookie;
+          const sources = [{ header: name }];
+          expect(authorizationOnly(sources)).toBe(true);
+          expect(AUTHORIZATION_TOKEN.findToken(new Headers(init), sources, dpop)).toEqual(
+            findToken(new Headers(init), sources, dpop),
+          );
+          const a = new Headers(init);
+          const b = new Headers(init);
+          AUTHORIZATION_TOKEN.dropToken(a, sources);
+          dropToken(b, sources);
+          const list = (h: Headers): string[] => {
+            const out: string[] = [];
+            h.forEach((val, k) => out.push(`${k}: ${val}`));
+            return out;
+          };
+          expect(list(a)).toEqual(list(b));
+        },
+      ),
     );
-    for (const other of [[{ cookie: 'session' }], [{ header: 'X-Token' }], [{ header: 'Authorization' }, { cookie: 'session' }], parseTokenSources(undefined, true)]) expect(authorizationOnly(other)).toBe(false);
+    for (const other of [
+      [{ cookie: 'session' }],
+      [{ header: 'X-Token' }],
+      [{ header: 'Authorization' }, { cookie: 'session' }],
+      parseTokenSources(undefined, true),
+    ])
+      expect(authorizationOnly(other)).toBe(false);
   });
 });
 
@@ -147,18 +211,36 @@ describe('observation stage (observe.ts)', () => {
 });
 
 describe('identity hooks (runner.ts)', () => {
-  const identity: Identity = { ok: true, anonymous: false, payload: { iss: ISS, sub: 'a' }, header: () => ({ alg: 'HS256' }), issuer: ISS, timing: '' };
+  const identity: Identity = {
+    ok: true,
+    anonymous: false,
+    payload: { iss: ISS, sub: 'a' },
+    header: () => ({ alg: 'HS256' }),
+    issuer: ISS,
+    timing: '',
+  };
   const refusal: AuthOutcome = { ok: false, response: new Response(null, { status: 401 }) };
   // A chain whose first stage decides `first` (as the verify stage does), then the identity hooks.
   const decide = (first: AuthOutcome, checks: AfterVerifyStage[], o = observer()) => {
-    const hooks: StageHooks[] = [{ request: () => first }, ...checks.map((c): StageHooks => ({ identity: (cx, id) => c(cx, id, o.observe) }))];
-    return new Guard({ counters: o.counters, now: () => 1, log: () => undefined } as never, hooks).decide(context('/x'));
+    const hooks: StageHooks[] = [
+      { request: () => first },
+      ...checks.map((c): StageHooks => ({ identity: (cx, id) => c(cx, id, o.observe) })),
+    ];
+    return new Guard({ counters: o.counters, now: () => 1, log: () => undefined } as never, hooks).decide(
+      context('/x'),
+    );
   };
 
   it('stage_after_verify_order_and_stop: stages run in order, sync or async; the first refusal stops the rest; a refusal or anonymous pass is never handed to them', async () => {
     const seen: string[] = [];
-    const pass = (name: string): AfterVerifyStage => () => void seen.push(name);
-    const later = (name: string): AfterVerifyStage => async () => void seen.push(name);
+    const pass =
+      (name: string): AfterVerifyStage =>
+      () =>
+        void seen.push(name);
+    const later =
+      (name: string): AfterVerifyStage =>
+      async () =>
+        void seen.push(name);
     const stop: AfterVerifyStage = () => (seen.push('stop'), refusal);
     // Nothing waited: the decision is a value, not a promise.
     expect(decide(identity, [])).toBe(identity);

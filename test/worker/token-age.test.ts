@@ -4,7 +4,18 @@
 // token past its max age.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/worker/config.js';
-import { CACHE_KEY, HS_ISS, AUD, baseConfig, bearer, demoKeys, makeGuard, nowSeconds, token, type Keys } from './harness.js';
+import {
+  CACHE_KEY,
+  HS_ISS,
+  AUD,
+  baseConfig,
+  bearer,
+  demoKeys,
+  makeGuard,
+  nowSeconds,
+  token,
+  type Keys,
+} from './harness.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -14,7 +25,9 @@ beforeAll(async () => {
 /** baseConfig with maxTokenAge (and clockTolerance) on the HS issuer. */
 function aged(maxTokenAge: number, clockTolerance = 0): Record<string, unknown> {
   const c = baseConfig(k, { clockTolerance });
-  const issuers = (c.issuers as Record<string, unknown>[]).map((is) => (is.issuer === HS_ISS ? { ...is, maxTokenAge } : is));
+  const issuers = (c.issuers as Record<string, unknown>[]).map((is) =>
+    is.issuer === HS_ISS ? { ...is, maxTokenAge } : is,
+  );
   return { ...c, issuers };
 }
 
@@ -54,9 +67,13 @@ describe('maxTokenAge', () => {
     expect(g.guard.counters.get('l1_hit')).toBe(1);
   });
 
-  it('max_token_age_bounds_l2: a KV entry is not served past the token\'s max age, by any instance', async () => {
+  it("max_token_age_bounds_l2: a KV entry is not served past the token's max age, by any instance", async () => {
     const config = { ...aged(60), cache: { verify: 'all', kvTimeoutMs: 25, verifyAdmission: 'always' } };
-    const tk = await token(k.hs, { sub: `aged-${crypto.randomUUID()}`, iat: nowSeconds() - 30, exp: nowSeconds() + 3600 });
+    const tk = await token(k.hs, {
+      sub: `aged-${crypto.randomUUID()}`,
+      iat: nowSeconds() - 30,
+      exp: nowSeconds() + 3600,
+    });
     const a = await makeGuard(k, { config, env: { CACHE_KEY } });
     expect((await a.send('/x', bearer(tk))).status).toBe(200);
     expect(a.guard.counters.get('l2_write')).toBe(1);
@@ -72,8 +89,18 @@ describe('maxTokenAge', () => {
 
   it('maxTokenAge is whole seconds from 1 to one year; anything else names the setting', () => {
     for (const bad of [0, -1, 1.5, '60', 31_536_001, null]) {
-      expect(() => parseConfig({ issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY', maxTokenAge: bad }] })).toThrow(/issuers\[0\]\.maxTokenAge/);
+      expect(() =>
+        parseConfig({
+          issuers: [
+            { issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY', maxTokenAge: bad },
+          ],
+        }),
+      ).toThrow(/issuers\[0\]\.maxTokenAge/);
     }
-    expect(parseConfig({ issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY', maxTokenAge: 300 }] }).issuers[0]!.maxTokenAge).toBe(300);
+    expect(
+      parseConfig({
+        issuers: [{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY', maxTokenAge: 300 }],
+      }).issuers[0]!.maxTokenAge,
+    ).toBe(300);
   });
 });

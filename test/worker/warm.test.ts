@@ -16,19 +16,28 @@ beforeAll(async () => {
 });
 
 const config = (): GuardConfigInput => ({
-  issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: { keys: [{ ...k.ed.publicJwk, kid: k.ed.kid }] } }],
+  issuers: [
+    { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwks: { keys: [{ ...k.ed.publicJwk, kid: k.ed.kid }] } },
+  ],
   origin: 'builtin:echo',
 });
-const bindings = (): Record<string, unknown> => ({ VERIFY_CACHE: kv.VERIFY_CACHE, JWKS_CACHE: kv.JWKS_CACHE, API_AUDIENCE: AUD });
+const bindings = (): Record<string, unknown> => ({
+  VERIFY_CACHE: kv.VERIFY_CACHE,
+  JWKS_CACHE: kv.JWKS_CACHE,
+  API_AUDIENCE: AUD,
+});
 const req = (t?: string): Request => new Request('https://api.example.com/orders', t === undefined ? {} : bearer(t));
 
 describe('guard.warm(env)', () => {
   it('warm_guard_adopted_same_bindings: a request env holding the same bindings uses the warmed guard; other bindings build their own', async () => {
     let builds = 0;
-    const guard = createGuard(() => {
-      builds++;
-      return config();
-    }, { stages: defaultStages });
+    const guard = createGuard(
+      () => {
+        builds++;
+        return config();
+      },
+      { stages: defaultStages },
+    );
     const warmEnv = bindings();
     guard.warm(warmEnv);
     // Another object with the same bindings, as workerd hands a request its env.
@@ -42,11 +51,14 @@ describe('guard.warm(env)', () => {
 
   it('warm_failure_rebuilds_in_request: a build that failed at module scope is built again by the request', async () => {
     let calls = 0;
-    const guard = createGuard(() => {
-      calls++;
-      if (calls === 1) throw new Error('Disallowed operation called within global scope');
-      return config();
-    }, { stages: defaultStages });
+    const guard = createGuard(
+      () => {
+        calls++;
+        if (calls === 1) throw new Error('Disallowed operation called within global scope');
+        return config();
+      },
+      { stages: defaultStages },
+    );
     const warmEnv = bindings();
     guard.warm(warmEnv);
     const res = await guard.fetch(req(await token(k.ed)), { ...warmEnv }, new TestCtx());
@@ -56,7 +68,10 @@ describe('guard.warm(env)', () => {
 
   it('warm_config_error_same_as_request: a bad configuration warmed is the same 500 as one built in the request', async () => {
     const lines: string[] = [];
-    const guard = createGuard({ issuers: [] } as unknown as GuardConfigInput, { stages: defaultStages, log: (l) => void lines.push(l) });
+    const guard = createGuard({ issuers: [] } as unknown as GuardConfigInput, {
+      stages: defaultStages,
+      log: (l) => void lines.push(l),
+    });
     const warmEnv = bindings();
     guard.warm(warmEnv);
     const res = await guard.fetch(req(), { ...warmEnv }, new TestCtx());

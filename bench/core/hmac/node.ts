@@ -32,27 +32,41 @@ for (const [alg, nodeHash, noble, size] of [
   const signed = { message: input, signature: tagBytes };
   const nodeKey = createSecretKey(secret);
   const nobleBase = hmac.create(noble, secret);
-  const subtleKey = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: `SHA-${size * 8}` }, false, ['verify']);
+  const subtleKey = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: `SHA-${size * 8}` }, false, [
+    'verify',
+  ]);
 
   const sync = compare([
     { name: 'edgejwt (Wasm)', fn: () => ours.verify(signed) },
-    { name: 'node:crypto createHmac + timingSafeEqual', fn: () => timingSafeEqual(createHmac(nodeHash, nodeKey).update(input).digest(), tag) },
-    { name: '@noble/hashes hmac (key state cloned)', fn: () => {
-      const h = nobleBase.clone();
-      h.update(inputBytes);
-      const d = h.digest();
-      let diff = 0;
-      for (let i = 0; i < d.length; i++) diff |= d[i]! ^ tagBytes[i]!;
-      return diff === 0;
-    } },
+    {
+      name: 'node:crypto createHmac + timingSafeEqual',
+      fn: () => timingSafeEqual(createHmac(nodeHash, nodeKey).update(input).digest(), tag),
+    },
+    {
+      name: '@noble/hashes hmac (key state cloned)',
+      fn: () => {
+        const h = nobleBase.clone();
+        h.update(inputBytes);
+        const d = h.digest();
+        let diff = 0;
+        for (let i = 0; i < d.length; i++) diff |= d[i]! ^ tagBytes[i]!;
+        return diff === 0;
+      },
+    },
   ]);
   const [subtle] = await compareAsync([
     { name: 'crypto.subtle.verify', fn: () => crypto.subtle.verify('HMAC', subtleKey, tagBytes, inputBytes) },
   ]);
   const rows = [...sync, subtle!];
   for (const s of rows) if (!Number.isFinite(s.medianNs)) throw new Error(`no timing for ${s.name}`);
-  printTable(`${alg} verify, ${inputBytes.length}-byte signing input (Node ${process.version})`, rows, 'edgejwt (Wasm)');
-  console.log(`edgejwt vs node:crypto: ${speedup(rows[0]!, rows[1]!).toFixed(2)}x faster (target: ≥ 0.83x, i.e. at most 1.2x slower)`);
+  printTable(
+    `${alg} verify, ${inputBytes.length}-byte signing input (Node ${process.version})`,
+    rows,
+    'edgejwt (Wasm)',
+  );
+  console.log(
+    `edgejwt vs node:crypto: ${speedup(rows[0]!, rows[1]!).toFixed(2)}x faster (target: ≥ 0.83x, i.e. at most 1.2x slower)`,
+  );
   results[alg] = rows;
 }
 console.log(`results: ${writeResults('hmac-node', { env, wasmBytes: wasm.length, results })}`);

@@ -20,7 +20,11 @@ export default async function setup(): Promise<WorkerCase[]> {
     const signed = { message: input, signature: tag };
     if (!ours.verify(signed)) throw new Error('edgejwt rejected the reference tag');
     cases.push({ name: `${alg} edgejwt (Wasm)`, fn: () => ours.verify(signed) });
-    cases.push({ name: `${alg} crypto.subtle.verify`, fn: () => crypto.subtle.verify('HMAC', subtleKey, tag, inputBytes), async: true });
+    cases.push({
+      name: `${alg} crypto.subtle.verify`,
+      fn: () => crypto.subtle.verify('HMAC', subtleKey, tag, inputBytes),
+      async: true,
+    });
   }
   return cases;
 }

@@ -21,7 +21,14 @@ export interface Bundle {
 
 export { CORE_WASM };
 
-const ENTRIES = { guard: join(root, 'src/worker/index.ts'), lib: join(here, 'edgejwt-min.ts'), jose: join(here, 'jose-guard.ts'), noop: join(here, 'noop.ts'), base: '', libbase: '' };
+const ENTRIES = {
+  guard: join(root, 'src/worker/index.ts'),
+  lib: join(here, 'edgejwt-min.ts'),
+  jose: join(here, 'jose-guard.ts'),
+  noop: join(here, 'noop.ts'),
+  base: '',
+  libbase: '',
+};
 
 /** The core a baseline src/ was built with (its generated/ copied in beside it), else this checkout's. */
 export function baselineCore(src: string): string {
@@ -51,12 +58,23 @@ export async function bundle(name: keyof typeof ENTRIES, src?: string): Promise<
     entry = join(copy, 'bench/guard/isolate/edgejwt-min.ts');
     srcForAliases = join(copy, 'src');
   }
-  const { code, wasmImport } = await bundleWorker(entry, file, { minify: true }, srcForAliases, baseline === undefined ? undefined : baselineCore(baseline));
+  const { code, wasmImport } = await bundleWorker(
+    entry,
+    file,
+    { minify: true },
+    srcForAliases,
+    baseline === undefined ? undefined : baselineCore(baseline),
+  );
   return { dir, file, code, wasmImport };
 }
 
 /** createGuard(config) as a Worker (bench/lib/config-guard-entry.ts), beside the other bundles (same depth, same .wasm path). */
-export async function configGuard(name: string, config: unknown, src?: string, stages?: readonly string[]): Promise<Bundle> {
+export async function configGuard(
+  name: string,
+  config: unknown,
+  src?: string,
+  stages?: readonly string[],
+): Promise<Bundle> {
   const dir = join(root, 'build/bench-isolate', name);
   const b = await configGuardBundle(dir, config, src, undefined, stages);
   return { dir, file: join(dir, 'worker.js'), code: b.code, wasmImport: b.wasmImport };

@@ -38,11 +38,17 @@ export default {
     try {
       ({ payload } = await verifier.verify(auth.startsWith('Bearer ') ? auth.slice(7) : ''));
     } catch {
-      return new Response('{"error":"invalid_token"}', { status: 401, headers: { 'content-type': 'application/json' } });
+      return new Response('{"error":"invalid_token"}', {
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+      });
     }
     const url = new URL(request.url);
-    return new Response(`${JSON.stringify({ origin: 'edgejwt-min echo', path: url.pathname, headers: { 'x-auth-sub': String(payload.sub) } }, null, 2)}\n`, {
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-    });
+    return new Response(
+      `${JSON.stringify({ origin: 'edgejwt-min echo', path: url.pathname, headers: { 'x-auth-sub': String(payload.sub) } }, null, 2)}\n`,
+      {
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      },
+    );
   },
 };

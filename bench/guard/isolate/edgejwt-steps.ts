@@ -31,7 +31,14 @@ function setup(env: Record<string, unknown>, t?: number[], order?: string | null
     core.hmacDrop(slot);
     t.push(Date.now() - T0);
     const ed = config.issuers.find((c) => c.algorithms.includes('EdDSA'))?.jwks?.keys[0] as { x?: string } | undefined;
-    if (ed?.x !== undefined) ed25519Drop(core, ed25519Import(core, Uint8Array.from(atob(ed.x.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0))));
+    if (ed?.x !== undefined)
+      ed25519Drop(
+        core,
+        ed25519Import(
+          core,
+          Uint8Array.from(atob(ed.x.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)),
+        ),
+      );
     t.push(Date.now() - T0);
   } else if (t !== undefined) {
     // The core's pieces one by one (a second instance; the library's own comes next).
@@ -63,6 +70,8 @@ export default {
     const second = request.headers.get('x-token2');
     if (second) await verifier.verify(second);
     t.push(Date.now() - T0);
-    return new Response(`${JSON.stringify({ sub: payload.sub })}\n`, { headers: first ? { 'x-marks': t.join(',') } : {} });
+    return new Response(`${JSON.stringify({ sub: payload.sub })}\n`, {
+      headers: first ? { 'x-marks': t.join(',') } : {},
+    });
   },
 };

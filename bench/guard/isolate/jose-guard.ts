@@ -28,22 +28,32 @@ function fromB64u(text: string): Uint8Array {
 
 function setup(env: Record<string, unknown>): Map<string, Issuer> {
   const raw = env.GUARD_CONFIG;
-  const config = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { issuers: IssuerConfig[]; forwardClaims?: Record<string, string> };
+  const config = (typeof raw === 'string' ? JSON.parse(raw) : raw) as {
+    issuers: IssuerConfig[];
+    forwardClaims?: Record<string, string>;
+  };
   forward = Object.entries(config.forwardClaims ?? { sub: 'X-Auth-Sub' });
   const map = new Map<string, Issuer>();
   for (const c of config.issuers) {
-    const key = c.secretBinding !== undefined
-      ? fromB64u(String(env[c.secretBinding]))
-      : c.jwksUrl !== undefined
-        ? createRemoteJWKSet(new URL(c.jwksUrl))
-        : createLocalJWKSet(c.jwks as never);
+    const key =
+      c.secretBinding !== undefined
+        ? fromB64u(String(env[c.secretBinding]))
+        : c.jwksUrl !== undefined
+          ? createRemoteJWKSet(new URL(c.jwksUrl))
+          : createLocalJWKSet(c.jwks as never);
     map.set(c.issuer, { config: c, key });
   }
   return map;
 }
 
 function unauthorized(): Response {
-  return new Response('{"error":"invalid_token"}', { status: 401, headers: { 'www-authenticate': 'Bearer realm="jose-guard", error="invalid_token"', 'content-type': 'application/json' } });
+  return new Response('{"error":"invalid_token"}', {
+    status: 401,
+    headers: {
+      'www-authenticate': 'Bearer realm="jose-guard", error="invalid_token"',
+      'content-type': 'application/json',
+    },
+  });
 }
 
 // Set up at module scope from the importable env, as the edgejwt Workers of this bench
@@ -71,15 +81,23 @@ export default {
       const iss = decodeJwt(token).iss;
       const is = iss === undefined ? undefined : issuers.get(iss);
       if (is === undefined) return unauthorized();
-      ({ payload } = await jwtVerify(token, is.key as never, { issuer: is.config.issuer, audience: is.config.audience, algorithms: is.config.algorithms }));
+      ({ payload } = await jwtVerify(token, is.key as never, {
+        issuer: is.config.issuer,
+        audience: is.config.audience,
+        algorithms: is.config.algorithms,
+      }));
     } catch {
       return unauthorized();
     }
     const url = new URL(request.url);
     const seen: Record<string, string> = {};
-    for (const [claim, header] of forward) if (payload[claim] !== undefined) seen[header.toLowerCase()] = String(payload[claim]);
-    return new Response(`${JSON.stringify({ origin: 'jose-guard echo', method: request.method, path: url.pathname, headers: seen }, null, 2)}\n`, {
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-    });
+    for (const [claim, header] of forward)
+      if (payload[claim] !== undefined) seen[header.toLowerCase()] = String(payload[claim]);
+    return new Response(
+      `${JSON.stringify({ origin: 'jose-guard echo', method: request.method, path: url.pathname, headers: seen }, null, 2)}\n`,
+      {
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      },
+    );
   },
 };

@@ -24,9 +24,18 @@ export default {
       const modules: Record<string, unknown> = { 'worker.js': sources[kind] };
       // The guard imports its Wasm core as a compiled module, as in a deploy (isolate-ab.ts's kinds are guards too);
       // the baseline kinds (BENCH_BASELINE_SRC) on the baseline's own core, whose exports may differ.
-      const core = (kind === 'base' || kind === 'libbase') && env.BASE_CORE_WASM !== undefined ? env.BASE_CORE_WASM : env.CORE_WASM;
-      if (kind !== 'noop' && kind !== 'jose') modules[sources.wasmPath!] = { wasm: env.SHARED_WASM === '1' ? core : ownBytes(core, id).buffer };
-      return { compatibilityDate: '2026-04-01', mainModule: 'worker.js', modules, env: { GUARD_CONFIG: env.GUARD_CONFIG, HS_KEY: env.HS_KEY } };
+      const core =
+        (kind === 'base' || kind === 'libbase') && env.BASE_CORE_WASM !== undefined
+          ? env.BASE_CORE_WASM
+          : env.CORE_WASM;
+      if (kind !== 'noop' && kind !== 'jose')
+        modules[sources.wasmPath!] = { wasm: env.SHARED_WASM === '1' ? core : ownBytes(core, id).buffer };
+      return {
+        compatibilityDate: '2026-04-01',
+        mainModule: 'worker.js',
+        modules,
+        env: { GUARD_CONFIG: env.GUARD_CONFIG, HS_KEY: env.HS_KEY },
+      };
     });
     return worker.getEntrypoint().fetch(request);
   },

@@ -22,9 +22,19 @@ export function benchKeys(): BenchKeys {
   const privateKeys: Partial<Record<BenchAlg, KeyObject>> = {};
   const jwks = {} as Record<BenchAlg, Record<string, unknown>>;
   for (const alg of ['EdDSA', 'RS256', 'ES256'] as const) {
-    const pair = alg === 'EdDSA' ? generateKeyPairSync('ed25519') : alg === 'RS256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const pair =
+      alg === 'EdDSA'
+        ? generateKeyPairSync('ed25519')
+        : alg === 'RS256'
+          ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+          : generateKeyPairSync('ec', { namedCurve: 'P-256' });
     privateKeys[alg] = pair.privateKey;
-    jwks[alg] = { ...(pair.publicKey.export({ format: 'jwk' }) as object), kid: `${alg.toLowerCase()}-1`, alg, use: 'sig' };
+    jwks[alg] = {
+      ...(pair.publicKey.export({ format: 'jwk' }) as object),
+      kid: `${alg.toLowerCase()}-1`,
+      alg,
+      use: 'sig',
+    };
   }
   const assertionKey = JSON.stringify(generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }));
   return { jwks, privateKeys, hsKey: HS_SECRET.toString('base64url'), assertionKey };
@@ -46,23 +56,46 @@ export function guardConfig(keys: BenchKeys, o: ConfigOptions = {}): string {
   const issuers = BENCH_ALGS.map((alg) =>
     alg === 'HS256'
       ? { issuer: issuerOf(alg), audience: AUDIENCE, algorithms: [alg], secretBinding: 'HS_KEY' }
-      : { issuer: issuerOf(alg), audience: AUDIENCE, algorithms: [alg], ...(o.jwksUrl !== undefined ? { jwksUrl: `${o.jwksUrl}?alg=${alg}` } : { jwks: { keys: [keys.jwks[alg]] } }) },
+      : {
+          issuer: issuerOf(alg),
+          audience: AUDIENCE,
+          algorithms: [alg],
+          ...(o.jwksUrl !== undefined ? { jwksUrl: `${o.jwksUrl}?alg=${alg}` } : { jwks: { keys: [keys.jwks[alg]] } }),
+        },
   );
   return JSON.stringify({
     issuers,
     origin: 'builtin:echo',
     forwardClaims: { sub: 'X-Auth-Sub', scope: 'X-Auth-Scope' },
-    cache: { verify: o.verifyCache ?? false, jwks: true, ...(o.l1Max !== undefined ? { l1Max: o.l1Max } : {}), ...(o.verifyAdmission !== undefined ? { verifyAdmission: o.verifyAdmission } : {}) },
-    ...(o.assertion === true ? { originAssertion: { alg: 'EdDSA', ttl: 60, claims: ['sub', 'scope'], keyBinding: 'ASSERTION_KEY' } } : {}),
+    cache: {
+      verify: o.verifyCache ?? false,
+      jwks: true,
+      ...(o.l1Max !== undefined ? { l1Max: o.l1Max } : {}),
+      ...(o.verifyAdmission !== undefined ? { verifyAdmission: o.verifyAdmission } : {}),
+    },
+    ...(o.assertion === true
+      ? { originAssertion: { alg: 'EdDSA', ttl: 60, claims: ['sub', 'scope'], keyBinding: 'ASSERTION_KEY' } }
+      : {}),
   });
 }
 
 export function mint(keys: BenchKeys, alg: BenchAlg, n: number, claims: Record<string, unknown> = {}): string[] {
   const now = Math.floor(Date.now() / 1000);
-  const header = b64u(JSON.stringify({ alg, typ: 'JWT', ...(alg === 'HS256' ? {} : { kid: `${alg.toLowerCase()}-1` }) }));
+  const header = b64u(
+    JSON.stringify({ alg, typ: 'JWT', ...(alg === 'HS256' ? {} : { kid: `${alg.toLowerCase()}-1` }) }),
+  );
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
-    const body = { iss: issuerOf(alg), aud: AUDIENCE, sub: `user-${i}`, scope: 'read write', iat: now, exp: now + 3600, jti: `${alg}-${i}-${now}`, ...claims };
+    const body = {
+      iss: issuerOf(alg),
+      aud: AUDIENCE,
+      sub: `user-${i}`,
+      scope: 'read write',
+      iat: now,
+      exp: now + 3600,
+      jti: `${alg}-${i}-${now}`,
+      ...claims,
+    };
     const input = `${header}.${b64u(JSON.stringify(body))}`;
     const sig =
       alg === 'HS256'

@@ -3,4 +3,10 @@
 import { createVerifier } from '../../../src/index.ts';
 import { workerOf } from './worker-of.ts';
 
-export default workerOf(createVerifier({ algorithms: ['EdDSA'], key: { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }, audience: 'api' }));
+export default workerOf(
+  createVerifier({
+    algorithms: ['EdDSA'],
+    key: { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' },
+    audience: 'api',
+  }),
+);

@@ -3,4 +3,10 @@
 import { createVerifier } from '../../../src/index.ts';
 import { workerOf } from './worker-of.ts';
 
-export default workerOf(createVerifier({ algorithms: ['ES256'], key: { kty: 'EC', crv: 'P-256', x: 'x-is-not-read-at-bundle-time', y: 'y-is-not-read-at-bundle-time' }, audience: 'api' }));
+export default workerOf(
+  createVerifier({
+    algorithms: ['ES256'],
+    key: { kty: 'EC', crv: 'P-256', x: 'x-is-not-read-at-bundle-time', y: 'y-is-not-read-at-bundle-time' },
+    audience: 'api',
+  }),
+);

@@ -4,9 +4,11 @@
 import { createVerifier, jweDecryption } from '../../../src/index.ts';
 import { workerOf } from './worker-of.ts';
 
-export default workerOf(createVerifier({
-  algorithms: ['HS256'],
-  key: new Uint8Array(32).fill(7),
-  audience: 'api',
-  decryption: jweDecryption({ keys: [new Uint8Array(32).fill(9)] }),
-}));
+export default workerOf(
+  createVerifier({
+    algorithms: ['HS256'],
+    key: new Uint8Array(32).fill(7),
+    audience: 'api',
+    decryption: jweDecryption({ keys: [new Uint8Array(32).fill(9)] }),
+  }),
+);

@@ -3,4 +3,10 @@
 import { createVerifier } from '../../../src/index.ts';
 import { workerOf } from './worker-of.ts';
 
-export default workerOf(createVerifier({ algorithms: ['RS256'], key: { kty: 'RSA', n: 'n-is-not-read-at-bundle-time', e: 'AQAB' }, audience: 'api' }));
+export default workerOf(
+  createVerifier({
+    algorithms: ['RS256'],
+    key: { kty: 'RSA', n: 'n-is-not-read-at-bundle-time', e: 'AQAB' },
+    audience: 'api',
+  }),
+);

@@ -3,4 +3,10 @@
 import { createRemoteJWKSet, createVerifier } from '../../../src/index.ts';
 import { workerOf } from './worker-of.ts';
 
-export default workerOf(createVerifier({ algorithms: ['RS256'], jwks: createRemoteJWKSet('https://issuer.example/.well-known/jwks.json'), audience: 'api' }));
+export default workerOf(
+  createVerifier({
+    algorithms: ['RS256'],
+    jwks: createRemoteJWKSet('https://issuer.example/.well-known/jwks.json'),
+    audience: 'api',
+  }),
+);

@@ -11,7 +11,12 @@ app.get('/', (c) => c.text('public\n'));
 // Secrets arrive in c.env: the options are made from it once per isolate, not per request.
 app.use(
   '/me',
-  jwtAuth<Env>((env) => ({ algorithms: ['HS256'], key: new TextEncoder().encode(env.JWT_SECRET), audience: 'example', realm: 'example' })),
+  jwtAuth<Env>((env) => ({
+    algorithms: ['HS256'],
+    key: new TextEncoder().encode(env.JWT_SECRET),
+    audience: 'example',
+    realm: 'example',
+  })),
 );
 app.get('/me', (c) => c.json({ runtime: 'workerd', sub: c.get('jwtPayload').sub }));
 

@@ -18,7 +18,8 @@ export interface ReplayShardState {
 }
 
 const DELETE_BATCH = 128;
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /**
  * The Durable Object class behind `dpop.replay: { durableObject: "<binding>" }`.
@@ -63,7 +64,8 @@ export class DpopReplayShard {
     const { outcome, pruned } = this.#window.checkAndRemember(key, expiresAt, nowS);
     if (outcome === 'fresh') await this.#state.storage.put(`k:${key}`, expiresAt);
     await this.#forget(pruned);
-    if (outcome === 'fresh' && (this.#alarmAt === undefined || expiresAt * 1000 < this.#alarmAt)) await this.#arm(expiresAt);
+    if (outcome === 'fresh' && (this.#alarmAt === undefined || expiresAt * 1000 < this.#alarmAt))
+      await this.#arm(expiresAt);
     return json({ outcome });
   }
 
@@ -80,6 +82,7 @@ export class DpopReplayShard {
   }
 
   async #forget(keys: string[]): Promise<void> {
-    for (let i = 0; i < keys.length; i += DELETE_BATCH) await this.#state.storage.delete(keys.slice(i, i + DELETE_BATCH).map((k) => `k:${k}`));
+    for (let i = 0; i < keys.length; i += DELETE_BATCH)
+      await this.#state.storage.delete(keys.slice(i, i + DELETE_BATCH).map((k) => `k:${k}`));
   }
 }

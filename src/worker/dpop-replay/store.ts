@@ -31,7 +31,9 @@ export interface ReplayNamespace {
  * const store = isolateDpopReplayStore();
  * await store.checkAndRemember(proof.replayKey, proof.iat + 65); // true, then false
  */
-export function isolateDpopReplayStore(options: { maxKeys?: number; now?: () => number; window?: ReplayWindow } = {}): DpopReplayStore {
+export function isolateDpopReplayStore(
+  options: { maxKeys?: number; now?: () => number; window?: ReplayWindow } = {},
+): DpopReplayStore {
   const window = options.window ?? new ReplayWindow(options.maxKeys);
   const now = options.now ?? Date.now;
   return {
@@ -53,9 +55,13 @@ export function isolateDpopReplayStore(options: { maxKeys?: number; now?: () => 
  * @example
  * const store = durableObjectDpopReplayStore(env.DPOP_REPLAY, { timeoutMs: 500 });
  */
-export function durableObjectDpopReplayStore(namespace: ReplayNamespace, options: { shardChars?: number; timeoutMs?: number; now?: () => number } = {}): DpopReplayStore {
+export function durableObjectDpopReplayStore(
+  namespace: ReplayNamespace,
+  options: { shardChars?: number; timeoutMs?: number; now?: () => number } = {},
+): DpopReplayStore {
   const shardChars = options.shardChars ?? 2;
-  if (!Number.isInteger(shardChars) || shardChars < 1 || shardChars > 4) throw new RangeError('dpop replay: shardChars must be 1..4');
+  if (!Number.isInteger(shardChars) || shardChars < 1 || shardChars > 4)
+    throw new RangeError('dpop replay: shardChars must be 1..4');
   const timeoutMs = options.timeoutMs ?? 500;
   const now = options.now ?? Date.now;
   return {
@@ -68,7 +74,13 @@ export function durableObjectDpopReplayStore(namespace: ReplayNamespace, options
         timer = setTimeout(() => reject(new Error('dpop replay: store timed out')), timeoutMs);
       });
       try {
-        const res = await Promise.race([stub.fetch('https://dpop-replay.internal/check', { method: 'POST', body: JSON.stringify({ key, expiresAt }) }), deadline]);
+        const res = await Promise.race([
+          stub.fetch('https://dpop-replay.internal/check', {
+            method: 'POST',
+            body: JSON.stringify({ key, expiresAt }),
+          }),
+          deadline,
+        ]);
         if (res.status !== 200) throw new Error(`dpop replay: store answered ${res.status}`);
         const body = (await Promise.race([res.json(), deadline])) as { outcome?: unknown } | null;
         if (body?.outcome === 'fresh') return true;

@@ -13,7 +13,9 @@ import { ownClaim } from '../../claims.js';
  * const one: RevocationEntry = { jti: 'b8e1…', exp: 1_800_000_600 };
  * const all: RevocationEntry = { iss: 'https://id.example', sub: 'user-1', issuedBefore: 1_800_000_000, exp: 1_800_086_400 };
  */
-export type RevocationEntry = { readonly jti: string; readonly exp: number } | { readonly iss: string; readonly sub: string; readonly issuedBefore: number; readonly exp: number };
+export type RevocationEntry =
+  | { readonly jti: string; readonly exp: number }
+  | { readonly iss: string; readonly sub: string; readonly issuedBefore: number; readonly exp: number };
 
 /** An entry as the store keeps it: with the version that added it. */
 export type VersionedEntry = RevocationEntry & { readonly version: number };
@@ -26,7 +28,8 @@ export const MAX_ENTRY_LIFETIME_S = 366 * 86_400;
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 // With the u flag a surrogate class matches only an unpaired one.
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
-const isName = (v: unknown, max: number): v is string => typeof v === 'string' && v.length > 0 && v.length <= max && !LONE_SURROGATE.test(v);
+const isName = (v: unknown, max: number): v is string =>
+  typeof v === 'string' && v.length > 0 && v.length <= max && !LONE_SURROGATE.test(v);
 
 /**
  * `value` as a RevocationEntry, or a fixed reason it is not one: exactly the members of
@@ -97,7 +100,12 @@ export class RevocationIndex {
     const key = subjectKey(this.issuerOf(entry.iss), entry.sub);
     const had = this.#bySubject.get(key);
     // Two subject entries merge to the wider one: the later cut-off, kept to the later exp.
-    this.#bySubject.set(key, had ? { issuedBefore: Math.max(had.issuedBefore, entry.issuedBefore), exp: Math.max(had.exp, entry.exp) } : { issuedBefore: entry.issuedBefore, exp: entry.exp });
+    this.#bySubject.set(
+      key,
+      had
+        ? { issuedBefore: Math.max(had.issuedBefore, entry.issuedBefore), exp: Math.max(had.exp, entry.exp) }
+        : { issuedBefore: entry.issuedBefore, exp: entry.exp },
+    );
   }
 
   clear(): void {

@@ -25,7 +25,8 @@ export interface RevocationState {
 const MAX_BODY = 4096;
 // storage.delete takes at most 128 keys per call.
 const DELETE_BATCH = 128;
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /**
  * The Durable Object class to export from the Worker entry and bind (e.g. as
@@ -91,7 +92,8 @@ export class RevocationList {
   }
 
   async #forget(versions: number[]): Promise<void> {
-    for (let i = 0; i < versions.length; i += DELETE_BATCH) await this.#state.storage.delete(versions.slice(i, i + DELETE_BATCH).map((v) => `e:${v}`));
+    for (let i = 0; i < versions.length; i += DELETE_BATCH)
+      await this.#state.storage.delete(versions.slice(i, i + DELETE_BATCH).map((v) => `e:${v}`));
   }
 
   async #arm(): Promise<void> {

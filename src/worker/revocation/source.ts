@@ -37,7 +37,9 @@ export interface IsolateRevocationStore extends RevocationSource {
  * await store.revoke({ jti: 'a', exp: Math.floor(Date.now() / 1000) + 600 });
  * const view = new RevocationView(store);
  */
-export function isolateRevocationStore(options: { maxEntries?: number; now?: () => number } = {}): IsolateRevocationStore {
+export function isolateRevocationStore(
+  options: { maxEntries?: number; now?: () => number } = {},
+): IsolateRevocationStore {
   const log = new RevocationLog(options.maxEntries);
   const nowS = () => Math.floor((options.now ?? Date.now)() / 1000);
   return {
@@ -63,7 +65,11 @@ export function isolateRevocationStore(options: { maxEntries?: number; now?: () 
  * @example
  * const view = new RevocationView(durableObjectRevocationSource(env.REVOCATIONS), { required: true });
  */
-export function durableObjectRevocationSource(namespace: RevocationNamespace, name = 'revocations', now: () => number = Date.now): RevocationSource {
+export function durableObjectRevocationSource(
+  namespace: RevocationNamespace,
+  name = 'revocations',
+  now: () => number = Date.now,
+): RevocationSource {
   return {
     async since(version) {
       // A stub per call: workerd binds a stub to the request that made it, and the view
@@ -79,7 +85,13 @@ export function durableObjectRevocationSource(namespace: RevocationNamespace, na
 /** A delta read back from the object, every entry checked; lapsed ones dropped. */
 export function readDelta(body: unknown, nowS: number): RevocationDelta {
   const b = body as Partial<RevocationDelta> | null;
-  if (typeof b !== 'object' || b === null || !Number.isSafeInteger(b.version) || typeof b.full !== 'boolean' || !Array.isArray(b.entries)) {
+  if (
+    typeof b !== 'object' ||
+    b === null ||
+    !Number.isSafeInteger(b.version) ||
+    typeof b.full !== 'boolean' ||
+    !Array.isArray(b.entries)
+  ) {
     throw new Error('revocation delta is malformed');
   }
   const entries: VersionedEntry[] = [];

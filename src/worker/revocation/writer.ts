@@ -46,7 +46,12 @@ export function isolateRevocationWriter(store: IsolateRevocationStore): Revocati
  * @example
  * const writer = durableObjectRevocationWriter(env.REVOCATIONS, 'revocations', 2000);
  */
-export function durableObjectRevocationWriter(namespace: RevocationNamespace, name: string, timeoutMs: number, now: () => number = Date.now): RevocationWriter {
+export function durableObjectRevocationWriter(
+  namespace: RevocationNamespace,
+  name: string,
+  timeoutMs: number,
+  now: () => number = Date.now,
+): RevocationWriter {
   const call = async (path: string, init?: RequestInit): Promise<Response> => {
     const d = new Deadline(timeoutMs);
     try {
@@ -59,10 +64,15 @@ export function durableObjectRevocationWriter(namespace: RevocationNamespace, na
   };
   return {
     async revoke(entry) {
-      const res = await call('/revoke', { method: 'POST', body: JSON.stringify(entry), headers: { 'content-type': 'application/json' } });
+      const res = await call('/revoke', {
+        method: 'POST',
+        body: JSON.stringify(entry),
+        headers: { 'content-type': 'application/json' },
+      });
       if (res.status === 507) return 'full';
       const body = (await res.json()) as { version?: unknown };
-      if (res.status !== 200 || !Number.isSafeInteger(body.version)) throw new Error(`revocation list answered ${res.status}`);
+      if (res.status !== 200 || !Number.isSafeInteger(body.version))
+        throw new Error(`revocation list answered ${res.status}`);
       return { version: body.version as number };
     },
     async list() {

@@ -156,7 +156,10 @@ describe('CVE-2023-48223 fast-jwt, CVE-2022-29217 PyJWT, CVE-2024-33663 python-j
   it('guard_refuses_public_key_as_hs_secret: HS_KEY holding a public key PEM is a ConfigError at start', async () => {
     const rs = await generate('RS256');
     const pem = enc.encode(await spkiPem(rs.publicKey));
-    const refusal = await hsGuard(pem).then(() => undefined, (e: unknown) => e);
+    const refusal = await hsGuard(pem).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(refusal).toBeInstanceOf(ConfigError);
     expect(String(refusal)).toContain('public key');
     expect(String(refusal)).not.toContain(b64u(pem).slice(0, 16));
@@ -167,7 +170,10 @@ describe('GHSA-ww5h-9m49-7xx4 fast-jwt (text not found; from issue 33): a key se
   it('published_oct_key_never_verifies: a fetched set with oct and alg-less RSA keys; HS256 MACed with k', async () => {
     const rs = await generate('RS256');
     const secret = crypto.getRandomValues(new Uint8Array(32));
-    const keys = [{ kty: 'oct', k: b64u(secret), kid: 'h1' }, { ...(rs.publicJwk as JWK), kid: 'r1' }];
+    const keys = [
+      { kty: 'oct', k: b64u(secret), kid: 'h1' },
+      { ...(rs.publicJwk as JWK), kid: 'r1' },
+    ];
     const fetcher = (async () => Response.json({ keys })) as unknown as typeof fetch;
     const remote = createRemoteJWKSet('https://issuer.example/jwks', { fetch: fetcher });
     const v = createVerifier({ algorithms: ['RS256', 'HS256'], jwks: remote, currentDate: nowDate });

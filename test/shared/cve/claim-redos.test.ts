@@ -37,8 +37,14 @@ describe('CVE-2026-35041 fast-jwt: a RegExp claim matcher backtracked on an atta
     for (const setting of ['issuer', 'audience', 'subject', 'typ', 'requiredClaims']) {
       for (const value of [/^(a+)+X$/, [/^(a+)+X$/], ['api', /x/]]) {
         const options = { ...base, [setting]: value } as never;
-        expect(codeOfSync(() => createVerifier(options)), setting).toBe('ERR_OPTIONS_INVALID');
-        expect(codeOfSync(() => jwtAuth({ ...base, [setting]: value } as never)), setting).toBe('ERR_OPTIONS_INVALID');
+        expect(
+          codeOfSync(() => createVerifier(options)),
+          setting,
+        ).toBe('ERR_OPTIONS_INVALID');
+        expect(
+          codeOfSync(() => jwtAuth({ ...base, [setting]: value } as never)),
+          setting,
+        ).toBe('ERR_OPTIONS_INVALID');
       }
     }
     const entry = { issuer: /https:\/\/.*/, algorithms: ['HS256'], key: secret };

@@ -44,7 +44,7 @@ describe('CVE-2026-35042 fast-jwt, CVE-2026-32597 PyJWT, CVE-2025-59420 Authlib:
     );
   });
 
-  it('guard_refuses_unknown_crit: the guard answers 401 to the advisories\' tokens, 200 without crit', async () => {
+  it("guard_refuses_unknown_crit: the guard answers 401 to the advisories' tokens, 200 without crit", async () => {
     const hs = await generate('HS256');
     const g = await hsGuard(hs.secret!);
     expect((await g.send(await macToken(hs.secret!, {}, liveClaims(HS_ISS)))).status).toBe(200);

@@ -18,7 +18,7 @@ function graft(donor: string, payload: Record<string, unknown>): string {
   return `${h}.${b64u(JSON.stringify(payload))}.${s}`;
 }
 
-describe('fast-jwt #587 (GHSA-rp9m-7r4c-75qg): a cache keyed on less than the token served another\'s claims', () => {
+describe("fast-jwt #587 (GHSA-rp9m-7r4c-75qg): a cache keyed on less than the token served another's claims", () => {
   it('no_cache_key_builder: a key builder, at the top or in cache, is an unknown option', () => {
     const builder = (t: string) => t.slice(-10);
     const base = { algorithms: ['HS256'] as const, key: secret };
@@ -28,7 +28,7 @@ describe('fast-jwt #587 (GHSA-rp9m-7r4c-75qg): a cache keyed on less than the to
     }
   });
 
-  it('same_tail_never_served: a cached token\'s signature under another payload is refused, not served', async () => {
+  it("same_tail_never_served: a cached token's signature under another payload is refused, not served", async () => {
     const v = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate });
     const alice = await macToken(secret, {}, claims({ sub: 'alice' }));
     expect((await v.verify(alice)).payload.sub).toBe('alice');

@@ -10,19 +10,42 @@ const ISS = 'https://clerk.example.com';
 
 // The documented config (docs/deploy.md, "Clerk").
 const config: GuardConfigInput = {
-  issuers: [{ issuer: ISS, claims: { azp: ['https://app.example.com', 'https://www.example.com'] }, algorithms: ['RS256'], jwksUrl: `${ISS}/.well-known/jwks.json` }],
+  issuers: [
+    {
+      issuer: ISS,
+      claims: { azp: ['https://app.example.com', 'https://www.example.com'] },
+      algorithms: ['RS256'],
+      jwksUrl: `${ISS}/.well-known/jwks.json`,
+    },
+  ],
   tokenSources: [{ header: 'Authorization' }, { cookie: '__session' }],
   clockTolerance: 5,
 };
 
 let idp: FakeProvider;
 beforeAll(async () => {
-  idp = await fakeProvider('ins_2abcDEFghiJKLmnoPQRstuVWXyz1', (p) => ({ [`${ISS}/.well-known/jwks.json`]: { body: { keys: [p.jwk({ use: 'sig', alg: 'RS256' })] } } }));
+  idp = await fakeProvider('ins_2abcDEFghiJKLmnoPQRstuVWXyz1', (p) => ({
+    [`${ISS}/.well-known/jwks.json`]: { body: { keys: [p.jwk({ use: 'sig', alg: 'RS256' })] } },
+  }));
 });
 
 function sessionToken(extra: Record<string, unknown> = {}): Promise<string> {
   const t = nowS();
-  return idp.sign({ azp: 'https://app.example.com', exp: t + 60, fva: [0, -1], iat: t, iss: ISS, nbf: t - 10, sid: 'sess_2abcDEFghiJKLmnoPQRstuVWXyz', sub: 'user_2abcDEFghiJKLmnoPQRstuVWXy', v: 2, ...extra }, { typ: 'JWT' });
+  return idp.sign(
+    {
+      azp: 'https://app.example.com',
+      exp: t + 60,
+      fva: [0, -1],
+      iat: t,
+      iss: ISS,
+      nbf: t - 10,
+      sid: 'sess_2abcDEFghiJKLmnoPQRstuVWXyz',
+      sub: 'user_2abcDEFghiJKLmnoPQRstuVWXy',
+      v: 2,
+      ...extra,
+    },
+    { typ: 'JWT' },
+  );
 }
 
 describe('recipe: Clerk', () => {
@@ -37,7 +60,15 @@ describe('recipe: Clerk', () => {
 
   it('azp from another origin, or none, is refused', async () => {
     const g = recipeGuard(config, idp);
-    expect((await g.send('/me', { headers: { authorization: `Bearer ${await sessionToken({ azp: 'https://evil.example.com' })}` } })).status).toBe(401);
-    expect((await g.send('/me', { headers: { authorization: `Bearer ${await sessionToken({ azp: undefined })}` } })).status).toBe(401);
+    expect(
+      (
+        await g.send('/me', {
+          headers: { authorization: `Bearer ${await sessionToken({ azp: 'https://evil.example.com' })}` },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (await g.send('/me', { headers: { authorization: `Bearer ${await sessionToken({ azp: undefined })}` } })).status,
+    ).toBe(401);
   });
 });

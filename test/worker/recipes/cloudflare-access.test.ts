@@ -24,7 +24,11 @@ beforeAll(async () => {
     const cert = { kid: p.kid, cert: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' };
     // Access publishes two keys (current and next) plus the same keys as PEM certificates.
     const next = { kty: 'RSA', kid: hex(32), alg: 'RS256', use: 'sig', e: 'AQAB', n: p.jwk().n };
-    return { [`${ISS}/cdn-cgi/access/certs`]: { body: { keys: [p.jwk({ alg: 'RS256', use: 'sig' }), next], public_cert: cert, public_certs: [cert] } } };
+    return {
+      [`${ISS}/cdn-cgi/access/certs`]: {
+        body: { keys: [p.jwk({ alg: 'RS256', use: 'sig' }), next], public_cert: cert, public_certs: [cert] },
+      },
+    };
   });
 });
 
@@ -47,7 +51,17 @@ function userToken(extra: Record<string, unknown> = {}): Promise<string> {
 
 function serviceToken(): Promise<string> {
   const t = nowS();
-  return idp.sign({ aud: [AUD_TAG], exp: t + 86_400, iat: t, nbf: t, iss: ISS, common_name: '4d4fe1a7aeb0b9b9f2c9d9c0d1f2e3a4.access', type: 'app', identity_nonce: '', sub: '' });
+  return idp.sign({
+    aud: [AUD_TAG],
+    exp: t + 86_400,
+    iat: t,
+    nbf: t,
+    iss: ISS,
+    common_name: '4d4fe1a7aeb0b9b9f2c9d9c0d1f2e3a4.access',
+    type: 'app',
+    identity_nonce: '',
+    sub: '',
+  });
 }
 
 describe('recipe: Cloudflare Access', () => {
@@ -74,8 +88,16 @@ describe('recipe: Cloudflare Access', () => {
 
   it("another Access application's token (other AUD tag) or another team's is refused", async () => {
     const g = recipeGuard(config, idp);
-    expect((await g.send('/app', { headers: { 'cf-access-jwt-assertion': await userToken({ aud: [hex(32)] }) } })).status).toBe(401);
-    expect((await g.send('/app', { headers: { 'cf-access-jwt-assertion': await userToken({ iss: 'https://otherteam.cloudflareaccess.com' }) } })).status).toBe(401);
+    expect(
+      (await g.send('/app', { headers: { 'cf-access-jwt-assertion': await userToken({ aud: [hex(32)] }) } })).status,
+    ).toBe(401);
+    expect(
+      (
+        await g.send('/app', {
+          headers: { 'cf-access-jwt-assertion': await userToken({ iss: 'https://otherteam.cloudflareaccess.com' }) },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('the AUD tag is required; the team name is checked; fixed settings cannot be overridden', () => {
@@ -88,12 +110,20 @@ describe('recipe: Cloudflare Access', () => {
       }
     };
     expect(at({ issuers: [{ cloudflareAccess: { team: TEAM } }] })).toBe('issuers[0].audience');
-    expect(at({ issuers: [{ cloudflareAccess: { team: 'a.b' }, audience: AUD_TAG }] })).toBe('issuers[0].cloudflareAccess.team');
-    expect(at({ issuers: [{ cloudflareAccess: { team: TEAM }, audience: AUD_TAG, jwksUrl: 'https://x.example.com' }] })).toBe('issuers[0].jwksUrl');
+    expect(at({ issuers: [{ cloudflareAccess: { team: 'a.b' }, audience: AUD_TAG }] })).toBe(
+      'issuers[0].cloudflareAccess.team',
+    );
+    expect(
+      at({ issuers: [{ cloudflareAccess: { team: TEAM }, audience: AUD_TAG, jwksUrl: 'https://x.example.com' }] }),
+    ).toBe('issuers[0].jwksUrl');
     const parsed = parseConfig(config);
     expect(parsed.issuers[0]!.issuer).toEqual([ISS]);
     expect(parsed.issuers[0]!.algorithms).toEqual(['RS256']);
     expect(parsed.issuers[0]!.source).toEqual({ kind: 'jwksUrl', url: `${ISS}/cdn-cgi/access/certs` });
-    expect(parsed.tokenSources).toEqual([{ header: 'Cf-Access-Jwt-Assertion' }, { header: 'Authorization' }, { cookie: 'CF_Authorization' }]);
+    expect(parsed.tokenSources).toEqual([
+      { header: 'Cf-Access-Jwt-Assertion' },
+      { header: 'Authorization' },
+      { cookie: 'CF_Authorization' },
+    ]);
   });
 });

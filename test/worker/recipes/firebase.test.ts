@@ -23,7 +23,20 @@ function idToken(extra: Record<string, unknown> = {}): Promise<string> {
   const t = nowS();
   const uid = 'kZ0nF1rEbAsEuId0123456789ab';
   return idp.sign(
-    { name: 'Alice', iss: ISS, aud: PROJECT, auth_time: t - 10, user_id: uid, sub: uid, iat: t, exp: t + 3600, email: 'alice@example.com', email_verified: true, firebase: { identities: { email: ['alice@example.com'] }, sign_in_provider: 'password' }, ...extra },
+    {
+      name: 'Alice',
+      iss: ISS,
+      aud: PROJECT,
+      auth_time: t - 10,
+      user_id: uid,
+      sub: uid,
+      iat: t,
+      exp: t + 3600,
+      email: 'alice@example.com',
+      email_verified: true,
+      firebase: { identities: { email: ['alice@example.com'] }, sign_in_provider: 'password' },
+      ...extra,
+    },
     { typ: 'JWT' },
   );
 }
@@ -38,7 +51,17 @@ describe('recipe: Firebase Auth', () => {
 
   it("another project's token is refused", async () => {
     const g = recipeGuard(config, idp);
-    expect((await g.send('/me', { headers: { authorization: `Bearer ${await idToken({ aud: 'other-project', iss: 'https://securetoken.google.com/other-project' })}` } })).status).toBe(401);
-    expect((await g.send('/me', { headers: { authorization: `Bearer ${await idToken({ aud: 'other-project' })}` } })).status).toBe(401);
+    expect(
+      (
+        await g.send('/me', {
+          headers: {
+            authorization: `Bearer ${await idToken({ aud: 'other-project', iss: 'https://securetoken.google.com/other-project' })}`,
+          },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (await g.send('/me', { headers: { authorization: `Bearer ${await idToken({ aud: 'other-project' })}` } })).status,
+    ).toBe(401);
   });
 });

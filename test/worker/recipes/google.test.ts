@@ -9,7 +9,14 @@ const CERTS = 'https://www.googleapis.com/oauth2/v3/certs';
 
 // The documented config (docs/deploy.md, "Google").
 const config: GuardConfigInput = {
-  issuers: [{ issuer: ['https://accounts.google.com', 'accounts.google.com'], audience: CLIENT, algorithms: ['RS256'], jwksUrl: CERTS }],
+  issuers: [
+    {
+      issuer: ['https://accounts.google.com', 'accounts.google.com'],
+      audience: CLIENT,
+      algorithms: ['RS256'],
+      jwksUrl: CERTS,
+    },
+  ],
   rules: [{ pathPrefix: '/', claims: { email_verified: true, hd: 'example.com' } }],
   forwardClaims: { sub: 'X-Auth-Sub', email: 'X-Auth-Email' },
 };
@@ -22,7 +29,20 @@ beforeAll(async () => {
 function idToken(extra: Record<string, unknown> = {}): Promise<string> {
   const t = nowS();
   return idp.sign(
-    { iss: 'https://accounts.google.com', azp: CLIENT, aud: CLIENT, sub: '110169484474386276334', hd: 'example.com', email: 'alice@example.com', email_verified: true, at_hash: randomB64u(16), name: 'Alice', iat: t, exp: t + 3599, ...extra },
+    {
+      iss: 'https://accounts.google.com',
+      azp: CLIENT,
+      aud: CLIENT,
+      sub: '110169484474386276334',
+      hd: 'example.com',
+      email: 'alice@example.com',
+      email_verified: true,
+      at_hash: randomB64u(16),
+      name: 'Alice',
+      iat: t,
+      exp: t + 3599,
+      ...extra,
+    },
     { typ: 'JWT' },
   );
 }
@@ -39,8 +59,23 @@ describe('recipe: Google', () => {
 
   it("another app's token, an unverified email or another domain are refused", async () => {
     const g = recipeGuard(config, idp);
-    expect((await g.send('/me', { headers: { authorization: `Bearer ${await idToken({ aud: 'other.apps.googleusercontent.com' })}` } })).status).toBe(401);
-    expect((await g.send('/me', { headers: { authorization: `Bearer ${await idToken({ email_verified: false })}` } })).status).toBe(403);
-    expect((await g.send('/me', { headers: { authorization: `Bearer ${await idToken({ hd: undefined, email: 'eve@gmail.com' })}` } })).status).toBe(403);
+    expect(
+      (
+        await g.send('/me', {
+          headers: { authorization: `Bearer ${await idToken({ aud: 'other.apps.googleusercontent.com' })}` },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (await g.send('/me', { headers: { authorization: `Bearer ${await idToken({ email_verified: false })}` } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await g.send('/me', {
+          headers: { authorization: `Bearer ${await idToken({ hd: undefined, email: 'eve@gmail.com' })}` },
+        })
+      ).status,
+    ).toBe(403);
   });
 });

@@ -14,12 +14,27 @@ const config: GuardConfigInput = {
 
 let idp: FakeProvider;
 beforeAll(async () => {
-  idp = await fakeProvider(randomB64u(32), (p) => ({ [`${ISS}/v1/keys`]: { body: { keys: [p.jwk({ alg: 'RS256', use: 'sig' })] } } }));
+  idp = await fakeProvider(randomB64u(32), (p) => ({
+    [`${ISS}/v1/keys`]: { body: { keys: [p.jwk({ alg: 'RS256', use: 'sig' })] } },
+  }));
 });
 
 function accessToken(extra: Record<string, unknown> = {}): Promise<string> {
   const t = nowS();
-  return idp.sign({ ver: 1, jti: `AT.${randomB64u(32)}`, iss: ISS, aud: 'api://default', iat: t, exp: t + 3600, cid: '0oa1b2c3d4e5f6g7h8i9', uid: '00u1a2b3c4d5e6f7g8h9', scp: ['openid', 'orders.read'], auth_time: t - 60, sub: 'alice@example.com', ...extra });
+  return idp.sign({
+    ver: 1,
+    jti: `AT.${randomB64u(32)}`,
+    iss: ISS,
+    aud: 'api://default',
+    iat: t,
+    exp: t + 3600,
+    cid: '0oa1b2c3d4e5f6g7h8i9',
+    uid: '00u1a2b3c4d5e6f7g8h9',
+    scp: ['openid', 'orders.read'],
+    auth_time: t - 60,
+    sub: 'alice@example.com',
+    ...extra,
+  });
 }
 
 describe('recipe: Okta', () => {
@@ -28,12 +43,26 @@ describe('recipe: Okta', () => {
     const ok = await g.send('/orders', { headers: { authorization: `Bearer ${await accessToken()}` } });
     expect(ok.status).toBe(200);
     expect(ok.headers['x-auth-sub']).toBe('alice@example.com');
-    expect((await g.send('/admin/x', { headers: { authorization: `Bearer ${await accessToken()}` } })).status).toBe(403);
-    expect((await g.send('/admin/x', { headers: { authorization: `Bearer ${await accessToken({ scp: ['orders.admin'] })}` } })).status).toBe(200);
+    expect((await g.send('/admin/x', { headers: { authorization: `Bearer ${await accessToken()}` } })).status).toBe(
+      403,
+    );
+    expect(
+      (
+        await g.send('/admin/x', {
+          headers: { authorization: `Bearer ${await accessToken({ scp: ['orders.admin'] })}` },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("the org authorization server's tokens (other issuer) are refused", async () => {
     const g = recipeGuard(config, idp);
-    expect((await g.send('/orders', { headers: { authorization: `Bearer ${await accessToken({ iss: 'https://dev-12345678.okta.com' })}` } })).status).toBe(401);
+    expect(
+      (
+        await g.send('/orders', {
+          headers: { authorization: `Bearer ${await accessToken({ iss: 'https://dev-12345678.okta.com' })}` },
+        })
+      ).status,
+    ).toBe(401);
   });
 });

@@ -20,7 +20,10 @@ export interface FakeProvider {
   jwk(extra?: Record<string, unknown>): Record<string, unknown>;
 }
 
-export async function fakeProvider(kid: string, documents: (p: FakeProvider) => Record<string, { body: unknown; headers?: Record<string, string> }>): Promise<FakeProvider> {
+export async function fakeProvider(
+  kid: string,
+  documents: (p: FakeProvider) => Record<string, { body: unknown; headers?: Record<string, string> }>,
+): Promise<FakeProvider> {
   const key = await generate('RS256');
   const prefix = `/p-${crypto.randomUUID()}`;
   const local = (url: string): string => {
@@ -38,7 +41,8 @@ export async function fakeProvider(kid: string, documents: (p: FakeProvider) => 
     sign: (payload, header = {}) => mint(key, payload, { kid, ...header }),
     jwk: (extra = {}) => ({ ...extra, kty: 'RSA', n: key.publicJwk.n, e: key.publicJwk.e, kid }),
   };
-  for (const [url, doc] of Object.entries(documents(p))) await serve(local(url), doc.body, { headers: { 'cache-control': 'public, max-age=3600', ...doc.headers } });
+  for (const [url, doc] of Object.entries(documents(p)))
+    await serve(local(url), doc.body, { headers: { 'cache-control': 'public, max-age=3600', ...doc.headers } });
   return p;
 }
 
@@ -56,14 +60,23 @@ export function randomB64u(bytes: number): string {
 }
 
 /** A guard over a recipe config (echo origin, so the forwarded identity is visible). */
-export function recipeGuard(config: GuardConfigInput, provider: FakeProvider): { send(path: string, init?: RequestInit): Promise<{ status: number; headers: Record<string, string>; res: Response }> } {
+export function recipeGuard(
+  config: GuardConfigInput,
+  provider: FakeProvider,
+): {
+  send(path: string, init?: RequestInit): Promise<{ status: number; headers: Record<string, string>; res: Response }>;
+} {
   const logs: string[] = [];
-  const guard = createGuard({ ...config, origin: 'builtin:echo' }, { stages: defaultStages, fetch: provider.fetch, log: (l) => logs.push(l) });
+  const guard = createGuard(
+    { ...config, origin: 'builtin:echo' },
+    { stages: defaultStages, fetch: provider.fetch, log: (l) => logs.push(l) },
+  );
   const env = {};
   return {
     async send(path, init) {
       const res = await guard.fetch(new Request(`https://api.example.com${path}`, init), env, new TestCtx());
-      const headers = res.status === 200 ? ((await res.clone().json()) as { headers: Record<string, string> }).headers : {};
+      const headers =
+        res.status === 200 ? ((await res.clone().json()) as { headers: Record<string, string> }).headers : {};
       return { status: res.status, headers, res };
     },
   };

@@ -13,7 +13,6 @@ export interface AdminConfig {
   secretBinding: string;
 }
 
-
 /**
  * The `admin` section, or undefined when it is absent (no admin endpoint).
  *
@@ -27,9 +26,14 @@ export function parseAdmin(v: unknown): AdminConfig | undefined {
 }
 
 /** An admin secret from its binding (`setting` names it in the error): at least 16 characters, or a ConfigError. */
-export function adminSecret(env: Record<string, unknown>, admin: { secretBinding: string }, setting = 'admin.secretBinding'): string {
+export function adminSecret(
+  env: Record<string, unknown>,
+  admin: { secretBinding: string },
+  setting = 'admin.secretBinding',
+): string {
   const s: unknown = env[admin.secretBinding];
-  if (typeof s !== 'string' || s.length < 16) throw new ConfigError(setting, 'the secret is not set or shorter than 16 characters');
+  if (typeof s !== 'string' || s.length < 16)
+    throw new ConfigError(setting, 'the secret is not set or shorter than 16 characters');
   return s;
 }
 
@@ -40,7 +44,11 @@ export function adminSecret(env: Record<string, unknown>, admin: { secretBinding
  * const endpoint = adminEndpoint(env, config.admin, counters);
  * if (url.pathname === config.admin.path) return endpoint(request);
  */
-export function adminEndpoint(env: Record<string, unknown>, admin: AdminConfig, counters: Counters): (request: Request) => Promise<Response> {
+export function adminEndpoint(
+  env: Record<string, unknown>,
+  admin: AdminConfig,
+  counters: Counters,
+): (request: Request) => Promise<Response> {
   const secret = adminSecret(env, admin);
   return (request) => adminResponse(request, secret, counters);
 }
@@ -51,7 +59,11 @@ export function adminEndpoint(env: Record<string, unknown>, admin: AdminConfig, 
  * @example
  * if (url.pathname === config.admin.path) return adminResponse(request, secret, counters);
  */
-export async function adminResponse(request: Request, secret: string | undefined, counters: Counters): Promise<Response> {
+export async function adminResponse(
+  request: Request,
+  secret: string | undefined,
+  counters: Counters,
+): Promise<Response> {
   if (!(await hasAdminSecret(request, secret))) return unauthorized();
   return new Response(JSON.stringify({ since: counters.sinceIso(), counters: counters.snapshot() }), {
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
@@ -77,13 +89,19 @@ export async function hasAdminSecret(request: Request, secret: string | undefine
  * return unauthorized();
  */
 export function unauthorized(): Response {
-  return new Response(JSON.stringify({ error: 'unauthorized' }), { status: 401, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  return new Response(JSON.stringify({ error: 'unauthorized' }), {
+    status: 401,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
 }
 
 async function sameSecret(a: string, b: string): Promise<boolean> {
   // Digest first so the comparison is over equal lengths, then compare in constant time.
   const enc = new TextEncoder();
-  const [da, db] = await Promise.all([crypto.subtle.digest('SHA-256', enc.encode(a)), crypto.subtle.digest('SHA-256', enc.encode(b))]);
+  const [da, db] = await Promise.all([
+    crypto.subtle.digest('SHA-256', enc.encode(a)),
+    crypto.subtle.digest('SHA-256', enc.encode(b)),
+  ]);
   // workerd's SubtleCrypto extension (not in the DOM typings); Node, Deno and Bun lack it.
   const subtle = crypto.subtle as SubtleCrypto & { timingSafeEqual?: (a: ArrayBuffer, b: ArrayBuffer) => boolean };
   if (typeof subtle.timingSafeEqual === 'function') return subtle.timingSafeEqual(da, db);

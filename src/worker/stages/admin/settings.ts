@@ -11,7 +11,17 @@ import type { Setting } from '../../config-description-types.js';
  * const settings = [...ADMIN_SETTINGS];
  */
 export const ADMIN_SETTINGS: readonly Setting[] = [
-  { path: 'admin', type: { kind: 'section', keys: 'ADMIN_KEYS' }, doc: 'Serves the counters as JSON to requests with `X-Guard-Admin: <secret>`.' },
+  {
+    path: 'admin',
+    type: { kind: 'section', keys: 'ADMIN_KEYS' },
+    doc: 'Serves the counters as JSON to requests with `X-Guard-Admin: <secret>`.',
+  },
   { path: 'admin.path', type: PATH, required: true, doc: 'Where the counters are served (e.g. `/__guard/counters`).' },
-  { path: 'admin.secretBinding', type: NAME, required: true, binding: 'secret', doc: 'Name of the secret (at least 16 characters) a request must send in `X-Guard-Admin`.' },
+  {
+    path: 'admin.secretBinding',
+    type: NAME,
+    required: true,
+    binding: 'secret',
+    doc: 'Name of the secret (at least 16 characters) a request must send in `X-Guard-Admin`.',
+  },
 ];

@@ -24,4 +24,3 @@ export const claims: GuardStage = {
     return { identity: (cx, id) => checkClaims(cx, id, scope) };
   },
 };
-

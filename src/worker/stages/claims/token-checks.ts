@@ -77,7 +77,12 @@ export function checkClaims(cx: RequestContext, id: Identity, g: CheckScope): Au
   const claim = issuerClaimMiss(issuer, id.payload);
   if (claim !== undefined) {
     observe.count('rejected:claim_mismatch');
-    return observe.refuse(cx, withTiming(answer.invalidToken(realm, answer.publicDescription(undefined)), timing), { code: 'claim_mismatch', status: 401, claim, ...verifiedSeen(id) });
+    return observe.refuse(cx, withTiming(answer.invalidToken(realm, answer.publicDescription(undefined)), timing), {
+      code: 'claim_mismatch',
+      status: 401,
+      claim,
+      ...verifiedSeen(id),
+    });
   }
   // Per request, after whichever tier answered the verify: a cached verdict never skips a rule (step-up included).
   const nowS = (g.now ?? Date.now)() / 1000;
@@ -90,7 +95,12 @@ export function checkClaims(cx: RequestContext, id: Identity, g: CheckScope): Au
         : miss.stepUp !== undefined
           ? answer.stepUpNeeded(realm, miss.stepUp)
           : answer.invalidToken(realm, miss.description);
-    return observe.refuse(cx, withTiming(res, timing), { code: miss.code, status: miss.status, claim: miss.claim, ...verifiedSeen(id) });
+    return observe.refuse(cx, withTiming(res, timing), {
+      code: miss.code,
+      status: miss.status,
+      claim: miss.claim,
+      ...verifiedSeen(id),
+    });
   }
   return undefined;
 }
@@ -112,11 +122,20 @@ export function verifyFailed(cx: RequestContext, e: unknown, g: CheckScope): Aut
   // What the verify already read, when it got that far: the payload is never parsed twice.
   // A payload that did not parse is not tried again (peek would find nothing in it either).
   const o = cx.opened;
-  const seen = o !== undefined ? { iss: o.iss, kid: o.kid, alg: o.alg } : e.code === 'ERR_JWT_PAYLOAD_INVALID' ? {} : peek(cx.token);
+  const seen =
+    o !== undefined
+      ? { iss: o.iss, kid: o.kid, alg: o.alg }
+      : e.code === 'ERR_JWT_PAYLOAD_INVALID'
+        ? {}
+        : peek(cx.token);
   if (keysUnavailable(e.code)) {
     observe.count('unavailable');
     g.log(JSON.stringify({ edgejwt: 'unavailable', code: e.code }));
-    return observe.refuse(cx, withTiming(answer.keysUnavailable(config.jwksCooldownMs), timing), { code: e.code, status: 503, ...seen });
+    return observe.refuse(cx, withTiming(answer.keysUnavailable(config.jwksCooldownMs), timing), {
+      code: e.code,
+      status: 503,
+      ...seen,
+    });
   }
   // A token from an issuer nobody configured gets its own code, not "no matching key".
   const wrongIssuer = typeof seen.iss === 'string' && !g.issuers.has(seen.iss);
@@ -124,8 +143,16 @@ export function verifyFailed(cx: RequestContext, e: unknown, g: CheckScope): Aut
   const code: RejectionCode = wrongIssuer ? 'wrong_issuer' : e.code;
   // A token sent with the DPoP scheme is answered with the DPoP challenge (RFC 9449 §7.1).
   const dpopAlgs = cx.scheme === 'dpop' ? config.dpop?.algorithms : undefined;
-  const res = dpopAlgs === undefined ? answer.invalidToken(config.realm, answer.publicDescription(e.code)) : g.dpop!.dpopRefusal(config.realm, dpopAlgs, 'invalid_token', answer.publicDescription(e.code));
-  return observe.refuse(cx, withTiming(res, timing), { code, status: 401, claim: e.claim ?? TIME_CLAIM[e.code], ...seen });
+  const res =
+    dpopAlgs === undefined
+      ? answer.invalidToken(config.realm, answer.publicDescription(e.code))
+      : g.dpop!.dpopRefusal(config.realm, dpopAlgs, 'invalid_token', answer.publicDescription(e.code));
+  return observe.refuse(cx, withTiming(res, timing), {
+    code,
+    status: 401,
+    claim: e.claim ?? TIME_CLAIM[e.code],
+    ...seen,
+  });
 }
 
 /** An introspected (opaque) token has no JOSE header: its header() is this. */

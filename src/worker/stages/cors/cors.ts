@@ -19,7 +19,6 @@ export interface CorsConfig {
   credentials: boolean;
 }
 
-
 /**
  * The `cors` section with its defaults; undefined when it is absent (no CORS headers at all).
  *
@@ -39,20 +38,29 @@ export function parseCors(raw: unknown): CorsConfig | undefined {
       u = undefined;
     }
     // An Origin header is scheme://host[:port] exactly; anything else would never match.
-    if (u === undefined || u.origin !== o) throw new ConfigError(`cors.allowOrigins[${j}]`, 'expected an origin such as https://app.example.com (no path, no trailing slash)');
+    if (u === undefined || u.origin !== o)
+      throw new ConfigError(
+        `cors.allowOrigins[${j}]`,
+        'expected an origin such as https://app.example.com (no path, no trailing slash)',
+      );
   }
-  if (v.credentials !== undefined && typeof v.credentials !== 'boolean') throw new ConfigError('cors.credentials', 'expected true or false');
+  if (v.credentials !== undefined && typeof v.credentials !== 'boolean')
+    throw new ConfigError('cors.credentials', 'expected true or false');
   const credentials = v.credentials === true;
-  if (credentials && allowOrigins.includes('*')) throw new ConfigError('cors.allowOrigins', '"*" cannot be used with credentials');
+  if (credentials && allowOrigins.includes('*'))
+    throw new ConfigError('cors.allowOrigins', '"*" cannot be used with credentials');
   const tokens = (x: unknown, setting: string, fallback: string[]): string[] => {
     if (x === undefined) return fallback;
     const list = strList(x, setting, true);
-    for (const [j, t] of list.entries()) if (!HTTP_TOKEN.test(t)) throw new ConfigError(`${setting}[${j}]`, 'not a valid name');
+    for (const [j, t] of list.entries())
+      if (!HTTP_TOKEN.test(t)) throw new ConfigError(`${setting}[${j}]`, 'not a valid name');
     return list;
   };
   return {
     allowOrigins,
-    allowMethods: tokens(v.allowMethods, 'cors.allowMethods', ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']).map((m) => m.toUpperCase()),
+    allowMethods: tokens(v.allowMethods, 'cors.allowMethods', ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']).map(
+      (m) => m.toUpperCase(),
+    ),
     allowHeaders: tokens(v.allowHeaders, 'cors.allowHeaders', ['Authorization', 'Content-Type']),
     exposeHeaders: tokens(v.exposeHeaders, 'cors.exposeHeaders', ['WWW-Authenticate', 'Server-Timing']),
     maxAge: num(v.maxAge, 'cors.maxAge', 600, 0, 86_400),
@@ -71,7 +79,11 @@ export function allowedOrigin(cors: CorsConfig | undefined, request: Request): s
 
 /** OPTIONS with Origin and Access-Control-Request-Method (Fetch standard, CORS-preflight request). */
 export function isPreflight(request: Request): boolean {
-  return request.method === 'OPTIONS' && request.headers.has('origin') && request.headers.has('access-control-request-method');
+  return (
+    request.method === 'OPTIONS' &&
+    request.headers.has('origin') &&
+    request.headers.has('access-control-request-method')
+  );
 }
 
 /** 204 with what the browser asked about, limited to what the configuration allows. */
@@ -97,7 +109,8 @@ export function withCors(response: Response, cors: CorsConfig, origin: string | 
     return response;
   }
   baseHeaders(response.headers, cors, origin);
-  if (cors.exposeHeaders.length > 0) response.headers.set('access-control-expose-headers', cors.exposeHeaders.join(', '));
+  if (cors.exposeHeaders.length > 0)
+    response.headers.set('access-control-expose-headers', cors.exposeHeaders.join(', '));
   return response;
 }
 

@@ -20,15 +20,19 @@ export type { TokenSource };
  * parseTokenSources([{ cookie: 'session' }], false); // [{ cookie: 'session' }]
  */
 export function parseTokenSources(v: unknown, cloudflareAccess: boolean): TokenSource[] {
-  if (v !== undefined && (!Array.isArray(v) || v.length === 0)) throw new ConfigError('tokenSources', 'expected a non-empty array');
+  if (v !== undefined && (!Array.isArray(v) || v.length === 0))
+    throw new ConfigError('tokenSources', 'expected a non-empty array');
   // Cloudflare Access sends its token in Cf-Access-Jwt-Assertion (and the CF_Authorization cookie).
-  const defaults = cloudflareAccess ? [{ header: 'Cf-Access-Jwt-Assertion' }, { header: 'Authorization' }, { cookie: 'CF_Authorization' }] : [{ header: 'Authorization' }];
+  const defaults = cloudflareAccess
+    ? [{ header: 'Cf-Access-Jwt-Assertion' }, { header: 'Authorization' }, { cookie: 'CF_Authorization' }]
+    : [{ header: 'Authorization' }];
   return ((v as unknown[] | undefined) ?? defaults).map(parseSource);
 }
 
 function parseSource(v: unknown, i: number): TokenSource {
   const at = `tokenSources[${i}]`;
-  if (!isObject(v) || Object.keys(v).length !== 1) throw new ConfigError(at, 'expected { "header": name } or { "cookie": name }');
+  if (!isObject(v) || Object.keys(v).length !== 1)
+    throw new ConfigError(at, 'expected { "header": name } or { "cookie": name }');
   if (v.header !== undefined) {
     const h = str(v.header, `${at}.header`);
     if (!HTTP_TOKEN.test(h)) throw new ConfigError(`${at}.header`, 'not a valid header name');
@@ -66,7 +70,8 @@ export function credentialStage(
     observe.count('missing_token');
     const res = answer.missingToken(config.realm);
     // RFC 9449 §7.2: a resource that takes both schemes offers both challenges.
-    if (config.dpop !== undefined) res.headers.append('www-authenticate', dpop!.dpopChallenge(config.realm, config.dpop.algorithms));
+    if (config.dpop !== undefined)
+      res.headers.append('www-authenticate', dpop!.dpopChallenge(config.realm, config.dpop.algorithms));
     return observe.refuse(cx, res, { code: 'missing_token', status: 401 });
   }
   if (found.kind === 'malformed') {

@@ -14,4 +14,3 @@ import type { DpopStage } from './index.js';
 export function dpopAnswersOf(b: Pick<StageBuild, 'config' | 'use'>): DpopAnswers | undefined {
   return b.config.dpop === undefined ? undefined : b.use<DpopStage>('dpop', 'dpop').answers;
 }
-

@@ -37,7 +37,8 @@ export interface DpopAnswers {
  * // 'DPoP realm="api", error="invalid_dpop_proof", error_description="The DPoP proof is invalid", algs="ES256 EdDSA"'
  */
 export function dpopChallenge(realm: string, algs: readonly string[], error?: DpopError, description?: string): string {
-  const err = error === undefined ? '' : `, error="${error}", error_description=${quote(description ?? DPOP_DESCRIPTIONS.proof)}`;
+  const err =
+    error === undefined ? '' : `, error="${error}", error_description=${quote(description ?? DPOP_DESCRIPTIONS.proof)}`;
   return `DPoP realm=${quote(realm)}${err}, algs=${quote(algs.join(' '))}`;
 }
 
@@ -47,7 +48,13 @@ export function dpopChallenge(realm: string, algs: readonly string[], error?: Dp
  * @example
  * return dpopRefusal('api', ['ES256'], 'invalid_dpop_proof', DPOP_DESCRIPTIONS.proof);
  */
-export function dpopRefusal(realm: string, algs: readonly string[], error: DpopError, description: string, extra: Record<string, string> = {}): Response {
+export function dpopRefusal(
+  realm: string,
+  algs: readonly string[],
+  error: DpopError,
+  description: string,
+  extra: Record<string, string> = {},
+): Response {
   const headers = new Headers({ ...JSON_NO_STORE, ...extra });
   headers.set('www-authenticate', dpopChallenge(realm, algs, error, description));
   return new Response(JSON.stringify({ error, error_description: description }), { status: 401, headers });
@@ -70,8 +77,11 @@ export function useDpopNonce(realm: string, algs: readonly string[], nonce: stri
  * return replayUnavailable();
  */
 export function replayUnavailable(): Response {
-  return new Response(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'DPoP proofs cannot be checked right now' }), {
-    status: 503,
-    headers: { ...JSON_NO_STORE, 'retry-after': '1' },
-  });
+  return new Response(
+    JSON.stringify({ error: 'temporarily_unavailable', error_description: 'DPoP proofs cannot be checked right now' }),
+    {
+      status: 503,
+      headers: { ...JSON_NO_STORE, 'retry-after': '1' },
+    },
+  );
 }

@@ -51,21 +51,28 @@ export function parseIssuerDpop(v: unknown, at: string): DpopMode | undefined {
 export function parseDpop(v: unknown, issuers: readonly { dpop?: DpopMode | undefined }[]): DpopConfig | undefined {
   const user = issuers.findIndex((is) => is.dpop !== undefined);
   if (v === undefined) {
-    if (user >= 0) throw new ConfigError('dpop', `issuers[${user}].dpop needs the top-level dpop section (at least its replay store)`);
+    if (user >= 0)
+      throw new ConfigError(
+        'dpop',
+        `issuers[${user}].dpop needs the top-level dpop section (at least its replay store)`,
+      );
     return undefined;
   }
   if (!isObject(v)) throw new ConfigError('dpop', 'expected an object');
   knownKeys(v, 'dpop', DPOP_KEYS);
   if (user < 0) throw new ConfigError('dpop', 'no issuer sets dpop: remove the section or set issuers[i].dpop');
-  const algorithms = v.algorithms === undefined ? [...DPOP_DEFAULT_ALGORITHMS] : strList(v.algorithms, 'dpop.algorithms');
+  const algorithms =
+    v.algorithms === undefined ? [...DPOP_DEFAULT_ALGORITHMS] : strList(v.algorithms, 'dpop.algorithms');
   for (const [i, a] of algorithms.entries()) {
     // A proof is signed by the client's own key: a MAC would need a secret the server shares (RFC 9449 §4.2).
-    if (a.startsWith('HS') || a === 'none') throw new ConfigError(`dpop.algorithms[${i}]`, 'asymmetric algorithms only (no HS*, no none)');
+    if (a.startsWith('HS') || a === 'none')
+      throw new ConfigError(`dpop.algorithms[${i}]`, 'asymmetric algorithms only (no HS*, no none)');
     if (!SUPPORTED_ALGORITHMS.includes(a)) throw new ConfigError(`dpop.algorithms[${i}]`, 'unsupported algorithm');
   }
   return {
     replay: parseReplay(v.replay),
-    nonceSecretBinding: v.nonceSecretBinding === undefined ? undefined : str(v.nonceSecretBinding, 'dpop.nonceSecretBinding'),
+    nonceSecretBinding:
+      v.nonceSecretBinding === undefined ? undefined : str(v.nonceSecretBinding, 'dpop.nonceSecretBinding'),
     algorithms: [...new Set(algorithms)] as DpopAlgorithm[],
     maxAgeSeconds: num(v.maxAgeSeconds, 'dpop.maxAgeSeconds', 60, 1, 300),
   };

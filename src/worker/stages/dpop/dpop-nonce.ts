@@ -36,9 +36,14 @@ export class DpopNonces {
   /** Key the nonces with `secret` (a secret binding's value); ConfigError when it is missing or short. */
   static async fromSecret(secret: unknown): Promise<DpopNonces> {
     if (typeof secret !== 'string' || secret.length < MIN_NONCE_SECRET) {
-      throw new ConfigError('dpop.nonceSecretBinding', `the secret is not set or shorter than ${MIN_NONCE_SECRET} characters`);
+      throw new ConfigError(
+        'dpop.nonceSecretBinding',
+        `the secret is not set or shorter than ${MIN_NONCE_SECRET} characters`,
+      );
     }
-    const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+    ]);
     return new DpopNonces(key);
   }
 
@@ -62,7 +67,9 @@ export class DpopNonces {
     let n = this.#byBucket.get(bucket);
     if (n === undefined) {
       for (const old of this.#byBucket.keys()) if (old < bucket - 1) this.#byBucket.delete(old);
-      n = crypto.subtle.sign('HMAC', this.#key, encoder.encode(`edgejwt dpop nonce ${bucket}`)).then((mac) => encode(new Uint8Array(mac, 0, 24)));
+      n = crypto.subtle
+        .sign('HMAC', this.#key, encoder.encode(`edgejwt dpop nonce ${bucket}`))
+        .then((mac) => encode(new Uint8Array(mac, 0, 24)));
       this.#byBucket.set(bucket, n);
     }
     return n;

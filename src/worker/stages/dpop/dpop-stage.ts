@@ -17,7 +17,12 @@ import type { AuthOutcome, RequestContext } from '../../context.js';
 import type { DpopConfig, DpopMode } from './dpop-config.js';
 import { DPOP_DESCRIPTIONS, dpopRefusal, replayUnavailable, useDpopNonce, type DpopError } from './dpop-answers.js';
 import { DpopNonces } from './dpop-nonce.js';
-import { durableObjectDpopReplayStore, isolateDpopReplayStore, type DpopReplayStore, type ReplayNamespace } from '../../dpop-replay/store.js';
+import {
+  durableObjectDpopReplayStore,
+  isolateDpopReplayStore,
+  type DpopReplayStore,
+  type ReplayNamespace,
+} from '../../dpop-replay/store.js';
 import { ReplayWindow } from '../../dpop-replay/window.js';
 import { ConfigError } from '../../config-error.js';
 import { withTiming, type Observer } from '../observe/observe.js';
@@ -47,7 +52,11 @@ export function dpopStage(parts: DpopStageParts): AfterVerifyStage {
   const algs = config.dpop.algorithms;
   const refuse: Refuse = (cx, id, observe, error, description, code) => {
     observe.count(`rejected:${code}`);
-    return observe.refuse(cx, withTiming(dpopRefusal(config.realm, algs, error, description), id.timing), { code: code as `dpop_${string}`, status: 401, iss: id.issuer });
+    return observe.refuse(cx, withTiming(dpopRefusal(config.realm, algs, error, description), id.timing), {
+      code: code as `dpop_${string}`,
+      status: 401,
+      iss: id.issuer,
+    });
   };
   return (cx, id, observe) => {
     const mode = modes.get(id.issuer);
@@ -58,21 +67,40 @@ export function dpopStage(parts: DpopStageParts): AfterVerifyStage {
     }
     if (mode === undefined) {
       observe.count('rejected:dpop_not_accepted');
-      return observe.refuse(cx, withTiming(answer.invalidToken(config.realm, DPOP_DESCRIPTIONS.notAccepted), id.timing), { code: 'dpop_not_accepted', status: 401, iss: id.issuer });
+      return observe.refuse(
+        cx,
+        withTiming(answer.invalidToken(config.realm, DPOP_DESCRIPTIONS.notAccepted), id.timing),
+        { code: 'dpop_not_accepted', status: 401, iss: id.issuer },
+      );
     }
     return checkProof(cx, id, observe, parts, refuse);
   };
 }
 
 /** A 401 with a DPoP challenge, counted and logged under `code`. */
-type Refuse = (cx: RequestContext, id: Identity, observe: Observer, error: DpopError, description: string, code: string) => AuthOutcome;
+type Refuse = (
+  cx: RequestContext,
+  id: Identity,
+  observe: Observer,
+  error: DpopError,
+  description: string,
+  code: string,
+) => AuthOutcome;
 
-async function checkProof(cx: RequestContext, id: Identity, observe: Observer, parts: DpopStageParts, refuse: Refuse): Promise<AuthOutcome | undefined> {
+async function checkProof(
+  cx: RequestContext,
+  id: Identity,
+  observe: Observer,
+  parts: DpopStageParts,
+  refuse: Refuse,
+): Promise<AuthOutcome | undefined> {
   const { dpop, clockTolerance, realm } = parts.config;
   // RFC 9449 §4.3 check 1: one DPoP header. Headers.get joins repeats with ", "; a proof (a JWS) holds no comma.
   const header = cx.request.headers.get('dpop');
-  if (header === null || header === '') return refuse(cx, id, observe, 'invalid_dpop_proof', DPOP_DESCRIPTIONS.proof, 'dpop_proof_missing');
-  if (header.includes(',')) return refuse(cx, id, observe, 'invalid_dpop_proof', DPOP_DESCRIPTIONS.proof, 'dpop_multiple_proofs');
+  if (header === null || header === '')
+    return refuse(cx, id, observe, 'invalid_dpop_proof', DPOP_DESCRIPTIONS.proof, 'dpop_proof_missing');
+  if (header.includes(','))
+    return refuse(cx, id, observe, 'invalid_dpop_proof', DPOP_DESCRIPTIONS.proof, 'dpop_multiple_proofs');
   // A DPoP-scheme token must be bound: the proof alone says nothing about whose token it is.
   const cnf = ownClaim(id.payload, 'cnf');
   if (typeof cnf !== 'object' || cnf === null || typeof ownClaim(cnf as Record<string, unknown>, 'jkt') !== 'string') {
@@ -103,7 +131,11 @@ async function checkProof(cx: RequestContext, id: Identity, observe: Observer, p
     if (seen === 'invalid') {
       observe.count('rejected:dpop_nonce_required');
       const res = useDpopNonce(realm, dpop.algorithms, await parts.nonces.current(now));
-      return observe.refuse(cx, withTiming(res, id.timing), { code: proof.nonce === undefined ? 'dpop_nonce_missing' : 'dpop_nonce_stale', status: 401, iss: id.issuer });
+      return observe.refuse(cx, withTiming(res, id.timing), {
+        code: proof.nonce === undefined ? 'dpop_nonce_missing' : 'dpop_nonce_stale',
+        status: 401,
+        iss: id.issuer,
+      });
     }
     if (seen === 'previous') rotate = await parts.nonces.current(now);
   }
@@ -115,8 +147,18 @@ async function checkProof(cx: RequestContext, id: Identity, observe: Observer, p
   } catch (e) {
     // Fail closed: a proof the store could not record may be a replay.
     observe.count('rejected:dpop_replay_unavailable');
-    parts.log(JSON.stringify({ edgejwt: 'unavailable', code: 'dpop_replay_unavailable', reason: e instanceof Error ? e.message.slice(0, 120) : 'unknown' }));
-    return observe.refuse(cx, withTiming(replayUnavailable(), id.timing), { code: 'dpop_replay_unavailable', status: 503, iss: id.issuer });
+    parts.log(
+      JSON.stringify({
+        edgejwt: 'unavailable',
+        code: 'dpop_replay_unavailable',
+        reason: e instanceof Error ? e.message.slice(0, 120) : 'unknown',
+      }),
+    );
+    return observe.refuse(cx, withTiming(replayUnavailable(), id.timing), {
+      code: 'dpop_replay_unavailable',
+      status: 503,
+      iss: id.issuer,
+    });
   }
   if (!fresh) return refuse(cx, id, observe, 'invalid_dpop_proof', DPOP_DESCRIPTIONS.proof, 'dpop_replayed');
   cx.proven.jkt = proof.jkt;
@@ -143,10 +185,12 @@ export async function dpopStageFromEnv(
 ): Promise<AfterVerifyStage> {
   const replay = config.dpop.replay;
   let store: DpopReplayStore;
-  if (replay.kind === 'isolate') store = isolateDpopReplayStore({ now: deps.now, window: (isolateWindow ??= new ReplayWindow()) });
+  if (replay.kind === 'isolate')
+    store = isolateDpopReplayStore({ now: deps.now, window: (isolateWindow ??= new ReplayWindow()) });
   else {
     const ns = env[replay.binding] as Partial<ReplayNamespace> | undefined;
-    if (typeof ns?.idFromName !== 'function' || typeof ns.get !== 'function') throw new ConfigError('dpop.replay.durableObject', 'the Durable Object binding is missing');
+    if (typeof ns?.idFromName !== 'function' || typeof ns.get !== 'function')
+      throw new ConfigError('dpop.replay.durableObject', 'the Durable Object binding is missing');
     store = durableObjectDpopReplayStore(ns as ReplayNamespace, { now: deps.now });
   }
   const secret = config.dpop.nonceSecretBinding;

@@ -10,5 +10,7 @@ export function echo(request: Request, url: URL, headers: Headers): Response {
     seen[name] = HIDDEN.has(name) ? '(present, not shown)' : value;
   });
   const body = { origin: 'edgejwt echo', method: request.method, path: url.pathname, query: url.search, headers: seen };
-  return new Response(`${JSON.stringify(body, null, 2)}\n`, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+  return new Response(`${JSON.stringify(body, null, 2)}\n`, {
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  });
 }

@@ -115,9 +115,17 @@ export class Forwarder {
     }
     if (claims !== undefined) for (const [header, value] of claims) headers.set(header, value);
     // Envoy's forward_payload_header: base64url of the verified payload's JSON.
-    if (config.forwardPayload !== undefined) headers.set(config.forwardPayload, this.#parts.payloadHeader!(outcome.payload));
+    if (config.forwardPayload !== undefined)
+      headers.set(config.forwardPayload, this.#parts.payloadHeader!(outcome.payload));
     // A service binding has no URL of its own: the assertion's default audience is then the guard's origin.
-    if (assertion !== undefined) await assertion.stamp(headers, outcome.payload, new URL(cx.url.href), typeof config.origin === 'object' ? undefined : config.origin, cx.proven);
+    if (assertion !== undefined)
+      await assertion.stamp(
+        headers,
+        outcome.payload,
+        new URL(cx.url.href),
+        typeof config.origin === 'object' ? undefined : config.origin,
+        cx.proven,
+      );
     observe.count('accepted');
     observe.point('accepted', outcome.issuer);
     const res = withTiming(await this.#send(cx.request, out), outcome.timing);
@@ -164,7 +172,10 @@ export class Forwarder {
     if (out.echo !== undefined) return Promise.resolve(echo(request, out.echo, out.headers));
     let sent: Promise<Response>;
     try {
-      sent = typeof this.#parts.config.origin === 'object' ? this.#parts.service!.fetch(out.request!) : this.#parts.fetch(out.request!);
+      sent =
+        typeof this.#parts.config.origin === 'object'
+          ? this.#parts.service!.fetch(out.request!)
+          : this.#parts.fetch(out.request!);
     } catch {
       return Promise.resolve(this.#originError());
     }

@@ -12,7 +12,16 @@ export type OriginConfig = string | { service: string } | undefined;
 export const ECHO_ORIGIN = 'builtin:echo';
 
 // Headers the guard must never let a claim overwrite.
-const RESERVED_HEADERS = new Set(['authorization', 'cookie', 'host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'server-timing']);
+const RESERVED_HEADERS = new Set([
+  'authorization',
+  'cookie',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'upgrade',
+  'server-timing',
+]);
 
 export interface ForwardingConfig {
   forwardClaims: [claim: string, header: string][];
@@ -36,7 +45,8 @@ export function parseForwarding(v: Record<string, unknown>): ForwardingConfig {
   for (const [claim, header] of Object.entries(fc)) {
     const h = str(header, `forwardClaims.${claim}`);
     if (!HTTP_TOKEN.test(h)) throw new ConfigError(`forwardClaims.${claim}`, 'not a valid header name');
-    if (RESERVED_HEADERS.has(h.toLowerCase())) throw new ConfigError(`forwardClaims.${claim}`, 'this header cannot carry a claim');
+    if (RESERVED_HEADERS.has(h.toLowerCase()))
+      throw new ConfigError(`forwardClaims.${claim}`, 'this header cannot carry a claim');
     if (headersSeen.has(h.toLowerCase())) throw new ConfigError(`forwardClaims.${claim}`, 'header used twice');
     headersSeen.add(h.toLowerCase());
     forwardClaims.push([claim, h]);
@@ -45,9 +55,11 @@ export function parseForwarding(v: Record<string, unknown>): ForwardingConfig {
   if (v.forwardPayload !== undefined) {
     forwardPayload = str(v.forwardPayload, 'forwardPayload');
     if (!HTTP_TOKEN.test(forwardPayload)) throw new ConfigError('forwardPayload', 'not a valid header name');
-    if (RESERVED_HEADERS.has(forwardPayload.toLowerCase()) || headersSeen.has(forwardPayload.toLowerCase())) throw new ConfigError('forwardPayload', 'this header cannot carry the payload');
+    if (RESERVED_HEADERS.has(forwardPayload.toLowerCase()) || headersSeen.has(forwardPayload.toLowerCase()))
+      throw new ConfigError('forwardPayload', 'this header cannot carry the payload');
   }
-  if (v.forwardToken !== undefined && typeof v.forwardToken !== 'boolean') throw new ConfigError('forwardToken', 'expected true or false');
+  if (v.forwardToken !== undefined && typeof v.forwardToken !== 'boolean')
+    throw new ConfigError('forwardToken', 'expected true or false');
   return { forwardClaims, forwardPayload, forwardToken: v.forwardToken !== false };
 }
 

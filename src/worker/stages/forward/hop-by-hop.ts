@@ -7,14 +7,23 @@
 import { headerNames } from '../../header-names.js';
 
 /** Always hop-by-hop (RFC 9110 §7.6.1, §7.8; RFC 9112 §6.1; `Proxy-Connection` and `Keep-Alive` by usage). */
-const ALWAYS: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding']);
+const ALWAYS: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+]);
 
 /**
  * Fields Cloudflare's edge adds after the client's hop: a client's `Connection` did not
  * send them, so it cannot name them away (that would hide its address from the origin).
  */
 function addedByEdge(name: string): boolean {
-  return name.startsWith('cf-') || name === 'x-forwarded-for' || name === 'x-forwarded-proto' || name === 'true-client-ip';
+  return (
+    name.startsWith('cf-') || name === 'x-forwarded-for' || name === 'x-forwarded-proto' || name === 'true-client-ip'
+  );
 }
 
 /**

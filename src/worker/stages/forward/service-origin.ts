@@ -15,7 +15,8 @@ export interface ServiceBinding {
  */
 export function serviceBinding(env: { readonly [binding: string]: unknown }, name: string): ServiceBinding {
   const b: unknown = env[name];
-  if (typeof b !== 'object' || b === null || typeof (b as Partial<ServiceBinding>).fetch !== 'function') throw new ConfigError('origin.service', 'the service binding is missing');
+  if (typeof b !== 'object' || b === null || typeof (b as Partial<ServiceBinding>).fetch !== 'function')
+    throw new ConfigError('origin.service', 'the service binding is missing');
   return b as ServiceBinding;
 }
 
@@ -37,7 +38,12 @@ export const SERVICE_BASE = 'https://service-binding.invalid';
  * @example
  * serviceRequest(request, new URL('https://a.example//x?q=1'), '/x', headers)?.url; // 'https://service-binding.invalid/x?q=1'
  */
-export function serviceRequest(request: Request, url: { readonly search: string }, path: string, headers: Headers): Request | undefined {
+export function serviceRequest(
+  request: Request,
+  url: { readonly search: string },
+  path: string,
+  headers: Headers,
+): Request | undefined {
   const target = new URL(SERVICE_BASE);
   target.pathname = path;
   target.search = url.search;

@@ -37,19 +37,28 @@ const NOT_BOUND = 'The access token is not bound to this client certificate';
  * @example
  * if (config.issuers.some((is) => is.mtls !== undefined)) stages.push(mtlsStage(config.issuers, config.realm));
  */
-export function mtlsStage(issuers: readonly { issuer: readonly string[]; mtls?: MtlsMode | undefined }[], realm: string): AfterVerifyStage {
+export function mtlsStage(
+  issuers: readonly { issuer: readonly string[]; mtls?: MtlsMode | undefined }[],
+  realm: string,
+): AfterVerifyStage {
   const modes = new Map<string, MtlsMode>();
   for (const is of issuers) if (is.mtls !== undefined) for (const name of is.issuer) modes.set(name, is.mtls);
   return (cx, id, observe) => {
     const mode = modes.get(id.issuer);
     if (mode === undefined) return undefined;
     const cnf = ownClaim(id.payload, 'cnf');
-    const x5t = typeof cnf === 'object' && cnf !== null ? ownClaim(cnf as Record<string, unknown>, 'x5t#S256') : undefined;
+    const x5t =
+      typeof cnf === 'object' && cnf !== null ? ownClaim(cnf as Record<string, unknown>, 'x5t#S256') : undefined;
     // Any x5t#S256 member makes the token bound (a malformed one is refused below, never ignored).
     if (x5t === undefined && mode === 'allowed') return undefined;
     const refuse = (code: RejectionCode, description: string) => {
       observe.count(`rejected:${code}` as CounterName);
-      return observe.refuse(cx, withTiming(answer.invalidToken(realm, description), id.timing), { code, status: 401, claim: 'cnf', iss: id.issuer });
+      return observe.refuse(cx, withTiming(answer.invalidToken(realm, description), id.timing), {
+        code,
+        status: 401,
+        claim: 'cnf',
+        iss: id.issuer,
+      });
     };
     const auth = (cx.request as Request & { cf?: { tlsClientAuth?: ClientAuth } }).cf?.tlsClientAuth;
     const fingerprint = auth?.certFingerprintSHA256;

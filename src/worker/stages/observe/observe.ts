@@ -36,7 +36,12 @@ export class Observer {
   #resource: ChallengeEditor | undefined;
 
   constructor(
-    parts: { counters: Counters; rejections: RejectionLog; analytics: AnalyticsLike | undefined; resource?: ChallengeEditor | undefined },
+    parts: {
+      counters: Counters;
+      rejections: RejectionLog;
+      analytics: AnalyticsLike | undefined;
+      resource?: ChallengeEditor | undefined;
+    },
     issuers: IssuerIndex,
   ) {
     this.counters = parts.counters;
@@ -60,7 +65,11 @@ export class Observer {
     const a = this.#analytics;
     if (a === undefined) return;
     try {
-      a.writeDataPoint({ indexes: [outcome], blobs: [outcome, iss === undefined ? '' : iss.slice(0, 200)], doubles: [1] });
+      a.writeDataPoint({
+        indexes: [outcome],
+        blobs: [outcome, iss === undefined ? '' : iss.slice(0, 200)],
+        doubles: [1],
+      });
     } catch {
       this.counters.inc('analytics_error');
     }

@@ -33,7 +33,8 @@ export class OriginAssertion {
     } catch {
       throw fail('keyBinding', 'the secret is not a JSON private JWK');
     }
-    if (typeof jwk !== 'object' || jwk === null || typeof jwk.d !== 'string') throw fail('keyBinding', 'the secret is not set or not a private JWK');
+    if (typeof jwk !== 'object' || jwk === null || typeof jwk.d !== 'string')
+      throw fail('keyBinding', 'the secret is not set or not a private JWK');
     let kid: string;
     let signer: Signer;
     try {
@@ -51,7 +52,9 @@ export class OriginAssertion {
   /** The assertion key set, when `url` is its path (undefined: carry on). */
   keySet(url: { readonly pathname: string }): Response | undefined {
     if (url.pathname !== this.config.jwksPath) return undefined;
-    return new Response(this.#jwks, { headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' } });
+    return new Response(this.#jwks, {
+      headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' },
+    });
   }
 
   /** Drop any copy of the assertion header a client sent, in every spelling an origin may read as the same name. */
@@ -69,7 +72,13 @@ export class OriginAssertion {
    * `proven`: what the sender-constraint stages proved; it becomes the assertion's `cnf`
    * (never the token's own `cnf`: origin-assertion-config.ts refuses it among the claims).
    */
-  async stamp(headers: Headers, payload: JWTPayload, guardUrl: URL, origin: string | undefined, proven: ProvenKeys = {}): Promise<void> {
+  async stamp(
+    headers: Headers,
+    payload: JWTPayload,
+    guardUrl: URL,
+    origin: string | undefined,
+    proven: ProvenKeys = {},
+  ): Promise<void> {
     const claims: Record<string, unknown> = {};
     // Only claims the payload carries itself: never an inherited name such as `constructor`.
     for (const name of this.config.claims) {
@@ -78,13 +87,18 @@ export class OriginAssertion {
     }
     // The origin learns the request was sender-constrained, and by which key (RFC 7800 cnf members).
     if (proven.jkt !== undefined || proven.x5t !== undefined) {
-      claims.cnf = { ...(proven.jkt === undefined ? {} : { jkt: proven.jkt }), ...(proven.x5t === undefined ? {} : { 'x5t#S256': proven.x5t }) };
+      claims.cnf = {
+        ...(proven.jkt === undefined ? {} : { jkt: proven.jkt }),
+        ...(proven.x5t === undefined ? {} : { 'x5t#S256': proven.x5t }),
+      };
     }
     const c = this.config;
     const jwt = await this.#signer.sign(claims, {
       expiresIn: c.ttl,
       issuer: c.issuer ?? guardUrl.origin,
-      audience: c.audience ?? (origin === undefined || origin.startsWith('builtin:') ? guardUrl.origin : new URL(origin).origin),
+      audience:
+        c.audience ??
+        (origin === undefined || origin.startsWith('builtin:') ? guardUrl.origin : new URL(origin).origin),
       jwtId: crypto.randomUUID(),
     });
     headers.set(c.header, jwt);

@@ -21,7 +21,8 @@ export function pathPatternProblem(pattern: string, kind: PathPatternKind): stri
   if (star < 0) return undefined;
   // Everything before the first `*`: where the pattern meant to start matching.
   const stem = pattern.slice(0, star);
-  if (kind === 'pathPrefix') return `a pathPrefix is a plain prefix without wildcards: write "${stem}" to cover every path that starts with it`;
+  if (kind === 'pathPrefix')
+    return `a pathPrefix is a plain prefix without wildcards: write "${stem}" to cover every path that starts with it`;
   if (star === pattern.length - 1) return undefined;
   return `only one * at the end is supported: write "${stem}*" for every path that starts with ${stem}, or an exact path`;
 }

@@ -136,7 +136,10 @@ function plainPath(p: string): number {
  * unreserved escapes decoded, other escapes with upper-case hex. `%2F`/`%5C` are
  * refused, decoded to `/`, or (`"keep"`) kept as escapes.
  */
-function normalise(received: string, escapedSlashes: EscapedSlashes | 'keep'): string | { ok: false; reason: PathRefusal } {
+function normalise(
+  received: string,
+  escapedSlashes: EscapedSlashes | 'keep',
+): string | { ok: false; reason: PathRefusal } {
   let out = '';
   for (let i = 0; i < received.length; i++) {
     const c = received.charCodeAt(i);
@@ -205,7 +208,11 @@ export interface PathPolicy {
  * const c = canonicalPath('/ad%6Din', 'reject');
  * if (c.ok) decisionReadings(c, '/ad%6Din', 'received'); // ['/admin', '/ad%6Din']
  */
-export function decisionReadings(path: { readings: readonly string[] }, received: string, forward: PathPolicy['forward']): readonly string[] {
+export function decisionReadings(
+  path: { readings: readonly string[] },
+  received: string,
+  forward: PathPolicy['forward'],
+): readonly string[] {
   return forward === 'received' && !path.readings.includes(received) ? [...path.readings, received] : path.readings;
 }
 
@@ -243,5 +250,7 @@ export function ruleApplies(prefix: string, readings: readonly string[], caseSen
  * publicFor(['/health'], ['/health;x', '/health']); // false
  */
 export function publicFor(patterns: readonly string[], readings: readonly string[]): boolean {
-  return readings.every((r) => patterns.some((pub) => (pub.endsWith('*') ? r.startsWith(pub.slice(0, -1)) : r === pub)));
+  return readings.every((r) =>
+    patterns.some((pub) => (pub.endsWith('*') ? r.startsWith(pub.slice(0, -1)) : r === pub)),
+  );
 }

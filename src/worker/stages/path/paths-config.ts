@@ -9,7 +9,6 @@ import { canonicalPath, type PathPolicy } from './path.js';
 import { pathPatternProblem, type PathPatternKind } from './path-pattern.js';
 import { PATHS_KEYS } from '../../config-keys.js';
 
-
 /**
  * A rule prefix or public path (`/x`, `/x/`, `/x*`) in canonical form, or a ConfigError naming it.
  *
@@ -22,7 +21,11 @@ export function canonicalSetting(v: unknown, setting: string, kind: PathPatternK
   if (problem !== undefined) throw new ConfigError(setting, problem);
   const stem = p.endsWith('*') ? p.slice(0, -1) : p;
   const c = canonicalPath(stem, 'reject');
-  if (!c.ok || c.path !== stem) throw new ConfigError(setting, 'not in canonical form (single slashes, no dot segments, unreserved characters unescaped, upper-case hex)');
+  if (!c.ok || c.path !== stem)
+    throw new ConfigError(
+      setting,
+      'not in canonical form (single slashes, no dot segments, unreserved characters unescaped, upper-case hex)',
+    );
   return p;
 }
 
@@ -36,10 +39,12 @@ export function parsePublicPaths(v: unknown): string[] {
 export function parsePaths(v: unknown): PathPolicy {
   const c = section(v, 'paths', PATHS_KEYS) ?? {};
   const escapedSlashes = c.escapedSlashes ?? 'reject';
-  if (escapedSlashes !== 'reject' && escapedSlashes !== 'decode') throw new ConfigError('paths.escapedSlashes', 'expected "reject" or "decode"');
+  if (escapedSlashes !== 'reject' && escapedSlashes !== 'decode')
+    throw new ConfigError('paths.escapedSlashes', 'expected "reject" or "decode"');
   const caseSensitive = c.caseSensitive ?? false;
   if (typeof caseSensitive !== 'boolean') throw new ConfigError('paths.caseSensitive', 'expected true or false');
   const forward = c.forward ?? 'canonical';
-  if (forward !== 'canonical' && forward !== 'received') throw new ConfigError('paths.forward', 'expected "canonical" or "received"');
+  if (forward !== 'canonical' && forward !== 'received')
+    throw new ConfigError('paths.forward', 'expected "canonical" or "received"');
   return { escapedSlashes, caseSensitive, forward };
 }

@@ -30,7 +30,11 @@ export function reservedPaths(config: {
  * const c = canonicalPath('/_gu%61rd', 'reject');
  * if (c.ok && readsAsReserved(c, ['/_guard'], false)) return notFound();
  */
-export function readsAsReserved(path: Extract<CanonicalPath, { ok: true }>, reserved: readonly string[], caseSensitive: PathPolicy['caseSensitive']): boolean {
+export function readsAsReserved(
+  path: Extract<CanonicalPath, { ok: true }>,
+  reserved: readonly string[],
+  caseSensitive: PathPolicy['caseSensitive'],
+): boolean {
   const fold = (p: string) => (caseSensitive ? p : p.toLowerCase());
   const want = reserved.map(fold);
   return path.readings.some((r) => want.includes(fold(r)));
@@ -47,7 +51,9 @@ export type ReservedCheck = (path: Extract<CanonicalPath, { ok: true }>) => Resp
  * const check = reservedCheck(config);
  * const stop = check?.(path);
  */
-export function reservedCheck(config: Parameters<typeof reservedPaths>[0] & { paths: Pick<PathPolicy, 'caseSensitive'> }): ReservedCheck | undefined {
+export function reservedCheck(
+  config: Parameters<typeof reservedPaths>[0] & { paths: Pick<PathPolicy, 'caseSensitive'> },
+): ReservedCheck | undefined {
   const reserved = reservedPaths(config);
   if (reserved === undefined) return undefined;
   return (path) => (readsAsReserved(path, reserved, config.paths.caseSensitive) ? reservedSpelling() : undefined);
@@ -60,5 +66,8 @@ export function reservedCheck(config: Parameters<typeof reservedPaths>[0] & { pa
  * return reservedSpelling();
  */
 export function reservedSpelling(): Response {
-  return new Response(JSON.stringify({ error: 'not_found' }), { status: 404, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  return new Response(JSON.stringify({ error: 'not_found' }), {
+    status: 404,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
 }

@@ -10,8 +10,22 @@ import type { Setting } from '../../config-description-types.js';
  * const settings = [...PATHS_SETTINGS];
  */
 export const PATHS_SETTINGS: readonly Setting[] = [
-  { path: 'paths', type: { kind: 'section', keys: 'PATHS_KEYS' }, doc: 'How request paths are read, matched and forwarded ([Request paths](#request-paths)).' },
-  { path: 'paths.escapedSlashes', type: { kind: 'enum', values: ['reject', 'decode'] }, default: 'reject', doc: '`reject`: 400 for `%2F`/`%5C`; `decode`: read them as `/`.' },
+  {
+    path: 'paths',
+    type: { kind: 'section', keys: 'PATHS_KEYS' },
+    doc: 'How request paths are read, matched and forwarded ([Request paths](#request-paths)).',
+  },
+  {
+    path: 'paths.escapedSlashes',
+    type: { kind: 'enum', values: ['reject', 'decode'] },
+    default: 'reject',
+    doc: '`reject`: 400 for `%2F`/`%5C`; `decode`: read them as `/`.',
+  },
   { path: 'paths.caseSensitive', type: { kind: 'boolean' }, default: false, doc: '`false`: rules ignore letter case.' },
-  { path: 'paths.forward', type: { kind: 'enum', values: ['canonical', 'received'] }, default: 'canonical', doc: 'The path the origin receives: the canonical one, or as the runtime received it.' },
+  {
+    path: 'paths.forward',
+    type: { kind: 'enum', values: ['canonical', 'received'] },
+    default: 'canonical',
+    doc: 'The path the origin receives: the canonical one, or as the runtime received it.',
+  },
 ];

@@ -14,7 +14,10 @@ import type { RevocationWriter } from '../../revocation/writer.js';
 export const MAX_REVOCATION_BODY = 4096;
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  });
 
 /**
  * Answer one request to the revocation path: 401 without the secret; POST: 200
@@ -40,7 +43,8 @@ export async function revocationAdmin(
   }
   if (request.method !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'GET, POST' });
   // A declared length over the cap is refused before any byte is read; the read stops at the cap anyway.
-  if (Number(request.headers.get('content-length') ?? 0) > MAX_REVOCATION_BODY) return json(413, { error: 'too_large' });
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_REVOCATION_BODY)
+    return json(413, { error: 'too_large' });
   let text: string;
   try {
     text = await readCapped(new Response(request.body), MAX_REVOCATION_BODY, 'revocation');

@@ -12,9 +12,18 @@ import * as answer from '../../responses.js';
 import { challengeResponse } from '../../../bearer/challenge.js';
 import type { RevocationConfig } from './revocation-config.js';
 import { revocationAdmin } from '../revocation-admin/revocation-admin.js';
-import { durableObjectRevocationSource, isolateRevocationStore, type RevocationNamespace, type RevocationSource } from '../../revocation/source.js';
+import {
+  durableObjectRevocationSource,
+  isolateRevocationStore,
+  type RevocationNamespace,
+  type RevocationSource,
+} from '../../revocation/source.js';
 import { RevocationView } from '../../revocation/view.js';
-import { durableObjectRevocationWriter, isolateRevocationWriter, type RevocationWriter } from '../../revocation/writer.js';
+import {
+  durableObjectRevocationWriter,
+  isolateRevocationWriter,
+  type RevocationWriter,
+} from '../../revocation/writer.js';
 
 /** The name of the one RevocationList object in the namespace (config, never the request). */
 export const REVOCATION_OBJECT_NAME = 'revocations';
@@ -37,9 +46,22 @@ export function revocationStage(view: RevocationView, realm: string): AfterVerif
   const answerFor = (v: 'ok' | 'revoked' | 'unavailable', ...[cx, id, observe]: Parameters<AfterVerifyStage>) => {
     if (v === 'ok') return undefined;
     observe.count(v === 'revoked' ? 'rejected:revoked' : 'rejected:revocation_unavailable');
-    if (v === 'revoked') return observe.refuse(cx, withTiming(answer.invalidToken(realm, 'The access token was revoked'), id.timing), { code: 'revoked', status: 401, iss: id.issuer });
-    const res = challengeResponse('unavailable', { realm: '', description: 'Revocation status is unavailable', retryAfter: 1 });
-    return observe.refuse(cx, withTiming(res, id.timing), { code: 'revocation_unavailable', status: 503, iss: id.issuer });
+    if (v === 'revoked')
+      return observe.refuse(cx, withTiming(answer.invalidToken(realm, 'The access token was revoked'), id.timing), {
+        code: 'revoked',
+        status: 401,
+        iss: id.issuer,
+      });
+    const res = challengeResponse('unavailable', {
+      realm: '',
+      description: 'Revocation status is unavailable',
+      retryAfter: 1,
+    });
+    return observe.refuse(cx, withTiming(res, id.timing), {
+      code: 'revocation_unavailable',
+      status: 503,
+      iss: id.issuer,
+    });
   };
   return verdict;
 }
@@ -58,7 +80,10 @@ export function buildRevocation(
   now: () => number,
   realm: string,
   // The guard's issuers (every `iss` spelling of one entry is one issuer) and clockTolerance (how long past exp a token still passes).
-  guard: { issuers: readonly { issuer: readonly string[] }[]; clockTolerance: number } = { issuers: [], clockTolerance: 0 },
+  guard: { issuers: readonly { issuer: readonly string[] }[]; clockTolerance: number } = {
+    issuers: [],
+    clockTolerance: 0,
+  },
 ): { view: RevocationView; stage: AfterVerifyStage; admin: (request: Request) => Promise<Response> } {
   const secret = adminSecret(env, config, 'revocation.secretBinding');
   let source: RevocationSource;
@@ -69,13 +94,25 @@ export function buildRevocation(
     writer = isolateRevocationWriter(store);
   } else {
     const ns = env[config.store.durableObject] as Partial<RevocationNamespace> | undefined;
-    if (typeof ns?.idFromName !== 'function' || typeof ns.get !== 'function') throw new ConfigError('revocation.store.durableObject', 'the Durable Object binding is missing');
+    if (typeof ns?.idFromName !== 'function' || typeof ns.get !== 'function')
+      throw new ConfigError('revocation.store.durableObject', 'the Durable Object binding is missing');
     source = durableObjectRevocationSource(ns as RevocationNamespace, REVOCATION_OBJECT_NAME, now);
     writer = durableObjectRevocationWriter(ns as RevocationNamespace, REVOCATION_OBJECT_NAME, ADMIN_TIMEOUT_MS, now);
   }
   const entryOf = new Map<string, string>();
   for (const is of guard.issuers) for (const name of is.issuer) entryOf.set(name, is.issuer[0]!);
   const issuerOf = (iss: string) => entryOf.get(iss) ?? iss;
-  const view = new RevocationView(source, { required: true, refreshMs: config.refreshMs, timeoutMs: config.timeoutMs, maxStaleMs: config.maxStaleMs, now, issuerOf });
-  return { view, stage: revocationStage(view, realm), admin: (request) => revocationAdmin(request, { secret, writer, view, now, graceS: guard.clockTolerance }) };
+  const view = new RevocationView(source, {
+    required: true,
+    refreshMs: config.refreshMs,
+    timeoutMs: config.timeoutMs,
+    maxStaleMs: config.maxStaleMs,
+    now,
+    issuerOf,
+  });
+  return {
+    view,
+    stage: revocationStage(view, realm),
+    admin: (request) => revocationAdmin(request, { secret, writer, view, now, graceS: guard.clockTolerance }),
+  };
 }

@@ -11,7 +11,11 @@
 import { headerNames } from '../../header-names.js';
 
 /** The override headers, lower case with `-`. */
-export const METHOD_OVERRIDE_HEADERS: ReadonlySet<string> = new Set(['x-http-method-override', 'x-http-method', 'x-method-override']);
+export const METHOD_OVERRIDE_HEADERS: ReadonlySet<string> = new Set([
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
+]);
 const LENGTHS: ReadonlySet<number> = new Set([...METHOD_OVERRIDE_HEADERS].map((h) => h.length));
 
 /** The override parameter, as the frameworks above name it. */
@@ -29,10 +33,15 @@ export const METHOD_OVERRIDE_REFUSED = 'Method overrides are not accepted';
  * hasMethodOverride(new Headers({ 'X_HTTP_Method_Override': 'DELETE' })); // true
  * hasMethodOverride(new Headers(), '?id=1&_method=DELETE'); // true
  */
-export function hasMethodOverride(headers: Headers, search = '', names: Iterable<string> = headerNames(headers)): boolean {
+export function hasMethodOverride(
+  headers: Headers,
+  search = '',
+  names: Iterable<string> = headerNames(headers),
+): boolean {
   // keys(), not forEach: it stops at the first override and builds no callback per request.
   // Headers hands names over in lower case; only `_` is left to fold.
-  for (const name of names) if (LENGTHS.has(name.length) && METHOD_OVERRIDE_HEADERS.has(name.replaceAll('_', '-'))) return true;
+  for (const name of names)
+    if (LENGTHS.has(name.length) && METHOD_OVERRIDE_HEADERS.has(name.replaceAll('_', '-'))) return true;
   return queryOverride(search);
 }
 
@@ -54,7 +63,9 @@ function queryOverride(search: string): boolean {
 
 /** `+` as space and every well-formed `%XX` decoded (bytes above 0x7f stay escaped: no name needs them). */
 function decodeName(raw: string): string {
-  return raw.replaceAll('+', ' ').replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replaceAll('+', ' ')
+    .replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /** How PHP names a query parameter: leading spaces dropped, then space, `.` and the first `[` without `]` read as `_`. */

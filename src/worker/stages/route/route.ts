@@ -28,7 +28,13 @@ export interface RouteConfig {
  * const stop = routeStage(cx, readings, config, observe, parts.rules?.routeRules);
  * if (stop !== undefined) return stop;
  */
-export function routeStage(cx: RequestContext, canonical: { readings: readonly string[] }, config: RouteConfig, observe: Observer, routeRules: typeof RouteRules | undefined): AuthOutcome | undefined {
+export function routeStage(
+  cx: RequestContext,
+  canonical: { readings: readonly string[] },
+  config: RouteConfig,
+  observe: Observer,
+  routeRules: typeof RouteRules | undefined,
+): AuthOutcome | undefined {
   // The one walk of the client's header names: the forward's scans reuse it (context.ts).
   const names = [...headerNames(cx.request.headers)];
   cx.headerNames = names;
@@ -40,7 +46,11 @@ export function routeStage(cx: RequestContext, canonical: { readings: readonly s
     cx.matched = NO_RULE;
     return undefined;
   }
-  const matched = routeRules(decisionReadings(canonical, cx.url.pathname, config.paths.forward), cx.request.method, config);
+  const matched = routeRules(
+    decisionReadings(canonical, cx.url.pathname, config.paths.forward),
+    cx.request.method,
+    config,
+  );
   if (matched === undefined || matched.auth === 'none') return ANONYMOUS;
   cx.matched = matched;
   cx.rule = matched.names.length === 0 ? undefined : matched.names.join(',');

@@ -58,7 +58,11 @@ export interface Matched {
 
 const STRICTNESS: Record<AuthMode, number> = { none: 0, optional: 1, required: 2 };
 /** What applies with no rule matched (or none configured): a token from any configured issuer. */
-export const NO_RULE: Matched = Object.freeze({ rules: Object.freeze([]) as unknown as RuleConfig[], names: Object.freeze([]) as unknown as string[], auth: 'required' });
+export const NO_RULE: Matched = Object.freeze({
+  rules: Object.freeze([]) as unknown as RuleConfig[],
+  names: Object.freeze([]) as unknown as string[],
+  auth: 'required',
+});
 
 /**
  * The first matching rule for each reading of the path (src/worker/path.ts:
@@ -77,7 +81,9 @@ export function matchRules(readings: readonly string[], method: string, config: 
   const views = config.paths.caseSensitive ? [true] : [true, false];
   for (const p of readings) {
     for (const caseSensitive of views) {
-      const i = config.rules.findIndex((r) => ruleApplies(r.pathPrefix, [p], caseSensitive) && (r.methods === undefined || r.methods.has(method)));
+      const i = config.rules.findIndex(
+        (r) => ruleApplies(r.pathPrefix, [p], caseSensitive) && (r.methods === undefined || r.methods.has(method)),
+      );
       const mode: AuthMode = i < 0 ? 'required' : config.rules[i]!.auth;
       if (i >= 0) picked.set(i, config.rules[i]!);
       if (auth === undefined || STRICTNESS[mode] > STRICTNESS[auth]) auth = mode;
@@ -93,7 +99,11 @@ export function matchRules(readings: readonly string[], method: string, config: 
  * @example
  * const matched = routeRules(readings, request.method, config); // undefined: public
  */
-export function routeRules(readings: readonly string[], method: string, config: RulesView & { readonly publicPaths: readonly string[] }): Matched | undefined {
+export function routeRules(
+  readings: readonly string[],
+  method: string,
+  config: RulesView & { readonly publicPaths: readonly string[] },
+): Matched | undefined {
   return isPublic(readings, config) ? undefined : matchRules(readings, method, config);
 }
 
@@ -114,7 +124,8 @@ export function issuerClaimMiss(issuer: IssuerConfig, payload: JWTPayload): stri
   return undefined;
 }
 
-type RuleMissCode = 'wrong_issuer' | 'wrong_audience' | 'insufficient_scope' | 'claim_mismatch' | 'insufficient_user_authentication';
+type RuleMissCode =
+  'wrong_issuer' | 'wrong_audience' | 'insufficient_scope' | 'claim_mismatch' | 'insufficient_user_authentication';
 
 export interface RuleMiss {
   /** 401 (the token is not for this route: issuer, audience; or step-up) or 403 (scope, claim). */
@@ -146,24 +157,56 @@ export function checkRules(
   const needed = [...new Set(rules.flatMap((r) => r.scopes))];
   for (const r of rules) {
     if (r.issuers !== undefined && !r.issuers.some((name) => issuer.issuer.includes(name))) {
-      return { status: 401, code: 'wrong_issuer', claim: 'iss', scopes: needed, description: 'The access token is invalid' };
+      return {
+        status: 401,
+        code: 'wrong_issuer',
+        claim: 'iss',
+        scopes: needed,
+        description: 'The access token is invalid',
+      };
     }
     if (r.audience !== undefined && !claimHolds(ownClaim(payload, 'aud'), r.audience)) {
-      return { status: 401, code: 'wrong_audience', claim: 'aud', scopes: needed, description: 'The access token is invalid' };
+      return {
+        status: 401,
+        code: 'wrong_audience',
+        claim: 'aud',
+        scopes: needed,
+        description: 'The access token is invalid',
+      };
     }
   }
   const granted = grantedScopes(payload);
-  if (needed.some((s) => !granted.has(s))) return { status: 403, code: 'insufficient_scope', scopes: needed, description: 'The access token lacks a required scope' };
+  if (needed.some((s) => !granted.has(s)))
+    return {
+      status: 403,
+      code: 'insufficient_scope',
+      scopes: needed,
+      description: 'The access token lacks a required scope',
+    };
   for (const r of rules) {
     for (const [name, want] of Object.entries(r.claims)) {
-      if (!claimHolds(ownClaim(payload, name), want)) return { status: 403, code: 'claim_mismatch', claim: name, scopes: needed, description: 'The access token lacks a required claim' };
+      if (!claimHolds(ownClaim(payload, name), want))
+        return {
+          status: 403,
+          code: 'claim_mismatch',
+          claim: name,
+          scopes: needed,
+          description: 'The access token lacks a required claim',
+        };
     }
   }
   for (const r of rules) {
     if (r.stepUp !== undefined && !checkStepUp(payload, r.stepUp, now, tolerance).ok) {
       const claim = r.stepUp.acr !== undefined ? 'acr' : 'auth_time';
       const description = 'A stronger or more recent user authentication is required';
-      return { status: 401, code: 'insufficient_user_authentication', claim, scopes: needed, description, stepUp: r.stepUp };
+      return {
+        status: 401,
+        code: 'insufficient_user_authentication',
+        claim,
+        scopes: needed,
+        description,
+        stepUp: r.stepUp,
+      };
     }
   }
   return undefined;
@@ -189,13 +232,15 @@ function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string> | und
   let methods: Set<string> | undefined;
   if (v.methods !== undefined) {
     const list = strList(v.methods, `${at}.methods`);
-    for (const [j, m] of list.entries()) if (!HTTP_TOKEN.test(m)) throw new ConfigError(`${at}.methods[${j}]`, 'not an HTTP method');
+    for (const [j, m] of list.entries())
+      if (!HTTP_TOKEN.test(m)) throw new ConfigError(`${at}.methods[${j}]`, 'not an HTTP method');
     methods = new Set(list.map((m) => m.toUpperCase()));
     // Origins answer HEAD with their GET handler: a rule for GET must cover HEAD, or
     // HEAD would fall through to a weaker rule.
     if (methods.has('GET')) methods.add('HEAD');
   }
-  if (v.auth !== undefined && (typeof v.auth !== 'string' || !AUTH_MODES.has(v.auth))) throw new ConfigError(`${at}.auth`, 'expected "required", "optional" or "none"');
+  if (v.auth !== undefined && (typeof v.auth !== 'string' || !AUTH_MODES.has(v.auth)))
+    throw new ConfigError(`${at}.auth`, 'expected "required", "optional" or "none"');
   const auth = (v.auth ?? 'required') as AuthMode;
   const issuers = v.issuers === undefined ? undefined : strList(v.issuers, `${at}.issuers`);
   for (const [j, name] of (issuers ?? []).entries()) {
@@ -203,13 +248,21 @@ function parseRule(v: unknown, i: number, issuerNames: ReadonlySet<string> | und
   }
   const audience = v.audience === undefined ? undefined : strList(v.audience, `${at}.audience`);
   const scopes = v.scopes === undefined ? [] : strList(v.scopes, `${at}.scopes`);
-  for (const [j, s] of scopes.entries()) if (/\s|"|\\/.test(s)) throw new ConfigError(`${at}.scopes[${j}]`, 'a scope has no spaces, quotes or backslashes');
+  for (const [j, s] of scopes.entries())
+    if (/\s|"|\\/.test(s)) throw new ConfigError(`${at}.scopes[${j}]`, 'a scope has no spaces, quotes or backslashes');
   const claims = claimValues(v.claims, `${at}.claims`);
   const stepUp = parseStepUp(v, at);
   const asks =
-    scopes.length > 0 || Object.keys(claims).length > 0 || issuers !== undefined || audience !== undefined || stepUp !== undefined;
+    scopes.length > 0 ||
+    Object.keys(claims).length > 0 ||
+    issuers !== undefined ||
+    audience !== undefined ||
+    stepUp !== undefined;
   if (auth === 'none' && asks) {
-    throw new ConfigError(at, 'an auth "none" rule checks no token: remove scopes, claims, issuers, audience, acr and maxAge');
+    throw new ConfigError(
+      at,
+      'an auth "none" rule checks no token: remove scopes, claims, issuers, audience, acr and maxAge',
+    );
   }
   // A rule that asks nothing and sets no mode is most likely a half-written one.
   if (v.auth === undefined && !asks) {

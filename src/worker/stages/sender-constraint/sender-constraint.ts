@@ -18,7 +18,11 @@ import * as answer from '../../responses.js';
  * @example
  * const check = senderConstraintStage(config.realm, config.dpop?.algorithms, dpop?.answers);
  */
-export function senderConstraintStage(realm: string, dpopAlgorithms: readonly string[] | undefined, dpop?: DpopAnswers): AfterVerifyStage {
+export function senderConstraintStage(
+  realm: string,
+  dpopAlgorithms: readonly string[] | undefined,
+  dpop?: DpopAnswers,
+): AfterVerifyStage {
   return (cx, id, observe) => {
     const claim = unprovenConfirmation(id.payload, cx.proven);
     if (claim === undefined) return undefined;
@@ -27,6 +31,11 @@ export function senderConstraintStage(realm: string, dpopAlgorithms: readonly st
       claim === 'cnf.jkt' && dpopAlgorithms !== undefined
         ? dpop!.dpopRefusal(realm, dpopAlgorithms, 'invalid_token', DESCRIPTIONS.unproven_confirmation)
         : answer.invalidToken(realm, DESCRIPTIONS.unproven_confirmation);
-    return observe.refuse(cx, withTiming(res, id.timing), { code: 'unproven_confirmation', status: 401, claim, iss: id.issuer });
+    return observe.refuse(cx, withTiming(res, id.timing), {
+      code: 'unproven_confirmation',
+      status: 401,
+      claim,
+      iss: id.issuer,
+    });
   };
 }

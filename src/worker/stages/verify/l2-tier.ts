@@ -42,20 +42,29 @@ export class L2VerifyTiers extends VerifyTiers {
     super(parts, issuers);
     this.#kv = kv;
     const { cache, issuers: configured } = parts.config;
-    for (const is of configured) for (const name of is.issuer) this.#algs.set(name, new Set(is.algorithms.filter((a) => cache.verifyAlgorithms.has(a))));
+    for (const is of configured)
+      for (const name of is.issuer)
+        this.#algs.set(name, new Set(is.algorithms.filter((a) => cache.verifyAlgorithms.has(a))));
   }
 
   override verify(token: string, ctx: WaitUntil, opening: Opening): Verified | Promise<Verified> {
     const v = super.verify(token, ctx, opening);
     // A token verified once and seen again: now worth a KV entry (seen-twice admission).
-    if (!(v instanceof Promise) && v.level === 'l1' && this.#kv.admission.waiting(token)) this.#write(token, v.payload, ctx, this.l1!.proofOf(token));
+    if (!(v instanceof Promise) && v.level === 'l1' && this.#kv.admission.waiting(token))
+      this.#write(token, v.payload, ctx, this.l1!.proofOf(token));
     return v;
   }
 
   /** iss and alg only decide whether KV is worth asking (so made-up issuers cost no KV reads); nothing unverified is trusted. */
-  protected override library(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number): Verified | Promise<Verified> {
+  protected override library(
+    token: string,
+    ctx: WaitUntil,
+    opened: OpenedToken,
+    nowMs: number,
+  ): Verified | Promise<Verified> {
     const iss = opened.iss;
-    if (typeof iss === 'string' && this.#algs.get(iss)?.has(opened.alg) === true) return this.#viaL2(token, ctx, opened, nowMs);
+    if (typeof iss === 'string' && this.#algs.get(iss)?.has(opened.alg) === true)
+      return this.#viaL2(token, ctx, opened, nowMs);
     return super.library(token, ctx, opened, nowMs);
   }
 
@@ -73,14 +82,19 @@ export class L2VerifyTiers extends VerifyTiers {
   }
 
   /** The entry within its window, and the key it is tied to; undefined: the library verifies. */
-  async #read(token: string, opened: OpenedToken): Promise<{ payload: JWTPayload; key: KeyEntry | undefined } | undefined> {
+  async #read(
+    token: string,
+    opened: OpenedToken,
+  ): Promise<{ payload: JWTPayload; key: KeyEntry | undefined } | undefined> {
     // Only under the key that would verify it now (key-tags.ts): none known, no KV read.
     const current = await this.#kv.keyTags.current(opened.iss as string, opened.alg, opened.kid);
     if (current === undefined) return undefined;
     const payload = await this.#kv.l2.get(token, current.tag);
     const w = payload === undefined ? undefined : this.window(payload);
     const t = this.parts.now();
-    return payload !== undefined && w !== undefined && t >= w.from && t < w.until ? { payload, key: current.key } : undefined;
+    return payload !== undefined && w !== undefined && t >= w.from && t < w.until
+      ? { payload, key: current.key }
+      : undefined;
   }
 
   /**

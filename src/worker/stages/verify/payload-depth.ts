@@ -50,5 +50,6 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
  * refuseDeepPayload(result.payload); // throws for 65 nested lists
  */
 export function refuseDeepPayload(payload: unknown): void {
-  if (nestedDeeperThan(payload, MAX_PAYLOAD_DEPTH)) throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: `nested deeper than ${MAX_PAYLOAD_DEPTH} levels` });
+  if (nestedDeeperThan(payload, MAX_PAYLOAD_DEPTH))
+    throw new JwtError('ERR_JWT_PAYLOAD_INVALID', { reason: `nested deeper than ${MAX_PAYLOAD_DEPTH} levels` });
 }

@@ -155,6 +155,9 @@ export class VerifyTiers {
     const nbf = ownClaim(payload, 'nbf');
     if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
     if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return undefined;
-    return timeWindow(payload, { clockTolerance: this.parts.config.clockTolerance, maxTokenAge: this.#issuers.get(ownClaim(payload, 'iss') as string)?.maxTokenAge });
+    return timeWindow(payload, {
+      clockTolerance: this.parts.config.clockTolerance,
+      maxTokenAge: this.#issuers.get(ownClaim(payload, 'iss') as string)?.maxTokenAge,
+    });
   }
 }

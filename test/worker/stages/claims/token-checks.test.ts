@@ -12,13 +12,25 @@ import { checkVerified, verifyFailed, type CheckScope } from '../../../../src/wo
 import { context, observer, type Observed } from '../../stage-harness.js';
 
 const ISS = 'https://id.example.com';
-const issuers = parseIssuers([{ issuer: ISS, audience: 'api', claims: { tenant: 'acme' }, algorithms: ['HS256'], secretBinding: 'K' }]);
+const issuers = parseIssuers([
+  { issuer: ISS, audience: 'api', claims: { tenant: 'acme' }, algorithms: ['HS256'], secretBinding: 'K' },
+]);
 const rules = parseRules([{ pathPrefix: '/admin/', scopes: ['admin'] }], new Set([ISS]));
 
 function scope(): { g: CheckScope; o: Observed; logs: string[] } {
   const o = observer(issuers);
   const logs: string[] = [];
-  return { g: { config: { realm: 'edgejwt', jwksCooldownMs: 30_000 }, observe: o.observe, issuers: new IssuerIndex(issuers), log: (l) => logs.push(l), checkRules }, o, logs };
+  return {
+    g: {
+      config: { realm: 'edgejwt', jwksCooldownMs: 30_000 },
+      observe: o.observe,
+      issuers: new IssuerIndex(issuers),
+      log: (l) => logs.push(l),
+      checkRules,
+    },
+    o,
+    logs,
+  };
 }
 
 /** A request to /admin/x that matched rules[0], carrying `token`. */
@@ -29,10 +41,15 @@ function admin(token = 'h.p.s') {
   return cx;
 }
 
-const verified = (claims: Record<string, unknown>): Verified => ({ payload: { iss: ISS, aud: 'api', sub: 'alice', ...claims }, level: 'verify', header: { alg: 'HS256', typ: 'JWT' } });
+const verified = (claims: Record<string, unknown>): Verified => ({
+  payload: { iss: ISS, aud: 'api', sub: 'alice', ...claims },
+  level: 'verify',
+  header: { alg: 'HS256', typ: 'JWT' },
+});
 
 /** A token that only looks like one: enough for the log's unverified iss. */
-const unsigned = (payload: Record<string, unknown>) => `${b64u(new TextEncoder().encode('{"alg":"HS256"}'))}.${b64u(new TextEncoder().encode(JSON.stringify(payload)))}.c2ln`;
+const unsigned = (payload: Record<string, unknown>) =>
+  `${b64u(new TextEncoder().encode('{"alg":"HS256"}'))}.${b64u(new TextEncoder().encode(JSON.stringify(payload)))}.c2ln`;
 
 function refused(out: ReturnType<typeof checkVerified>): Response {
   if (out.ok) throw new Error('expected a refusal');
@@ -40,7 +57,7 @@ function refused(out: ReturnType<typeof checkVerified>): Response {
 }
 
 describe('claim-check stage (token-checks.ts)', () => {
-  it('stage_checks_pass: the issuer\'s claims and the rule hold: the identity, naming the issuer', () => {
+  it("stage_checks_pass: the issuer's claims and the rule hold: the identity, naming the issuer", () => {
     const { g } = scope();
     const out = checkVerified(admin(), verified({ tenant: 'acme', scope: 'read admin' }), g);
     if (!out.ok || out.anonymous) throw new Error('expected an identity');
@@ -55,10 +72,16 @@ describe('claim-check stage (token-checks.ts)', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
     expect(o.counters.get('rejected:claim_mismatch')).toBe(1);
-    expect(JSON.parse(o.lines[0]!)).toMatchObject({ code: 'claim_mismatch', status: 401, claim: 'tenant', iss: ISS, alg: 'HS256' });
+    expect(JSON.parse(o.lines[0]!)).toMatchObject({
+      code: 'claim_mismatch',
+      status: 401,
+      claim: 'tenant',
+      iss: ISS,
+      alg: 'HS256',
+    });
   });
 
-  it('stage_checks_rule_miss_403: a rule\'s missing scope is a 403 insufficient_scope naming the scope', () => {
+  it("stage_checks_rule_miss_403: a rule's missing scope is a 403 insufficient_scope naming the scope", () => {
     const { g, o } = scope();
     const res = refused(checkVerified(admin(), verified({ tenant: 'acme', scope: 'read' }), g));
     expect(res.status).toBe(403);
@@ -77,12 +100,22 @@ describe('claim-check stage (token-checks.ts)', () => {
     }
   });
 
-  it('stage_checks_wrong_issuer_code: a failed token naming an issuer nobody configured is logged and counted as wrong_issuer; a configured one keeps the verify\'s code', () => {
+  it("stage_checks_wrong_issuer_code: a failed token naming an issuer nobody configured is logged and counted as wrong_issuer; a configured one keeps the verify's code", () => {
     const stranger = scope();
-    const res = refused(verifyFailed(admin(unsigned({ iss: 'https://elsewhere.example' })), new JwtError('ERR_JWKS_NO_MATCHING_KEY'), stranger.g));
+    const res = refused(
+      verifyFailed(
+        admin(unsigned({ iss: 'https://elsewhere.example' })),
+        new JwtError('ERR_JWKS_NO_MATCHING_KEY'),
+        stranger.g,
+      ),
+    );
     expect(res.status).toBe(401);
     expect(stranger.o.counters.get('rejected:wrong_issuer')).toBe(1);
-    expect(JSON.parse(stranger.o.lines[0]!)).toMatchObject({ code: 'wrong_issuer', status: 401, iss: 'https://elsewhere.example' });
+    expect(JSON.parse(stranger.o.lines[0]!)).toMatchObject({
+      code: 'wrong_issuer',
+      status: 401,
+      iss: 'https://elsewhere.example',
+    });
 
     const known = scope();
     refused(verifyFailed(admin(unsigned({ iss: ISS })), new JwtError('ERR_JWS_SIGNATURE_INVALID'), known.g));
@@ -90,7 +123,7 @@ describe('claim-check stage (token-checks.ts)', () => {
     expect(JSON.parse(known.o.lines[0]!)).toMatchObject({ code: 'ERR_JWS_SIGNATURE_INVALID', iss: ISS });
   });
 
-  it('stage_checks_server_fault_thrown: a fault that is not the token\'s is thrown on (the guard answers 500), never a 401', () => {
+  it("stage_checks_server_fault_thrown: a fault that is not the token's is thrown on (the guard answers 500), never a 401", () => {
     const { g } = scope();
     expect(() => verifyFailed(admin(), new JwtError('ERR_WASM_CORE'), g)).toThrow(JwtError);
     expect(() => verifyFailed(admin(), new TypeError('bug'), g)).toThrow(TypeError);

@@ -13,11 +13,22 @@ const APP = 'https://app.example.com';
 beforeAll(async () => {
   k = await demoKeys();
   g = await makeGuard(k, {
-    config: baseConfig(k, { cors: { allowOrigins: [APP], allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: ['WWW-Authenticate'], maxAge: 300, credentials: true } }),
+    config: baseConfig(k, {
+      cors: {
+        allowOrigins: [APP],
+        allowHeaders: ['Authorization', 'Content-Type'],
+        exposeHeaders: ['WWW-Authenticate'],
+        maxAge: 300,
+        credentials: true,
+      },
+    }),
   });
 });
 
-const preflight = (origin: string): RequestInit => ({ method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' } });
+const preflight = (origin: string): RequestInit => ({
+  method: 'OPTIONS',
+  headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+});
 
 describe('CORS', () => {
   it('a preflight from an allowed origin: 204 with the CORS headers, no token needed, not forwarded', async () => {
@@ -80,14 +91,25 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
     const { parseConfig } = await import('../../../../src/worker/config.js');
-    expect(() => parseConfig(baseConfig(k, { cors: { allowOrigins: ['*'], credentials: true } }))).toThrow(/cors.allowOrigins/);
-    expect(() => parseConfig(baseConfig(k, { cors: { allowOrigins: ['https://app.example.com/'] } }))).toThrow(/cors.allowOrigins\[0\]/);
+    expect(() => parseConfig(baseConfig(k, { cors: { allowOrigins: ['*'], credentials: true } }))).toThrow(
+      /cors.allowOrigins/,
+    );
+    expect(() => parseConfig(baseConfig(k, { cors: { allowOrigins: ['https://app.example.com/'] } }))).toThrow(
+      /cors.allowOrigins\[0\]/,
+    );
     expect(() => parseConfig(baseConfig(k, { cors: { allowOrigins: [APP], maxAge: -1 } }))).toThrow(/cors.maxAge/);
   });
 });
 
 describe("CORS and the origin's own Vary", () => {
-  const cors: CorsConfig = { allowOrigins: [APP], allowMethods: ['GET'], allowHeaders: [], exposeHeaders: [], maxAge: 0, credentials: false };
+  const cors: CorsConfig = {
+    allowOrigins: [APP],
+    allowMethods: ['GET'],
+    allowHeaders: [],
+    exposeHeaders: [],
+    maxAge: 0,
+    credentials: false,
+  };
   it('cors_vary_not_repeated: an origin that already varies on Origin (any case, or *) keeps its Vary as it is', () => {
     for (const vary of ['Origin', 'accept-encoding, origin', 'Accept-Encoding,ORIGIN', '*']) {
       const res = withCors(new Response('x', { headers: { vary } }), cors, APP);
@@ -101,7 +123,10 @@ describe("CORS and the origin's own Vary", () => {
 });
 
 describe('Vary: Origin under cors', () => {
-  const preflight = (origin: string): RequestInit => ({ method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+  const preflight = (origin: string): RequestInit => ({
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': 'POST' },
+  });
 
   for (const allowOrigins of [[APP], ['*'], [APP, '*']]) {
     it(`cors_vary_on_every_response (allowOrigins ${JSON.stringify(allowOrigins)}): refusals, other origins, no Origin, preflights, forwarded responses`, async () => {
@@ -133,6 +158,4 @@ describe('Vary: Origin under cors', () => {
       expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 204, 400, 401, 403]));
     });
   }
-
 });
-

@@ -1,7 +1,15 @@
 // DPoP test helpers for the guard tests: a client key, proofs made with jose (an
 // independent implementation), and access tokens bound to a key by cnf.jkt.
 
-import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, base64url, type JWK, type CryptoKey as JoseKey } from 'jose';
+import {
+  SignJWT,
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  base64url,
+  type JWK,
+  type CryptoKey as JoseKey,
+} from 'jose';
 
 export interface DpopClient {
   alg: string;
@@ -33,7 +41,13 @@ export interface ProofOptions {
 }
 
 /** A DPoP proof for `method url` with `accessToken`'s hash; every part can be overridden. */
-export async function proof(client: DpopClient, method: string, url: string, accessToken: string | undefined, o: ProofOptions = {}): Promise<string> {
+export async function proof(
+  client: DpopClient,
+  method: string,
+  url: string,
+  accessToken: string | undefined,
+  o: ProofOptions = {},
+): Promise<string> {
   const claims: Record<string, unknown> = {
     htm: o.htm ?? method,
     htu: o.htu ?? url,
@@ -43,7 +57,9 @@ export async function proof(client: DpopClient, method: string, url: string, acc
   };
   if (o.ath !== null && accessToken !== undefined) claims.ath = o.ath ?? (await ath(accessToken));
   if (o.nonce !== undefined) claims.nonce = o.nonce;
-  return new SignJWT(claims).setProtectedHeader({ alg: client.alg, typ: o.typ ?? 'dpop+jwt', jwk: o.jwk ?? client.jwk }).sign(client.privateKey);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: client.alg, typ: o.typ ?? 'dpop+jwt', jwk: o.jwk ?? client.jwk })
+    .sign(client.privateKey);
 }
 
 export function dpopInit(accessToken: string, dpopHeader: string | string[], init: RequestInit = {}): RequestInit {

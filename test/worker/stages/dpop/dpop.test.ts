@@ -6,7 +6,19 @@ import * as jose from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../../src/worker/config.js';
 import { NONCE_PERIOD_S } from '../../../../src/worker/stages/dpop/dpop-nonce.js';
-import { bearer, baseConfig, demoKeys, HS_ISS, ISS, AUD, JWKS_URL, makeGuard, token, type Keys, type Made } from '../../harness.js';
+import {
+  bearer,
+  baseConfig,
+  demoKeys,
+  HS_ISS,
+  ISS,
+  AUD,
+  JWKS_URL,
+  makeGuard,
+  token,
+  type Keys,
+  type Made,
+} from '../../harness.js';
 import { dpopClient, dpopInit, proof, type DpopClient } from './dpop-helpers.js';
 
 const API = 'https://api.example.com';
@@ -14,10 +26,20 @@ const NONCE_SECRET = 'n'.repeat(40);
 let k: Keys;
 let client: DpopClient;
 
-function config(mode: 'required' | 'allowed' | undefined, dpop: Record<string, unknown> | null = { replay: 'isolate' }, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function config(
+  mode: 'required' | 'allowed' | undefined,
+  dpop: Record<string, unknown> | null = { replay: 'isolate' },
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return baseConfig(k, {
     issuers: [
-      { issuer: ISS, audience: AUD, algorithms: ['EdDSA', 'RS256'], jwksUrl: JWKS_URL, ...(mode === undefined ? {} : { dpop: mode }) },
+      {
+        issuer: ISS,
+        audience: AUD,
+        algorithms: ['EdDSA', 'RS256'],
+        jwksUrl: JWKS_URL,
+        ...(mode === undefined ? {} : { dpop: mode }),
+      },
       { issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'HS_KEY' },
     ],
     ...(dpop === null ? {} : { dpop }),
@@ -29,21 +51,34 @@ function bound(c: DpopClient = client, extra: Record<string, unknown> = {}): Pro
   return token(k.ed, { cnf: { jkt: c.jkt }, jti: crypto.randomUUID(), ...extra });
 }
 
-async function dpopSend(g: Made, path: string, at: string, o: Parameters<typeof proof>[4] = {}, init: RequestInit = {}, c: DpopClient = client): Promise<Response> {
+async function dpopSend(
+  g: Made,
+  path: string,
+  at: string,
+  o: Parameters<typeof proof>[4] = {},
+  init: RequestInit = {},
+  c: DpopClient = client,
+): Promise<Response> {
   const method = init.method ?? 'GET';
   return g.send(path, dpopInit(at, await proof(c, method, `${API}${path}`, at, o), init));
 }
 
 /** The rejection log's code of the last refusal. */
 function lastCode(g: Made): string | undefined {
-  const lines = g.logs.map((l) => JSON.parse(l) as { edgejwt?: string; code?: string }).filter((l) => l.edgejwt === 'rejected');
+  const lines = g.logs
+    .map((l) => JSON.parse(l) as { edgejwt?: string; code?: string })
+    .filter((l) => l.edgejwt === 'rejected');
   return lines.at(-1)?.code;
 }
 
 async function expectDpopRefusal(res: Response, error: string, secrets: string[] = []): Promise<void> {
   expect(res.status).toBe(401);
   const challenge = res.headers.get('www-authenticate') ?? '';
-  expect(challenge).toMatch(new RegExp(`^DPoP realm="edgejwt", error="${error}", error_description="[^"]+", algs="ES256 EdDSA Ed25519 RS256 PS256"$`));
+  expect(challenge).toMatch(
+    new RegExp(
+      `^DPoP realm="edgejwt", error="${error}", error_description="[^"]+", algs="ES256 EdDSA Ed25519 RS256 PS256"$`,
+    ),
+  );
   const body = await res.text();
   for (const s of secrets) {
     expect(body).not.toContain(s);
@@ -127,7 +162,13 @@ describe('DPoP stage: refusals', () => {
   it('dpop_hs256_proof_refused: a MAC-signed proof is refused (asymmetric algorithms only)', async () => {
     const at = await bound();
     const secret = new Uint8Array(32).fill(9);
-    const p = await new jose.SignJWT({ htm: 'GET', htu: `${API}/a`, iat: Math.floor(Date.now() / 1000), jti: crypto.randomUUID(), ath: 'x' })
+    const p = await new jose.SignJWT({
+      htm: 'GET',
+      htu: `${API}/a`,
+      iat: Math.floor(Date.now() / 1000),
+      jti: crypto.randomUUID(),
+      ath: 'x',
+    })
       .setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt', jwk: client.jwk })
       .sign(secret);
     await expectDpopRefusal(await g.send('/a', dpopInit(at, p)), 'invalid_dpop_proof');
@@ -186,11 +227,16 @@ describe('DPoP stage: refusals', () => {
   it('dpop_missing_token_offers_both_challenges: with DPoP configured, a request without a token is offered Bearer and DPoP (RFC 9449 §7.2)', async () => {
     const res = await g.send('/a');
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="edgejwt", DPoP realm="edgejwt", algs="ES256 EdDSA Ed25519 RS256 PS256"');
+    expect(res.headers.get('www-authenticate')).toBe(
+      'Bearer realm="edgejwt", DPoP realm="edgejwt", algs="ES256 EdDSA Ed25519 RS256 PS256"',
+    );
   });
 
   it('dpop_invalid_token_answered_with_dpop_challenge: an expired or forged token sent with the DPoP scheme gets a DPoP invalid_token challenge', async () => {
-    const expired = await bound(client, { exp: Math.floor(Date.now() / 1000) - 100, iat: Math.floor(Date.now() / 1000) - 200 });
+    const expired = await bound(client, {
+      exp: Math.floor(Date.now() / 1000) - 100,
+      iat: Math.floor(Date.now() / 1000) - 200,
+    });
     await expectDpopRefusal(await dpopSend(g, '/a', expired), 'invalid_token', [expired]);
     expect(lastCode(g)).toBe('ERR_JWT_EXPIRED');
   });
@@ -248,7 +294,13 @@ describe('dpop_bound_token_never_bearer: a token with cnf is refused unless the 
 
   it('unproven_confirmation_other_members: cnf x5t#S256 without a proven certificate, cnf.jwk, and a cnf that is no object are refused; an empty cnf passes', async () => {
     const g = await makeGuard(k, { config: config(undefined, null) });
-    for (const cnf of [{ 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' }, { jwk: client.jwk }, { kid: 'k1' }, 'jkt', [client.jkt]]) {
+    for (const cnf of [
+      { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' },
+      { jwk: client.jwk },
+      { kid: 'k1' },
+      'jkt',
+      [client.jkt],
+    ]) {
       const res = await g.send('/a', bearer(await token(k.ed, { cnf })));
       expect(res.status, JSON.stringify(cnf)).toBe(401);
       expect(lastCode(g)).toBe('unproven_confirmation');
@@ -260,7 +312,11 @@ describe('dpop_bound_token_never_bearer: a token with cnf is refused unless the 
 describe('DPoP nonces (RFC 9449 §8, §9)', () => {
   it('dpop_nonce_required: without a nonce, or with a stale one, 401 use_dpop_nonce with a fresh DPoP-Nonce; with it, accepted', async () => {
     let now = Date.now();
-    const g = await makeGuard(k, { config: config('required', { replay: 'isolate', nonceSecretBinding: 'DPOP_NONCE' }), env: { DPOP_NONCE: NONCE_SECRET }, deps: { now: () => now } });
+    const g = await makeGuard(k, {
+      config: config('required', { replay: 'isolate', nonceSecretBinding: 'DPOP_NONCE' }),
+      env: { DPOP_NONCE: NONCE_SECRET },
+      deps: { now: () => now },
+    });
     const at = await bound();
     const first = await dpopSend(g, '/n', at);
     await expectDpopRefusal(first, 'use_dpop_nonce');
@@ -270,7 +326,12 @@ describe('DPoP nonces (RFC 9449 §8, §9)', () => {
     const ok = await dpopSend(g, '/n', at, { nonce });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('dpop-nonce')).toBeNull();
-    await expectDpopRefusal(await dpopSend(g, '/n', at, { nonce: `${nonce.slice(0, -1)}A` === nonce ? `${nonce.slice(0, -1)}B` : `${nonce.slice(0, -1)}A` }), 'use_dpop_nonce');
+    await expectDpopRefusal(
+      await dpopSend(g, '/n', at, {
+        nonce: `${nonce.slice(0, -1)}A` === nonce ? `${nonce.slice(0, -1)}B` : `${nonce.slice(0, -1)}A`,
+      }),
+      'use_dpop_nonce',
+    );
     expect(lastCode(g)).toBe('dpop_nonce_stale');
     // One bucket later the nonce still works, and the answer hands out the next one.
     now += NONCE_PERIOD_S * 1000;
@@ -287,8 +348,14 @@ describe('DPoP nonces (RFC 9449 §8, §9)', () => {
   });
 
   it('dpop_nonce_is_keyed: another secret accepts none of these nonces', async () => {
-    const a = await makeGuard(k, { config: config('required', { replay: 'isolate', nonceSecretBinding: 'DPOP_NONCE' }), env: { DPOP_NONCE: NONCE_SECRET } });
-    const b = await makeGuard(k, { config: config('required', { replay: 'isolate', nonceSecretBinding: 'DPOP_NONCE' }), env: { DPOP_NONCE: 'm'.repeat(40) } });
+    const a = await makeGuard(k, {
+      config: config('required', { replay: 'isolate', nonceSecretBinding: 'DPOP_NONCE' }),
+      env: { DPOP_NONCE: NONCE_SECRET },
+    });
+    const b = await makeGuard(k, {
+      config: config('required', { replay: 'isolate', nonceSecretBinding: 'DPOP_NONCE' }),
+      env: { DPOP_NONCE: 'm'.repeat(40) },
+    });
     const at = await bound();
     const nonce = (await dpopSend(a, '/n', at)).headers.get('dpop-nonce')!;
     await expectDpopRefusal(await dpopSend(b, '/n', at, { nonce }), 'use_dpop_nonce');
@@ -297,23 +364,43 @@ describe('DPoP nonces (RFC 9449 §8, §9)', () => {
 
 describe('DPoP replay store failures fail closed', () => {
   it('dpop_store_down_503: a replay store that does not answer refuses the request with 503, never accepts it', async () => {
-    const down = { idFromName: (n: string) => n, get: () => ({ fetch: () => Promise.reject(new Error('unreachable')) }) };
-    const g = await makeGuard(k, { config: config('required', { replay: { durableObject: 'DPOP_REPLAY' } }), env: { DPOP_REPLAY: down } });
+    const down = {
+      idFromName: (n: string) => n,
+      get: () => ({ fetch: () => Promise.reject(new Error('unreachable')) }),
+    };
+    const g = await makeGuard(k, {
+      config: config('required', { replay: { durableObject: 'DPOP_REPLAY' } }),
+      env: { DPOP_REPLAY: down },
+    });
     const res = await dpopSend(g, '/s', await bound());
     expect(res.status).toBe(503);
     expect(lastCode(g)).toBe('dpop_replay_unavailable');
-    const odd = { idFromName: (n: string) => n, get: () => ({ fetch: () => Promise.resolve(Response.json({ outcome: 'maybe' })) }) };
-    const g2 = await makeGuard(k, { config: config('required', { replay: { durableObject: 'DPOP_REPLAY' } }), env: { DPOP_REPLAY: odd } });
+    const odd = {
+      idFromName: (n: string) => n,
+      get: () => ({ fetch: () => Promise.resolve(Response.json({ outcome: 'maybe' })) }),
+    };
+    const g2 = await makeGuard(k, {
+      config: config('required', { replay: { durableObject: 'DPOP_REPLAY' } }),
+      env: { DPOP_REPLAY: odd },
+    });
     expect((await dpopSend(g2, '/s', await bound())).status).toBe(503);
   });
 });
 
 describe('DPoP in the origin assertion', () => {
-  it('origin_assertion_carries_cnf: a DPoP request\'s assertion carries cnf.jkt of the proven key; a bearer request\'s carries none', async () => {
+  it("origin_assertion_carries_cnf: a DPoP request's assertion carries cnf.jkt of the proven key; a bearer request's carries none", async () => {
     const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
-    const { key_ops: _o, ext: _e, ...jwk } = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as Record<string, unknown>;
+    const {
+      key_ops: _o,
+      ext: _e,
+      ...jwk
+    } = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as Record<string, unknown>;
     const g = await makeGuard(k, {
-      config: config('allowed', { replay: 'isolate' }, { originAssertion: { alg: 'EdDSA', claims: ['sub', 'scope'], keyBinding: 'ASSERTION_KEY' } }),
+      config: config(
+        'allowed',
+        { replay: 'isolate' },
+        { originAssertion: { alg: 'EdDSA', claims: ['sub', 'scope'], keyBinding: 'ASSERTION_KEY' } },
+      ),
       env: { ASSERTION_KEY: JSON.stringify(jwk) },
     });
     const res = await dpopSend(g, '/o', await bound());
@@ -342,7 +429,13 @@ describe('DPoP and forwardToken', () => {
 });
 
 describe('DPoP config', () => {
-  const issuer = (dpop?: unknown) => ({ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: JWKS_URL, ...(dpop === undefined ? {} : { dpop }) });
+  const issuer = (dpop?: unknown) => ({
+    issuer: ISS,
+    audience: AUD,
+    algorithms: ['EdDSA'],
+    jwksUrl: JWKS_URL,
+    ...(dpop === undefined ? {} : { dpop }),
+  });
   const bad = (raw: Record<string, unknown>): string => {
     try {
       parseConfig(raw);
@@ -356,17 +449,27 @@ describe('DPoP config', () => {
     expect(bad({ issuers: [issuer('required')] })).toMatch(/^dpop:/);
     expect(bad({ issuers: [issuer()], dpop: { replay: 'isolate' } })).toMatch(/^dpop:.*no issuer/);
     expect(bad({ issuers: [issuer('yes')], dpop: { replay: 'isolate' } })).toMatch(/^issuers\[0\]\.dpop:/);
-    expect(bad({ issuers: [issuer('required')], dpop: { replay: 'isolate', algorithms: ['ES256', 'HS256'] } })).toMatch(/^dpop\.algorithms\[1\]:/);
-    expect(bad({ issuers: [issuer('required')], dpop: { replay: 'isolate', algorithms: ['none'] } })).toMatch(/^dpop\.algorithms\[0\]:/);
+    expect(bad({ issuers: [issuer('required')], dpop: { replay: 'isolate', algorithms: ['ES256', 'HS256'] } })).toMatch(
+      /^dpop\.algorithms\[1\]:/,
+    );
+    expect(bad({ issuers: [issuer('required')], dpop: { replay: 'isolate', algorithms: ['none'] } })).toMatch(
+      /^dpop\.algorithms\[0\]:/,
+    );
     expect(bad({ issuers: [issuer('required')], dpop: { replay: 'kv' } })).toMatch(/^dpop\.replay:/);
     expect(bad({ issuers: [issuer('required')], dpop: {} })).toMatch(/^dpop\.replay:/);
-    expect(bad({ issuers: [issuer('required')], dpop: { replay: 'isolate', maxAgeSeconds: 0 } })).toMatch(/^dpop\.maxAgeSeconds:/);
+    expect(bad({ issuers: [issuer('required')], dpop: { replay: 'isolate', maxAgeSeconds: 0 } })).toMatch(
+      /^dpop\.maxAgeSeconds:/,
+    );
     expect(bad({ issuers: [issuer('required')], dpop: { replay: 'isolate', nonce: true } })).toMatch(/^dpop\.nonce:/);
     expect(bad({ issuers: [issuer('allowed')], dpop: { replay: { durableObject: 'DPOP_REPLAY' } } })).toBe('accepted');
   });
 
   it('dpop_bindings_checked_at_start: a missing Durable Object binding or a short nonce secret is a ConfigError', async () => {
-    await expect(makeGuard(k, { config: config('required', { replay: { durableObject: 'NOPE' } }) })).rejects.toThrow(/dpop\.replay\.durableObject/);
-    await expect(makeGuard(k, { config: config('required', { replay: 'isolate', nonceSecretBinding: 'N' }), env: { N: 'short' } })).rejects.toThrow(/dpop\.nonceSecretBinding/);
+    await expect(makeGuard(k, { config: config('required', { replay: { durableObject: 'NOPE' } }) })).rejects.toThrow(
+      /dpop\.replay\.durableObject/,
+    );
+    await expect(
+      makeGuard(k, { config: config('required', { replay: 'isolate', nonceSecretBinding: 'N' }), env: { N: 'short' } }),
+    ).rejects.toThrow(/dpop\.nonceSecretBinding/);
   });
 });

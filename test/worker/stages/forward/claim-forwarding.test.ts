@@ -15,12 +15,15 @@ beforeAll(async () => {
   k = await demoKeys();
 });
 
-const seen = async (res: Response): Promise<Record<string, string>> => ((await res.json()) as { headers: Record<string, string> }).headers;
+const seen = async (res: Response): Promise<Record<string, string>> =>
+  ((await res.json()) as { headers: Record<string, string> }).headers;
 
 describe('identity forwarding is unambiguous', () => {
   let g: Made;
   beforeAll(async () => {
-    g = await makeGuard(k, { config: baseConfig(k, { forwardClaims: { sub: 'X-Auth-Sub', groups: 'X-Auth-Groups' } }) });
+    g = await makeGuard(k, {
+      config: baseConfig(k, { forwardClaims: { sub: 'X-Auth-Sub', groups: 'X-Auth-Groups' } }),
+    });
   });
 
   it('claim_whitespace_not_trimmed: "admin " is refused (claim_not_forwardable), never forwarded as admin', async () => {
@@ -52,8 +55,16 @@ describe('identity forwarding is unambiguous', () => {
     // 12345678901234567891 and 12345678901234567890 are both the double 12345678901234567000.
     const big = JSON.parse('12345678901234567891') as number;
     expect(big).toBe(JSON.parse('12345678901234567890'));
-    for (const v of [big, -big, 2 ** 53, [1, big], { id: big }, [[{ a: [big] }]]]) expect(claimHeaderValue(v), JSON.stringify(v)).toBeNull();
-    for (const [v, want] of [[2 ** 53 - 1, '9007199254740991'], [-(2 ** 53 - 1), '-9007199254740991'], [1.5, '1.5'], [0, '0'], [[1, 2], '[1,2]'], [{ id: 7 }, '{"id":7}']] as const) {
+    for (const v of [big, -big, 2 ** 53, [1, big], { id: big }, [[{ a: [big] }]]])
+      expect(claimHeaderValue(v), JSON.stringify(v)).toBeNull();
+    for (const [v, want] of [
+      [2 ** 53 - 1, '9007199254740991'],
+      [-(2 ** 53 - 1), '-9007199254740991'],
+      [1.5, '1.5'],
+      [0, '0'],
+      [[1, 2], '[1,2]'],
+      [{ id: 7 }, '{"id":7}'],
+    ] as const) {
       expect(claimHeaderValue(v)).toBe(want);
     }
     const before = g.net.calls.length;
@@ -67,21 +78,31 @@ describe('identity forwarding is unambiguous', () => {
   });
 
   it('claim_whitespace_not_trimmed: any string with a leading or trailing space is refused (property)', () => {
-    const padded = fc.tuple(fc.string(), fc.constantFrom(' ', '  '), fc.boolean()).map(([s, pad, front]) => (front ? pad + s : s + pad));
-    fc.assert(fc.property(padded, (s) => claimHeaderValue(s) === null), params);
+    const padded = fc
+      .tuple(fc.string(), fc.constantFrom(' ', '  '), fc.boolean())
+      .map(([s, pad, front]) => (front ? pad + s : s + pad));
+    fc.assert(
+      fc.property(padded, (s) => claimHeaderValue(s) === null),
+      params,
+    );
   });
 
   it('claim_array_encoding_injective: ["finance admins"] and ["finance","admins"] never arrive the same', async () => {
     const before = g.net.calls.length;
     expect((await g.send('/x', bearer(await token(k.hs, { groups: ['finance admins'] })))).status).toBe(401);
     expect(g.net.calls.length).toBe(before);
-    expect((await seen(await g.send('/x', bearer(await token(k.hs, { groups: ['finance', 'admins'] })))))['x-auth-groups']).toBe('finance admins');
+    expect(
+      (await seen(await g.send('/x', bearer(await token(k.hs, { groups: ['finance', 'admins'] })))))['x-auth-groups'],
+    ).toBe('finance admins');
   });
 
   it('claim_array_encoding_injective: two different lists never encode to the same header value (property)', () => {
     // Few characters, so near-collisions (spaces, empty strings, "[", JSON look-alikes) are common.
     const word = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '[', ']', '"', ',', '1'), maxLength: 5 });
-    const item = fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: fc.oneof(fc.integer({ min: -2, max: 12 }), fc.boolean(), fc.constant(null)) });
+    const item = fc.oneof(
+      { weight: 4, arbitrary: word },
+      { weight: 1, arbitrary: fc.oneof(fc.integer({ min: -2, max: 12 }), fc.boolean(), fc.constant(null)) },
+    );
     const list = fc.array(item, { maxLength: 4 });
     fc.assert(
       fc.property(list, list, (a, b) => {
@@ -103,4 +124,3 @@ describe('identity forwarding is unambiguous', () => {
     );
   });
 });
-

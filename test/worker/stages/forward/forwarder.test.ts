@@ -21,24 +21,53 @@ beforeAll(async () => {
   k = await demoKeys();
 });
 
-async function forwarderFor(extra: Record<string, unknown> = {}): Promise<{ forwarder: Forwarder; parts: GuardParts; fwd: ForwardParts; net: Net }> {
+async function forwarderFor(
+  extra: Record<string, unknown> = {},
+): Promise<{ forwarder: Forwarder; parts: GuardParts; fwd: ForwardParts; net: Net }> {
   const net = mockNet(jwksOf(k.ed, k.rs));
   const config = baseConfig(k, { forwardPayload: 'X-Jwt-Payload', ...extra });
-  const { parts } = await startGuard({ GUARD_CONFIG: JSON.stringify(config), HS_KEY: b64u(k.hs.secret!) }, { fetch: net.fetch, log: () => undefined }, undefined, defaultStages);
-  const fwd: ForwardParts = { config: parts.config, fetch: parts.fetch, tokens: tokenSources, service: undefined, payloadHeader: payloadHeaderValue, assertion: undefined };
+  const { parts } = await startGuard(
+    { GUARD_CONFIG: JSON.stringify(config), HS_KEY: b64u(k.hs.secret!) },
+    { fetch: net.fetch, log: () => undefined },
+    undefined,
+    defaultStages,
+  );
+  const fwd: ForwardParts = {
+    config: parts.config,
+    fetch: parts.fetch,
+    tokens: tokenSources,
+    service: undefined,
+    payloadHeader: payloadHeaderValue,
+    assertion: undefined,
+  };
   return { forwarder: new Forwarder(fwd, new Observer(parts, new IssuerIndex(parts.config.issuers))), parts, fwd, net };
 }
 
 function identity(payload: Record<string, unknown>): AuthOutcome & { ok: true } {
   const full = { iss: ISS, aud: 'api', ...payload };
-  return { ok: true, anonymous: false, payload: full, header: () => ({ alg: 'EdDSA' }), issuer: ISS, timing: 'verify;dur=1' };
+  return {
+    ok: true,
+    anonymous: false,
+    payload: full,
+    header: () => ({ alg: 'EdDSA' }),
+    issuer: ISS,
+    timing: 'verify;dur=1',
+  };
 }
 
 /** A client request carrying its own copies of the guard's headers, in several spellings. */
 const spoofing = (path = '/api/x') =>
-  context(path, { headers: { authorization: 'Bearer a.b.c', cookie: 'session=a.b.c; other=1', 'X-Auth-Sub': 'mallory', x_auth_sub: 'mallory', 'X-Jwt-Payload': 'forged' } });
+  context(path, {
+    headers: {
+      authorization: 'Bearer a.b.c',
+      cookie: 'session=a.b.c; other=1',
+      'X-Auth-Sub': 'mallory',
+      x_auth_sub: 'mallory',
+      'X-Jwt-Payload': 'forged',
+    },
+  });
 
-const seenBy = async (res: Response) => ((await res.json()) as { headers: Record<string, string>; path: string });
+const seenBy = async (res: Response) => (await res.json()) as { headers: Record<string, string>; path: string };
 
 describe('forwarding stage (forward.ts)', () => {
   it('stage_forward_identity_headers: the verified claims and payload replace every client copy; the token stays by default', async () => {
@@ -53,7 +82,11 @@ describe('forwarding stage (forward.ts)', () => {
     expect(headers['x-auth-scope']).toBe('read');
     expect(headers['x_auth_sub']).toBeUndefined();
     const forwarded = headers['x-jwt-payload']!;
-    expect(JSON.parse(new TextDecoder().decode(decodeSegment(forwarded, 0, forwarded.length)))).toEqual({ iss: ISS, aud: 'api', ...payload });
+    expect(JSON.parse(new TextDecoder().decode(decodeSegment(forwarded, 0, forwarded.length)))).toEqual({
+      iss: ISS,
+      aud: 'api',
+      ...payload,
+    });
     expect(headers.authorization).toBe('Bearer a.b.c');
     expect(parts.counters.get('accepted')).toBe(1);
   });
@@ -84,7 +117,9 @@ describe('forwarding stage (forward.ts)', () => {
 
   it('stage_forward_anonymous_strips_identity: an anonymous pass is forwarded without identity headers, client copies removed', async () => {
     const { forwarder, parts } = await forwarderFor();
-    const { headers } = await seenBy(await forwarder.forward(spoofing('/health'), ANONYMOUS as AuthOutcome & { ok: true }, '/health'));
+    const { headers } = await seenBy(
+      await forwarder.forward(spoofing('/health'), ANONYMOUS as AuthOutcome & { ok: true }, '/health'),
+    );
     expect(headers['x-auth-sub']).toBeUndefined();
     expect(headers['x_auth_sub']).toBeUndefined();
     expect(headers['x-jwt-payload']).toBeUndefined();

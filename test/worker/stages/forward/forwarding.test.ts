@@ -11,12 +11,18 @@ beforeAll(async () => {
   k = await demoKeys();
 });
 
-const seen = async (res: Response): Promise<Record<string, string>> => ((await res.json()) as { headers: Record<string, string> }).headers;
+const seen = async (res: Response): Promise<Record<string, string>> =>
+  ((await res.json()) as { headers: Record<string, string> }).headers;
 
 describe('forwardPayload', () => {
   it('carries base64url(JSON) of the verified payload; a client-sent copy never survives', async () => {
     const g = await makeGuard(k, { config: baseConfig(k, { forwardPayload: 'X-Jwt-Payload' }) });
-    const res = await g.send('/x', { headers: { authorization: `Bearer ${await token(k.ed, { sub: 'p1', roles: ['a', 'b'] })}`, 'x-jwt-payload': 'forged' } });
+    const res = await g.send('/x', {
+      headers: {
+        authorization: `Bearer ${await token(k.ed, { sub: 'p1', roles: ['a', 'b'] })}`,
+        'x-jwt-payload': 'forged',
+      },
+    });
     const h = await seen(res);
     const payload = JSON.parse(new TextDecoder().decode(unb64u(h['x-jwt-payload']!))) as Record<string, unknown>;
     expect(payload).toMatchObject({ sub: 'p1', roles: ['a', 'b'], aud: 'api' });
@@ -26,8 +32,10 @@ describe('forwardPayload', () => {
 
   it('a client-sent copy in the _ spelling (X_Jwt_Payload, read as X-Jwt-Payload by CGI/WSGI/PHP) never survives either', async () => {
     const g = await makeGuard(k, { config: baseConfig(k, { forwardPayload: 'X-Jwt-Payload' }) });
-    const spoof = { 'x_jwt_payload': 'forged', 'x-jwt_payload': 'forged' };
-    const authed = await seen(await g.send('/x', { headers: { authorization: `Bearer ${await token(k.ed)}`, ...spoof } }));
+    const spoof = { x_jwt_payload: 'forged', 'x-jwt_payload': 'forged' };
+    const authed = await seen(
+      await g.send('/x', { headers: { authorization: `Bearer ${await token(k.ed)}`, ...spoof } }),
+    );
     expect(Object.keys(authed).filter((h) => h.replaceAll('_', '-') === 'x-jwt-payload')).toEqual(['x-jwt-payload']);
     expect(authed['x-jwt-payload']).not.toBe('forged');
     const pub = await seen(await g.send('/health', { headers: spoof }));
@@ -50,7 +58,9 @@ describe('forwardToken', () => {
   it('false: Authorization and the token cookie are dropped, other cookies kept', async () => {
     const g = await makeGuard(k, { config: baseConfig(k, { forwardToken: false }) });
     const t = await token(k.ed);
-    const h = await seen(await g.send('/x', { headers: { authorization: `Bearer ${t}`, cookie: `theme=dark; session=${t}` } }));
+    const h = await seen(
+      await g.send('/x', { headers: { authorization: `Bearer ${t}`, cookie: `theme=dark; session=${t}` } }),
+    );
     expect(h.authorization).toBeUndefined();
     expect(h.cookie).toBe('theme=dark');
     expect(JSON.stringify(h)).not.toContain(t.split('.')[2]!);
@@ -60,7 +70,9 @@ describe('forwardToken', () => {
 describe('service-binding origin', () => {
   it('forwards through env.<binding>.fetch with the identity headers, never over the network', async () => {
     const got: Request[] = [];
-    const API = { fetch: async (r: Request) => (got.push(r), Response.json({ via: 'binding', sub: r.headers.get('x-auth-sub') })) };
+    const API = {
+      fetch: async (r: Request) => (got.push(r), Response.json({ via: 'binding', sub: r.headers.get('x-auth-sub') })),
+    };
     const g = await makeGuard(k, { config: baseConfig(k, { origin: { service: 'API' } }), env: { API } });
     const res = await g.send('/orders?id=7', bearer(await token(k.ed, { sub: 'svc' })));
     expect(await res.json()).toEqual({ via: 'binding', sub: 'svc' });
@@ -74,7 +86,10 @@ describe('service-binding origin', () => {
     const g = await makeGuard(k, { config: baseConfig(k, { origin: { service: 'API' } }), env: { API } });
     const auth = bearer(await token(k.ed));
     // The request's own host (here attacker.example, as an absolute-form target would give) is not passed on.
-    const res = await g.guard.handle(new Request('https://attacker.example//orders//%7Ealice?x=1', auth), new TestCtx());
+    const res = await g.guard.handle(
+      new Request('https://attacker.example//orders//%7Ealice?x=1', auth),
+      new TestCtx(),
+    );
     expect(res.status).toBe(200);
     const u = new URL(got[0]!.url);
     expect(u.origin).toBe(SERVICE_BASE);
@@ -83,7 +98,10 @@ describe('service-binding origin', () => {
     expect(new URL(got[1]!.url).origin).toBe(SERVICE_BASE);
     expect(new URL(got[1]!.url).pathname).toBe('/attacker.example/steal');
     // paths.forward "received": the path as received, still on the fixed host.
-    const r = await makeGuard(k, { config: baseConfig(k, { origin: { service: 'API' }, paths: { forward: 'received' } }), env: { API } });
+    const r = await makeGuard(k, {
+      config: baseConfig(k, { origin: { service: 'API' }, paths: { forward: 'received' } }),
+      env: { API },
+    });
     await r.send('//orders//%7Ealice', auth);
     expect(got[2]!.url).toBe(`${SERVICE_BASE}//orders//%7Ealice`);
   });
@@ -95,16 +113,26 @@ describe('service-binding origin', () => {
     const t = await token(k.ed);
     expect((await g.send('/%2Forders/x', bearer(t))).status).toBe(400);
     // A GET carrying a body, as the runtime hands it over from the wire; the Request constructor refuses one, so built by hand.
-    const get = { url: 'https://api.example.com/orders/1', method: 'GET', headers: new Headers({ authorization: `Bearer ${t}` }), body: new Response('x').body } as unknown as Request;
+    const get = {
+      url: 'https://api.example.com/orders/1',
+      method: 'GET',
+      headers: new Headers({ authorization: `Bearer ${t}` }),
+      body: new Response('x').body,
+    } as unknown as Request;
     const res = await g.guard.handle(get, new TestCtx());
     expect(res.status).toBe(400);
     expect(got).toHaveLength(0);
   });
 
   it('a binding that throws is a 502; a missing binding is a configuration error naming origin.service', async () => {
-    const g = await makeGuard(k, { config: baseConfig(k, { origin: { service: 'API' } }), env: { API: { fetch: async () => Promise.reject(new Error('down')) } } });
+    const g = await makeGuard(k, {
+      config: baseConfig(k, { origin: { service: 'API' } }),
+      env: { API: { fetch: async () => Promise.reject(new Error('down')) } },
+    });
     expect((await g.send('/x', bearer(await token(k.ed)))).status).toBe(502);
-    await expect(makeGuard(k, { config: baseConfig(k, { origin: { service: 'NOPE' } }) })).rejects.toThrow(/origin.service/);
+    await expect(makeGuard(k, { config: baseConfig(k, { origin: { service: 'NOPE' } }) })).rejects.toThrow(
+      /origin.service/,
+    );
     expect(() => parseConfig(baseConfig(k, { origin: { service: 'a-b' } }))).toThrow(/origin.service/);
   });
 });
@@ -116,11 +144,15 @@ describe('service-binding origin and Host', () => {
     const g = await makeGuard(k, { config: baseConfig(k, { origin: { service: 'API' } }), env: { API } });
     const t = await token(k.hs);
     for (const path of ['/x', '/health']) {
-      const res = await g.guard.handle(new Request(`https://api.example.com${path}`, { headers: { host: 'attacker.example', authorization: `Bearer ${t}` } }), new TestCtx());
+      const res = await g.guard.handle(
+        new Request(`https://api.example.com${path}`, {
+          headers: { host: 'attacker.example', authorization: `Bearer ${t}` },
+        }),
+        new TestCtx(),
+      );
       expect(res.status).toBe(200);
     }
     expect(got).toHaveLength(2);
     for (const r of got) expect(r.headers.get('host')).toBeNull();
   });
 });
-

@@ -21,14 +21,21 @@ beforeAll(async () => {
     config: baseConfig(k, {
       forwardToken: true,
       forwardPayload: 'X-Jwt-Payload',
-      originAssertion: { header: 'X-Edgejwt-Assertion', alg: 'EdDSA', ttl: 60, claims: ['sub'], keyBinding: 'ASSERTION_KEY' },
+      originAssertion: {
+        header: 'X-Edgejwt-Assertion',
+        alg: 'EdDSA',
+        ttl: 60,
+        claims: ['sub'],
+        keyBinding: 'ASSERTION_KEY',
+      },
     }),
     env: { ASSERTION_KEY: await assertionKeyJson() },
   });
   bearerToken = await token(k.hs, { sub: 'alice' });
 });
 
-const seen = async (res: Response): Promise<Record<string, string>> => ((await res.json()) as { headers: Record<string, string> }).headers;
+const seen = async (res: Response): Promise<Record<string, string>> =>
+  ((await res.json()) as { headers: Record<string, string> }).headers;
 
 /** The header names left, sorted. */
 function names(h: Headers): string[] {
@@ -47,7 +54,9 @@ function nextHop(headers: Record<string, string>): Record<string, string> {
 
 /** A header name in random letter case. */
 const anyCase = (name: string): fc.Arbitrary<string> =>
-  fc.array(fc.boolean(), { minLength: name.length, maxLength: name.length }).map((up) => [...name].map((c, i) => (up[i] ? c.toUpperCase() : c)).join(''));
+  fc
+    .array(fc.boolean(), { minLength: name.length, maxLength: name.length })
+    .map((up) => [...name].map((c, i) => (up[i] ? c.toUpperCase() : c)).join(''));
 
 describe('hop-by-hop fields', () => {
   it('connection_cannot_drop_identity_headers: whatever Connection lists, the origin gets the guard-set identity headers and no hop-by-hop field (property)', async () => {
@@ -57,10 +66,20 @@ describe('hop-by-hop fields', () => {
     );
     const separator = fc.constantFrom(',', ', ', ' ,', ' ', ',,', ' , ');
     // Any number of Connection headers, each listing names between arbitrary separators.
-    const connections = fc.array(fc.tuple(fc.array(nominee, { minLength: 1, maxLength: 6 }), separator), { minLength: 1, maxLength: 3 });
+    const connections = fc.array(fc.tuple(fc.array(nominee, { minLength: 1, maxLength: 6 }), separator), {
+      minLength: 1,
+      maxLength: 3,
+    });
     await fc.assert(
       fc.asyncProperty(connections, async (lists) => {
-        const headers = new Headers({ authorization: `Bearer ${bearerToken}`, 'keep-alive': 'timeout=5', te: 'trailers', trailer: 'x-extra', 'proxy-connection': 'keep-alive', 'x-extra': '1' });
+        const headers = new Headers({
+          authorization: `Bearer ${bearerToken}`,
+          'keep-alive': 'timeout=5',
+          te: 'trailers',
+          trailer: 'x-extra',
+          'proxy-connection': 'keep-alive',
+          'x-extra': '1',
+        });
         for (const [names, sep] of lists) headers.append('connection', names.join(sep));
         // The client's own copies of the guard's headers, as a forger would send them.
         for (const h of OWN) headers.set(h, 'forged');
@@ -85,7 +104,11 @@ describe('hop-by-hop fields', () => {
   });
 
   it('connection_cannot_drop_identity_headers: the same on a public path, and a listed field is dropped before a later hop sees it', async () => {
-    const got = await seen(await g.send('/health', { headers: { connection: 'close, X-Keep, x-other', 'x-keep': '1', 'x-other': '2', 'x-stays': '3' } }));
+    const got = await seen(
+      await g.send('/health', {
+        headers: { connection: 'close, X-Keep, x-other', 'x-keep': '1', 'x-other': '2', 'x-stays': '3' },
+      }),
+    );
     expect(got['x-keep']).toBeUndefined();
     expect(got['x-other']).toBeUndefined();
     expect(got['x-stays']).toBe('3');
@@ -93,10 +116,19 @@ describe('hop-by-hop fields', () => {
   });
 
   it('keeps Upgrade for a WebSocket upgrade only, and never fields Cloudflare added after the client hop', () => {
-    const ws = new Headers({ connection: 'Upgrade, cf-connecting-ip, X-Forwarded-For', upgrade: 'websocket', 'cf-connecting-ip': '192.0.2.1', 'x-forwarded-for': '192.0.2.1' });
+    const ws = new Headers({
+      connection: 'Upgrade, cf-connecting-ip, X-Forwarded-For',
+      upgrade: 'websocket',
+      'cf-connecting-ip': '192.0.2.1',
+      'x-forwarded-for': '192.0.2.1',
+    });
     dropHopByHop(ws);
     expect(names(ws)).toEqual(['cf-connecting-ip', 'upgrade', 'x-forwarded-for']);
-    const h2c = new Headers({ connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': 'AAMAAABkAAQAAP__' });
+    const h2c = new Headers({
+      connection: 'Upgrade, HTTP2-Settings',
+      upgrade: 'h2c',
+      'http2-settings': 'AAMAAABkAAQAAP__',
+    });
     dropHopByHop(h2c);
     expect(names(h2c)).toEqual([]);
     // Not field names: nothing else is touched.

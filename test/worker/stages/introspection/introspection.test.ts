@@ -7,8 +7,17 @@ import { createGuard, introspection, keySets, remoteKeys } from '../../../../src
 import { parseConfig } from '../../../../src/worker/config.js';
 import { dpopClient, dpopInit, proof } from '../dpop/dpop-helpers.js';
 import {
-  AUD, CACHE_KEY, ISS, ORIGIN, TestCtx, bearer, demoKeys, jwksOf,
-  makeGuard, mockNet, token,
+  AUD,
+  CACHE_KEY,
+  ISS,
+  ORIGIN,
+  TestCtx,
+  bearer,
+  demoKeys,
+  jwksOf,
+  makeGuard,
+  mockNet,
+  token,
 } from '../../harness.js';
 import type { Keys, Made, Net } from '../../harness.js';
 
@@ -141,7 +150,7 @@ describe('introspection: answers the guard cannot use are 503, never a pass', ()
   });
 });
 
-describe('introspection: well-formed answers are checked as a JWT\'s claims (401)', () => {
+describe("introspection: well-formed answers are checked as a JWT's claims (401)", () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ['inactive', { active: false }, 'ERR_INTROSPECTION_INACTIVE'],
     ['expired', active({ exp: T0 / 1000 - 10 }), 'ERR_JWT_EXPIRED'],
@@ -158,7 +167,7 @@ describe('introspection: well-formed answers are checked as a JWT\'s claims (401
     expect(originCalls(g)).toBe(0);
   });
 
-  it('introspection_rules_scopes_apply: a rule\'s scope missing from the answer is 403', async () => {
+  it("introspection_rules_scopes_apply: a rule's scope missing from the answer is 403", async () => {
     const { g } = await guardWith({ extra: { rules: [{ pathPrefix: '/admin', scopes: ['admin'] }] } });
     expect((await g.send('/admin', bearer(OPAQUE))).status).toBe(403);
     expect((await g.send('/x', bearer(OPAQUE))).status).toBe(200);

@@ -8,19 +8,34 @@ import { baseConfig, demoKeys, HS_ISS, makeGuard, token } from '../../harness.js
 async function guardFor(mode: 'required' | 'allowed' | undefined) {
   const k = await demoKeys();
   const base = baseConfig(k);
-  const issuers = (base.issuers as Record<string, unknown>[]).map((is) => (is.issuer === HS_ISS && mode !== undefined ? { ...is, mtls: mode } : is));
+  const issuers = (base.issuers as Record<string, unknown>[]).map((is) =>
+    is.issuer === HS_ISS && mode !== undefined ? { ...is, mtls: mode } : is,
+  );
   const g = await makeGuard(k, { config: { ...base, issuers } });
   return async (claims: Record<string, unknown>, cf: unknown) => {
     const t = await token(k.hs, claims);
-    return (await g.guard.handle(new Request('https://api.example.com/data', { headers: { authorization: `Bearer ${t}` }, cf } as RequestInit), { waitUntil: () => undefined })).status;
+    return (
+      await g.guard.handle(
+        new Request('https://api.example.com/data', { headers: { authorization: `Bearer ${t}` }, cf } as RequestInit),
+        { waitUntil: () => undefined },
+      )
+    ).status;
   };
 }
 
-const auth = (a: Record<string, unknown>) => ({ tlsClientAuth: { certPresented: '1', certVerified: 'SUCCESS', certRevoked: '0', certFingerprintSHA256: cert.sha256sumOfDer, ...a } });
+const auth = (a: Record<string, unknown>) => ({
+  tlsClientAuth: {
+    certPresented: '1',
+    certVerified: 'SUCCESS',
+    certRevoked: '0',
+    certFingerprintSHA256: cert.sha256sumOfDer,
+    ...a,
+  },
+});
 const bound = { cnf: { 'x5t#S256': cert.x5tS256 } };
 
 describe('mTLS: only the verified certificate the token names passes', () => {
-  it('mtls_probe_spellings_and_shapes: only a verified, unrevoked certificate whose SHA-256 is the token\'s x5t#S256 passes', async () => {
+  it("mtls_probe_spellings_and_shapes: only a verified, unrevoked certificate whose SHA-256 is the token's x5t#S256 passes", async () => {
     for (const mode of ['required', 'allowed'] as const) {
       const send = await guardFor(mode);
       expect(await send(bound, auth({})), mode).toBe(200);
@@ -44,7 +59,13 @@ describe('mTLS: only the verified certificate the token names passes', () => {
         expect(await send(bound, cf), `${mode} ${JSON.stringify(cf)}`).toBe(401);
       }
       // Token side: padded, standard base64, hex, or x5t (SHA-1) instead of x5t#S256.
-      for (const cnf of [{ 'x5t#S256': `${cert.x5tS256}=` }, { 'x5t#S256': cert.x5tS256.replace(/-/g, '+').replace(/_/g, '/') }, { 'x5t#S256': fp }, { x5t: cert.x5tS256 }, { 'X5T#S256': cert.x5tS256 }]) {
+      for (const cnf of [
+        { 'x5t#S256': `${cert.x5tS256}=` },
+        { 'x5t#S256': cert.x5tS256.replace(/-/g, '+').replace(/_/g, '/') },
+        { 'x5t#S256': fp },
+        { x5t: cert.x5tS256 },
+        { 'X5T#S256': cert.x5tS256 },
+      ]) {
         const same = cnf['x5t#S256' as keyof typeof cnf] === cert.x5tS256;
         expect(await send({ cnf }, auth({})), `${mode} ${JSON.stringify(cnf)}`).toBe(same ? 200 : 401);
       }

@@ -29,18 +29,27 @@ function otherFingerprint(hex: string): string {
 
 function config(k: Keys, mode: 'required' | 'allowed'): Record<string, unknown> {
   const base = baseConfig(k);
-  const issuers = (base.issuers as Record<string, unknown>[]).map((is) => (is.issuer === HS_ISS ? { ...is, mtls: mode } : is));
+  const issuers = (base.issuers as Record<string, unknown>[]).map((is) =>
+    is.issuer === HS_ISS ? { ...is, mtls: mode } : is,
+  );
   return { ...base, issuers };
 }
 
-const presented = (fingerprint: string, certVerified = 'SUCCESS', certRevoked = '0') => ({ tlsClientAuth: { certPresented: '1', certVerified, certRevoked, certFingerprintSHA256: fingerprint } });
-const placeholder = { tlsClientAuth: { certPresented: '0', certVerified: 'NONE', certRevoked: '0', certFingerprintSHA256: '' } };
+const presented = (fingerprint: string, certVerified = 'SUCCESS', certRevoked = '0') => ({
+  tlsClientAuth: { certPresented: '1', certVerified, certRevoked, certFingerprintSHA256: fingerprint },
+});
+const placeholder = {
+  tlsClientAuth: { certPresented: '0', certVerified: 'NONE', certRevoked: '0', certFingerprintSHA256: '' },
+};
 
 async function send(mode: 'required' | 'allowed', claims: Record<string, unknown>, cf: unknown) {
   const k = await demoKeys();
   const g = await makeGuard(k, { config: config(k, mode) });
   const t = await token(k.hs, claims);
-  const res = await g.guard.handle(new Request('https://api.example.com/data', { headers: { authorization: `Bearer ${t}` }, cf } as RequestInit), { waitUntil: () => undefined });
+  const res = await g.guard.handle(
+    new Request('https://api.example.com/data', { headers: { authorization: `Bearer ${t}` }, cf } as RequestInit),
+    { waitUntil: () => undefined },
+  );
   return { res, logs: g.logs, body: await res.text(), headers: res.headers };
 }
 
@@ -83,7 +92,12 @@ describe('mTLS stage: certificate-bound tokens (RFC 8705) in workerd', () => {
 
   it('mtls_unverified_certificate_refused: a matching certificate the edge did not verify (self-signed, expired, revoked) -> 401', async () => {
     const fp = await fingerprintHex();
-    for (const cf of [presented(fp, 'FAILED:self signed certificate'), presented(fp, 'FAILED:certificate has expired'), presented(fp, 'NONE'), presented(fp, 'SUCCESS', '1')]) {
+    for (const cf of [
+      presented(fp, 'FAILED:self signed certificate'),
+      presented(fp, 'FAILED:certificate has expired'),
+      presented(fp, 'NONE'),
+      presented(fp, 'SUCCESS', '1'),
+    ]) {
       const { res, logs } = await send('required', bound, cf);
       expect(res.status).toBe(401);
       expect(logs.join('\n')).toContain('mtls_cert_unverified');
@@ -110,13 +124,32 @@ describe('mTLS stage: certificate-bound tokens (RFC 8705) in workerd', () => {
 
   it('mtls_proven_x5t_on_context: the stage alone records the proven thumbprint (cx.proven.x5t), and nothing when it refuses', async () => {
     const fp = await fingerprintHex();
-    const issuers = parseIssuers([{ issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'K', mtls: 'required' }]);
-    const observe = new Observer({ counters: new Counters(() => undefined, 1), rejections: new RejectionLog(() => undefined, () => 1), analytics: undefined }, new IssuerIndex(issuers));
+    const issuers = parseIssuers([
+      { issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'K', mtls: 'required' },
+    ]);
+    const observe = new Observer(
+      {
+        counters: new Counters(() => undefined, 1),
+        rejections: new RejectionLog(
+          () => undefined,
+          () => 1,
+        ),
+        analytics: undefined,
+      },
+      new IssuerIndex(issuers),
+    );
     const stage = mtlsStage(issuers, 'edgejwt');
     const run = (cf: unknown) => {
       const request = new Request('https://api.example.com/data', { cf } as RequestInit);
       const cx = new RequestContext(request, requestTarget(request.url), { waitUntil: () => undefined });
-      const id: Identity = { ok: true, anonymous: false, payload: { iss: HS_ISS, ...bound }, header: () => ({ alg: 'HS256' }), issuer: HS_ISS, timing: 'edgejwt;dur=0' };
+      const id: Identity = {
+        ok: true,
+        anonymous: false,
+        payload: { iss: HS_ISS, ...bound },
+        header: () => ({ alg: 'HS256' }),
+        issuer: HS_ISS,
+        timing: 'edgejwt;dur=0',
+      };
       return { cx, out: stage(cx, id, observe) };
     };
     const good = run(presented(fp));

@@ -9,7 +9,8 @@ beforeAll(async () => {
   k = await demoKeys();
 });
 
-const lines = (logs: string[]): Record<string, unknown>[] => logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.edgejwt === 'rejected');
+const lines = (logs: string[]): Record<string, unknown>[] =>
+  logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.edgejwt === 'rejected');
 
 describe('rejection log', () => {
   it('a wrong issuer is wrong_issuer (not "no matching key"), with iss, kid, alg, method and path', async () => {
@@ -17,7 +18,16 @@ describe('rejection log', () => {
     const t = await token(k.ed, { iss: 'https://evil.example.com' });
     expect((await g.send('/orders/1?secret=1', { method: 'POST', ...bearer(t) })).status).toBe(401);
     const [line] = lines(g.logs);
-    expect(line).toEqual({ edgejwt: 'rejected', code: 'wrong_issuer', status: 401, iss: 'https://evil.example.com', kid: 'ed-1', alg: 'EdDSA', method: 'POST', path: '/orders/1' });
+    expect(line).toEqual({
+      edgejwt: 'rejected',
+      code: 'wrong_issuer',
+      status: 401,
+      iss: 'https://evil.example.com',
+      kid: 'ed-1',
+      alg: 'EdDSA',
+      method: 'POST',
+      path: '/orders/1',
+    });
     expect(g.guard.counters.get('rejected:wrong_issuer')).toBe(1);
   });
 
@@ -31,7 +41,13 @@ describe('rejection log', () => {
     await g.send('/x', bearer(bad));
     await g.send('/admin/x', bearer(await token(k.ed, { scope: 'read' })));
     const got = lines(g.logs);
-    expect(got.map((l) => l.code)).toEqual(['missing_token', 'malformed_token', 'ERR_JWT_EXPIRED', 'ERR_JWS_SIGNATURE_INVALID', 'insufficient_scope']);
+    expect(got.map((l) => l.code)).toEqual([
+      'missing_token',
+      'malformed_token',
+      'ERR_JWT_EXPIRED',
+      'ERR_JWS_SIGNATURE_INVALID',
+      'insufficient_scope',
+    ]);
     expect(got[2]).toMatchObject({ claim: 'exp', status: 401 });
     expect(got[4]).toMatchObject({ rule: 'rules[0]', status: 403 });
     const all = g.logs.join('\n');
@@ -41,7 +57,10 @@ describe('rejection log', () => {
   it('rate-limited: a burst of 20, then about one a second, and the next line says how many were dropped', () => {
     let now = 0;
     const out: string[] = [];
-    const log = new RejectionLog((l) => out.push(l), () => now);
+    const log = new RejectionLog(
+      (l) => out.push(l),
+      () => now,
+    );
     for (let i = 0; i < 1000; i++) log.write({ code: 'missing_token', status: 401, method: 'GET', path: '/x' });
     expect(out).toHaveLength(20);
     expect(log.dropped).toBe(980);
@@ -59,7 +78,9 @@ describe('rejection log', () => {
 
   it('an ANALYTICS binding gets one data point per outcome', async () => {
     const points: { indexes?: string[]; blobs?: string[] }[] = [];
-    const g = await makeGuard(k, { env: { ANALYTICS: { writeDataPoint: (p: (typeof points)[number]) => void points.push(p) } } });
+    const g = await makeGuard(k, {
+      env: { ANALYTICS: { writeDataPoint: (p: (typeof points)[number]) => void points.push(p) } },
+    });
     await g.send('/x', bearer(await token(k.ed)));
     await g.send('/x');
     await g.send('/health');

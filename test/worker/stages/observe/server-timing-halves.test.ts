@@ -17,6 +17,7 @@ describe('server_timing_half_microsecond_reads_as_toFixed', () => {
   });
 
   it('named cases', () => {
-    for (const ms of [0.0045, 0.0055, 1.0005, 12.3455, 999.9985]) expect(serverTiming(ms, 'verify')).toBe(`edgejwt;desc="verify";dur=${ms.toFixed(3)}`);
+    for (const ms of [0.0045, 0.0055, 1.0005, 12.3455, 999.9985])
+      expect(serverTiming(ms, 'verify')).toBe(`edgejwt;desc="verify";dur=${ms.toFixed(3)}`);
   });
 });

@@ -7,9 +7,16 @@ import { serverTiming } from '../../../../src/worker/stages/observe/observe.js';
 describe('serverTiming', () => {
   it('server_timing_reads_as_toFixed: three decimals, as toFixed(3) gives them, for any duration', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.double({ min: 0, max: 10, noNaN: true }), fc.double({ min: 0, max: 1e7, noNaN: true }), fc.integer({ min: 0, max: 100_000 }).map((us) => us / 1000)), (ms) => {
-        expect(serverTiming(ms, 'l1')).toBe(`edgejwt;desc="l1";dur=${ms.toFixed(3)}`);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.double({ min: 0, max: 10, noNaN: true }),
+          fc.double({ min: 0, max: 1e7, noNaN: true }),
+          fc.integer({ min: 0, max: 100_000 }).map((us) => us / 1000),
+        ),
+        (ms) => {
+          expect(serverTiming(ms, 'l1')).toBe(`edgejwt;desc="l1";dur=${ms.toFixed(3)}`);
+        },
+      ),
       { numRuns: 5000 },
     );
   });

@@ -6,7 +6,16 @@ import * as jose from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalJWKSet, createVerifier } from '../../../../src/index.js';
 import { parseConfig } from '../../../../src/worker/config.js';
-import { assertionKeyJson, bearer, baseConfig, demoKeys, makeGuard, token, type Keys, type Made } from '../../harness.js';
+import {
+  assertionKeyJson,
+  bearer,
+  baseConfig,
+  demoKeys,
+  makeGuard,
+  token,
+  type Keys,
+  type Made,
+} from '../../harness.js';
 
 const GUARD = 'https://api.example.com';
 const ORIGIN_AUD = 'https://origin.example.com';
@@ -18,7 +27,15 @@ beforeAll(async () => {
   k = await demoKeys();
   privateJwk = await assertionKeyJson();
   g = await makeGuard(k, {
-    config: baseConfig(k, { originAssertion: { header: 'X-Edgejwt-Assertion', alg: 'EdDSA', ttl: 60, claims: ['sub', 'scope'], keyBinding: 'ASSERTION_KEY' } }),
+    config: baseConfig(k, {
+      originAssertion: {
+        header: 'X-Edgejwt-Assertion',
+        alg: 'EdDSA',
+        ttl: 60,
+        claims: ['sub', 'scope'],
+        keyBinding: 'ASSERTION_KEY',
+      },
+    }),
     env: { ASSERTION_KEY: privateJwk },
   });
 });
@@ -54,14 +71,23 @@ describe('origin assertion', () => {
     expect(res.status).toBe(200);
     const assertion = (await forwarded(res))['x-edgejwt-assertion']!;
     const jwks = await servedJwks();
-    const v = createVerifier({ algorithms: ['EdDSA'], jwks: createLocalJWKSet(jwks as never), issuer: GUARD, audience: ORIGIN_AUD, maxTokenAge: 60 });
+    const v = createVerifier({
+      algorithms: ['EdDSA'],
+      jwks: createLocalJWKSet(jwks as never),
+      issuer: GUARD,
+      audience: ORIGIN_AUD,
+      maxTokenAge: 60,
+    });
     const { payload, header } = await v.verify(assertion);
     expect(payload).toMatchObject({ sub: 'alice', scope: 'read write', iss: GUARD, aud: ORIGIN_AUD });
     expect(payload.email).toBeUndefined();
     expect(payload.exp! - payload.iat!).toBe(60);
     expect(typeof payload.jti).toBe('string');
     expect(header.kid).toBe(jwks.keys[0]!.kid);
-    const j = await jose.jwtVerify(assertion, jose.createLocalJWKSet(jwks as never), { issuer: GUARD, audience: ORIGIN_AUD });
+    const j = await jose.jwtVerify(assertion, jose.createLocalJWKSet(jwks as never), {
+      issuer: GUARD,
+      audience: ORIGIN_AUD,
+    });
     expect(j.payload.sub).toBe('alice');
   });
 
@@ -70,7 +96,15 @@ describe('origin assertion', () => {
     const a1 = (await forwarded(await g.send('/x', bearer(t))))['x-edgejwt-assertion']!;
     const a2 = (await forwarded(await g.send('/x', bearer(t))))['x-edgejwt-assertion']!;
     const jwks = createLocalJWKSet((await servedJwks()) as never);
-    const v = (at: Date) => createVerifier({ algorithms: ['EdDSA'], jwks, issuer: GUARD, audience: ORIGIN_AUD, currentDate: at, cache: false });
+    const v = (at: Date) =>
+      createVerifier({
+        algorithms: ['EdDSA'],
+        jwks,
+        issuer: GUARD,
+        audience: ORIGIN_AUD,
+        currentDate: at,
+        cache: false,
+      });
     const p1 = (await v(new Date()).verify(a1)).payload;
     const p2 = (await v(new Date()).verify(a2)).payload;
     expect(p1.jti).not.toBe(p2.jti);
@@ -88,7 +122,7 @@ describe('origin assertion', () => {
   });
 
   it('a client-sent assertion header in an underscore spelling (X_Edgejwt_Assertion) never reaches the origin', async () => {
-    const spoof = { 'X_Edgejwt_Assertion': 'replayed.by.client', 'x-edgejwt_assertion': 'replayed.by.client' };
+    const spoof = { X_Edgejwt_Assertion: 'replayed.by.client', 'x-edgejwt_assertion': 'replayed.by.client' };
     const pub = await forwarded(await g.send('/health', { headers: spoof }));
     expect(Object.values(pub)).not.toContain('replayed.by.client');
     const t = await token(k.ed, { sub: 'dave' });
@@ -105,15 +139,21 @@ describe('origin assertion', () => {
   });
 
   it('configuration mistakes name the setting', async () => {
-    const cfg = (oa: Record<string, unknown>) => () => parseConfig(baseConfig(k, { originAssertion: { keyBinding: 'K', ...oa } }));
+    const cfg = (oa: Record<string, unknown>) => () =>
+      parseConfig(baseConfig(k, { originAssertion: { keyBinding: 'K', ...oa } }));
     expect(cfg({ alg: 'HS256' })).toThrow(/originAssertion\.alg/);
     expect(cfg({ ttl: 0 })).toThrow(/originAssertion\.ttl/);
     expect(cfg({ header: 'X-Auth-Sub' })).toThrow(/originAssertion\.header/);
     expect(cfg({ claims: ['exp'] })).toThrow(/originAssertion\.claims/);
     expect(cfg({ extra: 1 })).toThrow(/originAssertion\.extra/);
-    await expect(makeGuard(k, { config: baseConfig(k, { originAssertion: { keyBinding: 'MISSING' } }) })).rejects.toThrow(/originAssertion\.keyBinding/);
     await expect(
-      makeGuard(k, { config: baseConfig(k, { originAssertion: { keyBinding: 'ASSERTION_KEY', alg: 'ES256' } }), env: { ASSERTION_KEY: privateJwk } }),
+      makeGuard(k, { config: baseConfig(k, { originAssertion: { keyBinding: 'MISSING' } }) }),
+    ).rejects.toThrow(/originAssertion\.keyBinding/);
+    await expect(
+      makeGuard(k, {
+        config: baseConfig(k, { originAssertion: { keyBinding: 'ASSERTION_KEY', alg: 'ES256' } }),
+        env: { ASSERTION_KEY: privateJwk },
+      }),
     ).rejects.toThrow(/originAssertion\.keyBinding/);
   });
 });

@@ -71,7 +71,11 @@ const MODELS: OriginModel[] = [
   // Express: routes on the path as sent (no decoding, no merging), case-insensitive by default.
   { name: 'express', caseInsensitive: true, resolve: (p) => p },
   // Spring: drops ;params, then decodes, merges slashes and resolves dot segments; case matters.
-  { name: 'spring', caseInsensitive: false, resolve: (p) => removeDots(mergeSlashes(decodeAll(p.replace(/;[^/]*/g, '')))) },
+  {
+    name: 'spring',
+    caseInsensitive: false,
+    resolve: (p) => removeDots(mergeSlashes(decodeAll(p.replace(/;[^/]*/g, '')))),
+  },
   // IIS-style: decodes, reads \ as /, merges, resolves dots, ignores case.
   { name: 'iis', caseInsensitive: true, resolve: (p) => removeDots(mergeSlashes(decodeAll(p).replaceAll('\\', '/'))) },
 ];
@@ -109,13 +113,29 @@ const charSpelling = (c: string): fc.Arbitrary<string> => {
 };
 
 /** A separator `/` spelt as a repeated slash, a backslash, a dot segment, or an encoded slash. */
-const separatorArb = fc.constantFrom('/', '/', '//', '///', '\\', '/\\', '/./', '/%2e/', '/zz/../', '/zz/%2E%2E/', '%2F', '%5C', '%2f');
+const separatorArb = fc.constantFrom(
+  '/',
+  '/',
+  '//',
+  '///',
+  '\\',
+  '/\\',
+  '/./',
+  '/%2e/',
+  '/zz/../',
+  '/zz/%2E%2E/',
+  '%2F',
+  '%5C',
+  '%2f',
+);
 
 /** A random spelling of `path` (which starts with `/`). */
 function spellingOf(path: string): fc.Arbitrary<string> {
   const segments = path.split('/').slice(1);
   const seg = (s: string) =>
-    fc.tuple(fc.tuple(...[...s].map(charSpelling)), fc.constantFrom('', '', ';', ';p=1', ';jsessionid=x')).map(([chars, param]) => (s === '' ? '' : chars.join('') + param));
+    fc
+      .tuple(fc.tuple(...[...s].map(charSpelling)), fc.constantFrom('', '', ';', ';p=1', ';jsessionid=x'))
+      .map(([chars, param]) => (s === '' ? '' : chars.join('') + param));
   return fc
     .tuple(
       fc.tuple(...segments.map((s) => fc.tuple(separatorArb, seg(s)))),
@@ -130,7 +150,12 @@ function spellingOf(path: string): fc.Arbitrary<string> {
 
 /** A rule set and one path under one of its rules, spelt some random way. */
 const protectedCase = fc
-  .tuple(fc.array(prefixArb, { minLength: 1, maxLength: 3 }), fc.nat(), fc.array(fc.constantFrom('x', 'doc', 'Y'), { maxLength: 2 }), pathsOptionsArb)
+  .tuple(
+    fc.array(prefixArb, { minLength: 1, maxLength: 3 }),
+    fc.nat(),
+    fc.array(fc.constantFrom('x', 'doc', 'Y'), { maxLength: 2 }),
+    pathsOptionsArb,
+  )
   .chain(([prefixes, pick, tail, paths]) => {
     const prefix = prefixes[pick % prefixes.length]!;
     const path = prefix.endsWith('/') ? prefix + tail.join('/') : [prefix, ...tail].join('/');
@@ -139,15 +164,56 @@ const protectedCase = fc
 
 /** Any path built from pieces that matter to some origin. */
 const anyPathArb = fc
-  .array(fc.constantFrom('/', '//', '\\', 'admin', 'Admin', 'ADMIN', 'api', 'v1', 'x', 'dmin', 'a', '%2F', '%2f', '%5C', '%61', '%41', '%64', '%2e', '%2E', '.', '..', ';', ';p=1', '%3B', '%00', '%zz', '%', '~', '%7E', '%25'), { maxLength: 12 })
+  .array(
+    fc.constantFrom(
+      '/',
+      '//',
+      '\\',
+      'admin',
+      'Admin',
+      'ADMIN',
+      'api',
+      'v1',
+      'x',
+      'dmin',
+      'a',
+      '%2F',
+      '%2f',
+      '%5C',
+      '%61',
+      '%41',
+      '%64',
+      '%2e',
+      '%2E',
+      '.',
+      '..',
+      ';',
+      ';p=1',
+      '%3B',
+      '%00',
+      '%zz',
+      '%',
+      '~',
+      '%7E',
+      '%25',
+    ),
+    { maxLength: 12 },
+  )
   .map((parts) => `/${parts.join('')}`);
 
 function configFor(prefixes: string[], paths: Record<string, unknown>): Record<string, unknown> {
-  return baseConfig(k, { publicPaths: ['/health'], rules: prefixes.map((pathPrefix) => ({ pathPrefix, scopes: ['admin'] })), paths });
+  return baseConfig(k, {
+    publicPaths: ['/health'],
+    rules: prefixes.map((pathPrefix) => ({ pathPrefix, scopes: ['admin'] })),
+    paths,
+  });
 }
 
 async function send(g: Awaited<ReturnType<typeof makeGuard>>, spelling: string, t: string): Promise<Response> {
-  return g.guard.handle(new Request(`https://api.example.com${spelling}`, { headers: { authorization: `Bearer ${t}` } }), { waitUntil: () => undefined });
+  return g.guard.handle(
+    new Request(`https://api.example.com${spelling}`, { headers: { authorization: `Bearer ${t}` } }),
+    { waitUntil: () => undefined },
+  );
 }
 
 function originCalls(g: Awaited<ReturnType<typeof makeGuard>>): URL[] {
@@ -155,7 +221,7 @@ function originCalls(g: Awaited<ReturnType<typeof makeGuard>>): URL[] {
 }
 
 describe(`guard path decision (fast-check, seed ${SEED}, ${RUNS} runs)`, () => {
-  it('no spelling of a protected path reaches the origin without the rule\'s scope; with it, only the origin is asked', async () => {
+  it("no spelling of a protected path reaches the origin without the rule's scope; with it, only the origin is asked", async () => {
     await fc.assert(
       fc.asyncProperty(protectedCase, async ({ prefixes, paths, spelling }) => {
         const g = await makeGuard(k, { config: configFor(prefixes, paths) });
@@ -173,19 +239,27 @@ describe(`guard path decision (fast-check, seed ${SEED}, ${RUNS} runs)`, () => {
 
   it('whatever reaches the origin is outside every rule as nginx, Express, Spring and IIS resolve it', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(prefixArb, { minLength: 1, maxLength: 3 }), anyPathArb, pathsOptionsArb, async (prefixes, path, paths) => {
-        const g = await makeGuard(k, { config: configFor(prefixes, paths) });
-        const res = await send(g, path, readToken);
-        expect([200, 400, 403], path).toContain(res.status);
-        for (const u of originCalls(g)) {
-          expect(u.origin).toBe(ORIGIN);
-          // The path exactly as it goes on the wire to the origin.
-          const sent = u.pathname;
-          for (const model of MODELS) {
-            for (const prefix of prefixes) expect(routedUnder(model, prefix, sent), `${model.name}: ${path} -> ${sent} under ${prefix}`).toBe(false);
+      fc.asyncProperty(
+        fc.array(prefixArb, { minLength: 1, maxLength: 3 }),
+        anyPathArb,
+        pathsOptionsArb,
+        async (prefixes, path, paths) => {
+          const g = await makeGuard(k, { config: configFor(prefixes, paths) });
+          const res = await send(g, path, readToken);
+          expect([200, 400, 403], path).toContain(res.status);
+          for (const u of originCalls(g)) {
+            expect(u.origin).toBe(ORIGIN);
+            // The path exactly as it goes on the wire to the origin.
+            const sent = u.pathname;
+            for (const model of MODELS) {
+              for (const prefix of prefixes)
+                expect(routedUnder(model, prefix, sent), `${model.name}: ${path} -> ${sent} under ${prefix}`).toBe(
+                  false,
+                );
+            }
           }
-        }
-      }),
+        },
+      ),
       params,
     );
   });
@@ -193,7 +267,11 @@ describe(`guard path decision (fast-check, seed ${SEED}, ${RUNS} runs)`, () => {
   it('first match wins (rules with auth "none" and a scope, in random order): what reaches the origin with a token without the scope falls, as every origin resolves it, first under a "none" rule or under none at all', async () => {
     // Rules, and a path: a random spelling of a path under one of them, or any path.
     const caseArb = fc
-      .tuple(fc.array(fc.tuple(prefixArb, fc.boolean()), { minLength: 1, maxLength: 4 }), fc.nat(), fc.array(fc.constantFrom('x', 'doc', 'Y'), { maxLength: 2 }))
+      .tuple(
+        fc.array(fc.tuple(prefixArb, fc.boolean()), { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        fc.array(fc.constantFrom('x', 'doc', 'Y'), { maxLength: 2 }),
+      )
       .chain(([rules, pick, tail]) => {
         const prefix = rules[pick % rules.length]![0];
         const under = prefix.endsWith('/') ? prefix + tail.join('/') : [prefix, ...tail].join('/');
@@ -203,7 +281,9 @@ describe(`guard path decision (fast-check, seed ${SEED}, ${RUNS} runs)`, () => {
       fc.asyncProperty(caseArb, pathsOptionsArb, async ([rules, path], paths) => {
         const config = baseConfig(k, {
           publicPaths: ['/health'],
-          rules: rules.map(([pathPrefix, open]) => (open ? { pathPrefix, auth: 'none' } : { pathPrefix, scopes: ['admin'] })),
+          rules: rules.map(([pathPrefix, open]) =>
+            open ? { pathPrefix, auth: 'none' } : { pathPrefix, scopes: ['admin'] },
+          ),
           paths,
         });
         const g = await makeGuard(k, { config });
@@ -213,7 +293,10 @@ describe(`guard path decision (fast-check, seed ${SEED}, ${RUNS} runs)`, () => {
           expect(u.origin).toBe(ORIGIN);
           for (const model of MODELS) {
             const first = rules.find(([prefix]) => routedUnder(model, prefix, u.pathname));
-            expect(first === undefined || first[1], `${model.name}: ${path} -> ${u.pathname} first under ${first?.[0]}`).toBe(true);
+            expect(
+              first === undefined || first[1],
+              `${model.name}: ${path} -> ${u.pathname} first under ${first?.[0]}`,
+            ).toBe(true);
           }
         }
       }),
@@ -223,16 +306,25 @@ describe(`guard path decision (fast-check, seed ${SEED}, ${RUNS} runs)`, () => {
 
   it('paths.caseSensitive: true still holds for the case-sensitive origins (nginx, Spring)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(prefixArb, { minLength: 1, maxLength: 3 }), anyPathArb, pathsOptionsArb, async (prefixes, path, paths) => {
-        const g = await makeGuard(k, { config: configFor(prefixes, { ...paths, caseSensitive: true }) });
-        await send(g, path, readToken);
-        for (const u of originCalls(g)) {
-          expect(u.origin).toBe(ORIGIN);
-          for (const model of MODELS.filter((m) => !m.caseInsensitive)) {
-            for (const prefix of prefixes) expect(routedUnder(model, prefix, u.pathname), `${model.name}: ${path} -> ${u.pathname} under ${prefix}`).toBe(false);
+      fc.asyncProperty(
+        fc.array(prefixArb, { minLength: 1, maxLength: 3 }),
+        anyPathArb,
+        pathsOptionsArb,
+        async (prefixes, path, paths) => {
+          const g = await makeGuard(k, { config: configFor(prefixes, { ...paths, caseSensitive: true }) });
+          await send(g, path, readToken);
+          for (const u of originCalls(g)) {
+            expect(u.origin).toBe(ORIGIN);
+            for (const model of MODELS.filter((m) => !m.caseInsensitive)) {
+              for (const prefix of prefixes)
+                expect(
+                  routedUnder(model, prefix, u.pathname),
+                  `${model.name}: ${path} -> ${u.pathname} under ${prefix}`,
+                ).toBe(false);
+            }
           }
-        }
-      }),
+        },
+      ),
       { ...params, numRuns: Math.max(1, Math.floor(RUNS / 3)) },
     );
   });

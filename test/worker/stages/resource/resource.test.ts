@@ -4,14 +4,33 @@
 // cached verdicts included.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGuard, keySets, remoteKeys, resource, rules } from '../../../../src/worker/api.js';
-import { AUD, CACHE_KEY, HS_ISS, ISS, JWKS_URL, ORIGIN, TestCtx, bearer, demoKeys, makeGuard, nowSeconds, token, type Keys, type Made } from '../../harness.js';
+import {
+  AUD,
+  CACHE_KEY,
+  HS_ISS,
+  ISS,
+  JWKS_URL,
+  ORIGIN,
+  TestCtx,
+  bearer,
+  demoKeys,
+  makeGuard,
+  nowSeconds,
+  token,
+  type Keys,
+  type Made,
+} from '../../harness.js';
 import { dpopClient, dpopInit, proof } from '../dpop/dpop-helpers.js';
 
 const ID = 'https://mcp.example.com/mcp';
 const META_PATH = '/.well-known/oauth-protected-resource/mcp';
 const META_URL = `https://mcp.example.com${META_PATH}`;
 const PARAM = `resource_metadata="${META_URL}"`;
-const b64u = (b: Uint8Array): string => btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const b64u = (b: Uint8Array): string =>
+  btoa(String.fromCharCode(...b))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 const HS = { issuer: HS_ISS, algorithms: ['HS256'], secretBinding: 'HS_KEY' };
 
 let k: Keys;
@@ -21,14 +40,23 @@ beforeAll(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 function raw(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { issuers: [HS], origin: ORIGIN, resource: { id: ID, scopes: ['tools:call', 'tools:admin'], documentation: 'https://mcp.example.com/docs' }, ...extra };
+  return {
+    issuers: [HS],
+    origin: ORIGIN,
+    resource: { id: ID, scopes: ['tools:call', 'tools:admin'], documentation: 'https://mcp.example.com/docs' },
+    ...extra,
+  };
 }
 const forResource = (extra: Record<string, unknown> = {}): Promise<string> => token(k.hs, { aud: ID, ...extra });
 const originCalls = (g: Made): number => g.net.calls.filter((c) => c.url.startsWith(ORIGIN)).length;
 
 describe('protected resource metadata (RFC 9728)', () => {
   it('resource_metadata_served_without_token: the document at /.well-known/oauth-protected-resource + the id path, nothing forwarded', async () => {
-    const g = await makeGuard(k, { config: raw({ issuers: [HS, { issuer: [ISS, 'id.example.com'], audience: AUD, algorithms: ['EdDSA'], jwksUrl: JWKS_URL }] }) });
+    const g = await makeGuard(k, {
+      config: raw({
+        issuers: [HS, { issuer: [ISS, 'id.example.com'], audience: AUD, algorithms: ['EdDSA'], jwksUrl: JWKS_URL }],
+      }),
+    });
     const res = await g.send(META_PATH);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
@@ -56,7 +84,10 @@ describe('protected resource metadata (RFC 9728)', () => {
     const head = await g.send(META_PATH, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
-    const pre = await g.send(META_PATH, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } });
+    const pre = await g.send(META_PATH, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
     const post = await g.send(META_PATH, { method: 'POST', body: 'x' });
@@ -67,13 +98,22 @@ describe('protected resource metadata (RFC 9728)', () => {
 
   it('resource_metadata_dpop_members: dpop_* from the dpop section, required only when every issuer requires it', async () => {
     const ed = { issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: JWKS_URL };
-    const some = await makeGuard(k, { config: raw({ issuers: [HS, { ...ed, dpop: 'required' }], dpop: { replay: 'isolate', algorithms: ['ES256'] } }) });
+    const some = await makeGuard(k, {
+      config: raw({ issuers: [HS, { ...ed, dpop: 'required' }], dpop: { replay: 'isolate', algorithms: ['ES256'] } }),
+    });
     const doc = (await (await some.send(META_PATH)).json()) as Record<string, unknown>;
     expect(doc.dpop_signing_alg_values_supported).toEqual(['ES256']);
     expect(doc.dpop_bound_access_tokens_required).toBe(false);
-    const all = await makeGuard(k, { config: raw({ issuers: [{ ...ed, dpop: 'required' }], dpop: { replay: 'isolate', algorithms: ['ES256'] } }) });
-    expect(((await (await all.send(META_PATH)).json()) as Record<string, unknown>).dpop_bound_access_tokens_required).toBe(true);
-    const none = (await (await (await makeGuard(k, { config: raw() })).send(META_PATH)).json()) as Record<string, unknown>;
+    const all = await makeGuard(k, {
+      config: raw({ issuers: [{ ...ed, dpop: 'required' }], dpop: { replay: 'isolate', algorithms: ['ES256'] } }),
+    });
+    expect(
+      ((await (await all.send(META_PATH)).json()) as Record<string, unknown>).dpop_bound_access_tokens_required,
+    ).toBe(true);
+    const none = (await (await (await makeGuard(k, { config: raw() })).send(META_PATH)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(none).not.toHaveProperty('dpop_signing_alg_values_supported');
   });
 
@@ -114,7 +154,11 @@ describe('resource_metadata on every challenge (RFC 9728 §5.1)', () => {
     expect(missing.headers.get('www-authenticate')).toBe(`Bearer realm="edgejwt", ${PARAM}`);
     const invalid = await g.send('/tools', bearer(`${await forResource()}x`));
     expect(invalid.status).toBe(401);
-    expect(invalid.headers.get('www-authenticate')).toMatch(new RegExp(`^Bearer realm="edgejwt", error="invalid_token", error_description="[^"]+", ${PARAM.replace(/[.?]/g, '\\$&')}$`));
+    expect(invalid.headers.get('www-authenticate')).toMatch(
+      new RegExp(
+        `^Bearer realm="edgejwt", error="invalid_token", error_description="[^"]+", ${PARAM.replace(/[.?]/g, '\\$&')}$`,
+      ),
+    );
     const scope = await g.send('/admin', bearer(await forResource({ scope: 'tools:call' })));
     expect(scope.status).toBe(403);
     const challenge = scope.headers.get('www-authenticate')!;
@@ -123,7 +167,7 @@ describe('resource_metadata on every challenge (RFC 9728 §5.1)', () => {
     expect(challenge).toContain(PARAM);
   });
 
-  it('resource_metadata_on_claim_not_forwardable: the forward stage\'s own 401 points to the document too', async () => {
+  it("resource_metadata_on_claim_not_forwardable: the forward stage's own 401 points to the document too", async () => {
     const g = await makeGuard(k, { config: raw({ forwardClaims: { groups: 'X-Auth-Groups' } }) });
     const res = await g.send('/tools', bearer(await forResource({ groups: ['two words'] })));
     expect(res.status).toBe(401);
@@ -134,7 +178,9 @@ describe('resource_metadata on every challenge (RFC 9728 §5.1)', () => {
   it('resource_metadata_never_from_host: a request for another host, with forwarding headers, still gets the configured URL', async () => {
     const g = await makeGuard(k, { config: raw() });
     const res = await g.guard.handle(
-      new Request('https://evil.example/tools', { headers: { 'x-forwarded-host': 'evil.example', forwarded: 'host=evil.example' } }),
+      new Request('https://evil.example/tools', {
+        headers: { 'x-forwarded-host': 'evil.example', forwarded: 'host=evil.example' },
+      }),
       new TestCtx(),
     );
     expect(res.status).toBe(401);
@@ -144,19 +190,30 @@ describe('resource_metadata on every challenge (RFC 9728 §5.1)', () => {
   });
 
   it('resource_metadata_on_dpop_challenges: both challenges of a missing token, and a DPoP refusal, carry it once each', async () => {
-    const config = raw({ issuers: [{ issuer: ISS, algorithms: ['EdDSA'], jwksUrl: JWKS_URL, dpop: 'required' }], dpop: { replay: 'isolate' } });
+    const config = raw({
+      issuers: [{ issuer: ISS, algorithms: ['EdDSA'], jwksUrl: JWKS_URL, dpop: 'required' }],
+      dpop: { replay: 'isolate' },
+    });
     const g = await makeGuard(k, { config });
     const missing = (await g.send('/tools')).headers.get('www-authenticate')!;
-    expect(missing).toMatch(/^Bearer realm="edgejwt", resource_metadata="[^"]+", DPoP realm="edgejwt", algs="[^"]+", resource_metadata="[^"]+"$/);
+    expect(missing).toMatch(
+      /^Bearer realm="edgejwt", resource_metadata="[^"]+", DPoP realm="edgejwt", algs="[^"]+", resource_metadata="[^"]+"$/,
+    );
     expect(missing.split(PARAM)).toHaveLength(3);
     const client = await dpopClient('ES256');
     const at = await token(k.ed, { aud: ID, cnf: { jkt: client.jkt }, jti: crypto.randomUUID() });
     // A proof for another method: invalid_dpop_proof.
     const res = await g.send('/tools', dpopInit(at, await proof(client, 'POST', 'https://api.example.com/tools', at)));
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toMatch(new RegExp(`^DPoP realm="edgejwt", error="invalid_dpop_proof", error_description="[^"]+", algs="[^"]+", ${PARAM.replace(/[.?]/g, '\\$&')}$`));
+    expect(res.headers.get('www-authenticate')).toMatch(
+      new RegExp(
+        `^DPoP realm="edgejwt", error="invalid_dpop_proof", error_description="[^"]+", algs="[^"]+", ${PARAM.replace(/[.?]/g, '\\$&')}$`,
+      ),
+    );
     // And the bound token with a good proof still reaches the origin.
-    expect((await g.send('/tools', dpopInit(at, await proof(client, 'GET', 'https://api.example.com/tools', at)))).status).toBe(200);
+    expect(
+      (await g.send('/tools', dpopInit(at, await proof(client, 'GET', 'https://api.example.com/tools', at)))).status,
+    ).toBe(200);
   });
 
   it('no_resource_no_resource_metadata: without the section, challenges are as before', async () => {
@@ -178,7 +235,7 @@ describe('tokens for this resource only (RFC 8707)', () => {
     expect((await g.send('/tools', bearer(await forResource({ aud: AUD })))).status).toBe(401);
   });
 
-  it('issuer_audience_replaces_resource_default: an issuer\'s own audience is the only one accepted', async () => {
+  it("issuer_audience_replaces_resource_default: an issuer's own audience is the only one accepted", async () => {
     const g = await makeGuard(k, { config: raw({ issuers: [{ ...HS, audience: AUD }] }) });
     expect((await g.send('/tools', bearer(await forResource({ aud: AUD })))).status).toBe(200);
     expect((await g.send('/tools', bearer(await forResource({ aud: ID })))).status).toBe(401);
@@ -203,7 +260,9 @@ describe('step-up (RFC 9470)', () => {
       expect(((await res.json()) as { error: string }).error).toBe('insufficient_user_authentication');
     }
     expect((await g.send('/admin', bearer(await forResource({ acr: 'phr' })))).status).toBe(200);
-    const line = g.logs.map((l) => JSON.parse(l) as { edgejwt?: string; code?: string }).find((l) => l.edgejwt === 'rejected');
+    const line = g.logs
+      .map((l) => JSON.parse(l) as { edgejwt?: string; code?: string })
+      .find((l) => l.edgejwt === 'rejected');
     expect(line?.code).toBe('insufficient_user_authentication');
   });
 
@@ -234,7 +293,7 @@ describe('step-up (RFC 9470)', () => {
     expect(second.headers.get('www-authenticate')).toContain('error="insufficient_user_authentication"');
   });
 
-  it('step_up_checked_on_l2_hit: another isolate\'s KV verdict for the token does not skip the acr a rule asks', async () => {
+  it("step_up_checked_on_l2_hit: another isolate's KV verdict for the token does not skip the acr a rule asks", async () => {
     const config = raw({ rules: stepRules, cache: { verify: ['HS256'], verifyAdmission: 'always' } });
     const t = await forResource({ scope: 'read', acr: 'pwd', jti: crypto.randomUUID() });
     const first = await makeGuard(k, { config, env: { CACHE_KEY } });
@@ -255,7 +314,9 @@ describe('step-up (RFC 9470)', () => {
     ] as const) {
       const lines: string[] = [];
       const g = createGuard(raw({ rules: [rule] }) as never, { stages: [rules, resource], log: (l) => lines.push(l) });
-      expect((await g.fetch(new Request('https://api.example.com/a'), { HS_KEY: b64u(k.hs.secret!) }, new TestCtx())).status).toBe(500);
+      expect(
+        (await g.fetch(new Request('https://api.example.com/a'), { HS_KEY: b64u(k.hs.secret!) }, new TestCtx())).status,
+      ).toBe(500);
       expect((JSON.parse(lines.find((l) => l.includes('config_error'))!) as { setting: string }).setting).toBe(setting);
     }
   });
@@ -267,9 +328,17 @@ describe('the resource stage given or not', () => {
     const env = { HS_KEY: b64u(k.hs.secret!) };
     const g = createGuard(raw() as never, { stages: [keySets, remoteKeys], log: (l) => lines.push(l) });
     expect((await g.fetch(new Request(`https://api.example.com${META_PATH}`), env, new TestCtx())).status).toBe(500);
-    expect((JSON.parse(lines.find((l) => l.includes('config_error'))!) as { setting: string }).setting).toBe('resource');
+    expect((JSON.parse(lines.find((l) => l.includes('config_error'))!) as { setting: string }).setting).toBe(
+      'resource',
+    );
     const given = createGuard(raw() as never, { stages: [resource] });
-    expect((await given.fetch(new Request(`https://api.example.com${META_PATH}`), env, new TestCtx())).status).toBe(200);
-    expect((await given.fetch(new Request('https://api.example.com/tools'), env, new TestCtx())).headers.get('www-authenticate')).toContain(PARAM);
+    expect((await given.fetch(new Request(`https://api.example.com${META_PATH}`), env, new TestCtx())).status).toBe(
+      200,
+    );
+    expect(
+      (await given.fetch(new Request('https://api.example.com/tools'), env, new TestCtx())).headers.get(
+        'www-authenticate',
+      ),
+    ).toContain(PARAM);
   });
 });

@@ -1,7 +1,18 @@
 // Adversarial regression tests for the revocation stage and its admin endpoint:
 // each test is named after a hole found in the issue 25 stages.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AUD, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, nowSeconds, token, ISS, type Keys } from '../../harness.js';
+import {
+  AUD,
+  baseConfig,
+  bearer,
+  demoKeys,
+  freshJwksUrl,
+  makeGuard,
+  nowSeconds,
+  token,
+  ISS,
+  type Keys,
+} from '../../harness.js';
 
 const PATH = '/__guard/revocations';
 const SECRET = 'revocation-admin-secret-0123456789';
@@ -11,14 +22,21 @@ beforeAll(async () => {
 });
 
 function config(extra: Record<string, unknown> = {}, issuer: string | string[] = ISS): Record<string, unknown> {
-  const c = baseConfig(k, { revocation: { path: PATH, secretBinding: 'REVOCATION_SECRET', store: 'isolate' }, ...extra });
+  const c = baseConfig(k, {
+    revocation: { path: PATH, secretBinding: 'REVOCATION_SECRET', store: 'isolate' },
+    ...extra,
+  });
   const first = (c.issuers as Record<string, unknown>[])[0]!;
   first.jwksUrl = freshJwksUrl();
   first.issuer = issuer;
   return c;
 }
 
-const admin = (body: unknown): RequestInit => ({ method: 'POST', body: JSON.stringify(body), headers: { 'x-guard-admin': SECRET } });
+const admin = (body: unknown): RequestInit => ({
+  method: 'POST',
+  body: JSON.stringify(body),
+  headers: { 'x-guard-admin': SECRET },
+});
 
 describe('revocation: the holes found in its stage stay closed', () => {
   it('revocation_by_subject_covers_every_iss_spelling: a subject revoked under one iss spelling of an issuer entry is revoked under all of them', async () => {
@@ -29,22 +47,30 @@ describe('revocation: the holes found in its stage stay closed', () => {
     const viaMain = await token(k.ed, { iss: ISS, sub: 'mallory', iat: now - 10 });
     expect((await g.send('/x', bearer(viaAlias))).status).toBe(200);
     // The operator names the issuer as the entry spells it first.
-    expect((await g.send(PATH, admin({ iss: ISS, sub: 'mallory', issuedBefore: now, exp: now + 3600 }))).status).toBe(200);
+    expect((await g.send(PATH, admin({ iss: ISS, sub: 'mallory', issuedBefore: now, exp: now + 3600 }))).status).toBe(
+      200,
+    );
     expect((await g.send('/x', bearer(viaMain))).status).toBe(401);
     expect((await g.send('/x', bearer(viaAlias))).status).toBe(401);
     // And the other way round, for another subject.
     const bob = await token(k.ed, { iss: ISS, sub: 'bob', iat: now - 10 });
-    expect((await g.send(PATH, admin({ iss: alias, sub: 'bob', issuedBefore: now, exp: now + 3600 }))).status).toBe(200);
+    expect((await g.send(PATH, admin({ iss: alias, sub: 'bob', issuedBefore: now, exp: now + 3600 }))).status).toBe(
+      200,
+    );
     expect((await g.send('/x', bearer(bob))).status).toBe(401);
     // Another subject of the same issuer, and the same subject name at another issuer entry, pass.
     expect((await g.send('/x', bearer(await token(k.ed, { iss: alias, sub: 'alice' })))).status).toBe(200);
     expect((await g.send('/x', bearer(await token(k.hs, { sub: 'mallory', iat: now - 10 })))).status).toBe(200);
   });
 
-  it('revocation_outlives_clock_tolerance: a jti entry set to the token\'s exp still refuses the token while the guard accepts it (exp + clockTolerance)', async () => {
+  it("revocation_outlives_clock_tolerance: a jti entry set to the token's exp still refuses the token while the guard accepts it (exp + clockTolerance)", async () => {
     const real = nowSeconds();
     let clock = (real - 40) * 1000;
-    const g = await makeGuard(k, { config: config({ clockTolerance: 60 }), env: { REVOCATION_SECRET: SECRET }, deps: { now: () => clock } });
+    const g = await makeGuard(k, {
+      config: config({ clockTolerance: 60 }),
+      env: { REVOCATION_SECRET: SECRET },
+      deps: { now: () => clock },
+    });
     // Expired 20 s ago by the clock, within the 60 s tolerance: the guard accepts it.
     const exp = real - 20;
     const t = await token(k.ed, { jti: 'stolen', iat: real - 100, exp, aud: AUD });
@@ -58,9 +84,19 @@ describe('revocation: the holes found in its stage stay closed', () => {
   });
 
   it('reserved_path_spellings_never_forwarded: another spelling of the revocation or admin path (escape, case, ;param, //) is refused 404, never sent to the origin with the admin secret', async () => {
-    const g = await makeGuard(k, { config: config({ admin: { path: '/__guard/stats', secretBinding: 'ADMIN_SECRET' } }), env: { REVOCATION_SECRET: SECRET, ADMIN_SECRET: SECRET } });
+    const g = await makeGuard(k, {
+      config: config({ admin: { path: '/__guard/stats', secretBinding: 'ADMIN_SECRET' } }),
+      env: { REVOCATION_SECRET: SECRET, ADMIN_SECRET: SECRET },
+    });
     const t = await token(k.ed);
-    for (const spelling of ['/__guard/%72evocations', '/__GUARD/revocations', '/__guard/revocations;x', '//__guard/revocations', '/__guard/st%61ts', '/__guard/Stats']) {
+    for (const spelling of [
+      '/__guard/%72evocations',
+      '/__GUARD/revocations',
+      '/__guard/revocations;x',
+      '//__guard/revocations',
+      '/__guard/st%61ts',
+      '/__guard/Stats',
+    ]) {
       const res = await g.send(spelling, { headers: { authorization: `Bearer ${t}`, 'x-guard-admin': SECRET } });
       expect(res.status, spelling).toBe(404);
     }
@@ -69,14 +105,22 @@ describe('revocation: the holes found in its stage stay closed', () => {
     expect((await g.send(PATH, { headers: { 'x-guard-admin': SECRET } })).status).toBe(200);
     expect((await g.send('/__guard/revocations/x', bearer(t))).status).toBe(200);
     // Nor does the secret travel with an ordinary request.
-    expect((await g.send('/x', { headers: { authorization: `Bearer ${t}`, 'x-guard-admin': SECRET } })).status).toBe(200);
+    expect((await g.send('/x', { headers: { authorization: `Bearer ${t}`, 'x-guard-admin': SECRET } })).status).toBe(
+      200,
+    );
     expect(g.net.calls.some((c) => c.headers.has('x-guard-admin'))).toBe(false);
   });
 
   it('revocation_admin_json_tricks: __proto__, duplicate members, huge or fractional numbers, a method override and other methods change nothing they should not', async () => {
     const g = await makeGuard(k, { config: config(), env: { REVOCATION_SECRET: SECRET } });
     const now = nowSeconds();
-    const raw = (body: string, init: RequestInit = {}) => g.send(PATH, { method: 'POST', body, ...init, headers: { 'x-guard-admin': SECRET, ...(init.headers as Record<string, string> | undefined) } });
+    const raw = (body: string, init: RequestInit = {}) =>
+      g.send(PATH, {
+        method: 'POST',
+        body,
+        ...init,
+        headers: { 'x-guard-admin': SECRET, ...(init.headers as Record<string, string> | undefined) },
+      });
     for (const body of [
       `{"__proto__": {"jti": "p"}, "exp": ${now + 60}}`,
       `{"jti": "a", "exp": ${now + 60}, "__proto__": {}}`,
@@ -95,12 +139,19 @@ describe('revocation: the holes found in its stage stay closed', () => {
     // Duplicate members: JSON's last one wins, the entry is still exactly one well-formed entry.
     const dup = await raw(`{"jti": "first", "jti": "second", "exp": ${now + 60}}`);
     expect(dup.status).toBe(200);
-    const list = (await (await g.send(PATH, { headers: { 'x-guard-admin': SECRET } })).json()) as { entries: { jti?: string }[] };
+    const list = (await (await g.send(PATH, { headers: { 'x-guard-admin': SECRET } })).json()) as {
+      entries: { jti?: string }[];
+    };
     expect(list.entries.map((e) => e.jti)).toEqual(['second']);
     // A method override header is no way to reach another method; HEAD, PUT, DELETE are 405 and write nothing.
     expect((await raw(`{"jti": "m", "exp": ${now + 60}}`, { method: 'PUT' })).status).toBe(405);
     expect((await g.send(PATH, { method: 'HEAD', headers: { 'x-guard-admin': SECRET } })).status).toBe(405);
-    expect((await g.send(PATH, { method: 'GET', headers: { 'x-guard-admin': SECRET, 'x-http-method-override': 'POST' } })).status).toBe(200);
-    expect(((await (await g.send(PATH, { headers: { 'x-guard-admin': SECRET } })).json()) as { entries: unknown[] }).entries).toHaveLength(1);
+    expect(
+      (await g.send(PATH, { method: 'GET', headers: { 'x-guard-admin': SECRET, 'x-http-method-override': 'POST' } }))
+        .status,
+    ).toBe(200);
+    expect(
+      ((await (await g.send(PATH, { headers: { 'x-guard-admin': SECRET } })).json()) as { entries: unknown[] }).entries,
+    ).toHaveLength(1);
   });
 });

@@ -4,7 +4,18 @@
 // RevocationList object: test/worker-do/guard-revocation.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_REVOCATION_BODY } from '../../../../src/worker/stages/revocation-admin/revocation-admin.js';
-import { CACHE_KEY, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, nowSeconds, token, ISS, type Keys } from '../../harness.js';
+import {
+  CACHE_KEY,
+  baseConfig,
+  bearer,
+  demoKeys,
+  freshJwksUrl,
+  makeGuard,
+  nowSeconds,
+  token,
+  ISS,
+  type Keys,
+} from '../../harness.js';
 
 const PATH = '/__guard/revocations';
 const SECRET = 'revocation-admin-secret-0123456789';
@@ -13,8 +24,14 @@ beforeAll(async () => {
   k = await demoKeys();
 });
 
-function config(extra: Record<string, unknown> = {}, revocation: Record<string, unknown> = {}): Record<string, unknown> {
-  const c = baseConfig(k, { revocation: { path: PATH, secretBinding: 'REVOCATION_SECRET', store: 'isolate', ...revocation }, ...extra });
+function config(
+  extra: Record<string, unknown> = {},
+  revocation: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const c = baseConfig(k, {
+    revocation: { path: PATH, secretBinding: 'REVOCATION_SECRET', store: 'isolate', ...revocation },
+    ...extra,
+  });
   (c.issuers as Record<string, unknown>[])[0]!.jwksUrl = freshJwksUrl();
   return c;
 }
@@ -26,8 +43,14 @@ const admin = (body?: unknown, init: RequestInit = {}, secret = SECRET): Request
   headers: { 'x-guard-admin': secret, ...(init.headers as Record<string, string> | undefined) },
 });
 
-async function guard(opts: { config?: Record<string, unknown>; env?: Record<string, unknown>; now?: () => number } = {}) {
-  return makeGuard(k, { config: opts.config ?? config(), env: { REVOCATION_SECRET: SECRET, ...opts.env }, ...(opts.now === undefined ? {} : { deps: { now: opts.now } }) });
+async function guard(
+  opts: { config?: Record<string, unknown>; env?: Record<string, unknown>; now?: () => number } = {},
+) {
+  return makeGuard(k, {
+    config: opts.config ?? config(),
+    env: { REVOCATION_SECRET: SECRET, ...opts.env },
+    ...(opts.now === undefined ? {} : { deps: { now: opts.now } }),
+  });
 }
 
 describe('revocation: the stage on every verified request', () => {
@@ -41,7 +64,9 @@ describe('revocation: the stage on every verified request', () => {
     expect(await added.json()).toEqual({ version: 1 });
     const refused = await g.send('/x', bearer(t));
     expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toMatch(/error="invalid_token", error_description="The access token was revoked"/);
+    expect(refused.headers.get('www-authenticate')).toMatch(
+      /error="invalid_token", error_description="The access token was revoked"/,
+    );
     expect(g.logs.some((l) => l.includes('"code":"revoked"'))).toBe(true);
     expect(g.guard.counters.get('rejected:revoked')).toBe(1);
     expect((await g.send('/x', bearer(other))).status).toBe(200);
@@ -99,7 +124,10 @@ describe('revocation: the stage on every verified request', () => {
 
   it('revocation_fail_closed_store_down: a store that cannot be reached answers 503 for verified requests, never a pass; the admin endpoint 503 too', async () => {
     const down = { idFromName: () => 'id', get: () => ({ fetch: () => Promise.reject(new Error('unreachable')) }) };
-    const g = await guard({ config: config({}, { store: { durableObject: 'REVOCATIONS' } }), env: { REVOCATIONS: down } });
+    const g = await guard({
+      config: config({}, { store: { durableObject: 'REVOCATIONS' } }),
+      env: { REVOCATIONS: down },
+    });
     const t = await token(k.ed);
     const res = await g.send('/x', bearer(t));
     expect(res.status).toBe(503);
@@ -147,7 +175,10 @@ describe('revocation: the admin endpoint', () => {
         c.close();
       },
     });
-    const chunked = await g.send(PATH, admin(undefined, { method: 'POST', body: stream, duplex: 'half' } as RequestInit));
+    const chunked = await g.send(
+      PATH,
+      admin(undefined, { method: 'POST', body: stream, duplex: 'half' } as RequestInit),
+    );
     expect(chunked.status).toBe(413);
     expect(await (await g.send(PATH, admin())).json()).toMatchObject({ version: 0, entries: [] });
   });

@@ -18,26 +18,50 @@ describe('method-override headers', () => {
   /** Any letter case, and `-` or `_` at each separator. */
   const spelling = fc
     .constantFrom(...NAMES)
-    .chain((name) => fc.tuple(...[...name].map((c) => (c === '-' ? fc.constantFrom('-', '_') : /[a-z]/.test(c) ? fc.constantFrom(c, c.toUpperCase()) : fc.constant(c)))))
+    .chain((name) =>
+      fc.tuple(
+        ...[...name].map((c) =>
+          c === '-'
+            ? fc.constantFrom('-', '_')
+            : /[a-z]/.test(c)
+              ? fc.constantFrom(c, c.toUpperCase())
+              : fc.constant(c),
+        ),
+      ),
+    )
     .map((cs) => cs.join(''));
-  const value = fc.oneof(fc.constantFrom('DELETE', 'delete', 'PUT', 'GET', ''), fc.string({ unit: fc.constantFrom('A', 'e', 'T', ' ', ','), maxLength: 8 }));
+  const value = fc.oneof(
+    fc.constantFrom('DELETE', 'delete', 'PUT', 'GET', ''),
+    fc.string({ unit: fc.constantFrom('A', 'e', 'T', ' ', ','), maxLength: 8 }),
+  );
 
   it('method_override_never_passes_method_rule: refused in every spelling, with any value, before any rule or public path', async () => {
     // GET is open, DELETE needs orders:write: a GET that says DELETE must never reach the origin.
     const g = await makeGuard(k, {
-      config: baseConfig(k, { rules: [{ pathPrefix: '/orders/', methods: ['GET'], auth: 'none' }, { pathPrefix: '/orders/', methods: ['DELETE'], scopes: ['orders:write'] }] }),
+      config: baseConfig(k, {
+        rules: [
+          { pathPrefix: '/orders/', methods: ['GET'], auth: 'none' },
+          { pathPrefix: '/orders/', methods: ['DELETE'], scopes: ['orders:write'] },
+        ],
+      }),
     });
     const t = await token(k.hs, { scope: 'read' });
     await fc.assert(
-      fc.asyncProperty(spelling, value, fc.constantFrom('/orders/1', '/health', '/x'), fc.boolean(), async (name, v, path, withToken) => {
-        const before = g.net.calls.length;
-        const headers: Record<string, string> = { [name]: v };
-        if (withToken) headers.authorization = `Bearer ${t}`;
-        const res = await g.send(path, { method: 'GET', headers });
-        expect(res.status).toBe(400);
-        expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
-        expect(g.net.calls.length).toBe(before);
-      }),
+      fc.asyncProperty(
+        spelling,
+        value,
+        fc.constantFrom('/orders/1', '/health', '/x'),
+        fc.boolean(),
+        async (name, v, path, withToken) => {
+          const before = g.net.calls.length;
+          const headers: Record<string, string> = { [name]: v };
+          if (withToken) headers.authorization = `Bearer ${t}`;
+          const res = await g.send(path, { method: 'GET', headers });
+          expect(res.status).toBe(400);
+          expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
+          expect(g.net.calls.length).toBe(before);
+        },
+      ),
       params,
     );
     // Without one, the same requests go through as before.
@@ -46,11 +70,16 @@ describe('method-override headers', () => {
   });
 });
 
-
 describe('method-override query parameter', () => {
   // How a client can spell `_method` so that some origin's parser reads it back as
   // `_method`: letters escaped or not, any case, PHP's renaming of ` `/`.`/`[`.
-  const escapedChar = (c: string) => fc.constantFrom(c, c.toUpperCase(), `%${c.charCodeAt(0).toString(16)}`, `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const escapedChar = (c: string) =>
+    fc.constantFrom(
+      c,
+      c.toUpperCase(),
+      `%${c.charCodeAt(0).toString(16)}`,
+      `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+    );
   // PHP drops leading spaces, then reads ` ` and `.` as `_`: ` _method` and `.method` are `_method` there.
   const leading = fc.constantFrom('_', '%5f', '%5F', '.', '%2e', '%2E', ' _', '+_', '+.', '%20.');
   const spelling = fc
@@ -62,7 +91,12 @@ describe('method-override query parameter', () => {
   it('method_override_query_param_refused: `?_method=DELETE` in every spelling an origin reads as _method is a 400 before any rule', async () => {
     // POST is open, DELETE needs orders:write: a POST whose query says DELETE must never reach the origin.
     const g = await makeGuard(k, {
-      config: baseConfig(k, { rules: [{ pathPrefix: '/orders/', methods: ['POST'], auth: 'none' }, { pathPrefix: '/orders/', methods: ['DELETE'], scopes: ['orders:write'] }] }),
+      config: baseConfig(k, {
+        rules: [
+          { pathPrefix: '/orders/', methods: ['POST'], auth: 'none' },
+          { pathPrefix: '/orders/', methods: ['DELETE'], scopes: ['orders:write'] },
+        ],
+      }),
     });
     await fc.assert(
       fc.asyncProperty(spelling, value, others, fc.constantFrom('&', ';'), async (name, v, rest, sep) => {

@@ -2,7 +2,19 @@
 // issuers/audience/scopes/claims; the first matching rule wins.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../../src/worker/config.js';
-import { AUD, HS_ISS, ISS, baseConfig, bearer, demoKeys, forged, makeGuard, token, type Keys, type Made } from '../../harness.js';
+import {
+  AUD,
+  HS_ISS,
+  ISS,
+  baseConfig,
+  bearer,
+  demoKeys,
+  forged,
+  makeGuard,
+  token,
+  type Keys,
+  type Made,
+} from '../../harness.js';
 
 let k: Keys;
 let g: Made;
@@ -25,7 +37,8 @@ beforeAll(async () => {
   });
 });
 
-const seen = async (res: Response): Promise<Record<string, string>> => ((await res.json()) as { headers: Record<string, string> }).headers;
+const seen = async (res: Response): Promise<Record<string, string>> =>
+  ((await res.json()) as { headers: Record<string, string> }).headers;
 
 describe('auth modes', () => {
   it('none: forwarded without a token, and even a bad token is not checked', async () => {
@@ -118,7 +131,12 @@ describe('first match wins', () => {
     // Found by the first-match property in path-properties.test.ts: nginx routes /v1/admiN
     // under /v1 (scope admin), not under /v1/admin (auth none).
     const m = await makeGuard(k, {
-      config: baseConfig(k, { rules: [{ pathPrefix: '/v1/admin', auth: 'none' }, { pathPrefix: '/v1', scopes: ['admin'] }] }),
+      config: baseConfig(k, {
+        rules: [
+          { pathPrefix: '/v1/admin', auth: 'none' },
+          { pathPrefix: '/v1', scopes: ['admin'] },
+        ],
+      }),
     });
     expect((await m.send('/v1/admin/x')).status).toBe(200);
     expect((await m.send('/v1/admiN/x')).status).toBe(401);
@@ -144,13 +162,22 @@ describe('first match wins', () => {
       });
       expect((await m.send('/internal/v1/doc')).status).toBe(200);
       expect((await m.send('/internal;p=1%2fv1/doc')).status, forward).toBe(401);
-      expect((await m.send('/internal;p=1%2fv1/doc', bearer(await token(k.ed, { scope: 'read' })))).status, forward).toBe(403);
-      expect((await m.send('/internal;p=1%2fv1/doc', bearer(await token(k.ed, { scope: 'admin' })))).status, forward).toBe(200);
+      expect(
+        (await m.send('/internal;p=1%2fv1/doc', bearer(await token(k.ed, { scope: 'read' })))).status,
+        forward,
+      ).toBe(403);
+      expect(
+        (await m.send('/internal;p=1%2fv1/doc', bearer(await token(k.ed, { scope: 'admin' })))).status,
+        forward,
+      ).toBe(200);
     }
   });
 
   it('received_path_reading: with paths.forward "received", the raw path is read too (Express routes /v1/ad%6Din/x under /v1, not /v1/admin/)', async () => {
-    const rules = [{ pathPrefix: '/v1/admin/', auth: 'none' }, { pathPrefix: '/v1', scopes: ['admin'] }];
+    const rules = [
+      { pathPrefix: '/v1/admin/', auth: 'none' },
+      { pathPrefix: '/v1', scopes: ['admin'] },
+    ];
     const received = await makeGuard(k, { config: baseConfig(k, { rules, paths: { forward: 'received' } }) });
     expect((await received.send('/v1/admin/x')).status).toBe(200);
     expect((await received.send('/v1/ad%6Din/x')).status).toBe(401);
@@ -165,7 +192,10 @@ describe('first match wins', () => {
   it('escaped_backslash_literal_reading: with paths.escapedSlashes "decode", %5C is also read as a backslash (nginx: /admin\\ is under /admin, not /admin/)', async () => {
     const m = await makeGuard(k, {
       config: baseConfig(k, {
-        rules: [{ pathPrefix: '/admin/', auth: 'none' }, { pathPrefix: '/admin', scopes: ['admin'] }],
+        rules: [
+          { pathPrefix: '/admin/', auth: 'none' },
+          { pathPrefix: '/admin', scopes: ['admin'] },
+        ],
         paths: { escapedSlashes: 'decode', forward: 'received' },
       }),
     });
@@ -193,7 +223,10 @@ describe('first match wins', () => {
 describe('rule configuration', () => {
   const bad = (rule: Record<string, unknown>): string => {
     try {
-      parseConfig({ issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: 'https://id.example.com/jwks' }], rules: [rule] });
+      parseConfig({
+        issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA'], jwksUrl: 'https://id.example.com/jwks' }],
+        rules: [rule],
+      });
       return 'OK';
     } catch (e) {
       return (e as { setting: string }).setting;

@@ -26,7 +26,17 @@ const issuers = parseIssuers([
 
 function setup() {
   const lines: string[] = [];
-  const observe = new Observer({ counters: new Counters(() => undefined, 1), rejections: new RejectionLog((l) => lines.push(l), () => 1), analytics: undefined }, new IssuerIndex(issuers));
+  const observe = new Observer(
+    {
+      counters: new Counters(() => undefined, 1),
+      rejections: new RejectionLog(
+        (l) => lines.push(l),
+        () => 1,
+      ),
+      analytics: undefined,
+    },
+    new IssuerIndex(issuers),
+  );
   const request = new Request('https://api.example.com/x');
   const cx = new RequestContext(request, requestTarget(request.url), { waitUntil: () => undefined });
   return { cx, observe, lines };
@@ -61,13 +71,21 @@ describe('sender-constraint stage (sender-constraint.ts)', () => {
 
 describe('DPoP stage without a proof (dpop-stage.ts)', () => {
   const config = { issuers, realm: 'edgejwt', clockTolerance: 0, dpop: parseDpop({ replay: 'isolate' }, issuers)! };
-  const stage = dpopStage({ config, store: isolateDpopReplayStore(), nonces: undefined, now: Date.now, log: () => undefined });
+  const stage = dpopStage({
+    config,
+    store: isolateDpopReplayStore(),
+    nonces: undefined,
+    now: Date.now,
+    log: () => undefined,
+  });
 
-  it('stage_dpop_bearer_to_required_refused: a bearer token of a required issuer stops here; another issuer\'s continues', () => {
+  it("stage_dpop_bearer_to_required_refused: a bearer token of a required issuer stops here; another issuer's continues", () => {
     const { cx, observe, lines } = setup();
     const out = stage(cx, identity({ sub: 'a' }), observe) as { ok: false; response: Response };
     expect(out.response.status).toBe(401);
-    expect(out.response.headers.get('www-authenticate')).toBe('DPoP realm="edgejwt", error="invalid_token", error_description="A DPoP-bound access token and a DPoP proof are required", algs="ES256 EdDSA Ed25519 RS256 PS256"');
+    expect(out.response.headers.get('www-authenticate')).toBe(
+      'DPoP realm="edgejwt", error="invalid_token", error_description="A DPoP-bound access token and a DPoP proof are required", algs="ES256 EdDSA Ed25519 RS256 PS256"',
+    );
     expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'dpop_required', iss: ISS });
     expect(stage(cx, identity({ sub: 'a' }, OTHER), observe)).toBeUndefined();
   });

@@ -3,7 +3,24 @@
 // alive past exp, and any KV fault is a miss: never a bad token in, never a good one out.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { b64u, generate } from '../../../shared/jwt-mint.js';
-import { CACHE_KEY, FaultyKV, baseConfig, bearer, demoKeys, forged, freshJwksUrl, kv, makeGuard, mockNet, jwksOf, nowSeconds, token, ISS, AUD, type Keys } from '../../harness.js';
+import {
+  CACHE_KEY,
+  FaultyKV,
+  baseConfig,
+  bearer,
+  demoKeys,
+  forged,
+  freshJwksUrl,
+  kv,
+  makeGuard,
+  mockNet,
+  jwksOf,
+  nowSeconds,
+  token,
+  ISS,
+  AUD,
+  type Keys,
+} from '../../harness.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -32,7 +49,7 @@ function downNet() {
 }
 
 describe('miss then hit across two guard instances', () => {
-  it('the second instance serves the first one\'s verification from KV, with its issuer down', async () => {
+  it("the second instance serves the first one's verification from KV, with its issuer down", async () => {
     const config = l2Config();
     const a = await makeGuard(k, { config, env: { CACHE_KEY } });
     const t = await token(k.rs, { sub: 'shared-user' });
@@ -44,7 +61,9 @@ describe('miss then hit across two guard instances', () => {
 
     // The KV key is v2:<policy id>:<key tag>:<base64url(SHA-256(token))>; the value never holds the token.
     const hash = await sha256b64u(t);
-    const listed = (await kv.VERIFY_CACHE.list({ prefix: 'v2:' })).keys.map((x) => x.name).filter((n) => n.endsWith(`:${hash}`));
+    const listed = (await kv.VERIFY_CACHE.list({ prefix: 'v2:' })).keys
+      .map((x) => x.name)
+      .filter((n) => n.endsWith(`:${hash}`));
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatch(/^v2:[A-Za-z0-9_-]{22}:[A-Za-z0-9_-]{16}:[A-Za-z0-9_-]{43}$/);
     const stored = (await kv.VERIFY_CACHE.get(listed[0]!, 'text'))!;
@@ -97,7 +116,10 @@ describe('miss then hit across two guard instances', () => {
 describe('entry life', () => {
   it('TTL is min(cache.verifyTtl, exp - now); no write when that is under 60 s', async () => {
     const fk = new FaultyKV(kv.VERIFY_CACHE);
-    const g = await makeGuard(k, { config: l2Config({ cache: { verify: 'all', verifyTtl: 300 } }), env: { CACHE_KEY, VERIFY_CACHE: fk } });
+    const g = await makeGuard(k, {
+      config: l2Config({ cache: { verify: 'all', verifyTtl: 300 } }),
+      env: { CACHE_KEY, VERIFY_CACHE: fk },
+    });
     const now = nowSeconds();
     await g.send('/x', bearer(await token(k.ed, { exp: now + 3600 })));
     await g.send('/x', bearer(await token(k.ed, { exp: now + 120 })));
@@ -121,7 +143,10 @@ describe('entry life', () => {
     const b = await makeGuard(k, { config, env: { CACHE_KEY } });
     const res = await b.send('/x', bearer(t));
     expect(res.status).toBe(401);
-    expect((await res.json()) as unknown).toEqual({ error: 'invalid_token', error_description: 'The access token expired' });
+    expect((await res.json()) as unknown).toEqual({
+      error: 'invalid_token',
+      error_description: 'The access token expired',
+    });
     expect(b.guard.counters.get('l2_hit')).toBe(0);
     // KV's own clock has not removed it: the guard's exp check is what refused it.
     const hash = await sha256b64u(t);
@@ -148,7 +173,7 @@ describe('entries written without the secret are ignored', () => {
     return g.guard.parts.l2!.key(t, current!.tag);
   }
 
-  it('a plain JSON identity planted under a forged token\'s key', async () => {
+  it("a plain JSON identity planted under a forged token's key", async () => {
     const config = l2Config();
     const bad = await forged('EdDSA', { sub: 'root', scope: 'admin' });
     const key = await keyFor(bad, config);
@@ -164,7 +189,13 @@ describe('entries written without the secret are ignored', () => {
     const key = await keyFor(bad, config);
     // Seal with the wrong key by hand: HMAC-SHA256 over "key\njson", as the guard would.
     const json = JSON.stringify({ iss: ISS, aud: AUD, sub: 'root', exp: nowSeconds() + 3600 });
-    const wrong = await crypto.subtle.importKey('raw', new Uint8Array(32).fill(1), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const wrong = await crypto.subtle.importKey(
+      'raw',
+      new Uint8Array(32).fill(1),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
     const tag = new Uint8Array(await crypto.subtle.sign('HMAC', wrong, new TextEncoder().encode(`${key}\n${json}`)));
     await kv.VERIFY_CACHE.put(key, `s1.${b64u(tag)}.${json}`);
     const g = await makeGuard(k, { config, env: { CACHE_KEY } });
@@ -172,7 +203,7 @@ describe('entries written without the secret are ignored', () => {
     expect(g.guard.counters.get('l2_rejected_entry')).toBe(1);
   });
 
-  it('a genuine entry copied to another token\'s key', async () => {
+  it("a genuine entry copied to another token's key", async () => {
     const config = l2Config();
     const good = await token(k.ed, { sub: 'victim' });
     const a = await makeGuard(k, { config, env: { CACHE_KEY } });
@@ -207,7 +238,11 @@ describe('KV faults fail closed and never fail a good token', () => {
     it(`put ${mode}s`, async () => {
       const fk = new FaultyKV(kv.VERIFY_CACHE);
       fk.mode.put = mode;
-      const g = await makeGuard(k, { config: l2Config(), env: { CACHE_KEY, VERIFY_CACHE: fk }, settle: mode !== 'hang' });
+      const g = await makeGuard(k, {
+        config: l2Config(),
+        env: { CACHE_KEY, VERIFY_CACHE: fk },
+        settle: mode !== 'hang',
+      });
       expect((await g.send('/x', bearer(await token(k.ed)))).status).toBe(200);
       expect((await g.send('/x', bearer(await forged('EdDSA')))).status).toBe(401);
       expect(fk.puts).toHaveLength(1);
@@ -266,7 +301,10 @@ describe('switches', () => {
 
   it('cache.verify as a list sends only those algorithms to KV', async () => {
     const fk = new FaultyKV(kv.VERIFY_CACHE);
-    const g = await makeGuard(k, { config: l2Config({ cache: { verify: ['RS256'] } }), env: { CACHE_KEY, VERIFY_CACHE: fk } });
+    const g = await makeGuard(k, {
+      config: l2Config({ cache: { verify: ['RS256'] } }),
+      env: { CACHE_KEY, VERIFY_CACHE: fk },
+    });
     await g.send('/x', bearer(await token(k.ed)));
     await g.send('/x', bearer(await token(k.hs)));
     expect(fk.gets).toBe(0);
@@ -275,4 +313,3 @@ describe('switches', () => {
     expect(fk.puts).toHaveLength(1);
   });
 });
-

@@ -4,7 +4,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { WriteAdmission } from '../../../../src/worker/l2-admission.js';
-import { CACHE_KEY, FaultyKV, baseConfig, bearer, demoKeys, freshJwksUrl, kv, makeGuard, token, type Keys } from '../../harness.js';
+import {
+  CACHE_KEY,
+  FaultyKV,
+  baseConfig,
+  bearer,
+  demoKeys,
+  freshJwksUrl,
+  kv,
+  makeGuard,
+  token,
+  type Keys,
+} from '../../harness.js';
 import { parseConfig } from '../../../../src/worker/config.js';
 
 let k: Keys;
@@ -53,13 +64,17 @@ describe('WriteAdmission', () => {
 
   it('memory stays bounded: the seen set starts over when full', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 6 }), { maxLength: 300 }), fc.integer({ min: 1, max: 20 }), (tokens, capacity) => {
-        const a = new WriteAdmission({ mode: 'seen-twice', perMinute: 1e9, capacity });
-        let waiting = 0;
-        for (const t of tokens) a.decide(t, 0);
-        for (const t of new Set(tokens)) if (a.waiting(t)) waiting++;
-        expect(waiting).toBeLessThanOrEqual(capacity);
-      }),
+      fc.property(
+        fc.array(fc.string({ maxLength: 6 }), { maxLength: 300 }),
+        fc.integer({ min: 1, max: 20 }),
+        (tokens, capacity) => {
+          const a = new WriteAdmission({ mode: 'seen-twice', perMinute: 1e9, capacity });
+          let waiting = 0;
+          for (const t of tokens) a.decide(t, 0);
+          for (const t of new Set(tokens)) if (a.waiting(t)) waiting++;
+          expect(waiting).toBeLessThanOrEqual(capacity);
+        },
+      ),
     );
   });
 });
@@ -91,8 +106,12 @@ describe('the guard with the default admission (seen-twice)', () => {
 
   it('cache.verifyWritesPerMinute caps the writes and counts the rest', async () => {
     const fk = new FaultyKV(kv.VERIFY_CACHE);
-    const g = await makeGuard(k, { config: config({ verifyAdmission: 'always', verifyWritesPerMinute: 2 }), env: { CACHE_KEY, VERIFY_CACHE: fk } });
-    for (let i = 0; i < 5; i++) expect((await g.send('/x', bearer(await token(k.ed, { sub: `u${i}` })))).status).toBe(200);
+    const g = await makeGuard(k, {
+      config: config({ verifyAdmission: 'always', verifyWritesPerMinute: 2 }),
+      env: { CACHE_KEY, VERIFY_CACHE: fk },
+    });
+    for (let i = 0; i < 5; i++)
+      expect((await g.send('/x', bearer(await token(k.ed, { sub: `u${i}` })))).status).toBe(200);
     expect(fk.puts).toHaveLength(2);
     expect(g.guard.counters.get('l2_write_over_budget')).toBe(3);
   });
@@ -112,7 +131,11 @@ describe('config', () => {
     const c = parseConfig(config({}));
     expect(c.cache.verifyAdmission).toBe('seen-twice');
     expect(c.cache.verifyWritesPerMinute).toBe(60);
-    expect(() => parseConfig(config({ verifyAdmission: 'sometimes' }))).toThrow(expect.objectContaining({ setting: 'cache.verifyAdmission' }));
-    expect(() => parseConfig(config({ verifyWritesPerMinute: 0 }))).toThrow(expect.objectContaining({ setting: 'cache.verifyWritesPerMinute' }));
+    expect(() => parseConfig(config({ verifyAdmission: 'sometimes' }))).toThrow(
+      expect.objectContaining({ setting: 'cache.verifyAdmission' }),
+    );
+    expect(() => parseConfig(config({ verifyWritesPerMinute: 0 }))).toThrow(
+      expect.objectContaining({ setting: 'cache.verifyWritesPerMinute' }),
+    );
   });
 });

@@ -4,7 +4,17 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { MAX_PAYLOAD_DEPTH, nestedDeeperThan } from '../../../../src/worker/stages/verify/payload-depth.js';
-import { CACHE_KEY, assertionKeyJson, baseConfig, bearer, demoKeys, freshJwksUrl, makeGuard, token, type Keys } from '../../harness.js';
+import {
+  CACHE_KEY,
+  assertionKeyJson,
+  baseConfig,
+  bearer,
+  demoKeys,
+  freshJwksUrl,
+  makeGuard,
+  token,
+  type Keys,
+} from '../../harness.js';
 
 const RUNS = Math.min(Number(inject('propertyRuns')) || 200, 1000);
 const SEED = Number(inject('propertySeed')) || 20261127;
@@ -36,12 +46,19 @@ describe('payload nesting bound', () => {
     const configs: [string, Record<string, unknown>, Record<string, string>][] = [
       ['forwardPayload', baseConfig(k, { forwardPayload: 'X-Jwt-Payload' }), {}],
       ['KV verify-cache write', l2, { CACHE_KEY }],
-      ['origin assertion', baseConfig(k, { originAssertion: { keyBinding: 'ASSERTION_KEY', alg: 'EdDSA', claims: ['sub', 'profile'] } }), { ASSERTION_KEY: privateJwk }],
+      [
+        'origin assertion',
+        baseConfig(k, { originAssertion: { keyBinding: 'ASSERTION_KEY', alg: 'EdDSA', claims: ['sub', 'profile'] } }),
+        { ASSERTION_KEY: privateJwk },
+      ],
     ];
     // HS256: a short signature, so 6000 levels still fit in the default 16 KiB token.
     const deep = await token(k.hs, { sub: 'alice', profile: nested(6000) });
     // Every config's outcome first, so a failure shows all three.
-    const seen: Record<string, { status: number; forwarded: number; faultLogged: boolean; code: boolean; ordinary: number }> = {};
+    const seen: Record<
+      string,
+      { status: number; forwarded: number; faultLogged: boolean; code: boolean; ordinary: number }
+    > = {};
     for (const [name, config, env] of configs) {
       const g = await makeGuard(k, { config, env });
       const res = await g.send('/x', bearer(deep));
@@ -49,7 +66,9 @@ describe('payload nesting bound', () => {
         status: res.status,
         forwarded: g.net.calls.filter((c) => c.url.startsWith('https://origin.example.com')).length,
         faultLogged: g.logs.some((l) => l.includes('"edgejwt":"error"')),
-        code: (res.headers.get('www-authenticate') ?? '').includes('error="invalid_token"') && g.logs.some((l) => l.includes('"edgejwt":"rejected","code":"ERR_JWT_PAYLOAD_INVALID"')),
+        code:
+          (res.headers.get('www-authenticate') ?? '').includes('error="invalid_token"') &&
+          g.logs.some((l) => l.includes('"edgejwt":"rejected","code":"ERR_JWT_PAYLOAD_INVALID"')),
         // An ordinary token through the same guard still passes.
         ordinary: (await g.send('/x', bearer(await token(k.hs, { sub: 'bob', profile: nested(3) })))).status,
       };
@@ -68,7 +87,11 @@ describe('payload nesting bound', () => {
 
   it('nestedDeeperThan agrees with a recursive depth on any JSON value (property)', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 8 }), fc.integer({ min: 0, max: 9 }), (v, max) => nestedDeeperThan(v, max) === depthOf(v) > max),
+      fc.property(
+        fc.jsonValue({ maxDepth: 8 }),
+        fc.integer({ min: 0, max: 9 }),
+        (v, max) => nestedDeeperThan(v, max) === depthOf(v) > max,
+      ),
       { numRuns: RUNS, seed: SEED },
     );
   });

@@ -8,7 +8,22 @@ import { defaultStages } from '../../../../src/worker/stages/index.js';
 import { IssuerIndex } from '../../../../src/worker/issuer-index.js';
 import { VerifyTiers } from '../../../../src/worker/stages/verify/verify-tiers.js';
 import { b64u } from '../../../shared/jwt-mint.js';
-import { AUD, CACHE_KEY, FaultyKV, ISS, TestCtx, baseConfig, demoKeys, forged, freshJwksUrl, jwksOf, kv, mockNet, token, type Keys } from '../../harness.js';
+import {
+  AUD,
+  CACHE_KEY,
+  FaultyKV,
+  ISS,
+  TestCtx,
+  baseConfig,
+  demoKeys,
+  forged,
+  freshJwksUrl,
+  jwksOf,
+  kv,
+  mockNet,
+  token,
+  type Keys,
+} from '../../harness.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -17,11 +32,18 @@ beforeAll(async () => {
 
 async function partsFor(config: Record<string, unknown>, env: Partial<GuardEnv> = {}): Promise<GuardParts> {
   const full: GuardEnv = { GUARD_CONFIG: JSON.stringify(config), HS_KEY: b64u(k.hs.secret!), ...env };
-  return startGuard(full, { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => undefined }, undefined, defaultStages).then((g) => g.parts);
+  return startGuard(
+    full,
+    { fetch: mockNet(jwksOf(k.ed, k.rs)).fetch, log: () => undefined },
+    undefined,
+    defaultStages,
+  ).then((g) => g.parts);
 }
 
 // As the Guard makes it: the kvTiers feature's stage (with L2) when cache.verify is on, else the core's.
-const tiersOf = (parts: GuardParts) => parts.verifyTiers?.(parts, new IssuerIndex(parts.config.issuers)) ?? new VerifyTiers(parts, new IssuerIndex(parts.config.issuers));
+const tiersOf = (parts: GuardParts) =>
+  parts.verifyTiers?.(parts, new IssuerIndex(parts.config.issuers)) ??
+  new VerifyTiers(parts, new IssuerIndex(parts.config.issuers));
 
 describe('verify stage (verify-tiers.ts): L1, L2, the library', () => {
   it('stage_verify_l1_hit_without_promise: a token verified once is answered from L1 without a promise, async algorithm or not', async () => {
@@ -52,7 +74,7 @@ describe('verify stage (verify-tiers.ts): L1, L2, the library', () => {
     expect(tiers.l1Size).toBe(0);
   });
 
-  it('stage_verify_l2_only_for_configured_algs: KV is read for cache.verify\'s algorithms only, never for an unconfigured issuer', async () => {
+  it("stage_verify_l2_only_for_configured_algs: KV is read for cache.verify's algorithms only, never for an unconfigured issuer", async () => {
     const verifyKv = new FaultyKV(kv.VERIFY_CACHE);
     const config = baseConfig(k, {
       issuers: [{ issuer: ISS, audience: AUD, algorithms: ['EdDSA', 'RS256'], jwksUrl: freshJwksUrl() }],
@@ -62,7 +84,8 @@ describe('verify stage (verify-tiers.ts): L1, L2, the library', () => {
     expect(parts.l2).toBeDefined();
     const tiers = tiersOf(parts);
     const ctx = new TestCtx();
-    for (const sub of ['e1', 'e2', 'e3']) expect((await tiers.verify(await token(k.ed, { sub }), ctx, { opened: undefined })).level).toBe('verify');
+    for (const sub of ['e1', 'e2', 'e3'])
+      expect((await tiers.verify(await token(k.ed, { sub }), ctx, { opened: undefined })).level).toBe('verify');
     expect(verifyKv.gets).toBe(0);
 
     const stranger = await forged('RS256', { iss: 'https://elsewhere.example' });
