@@ -16,8 +16,8 @@ const worker = (config) => ({
 const entry = (name, path, limit) => ({ name, path, limit, gzip: false, brotli: false, modifyEsbuildConfig: worker });
 
 // Each budget is the size measured when it was set (2026-12-07, after the key-set store tiers were merged)
-// plus a little room, except edgejwt/hmac's (issue 34: at most 25 KiB). The one-issuer HS256 guard is given only the stages
-// it uses (none); its target is 49.8 KiB (the retired compiled entry's). The optional sections' parsers now come
+// plus a little room, except edgejwt/hmac's (issue 34: at most 25 KiB). The one-issuer HS256 guard is given only the
+// stages it uses (none); its target is 49.8 KiB (the retired compiled entry's). The optional sections' parsers now come
 // with their stages (admin, cors, rules, originAssertion, dpop, revocation, resource); the issuers, cache,
 // paths and forwarding parsers are still in every guard.
 // Raised on purpose for issue 36 items 1-3 (the resource section's and rules' step-up parsers in every guard's

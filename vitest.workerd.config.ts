@@ -32,7 +32,8 @@ export default defineConfig({
     ],
     // A fake IdP on 127.0.0.1 for discovery and the provider recipes (test/fake-idp/).
     globalSetup: ['test/fake-idp/global-setup.ts'],
-    // Property-test sizing from the environment (workerd has no process.env): see test/worker/stages/path/path-properties.test.ts.
+    // Property-test sizing from the environment (workerd has no process.env): see
+    // test/worker/stages/path/path-properties.test.ts.
     provide: {
       propertyRuns: process.env.EDGEJWT_PROPERTY_RUNS ?? '',
       propertySeed: process.env.EDGEJWT_PROPERTY_SEED ?? '',

@@ -77,7 +77,8 @@ console.log(`${info.filename}: ${info.size} bytes packed, ${info.unpackedSize} u
 for (const f of info.files.sort((a, b) => a.path.localeCompare(b.path)))
   console.log(`  ${String(f.size).padStart(7)}  ${f.path}`);
 
-// The guard configuration's JSON Schema ships for editors (`edgejwt/guard-config.schema.json`), copied from src/worker/.
+// The guard configuration's JSON Schema ships for editors (`edgejwt/guard-config.schema.json`), copied from
+// src/worker/.
 const ALLOWED = [
   /^package\.json$/,
   /^README\.md$/,

@@ -116,7 +116,8 @@ export class JwtError extends Error {
   readonly setting: string | undefined;
 
   constructor(code: JwtErrorCode, details: JwtErrorDetails = {}) {
-    // A code whose module is not in this bundle (only a JwtError made by hand can have one) keeps its code as the message.
+    // A code whose module is not in this bundle (only a JwtError made by hand can have one) keeps its code as the
+    // message.
     const base: string = (VERIFY_MESSAGES as Partial<Record<string, string>>)[code] ?? registered[code] ?? code;
     const where = details.claim ?? details.setting;
     const message =

@@ -45,7 +45,8 @@ printEnvironment(env);
 // BENCH_SRC: another checkout's src/ (e.g. `git archive <commit> src | tar -x -C build/before`) for a before/after.
 const src = process.env.BENCH_SRC ?? join(root, 'src');
 const keys = benchKeys();
-// BENCH_COMPILED=1: the guard's compiled entry (edgejwt build-guard) for the same GUARD_CONFIG instead of src/worker/index.ts.
+// BENCH_COMPILED=1: the guard's compiled entry (edgejwt build-guard) for the same GUARD_CONFIG instead of
+// src/worker/index.ts.
 const compiled = process.env.BENCH_COMPILED === '1';
 if (compiled) await configGuardBundle(dir, guardConfig(keys), src, { minify: false, keepNames: true });
 else await bundleWorker(join(src, 'worker/index.ts'), join(dir, 'worker.js'), { minify: false, keepNames: true }, src);

@@ -1,8 +1,8 @@
 // The DPoP replay check a guard request pays, inside workerd (Miniflare, local): one
 // checkAndRemember through the Durable Object store (the call to the shard named by the
 // key, its answer) next to the in-isolate store; with the default 4096 shards most calls of a
-// short run reach a shard for the first time (it is created), with 64 warm shards none does. Timed from Node as in lib/workerd.ts:
-// per-op time is (time(2n) − time(n)) / n, cases interleaved round by round.
+// short run reach a shard for the first time (it is created), with 64 warm shards none does. Timed from Node as in
+// lib/workerd.ts: per-op time is (time(2n) − time(n)) / n, cases interleaved round by round.
 // Local Miniflare runs the object in the same process: a deployed shard adds the network
 // hop to wherever the object lives, which this cannot show.
 // Run: node bench/guard/dpop-replay-workerd.ts   (BENCH_SMOKE=1 for a quick pass; BENCH_ROUNDS=n, default 15)

@@ -3,7 +3,8 @@
 // .wasm import to a compiled WebAssembly.Module (as workerd's CompiledWasm rule gives),
 // and V8's precise coverage (function granularity) runs from the import to the response.
 // Writes the coverage of the bundle as JSON to a file: `startup` (the import and what its module
-// scope started, settled) and `functions` (the request alone; counts reset in between). Args: bundle file, token, env JSON, out file.
+// scope started, settled) and `functions` (the request alone; counts reset in between). Args: bundle file, token, env
+// JSON, out file.
 import { Session } from 'node:inspector/promises';
 import { register } from 'node:module';
 import { pathToFileURL } from 'node:url';

@@ -9,7 +9,8 @@
 // owning each byte, so a called function's body is counted once and an uncalled
 // closure inside it is not) in the minified bundle as shipped; then, from an
 // unminified build of the same Worker, the same bytes by source file.
-// Run: node bench/guard/first-code.ts   (ALGS=HS256,RS256 to narrow, HS256 alone under BENCH_SMOKE; TOP=n source files shown, 12)
+// Run: node bench/guard/first-code.ts   (ALGS=HS256,RS256 to narrow, HS256 alone under BENCH_SMOKE; TOP=n source files
+// shown, 12)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -262,7 +262,8 @@ const PEERS: Peer[] = [
       viaSet(createRemoteJWKSet('https://idp.example/jwks', { ...base, fetch: providerFetch(w), staleDuration: 0 })),
   },
   {
-    // hono jwk: a fetch per request, no cache (its fetch has no timeout: modelled with the same 3 s as the others, at best).
+    // hono jwk: a fetch per request, no cache (its fetch has no timeout: modelled with the same 3 s as the others, at
+    // best).
     name: 'hono jwk: network every request',
     ownMs: own.jose,
     make: (w) => {

@@ -146,7 +146,8 @@ export default async function setup(
       fn: () => withL1.handle(new Request(url, { headers }), ctx),
       async: true,
     });
-    // As an edge hands a request on: a dozen headers (Cloudflare's, the browser's), which the guard's header walks read.
+    // As an edge hands a request on: a dozen headers (Cloudflare's, the browser's), which the guard's header walks
+    // read.
     const edgeHeaders = { ...headers, ...EDGE_HEADERS };
     if (alg === 'HS256')
       cases.push({

@@ -47,7 +47,8 @@ const CACHE_KEY = Buffer.alloc(32, 9).toString('base64url'); // bench only
 // BENCH_BASELINE_SRC=dir: also a guard built from another checkout's src/ ('base'), sampled in
 // the same rounds, so a change is read as a per-round delta under the same machine noise.
 const baselineSrc = process.env.BENCH_BASELINE_SRC;
-// The guard given only its config's stages ('compiled': createGuard(config, { stages: [keySets] })) is sampled too unless BENCH_COMPILED=0.
+// The guard given only its config's stages ('compiled': createGuard(config, { stages: [keySets] })) is sampled too
+// unless BENCH_COMPILED=0.
 const withCompiled = process.env.BENCH_COMPILED !== '0';
 // With a baseline, its library-only Worker too ('libbase'), each baseline kind with the baseline's own core.
 // BENCH_COMPILED_BASE=1 (with a baseline): the baseline's compiled entry too ('compiledbase', on this checkout's core).
@@ -181,7 +182,8 @@ const rotate = <T>(xs: readonly T[], by: number): T[] => xs.map((_, j) => xs[(j 
 // right after a similar one reads differently (bench/guard/isolate-ab.ts found 1.7–3.4 ms).
 const roundOrder = <T>(xs: readonly T[], round: number): T[] =>
   round % 2 === 0 ? rotate(xs, round) : rotate(xs, round).reverse();
-// BENCH_COLD_ALGS=HS256,RS256: the cold cells (process, isolate) for these algorithms only (a modest A/B); all by default.
+// BENCH_COLD_ALGS=HS256,RS256: the cold cells (process, isolate) for these algorithms only (a modest A/B); all by
+// default.
 const COLD_ALGS = (process.env.BENCH_COLD_ALGS?.split(',').map((a) => a.trim()) ?? [...BENCH_ALGS]) as BenchAlg[];
 if (COLD_ALGS.length === 0 || COLD_ALGS.some((a) => !BENCH_ALGS.includes(a)))
   throw new Error(`BENCH_COLD_ALGS: some of ${BENCH_ALGS.join(',')}`);

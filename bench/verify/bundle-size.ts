@@ -21,7 +21,8 @@ printEnvironment(env);
 const bundles = await verifierBundles();
 console.log(`\n### createVerifier and the guard in a Worker bundle\n\n${verifierBundleTable(bundles)}\n`);
 for (const b of bundles) console.log(`${verifierFileTable(b, process.env.BENCH_SMOKE === '1' ? 5 : 20)}\n`);
-// The compiled entry below the file level: each function and class member (approximate, scaled to the metafile's file bytes).
+// The compiled entry below the file level: each function and class member (approximate, scaled to the metafile's file
+// bytes).
 let compiledFunctions: FunctionBytes[] = [];
 const compiled = bundles.find((b) => b.name.startsWith('guard compiled entry'));
 if (compiled !== undefined) {

@@ -1,7 +1,7 @@
 // L2: verified claims shared between isolates through KV (docs/decisions/0009-verdict-caches-tied-to-their-key.md).
 // Key `v2:<policy id>:<key tag>:<base64url(SHA-256(token))>` (the token never leaves
-// the isolate; the key tag names the key that proved it, key-tags.ts), value sealed under CACHE_KEY, life never past `exp` and never under
-// KV's 60-second minimum. Any fault, timeout or bad entry is a miss.
+// the isolate; the key tag names the key that proved it, key-tags.ts), value sealed under CACHE_KEY, life never past
+// `exp` and never under KV's 60-second minimum. Any fault, timeout or bad entry is a miss.
 
 import { encode } from '../b64.js';
 import type { JWTPayload } from '../claims.js';

@@ -122,7 +122,8 @@ describe('checking GUARD_CONFIG', () => {
     } catch (e) {
       positioned = /at position/.test((e as Error).message);
     }
-    // Node 22+ names the position in the JSON (line 7, column 11: the `"x"`); Node 20 does not, and the value's start is named.
+    // Node 22+ names the position in the JSON (line 7, column 11: the `"x"`); Node 20 does not, and the value's start
+    // is named.
     expect(r.errors[0]).toMatch(
       positioned
         ? /wrangler\.toml:7:11: GUARD_CONFIG is not valid JSON$/

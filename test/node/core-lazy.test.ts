@@ -94,7 +94,8 @@ describe('no HS*/EdDSA allowed: the Wasm core is never instantiated', () => {
 describe('decodeJws: JS and the core agree', () => {
   const b64Char = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
   const oddChar = fc.constantFrom('=', '+', '/', ' ', '!', '\u00e9', '\u{1F600}', 'A', 'Q', 'w');
-  // Mostly well-formed base64url of arbitrary bytes (valid or invalid UTF-8), sometimes one odd character or a bad length.
+  // Mostly well-formed base64url of arbitrary bytes (valid or invalid UTF-8), sometimes one odd character or a bad
+  // length.
   const segment = fc.oneof(
     fc.uint8Array({ maxLength: 300 }).map((b) => b64u(Buffer.from(b))),
     fc.string({ unit: 'grapheme-ascii', maxLength: 40 }).map((s) => b64u(s)),

@@ -255,7 +255,8 @@ describe('oidc-provider and oauth4webapi through the guard (profile at+jwt, dpop
             dpop: mode,
           },
         ],
-        // Said out loud: one Node process is one isolate here. Ed25519 listed: oauth4webapi names its Ed25519 proofs so (the default list has only EdDSA).
+        // Said out loud: one Node process is one isolate here. Ed25519 listed: oauth4webapi names its Ed25519 proofs so
+        // (the default list has only EdDSA).
         dpop: { replay: 'isolate', algorithms: PROOF_ALGS },
         origin: originUrl,
       } as never,

@@ -2,8 +2,8 @@
 // AES-GCM (aesGcmDecrypt), AES key unwrap (aesKwUnwrap), AES-CBC with PKCS#5 padding
 // (aesCbcDecrypt), RSA-OAEP-256 (rsaOaepDecrypt), and ECDH P-256/P-384 and X25519
 // through JweKey.unwrap('ECDH-ES'), whose CEK must equal the Concat KDF of the
-// expected shared secret (every ECDH case in Node, a fixed sample elsewhere: vector-sample.ts). Cases outside what a JWE can carry (AES-192, GCM IVs other
-// than 96 bits, OAEP labels) are counted, and the reachable ones must all agree.
+// expected shared secret (every ECDH case in Node, a fixed sample elsewhere: vector-sample.ts). Cases outside what a
+// JWE can carry (AES-192, GCM IVs other than 96 bits, OAEP labels) are counted, and the reachable ones must all agree.
 import { describe, expect, it } from 'vitest';
 import { encSpec } from '../../src/jwe/algorithms.js';
 import { aesCbcDecrypt, aesGcmDecrypt, decryptContent } from '../../src/jwe/content.js';

@@ -1,4 +1,5 @@
-// What a one-issuer HS256 guard given only its stages (none: createGuard(config, { stages: [] })) answers: every refusal the guard gives such a
+// What a one-issuer HS256 guard given only its stages (none: createGuard(config, { stages: [] })) answers: every
+// refusal the guard gives such a
 // config, with its status, challenge and logged code, and the accepted request. Pins that
 // no cut to the guard's stages drops an answer.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

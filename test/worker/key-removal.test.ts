@@ -63,7 +63,8 @@ describe('a key removed from the set', () => {
   });
 
   it('guard_l2_drops_verdict_of_removed_key', async () => {
-    // No copy of the key set beyond the isolate (KV or Cache API), so the second isolate knows only what the issuer serves now.
+    // No copy of the key set beyond the isolate (KV or Cache API), so the second isolate knows only what the issuer
+    // serves now.
     const config = configWith({ cache: { verify: 'all', verifyAdmission: 'always', jwks: false, jwksColo: false } });
     const a = await makeGuard(k, { config, env: { CACHE_KEY } });
     const t = await token(k.ed);

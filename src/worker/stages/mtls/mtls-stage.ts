@@ -68,7 +68,8 @@ export function mtlsStage(
       if (!isJwtError(e)) throw e;
       return refuse(e.code, e.code === 'ERR_MTLS_CERT_MISSING' ? NO_CERTIFICATE : NOT_BOUND);
     }
-    // The thumbprint matched; the certificate itself must have passed the edge's check, and be known not revoked (fail closed).
+    // The thumbprint matched; the certificate itself must have passed the edge's check, and be known not revoked (fail
+    // closed).
     if (auth?.certVerified !== 'SUCCESS' || auth.certRevoked !== '0') return refuse('mtls_cert_unverified', NOT_BOUND);
     cx.proven.x5t = x5t as string;
     return undefined;

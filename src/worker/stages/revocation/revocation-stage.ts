@@ -79,7 +79,8 @@ export function buildRevocation(
   env: Record<string, unknown>,
   now: () => number,
   realm: string,
-  // The guard's issuers (every `iss` spelling of one entry is one issuer) and clockTolerance (how long past exp a token still passes).
+  // The guard's issuers (every `iss` spelling of one entry is one issuer) and clockTolerance (how long past exp a token
+  // still passes).
   guard: { issuers: readonly { issuer: readonly string[] }[]; clockTolerance: number } = {
     issuers: [],
     clockTolerance: 0,

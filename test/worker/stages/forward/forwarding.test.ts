@@ -112,7 +112,8 @@ describe('service-binding origin', () => {
     const g = await makeGuard(k, { config: baseConfig(k, { origin: { service: 'API' } }), env: { API } });
     const t = await token(k.ed);
     expect((await g.send('/%2Forders/x', bearer(t))).status).toBe(400);
-    // A GET carrying a body, as the runtime hands it over from the wire; the Request constructor refuses one, so built by hand.
+    // A GET carrying a body, as the runtime hands it over from the wire; the Request constructor refuses one, so built
+    // by hand.
     const get = {
       url: 'https://api.example.com/orders/1',
       method: 'GET',

@@ -9,7 +9,8 @@
 // request goes to the configured origin.
 //
 // A fixed-seed sample runs by default (CI); for a longer local run:
-//   EDGEJWT_PROPERTY_RUNS=5000 EDGEJWT_PROPERTY_SEED=42 npx vitest run --config vitest.workerd.config.ts test/worker/stages/path/path-properties.test.ts
+//   EDGEJWT_PROPERTY_RUNS=5000 EDGEJWT_PROPERTY_SEED=42 npx vitest run --config vitest.workerd.config.ts
+// test/worker/stages/path/path-properties.test.ts
 import fc from 'fast-check';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ORIGIN, baseConfig, demoKeys, makeGuard, token, type Keys } from '../../harness.js';
