@@ -39,8 +39,15 @@ export interface GuardEnv {
 
 export type { AnalyticsLike };
 
-/** What tests (and embedders) may swap: the network and the clock. */
+/**
+ * What tests (and embedders) may swap: the network and the clock.
+ *
+ * @example
+ * // fetch is called as a plain function: wrap a binding's method, which needs its object as `this`.
+ * const deps: GuardDeps = { fetch: (input, init) => env.EGRESS.fetch(input, init) };
+ */
 export interface GuardDeps {
+  /** Called as a plain function, never as a method: pass `(i, o) => binding.fetch(i, o)`, not `binding.fetch`. */
   fetch?: typeof fetch;
   now?: () => number;
   log?: (line: string) => void;
