@@ -8,13 +8,12 @@ import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuard, defaultStages } from '../../src/worker/api.js';
-import { insecure, startProvider, type RunningProvider } from './oidc-provider-server.js';
+import { insecure, introspectionProvider, startProvider, type RunningProvider } from './oidc-provider-server.js';
 
 const MCP = 'https://mcp.example.com/mcp';
 const OTHER = 'https://other.example.com/';
 const CLIENT = { client_id: 'svc-1', client_secret: 'a-long-enough-client-secret-for-the-test' };
 const GUARD = { client_id: 'guard-rs', client_secret: 'guard secret+with:reserved&chars' };
-const BASIC = { redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' };
 const ctx = { waitUntil: (p: Promise<unknown>) => void p.catch(() => undefined) };
 
 let op: RunningProvider;
@@ -24,31 +23,12 @@ let originUrl: string;
 const seen: { url: string; sub: string | undefined; client: string | undefined }[] = [];
 
 beforeAll(async () => {
-  op = await startProvider(() => ({
-    clients: [
-      { ...CLIENT, ...BASIC, grant_types: ['client_credentials'] },
-      { ...GUARD, ...BASIC, grant_types: [] },
-    ],
-    ttl: { ClientCredentials: 600 },
-    features: {
-      devInteractions: { enabled: false },
-      clientCredentials: { enabled: true },
-      revocation: { enabled: true },
-      introspection: {
-        enabled: true,
-        allowedPolicy: (_: unknown, c: { clientId: string }) => c.clientId === GUARD.client_id,
-      },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => MCP,
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_c: unknown, resource: string) => {
-          if (resource !== MCP && resource !== OTHER) throw new Error('unknown resource');
-          return { scope: 'tools:read tools:call', audience: resource, accessTokenFormat: 'opaque' };
-        },
-      },
-    },
-  }));
+  op = await startProvider(() =>
+    introspectionProvider(CLIENT, GUARD, MCP, (resource) => {
+      if (resource !== MCP && resource !== OTHER) throw new Error('unknown resource');
+      return { scope: 'tools:read tools:call', audience: resource, accessTokenFormat: 'opaque' };
+    }),
+  );
   as = op.as;
   origin = createServer((req, res) => {
     const h = (n: string) => (req.headers[n] as string | undefined) ?? undefined;

@@ -13,7 +13,7 @@ import { parseIntrospection } from '../../src/introspection/config.js';
 import { IntrospectionError } from '../../src/introspection/error.js';
 import { looksLikeJwt } from '../../src/introspection/shape.js';
 import { checkStepUp } from '../../src/resource/step-up.js';
-import { insecure, startProvider, type RunningProvider } from './oidc-provider-server.js';
+import { insecure, introspectionProvider, startProvider, type RunningProvider } from './oidc-provider-server.js';
 
 const OPAQUE = 'https://mcp.example.com/mcp';
 const JWT_RESOURCE = 'https://jwt.example.com/';
@@ -21,42 +21,20 @@ const CLIENT = { client_id: 'svc-1', client_secret: 'a-long-enough-client-secret
 /** The guard's own client at the AS: a secret with characters client_secret_basic must form-encode. */
 const GUARD = { client_id: 'guard:rs', client_secret: 'guard secret+with:reserved&chars/%41' };
 
-const BASIC = { redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' };
-
 let op: RunningProvider;
 let issuer: string;
 let as: oauth.AuthorizationServer;
 
 beforeAll(async () => {
-  op = await startProvider(() => ({
-    clients: [
-      { ...CLIENT, ...BASIC, grant_types: ['client_credentials'] },
-      // A resource server: it only introspects.
-      { ...GUARD, ...BASIC, grant_types: [] },
-    ],
-    ttl: { ClientCredentials: 600 },
-    features: {
-      devInteractions: { enabled: false },
-      clientCredentials: { enabled: true },
-      revocation: { enabled: true },
-      // Only the guard may read introspection answers.
-      introspection: {
-        enabled: true,
-        allowedPolicy: (_ctx: unknown, client: { clientId: string }) => client.clientId === GUARD.client_id,
-      },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => OPAQUE,
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx: unknown, resource: string) => {
-          const scope = 'tools:read tools:call';
-          if (resource === OPAQUE) return { scope, audience: OPAQUE, accessTokenFormat: 'opaque' };
-          if (resource !== JWT_RESOURCE) throw new Error('unknown resource');
-          return { scope, audience: JWT_RESOURCE, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
-        },
-      },
-    },
-  }));
+  // The guard's client only introspects; only it may read introspection answers.
+  op = await startProvider(() =>
+    introspectionProvider(CLIENT, GUARD, OPAQUE, (resource) => {
+      const scope = 'tools:read tools:call';
+      if (resource === OPAQUE) return { scope, audience: OPAQUE, accessTokenFormat: 'opaque' };
+      if (resource !== JWT_RESOURCE) throw new Error('unknown resource');
+      return { scope, audience: JWT_RESOURCE, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
+    }),
+  );
   ({ issuer, as } = op);
 }, 30_000);
 

@@ -34,3 +34,48 @@ export async function startProvider(configure: (issuer: string) => Record<string
   };
   return { issuer, as, close };
 }
+
+/** A client's id and secret at the provider. */
+export interface ClientSecret {
+  client_id: string;
+  client_secret: string;
+}
+
+const BASIC = { redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' };
+
+/**
+ * The provider configuration of the introspection tests: `service` gets tokens by client_credentials, `guard` only
+ * introspects (and only it may), both with client_secret_basic; revocation on; `resource` (RFC 8707) says what
+ * each resource indicator gets (throw for an unknown one).
+ * @example
+ * const op = await startProvider(() => introspectionProvider(CLIENT, GUARD, MCP, (r) => ({ scope: 's', audience: r })));
+ */
+export function introspectionProvider(
+  service: ClientSecret,
+  guard: ClientSecret,
+  defaultResource: string,
+  resource: (indicator: string) => Record<string, unknown>,
+): Record<string, unknown> {
+  return {
+    clients: [
+      { ...service, ...BASIC, grant_types: ['client_credentials'] },
+      { ...guard, ...BASIC, grant_types: [] },
+    ],
+    ttl: { ClientCredentials: 600 },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      revocation: { enabled: true },
+      introspection: {
+        enabled: true,
+        allowedPolicy: (_ctx: unknown, client: { clientId: string }) => client.clientId === guard.client_id,
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => defaultResource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, indicator: string) => resource(indicator),
+      },
+    },
+  };
+}
