@@ -32,15 +32,16 @@ printEnvironment(env);
 const keys = benchKeys();
 const config = guardConfig(keys);
 
-type Kind = 'jose guard' | 'library only' | 'compiled guard' | 'default guard';
-const KINDS: Kind[] = ['jose guard', 'library only', 'compiled guard', 'default guard'];
+type Kind = 'jose guard' | 'library only' | 'given only its stages' | 'default guard';
+const KINDS: Kind[] = ['jose guard', 'library only', 'given only its stages', 'default guard'];
 
 async function build(kind: Kind, minify: boolean): Promise<{ dir: string; code: string }> {
   const dir = join(root, 'build/bench-first-code', `${kind.replace(/ /g, '-')}${minify ? '' : '-plain'}`);
   mkdirSync(dir, { recursive: true });
   const opts = { minify, keepNames: false };
-  if (kind === 'compiled guard')
-    return { dir, code: (await configGuardBundle(dir, JSON.parse(config), join(root, 'src'), opts)).code };
+  // The bench config's stages beyond the core ones: its issuers have inline key sets (as isolate.ts builds it).
+  if (kind === 'given only its stages')
+    return { dir, code: (await configGuardBundle(dir, JSON.parse(config), join(root, 'src'), opts, ['keySets'])).code };
   const entry = {
     'jose guard': join(here, 'jose-guard.ts'),
     'library only': join(here, 'edgejwt-min.ts'),

@@ -91,10 +91,13 @@ if (withCompiled) {
     throw new Error('the compiled entry imports the core from another path than the guard');
   if (withCompiledBase) bundles.compiledbase = await configGuard('compiledbase', guardConfig(keys), baselineSrc);
 }
-// The issue 23 size target: the main module for a one-issuer HS256 config (esbuild, minified, as the bench bundles).
-const oneIssuer = await configGuard('one-issuer-hs256', ONE_ISSUER_HS256);
+// Issue 34's size target: a one-issuer HS256 guard given only its stages (none beyond the core ones), as size-limit
+// checks it (.size-limit.mjs); esbuild minified, as the bench bundles.
+const oneIssuer = await configGuard('one-issuer-hs256', ONE_ISSUER_HS256, undefined, []);
+const kib = (n: number) => (n / 1024).toFixed(1);
 console.log(
-  `Compiled entry, one-issuer HS256 config (esbuild minified; target ≤ 40 KiB): ${(oneIssuer.code.length / 1024).toFixed(1)} KiB; the default entry: ${(bundles.guard.code.length / 1024).toFixed(1)} KiB`,
+  `One-issuer HS256 guard given only its stages (esbuild minified; target ≤ 49.8 KiB): ${kib(oneIssuer.code.length)}` +
+    ` KiB; the default entry: ${kib(bundles.guard.code.length)} KiB`,
 );
 const sizes = Object.fromEntries(Object.entries(bundles).map(([k, b]) => [k, b.code.length]));
 const results: Record<string, unknown> = {
