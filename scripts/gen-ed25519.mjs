@@ -7,9 +7,17 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { P, L, mod, pow, inv, D, SQRTM1 } from './lib/ed25519-ref.mjs';
+import { fit } from './lib/as-lines.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = (name, text) => writeFileSync(join(root, 'assembly/ed25519', name), text);
+const out = (name, text) =>
+  writeFileSync(
+    join(root, 'assembly/ed25519', name),
+    text
+      .split('\n')
+      .flatMap((line) => fit(/^ */.exec(line)[0], line.trimStart()))
+      .join('\n'),
+  );
 
 // Radix 2^25.5: limb k sits at bit ceil(25.5 k) and holds 26 bits (k even) or 25 (k odd).
 const WEIGHT = Array.from({ length: 10 }, (_, k) => 25 * k + Math.ceil(k / 2));

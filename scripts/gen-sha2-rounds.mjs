@@ -12,6 +12,7 @@
 // Run: node scripts/gen-sha2-rounds.mjs [outDir]
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { fit } from './lib/as-lines.mjs';
 
 // FIPS 180-4 §4.2.2 and §4.2.3 constants.
 const K256 = [
@@ -189,7 +190,8 @@ function generate(bits) {
   out.push(`// prettier-ignore`);
   out.push(`/** The round constants K[t] (also read by the looped compression, ./sha${bits}-looped). */`);
   out.push(`export const KV: usize = memory.data<${T}>([`);
-  for (let i = 0; i < s.rounds; i += 8) out.push(`  ${s.k.slice(i, i + 8).join(', ')},`);
+  const perLine = W === 4 ? 8 : 4; // within 120 characters
+  for (let i = 0; i < s.rounds; i += perLine) out.push(`  ${s.k.slice(i, i + perLine).join(', ')},`);
   out.push(`], 16);`);
   out.push(`/** W[t] + K[t] for the block being compressed; zeroed on return. */`);
   out.push(`const WK: usize = memory.data(${s.rounds * W}, 16);`);
@@ -230,7 +232,7 @@ function generate(bits) {
   for (let i = 0; i < 8; i++) out.push(`  store<${T}>(h, h${i}, ${i * W});`);
   for (let i = 0; i < (s.rounds * W) / 16; i++) out.push(`  v128.store(WK, z, ${16 * i});`);
   out.push(`}`);
-  return out.join('\n') + '\n';
+  return out.flatMap((line) => fit(/^ */.exec(line)[0], line.trimStart())).join('\n') + '\n';
 }
 
 const root = process.argv[2]
