@@ -94,7 +94,9 @@ if (withCompiled) {
 // The issue 23 size target: the main module for a one-issuer HS256 config (esbuild, minified, as the bench bundles).
 const oneIssuer = await configGuard('one-issuer-hs256', ONE_ISSUER_HS256);
 console.log(
-  `Compiled entry, one-issuer HS256 config (esbuild minified; target ≤ 40 KiB): ${(oneIssuer.code.length / 1024).toFixed(1)} KiB; the default entry: ${(bundles.guard.code.length / 1024).toFixed(1)} KiB`,
+  `Compiled entry, one-issuer HS256 config (esbuild minified; target ≤ 40 KiB): ` +
+    `${(oneIssuer.code.length / 1024).toFixed(1)} KiB; the default entry: ` +
+    `${(bundles.guard.code.length / 1024).toFixed(1)} KiB`,
 );
 const sizes = Object.fromEntries(Object.entries(bundles).map(([k, b]) => [k, b.code.length]));
 const results: Record<string, unknown> = {
@@ -446,7 +448,8 @@ if (only.has('jwks')) {
   results.jwks = { ...jwks, networkFetches: fetches, isolatesPerMode: N.jwksIsolates };
   tables.push(
     latencyTable(
-      `JWKS on a fresh isolate (EdDSA/RS256/ES256 in turn): network (loopback) vs KV; key-set fetches during the run: ${fetches} (expected ${N.jwksIsolates}, one per network isolate)`,
+      `JWKS on a fresh isolate (EdDSA/RS256/ES256 in turn): network (loopback) vs KV; key-set fetches during ` +
+        `the run: ${fetches} (expected ${N.jwksIsolates}, one per network isolate)`,
       Object.entries(jwks),
     ),
   );
