@@ -210,5 +210,6 @@ ${mulSpecs.join('\n')}
 `,
 );
 console.log(
-  `wrote assembly/__tests__/ed25519-double-scalar.spec.ts (${wnafSpecs.length} wNAF, ${mulSpecs.length} multiplication cases)`,
+  `wrote assembly/__tests__/ed25519-double-scalar.spec.ts (${wnafSpecs.length} wNAF, ${mulSpecs.length} ` +
+    `multiplication cases)`,
 );
