@@ -273,8 +273,8 @@ check('npm install of the tarball into an empty project, then a token verifies i
 import { isJwtError } from 'edgejwt/errors';
 const v = createVerifier({ algorithms: ['HS256'], key: new Uint8Array(32).fill(7) });
 let forged = 'accepted';
-try { v.verifySync(${JSON.stringify(`${input}.${mac(Buffer.alloc(32, 8))}`)}); } catch (e) { forged = ` +
-    `isJwtError(e) ? e.code : String(e); }
+try { v.verifySync(${JSON.stringify(`${input}.${mac(Buffer.alloc(32, 8))}`)}); } ` +
+    `catch (e) { forged = isJwtError(e) ? e.code : String(e); }
 console.log(v.verifySync(${JSON.stringify(`${input}.${mac(key)}`)}).payload.sub, forged);`;
   const got = run(process.execPath, ['--input-type=module', '-e', probe], { cwd: app }).trim();
   if (got !== 'installed ERR_JWS_SIGNATURE_INVALID') throw new Error(`got: ${got}`);
@@ -291,8 +291,8 @@ const g = createGuard({ issuers: [{ issuer: 'https://id.example', audience: 'api
     `secretBinding: 'K' }], cache: { jwks: false } });
 const env = { K: ${JSON.stringify(Buffer.alloc(32, 7).toString('base64url'))} };
 const ctx = { waitUntil() {} };
-const req = (t) => new Request('https://guard.example/x', t === undefined ? {} : { headers: { ` +
-    `authorization: 'Bearer ' + t } });
+const req = (t) => new Request('https://guard.example/x', ` +
+    `t === undefined ? {} : { headers: { authorization: 'Bearer ' + t } });
 const ok = await g.authenticate(req(` +
     `${JSON.stringify(`${guardInput}.${createHmac('sha256', key).update(guardInput).digest('base64url')}`)}), ` +
     `env, ctx);

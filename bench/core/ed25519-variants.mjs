@@ -44,8 +44,8 @@ const withoutEd = build((dir) =>
     `import { ERR_ALG, ERR_SLOT } from '../status';
 export const ED25519_SLOTS: u32 = 64;
 export function ed25519Import(slot: u32, key: usize): i32 { return slot >= ED25519_SLOTS ? ERR_SLOT : ERR_ALG; }
-export function ed25519Verify(slot: u32, msg: usize, len: usize, sig: usize): i32 { return slot >= ` +
-      `ED25519_SLOTS ? ERR_SLOT : ERR_ALG; }
+export function ed25519Verify(slot: u32, msg: usize, len: usize, sig: usize): i32 { ` +
+      `return slot >= ED25519_SLOTS ? ERR_SLOT : ERR_ALG; }
 export function ed25519Drop(slot: u32): i32 { return slot >= ED25519_SLOTS ? ERR_SLOT : ERR_ALG; }
 `,
   ),

@@ -81,8 +81,8 @@ const coreWorker =
   `import core from 'core.wasm';
 const T0 = Date.now();
 const b = (s) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
-const MSG = new Uint8Array(${msg.length}).fill(0x61), KEY = b('${hsKey.toString('base64url')}'), TAG = b('` +
-  `${hsTag}'), PUB = b('${edPub}'), SIG = b('${edSig}');
+const MSG = new Uint8Array(${msg.length}).fill(0x61), KEY = b('${hsKey.toString('base64url')}'), ` +
+  `TAG = b('${hsTag}'), PUB = b('${edPub}'), SIG = b('${edSig}');
 function steps(x, t) {
   const mem = () => new Uint8Array(x.memory.buffer);
   // Region addresses: immutable globals in this core, functions in cores before it (BENCH_CORE).
@@ -93,11 +93,11 @@ function steps(x, t) {
   mem().set(MSG, x.input_ptr()); ok.push(x.hash(1, MSG.length) === 32); t.push(Date.now() - T0);
   mem().set(MSG, x.input_ptr()); ok.push(x.hash(3, MSG.length) === 64); t.push(Date.now() - T0);
   mem().set(KEY, x.input_ptr()); ok.push(x.hmac_import(0, 1, 32) === 1); t.push(Date.now() - T0);
-  mem().set(MSG, x.input_ptr()); mem().set(TAG, x.sig_ptr()); ok.push(x.hmac_verify(0, MSG.length, 32) === ` +
-  `1); t.push(Date.now() - T0);
+  mem().set(MSG, x.input_ptr()); mem().set(TAG, x.sig_ptr()); ` +
+  `ok.push(x.hmac_verify(0, MSG.length, 32) === 1); t.push(Date.now() - T0);
   mem().set(PUB, x.input_ptr()); ok.push(x.ed25519_import(0) === 1); t.push(Date.now() - T0);
-  mem().set(MSG, x.input_ptr()); mem().set(SIG, x.sig_ptr()); ok.push(x.ed25519_verify(0, MSG.length) === ` +
-  `1); t.push(Date.now() - T0);
+  mem().set(MSG, x.input_ptr()); mem().set(SIG, x.sig_ptr()); ` +
+  `ok.push(x.ed25519_verify(0, MSG.length) === 1); t.push(Date.now() - T0);
   return ok.every(Boolean);
 }
 const ES_JWK = ${JSON.stringify({ ...(es.publicKey.export({ format: 'jwk' }) as object) })};
@@ -203,17 +203,20 @@ export default { async fetch(request, env) {
   const kind = request.headers.get('x-kind');
   const w = env.LOADER.get(request.headers.get('x-id'), () => {
     const modules = kind === 'noop' ? { 'worker.js': "export default { fetch() { return new Response('ok\\\\n'); } };" }
-      : kind === 'lib: bundle load only' ? { 'worker.js': env.WRAP, 'b.js': env.LIB_A, [env.WASM_PATH]: { ` +
-  `wasm: bytes(env.core) } }
+      : kind === 'lib: bundle load only' ? { 'worker.js': env.WRAP, 'b.js': env.LIB_A, ` +
+  `[env.WASM_PATH]: { wasm: bytes(env.core) } }
       : kind === 'jose guard: bundle load only' ? { 'worker.js': env.WRAP, 'b.js': env.JOSE }
-      : kind === 'no-op + core module' ? { 'worker.js': "import m from './core.wasm'; export default { ` +
-  `fetch() { return new Response(typeof m + '\\\\n'); } };", 'core.wasm': { wasm: bytes(env.core) } }
+      : kind === 'no-op + core module' ? { ` +
+  `'worker.js': "import m from './core.wasm'; ` +
+  `export default { fetch() { return new Response(typeof m + '\\\\n'); } };", ` +
+  `'core.wasm': { wasm: bytes(env.core) } }
       : kind.startsWith('jose guard ') ? { 'worker.js': env.JOSE }
       : kind.startsWith('lib ') ? { 'worker.js': kind.endsWith('${OTHER}') ? env.LIB_B : env.LIB_A, ` +
   `[env.WASM_PATH]: { wasm: bytes(kind.endsWith('${OTHER}') ? env['other core'] : env.core) } }
       : { 'worker.js': env.CORE_WORKER, 'core.wasm': { wasm: bytes(env[kind]) } };
-    return { compatibilityDate: '2026-04-01', mainModule: 'worker.js', modules, env: { GUARD_CONFIG: ` +
-  `env.GUARD_CONFIG, HS_KEY: env.HS_KEY, ...(kind.endsWith(', split') ? { BENCH_SPLIT: '1' } : {}) } };
+    return { compatibilityDate: '2026-04-01', mainModule: 'worker.js', modules, ` +
+  `env: { GUARD_CONFIG: env.GUARD_CONFIG, HS_KEY: env.HS_KEY, ` +
+  `...(kind.endsWith(', split') ? { BENCH_SPLIT: '1' } : {}) } };
   });
   return w.getEntrypoint().fetch(request);
 } };`;

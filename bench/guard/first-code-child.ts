@@ -19,11 +19,11 @@ export async function resolve(spec, ctx, next) {
   return next(spec, ctx);
 }
 export async function load(url, ctx, next) {
-  if (url === 'bench:cloudflare-workers') return { format: 'module', shortCircuit: true, source: 'export ` +
-  `const env = globalThis.__benchEnv; export class DurableObject {} export class WorkerEntrypoint {}' };
-  if (url.endsWith('.wasm')) return { format: 'module', shortCircuit: true, source: 'import { readFileSync ` +
-  `} from "node:fs"; export default new WebAssembly.Module(readFileSync(new URL(' + JSON.stringify(url) + ` +
-  `')));' };
+  if (url === 'bench:cloudflare-workers') return { format: 'module', shortCircuit: true, ` +
+  `source: 'export const env = globalThis.__benchEnv; export class DurableObject {} export class WorkerEntrypoint {}' };
+  if (url.endsWith('.wasm')) return { format: 'module', shortCircuit: true, ` +
+  `source: 'import { readFileSync } from "node:fs"; ` +
+  `export default new WebAssembly.Module(readFileSync(new URL(' + JSON.stringify(url) + ')));' };
   return next(url, ctx);
 }`;
 register(`data:text/javascript,${encodeURIComponent(hooks)}`);
