@@ -46,8 +46,12 @@ export type PolicyInput = PolicySettings & { key?: KeyInput; jwks?: JSONWebKeySe
 /**
  * Everything in PolicyOptions but the key source.
  * @example
- * const settings: PolicySettings = { algorithms: ['RS256'], issuer: 'https://as.example', audience:
- * 'https://api.example', profile: 'at+jwt' };
+ * const settings: PolicySettings = {
+ *   algorithms: ['RS256'],
+ *   issuer: 'https://as.example',
+ *   audience: 'https://api.example',
+ *   profile: 'at+jwt',
+ * };
  */
 export interface PolicySettings {
   /** Allowed `alg` values (required; `none` is never accepted). */

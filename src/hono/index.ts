@@ -173,8 +173,14 @@ function prepare(options: JwtAuthOptions): Prepared {
  * @example
  * type AppEnv = { Bindings: { JWT_SECRET: string } } & JwtAuthEnv;
  * const app = new Hono<AppEnv>();
- * app.use('/api/*', jwtAuth<AppEnv>((env) => ({ algorithms: ['HS256'], key: new TextEncoder().encode(env.JWT_SECRET),
- * audience: 'api' })));
+ * app.use(
+ *   '/api/*',
+ *   jwtAuth<AppEnv>((env) => ({
+ *     algorithms: ['HS256'],
+ *     key: new TextEncoder().encode(env.JWT_SECRET),
+ *     audience: 'api',
+ *   })),
+ * );
  * app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub }));
  */
 export function jwtAuth<E extends Env = JwtAuthEnv, P extends JWTPayload = JWTPayload>(
