@@ -180,5 +180,8 @@ export function ed25519_test_hot_after(n: u32): u32 { return ed25519SetHotAfter(
 /** 1 if `slot`'s table is built for its current key, 0 if not, ERR_SLOT past the slots. */
 export function ed25519_test_slot_hot(slot: u32): i32 { return ed25519SlotHot(slot); }
 
-/** Set the SHA-2 blocks compressed by the looped code before the unrolled one (see ./sha2-first-use); returns the previous value. */
+/**
+ * Set the SHA-2 blocks compressed by the looped code before the unrolled one (see ./sha2-first-use); returns the
+ * previous value.
+ */
 export function sha2_test_warm_after(n: u32): u32 { return sha2SetWarmAfter(n); }

@@ -23,7 +23,9 @@ export function sha256CompressLooped(h: usize, data: usize, blocks: usize): void
     let a = load<u32>(h, 0), b = load<u32>(h, 4), c = load<u32>(h, 8), d = load<u32>(h, 12);
     let e = load<u32>(h, 16), f = load<u32>(h, 20), g = load<u32>(h, 24), hh = load<u32>(h, 28);
     for (let t: usize = 0; t < 256; t += 4) {
-      const t1 = hh + (rotr<u32>(e, 6) ^ rotr<u32>(e, 11) ^ rotr<u32>(e, 25)) + (g ^ (e & (f ^ g))) + load<u32>(K + t) + load<u32>(W + t);
+      const t1 =
+        hh + (rotr<u32>(e, 6) ^ rotr<u32>(e, 11) ^ rotr<u32>(e, 25)) + (g ^ (e & (f ^ g))) +
+        load<u32>(K + t) + load<u32>(W + t);
       const t2 = (rotr<u32>(a, 2) ^ rotr<u32>(a, 13) ^ rotr<u32>(a, 22)) + ((a & b) | (c & (a | b)));
       hh = g; g = f; f = e; e = d + t1;
       d = c; c = b; b = a; a = t1 + t2;

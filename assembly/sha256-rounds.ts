@@ -49,10 +49,28 @@ export function sha256Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x0, x1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
       const w7 = i8x16.shuffle(x2, x3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-      let n = i32x4.add(i32x4.add(x0, w7), v128.xor(v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))), i32x4.shr_u(w15, 3)));
-      const lo = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17), i64x2.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19)), i32x4.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10));
+      let n = i32x4.add(
+        i32x4.add(x0, w7),
+        v128.xor(
+          v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))),
+          i32x4.shr_u(w15, 3),
+        ),
+      );
+      const lo = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17),
+          i64x2.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(lo, z, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 16, 17, 18, 19));
-      const hi = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17), i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19)), i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10));
+      const hi = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17),
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(z, hi, 0, 1, 2, 3, 0, 1, 2, 3, 16, 17, 18, 19, 24, 25, 26, 27));
       x0 = n;
       v128.store(WK, i32x4.add(n, v128.load(KV, 64)), 64);
@@ -72,10 +90,28 @@ export function sha256Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x1, x2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
       const w7 = i8x16.shuffle(x3, x0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-      let n = i32x4.add(i32x4.add(x1, w7), v128.xor(v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))), i32x4.shr_u(w15, 3)));
-      const lo = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17), i64x2.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19)), i32x4.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10));
+      let n = i32x4.add(
+        i32x4.add(x1, w7),
+        v128.xor(
+          v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))),
+          i32x4.shr_u(w15, 3),
+        ),
+      );
+      const lo = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17),
+          i64x2.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(lo, z, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 16, 17, 18, 19));
-      const hi = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17), i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19)), i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10));
+      const hi = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17),
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(z, hi, 0, 1, 2, 3, 0, 1, 2, 3, 16, 17, 18, 19, 24, 25, 26, 27));
       x1 = n;
       v128.store(WK, i32x4.add(n, v128.load(KV, 80)), 80);
@@ -95,10 +131,28 @@ export function sha256Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x2, x3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
       const w7 = i8x16.shuffle(x0, x1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-      let n = i32x4.add(i32x4.add(x2, w7), v128.xor(v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))), i32x4.shr_u(w15, 3)));
-      const lo = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17), i64x2.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19)), i32x4.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10));
+      let n = i32x4.add(
+        i32x4.add(x2, w7),
+        v128.xor(
+          v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))),
+          i32x4.shr_u(w15, 3),
+        ),
+      );
+      const lo = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17),
+          i64x2.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(lo, z, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 16, 17, 18, 19));
-      const hi = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17), i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19)), i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10));
+      const hi = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17),
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(z, hi, 0, 1, 2, 3, 0, 1, 2, 3, 16, 17, 18, 19, 24, 25, 26, 27));
       x2 = n;
       v128.store(WK, i32x4.add(n, v128.load(KV, 96)), 96);
@@ -118,10 +172,28 @@ export function sha256Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x3, x0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
       const w7 = i8x16.shuffle(x1, x2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-      let n = i32x4.add(i32x4.add(x3, w7), v128.xor(v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))), i32x4.shr_u(w15, 3)));
-      const lo = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17), i64x2.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19)), i32x4.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10));
+      let n = i32x4.add(
+        i32x4.add(x3, w7),
+        v128.xor(
+          v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))),
+          i32x4.shr_u(w15, 3),
+        ),
+      );
+      const lo = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17),
+          i64x2.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(lo, z, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 16, 17, 18, 19));
-      const hi = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17), i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19)), i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10));
+      const hi = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17),
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(z, hi, 0, 1, 2, 3, 0, 1, 2, 3, 16, 17, 18, 19, 24, 25, 26, 27));
       x3 = n;
       v128.store(WK, i32x4.add(n, v128.load(KV, 112)), 112);
@@ -141,10 +213,28 @@ export function sha256Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x0, x1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
       const w7 = i8x16.shuffle(x2, x3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-      let n = i32x4.add(i32x4.add(x0, w7), v128.xor(v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))), i32x4.shr_u(w15, 3)));
-      const lo = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17), i64x2.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19)), i32x4.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10));
+      let n = i32x4.add(
+        i32x4.add(x0, w7),
+        v128.xor(
+          v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))),
+          i32x4.shr_u(w15, 3),
+        ),
+      );
+      const lo = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17),
+          i64x2.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(lo, z, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 16, 17, 18, 19));
-      const hi = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17), i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19)), i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10));
+      const hi = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17),
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(z, hi, 0, 1, 2, 3, 0, 1, 2, 3, 16, 17, 18, 19, 24, 25, 26, 27));
       x0 = n;
       v128.store(WK, i32x4.add(n, v128.load(KV, 128)), 128);
@@ -164,10 +254,28 @@ export function sha256Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x1, x2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
       const w7 = i8x16.shuffle(x3, x0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-      let n = i32x4.add(i32x4.add(x1, w7), v128.xor(v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))), i32x4.shr_u(w15, 3)));
-      const lo = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17), i64x2.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19)), i32x4.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10));
+      let n = i32x4.add(
+        i32x4.add(x1, w7),
+        v128.xor(
+          v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))),
+          i32x4.shr_u(w15, 3),
+        ),
+      );
+      const lo = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17),
+          i64x2.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(lo, z, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 16, 17, 18, 19));
-      const hi = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17), i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19)), i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10));
+      const hi = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17),
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(z, hi, 0, 1, 2, 3, 0, 1, 2, 3, 16, 17, 18, 19, 24, 25, 26, 27));
       x1 = n;
       v128.store(WK, i32x4.add(n, v128.load(KV, 144)), 144);
@@ -187,10 +295,28 @@ export function sha256Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x2, x3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
       const w7 = i8x16.shuffle(x0, x1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-      let n = i32x4.add(i32x4.add(x2, w7), v128.xor(v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))), i32x4.shr_u(w15, 3)));
-      const lo = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17), i64x2.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19)), i32x4.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10));
+      let n = i32x4.add(
+        i32x4.add(x2, w7),
+        v128.xor(
+          v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))),
+          i32x4.shr_u(w15, 3),
+        ),
+      );
+      const lo = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17),
+          i64x2.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(lo, z, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 16, 17, 18, 19));
-      const hi = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17), i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19)), i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10));
+      const hi = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17),
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(z, hi, 0, 1, 2, 3, 0, 1, 2, 3, 16, 17, 18, 19, 24, 25, 26, 27));
       x2 = n;
       v128.store(WK, i32x4.add(n, v128.load(KV, 160)), 160);
@@ -210,10 +336,28 @@ export function sha256Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x3, x0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
       const w7 = i8x16.shuffle(x1, x2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-      let n = i32x4.add(i32x4.add(x3, w7), v128.xor(v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))), i32x4.shr_u(w15, 3)));
-      const lo = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17), i64x2.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19)), i32x4.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10));
+      let n = i32x4.add(
+        i32x4.add(x3, w7),
+        v128.xor(
+          v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))),
+          i32x4.shr_u(w15, 3),
+        ),
+      );
+      const lo = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17),
+          i64x2.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(lo, z, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 16, 17, 18, 19));
-      const hi = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17), i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19)), i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10));
+      const hi = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17),
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(z, hi, 0, 1, 2, 3, 0, 1, 2, 3, 16, 17, 18, 19, 24, 25, 26, 27));
       x3 = n;
       v128.store(WK, i32x4.add(n, v128.load(KV, 176)), 176);
@@ -233,10 +377,28 @@ export function sha256Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x0, x1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
       const w7 = i8x16.shuffle(x2, x3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-      let n = i32x4.add(i32x4.add(x0, w7), v128.xor(v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))), i32x4.shr_u(w15, 3)));
-      const lo = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17), i64x2.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19)), i32x4.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10));
+      let n = i32x4.add(
+        i32x4.add(x0, w7),
+        v128.xor(
+          v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))),
+          i32x4.shr_u(w15, 3),
+        ),
+      );
+      const lo = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17),
+          i64x2.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(x3, x3, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(lo, z, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 16, 17, 18, 19));
-      const hi = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17), i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19)), i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10));
+      const hi = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17),
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(z, hi, 0, 1, 2, 3, 0, 1, 2, 3, 16, 17, 18, 19, 24, 25, 26, 27));
       x0 = n;
       v128.store(WK, i32x4.add(n, v128.load(KV, 192)), 192);
@@ -256,10 +418,28 @@ export function sha256Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x1, x2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
       const w7 = i8x16.shuffle(x3, x0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-      let n = i32x4.add(i32x4.add(x1, w7), v128.xor(v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))), i32x4.shr_u(w15, 3)));
-      const lo = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17), i64x2.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19)), i32x4.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10));
+      let n = i32x4.add(
+        i32x4.add(x1, w7),
+        v128.xor(
+          v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))),
+          i32x4.shr_u(w15, 3),
+        ),
+      );
+      const lo = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17),
+          i64x2.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(x0, x0, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(lo, z, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 16, 17, 18, 19));
-      const hi = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17), i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19)), i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10));
+      const hi = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17),
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(z, hi, 0, 1, 2, 3, 0, 1, 2, 3, 16, 17, 18, 19, 24, 25, 26, 27));
       x1 = n;
       v128.store(WK, i32x4.add(n, v128.load(KV, 208)), 208);
@@ -279,10 +459,28 @@ export function sha256Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x2, x3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
       const w7 = i8x16.shuffle(x0, x1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-      let n = i32x4.add(i32x4.add(x2, w7), v128.xor(v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))), i32x4.shr_u(w15, 3)));
-      const lo = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17), i64x2.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19)), i32x4.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10));
+      let n = i32x4.add(
+        i32x4.add(x2, w7),
+        v128.xor(
+          v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))),
+          i32x4.shr_u(w15, 3),
+        ),
+      );
+      const lo = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17),
+          i64x2.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(x1, x1, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(lo, z, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 16, 17, 18, 19));
-      const hi = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17), i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19)), i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10));
+      const hi = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17),
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(z, hi, 0, 1, 2, 3, 0, 1, 2, 3, 16, 17, 18, 19, 24, 25, 26, 27));
       x2 = n;
       v128.store(WK, i32x4.add(n, v128.load(KV, 224)), 224);
@@ -302,10 +500,28 @@ export function sha256Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x3, x0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
       const w7 = i8x16.shuffle(x1, x2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-      let n = i32x4.add(i32x4.add(x3, w7), v128.xor(v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))), i32x4.shr_u(w15, 3)));
-      const lo = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17), i64x2.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19)), i32x4.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10));
+      let n = i32x4.add(
+        i32x4.add(x3, w7),
+        v128.xor(
+          v128.xor(v128.or(i32x4.shr_u(w15, 7), i32x4.shl(w15, 25)), v128.or(i32x4.shr_u(w15, 18), i32x4.shl(w15, 14))),
+          i32x4.shr_u(w15, 3),
+        ),
+      );
+      const lo = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 17),
+          i64x2.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(x2, x2, 8, 9, 10, 11, 8, 9, 10, 11, 12, 13, 14, 15, 12, 13, 14, 15), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(lo, z, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 16, 17, 18, 19));
-      const hi = v128.xor(v128.xor(i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17), i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19)), i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10));
+      const hi = v128.xor(
+        v128.xor(
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 17),
+          i64x2.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 19),
+        ),
+        i32x4.shr_u(i8x16.shuffle(n, n, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7), 10),
+      );
       n = i32x4.add(n, i8x16.shuffle(z, hi, 0, 1, 2, 3, 0, 1, 2, 3, 16, 17, 18, 19, 24, 25, 26, 27));
       x3 = n;
       v128.store(WK, i32x4.add(n, v128.load(KV, 240)), 240);

@@ -30,7 +30,10 @@ const IV: usize = memory.data<u32>([
   store<u32>(p, bswap<u32>(v));
 }
 
-/** Compress `blocks` consecutive blocks at `data` into the state at `h` (looped at first, then unrolled: see ./sha2-first-use). */
+/**
+ * Compress `blocks` consecutive blocks at `data` into the state at `h` (looped at first, then unrolled: see
+ * ./sha2-first-use).
+ */
 import { sha256Compress } from './sha2-first-use';
 export { sha256Compress };
 

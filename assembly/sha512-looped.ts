@@ -23,7 +23,9 @@ export function sha512CompressLooped(h: usize, data: usize, blocks: usize): void
     let a = load<u64>(h, 0), b = load<u64>(h, 8), c = load<u64>(h, 16), d = load<u64>(h, 24);
     let e = load<u64>(h, 32), f = load<u64>(h, 40), g = load<u64>(h, 48), hh = load<u64>(h, 56);
     for (let t: usize = 0; t < 640; t += 8) {
-      const t1 = hh + (rotr<u64>(e, 14) ^ rotr<u64>(e, 18) ^ rotr<u64>(e, 41)) + (g ^ (e & (f ^ g))) + load<u64>(K + t) + load<u64>(W + t);
+      const t1 =
+        hh + (rotr<u64>(e, 14) ^ rotr<u64>(e, 18) ^ rotr<u64>(e, 41)) + (g ^ (e & (f ^ g))) +
+        load<u64>(K + t) + load<u64>(W + t);
       const t2 = (rotr<u64>(a, 28) ^ rotr<u64>(a, 34) ^ rotr<u64>(a, 39)) + ((a & b) | (c & (a | b)));
       hh = g; g = f; f = e; e = d + t1;
       d = c; c = b; b = a; a = t1 + t2;

@@ -4,16 +4,26 @@
 // prettier-ignore
 /** The round constants K[t] (also read by the looped compression, ./sha512-looped). */
 export const KV: usize = memory.data<u64>([
-  0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc, 0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118,
-  0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2, 0x72be5d74f27b896f, 0x80deb1fe3b1696b1, 0x9bdc06a725c71235, 0xc19bf174cf692694,
-  0xe49b69c19ef14ad2, 0xefbe4786384f25e3, 0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65, 0x2de92c6f592b0275, 0x4a7484aa6ea6e483, 0x5cb0a9dcbd41fbd4, 0x76f988da831153b5,
-  0x983e5152ee66dfab, 0xa831c66d2db43210, 0xb00327c898fb213f, 0xbf597fc7beef0ee4, 0xc6e00bf33da88fc2, 0xd5a79147930aa725, 0x06ca6351e003826f, 0x142929670a0e6e70,
-  0x27b70a8546d22ffc, 0x2e1b21385c26c926, 0x4d2c6dfc5ac42aed, 0x53380d139d95b3df, 0x650a73548baf63de, 0x766a0abb3c77b2a8, 0x81c2c92e47edaee6, 0x92722c851482353b,
-  0xa2bfe8a14cf10364, 0xa81a664bbc423001, 0xc24b8b70d0f89791, 0xc76c51a30654be30, 0xd192e819d6ef5218, 0xd69906245565a910, 0xf40e35855771202a, 0x106aa07032bbd1b8,
-  0x19a4c116b8d2d0c8, 0x1e376c085141ab53, 0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8, 0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb, 0x5b9cca4f7763e373, 0x682e6ff3d6b2b8a3,
-  0x748f82ee5defb2fc, 0x78a5636f43172f60, 0x84c87814a1f0ab72, 0x8cc702081a6439ec, 0x90befffa23631e28, 0xa4506cebde82bde9, 0xbef9a3f7b2c67915, 0xc67178f2e372532b,
-  0xca273eceea26619c, 0xd186b8c721c0c207, 0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178, 0x06f067aa72176fba, 0x0a637dc5a2c898a6, 0x113f9804bef90dae, 0x1b710b35131c471b,
-  0x28db77f523047d84, 0x32caab7b40c72493, 0x3c9ebe0a15c9bebc, 0x431d67c49c100d4c, 0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817,
+  0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc,
+  0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118,
+  0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2,
+  0x72be5d74f27b896f, 0x80deb1fe3b1696b1, 0x9bdc06a725c71235, 0xc19bf174cf692694,
+  0xe49b69c19ef14ad2, 0xefbe4786384f25e3, 0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65,
+  0x2de92c6f592b0275, 0x4a7484aa6ea6e483, 0x5cb0a9dcbd41fbd4, 0x76f988da831153b5,
+  0x983e5152ee66dfab, 0xa831c66d2db43210, 0xb00327c898fb213f, 0xbf597fc7beef0ee4,
+  0xc6e00bf33da88fc2, 0xd5a79147930aa725, 0x06ca6351e003826f, 0x142929670a0e6e70,
+  0x27b70a8546d22ffc, 0x2e1b21385c26c926, 0x4d2c6dfc5ac42aed, 0x53380d139d95b3df,
+  0x650a73548baf63de, 0x766a0abb3c77b2a8, 0x81c2c92e47edaee6, 0x92722c851482353b,
+  0xa2bfe8a14cf10364, 0xa81a664bbc423001, 0xc24b8b70d0f89791, 0xc76c51a30654be30,
+  0xd192e819d6ef5218, 0xd69906245565a910, 0xf40e35855771202a, 0x106aa07032bbd1b8,
+  0x19a4c116b8d2d0c8, 0x1e376c085141ab53, 0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8,
+  0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb, 0x5b9cca4f7763e373, 0x682e6ff3d6b2b8a3,
+  0x748f82ee5defb2fc, 0x78a5636f43172f60, 0x84c87814a1f0ab72, 0x8cc702081a6439ec,
+  0x90befffa23631e28, 0xa4506cebde82bde9, 0xbef9a3f7b2c67915, 0xc67178f2e372532b,
+  0xca273eceea26619c, 0xd186b8c721c0c207, 0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178,
+  0x06f067aa72176fba, 0x0a637dc5a2c898a6, 0x113f9804bef90dae, 0x1b710b35131c471b,
+  0x28db77f523047d84, 0x32caab7b40c72493, 0x3c9ebe0a15c9bebc, 0x431d67c49c100d4c,
+  0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817,
 ], 16);
 /** W[t] + K[t] for the block being compressed; zeroed on return. */
 const WK: usize = memory.data(640, 16);
@@ -53,8 +63,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x0, x1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x4, x5, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x0, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x7, 19), i64x2.shl(x7, 45)), v128.or(i64x2.shr_u(x7, 61), i64x2.shl(x7, 3))), i64x2.shr_u(x7, 6)));
+      let n = i64x2.add(
+        i64x2.add(x0, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x7, 19), i64x2.shl(x7, 45)), v128.or(i64x2.shr_u(x7, 61), i64x2.shl(x7, 3))),
+          i64x2.shr_u(x7, 6),
+        ),
+      );
       x0 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 128)), 128);
     }
@@ -67,8 +89,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x1, x2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x5, x6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x1, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x0, 19), i64x2.shl(x0, 45)), v128.or(i64x2.shr_u(x0, 61), i64x2.shl(x0, 3))), i64x2.shr_u(x0, 6)));
+      let n = i64x2.add(
+        i64x2.add(x1, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x0, 19), i64x2.shl(x0, 45)), v128.or(i64x2.shr_u(x0, 61), i64x2.shl(x0, 3))),
+          i64x2.shr_u(x0, 6),
+        ),
+      );
       x1 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 144)), 144);
     }
@@ -81,8 +115,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x2, x3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x6, x7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x2, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x1, 19), i64x2.shl(x1, 45)), v128.or(i64x2.shr_u(x1, 61), i64x2.shl(x1, 3))), i64x2.shr_u(x1, 6)));
+      let n = i64x2.add(
+        i64x2.add(x2, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x1, 19), i64x2.shl(x1, 45)), v128.or(i64x2.shr_u(x1, 61), i64x2.shl(x1, 3))),
+          i64x2.shr_u(x1, 6),
+        ),
+      );
       x2 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 160)), 160);
     }
@@ -95,8 +141,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x3, x4, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x7, x0, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x3, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x2, 19), i64x2.shl(x2, 45)), v128.or(i64x2.shr_u(x2, 61), i64x2.shl(x2, 3))), i64x2.shr_u(x2, 6)));
+      let n = i64x2.add(
+        i64x2.add(x3, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x2, 19), i64x2.shl(x2, 45)), v128.or(i64x2.shr_u(x2, 61), i64x2.shl(x2, 3))),
+          i64x2.shr_u(x2, 6),
+        ),
+      );
       x3 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 176)), 176);
     }
@@ -109,8 +167,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x4, x5, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x0, x1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x4, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x3, 19), i64x2.shl(x3, 45)), v128.or(i64x2.shr_u(x3, 61), i64x2.shl(x3, 3))), i64x2.shr_u(x3, 6)));
+      let n = i64x2.add(
+        i64x2.add(x4, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x3, 19), i64x2.shl(x3, 45)), v128.or(i64x2.shr_u(x3, 61), i64x2.shl(x3, 3))),
+          i64x2.shr_u(x3, 6),
+        ),
+      );
       x4 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 192)), 192);
     }
@@ -123,8 +193,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x5, x6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x1, x2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x5, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x4, 19), i64x2.shl(x4, 45)), v128.or(i64x2.shr_u(x4, 61), i64x2.shl(x4, 3))), i64x2.shr_u(x4, 6)));
+      let n = i64x2.add(
+        i64x2.add(x5, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x4, 19), i64x2.shl(x4, 45)), v128.or(i64x2.shr_u(x4, 61), i64x2.shl(x4, 3))),
+          i64x2.shr_u(x4, 6),
+        ),
+      );
       x5 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 208)), 208);
     }
@@ -137,8 +219,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x6, x7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x2, x3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x6, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x5, 19), i64x2.shl(x5, 45)), v128.or(i64x2.shr_u(x5, 61), i64x2.shl(x5, 3))), i64x2.shr_u(x5, 6)));
+      let n = i64x2.add(
+        i64x2.add(x6, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x5, 19), i64x2.shl(x5, 45)), v128.or(i64x2.shr_u(x5, 61), i64x2.shl(x5, 3))),
+          i64x2.shr_u(x5, 6),
+        ),
+      );
       x6 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 224)), 224);
     }
@@ -151,8 +245,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x7, x0, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x3, x4, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x7, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x6, 19), i64x2.shl(x6, 45)), v128.or(i64x2.shr_u(x6, 61), i64x2.shl(x6, 3))), i64x2.shr_u(x6, 6)));
+      let n = i64x2.add(
+        i64x2.add(x7, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x6, 19), i64x2.shl(x6, 45)), v128.or(i64x2.shr_u(x6, 61), i64x2.shl(x6, 3))),
+          i64x2.shr_u(x6, 6),
+        ),
+      );
       x7 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 240)), 240);
     }
@@ -165,8 +271,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x0, x1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x4, x5, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x0, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x7, 19), i64x2.shl(x7, 45)), v128.or(i64x2.shr_u(x7, 61), i64x2.shl(x7, 3))), i64x2.shr_u(x7, 6)));
+      let n = i64x2.add(
+        i64x2.add(x0, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x7, 19), i64x2.shl(x7, 45)), v128.or(i64x2.shr_u(x7, 61), i64x2.shl(x7, 3))),
+          i64x2.shr_u(x7, 6),
+        ),
+      );
       x0 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 256)), 256);
     }
@@ -179,8 +297,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x1, x2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x5, x6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x1, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x0, 19), i64x2.shl(x0, 45)), v128.or(i64x2.shr_u(x0, 61), i64x2.shl(x0, 3))), i64x2.shr_u(x0, 6)));
+      let n = i64x2.add(
+        i64x2.add(x1, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x0, 19), i64x2.shl(x0, 45)), v128.or(i64x2.shr_u(x0, 61), i64x2.shl(x0, 3))),
+          i64x2.shr_u(x0, 6),
+        ),
+      );
       x1 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 272)), 272);
     }
@@ -193,8 +323,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x2, x3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x6, x7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x2, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x1, 19), i64x2.shl(x1, 45)), v128.or(i64x2.shr_u(x1, 61), i64x2.shl(x1, 3))), i64x2.shr_u(x1, 6)));
+      let n = i64x2.add(
+        i64x2.add(x2, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x1, 19), i64x2.shl(x1, 45)), v128.or(i64x2.shr_u(x1, 61), i64x2.shl(x1, 3))),
+          i64x2.shr_u(x1, 6),
+        ),
+      );
       x2 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 288)), 288);
     }
@@ -207,8 +349,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x3, x4, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x7, x0, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x3, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x2, 19), i64x2.shl(x2, 45)), v128.or(i64x2.shr_u(x2, 61), i64x2.shl(x2, 3))), i64x2.shr_u(x2, 6)));
+      let n = i64x2.add(
+        i64x2.add(x3, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x2, 19), i64x2.shl(x2, 45)), v128.or(i64x2.shr_u(x2, 61), i64x2.shl(x2, 3))),
+          i64x2.shr_u(x2, 6),
+        ),
+      );
       x3 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 304)), 304);
     }
@@ -221,8 +375,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x4, x5, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x0, x1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x4, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x3, 19), i64x2.shl(x3, 45)), v128.or(i64x2.shr_u(x3, 61), i64x2.shl(x3, 3))), i64x2.shr_u(x3, 6)));
+      let n = i64x2.add(
+        i64x2.add(x4, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x3, 19), i64x2.shl(x3, 45)), v128.or(i64x2.shr_u(x3, 61), i64x2.shl(x3, 3))),
+          i64x2.shr_u(x3, 6),
+        ),
+      );
       x4 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 320)), 320);
     }
@@ -235,8 +401,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x5, x6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x1, x2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x5, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x4, 19), i64x2.shl(x4, 45)), v128.or(i64x2.shr_u(x4, 61), i64x2.shl(x4, 3))), i64x2.shr_u(x4, 6)));
+      let n = i64x2.add(
+        i64x2.add(x5, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x4, 19), i64x2.shl(x4, 45)), v128.or(i64x2.shr_u(x4, 61), i64x2.shl(x4, 3))),
+          i64x2.shr_u(x4, 6),
+        ),
+      );
       x5 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 336)), 336);
     }
@@ -249,8 +427,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x6, x7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x2, x3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x6, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x5, 19), i64x2.shl(x5, 45)), v128.or(i64x2.shr_u(x5, 61), i64x2.shl(x5, 3))), i64x2.shr_u(x5, 6)));
+      let n = i64x2.add(
+        i64x2.add(x6, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x5, 19), i64x2.shl(x5, 45)), v128.or(i64x2.shr_u(x5, 61), i64x2.shl(x5, 3))),
+          i64x2.shr_u(x5, 6),
+        ),
+      );
       x6 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 352)), 352);
     }
@@ -263,8 +453,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x7, x0, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x3, x4, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x7, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x6, 19), i64x2.shl(x6, 45)), v128.or(i64x2.shr_u(x6, 61), i64x2.shl(x6, 3))), i64x2.shr_u(x6, 6)));
+      let n = i64x2.add(
+        i64x2.add(x7, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x6, 19), i64x2.shl(x6, 45)), v128.or(i64x2.shr_u(x6, 61), i64x2.shl(x6, 3))),
+          i64x2.shr_u(x6, 6),
+        ),
+      );
       x7 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 368)), 368);
     }
@@ -277,8 +479,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x0, x1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x4, x5, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x0, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x7, 19), i64x2.shl(x7, 45)), v128.or(i64x2.shr_u(x7, 61), i64x2.shl(x7, 3))), i64x2.shr_u(x7, 6)));
+      let n = i64x2.add(
+        i64x2.add(x0, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x7, 19), i64x2.shl(x7, 45)), v128.or(i64x2.shr_u(x7, 61), i64x2.shl(x7, 3))),
+          i64x2.shr_u(x7, 6),
+        ),
+      );
       x0 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 384)), 384);
     }
@@ -291,8 +505,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x1, x2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x5, x6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x1, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x0, 19), i64x2.shl(x0, 45)), v128.or(i64x2.shr_u(x0, 61), i64x2.shl(x0, 3))), i64x2.shr_u(x0, 6)));
+      let n = i64x2.add(
+        i64x2.add(x1, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x0, 19), i64x2.shl(x0, 45)), v128.or(i64x2.shr_u(x0, 61), i64x2.shl(x0, 3))),
+          i64x2.shr_u(x0, 6),
+        ),
+      );
       x1 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 400)), 400);
     }
@@ -305,8 +531,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x2, x3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x6, x7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x2, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x1, 19), i64x2.shl(x1, 45)), v128.or(i64x2.shr_u(x1, 61), i64x2.shl(x1, 3))), i64x2.shr_u(x1, 6)));
+      let n = i64x2.add(
+        i64x2.add(x2, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x1, 19), i64x2.shl(x1, 45)), v128.or(i64x2.shr_u(x1, 61), i64x2.shl(x1, 3))),
+          i64x2.shr_u(x1, 6),
+        ),
+      );
       x2 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 416)), 416);
     }
@@ -319,8 +557,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x3, x4, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x7, x0, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x3, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x2, 19), i64x2.shl(x2, 45)), v128.or(i64x2.shr_u(x2, 61), i64x2.shl(x2, 3))), i64x2.shr_u(x2, 6)));
+      let n = i64x2.add(
+        i64x2.add(x3, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x2, 19), i64x2.shl(x2, 45)), v128.or(i64x2.shr_u(x2, 61), i64x2.shl(x2, 3))),
+          i64x2.shr_u(x2, 6),
+        ),
+      );
       x3 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 432)), 432);
     }
@@ -333,8 +583,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x4, x5, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x0, x1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x4, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x3, 19), i64x2.shl(x3, 45)), v128.or(i64x2.shr_u(x3, 61), i64x2.shl(x3, 3))), i64x2.shr_u(x3, 6)));
+      let n = i64x2.add(
+        i64x2.add(x4, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x3, 19), i64x2.shl(x3, 45)), v128.or(i64x2.shr_u(x3, 61), i64x2.shl(x3, 3))),
+          i64x2.shr_u(x3, 6),
+        ),
+      );
       x4 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 448)), 448);
     }
@@ -347,8 +609,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x5, x6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x1, x2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x5, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x4, 19), i64x2.shl(x4, 45)), v128.or(i64x2.shr_u(x4, 61), i64x2.shl(x4, 3))), i64x2.shr_u(x4, 6)));
+      let n = i64x2.add(
+        i64x2.add(x5, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x4, 19), i64x2.shl(x4, 45)), v128.or(i64x2.shr_u(x4, 61), i64x2.shl(x4, 3))),
+          i64x2.shr_u(x4, 6),
+        ),
+      );
       x5 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 464)), 464);
     }
@@ -361,8 +635,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x6, x7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x2, x3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x6, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x5, 19), i64x2.shl(x5, 45)), v128.or(i64x2.shr_u(x5, 61), i64x2.shl(x5, 3))), i64x2.shr_u(x5, 6)));
+      let n = i64x2.add(
+        i64x2.add(x6, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x5, 19), i64x2.shl(x5, 45)), v128.or(i64x2.shr_u(x5, 61), i64x2.shl(x5, 3))),
+          i64x2.shr_u(x5, 6),
+        ),
+      );
       x6 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 480)), 480);
     }
@@ -375,8 +661,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x7, x0, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x3, x4, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x7, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x6, 19), i64x2.shl(x6, 45)), v128.or(i64x2.shr_u(x6, 61), i64x2.shl(x6, 3))), i64x2.shr_u(x6, 6)));
+      let n = i64x2.add(
+        i64x2.add(x7, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x6, 19), i64x2.shl(x6, 45)), v128.or(i64x2.shr_u(x6, 61), i64x2.shl(x6, 3))),
+          i64x2.shr_u(x6, 6),
+        ),
+      );
       x7 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 496)), 496);
     }
@@ -389,8 +687,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x0, x1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x4, x5, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x0, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x7, 19), i64x2.shl(x7, 45)), v128.or(i64x2.shr_u(x7, 61), i64x2.shl(x7, 3))), i64x2.shr_u(x7, 6)));
+      let n = i64x2.add(
+        i64x2.add(x0, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x7, 19), i64x2.shl(x7, 45)), v128.or(i64x2.shr_u(x7, 61), i64x2.shl(x7, 3))),
+          i64x2.shr_u(x7, 6),
+        ),
+      );
       x0 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 512)), 512);
     }
@@ -403,8 +713,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x1, x2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x5, x6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x1, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x0, 19), i64x2.shl(x0, 45)), v128.or(i64x2.shr_u(x0, 61), i64x2.shl(x0, 3))), i64x2.shr_u(x0, 6)));
+      let n = i64x2.add(
+        i64x2.add(x1, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x0, 19), i64x2.shl(x0, 45)), v128.or(i64x2.shr_u(x0, 61), i64x2.shl(x0, 3))),
+          i64x2.shr_u(x0, 6),
+        ),
+      );
       x1 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 528)), 528);
     }
@@ -417,8 +739,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x2, x3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x6, x7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x2, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x1, 19), i64x2.shl(x1, 45)), v128.or(i64x2.shr_u(x1, 61), i64x2.shl(x1, 3))), i64x2.shr_u(x1, 6)));
+      let n = i64x2.add(
+        i64x2.add(x2, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x1, 19), i64x2.shl(x1, 45)), v128.or(i64x2.shr_u(x1, 61), i64x2.shl(x1, 3))),
+          i64x2.shr_u(x1, 6),
+        ),
+      );
       x2 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 544)), 544);
     }
@@ -431,8 +765,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x3, x4, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x7, x0, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x3, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x2, 19), i64x2.shl(x2, 45)), v128.or(i64x2.shr_u(x2, 61), i64x2.shl(x2, 3))), i64x2.shr_u(x2, 6)));
+      let n = i64x2.add(
+        i64x2.add(x3, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x2, 19), i64x2.shl(x2, 45)), v128.or(i64x2.shr_u(x2, 61), i64x2.shl(x2, 3))),
+          i64x2.shr_u(x2, 6),
+        ),
+      );
       x3 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 560)), 560);
     }
@@ -445,8 +791,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x4, x5, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x0, x1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x4, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x3, 19), i64x2.shl(x3, 45)), v128.or(i64x2.shr_u(x3, 61), i64x2.shl(x3, 3))), i64x2.shr_u(x3, 6)));
+      let n = i64x2.add(
+        i64x2.add(x4, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x3, 19), i64x2.shl(x3, 45)), v128.or(i64x2.shr_u(x3, 61), i64x2.shl(x3, 3))),
+          i64x2.shr_u(x3, 6),
+        ),
+      );
       x4 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 576)), 576);
     }
@@ -459,8 +817,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x5, x6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x1, x2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x5, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x4, 19), i64x2.shl(x4, 45)), v128.or(i64x2.shr_u(x4, 61), i64x2.shl(x4, 3))), i64x2.shr_u(x4, 6)));
+      let n = i64x2.add(
+        i64x2.add(x5, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x4, 19), i64x2.shl(x4, 45)), v128.or(i64x2.shr_u(x4, 61), i64x2.shl(x4, 3))),
+          i64x2.shr_u(x4, 6),
+        ),
+      );
       x5 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 592)), 592);
     }
@@ -473,8 +843,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x6, x7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x2, x3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x6, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x5, 19), i64x2.shl(x5, 45)), v128.or(i64x2.shr_u(x5, 61), i64x2.shl(x5, 3))), i64x2.shr_u(x5, 6)));
+      let n = i64x2.add(
+        i64x2.add(x6, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x5, 19), i64x2.shl(x5, 45)), v128.or(i64x2.shr_u(x5, 61), i64x2.shl(x5, 3))),
+          i64x2.shr_u(x5, 6),
+        ),
+      );
       x6 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 608)), 608);
     }
@@ -487,8 +869,20 @@ export function sha512Compress(h: usize, data: usize, blocks: usize): void {
     {
       const w15 = i8x16.shuffle(x7, x0, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
       const w7 = i8x16.shuffle(x3, x4, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-      let n = i64x2.add(i64x2.add(x7, w7), v128.xor(v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))), i64x2.shr_u(w15, 7)));
-      n = i64x2.add(n, v128.xor(v128.xor(v128.or(i64x2.shr_u(x6, 19), i64x2.shl(x6, 45)), v128.or(i64x2.shr_u(x6, 61), i64x2.shl(x6, 3))), i64x2.shr_u(x6, 6)));
+      let n = i64x2.add(
+        i64x2.add(x7, w7),
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(w15, 1), i64x2.shl(w15, 63)), v128.or(i64x2.shr_u(w15, 8), i64x2.shl(w15, 56))),
+          i64x2.shr_u(w15, 7),
+        ),
+      );
+      n = i64x2.add(
+        n,
+        v128.xor(
+          v128.xor(v128.or(i64x2.shr_u(x6, 19), i64x2.shl(x6, 45)), v128.or(i64x2.shr_u(x6, 61), i64x2.shl(x6, 3))),
+          i64x2.shr_u(x6, 6),
+        ),
+      );
       x7 = n;
       v128.store(WK, i64x2.add(n, v128.load(KV, 624)), 624);
     }

@@ -36,7 +36,10 @@ const IV384: usize = memory.data<u64>([
   store<u64>(p, bswap<u64>(v));
 }
 
-/** Compress `blocks` consecutive blocks at `data` into the state at `h` (looped at first, then unrolled: see ./sha2-first-use). */
+/**
+ * Compress `blocks` consecutive blocks at `data` into the state at `h` (looped at first, then unrolled: see
+ * ./sha2-first-use).
+ */
 import { sha512Compress } from './sha2-first-use';
 export { sha512Compress };
 

@@ -41,7 +41,12 @@ function wellFormed(p: usize, len: usize): bool {
     } else if (c >= 0xf0 && c <= 0xf4) {
       const lo: u32 = c == 0xf0 ? 0x90 : 0x80;
       const hi: u32 = c == 0xf4 ? 0x8f : 0xbf;
-      if (!inRange(p, i + 1, len, lo, hi) || !inRange(p, i + 2, len, 0x80, 0xbf) || !inRange(p, i + 3, len, 0x80, 0xbf)) return false;
+      if (
+        !inRange(p, i + 1, len, lo, hi) ||
+        !inRange(p, i + 2, len, 0x80, 0xbf) ||
+        !inRange(p, i + 3, len, 0x80, 0xbf)
+      )
+        return false;
       i += 4;
     } else {
       return false;

@@ -56,7 +56,8 @@ function opsChart(t: Table, where: string, oneEdgejwt = false): string {
   const present = SERIES.filter((s) => groups.some((g) => g.bars.some((b) => b.series === s)));
   return groupedBars(
     `Full JWT verify, ops/s per library — ${where}`,
-    `${t.env.machine}; ${t.env.date?.slice(0, 10)}; medians. Caches off${oneEdgejwt ? '' : " (fast-jwt's cache hit is in the tables, not here)"}. Longer is faster.`,
+    `${t.env.machine}; ${t.env.date?.slice(0, 10)}; medians. Caches off` +
+      `${oneEdgejwt ? '' : " (fast-jwt's cache hit is in the tables, not here)"}. Longer is faster.`,
     'verifies per second',
     groups,
     present,
@@ -94,7 +95,8 @@ if (node && workerd) {
     'headline.svg',
     groupedBars(
       'Full JWT verify, ops/s: edgejwt beside its peers, in Node and inside workerd',
-      `${node.env.machine}; Node ${node.env.node}, workerd ${workerd.env.workerd}; ${node.env.date?.slice(0, 10)}; medians, caches off. Longer is faster.`,
+      `${node.env.machine}; Node ${node.env.node}, workerd ${workerd.env.workerd}; ` +
+        `${node.env.date?.slice(0, 10)}; medians, caches off. Longer is faster.`,
       'verifies per second',
       groups,
       HEADLINE_SERIES.filter((s) => groups.some((g) => g.bars.some((b) => b.series === s))),
@@ -159,7 +161,8 @@ if (iso) {
     'latency-isolate.svg',
     latencyRanges(
       'Request latency through workerd: cold and warm',
-      `Miniflare ${iso.env.miniflare}, workerd ${iso.env.workerd}; ${iso.env.machine}; ${iso.env.date?.slice(0, 10)}. Includes the local HTTP hop (see the no-op Worker).`,
+      `Miniflare ${iso.env.miniflare}, workerd ${iso.env.workerd}; ${iso.env.machine}; ` +
+        `${iso.env.date?.slice(0, 10)}. Includes the local HTTP hop (see the no-op Worker).`,
       rows,
       [
         'no-op Worker',

@@ -21,7 +21,8 @@ const SUITES: Record<string, [string, string][]> = {
     ['verify/dpop-proof.ts', 'DPoP proof verify per algorithm vs the access-token verify and jose (Node)'],
     [
       'verify/bundle-size.ts',
-      'createVerifier and the guard entry in a Worker bundle: minified size per algorithm against the issue 23 targets, by room and file of src/',
+      'createVerifier and the guard entry in a Worker bundle: minified size per algorithm against the issue ' +
+        '23 targets, by room and file of src/',
     ],
     ['sign/sign.ts', 'sign per algorithm vs jose, fast-jwt, jsonwebtoken, bare primitive (Node)'],
     ['sign/jwe.ts', 'JWE decrypt (+ nested verify) vs jose and the bare AES-GCM (Node)'],
@@ -56,14 +57,16 @@ if (!existsSync(join(benchDir, 'node_modules'))) {
 const load = loadavg()[0]!;
 if (load > 1.5)
   console.log(
-    `Note: load average ${load.toFixed(1)} on this machine: other work competes for the CPU and the figures will be noisy.`,
+    `Note: load average ${load.toFixed(1)} on this machine: other work competes for the CPU and the figures ` +
+      `will be noisy.`,
   );
 
 const failed: string[] = [];
 const t0 = Date.now();
 for (const [i, [file, what]] of steps.entries()) {
   console.log(
-    `\n\x1b[1m== [${i + 1}/${steps.length}] ${what} (bench/${file}) — ${((Date.now() - t0) / 1000).toFixed(0)} s so far ==\x1b[0m\n`,
+    `\n\x1b[1m== [${i + 1}/${steps.length}] ${what} (bench/${file}) — ` +
+      `${((Date.now() - t0) / 1000).toFixed(0)} s so far ==\x1b[0m\n`,
   );
   const r = spawnSync(process.execPath, [join(benchDir, file)], { stdio: 'inherit' });
   if (r.status !== 0) {
@@ -76,6 +79,8 @@ for (const file of ['charts.ts', 'summary.ts']) {
   if (r.status !== 0) failed.push(file);
 }
 console.log(
-  `\n${suite}: ${steps.length - failed.filter((f) => steps.some(([s]) => s === f)).length}/${steps.length} benches completed in ${((Date.now() - t0) / 1000).toFixed(0)} s${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
+  `\n${suite}: ${steps.length - failed.filter((f) => steps.some(([s]) => s === f)).length}/${steps.length} ` +
+    `benches completed in ${((Date.now() - t0) / 1000).toFixed(0)} s` +
+    `${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
 );
 process.exitCode = failed.length ? 1 : 0;

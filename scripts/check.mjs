@@ -1,6 +1,6 @@
 // `npm run check`: the one command before a pull request (CONTRIBUTING.md). Runs, one after
 // another and all of them even when one fails: the format check and the size budgets when
-// package.json has them (`format:check`, `size`), the type check, the import rules, the
+// package.json has them (`format:check`, `size`), the line length, the type check, the import rules, the
 // generated files, and the unit tests in Node. It needs no browser and no network beyond what
 // those steps use; the full suite (every runtime, workerd, the pack check) is `npm test`.
 // A node script (not a `&&` chain) so that it says which steps failed, on Windows too.
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
-const STEPS = ['format:check', 'typecheck', 'check:imports', 'check:generated', 'size', 'test:node'];
+const STEPS = ['format:check', 'check:lines', 'typecheck', 'check:imports', 'check:generated', 'size', 'test:node'];
 
 /** Runs `npm <args>` with its output live; its exit status (1 when it did not start). */
 function npm(args) {

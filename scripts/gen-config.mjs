@@ -90,7 +90,8 @@ function schemaOf(t, path) {
         minimum: -9007199254740991,
         maximum: 9007199254740991,
         description:
-          'A number must be a safe integer or a fraction: larger integers lose digits when parsed (write them as strings).',
+          'A number must be a safe integer or a fraction: larger integers lose digits when parsed (write them ' +
+          'as strings).',
       };
     case 'jsonObject':
       return { type: 'object' };
@@ -192,7 +193,8 @@ function tsOf(t, path, indent) {
     case 'anyOf':
       return t.of.map((x) => tsOf(x, path, indent)).join(' | ');
     case 'object':
-      return `{ ${t.fields.map((f) => `${f.name}${f.required ? '' : '?'}: ${tsOf(f.type, path, indent)}`).join('; ')} }`;
+      const member = (f) => `${f.name}${f.required ? '' : '?'}: ${tsOf(f.type, path, indent)}`;
+      return `{ ${t.fields.map(member).join('; ')} }`;
     case 'section':
       if (t.tsName !== undefined) {
         interfaces.push([t.tsName, path]);
@@ -214,7 +216,8 @@ function fieldsOf(path, indent) {
   return childrenOf(path)
     .map(
       (s) =>
-        `${indent}/** ${plain(s.doc).replace(/\*\//g, '* /')}${extras(s)} */\n${indent}${nameOf(s.path)}${s.required ? '' : '?'}: ${s.ts ?? tsOf(s.type, s.path, indent)};\n`,
+        `${indent}/** ${plain(s.doc).replace(/\*\//g, '* /')}${extras(s)} */\n` +
+        `${indent}${nameOf(s.path)}${s.required ? '' : '?'}: ${s.ts ?? tsOf(s.type, s.path, indent)};\n`,
     )
     .join('');
 }
@@ -231,7 +234,8 @@ for (let i = 0; i < interfaces.length; i++) {
   blocks.push(`/** ${sectionDoc(path)} */\nexport interface ${name} {\n${fieldsOf(path, '  ')}}\n`);
 }
 blocks.push(
-  `/**\n * ${ROOT.tsDoc}\n * @example\n${ROOT.tsExample.map((l) => ` * ${l}`).join('\n')}\n */\nexport interface ${ROOT.tsName} {\n${rootFields}}\n`,
+  `/**\n * ${ROOT.tsDoc}\n * @example\n${ROOT.tsExample.map((l) => ` * ${l}`).join('\n')}\n */\nexport ` +
+    `interface ${ROOT.tsName} {\n${rootFields}}\n`,
 );
 const input = [
   `// ${STAMP}`,
@@ -261,7 +265,9 @@ for (const [path, t, key] of sections()) {
 }
 keyLines.push('', '/** Every setting name parseConfig accepts, per object. */');
 keyLines.push(
-  `export const CONFIG_KEYS = {\n${record.map(([k, c]) => `  ${/^[A-Za-z_$][\w$]*$/.test(k) ? k : `'${k}'`}: ${c},`).join('\n')}\n} as const;`,
+  `export const CONFIG_KEYS = {\n` +
+    `${record.map(([k, c]) => `  ${/^[A-Za-z_$][\w$]*$/.test(k) ? k : `'${k}'`}: ${c},`).join('\n')}\n} as ` +
+    `const;`,
   '',
 );
 

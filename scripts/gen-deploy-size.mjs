@@ -53,7 +53,10 @@ try {
     process.exit(1);
   }
   const { version } = JSON.parse(readFileSync(join(root, 'node_modules/wrangler/package.json'), 'utf8'));
-  const line = `\`npm run deploy -- --dry-run --outdir /tmp/guard\` shows what would be uploaded without an account: ${m[1]} KiB, ${m[2]} KiB gzipped (Wrangler ${version}'s figures for the top-level environment of \`wrangler.toml\`), of which the Wasm core is ${core}.`;
+  const line =
+    `\`npm run deploy -- --dry-run --outdir /tmp/guard\` shows what would be uploaded without an account: ` +
+    `${m[1]} KiB, ${m[2]} KiB gzipped (Wrangler ${version}'s figures for the top-level environment of ` +
+    `\`wrangler.toml\`), of which the Wasm core is ${core}.`;
   writeBetweenMarkers(doc, BEGIN, END, `\n${line}\n`);
   console.log(`wrote ${doc} (${m[1]} KiB, gzip ${m[2]} KiB)`);
 } finally {

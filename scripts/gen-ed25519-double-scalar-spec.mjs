@@ -7,6 +7,7 @@
 // table-free result with the fixed-base table path (table.ts) on the same inputs.
 // Run: node scripts/gen-ed25519-double-scalar-spec.mjs
 import { writeFileSync } from 'node:fs';
+import { list, spec } from './lib/as-lines.mjs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { P, L, mod, pow, inv, D, SQRTM1, add } from './lib/ed25519-ref.mjs';
@@ -99,8 +100,13 @@ for (const w of [5, 7]) {
     d.forEach((v, i) => {
       if (v !== 0) top = i + 1;
     });
+    const name = `w = ${w}, ${n.toString(16).slice(0, 16)}${n.toString(16).length > 16 ? '...' : ''}`;
     wnafSpecs.push(
-      `  it('w = ${w}, ${n.toString(16).slice(0, 16)}${n.toString(16).length > 16 ? '...' : ''}', () => { fromHex(IN, '${hexLE(n)}'); expect(scWnaf(OUT, IN, ${w})).toBe(${top}); expect(digitsOf(OUT, 257)).toBe('${d.join(',')}'); });`,
+      spec(name, [
+        `fromHex(IN, '${hexLE(n)}')`,
+        `expect(scWnaf(OUT, IN, ${w})).toBe(${top})`,
+        `expect(digitsOf(OUT, 257)).toBe('${d.join(',')}')`,
+      ]).join('\n'),
     );
   }
 }
@@ -134,9 +140,8 @@ for (let i = 0; i < 8; i++) {
   );
 }
 
-const mulSpecs = mulCases.map(
-  (c) =>
-    `  it('${c.name}', () => { check('${hexLE(c.s)}', '${hexLE(c.A)}', '${hexLE(c.k)}', '${hexLE(c.R)}', ${c.tableToo}); });`,
+const mulSpecs = mulCases.map((c) =>
+  spec(c.name, [`check('${hexLE(c.s)}', '${hexLE(c.A)}', '${hexLE(c.k)}', '${hexLE(c.R)}', ${c.tableToo})`]).join('\n'),
 );
 
 writeFileSync(
@@ -154,10 +159,13 @@ const OUT: usize = memory.data(257, 8);
 const S: usize = memory.data(32, 8);
 const K: usize = memory.data(32, 8);
 const A_BYTES: usize = memory.data(32, 8);
-const B_BYTES: usize = memory.data<u8>([${hexLE(encode(B))
+${list(
+  'const B_BYTES: usize = memory.data<u8>(',
+  hexLE(encode(B))
     .match(/../g)
-    .map((h) => parseInt(h, 16))
-    .join(', ')}]);
+    .map((h) => parseInt(h, 16)),
+  ');',
+).join('\n')}
 const A: usize = memory.data(<i32>PT, 8);
 const BP: usize = memory.data(<i32>PT, 8);
 const ACC: usize = memory.data(<i32>PT, 8);
@@ -202,5 +210,6 @@ ${mulSpecs.join('\n')}
 `,
 );
 console.log(
-  `wrote assembly/__tests__/ed25519-double-scalar.spec.ts (${wnafSpecs.length} wNAF, ${mulSpecs.length} multiplication cases)`,
+  `wrote assembly/__tests__/ed25519-double-scalar.spec.ts (${wnafSpecs.length} wNAF, ${mulSpecs.length} ` +
+    `multiplication cases)`,
 );

@@ -3,6 +3,7 @@
 // assembly/ed25519/scalar.ts, checked against BigInt on edge and seeded random values.
 // Run: node scripts/gen-ed25519-scalar-spec.mjs
 import { writeFileSync } from 'node:fs';
+import { spec } from './lib/as-lines.mjs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -83,15 +84,23 @@ describe('scReduce (64 bytes mod L)', () => {`,
 ];
 for (const [name, v] of wide) {
   lines.push(
-    `  it('${name}', () => { fromHex(IN, '${hexLE(v, 64)}'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('${hexLE(v % L, 32)}'); });`,
+    ...spec(name, [
+      `fromHex(IN, '${hexLE(v, 64)}')`,
+      'scReduce(OUT, IN)',
+      `expect(hexOf(OUT, 32)).toBe('${hexLE(v % L, 32)}')`,
+    ]),
   );
 }
 lines.push(
-  `  it('output may alias input', () => { fromHex(IN, '${hexLE(2n ** 512n - 1n, 64)}'); scReduce(IN, IN); expect(hexOf(IN, 32)).toBe('${hexLE((2n ** 512n - 1n) % L, 32)}'); });`,
+  ...spec('output may alias input', [
+    `fromHex(IN, '${hexLE(2n ** 512n - 1n, 64)}')`,
+    'scReduce(IN, IN)',
+    `expect(hexOf(IN, 32)).toBe('${hexLE((2n ** 512n - 1n) % L, 32)}')`,
+  ]),
 );
 lines.push(`});\n\ndescribe('scIsCanonical (S < L)', () => {`);
 for (const [name, v, ok] of narrow) {
-  lines.push(`  it('${name}', () => { fromHex(IN, '${hexLE(v, 32)}'); expect(scIsCanonical(IN)).toBe(${ok}); });`);
+  lines.push(...spec(name, [`fromHex(IN, '${hexLE(v, 32)}')`, `expect(scIsCanonical(IN)).toBe(${ok})`]));
 }
 lines.push(`});\n\ndescribe('scDigits (signed radix 2^w)', () => {`);
 const scalars = [
@@ -107,7 +116,11 @@ for (const w of [4, 5, 6, 7]) {
   for (const [name, s] of scalars) {
     const d = digits(s, w);
     lines.push(
-      `  it('w=${w} ${name}', () => { fromHex(IN, '${hexLE(s, 32)}'); scDigits(OUT, IN, ${w}, ${d.length}); expect(digitsOf(OUT, ${d.length})).toBe('${d.join(',')}'); });`,
+      ...spec(`w=${w} ${name}`, [
+        `fromHex(IN, '${hexLE(s, 32)}')`,
+        `scDigits(OUT, IN, ${w}, ${d.length})`,
+        `expect(digitsOf(OUT, ${d.length})).toBe('${d.join(',')}')`,
+      ]),
     );
   }
 }

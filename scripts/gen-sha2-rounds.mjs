@@ -12,6 +12,7 @@
 // Run: node scripts/gen-sha2-rounds.mjs [outDir]
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { fit } from './lib/as-lines.mjs';
 
 // FIPS 180-4 §4.2.2 and §4.2.3 constants.
 const K256 = [
@@ -170,7 +171,8 @@ function generate(bits) {
       // Each input word is duplicated into a 64-bit lane, so a 64-bit right shift
       // leaves the 32-bit rotation in the low half.
       const q = (v) =>
-        `v128.xor(v128.xor(i64x2.shr_u(${v}, ${s.s1[0]}), i64x2.shr_u(${v}, ${s.s1[1]})), i32x4.shr_u(${v}, ${s.s1[2]}))`;
+        `v128.xor(v128.xor(i64x2.shr_u(${v}, ${s.s1[0]}), i64x2.shr_u(${v}, ${s.s1[1]})), i32x4.shr_u(${v}, ` +
+        `${s.s1[2]}))`;
       out.push(`      const lo = ${q(`i8x16.shuffle(${x(nv - 1)}, ${x(nv - 1)}, ${bytes(2, 2, 3, 3)})`)};`);
       out.push(`      n = i32x4.add(n, i8x16.shuffle(lo, z, ${bytes(0, 2, 4, 4)}));`);
       out.push(`      const hi = ${q(`i8x16.shuffle(n, n, ${bytes(0, 0, 1, 1)})`)};`);
@@ -189,7 +191,8 @@ function generate(bits) {
   out.push(`// prettier-ignore`);
   out.push(`/** The round constants K[t] (also read by the looped compression, ./sha${bits}-looped). */`);
   out.push(`export const KV: usize = memory.data<${T}>([`);
-  for (let i = 0; i < s.rounds; i += 8) out.push(`  ${s.k.slice(i, i + 8).join(', ')},`);
+  const perLine = W === 4 ? 8 : 4; // within 120 characters
+  for (let i = 0; i < s.rounds; i += perLine) out.push(`  ${s.k.slice(i, i + perLine).join(', ')},`);
   out.push(`], 16);`);
   out.push(`/** W[t] + K[t] for the block being compressed; zeroed on return. */`);
   out.push(`const WK: usize = memory.data(${s.rounds * W}, 16);`);
@@ -200,10 +203,12 @@ function generate(bits) {
   out.push(`  const z = i32x4.splat(0);`);
   out.push(`  const bswap = i8x16(${bswapMask});`);
   out.push(
-    `  let h0 = load<${T}>(h, 0), h1 = load<${T}>(h, ${W}), h2 = load<${T}>(h, ${2 * W}), h3 = load<${T}>(h, ${3 * W});`,
+    `  let h0 = load<${T}>(h, 0), h1 = load<${T}>(h, ${W}), h2 = load<${T}>(h, ${2 * W}), h3 = load<${T}>(h, ` +
+      `${3 * W});`,
   );
   out.push(
-    `  let h4 = load<${T}>(h, ${4 * W}), h5 = load<${T}>(h, ${5 * W}), h6 = load<${T}>(h, ${6 * W}), h7 = load<${T}>(h, ${7 * W});`,
+    `  let h4 = load<${T}>(h, ${4 * W}), h5 = load<${T}>(h, ${5 * W}), h6 = load<${T}>(h, ${6 * W}), h7 = ` +
+      `load<${T}>(h, ${7 * W});`,
   );
   out.push(`  for (let blk: usize = 0; blk < blocks; blk++) {`);
   out.push(`    const p = data + blk * ${block};`);
@@ -230,7 +235,7 @@ function generate(bits) {
   for (let i = 0; i < 8; i++) out.push(`  store<${T}>(h, h${i}, ${i * W});`);
   for (let i = 0; i < (s.rounds * W) / 16; i++) out.push(`  v128.store(WK, z, ${16 * i});`);
   out.push(`}`);
-  return out.join('\n') + '\n';
+  return out.flatMap((line) => fit(/^ */.exec(line)[0], line.trimStart())).join('\n') + '\n';
 }
 
 const root = process.argv[2]

@@ -45,12 +45,14 @@ const out = [
   ...WANTED['assembly/utf8.ts'].map((n) => `export const ${n} = ${value[n]};`),
   '',
   '/** Hash ids taken by hash, hash_init and hmac_import (assembly/hmac.ts). */',
-  `export const HASH_IDS = { 'SHA-256': ${value.HASH_SHA256}, 'SHA-384': ${value.HASH_SHA384}, 'SHA-512': ${value.HASH_SHA512} } as const;`,
+  `export const HASH_IDS = { 'SHA-256': ${value.HASH_SHA256}, 'SHA-384': ${value.HASH_SHA384}, 'SHA-512': ` +
+    `${value.HASH_SHA512} } as const;`,
   '',
   '/** Bytes in the INPUT region (assembly/regions.ts): the longest token or message the core takes. */',
   `export const INPUT_CAP = ${value.INPUT_CAP};`,
   '',
-  '/** Bytes in the PAYLOAD region (assembly/regions.ts): a decoded payload, or the claims JSON a signer hands the core. */',
+  '/** Bytes in the PAYLOAD region (assembly/regions.ts): a decoded payload, or the claims JSON a signer ' +
+    'hands the core. */',
   `export const PAYLOAD_CAP = ${value.PAYLOAD_CAP};`,
   '',
   '/** Bytes in the EXTRA region (assembly/regions.ts): claims text a signer keeps in the core between signs. */',

@@ -63,7 +63,9 @@ check('deno publish --dry-run (type check, slow types, file list)', () => {
 check('the JSR source graph verifies a token in Deno (and refuses a forged one)', () => {
   const key = Buffer.alloc(32, 7);
   const b64u = (v) => Buffer.from(v).toString('base64url');
-  const input = `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64u(JSON.stringify({ sub: 'jsr', exp: 4102444800 }))}`;
+  const input =
+    `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.` +
+    `${b64u(JSON.stringify({ sub: 'jsr', exp: 4102444800 }))}`;
   const token = `${input}.${createHmac('sha256', key).update(input).digest('base64url')}`;
   const forged = `${input}.${createHmac('sha256', Buffer.alloc(32, 8)).update(input).digest('base64url')}`;
   // The package's main export as its source file, with jsr.json's import map (#core-loader...).

@@ -104,6 +104,7 @@ lock.packages = Object.fromEntries(
 writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 if (unverified.length) {
   console.log(
-    `\nThe registry does not serve these exact versions, so they are locked without an integrity hash:\n  ${unverified.join('\n  ')}`,
+    `\nThe registry does not serve these exact versions, so they are locked without an integrity hash:\n  ` +
+      `${unverified.join('\n  ')}`,
   );
 }

@@ -132,7 +132,8 @@ check('the .wasm and the embedded bytes equal the build of assembly/ in this tre
   const embedded = /'([A-Za-z0-9+/=]+)'/.exec(readFileSync(join(pkgDir, 'dist/wasm/generated/core-bytes.js'), 'utf8'));
   if (sha(packed) !== sha(here))
     throw new Error(
-      `packed core.wasm ${sha(packed).slice(0, 16)} != this tree's ${sha(here).slice(0, 16)}: two builds of assembly/ differ (or assembly/ changed since npm run build)`,
+      `packed core.wasm ${sha(packed).slice(0, 16)} != this tree's ${sha(here).slice(0, 16)}: two builds of ` +
+        `assembly/ differ (or assembly/ changed since npm run build)`,
     );
   if (!embedded || sha(Buffer.from(embedded[1], 'base64')) !== sha(here))
     throw new Error('bytes embedded in core-bytes.js differ from the built core.wasm');
@@ -164,7 +165,8 @@ const app = new Hono<JwtAuthEnv>();
 app.use(jwtAuth({ algorithms: ['HS256'], key: new Uint8Array(32) }));
 app.get('/', (c) => c.text(String(c.get('jwtPayload').sub)));
 export const fetchHandler: (request: Request, env: never, ctx: never) => Promise<Response> = guard.fetch;
-const guardConfig: GuardConfigInput = { issuers: [{ issuer: 'https://id.example', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example/jwks' }] };
+const guardConfig: GuardConfigInput = { issuers: [{ issuer: 'https://id.example', audience: 'api', ` +
+    `algorithms: ['RS256'], jwksUrl: 'https://id.example/jwks' }] };
 export const embedded = createGuard(guardConfig);
 // @ts-expect-error a rule's auth is required | optional | none
 export const badRule: GuardConfigInput = { issuers: [], rules: [{ pathPrefix: '/', auth: 'sometimes' }] };
@@ -259,14 +261,20 @@ check('npm install of the tarball into an empty project, then a token verifies i
   });
   const key = Buffer.alloc(32, 7);
   const b64u = (v) => Buffer.from(v).toString('base64url');
-  const input = `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64u(JSON.stringify({ sub: 'installed', exp: 4102444800 }))}`;
+  const input =
+    `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.` +
+    `${b64u(JSON.stringify({ sub: 'installed', exp: 4102444800 }))}`;
   const mac = (k) => createHmac('sha256', k).update(input).digest('base64url');
-  const guardInput = `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64u(JSON.stringify({ iss: 'https://id.example', aud: 'api', sub: 'guarded', exp: 4102444800 }))}`;
-  const probe = `import { createVerifier } from 'edgejwt';
+  const guardInput =
+    `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.` +
+    `${b64u(JSON.stringify({ iss: 'https://id.example', aud: 'api', sub: 'guarded', exp: 4102444800 }))}`;
+  const probe =
+    `import { createVerifier } from 'edgejwt';
 import { isJwtError } from 'edgejwt/errors';
 const v = createVerifier({ algorithms: ['HS256'], key: new Uint8Array(32).fill(7) });
 let forged = 'accepted';
-try { v.verifySync(${JSON.stringify(`${input}.${mac(Buffer.alloc(32, 8))}`)}); } catch (e) { forged = isJwtError(e) ? e.code : String(e); }
+try { v.verifySync(${JSON.stringify(`${input}.${mac(Buffer.alloc(32, 8))}`)}); } ` +
+    `catch (e) { forged = isJwtError(e) ? e.code : String(e); }
 console.log(v.verifySync(${JSON.stringify(`${input}.${mac(key)}`)}).payload.sub, forged);`;
   const got = run(process.execPath, ['--input-type=module', '-e', probe], { cwd: app }).trim();
   if (got !== 'installed ERR_JWS_SIGNATURE_INVALID') throw new Error(`got: ${got}`);
@@ -274,15 +282,20 @@ console.log(v.verifySync(${JSON.stringify(`${input}.${mac(key)}`)}).payload.sub,
   // The guard as a library in the same install: edgejwt/worker's createGuard decides on a
   // request (here in Node: HS256 needs no Worker binding), its default export is a handler,
   // and the JSON Schema subpath resolves to a file that parses.
-  const guardProbe = `import guard, { createGuard } from 'edgejwt/worker';
+  const guardProbe =
+    `import guard, { createGuard } from 'edgejwt/worker';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 if (typeof guard.fetch !== 'function') throw new Error('default export has no fetch');
-const g = createGuard({ issuers: [{ issuer: 'https://id.example', audience: 'api', algorithms: ['HS256'], secretBinding: 'K' }], cache: { jwks: false } });
+const g = createGuard({ issuers: [{ issuer: 'https://id.example', audience: 'api', algorithms: ['HS256'], ` +
+    `secretBinding: 'K' }], cache: { jwks: false } });
 const env = { K: ${JSON.stringify(Buffer.alloc(32, 7).toString('base64url'))} };
 const ctx = { waitUntil() {} };
-const req = (t) => new Request('https://guard.example/x', t === undefined ? {} : { headers: { authorization: 'Bearer ' + t } });
-const ok = await g.authenticate(req(${JSON.stringify(`${guardInput}.${createHmac('sha256', key).update(guardInput).digest('base64url')}`)}), env, ctx);
+const req = (t) => new Request('https://guard.example/x', ` +
+    `t === undefined ? {} : { headers: { authorization: 'Bearer ' + t } });
+const ok = await g.authenticate(req(` +
+    `${JSON.stringify(`${guardInput}.${createHmac('sha256', key).update(guardInput).digest('base64url')}`)}), ` +
+    `env, ctx);
 const none = await g.authenticate(req(), env, ctx);
 const schema = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('edgejwt/guard-config.schema.json')), 'utf8'));
 console.log(ok.ok && ok.payload.sub, none.ok ? 'passed' : none.response.status, typeof schema.properties.issuers);`;

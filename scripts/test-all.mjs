@@ -248,7 +248,9 @@ const SUITES = [
   },
   {
     order: 6,
-    title: `shared corpus in Node ${systemVersion ?? '(none on PATH)'} (the machine's Node${systemNode ? `, ${systemNode}` : ''})`,
+    title:
+      `shared corpus in Node ${systemVersion ?? '(none on PATH)'} (the machine's Node` +
+      `${systemNode ? `, ${systemNode}` : ''})`,
     body: (s) =>
       systemVersion
         ? reportRun(s, `corpus node-${systemVersion}`, systemNode, ['build/corpus/node.js'])
@@ -294,7 +296,8 @@ const SUITES = [
   {
     order: 13,
     title:
-      'npm pack check (a fresh tree packed through prepack: contents, size, .wasm vs the build above, types per condition)',
+      'npm pack check (a fresh tree packed through prepack: contents, size, .wasm vs the build above, types ' +
+      'per condition)',
     body: (s) => reportRun(s, 'npm pack check', process.execPath, ['scripts/pack-check.mjs']),
   },
   {
@@ -325,6 +328,16 @@ const SUITES = [
     title: "format check (prettier --check: the layout is the formatter's)",
     body: async (s) =>
       s.record('format check', ...((await run(s, 'npx', ['prettier', '--check', '.'])) === 0 ? [1, 0] : [0, 1])),
+  },
+  // What Prettier does not break (comments, strings): scripts/check-line-length.mjs, one row for the whole tree.
+  {
+    order: 20,
+    title: 'line length (scripts/check-line-length.mjs: at most 120 characters a line)',
+    body: async (s) =>
+      s.record(
+        'line length',
+        ...((await run(s, process.execPath, ['scripts/check-line-length.mjs'])) === 0 ? [1, 0] : [0, 1]),
+      ),
   },
   // The size budgets of the public entries (.size-limit.mjs), over dist/ as built above: one row per
   // budget, and a run that gives no report fails.
@@ -379,7 +392,8 @@ steps.push(...SUITES.map((suite) => done.get(suite)));
 process.stdout.write(heading("step timings (wall seconds, 1-minute load average at the step's end)"));
 for (const s of steps) console.log(`${seconds(s.ms)} s  load ${s.load.toFixed(1).padStart(4)}  ${s.title}`);
 console.log(
-  `${seconds(Date.now() - started)} s  in all, ${JOBS} suites at a time after the first ${steps.length - SUITES.length} steps, ${availableParallelism()} cores`,
+  `${seconds(Date.now() - started)} s  in all, ${JOBS} suites at a time after the first ` +
+    `${steps.length - SUITES.length} steps, ${availableParallelism()} cores`,
 );
 
 process.stdout.write(heading('summary'));

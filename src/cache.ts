@@ -24,7 +24,9 @@ export interface CacheOptions {
   ttl?: number;
 }
 
-/** The names the `cache` option accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+/**
+ * The names the `cache` option accepts: checkOptionNames refuses any other (a misspelt option would turn a check off).
+ */
 export const CACHE_OPTION_NAMES = { max: true, ttl: true } as const satisfies OptionNames<CacheOptions>;
 
 /** Characters of the token's end folded into the Map key (the very last one carries few bits). */
@@ -97,7 +99,9 @@ export class VerifyCache<V, P extends KeyProof = KeyProof> {
     return e?.token === token ? e.proof : undefined;
   }
 
-  /** The result holds for clock ms in [fromMs, untilMs), the end capped by the ttl, and while `proof` vouches for it. */
+  /**
+   * The result holds for clock ms in [fromMs, untilMs), the end capped by the ttl, and while `proof` vouches for it.
+   */
   set(token: string, value: V, nowMs: number, fromMs: number, untilMs: number, proof?: P): void {
     if (this.max <= 0) return;
     const key = keyOf(token);

@@ -30,7 +30,8 @@ const KNOWN: Record<HashName, readonly [string, string]> = {
   ],
   'SHA-512': [
     TWO_BLOCKS_512,
-    '8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909',
+    '8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018' +
+      '501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909',
   ],
 };
 const answered = new Set<HashName>();

@@ -37,7 +37,10 @@ const VERIFY_MESSAGES = {
   ERR_JWT_PROFILE_MISMATCH: 'token does not meet the JWT access token profile (RFC 9068)',
 } as const;
 
-/** Messages registered by the modules that raise the other codes (src/jwe/error.ts, src/dpop/error.ts, src/keys/cert-binding.ts). */
+/**
+ * Messages registered by the modules that raise the other codes (src/jwe/error.ts, src/dpop/error.ts,
+ * src/keys/cert-binding.ts).
+ */
 const registered: Partial<Record<string, string>> = {};
 
 /**

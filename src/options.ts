@@ -46,7 +46,12 @@ export type PolicyInput = PolicySettings & { key?: KeyInput; jwks?: JSONWebKeySe
 /**
  * Everything in PolicyOptions but the key source.
  * @example
- * const settings: PolicySettings = { algorithms: ['RS256'], issuer: 'https://as.example', audience: 'https://api.example', profile: 'at+jwt' };
+ * const settings: PolicySettings = {
+ *   algorithms: ['RS256'],
+ *   issuer: 'https://as.example',
+ *   audience: 'https://api.example',
+ *   profile: 'at+jwt',
+ * };
  */
 export interface PolicySettings {
   /** Allowed `alg` values (required; `none` is never accepted). */
@@ -191,7 +196,10 @@ export function policyWith(
   return { specs: new Map(specs.map((s) => [s.alg, s])), source, claims: mergedClaims(o, defaults) };
 }
 
-/** Every key source createVerifier takes: one key of any kind, a set object, or a set made by createLocalJWKSet/createRemoteJWKSet. */
+/**
+ * Every key source createVerifier takes: one key of any kind, a set object, or a set made by
+ * createLocalJWKSet/createRemoteJWKSet.
+ */
 function keySource(o: PolicyInput, specs: AlgSpec[]): KeySource {
   if (o.key !== undefined) return singleKey(keyEntryFrom(o.key), specs);
   if (isKeySource(o.jwks)) return o.jwks;

@@ -115,7 +115,10 @@ export const VERIFIER_OPTION_NAMES = /* @__PURE__ */ Object.assign({}, POLICY_OP
 export interface Verifier extends Preparable {
   /** Verify `token`: signature first, then claims. Rejects with a JwtError. */
   verify<P = JWTPayload>(token: string): Promise<VerifyResult<P>>;
-  /** verify without a promise; ERR_ASYNC_REQUIRED where a step would have to wait (WebCrypto, a key fetch or first import). */
+  /**
+   * verify without a promise; ERR_ASYNC_REQUIRED where a step would have to wait (WebCrypto, a key fetch or first
+   * import).
+   */
   verifySync<P = JWTPayload>(token: string): VerifyResult<P>;
   /** Drop every cached result (e.g. after revoking a key). */
   clearCache(): void;
@@ -177,9 +180,15 @@ interface Setup {
   readonly clock: () => number;
   /** The JWE step the `decryption` option made (src/jwe/verify-step.ts); undefined: a JWE is refused as malformed. */
   jwe: JweStep<VerifyResult> | undefined;
-  /** The allowed algorithms the Wasm core verifies (HS*, EdDSA): only their tokens are decoded in the core (jws-bytes.ts). */
+  /**
+   * The allowed algorithms the Wasm core verifies (HS*, EdDSA): only their tokens are decoded in the core
+   * (jws-bytes.ts).
+   */
   readonly coreAlgs: ReadonlySet<string>;
-  /** How a token's segments are decoded (told whether its alg is in coreAlgs): decodeJws, or decodeAllowedOnly (edgejwt/hmac). */
+  /**
+   * How a token's segments are decoded (told whether its alg is in coreAlgs): decodeJws, or decodeAllowedOnly
+   * (edgejwt/hmac).
+   */
   readonly decode: Decode;
 }
 
@@ -267,7 +276,9 @@ function buildVerifierFrom(s: Setup): Unprepared {
   };
 }
 
-/** Verifier.prepare: every held key built for each allowed algorithm it fits; a key none of them can build is reported. */
+/**
+ * Verifier.prepare: every held key built for each allowed algorithm it fits; a key none of them can build is reported.
+ */
 async function prepareKeys(s: Setup): Promise<void> {
   const errors: unknown[] = [];
   // One policy may stand for several issuer names: each is built once.
@@ -398,7 +409,10 @@ export function addIssuer<P extends { readonly claims: { readonly issuer: Readon
 /** How setup takes the `decryption` option: jweStep (the main entry), or noDecryption. */
 type JweOf = (s: Setup, decryption: JweDecryption) => JweStep<VerifyResult>;
 
-/** The step a `decryption` value made by jweDecryption carries (src/jwe/verify-step.ts), lent this verifier's run, settleSync and complete. */
+/**
+ * The step a `decryption` value made by jweDecryption carries (src/jwe/verify-step.ts), lent this verifier's run,
+ * settleSync and complete.
+ */
 function jweStep(s: Setup, decryption: JweDecryption): JweStep<VerifyResult> {
   // Only a value jweDecryption made carries the JWE code (a plain `{ keys }` is the 0.1.0 form).
   const d = decryption as Partial<JweDecryption> | null;

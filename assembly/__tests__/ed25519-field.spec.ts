@@ -15,23 +15,56 @@ const C0: usize = memory.data<i32>([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 const C1: usize = memory.data<i32>([1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 const C2: usize = memory.data<i32>([2, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 const C3: usize = memory.data<i32>([19, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-const C4: usize = memory.data<i32>([67108844, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431]);
-const C5: usize = memory.data<i32>([67108845, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431]);
-const C6: usize = memory.data<i32>([67108846, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431]);
-const C7: usize = memory.data<i32>([67108863, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431]);
-const C8: usize = memory.data<i32>([67108844, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431]);
-const C9: usize = memory.data<i32>([201326591, 100663295, 201326591, 100663295, 201326591, 100663295, 201326591, 100663295, 201326591, 100663295]);
-const C10: usize = memory.data<i32>([-201326591, -100663295, -201326591, -100663295, -201326591, -100663295, -201326591, -100663295, -201326591, -100663295]);
-const C11: usize = memory.data<i32>([201326591, -100663295, 201326591, -100663295, 201326591, -100663295, 201326591, -100663295, 201326591, -100663295]);
+const C4: usize = memory.data<i32>([
+  67108844, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431,
+]);
+const C5: usize = memory.data<i32>([
+  67108845, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431,
+]);
+const C6: usize = memory.data<i32>([
+  67108846, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431,
+]);
+const C7: usize = memory.data<i32>([
+  67108863, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431,
+]);
+const C8: usize = memory.data<i32>([
+  67108844, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431, 67108863, 33554431,
+]);
+const C9: usize = memory.data<i32>([
+  201326591, 100663295, 201326591, 100663295, 201326591, 100663295, 201326591, 100663295, 201326591, 100663295,
+]);
+const C10: usize = memory.data<i32>([
+  -201326591, -100663295, -201326591, -100663295, -201326591, -100663295, -201326591, -100663295, -201326591,
+  -100663295,
+]);
+const C11: usize = memory.data<i32>([
+  201326591, -100663295, 201326591, -100663295, 201326591, -100663295, 201326591, -100663295, 201326591, -100663295,
+]);
 const C12: usize = memory.data<i32>([0, 0, 0, 0, 0, 0, 0, 0, 0, 16777216]);
-const C13: usize = memory.data<i32>([41228913, 18089604, 35942738, 25163450, 63616750, 1525286, 14276096, 9792668, 61389223, 25465560]);
-const C14: usize = memory.data<i32>([65139410, 9809721, 4703441, 12907038, 37240120, 28626737, 24456910, 3285626, 46427815, 5856509]);
-const C15: usize = memory.data<i32>([14091225, 32585438, 19525915, 26338818, 66213605, 30274717, 32641364, 15344215, 49588426, 29032575]);
-const C16: usize = memory.data<i32>([44244783, 32770181, 5835515, 22726761, 166956, 2006702, 45299573, 4661465, 49690240, 3442297]);
-const C17: usize = memory.data<i32>([13641097, 10414261, 51342124, 20988397, 60501573, 28939148, 52197014, 29125211, 13045252, 24541648]);
-const C18: usize = memory.data<i32>([54526, 17962331, 20858875, 16734597, 65446718, 21243815, 24288453, 24824075, 26889807, 24195946]);
-const C19: usize = memory.data<i32>([50707082, 30401851, 66012137, 22526364, 8672838, 19932448, 60611627, 176832, 18052485, 9825126]);
-const C20: usize = memory.data<i32>([4102364, 5296921, 29960457, 32523800, 47072215, 11894685, 20897850, 13215880, 34348339, 21706762]);
+const C13: usize = memory.data<i32>([
+  41228913, 18089604, 35942738, 25163450, 63616750, 1525286, 14276096, 9792668, 61389223, 25465560,
+]);
+const C14: usize = memory.data<i32>([
+  65139410, 9809721, 4703441, 12907038, 37240120, 28626737, 24456910, 3285626, 46427815, 5856509,
+]);
+const C15: usize = memory.data<i32>([
+  14091225, 32585438, 19525915, 26338818, 66213605, 30274717, 32641364, 15344215, 49588426, 29032575,
+]);
+const C16: usize = memory.data<i32>([
+  44244783, 32770181, 5835515, 22726761, 166956, 2006702, 45299573, 4661465, 49690240, 3442297,
+]);
+const C17: usize = memory.data<i32>([
+  13641097, 10414261, 51342124, 20988397, 60501573, 28939148, 52197014, 29125211, 13045252, 24541648,
+]);
+const C18: usize = memory.data<i32>([
+  54526, 17962331, 20858875, 16734597, 65446718, 21243815, 24288453, 24824075, 26889807, 24195946,
+]);
+const C19: usize = memory.data<i32>([
+  50707082, 30401851, 66012137, 22526364, 8672838, 19932448, 60611627, 176832, 18052485, 9825126,
+]);
+const C20: usize = memory.data<i32>([
+  4102364, 5296921, 29960457, 32523800, 47072215, 11894685, 20897850, 13215880, 34348339, 21706762,
+]);
 
 describe('fe encode (canonical, mod p)', () => {
   it('zero', () => { expect(enc(C0)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
@@ -39,13 +72,25 @@ describe('fe encode (canonical, mod p)', () => {
   it('two', () => { expect(enc(C2)).toBe('0200000000000000000000000000000000000000000000000000000000000000'); });
   it('19', () => { expect(enc(C3)).toBe('1300000000000000000000000000000000000000000000000000000000000000'); });
   it('p-1', () => { expect(enc(C4)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('p (unreduced)', () => { expect(enc(C5)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p+1 (unreduced)', () => { expect(enc(C6)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('2^255-1 (unreduced)', () => { expect(enc(C7)).toBe('1200000000000000000000000000000000000000000000000000000000000000'); });
+  it('p (unreduced)', () => {
+    expect(enc(C5)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p+1 (unreduced)', () => {
+    expect(enc(C6)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('2^255-1 (unreduced)', () => {
+    expect(enc(C7)).toBe('1200000000000000000000000000000000000000000000000000000000000000');
+  });
   it('2^255-20', () => { expect(enc(C8)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('limits, all positive', () => { expect(enc(C9)).toBe('3800000800001000004000008000000002000004000010000020000080000000'); });
-  it('limits, all negative', () => { expect(enc(C10)).toBe('b5fffff7ffffefffffbfffff7ffffffffdfffffbffffefffffdfffff7fffff7f'); });
-  it('limits, alternating sign', () => { expect(enc(C11)).toBe('c6ffff0f0000e0ffff7f000000ffffff030000f8ffff1f0000c0ffffff000000'); });
+  it('limits, all positive', () => {
+    expect(enc(C9)).toBe('3800000800001000004000008000000002000004000010000020000080000000');
+  });
+  it('limits, all negative', () => {
+    expect(enc(C10)).toBe('b5fffff7ffffefffffbfffff7ffffffffdfffffbffffefffffdfffff7fffff7f');
+  });
+  it('limits, alternating sign', () => {
+    expect(enc(C11)).toBe('c6ffff0f0000e0ffff7f000000ffffff030000f8ffff1f0000c0ffffff000000');
+  });
   it('2^254', () => { expect(enc(C12)).toBe('0000000000000000000000000000000000000000000000000000000000000040'); });
   it('random 0', () => { expect(enc(C13)).toBe('711a75121a50948a2351d7feafbbadf226461700acb3e164ab749a8b3ab62461'); });
   it('random 1', () => { expect(enc(C14)).toBe('d2f2e1e7bc568a263ec2439e184e0f8e31cfb49d5dead2139171ea466c3f5716'); });
@@ -58,324 +103,1259 @@ describe('fe encode (canonical, mod p)', () => {
 });
 
 describe('fe mul', () => {
-  it('zero * zero', () => { feMul(OUT, C0, C0); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * one', () => { feMul(OUT, C0, C1); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * two', () => { feMul(OUT, C0, C2); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * 19', () => { feMul(OUT, C0, C3); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * p-1', () => { feMul(OUT, C0, C4); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * p (unreduced)', () => { feMul(OUT, C0, C5); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * p+1 (unreduced)', () => { feMul(OUT, C0, C6); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * 2^255-1 (unreduced)', () => { feMul(OUT, C0, C7); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * 2^255-20', () => { feMul(OUT, C0, C8); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * limits, all positive', () => { feMul(OUT, C0, C9); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * limits, all negative', () => { feMul(OUT, C0, C10); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * limits, alternating sign', () => { feMul(OUT, C0, C11); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * 2^254', () => { feMul(OUT, C0, C12); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * random 0', () => { feMul(OUT, C0, C13); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * random 1', () => { feMul(OUT, C0, C14); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * random 2', () => { feMul(OUT, C0, C15); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * random 3', () => { feMul(OUT, C0, C16); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * random 4', () => { feMul(OUT, C0, C17); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * random 5', () => { feMul(OUT, C0, C18); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * random 6', () => { feMul(OUT, C0, C19); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('zero * random 7', () => { feMul(OUT, C0, C20); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('one * one', () => { feMul(OUT, C1, C1); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('one * two', () => { feMul(OUT, C1, C2); expect(enc(OUT)).toBe('0200000000000000000000000000000000000000000000000000000000000000'); });
-  it('one * 19', () => { feMul(OUT, C1, C3); expect(enc(OUT)).toBe('1300000000000000000000000000000000000000000000000000000000000000'); });
-  it('one * p-1', () => { feMul(OUT, C1, C4); expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('one * p (unreduced)', () => { feMul(OUT, C1, C5); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('one * p+1 (unreduced)', () => { feMul(OUT, C1, C6); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('one * 2^255-1 (unreduced)', () => { feMul(OUT, C1, C7); expect(enc(OUT)).toBe('1200000000000000000000000000000000000000000000000000000000000000'); });
-  it('one * 2^255-20', () => { feMul(OUT, C1, C8); expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('one * limits, all positive', () => { feMul(OUT, C1, C9); expect(enc(OUT)).toBe('3800000800001000004000008000000002000004000010000020000080000000'); });
-  it('one * limits, all negative', () => { feMul(OUT, C1, C10); expect(enc(OUT)).toBe('b5fffff7ffffefffffbfffff7ffffffffdfffffbffffefffffdfffff7fffff7f'); });
-  it('one * limits, alternating sign', () => { feMul(OUT, C1, C11); expect(enc(OUT)).toBe('c6ffff0f0000e0ffff7f000000ffffff030000f8ffff1f0000c0ffffff000000'); });
-  it('one * 2^254', () => { feMul(OUT, C1, C12); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000040'); });
-  it('one * random 0', () => { feMul(OUT, C1, C13); expect(enc(OUT)).toBe('711a75121a50948a2351d7feafbbadf226461700acb3e164ab749a8b3ab62461'); });
-  it('one * random 1', () => { feMul(OUT, C1, C14); expect(enc(OUT)).toBe('d2f2e1e7bc568a263ec2439e184e0f8e31cfb49d5dead2139171ea466c3f5716'); });
-  it('one * random 2', () => { feMul(OUT, C1, C15); expect(enc(OUT)).toBe('d903d778dbc4df884f49c03c72b995fc9df4cda922e4bb1251a78c4aef1fc06e'); });
-  it('one * random 3', () => { feMul(OUT, C1, C16); expect(enc(OUT)).toBe('2f1fa31622d0df57c8220d592b0ba300ae9e1eea6e66cd06390268636f9e210d'); });
-  it('one * random 4', () => { feMul(OUT, C1, C17); expect(enc(OUT)).toBe('8925d0d4a27b62597bb83d086891cbe68c93b92ded38de52e34de0700c749e5d'); });
-  it('one * random 5', () => { feMul(OUT, C1, C18); expect(enc(OUT)).toBe('fed4006c5548dc3ff2a930eb9fcfa8f9a727448b39e55a48d6fbe4a499da4c5c'); });
-  it('one * random 6', () => { feMul(OUT, C1, C19); expect(enc(OUT)).toBe('8aba05ef943f4f1f7a9f33f7aa91152120253057b83907961550583791d97a25'); });
-  it('one * random 7', () => { feMul(OUT, C1, C20); expect(enc(OUT)).toBe('dc983e644c434948490ec308fef590b39d7fb574c07d42444d36d3c1a002ce52'); });
-  it('two * two', () => { feMul(OUT, C2, C2); expect(enc(OUT)).toBe('0400000000000000000000000000000000000000000000000000000000000000'); });
-  it('two * 19', () => { feMul(OUT, C2, C3); expect(enc(OUT)).toBe('2600000000000000000000000000000000000000000000000000000000000000'); });
-  it('two * p-1', () => { feMul(OUT, C2, C4); expect(enc(OUT)).toBe('ebffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('two * p (unreduced)', () => { feMul(OUT, C2, C5); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('two * p+1 (unreduced)', () => { feMul(OUT, C2, C6); expect(enc(OUT)).toBe('0200000000000000000000000000000000000000000000000000000000000000'); });
-  it('two * 2^255-1 (unreduced)', () => { feMul(OUT, C2, C7); expect(enc(OUT)).toBe('2400000000000000000000000000000000000000000000000000000000000000'); });
-  it('two * 2^255-20', () => { feMul(OUT, C2, C8); expect(enc(OUT)).toBe('ebffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('two * limits, all positive', () => { feMul(OUT, C2, C9); expect(enc(OUT)).toBe('7000001000002000008000000001000004000008000020000040000000010000'); });
-  it('two * limits, all negative', () => { feMul(OUT, C2, C10); expect(enc(OUT)).toBe('7dffffefffffdfffff7ffffffffefffffbfffff7ffffdfffffbffffffffeff7f'); });
-  it('two * limits, alternating sign', () => { feMul(OUT, C2, C11); expect(enc(OUT)).toBe('8cffff1f0000c0ffffff000000feffff070000f0ffff3f000080ffffff010000'); });
-  it('two * 2^254', () => { feMul(OUT, C2, C12); expect(enc(OUT)).toBe('1300000000000000000000000000000000000000000000000000000000000000'); });
-  it('two * random 0', () => { feMul(OUT, C2, C13); expect(enc(OUT)).toBe('f534ea2434a0281547a2aefd5f775be54d8c2e005867c3c956e93417756c4942'); });
-  it('two * random 1', () => { feMul(OUT, C2, C14); expect(enc(OUT)).toBe('a4e5c3cf79ad144d7c84873c319c1e1c639e693bbbd4a52722e3d48dd87eae2c'); });
-  it('two * random 2', () => { feMul(OUT, C2, C15); expect(enc(OUT)).toBe('c507aef1b689bf119f928079e4722bf93be99b5345c87725a24e1995de3f805d'); });
-  it('two * random 3', () => { feMul(OUT, C2, C16); expect(enc(OUT)).toBe('5e3e462d44a0bfaf90451ab2561646015c3d3dd4ddcc9a0d7204d0c6de3c431a'); });
-  it('two * random 4', () => { feMul(OUT, C2, C17); expect(enc(OUT)).toBe('254ba0a945f7c4b2f6707b10d02297cd1927735bda71bca5c69bc0e118e83c3b'); });
-  it('two * random 5', () => { feMul(OUT, C2, C18); expect(enc(OUT)).toBe('0faa01d8aa90b87fe45361d63f9f51f34f4f881673cab590acf7c94933b59938'); });
-  it('two * random 6', () => { feMul(OUT, C2, C19); expect(enc(OUT)).toBe('14750bde297f9e3ef43e67ee55232b42404a60ae70730e2c2ba0b06e22b3f54a'); });
-  it('two * random 7', () => { feMul(OUT, C2, C20); expect(enc(OUT)).toBe('cb317dc898869290921c8611fceb21673bff6ae980fb84889a6ca68341059c25'); });
-  it('19 * 19', () => { feMul(OUT, C3, C3); expect(enc(OUT)).toBe('6901000000000000000000000000000000000000000000000000000000000000'); });
-  it('19 * p-1', () => { feMul(OUT, C3, C4); expect(enc(OUT)).toBe('daffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('19 * p (unreduced)', () => { feMul(OUT, C3, C5); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('19 * p+1 (unreduced)', () => { feMul(OUT, C3, C6); expect(enc(OUT)).toBe('1300000000000000000000000000000000000000000000000000000000000000'); });
-  it('19 * 2^255-1 (unreduced)', () => { feMul(OUT, C3, C7); expect(enc(OUT)).toBe('5601000000000000000000000000000000000000000000000000000000000000'); });
-  it('19 * 2^255-20', () => { feMul(OUT, C3, C8); expect(enc(OUT)).toBe('daffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('19 * limits, all positive', () => { feMul(OUT, C3, C9); expect(enc(OUT)).toBe('280400980000300100c00400800900002600004c000030010060020080090000'); });
-  it('19 * limits, all negative', () => { feMul(OUT, C3, C10); expect(enc(OUT)).toBe('c5fbff67ffffcffeff3ffbff7ff6ffffd9ffffb3ffffcffeff9ffdff7ff6ff7f'); });
-  it('19 * limits, alternating sign', () => { feMul(OUT, C3, C11); expect(enc(OUT)).toBe('b2fbff2f0100a0fdff7f090000edffff4b000068ffff5f020040fbffff120000'); });
-  it('19 * 2^254', () => { feMul(OUT, C3, C12); expect(enc(OUT)).toBe('ab00000000000000000000000000000000000000000000000000000000000040'); });
-  it('19 * random 0', () => { feMul(OUT, C3, C13); expect(enc(OUT)).toBe('6df7b05eeff10149a305fbe90feee402e434ba01c455c07cb8a8765c5886b935'); });
-  it('19 * random 1', () => { feMul(OUT, C3, C14); expect(enc(OUT)).toBe('cf05c535057044dc9c6a07bfd3cb228bad606bb4f264a778c46d664309b57928'); });
-  it('19 * random 2', () => { feMul(OUT, C3, C15); expect(enc(OUT)).toBe('4b4af5f7499c9b28e77045827ac31cbfb927499a92eef163046b7088c25e4238'); });
-  it('19 * random 3', () => { feMul(OUT, C3, C16); expect(enc(OUT)).toBe('90501bae87729c85de94f99b37d4190ceac645603b9a3e813b2ab86044c27e79'); });
-  it('19 * random 4', () => { feMul(OUT, C3, C17); expect(enc(OUT)).toBe('22ca72cb152d4fa227b1949cb8ca1b2175f3c5649a397e26dfc7a560ec9cc272'); });
-  it('19 * random 5', () => { feMul(OUT, C3, C18); expect(enc(OUT)).toBe('d1cf0f04575e59bdfa9c9c74de68878777f10e564503bf5ee7b0fe3c6739b459'); });
-  it('19 * random 6', () => { feMul(OUT, C3, C19); expect(enc(OUT)).toBe('9dd86cbd0db8e15210d6d458b0cf997462c19278ae4889229af18d1bc7251e48'); });
-  it('19 * random 7', () => { feMul(OUT, C3, C20); expect(enc(OUT)).toBe('3859a570abfe6f5d700f7aa6da41c253b47878a94855ef10bc07ad62ee314a25'); });
-  it('p-1 * p-1', () => { feMul(OUT, C4, C4); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('p-1 * p (unreduced)', () => { feMul(OUT, C4, C5); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p-1 * p+1 (unreduced)', () => { feMul(OUT, C4, C6); expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('p-1 * 2^255-1 (unreduced)', () => { feMul(OUT, C4, C7); expect(enc(OUT)).toBe('dbffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('p-1 * 2^255-20', () => { feMul(OUT, C4, C8); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('p-1 * limits, all positive', () => { feMul(OUT, C4, C9); expect(enc(OUT)).toBe('b5fffff7ffffefffffbfffff7ffffffffdfffffbffffefffffdfffff7fffff7f'); });
-  it('p-1 * limits, all negative', () => { feMul(OUT, C4, C10); expect(enc(OUT)).toBe('3800000800001000004000008000000002000004000010000020000080000000'); });
-  it('p-1 * limits, alternating sign', () => { feMul(OUT, C4, C11); expect(enc(OUT)).toBe('270000f0ffff1f000080ffffff000000fcffff070000e0ffff3f000000ffff7f'); });
-  it('p-1 * 2^254', () => { feMul(OUT, C4, C12); expect(enc(OUT)).toBe('edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff3f'); });
-  it('p-1 * random 0', () => { feMul(OUT, C4, C13); expect(enc(OUT)).toBe('7ce58aede5af6b75dcae28015044520dd9b9e8ff534c1e9b548b6574c549db1e'); });
-  it('p-1 * random 1', () => { feMul(OUT, C4, C14); expect(enc(OUT)).toBe('1b0d1e1843a975d9c13dbc61e7b1f071ce304b62a2152dec6e8e15b993c0a869'); });
-  it('p-1 * random 2', () => { feMul(OUT, C4, C15); expect(enc(OUT)).toBe('14fc2887243b2077b0b63fc38d466a03620b3256dd1b44edae5873b510e03f11'); });
-  it('p-1 * random 3', () => { feMul(OUT, C4, C16); expect(enc(OUT)).toBe('bee05ce9dd2f20a837ddf2a6d4f45cff5161e115919932f9c6fd979c9061de72'); });
-  it('p-1 * random 4', () => { feMul(OUT, C4, C17); expect(enc(OUT)).toBe('64da2f2b5d849da68447c2f7976e3419736c46d212c721ad1cb21f8ff38b6122'); });
-  it('p-1 * random 5', () => { feMul(OUT, C4, C18); expect(enc(OUT)).toBe('ef2aff93aab723c00d56cf146030570658d8bb74c61aa5b729041b5b6625b323'); });
-  it('p-1 * random 6', () => { feMul(OUT, C4, C19); expect(enc(OUT)).toBe('6345fa106bc0b0e08560cc08556eeadedfdacfa847c6f869eaafa7c86e26855a'); });
-  it('p-1 * random 7', () => { feMul(OUT, C4, C20); expect(enc(OUT)).toBe('1167c19bb3bcb6b7b6f13cf7010a6f4c62804a8b3f82bdbbb2c92c3e5ffd312d'); });
-  it('p (unreduced) * p (unreduced)', () => { feMul(OUT, C5, C5); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * p+1 (unreduced)', () => { feMul(OUT, C5, C6); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * 2^255-1 (unreduced)', () => { feMul(OUT, C5, C7); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * 2^255-20', () => { feMul(OUT, C5, C8); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * limits, all positive', () => { feMul(OUT, C5, C9); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * limits, all negative', () => { feMul(OUT, C5, C10); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * limits, alternating sign', () => { feMul(OUT, C5, C11); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * 2^254', () => { feMul(OUT, C5, C12); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * random 0', () => { feMul(OUT, C5, C13); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * random 1', () => { feMul(OUT, C5, C14); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * random 2', () => { feMul(OUT, C5, C15); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * random 3', () => { feMul(OUT, C5, C16); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * random 4', () => { feMul(OUT, C5, C17); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * random 5', () => { feMul(OUT, C5, C18); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * random 6', () => { feMul(OUT, C5, C19); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced) * random 7', () => { feMul(OUT, C5, C20); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p+1 (unreduced) * p+1 (unreduced)', () => { feMul(OUT, C6, C6); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('p+1 (unreduced) * 2^255-1 (unreduced)', () => { feMul(OUT, C6, C7); expect(enc(OUT)).toBe('1200000000000000000000000000000000000000000000000000000000000000'); });
-  it('p+1 (unreduced) * 2^255-20', () => { feMul(OUT, C6, C8); expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('p+1 (unreduced) * limits, all positive', () => { feMul(OUT, C6, C9); expect(enc(OUT)).toBe('3800000800001000004000008000000002000004000010000020000080000000'); });
-  it('p+1 (unreduced) * limits, all negative', () => { feMul(OUT, C6, C10); expect(enc(OUT)).toBe('b5fffff7ffffefffffbfffff7ffffffffdfffffbffffefffffdfffff7fffff7f'); });
-  it('p+1 (unreduced) * limits, alternating sign', () => { feMul(OUT, C6, C11); expect(enc(OUT)).toBe('c6ffff0f0000e0ffff7f000000ffffff030000f8ffff1f0000c0ffffff000000'); });
-  it('p+1 (unreduced) * 2^254', () => { feMul(OUT, C6, C12); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000040'); });
-  it('p+1 (unreduced) * random 0', () => { feMul(OUT, C6, C13); expect(enc(OUT)).toBe('711a75121a50948a2351d7feafbbadf226461700acb3e164ab749a8b3ab62461'); });
-  it('p+1 (unreduced) * random 1', () => { feMul(OUT, C6, C14); expect(enc(OUT)).toBe('d2f2e1e7bc568a263ec2439e184e0f8e31cfb49d5dead2139171ea466c3f5716'); });
-  it('p+1 (unreduced) * random 2', () => { feMul(OUT, C6, C15); expect(enc(OUT)).toBe('d903d778dbc4df884f49c03c72b995fc9df4cda922e4bb1251a78c4aef1fc06e'); });
-  it('p+1 (unreduced) * random 3', () => { feMul(OUT, C6, C16); expect(enc(OUT)).toBe('2f1fa31622d0df57c8220d592b0ba300ae9e1eea6e66cd06390268636f9e210d'); });
-  it('p+1 (unreduced) * random 4', () => { feMul(OUT, C6, C17); expect(enc(OUT)).toBe('8925d0d4a27b62597bb83d086891cbe68c93b92ded38de52e34de0700c749e5d'); });
-  it('p+1 (unreduced) * random 5', () => { feMul(OUT, C6, C18); expect(enc(OUT)).toBe('fed4006c5548dc3ff2a930eb9fcfa8f9a727448b39e55a48d6fbe4a499da4c5c'); });
-  it('p+1 (unreduced) * random 6', () => { feMul(OUT, C6, C19); expect(enc(OUT)).toBe('8aba05ef943f4f1f7a9f33f7aa91152120253057b83907961550583791d97a25'); });
-  it('p+1 (unreduced) * random 7', () => { feMul(OUT, C6, C20); expect(enc(OUT)).toBe('dc983e644c434948490ec308fef590b39d7fb574c07d42444d36d3c1a002ce52'); });
-  it('2^255-1 (unreduced) * 2^255-1 (unreduced)', () => { feMul(OUT, C7, C7); expect(enc(OUT)).toBe('4401000000000000000000000000000000000000000000000000000000000000'); });
-  it('2^255-1 (unreduced) * 2^255-20', () => { feMul(OUT, C7, C8); expect(enc(OUT)).toBe('dbffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('2^255-1 (unreduced) * limits, all positive', () => { feMul(OUT, C7, C9); expect(enc(OUT)).toBe('f003009000002001008004000009000024000048000020010040020000090000'); });
-  it('2^255-1 (unreduced) * limits, all negative', () => { feMul(OUT, C7, C10); expect(enc(OUT)).toBe('fdfbff6fffffdffeff7ffbfffff6ffffdbffffb7ffffdffeffbffdfffff6ff7f'); });
-  it('2^255-1 (unreduced) * limits, alternating sign', () => { feMul(OUT, C7, C11); expect(enc(OUT)).toBe('ecfbff1f0100c0fdffff080000eeffff47000070ffff3f020080fbffff110000'); });
-  it('2^255-1 (unreduced) * 2^254', () => { feMul(OUT, C7, C12); expect(enc(OUT)).toBe('ab00000000000000000000000000000000000000000000000000000000000000'); });
-  it('2^255-1 (unreduced) * random 0', () => { feMul(OUT, C7, C13); expect(enc(OUT)).toBe('e9dc3b4cd5a16dbe7fb423eb5f323710bdeea20118a2de170d34dcd01dd09454'); });
-  it('2^255-1 (unreduced) * random 1', () => { feMul(OUT, C7, C14); expect(enc(OUT)).toBe('fd12e34d4819bab55ea8c320bb7d13fd7b91b616957ad46433fc7bfc9c752212'); });
-  it('2^255-1 (unreduced) * random 2', () => { feMul(OUT, C7, C15); expect(enc(OUT)).toBe('5f461e7f6ed7bb9f97278545080a87c21b337bf06f0a3651b3c3e33dd33e8249'); });
-  it('2^255-1 (unreduced) * random 3', () => { feMul(OUT, C7, C16); expect(enc(OUT)).toBe('6131789765a2bc2d1672ec420cc9760b3c282776cc33717a022850fdd4235d6c'); });
-  it('2^255-1 (unreduced) * random 4', () => { feMul(OUT, C7, C17); expect(enc(OUT)).toBe('99a4a2f672b1ec48acf856945039503ae85f0c37ad00a0d3fb79c5efdf282415'); });
-  it('2^255-1 (unreduced) * random 5', () => { feMul(OUT, C7, C18); expect(enc(OUT)).toBe('c0fa0e9801167d7d08f36b893e99de8dcfc9caca0b1e641611b51998cd5e677d'); });
-  it('2^255-1 (unreduced) * random 6', () => { feMul(OUT, C7, C19); expect(enc(OUT)).toBe('131e67ce787892339636a161053e8453429c6221f60e828c84a135e4354ca322'); });
-  it('2^255-1 (unreduced) * random 7', () => { feMul(OUT, C7, C20); expect(enc(OUT)).toBe('49c0660c5fbb26152701b79ddc4b31a016f9c23488d7accc6ed1d9a04d2f7c52'); });
-  it('2^255-20 * 2^255-20', () => { feMul(OUT, C8, C8); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('2^255-20 * limits, all positive', () => { feMul(OUT, C8, C9); expect(enc(OUT)).toBe('b5fffff7ffffefffffbfffff7ffffffffdfffffbffffefffffdfffff7fffff7f'); });
-  it('2^255-20 * limits, all negative', () => { feMul(OUT, C8, C10); expect(enc(OUT)).toBe('3800000800001000004000008000000002000004000010000020000080000000'); });
-  it('2^255-20 * limits, alternating sign', () => { feMul(OUT, C8, C11); expect(enc(OUT)).toBe('270000f0ffff1f000080ffffff000000fcffff070000e0ffff3f000000ffff7f'); });
-  it('2^255-20 * 2^254', () => { feMul(OUT, C8, C12); expect(enc(OUT)).toBe('edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff3f'); });
-  it('2^255-20 * random 0', () => { feMul(OUT, C8, C13); expect(enc(OUT)).toBe('7ce58aede5af6b75dcae28015044520dd9b9e8ff534c1e9b548b6574c549db1e'); });
-  it('2^255-20 * random 1', () => { feMul(OUT, C8, C14); expect(enc(OUT)).toBe('1b0d1e1843a975d9c13dbc61e7b1f071ce304b62a2152dec6e8e15b993c0a869'); });
-  it('2^255-20 * random 2', () => { feMul(OUT, C8, C15); expect(enc(OUT)).toBe('14fc2887243b2077b0b63fc38d466a03620b3256dd1b44edae5873b510e03f11'); });
-  it('2^255-20 * random 3', () => { feMul(OUT, C8, C16); expect(enc(OUT)).toBe('bee05ce9dd2f20a837ddf2a6d4f45cff5161e115919932f9c6fd979c9061de72'); });
-  it('2^255-20 * random 4', () => { feMul(OUT, C8, C17); expect(enc(OUT)).toBe('64da2f2b5d849da68447c2f7976e3419736c46d212c721ad1cb21f8ff38b6122'); });
-  it('2^255-20 * random 5', () => { feMul(OUT, C8, C18); expect(enc(OUT)).toBe('ef2aff93aab723c00d56cf146030570658d8bb74c61aa5b729041b5b6625b323'); });
-  it('2^255-20 * random 6', () => { feMul(OUT, C8, C19); expect(enc(OUT)).toBe('6345fa106bc0b0e08560cc08556eeadedfdacfa847c6f869eaafa7c86e26855a'); });
-  it('2^255-20 * random 7', () => { feMul(OUT, C8, C20); expect(enc(OUT)).toBe('1167c19bb3bcb6b7b6f13cf7010a6f4c62804a8b3f82bdbbb2c92c3e5ffd312d'); });
-  it('limits, all positive * limits, all positive', () => { feMul(OUT, C9, C9); expect(enc(OUT)).toBe('681000000d0060210000560000d50000200200f80400800c00401a0000400000'); });
-  it('limits, all positive * limits, all negative', () => { feMul(OUT, C9, C10); expect(enc(OUT)).toBe('85effffff2ff9fdeffffa9ffff2affffdffdff07fbff7ff3ffbfe5ffffbfff7f'); });
-  it('limits, all positive * limits, alternating sign', () => { feMul(OUT, C9, C11); expect(enc(OUT)).toBe('e0f6ffaf0100a00d00800d00004900006c0000280100600300400000001b0000'); });
-  it('limits, all positive * 2^254', () => { feMul(OUT, C9, C12); expect(enc(OUT)).toBe('1402004c0000980000600200c0040000130000260000980000300100c0040000'); });
-  it('limits, all positive * random 0', () => { feMul(OUT, C9, C13); expect(enc(OUT)).toBe('70f10e918defe9e84baa9d3dc4814377be16456e91bf0bacde896832fc11c953'); });
-  it('limits, all positive * random 1', () => { feMul(OUT, C9, C14); expect(enc(OUT)).toBe('0d0cfaba135e1b0c1b62ecbce0b7046c99ca482c5b6c4a6d87993446238ca851'); });
-  it('limits, all positive * random 2', () => { feMul(OUT, C9, C15); expect(enc(OUT)).toBe('63b59258e4873e3d9b224e9523d1fddec020bdaa1cec1e0dbcddc0099ceca344'); });
-  it('limits, all positive * random 3', () => { feMul(OUT, C9, C16); expect(enc(OUT)).toBe('6e64a071071ce781c1e63338052b572d68edce14215260bc2f315a9ffa0ab50d'); });
-  it('limits, all positive * random 4', () => { feMul(OUT, C9, C17); expect(enc(OUT)).toBe('41e21453de7c0055880c3b765e53c9c9cea79f30737498aacad584a4d37a5f54'); });
-  it('limits, all positive * random 5', () => { feMul(OUT, C9, C18); expect(enc(OUT)).toBe('bd0d0cf32fa3215b5161d94ef94e52dbb16949687155271a69d3d6e9fc485532'); });
-  it('limits, all positive * random 6', () => { feMul(OUT, C9, C19); expect(enc(OUT)).toBe('46f4f2039eb4963dbf68a1094b4b5c5040a09d9890a84137bb34439d052dee74'); });
-  it('limits, all positive * random 7', () => { feMul(OUT, C9, C20); expect(enc(OUT)).toBe('9e43b55857efc5315467df4e61263bda8a1c1d96f98c3e1554297c5d82dab20d'); });
-  it('limits, all negative * limits, all positive', () => { feMul(OUT, C10, C9); expect(enc(OUT)).toBe('85effffff2ff9fdeffffa9ffff2affffdffdff07fbff7ff3ffbfe5ffffbfff7f'); });
-  it('limits, all negative * limits, all negative', () => { feMul(OUT, C10, C10); expect(enc(OUT)).toBe('681000000d0060210000560000d50000200200f80400800c00401a0000400000'); });
-  it('limits, all negative * limits, alternating sign', () => { feMul(OUT, C10, C11); expect(enc(OUT)).toBe('0d090050feff5ff2ff7ff2ffffb6ffff93ffffd7feff9ffcffbfffffffe4ff7f'); });
-  it('limits, all negative * 2^254', () => { feMul(OUT, C10, C12); expect(enc(OUT)).toBe('d9fdffb3ffff67ffff9ffdff3ffbffffecffffd9ffff67ffffcffeff3ffbff7f'); });
-  it('limits, all negative * random 0', () => { feMul(OUT, C10, C13); expect(enc(OUT)).toBe('7d0ef16e72101617b45562c23b7ebc8841e9ba916e40f453217697cd03ee362c'); });
-  it('limits, all negative * random 1', () => { feMul(OUT, C10, C14); expect(enc(OUT)).toBe('e0f30545eca1e4f3e49d13431f48fb936635b7d3a493b5927866cbb9dc73572e'); });
-  it('limits, all negative * random 2', () => { feMul(OUT, C10, C15); expect(enc(OUT)).toBe('8a4a6da71b78c1c264ddb16adc2e02213fdf4255e313e1f243223ff663135c3b'); });
-  it('limits, all negative * random 3', () => { feMul(OUT, C10, C16); expect(enc(OUT)).toBe('7f9b5f8ef8e3187e3e19ccc7fad4a8d2971231ebdead9f43d0cea56005f54a72'); });
-  it('limits, all negative * random 4', () => { feMul(OUT, C10, C17); expect(enc(OUT)).toBe('ac1debac2183ffaa77f3c489a1ac3636315860cf8c8b6755352a7b5b2c85a02b'); });
-  it('limits, all negative * random 5', () => { feMul(OUT, C10, C18); expect(enc(OUT)).toBe('30f2f30cd05cdea4ae9e26b106b1ad244e96b6978eaad8e5962c291603b7aa4d'); });
-  it('limits, all negative * random 6', () => { feMul(OUT, C10, C19); expect(enc(OUT)).toBe('a70b0dfc614b69c240975ef6b4b4a3afbf5f62676f57bec844cbbc62fad2110b'); });
-  it('limits, all negative * random 7', () => { feMul(OUT, C10, C20); expect(enc(OUT)).toBe('4fbc4aa7a8103aceab9820b19ed9c42575e3e2690673c1eaabd683a27d254d72'); });
-  it('limits, alternating sign * limits, all positive', () => { feMul(OUT, C11, C9); expect(enc(OUT)).toBe('e0f6ffaf0100a00d00800d00004900006c0000280100600300400000001b0000'); });
-  it('limits, alternating sign * limits, all negative', () => { feMul(OUT, C11, C10); expect(enc(OUT)).toBe('0d090050feff5ff2ff7ff2ffffb6ffff93ffffd7feff9ffcffbfffffffe4ff7f'); });
-  it('limits, alternating sign * limits, alternating sign', () => { feMul(OUT, C11, C11); expect(enc(OUT)).toBe('b11d00c0d2ffff770000defeffe7020030f9ff7f100080dbffff4d00006cff7f'); });
-  it('limits, alternating sign * 2^254', () => { feMul(OUT, C11, C12); expect(enc(OUT)).toBe('d9fdff970000d0feffbf040080f6ffff250000b4ffff2f0100a0fdff7f090000'); });
-  it('limits, alternating sign * random 0', () => { feMul(OUT, C11, C13); expect(enc(OUT)).toBe('3718d52c7dbe91e2a766250fede5bd321b000619488e57fa6139dfa3781cd123'); });
-  it('limits, alternating sign * random 1', () => { feMul(OUT, C11, C14); expect(enc(OUT)).toBe('b822b23bdba8ec0ea53109db0cc410a14144d740d7d315d961dce2e273f23a4a'); });
-  it('limits, alternating sign * random 2', () => { feMul(OUT, C11, C15); expect(enc(OUT)).toBe('2b8e93a00e7c18c393595adeeec903c1c9399074059c16eb1a937ae35df84a07'); });
-  it('limits, alternating sign * random 3', () => { feMul(OUT, C11, C16); expect(enc(OUT)).toBe('9308f3e72eff07bccc1a0e13da2bc2cf469a66ed7c52e64aa693bb4424f3f579'); });
-  it('limits, alternating sign * random 4', () => { feMul(OUT, C11, C17); expect(enc(OUT)).toBe('3df68e8fafa6703a4cc90ba87b7393cbd884d2aecf0ebb24ae1946b918ce3453'); });
-  it('limits, alternating sign * random 5', () => { feMul(OUT, C11, C18); expect(enc(OUT)).toBe('8c62f3ef4273aafcaae2d1ab1b836b83e920a748a9d9784c6cbb1825a640e278'); });
-  it('limits, alternating sign * random 6', () => { feMul(OUT, C11, C19); expect(enc(OUT)).toBe('9af7c320b7072036d96e748757b1489222bb6757dd4bb8a9115d6b61116c5a51'); });
-  it('limits, alternating sign * random 7', () => { feMul(OUT, C11, C20); expect(enc(OUT)).toBe('25de69d106e3a91d624a84d5bac41045a359450d1cd599706860b4913947151e'); });
-  it('2^254 * 2^254', () => { feMul(OUT, C12, C12); expect(enc(OUT)).toBe('4c00000000000000000000000000000000000000000000000000000000000060'); });
-  it('2^254 * random 0', () => { feMul(OUT, C12, C13); expect(enc(OUT)).toBe('ad7b58aff7f880a4d182fdf407777201721add00e22a603e5c543b2e2cc3dc5a'); });
-  it('2^254 * random 1', () => { feMul(OUT, C12, C14); expect(enc(OUT)).toBe('de82e29a0238226e4eb583dfe96591c556b0355a79b2533ce236b3a184da3c54'); });
-  it('2^254 * random 2', () => { feMul(OUT, C12, C15); expect(enc(OUT)).toBe('1ca5fafb24ce4d9473b82241bd618edfdc93244d49f7f83182353844612f215c'); });
-  it('2^254 * random 3', () => { feMul(OUT, C12, C16); expect(enc(OUT)).toBe('48a80dd74339ce426fcafccd1bea0c0675e322b01d4d9fc01d155c302261bf3c'); });
-  it('2^254 * random 4', () => { feMul(OUT, C12, C17); expect(enc(OUT)).toBe('1165b9e58a9627d193584a4e5ce58d90baf96232cd1c3f93efe35230764e6139'); });
-  it('2^254 * random 5', () => { feMul(OUT, C12, C18); expect(enc(OUT)).toBe('dfe707822bafac5e7d4e4e3a6fb4c3c3bb7807aba2815faf73587f9eb31cda6c'); });
-  it('2^254 * random 6', () => { feMul(OUT, C12, C19); expect(enc(OUT)).toBe('456cb6de06dc7029086b6a2cd8e74c3ab160493c57a44411cdf8c68de3120f64'); });
-  it('2^254 * random 7', () => { feMul(OUT, C12, C20); expect(enc(OUT)).toBe('9cac52b855ffb72eb8073d53ed20e1295a3cbc54a4aa7708de835631f718a512'); });
-  it('random 0 * random 0', () => { feMul(OUT, C13, C13); expect(enc(OUT)).toBe('abeb67b991506f9a69d8aa63953e57573fd24dc48d353ad93269efc8ee83cb42'); });
-  it('random 0 * random 1', () => { feMul(OUT, C13, C14); expect(enc(OUT)).toBe('5d3a554a78e1a9d818476c96c5d8ecc14f85c99c34a05eecc18d8d03cb24b760'); });
-  it('random 0 * random 2', () => { feMul(OUT, C13, C15); expect(enc(OUT)).toBe('6fe5a501fbb9511d0f0f7f8e24aab493b31f415d32cc28f76b515a04cfeaf378'); });
-  it('random 0 * random 3', () => { feMul(OUT, C13, C16); expect(enc(OUT)).toBe('225a700e0df37322b130e0e5c07148cbe7e67f7dc4f1b35ac92ef5da36501616'); });
-  it('random 0 * random 4', () => { feMul(OUT, C13, C17); expect(enc(OUT)).toBe('e2c5e909a4fdf836ac0bc36550feec25f685a418460cc3d7af88a96e78ff0a3d'); });
-  it('random 0 * random 5', () => { feMul(OUT, C13, C18); expect(enc(OUT)).toBe('d852d6a4fefdfef30b53784d649e9ad27a2bef6c0ffc8109af516035bd6b203c'); });
-  it('random 0 * random 6', () => { feMul(OUT, C13, C19); expect(enc(OUT)).toBe('77708f1fcab70e8cf3773c7e6765afa1187958352a69d54967f4e2864c839178'); });
-  it('random 0 * random 7', () => { feMul(OUT, C13, C20); expect(enc(OUT)).toBe('4cd8d90815fc8133e283e617cfb761dc026d101a859dc334430e6bb0bc00075a'); });
-  it('random 1 * random 1', () => { feMul(OUT, C14, C14); expect(enc(OUT)).toBe('563348b75b03cd4b4ba3077e0c5efa7406bab92e0f56ce88aa0485ddd0dd292c'); });
-  it('random 1 * random 2', () => { feMul(OUT, C14, C15); expect(enc(OUT)).toBe('999242264d0d5ee1909e7346646d926dcea69f4ca8486e5a7744cccbdb073f1e'); });
-  it('random 1 * random 3', () => { feMul(OUT, C14, C16); expect(enc(OUT)).toBe('62401b43dc8cd0039ea7905bc0dfe9d07fdb87d3c96f163214f14d6349f23f5d'); });
-  it('random 1 * random 4', () => { feMul(OUT, C14, C17); expect(enc(OUT)).toBe('0ee59596ba4dccbe25e7664233a73dd0881906dc3166a124d08adf90e0cc2544'); });
-  it('random 1 * random 5', () => { feMul(OUT, C14, C18); expect(enc(OUT)).toBe('25076872aa30ead99bb3879b4336cb56f34e4ecd1ff701f45f4c30a0f5d4e829'); });
-  it('random 1 * random 6', () => { feMul(OUT, C14, C19); expect(enc(OUT)).toBe('3bf7e2b7af17d8917217b8fff63d2320febecbdb9d7108e62e1ac068013b0050'); });
-  it('random 1 * random 7', () => { feMul(OUT, C14, C20); expect(enc(OUT)).toBe('da422c21287f2804d6276a1cda2c394d29cec4d96e1dce1b6f8a1bddfce9362a'); });
-  it('random 2 * random 2', () => { feMul(OUT, C15, C15); expect(enc(OUT)).toBe('26c2934a1071156a6808e45eb3781e0753b2eb2a1e7f0083164c3f12f9b1944b'); });
-  it('random 2 * random 3', () => { feMul(OUT, C15, C16); expect(enc(OUT)).toBe('bb7a39a05d99a02786f6d2730a9557f6d31071af13febc443da8f08936b3ac62'); });
-  it('random 2 * random 4', () => { feMul(OUT, C15, C17); expect(enc(OUT)).toBe('802aeca5c2252a5f06fc4d2f649c1c5c3c7a689d5b203819360ab8269d80977e'); });
-  it('random 2 * random 5', () => { feMul(OUT, C15, C18); expect(enc(OUT)).toBe('d48d1920890f895e4e1ac0f91f7dd6dd16089e6d00526cbe0002c7d1352edb2f'); });
-  it('random 2 * random 6', () => { feMul(OUT, C15, C19); expect(enc(OUT)).toBe('c22dc3c16167f42353087d8891b045b54657ef3f62b3d66037e8e83a4cda0306'); });
-  it('random 2 * random 7', () => { feMul(OUT, C15, C20); expect(enc(OUT)).toBe('e5f866e046027ec70123a600b459c8d950c33a8369ddb2147a673f3fe990e44a'); });
-  it('random 3 * random 3', () => { feMul(OUT, C16, C16); expect(enc(OUT)).toBe('a5d921bb64565901542b1a559298c4f3b1f4c4fa9d5fc0dd7c522ea2eefb2714'); });
-  it('random 3 * random 4', () => { feMul(OUT, C16, C17); expect(enc(OUT)).toBe('bfb69e027d1bfe546d6e35b90a4d9f6c0249ddbc61cbfe6670b6e3157191fc63'); });
-  it('random 3 * random 5', () => { feMul(OUT, C16, C18); expect(enc(OUT)).toBe('1d555a7cabad0a14a2918a0e1793c5c4d25aa60dac46304518fcf92648eb0477'); });
-  it('random 3 * random 6', () => { feMul(OUT, C16, C19); expect(enc(OUT)).toBe('133a8d3a1e2a76c7f44e35737892ada380f012a0fc1feba58c94772486af2c09'); });
-  it('random 3 * random 7', () => { feMul(OUT, C16, C20); expect(enc(OUT)).toBe('8e8dedb53c799d9870a1c314124ecf943d4818bf7d9d3a24c27a3fb848821a01'); });
-  it('random 4 * random 4', () => { feMul(OUT, C17, C17); expect(enc(OUT)).toBe('bf4138e00765bc7953a227c20d3c1e2eff405c5d625b5c4ad3d627f99efff824'); });
-  it('random 4 * random 5', () => { feMul(OUT, C17, C18); expect(enc(OUT)).toBe('7cc2d2363b59547dc8f1ee04351db8eec61216c06ed7f425e3179117f2ed9a5f'); });
-  it('random 4 * random 6', () => { feMul(OUT, C17, C19); expect(enc(OUT)).toBe('d2f1e554b87ca710084e01aa92695ecc8193a253bd27beba5ebe90d71de85518'); });
-  it('random 4 * random 7', () => { feMul(OUT, C17, C20); expect(enc(OUT)).toBe('2990bc8fac26e004076255b96ef8409e397fbf58320279cd027290411555b010'); });
-  it('random 5 * random 5', () => { feMul(OUT, C18, C18); expect(enc(OUT)).toBe('8cd2cd1d9f5dbed1d4221471797c3c428e76b5514ab01aa2b88c710a7aaf1e21'); });
-  it('random 5 * random 6', () => { feMul(OUT, C18, C19); expect(enc(OUT)).toBe('a5780bcab436a341b34032cd7400412f670a12eff57ceef62415dd08880e5702'); });
-  it('random 5 * random 7', () => { feMul(OUT, C18, C20); expect(enc(OUT)).toBe('01e60d681be896112144c225b9338f1df256027e302a6386f93c1598f9058d5c'); });
-  it('random 6 * random 6', () => { feMul(OUT, C19, C19); expect(enc(OUT)).toBe('47c729dfa583515392e3a0cb0b0c4756bd063e742f269e644a087a0bfa271e61'); });
-  it('random 6 * random 7', () => { feMul(OUT, C19, C20); expect(enc(OUT)).toBe('e16b742199053bfebed34656c08a71da4a91560203a4da13dc6de4cb98b6ab54'); });
-  it('random 7 * random 7', () => { feMul(OUT, C20, C20); expect(enc(OUT)).toBe('4ad40657e66f16df11e333405ec2574948ae9feb8d25baf6c1b2caa0cbafba47'); });
-  it('aliasing: out = a', () => { memory.copy(IN, C20, 40); feMul(IN, IN, C19); expect(enc(IN)).toBe('e16b742199053bfebed34656c08a71da4a91560203a4da13dc6de4cb98b6ab54'); });
+  it('zero * zero', () => {
+    feMul(OUT, C0, C0);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * one', () => {
+    feMul(OUT, C0, C1);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * two', () => {
+    feMul(OUT, C0, C2);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * 19', () => {
+    feMul(OUT, C0, C3);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * p-1', () => {
+    feMul(OUT, C0, C4);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * p (unreduced)', () => {
+    feMul(OUT, C0, C5);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * p+1 (unreduced)', () => {
+    feMul(OUT, C0, C6);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * 2^255-1 (unreduced)', () => {
+    feMul(OUT, C0, C7);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * 2^255-20', () => {
+    feMul(OUT, C0, C8);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * limits, all positive', () => {
+    feMul(OUT, C0, C9);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * limits, all negative', () => {
+    feMul(OUT, C0, C10);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * limits, alternating sign', () => {
+    feMul(OUT, C0, C11);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * 2^254', () => {
+    feMul(OUT, C0, C12);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * random 0', () => {
+    feMul(OUT, C0, C13);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * random 1', () => {
+    feMul(OUT, C0, C14);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * random 2', () => {
+    feMul(OUT, C0, C15);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * random 3', () => {
+    feMul(OUT, C0, C16);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * random 4', () => {
+    feMul(OUT, C0, C17);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * random 5', () => {
+    feMul(OUT, C0, C18);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * random 6', () => {
+    feMul(OUT, C0, C19);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('zero * random 7', () => {
+    feMul(OUT, C0, C20);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('one * one', () => {
+    feMul(OUT, C1, C1);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('one * two', () => {
+    feMul(OUT, C1, C2);
+    expect(enc(OUT)).toBe('0200000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('one * 19', () => {
+    feMul(OUT, C1, C3);
+    expect(enc(OUT)).toBe('1300000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('one * p-1', () => {
+    feMul(OUT, C1, C4);
+    expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('one * p (unreduced)', () => {
+    feMul(OUT, C1, C5);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('one * p+1 (unreduced)', () => {
+    feMul(OUT, C1, C6);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('one * 2^255-1 (unreduced)', () => {
+    feMul(OUT, C1, C7);
+    expect(enc(OUT)).toBe('1200000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('one * 2^255-20', () => {
+    feMul(OUT, C1, C8);
+    expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('one * limits, all positive', () => {
+    feMul(OUT, C1, C9);
+    expect(enc(OUT)).toBe('3800000800001000004000008000000002000004000010000020000080000000');
+  });
+  it('one * limits, all negative', () => {
+    feMul(OUT, C1, C10);
+    expect(enc(OUT)).toBe('b5fffff7ffffefffffbfffff7ffffffffdfffffbffffefffffdfffff7fffff7f');
+  });
+  it('one * limits, alternating sign', () => {
+    feMul(OUT, C1, C11);
+    expect(enc(OUT)).toBe('c6ffff0f0000e0ffff7f000000ffffff030000f8ffff1f0000c0ffffff000000');
+  });
+  it('one * 2^254', () => {
+    feMul(OUT, C1, C12);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000040');
+  });
+  it('one * random 0', () => {
+    feMul(OUT, C1, C13);
+    expect(enc(OUT)).toBe('711a75121a50948a2351d7feafbbadf226461700acb3e164ab749a8b3ab62461');
+  });
+  it('one * random 1', () => {
+    feMul(OUT, C1, C14);
+    expect(enc(OUT)).toBe('d2f2e1e7bc568a263ec2439e184e0f8e31cfb49d5dead2139171ea466c3f5716');
+  });
+  it('one * random 2', () => {
+    feMul(OUT, C1, C15);
+    expect(enc(OUT)).toBe('d903d778dbc4df884f49c03c72b995fc9df4cda922e4bb1251a78c4aef1fc06e');
+  });
+  it('one * random 3', () => {
+    feMul(OUT, C1, C16);
+    expect(enc(OUT)).toBe('2f1fa31622d0df57c8220d592b0ba300ae9e1eea6e66cd06390268636f9e210d');
+  });
+  it('one * random 4', () => {
+    feMul(OUT, C1, C17);
+    expect(enc(OUT)).toBe('8925d0d4a27b62597bb83d086891cbe68c93b92ded38de52e34de0700c749e5d');
+  });
+  it('one * random 5', () => {
+    feMul(OUT, C1, C18);
+    expect(enc(OUT)).toBe('fed4006c5548dc3ff2a930eb9fcfa8f9a727448b39e55a48d6fbe4a499da4c5c');
+  });
+  it('one * random 6', () => {
+    feMul(OUT, C1, C19);
+    expect(enc(OUT)).toBe('8aba05ef943f4f1f7a9f33f7aa91152120253057b83907961550583791d97a25');
+  });
+  it('one * random 7', () => {
+    feMul(OUT, C1, C20);
+    expect(enc(OUT)).toBe('dc983e644c434948490ec308fef590b39d7fb574c07d42444d36d3c1a002ce52');
+  });
+  it('two * two', () => {
+    feMul(OUT, C2, C2);
+    expect(enc(OUT)).toBe('0400000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('two * 19', () => {
+    feMul(OUT, C2, C3);
+    expect(enc(OUT)).toBe('2600000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('two * p-1', () => {
+    feMul(OUT, C2, C4);
+    expect(enc(OUT)).toBe('ebffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('two * p (unreduced)', () => {
+    feMul(OUT, C2, C5);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('two * p+1 (unreduced)', () => {
+    feMul(OUT, C2, C6);
+    expect(enc(OUT)).toBe('0200000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('two * 2^255-1 (unreduced)', () => {
+    feMul(OUT, C2, C7);
+    expect(enc(OUT)).toBe('2400000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('two * 2^255-20', () => {
+    feMul(OUT, C2, C8);
+    expect(enc(OUT)).toBe('ebffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('two * limits, all positive', () => {
+    feMul(OUT, C2, C9);
+    expect(enc(OUT)).toBe('7000001000002000008000000001000004000008000020000040000000010000');
+  });
+  it('two * limits, all negative', () => {
+    feMul(OUT, C2, C10);
+    expect(enc(OUT)).toBe('7dffffefffffdfffff7ffffffffefffffbfffff7ffffdfffffbffffffffeff7f');
+  });
+  it('two * limits, alternating sign', () => {
+    feMul(OUT, C2, C11);
+    expect(enc(OUT)).toBe('8cffff1f0000c0ffffff000000feffff070000f0ffff3f000080ffffff010000');
+  });
+  it('two * 2^254', () => {
+    feMul(OUT, C2, C12);
+    expect(enc(OUT)).toBe('1300000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('two * random 0', () => {
+    feMul(OUT, C2, C13);
+    expect(enc(OUT)).toBe('f534ea2434a0281547a2aefd5f775be54d8c2e005867c3c956e93417756c4942');
+  });
+  it('two * random 1', () => {
+    feMul(OUT, C2, C14);
+    expect(enc(OUT)).toBe('a4e5c3cf79ad144d7c84873c319c1e1c639e693bbbd4a52722e3d48dd87eae2c');
+  });
+  it('two * random 2', () => {
+    feMul(OUT, C2, C15);
+    expect(enc(OUT)).toBe('c507aef1b689bf119f928079e4722bf93be99b5345c87725a24e1995de3f805d');
+  });
+  it('two * random 3', () => {
+    feMul(OUT, C2, C16);
+    expect(enc(OUT)).toBe('5e3e462d44a0bfaf90451ab2561646015c3d3dd4ddcc9a0d7204d0c6de3c431a');
+  });
+  it('two * random 4', () => {
+    feMul(OUT, C2, C17);
+    expect(enc(OUT)).toBe('254ba0a945f7c4b2f6707b10d02297cd1927735bda71bca5c69bc0e118e83c3b');
+  });
+  it('two * random 5', () => {
+    feMul(OUT, C2, C18);
+    expect(enc(OUT)).toBe('0faa01d8aa90b87fe45361d63f9f51f34f4f881673cab590acf7c94933b59938');
+  });
+  it('two * random 6', () => {
+    feMul(OUT, C2, C19);
+    expect(enc(OUT)).toBe('14750bde297f9e3ef43e67ee55232b42404a60ae70730e2c2ba0b06e22b3f54a');
+  });
+  it('two * random 7', () => {
+    feMul(OUT, C2, C20);
+    expect(enc(OUT)).toBe('cb317dc898869290921c8611fceb21673bff6ae980fb84889a6ca68341059c25');
+  });
+  it('19 * 19', () => {
+    feMul(OUT, C3, C3);
+    expect(enc(OUT)).toBe('6901000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('19 * p-1', () => {
+    feMul(OUT, C3, C4);
+    expect(enc(OUT)).toBe('daffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('19 * p (unreduced)', () => {
+    feMul(OUT, C3, C5);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('19 * p+1 (unreduced)', () => {
+    feMul(OUT, C3, C6);
+    expect(enc(OUT)).toBe('1300000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('19 * 2^255-1 (unreduced)', () => {
+    feMul(OUT, C3, C7);
+    expect(enc(OUT)).toBe('5601000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('19 * 2^255-20', () => {
+    feMul(OUT, C3, C8);
+    expect(enc(OUT)).toBe('daffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('19 * limits, all positive', () => {
+    feMul(OUT, C3, C9);
+    expect(enc(OUT)).toBe('280400980000300100c00400800900002600004c000030010060020080090000');
+  });
+  it('19 * limits, all negative', () => {
+    feMul(OUT, C3, C10);
+    expect(enc(OUT)).toBe('c5fbff67ffffcffeff3ffbff7ff6ffffd9ffffb3ffffcffeff9ffdff7ff6ff7f');
+  });
+  it('19 * limits, alternating sign', () => {
+    feMul(OUT, C3, C11);
+    expect(enc(OUT)).toBe('b2fbff2f0100a0fdff7f090000edffff4b000068ffff5f020040fbffff120000');
+  });
+  it('19 * 2^254', () => {
+    feMul(OUT, C3, C12);
+    expect(enc(OUT)).toBe('ab00000000000000000000000000000000000000000000000000000000000040');
+  });
+  it('19 * random 0', () => {
+    feMul(OUT, C3, C13);
+    expect(enc(OUT)).toBe('6df7b05eeff10149a305fbe90feee402e434ba01c455c07cb8a8765c5886b935');
+  });
+  it('19 * random 1', () => {
+    feMul(OUT, C3, C14);
+    expect(enc(OUT)).toBe('cf05c535057044dc9c6a07bfd3cb228bad606bb4f264a778c46d664309b57928');
+  });
+  it('19 * random 2', () => {
+    feMul(OUT, C3, C15);
+    expect(enc(OUT)).toBe('4b4af5f7499c9b28e77045827ac31cbfb927499a92eef163046b7088c25e4238');
+  });
+  it('19 * random 3', () => {
+    feMul(OUT, C3, C16);
+    expect(enc(OUT)).toBe('90501bae87729c85de94f99b37d4190ceac645603b9a3e813b2ab86044c27e79');
+  });
+  it('19 * random 4', () => {
+    feMul(OUT, C3, C17);
+    expect(enc(OUT)).toBe('22ca72cb152d4fa227b1949cb8ca1b2175f3c5649a397e26dfc7a560ec9cc272');
+  });
+  it('19 * random 5', () => {
+    feMul(OUT, C3, C18);
+    expect(enc(OUT)).toBe('d1cf0f04575e59bdfa9c9c74de68878777f10e564503bf5ee7b0fe3c6739b459');
+  });
+  it('19 * random 6', () => {
+    feMul(OUT, C3, C19);
+    expect(enc(OUT)).toBe('9dd86cbd0db8e15210d6d458b0cf997462c19278ae4889229af18d1bc7251e48');
+  });
+  it('19 * random 7', () => {
+    feMul(OUT, C3, C20);
+    expect(enc(OUT)).toBe('3859a570abfe6f5d700f7aa6da41c253b47878a94855ef10bc07ad62ee314a25');
+  });
+  it('p-1 * p-1', () => {
+    feMul(OUT, C4, C4);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p-1 * p (unreduced)', () => {
+    feMul(OUT, C4, C5);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p-1 * p+1 (unreduced)', () => {
+    feMul(OUT, C4, C6);
+    expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('p-1 * 2^255-1 (unreduced)', () => {
+    feMul(OUT, C4, C7);
+    expect(enc(OUT)).toBe('dbffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('p-1 * 2^255-20', () => {
+    feMul(OUT, C4, C8);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p-1 * limits, all positive', () => {
+    feMul(OUT, C4, C9);
+    expect(enc(OUT)).toBe('b5fffff7ffffefffffbfffff7ffffffffdfffffbffffefffffdfffff7fffff7f');
+  });
+  it('p-1 * limits, all negative', () => {
+    feMul(OUT, C4, C10);
+    expect(enc(OUT)).toBe('3800000800001000004000008000000002000004000010000020000080000000');
+  });
+  it('p-1 * limits, alternating sign', () => {
+    feMul(OUT, C4, C11);
+    expect(enc(OUT)).toBe('270000f0ffff1f000080ffffff000000fcffff070000e0ffff3f000000ffff7f');
+  });
+  it('p-1 * 2^254', () => {
+    feMul(OUT, C4, C12);
+    expect(enc(OUT)).toBe('edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff3f');
+  });
+  it('p-1 * random 0', () => {
+    feMul(OUT, C4, C13);
+    expect(enc(OUT)).toBe('7ce58aede5af6b75dcae28015044520dd9b9e8ff534c1e9b548b6574c549db1e');
+  });
+  it('p-1 * random 1', () => {
+    feMul(OUT, C4, C14);
+    expect(enc(OUT)).toBe('1b0d1e1843a975d9c13dbc61e7b1f071ce304b62a2152dec6e8e15b993c0a869');
+  });
+  it('p-1 * random 2', () => {
+    feMul(OUT, C4, C15);
+    expect(enc(OUT)).toBe('14fc2887243b2077b0b63fc38d466a03620b3256dd1b44edae5873b510e03f11');
+  });
+  it('p-1 * random 3', () => {
+    feMul(OUT, C4, C16);
+    expect(enc(OUT)).toBe('bee05ce9dd2f20a837ddf2a6d4f45cff5161e115919932f9c6fd979c9061de72');
+  });
+  it('p-1 * random 4', () => {
+    feMul(OUT, C4, C17);
+    expect(enc(OUT)).toBe('64da2f2b5d849da68447c2f7976e3419736c46d212c721ad1cb21f8ff38b6122');
+  });
+  it('p-1 * random 5', () => {
+    feMul(OUT, C4, C18);
+    expect(enc(OUT)).toBe('ef2aff93aab723c00d56cf146030570658d8bb74c61aa5b729041b5b6625b323');
+  });
+  it('p-1 * random 6', () => {
+    feMul(OUT, C4, C19);
+    expect(enc(OUT)).toBe('6345fa106bc0b0e08560cc08556eeadedfdacfa847c6f869eaafa7c86e26855a');
+  });
+  it('p-1 * random 7', () => {
+    feMul(OUT, C4, C20);
+    expect(enc(OUT)).toBe('1167c19bb3bcb6b7b6f13cf7010a6f4c62804a8b3f82bdbbb2c92c3e5ffd312d');
+  });
+  it('p (unreduced) * p (unreduced)', () => {
+    feMul(OUT, C5, C5);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * p+1 (unreduced)', () => {
+    feMul(OUT, C5, C6);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * 2^255-1 (unreduced)', () => {
+    feMul(OUT, C5, C7);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * 2^255-20', () => {
+    feMul(OUT, C5, C8);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * limits, all positive', () => {
+    feMul(OUT, C5, C9);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * limits, all negative', () => {
+    feMul(OUT, C5, C10);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * limits, alternating sign', () => {
+    feMul(OUT, C5, C11);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * 2^254', () => {
+    feMul(OUT, C5, C12);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * random 0', () => {
+    feMul(OUT, C5, C13);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * random 1', () => {
+    feMul(OUT, C5, C14);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * random 2', () => {
+    feMul(OUT, C5, C15);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * random 3', () => {
+    feMul(OUT, C5, C16);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * random 4', () => {
+    feMul(OUT, C5, C17);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * random 5', () => {
+    feMul(OUT, C5, C18);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * random 6', () => {
+    feMul(OUT, C5, C19);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced) * random 7', () => {
+    feMul(OUT, C5, C20);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p+1 (unreduced) * p+1 (unreduced)', () => {
+    feMul(OUT, C6, C6);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p+1 (unreduced) * 2^255-1 (unreduced)', () => {
+    feMul(OUT, C6, C7);
+    expect(enc(OUT)).toBe('1200000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p+1 (unreduced) * 2^255-20', () => {
+    feMul(OUT, C6, C8);
+    expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('p+1 (unreduced) * limits, all positive', () => {
+    feMul(OUT, C6, C9);
+    expect(enc(OUT)).toBe('3800000800001000004000008000000002000004000010000020000080000000');
+  });
+  it('p+1 (unreduced) * limits, all negative', () => {
+    feMul(OUT, C6, C10);
+    expect(enc(OUT)).toBe('b5fffff7ffffefffffbfffff7ffffffffdfffffbffffefffffdfffff7fffff7f');
+  });
+  it('p+1 (unreduced) * limits, alternating sign', () => {
+    feMul(OUT, C6, C11);
+    expect(enc(OUT)).toBe('c6ffff0f0000e0ffff7f000000ffffff030000f8ffff1f0000c0ffffff000000');
+  });
+  it('p+1 (unreduced) * 2^254', () => {
+    feMul(OUT, C6, C12);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000040');
+  });
+  it('p+1 (unreduced) * random 0', () => {
+    feMul(OUT, C6, C13);
+    expect(enc(OUT)).toBe('711a75121a50948a2351d7feafbbadf226461700acb3e164ab749a8b3ab62461');
+  });
+  it('p+1 (unreduced) * random 1', () => {
+    feMul(OUT, C6, C14);
+    expect(enc(OUT)).toBe('d2f2e1e7bc568a263ec2439e184e0f8e31cfb49d5dead2139171ea466c3f5716');
+  });
+  it('p+1 (unreduced) * random 2', () => {
+    feMul(OUT, C6, C15);
+    expect(enc(OUT)).toBe('d903d778dbc4df884f49c03c72b995fc9df4cda922e4bb1251a78c4aef1fc06e');
+  });
+  it('p+1 (unreduced) * random 3', () => {
+    feMul(OUT, C6, C16);
+    expect(enc(OUT)).toBe('2f1fa31622d0df57c8220d592b0ba300ae9e1eea6e66cd06390268636f9e210d');
+  });
+  it('p+1 (unreduced) * random 4', () => {
+    feMul(OUT, C6, C17);
+    expect(enc(OUT)).toBe('8925d0d4a27b62597bb83d086891cbe68c93b92ded38de52e34de0700c749e5d');
+  });
+  it('p+1 (unreduced) * random 5', () => {
+    feMul(OUT, C6, C18);
+    expect(enc(OUT)).toBe('fed4006c5548dc3ff2a930eb9fcfa8f9a727448b39e55a48d6fbe4a499da4c5c');
+  });
+  it('p+1 (unreduced) * random 6', () => {
+    feMul(OUT, C6, C19);
+    expect(enc(OUT)).toBe('8aba05ef943f4f1f7a9f33f7aa91152120253057b83907961550583791d97a25');
+  });
+  it('p+1 (unreduced) * random 7', () => {
+    feMul(OUT, C6, C20);
+    expect(enc(OUT)).toBe('dc983e644c434948490ec308fef590b39d7fb574c07d42444d36d3c1a002ce52');
+  });
+  it('2^255-1 (unreduced) * 2^255-1 (unreduced)', () => {
+    feMul(OUT, C7, C7);
+    expect(enc(OUT)).toBe('4401000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('2^255-1 (unreduced) * 2^255-20', () => {
+    feMul(OUT, C7, C8);
+    expect(enc(OUT)).toBe('dbffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('2^255-1 (unreduced) * limits, all positive', () => {
+    feMul(OUT, C7, C9);
+    expect(enc(OUT)).toBe('f003009000002001008004000009000024000048000020010040020000090000');
+  });
+  it('2^255-1 (unreduced) * limits, all negative', () => {
+    feMul(OUT, C7, C10);
+    expect(enc(OUT)).toBe('fdfbff6fffffdffeff7ffbfffff6ffffdbffffb7ffffdffeffbffdfffff6ff7f');
+  });
+  it('2^255-1 (unreduced) * limits, alternating sign', () => {
+    feMul(OUT, C7, C11);
+    expect(enc(OUT)).toBe('ecfbff1f0100c0fdffff080000eeffff47000070ffff3f020080fbffff110000');
+  });
+  it('2^255-1 (unreduced) * 2^254', () => {
+    feMul(OUT, C7, C12);
+    expect(enc(OUT)).toBe('ab00000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('2^255-1 (unreduced) * random 0', () => {
+    feMul(OUT, C7, C13);
+    expect(enc(OUT)).toBe('e9dc3b4cd5a16dbe7fb423eb5f323710bdeea20118a2de170d34dcd01dd09454');
+  });
+  it('2^255-1 (unreduced) * random 1', () => {
+    feMul(OUT, C7, C14);
+    expect(enc(OUT)).toBe('fd12e34d4819bab55ea8c320bb7d13fd7b91b616957ad46433fc7bfc9c752212');
+  });
+  it('2^255-1 (unreduced) * random 2', () => {
+    feMul(OUT, C7, C15);
+    expect(enc(OUT)).toBe('5f461e7f6ed7bb9f97278545080a87c21b337bf06f0a3651b3c3e33dd33e8249');
+  });
+  it('2^255-1 (unreduced) * random 3', () => {
+    feMul(OUT, C7, C16);
+    expect(enc(OUT)).toBe('6131789765a2bc2d1672ec420cc9760b3c282776cc33717a022850fdd4235d6c');
+  });
+  it('2^255-1 (unreduced) * random 4', () => {
+    feMul(OUT, C7, C17);
+    expect(enc(OUT)).toBe('99a4a2f672b1ec48acf856945039503ae85f0c37ad00a0d3fb79c5efdf282415');
+  });
+  it('2^255-1 (unreduced) * random 5', () => {
+    feMul(OUT, C7, C18);
+    expect(enc(OUT)).toBe('c0fa0e9801167d7d08f36b893e99de8dcfc9caca0b1e641611b51998cd5e677d');
+  });
+  it('2^255-1 (unreduced) * random 6', () => {
+    feMul(OUT, C7, C19);
+    expect(enc(OUT)).toBe('131e67ce787892339636a161053e8453429c6221f60e828c84a135e4354ca322');
+  });
+  it('2^255-1 (unreduced) * random 7', () => {
+    feMul(OUT, C7, C20);
+    expect(enc(OUT)).toBe('49c0660c5fbb26152701b79ddc4b31a016f9c23488d7accc6ed1d9a04d2f7c52');
+  });
+  it('2^255-20 * 2^255-20', () => {
+    feMul(OUT, C8, C8);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('2^255-20 * limits, all positive', () => {
+    feMul(OUT, C8, C9);
+    expect(enc(OUT)).toBe('b5fffff7ffffefffffbfffff7ffffffffdfffffbffffefffffdfffff7fffff7f');
+  });
+  it('2^255-20 * limits, all negative', () => {
+    feMul(OUT, C8, C10);
+    expect(enc(OUT)).toBe('3800000800001000004000008000000002000004000010000020000080000000');
+  });
+  it('2^255-20 * limits, alternating sign', () => {
+    feMul(OUT, C8, C11);
+    expect(enc(OUT)).toBe('270000f0ffff1f000080ffffff000000fcffff070000e0ffff3f000000ffff7f');
+  });
+  it('2^255-20 * 2^254', () => {
+    feMul(OUT, C8, C12);
+    expect(enc(OUT)).toBe('edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff3f');
+  });
+  it('2^255-20 * random 0', () => {
+    feMul(OUT, C8, C13);
+    expect(enc(OUT)).toBe('7ce58aede5af6b75dcae28015044520dd9b9e8ff534c1e9b548b6574c549db1e');
+  });
+  it('2^255-20 * random 1', () => {
+    feMul(OUT, C8, C14);
+    expect(enc(OUT)).toBe('1b0d1e1843a975d9c13dbc61e7b1f071ce304b62a2152dec6e8e15b993c0a869');
+  });
+  it('2^255-20 * random 2', () => {
+    feMul(OUT, C8, C15);
+    expect(enc(OUT)).toBe('14fc2887243b2077b0b63fc38d466a03620b3256dd1b44edae5873b510e03f11');
+  });
+  it('2^255-20 * random 3', () => {
+    feMul(OUT, C8, C16);
+    expect(enc(OUT)).toBe('bee05ce9dd2f20a837ddf2a6d4f45cff5161e115919932f9c6fd979c9061de72');
+  });
+  it('2^255-20 * random 4', () => {
+    feMul(OUT, C8, C17);
+    expect(enc(OUT)).toBe('64da2f2b5d849da68447c2f7976e3419736c46d212c721ad1cb21f8ff38b6122');
+  });
+  it('2^255-20 * random 5', () => {
+    feMul(OUT, C8, C18);
+    expect(enc(OUT)).toBe('ef2aff93aab723c00d56cf146030570658d8bb74c61aa5b729041b5b6625b323');
+  });
+  it('2^255-20 * random 6', () => {
+    feMul(OUT, C8, C19);
+    expect(enc(OUT)).toBe('6345fa106bc0b0e08560cc08556eeadedfdacfa847c6f869eaafa7c86e26855a');
+  });
+  it('2^255-20 * random 7', () => {
+    feMul(OUT, C8, C20);
+    expect(enc(OUT)).toBe('1167c19bb3bcb6b7b6f13cf7010a6f4c62804a8b3f82bdbbb2c92c3e5ffd312d');
+  });
+  it('limits, all positive * limits, all positive', () => {
+    feMul(OUT, C9, C9);
+    expect(enc(OUT)).toBe('681000000d0060210000560000d50000200200f80400800c00401a0000400000');
+  });
+  it('limits, all positive * limits, all negative', () => {
+    feMul(OUT, C9, C10);
+    expect(enc(OUT)).toBe('85effffff2ff9fdeffffa9ffff2affffdffdff07fbff7ff3ffbfe5ffffbfff7f');
+  });
+  it('limits, all positive * limits, alternating sign', () => {
+    feMul(OUT, C9, C11);
+    expect(enc(OUT)).toBe('e0f6ffaf0100a00d00800d00004900006c0000280100600300400000001b0000');
+  });
+  it('limits, all positive * 2^254', () => {
+    feMul(OUT, C9, C12);
+    expect(enc(OUT)).toBe('1402004c0000980000600200c0040000130000260000980000300100c0040000');
+  });
+  it('limits, all positive * random 0', () => {
+    feMul(OUT, C9, C13);
+    expect(enc(OUT)).toBe('70f10e918defe9e84baa9d3dc4814377be16456e91bf0bacde896832fc11c953');
+  });
+  it('limits, all positive * random 1', () => {
+    feMul(OUT, C9, C14);
+    expect(enc(OUT)).toBe('0d0cfaba135e1b0c1b62ecbce0b7046c99ca482c5b6c4a6d87993446238ca851');
+  });
+  it('limits, all positive * random 2', () => {
+    feMul(OUT, C9, C15);
+    expect(enc(OUT)).toBe('63b59258e4873e3d9b224e9523d1fddec020bdaa1cec1e0dbcddc0099ceca344');
+  });
+  it('limits, all positive * random 3', () => {
+    feMul(OUT, C9, C16);
+    expect(enc(OUT)).toBe('6e64a071071ce781c1e63338052b572d68edce14215260bc2f315a9ffa0ab50d');
+  });
+  it('limits, all positive * random 4', () => {
+    feMul(OUT, C9, C17);
+    expect(enc(OUT)).toBe('41e21453de7c0055880c3b765e53c9c9cea79f30737498aacad584a4d37a5f54');
+  });
+  it('limits, all positive * random 5', () => {
+    feMul(OUT, C9, C18);
+    expect(enc(OUT)).toBe('bd0d0cf32fa3215b5161d94ef94e52dbb16949687155271a69d3d6e9fc485532');
+  });
+  it('limits, all positive * random 6', () => {
+    feMul(OUT, C9, C19);
+    expect(enc(OUT)).toBe('46f4f2039eb4963dbf68a1094b4b5c5040a09d9890a84137bb34439d052dee74');
+  });
+  it('limits, all positive * random 7', () => {
+    feMul(OUT, C9, C20);
+    expect(enc(OUT)).toBe('9e43b55857efc5315467df4e61263bda8a1c1d96f98c3e1554297c5d82dab20d');
+  });
+  it('limits, all negative * limits, all positive', () => {
+    feMul(OUT, C10, C9);
+    expect(enc(OUT)).toBe('85effffff2ff9fdeffffa9ffff2affffdffdff07fbff7ff3ffbfe5ffffbfff7f');
+  });
+  it('limits, all negative * limits, all negative', () => {
+    feMul(OUT, C10, C10);
+    expect(enc(OUT)).toBe('681000000d0060210000560000d50000200200f80400800c00401a0000400000');
+  });
+  it('limits, all negative * limits, alternating sign', () => {
+    feMul(OUT, C10, C11);
+    expect(enc(OUT)).toBe('0d090050feff5ff2ff7ff2ffffb6ffff93ffffd7feff9ffcffbfffffffe4ff7f');
+  });
+  it('limits, all negative * 2^254', () => {
+    feMul(OUT, C10, C12);
+    expect(enc(OUT)).toBe('d9fdffb3ffff67ffff9ffdff3ffbffffecffffd9ffff67ffffcffeff3ffbff7f');
+  });
+  it('limits, all negative * random 0', () => {
+    feMul(OUT, C10, C13);
+    expect(enc(OUT)).toBe('7d0ef16e72101617b45562c23b7ebc8841e9ba916e40f453217697cd03ee362c');
+  });
+  it('limits, all negative * random 1', () => {
+    feMul(OUT, C10, C14);
+    expect(enc(OUT)).toBe('e0f30545eca1e4f3e49d13431f48fb936635b7d3a493b5927866cbb9dc73572e');
+  });
+  it('limits, all negative * random 2', () => {
+    feMul(OUT, C10, C15);
+    expect(enc(OUT)).toBe('8a4a6da71b78c1c264ddb16adc2e02213fdf4255e313e1f243223ff663135c3b');
+  });
+  it('limits, all negative * random 3', () => {
+    feMul(OUT, C10, C16);
+    expect(enc(OUT)).toBe('7f9b5f8ef8e3187e3e19ccc7fad4a8d2971231ebdead9f43d0cea56005f54a72');
+  });
+  it('limits, all negative * random 4', () => {
+    feMul(OUT, C10, C17);
+    expect(enc(OUT)).toBe('ac1debac2183ffaa77f3c489a1ac3636315860cf8c8b6755352a7b5b2c85a02b');
+  });
+  it('limits, all negative * random 5', () => {
+    feMul(OUT, C10, C18);
+    expect(enc(OUT)).toBe('30f2f30cd05cdea4ae9e26b106b1ad244e96b6978eaad8e5962c291603b7aa4d');
+  });
+  it('limits, all negative * random 6', () => {
+    feMul(OUT, C10, C19);
+    expect(enc(OUT)).toBe('a70b0dfc614b69c240975ef6b4b4a3afbf5f62676f57bec844cbbc62fad2110b');
+  });
+  it('limits, all negative * random 7', () => {
+    feMul(OUT, C10, C20);
+    expect(enc(OUT)).toBe('4fbc4aa7a8103aceab9820b19ed9c42575e3e2690673c1eaabd683a27d254d72');
+  });
+  it('limits, alternating sign * limits, all positive', () => {
+    feMul(OUT, C11, C9);
+    expect(enc(OUT)).toBe('e0f6ffaf0100a00d00800d00004900006c0000280100600300400000001b0000');
+  });
+  it('limits, alternating sign * limits, all negative', () => {
+    feMul(OUT, C11, C10);
+    expect(enc(OUT)).toBe('0d090050feff5ff2ff7ff2ffffb6ffff93ffffd7feff9ffcffbfffffffe4ff7f');
+  });
+  it('limits, alternating sign * limits, alternating sign', () => {
+    feMul(OUT, C11, C11);
+    expect(enc(OUT)).toBe('b11d00c0d2ffff770000defeffe7020030f9ff7f100080dbffff4d00006cff7f');
+  });
+  it('limits, alternating sign * 2^254', () => {
+    feMul(OUT, C11, C12);
+    expect(enc(OUT)).toBe('d9fdff970000d0feffbf040080f6ffff250000b4ffff2f0100a0fdff7f090000');
+  });
+  it('limits, alternating sign * random 0', () => {
+    feMul(OUT, C11, C13);
+    expect(enc(OUT)).toBe('3718d52c7dbe91e2a766250fede5bd321b000619488e57fa6139dfa3781cd123');
+  });
+  it('limits, alternating sign * random 1', () => {
+    feMul(OUT, C11, C14);
+    expect(enc(OUT)).toBe('b822b23bdba8ec0ea53109db0cc410a14144d740d7d315d961dce2e273f23a4a');
+  });
+  it('limits, alternating sign * random 2', () => {
+    feMul(OUT, C11, C15);
+    expect(enc(OUT)).toBe('2b8e93a00e7c18c393595adeeec903c1c9399074059c16eb1a937ae35df84a07');
+  });
+  it('limits, alternating sign * random 3', () => {
+    feMul(OUT, C11, C16);
+    expect(enc(OUT)).toBe('9308f3e72eff07bccc1a0e13da2bc2cf469a66ed7c52e64aa693bb4424f3f579');
+  });
+  it('limits, alternating sign * random 4', () => {
+    feMul(OUT, C11, C17);
+    expect(enc(OUT)).toBe('3df68e8fafa6703a4cc90ba87b7393cbd884d2aecf0ebb24ae1946b918ce3453');
+  });
+  it('limits, alternating sign * random 5', () => {
+    feMul(OUT, C11, C18);
+    expect(enc(OUT)).toBe('8c62f3ef4273aafcaae2d1ab1b836b83e920a748a9d9784c6cbb1825a640e278');
+  });
+  it('limits, alternating sign * random 6', () => {
+    feMul(OUT, C11, C19);
+    expect(enc(OUT)).toBe('9af7c320b7072036d96e748757b1489222bb6757dd4bb8a9115d6b61116c5a51');
+  });
+  it('limits, alternating sign * random 7', () => {
+    feMul(OUT, C11, C20);
+    expect(enc(OUT)).toBe('25de69d106e3a91d624a84d5bac41045a359450d1cd599706860b4913947151e');
+  });
+  it('2^254 * 2^254', () => {
+    feMul(OUT, C12, C12);
+    expect(enc(OUT)).toBe('4c00000000000000000000000000000000000000000000000000000000000060');
+  });
+  it('2^254 * random 0', () => {
+    feMul(OUT, C12, C13);
+    expect(enc(OUT)).toBe('ad7b58aff7f880a4d182fdf407777201721add00e22a603e5c543b2e2cc3dc5a');
+  });
+  it('2^254 * random 1', () => {
+    feMul(OUT, C12, C14);
+    expect(enc(OUT)).toBe('de82e29a0238226e4eb583dfe96591c556b0355a79b2533ce236b3a184da3c54');
+  });
+  it('2^254 * random 2', () => {
+    feMul(OUT, C12, C15);
+    expect(enc(OUT)).toBe('1ca5fafb24ce4d9473b82241bd618edfdc93244d49f7f83182353844612f215c');
+  });
+  it('2^254 * random 3', () => {
+    feMul(OUT, C12, C16);
+    expect(enc(OUT)).toBe('48a80dd74339ce426fcafccd1bea0c0675e322b01d4d9fc01d155c302261bf3c');
+  });
+  it('2^254 * random 4', () => {
+    feMul(OUT, C12, C17);
+    expect(enc(OUT)).toBe('1165b9e58a9627d193584a4e5ce58d90baf96232cd1c3f93efe35230764e6139');
+  });
+  it('2^254 * random 5', () => {
+    feMul(OUT, C12, C18);
+    expect(enc(OUT)).toBe('dfe707822bafac5e7d4e4e3a6fb4c3c3bb7807aba2815faf73587f9eb31cda6c');
+  });
+  it('2^254 * random 6', () => {
+    feMul(OUT, C12, C19);
+    expect(enc(OUT)).toBe('456cb6de06dc7029086b6a2cd8e74c3ab160493c57a44411cdf8c68de3120f64');
+  });
+  it('2^254 * random 7', () => {
+    feMul(OUT, C12, C20);
+    expect(enc(OUT)).toBe('9cac52b855ffb72eb8073d53ed20e1295a3cbc54a4aa7708de835631f718a512');
+  });
+  it('random 0 * random 0', () => {
+    feMul(OUT, C13, C13);
+    expect(enc(OUT)).toBe('abeb67b991506f9a69d8aa63953e57573fd24dc48d353ad93269efc8ee83cb42');
+  });
+  it('random 0 * random 1', () => {
+    feMul(OUT, C13, C14);
+    expect(enc(OUT)).toBe('5d3a554a78e1a9d818476c96c5d8ecc14f85c99c34a05eecc18d8d03cb24b760');
+  });
+  it('random 0 * random 2', () => {
+    feMul(OUT, C13, C15);
+    expect(enc(OUT)).toBe('6fe5a501fbb9511d0f0f7f8e24aab493b31f415d32cc28f76b515a04cfeaf378');
+  });
+  it('random 0 * random 3', () => {
+    feMul(OUT, C13, C16);
+    expect(enc(OUT)).toBe('225a700e0df37322b130e0e5c07148cbe7e67f7dc4f1b35ac92ef5da36501616');
+  });
+  it('random 0 * random 4', () => {
+    feMul(OUT, C13, C17);
+    expect(enc(OUT)).toBe('e2c5e909a4fdf836ac0bc36550feec25f685a418460cc3d7af88a96e78ff0a3d');
+  });
+  it('random 0 * random 5', () => {
+    feMul(OUT, C13, C18);
+    expect(enc(OUT)).toBe('d852d6a4fefdfef30b53784d649e9ad27a2bef6c0ffc8109af516035bd6b203c');
+  });
+  it('random 0 * random 6', () => {
+    feMul(OUT, C13, C19);
+    expect(enc(OUT)).toBe('77708f1fcab70e8cf3773c7e6765afa1187958352a69d54967f4e2864c839178');
+  });
+  it('random 0 * random 7', () => {
+    feMul(OUT, C13, C20);
+    expect(enc(OUT)).toBe('4cd8d90815fc8133e283e617cfb761dc026d101a859dc334430e6bb0bc00075a');
+  });
+  it('random 1 * random 1', () => {
+    feMul(OUT, C14, C14);
+    expect(enc(OUT)).toBe('563348b75b03cd4b4ba3077e0c5efa7406bab92e0f56ce88aa0485ddd0dd292c');
+  });
+  it('random 1 * random 2', () => {
+    feMul(OUT, C14, C15);
+    expect(enc(OUT)).toBe('999242264d0d5ee1909e7346646d926dcea69f4ca8486e5a7744cccbdb073f1e');
+  });
+  it('random 1 * random 3', () => {
+    feMul(OUT, C14, C16);
+    expect(enc(OUT)).toBe('62401b43dc8cd0039ea7905bc0dfe9d07fdb87d3c96f163214f14d6349f23f5d');
+  });
+  it('random 1 * random 4', () => {
+    feMul(OUT, C14, C17);
+    expect(enc(OUT)).toBe('0ee59596ba4dccbe25e7664233a73dd0881906dc3166a124d08adf90e0cc2544');
+  });
+  it('random 1 * random 5', () => {
+    feMul(OUT, C14, C18);
+    expect(enc(OUT)).toBe('25076872aa30ead99bb3879b4336cb56f34e4ecd1ff701f45f4c30a0f5d4e829');
+  });
+  it('random 1 * random 6', () => {
+    feMul(OUT, C14, C19);
+    expect(enc(OUT)).toBe('3bf7e2b7af17d8917217b8fff63d2320febecbdb9d7108e62e1ac068013b0050');
+  });
+  it('random 1 * random 7', () => {
+    feMul(OUT, C14, C20);
+    expect(enc(OUT)).toBe('da422c21287f2804d6276a1cda2c394d29cec4d96e1dce1b6f8a1bddfce9362a');
+  });
+  it('random 2 * random 2', () => {
+    feMul(OUT, C15, C15);
+    expect(enc(OUT)).toBe('26c2934a1071156a6808e45eb3781e0753b2eb2a1e7f0083164c3f12f9b1944b');
+  });
+  it('random 2 * random 3', () => {
+    feMul(OUT, C15, C16);
+    expect(enc(OUT)).toBe('bb7a39a05d99a02786f6d2730a9557f6d31071af13febc443da8f08936b3ac62');
+  });
+  it('random 2 * random 4', () => {
+    feMul(OUT, C15, C17);
+    expect(enc(OUT)).toBe('802aeca5c2252a5f06fc4d2f649c1c5c3c7a689d5b203819360ab8269d80977e');
+  });
+  it('random 2 * random 5', () => {
+    feMul(OUT, C15, C18);
+    expect(enc(OUT)).toBe('d48d1920890f895e4e1ac0f91f7dd6dd16089e6d00526cbe0002c7d1352edb2f');
+  });
+  it('random 2 * random 6', () => {
+    feMul(OUT, C15, C19);
+    expect(enc(OUT)).toBe('c22dc3c16167f42353087d8891b045b54657ef3f62b3d66037e8e83a4cda0306');
+  });
+  it('random 2 * random 7', () => {
+    feMul(OUT, C15, C20);
+    expect(enc(OUT)).toBe('e5f866e046027ec70123a600b459c8d950c33a8369ddb2147a673f3fe990e44a');
+  });
+  it('random 3 * random 3', () => {
+    feMul(OUT, C16, C16);
+    expect(enc(OUT)).toBe('a5d921bb64565901542b1a559298c4f3b1f4c4fa9d5fc0dd7c522ea2eefb2714');
+  });
+  it('random 3 * random 4', () => {
+    feMul(OUT, C16, C17);
+    expect(enc(OUT)).toBe('bfb69e027d1bfe546d6e35b90a4d9f6c0249ddbc61cbfe6670b6e3157191fc63');
+  });
+  it('random 3 * random 5', () => {
+    feMul(OUT, C16, C18);
+    expect(enc(OUT)).toBe('1d555a7cabad0a14a2918a0e1793c5c4d25aa60dac46304518fcf92648eb0477');
+  });
+  it('random 3 * random 6', () => {
+    feMul(OUT, C16, C19);
+    expect(enc(OUT)).toBe('133a8d3a1e2a76c7f44e35737892ada380f012a0fc1feba58c94772486af2c09');
+  });
+  it('random 3 * random 7', () => {
+    feMul(OUT, C16, C20);
+    expect(enc(OUT)).toBe('8e8dedb53c799d9870a1c314124ecf943d4818bf7d9d3a24c27a3fb848821a01');
+  });
+  it('random 4 * random 4', () => {
+    feMul(OUT, C17, C17);
+    expect(enc(OUT)).toBe('bf4138e00765bc7953a227c20d3c1e2eff405c5d625b5c4ad3d627f99efff824');
+  });
+  it('random 4 * random 5', () => {
+    feMul(OUT, C17, C18);
+    expect(enc(OUT)).toBe('7cc2d2363b59547dc8f1ee04351db8eec61216c06ed7f425e3179117f2ed9a5f');
+  });
+  it('random 4 * random 6', () => {
+    feMul(OUT, C17, C19);
+    expect(enc(OUT)).toBe('d2f1e554b87ca710084e01aa92695ecc8193a253bd27beba5ebe90d71de85518');
+  });
+  it('random 4 * random 7', () => {
+    feMul(OUT, C17, C20);
+    expect(enc(OUT)).toBe('2990bc8fac26e004076255b96ef8409e397fbf58320279cd027290411555b010');
+  });
+  it('random 5 * random 5', () => {
+    feMul(OUT, C18, C18);
+    expect(enc(OUT)).toBe('8cd2cd1d9f5dbed1d4221471797c3c428e76b5514ab01aa2b88c710a7aaf1e21');
+  });
+  it('random 5 * random 6', () => {
+    feMul(OUT, C18, C19);
+    expect(enc(OUT)).toBe('a5780bcab436a341b34032cd7400412f670a12eff57ceef62415dd08880e5702');
+  });
+  it('random 5 * random 7', () => {
+    feMul(OUT, C18, C20);
+    expect(enc(OUT)).toBe('01e60d681be896112144c225b9338f1df256027e302a6386f93c1598f9058d5c');
+  });
+  it('random 6 * random 6', () => {
+    feMul(OUT, C19, C19);
+    expect(enc(OUT)).toBe('47c729dfa583515392e3a0cb0b0c4756bd063e742f269e644a087a0bfa271e61');
+  });
+  it('random 6 * random 7', () => {
+    feMul(OUT, C19, C20);
+    expect(enc(OUT)).toBe('e16b742199053bfebed34656c08a71da4a91560203a4da13dc6de4cb98b6ab54');
+  });
+  it('random 7 * random 7', () => {
+    feMul(OUT, C20, C20);
+    expect(enc(OUT)).toBe('4ad40657e66f16df11e333405ec2574948ae9feb8d25baf6c1b2caa0cbafba47');
+  });
+  it('aliasing: out = a', () => {
+    memory.copy(IN, C20, 40);
+    feMul(IN, IN, C19);
+    expect(enc(IN)).toBe('e16b742199053bfebed34656c08a71da4a91560203a4da13dc6de4cb98b6ab54');
+  });
 });
 
 describe('fe square', () => {
-  it('zero', () => { feSq(OUT, C0); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('one', () => { feSq(OUT, C1); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('two', () => { feSq(OUT, C2); expect(enc(OUT)).toBe('0400000000000000000000000000000000000000000000000000000000000000'); });
-  it('19', () => { feSq(OUT, C3); expect(enc(OUT)).toBe('6901000000000000000000000000000000000000000000000000000000000000'); });
-  it('p-1', () => { feSq(OUT, C4); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('p (unreduced)', () => { feSq(OUT, C5); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p+1 (unreduced)', () => { feSq(OUT, C6); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('2^255-1 (unreduced)', () => { feSq(OUT, C7); expect(enc(OUT)).toBe('4401000000000000000000000000000000000000000000000000000000000000'); });
-  it('2^255-20', () => { feSq(OUT, C8); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('limits, all positive', () => { feSq(OUT, C9); expect(enc(OUT)).toBe('681000000d0060210000560000d50000200200f80400800c00401a0000400000'); });
-  it('limits, all negative', () => { feSq(OUT, C10); expect(enc(OUT)).toBe('681000000d0060210000560000d50000200200f80400800c00401a0000400000'); });
-  it('limits, alternating sign', () => { feSq(OUT, C11); expect(enc(OUT)).toBe('b11d00c0d2ffff770000defeffe7020030f9ff7f100080dbffff4d00006cff7f'); });
-  it('2^254', () => { feSq(OUT, C12); expect(enc(OUT)).toBe('4c00000000000000000000000000000000000000000000000000000000000060'); });
-  it('random 0', () => { feSq(OUT, C13); expect(enc(OUT)).toBe('abeb67b991506f9a69d8aa63953e57573fd24dc48d353ad93269efc8ee83cb42'); });
-  it('random 1', () => { feSq(OUT, C14); expect(enc(OUT)).toBe('563348b75b03cd4b4ba3077e0c5efa7406bab92e0f56ce88aa0485ddd0dd292c'); });
-  it('random 2', () => { feSq(OUT, C15); expect(enc(OUT)).toBe('26c2934a1071156a6808e45eb3781e0753b2eb2a1e7f0083164c3f12f9b1944b'); });
-  it('random 3', () => { feSq(OUT, C16); expect(enc(OUT)).toBe('a5d921bb64565901542b1a559298c4f3b1f4c4fa9d5fc0dd7c522ea2eefb2714'); });
-  it('random 4', () => { feSq(OUT, C17); expect(enc(OUT)).toBe('bf4138e00765bc7953a227c20d3c1e2eff405c5d625b5c4ad3d627f99efff824'); });
-  it('random 5', () => { feSq(OUT, C18); expect(enc(OUT)).toBe('8cd2cd1d9f5dbed1d4221471797c3c428e76b5514ab01aa2b88c710a7aaf1e21'); });
-  it('random 6', () => { feSq(OUT, C19); expect(enc(OUT)).toBe('47c729dfa583515392e3a0cb0b0c4756bd063e742f269e644a087a0bfa271e61'); });
-  it('random 7', () => { feSq(OUT, C20); expect(enc(OUT)).toBe('4ad40657e66f16df11e333405ec2574948ae9feb8d25baf6c1b2caa0cbafba47'); });
+  it('zero', () => {
+    feSq(OUT, C0);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('one', () => {
+    feSq(OUT, C1);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('two', () => {
+    feSq(OUT, C2);
+    expect(enc(OUT)).toBe('0400000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('19', () => {
+    feSq(OUT, C3);
+    expect(enc(OUT)).toBe('6901000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p-1', () => {
+    feSq(OUT, C4);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p (unreduced)', () => {
+    feSq(OUT, C5);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p+1 (unreduced)', () => {
+    feSq(OUT, C6);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('2^255-1 (unreduced)', () => {
+    feSq(OUT, C7);
+    expect(enc(OUT)).toBe('4401000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('2^255-20', () => {
+    feSq(OUT, C8);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('limits, all positive', () => {
+    feSq(OUT, C9);
+    expect(enc(OUT)).toBe('681000000d0060210000560000d50000200200f80400800c00401a0000400000');
+  });
+  it('limits, all negative', () => {
+    feSq(OUT, C10);
+    expect(enc(OUT)).toBe('681000000d0060210000560000d50000200200f80400800c00401a0000400000');
+  });
+  it('limits, alternating sign', () => {
+    feSq(OUT, C11);
+    expect(enc(OUT)).toBe('b11d00c0d2ffff770000defeffe7020030f9ff7f100080dbffff4d00006cff7f');
+  });
+  it('2^254', () => {
+    feSq(OUT, C12);
+    expect(enc(OUT)).toBe('4c00000000000000000000000000000000000000000000000000000000000060');
+  });
+  it('random 0', () => {
+    feSq(OUT, C13);
+    expect(enc(OUT)).toBe('abeb67b991506f9a69d8aa63953e57573fd24dc48d353ad93269efc8ee83cb42');
+  });
+  it('random 1', () => {
+    feSq(OUT, C14);
+    expect(enc(OUT)).toBe('563348b75b03cd4b4ba3077e0c5efa7406bab92e0f56ce88aa0485ddd0dd292c');
+  });
+  it('random 2', () => {
+    feSq(OUT, C15);
+    expect(enc(OUT)).toBe('26c2934a1071156a6808e45eb3781e0753b2eb2a1e7f0083164c3f12f9b1944b');
+  });
+  it('random 3', () => {
+    feSq(OUT, C16);
+    expect(enc(OUT)).toBe('a5d921bb64565901542b1a559298c4f3b1f4c4fa9d5fc0dd7c522ea2eefb2714');
+  });
+  it('random 4', () => {
+    feSq(OUT, C17);
+    expect(enc(OUT)).toBe('bf4138e00765bc7953a227c20d3c1e2eff405c5d625b5c4ad3d627f99efff824');
+  });
+  it('random 5', () => {
+    feSq(OUT, C18);
+    expect(enc(OUT)).toBe('8cd2cd1d9f5dbed1d4221471797c3c428e76b5514ab01aa2b88c710a7aaf1e21');
+  });
+  it('random 6', () => {
+    feSq(OUT, C19);
+    expect(enc(OUT)).toBe('47c729dfa583515392e3a0cb0b0c4756bd063e742f269e644a087a0bfa271e61');
+  });
+  it('random 7', () => {
+    feSq(OUT, C20);
+    expect(enc(OUT)).toBe('4ad40657e66f16df11e333405ec2574948ae9feb8d25baf6c1b2caa0cbafba47');
+  });
 });
 
 describe('fe invert (z^(p-2); 0 -> 0)', () => {
-  it('zero', () => { feInvert(OUT, C0); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('one', () => { feInvert(OUT, C1); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('two', () => { feInvert(OUT, C2); expect(enc(OUT)).toBe('f7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff3f'); });
-  it('19', () => { feInvert(OUT, C3); expect(enc(OUT)).toBe('14ca6b28afa1bc86f21aca6b28afa1bc86f21aca6b28afa1bc86f21aca6b282f'); });
-  it('p-1', () => { feInvert(OUT, C4); expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('p (unreduced)', () => { feInvert(OUT, C5); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p+1 (unreduced)', () => { feInvert(OUT, C6); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('2^255-1 (unreduced)', () => { feInvert(OUT, C7); expect(enc(OUT)).toBe('89e3388ee3388ee3388ee3388ee3388ee3388ee3388ee3388ee3388ee3388e23'); });
-  it('2^255-20', () => { feInvert(OUT, C8); expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('limits, all positive', () => { feInvert(OUT, C9); expect(enc(OUT)).toBe('26881bd0ec3d96f1f55087efb9a7fc82b4cba2247f7ad88333fa7b34e4ad941d'); });
-  it('limits, all negative', () => { feInvert(OUT, C10); expect(enc(OUT)).toBe('c777e42f13c2690e0aaf78104658037d4b345ddb8085277ccc0584cb1b526b62'); });
-  it('limits, alternating sign', () => { feInvert(OUT, C11); expect(enc(OUT)).toBe('8c9106dd768c278f9bdc94ff30a9d57d65d66142d06d695ccd24b2a631ea462e'); });
-  it('2^254', () => { feInvert(OUT, C12); expect(enc(OUT)).toBe('2894d7505e43790de53594d7505e43790de53594d7505e43790de53594d7505e'); });
-  it('random 0', () => { feInvert(OUT, C13); expect(enc(OUT)).toBe('2aeed4b8c6bd39fce562aeac237c6862f53de30f4a7eed323bc93b753534d321'); });
-  it('random 1', () => { feInvert(OUT, C14); expect(enc(OUT)).toBe('9bdb373eeb86f65dadd8efba4d639e40cf7ef1ae751e9a27f92a87e5d9d4ff1c'); });
-  it('random 2', () => { feInvert(OUT, C15); expect(enc(OUT)).toBe('2e6d87db9cd93595be08cedc580d246b0dbb242eeea475fe3f1c83408f087f05'); });
-  it('random 3', () => { feInvert(OUT, C16); expect(enc(OUT)).toBe('d8c4d09a67f340c54c8461b6c4f61750e8f5859ca98d16d79acfd0c1eed8515c'); });
-  it('random 4', () => { feInvert(OUT, C17); expect(enc(OUT)).toBe('f1dd110d2b4036538a306199470b1906607e26f81beea3c3fac1a066824fb114'); });
-  it('random 5', () => { feInvert(OUT, C18); expect(enc(OUT)).toBe('50371ac53dc01a9b2afa1b8cee556f4d9bbee6aee9c03b16e1e20e61619a1401'); });
-  it('random 6', () => { feInvert(OUT, C19); expect(enc(OUT)).toBe('cb69ccd3472be44a145f9bbafcf0ecb2c10291e4b5eded5cfd2efa71fea59a45'); });
-  it('random 7', () => { feInvert(OUT, C20); expect(enc(OUT)).toBe('a5487048a4fee464698650448553622c18bc012a0a3db2fdb12a99af810d642c'); });
+  it('zero', () => {
+    feInvert(OUT, C0);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('one', () => {
+    feInvert(OUT, C1);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('two', () => {
+    feInvert(OUT, C2);
+    expect(enc(OUT)).toBe('f7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff3f');
+  });
+  it('19', () => {
+    feInvert(OUT, C3);
+    expect(enc(OUT)).toBe('14ca6b28afa1bc86f21aca6b28afa1bc86f21aca6b28afa1bc86f21aca6b282f');
+  });
+  it('p-1', () => {
+    feInvert(OUT, C4);
+    expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('p (unreduced)', () => {
+    feInvert(OUT, C5);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p+1 (unreduced)', () => {
+    feInvert(OUT, C6);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('2^255-1 (unreduced)', () => {
+    feInvert(OUT, C7);
+    expect(enc(OUT)).toBe('89e3388ee3388ee3388ee3388ee3388ee3388ee3388ee3388ee3388ee3388e23');
+  });
+  it('2^255-20', () => {
+    feInvert(OUT, C8);
+    expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('limits, all positive', () => {
+    feInvert(OUT, C9);
+    expect(enc(OUT)).toBe('26881bd0ec3d96f1f55087efb9a7fc82b4cba2247f7ad88333fa7b34e4ad941d');
+  });
+  it('limits, all negative', () => {
+    feInvert(OUT, C10);
+    expect(enc(OUT)).toBe('c777e42f13c2690e0aaf78104658037d4b345ddb8085277ccc0584cb1b526b62');
+  });
+  it('limits, alternating sign', () => {
+    feInvert(OUT, C11);
+    expect(enc(OUT)).toBe('8c9106dd768c278f9bdc94ff30a9d57d65d66142d06d695ccd24b2a631ea462e');
+  });
+  it('2^254', () => {
+    feInvert(OUT, C12);
+    expect(enc(OUT)).toBe('2894d7505e43790de53594d7505e43790de53594d7505e43790de53594d7505e');
+  });
+  it('random 0', () => {
+    feInvert(OUT, C13);
+    expect(enc(OUT)).toBe('2aeed4b8c6bd39fce562aeac237c6862f53de30f4a7eed323bc93b753534d321');
+  });
+  it('random 1', () => {
+    feInvert(OUT, C14);
+    expect(enc(OUT)).toBe('9bdb373eeb86f65dadd8efba4d639e40cf7ef1ae751e9a27f92a87e5d9d4ff1c');
+  });
+  it('random 2', () => {
+    feInvert(OUT, C15);
+    expect(enc(OUT)).toBe('2e6d87db9cd93595be08cedc580d246b0dbb242eeea475fe3f1c83408f087f05');
+  });
+  it('random 3', () => {
+    feInvert(OUT, C16);
+    expect(enc(OUT)).toBe('d8c4d09a67f340c54c8461b6c4f61750e8f5859ca98d16d79acfd0c1eed8515c');
+  });
+  it('random 4', () => {
+    feInvert(OUT, C17);
+    expect(enc(OUT)).toBe('f1dd110d2b4036538a306199470b1906607e26f81beea3c3fac1a066824fb114');
+  });
+  it('random 5', () => {
+    feInvert(OUT, C18);
+    expect(enc(OUT)).toBe('50371ac53dc01a9b2afa1b8cee556f4d9bbee6aee9c03b16e1e20e61619a1401');
+  });
+  it('random 6', () => {
+    feInvert(OUT, C19);
+    expect(enc(OUT)).toBe('cb69ccd3472be44a145f9bbafcf0ecb2c10291e4b5eded5cfd2efa71fea59a45');
+  });
+  it('random 7', () => {
+    feInvert(OUT, C20);
+    expect(enc(OUT)).toBe('a5487048a4fee464698650448553622c18bc012a0a3db2fdb12a99af810d642c');
+  });
 });
 
 describe('fe pow22523 (z^((p-5)/8), the square-root exponent)', () => {
-  it('zero', () => { fePow22523(OUT, C0); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('one', () => { fePow22523(OUT, C1); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('two', () => { fePow22523(OUT, C2); expect(enc(OUT)).toBe('4f5007a5930d77623cf29756038ca197d3ebfd9e4c80a69585efe0274092c155'); });
-  it('19', () => { fePow22523(OUT, C3); expect(enc(OUT)).toBe('562804c266ffb2d4f4203eb07fdb7c54c5fb421249ff72b7320edd235e7ff712'); });
-  it('p-1', () => { fePow22523(OUT, C4); expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('p (unreduced)', () => { fePow22523(OUT, C5); expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p+1 (unreduced)', () => { fePow22523(OUT, C6); expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('2^255-1 (unreduced)', () => { fePow22523(OUT, C7); expect(enc(OUT)).toBe('63c5578c86047dcbbe50dd1c0184e08746f9a9df6ed58cdc81fa4a0dc030eb71'); });
-  it('2^255-20', () => { fePow22523(OUT, C8); expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('limits, all positive', () => { fePow22523(OUT, C9); expect(enc(OUT)).toBe('8824cbcec8cccb034930c5879fabe92d69cad1bace5775ab38b1b455ec373403'); });
-  it('limits, all negative', () => { fePow22523(OUT, C10); expect(enc(OUT)).toBe('65db3431373334fcb6cf3a78605416d296352e4531a88a54c74e4baa13c8cb7c'); });
-  it('limits, alternating sign', () => { fePow22523(OUT, C11); expect(enc(OUT)).toBe('77d179afe74a99c9237913c3b95ff775005784247ecdaebc08f74cfd84c57e18'); });
-  it('2^254', () => { fePow22523(OUT, C12); expect(enc(OUT)).toBe('a2500884cdfe65a9e9417c60ffb6f9a86f2d1afce25c29e87201f0db934f4d69'); });
-  it('random 0', () => { fePow22523(OUT, C13); expect(enc(OUT)).toBe('33c367683dc023982034a4886344289b828ae26b5dd19bbe4ced875f8c3d2b53'); });
-  it('random 1', () => { fePow22523(OUT, C14); expect(enc(OUT)).toBe('3d53b760e2d9251d23d58329d99fb79c6c2ee99526fd42394fdf4e96335d2e66'); });
-  it('random 2', () => { fePow22523(OUT, C15); expect(enc(OUT)).toBe('e6ed75c51e0ac12ae984bbc4505d95e2570e3b182b8df4dd071b97cb2efcb868'); });
-  it('random 3', () => { fePow22523(OUT, C16); expect(enc(OUT)).toBe('597cce05c4a0ec36c718dc1e9be2aeebbff48438ef72796b465cdf5bd9d86952'); });
-  it('random 4', () => { fePow22523(OUT, C17); expect(enc(OUT)).toBe('15a9564ce51839e006fd4c70758b131dab18f3072901f6940cb71895d36f3669'); });
-  it('random 5', () => { fePow22523(OUT, C18); expect(enc(OUT)).toBe('e25467a9061de5f0d129435a1778e8366f6a4cd43c5d976eb5f0314a7528680e'); });
-  it('random 6', () => { fePow22523(OUT, C19); expect(enc(OUT)).toBe('55cb288575cd0e796c525358a3977b10870932526f1c0f7068c0e166533e975d'); });
-  it('random 7', () => { fePow22523(OUT, C20); expect(enc(OUT)).toBe('7a59e2bb67c3a85edbcbb182607226072dc3c89afd7ebb66487ba3a652a54b52'); });
+  it('zero', () => {
+    fePow22523(OUT, C0);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('one', () => {
+    fePow22523(OUT, C1);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('two', () => {
+    fePow22523(OUT, C2);
+    expect(enc(OUT)).toBe('4f5007a5930d77623cf29756038ca197d3ebfd9e4c80a69585efe0274092c155');
+  });
+  it('19', () => {
+    fePow22523(OUT, C3);
+    expect(enc(OUT)).toBe('562804c266ffb2d4f4203eb07fdb7c54c5fb421249ff72b7320edd235e7ff712');
+  });
+  it('p-1', () => {
+    fePow22523(OUT, C4);
+    expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('p (unreduced)', () => {
+    fePow22523(OUT, C5);
+    expect(enc(OUT)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p+1 (unreduced)', () => {
+    fePow22523(OUT, C6);
+    expect(enc(OUT)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('2^255-1 (unreduced)', () => {
+    fePow22523(OUT, C7);
+    expect(enc(OUT)).toBe('63c5578c86047dcbbe50dd1c0184e08746f9a9df6ed58cdc81fa4a0dc030eb71');
+  });
+  it('2^255-20', () => {
+    fePow22523(OUT, C8);
+    expect(enc(OUT)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('limits, all positive', () => {
+    fePow22523(OUT, C9);
+    expect(enc(OUT)).toBe('8824cbcec8cccb034930c5879fabe92d69cad1bace5775ab38b1b455ec373403');
+  });
+  it('limits, all negative', () => {
+    fePow22523(OUT, C10);
+    expect(enc(OUT)).toBe('65db3431373334fcb6cf3a78605416d296352e4531a88a54c74e4baa13c8cb7c');
+  });
+  it('limits, alternating sign', () => {
+    fePow22523(OUT, C11);
+    expect(enc(OUT)).toBe('77d179afe74a99c9237913c3b95ff775005784247ecdaebc08f74cfd84c57e18');
+  });
+  it('2^254', () => {
+    fePow22523(OUT, C12);
+    expect(enc(OUT)).toBe('a2500884cdfe65a9e9417c60ffb6f9a86f2d1afce25c29e87201f0db934f4d69');
+  });
+  it('random 0', () => {
+    fePow22523(OUT, C13);
+    expect(enc(OUT)).toBe('33c367683dc023982034a4886344289b828ae26b5dd19bbe4ced875f8c3d2b53');
+  });
+  it('random 1', () => {
+    fePow22523(OUT, C14);
+    expect(enc(OUT)).toBe('3d53b760e2d9251d23d58329d99fb79c6c2ee99526fd42394fdf4e96335d2e66');
+  });
+  it('random 2', () => {
+    fePow22523(OUT, C15);
+    expect(enc(OUT)).toBe('e6ed75c51e0ac12ae984bbc4505d95e2570e3b182b8df4dd071b97cb2efcb868');
+  });
+  it('random 3', () => {
+    fePow22523(OUT, C16);
+    expect(enc(OUT)).toBe('597cce05c4a0ec36c718dc1e9be2aeebbff48438ef72796b465cdf5bd9d86952');
+  });
+  it('random 4', () => {
+    fePow22523(OUT, C17);
+    expect(enc(OUT)).toBe('15a9564ce51839e006fd4c70758b131dab18f3072901f6940cb71895d36f3669');
+  });
+  it('random 5', () => {
+    fePow22523(OUT, C18);
+    expect(enc(OUT)).toBe('e25467a9061de5f0d129435a1778e8366f6a4cd43c5d976eb5f0314a7528680e');
+  });
+  it('random 6', () => {
+    fePow22523(OUT, C19);
+    expect(enc(OUT)).toBe('55cb288575cd0e796c525358a3977b10870932526f1c0f7068c0e166533e975d');
+  });
+  it('random 7', () => {
+    fePow22523(OUT, C20);
+    expect(enc(OUT)).toBe('7a59e2bb67c3a85edbcbb182607226072dc3c89afd7ebb66487ba3a652a54b52');
+  });
 });
 
 describe('fe decode (bit 255 ignored, canonical flag)', () => {
-  it('0', () => { fromHex(BYTES, '0000000000000000000000000000000000000000000000000000000000000000'); expect(feFromBytes(IN, BYTES)).toBe(true); expect(enc(IN)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('1', () => { fromHex(BYTES, '0100000000000000000000000000000000000000000000000000000000000000'); expect(feFromBytes(IN, BYTES)).toBe(true); expect(enc(IN)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('p-1', () => { fromHex(BYTES, 'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); expect(feFromBytes(IN, BYTES)).toBe(true); expect(enc(IN)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('p', () => { fromHex(BYTES, 'edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); expect(feFromBytes(IN, BYTES)).toBe(false); expect(enc(IN)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('p+1', () => { fromHex(BYTES, 'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); expect(feFromBytes(IN, BYTES)).toBe(false); expect(enc(IN)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('2^255-1', () => { fromHex(BYTES, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); expect(feFromBytes(IN, BYTES)).toBe(false); expect(enc(IN)).toBe('1200000000000000000000000000000000000000000000000000000000000000'); });
-  it('p-1 with bit 255', () => { fromHex(BYTES, 'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff'); expect(feFromBytes(IN, BYTES)).toBe(true); expect(enc(IN)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'); });
-  it('p with bit 255', () => { fromHex(BYTES, 'edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff'); expect(feFromBytes(IN, BYTES)).toBe(false); expect(enc(IN)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('2^256-1', () => { fromHex(BYTES, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff'); expect(feFromBytes(IN, BYTES)).toBe(false); expect(enc(IN)).toBe('1200000000000000000000000000000000000000000000000000000000000000'); });
-  it('random', () => { fromHex(BYTES, '4a369c6229e2035630af95edb2eff210064708a5b9e2a8e6e0ad4e2d8e2a8d53'); expect(feFromBytes(IN, BYTES)).toBe(true); expect(enc(IN)).toBe('4a369c6229e2035630af95edb2eff210064708a5b9e2a8e6e0ad4e2d8e2a8d53'); });
+  it('0', () => {
+    fromHex(BYTES, '0000000000000000000000000000000000000000000000000000000000000000');
+    expect(feFromBytes(IN, BYTES)).toBe(true);
+    expect(enc(IN)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('1', () => {
+    fromHex(BYTES, '0100000000000000000000000000000000000000000000000000000000000000');
+    expect(feFromBytes(IN, BYTES)).toBe(true);
+    expect(enc(IN)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p-1', () => {
+    fromHex(BYTES, 'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+    expect(feFromBytes(IN, BYTES)).toBe(true);
+    expect(enc(IN)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('p', () => {
+    fromHex(BYTES, 'edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+    expect(feFromBytes(IN, BYTES)).toBe(false);
+    expect(enc(IN)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p+1', () => {
+    fromHex(BYTES, 'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+    expect(feFromBytes(IN, BYTES)).toBe(false);
+    expect(enc(IN)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('2^255-1', () => {
+    fromHex(BYTES, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+    expect(feFromBytes(IN, BYTES)).toBe(false);
+    expect(enc(IN)).toBe('1200000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('p-1 with bit 255', () => {
+    fromHex(BYTES, 'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff');
+    expect(feFromBytes(IN, BYTES)).toBe(true);
+    expect(enc(IN)).toBe('ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f');
+  });
+  it('p with bit 255', () => {
+    fromHex(BYTES, 'edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff');
+    expect(feFromBytes(IN, BYTES)).toBe(false);
+    expect(enc(IN)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('2^256-1', () => {
+    fromHex(BYTES, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff');
+    expect(feFromBytes(IN, BYTES)).toBe(false);
+    expect(enc(IN)).toBe('1200000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('random', () => {
+    fromHex(BYTES, '4a369c6229e2035630af95edb2eff210064708a5b9e2a8e6e0ad4e2d8e2a8d53');
+    expect(feFromBytes(IN, BYTES)).toBe(true);
+    expect(enc(IN)).toBe('4a369c6229e2035630af95edb2eff210064708a5b9e2a8e6e0ad4e2d8e2a8d53');
+  });
 });

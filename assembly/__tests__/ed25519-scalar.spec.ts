@@ -6,88 +6,455 @@ const IN: usize = memory.data(64, 8);
 const OUT: usize = memory.data(64, 8);
 
 describe('scReduce (64 bytes mod L)', () => {
-  it('0', () => { fromHex(IN, '00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('1', () => { fromHex(IN, '01000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('L-1', () => { fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de14000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000000000'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010'); });
-  it('L', () => { fromHex(IN, 'edd3f55c1a631258d69cf7a2def9de14000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000000000'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('L+1', () => { fromHex(IN, 'eed3f55c1a631258d69cf7a2def9de14000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000000000'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('0100000000000000000000000000000000000000000000000000000000000000'); });
-  it('2^252', () => { fromHex(IN, '00000000000000000000000000000000000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000000000'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('0000000000000000000000000000000000000000000000000000000000000010'); });
-  it('2^253-1', () => { fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff1f0000000000000000000000000000000000000000000000000000000000000000'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('122c0aa3e59ceda72963085d210621ebffffffffffffffffffffffffffffff0f'); });
-  it('2^256-1', () => { fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff0000000000000000000000000000000000000000000000000000000000000000'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('1c95988d7431ecd670cf7d73f45befc6feffffffffffffffffffffffffffff0f'); });
-  it('2^512-1', () => { fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('000f9c44e31106a447938568a71b0ed065bef517d273ecce3d9a307c1b419903'); });
-  it('L*(2^259)', () => { fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000689faee7d21893c0b2e6bc17f5cef7a600000000000000000000000000000080'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('L*(2^259)-1', () => { fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff679faee7d21893c0b2e6bc17f5cef7a600000000000000000000000000000080'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010'); });
-  it('(2^512-1) - (2^512-1) mod L', () => { fromHex(IN, 'fff063bb1ceef95bb86c7a9758e4f12f9a410ae82d8c1331c265cf83e4be66fcffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('0000000000000000000000000000000000000000000000000000000000000000'); });
-  it('2^511', () => { fromHex(IN, '00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000080'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('77f1c8d07e3a0cfe0e98be05c38a76f232dffa0be93976e71e4d18be8da0cc09'); });
-  it('16 * L - 1', () => { fromHex(IN, 'cf3e5dcfa531268165cd792fea9def4d010000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000000'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010'); });
-  it('bytes 0x80', () => { fromHex(IN, '80808080808080808080808080808080808080808080808080808080808080808080808080808080808080808080808080808080808080808080808080808080'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('9e621c13ef2def6f477d45ca3d7c5c79835071766a8147d1e9ca7d65a719790c'); });
-  it('random 0', () => { fromHex(IN, '5f46e143b870180c3c512f47d388c56db4a818f9eea9881ab8535ab539eec5a8bfedfbfcd02925ba37d289f91f6d33e6b5a883013a8fb97b3e552ee019460c51'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('e4463121e13762d39a4800f6a414ba8b7724071193d21f2afbe51430d6fb960c'); });
-  it('random 1', () => { fromHex(IN, '9ad7d083a682adac749a6afbe13b56f98ed64f50ea4335d149c28e311cf9c8b3a2f4e902d8aeaf79dee936a5bf4cd4843f49e7f57d9cca0edec01d768aea780e'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('dfed86cab1ed2e408e0441555df80517113df9c0f42fa0f8e6866806e88eb201'); });
-  it('random 2', () => { fromHex(IN, 'a6234efe3d1bd0eb6582bde5767ea8c6b4eb737b29135f1e7332bb669df24e1bdf845f93ae1836b47e2d8f557ec88f1c7a29a748c75542fd4163a4e86bba58bd'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('e33bc9de526523e3587f399321d58ecbb7ba3fe43508c1d6bbec9a5ae673ca0f'); });
-  it('random 3', () => { fromHex(IN, 'c08c7fba2e945893988e3e9f94b36b6ab8b16e97293fc714e529e46a77b22af068a7137b0f1bafc144133f497d987d14fd0dfe5dce3a7f9e749b9ad3db29657d'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('f8fdec6df9aacb642b24b0396f3c2354361abfb7fffc18c07a6c880e5c59d807'); });
-  it('random 4', () => { fromHex(IN, '019168b376c6607e2b9cbfaa8799a9aac054d729c73816efb7191768cb54a085bd811bf02c7ce6b3ab501ab8b05aa14dec4185b2e2c48089cf59e3b9538f1237'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('b5e9305c564de053b9a736d5154431583735006405b34816e127d88d123dc804'); });
-  it('random 5', () => { fromHex(IN, 'f84819080f0d4e7409560d671ca6a83e691467a1f1ba2e986c1b17941bf2ac37d8321c59868e6d3fa4a571f3844cd1b2e0a9f45efb5909739ff37b4c05d55488'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('873a4a69cb7c04f84d9abb2fff6978b2517d3f6de2c99ebcca54b2650c220404'); });
-  it('random 6', () => { fromHex(IN, '55d55e7fe0b6f7cc35366c7fa9bcedc7bfa87bffde0c981e0c4264d29d9831254202b6babde86928a1c86c5ecafe4e13ddcc345fed1efd980c33e2ce1b57cd01'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('59ada84edadaec8d5460791eab54f8a4d61f253cd317459277485a228dd9b107'); });
-  it('random 7', () => { fromHex(IN, 'c11ed1be1da2bad5e174240c4d3b70e81bac6fa030bad1c5bb4fe10e164ad9948fd18298bb2afee865b23011838addb1787d9858d7cb24aab3681f264fd2701b'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('eedf1850631accfa6f0511ebd1015cf5fbd0aec1cb2c8c07f395feae45c97d08'); });
-  it('random 8', () => { fromHex(IN, '74112ea55d6858427886c59390fd62f6913491102ff918e88d3c155fc6abae302d569230ae7b3357ac6530ab723e727bd818ce82992ad1f7789e4db4e578273c'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('4ffb7c51d5949124b0828d5ea2fdc879887eabe6e213b7efa384b0cfc76bbd0c'); });
-  it('random 9', () => { fromHex(IN, 'a2d9028f85ee1e8b10894977facd6bb4063798dd167bc3860358ab982bd1b450ec64d2353158bdc92ed95b7d77a91daef460d87ac2a5d5231977d40b74fc1487'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('1830f2a1e7e2b0b60742d568253b0d5ae4477348b2a0ecc42cc2e6c35bbb7202'); });
-  it('random 10', () => { fromHex(IN, 'f3a706495109aeb808d4731ce6c601dfbe3ee63e4ca86dc783dbefafa6d89f85fca58ab7c746af71003e8f9fc8e88910b196257cd312df0e24310b0d9984e852'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('6421bba0f73303e95569630101c5c181e082f88ea8e235ca8cf9a12d30469e01'); });
-  it('random 11', () => { fromHex(IN, 'b50481f949f19030d6d305652b84fefa8689abb8e9e8428e656334a92eb292859342a9f28aaaa3198636496c0d01b75eaf3b709910551cc4b5217ce9efa8e922'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('34d7fb0fb5e7b69c436fa2a86c17e65d828ddde29f14f75963a1307e269c920a'); });
-  it('random 12', () => { fromHex(IN, '8af0f0102e1d6caa182b8fb2fded757675f85f03c0c113be061e4cccac4d613f18714b1ceee2b03df6e2ee97e7f51e3dcd92cd7dac99b73e36c03260fecfeefb'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('1c6c5868b350b378f5ce75a0fb6a43b02ef7846f82e45cecc0c43497a3e21f06'); });
-  it('random 13', () => { fromHex(IN, 'ea4320df138eb0e023dae4efd8f6ed776a00693b44357586b620f29ef1f1314141d908fe022606e2ff2864c8f913b2b3304c55205a773f941abec243ba48d7d2'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('b7e416daf1e55c0108653d398db85e6fe0a1a5d80c10e0933546153fd1f95a0f'); });
-  it('random 14', () => { fromHex(IN, '0c1e46eb91f90953b5a6dec6d81e4156a2c1c17065f5a20fa0261f32b8282671f60e4343b7f934bc244382e8ae22418ec29de036a05211d4b0eef72dc460f03c'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('5ed89b318bbe00a24c89a59659d15e4d779deac66746d6e96b280331a6c2840f'); });
-  it('random 15', () => { fromHex(IN, '938058ef6a7a7e06cc60d47372779392ee83c4b508584d978962531b19cce2ae32fdb11393c61153d615f01881891e6c3d983ed8bc0334506e2669e0afc37638'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('ec4871fc33c303b7a6f1bcc51b17174a2928a25a500d3d97ddfcc3465861c40f'); });
-  it('random 16', () => { fromHex(IN, '794d34980be0a5b0fde7d369523934ad7dc0d06ece6efee709bc8ef137627b5aadbaa1f370ed54f192a7361d186ad62287eb4f78b06199e1c509d31df6791916'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('b24c1f007b88a16c764189e55383e89e0261b8211c9a351c083b3670c6c82908'); });
-  it('random 17', () => { fromHex(IN, '70041df3ba6ac3ac067c79fca456114e1d923052e7a748d027cb24417e24fd0b35e7f115d83640c0e08a2dbf031567a5d31ddacaa84d8205fcd0b6ca34d3f722'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('e9072c639bfcd782bb5847cc37f056384a13e9cf2cafeb09c6c8f68ef69dd707'); });
-  it('random 18', () => { fromHex(IN, '7ad8c6afca1638d158d50f9f1ef9afb1b3b72d5c05998cfa710ae7ee5257ed845bbe58412e3b4e036716dee30407e643f899c72fef935238abba1da6999af621'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('597f55b26bec45fd76055534c9d68673dd39088671123c0a72f71e8f9ab53d03'); });
-  it('random 19', () => { fromHex(IN, '17ffcc20dd54cf8099473bd131293756eebf031ee0ac00b88ba1e7169b79d32568a6ea55a1b88750e8ad6fffc40a0155506a633d17d64d169d2e0769dee1fded'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('d9684e2306091fa027162a6dfb5245a14f3aa2e2ef42ea1ea76872c1e4dbec0a'); });
-  it('random 20', () => { fromHex(IN, 'e2e93d475941ddd15f020738a72a655b630b25b317b02a2094f29586e1ad570ebb7d425f10d09477b3bdf0882f9c7dc463521585f86f08f69b07358e8050e65a'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('1ac5995b2269458f393aa7fd16331de7dc937e3995edcd0cdf5bcfe4e2814a03'); });
-  it('random 21', () => { fromHex(IN, '4d0208531649d5448fdae249dde5df1938ae4dbd567a96a9eb3386b06ee607757412fb61a1d67e2e5ecaf5a04b93c3675fab826f2d9900189547c3b6a2483bba'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('394fe068c6bcb74e5ca839c320f2315d4ce63f6752b250ea2909243debeb0a0a'); });
-  it('random 22', () => { fromHex(IN, '386e1b1c110210d631afe6c3921c95004414a5075e5cbfca6bd467cd2fb7acd28fcf709bdf595b1c9ba4dbc11bc72381462f920bd2f0b3a0b1d691924df6703b'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('666a4febf931dda0a071b7446b21f7aada198b7daf74dcdf80589b59f9309704'); });
-  it('random 23', () => { fromHex(IN, 'de814adf971c807e9251f88dfc8842173b6409ead70b62887c4098d24bc066e73ef4ad1c60b6f06d676c838189bdad75f51986e1112beab57c3e54e1168c564a'); scReduce(OUT, IN); expect(hexOf(OUT, 32)).toBe('8d95e8e076374cb1d73e31c227c96fc4ac43e37fbe813d00bd484041ee2c3b05'); });
-  it('output may alias input', () => { fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff'); scReduce(IN, IN); expect(hexOf(IN, 32)).toBe('000f9c44e31106a447938568a71b0ed065bef517d273ecce3d9a307c1b419903'); });
+  it('0', () => {
+    fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000' +
+      '0000000000000000000000000000000000000000000000000000000000000000');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('1', () => {
+    fromHex(IN, '0100000000000000000000000000000000000000000000000000000000000000' +
+      '0000000000000000000000000000000000000000000000000000000000000000');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('L-1', () => {
+    fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010' +
+      '0000000000000000000000000000000000000000000000000000000000000000');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010');
+  });
+  it('L', () => {
+    fromHex(IN, 'edd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010' +
+      '0000000000000000000000000000000000000000000000000000000000000000');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('L+1', () => {
+    fromHex(IN, 'eed3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010' +
+      '0000000000000000000000000000000000000000000000000000000000000000');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('0100000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('2^252', () => {
+    fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000010' +
+      '0000000000000000000000000000000000000000000000000000000000000000');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('0000000000000000000000000000000000000000000000000000000000000010');
+  });
+  it('2^253-1', () => {
+    fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff1f' +
+      '0000000000000000000000000000000000000000000000000000000000000000');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('122c0aa3e59ceda72963085d210621ebffffffffffffffffffffffffffffff0f');
+  });
+  it('2^256-1', () => {
+    fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff' +
+      '0000000000000000000000000000000000000000000000000000000000000000');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('1c95988d7431ecd670cf7d73f45befc6feffffffffffffffffffffffffffff0f');
+  });
+  it('2^512-1', () => {
+    fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff' +
+      'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('000f9c44e31106a447938568a71b0ed065bef517d273ecce3d9a307c1b419903');
+  });
+  it('L*(2^259)', () => {
+    fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000' +
+      '689faee7d21893c0b2e6bc17f5cef7a600000000000000000000000000000080');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('L*(2^259)-1', () => {
+    fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff' +
+      '679faee7d21893c0b2e6bc17f5cef7a600000000000000000000000000000080');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010');
+  });
+  it('(2^512-1) - (2^512-1) mod L', () => {
+    fromHex(IN, 'fff063bb1ceef95bb86c7a9758e4f12f9a410ae82d8c1331c265cf83e4be66fc' +
+      'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('0000000000000000000000000000000000000000000000000000000000000000');
+  });
+  it('2^511', () => {
+    fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000' +
+      '0000000000000000000000000000000000000000000000000000000000000080');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('77f1c8d07e3a0cfe0e98be05c38a76f232dffa0be93976e71e4d18be8da0cc09');
+  });
+  it('16 * L - 1', () => {
+    fromHex(IN, 'cf3e5dcfa531268165cd792fea9def4d01000000000000000000000000000000' +
+      '0100000000000000000000000000000000000000000000000000000000000000');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010');
+  });
+  it('bytes 0x80', () => {
+    fromHex(IN, '8080808080808080808080808080808080808080808080808080808080808080' +
+      '8080808080808080808080808080808080808080808080808080808080808080');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('9e621c13ef2def6f477d45ca3d7c5c79835071766a8147d1e9ca7d65a719790c');
+  });
+  it('random 0', () => {
+    fromHex(IN, '5f46e143b870180c3c512f47d388c56db4a818f9eea9881ab8535ab539eec5a8' +
+      'bfedfbfcd02925ba37d289f91f6d33e6b5a883013a8fb97b3e552ee019460c51');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('e4463121e13762d39a4800f6a414ba8b7724071193d21f2afbe51430d6fb960c');
+  });
+  it('random 1', () => {
+    fromHex(IN, '9ad7d083a682adac749a6afbe13b56f98ed64f50ea4335d149c28e311cf9c8b3' +
+      'a2f4e902d8aeaf79dee936a5bf4cd4843f49e7f57d9cca0edec01d768aea780e');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('dfed86cab1ed2e408e0441555df80517113df9c0f42fa0f8e6866806e88eb201');
+  });
+  it('random 2', () => {
+    fromHex(IN, 'a6234efe3d1bd0eb6582bde5767ea8c6b4eb737b29135f1e7332bb669df24e1b' +
+      'df845f93ae1836b47e2d8f557ec88f1c7a29a748c75542fd4163a4e86bba58bd');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('e33bc9de526523e3587f399321d58ecbb7ba3fe43508c1d6bbec9a5ae673ca0f');
+  });
+  it('random 3', () => {
+    fromHex(IN, 'c08c7fba2e945893988e3e9f94b36b6ab8b16e97293fc714e529e46a77b22af0' +
+      '68a7137b0f1bafc144133f497d987d14fd0dfe5dce3a7f9e749b9ad3db29657d');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('f8fdec6df9aacb642b24b0396f3c2354361abfb7fffc18c07a6c880e5c59d807');
+  });
+  it('random 4', () => {
+    fromHex(IN, '019168b376c6607e2b9cbfaa8799a9aac054d729c73816efb7191768cb54a085' +
+      'bd811bf02c7ce6b3ab501ab8b05aa14dec4185b2e2c48089cf59e3b9538f1237');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('b5e9305c564de053b9a736d5154431583735006405b34816e127d88d123dc804');
+  });
+  it('random 5', () => {
+    fromHex(IN, 'f84819080f0d4e7409560d671ca6a83e691467a1f1ba2e986c1b17941bf2ac37' +
+      'd8321c59868e6d3fa4a571f3844cd1b2e0a9f45efb5909739ff37b4c05d55488');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('873a4a69cb7c04f84d9abb2fff6978b2517d3f6de2c99ebcca54b2650c220404');
+  });
+  it('random 6', () => {
+    fromHex(IN, '55d55e7fe0b6f7cc35366c7fa9bcedc7bfa87bffde0c981e0c4264d29d983125' +
+      '4202b6babde86928a1c86c5ecafe4e13ddcc345fed1efd980c33e2ce1b57cd01');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('59ada84edadaec8d5460791eab54f8a4d61f253cd317459277485a228dd9b107');
+  });
+  it('random 7', () => {
+    fromHex(IN, 'c11ed1be1da2bad5e174240c4d3b70e81bac6fa030bad1c5bb4fe10e164ad994' +
+      '8fd18298bb2afee865b23011838addb1787d9858d7cb24aab3681f264fd2701b');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('eedf1850631accfa6f0511ebd1015cf5fbd0aec1cb2c8c07f395feae45c97d08');
+  });
+  it('random 8', () => {
+    fromHex(IN, '74112ea55d6858427886c59390fd62f6913491102ff918e88d3c155fc6abae30' +
+      '2d569230ae7b3357ac6530ab723e727bd818ce82992ad1f7789e4db4e578273c');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('4ffb7c51d5949124b0828d5ea2fdc879887eabe6e213b7efa384b0cfc76bbd0c');
+  });
+  it('random 9', () => {
+    fromHex(IN, 'a2d9028f85ee1e8b10894977facd6bb4063798dd167bc3860358ab982bd1b450' +
+      'ec64d2353158bdc92ed95b7d77a91daef460d87ac2a5d5231977d40b74fc1487');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('1830f2a1e7e2b0b60742d568253b0d5ae4477348b2a0ecc42cc2e6c35bbb7202');
+  });
+  it('random 10', () => {
+    fromHex(IN, 'f3a706495109aeb808d4731ce6c601dfbe3ee63e4ca86dc783dbefafa6d89f85' +
+      'fca58ab7c746af71003e8f9fc8e88910b196257cd312df0e24310b0d9984e852');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('6421bba0f73303e95569630101c5c181e082f88ea8e235ca8cf9a12d30469e01');
+  });
+  it('random 11', () => {
+    fromHex(IN, 'b50481f949f19030d6d305652b84fefa8689abb8e9e8428e656334a92eb29285' +
+      '9342a9f28aaaa3198636496c0d01b75eaf3b709910551cc4b5217ce9efa8e922');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('34d7fb0fb5e7b69c436fa2a86c17e65d828ddde29f14f75963a1307e269c920a');
+  });
+  it('random 12', () => {
+    fromHex(IN, '8af0f0102e1d6caa182b8fb2fded757675f85f03c0c113be061e4cccac4d613f' +
+      '18714b1ceee2b03df6e2ee97e7f51e3dcd92cd7dac99b73e36c03260fecfeefb');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('1c6c5868b350b378f5ce75a0fb6a43b02ef7846f82e45cecc0c43497a3e21f06');
+  });
+  it('random 13', () => {
+    fromHex(IN, 'ea4320df138eb0e023dae4efd8f6ed776a00693b44357586b620f29ef1f13141' +
+      '41d908fe022606e2ff2864c8f913b2b3304c55205a773f941abec243ba48d7d2');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('b7e416daf1e55c0108653d398db85e6fe0a1a5d80c10e0933546153fd1f95a0f');
+  });
+  it('random 14', () => {
+    fromHex(IN, '0c1e46eb91f90953b5a6dec6d81e4156a2c1c17065f5a20fa0261f32b8282671' +
+      'f60e4343b7f934bc244382e8ae22418ec29de036a05211d4b0eef72dc460f03c');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('5ed89b318bbe00a24c89a59659d15e4d779deac66746d6e96b280331a6c2840f');
+  });
+  it('random 15', () => {
+    fromHex(IN, '938058ef6a7a7e06cc60d47372779392ee83c4b508584d978962531b19cce2ae' +
+      '32fdb11393c61153d615f01881891e6c3d983ed8bc0334506e2669e0afc37638');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('ec4871fc33c303b7a6f1bcc51b17174a2928a25a500d3d97ddfcc3465861c40f');
+  });
+  it('random 16', () => {
+    fromHex(IN, '794d34980be0a5b0fde7d369523934ad7dc0d06ece6efee709bc8ef137627b5a' +
+      'adbaa1f370ed54f192a7361d186ad62287eb4f78b06199e1c509d31df6791916');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('b24c1f007b88a16c764189e55383e89e0261b8211c9a351c083b3670c6c82908');
+  });
+  it('random 17', () => {
+    fromHex(IN, '70041df3ba6ac3ac067c79fca456114e1d923052e7a748d027cb24417e24fd0b' +
+      '35e7f115d83640c0e08a2dbf031567a5d31ddacaa84d8205fcd0b6ca34d3f722');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('e9072c639bfcd782bb5847cc37f056384a13e9cf2cafeb09c6c8f68ef69dd707');
+  });
+  it('random 18', () => {
+    fromHex(IN, '7ad8c6afca1638d158d50f9f1ef9afb1b3b72d5c05998cfa710ae7ee5257ed84' +
+      '5bbe58412e3b4e036716dee30407e643f899c72fef935238abba1da6999af621');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('597f55b26bec45fd76055534c9d68673dd39088671123c0a72f71e8f9ab53d03');
+  });
+  it('random 19', () => {
+    fromHex(IN, '17ffcc20dd54cf8099473bd131293756eebf031ee0ac00b88ba1e7169b79d325' +
+      '68a6ea55a1b88750e8ad6fffc40a0155506a633d17d64d169d2e0769dee1fded');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('d9684e2306091fa027162a6dfb5245a14f3aa2e2ef42ea1ea76872c1e4dbec0a');
+  });
+  it('random 20', () => {
+    fromHex(IN, 'e2e93d475941ddd15f020738a72a655b630b25b317b02a2094f29586e1ad570e' +
+      'bb7d425f10d09477b3bdf0882f9c7dc463521585f86f08f69b07358e8050e65a');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('1ac5995b2269458f393aa7fd16331de7dc937e3995edcd0cdf5bcfe4e2814a03');
+  });
+  it('random 21', () => {
+    fromHex(IN, '4d0208531649d5448fdae249dde5df1938ae4dbd567a96a9eb3386b06ee60775' +
+      '7412fb61a1d67e2e5ecaf5a04b93c3675fab826f2d9900189547c3b6a2483bba');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('394fe068c6bcb74e5ca839c320f2315d4ce63f6752b250ea2909243debeb0a0a');
+  });
+  it('random 22', () => {
+    fromHex(IN, '386e1b1c110210d631afe6c3921c95004414a5075e5cbfca6bd467cd2fb7acd2' +
+      '8fcf709bdf595b1c9ba4dbc11bc72381462f920bd2f0b3a0b1d691924df6703b');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('666a4febf931dda0a071b7446b21f7aada198b7daf74dcdf80589b59f9309704');
+  });
+  it('random 23', () => {
+    fromHex(IN, 'de814adf971c807e9251f88dfc8842173b6409ead70b62887c4098d24bc066e7' +
+      '3ef4ad1c60b6f06d676c838189bdad75f51986e1112beab57c3e54e1168c564a');
+    scReduce(OUT, IN);
+    expect(hexOf(OUT, 32)).toBe('8d95e8e076374cb1d73e31c227c96fc4ac43e37fbe813d00bd484041ee2c3b05');
+  });
+  it('output may alias input', () => {
+    fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff' +
+      'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff');
+    scReduce(IN, IN);
+    expect(hexOf(IN, 32)).toBe('000f9c44e31106a447938568a71b0ed065bef517d273ecce3d9a307c1b419903');
+  });
 });
 
 describe('scIsCanonical (S < L)', () => {
-  it('0', () => { fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000'); expect(scIsCanonical(IN)).toBe(true); });
-  it('L-1', () => { fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010'); expect(scIsCanonical(IN)).toBe(true); });
-  it('L', () => { fromHex(IN, 'edd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010'); expect(scIsCanonical(IN)).toBe(false); });
-  it('L+1', () => { fromHex(IN, 'eed3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010'); expect(scIsCanonical(IN)).toBe(false); });
-  it('2^252-1', () => { fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff0f'); expect(scIsCanonical(IN)).toBe(true); });
-  it('2^253', () => { fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000020'); expect(scIsCanonical(IN)).toBe(false); });
-  it('2^256-1', () => { fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff'); expect(scIsCanonical(IN)).toBe(false); });
-  it('L with low byte -1', () => { fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010'); expect(scIsCanonical(IN)).toBe(true); });
-  it('L + 2^8', () => { fromHex(IN, 'edd4f55c1a631258d69cf7a2def9de1400000000000000000000000000000010'); expect(scIsCanonical(IN)).toBe(false); });
-  it('L - 2^248', () => { fromHex(IN, 'edd3f55c1a631258d69cf7a2def9de140000000000000000000000000000000f'); expect(scIsCanonical(IN)).toBe(true); });
+  it('0', () => {
+    fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000');
+    expect(scIsCanonical(IN)).toBe(true);
+  });
+  it('L-1', () => {
+    fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010');
+    expect(scIsCanonical(IN)).toBe(true);
+  });
+  it('L', () => {
+    fromHex(IN, 'edd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010');
+    expect(scIsCanonical(IN)).toBe(false);
+  });
+  it('L+1', () => {
+    fromHex(IN, 'eed3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010');
+    expect(scIsCanonical(IN)).toBe(false);
+  });
+  it('2^252-1', () => {
+    fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff0f');
+    expect(scIsCanonical(IN)).toBe(true);
+  });
+  it('2^253', () => {
+    fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000020');
+    expect(scIsCanonical(IN)).toBe(false);
+  });
+  it('2^256-1', () => {
+    fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff');
+    expect(scIsCanonical(IN)).toBe(false);
+  });
+  it('L with low byte -1', () => {
+    fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010');
+    expect(scIsCanonical(IN)).toBe(true);
+  });
+  it('L + 2^8', () => {
+    fromHex(IN, 'edd4f55c1a631258d69cf7a2def9de1400000000000000000000000000000010');
+    expect(scIsCanonical(IN)).toBe(false);
+  });
+  it('L - 2^248', () => {
+    fromHex(IN, 'edd3f55c1a631258d69cf7a2def9de140000000000000000000000000000000f');
+    expect(scIsCanonical(IN)).toBe(true);
+  });
 });
 
 describe('scDigits (signed radix 2^w)', () => {
-  it('w=4 0', () => { fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000'); scDigits(OUT, IN, 4, 64); expect(digitsOf(OUT, 64)).toBe('0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0'); });
-  it('w=4 1', () => { fromHex(IN, '0100000000000000000000000000000000000000000000000000000000000000'); scDigits(OUT, IN, 4, 64); expect(digitsOf(OUT, 64)).toBe('1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0'); });
-  it('w=4 L-1', () => { fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010'); scDigits(OUT, IN, 4, 64); expect(digitsOf(OUT, 64)).toBe('-4,-1,4,-3,6,-1,-3,6,-6,2,3,6,2,1,8,5,6,-3,-3,-6,8,-1,3,-6,-1,-2,-6,0,-1,-2,5,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1'); });
-  it('w=4 2^253-1', () => { fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff1f'); scDigits(OUT, IN, 4, 64); expect(digitsOf(OUT, 64)).toBe('-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2'); });
-  it('w=4 all 0x20', () => { fromHex(IN, '1f20202020202020202020202020202020202020202020202020202020202020'); scDigits(OUT, IN, 4, 64); expect(digitsOf(OUT, 64)).toBe('-1,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2'); });
-  it('w=4 random', () => { fromHex(IN, '885164be7ee1c3bf0cdf84489ea8361929a1cbf0966b4dba24f2a158a6ca5101'); scDigits(OUT, IN, 4, 64); expect(digitsOf(OUT, 64)).toBe('8,8,1,5,4,6,-2,-4,-1,8,1,-2,4,-4,0,-4,-3,1,-1,-2,5,8,8,4,-2,-6,-7,-5,7,3,-7,2,-7,3,1,-6,-4,-3,1,-1,7,-7,-4,7,-3,5,-6,-4,5,2,2,-1,2,-6,-7,6,6,-6,-5,-3,2,5,1,0'); });
-  it('w=4 random 2', () => { fromHex(IN, 'b2d5c6e32be196893e22ac9051c055439b5287939669e885220f0c19e23ffc1e'); scDigits(OUT, IN, 4, 64); expect(digitsOf(OUT, 64)).toBe('2,-5,6,-3,7,-4,4,-2,-4,3,1,-2,7,-7,-6,-7,-1,4,2,2,-4,-5,1,-7,2,5,0,-4,6,5,3,4,-5,-6,3,5,7,8,3,-7,7,-7,-6,7,8,-2,6,8,2,2,-1,1,-4,1,-7,2,2,-2,0,4,-4,0,-1,2'); });
-  it('w=5 0', () => { fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000'); scDigits(OUT, IN, 5, 51); expect(digitsOf(OUT, 51)).toBe('0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0'); });
-  it('w=5 1', () => { fromHex(IN, '0100000000000000000000000000000000000000000000000000000000000000'); scDigits(OUT, IN, 5, 51); expect(digitsOf(OUT, 51)).toBe('1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0'); });
-  it('w=5 L-1', () => { fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010'); scDigits(OUT, IN, 5, 51); expect(digitsOf(OUT, 51)).toBe('12,-1,-11,12,15,14,9,3,3,-13,5,16,5,11,-13,-12,-8,-8,9,-3,-2,-3,-4,-4,-11,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4'); });
-  it('w=5 2^253-1', () => { fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff1f'); scDigits(OUT, IN, 5, 51); expect(digitsOf(OUT, 51)).toBe('-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,8'); });
-  it('w=5 all 0x20', () => { fromHex(IN, '1f20202020202020202020202020202020202020202020202020202020202020'); scDigits(OUT, IN, 5, 51); expect(digitsOf(OUT, 51)).toBe('-1,1,8,0,2,16,0,4,0,1,8,0,2,16,0,4,0,1,8,0,2,16,0,4,0,1,8,0,2,16,0,4,0,1,8,0,2,16,0,4,0,1,8,0,2,16,0,4,0,1,8'); });
-  it('w=5 random', () => { fromHex(IN, '885164be7ee1c3bf0cdf84489ea8361929a1cbf0966b4dba24f2a158a6ca5101'); scDigits(OUT, IN, 5, 51); expect(digitsOf(OUT, 51)).toBe('8,12,-12,9,6,-1,-5,16,1,-1,-15,0,12,6,-4,-4,5,4,-14,-3,10,-12,-5,7,-7,9,10,2,-6,6,3,-2,-9,-3,-5,-5,5,-3,-13,5,-14,16,8,-15,6,-13,11,-7,-14,11,0'); });
-  it('w=5 random 2', () => { fromHex(IN, 'b2d5c6e32be196893e22ac9051c055439b5287939669e885220f0c19e23ffc1e'); scDigits(OUT, IN, 5, 51); expect(digitsOf(OUT, 51)).toBe('-14,14,-11,14,-4,-14,16,5,1,-9,6,-13,9,-1,9,4,12,5,4,3,5,0,-9,11,3,-6,7,5,-11,4,14,-14,-9,13,-6,-15,-1,3,10,4,15,0,3,-14,2,-15,0,8,-4,-8,8'); });
-  it('w=6 0', () => { fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000'); scDigits(OUT, IN, 6, 43); expect(digitsOf(OUT, 43)).toBe('0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0'); });
-  it('w=6 1', () => { fromHex(IN, '0100000000000000000000000000000000000000000000000000000000000000'); scDigits(OUT, IN, 6, 43); expect(digitsOf(OUT, 43)).toBe('1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0'); });
-  it('w=6 L-1', () => { fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010'); scDigits(OUT, IN, 6, 43); expect(digitsOf(OUT, 43)).toBe('-20,16,29,-3,29,-23,-14,25,18,32,-27,-10,29,30,-17,-23,31,-25,-16,-8,21,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1'); });
-  it('w=6 2^253-1', () => { fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff1f'); scDigits(OUT, IN, 6, 43); expect(digitsOf(OUT, 43)).toBe('-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2'); });
-  it('w=6 all 0x20', () => { fromHex(IN, '1f20202020202020202020202020202020202020202020202020202020202020'); scDigits(OUT, IN, 6, 43); expect(digitsOf(OUT, 43)).toBe('31,0,2,8,32,0,2,8,32,0,2,8,32,0,2,8,32,0,2,8,32,0,2,8,32,0,2,8,32,0,2,8,32,0,2,8,32,0,2,8,32,0,2'); });
-  it('w=6 random', () => { fromHex(IN, '885164be7ee1c3bf0cdf84489ea8361929a1cbf0966b4dba24f2a158a6ca5101'); scDigits(OUT, IN, 6, 43); expect(digitsOf(OUT, 43)).toBe('8,6,5,25,-2,-5,24,-8,4,-1,12,3,31,19,8,18,30,-30,-21,14,25,-28,19,-24,12,3,-17,-26,-20,-10,-27,-17,-27,9,31,-24,25,25,-22,-13,18,5,0'); });
-  it('w=6 random 2', () => { fromHex(IN, 'b2d5c6e32be196893e22ac9051c055439b5287939669e885220f0c19e23ffc1e'); scDigits(OUT, IN, 6, 43); expect(digitsOf(OUT, 43)).toBe('-14,23,-19,-14,-28,-16,19,-8,23,-26,-23,16,-30,-15,11,-28,18,1,28,21,3,-19,-22,21,7,14,-23,-26,-22,-30,31,-31,-29,-3,1,3,25,8,-2,16,-4,-4,2'); });
-  it('w=7 0', () => { fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000'); scDigits(OUT, IN, 7, 37); expect(digitsOf(OUT, 37)).toBe('0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0'); });
-  it('w=7 1', () => { fromHex(IN, '0100000000000000000000000000000000000000000000000000000000000000'); scDigits(OUT, IN, 7, 37); expect(digitsOf(OUT, 37)).toBe('1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0'); });
-  it('w=7 L-1', () => { fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010'); scDigits(OUT, IN, 7, 37); expect(digitsOf(OUT, 37)).toBe('-20,40,-41,-24,38,-29,25,9,-40,45,-13,61,47,-44,-8,-3,-33,42,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1'); });
-  it('w=7 2^253-1', () => { fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff1f'); scDigits(OUT, IN, 7, 37); expect(digitsOf(OUT, 37)).toBe('-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2'); });
-  it('w=7 all 0x20', () => { fromHex(IN, '1f20202020202020202020202020202020202020202020202020202020202020'); scDigits(OUT, IN, 7, 37); expect(digitsOf(OUT, 37)).toBe('31,64,0,1,2,4,8,16,32,64,0,1,2,4,8,16,32,64,0,1,2,4,8,16,32,64,0,1,2,4,8,16,32,64,0,1,2'); });
-  it('w=7 random', () => { fromHex(IN, '885164be7ee1c3bf0cdf84489ea8361929a1cbf0966b4dba24f2a158a6ca5101'); scDigits(OUT, IN, 7, 37); expect(digitsOf(OUT, 37)).toBe('8,35,17,-13,-20,48,-8,-30,64,25,-4,39,8,-55,40,-44,55,50,36,9,58,25,60,-53,-20,27,-23,38,34,62,40,44,38,21,-57,11,0'); });
-  it('w=7 random 2', () => { fromHex(IN, 'b2d5c6e32be196893e22ac9051c055439b5287939669e885220f0c19e23ffc1e'); scDigits(OUT, IN, 7, 37); expect(digitsOf(OUT, 37)).toBe('50,43,27,30,62,37,56,-53,10,-3,9,-31,11,50,20,-32,-42,7,-19,21,-11,-15,37,-53,-22,-47,24,20,-14,2,-61,13,-30,0,-15,-8,2'); });
+  it('w=4 0', () => {
+    fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000');
+    scDigits(OUT, IN, 4, 64);
+    expect(digitsOf(OUT, 64)).toBe('0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,' +
+      '0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0');
+  });
+  it('w=4 1', () => {
+    fromHex(IN, '0100000000000000000000000000000000000000000000000000000000000000');
+    scDigits(OUT, IN, 4, 64);
+    expect(digitsOf(OUT, 64)).toBe('1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,' +
+      '0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0');
+  });
+  it('w=4 L-1', () => {
+    fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010');
+    scDigits(OUT, IN, 4, 64);
+    expect(digitsOf(OUT, 64)).toBe('-4,-1,4,-3,6,-1,-3,6,-6,2,3,6,2,1,8,5,6,-3,-3,-6,8,-1,3,-6,-1,-2,-6,0,-1,-2,5,' +
+      '1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1');
+  });
+  it('w=4 2^253-1', () => {
+    fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff1f');
+    scDigits(OUT, IN, 4, 64);
+    expect(digitsOf(OUT, 64)).toBe('-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,' +
+      '0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2');
+  });
+  it('w=4 all 0x20', () => {
+    fromHex(IN, '1f20202020202020202020202020202020202020202020202020202020202020');
+    scDigits(OUT, IN, 4, 64);
+    expect(digitsOf(OUT, 64)).toBe('-1,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,' +
+      '2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2,0,2');
+  });
+  it('w=4 random', () => {
+    fromHex(IN, '885164be7ee1c3bf0cdf84489ea8361929a1cbf0966b4dba24f2a158a6ca5101');
+    scDigits(OUT, IN, 4, 64);
+    expect(digitsOf(OUT, 64)).toBe('8,8,1,5,4,6,-2,-4,-1,8,1,-2,4,-4,0,-4,-3,1,-1,-2,5,8,8,4,-2,-6,-7,-5,7,3,-7,2,' +
+      '-7,3,1,-6,-4,-3,1,-1,7,-7,-4,7,-3,5,-6,-4,5,2,2,-1,2,-6,-7,6,6,-6,-5,-3,2,5,1,0');
+  });
+  it('w=4 random 2', () => {
+    fromHex(IN, 'b2d5c6e32be196893e22ac9051c055439b5287939669e885220f0c19e23ffc1e');
+    scDigits(OUT, IN, 4, 64);
+    expect(digitsOf(OUT, 64)).toBe('2,-5,6,-3,7,-4,4,-2,-4,3,1,-2,7,-7,-6,-7,-1,4,2,2,-4,-5,1,-7,2,5,0,-4,6,5,3,4,' +
+      '-5,-6,3,5,7,8,3,-7,7,-7,-6,7,8,-2,6,8,2,2,-1,1,-4,1,-7,2,2,-2,0,4,-4,0,-1,2');
+  });
+  it('w=5 0', () => {
+    fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000');
+    scDigits(OUT, IN, 5, 51);
+    expect(digitsOf(OUT, 51)).toBe('0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,' +
+      '0,0,0,0,0,0,0,0,0,0,0,0');
+  });
+  it('w=5 1', () => {
+    fromHex(IN, '0100000000000000000000000000000000000000000000000000000000000000');
+    scDigits(OUT, IN, 5, 51);
+    expect(digitsOf(OUT, 51)).toBe('1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,' +
+      '0,0,0,0,0,0,0,0,0,0,0,0');
+  });
+  it('w=5 L-1', () => {
+    fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010');
+    scDigits(OUT, IN, 5, 51);
+    expect(digitsOf(OUT, 51)).toBe('12,-1,-11,12,15,14,9,3,3,-13,5,16,5,11,-13,-12,-8,-8,9,-3,-2,-3,-4,-4,-11,1,0,' +
+      '0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4');
+  });
+  it('w=5 2^253-1', () => {
+    fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff1f');
+    scDigits(OUT, IN, 5, 51);
+    expect(digitsOf(OUT, 51)).toBe('-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,' +
+      '0,0,0,0,0,0,0,0,0,0,0,8');
+  });
+  it('w=5 all 0x20', () => {
+    fromHex(IN, '1f20202020202020202020202020202020202020202020202020202020202020');
+    scDigits(OUT, IN, 5, 51);
+    expect(digitsOf(OUT, 51)).toBe('-1,1,8,0,2,16,0,4,0,1,8,0,2,16,0,4,0,1,8,0,2,16,0,4,0,1,8,0,2,16,0,4,0,1,8,0,2,' +
+      '16,0,4,0,1,8,0,2,16,0,4,0,1,8');
+  });
+  it('w=5 random', () => {
+    fromHex(IN, '885164be7ee1c3bf0cdf84489ea8361929a1cbf0966b4dba24f2a158a6ca5101');
+    scDigits(OUT, IN, 5, 51);
+    expect(digitsOf(OUT, 51)).toBe('8,12,-12,9,6,-1,-5,16,1,-1,-15,0,12,6,-4,-4,5,4,-14,-3,10,-12,-5,7,-7,9,10,2,' +
+      '-6,6,3,-2,-9,-3,-5,-5,5,-3,-13,5,-14,16,8,-15,6,-13,11,-7,-14,11,0');
+  });
+  it('w=5 random 2', () => {
+    fromHex(IN, 'b2d5c6e32be196893e22ac9051c055439b5287939669e885220f0c19e23ffc1e');
+    scDigits(OUT, IN, 5, 51);
+    expect(digitsOf(OUT, 51)).toBe('-14,14,-11,14,-4,-14,16,5,1,-9,6,-13,9,-1,9,4,12,5,4,3,5,0,-9,11,3,-6,7,5,-11,' +
+      '4,14,-14,-9,13,-6,-15,-1,3,10,4,15,0,3,-14,2,-15,0,8,-4,-8,8');
+  });
+  it('w=6 0', () => {
+    fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000');
+    scDigits(OUT, IN, 6, 43);
+    expect(digitsOf(OUT, 43)).toBe('0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,' +
+      '0,0,0,0');
+  });
+  it('w=6 1', () => {
+    fromHex(IN, '0100000000000000000000000000000000000000000000000000000000000000');
+    scDigits(OUT, IN, 6, 43);
+    expect(digitsOf(OUT, 43)).toBe('1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,' +
+      '0,0,0,0');
+  });
+  it('w=6 L-1', () => {
+    fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010');
+    scDigits(OUT, IN, 6, 43);
+    expect(digitsOf(OUT, 43)).toBe('-20,16,29,-3,29,-23,-14,25,18,32,-27,-10,29,30,-17,-23,31,-25,-16,-8,21,0,0,0,' +
+      '0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1');
+  });
+  it('w=6 2^253-1', () => {
+    fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff1f');
+    scDigits(OUT, IN, 6, 43);
+    expect(digitsOf(OUT, 43)).toBe('-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,' +
+      '0,0,0,2');
+  });
+  it('w=6 all 0x20', () => {
+    fromHex(IN, '1f20202020202020202020202020202020202020202020202020202020202020');
+    scDigits(OUT, IN, 6, 43);
+    expect(digitsOf(OUT, 43)).toBe('31,0,2,8,32,0,2,8,32,0,2,8,32,0,2,8,32,0,2,8,32,0,2,8,32,0,2,8,32,0,2,8,32,0,2,' +
+      '8,32,0,2,8,32,0,2');
+  });
+  it('w=6 random', () => {
+    fromHex(IN, '885164be7ee1c3bf0cdf84489ea8361929a1cbf0966b4dba24f2a158a6ca5101');
+    scDigits(OUT, IN, 6, 43);
+    expect(digitsOf(OUT, 43)).toBe('8,6,5,25,-2,-5,24,-8,4,-1,12,3,31,19,8,18,30,-30,-21,14,25,-28,19,-24,12,3,-17,' +
+      '-26,-20,-10,-27,-17,-27,9,31,-24,25,25,-22,-13,18,5,0');
+  });
+  it('w=6 random 2', () => {
+    fromHex(IN, 'b2d5c6e32be196893e22ac9051c055439b5287939669e885220f0c19e23ffc1e');
+    scDigits(OUT, IN, 6, 43);
+    expect(digitsOf(OUT, 43)).toBe('-14,23,-19,-14,-28,-16,19,-8,23,-26,-23,16,-30,-15,11,-28,18,1,28,21,3,-19,-22,' +
+      '21,7,14,-23,-26,-22,-30,31,-31,-29,-3,1,3,25,8,-2,16,-4,-4,2');
+  });
+  it('w=7 0', () => {
+    fromHex(IN, '0000000000000000000000000000000000000000000000000000000000000000');
+    scDigits(OUT, IN, 7, 37);
+    expect(digitsOf(OUT, 37)).toBe('0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0');
+  });
+  it('w=7 1', () => {
+    fromHex(IN, '0100000000000000000000000000000000000000000000000000000000000000');
+    scDigits(OUT, IN, 7, 37);
+    expect(digitsOf(OUT, 37)).toBe('1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0');
+  });
+  it('w=7 L-1', () => {
+    fromHex(IN, 'ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010');
+    scDigits(OUT, IN, 7, 37);
+    expect(digitsOf(OUT, 37)).toBe('-20,40,-41,-24,38,-29,25,9,-40,45,-13,61,47,-44,-8,-3,-33,42,0,0,0,0,0,0,0,0,0,' +
+      '0,0,0,0,0,0,0,0,0,1');
+  });
+  it('w=7 2^253-1', () => {
+    fromHex(IN, 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff1f');
+    scDigits(OUT, IN, 7, 37);
+    expect(digitsOf(OUT, 37)).toBe('-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2');
+  });
+  it('w=7 all 0x20', () => {
+    fromHex(IN, '1f20202020202020202020202020202020202020202020202020202020202020');
+    scDigits(OUT, IN, 7, 37);
+    expect(digitsOf(OUT, 37)).toBe('31,64,0,1,2,4,8,16,32,64,0,1,2,4,8,16,32,64,0,1,2,4,8,16,32,64,0,1,2,4,8,16,32,' +
+      '64,0,1,2');
+  });
+  it('w=7 random', () => {
+    fromHex(IN, '885164be7ee1c3bf0cdf84489ea8361929a1cbf0966b4dba24f2a158a6ca5101');
+    scDigits(OUT, IN, 7, 37);
+    expect(digitsOf(OUT, 37)).toBe('8,35,17,-13,-20,48,-8,-30,64,25,-4,39,8,-55,40,-44,55,50,36,9,58,25,60,-53,-20,' +
+      '27,-23,38,34,62,40,44,38,21,-57,11,0');
+  });
+  it('w=7 random 2', () => {
+    fromHex(IN, 'b2d5c6e32be196893e22ac9051c055439b5287939669e885220f0c19e23ffc1e');
+    scDigits(OUT, IN, 7, 37);
+    expect(digitsOf(OUT, 37)).toBe('50,43,27,30,62,37,56,-53,10,-3,9,-31,11,50,20,-32,-42,7,-19,21,-11,-15,37,-53,' +
+      '-22,-47,24,20,-14,2,-61,13,-30,0,-15,-8,2');
+  });
 });

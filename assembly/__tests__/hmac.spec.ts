@@ -1,5 +1,19 @@
 // Internals of the HMAC slots and the constant-time comparison.
-import { hmacImport, hmacVerify, hmacCompute, hmacDrop, digestLength, blockLength, HMAC_SLOTS, HMAC_MAX_SLOTS, hmacGrow, hmacSlotCount, HASH_SHA256, HASH_SHA384, HASH_SHA512 } from '../hmac';
+import {
+  hmacImport,
+  hmacVerify,
+  hmacCompute,
+  hmacDrop,
+  digestLength,
+  blockLength,
+  HMAC_SLOTS,
+  HMAC_MAX_SLOTS,
+  hmacGrow,
+  hmacSlotCount,
+  HASH_SHA256,
+  HASH_SHA384,
+  HASH_SHA512,
+} from '../hmac';
 import { equalCt } from '../regions';
 import { VALID, INVALID, ERR_SLOT, ERR_ALG, ERR_LENGTH, ERR_EMPTY_SLOT } from '../status';
 

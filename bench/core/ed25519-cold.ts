@@ -16,7 +16,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { signingInput } from '../lib/signing-input.ts';
 
-const SEED = Buffer.from('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', 'hex'); // RFC 8032 §7.1 TEST 1
+// RFC 8032 §7.1 TEST 1
+const SEED = Buffer.from('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', 'hex');
 const here = fileURLToPath(import.meta.url);
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(name);
@@ -110,7 +111,8 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const firstVerify = med((c) => c.each[0]!);
 console.log(`fresh processes (${runs}, medians), dist = ${dist}, Node ${process.version}`);
 console.log(
-  `  JS module load ${med((c) => c.loadMs).toFixed(2)} ms, compile + instantiate ${med((c) => c.instantiateMs).toFixed(2)} ms`,
+  `  JS module load ${med((c) => c.loadMs).toFixed(2)} ms, compile + instantiate ` +
+    `${med((c) => c.instantiateMs).toFixed(2)} ms`,
 );
 console.log(
   `  first import ${med((c) => c.importMs).toFixed(3)} ms, first verify ${firstVerify.toFixed(3)} ms, ` +
@@ -126,7 +128,8 @@ console.log(
 const slowest = med((c) => Math.max(...c.each.slice(1)));
 const slowestAt = median(children.map((c) => c.each.indexOf(Math.max(...c.each.slice(1))) + 1));
 console.log(
-  `  slowest of verifies 2..${FIRST_VERIFIES}: ${slowest.toFixed(3)} ms (median position ${slowestAt}; with lazy tables that is the one that builds them)`,
+  `  slowest of verifies 2..${FIRST_VERIFIES}: ${slowest.toFixed(3)} ms (median position ${slowestAt}; with ` +
+    `lazy tables that is the one that builds them)`,
 );
 console.log(
   `  per verify 2..${FIRST_VERIFIES}: ${children[0]!.each
@@ -135,7 +138,8 @@ console.log(
     .join(' ')} (first run)`,
 );
 console.log(
-  `  second key: import ${med((c) => c.secondImportMs).toFixed(3)} ms, first verify ${med((c) => c.secondVerifyMs).toFixed(3)} ms`,
+  `  second key: import ${med((c) => c.secondImportMs).toFixed(3)} ms, first verify ` +
+    `${med((c) => c.secondVerifyMs).toFixed(3)} ms`,
 );
 
 // ---- warm, in this process: the break-even for HOT_AFTER ----
@@ -189,7 +193,8 @@ e.ed25519_test_hot_after!(before);
 const build = median(builds);
 console.log(`warm, this process (medians):`);
 console.log(
-  `  verify with tables ${(hot * 1000).toFixed(1)} µs, table-free ${(cold * 1000).toFixed(1)} µs (${(cold / hot).toFixed(2)}x)`,
+  `  verify with tables ${(hot * 1000).toFixed(1)} µs, table-free ${(cold * 1000).toFixed(1)} µs (` +
+    `${(cold / hot).toFixed(2)}x)`,
 );
 console.log(
   `  one key's table build ${build.toFixed(3)} ms; break-even ${(build / (cold - hot)).toFixed(1)} verifies ` +

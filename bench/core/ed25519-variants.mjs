@@ -44,7 +44,8 @@ const withoutEd = build((dir) =>
     `import { ERR_ALG, ERR_SLOT } from '../status';
 export const ED25519_SLOTS: u32 = 64;
 export function ed25519Import(slot: u32, key: usize): i32 { return slot >= ED25519_SLOTS ? ERR_SLOT : ERR_ALG; }
-export function ed25519Verify(slot: u32, msg: usize, len: usize, sig: usize): i32 { return slot >= ED25519_SLOTS ? ERR_SLOT : ERR_ALG; }
+export function ed25519Verify(slot: u32, msg: usize, len: usize, sig: usize): i32 { ` +
+      `return slot >= ED25519_SLOTS ? ERR_SLOT : ERR_ALG; }
 export function ed25519Drop(slot: u32): i32 { return slot >= ED25519_SLOTS ? ERR_SLOT : ERR_ALG; }
 `,
   ),
@@ -52,7 +53,8 @@ export function ed25519Drop(slot: u32): i32 { return slot >= ED25519_SLOTS ? ERR
 console.log(`core with Ed25519:    ${size(withEd)}`);
 console.log(`core without Ed25519: ${size(withoutEd)}`);
 console.log(
-  `Ed25519 adds:         ${withEd.length - withoutEd.length} B raw, ${gzipSync(withEd, { level: 9 }).length - gzipSync(withoutEd, { level: 9 }).length} B gzip`,
+  `Ed25519 adds:         ${withEd.length - withoutEd.length} B raw, ` +
+    `${gzipSync(withEd, { level: 9 }).length - gzipSync(withoutEd, { level: 9 }).length} B gzip`,
 );
 
 // ---- window sweep ----
@@ -104,11 +106,16 @@ for (let r = 0; r < rounds; r++) {
 const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 console.log(`\n### Table window W (per-key table of signed radix-2^W multiples), Node ${process.version}\n`);
 console.log(
-  '| W | verify (median) | key import (median) | table per key | B table + build scratch (once per instance) | B table as data: raw / gzip | core gzip |',
+  '| W | verify (median) | key import (median) | table per key | B table + build scratch (once per instance) ' +
+    '| B table as data: raw / gzip | core gzip |',
 );
 console.log('|---:|---:|---:|---:|---:|---:|---:|');
 for (const v of variants) {
   console.log(
-    `| ${v.w} | ${med(v.verifyUs).toFixed(1)} µs | ${med(v.importMs).toFixed(2)} ms | ${(v.tableBytes / 1024).toFixed(0)} KiB | ${((v.tableBytes + (v.tableBytes / 120) * 200) / 1024).toFixed(0)} KiB | ${(v.tableBytes / 1024).toFixed(0)} / ${(v.bTableGzip / 1024).toFixed(0)} KiB | ${gzipSync(v.bytes, { level: 9 }).length} B |`,
+    `| ${v.w} | ${med(v.verifyUs).toFixed(1)} µs | ${med(v.importMs).toFixed(2)} ms | ` +
+      `${(v.tableBytes / 1024).toFixed(0)} KiB | ` +
+      `${((v.tableBytes + (v.tableBytes / 120) * 200) / 1024).toFixed(0)} KiB | ` +
+      `${(v.tableBytes / 1024).toFixed(0)} / ${(v.bTableGzip / 1024).toFixed(0)} KiB | ` +
+      `${gzipSync(v.bytes, { level: 9 }).length} B |`,
   );
 }

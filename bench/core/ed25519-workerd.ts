@@ -79,13 +79,15 @@ try {
     summarize('crypto.subtle.verify in workerd', perOp('subtle')),
   ];
   printTable(
-    `Ed25519 verify in workerd, ${msg.length}-byte signing input, ${N} verifies per request, ${ROUNDS} rounds (request overhead ${overhead.toFixed(2)} ms subtracted)`,
+    `Ed25519 verify in workerd, ${msg.length}-byte signing input, ${N} verifies per request, ${ROUNDS} rounds ` +
+      `(request overhead ${overhead.toFixed(2)} ms subtracted)`,
     rows,
     OURS,
   );
   const r = speedup(rows[0]!, rows[1]!);
   console.log(
-    `edgejwt vs crypto.subtle.verify in workerd: ${r >= 1 ? `${r.toFixed(2)}x faster` : `${(1 / r).toFixed(2)}x slower`} (target: at most 1.2x slower)`,
+    `edgejwt vs crypto.subtle.verify in workerd: ` +
+      `${r >= 1 ? `${r.toFixed(2)}x faster` : `${(1 / r).toFixed(2)}x slower`} (target: at most 1.2x slower)`,
   );
   console.log(`results: ${writeResults('ed25519-workerd', { env, rows, overheadMs: overhead, perRequest: N })}`);
 } finally {

@@ -15,7 +15,8 @@ import { environment, printEnvironment, writeResults } from '../lib/env.ts';
 import { signingInput } from '../lib/signing-input.ts';
 import { loadRustPeer } from '../peers/rust.ts';
 
-const SEED = Buffer.from('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', 'hex'); // RFC 8032 §7.1 TEST 1
+// RFC 8032 §7.1 TEST 1
+const SEED = Buffer.from('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', 'hex');
 
 function keys() {
   const der = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), SEED]);
@@ -165,11 +166,13 @@ const first = {
 console.log(
   `first verify in a fresh process (median of ${first.runs}): JS module load ${first.loadMs.toFixed(2)} ms, ` +
     `compile + instantiate ${first.instantiateMs.toFixed(2)} ms, first key import ${first.importMs.toFixed(2)} ms, ` +
-    `first verify ${first.verifyMs.toFixed(3)} ms; total ${first.totalMs.toFixed(2)} ms. A second key's import: ${first.secondImportMs.toFixed(2)} ms.`,
+    `first verify ${first.verifyMs.toFixed(3)} ms; total ${first.totalMs.toFixed(2)} ms. A second key's ` +
+    `import: ${first.secondImportMs.toFixed(2)} ms.`,
 );
 const rustWasm = rust ? readFileSync(rust.wasmPath) : null;
 if (rustWasm)
   console.log(
-    `Rust peer wasm (dalek + compact + HS256): ${rustWasm.length} B raw, ${gzipSync(rustWasm, { level: 9 }).length} B gzip`,
+    `Rust peer wasm (dalek + compact + HS256): ${rustWasm.length} B raw, ` +
+      `${gzipSync(rustWasm, { level: 9 }).length} B gzip`,
   );
 console.log(`results: ${writeResults('ed25519-node', { env, wasmBytes: wasm.length, rows, first })}`);

@@ -23,7 +23,10 @@ const tag = createHmac('sha256', key).update(msg).digest('base64');
 const ed = generateKeyPairSync('ed25519');
 const pub = (ed.publicKey.export({ format: 'jwk' }) as { x: string }).x;
 const edSig = sign(null, msg, ed.privateKey).toString('base64');
-const token = `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from('{"sub":"user-1","aud":"api"}').toString('base64url')}.${Buffer.from(tag, 'base64').toString('base64url')}`;
+const token =
+  `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.` +
+  `${Buffer.from('{"sub":"user-1","aud":"api"}').toString('base64url')}.` +
+  `${Buffer.from(tag, 'base64').toString('base64url')}`;
 const STEPS = [
   'compile',
   'instantiate',
@@ -36,10 +39,13 @@ const STEPS = [
   'first ed25519_verify',
 ];
 
-const child = (path: string) => `
+const child = (path: string) =>
+  `
 const bytes = require('node:fs').readFileSync(${JSON.stringify(path)});
 const b64 = (s) => Buffer.from(s, 'base64url');
-const MSG = Buffer.alloc(200, 0x61), KEY = Buffer.alloc(32, 7), TAG = Buffer.from(${JSON.stringify(tag)}, 'base64'), PUB = b64(${JSON.stringify(pub)}), SIG = Buffer.from(${JSON.stringify(edSig)}, 'base64');
+const MSG = Buffer.alloc(200, 0x61), KEY = Buffer.alloc(32, 7), ` +
+  `TAG = Buffer.from(${JSON.stringify(tag)}, 'base64'), PUB = b64(${JSON.stringify(pub)}), ` +
+  `SIG = Buffer.from(${JSON.stringify(edSig)}, 'base64');
 const TOKEN = ${JSON.stringify(token)};
 const t = [performance.now()];
 const mod = new WebAssembly.Module(bytes); t.push(performance.now());
@@ -51,7 +57,8 @@ at(x.hmac_slots_initial ?? x.hmac_slots); at(x.ed25519_slots);
 const mem = () => new Uint8Array(x.memory.buffer);
 t.push(performance.now());
 const ok = [];
-mem().set(Buffer.from(TOKEN, 'latin1'), input); ok.push(x.jws_decode(TOKEN.length, TOKEN.indexOf('.'), TOKEN.lastIndexOf('.')) > 0); t.push(performance.now());
+mem().set(Buffer.from(TOKEN, 'latin1'), input); ` +
+  `ok.push(x.jws_decode(TOKEN.length, TOKEN.indexOf('.'), TOKEN.lastIndexOf('.')) > 0); t.push(performance.now());
 mem().set(KEY, input); ok.push(x.hmac_import(0, 1, 32) === 1); t.push(performance.now());
 mem().set(MSG, input); mem().set(TAG, sig); ok.push(x.hmac_verify(0, MSG.length, 32) === 1); t.push(performance.now());
 mem().set(PUB, input); ok.push(x.ed25519_import(0) === 1); t.push(performance.now());
@@ -77,16 +84,20 @@ const names = Object.keys(builds);
 const col = (b: string, s: number) => samples[b]!.map((row) => row[s]! * 1000);
 const total = (b: string) => samples[b]!.map((row) => row.reduce((a, v) => a + v, 0) * 1000);
 console.log(
-  `\n${RUNS} fresh processes per build; µs, median [p25–p75]${names.length > 1 ? '; this − other: median [p25–p75] of per-pair differences' : ''}; load average ${load0.map((v) => v.toFixed(1)).join(' ')} → ${loadavg()
-    .map((v) => v.toFixed(1))
-    .join(' ')}\n`,
+  `\n${RUNS} fresh processes per build; µs, median [p25–p75]` +
+    `${names.length > 1 ? '; this − other: median [p25–p75] of per-pair differences' : ''}; load average ` +
+    `${load0.map((v) => v.toFixed(1)).join(' ')} → ${loadavg()
+      .map((v) => v.toFixed(1))
+      .join(' ')}\n`,
 );
 console.log(
-  `| step | ${names.join(' | ')}${names.length > 1 ? ' | this − other' : ''} |\n|---|${names.map(() => '---:').join('|')}|${names.length > 1 ? '---:|' : ''}`,
+  `| step | ${names.join(' | ')}${names.length > 1 ? ' | this − other' : ''} |\n|---|` +
+    `${names.map(() => '---:').join('|')}|${names.length > 1 ? '---:|' : ''}`,
 );
-const row = (label: string, f: (b: string) => number[]) =>
-  console.log(
-    `| ${label} | ${names.map((b) => withSpread(latency(f(b)), 0)).join(' | ')}${names.length > 1 ? ` | ${withSpread(paired(f(names[0]!), f(names[1]!)), 0)}` : ''} |`,
-  );
+const row = (label: string, f: (b: string) => number[]) => {
+  const cells = names.map((b) => withSpread(latency(f(b)), 0)).join(' | ');
+  const difference = names.length > 1 ? ` | ${withSpread(paired(f(names[0]!), f(names[1]!)), 0)}` : '';
+  console.log(`| ${label} | ${cells}${difference} |`);
+};
 STEPS.forEach((s, i) => row(s, (b) => col(b, i)));
 row('total', total);

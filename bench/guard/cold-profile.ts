@@ -52,7 +52,8 @@ if (compiled) await configGuardBundle(dir, guardConfig(keys), src, { minify: fal
 else await bundleWorker(join(src, 'worker/index.ts'), join(dir, 'worker.js'), { minify: false, keepNames: true }, src);
 writeFileSync(
   join(dir, 'entry.js'),
-  `let m;\nexport default { async fetch(r, env, ctx) {\n  if (new URL(r.url).pathname === '/__ping') return new Response('ok');\n  m ??= await import('./worker.js');\n  return m.default.fetch(r, env, ctx);\n} };\n`,
+  `let m;\nexport default { async fetch(r, env, ctx) {\n  if (new URL(r.url).pathname === '/__ping') return ` +
+    `new Response('ok');\n  m ??= await import('./worker.js');\n  return m.default.fetch(r, env, ctx);\n} };\n`,
 );
 const files = sourceRanges(readFileSync(join(dir, 'worker.js'), 'utf8'));
 const tokens = Object.fromEntries(BENCH_ALGS.map((a) => [a, mint(keys, a, rounds)])) as Record<BenchAlg, string[]>;
@@ -96,7 +97,8 @@ const summary = Object.fromEntries(
   ]),
 );
 const table = [
-  `### First request of a fresh workerd process${compiled ? ', compiled entry (edgejwt build-guard)' : ''}, CPU by phase (ms, median of ${rounds} profiles per row)`,
+  `### First request of a fresh workerd process${compiled ? ', compiled entry (edgejwt build-guard)' : ''}, ` +
+    `CPU by phase (ms, median of ${rounds} profiles per row)`,
   '',
   `| case | client wall | ${PHASES.join(' | ')} |`,
   `|---|---:|${PHASES.map(() => '---:').join('|')}|`,

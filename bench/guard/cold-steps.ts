@@ -77,10 +77,12 @@ const RUNTIME_STEPS = [
   'crypto.subtle.importKey (P-256 JWK)',
   'crypto.subtle.verify (ES256)',
 ];
-const coreWorker = `import core from 'core.wasm';
+const coreWorker =
+  `import core from 'core.wasm';
 const T0 = Date.now();
 const b = (s) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
-const MSG = new Uint8Array(${msg.length}).fill(0x61), KEY = b('${hsKey.toString('base64url')}'), TAG = b('${hsTag}'), PUB = b('${edPub}'), SIG = b('${edSig}');
+const MSG = new Uint8Array(${msg.length}).fill(0x61), KEY = b('${hsKey.toString('base64url')}'), ` +
+  `TAG = b('${hsTag}'), PUB = b('${edPub}'), SIG = b('${edSig}');
 function steps(x, t) {
   const mem = () => new Uint8Array(x.memory.buffer);
   // Region addresses: immutable globals in this core, functions in cores before it (BENCH_CORE).
@@ -91,9 +93,11 @@ function steps(x, t) {
   mem().set(MSG, x.input_ptr()); ok.push(x.hash(1, MSG.length) === 32); t.push(Date.now() - T0);
   mem().set(MSG, x.input_ptr()); ok.push(x.hash(3, MSG.length) === 64); t.push(Date.now() - T0);
   mem().set(KEY, x.input_ptr()); ok.push(x.hmac_import(0, 1, 32) === 1); t.push(Date.now() - T0);
-  mem().set(MSG, x.input_ptr()); mem().set(TAG, x.sig_ptr()); ok.push(x.hmac_verify(0, MSG.length, 32) === 1); t.push(Date.now() - T0);
+  mem().set(MSG, x.input_ptr()); mem().set(TAG, x.sig_ptr()); ` +
+  `ok.push(x.hmac_verify(0, MSG.length, 32) === 1); t.push(Date.now() - T0);
   mem().set(PUB, x.input_ptr()); ok.push(x.ed25519_import(0) === 1); t.push(Date.now() - T0);
-  mem().set(MSG, x.input_ptr()); mem().set(SIG, x.sig_ptr()); ok.push(x.ed25519_verify(0, MSG.length) === 1); t.push(Date.now() - T0);
+  mem().set(MSG, x.input_ptr()); mem().set(SIG, x.sig_ptr()); ` +
+  `ok.push(x.ed25519_verify(0, MSG.length) === 1); t.push(Date.now() - T0);
   return ok.every(Boolean);
 }
 const ES_JWK = ${JSON.stringify({ ...(es.publicKey.export({ format: 'jwk' }) as object) })};
@@ -104,10 +108,13 @@ export default { async fetch() {
   t.push(Date.now() - T0);
   const first = steps(x, t);
   const again = steps(new WebAssembly.Instance(core, {}).exports, t);
-  const u8 = new Uint8Array(64); new TextEncoder().encodeInto('{"sub":"user-1","aud":"api"}', u8); t.push(Date.now() - T0);
-  const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(u8.subarray(0, 28)); t.push(Date.now() - T0);
+  const u8 = new Uint8Array(64); new TextEncoder().encodeInto('{"sub":"user-1","aud":"api"}', u8); ` +
+  `t.push(Date.now() - T0);
+  const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(u8.subarray(0, 28)); ` +
+  `t.push(Date.now() - T0);
   const ok3 = JSON.parse(text).sub === 'user-1'; t.push(Date.now() - T0);
-  const key = await crypto.subtle.importKey('jwk', ES_JWK, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']); t.push(Date.now() - T0);
+  const key = await crypto.subtle.importKey('jwk', ES_JWK, { name: 'ECDSA', namedCurve: 'P-256' }, false, ` +
+  `['verify']); t.push(Date.now() - T0);
   const ok4 = await crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, key, ES_SIG, MSG); t.push(Date.now() - T0);
   return new Response(first && again && ok3 && ok4 ? 'ok\\n' : 'wrong\\n', { headers: { 'x-marks': t.join(',') } });
 } };
@@ -178,7 +185,8 @@ const kinds = [
   ...(cores['other core'] ? ['other core', ...BENCH_ALGS.map((a) => `lib ${a}${OTHER}`)] : []),
 ].filter((k) => k === 'noop' || kindFilter === undefined || kindFilter.includes(k));
 
-const host = `
+const host =
+  `
 // The core's bytes plus a custom section naming the isolate: the same code in bytes no other
 // isolate has, so V8 cannot share one compiled module between isolates (see SHARED below).
 function ownBytes(buf, id) {
@@ -190,17 +198,25 @@ function ownBytes(buf, id) {
   return out.buffer;
 }
 export default { async fetch(request, env) {
-  const bytes = (buf) => (request.headers.get('x-kind').endsWith('${SHARED}') ? buf : ownBytes(buf, request.headers.get('x-id')));
+  const bytes = (buf) => (request.headers.get('x-kind').endsWith('${SHARED}') ? buf : ownBytes(buf, ` +
+  `request.headers.get('x-id')));
   const kind = request.headers.get('x-kind');
   const w = env.LOADER.get(request.headers.get('x-id'), () => {
     const modules = kind === 'noop' ? { 'worker.js': "export default { fetch() { return new Response('ok\\\\n'); } };" }
-      : kind === 'lib: bundle load only' ? { 'worker.js': env.WRAP, 'b.js': env.LIB_A, [env.WASM_PATH]: { wasm: bytes(env.core) } }
+      : kind === 'lib: bundle load only' ? { 'worker.js': env.WRAP, 'b.js': env.LIB_A, ` +
+  `[env.WASM_PATH]: { wasm: bytes(env.core) } }
       : kind === 'jose guard: bundle load only' ? { 'worker.js': env.WRAP, 'b.js': env.JOSE }
-      : kind === 'no-op + core module' ? { 'worker.js': "import m from './core.wasm'; export default { fetch() { return new Response(typeof m + '\\\\n'); } };", 'core.wasm': { wasm: bytes(env.core) } }
+      : kind === 'no-op + core module' ? { ` +
+  `'worker.js': "import m from './core.wasm'; ` +
+  `export default { fetch() { return new Response(typeof m + '\\\\n'); } };", ` +
+  `'core.wasm': { wasm: bytes(env.core) } }
       : kind.startsWith('jose guard ') ? { 'worker.js': env.JOSE }
-      : kind.startsWith('lib ') ? { 'worker.js': kind.endsWith('${OTHER}') ? env.LIB_B : env.LIB_A, [env.WASM_PATH]: { wasm: bytes(kind.endsWith('${OTHER}') ? env['other core'] : env.core) } }
+      : kind.startsWith('lib ') ? { 'worker.js': kind.endsWith('${OTHER}') ? env.LIB_B : env.LIB_A, ` +
+  `[env.WASM_PATH]: { wasm: bytes(kind.endsWith('${OTHER}') ? env['other core'] : env.core) } }
       : { 'worker.js': env.CORE_WORKER, 'core.wasm': { wasm: bytes(env[kind]) } };
-    return { compatibilityDate: '2026-04-01', mainModule: 'worker.js', modules, env: { GUARD_CONFIG: env.GUARD_CONFIG, HS_KEY: env.HS_KEY, ...(kind.endsWith(', split') ? { BENCH_SPLIT: '1' } : {}) } };
+    return { compatibilityDate: '2026-04-01', mainModule: 'worker.js', modules, ` +
+  `env: { GUARD_CONFIG: env.GUARD_CONFIG, HS_KEY: env.HS_KEY, ` +
+  `...(kind.endsWith(', split') ? { BENCH_SPLIT: '1' } : {}) } };
   });
   return w.getEntrypoint().fetch(request);
 } };`;
@@ -324,12 +340,14 @@ for (const k of kinds) {
 }
 out.steps = stepRows;
 const lines = [
-  `### Fresh isolate (Worker Loader): first request by step, mean ms over ${n} isolates each (in-Worker clock, 1 ms steps)`,
+  `### Fresh isolate (Worker Loader): first request by step, mean ms over ${n} isolates each (in-Worker ` +
+    `clock, 1 ms steps)`,
   '',
 ];
 for (const [k, row] of Object.entries(stepRows)) {
   lines.push(
-    `**${k}** (client wall, median: ${latency(wall[k]!).p50.toFixed(1)} ms; no-op ${latency(wall.noop!).p50.toFixed(1)} ms)`,
+    `**${k}** (client wall, median: ${latency(wall[k]!).p50.toFixed(1)} ms; no-op ` +
+      `${latency(wall.noop!).p50.toFixed(1)} ms)`,
     '',
     '| step | mean ms |',
     '|---|---:|',
@@ -341,7 +359,8 @@ for (const [k, row] of Object.entries(stepRows)) {
 const CHUNKS = 4;
 const chunk = Math.ceil(n / CHUNKS);
 lines.push(
-  `**First request, client wall** (median [p25–p75]; − no-op: median [p25–p75] of the per-round differences, all rounds and by quarter of the run, ${chunk} rounds each)`,
+  `**First request, client wall** (median [p25–p75]; − no-op: median [p25–p75] of the per-round differences, ` +
+    `all rounds and by quarter of the run, ${chunk} rounds each)`,
   '',
   '| Worker | first request, ms | − no-op, ms | − no-op by quarter, ms |',
   '|---|---:|---:|---|',
@@ -356,7 +375,8 @@ for (const k of kinds) {
   ).filter((x) => Number.isFinite(x));
   minusNoop[k] = { ...d, quarters };
   lines.push(
-    `| ${k} | ${withSpread(latency(wall[k]!))} | ${withSpread(d, 2)} | ${quarters.map((q) => q.toFixed(1)).join(' → ')} |`,
+    `| ${k} | ${withSpread(latency(wall[k]!))} | ${withSpread(d, 2)} | ` +
+      `${quarters.map((q) => q.toFixed(1)).join(' → ')} |`,
   );
 }
 out.minusNoop = minusNoop;
@@ -365,9 +385,14 @@ if (cores['other core'] && kinds.includes(`lib HS256${OTHER}`)) {
   // Same-run A/B of the core: the library with this checkout's core vs BENCH_CORE, per round.
   const ab: Record<string, unknown> = {};
   lines.push(
-    `**Same-run A/B: library with this core − library with BENCH_CORE (${process.env.BENCH_CORE ?? 'the same core'}${eagerHint ? `; compile hint on side ${eagerHint}` : ''}${baselineSrc ? `; other side's library from ${baselineSrc}` : ''})**, first request, per-round differences of the client wall`,
+    `**Same-run A/B: library with this core − library with BENCH_CORE (` +
+      `${process.env.BENCH_CORE ?? 'the same core'}` +
+      `${eagerHint ? `; compile hint on side ${eagerHint}` : ''}` +
+      `${baselineSrc ? `; other side's library from ${baselineSrc}` : ''}` +
+      `)**, first request, per-round differences of the client wall`,
     '',
-    '| alg | this core | other core | difference, median [p25–p75] | in-Worker: construction + first verify, this vs other (mean ms) |',
+    '| alg | this core | other core | difference, median [p25–p75] | in-Worker: construction + first verify, ' +
+      'this vs other (mean ms) |',
     '|---|---:|---:|---:|---:|',
   );
   for (const a of BENCH_ALGS) {
@@ -383,7 +408,8 @@ if (cores['other core'] && kinds.includes(`lib HS256${OTHER}`)) {
       innerOther: inner(`lib ${a}${OTHER}`),
     };
     lines.push(
-      `| ${a} | ${withSpread(latency(x))} | ${withSpread(latency(y))} | ${withSpread(d, 2)} | ${inner(`lib ${a}`).toFixed(2)} vs ${inner(`lib ${a}${OTHER}`).toFixed(2)} |`,
+      `| ${a} | ${withSpread(latency(x))} | ${withSpread(latency(y))} | ${withSpread(d, 2)} | ` +
+        `${inner(`lib ${a}`).toFixed(2)} vs ${inner(`lib ${a}${OTHER}`).toFixed(2)} |`,
     );
   }
   out.ab = ab;

@@ -12,14 +12,18 @@ import { writeFileSync } from 'node:fs';
 
 const [file, token, envJson, outFile] = process.argv.slice(2) as [string, string, string, string];
 (globalThis as { __benchEnv?: unknown }).__benchEnv = JSON.parse(envJson);
-const hooks = `
+const hooks =
+  `
 export async function resolve(spec, ctx, next) {
   if (spec === 'cloudflare:workers') return { url: 'bench:cloudflare-workers', shortCircuit: true };
   return next(spec, ctx);
 }
 export async function load(url, ctx, next) {
-  if (url === 'bench:cloudflare-workers') return { format: 'module', shortCircuit: true, source: 'export const env = globalThis.__benchEnv; export class DurableObject {} export class WorkerEntrypoint {}' };
-  if (url.endsWith('.wasm')) return { format: 'module', shortCircuit: true, source: 'import { readFileSync } from "node:fs"; export default new WebAssembly.Module(readFileSync(new URL(' + JSON.stringify(url) + ')));' };
+  if (url === 'bench:cloudflare-workers') return { format: 'module', shortCircuit: true, ` +
+  `source: 'export const env = globalThis.__benchEnv; export class DurableObject {} export class WorkerEntrypoint {}' };
+  if (url.endsWith('.wasm')) return { format: 'module', shortCircuit: true, ` +
+  `source: 'import { readFileSync } from "node:fs"; ` +
+  `export default new WebAssembly.Module(readFileSync(new URL(' + JSON.stringify(url) + ')));' };
   return next(url, ctx);
 }`;
 register(`data:text/javascript,${encodeURIComponent(hooks)}`);

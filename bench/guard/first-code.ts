@@ -152,7 +152,9 @@ for (const kind of KINDS) {
       freshByFile: byFileOf(source.fresh.owner),
     };
     process.stderr.write(
-      `${kind} ${alg}: ${(shipped.bytes / 1024).toFixed(1)} KiB called of ${(min.code.length / 1024).toFixed(1)}, ${(shipped.fresh.bytes / 1024).toFixed(1)} of it first on the request\n`,
+      `${kind} ${alg}: ${(shipped.bytes / 1024).toFixed(1)} KiB called of ` +
+        `${(min.code.length / 1024).toFixed(1)}, ${(shipped.fresh.bytes / 1024).toFixed(1)} of it first on the ` +
+        `request\n`,
     );
   }
 }
@@ -162,14 +164,19 @@ const jose = (alg: BenchAlg) => results['jose guard']![alg]!.calledBytes;
 const lines = [
   '### JavaScript a first request runs (minified bundle as shipped; V8 precise coverage, function granularity; KiB)',
   '',
-  '"first on the request": called on the request and not before it, by the module scope (warm: build, self-test, rehearsal), which had settled.',
+  '"first on the request": called on the request and not before it, by the module scope (warm: build, ' +
+    'self-test, rehearsal), which had settled.',
   '',
   '| kind | alg | bundle | called | × jose guard | functions called | first on the request | functions |',
   '|---|---|---:|---:|---:|---:|---:|---:|',
   ...KINDS.flatMap((kind) =>
     algs.map((alg) => {
       const r = results[kind]![alg]!;
-      return `| ${kind} | ${alg} | ${kib(r.bundleBytes)} | ${kib(r.calledBytes)} | ${(r.calledBytes / jose(alg)).toFixed(2)} | ${r.calledFunctions} | ${kib(r.freshBytes)} | ${r.freshFunctions} |`;
+      return (
+        `| ${kind} | ${alg} | ${kib(r.bundleBytes)} | ${kib(r.calledBytes)} | ` +
+        `${(r.calledBytes / jose(alg)).toFixed(2)} | ${r.calledFunctions} | ${kib(r.freshBytes)} | ` +
+        `${r.freshFunctions} |`
+      );
     }),
   ),
 ];

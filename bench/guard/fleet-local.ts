@@ -25,7 +25,9 @@ const jwk = { ...(publicKey.export({ format: 'jwk' }) as object), kid: 'k1', alg
 const b64u = (s: string | Buffer) => Buffer.from(s).toString('base64url');
 function token(kid: string): string {
   const now = Math.floor(Date.now() / 1000);
-  const input = `${b64u(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid }))}.${b64u(JSON.stringify({ sub: 'u', iat: now, exp: now + 3600 }))}`;
+  const input =
+    `${b64u(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid }))}.` +
+    `${b64u(JSON.stringify({ sub: 'u', iat: now, exp: now + 3600 }))}`;
   return `${input}.${createSign('RSA-SHA256').update(input).sign(privateKey).toString('base64url')}`;
 }
 

@@ -40,7 +40,10 @@ const KV_PROPAGATION_MS = 60_000;
 const TIMEOUT_MS = 3_000;
 const COOLDOWN_MS = 30_000;
 const MAX_AGE_MS = 600_000;
-/** KV prices (Workers Paid, beyond the included 10M reads / 1M writes a month), developers.cloudflare.com/kv/platform/pricing. */
+/**
+ * KV prices (Workers Paid, beyond the included 10M reads / 1M writes a month),
+ * developers.cloudflare.com/kv/platform/pricing.
+ */
 const KV_PRICE = {
   readPerMillion: 0.5,
   writePerMillion: 5.0,
@@ -527,7 +530,8 @@ function chart(rs: Record<string, number | string>[]): string {
         `<text x="${left - 8}" y="${y + barH - 3}" font-size="11" text-anchor="end">${String(rs[i]!.peer)}</text>`,
       );
       parts.push(
-        `<rect x="${left}" y="${y}" width="${Math.max(1, x(v)).toFixed(1)}" height="${barH}" fill="${colours[i % colours.length]}"/>`,
+        `<rect x="${left}" y="${y}" width="${Math.max(1, x(v)).toFixed(1)}" height="${barH}" fill="` +
+          `${colours[i % colours.length]}"/>`,
       );
       parts.push(
         `<text x="${(left + Math.max(1, x(v)) + 4).toFixed(1)}" y="${y + barH - 3}" font-size="11">${fmt(v)}</text>`,

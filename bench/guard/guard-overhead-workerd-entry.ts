@@ -64,7 +64,13 @@ export default async function setup(
   const stub = () => Promise.resolve(new Response('ok'));
   for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256'] as const) {
     const now = Math.floor(Date.now() / 1000);
-    const input = `${b64u(enc.encode(JSON.stringify({ alg, typ: 'JWT', kid: 'k1' })))}.${b64u(enc.encode(JSON.stringify({ iss: ISS, aud: AUD, sub: 'user-1', scope: 'read write', iat: now, exp: now + 3600 })))}`;
+    const input =
+      `${b64u(enc.encode(JSON.stringify({ alg, typ: 'JWT', kid: 'k1' })))}.` +
+      b64u(
+        enc.encode(
+          JSON.stringify({ iss: ISS, aud: AUD, sub: 'user-1', scope: 'read write', iat: now, exp: now + 3600 }),
+        ),
+      );
     let sig: Uint8Array;
     let source: Record<string, unknown>;
     let libKey: unknown;
@@ -355,7 +361,21 @@ async function revocationCases(
   stub: () => Promise<Response>,
 ): Promise<WorkerCase[]> {
   const now = Math.floor(Date.now() / 1000);
-  const input = `${b64u(enc.encode(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: 'k1' })))}.${b64u(enc.encode(JSON.stringify({ iss: ISS, aud: AUD, sub: 'user-1', scope: 'read write', jti: 'bench-token-1', iat: now, exp: now + 3600 })))}`;
+  const input =
+    `${b64u(enc.encode(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: 'k1' })))}.` +
+    b64u(
+      enc.encode(
+        JSON.stringify({
+          iss: ISS,
+          aud: AUD,
+          sub: 'user-1',
+          scope: 'read write',
+          jti: 'bench-token-1',
+          iat: now,
+          exp: now + 3600,
+        }),
+      ),
+    );
   const key = await crypto.subtle.importKey(
     'raw',
     Uint8Array.from(atob(secret.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)),

@@ -30,7 +30,14 @@ if (baselineSrc !== undefined) {
   writeFileSync(
     wrapper,
     // startGuard lives in worker/start.ts since the features registry (issue 23), in worker/guard.ts before.
-    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(join(resolve(baselineSrc), existsSync(join(resolve(baselineSrc), 'worker/start.ts')) ? 'worker/start.ts' : 'worker/guard.ts'))};\nexport default () => setup(startGuard);\n`,
+    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ` +
+      JSON.stringify(
+        join(
+          resolve(baselineSrc),
+          existsSync(join(resolve(baselineSrc), 'worker/start.ts')) ? 'worker/start.ts' : 'worker/guard.ts',
+        ),
+      ) +
+      `;\nexport default () => setup(startGuard);\n`,
   );
   entry = wrapper;
 }
@@ -139,7 +146,8 @@ for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
 }
 const runtime = samples.filter((s) => s.name.startsWith('part runtime '));
 printTable(
-  'the runtime alone: an await, an empty WebCrypto round trip (what an RS/ES verify adds to any request before the guard runs a line)',
+  'the runtime alone: an await, an empty WebCrypto round trip (what an RS/ES verify adds to any request ' +
+    'before the guard runs a line)',
   runtime,
 );
 const revocationCost: Record<string, Spread> = {};
@@ -169,7 +177,8 @@ if (all) {
   );
 }
 console.log(
-  `\n### The guard's own CPU per request (guard − verify − plumbing, per round: median [p25–p75]; target ≤ 8 µs; ${clock}; ${load})\n`,
+  `\n### The guard's own CPU per request (guard − verify − plumbing, per round: median [p25–p75]; target ≤ 8 ` +
+    `µs; ${clock}; ${load})\n`,
 );
 for (const [alg, o] of Object.entries(overhead)) {
   const b = baseline[alg];
@@ -177,9 +186,13 @@ for (const [alg, o] of Object.entries(overhead)) {
   const vs =
     b === undefined
       ? ''
-      : `; baseline ${fmt(b.own)}, this − baseline ${fmt(b.ownMinusBaseline)}${b.l1RequestMinusBaseline === undefined ? '' : `, L1-hit request this − baseline ${fmt(b.l1RequestMinusBaseline)}`}`;
+      : `; baseline ${fmt(b.own)}, this − baseline ${fmt(b.ownMinusBaseline)}` +
+        (b.l1RequestMinusBaseline === undefined
+          ? ''
+          : `, L1-hit request this − baseline ${fmt(b.l1RequestMinusBaseline)}`);
   console.log(
-    `- ${alg}: ${fmt(o.own)} (guard ${formatNs(o.guardNs)}, verify ${formatNs(o.verifyNs)}, plumbing ${formatNs(o.plumbingNs)})${hit}${vs}`,
+    `- ${alg}: ${fmt(o.own)} (guard ${formatNs(o.guardNs)}, verify ${formatNs(o.verifyNs)}, plumbing ` +
+      `${formatNs(o.plumbingNs)})${hit}${vs}`,
   );
 }
 const edge = net(
@@ -191,13 +204,24 @@ if (edge !== undefined)
   console.log(`- HS256, a request with 12 headers and an L1 hit: this − baseline ${fmt(edge)} (paired by round)`);
 if (all) {
   console.log(
-    '\n### Revocation cost per request (with − without, paired by round; targets: nothing revoked ≤ 1 µs, 10,000 entries ≤ 2 µs)\n',
+    '\n### Revocation cost per request (with − without, paired by round; targets: nothing revoked ≤ 1 µs, ' +
+      '10,000 entries ≤ 2 µs)\n',
   );
   for (const [name, d] of Object.entries(revocationCost)) console.log(`- ${name}: ${fmt(d)}`);
 }
 if (process.env.BENCH_SMOKE !== '1') {
   const file = all ? 'guard-overhead-workerd' : 'guard-overhead-workerd-own';
   console.log(
-    `results: ${writeResults(file, { env, load, ...(baselineSrc === undefined ? {} : { baselineSrc, baseline, ...(edge === undefined ? {} : { edgeRequestMinusBaseline: edge }) }), samples, overhead, revocationCost })}`,
+    'results: ' +
+      writeResults(file, {
+        env,
+        load,
+        ...(baselineSrc === undefined
+          ? {}
+          : { baselineSrc, baseline, ...(edge === undefined ? {} : { edgeRequestMinusBaseline: edge }) }),
+        samples,
+        overhead,
+        revocationCost,
+      }),
   );
 }

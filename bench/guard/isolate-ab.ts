@@ -132,9 +132,10 @@ await mf.dispose();
 const f = (l: Latency): string => `${l.p50.toFixed(1)} [${l.p25.toFixed(1)}–${l.p75.toFixed(1)}]`;
 const base = entries[0]![0];
 console.log(
-  `\n### Fresh isolate, first request (${compiledEntry ? 'compiled entries' : 'default entries'}): ${rounds} rounds; load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} at the start, ${loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ')} at the end (${cpus().length} CPUs)\n`,
+  `\n### Fresh isolate, first request (${compiledEntry ? 'compiled entries' : 'default entries'}): ` +
+    `${rounds} rounds; load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} at the start, ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} at the end (${cpus().length} CPUs)\n`,
 );
 console.log('p50 [p25–p75] ms; deltas: median [p25–p75] of per-round differences against ' + base + '.\n');
 console.log(

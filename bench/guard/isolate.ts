@@ -449,7 +449,8 @@ if (only.has('jwks')) {
   results.jwks = { ...jwks, networkFetches: fetches, isolatesPerMode: N.jwksIsolates };
   tables.push(
     latencyTable(
-      `JWKS on a fresh isolate (EdDSA/RS256/ES256 in turn): network (loopback) vs KV; key-set fetches during the run: ${fetches} (expected ${N.jwksIsolates}, one per network isolate)`,
+      `JWKS on a fresh isolate (EdDSA/RS256/ES256 in turn): network (loopback) vs KV; key-set fetches during ` +
+        `the run: ${fetches} (expected ${N.jwksIsolates}, one per network isolate)`,
       Object.entries(jwks),
     ),
   );

@@ -83,17 +83,34 @@ const minutes = REQUESTS / RATE / 60;
 console.log(
   [
     '',
-    `### KV verify-cache writes by policy: ${REQUESTS.toLocaleString('en-US')} requests over ${minutes.toFixed(0)} min, ${ISOLATES} isolates, Zipf(s=${ZIPF_S}) over ${POPULATION.toLocaleString('en-US')} live tokens, L1 ${L1_MAX}`,
+    `### KV verify-cache writes by policy: ${REQUESTS.toLocaleString('en-US')} requests over ` +
+      `${minutes.toFixed(0)} min, ${ISOLATES} isolates, Zipf(s=${ZIPF_S}) over ` +
+      `${POPULATION.toLocaleString('en-US')} live tokens, L1 ${L1_MAX}`,
     '',
-    '| policy | KV writes | writes saved | KV reads | L2 hits | full verifies | held back (first sighting) | over budget |',
+    '| policy | KV writes | writes saved | KV reads | L2 hits | full verifies | held back (first sighting) | ' +
+      'over budget |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.policy} | ${r.writes.toLocaleString('en-US')} | ${(100 * (1 - r.writes / base)).toFixed(0)}% | ${r.reads.toLocaleString('en-US')} | ${r.l2Hits.toLocaleString('en-US')} | ${r.verifies.toLocaleString('en-US')} | ${r.heldBack.toLocaleString('en-US')} | ${r.overBudget.toLocaleString('en-US')} |`,
+        `| ${r.policy} | ${r.writes.toLocaleString('en-US')} | ${(100 * (1 - r.writes / base)).toFixed(0)}% | ` +
+        `${r.reads.toLocaleString('en-US')} | ${r.l2Hits.toLocaleString('en-US')} | ` +
+        `${r.verifies.toLocaleString('en-US')} | ${r.heldBack.toLocaleString('en-US')} | ` +
+        `${r.overBudget.toLocaleString('en-US')} |`,
     ),
     '',
   ].join('\n'),
 );
 console.log(
-  `wrote ${writeResults('l2-writes', { env, population: POPULATION, requests: REQUESTS, isolates: ISOLATES, rate: RATE, l1Max: L1_MAX, ttlSeconds: TTL_S, zipfS: ZIPF_S, rows })}`,
+  'wrote ' +
+    writeResults('l2-writes', {
+      env,
+      population: POPULATION,
+      requests: REQUESTS,
+      isolates: ISOLATES,
+      rate: RATE,
+      l1Max: L1_MAX,
+      ttlSeconds: TTL_S,
+      zipfS: ZIPF_S,
+      rows,
+    }),
 );

@@ -27,7 +27,8 @@ await bundleWorker(
 );
 writeFileSync(
   join(dir, 'entry.js'),
-  `let m;\nexport default { async fetch(r, env, ctx) {\n  if (new URL(r.url).pathname === '/__ping') return new Response('ok');\n  m ??= await import('./worker.js');\n  return m.default.fetch(r, env, ctx);\n} };\n`,
+  `let m;\nexport default { async fetch(r, env, ctx) {\n  if (new URL(r.url).pathname === '/__ping') return ` +
+    `new Response('ok');\n  m ??= await import('./worker.js');\n  return m.default.fetch(r, env, ctx);\n} };\n`,
 );
 const { files } = sourceRanges(readFileSync(join(dir, 'worker.js'), 'utf8'));
 const fileOf = (line: number) => {
@@ -108,5 +109,6 @@ const show = (m: Record<string, number[]>, n: number) =>
     .map(([k, v]) => `${v.toFixed(2).padStart(7)}  ${k}`)
     .join('\n');
 console.log(
-  `self ms, mean of ${rounds} profiles (${alg})\n-- by file --\n${show(byFile, 40)}\n-- by function --\n${show(byFn, 50)}`,
+  `self ms, mean of ${rounds} profiles (${alg})\n-- by file --\n${show(byFile, 40)}\n-- by function --\n` +
+    `${show(byFn, 50)}`,
 );

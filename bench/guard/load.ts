@@ -54,7 +54,9 @@ const demoKey = createPrivateKey({ key: jwk as never, format: 'jwk' });
 const strangerKey = generateKeyPairSync('ed25519').privateKey;
 function mint(key: KeyObject, claims: Record<string, unknown>): string {
   const now = Math.floor(Date.now() / 1000);
-  const input = `${b64u(JSON.stringify({ alg: 'EdDSA', kid: jwk.kid, typ: 'JWT' }))}.${b64u(JSON.stringify({ iss: ISSUER, aud: AUDIENCE, iat: now, exp: now + 3600, scope: 'read', ...claims }))}`;
+  const input =
+    `${b64u(JSON.stringify({ alg: 'EdDSA', kid: jwk.kid, typ: 'JWT' }))}.` +
+    `${b64u(JSON.stringify({ iss: ISSUER, aud: AUDIENCE, iat: now, exp: now + 3600, scope: 'read', ...claims }))}`;
   return `${input}.${b64u(sign(null, Buffer.from(input), key))}`;
 }
 const valid = Array.from({ length: VALID_POOL }, (_, i) => mint(demoKey, { sub: `user-${i}` }));
@@ -293,37 +295,47 @@ for (const kind of ['noop', 'guard', 'jose'] as const) {
 
 const floor = directRuns[0]!.throughput;
 const directLines = [
-  `### Straight against workerd (Miniflare on a port, no wrangler proxy), ${CONNECTIONS} connections, ${DIRECT_AMOUNT} requests per run; default caches (L1 only)`,
+  `### Straight against workerd (Miniflare on a port, no wrangler proxy), ${CONNECTIONS} connections, ` +
+    `${DIRECT_AMOUNT} requests per run; default caches (L1 only)`,
   '',
   '| run | requests | req/s | × no-op | p50 ms | p90 ms | p99 ms | statuses | errors | wrong status |',
   '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|',
   ...directRuns.map(
     (r) =>
-      `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${(r.throughput / floor).toFixed(2)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${Object.entries(
-        r.status,
-      )
+      `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ` +
+      `${(r.throughput / floor).toFixed(2)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ` +
+      `${Object.entries(r.status)
         .map(([k, v]) => `${k}: ${v}`)
         .join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`,
   ),
 ];
 
 const lines = [
-  `### wrangler dev on loopback, autocannon (${CONNECTIONS} connections, ${AMOUNT} requests per run, ${VALID_POOL} distinct valid tokens cycling)`,
+  `### wrangler dev on loopback, autocannon (${CONNECTIONS} connections, ${AMOUNT} requests per run, ` +
+    `${VALID_POOL} distinct valid tokens cycling)`,
   '',
   '| run | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | statuses | errors | wrong status |',
   '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|',
   ...runs.map(
     (r) =>
-      `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${Object.entries(
-        r.status,
-      )
+      `| ${r.name} | ${r.requests} | ${Math.round(r.throughput).toLocaleString('en-US')} | ` +
+      `${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${Object.entries(r.status)
         .map(([k, v]) => `${k}: ${v}`)
         .join(', ')} | ${r.errors + r.timeouts} | ${r.wrong} |`,
   ),
 ];
 console.log('\n' + lines.join('\n') + '\n\n' + directLines.join('\n') + '\n');
 console.log(
-  `wrote ${writeResults('load', { env, connections: CONNECTIONS, amount: AMOUNT, directAmount: DIRECT_AMOUNT, validPool: VALID_POOL, runs, directRuns })}`,
+  'wrote ' +
+    writeResults('load', {
+      env,
+      connections: CONNECTIONS,
+      amount: AMOUNT,
+      directAmount: DIRECT_AMOUNT,
+      validPool: VALID_POOL,
+      runs,
+      directRuns,
+    }),
 );
 const failed = [...runs, ...directRuns].some((r) => r.wrong > 0 || r.errors > 0);
 if (failed) {

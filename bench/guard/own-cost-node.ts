@@ -34,7 +34,8 @@ if (baselineSrc !== undefined) {
   const start = join(base, existsSync(join(base, 'worker/start.ts')) ? 'worker/start.ts' : 'worker/guard.ts');
   writeFileSync(
     wrapper,
-    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(start)};\nexport default () => setup(startGuard);\n`,
+    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ` +
+      `${JSON.stringify(start)};\nexport default () => setup(startGuard);\n`,
   );
   entry = wrapper;
 }
@@ -88,7 +89,9 @@ for (let r = 0; r < rounds; r++) {
 }
 const load1 = loadavg();
 console.log(
-  `Node ${process.version}; ${rounds} rounds × ${batch} calls; load average ${load0.map((x) => x.toFixed(1)).join(' ')} → ${load1.map((x) => x.toFixed(1)).join(' ')} (${cpus().length} CPUs)\n`,
+  `Node ${process.version}; ${rounds} rounds × ${batch} calls; load average ` +
+    `${load0.map((x) => x.toFixed(1)).join(' ')} → ${load1.map((x) => x.toFixed(1)).join(' ')} (${cpus().length} ` +
+    `CPUs)\n`,
 );
 const req = latency(samples.get('part new Request(url, { headers })')!);
 console.log(
@@ -97,7 +100,10 @@ console.log(
 const d = (x: number[], ...ys: number[][]) =>
   withSpread(latency(x.map((q, i) => ys.reduce((acc, y) => acc - y[i]!, q))), 2);
 console.log(
-  '| alg | guard.authenticate, CPU µs | guard.verify (tiers, L1 off) | guard verifier.verify | library verify | authenticate − tiers (stages) | tiers − verifier.verify (open+verifyOpened) | own = authenticate − verifier.verify | stages with an L1 hit: authenticate − verify − new Request, both L1 hit | request with an L1 hit: handle − verify − plumbing |',
+  '| alg | guard.authenticate, CPU µs | guard.verify (tiers, L1 off) | guard verifier.verify | library verify ' +
+    '| authenticate − tiers (stages) | tiers − verifier.verify (open+verifyOpened) | own = authenticate − ' +
+    'verifier.verify | stages with an L1 hit: authenticate − verify − new Request, both L1 hit | request with an ' +
+    'L1 hit: handle − verify − plumbing |',
 );
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 const named = (n: string) => {
@@ -116,15 +122,19 @@ for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
   const l = named(`${alg} library verify`);
   const t = named(`step ${alg} guard.verify (L1 off)`);
   console.log(
-    `| ${alg} | ${withSpread(latency(a), 2)} | ${withSpread(latency(t), 2)} | ${withSpread(latency(v), 2)} | ${withSpread(latency(l), 2)} | ${d(a, t)} | ${d(t, v)} | ${d(a, v)} | ${d(hitA, hitV, R)} | ${d(hitH, hitV, plumbing)} |`,
+    `| ${alg} | ${withSpread(latency(a), 2)} | ${withSpread(latency(t), 2)} | ${withSpread(latency(v), 2)} | ` +
+      `${withSpread(latency(l), 2)} | ${d(a, t)} | ${d(t, v)} | ${d(a, v)} | ${d(hitA, hitV, R)} | ` +
+      `${d(hitH, hitV, plumbing)} |`,
   );
 }
 if (baselineSrc !== undefined) {
   console.log(
-    `\nSame rounds, this src against the baseline ${baselineSrc} (CPU µs, median [p25–p75] of per-round values; L1 hits):\n`,
+    `\nSame rounds, this src against the baseline ${baselineSrc} (CPU µs, median [p25–p75] of per-round ` +
+      `values; L1 hits):\n`,
   );
   console.log(
-    '| alg | stages: this | stages: baseline | stages: this − baseline | request: this | request: baseline | request: this − baseline |',
+    '| alg | stages: this | stages: baseline | stages: this − baseline | request: this | request: baseline | ' +
+      'request: this − baseline |',
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
@@ -140,7 +150,9 @@ if (baselineSrc !== undefined) {
     const reqThis = hitH.map((x, i) => x - hitV[i]! - plumbing[i]!);
     const reqBase = bH.map((x, i) => x - bV[i]! - plumbing[i]!);
     console.log(
-      `| ${alg} | ${withSpread(latency(stagesThis), 2)} | ${withSpread(latency(stagesBase), 2)} | ${d(stagesThis, stagesBase)} | ${withSpread(latency(reqThis), 2)} | ${withSpread(latency(reqBase), 2)} | ${d(reqThis, reqBase)} |`,
+      `| ${alg} | ${withSpread(latency(stagesThis), 2)} | ${withSpread(latency(stagesBase), 2)} | ` +
+        `${d(stagesThis, stagesBase)} | ${withSpread(latency(reqThis), 2)} | ${withSpread(latency(reqBase), 2)} ` +
+        `| ${d(reqThis, reqBase)} |`,
     );
   }
 }

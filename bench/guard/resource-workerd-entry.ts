@@ -40,7 +40,9 @@ export default async function setup(): Promise<WorkerCase[]> {
   const secret = crypto.getRandomValues(new Uint8Array(32));
   const now = Math.floor(Date.now() / 1000);
   const claims = { iss: ISS, aud: ID, sub: 'agent-1', scope: 'mcp:tools', acr: 'urn:bench:mfa', auth_time: now - 10 };
-  const input = `${b64u(enc.encode(JSON.stringify({ alg: 'HS256', typ: 'JWT' })))}.${b64u(enc.encode(JSON.stringify({ ...claims, iat: now, exp: now + 3600 })))}`;
+  const input =
+    `${b64u(enc.encode(JSON.stringify({ alg: 'HS256', typ: 'JWT' })))}.` +
+    `${b64u(enc.encode(JSON.stringify({ ...claims, iat: now, exp: now + 3600 })))}`;
   const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const token = `${input}.${b64u(new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(input))))}`;
   const issuers = [{ issuer: ISS, algorithms: ['HS256'], secretBinding: 'HS_KEY' }];

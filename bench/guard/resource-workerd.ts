@@ -51,19 +51,23 @@ console.log(`- the metadata answer: ${median('metadata GET through guard.handle'
 console.log(`- the step-up check (acr + maxAge rule − scopes-only rule, L1 hits, paired by round): ${stepUp}`);
 console.log(`  (checkStepUp alone: ${median('part checkStepUp alone')})`);
 console.log(
-  `- an MCP tools/call POST with an L1 hit, stub origin: ${median('MCP tools/call POST through guard.handle (L1 hit, stub origin)')}`,
+  `- an MCP tools/call POST with an L1 hit, stub origin: ` +
+    `${median('MCP tools/call POST through guard.handle (L1 hit, stub origin)')}`,
 );
 console.log(`- resource_metadata on a 401 (with − without resource, paired by round): ${challenge}`);
 console.log(
-  `- an opaque token's introspection L1 hit: ${median('authenticate, opaque token (introspection L1 hit)')}; minus the same guard's HS256 JWT L1 hit (paired by round): ${introspected}`,
+  `- an opaque token's introspection L1 hit: ${median('authenticate, opaque token (introspection L1 hit)')}; ` +
+    `minus the same guard's HS256 JWT L1 hit (paired by round): ${introspected}`,
 );
 console.log(`  the same through guard.fetch (stub origin), paired: ${introspectedFetch}`);
 console.log(
-  `  (a header parse of the opaque token, thrown and caught: ${median('part header parse of the opaque token (throws, caught)')};`,
+  `  (a header parse of the opaque token, thrown and caught: ` +
+    `${median('part header parse of the opaque token (throws, caught)')};`,
 );
 console.log(`   of the JWT: ${median('part header parse of the JWT')})`);
 if (process.env.BENCH_SMOKE !== '1') {
   console.log(
-    `results: ${writeResults('resource-workerd', { env, load, samples, stepUp, challenge, introspected, introspectedFetch })}`,
+    'results: ' +
+      writeResults('resource-workerd', { env, load, samples, stepUp, challenge, introspected, introspectedFetch }),
   );
 }

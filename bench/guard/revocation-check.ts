@@ -32,10 +32,13 @@ const samples = compare(list);
 printTable('revocation stage per request (Node, identity hooks of the runner)', samples, list[0]!.name);
 const [without, empty, full] = samples as [(typeof samples)[0], (typeof samples)[0], (typeof samples)[0]];
 console.log(
-  '\n### Added by the revocation stage (difference of medians; targets ≤ 1 µs nothing revoked, ≤ 2 µs with 10,000 entries)\n',
+  '\n### Added by the revocation stage (difference of medians; targets ≤ 1 µs nothing revoked, ≤ 2 µs with ' +
+    '10,000 entries)\n',
 );
 for (const s of [empty, full])
   console.log(
-    `- ${s.name}: +${formatNs(s.medianNs - without.medianNs)} (median ${formatNs(s.medianNs)}, p25–p75 ${formatNs(s.p25Ns)}–${formatNs(s.p75Ns)}; without: ${formatNs(without.medianNs)}, ${formatNs(without.p25Ns)}–${formatNs(without.p75Ns)})`,
+    `- ${s.name}: +${formatNs(s.medianNs - without.medianNs)} (median ${formatNs(s.medianNs)}, p25–p75 ` +
+      `${formatNs(s.p25Ns)}–${formatNs(s.p75Ns)}; without: ${formatNs(without.medianNs)}, ` +
+      `${formatNs(without.p25Ns)}–${formatNs(without.p75Ns)})`,
   );
 if (process.env.BENCH_SMOKE !== '1') console.log(`results: ${writeResults('revocation-check', { env, samples })}`);

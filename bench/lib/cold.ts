@@ -4,7 +4,11 @@
 // summary.ts (which publishes).
 import { latency, paired, withSpread, type Latency } from './latency.ts';
 
-/** `base` / `libbase`: an optional baseline guard / library-only Worker (another checkout's src/ and core) sampled in the same rounds; `compiled`: the guard given only the stages its config uses (createGuard with those stages); `compiledbase`: the baseline's compiled entry (BENCH_COMPILED_BASE=1, with this checkout's core). */
+/**
+ * `base` / `libbase`: an optional baseline guard / library-only Worker (another checkout's src/ and core) sampled in
+ * the same rounds; `compiled`: the guard given only the stages its config uses (createGuard with those stages);
+ * `compiledbase`: the baseline's compiled entry (BENCH_COMPILED_BASE=1, with this checkout's core).
+ */
 export type Kind = 'noop' | 'lib' | 'guard' | 'jose' | 'base' | 'libbase' | 'compiled' | 'compiledbase';
 /** Per algorithm, per kind: the first and second request of each round, ms. */
 export type Rounds = Record<string, Record<Kind, { first: number[]; second: number[] }>>;
@@ -80,7 +84,8 @@ export function coldTable(title: string, s: Record<string, ColdCell>, heading = 
     '',
     'First request, ms: p50 [p25–p75] · p90. Deltas: median [p25–p75] of the per-round differences.',
     '',
-    '| alg | no-op | lib only | guard | jose guard | lib − no-op | guard − no-op | guard − jose | guard ≤ jose · guard ≤ no-op + 2 · lib ≤ no-op + 1 |',
+    '| alg | no-op | lib only | guard | jose guard | lib − no-op | guard − no-op | guard − jose | guard ≤ ' +
+      'jose · guard ≤ no-op + 2 · lib ≤ no-op + 1 |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   const cell = (l: Latency) => `${withSpread(l)} · ${l.p90.toFixed(1)}`;
@@ -90,32 +95,55 @@ export function coldTable(title: string, s: Record<string, ColdCell>, heading = 
       .map((ok) => (ok ? 'met' : '**missed**'))
       .join(' · ');
     lines.push(
-      `| ${alg} | ${cell(v.first.noop)} | ${cell(v.first.lib)} | ${cell(v.first.guard)} | ${cell(v.first.jose)} | ${withSpread(d['lib − noop'])} | ${withSpread(d['guard − noop'])} | ${withSpread(d['guard − jose'])} | ${t} |`,
+      `| ${alg} | ${cell(v.first.noop)} | ${cell(v.first.lib)} | ${cell(v.first.guard)} | ` +
+        `${cell(v.first.jose)} | ${withSpread(d['lib − noop'])} | ${withSpread(d['guard − noop'])} | ` +
+        `${withSpread(d['guard − jose'])} | ${t} |`,
     );
   }
   const base = Object.entries(s).filter(([, v]) => v.deltas['guard − base'] !== undefined);
   if (base.length > 0)
     lines.push(
       '',
-      `Against the baseline guard (BENCH_BASELINE_SRC) in the same rounds: ${base.map(([alg, v]) => `${alg} base ${withSpread(v.first.base)}, guard − base ${withSpread(v.deltas['guard − base']!)}`).join('; ')} ms`,
+      `Against the baseline guard (BENCH_BASELINE_SRC) in the same rounds: ` +
+        base
+          .map(
+            ([alg, v]) =>
+              `${alg} base ${withSpread(v.first.base)}, guard − base ${withSpread(v.deltas['guard − base']!)}`,
+          )
+          .join('; ') +
+        ' ms',
     );
   const libbase = Object.entries(s).filter(([, v]) => v.deltas['lib − libbase'] !== undefined);
   if (libbase.length > 0)
     lines.push(
       '',
-      `Library only against the baseline library (BENCH_BASELINE_SRC, its own core) in the same rounds: ${libbase.map(([alg, v]) => `${alg} libbase ${withSpread(v.first.libbase)}, lib − libbase ${withSpread(v.deltas['lib − libbase']!)}, lib / jose ${withSpread(v.ratios!['lib / jose']!, 2)} vs libbase / jose ${withSpread(v.ratios!['libbase / jose']!, 2)}`).join('; ')} ms`,
+      `Library only against the baseline library (BENCH_BASELINE_SRC, its own core) in the same rounds: ` +
+        libbase
+          .map(
+            ([alg, v]) =>
+              `${alg} libbase ${withSpread(v.first.libbase)}, ` +
+              `lib − libbase ${withSpread(v.deltas['lib − libbase']!)}, ` +
+              `lib / jose ${withSpread(v.ratios!['lib / jose']!, 2)} vs libbase / jose ` +
+              `${withSpread(v.ratios!['libbase / jose']!, 2)}`,
+          )
+          .join('; ') +
+        ' ms',
     );
   const compiled = Object.entries(s).filter(([, v]) => v.deltas['compiled − jose'] !== undefined);
   if (compiled.length > 0) {
     lines.push(
       '',
-      `| alg | given only its stages | compiled − jose | compiled − guard | guard / jose (per round) | compiled / jose (per round) | compiled ≤ ${ratioTarget}× jose |`,
+      `| alg | given only its stages | compiled − jose | compiled − guard | guard / jose (per round) | ` +
+        `compiled / jose (per round) | compiled ≤ ${ratioTarget}× jose |`,
       '|---|---:|---:|---:|---:|---:|---|',
     );
     for (const [alg, v] of compiled) {
       const r = v.ratios!;
       lines.push(
-        `| ${alg} | ${cell(v.first.compiled)} | ${withSpread(v.deltas['compiled − jose']!)} | ${withSpread(v.deltas['compiled − guard']!)} | ${withSpread(r['guard / jose']!, 2)} | ${withSpread(r['compiled / jose']!, 2)} | ${r['compiled / jose']!.p50 <= ratioTarget ? 'met' : '**missed**'} |`,
+        `| ${alg} | ${cell(v.first.compiled)} | ${withSpread(v.deltas['compiled − jose']!)} | ` +
+          `${withSpread(v.deltas['compiled − guard']!)} | ${withSpread(r['guard / jose']!, 2)} | ` +
+          `${withSpread(r['compiled / jose']!, 2)} | ` +
+          `${r['compiled / jose']!.p50 <= ratioTarget ? 'met' : '**missed**'} |`,
       );
     }
   }
@@ -123,7 +151,15 @@ export function coldTable(title: string, s: Record<string, ColdCell>, heading = 
   if (cbase.length > 0)
     lines.push(
       '',
-      `Compiled entry against the baseline's compiled entry (BENCH_COMPILED_BASE) in the same rounds: ${cbase.map(([alg, v]) => `${alg} compiledbase ${withSpread(v.first.compiledbase)}, compiled − compiledbase ${withSpread(v.deltas['compiled − compiledbase']!)}`).join('; ')} ms`,
+      `Compiled entry against the baseline's compiled entry (BENCH_COMPILED_BASE) in the same rounds: ` +
+        cbase
+          .map(
+            ([alg, v]) =>
+              `${alg} compiledbase ${withSpread(v.first.compiledbase)}, ` +
+              `compiled − compiledbase ${withSpread(v.deltas['compiled − compiledbase']!)}`,
+          )
+          .join('; ') +
+        ' ms',
     );
   lines.push(
     '',

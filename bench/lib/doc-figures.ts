@@ -36,7 +36,9 @@ export interface IsolateRun {
 /** The README's cold-start bullet: per-round deltas' medians, ranged over the algorithms measured. */
 export function coldStartBullet(iso: IsolateRun | undefined): string {
   const head =
-    "- Cold start: the guard Worker builds itself at module scope (Cloudflare evaluates a Worker's\n  module during the TLS handshake), after a known-answer self-test (no startup rehearsal:\n  docs/decisions/0001-startup-rehearsal.md).";
+    "- Cold start: the guard Worker builds itself at module scope (Cloudflare evaluates a Worker's\n  module " +
+    'during the TLS handshake), after a known-answer self-test (no startup rehearsal:\n  ' +
+    'docs/decisions/0001-startup-rehearsal.md).';
   const process = iso?.processCold;
   const isolate = iso?.isolateCold;
   if (!iso || !process || !isolate) return `${head} Not measured yet: \`npm run bench:isolate\`.`;
@@ -56,10 +58,13 @@ export function coldStartBullet(iso: IsolateRun | undefined): string {
   const algs = Object.keys(process).join(', ');
   return [
     head,
-    `  On the first request of a fresh workerd process it pays ${range(med(process, 'guard − noop'))} ms over a no-op Worker, ${joseWord} a`,
-    `  jose-based guard (medians of ${rounds} interleaved rounds for each of ${algs}; \`npm run bench:isolate\`, ${day(iso.env)}).`,
+    `  On the first request of a fresh workerd process it pays ${range(med(process, 'guard − noop'))} ms over ` +
+      `a no-op Worker, ${joseWord} a`,
+    `  jose-based guard (medians of ${rounds} interleaved rounds for each of ${algs}; \`npm run ` +
+      `bench:isolate\`, ${day(iso.env)}).`,
     `  Where the module is evaluated inside the first request (a fresh Worker Loader isolate) ${verdict}:`,
-    `  ${range(guardIso)} ms over a no-op against ${range(joseIso)} ms for the jose guard.${compiledClause(isolate)} The breakdown is in docs/speed.md.`,
+    `  ${range(guardIso)} ms over a no-op against ${range(joseIso)} ms for the jose guard.` +
+      `${compiledClause(isolate)} The breakdown is in docs/speed.md.`,
   ].join('\n');
 }
 
@@ -69,7 +74,10 @@ function compiledClause(isolate: Record<string, ColdCell>): string {
     .map((c) => c.ratios?.['compiled / jose']?.p50)
     .filter((r): r is number => r !== undefined);
   if (ratios.length === 0) return '';
-  return `\n  Given only the stages its config uses, the guard took ${range(ratios, 2)}× the jose guard's first request there.`;
+  return (
+    `\n  Given only the stages its config uses, the guard took ${range(ratios, 2)}× the jose guard's first ` +
+    `request there.`
+  );
 }
 
 export type FreezeRun = { env: Env } & Record<string, Sample[] | Env>;
@@ -98,8 +106,10 @@ export function freezeCost(run: FreezeRun | undefined): string {
   const us = (x: number) => `${x.toFixed(1)} µs`;
   const load = run.env.loadavg ? `, load average ${run.env.loadavg.split(' ')[0]}` : '';
   return [
-    `Freezing adds ${us(flat.miss)} to a miss for a flat OIDC payload and ${us(nested.miss)} with nested roles and groups,`,
-    `${flat.share.toFixed(0)}% and ${nested.share.toFixed(0)}% of an uncached HS256 verify (medians, ${note}, ${day(run.env)}${load}); a hit costs nothing more, where handing each`,
+    `Freezing adds ${us(flat.miss)} to a miss for a flat OIDC payload and ${us(nested.miss)} with nested ` +
+      `roles and groups,`,
+    `${flat.share.toFixed(0)}% and ${nested.share.toFixed(0)}% of an uncached HS256 verify (medians, ${note}, ` +
+      `${day(run.env)}${load}); a hit costs nothing more, where handing each`,
     `caller a copy (structuredClone) would add ${us(flat.clone)} and ${us(nested.clone)} to every hit.`,
   ].join('\n');
 }

@@ -37,7 +37,9 @@ export function environment(packages: string[] = []): Record<string, string> {
   const edgejwt = JSON.parse(readFileSync(join(benchDir, '..', 'package.json'), 'utf8')) as { version: string };
   const env: Record<string, string> = {
     date: new Date().toISOString(),
-    machine: `${cpu[0]?.model ?? 'unknown cpu'} × ${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${platform()} ${arch()}`,
+    machine:
+      `${cpu[0]?.model ?? 'unknown cpu'} × ${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
+      `${platform()} ${arch()}`,
     node: process.version,
     openssl: process.versions.openssl ?? 'n/a',
     v8: process.versions.v8,

@@ -191,7 +191,8 @@ export function formatTable(title: string, samples: Sample[], baselineName?: str
   for (const s of samples) {
     const ratio = base ? (s.medianNs / base.medianNs).toFixed(2) : '';
     lines.push(
-      `| ${s.name} | ${formatNs(s.medianNs)} | ${formatNs(s.p25Ns)}–${formatNs(s.p75Ns)} | ${Math.round(s.opsPerSec).toLocaleString('en-US')} | ${ratio} |`,
+      `| ${s.name} | ${formatNs(s.medianNs)} | ${formatNs(s.p25Ns)}–${formatNs(s.p75Ns)} | ` +
+        `${Math.round(s.opsPerSec).toLocaleString('en-US')} | ${ratio} |`,
     );
   }
   return lines.join('\n');

@@ -59,7 +59,8 @@ export function latencyTable(title: string, rows: [string, Latency][]): string {
   const f = (x: number | undefined) => (x ?? NaN).toFixed(2);
   for (const [name, l] of rows)
     lines.push(
-      `| ${name} | ${l.n} | ${f(l.p50)} | ${f(l.p25)}–${f(l.p75)} | ${f(l.p90)} | ${f(l.p95)} | ${f(l.p99)} | ${f(l.min)} | ${f(l.max)} |`,
+      `| ${name} | ${l.n} | ${f(l.p50)} | ${f(l.p25)}–${f(l.p75)} | ${f(l.p90)} | ${f(l.p95)} | ${f(l.p99)} | ` +
+        `${f(l.min)} | ${f(l.max)} |`,
     );
   return lines.join('\n');
 }

@@ -37,7 +37,10 @@ export function loadLine(e: Env): string {
   const timing = ['BENCH_ROUNDS', 'BENCH_ROUND_MS', 'BENCH_REQUEST_MS', 'BENCH_BEST_OF']
     .filter((k) => e[k])
     .map((k) => `${k}=${e[k]}`);
-  return `${e.loadStart ? `load averages (1/5/15 min) ${e.loadStart} at the start, ${e.loadEnd ?? '?'} at the end` : 'load not recorded'}${nice}${timing.length ? `, ${timing.join(' ')}` : ''}`;
+  const load = e.loadStart
+    ? `load averages (1/5/15 min) ${e.loadStart} at the start, ${e.loadEnd ?? '?'} at the end`
+    : 'load not recorded';
+  return `${load}${nice}${timing.length ? `, ${timing.join(' ')}` : ''}`;
 }
 
 /** Results of other benches the headline quotes (each with its own date). */
@@ -55,7 +58,11 @@ function extraLines(e: Extras): string[] {
   const fjHit = e.verify?.['cache-hit']?.find((r) => r.name.startsWith('fast-jwt cache hit'));
   if (hit) {
     out.push(
-      `- A per-isolate verify-cache hit: ${(hit.medianNs / 1000).toFixed(2)} µs (p25–p75 ${(hit.p25Ns / 1000).toFixed(2)}–${(hit.p75Ns / 1000).toFixed(2)} µs) with a fresh copy of the token string each time${fjHit ? `; fast-jwt's cache hit in the same run: ${(fjHit.medianNs / 1000).toFixed(2)} µs` : ''} (\`bench/verify/verify.ts\`, ${day(e.verify!.env)}).`,
+      `- A per-isolate verify-cache hit: ${(hit.medianNs / 1000).toFixed(2)} µs (p25–p75 ` +
+        `${(hit.p25Ns / 1000).toFixed(2)}–${(hit.p75Ns / 1000).toFixed(2)} µs) with a fresh copy of the token ` +
+        `string each time` +
+        `${fjHit ? `; fast-jwt's cache hit in the same run: ${(fjHit.medianNs / 1000).toFixed(2)} µs` : ''} ` +
+        `(\`bench/verify/verify.ts\`, ${day(e.verify!.env)}).`,
     );
   }
   const ed = e.ed25519?.rows;
@@ -64,7 +71,13 @@ function extraLines(e: Extras): string[] {
   const dalek = ed?.find((r) => r.name === 'ed25519-dalek (Rust Wasm) verify');
   if (core && ossl) {
     out.push(
-      `- The Ed25519 core alone (a key past its 20th verify, with its table of multiples) verifies in ${(core.medianNs / 1000).toFixed(0)} µs: ${(ossl.medianNs / core.medianNs).toFixed(1)}× faster than node:crypto (OpenSSL)${dalek ? ` and ${(dalek.medianNs / core.medianNs).toFixed(1)}× faster than a Rust ed25519-dalek Wasm build` : ''} (\`bench/core/ed25519.ts\`, ${day(e.ed25519!.env)}).`,
+      `- The Ed25519 core alone (a key past its 20th verify, with its table of multiples) verifies in ` +
+        `${(core.medianNs / 1000).toFixed(0)} µs: ${(ossl.medianNs / core.medianNs).toFixed(1)}× faster than ` +
+        `node:crypto (OpenSSL)` +
+        (dalek
+          ? ` and ${(dalek.medianNs / core.medianNs).toFixed(1)}× faster than a Rust ed25519-dalek Wasm build`
+          : '') +
+        ` (\`bench/core/ed25519.ts\`, ${day(e.ed25519!.env)}).`,
     );
   }
   const w = e.wasm?.rows;
@@ -73,7 +86,12 @@ function extraLines(e: Extras): string[] {
   if (ours) {
     const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
     out.push(
-      `- The Wasm core is ${kb(ours.raw)} raw, ${kb(ours.gzip)} gzip${rust ? ` (the Rust wasm-bindgen peer with the same verifies: ${kb(rust.raw)} / ${kb(rust.gzip)})` : ''}; it compiles in ${ours.compileMs.toFixed(2)} ms and instantiates in ${ours.instantiateMs.toFixed(2)} ms in a fresh Node process${rust ? ` (Rust peer: ${rust.compileMs.toFixed(2)} ms and ${rust.instantiateMs.toFixed(2)} ms)` : ''} (\`bench/core/wasm-startup.ts\`, ${day(e.wasm!.env)}).`,
+      `- The Wasm core is ${kb(ours.raw)} raw, ${kb(ours.gzip)} gzip` +
+        (rust ? ` (the Rust wasm-bindgen peer with the same verifies: ${kb(rust.raw)} / ${kb(rust.gzip)})` : '') +
+        `; it compiles in ${ours.compileMs.toFixed(2)} ms and instantiates in ${ours.instantiateMs.toFixed(2)} ms ` +
+        'in a fresh Node process' +
+        (rust ? ` (Rust peer: ${rust.compileMs.toFixed(2)} ms and ${rust.instantiateMs.toFixed(2)} ms)` : '') +
+        ` (\`bench/core/wasm-startup.ts\`, ${day(e.wasm!.env)}).`,
     );
   }
   return out;
@@ -98,7 +116,9 @@ export function inconsistency(t: VerifyTable, where: string): string[] {
   return bad.length === 0
     ? []
     : [
-        `**Noise check failed ${where}** for ${bad.join(', ')}: edgejwt measured more than 10% faster than the bare \`crypto.subtle.verify\` it calls with the same kind of key, which it cannot be; the noise in this run is larger than the differences there.`,
+        `**Noise check failed ${where}** for ${bad.join(', ')}: edgejwt measured more than 10% faster than ` +
+          `the bare \`crypto.subtle.verify\` it calls with the same kind of key, which it cannot be; the noise ` +
+          `in this run is larger than the differences there.`,
       ];
 }
 
@@ -109,7 +129,9 @@ function busyWarning(...envs: Env[]): string[] {
   const worst = Math.max(...loads.filter(Number.isFinite));
   if (!(cores > 0) || !(worst > 1.5 * cores)) return [];
   return [
-    `**This run shared the machine** (1-min load up to ${worst.toFixed(1)} on ${cores} cores): absolute times are inflated and ratios rougher than on a quiet machine, most of all where they are near 1; read them with the p25–p75 spreads in docs/speed.md.`,
+    `**This run shared the machine** (1-min load up to ${worst.toFixed(1)} on ${cores} cores): absolute times ` +
+      `are inflated and ratios rougher than on a quiet machine, most of all where they are near 1; read them ` +
+      `with the p25–p75 spreads in docs/speed.md.`,
   ];
 }
 
@@ -117,17 +139,21 @@ function busyWarning(...envs: Env[]): string[] {
 export function readmeSpeed(node: VerifyTable, workerd: VerifyTable, extras: Extras = {}): string {
   const lines = [
     BEGIN,
-    `Medians taken side by side with the peers (interleaved rounds) on a shared ${node.env.machine} VM, ${when(node.env, workerd.env)}`,
-    `(Node ${(node.env.node ?? '?').replace(/^v/, '')}, OpenSSL ${node.env.openssl}, workerd ${workerd.env.workerd}; Node table: ${loadLine(node.env)}; workerd table: ${loadLine(workerd.env)}).`,
+    `Medians taken side by side with the peers (interleaved rounds) on a shared ${node.env.machine} VM, ` +
+      `${when(node.env, workerd.env)}`,
+    `(Node ${(node.env.node ?? '?').replace(/^v/, '')}, OpenSSL ${node.env.openssl}, workerd ` +
+      `${workerd.env.workerd}; Node table: ${loadLine(node.env)}; workerd table: ${loadLine(workerd.env)}).`,
     'Ratios are peer ÷ edgejwt, so above 1 means edgejwt is faster; differences under ~15% are noise on this machine.',
     ...busyWarning(node.env, workerd.env),
     ...inconsistency(workerd, 'inside workerd'),
-    'Every peer runs its fastest documented path: the key is imported once, before timing, as a `CryptoKey` (jose, hono/jwt,',
+    'Every peer runs its fastest documented path: the key is imported once, before timing, as a `CryptoKey` ' +
+      '(jose, hono/jwt,',
     '@tsndr) or a `KeyObject` (fast-jwt, jsonwebtoken); the key path of each peer is listed under each table in',
     '[docs/speed.md](docs/speed.md), which has every algorithm with its p25–p75 spread, as does',
     '[bench/results/SUMMARY.md](bench/results/SUMMARY.md).',
     '',
-    '| full verify | Node `verifySync` | vs jose | vs fast-jwt | node:crypto bare verify | inside workerd | vs jose | vs hono/jwt |',
+    '| full verify | Node `verifySync` | vs jose | vs fast-jwt | node:crypto bare verify | inside workerd | ' +
+      'vs jose | vs hono/jwt |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const label of ROWS) {
@@ -137,13 +163,15 @@ export function readmeSpeed(node: VerifyTable, workerd: VerifyTable, extras: Ext
     const wOurs = w?.find((r) => r.name.startsWith('edgejwt'));
     const bare = row(n, 'node:crypto (bare)');
     lines.push(
-      `| ${label} | ${time(ours)} | ${ratio(n, ours, 'jose')} | ${ratio(n, ours, 'fast-jwt')} | ${time(bare)} | ${time(wOurs)} | ${ratio(w, wOurs, 'jose')} | ${ratio(w, wOurs, 'hono/jwt')} |`,
+      `| ${label} | ${time(ours)} | ${ratio(n, ours, 'jose')} | ${ratio(n, ours, 'fast-jwt')} | ${time(bare)} ` +
+        `| ${time(wOurs)} | ${ratio(w, wOurs, 'jose')} | ${ratio(w, wOurs, 'hono/jwt')} |`,
     );
   }
   if (lines.some((l) => l.includes(ROUGH)))
     lines.push(
       '',
-      `${ROUGH} The p25–p75 spread of that time (or of either time in that ratio) is wider than 2× in this run: a rough figure.`,
+      `${ROUGH} The p25–p75 spread of that time (or of either time in that ratio) is wider than 2× in this ` +
+        `run: a rough figure.`,
     );
   const rs = node.variants['RS256-2048'];
   const rsOurs = row(rs, 'edgejwt verifySync');
@@ -152,7 +180,13 @@ export function readmeSpeed(node: VerifyTable, workerd: VerifyTable, extras: Ext
   if (rsOurs && rsBare) {
     lines.push(
       '',
-      `RS256 in Node: edgejwt takes ${(rsOurs.medianNs / rsBare.medianNs).toFixed(2)}× the bare \`node:crypto\` verify${floor?.length === 2 ? `; what no verifier can skip (decode + \`JSON.parse\` + the bare verify) takes ${(floor[0]!.medianNs / floor[1]!.medianNs).toFixed(2)}× in the same run` : ''}.`,
+      `RS256 in Node: edgejwt takes ${(rsOurs.medianNs / rsBare.medianNs).toFixed(2)}× the bare ` +
+        `\`node:crypto\` verify` +
+        (floor?.length === 2
+          ? '; what no verifier can skip (decode + `JSON.parse` + the bare verify) takes ' +
+            `${(floor[0]!.medianNs / floor[1]!.medianNs).toFixed(2)}× in the same run`
+          : '') +
+        '.',
     );
   }
   const more = extraLines(extras);

@@ -65,16 +65,19 @@ export function groupedBars(
   for (const g of groups) {
     const h = g.bars.length * barH;
     body.push(
-      `<text x="${left - 8}" y="${y + h / 2 + 4}" text-anchor="end" font-size="12" font-weight="600">${esc(g.label)}</text>`,
+      `<text x="${left - 8}" y="${y + h / 2 + 4}" text-anchor="end" font-size="12" font-weight="600">` +
+        `${esc(g.label)}</text>`,
     );
     for (const b of g.bars) {
       const color = colourOf(b.series);
       const w = Math.max(1, s.x(b.value) - left);
       body.push(
-        `<rect x="${left}" y="${y}" width="${w.toFixed(1)}" height="${barH - 1}" fill="${color}"><title>${esc(`${g.label} · ${b.series}: ${compact(b.value)} ${unit}`)}</title></rect>`,
+        `<rect x="${left}" y="${y}" width="${w.toFixed(1)}" height="${barH - 1}" fill="${color}"><title>` +
+          `${esc(`${g.label} · ${b.series}: ${compact(b.value)} ${unit}`)}</title></rect>`,
       );
       body.push(
-        `<text x="${(left + w + 3).toFixed(1)}" y="${y + barH - 1.5}" font-size="8" fill="#495057">${compact(b.value)}</text>`,
+        `<text x="${(left + w + 3).toFixed(1)}" y="${y + barH - 1.5}" font-size="8" fill="#495057">` +
+          `${compact(b.value)}</text>`,
       );
       y += barH;
     }
@@ -84,26 +87,34 @@ export function groupedBars(
   const grid = s.ticks
     .map(
       (t) =>
-        `<line x1="${s.x(t).toFixed(1)}" y1="${top - 6}" x2="${s.x(t).toFixed(1)}" y2="${y - gap + 4}" stroke="#dee2e6"/><text x="${s.x(t).toFixed(1)}" y="${y + 8}" text-anchor="middle" font-size="10" fill="#495057">${compact(t)}</text>`,
+        `<line x1="${s.x(t).toFixed(1)}" y1="${top - 6}" x2="${s.x(t).toFixed(1)}" y2="${y - gap + 4}" ` +
+        `stroke="#dee2e6"/><text x="${s.x(t).toFixed(1)}" y="${y + 8}" text-anchor="middle" font-size="10" ` +
+        `fill="#495057">${compact(t)}</text>`,
     )
     .join('');
   const legend = seriesOrder
     .map((name, i) => {
       const lx = 20 + (i % 4) * 215;
       const ly = 52 + Math.floor(i / 4) * 18;
-      return `<rect x="${lx}" y="${ly - 9}" width="10" height="10" fill="${colourOf(name)}"/><text x="${lx + 14}" y="${ly}" font-size="11">${esc(name)}</text>`;
+      return (
+        `<rect x="${lx}" y="${ly - 9}" width="10" height="10" fill="${colourOf(name)}"/><text x="${lx + 14}" y="` +
+        `${ly}" font-size="11">${esc(name)}</text>`
+      );
     })
     .join('');
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${height}" viewBox="0 0 900 ${height}" ${FONT}>
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${height}" viewBox="0 0 900 ${height}" ${FONT}>
 <rect width="100%" height="100%" fill="#fff"/>
 <text x="20" y="22" font-size="16" font-weight="700">${esc(title)}</text>
 <text x="20" y="38" font-size="11" fill="#495057">${esc(subtitle)}</text>
 ${legend}
 ${grid}
 ${body.join('\n')}
-<text x="${(left + right - 60) / 2}" y="${height - 6}" text-anchor="middle" font-size="11" fill="#495057">${esc(unit)} (log scale)</text>
+<text x="${(left + right - 60) / 2}" y="${height - 6}" text-anchor="middle" font-size="11" fill="#495057">` +
+    `${esc(unit)} (log scale)</text>
 </svg>
-`;
+`
+  );
 }
 
 export interface RangeRow {
@@ -137,13 +148,18 @@ export function latencyRanges(title: string, subtitle: string, rows: RangeRow[],
     const mid = y + rowH / 2;
     body.push(`<text x="${left - 8}" y="${mid + 4}" text-anchor="end" font-size="11">${esc(r.label)}</text>`);
     body.push(
-      `<line x1="${s.x(r.min).toFixed(1)}" y1="${mid}" x2="${s.x(r.p99).toFixed(1)}" y2="${mid}" stroke="${color}" stroke-width="1.5"/>`,
+      `<line x1="${s.x(r.min).toFixed(1)}" y1="${mid}" x2="${s.x(r.p99).toFixed(1)}" y2="${mid}" stroke="` +
+        `${color}" stroke-width="1.5"/>`,
     );
     body.push(
-      `<rect x="${s.x(r.p50).toFixed(1)}" y="${mid - 5}" width="${Math.max(1.5, s.x(r.p95) - s.x(r.p50)).toFixed(1)}" height="10" fill="${color}" fill-opacity="0.45" stroke="${color}"><title>${esc(`${r.label}: min ${r.min} · p50 ${r.p50} · p95 ${r.p95} · p99 ${r.p99} ms`)}</title></rect>`,
+      `<rect x="${s.x(r.p50).toFixed(1)}" y="${mid - 5}" width="` +
+        `${Math.max(1.5, s.x(r.p95) - s.x(r.p50)).toFixed(1)}" height="10" fill="${color}" fill-opacity="0.45" ` +
+        `stroke="${color}"><title>` +
+        `${esc(`${r.label}: min ${r.min} · p50 ${r.p50} · p95 ${r.p95} · p99 ${r.p99} ms`)}</title></rect>`,
     );
     body.push(
-      `<line x1="${s.x(r.p50).toFixed(1)}" y1="${mid - 7}" x2="${s.x(r.p50).toFixed(1)}" y2="${mid + 7}" stroke="#212529" stroke-width="2"/>`,
+      `<line x1="${s.x(r.p50).toFixed(1)}" y1="${mid - 7}" x2="${s.x(r.p50).toFixed(1)}" y2="${mid + 7}" ` +
+        `stroke="#212529" stroke-width="2"/>`,
     );
     y += rowH;
   }
@@ -151,23 +167,29 @@ export function latencyRanges(title: string, subtitle: string, rows: RangeRow[],
   const grid = s.ticks
     .map(
       (t) =>
-        `<line x1="${s.x(t).toFixed(1)}" y1="${top}" x2="${s.x(t).toFixed(1)}" y2="${y + 4}" stroke="#dee2e6"/><text x="${s.x(t).toFixed(1)}" y="${y + 16}" text-anchor="middle" font-size="10" fill="#495057">${compact(t)}</text>`,
+        `<line x1="${s.x(t).toFixed(1)}" y1="${top}" x2="${s.x(t).toFixed(1)}" y2="${y + 4}" ` +
+        `stroke="#dee2e6"/><text x="${s.x(t).toFixed(1)}" y="${y + 16}" text-anchor="middle" font-size="10" ` +
+        `fill="#495057">${compact(t)}</text>`,
     )
     .join('');
   const legend = seriesOrder
     .map(
       (name, i) =>
-        `<rect x="${20 + i * 150}" y="${45}" width="10" height="10" fill="${colourOf(name)}"/><text x="${34 + i * 150}" y="${54}" font-size="11">${esc(name)}</text>`,
+        `<rect x="${20 + i * 150}" y="${45}" width="10" height="10" fill="${colourOf(name)}"/><text x="` +
+        `${34 + i * 150}" y="${54}" font-size="11">${esc(name)}</text>`,
     )
     .join('');
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${height}" viewBox="0 0 900 ${height}" ${FONT}>
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${height}" viewBox="0 0 900 ${height}" ${FONT}>
 <rect width="100%" height="100%" fill="#fff"/>
 <text x="20" y="22" font-size="16" font-weight="700">${esc(title)}</text>
 <text x="20" y="38" font-size="11" fill="#495057">${esc(subtitle)}</text>
 ${legend}
 ${grid}
 ${body.join('\n')}
-<text x="${(left + right) / 2}" y="${height - 6}" text-anchor="middle" font-size="11" fill="#495057">ms per request as the client sees it (log scale). Line: min–p99; box: p50–p95; black mark: p50</text>
+<text x="${(left + right) / 2}" y="${height - 6}" text-anchor="middle" font-size="11" fill="#495057">ms per ` +
+    `request as the client sees it (log scale). Line: min–p99; box: p50–p95; black mark: p50</text>
 </svg>
-`;
+`
+  );
 }

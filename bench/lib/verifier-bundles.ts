@@ -145,7 +145,11 @@ const kib = (n: number): string => `${(n / KIB).toFixed(1)} KiB`;
 /** One line: each bundle's minified size against its target (and what JWE adds to it). */
 export function verifierBundleLine(bundles: VerifierBundle[]): string {
   const one = (b: VerifierBundle): string =>
-    `${b.name} ${kib(b.bytes)}${b.target === undefined ? '' : ` (target ≤ ${kib(b.target)}: ${b.bytes <= b.target ? 'met' : 'NOT met'}, ${b.bytes} B)`}${b.rooms['src/jwe/'] ? ` (src/jwe/ ${kib(b.rooms['src/jwe/'])})` : ''}`;
+    `${b.name} ${kib(b.bytes)}` +
+    (b.target === undefined
+      ? ''
+      : ` (target ≤ ${kib(b.target)}: ${b.bytes <= b.target ? 'met' : 'NOT met'}, ${b.bytes} B)`) +
+    (b.rooms['src/jwe/'] ? ` (src/jwe/ ${kib(b.rooms['src/jwe/'])})` : '');
   return `Bundles (minified JS, workerd condition): ${bundles.map(one).join(', ')}`;
 }
 
@@ -163,7 +167,8 @@ export function verifierBundleTable(bundles: VerifierBundle[]): string {
       .join(', ');
     const target = b.target === undefined ? '-' : `≤ ${kib(b.target)} ${b.bytes <= b.target ? 'met' : 'NOT met'}`;
     lines.push(
-      `| ${b.name} | ${kib(b.bytes)} | ${kib(b.gzipBytes)} | ${b.wasmBytes === 0 ? '-' : kib(b.wasmBytes)} | ${target} | ${top} |`,
+      `| ${b.name} | ${kib(b.bytes)} | ${kib(b.gzipBytes)} | ${b.wasmBytes === 0 ? '-' : kib(b.wasmBytes)} | ` +
+        `${target} | ${top} |`,
     );
   }
   return lines.join('\n');

@@ -37,7 +37,10 @@ export function workerBuildOptions(src = join(root, 'src')): BuildOptions {
 }
 
 /** `src`: the src/ whose `#…` imports resolve (another checkout's for a before/after; default this one's). */
-/** `core`: the .wasm to copy beside the bundle (default this checkout's; a baseline brings its own, whose exports may differ). */
+/**
+ * `core`: the .wasm to copy beside the bundle (default this checkout's; a baseline brings its own, whose exports may
+ * differ).
+ */
 /** `extra.alias` adds to the `#…` aliases. */
 export async function bundleWorker(
   entry: string,

@@ -21,7 +21,8 @@ for (const group of ['sign HS256', 'sign EdDSA', 'sign ES256', 'jwe']) {
   printTable(`${group} inside workerd ${workerdVersion}`, rows, rows[0]!.name);
   const jose = rows.filter((r) => r.name.includes('jose')).reduce((a, b) => (a.medianNs < b.medianNs ? a : b));
   verdicts.push(
-    `${group}: edgejwt ${(jose.medianNs / rows[0]!.medianNs).toFixed(2)}x faster than ${jose.name.slice(group.length + 1)}`,
+    `${group}: edgejwt ${(jose.medianNs / rows[0]!.medianNs).toFixed(2)}x faster than ` +
+      `${jose.name.slice(group.length + 1)}`,
   );
 }
 // The target, paired by round: jose's faster form in that round over edgejwt's time in the same round.
@@ -35,10 +36,14 @@ const atLeast2 = ratios.filter((x) => x >= 2).length / ratios.length;
 const floorRun = perRound['jwe floor (split, decode, decrypt, JSON; no checks)']!;
 const floorRatios = floorRun.map((t, i) => Math.min(joseBytes[i]!, joseKey[i]!) / Math.max(t, 1)).sort((a, b) => a - b);
 verdicts.push(
-  `floor (split, decode, decrypt, JSON; no checks) vs jose's faster form: ${floorRatios[Math.floor(floorRatios.length / 2)]!.toFixed(2)}x (median of ${floorRatios.length} paired rounds)`,
+  `floor (split, decode, decrypt, JSON; no checks) vs jose's faster form: ` +
+    `${floorRatios[Math.floor(floorRatios.length / 2)]!.toFixed(2)}x (median of ${floorRatios.length} paired ` +
+    `rounds)`,
 );
 verdicts.push(
-  `target JWE dir+A256GCM decrypt+claims ≥ 2x jose in workerd: ${q(0.5).toFixed(2)}x (median of ${ratios.length} paired rounds, p25–p75 ${q(0.25).toFixed(2)}–${q(0.75).toFixed(2)}, ${Math.round(atLeast2 * 100)}% of rounds ≥ 2x): ${q(0.5) >= 2 ? 'met' : 'NOT met'}`,
+  `target JWE dir+A256GCM decrypt+claims ≥ 2x jose in workerd: ${q(0.5).toFixed(2)}x (median of ` +
+    `${ratios.length} paired rounds, p25–p75 ${q(0.25).toFixed(2)}–${q(0.75).toFixed(2)}, ` +
+    `${Math.round(atLeast2 * 100)}% of rounds ≥ 2x): ${q(0.5) >= 2 ? 'met' : 'NOT met'}`,
 );
 console.log('\n### Ratios from this run\n');
 for (const v of verdicts) console.log(`- ${v}`);

@@ -248,10 +248,13 @@ if (hsOurs && hsPeer) {
   const f = plain ? pairedRatio(hsPeer, plain) : undefined;
   if (f)
     targets.push(
-      `(plain JS signer floor vs fast-jwt, same method: ${f.median.toFixed(2)}x, p25–p75 ${f.p25.toFixed(2)}–${f.p75.toFixed(2)})`,
+      `(plain JS signer floor vs fast-jwt, same method: ${f.median.toFixed(2)}x, p25–p75 ${f.p25.toFixed(2)}–` +
+        `${f.p75.toFixed(2)})`,
     );
   targets.push(
-    `HS256 signSync vs fast-jwt: ${p.median.toFixed(2)}x faster (median of ${p.rounds} paired rounds, p25–p75 ${p.p25.toFixed(2)}–${p.p75.toFixed(2)}, ${(met * 100).toFixed(0)}% of rounds ≥ 2x; target ≥ 2x: ${p.median >= 2 ? 'met' : 'NOT met'})`,
+    `HS256 signSync vs fast-jwt: ${p.median.toFixed(2)}x faster (median of ${p.rounds} paired rounds, p25–p75 ` +
+      `${p.p25.toFixed(2)}–${p.p75.toFixed(2)}, ${(met * 100).toFixed(0)}% of rounds ≥ 2x; target ≥ 2x: ` +
+      `${p.median >= 2 ? 'met' : 'NOT met'})`,
   );
 }
 const edOurs = fnOf('EdDSA', 'edgejwt signSync');
@@ -261,7 +264,9 @@ if (edOurs && edBare) {
   const met = p.ratios.filter((x) => x <= 1.2).length / p.rounds;
   paired.EdDSA = { median: p.median, p25: p.p25, p75: p.p75, rounds: p.rounds, met };
   targets.push(
-    `EdDSA signSync / bare node:crypto sign: ${p.median.toFixed(2)}x (median of ${p.rounds} paired rounds, p25–p75 ${p.p25.toFixed(2)}–${p.p75.toFixed(2)}, ${(met * 100).toFixed(0)}% of rounds ≤ 1.2x; target ≤ 1.2x: ${p.median <= 1.2 ? 'met' : 'NOT met'})`,
+    `EdDSA signSync / bare node:crypto sign: ${p.median.toFixed(2)}x (median of ${p.rounds} paired rounds, ` +
+      `p25–p75 ${p.p25.toFixed(2)}–${p.p75.toFixed(2)}, ${(met * 100).toFixed(0)}% of rounds ≤ 1.2x; target ≤ ` +
+      `1.2x: ${p.median <= 1.2 ? 'met' : 'NOT met'})`,
   );
 }
 console.log(targets.join('\n'));

@@ -29,7 +29,8 @@ const sign = readResult<Results>('sign-node');
 const check = readResult<Results>('algorithms-node');
 if (sign === undefined && check === undefined) {
   console.error(
-    `no results to compose: run bench/sign/sign.ts and bench/verify/algorithms.ts first${smoke ? ' (with BENCH_SMOKE=1)' : ''}`,
+    `no results to compose: run bench/sign/sign.ts and bench/verify/algorithms.ts first` +
+      `${smoke ? ' (with BENCH_SMOKE=1)' : ''}`,
   );
   process.exit(1);
 }
@@ -71,9 +72,15 @@ const PEERS = ['jose', 'fast-jwt', 'jsonwebtoken'] as const;
 const shown = lines.filter((l) => l.edgejwt !== undefined);
 const missing = lines.filter((l) => l.edgejwt === undefined).map((l) => `${l.alg} ${l.op}`);
 const markdown = [
-  `Time per operation, median (p25–p75), peer ÷ edgejwt in bold (> 1: edgejwt is faster). edgejwt signs with \`signSync\` and checks with \`verifySync\`; jose is async (\`SignJWT\`, \`jwtVerify\`). RSA keys are 2048-bit. Every library gets its key made once, before timing: jose a \`CryptoKey\`, jsonwebtoken a \`KeyObject\`, fast-jwt and edgejwt the secret, PEM or JWK handed once to their signer or verifier. "—": that library lacks the algorithm.${missing.length ? ` Not measured by the benches this table is composed from: ${missing.join(', ')}.` : ''}`,
+  `Time per operation, median (p25–p75), peer ÷ edgejwt in bold (> 1: edgejwt is faster). edgejwt signs with ` +
+    `\`signSync\` and checks with \`verifySync\`; jose is async (\`SignJWT\`, \`jwtVerify\`). RSA keys are ` +
+    `2048-bit. Every library gets its key made once, before timing: jose a \`CryptoKey\`, jsonwebtoken a ` +
+    `\`KeyObject\`, fast-jwt and edgejwt the secret, PEM or JWK handed once to their signer or verifier. "—": ` +
+    `that library lacks the algorithm.` +
+    `${missing.length ? ` Not measured by the benches this table is composed from: ${missing.join(', ')}.` : ''}`,
   '',
-  `Sign: ${envOf(sign?.env, ['jose', 'fast-jwt', 'jsonwebtoken'])}. Check: ${envOf(check?.env, ['jose', 'fast-jwt', 'jsonwebtoken'])}.`,
+  `Sign: ${envOf(sign?.env, ['jose', 'fast-jwt', 'jsonwebtoken'])}. Check: ` +
+    `${envOf(check?.env, ['jose', 'fast-jwt', 'jsonwebtoken'])}.`,
   '',
   `| algorithm | op | edgejwt | ${PEERS.join(' | ')} |`,
   `|---|---|---:|${PEERS.map(() => '---:').join('|')}|`,

@@ -19,7 +19,8 @@ const sweep = readResult<Record<string, Sample[]> & { env: Env; hitRates: Record
 );
 if (!sign && !verify && !jwe && !sweep) {
   console.error(
-    `no results to compose: run bench/sign/sign.ts, verify.ts, jwe.ts and cache-sweep.ts first${smoke ? ' (with BENCH_SMOKE=1)' : ''}`,
+    `no results to compose: run bench/sign/sign.ts, verify.ts, jwe.ts and cache-sweep.ts first` +
+      `${smoke ? ' (with BENCH_SMOKE=1)' : ''}`,
   );
   process.exit(1);
 }
@@ -70,16 +71,20 @@ const ops: Op[] = [
 const PEERS = ['fast-jwt', 'jose'] as const;
 const shown = ops.filter((o) => o.edgejwt !== undefined);
 const out = [
-  'Median (p25–p75) per operation, peer ÷ edgejwt in bold (> 1: edgejwt is faster). "—": the library has no such operation (fast-jwt has no JWE; jose has no verify cache). jose is async; for JWE the faster of its key forms (bytes or CryptoKey) is shown.',
+  'Median (p25–p75) per operation, peer ÷ edgejwt in bold (> 1: edgejwt is faster). "—": the library has no ' +
+    'such operation (fast-jwt has no JWE; jose has no verify cache). jose is async; for JWE the faster of its ' +
+    'key forms (bytes or CryptoKey) is shown.',
   '',
   '| operation | edgejwt | fast-jwt | jose | from |',
   '|---|---:|---:|---:|---|',
   ...shown.map(
     (o) =>
-      `| ${o.op} | ${ownCell(o.edgejwt)} | ${PEERS.map((p) => peerCell(o[p], o.edgejwt)).join(' | ')} | \`${o.source}\` |`,
+      `| ${o.op} | ${ownCell(o.edgejwt)} | ${PEERS.map((p) => peerCell(o[p], o.edgejwt)).join(' | ')} | \`` +
+      `${o.source}\` |`,
   ),
   '',
-  `Runs: sign ${envOf(sign?.env, ['fast-jwt', 'jose'])}; verify ${envOf(verify?.env, ['fast-jwt', 'jose'])}; JWE ${envOf(jwe?.env, ['jose'])}.`,
+  `Runs: sign ${envOf(sign?.env, ['fast-jwt', 'jose'])}; verify ${envOf(verify?.env, ['fast-jwt', 'jose'])}; ` +
+    `JWE ${envOf(jwe?.env, ['jose'])}.`,
 ];
 const sweeps: Record<
   string,
@@ -88,7 +93,9 @@ const sweeps: Record<
 if (sweep) {
   out.push(
     '',
-    `Verify cache by size under the Zipf(s=1) mix over ${sweep.population.toLocaleString('en-US')} live tokens (\`cache-sweep.ts\`; mean cost per request; hit rates are edgejwt's cache, fast-jwt's LRU may differ; jose verifies every request): ${envOf(sweep.env, ['fast-jwt', 'jose'])}.`,
+    `Verify cache by size under the Zipf(s=1) mix over ${sweep.population.toLocaleString('en-US')} live ` +
+      `tokens (\`cache-sweep.ts\`; mean cost per request; hit rates are edgejwt's cache, fast-jwt's LRU may ` +
+      `differ; jose verifies every request): ${envOf(sweep.env, ['fast-jwt', 'jose'])}.`,
   );
   for (const alg of ['HS256', 'EdDSA', 'ES256']) {
     const rows = sweep[alg];
@@ -111,7 +118,8 @@ if (sweep) {
     );
     for (const s of sweeps[alg]!)
       out.push(
-        `| ${s.size.toLocaleString('en-US')} (${(s.hitRate * 100).toFixed(0)}%) | ${ownCell(s.edgejwt)} | ${peerCell(s['fast-jwt'], s.edgejwt)} | ${peerCell(s.jose, s.edgejwt)} |`,
+        `| ${s.size.toLocaleString('en-US')} (${(s.hitRate * 100).toFixed(0)}%) | ${ownCell(s.edgejwt)} | ` +
+          `${peerCell(s['fast-jwt'], s.edgejwt)} | ${peerCell(s.jose, s.edgejwt)} |`,
       );
   }
 }

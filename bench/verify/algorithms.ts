@@ -166,11 +166,13 @@ function targets(): string[] {
     const me = row(label, 'edgejwt verifySync')!;
     const bare = rows.filter((r) => r.name.includes('bare')).reduce((a, b) => (a.medianNs < b.medianNs ? a : b));
     out.push(
-      `${label} edgejwt / fastest bare primitive: ${(me.medianNs / bare.medianNs).toFixed(2)} (p25: ${(me.p25Ns / bare.p25Ns).toFixed(2)}) (target <= 1.2)`,
+      `${label} edgejwt / fastest bare primitive: ${(me.medianNs / bare.medianNs).toFixed(2)} (p25: ` +
+        `${(me.p25Ns / bare.p25Ns).toFixed(2)}) (target <= 1.2)`,
     );
     const [floor, alone] = floors[label]!;
     out.push(
-      `${label} floor (decode + JSON.parse + primitive) / bare primitive: ${(floor!.medianNs / alone!.medianNs).toFixed(2)}`,
+      `${label} floor (decode + JSON.parse + primitive) / bare primitive: ` +
+        `${(floor!.medianNs / alone!.medianNs).toFixed(2)}`,
     );
   }
   return out;

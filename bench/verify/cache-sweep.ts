@@ -74,7 +74,10 @@ for (const size of SIZES) {
   hitRates[size] = hits / (seq.length - WARM);
 }
 console.log(
-  `\nZipf(s=${ZIPF_S}) over ${POPULATION.toLocaleString('en-US')} live tokens, ${WARM.toLocaleString('en-US')} warm-up requests then ${(PASS * PASSES).toLocaleString('en-US')} timed; hit rate over the timed ones by cache size: ${SIZES.map((s) => `${s}: ${(hitRates[s]! * 100).toFixed(1)}%`).join(', ')}`,
+  `\nZipf(s=${ZIPF_S}) over ${POPULATION.toLocaleString('en-US')} live tokens, ` +
+    `${WARM.toLocaleString('en-US')} warm-up requests then ${(PASS * PASSES).toLocaleString('en-US')} timed; hit ` +
+    `rate over the timed ones by cache size: ` +
+    `${SIZES.map((s) => `${s}: ${(hitRates[s]! * 100).toFixed(1)}%`).join(', ')}`,
 );
 
 const results: Record<string, unknown> = {
@@ -137,7 +140,8 @@ for (const alg of ALGS) {
   console.log(
     '\n' +
       formatTable(
-        `${alg}: mean per request (mix: over passes of ${PASS.toLocaleString('en-US')} requests; fresh token string each time)`,
+        `${alg}: mean per request (mix: over passes of ${PASS.toLocaleString('en-US')} requests; fresh token ` +
+          `string each time)`,
         samples,
         'no cache (verify every request)',
       ),

@@ -109,13 +109,15 @@ for (const alg of BENCH_ALGS) {
   for (const side of Object.keys(bundles)) {
     const c = samples[alg]![side]!;
     console.log(
-      `| ${alg} | ${side} | ${withSpread(latency(c.sets), 3)} | ${withSpread(latency(c.construct), 2)} | ${withSpread(latency(c.verify), 2)} |`,
+      `| ${alg} | ${side} | ${withSpread(latency(c.sets), 3)} | ${withSpread(latency(c.construct), 2)} | ` +
+        `${withSpread(latency(c.verify), 2)} |`,
     );
   }
   if (samples[alg]!.base !== undefined) {
     const [t, b] = [samples[alg]!.tip!, samples[alg]!.base!];
     console.log(
-      `| ${alg} | tip − base (per round) | ${withSpread(paired(t.sets, b.sets), 3)} | ${withSpread(paired(t.construct, b.construct), 2)} | ${withSpread(paired(t.verify, b.verify), 2)} |`,
+      `| ${alg} | tip − base (per round) | ${withSpread(paired(t.sets, b.sets), 3)} | ` +
+        `${withSpread(paired(t.construct, b.construct), 2)} | ${withSpread(paired(t.verify, b.verify), 2)} |`,
     );
   }
 }

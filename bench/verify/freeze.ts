@@ -67,7 +67,9 @@ for (const [shape, payload] of [
   const shallow = by('verify + Object.freeze') - by('verify, cache');
   const copy = by('cache hit + structuredClone') - by('cache hit (frozen');
   console.log(
-    `deep freeze adds ${miss.toFixed(0)} ns to a miss (shallow freeze: ${shallow.toFixed(0)} ns), ${((miss / by('verify, cache')) * 100).toFixed(1)}% of the verify; a copy per caller would add ${copy.toFixed(0)} ns to every hit.`,
+    `deep freeze adds ${miss.toFixed(0)} ns to a miss (shallow freeze: ${shallow.toFixed(0)} ns), ` +
+      `${((miss / by('verify, cache')) * 100).toFixed(1)}% of the verify; a copy per caller would add ` +
+      `${copy.toFixed(0)} ns to every hit.`,
   );
 }
 console.log(`wrote ${writeResults('freeze', results)}`);

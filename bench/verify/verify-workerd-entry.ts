@@ -35,7 +35,9 @@ const PARAMS: Record<
 export default async function setup(): Promise<WorkerCase[]> {
   const cases: WorkerCase[] = [];
   for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256'] as const) {
-    const input = `${b64u(enc.encode(JSON.stringify({ alg, typ: 'JWT', kid: 'k1' })))}.${b64u(enc.encode(JSON.stringify(PAYLOAD)))}`;
+    const input =
+      `${b64u(enc.encode(JSON.stringify({ alg, typ: 'JWT', kid: 'k1' })))}.` +
+      `${b64u(enc.encode(JSON.stringify(PAYLOAD)))}`;
     const data = enc.encode(input);
     let verifyKey: CryptoKey;
     let sig: Uint8Array;

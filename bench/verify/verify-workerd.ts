@@ -21,7 +21,9 @@ for (const alg of ['HS256', 'EdDSA', 'RS256', 'ES256']) {
   const best = peers.reduce((a, b) => (a.medianNs < b.medianNs ? a : b));
   const bare = rows.find((r) => r.name.includes('bare'))!;
   verdicts.push(
-    `${alg}: ${(jose.medianNs / mine.medianNs).toFixed(2)}x faster than jose, ${(best.medianNs / mine.medianNs).toFixed(2)}x vs fastest peer (${best.name.slice(alg.length + 1)}), ${(mine.medianNs / bare.medianNs).toFixed(2)}x the bare primitive`,
+    `${alg}: ${(jose.medianNs / mine.medianNs).toFixed(2)}x faster than jose, ` +
+      `${(best.medianNs / mine.medianNs).toFixed(2)}x vs fastest peer (${best.name.slice(alg.length + 1)}), ` +
+      `${(mine.medianNs / bare.medianNs).toFixed(2)}x the bare primitive`,
   );
 }
 const extra = samples.filter((s) => s.name.startsWith('cache') || s.name.startsWith('decode'));

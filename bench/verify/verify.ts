@@ -22,7 +22,8 @@ printEnvironment(env);
 
 const b64u = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
 const secret = 'k'.repeat(32);
-const signingInput = `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: 'k1' }))}.${b64u(JSON.stringify(PAYLOAD))}`;
+const signingInput =
+  `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: 'k1' }))}.` + `${b64u(JSON.stringify(PAYLOAD))}`;
 const token = `${signingInput}.${b64u(createHmac('sha256', secret).update(signingInput).digest())}`;
 
 const smoke = process.env.BENCH_SMOKE === '1';
@@ -45,7 +46,8 @@ printTable('HS256: verify cache hit, a fresh copy of the token each time', hits,
 results['cache-hit'] = hits;
 const hit = byName(hits, 'edgejwt cache hit (fresh string)');
 verdicts.push(
-  `cache hit: ${Math.round(hit.opsPerSec).toLocaleString('en-US')}/s, ${formatNs(hit.medianNs)} (target >= 3,000,000/s)`,
+  `cache hit: ${Math.round(hit.opsPerSec).toLocaleString('en-US')}/s, ${formatNs(hit.medianNs)} (target >= ` +
+    `3,000,000/s)`,
 );
 
 const decoder = fastJwtDecoder();
@@ -57,7 +59,9 @@ const dec = compare([
 printTable('Decode only (no verification)', dec, 'edgejwt decodeUnverified');
 results.decode = dec;
 verdicts.push(
-  `decode-only vs jose decodeJwt: ${(byName(dec, 'jose decodeJwt').medianNs / byName(dec, 'edgejwt decodeUnverified').medianNs).toFixed(2)}x faster (target > 1)`,
+  `decode-only vs jose decodeJwt: ` +
+    `${(byName(dec, 'jose decodeJwt').medianNs / byName(dec, 'edgejwt decodeUnverified').medianNs).toFixed(2)}x ` +
+    `faster (target > 1)`,
 );
 
 console.log('\n### Targets (ratios from this run)\n');

@@ -14,7 +14,8 @@ import { dpopError } from './error.js';
  * `ath` can match it).
  *
  * @example
- * dpopAccessTokenHash('Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU'); // 'fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo' (RFC 9449 §7.1)
+ * dpopAccessTokenHash('Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU');
+ * // 'fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo' (RFC 9449 §7.1)
  */
 export function dpopAccessTokenHash(accessToken: string): string | undefined {
   if (typeof accessToken !== 'string' || !/^[\x20-\x7e]+$/.test(accessToken)) return undefined;
@@ -30,7 +31,12 @@ export function dpopAccessTokenHash(accessToken: string): string | undefined {
  *
  * @example
  * const { payload } = await verifier.verify(accessToken);
- * const proof = await verifyDpopProof(request.headers.get('dpop')!, { method: request.method, url: request.url, algorithms: ['ES256'], accessToken });
+ * const proof = await verifyDpopProof(request.headers.get('dpop')!, {
+ *   method: request.method,
+ *   url: request.url,
+ *   algorithms: ['ES256'],
+ *   accessToken,
+ * });
  * checkDpopBinding(payload, proof); // throws ERR_DPOP_BINDING_MISMATCH unless payload.cnf.jkt === proof.jkt
  */
 export function checkDpopBinding(

@@ -11,7 +11,10 @@ import type { KeySource } from '../keys/source.js';
 import { policyWith, type Policy, type PolicyInput } from '../options.js';
 import { optionsError } from '../options-error.js';
 
-/** The reason every refusal of edgejwt/hmac gives (HS256/384/512, one key as bytes or an oct JWK): the option is fine, but only the main entry takes it. */
+/**
+ * The reason every refusal of edgejwt/hmac gives (HS256/384/512, one key as bytes or an oct JWK): the option is fine,
+ * but only the main entry takes it.
+ */
 export const NEEDS_MAIN_ENTRY = "only the main entry ('edgejwt') takes this";
 
 function hmacSource(o: PolicyInput, specs: AlgSpec[]): KeySource {

@@ -39,15 +39,23 @@ export type JwtAuthOptions = (
 
 /** The settings of JwtAuthOptions that are the middleware's own. */
 export interface JwtAuthSettings {
-  /** A verifier to share with other code (then no verifier option may be given here); otherwise one is built from the other options. */
+  /**
+   * A verifier to share with other code (then no verifier option may be given here); otherwise one is built from the
+   * other options.
+   */
   verifier?: Verifier;
-  /** Read the token from the cookie of this name when there is no Authorization header (hono's signed-cookie object is refused). */
+  /**
+   * Read the token from the cookie of this name when there is no Authorization header (hono's signed-cookie object is
+   * refused).
+   */
   cookie?: string;
   /** `realm` in WWW-Authenticate (default "edgejwt"). */
   realm?: string;
   /** Scopes the token must hold (`scope` as a space-separated string, or `scp`): else 403. */
   scopes?: readonly string[];
-  /** Retry-After of a 503 (keys unavailable), seconds: set it to your key set's cooldown (default 30, the library's). */
+  /**
+   * Retry-After of a 503 (keys unavailable), seconds: set it to your key set's cooldown (default 30, the library's).
+   */
   retryAfter?: number;
   /**
    * Optional authentication: a request with no token at all goes on with no `jwtPayload`
@@ -165,7 +173,14 @@ function prepare(options: JwtAuthOptions): Prepared {
  * @example
  * type AppEnv = { Bindings: { JWT_SECRET: string } } & JwtAuthEnv;
  * const app = new Hono<AppEnv>();
- * app.use('/api/*', jwtAuth<AppEnv>((env) => ({ algorithms: ['HS256'], key: new TextEncoder().encode(env.JWT_SECRET), audience: 'api' })));
+ * app.use(
+ *   '/api/*',
+ *   jwtAuth<AppEnv>((env) => ({
+ *     algorithms: ['HS256'],
+ *     key: new TextEncoder().encode(env.JWT_SECRET),
+ *     audience: 'api',
+ *   })),
+ * );
  * app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub }));
  */
 export function jwtAuth<E extends Env = JwtAuthEnv, P extends JWTPayload = JWTPayload>(

@@ -19,7 +19,15 @@ import { JweKey, type EncryptionKeyInput } from './keys.js';
  *
  * @example
  * ```ts
- * const verifier = createVerifier({ algorithms: ['ES256'], jwks, decryption: jweDecryption({ keys: [recipientPrivateJwk], algorithms: ['ECDH-ES+A256KW'], encryptions: ['A256GCM'] }) });
+ * const verifier = createVerifier({
+ *   algorithms: ['ES256'],
+ *   jwks,
+ *   decryption: jweDecryption({
+ *     keys: [recipientPrivateJwk],
+ *     algorithms: ['ECDH-ES+A256KW'],
+ *     encryptions: ['A256GCM'],
+ *   }),
+ * });
  * const { payload } = await verifier.verify(jweOrJws);
  * ```
  */
@@ -36,7 +44,10 @@ export interface DecryptionOptions {
   encryptions?: readonly string[];
 }
 
-/** The names the `decryption` option accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+/**
+ * The names the `decryption` option accepts: checkOptionNames refuses any other (a misspelt option would turn a check
+ * off).
+ */
 export const DECRYPTION_OPTION_NAMES = {
   keys: true,
   algorithms: true,
@@ -51,7 +62,10 @@ export const DECRYPTION_OPTION_NAMES = {
  *
  * @example
  * ```ts
- * const verifier = createVerifier({ issuers: [a, b], decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: 'https://a.example' }] }) });
+ * const verifier = createVerifier({
+ *   issuers: [a, b],
+ *   decryption: jweDecryption({ keys: [{ key: sharedWithA, issuer: 'https://a.example' }] }),
+ * });
  * ```
  */
 export interface IssuerBoundKey {

@@ -54,7 +54,11 @@ const SUPPORT: JweSupport = Object.freeze({
  * const verifier = createVerifier({
  *   algorithms: ['ES256'],
  *   jwks,
- *   decryption: jweDecryption({ keys: [recipientPrivateJwk], algorithms: ['ECDH-ES+A256KW'], encryptions: ['A256GCM'] }),
+ *   decryption: jweDecryption({
+ *     keys: [recipientPrivateJwk],
+ *     algorithms: ['ECDH-ES+A256KW'],
+ *     encryptions: ['A256GCM'],
+ *   }),
  * });
  * const { payload } = await verifier.verify(jweOrJws);
  */

@@ -26,7 +26,12 @@ function equal(a: ArrayBuffer, b: ArrayBuffer): boolean {
  * import parameters; `bits` the shared secret's length.
  *
  * @example
- * const key = await ecdhPairMatches(privateKey, { kty: 'EC', crv: 'P-256', x, y }, { name: 'ECDH', namedCurve: 'P-256' }, 256);
+ * const key = await ecdhPairMatches(
+ *   privateKey,
+ *   { kty: 'EC', crv: 'P-256', x, y },
+ *   { name: 'ECDH', namedCurve: 'P-256' },
+ *   256,
+ * );
  */
 export async function ecdhPairMatches(
   priv: CryptoKey,

@@ -252,7 +252,10 @@ export class JweKey {
     }
   }
 
-  /** The sender's ephemeral key: same kty and curve as ours, on the curve (checked by src/keys/ec-point.ts before any import). */
+  /**
+   * The sender's ephemeral key: same kty and curve as ours, on the curve (checked by src/keys/ec-point.ts before any
+   * import).
+   */
   async #importEpk(epk: unknown): Promise<CryptoKey> {
     if (typeof epk !== 'object' || epk === null || Array.isArray(epk))
       throw jweError('ERR_JWE_EPK_INVALID', { reason: 'epk missing' });
@@ -387,7 +390,10 @@ export async function deriveShared(publicKey: CryptoKey, privateKey: CryptoKey, 
   return z;
 }
 
-/** RFC 3394 unwrap through WebCrypto; any failure, a wrapped CEK of the wrong length included, is ERR_JWE_DECRYPTION_FAILED. */
+/**
+ * RFC 3394 unwrap through WebCrypto; any failure, a wrapped CEK of the wrong length included, is
+ * ERR_JWE_DECRYPTION_FAILED.
+ */
 export async function aesKwUnwrap(kek: CryptoKey, wrapped: Uint8Array, cekLength: number): Promise<Uint8Array> {
   if (wrapped.length !== cekLength + 8) throw jweError('ERR_JWE_DECRYPTION_FAILED');
   // RFC 3394 §2: at least two 64-bit blocks of key data (some runtimes unwrap one).

@@ -23,7 +23,15 @@ export interface JwePolicy {
  * What the verifier lends the JWE step (verify-path.ts builds it): its policies and
  * the verify steps a decrypted token goes on through.
  * @example
- * const host: JweHost<VerifyResult, Policy> = { raw: false, single, byIssuer, now: Date.now, verify, verifySync, claims };
+ * const host: JweHost<VerifyResult, Policy> = {
+ *   raw: false,
+ *   single,
+ *   byIssuer,
+ *   now: Date.now,
+ *   verify,
+ *   verifySync,
+ *   claims,
+ * };
  */
 export interface JweHost<R, P extends JwePolicy> {
   /** rawPayload: only signed payloads are verified, so direct claims are refused. */

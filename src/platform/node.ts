@@ -8,7 +8,10 @@
 import { Buffer, isAscii, isUtf8 } from 'node:buffer';
 import { decodedLength, trailingBitsZero } from '../b64.js';
 
-/** Decode a whole canonical base64url string, or undefined. The result may be a view on Buffer's shared pool: copy it before keeping it. */
+/**
+ * Decode a whole canonical base64url string, or undefined. The result may be a view on Buffer's shared pool: copy it
+ * before keeping it.
+ */
 export function decodeBase64Url(text: string): Uint8Array | undefined {
   const expected = decodedLength(text.length);
   if (expected < 0 || !trailingBitsZero(text)) return undefined;

@@ -16,7 +16,10 @@ const OPTIONS = { alphabet: 'base64url', lastChunkHandling: 'loose' } as const;
 /** Text shorter than this is decoded in JS (bench/sign/sign-jwe-workerd.ts: a JWE's iv and tag). */
 const NATIVE_FROM = 128;
 
-/** Decode a whole canonical base64url string, or undefined. (Callers copy before keeping: the node variant may return a pooled view.) */
+/**
+ * Decode a whole canonical base64url string, or undefined. (Callers copy before keeping: the node variant may return a
+ * pooled view.)
+ */
 export function decodeBase64Url(text: string): Uint8Array | undefined {
   // A native call costs ~0.6 µs before its first byte in workerd; the JS decoder wins below ~100 characters.
   if (fromBase64 === undefined || text.length < NATIVE_FROM) return decodeSegment(text, 0, text.length);
@@ -47,7 +50,10 @@ function fits(view: Uint8Array, memory: ArrayBuffer, offset: number, cap: number
   return view.buffer === memory && view.byteOffset === offset && view.length === cap;
 }
 
-/** Write `text` as UTF-8 into `memory` at `offset` (at most `cap` bytes); the byte count, or -1 unless every character took one byte. */
+/**
+ * Write `text` as UTF-8 into `memory` at `offset` (at most `cap` bytes); the byte count, or -1 unless every character
+ * took one byte.
+ */
 export function writeText(memory: ArrayBuffer, offset: number, cap: number, text: string): number {
   if (!fits(textTarget, memory, offset, cap)) textTarget = new Uint8Array(memory, offset, cap);
   const { read, written } = encoder.encodeInto(text, textTarget);
@@ -68,7 +74,10 @@ export function readText(memory: ArrayBuffer, start: number, end: number, _ascii
 
 type FromStandardBase64 = (text: string) => Uint8Array;
 
-/** Standard base64 (the embedded Wasm core) to bytes: native where the runtime has it, since a JS loop costs 2-3 ms cold. */
+/**
+ * Standard base64 (the embedded Wasm core) to bytes: native where the runtime has it, since a JS loop costs 2-3 ms
+ * cold.
+ */
 export function base64Bytes(text: string): Uint8Array {
   if (fromBase64 !== undefined) return (fromBase64 as unknown as FromStandardBase64)(text);
   const binary = atob(text);

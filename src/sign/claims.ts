@@ -24,7 +24,9 @@ export interface SignOptions {
   iat?: number | false;
 }
 
-/** The names sign and signSync accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+/**
+ * The names sign and signSync accepts: checkOptionNames refuses any other (a misspelt option would turn a check off).
+ */
 export const SIGN_OPTION_NAMES = {
   header: true,
   expiresIn: true,

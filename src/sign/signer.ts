@@ -101,7 +101,10 @@ export function createSigner(options: SignerOptions): Signer {
     return input;
   }
 
-  /** HS*: the header and claims text go to the core, which encodes, MACs and joins them (the same checks, in the same order, as signingInput). */
+  /**
+   * HS*: the header and claims text go to the core, which encodes, MACs and joins them (the same checks, in the same
+   * order, as signingInput).
+   */
   function signHmac(wasm: WasmKey, payload: Record<string, unknown>, o: SignOptions | undefined): string {
     const h = header(o);
     const claims = claimsText(payload, o, Math.floor(Date.now() / 1000));

@@ -80,7 +80,10 @@ export class Core {
   readonly extraPtr: number;
   /** The decoded token whose bytes INPUT, SIG and PAYLOAD hold; cleared by every other write (takeInput). */
   private resident: DecodedJws | undefined;
-  /** The header segment at the start of INPUT since the last hmacSignJws (core-sign.ts); cleared by every other write (takeInput). */
+  /**
+   * The header segment at the start of INPUT since the last hmacSignJws (core-sign.ts); cleared by every other write
+   * (takeInput).
+   */
   signingHeader: string | undefined;
   /** The claims text at EXTRA and its byte length, if any; only hmacSignJws writes there. */
   signingExtra: { readonly text: string; readonly length: number } | undefined;
@@ -212,7 +215,9 @@ export class Core {
     return true;
   }
 
-  /** The core's status for decoding `token` in place (see jws_decode); for a token that is not ASCII, nonAsciiStatus's. */
+  /**
+   * The core's status for decoding `token` in place (see jws_decode); for a token that is not ASCII, nonAsciiStatus's.
+   */
   private decodeInPlace(token: string, headerEnd: number, payloadEnd: number): number {
     this.takeInput();
     if (writeText(this.buffer, this.inputPtr, this.inputCap, token) < 0)
@@ -278,7 +283,9 @@ function fits(scheme: WasmScheme, sigLength: number): boolean {
   return scheme === 'hmac' ? sigLength > 0 && sigLength <= 64 : sigLength === 64;
 }
 
-/** A token with a character outside ASCII (never base64url): the status names the first segment that does not decode. */
+/**
+ * A token with a character outside ASCII (never base64url): the status names the first segment that does not decode.
+ */
 function nonAsciiStatus(token: string, headerEnd: number, payloadEnd: number): number {
   // The payload is judged first, as jws_decode does (and the JS decoder, src/jws-bytes.ts):
   // a non-ASCII character there or any other flaw in it makes it the payload's error.

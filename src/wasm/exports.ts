@@ -13,7 +13,10 @@ export interface CoreExports {
   hmac_slots_initial: WebAssembly.Global<'i32'>;
   /** Ed25519 key slots (fixed). */
   ed25519_slots: WebAssembly.Global<'i32'>;
-  /** Decode the compact JWS in INPUT (dots at headerEnd and payloadEnd): (payload length << 2 | UTF-8 class), or a status. */
+  /**
+   * Decode the compact JWS in INPUT (dots at headerEnd and payloadEnd): (payload length << 2 | UTF-8 class), or a
+   * status.
+   */
   jws_decode(len: number, headerEnd: number, payloadEnd: number): number;
   input_wipe(len: number): void;
   hash(alg: number, len: number): number;
@@ -25,7 +28,10 @@ export interface CoreExports {
   hmac_import(slot: number, alg: number, keyLen: number): number;
   hmac_verify(slot: number, len: number, tagLen: number): number;
   hmac_compute(slot: number, len: number): number;
-  /** INPUT holds the header segment, PAYLOAD the claims JSON, EXTRA members to insert: the whole signed token is written to INPUT; its length, or a status. */
+  /**
+   * INPUT holds the header segment, PAYLOAD the claims JSON, EXTRA members to insert: the whole signed token is written
+   * to INPUT; its length, or a status.
+   */
   hmac_sign_jws(slot: number, headerLen: number, payloadLen: number, extraLen: number): number;
   hmac_drop(slot: number): number;
   ed25519_import(slot: number): number;

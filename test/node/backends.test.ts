@@ -21,7 +21,9 @@ describe('node:crypto backend', () => {
       ['PS256', generateKeyPairSync('rsa', { modulusLength: 2048 }), { padding: 6, saltLength: 32 }],
       ['ES256', generateKeyPairSync('ec', { namedCurve: 'P-256' }), { dsaEncoding: 'ieee-p1363' as const }],
     ] as const) {
-      const input = `${b64u(Buffer.from(JSON.stringify({ alg })))}.${b64u(Buffer.from(JSON.stringify({ sub: 'x', exp: 4e9 })))}`;
+      const input =
+        `${b64u(Buffer.from(JSON.stringify({ alg })))}.` +
+        `${b64u(Buffer.from(JSON.stringify({ sub: 'x', exp: 4e9 })))}`;
       const token = `${input}.${b64u(sign('sha256', Buffer.from(input), { key: pair.privateKey, ...opts }))}`;
       const v = createVerifier({ algorithms: [alg], key: pair.publicKey.export({ format: 'jwk' }) as JWK });
       const r = v.verifySync(token);

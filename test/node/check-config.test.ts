@@ -33,7 +33,10 @@ const goodConfig = {
 };
 
 function toml(config: unknown, extra = ''): string {
-  return `name = "g"\nmain = "x.ts"\n\n[[kv_namespaces]]\nbinding = "JWKS_CACHE"\nid = "1"\n${extra}\n[vars]\nGUARD_CONFIG = \'\'\'\n${JSON.stringify(config, null, 2)}\n\'\'\'\n`;
+  return (
+    `name = "g"\nmain = "x.ts"\n\n[[kv_namespaces]]\nbinding = "JWKS_CACHE"\nid = "1"\n` +
+    `${extra}\n[vars]\nGUARD_CONFIG = \'\'\'\n${JSON.stringify(config, null, 2)}\n\'\'\'\n`
+  );
 }
 
 /** Writes `files` into a fresh folder and returns its path. */
@@ -86,7 +89,9 @@ describe('reading the Wrangler file through Wrangler (unstable_readConfig)', () 
     expect(e.exitCode).toBe(EXIT.invalid);
     expect(e.at).toMatchObject({ line: 4, column: 3 });
     const good = project({
-      'wrangler.jsonc': `{\n  // the guard\n  "name": "g", "main": "x.ts",\n  "kv_namespaces": [{ "binding": "JWKS_CACHE", "id": "1" },],\n  "vars": { "GUARD_CONFIG": ${JSON.stringify(goodConfig)} },\n}`,
+      'wrangler.jsonc':
+        `{\n  // the guard\n  "name": "g", "main": "x.ts",\n  "kv_namespaces": [{ "binding": "JWKS_CACHE", ` +
+        `"id": "1" },],\n  "vars": { "GUARD_CONFIG": ${JSON.stringify(goodConfig)} },\n}`,
     });
     expect((await check(good, 'wrangler.jsonc')).ok).toBe(true);
   });
@@ -143,7 +148,8 @@ describe('checking GUARD_CONFIG', () => {
     );
     expect(r.errors).toEqual([
       expect.stringContaining(
-        'GUARD_CONFIG publicPaths[1]: only one * at the end is supported: write "/static/*" for every path that starts with /static/',
+        'GUARD_CONFIG publicPaths[1]: only one * at the end is supported: write "/static/*" for every path ' +
+          'that starts with /static/',
       ),
     ]);
     const rule = await check(
@@ -178,20 +184,25 @@ describe('checking GUARD_CONFIG', () => {
     ).toBe(true);
   });
 
-  it('environments: vars and bindings are read from the environment, not inherited; an unknown one is refused', async () => {
-    const dir = project({
-      'wrangler.toml': `${toml(goodConfig)}\n[env.prod]\n[env.prod.vars]\nGUARD_CONFIG = \'${JSON.stringify({ ...goodConfig, publicPaths: ['/a*b'] })}\'\n`,
-    });
-    const prod = await check(dir, 'wrangler.toml', { env: 'prod' });
-    // The environment's own GUARD_CONFIG is the one checked (and located: line 26, at the path's list element).
-    expect(prod.errors[0]).toMatch(
-      /wrangler\.toml:26:161: GUARD_CONFIG publicPaths\[0\]: only one \* at the end is supported: write "\/a\*"/,
-    );
-    const e = await refusal(check(dir, 'wrangler.toml', { env: 'nope' }));
-    // A usage error, as docs/deploy.md's exit code table says (it was 1 before issue 37).
-    expect(e.exitCode).toBe(EXIT.usage);
-    expect(e.message).toMatch(/No environment found in configuration with name "nope"/);
-  });
+  it(
+    'environments: vars and bindings are read from the ' + 'environment, not inherited; an unknown one is refused',
+    async () => {
+      const dir = project({
+        'wrangler.toml':
+          `${toml(goodConfig)}\n[env.prod]\n[env.prod.vars]\nGUARD_CONFIG = \'` +
+          `${JSON.stringify({ ...goodConfig, publicPaths: ['/a*b'] })}\'\n`,
+      });
+      const prod = await check(dir, 'wrangler.toml', { env: 'prod' });
+      // The environment's own GUARD_CONFIG is the one checked (and located: line 26, at the path's list element).
+      expect(prod.errors[0]).toMatch(
+        /wrangler\.toml:26:161: GUARD_CONFIG publicPaths\[0\]: only one \* at the end is supported: write "\/a\*"/,
+      );
+      const e = await refusal(check(dir, 'wrangler.toml', { env: 'nope' }));
+      // A usage error, as docs/deploy.md's exit code table says (it was 1 before issue 37).
+      expect(e.exitCode).toBe(EXIT.usage);
+      expect(e.message).toMatch(/No environment found in configuration with name "nope"/);
+    },
+  );
 
   it('GUARD_CONFIG kept as a secret: --config supplies it, the file supplies the bindings', async () => {
     const dir = project({
@@ -216,19 +227,23 @@ describe('checking GUARD_CONFIG', () => {
     expect(r.errors).toEqual([expect.stringMatching(/^f\.json:1:1: GUARD_CONFIG rules\[0\]\.auth: /)]);
   });
 
-  it('check_config_names_origin_assertion_key: the origin assertion key is one of the secrets the guard reads (one list: src/worker/bindings.ts)', () => {
-    const scope = {
-      vars: { SIGNING_JWK: '{}' },
-      kvBindings: new Set(['JWKS_CACHE']),
-      serviceBindings: new Set<string>(),
-      where: '',
-    };
-    const r = checkGuardConfig({ ...goodConfig, originAssertion: { keyBinding: 'ASSERTION_JWK' } }, scope);
-    expect(r.ok).toBe(true);
-    expect(r.notes.join('\n')).toMatch(/secrets the guard reads \(cannot be checked here\): .*ASSERTION_JWK/);
-    const plain = checkGuardConfig({ ...goodConfig, originAssertion: { keyBinding: 'SIGNING_JWK' } }, scope);
-    expect(plain.notes.join('\n')).toContain('SIGNING_JWK is a plain var');
-  });
+  it(
+    'check_config_names_origin_assertion_key: the origin assertion key is one of the secrets the guard reads ' +
+      '(one list: src/worker/bindings.ts)',
+    () => {
+      const scope = {
+        vars: { SIGNING_JWK: '{}' },
+        kvBindings: new Set(['JWKS_CACHE']),
+        serviceBindings: new Set<string>(),
+        where: '',
+      };
+      const r = checkGuardConfig({ ...goodConfig, originAssertion: { keyBinding: 'ASSERTION_JWK' } }, scope);
+      expect(r.ok).toBe(true);
+      expect(r.notes.join('\n')).toMatch(/secrets the guard reads \(cannot be checked here\): .*ASSERTION_JWK/);
+      const plain = checkGuardConfig({ ...goodConfig, originAssertion: { keyBinding: 'SIGNING_JWK' } }, scope);
+      expect(plain.notes.join('\n')).toContain('SIGNING_JWK is a plain var');
+    },
+  );
 
   it('check_config_warns_what_the_cache_api_tier_needs_for_fetched_key_sets', () => {
     const scope = (vars: Record<string, string>) => ({
@@ -240,7 +255,10 @@ describe('checking GUARD_CONFIG', () => {
     const notes = (config: unknown, vars: Record<string, string> = {}) =>
       checkGuardConfig(config, scope(vars)).notes.join('\n');
     expect(notes(goodConfig)).toMatch(
-      /CACHE_KEY secret is set; without it the Cache API tier .* 23 provider fetches a minute per data centre instead of 2/,
+      new RegExp(
+        String.raw`CACHE_KEY secret is set; without it the Cache API tier .* ` +
+          String.raw`23 provider fetches a minute per data centre instead of 2`,
+      ),
     );
     expect(notes(goodConfig)).toMatch(/Cache API stores nothing on \*\.workers\.dev/);
     // Not for inline keys, nor with the tier turned off, nor with CACHE_KEY visible (a local var).
@@ -252,71 +270,93 @@ describe('checking GUARD_CONFIG', () => {
     expect(notes(goodConfig, { CACHE_KEY: 'x' })).not.toMatch(/Cache API/);
   });
 
-  it('check_config_dpop: the replay Durable Object binding with class DpopReplayShard, the nonce secret, and a warning for replay "isolate"', async () => {
-    const dpop = (replay: unknown) => ({
-      issuers: [{ ...goodConfig.issuers[0], dpop: 'required' }],
-      dpop: { replay, nonceSecretBinding: 'DPOP_NONCE' },
-    });
-    const missing = await check(project({ 'w.toml': toml(dpop({ durableObject: 'DPOP_REPLAY' })) }), 'w.toml');
-    expect(missing.errors[0]).toMatch(
-      /dpop\.replay\.durableObject: no \[\[durable_objects\.bindings\]\] named DPOP_REPLAY with class_name = "DpopReplayShard"/,
-    );
-    const bound =
-      '[[durable_objects.bindings]]\nname = "DPOP_REPLAY"\nclass_name = "DpopReplayShard"\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["DpopReplayShard"]\n';
-    const ok = await check(project({ 'w.toml': toml(dpop({ durableObject: 'DPOP_REPLAY' }), bound) }), 'w.toml');
-    expect(ok.ok).toBe(true);
-    expect(ok.notes.join('\n')).toMatch(/secrets the guard reads .*DPOP_NONCE/);
-    expect(ok.notes.join('\n')).not.toMatch(/dpop\.replay is "isolate"/);
-    const isolate = await check(project({ 'w.toml': toml(dpop('isolate')) }), 'w.toml');
-    expect(isolate.ok).toBe(true);
-    expect(isolate.notes.join('\n')).toMatch(
-      /dpop\.replay is "isolate": .*a proof replayed to another isolate is accepted/,
-    );
-  });
+  it(
+    'check_config_dpop: the replay Durable Object binding with class DpopReplayShard, the nonce secret, and a ' +
+      'warning for replay "isolate"',
+    async () => {
+      const dpop = (replay: unknown) => ({
+        issuers: [{ ...goodConfig.issuers[0], dpop: 'required' }],
+        dpop: { replay, nonceSecretBinding: 'DPOP_NONCE' },
+      });
+      const missing = await check(project({ 'w.toml': toml(dpop({ durableObject: 'DPOP_REPLAY' })) }), 'w.toml');
+      expect(missing.errors[0]).toMatch(
+        new RegExp(
+          String.raw`dpop\.replay\.durableObject: no \[\[durable_objects\.bindings\]\] ` +
+            String.raw`named DPOP_REPLAY with class_name = "DpopReplayShard"`,
+        ),
+      );
+      const bound =
+        '[[durable_objects.bindings]]\nname = "DPOP_REPLAY"\nclass_name = ' +
+        '"DpopReplayShard"\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["DpopReplayShard"]\n';
+      const ok = await check(project({ 'w.toml': toml(dpop({ durableObject: 'DPOP_REPLAY' }), bound) }), 'w.toml');
+      expect(ok.ok).toBe(true);
+      expect(ok.notes.join('\n')).toMatch(/secrets the guard reads .*DPOP_NONCE/);
+      expect(ok.notes.join('\n')).not.toMatch(/dpop\.replay is "isolate"/);
+      const isolate = await check(project({ 'w.toml': toml(dpop('isolate')) }), 'w.toml');
+      expect(isolate.ok).toBe(true);
+      expect(isolate.notes.join('\n')).toMatch(
+        /dpop\.replay is "isolate": .*a proof replayed to another isolate is accepted/,
+      );
+    },
+  );
 
-  it('check_config_revocation_durable_object_binding: revocation needs its RevocationList binding in the Wrangler file; "isolate" is a warning', async () => {
-    const revocation = {
-      ...goodConfig,
-      revocation: {
-        path: '/__guard/revocations',
-        secretBinding: 'REVOCATION_SECRET',
-        store: { durableObject: 'REVOCATIONS' },
-      },
-    };
-    const missing = await check(project({ 'w.toml': toml(revocation) }), 'w.toml');
-    expect(missing.errors[0]).toMatch(
-      /revocation\.store\.durableObject: no \[\[durable_objects\.bindings\]\] named REVOCATIONS with class_name = "RevocationList"/,
-    );
-    const wrongClass = '[[durable_objects.bindings]]\nname = "REVOCATIONS"\nclass_name = "Other"\n';
-    expect((await check(project({ 'w.toml': toml(revocation, wrongClass) }), 'w.toml')).ok).toBe(false);
-    const bound =
-      '[[durable_objects.bindings]]\nname = "REVOCATIONS"\nclass_name = "RevocationList"\n\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["RevocationList"]\n';
-    const ok = await check(project({ 'w.toml': toml(revocation, bound) }), 'w.toml');
-    expect(ok.errors).toEqual([]);
-    expect(ok.notes.join('\n')).toMatch(/secrets the guard reads.*REVOCATION_SECRET/);
-    const isolate = await check(
-      project({ 'w.toml': toml({ ...revocation, revocation: { ...revocation.revocation, store: 'isolate' } }) }),
-      'w.toml',
-    );
-    expect(isolate.ok).toBe(true);
-    expect(isolate.notes.join('\n')).toMatch(/revocation\.store is "isolate": each isolate keeps its own list/);
-  });
+  it(
+    'check_config_revocation_durable_object_binding: revocation needs its RevocationList binding in the ' +
+      'Wrangler file; "isolate" is a warning',
+    async () => {
+      const revocation = {
+        ...goodConfig,
+        revocation: {
+          path: '/__guard/revocations',
+          secretBinding: 'REVOCATION_SECRET',
+          store: { durableObject: 'REVOCATIONS' },
+        },
+      };
+      const missing = await check(project({ 'w.toml': toml(revocation) }), 'w.toml');
+      expect(missing.errors[0]).toMatch(
+        new RegExp(
+          String.raw`revocation\.store\.durableObject: no \[\[durable_objects\.bindings\]\] ` +
+            String.raw`named REVOCATIONS with class_name = "RevocationList"`,
+        ),
+      );
+      const wrongClass = '[[durable_objects.bindings]]\nname = "REVOCATIONS"\nclass_name = "Other"\n';
+      expect((await check(project({ 'w.toml': toml(revocation, wrongClass) }), 'w.toml')).ok).toBe(false);
+      const bound =
+        '[[durable_objects.bindings]]\nname = "REVOCATIONS"\nclass_name = ' +
+        '"RevocationList"\n\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["RevocationList"]\n';
+      const ok = await check(project({ 'w.toml': toml(revocation, bound) }), 'w.toml');
+      expect(ok.errors).toEqual([]);
+      expect(ok.notes.join('\n')).toMatch(/secrets the guard reads.*REVOCATION_SECRET/);
+      const isolate = await check(
+        project({ 'w.toml': toml({ ...revocation, revocation: { ...revocation.revocation, store: 'isolate' } }) }),
+        'w.toml',
+      );
+      expect(isolate.ok).toBe(true);
+      expect(isolate.notes.join('\n')).toMatch(/revocation\.store is "isolate": each isolate keeps its own list/);
+    },
+  );
 
-  it("check_config_warns_issuer_audience_without_resource_id: a note, not an error, when an issuer's own audience leaves out resource.id", async () => {
-    const id = 'https://mcp.example.com/mcp';
-    const own = await check(project({ 'w.toml': toml({ ...goodConfig, resource: { id } }) }), 'w.toml');
-    expect(own.ok).toBe(true);
-    expect(own.notes.join('\n')).toContain(`issuers[0].audience does not name resource.id (${id})`);
-    const { audience: _, ...noAudience } = goodConfig.issuers[0]!;
-    const byDefault = await check(project({ 'w.toml': toml({ issuers: [noAudience], resource: { id } }) }), 'w.toml');
-    expect(byDefault.ok).toBe(true);
-    expect(byDefault.notes.join('\n')).not.toContain('resource.id');
-    const named = await check(
-      project({ 'w.toml': toml({ issuers: [{ ...goodConfig.issuers[0], audience: ['api', id] }], resource: { id } }) }),
-      'w.toml',
-    );
-    expect(named.notes.join('\n')).not.toContain('resource.id');
-  });
+  it(
+    "check_config_warns_issuer_audience_without_resource_id: a note, not an error, when an issuer's own " +
+      'audience leaves out resource.id',
+    async () => {
+      const id = 'https://mcp.example.com/mcp';
+      const own = await check(project({ 'w.toml': toml({ ...goodConfig, resource: { id } }) }), 'w.toml');
+      expect(own.ok).toBe(true);
+      expect(own.notes.join('\n')).toContain(`issuers[0].audience does not name resource.id (${id})`);
+      const { audience: _, ...noAudience } = goodConfig.issuers[0]!;
+      const byDefault = await check(project({ 'w.toml': toml({ issuers: [noAudience], resource: { id } }) }), 'w.toml');
+      expect(byDefault.ok).toBe(true);
+      expect(byDefault.notes.join('\n')).not.toContain('resource.id');
+      const named = await check(
+        project({
+          'w.toml': toml({ issuers: [{ ...goodConfig.issuers[0], audience: ['api', id] }], resource: { id } }),
+        }),
+        'w.toml',
+      );
+      expect(named.notes.join('\n')).not.toContain('resource.id');
+    },
+  );
 
   it('positions: keyOffset finds the key in the chosen environment; positionAt counts from 1', () => {
     const text = '[vars]\nGUARD_CONFIG = "a"\n[env.x.vars]\nGUARD_CONFIG = "b"\n';
@@ -355,43 +395,53 @@ function inlineKeyConfig(keys: { alg: 'ES256' | 'EdDSA'; broken?: boolean }[]) {
 }
 
 describe('check_config_refuses_broken_inline_key', () => {
-  it('an inline key only its costly checks refuse (off-curve EC point, Ed25519 non-point) fails the check, one line each, no key bytes', async () => {
-    const bad = inlineKeyConfig([
-      { alg: 'ES256' },
-      { alg: 'ES256', broken: true },
-      { alg: 'EdDSA', broken: true },
-      { alg: 'EdDSA' },
-    ]);
-    const dir = project({
-      'wrangler.toml': toml(bad),
-      'good.toml': toml(inlineKeyConfig([{ alg: 'ES256' }, { alg: 'EdDSA' }])),
-    });
-    const r = await check(dir, 'wrangler.toml');
-    expect(r.ok).toBe(false);
-    expect(r.errors).toHaveLength(2);
-    expect(r.errors[0]).toMatch(
-      /wrangler\.toml:\d+:\d+: GUARD_CONFIG issuers\[1\]\.jwks: key is malformed or unusable: EC point is not on the curve$/,
-    );
-    expect(r.errors[1]).toMatch(
-      /GUARD_CONFIG issuers\[2\]\.jwks: key is malformed or unusable: not a valid Ed25519 public key$/,
-    );
-    for (const is of bad.issuers.slice(1, 3)) {
-      const k = is.jwks.keys[0]! as { x: string; y?: string };
-      for (const part of [k.x, k.y].filter((p): p is string => p !== undefined))
-        expect(r.errors.join('\n')).not.toContain(part.slice(0, 12));
-    }
-    expect((await check(dir, 'good.toml')).errors).toEqual([]);
-  });
+  it(
+    'an inline key only its costly checks refuse (off-curve EC point, Ed25519 non-point) fails the check, one ' +
+      'line each, no key bytes',
+    async () => {
+      const bad = inlineKeyConfig([
+        { alg: 'ES256' },
+        { alg: 'ES256', broken: true },
+        { alg: 'EdDSA', broken: true },
+        { alg: 'EdDSA' },
+      ]);
+      const dir = project({
+        'wrangler.toml': toml(bad),
+        'good.toml': toml(inlineKeyConfig([{ alg: 'ES256' }, { alg: 'EdDSA' }])),
+      });
+      const r = await check(dir, 'wrangler.toml');
+      expect(r.ok).toBe(false);
+      expect(r.errors).toHaveLength(2);
+      expect(r.errors[0]).toMatch(
+        new RegExp(
+          String.raw`wrangler\.toml:\d+:\d+: GUARD_CONFIG issuers\[1\]\.jwks: ` +
+            String.raw`key is malformed or unusable: EC point is not on the curve$`,
+        ),
+      );
+      expect(r.errors[1]).toMatch(
+        /GUARD_CONFIG issuers\[2\]\.jwks: key is malformed or unusable: not a valid Ed25519 public key$/,
+      );
+      for (const is of bad.issuers.slice(1, 3)) {
+        const k = is.jwks.keys[0]! as { x: string; y?: string };
+        for (const part of [k.x, k.y].filter((p): p is string => p !== undefined))
+          expect(r.errors.join('\n')).not.toContain(part.slice(0, 12));
+      }
+      expect((await check(dir, 'good.toml')).errors).toEqual([]);
+    },
+  );
 
-  it('an inline set with no key that can verify (the guard refuses it at start too, issue 33) fails the check', async () => {
-    const config = inlineKeyConfig([{ alg: 'EdDSA' }]);
-    (config.issuers[0]!.jwks.keys[0] as Record<string, unknown>).use = 'enc';
-    const r = await check(project({ 'wrangler.toml': toml(config) }), 'wrangler.toml');
-    expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]).toMatch(
-      /GUARD_CONFIG issuers\[0\]\.jwks: no key that EdDSA can use \(by kty, crv, alg, use and key_ops\)$/,
-    );
-  });
+  it(
+    'an inline set with no key that can verify (the guard ' + 'refuses it at start too, issue 33) fails the check',
+    async () => {
+      const config = inlineKeyConfig([{ alg: 'EdDSA' }]);
+      (config.issuers[0]!.jwks.keys[0] as Record<string, unknown>).use = 'enc';
+      const r = await check(project({ 'wrangler.toml': toml(config) }), 'wrangler.toml');
+      expect(r.errors).toHaveLength(1);
+      expect(r.errors[0]).toMatch(
+        /GUARD_CONFIG issuers\[0\]\.jwks: no key that EdDSA can use \(by kty, crv, alg, use and key_ops\)$/,
+      );
+    },
+  );
 });
 
 describe('the edgejwt bin (built: dist/cli/edgejwt.js)', () => {

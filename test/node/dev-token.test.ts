@@ -80,102 +80,118 @@ function devConfig(): Record<string, unknown> {
 }
 
 describe('npm run token -- --dpop', () => {
-  it('dev_token_dpop_bound: the token is RFC 9068-shaped and bound (cnf.jkt) to the key of the proof printed beside it', async () => {
-    const r = run('--dpop', '--method', 'POST', '--url', 'http://127.0.0.1:9999/dpop/orders', '--sub', 'bob');
-    expect(r.status).toBe(0);
-    const token = r.stdout.trim();
-    const curl = parseCurl(r.stderr);
-    expect(curl).toMatchObject({ method: 'POST', url: 'http://127.0.0.1:9999/dpop/orders' });
-    expect(curl.headers.authorization).toBe(`DPoP ${token}`);
-    const { header, payload } = decodeUnverified(token);
-    expect(header.typ).toBe('at+jwt');
-    expect(payload).toMatchObject({
-      iss: 'https://demo-issuer.edgejwt.invalid/dpop',
-      sub: 'bob',
-      client_id: 'demo-client',
-    });
-    expect(typeof payload.jti).toBe('string');
-    const proof = await verifyDpopProof(curl.headers.dpop!, {
-      method: 'POST',
-      url: curl.url,
-      algorithms: ['ES256'],
-      accessToken: token,
-    });
-    expect((payload.cnf as { jkt: string }).jkt).toBe(jwkThumbprint(proof.jwk));
-    checkDpopBinding(payload, proof);
-  });
+  it(
+    'dev_token_dpop_bound: the token is RFC 9068-shaped and bound (cnf.jkt) to the key of the proof printed ' +
+      'beside it',
+    async () => {
+      const r = run('--dpop', '--method', 'POST', '--url', 'http://127.0.0.1:9999/dpop/orders', '--sub', 'bob');
+      expect(r.status).toBe(0);
+      const token = r.stdout.trim();
+      const curl = parseCurl(r.stderr);
+      expect(curl).toMatchObject({ method: 'POST', url: 'http://127.0.0.1:9999/dpop/orders' });
+      expect(curl.headers.authorization).toBe(`DPoP ${token}`);
+      const { header, payload } = decodeUnverified(token);
+      expect(header.typ).toBe('at+jwt');
+      expect(payload).toMatchObject({
+        iss: 'https://demo-issuer.edgejwt.invalid/dpop',
+        sub: 'bob',
+        client_id: 'demo-client',
+      });
+      expect(typeof payload.jti).toBe('string');
+      const proof = await verifyDpopProof(curl.headers.dpop!, {
+        method: 'POST',
+        url: curl.url,
+        algorithms: ['ES256'],
+        accessToken: token,
+      });
+      expect((payload.cnf as { jkt: string }).jkt).toBe(jwkThumbprint(proof.jwk));
+      checkDpopBinding(payload, proof);
+    },
+  );
 
-  it("dev_token_dpop_curl_against_dev_config: the printed curl passes npm run dev's config once, then is a replay (401); the default URL is /dpop/hello", async () => {
-    const r = run('--dpop', '--port', '8787');
-    const { method, url, headers } = parseCurl(r.stderr);
-    expect(url).toBe('http://127.0.0.1:8787/dpop/hello');
-    const guard = createGuard(devConfig() as never, { stages: defaultStages, log: () => undefined });
-    const env = {};
-    const ctx = { waitUntil: (p: Promise<unknown>) => void p.catch(() => undefined) };
-    const send = () => guard.fetch(new Request(url, { method, headers }), env as never, ctx);
-    const first = await send();
-    expect(first.status).toBe(200);
-    expect(((await first.json()) as { path: string }).path).toBe('/dpop/hello');
-    expect((await send()).status).toBe(401);
-    // /dpop/ takes only the DPoP issuer: the plain demo token is refused there, and the bound token as Bearer too.
-    const plain = run().stdout.trim();
-    expect(
-      (await guard.fetch(new Request(url, { headers: { authorization: `Bearer ${plain}` } }), env as never, ctx))
-        .status,
-    ).toBe(401);
-    expect(
-      (
-        await guard.fetch(
-          new Request('http://127.0.0.1:8787/hello', { headers: { authorization: `Bearer ${plain}` } }),
-          env as never,
-          ctx,
-        )
-      ).status,
-    ).toBe(200);
-    const bound = run('--dpop').stdout.trim();
-    expect(
-      (
-        await guard.fetch(
-          new Request('http://127.0.0.1:8787/hello', { headers: { authorization: `Bearer ${bound}` } }),
-          env as never,
-          ctx,
-        )
-      ).status,
-    ).toBe(401);
-  });
+  it(
+    "dev_token_dpop_curl_against_dev_config: the printed curl passes npm run dev's config once, then is a " +
+      'replay (401); the default URL is /dpop/hello',
+    async () => {
+      const r = run('--dpop', '--port', '8787');
+      const { method, url, headers } = parseCurl(r.stderr);
+      expect(url).toBe('http://127.0.0.1:8787/dpop/hello');
+      const guard = createGuard(devConfig() as never, { stages: defaultStages, log: () => undefined });
+      const env = {};
+      const ctx = { waitUntil: (p: Promise<unknown>) => void p.catch(() => undefined) };
+      const send = () => guard.fetch(new Request(url, { method, headers }), env as never, ctx);
+      const first = await send();
+      expect(first.status).toBe(200);
+      expect(((await first.json()) as { path: string }).path).toBe('/dpop/hello');
+      expect((await send()).status).toBe(401);
+      // /dpop/ takes only the DPoP issuer: the plain demo token is refused there, and the bound token as Bearer too.
+      const plain = run().stdout.trim();
+      expect(
+        (await guard.fetch(new Request(url, { headers: { authorization: `Bearer ${plain}` } }), env as never, ctx))
+          .status,
+      ).toBe(401);
+      expect(
+        (
+          await guard.fetch(
+            new Request('http://127.0.0.1:8787/hello', { headers: { authorization: `Bearer ${plain}` } }),
+            env as never,
+            ctx,
+          )
+        ).status,
+      ).toBe(200);
+      const bound = run('--dpop').stdout.trim();
+      expect(
+        (
+          await guard.fetch(
+            new Request('http://127.0.0.1:8787/hello', { headers: { authorization: `Bearer ${bound}` } }),
+            env as never,
+            ctx,
+          )
+        ).status,
+      ).toBe(401);
+    },
+  );
 });
 
 describe('npm run token -- --mcp', () => {
-  it("dev_token_mcp_curl_against_dev_config: the printed JSON-RPC curl passes npm run dev's config on that port; the metadata names the resource there", async () => {
-    const r = run('--mcp', '--port', '9999');
-    expect(r.status).toBe(0);
-    const token = r.stdout.trim();
-    const { method, url, headers } = parseCurl(r.stderr);
-    expect({ method, url }).toEqual({ method: 'POST', url: 'http://127.0.0.1:9999/mcp' });
-    expect(decodeUnverified(token).payload).toMatchObject({ aud: 'http://127.0.0.1:9999/mcp', scope: 'mcp:tools' });
-    const body = /-d '([^']+)'/.exec(r.stderr)![1]!;
-    // start.mjs hands wrangler this config: wrangler.toml's, the resource id on the port in use.
-    const config: Record<string, unknown> = { ...JSON.parse(devGuardConfig(9999)), cache: undefined, admin: undefined };
-    const dpop = { ...(config.dpop as Record<string, unknown>), replay: 'isolate' };
-    const guard = createGuard({ ...config, dpop } as never, { stages: defaultStages, log: () => undefined });
-    const ctx = { waitUntil: (p: Promise<unknown>) => void p.catch(() => undefined) };
-    const send = (h: Record<string, string>) =>
-      guard.fetch(new Request(url, { method, headers: h, body }), {} as never, ctx);
-    const passed = await send(headers);
-    expect(passed.status).toBe(200);
-    expect(await passed.json()).toMatchObject({
-      method: 'POST',
-      path: '/mcp',
-      headers: { 'x-auth-scope': 'mcp:tools' },
-    });
-    const metadataUrl = 'http://127.0.0.1:9999/.well-known/oauth-protected-resource/mcp';
-    const doc = await (await guard.fetch(new Request(metadataUrl), {} as never, ctx)).json();
-    expect(doc).toMatchObject({ resource: 'http://127.0.0.1:9999/mcp', scopes_supported: ['mcp:tools'] });
-    // No token: 401 pointing to the metadata; the plain demo token and one for port 8787 are not for this resource.
-    const none = await send({ 'content-type': 'application/json' });
-    expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toContain(`resource_metadata="${metadataUrl}"`);
-    expect((await send({ authorization: `Bearer ${run().stdout.trim()}` })).status).toBe(401);
-    expect((await send({ authorization: `Bearer ${run('--mcp').stdout.trim()}` })).status).toBe(401);
-  });
+  it(
+    "dev_token_mcp_curl_against_dev_config: the printed JSON-RPC curl passes npm run dev's config on that port; " +
+      'the metadata names the resource there',
+    async () => {
+      const r = run('--mcp', '--port', '9999');
+      expect(r.status).toBe(0);
+      const token = r.stdout.trim();
+      const { method, url, headers } = parseCurl(r.stderr);
+      expect({ method, url }).toEqual({ method: 'POST', url: 'http://127.0.0.1:9999/mcp' });
+      expect(decodeUnverified(token).payload).toMatchObject({ aud: 'http://127.0.0.1:9999/mcp', scope: 'mcp:tools' });
+      const body = /-d '([^']+)'/.exec(r.stderr)![1]!;
+      // start.mjs hands wrangler this config: wrangler.toml's, the resource id on the port in use.
+      const config: Record<string, unknown> = {
+        ...JSON.parse(devGuardConfig(9999)),
+        cache: undefined,
+        admin: undefined,
+      };
+      const dpop = { ...(config.dpop as Record<string, unknown>), replay: 'isolate' };
+      const guard = createGuard({ ...config, dpop } as never, { stages: defaultStages, log: () => undefined });
+      const ctx = { waitUntil: (p: Promise<unknown>) => void p.catch(() => undefined) };
+      const send = (h: Record<string, string>) =>
+        guard.fetch(new Request(url, { method, headers: h, body }), {} as never, ctx);
+      const passed = await send(headers);
+      expect(passed.status).toBe(200);
+      expect(await passed.json()).toMatchObject({
+        method: 'POST',
+        path: '/mcp',
+        headers: { 'x-auth-scope': 'mcp:tools' },
+      });
+      const metadataUrl = 'http://127.0.0.1:9999/.well-known/oauth-protected-resource/mcp';
+      const doc = await (await guard.fetch(new Request(metadataUrl), {} as never, ctx)).json();
+      expect(doc).toMatchObject({ resource: 'http://127.0.0.1:9999/mcp', scopes_supported: ['mcp:tools'] });
+      // No token: 401 pointing to the metadata; the plain demo token and one for port 8787 are not for this resource.
+      const none = await send({ 'content-type': 'application/json' });
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toContain(`resource_metadata="${metadataUrl}"`);
+      expect((await send({ authorization: `Bearer ${run().stdout.trim()}` })).status).toBe(401);
+      expect((await send({ authorization: `Bearer ${run('--mcp').stdout.trim()}` })).status).toBe(401);
+    },
+  );
 });

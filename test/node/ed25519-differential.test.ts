@@ -159,25 +159,29 @@ describe('Ed25519 vs node:crypto', () => {
     }
   });
 
-  it('single-bit flips of the message fail in both (300 signatures, every bit of short ones, 16 random bits otherwise)', () => {
-    const cases = flat.filter((c) => c.msg.length > 0).slice(0, 300);
-    for (const [i, c] of cases.entries()) {
-      const bits = c.msg.length * 8;
-      const picks =
-        bits <= 128
-          ? [...Array(bits).keys()]
-          : Array.from(seededBytes(77 + i, 32))
-              .map((b, j) => (b * 4099 + j * 7919) % bits)
-              .slice(0, 16);
-      oursWithKey(c.pub, (check) => {
-        for (const bit of picks) {
-          const bad = flipBit(c.msg, bit);
-          expect(check(bad, c.sig)).toBe(false);
-          expect(nodeVerify(c.publicKey, bad, c.sig)).toBe(false);
-        }
-      });
-    }
-  });
+  it(
+    'single-bit flips of the message fail in both (300 signatures, every bit of short ones, 16 random bits ' +
+      'otherwise)',
+    () => {
+      const cases = flat.filter((c) => c.msg.length > 0).slice(0, 300);
+      for (const [i, c] of cases.entries()) {
+        const bits = c.msg.length * 8;
+        const picks =
+          bits <= 128
+            ? [...Array(bits).keys()]
+            : Array.from(seededBytes(77 + i, 32))
+                .map((b, j) => (b * 4099 + j * 7919) % bits)
+                .slice(0, 16);
+        oursWithKey(c.pub, (check) => {
+          for (const bit of picks) {
+            const bad = flipBit(c.msg, bit);
+            expect(check(bad, c.sig)).toBe(false);
+            expect(nodeVerify(c.publicKey, bad, c.sig)).toBe(false);
+          }
+        });
+      }
+    },
+  );
 
   it('S + L (same residue, non-canonical S) fails in both (2,000 signatures)', () => {
     for (const c of flat.slice(0, 2000)) {

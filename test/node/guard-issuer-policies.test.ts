@@ -24,7 +24,10 @@ const AUDS = ['api', 'other', 'urn:x'];
 const HS = ['HS256', 'HS384', 'HS512'];
 const KEYED = ['EdDSA', 'Ed25519', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'];
 
-/** One issuer entry as a user writes it: HS with a secret or key-set algorithms with a JWKS URL, and every check an entry may set. */
+/**
+ * One issuer entry as a user writes it: HS with a secret or key-set algorithms with a JWKS URL, and every check an
+ * entry may set.
+ */
 const entryArb = fc.record({
   hs: fc.boolean(),
   hsAlgs: fc.subarray(HS, { minLength: 1 }),
@@ -80,31 +83,35 @@ function rawConfig(c: typeof configArb extends fc.Arbitrary<infer T> ? T : never
 }
 
 describe("the guard's issuer policies (the library's options code)", () => {
-  it('every_parsed_config_builds_its_verifier: for every config the parser takes, buildTwoStepVerifier accepts issuerSettings of each entry', () => {
-    let taken = 0;
-    fc.assert(
-      fc.property(configArb, (c) => {
-        let config;
-        try {
-          config = parseConfig(rawConfig(c));
-        } catch {
-          return; // The guard refuses it (profile without audience, profile with typ JWT).
-        }
-        taken++;
-        const secret = new Uint8Array(64).fill(7);
-        const issuers = config.issuers.map((is) => ({
-          ...issuerSettings(is),
-          ...(is.source.kind === 'secret' ? { key: secret } : { jwks: { keys: [] } }),
-        }));
-        expect(() =>
-          buildTwoStepVerifier(
-            { issuers, clockTolerance: config.clockTolerance, cache: false },
-            hmacOnly(config) ? hmacPolicy : buildPolicy,
-          ),
-        ).not.toThrow();
-      }),
-      { numRuns: 1000 },
-    );
-    expect(taken).toBeGreaterThan(300);
-  });
+  it(
+    'every_parsed_config_builds_its_verifier: for every config the parser takes, buildTwoStepVerifier accepts ' +
+      'issuerSettings of each entry',
+    () => {
+      let taken = 0;
+      fc.assert(
+        fc.property(configArb, (c) => {
+          let config;
+          try {
+            config = parseConfig(rawConfig(c));
+          } catch {
+            return; // The guard refuses it (profile without audience, profile with typ JWT).
+          }
+          taken++;
+          const secret = new Uint8Array(64).fill(7);
+          const issuers = config.issuers.map((is) => ({
+            ...issuerSettings(is),
+            ...(is.source.kind === 'secret' ? { key: secret } : { jwks: { keys: [] } }),
+          }));
+          expect(() =>
+            buildTwoStepVerifier(
+              { issuers, clockTolerance: config.clockTolerance, cache: false },
+              hmacOnly(config) ? hmacPolicy : buildPolicy,
+            ),
+          ).not.toThrow();
+        }),
+        { numRuns: 1000 },
+      );
+      expect(taken).toBeGreaterThan(300);
+    },
+  );
 });

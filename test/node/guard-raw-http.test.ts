@@ -22,7 +22,9 @@ const SECRET = Buffer.alloc(32, 3);
 const b64u = (b: Buffer | string) => Buffer.from(b).toString('base64url');
 
 function hsToken(claims: Record<string, unknown>): string {
-  const input = `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64u(JSON.stringify({ iss: ISS, aud: 'api', sub: 'alice', exp: Math.floor(Date.now() / 1000) + 3600, ...claims }))}`;
+  const input =
+    `${b64u(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.` +
+    b64u(JSON.stringify({ iss: ISS, aud: 'api', sub: 'alice', exp: Math.floor(Date.now() / 1000) + 3600, ...claims }));
   return `${input}.${b64u(createHmac('sha256', SECRET).update(input).digest())}`;
 }
 
@@ -39,7 +41,9 @@ function recorder(): Promise<{ server: Server; port: number; seen: string[] }> {
   );
 }
 
-/** Send `head` (request line and headers, CRLF-separated, no final blank line) and an optional body; the status code. */
+/**
+ * Send `head` (request line and headers, CRLF-separated, no final blank line) and an optional body; the status code.
+ */
 function rawRequest(port: number, head: string, body = ''): Promise<number> {
   return new Promise((resolve, reject) => {
     const sock = connect(port, '127.0.0.1');
@@ -53,7 +57,8 @@ function rawRequest(port: number, head: string, body = ''): Promise<number> {
       else resolve(Number(m[1]));
     });
     sock.write(
-      `${head}\r\nConnection: close\r\n${body === '' ? '' : `Content-Length: ${Buffer.byteLength(body)}\r\n`}\r\n${body}`,
+      `${head}\r\nConnection: close\r\n` +
+        `${body === '' ? '' : `Content-Length: ${Buffer.byteLength(body)}\r\n`}\r\n${body}`,
     );
   });
 }

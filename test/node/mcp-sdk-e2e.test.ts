@@ -78,29 +78,32 @@ const initialize = (path: string, token: string) => initializeAt(`${guard.url}${
 const lastLog = () => JSON.parse(logs.at(-1) ?? '{}') as { status?: number; code?: string };
 
 describe('the MCP SDK through the guard (oidc-provider, RFC 9728, RFC 8707, RFC 9470)', () => {
-  it('mcp_sdk_client_calls_tool_through_guard: 401, the metadata, a token for the resource, then the tool', async () => {
-    const text = 'héllo {"through":"the guard"} ✓';
-    const { text: answer, exchanges } = await callEchoTool(resourceId, op.issuer, text);
-    // The tool's answer holds the POSTed argument (the body reached the origin) and the subject the guard set.
-    expect(answer).toBe(`${text} (sub ${CLIENT.client_id})`);
+  it(
+    'mcp_sdk_client_calls_tool_through_guard: 401, the ' + 'metadata, a token for the resource, then the tool',
+    async () => {
+      const text = 'héllo {"through":"the guard"} ✓';
+      const { text: answer, exchanges } = await callEchoTool(resourceId, op.issuer, text);
+      // The tool's answer holds the POSTed argument (the body reached the origin) and the subject the guard set.
+      expect(answer).toBe(`${text} (sub ${CLIENT.client_id})`);
 
-    const first = exchanges[0]!;
-    expect(first).toMatchObject({ method: 'POST', url: resourceId, status: 401 });
-    expect(first.wwwAuthenticate).toContain(`resource_metadata="${metadataUrl}"`);
-    expect(exchanges.find((e) => e.url === metadataUrl)).toMatchObject({ method: 'GET', status: 200 });
-    const tokenRequest = exchanges.find((e) => e.url === op.as.token_endpoint);
-    expect(tokenRequest?.status).toBe(200);
-    expect(new URLSearchParams(tokenRequest!.body).get('resource')).toBe(resourceId);
-    expect(new URLSearchParams(tokenRequest!.body).get('grant_type')).toBe('client_credentials');
-    const calls = exchanges.filter((e) => e.url === resourceId && e.status === 200);
-    expect(calls.map((e) => JSON.parse(e.body).method)).toEqual(expect.arrayContaining(['initialize', 'tools/call']));
+      const first = exchanges[0]!;
+      expect(first).toMatchObject({ method: 'POST', url: resourceId, status: 401 });
+      expect(first.wwwAuthenticate).toContain(`resource_metadata="${metadataUrl}"`);
+      expect(exchanges.find((e) => e.url === metadataUrl)).toMatchObject({ method: 'GET', status: 200 });
+      const tokenRequest = exchanges.find((e) => e.url === op.as.token_endpoint);
+      expect(tokenRequest?.status).toBe(200);
+      expect(new URLSearchParams(tokenRequest!.body).get('resource')).toBe(resourceId);
+      expect(new URLSearchParams(tokenRequest!.body).get('grant_type')).toBe('client_credentials');
+      const calls = exchanges.filter((e) => e.url === resourceId && e.status === 200);
+      expect(calls.map((e) => JSON.parse(e.body).method)).toEqual(expect.arrayContaining(['initialize', 'tools/call']));
 
-    // Only requests with a token passed the guard, and the tool call among them.
-    expect(origin.seen.length).toBeGreaterThan(0);
-    expect(origin.seen.every((s) => s.authorization && s.sub === CLIENT.client_id && s.path === '/mcp')).toBe(true);
-    const passed = exchanges.filter((e) => e.url === resourceId && e.method === 'POST' && e.status !== 401);
-    expect(origin.seen.filter((s) => s.method === 'POST').length).toBe(passed.length);
-  });
+      // Only requests with a token passed the guard, and the tool call among them.
+      expect(origin.seen.length).toBeGreaterThan(0);
+      expect(origin.seen.every((s) => s.authorization && s.sub === CLIENT.client_id && s.path === '/mcp')).toBe(true);
+      const passed = exchanges.filter((e) => e.url === resourceId && e.method === 'POST' && e.status !== 401);
+      expect(origin.seen.filter((s) => s.method === 'POST').length).toBe(passed.length);
+    },
+  );
 
   it('mcp_sdk_discovers_guard_metadata: the SDK reads the document the guard serves without a token', async () => {
     const doc = await discoverOAuthProtectedResourceMetadata(resourceId);
@@ -152,25 +155,31 @@ describe('the MCP SDK through the guard (oidc-provider, RFC 9728, RFC 8707, RFC 
     );
   });
 
-  it("mcp_missing_acr_401: a rule with acr refuses a client_credentials token (no acr) with RFC 9470's error", async () => {
-    const res = await initialize('/mcp/mfa', await sdkToken(resourceId));
-    expect(res.status).toBe(401);
-    const challenge = res.headers.get('www-authenticate') ?? '';
-    expect(challenge).toContain(`acr_values="${MFA}"`);
-    const params = extractWWWAuthenticateParams(res);
-    expect(params.error).toBe('insufficient_user_authentication');
-    expect(params.resourceMetadataUrl?.href).toBe(metadataUrl);
-  });
+  it(
+    'mcp_missing_acr_401: a rule with acr refuses a ' + "client_credentials token (no acr) with RFC 9470's error",
+    async () => {
+      const res = await initialize('/mcp/mfa', await sdkToken(resourceId));
+      expect(res.status).toBe(401);
+      const challenge = res.headers.get('www-authenticate') ?? '';
+      expect(challenge).toContain(`acr_values="${MFA}"`);
+      const params = extractWWWAuthenticateParams(res);
+      expect(params.error).toBe('insufficient_user_authentication');
+      expect(params.resourceMetadataUrl?.href).toBe(metadataUrl);
+    },
+  );
 
-  it('mcp_no_token_401_points_to_metadata: no token is 401 with resource_metadata and nothing reaches the origin', async () => {
-    const seen = origin.seen.length;
-    const res = await fetch(resourceId, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    });
-    expect(res.status).toBe(401);
-    expect(extractWWWAuthenticateParams(res).resourceMetadataUrl?.href).toBe(metadataUrl);
-    expect(origin.seen.length).toBe(seen);
-  });
+  it(
+    'mcp_no_token_401_points_to_metadata: no token is 401 ' + 'with resource_metadata and nothing reaches the origin',
+    async () => {
+      const seen = origin.seen.length;
+      const res = await fetch(resourceId, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(res.status).toBe(401);
+      expect(extractWWWAuthenticateParams(res).resourceMetadataUrl?.href).toBe(metadataUrl);
+      expect(origin.seen.length).toBe(seen);
+    },
+  );
 });

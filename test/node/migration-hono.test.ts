@@ -64,16 +64,20 @@ describe('migration_hono_doc_example', () => {
 });
 
 describe('migration_hono_same_answer', () => {
-  it('jwt({ secret, alg, verification: { iss, aud } }) and jwtAuth({ algorithms, key, issuer, audience }) hand the route the same payload', async () => {
-    const token = createSigner({ alg: 'HS256', key: SECRET }).signSync(
-      { sub: 'alice', scope: 'read' },
-      { expiresIn: 300, issuer: 'https://auth.example', audience: 'api' },
-    );
-    const a = await call(theirs({ iss: 'https://auth.example', aud: 'api' }), token);
-    const b = await call(ours({ issuer: 'https://auth.example', audience: 'api' }), token);
-    expect(a.status).toBe(200);
-    expect(b).toEqual(a);
-  });
+  it(
+    'jwt({ secret, alg, verification: { iss, aud } }) and jwtAuth({ algorithms, key, issuer, audience }) hand ' +
+      'the route the same payload',
+    async () => {
+      const token = createSigner({ alg: 'HS256', key: SECRET }).signSync(
+        { sub: 'alice', scope: 'read' },
+        { expiresIn: 300, issuer: 'https://auth.example', audience: 'api' },
+      );
+      const a = await call(theirs({ iss: 'https://auth.example', aud: 'api' }), token);
+      const b = await call(ours({ issuer: 'https://auth.example', audience: 'api' }), token);
+      expect(a.status).toBe(200);
+      expect(b).toEqual(a);
+    },
+  );
   it('jwk({ keys }) and jwtAuth({ algorithms, jwks: { keys } }) hand the route the same payload', async () => {
     const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
       'sign',
@@ -118,61 +122,81 @@ const ROWS: Row[] = [
 
 describe('migration_hono_stricter_rows', () => {
   for (const row of ROWS) {
-    it(`${row.name}: hono's jwt lets it through, edgejwt/hono answers 401 (${row.code})${row.restore ? `, ${Object.keys(row.restore).join(', ')} restores` : ''}`, async () => {
-      const token = row.token();
-      expect((await call(theirs(), token)).status).toBe(200);
-      expect(await call(ours(), token)).toEqual({ status: 401, code: row.code });
-      if (row.restore) expect((await call(ours(row.restore), token)).status).toBe(200);
-    });
+    it(
+      `${row.name}: hono's jwt lets it through, edgejwt/hono answers 401 (${row.code})` +
+        `${row.restore ? `, ${Object.keys(row.restore).join(', ')} restores` : ''}`,
+      async () => {
+        const token = row.token();
+        expect((await call(theirs(), token)).status).toBe(200);
+        expect(await call(ours(), token)).toEqual({ status: 401, code: row.code });
+        if (row.restore) expect((await call(ours(row.restore), token)).status).toBe(200);
+      },
+    );
   }
-  it('hono_bound_token_never_bearer: a token bound to a key (cnf.jkt, cnf.x5t#S256) sent as Bearer: hono lets it through; edgejwt/hono answers 401 invalid_token', async () => {
-    for (const cnf of [
-      { jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' },
-      { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' },
-    ]) {
-      const token = hs256({ alg: 'HS256', typ: 'JWT' }, { sub: 'a', exp: now() + 60, cnf });
-      expect((await call(theirs(), token)).status).toBe(200);
-      expect(await call(ours(), token)).toEqual({ status: 401 });
-    }
-  });
-  it('single_line_pem_refused: hono signs with a PEM on one line; edgejwt refuses it (ERR_KEY_INVALID), the same key with its lines signs', async () => {
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const lines = (privateKey.export({ format: 'pem', type: 'pkcs8' }) as string).trim().split('\n');
-    const oneLine = lines.join('');
-    const spki = publicKey.export({ format: 'pem', type: 'spki' }) as string;
-    const theirToken = await honoSign({ sub: 'a', exp: now() + 60 }, oneLine, 'RS256');
-    expect((await honoVerify(theirToken, spki, 'RS256')).sub).toBe('a');
-    // RFC 7468 §3: in the strict and the lax grammar alike the BEGIN and END boundaries are lines of their own.
-    const signWith = async (key: string) => createSigner({ alg: 'RS256', key }).sign({ sub: 'a' }, { expiresIn: 60 });
-    expect(
-      await signWith(oneLine).then(
-        () => 'signed',
-        (e: unknown) => (isJwtError(e) ? e.code : String(e)),
-      ),
-    ).toBe('ERR_KEY_INVALID');
-    // The lax form (the base64 on one line between the two boundary lines) is read.
-    const laxForm = `${lines[0]}\n${lines.slice(1, -1).join('')}\n${lines.at(-1)}\n`;
-    expect((await honoVerify(await signWith(laxForm), spki, 'RS256')).sub).toBe('a');
-  });
+  it(
+    'hono_bound_token_never_bearer: a token bound to a key (cnf.jkt, cnf.x5t#S256) sent as Bearer: hono lets it ' +
+      'through; edgejwt/hono answers 401 invalid_token',
+    async () => {
+      for (const cnf of [
+        { jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' },
+        { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' },
+      ]) {
+        const token = hs256({ alg: 'HS256', typ: 'JWT' }, { sub: 'a', exp: now() + 60, cnf });
+        expect((await call(theirs(), token)).status).toBe(200);
+        expect(await call(ours(), token)).toEqual({ status: 401 });
+      }
+    },
+  );
+  it(
+    'single_line_pem_refused: hono signs with a PEM on one line; edgejwt refuses it (ERR_KEY_INVALID), the same ' +
+      'key with its lines signs',
+    async () => {
+      const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const lines = (privateKey.export({ format: 'pem', type: 'pkcs8' }) as string).trim().split('\n');
+      const oneLine = lines.join('');
+      const spki = publicKey.export({ format: 'pem', type: 'spki' }) as string;
+      const theirToken = await honoSign({ sub: 'a', exp: now() + 60 }, oneLine, 'RS256');
+      expect((await honoVerify(theirToken, spki, 'RS256')).sub).toBe('a');
+      // RFC 7468 §3: in the strict and the lax grammar alike the BEGIN and END boundaries are lines of their own.
+      const signWith = async (key: string) => createSigner({ alg: 'RS256', key }).sign({ sub: 'a' }, { expiresIn: 60 });
+      expect(
+        await signWith(oneLine).then(
+          () => 'signed',
+          (e: unknown) => (isJwtError(e) ? e.code : String(e)),
+        ),
+      ).toBe('ERR_KEY_INVALID');
+      // The lax form (the base64 on one line between the two boundary lines) is read.
+      const laxForm = `${lines[0]}\n${lines.slice(1, -1).join('')}\n${lines.at(-1)}\n`;
+      expect((await honoVerify(await signWith(laxForm), spki, 'RS256')).sub).toBe('a');
+    },
+  );
   it('empty_typ_refused: hono and edgejwt/hono both answer 401 to typ ""', async () => {
     const token = STRICTER_TOKENS.emptyTyp();
     expect((await call(theirs(), token)).status).toBe(401);
     expect(await call(ours(), token)).toEqual({ status: 401, code: 'ERR_JWS_HEADER_INVALID' });
   });
-  it('an HS256 secret shorter than 32 bytes: hono verifies with it; edgejwt refuses the key when the middleware is made (ERR_KEY_TOO_SHORT)', async () => {
-    const short = 'k'.repeat(16);
-    const token = hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60 }, short);
-    expect((await call(jwt({ secret: short, alg: 'HS256' }), token)).status).toBe(200);
-    expect(() => jwtAuth({ algorithms: ['HS256'], key: new TextEncoder().encode(short) })).toThrow(
-      expect.objectContaining({ code: 'ERR_KEY_TOO_SHORT' }),
-    );
-  });
-  it('a signed-cookie option ({ key, secret }): hono reads it; edgejwt refuses the option (ERR_OPTIONS_INVALID, setting cookie)', () => {
-    expect(() =>
-      jwt({ secret: SECRET_TEXT, alg: 'HS256', cookie: { key: 'session', secret: 'cookie secret' } }),
-    ).not.toThrow();
-    expect(() =>
-      jwtAuth({ algorithms: ['HS256'], key: SECRET, cookie: { key: 'session', secret: 'cookie secret' } } as never),
-    ).toThrow(expect.objectContaining({ code: 'ERR_OPTIONS_INVALID', setting: 'cookie' }));
-  });
+  it(
+    'an HS256 secret shorter than 32 bytes: hono verifies with it; edgejwt refuses the key when the middleware ' +
+      'is made (ERR_KEY_TOO_SHORT)',
+    async () => {
+      const short = 'k'.repeat(16);
+      const token = hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60 }, short);
+      expect((await call(jwt({ secret: short, alg: 'HS256' }), token)).status).toBe(200);
+      expect(() => jwtAuth({ algorithms: ['HS256'], key: new TextEncoder().encode(short) })).toThrow(
+        expect.objectContaining({ code: 'ERR_KEY_TOO_SHORT' }),
+      );
+    },
+  );
+  it(
+    'a signed-cookie option ({ key, secret }): hono reads it; edgejwt refuses the option (ERR_OPTIONS_INVALID, ' +
+      'setting cookie)',
+    () => {
+      expect(() =>
+        jwt({ secret: SECRET_TEXT, alg: 'HS256', cookie: { key: 'session', secret: 'cookie secret' } }),
+      ).not.toThrow();
+      expect(() =>
+        jwtAuth({ algorithms: ['HS256'], key: SECRET, cookie: { key: 'session', secret: 'cookie secret' } } as never),
+      ).toThrow(expect.objectContaining({ code: 'ERR_OPTIONS_INVALID', setting: 'cookie' }));
+    },
+  );
 });

@@ -178,21 +178,29 @@ describe('migration_stricter_rows', () => {
       ['jsonwebtoken', jwAccepts, row.jsonwebtoken],
     ] as const) {
       if (options === false) continue;
-      it(`${peerName}: ${row.name}: the peer accepts, edgejwt refuses with ${row.code}${row.restore ? `, ${Object.keys(row.restore).join(', ')} restores` : ''}`, async () => {
-        const token = row.token();
-        expect(() => accepts(token, options ?? {})).not.toThrow();
-        expect(await ourCode(token, row.ours)).toBe(row.code);
-        if (row.restore) expect(await ourCode(token, { ...row.ours, ...row.restore })).toBe('accepted');
-      });
+      it(
+        `${peerName}: ${row.name}: the peer accepts, edgejwt refuses with ` +
+          `${row.code}${row.restore ? `, ${Object.keys(row.restore).join(', ')} restores` : ''}`,
+        async () => {
+          const token = row.token();
+          expect(() => accepts(token, options ?? {})).not.toThrow();
+          expect(await ourCode(token, row.ours)).toBe(row.code);
+          if (row.restore) expect(await ourCode(token, { ...row.ours, ...row.restore })).toBe('accepted');
+        },
+      );
     }
   }
-  it('max_token_age_refused_at_boundary: jsonwebtoken and edgejwt both refuse a token exactly maxAge old, accept it 1 s younger', async () => {
-    const token = hs256({ alg: 'HS256' }, { sub: 'a', iat: T - 300, exp: T + 600 });
-    expect(() => jwAccepts(token, { maxAge: 300, clockTimestamp: T })).toThrow(/maxAge exceeded/);
-    expect(await ourCode(token, { maxTokenAge: 300, currentDate: new Date(T * 1000) })).toBe('ERR_JWT_EXPIRED');
-    expect(jwAccepts(token, { maxAge: 300, clockTimestamp: T - 1 }).sub).toBe('a');
-    expect(await ourCode(token, { maxTokenAge: 300, currentDate: new Date((T - 1) * 1000) })).toBe('accepted');
-  });
+  it(
+    'max_token_age_refused_at_boundary: jsonwebtoken and edgejwt both refuse a token exactly maxAge old, accept ' +
+      'it 1 s younger',
+    async () => {
+      const token = hs256({ alg: 'HS256' }, { sub: 'a', iat: T - 300, exp: T + 600 });
+      expect(() => jwAccepts(token, { maxAge: 300, clockTimestamp: T })).toThrow(/maxAge exceeded/);
+      expect(await ourCode(token, { maxTokenAge: 300, currentDate: new Date(T * 1000) })).toBe('ERR_JWT_EXPIRED');
+      expect(jwAccepts(token, { maxAge: 300, clockTimestamp: T - 1 }).sub).toBe('a');
+      expect(await ourCode(token, { maxTokenAge: 300, currentDate: new Date((T - 1) * 1000) })).toBe('accepted');
+    },
+  );
   it('both peers: an HS256 secret shorter than 32 bytes verifies; edgejwt refuses the key (ERR_KEY_TOO_SHORT)', () => {
     const short = 'k'.repeat(16);
     const token = hs256({ alg: 'HS256' }, { sub: 'a', exp: now() + 60 }, short);

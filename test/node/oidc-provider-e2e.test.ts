@@ -121,7 +121,9 @@ async function accessToken(resource: string, dpop?: oauth.DPoPHandle): Promise<s
   return body.access_token;
 }
 
-/** What the real client sends for a protected-resource request: its Authorization and DPoP headers (captured, not sent). */
+/**
+ * What the real client sends for a protected-resource request: its Authorization and DPoP headers (captured, not sent).
+ */
 async function clientRequest(
   token: string,
   dpop: oauth.DPoPHandle,
@@ -151,75 +153,83 @@ function verifierFor(alg: TokenAlg) {
 }
 
 describe('oidc-provider (RFC 9068 + RFC 9449) and oauth4webapi, library side', () => {
-  it('oidc_provider_at_jwt_verifies: its JWT access tokens (RS256, ES256, EdDSA) pass the at+jwt profile against its jwks_uri', async () => {
-    for (const alg of Object.keys(RESOURCES) as TokenAlg[]) {
-      const token = await accessToken(RESOURCES[alg]);
-      const { header, payload } = await verifierFor(alg).verify(token);
-      expect(header.typ, alg).toBe('at+jwt');
-      expect(header.alg).toBe(alg);
-      expect(payload).toMatchObject({
-        iss: issuer,
-        aud: RESOURCES[alg],
-        client_id: CLIENT.client_id,
-        scope: 'orders:read',
-      });
-      expect(typeof payload.jti).toBe('string');
-      expect(payload.cnf).toBeUndefined();
-      // Another resource's verifier refuses it by audience.
-      const other = alg === 'RS256' ? 'ES256' : 'RS256';
-      await expect(
-        createVerifier({
-          algorithms: [alg as Algorithm],
-          jwks: createRemoteJWKSet(as.jwks_uri!),
-          issuer,
-          audience: RESOURCES[other],
-          profile: 'at+jwt',
-        }).verify(token),
-      ).rejects.toMatchObject({ code: 'ERR_JWT_CLAIM_INVALID', claim: 'aud' });
-    }
-  });
+  it(
+    'oidc_provider_at_jwt_verifies: its JWT access tokens (RS256, ES256, EdDSA) pass the at+jwt profile against ' +
+      'its jwks_uri',
+    async () => {
+      for (const alg of Object.keys(RESOURCES) as TokenAlg[]) {
+        const token = await accessToken(RESOURCES[alg]);
+        const { header, payload } = await verifierFor(alg).verify(token);
+        expect(header.typ, alg).toBe('at+jwt');
+        expect(header.alg).toBe(alg);
+        expect(payload).toMatchObject({
+          iss: issuer,
+          aud: RESOURCES[alg],
+          client_id: CLIENT.client_id,
+          scope: 'orders:read',
+        });
+        expect(typeof payload.jti).toBe('string');
+        expect(payload.cnf).toBeUndefined();
+        // Another resource's verifier refuses it by audience.
+        const other = alg === 'RS256' ? 'ES256' : 'RS256';
+        await expect(
+          createVerifier({
+            algorithms: [alg as Algorithm],
+            jwks: createRemoteJWKSet(as.jwks_uri!),
+            issuer,
+            audience: RESOURCES[other],
+            profile: 'at+jwt',
+          }).verify(token),
+        ).rejects.toMatchObject({ code: 'ERR_JWT_CLAIM_INVALID', claim: 'aud' });
+      }
+    },
+  );
 
-  it("oidc_provider_dpop_proofs_verify: the client's proofs (ES256, EdDSA, RS256, PS256) verify, and the token's cnf.jkt binds to exactly that key", async () => {
-    const verifier = verifierFor('ES256');
-    for (const alg of CLIENT_ALGS) {
-      const dpop = await dpopClient(alg);
-      const token = await accessToken(RESOURCES.ES256, dpop);
-      const { payload } = await verifier.verify(token);
-      expect((payload.cnf as { jkt?: unknown }).jkt, alg).toEqual(expect.any(String));
-      const sent = await clientRequest(token, dpop, 'POST');
-      expect(sent.authorization).toBe(`DPoP ${token}`);
-      const proof = await verifyDpopProof(sent.proof, {
-        method: 'POST',
-        url: API,
-        algorithms: PROOF_ALGS,
-        accessToken: token,
-      });
-      expect(proof.alg).toBe(alg === 'EdDSA' ? 'Ed25519' : alg);
-      expect(proof.jkt).toBe((payload.cnf as { jkt: string }).jkt);
-      checkDpopBinding(payload, proof);
-      // The same proof against another method, URL or token is refused.
-      await expect(
-        verifyDpopProof(sent.proof, { method: 'GET', url: API, algorithms: PROOF_ALGS, accessToken: token }),
-      ).rejects.toMatchObject({ code: 'ERR_DPOP_HTM_MISMATCH' });
-      await expect(
-        verifyDpopProof(sent.proof, {
+  it(
+    "oidc_provider_dpop_proofs_verify: the client's proofs (ES256, EdDSA, RS256, PS256) verify, and the token's " +
+      'cnf.jkt binds to exactly that key',
+    async () => {
+      const verifier = verifierFor('ES256');
+      for (const alg of CLIENT_ALGS) {
+        const dpop = await dpopClient(alg);
+        const token = await accessToken(RESOURCES.ES256, dpop);
+        const { payload } = await verifier.verify(token);
+        expect((payload.cnf as { jkt?: unknown }).jkt, alg).toEqual(expect.any(String));
+        const sent = await clientRequest(token, dpop, 'POST');
+        expect(sent.authorization).toBe(`DPoP ${token}`);
+        const proof = await verifyDpopProof(sent.proof, {
           method: 'POST',
-          url: 'https://api.example.com/orders/43',
+          url: API,
           algorithms: PROOF_ALGS,
           accessToken: token,
-        }),
-      ).rejects.toMatchObject({ code: 'ERR_DPOP_HTU_MISMATCH' });
-      const bearer = await accessToken(RESOURCES.ES256);
-      await expect(
-        verifyDpopProof(sent.proof, { method: 'POST', url: API, algorithms: PROOF_ALGS, accessToken: bearer }),
-      ).rejects.toMatchObject({ code: 'ERR_DPOP_ATH_MISMATCH' });
-      // A token bound to another client key does not bind to this proof.
-      const otherToken = await accessToken(RESOURCES.ES256, await dpopClient('ES256'));
-      expect(() => checkDpopBinding(decodeUnverified(otherToken).payload, proof)).toThrow(
-        expect.objectContaining({ code: 'ERR_DPOP_BINDING_MISMATCH' }),
-      );
-    }
-  });
+        });
+        expect(proof.alg).toBe(alg === 'EdDSA' ? 'Ed25519' : alg);
+        expect(proof.jkt).toBe((payload.cnf as { jkt: string }).jkt);
+        checkDpopBinding(payload, proof);
+        // The same proof against another method, URL or token is refused.
+        await expect(
+          verifyDpopProof(sent.proof, { method: 'GET', url: API, algorithms: PROOF_ALGS, accessToken: token }),
+        ).rejects.toMatchObject({ code: 'ERR_DPOP_HTM_MISMATCH' });
+        await expect(
+          verifyDpopProof(sent.proof, {
+            method: 'POST',
+            url: 'https://api.example.com/orders/43',
+            algorithms: PROOF_ALGS,
+            accessToken: token,
+          }),
+        ).rejects.toMatchObject({ code: 'ERR_DPOP_HTU_MISMATCH' });
+        const bearer = await accessToken(RESOURCES.ES256);
+        await expect(
+          verifyDpopProof(sent.proof, { method: 'POST', url: API, algorithms: PROOF_ALGS, accessToken: bearer }),
+        ).rejects.toMatchObject({ code: 'ERR_DPOP_ATH_MISMATCH' });
+        // A token bound to another client key does not bind to this proof.
+        const otherToken = await accessToken(RESOURCES.ES256, await dpopClient('ES256'));
+        expect(() => checkDpopBinding(decodeUnverified(otherToken).payload, proof)).toThrow(
+          expect.objectContaining({ code: 'ERR_DPOP_BINDING_MISMATCH' }),
+        );
+      }
+    },
+  );
 });
 
 describe('oidc-provider and oauth4webapi through the guard (profile at+jwt, dpop required / allowed)', () => {
@@ -294,52 +304,62 @@ describe('oidc-provider and oauth4webapi through the guard (profile at+jwt, dpop
   const lastCode = () =>
     (JSON.parse(logs.filter((l) => l.includes('"status":401')).at(-1) ?? '{}') as { code?: string }).code;
 
-  it("oidc_provider_guard_dpop_end_to_end: a real client's DPoP request passes; the same proof again, a proof for another URL and the bound token as Bearer are 401", async () => {
-    const g = guardWith('required');
-    for (const alg of CLIENT_ALGS) {
-      const dpop = await dpopClient(alg);
+  it(
+    "oidc_provider_guard_dpop_end_to_end: a real client's DPoP request passes; the same proof again, a proof " +
+      'for another URL and the bound token as Bearer are 401',
+    async () => {
+      const g = guardWith('required');
+      for (const alg of CLIENT_ALGS) {
+        const dpop = await dpopClient(alg);
+        const token = await accessToken(RESOURCES.ES256, dpop);
+        const first = await throughGuard(g, token, dpop);
+        expect(first.status, alg).toBe(200);
+        expect(seenByOrigin.at(-1)).toBe('GET /orders/42');
+
+        // The same Authorization and DPoP headers again: a replay.
+        const again = await send(g, API, first.headers);
+        expect(again.status, alg).toBe(401);
+        expect(again.headers.get('www-authenticate')).toMatch(/^DPoP .*error="invalid_dpop_proof"/);
+        expect(lastCode()).toBe('dpop_replayed');
+
+        // A fresh proof the client made for /orders/42, sent to /orders/43.
+        const other = await clientRequest(token, dpop);
+        const moved = await send(g, 'https://api.example.com/orders/43', {
+          authorization: other.authorization,
+          dpop: other.proof,
+        });
+        expect(moved.status, alg).toBe(401);
+        expect(lastCode()).toBe('ERR_DPOP_HTU_MISMATCH');
+        // ...and for GET, sent as DELETE.
+        const verb = await clientRequest(token, dpop);
+        expect((await send(g, API, { authorization: verb.authorization, dpop: verb.proof }, 'DELETE')).status).toBe(
+          401,
+        );
+        expect(lastCode()).toBe('ERR_DPOP_HTM_MISMATCH');
+
+        // The bound token as a plain bearer token, with or without the client's proof beside it.
+        const bearer = await clientRequest(token, dpop);
+        expect((await send(g, API, { authorization: `Bearer ${token}` })).status, alg).toBe(401);
+        expect((await send(g, API, { authorization: `Bearer ${token}`, dpop: bearer.proof })).status, alg).toBe(401);
+      }
+      // An unbound token from the same AS is refused where DPoP is required.
+      expect((await send(g, API, { authorization: `Bearer ${await accessToken(RESOURCES.ES256)}` })).status).toBe(401);
+      expect(lastCode()).toBe('dpop_required');
+    },
+  );
+
+  it(
+    'oidc_provider_bound_token_never_bearer: with dpop "allowed", unbound Bearer tokens pass and a DPoP-bound ' +
+      'token sent as Bearer is still 401',
+    async () => {
+      const g = guardWith('allowed');
+      expect((await send(g, API, { authorization: `Bearer ${await accessToken(RESOURCES.ES256)}` })).status).toBe(200);
+      const dpop = await dpopClient('ES256');
       const token = await accessToken(RESOURCES.ES256, dpop);
-      const first = await throughGuard(g, token, dpop);
-      expect(first.status, alg).toBe(200);
-      expect(seenByOrigin.at(-1)).toBe('GET /orders/42');
-
-      // The same Authorization and DPoP headers again: a replay.
-      const again = await send(g, API, first.headers);
-      expect(again.status, alg).toBe(401);
-      expect(again.headers.get('www-authenticate')).toMatch(/^DPoP .*error="invalid_dpop_proof"/);
-      expect(lastCode()).toBe('dpop_replayed');
-
-      // A fresh proof the client made for /orders/42, sent to /orders/43.
-      const other = await clientRequest(token, dpop);
-      const moved = await send(g, 'https://api.example.com/orders/43', {
-        authorization: other.authorization,
-        dpop: other.proof,
-      });
-      expect(moved.status, alg).toBe(401);
-      expect(lastCode()).toBe('ERR_DPOP_HTU_MISMATCH');
-      // ...and for GET, sent as DELETE.
-      const verb = await clientRequest(token, dpop);
-      expect((await send(g, API, { authorization: verb.authorization, dpop: verb.proof }, 'DELETE')).status).toBe(401);
-      expect(lastCode()).toBe('ERR_DPOP_HTM_MISMATCH');
-
-      // The bound token as a plain bearer token, with or without the client's proof beside it.
-      const bearer = await clientRequest(token, dpop);
-      expect((await send(g, API, { authorization: `Bearer ${token}` })).status, alg).toBe(401);
-      expect((await send(g, API, { authorization: `Bearer ${token}`, dpop: bearer.proof })).status, alg).toBe(401);
-    }
-    // An unbound token from the same AS is refused where DPoP is required.
-    expect((await send(g, API, { authorization: `Bearer ${await accessToken(RESOURCES.ES256)}` })).status).toBe(401);
-    expect(lastCode()).toBe('dpop_required');
-  });
-
-  it('oidc_provider_bound_token_never_bearer: with dpop "allowed", unbound Bearer tokens pass and a DPoP-bound token sent as Bearer is still 401', async () => {
-    const g = guardWith('allowed');
-    expect((await send(g, API, { authorization: `Bearer ${await accessToken(RESOURCES.ES256)}` })).status).toBe(200);
-    const dpop = await dpopClient('ES256');
-    const token = await accessToken(RESOURCES.ES256, dpop);
-    expect((await throughGuard(g, token, dpop)).status).toBe(200);
-    expect((await send(g, API, { authorization: `Bearer ${token}` })).status).toBe(401);
-  });
+      expect((await throughGuard(g, token, dpop)).status).toBe(200);
+      expect((await send(g, API, { authorization: `Bearer ${token}` })).status).toBe(401);
+    },
+  );
 
   it('oidc_provider_guard_profile: a token for another resource of the same AS is refused by audience', async () => {
     const g = guardWith('allowed');

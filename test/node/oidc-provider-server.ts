@@ -48,7 +48,9 @@ const BASIC = { redirect_uris: [], response_types: [], token_endpoint_auth_metho
  * introspects (and only it may), both with client_secret_basic; revocation on; `resource` (RFC 8707) says what
  * each resource indicator gets (throw for an unknown one).
  * @example
- * const op = await startProvider(() => introspectionProvider(CLIENT, GUARD, MCP, (r) => ({ scope: 's', audience: r })));
+ * const op = await startProvider(() =>
+ *   introspectionProvider(CLIENT, GUARD, MCP, (r) => ({ scope: 's', audience: r })),
+ * );
  */
 export function introspectionProvider(
   service: ClientSecret,

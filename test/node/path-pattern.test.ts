@@ -21,7 +21,8 @@ const refusal = (config: object): string => {
 describe('path patterns in GUARD_CONFIG', () => {
   it('guard_refuses_unsupported_path_patterns', () => {
     expect(refusal({ publicPaths: ['/static/**'] })).toBe(
-      'GUARD_CONFIG publicPaths[0]: only one * at the end is supported: write "/static/*" for every path that starts with /static/, or an exact path',
+      'GUARD_CONFIG publicPaths[0]: only one * at the end is supported: write "/static/*" for every path that ' +
+        'starts with /static/, or an exact path',
     );
     expect(refusal({ publicPaths: ['/api/*/health'] })).toMatch(
       /publicPaths\[0\]: only one \* at the end is supported: write "\/api\/\*"/,

@@ -86,49 +86,53 @@ describe('properties', () => {
     );
   });
 
-  it('typ_application_prefix_only_without_another_slash: a required typ matches the header exactly when both name one media type (RFC 7515 §4.1.9)', () => {
-    const part = fc.oneof(
-      fc.constantFrom('jwt', 'at+jwt', 'example', 'application'),
-      fc.stringMatching(/^[a-zA-Z0-9+.-]{1,8}$/),
-    );
-    const prefix = fc.constantFrom('', 'application/', 'Application/');
-    const spell = (p: string, a: string, b: string | undefined, upper: boolean) => {
-      const t = `${p}${a}${b === undefined ? '' : `/${b}`}`;
-      return upper ? t.toUpperCase() : t;
-    };
-    // Half the pairs are the same parts under other prefixes and case: the spellings that must (or must not) agree.
-    const pair = fc
-      .tuple(
-        prefix,
-        prefix,
-        part,
-        fc.option(part, { nil: undefined }),
-        part,
-        fc.option(part, { nil: undefined }),
-        fc.boolean(),
-        fc.boolean(),
-      )
-      .map(
-        ([pw, ps, a, b, a2, b2, same, upper]) =>
-          [spell(pw, a, b, false), same ? spell(ps, a, b, upper) : spell(ps, a2, b2, upper)] as const,
+  it(
+    'typ_application_prefix_only_without_another_slash: a required typ matches the header exactly when both ' +
+      'name one media type (RFC 7515 §4.1.9)',
+    () => {
+      const part = fc.oneof(
+        fc.constantFrom('jwt', 'at+jwt', 'example', 'application'),
+        fc.stringMatching(/^[a-zA-Z0-9+.-]{1,8}$/),
       );
-    // The media type a typ value names: no `/` means `application/` is implied.
-    const media = (t: string) => (t.includes('/') ? t.toLowerCase() : `application/${t.toLowerCase()}`);
-    fc.assert(
-      fc.property(pair, ([want, sent]) => {
-        const input = `${b64u(JSON.stringify({ alg: 'HS256', typ: sent }))}.${b64u(JSON.stringify({ exp: 4e9 }))}`;
-        const token = `${input}.${b64u(createHmac('sha256', secret).update(input).digest())}`;
-        const v = createVerifier({ algorithms: ['HS256'], key: new Uint8Array(secret), cache: false, typ: want });
-        let ok = true;
-        try {
-          v.verifySync(token);
-        } catch (e) {
-          expect((e as JwtError).code).toBe('ERR_JWT_CLAIM_INVALID');
-          ok = false;
-        }
-        expect(ok).toBe(media(want) === media(sent));
-      }),
-      { numRuns: 300 },
-    );
-  });
+      const prefix = fc.constantFrom('', 'application/', 'Application/');
+      const spell = (p: string, a: string, b: string | undefined, upper: boolean) => {
+        const t = `${p}${a}${b === undefined ? '' : `/${b}`}`;
+        return upper ? t.toUpperCase() : t;
+      };
+      // Half the pairs are the same parts under other prefixes and case: the spellings that must (or must not) agree.
+      const pair = fc
+        .tuple(
+          prefix,
+          prefix,
+          part,
+          fc.option(part, { nil: undefined }),
+          part,
+          fc.option(part, { nil: undefined }),
+          fc.boolean(),
+          fc.boolean(),
+        )
+        .map(
+          ([pw, ps, a, b, a2, b2, same, upper]) =>
+            [spell(pw, a, b, false), same ? spell(ps, a, b, upper) : spell(ps, a2, b2, upper)] as const,
+        );
+      // The media type a typ value names: no `/` means `application/` is implied.
+      const media = (t: string) => (t.includes('/') ? t.toLowerCase() : `application/${t.toLowerCase()}`);
+      fc.assert(
+        fc.property(pair, ([want, sent]) => {
+          const input = `${b64u(JSON.stringify({ alg: 'HS256', typ: sent }))}.${b64u(JSON.stringify({ exp: 4e9 }))}`;
+          const token = `${input}.${b64u(createHmac('sha256', secret).update(input).digest())}`;
+          const v = createVerifier({ algorithms: ['HS256'], key: new Uint8Array(secret), cache: false, typ: want });
+          let ok = true;
+          try {
+            v.verifySync(token);
+          } catch (e) {
+            expect((e as JwtError).code).toBe('ERR_JWT_CLAIM_INVALID');
+            ok = false;
+          }
+          expect(ok).toBe(media(want) === media(sent));
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
 });

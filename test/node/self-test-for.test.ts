@@ -21,22 +21,26 @@ describe('self_test_for_reads_hmac_hashes_from_config', () => {
       await expect(selfTestFor(c as never, {})).resolves.toBeUndefined();
   });
   for (const hash of ['SHA-384', 'SHA-512']) {
-    it(`${hash}: refused for a config naming its algorithm, for one it cannot read, and through env.GUARD_CONFIG; an HS256-only or RS-only config does not run it`, async () => {
-      miscompileHmac(hash, vi.spyOn as never);
-      const alg = hash === 'SHA-384' ? 'HS384' : 'HS512';
-      await expect(selfTestFor({ issuers: [{ algorithms: [alg, 'RS256'] }] } as never, {})).rejects.toBeInstanceOf(
-        SelfTestFailure,
-      );
-      await expect(
-        selfTestFor(undefined, { GUARD_CONFIG: JSON.stringify({ issuers: [{ algorithms: alg }] }) }),
-      ).rejects.toBeInstanceOf(SelfTestFailure);
-      await expect(selfTestFor((() => ({})) as never, {})).rejects.toBeInstanceOf(SelfTestFailure);
-      await expect(selfTestFor(undefined, { GUARD_CONFIG: 'not json' })).rejects.toBeInstanceOf(SelfTestFailure);
-      await expect(selfTestFor({ issuers: [{ algorithms: ['HS256'] }] } as never, {})).resolves.toBeUndefined();
-      await expect(
-        selfTestFor({ issuers: [{ algorithms: ['RS256', 'ES256'] }] } as never, {}),
-      ).resolves.toBeUndefined();
-    });
+    it(
+      `${hash}: refused for a config naming its algorithm, for one it cannot read, and through ` +
+        `env.GUARD_CONFIG; an HS256-only or RS-only config does not run it`,
+      async () => {
+        miscompileHmac(hash, vi.spyOn as never);
+        const alg = hash === 'SHA-384' ? 'HS384' : 'HS512';
+        await expect(selfTestFor({ issuers: [{ algorithms: [alg, 'RS256'] }] } as never, {})).rejects.toBeInstanceOf(
+          SelfTestFailure,
+        );
+        await expect(
+          selfTestFor(undefined, { GUARD_CONFIG: JSON.stringify({ issuers: [{ algorithms: alg }] }) }),
+        ).rejects.toBeInstanceOf(SelfTestFailure);
+        await expect(selfTestFor((() => ({})) as never, {})).rejects.toBeInstanceOf(SelfTestFailure);
+        await expect(selfTestFor(undefined, { GUARD_CONFIG: 'not json' })).rejects.toBeInstanceOf(SelfTestFailure);
+        await expect(selfTestFor({ issuers: [{ algorithms: ['HS256'] }] } as never, {})).resolves.toBeUndefined();
+        await expect(
+          selfTestFor({ issuers: [{ algorithms: ['RS256', 'ES256'] }] } as never, {}),
+        ).resolves.toBeUndefined();
+      },
+    );
   }
 });
 

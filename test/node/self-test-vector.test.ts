@@ -28,20 +28,24 @@ describe('guard self-test vector', () => {
 });
 
 describe('guard self-test vectors of HS384 and HS512', () => {
-  it('self_test_vector_hs384_hs512_node_crypto: each token is signed by SELF_TEST_SHA512.key with its hash, per node:crypto, and selfTest passes with both', async () => {
-    for (const [alg, hash] of [
-      ['HS384', 'sha384'],
-      ['HS512', 'sha512'],
-    ] as const) {
-      const [h, p, s] = sha512Token(alg).split('.') as [string, string, string];
-      expect(JSON.parse(Buffer.from(h, 'base64url').toString())).toEqual({ alg, typ: 'JWT' });
-      expect(Buffer.from(p, 'base64url').toString()).toBe(
-        Buffer.from(SELF_TEST.token.split('.')[1]!, 'base64url').toString(),
-      );
-      expect(createHmac(hash, SELF_TEST_SHA512.key).update(`${h}.${p}`).digest('base64url')).toBe(s);
-    }
-    await expect(selfTest(['HS384', 'HS512'])).resolves.toBeUndefined();
-  });
+  it(
+    'self_test_vector_hs384_hs512_node_crypto: each token is signed by SELF_TEST_SHA512.key with its hash, per ' +
+      'node:crypto, and selfTest passes with both',
+    async () => {
+      for (const [alg, hash] of [
+        ['HS384', 'sha384'],
+        ['HS512', 'sha512'],
+      ] as const) {
+        const [h, p, s] = sha512Token(alg).split('.') as [string, string, string];
+        expect(JSON.parse(Buffer.from(h, 'base64url').toString())).toEqual({ alg, typ: 'JWT' });
+        expect(Buffer.from(p, 'base64url').toString()).toBe(
+          Buffer.from(SELF_TEST.token.split('.')[1]!, 'base64url').toString(),
+        );
+        expect(createHmac(hash, SELF_TEST_SHA512.key).update(`${h}.${p}`).digest('base64url')).toBe(s);
+      }
+      await expect(selfTest(['HS384', 'HS512'])).resolves.toBeUndefined();
+    },
+  );
 });
 
 /** The algorithm names (JWS alg values, and RS*-style families) a text mentions. */

@@ -37,15 +37,19 @@ describe('buildVerifier (the verify path without JWE)', () => {
     expect((await createVerifier({ algorithms: ['HS256'], key: secret }).verify(token)).payload.sub).toBe('a');
   });
 
-  it('decryption_plain_options_refused: a `decryption` not made by jweDecryption (the 0.1.0 `{ keys }` form) is ERR_OPTIONS_INVALID, never ignored', () => {
-    for (const make of [buildVerifier, createVerifier]) {
-      for (const plain of [{ keys: [cek] }, {}, null, 'dir', { options: { keys: [cek] }, support: {} }]) {
-        expect(() => make({ algorithms: ['HS256'], key: secret, decryption: plain as never })).toThrow(
-          expect.objectContaining({ code: 'ERR_OPTIONS_INVALID', setting: 'decryption' }),
-        );
+  it(
+    'decryption_plain_options_refused: a `decryption` not made by jweDecryption (the 0.1.0 `{ keys }` form) is ' +
+      'ERR_OPTIONS_INVALID, never ignored',
+    () => {
+      for (const make of [buildVerifier, createVerifier]) {
+        for (const plain of [{ keys: [cek] }, {}, null, 'dir', { options: { keys: [cek] }, support: {} }]) {
+          expect(() => make({ algorithms: ['HS256'], key: secret, decryption: plain as never })).toThrow(
+            expect.objectContaining({ code: 'ERR_OPTIONS_INVALID', setting: 'decryption' }),
+          );
+        }
       }
-    }
-  });
+    },
+  );
 
   it('treats a JWE as a malformed token, while createVerifier({ decryption }) opens it', async () => {
     const jwe = await createEncrypter({ alg: 'dir', enc: 'A256GCM', key: cek }).encrypt({
@@ -67,11 +71,15 @@ describe('bundles', () => {
     expect(inputs.filter((f) => /src\/jwe\/|src\/verifier\.ts|src\/backend\/jwe-/.test(f))).toEqual([]);
   });
 
-  it('createverifier_bundle_without_jwe: a Worker calling createVerifier without jweDecryption bundles nothing of src/jwe/; with it, the decryptor', async () => {
-    const without = await bundleInputs('bench/verify/bundle/hs256.ts');
-    expect(without.some((f) => f.includes('src/verifier.ts'))).toBe(true);
-    expect(without.filter((f) => /src\/jwe\/|src\/backend\/jwe-/.test(f))).toEqual([]);
-    const withJwe = await bundleInputs('bench/verify/bundle/hs256-jwe.ts');
-    expect(withJwe.some((f) => f.includes('src/jwe/decrypt.ts'))).toBe(true);
-  });
+  it(
+    'createverifier_bundle_without_jwe: a Worker calling createVerifier without jweDecryption bundles nothing ' +
+      'of src/jwe/; with it, the decryptor',
+    async () => {
+      const without = await bundleInputs('bench/verify/bundle/hs256.ts');
+      expect(without.some((f) => f.includes('src/verifier.ts'))).toBe(true);
+      expect(without.filter((f) => /src\/jwe\/|src\/backend\/jwe-/.test(f))).toEqual([]);
+      const withJwe = await bundleInputs('bench/verify/bundle/hs256-jwe.ts');
+      expect(withJwe.some((f) => f.includes('src/jwe/decrypt.ts'))).toBe(true);
+    },
+  );
 });

@@ -54,37 +54,45 @@ describe("profile: 'at+jwt' (RFC 9068)", () => {
     }
   });
 
-  it('at_jwt_profile_typ_required: refuses a token whose typ is missing or another type (ERR_JWT_PROFILE_MISMATCH, claim typ)', async () => {
-    for (const header of [
-      {},
-      { typ: 'JWT' },
-      { typ: 'jwt' },
-      { typ: 'dpop+jwt' },
-      { typ: 'application/jwt' },
-      { typ: 'at+jwt+x' },
-      { typ: 'x/at+jwt' },
-    ]) {
-      const t = await token(accessClaims(), header);
-      const err = await verifier()
-        .verify(t)
-        .catch((e: unknown) => e);
-      expect(err, JSON.stringify(header)).toMatchObject({ code: 'ERR_JWT_PROFILE_MISMATCH', claim: 'typ' });
-    }
-    // Without the profile the same tokens pass: it is the profile that refuses them.
-    expect(
-      await codeOf(async () => verifier({ profile: undefined }).verify(await token(accessClaims(), { typ: 'JWT' }))),
-    ).toBe('OK');
-  });
+  it(
+    'at_jwt_profile_typ_required: refuses a token whose typ is missing or another type ' +
+      '(ERR_JWT_PROFILE_MISMATCH, claim typ)',
+    async () => {
+      for (const header of [
+        {},
+        { typ: 'JWT' },
+        { typ: 'jwt' },
+        { typ: 'dpop+jwt' },
+        { typ: 'application/jwt' },
+        { typ: 'at+jwt+x' },
+        { typ: 'x/at+jwt' },
+      ]) {
+        const t = await token(accessClaims(), header);
+        const err = await verifier()
+          .verify(t)
+          .catch((e: unknown) => e);
+        expect(err, JSON.stringify(header)).toMatchObject({ code: 'ERR_JWT_PROFILE_MISMATCH', claim: 'typ' });
+      }
+      // Without the profile the same tokens pass: it is the profile that refuses them.
+      expect(
+        await codeOf(async () => verifier({ profile: undefined }).verify(await token(accessClaims(), { typ: 'JWT' }))),
+      ).toBe('OK');
+    },
+  );
 
-  it('at_jwt_profile_claims_required: each of iss, exp, aud, sub, client_id, iat, jti missing is refused, naming it', async () => {
-    for (const name of ['iss', 'exp', 'aud', 'sub', 'client_id', 'iat', 'jti']) {
-      const t = await token(accessClaims({ [name]: undefined }));
-      const err = await verifier()
-        .verify(t)
-        .catch((e: unknown) => e);
-      expect(err, name).toMatchObject({ code: 'ERR_JWT_PROFILE_MISMATCH', claim: name });
-    }
-  });
+  it(
+    'at_jwt_profile_claims_required: each of iss, exp, aud, sub, client_id, iat, jti missing is refused, naming ' +
+      'it',
+    async () => {
+      for (const name of ['iss', 'exp', 'aud', 'sub', 'client_id', 'iat', 'jti']) {
+        const t = await token(accessClaims({ [name]: undefined }));
+        const err = await verifier()
+          .verify(t)
+          .catch((e: unknown) => e);
+        expect(err, name).toMatchObject({ code: 'ERR_JWT_PROFILE_MISMATCH', claim: name });
+      }
+    },
+  );
 
   it('refuses string claims of another JSON type, and still runs the usual checks', async () => {
     for (const [name, value] of [

@@ -37,21 +37,25 @@ describe('token extraction', () => {
     }
   });
 
-  it('dpop_scheme_only_when_asked: Authorization DPoP <token> (any case) is a token with scheme dpop only for a reader that checks proofs; otherwise none', () => {
-    expect(fromAuthorization('DPoP a.b.c')).toEqual({ kind: 'none' });
-    expect(fromAuthorization('DPoP a.b.c', true)).toEqual({ kind: 'token', token: 'a.b.c', scheme: 'dpop' });
-    expect(fromAuthorization('dpop   a.b.c', true)).toEqual({ kind: 'token', token: 'a.b.c', scheme: 'dpop' });
-    expect(fromAuthorization('Bearer a.b.c', true)).toEqual({ kind: 'token', token: 'a.b.c' });
-    expect(fromAuthorization('DPoP a b', true)).toEqual({ kind: 'malformed' });
-    expect(findToken({ get: () => 'DPoP a.b.c' }, [{ header: 'Authorization' }])).toEqual({ kind: 'none' });
-    expect(findToken({ get: () => 'DPoP a.b.c' }, [{ header: 'Authorization' }], true)).toEqual({
-      kind: 'token',
-      token: 'a.b.c',
-      scheme: 'dpop',
-    });
-    // A custom header never carries the DPoP scheme: only Authorization does (RFC 9449 §7.1).
-    expect(findToken({ get: () => 'DPoP a.b.c' }, [{ header: 'X-Token' }], true)).toEqual({ kind: 'malformed' });
-  });
+  it(
+    'dpop_scheme_only_when_asked: Authorization DPoP <token> (any case) is a token with scheme dpop only for a ' +
+      'reader that checks proofs; otherwise none',
+    () => {
+      expect(fromAuthorization('DPoP a.b.c')).toEqual({ kind: 'none' });
+      expect(fromAuthorization('DPoP a.b.c', true)).toEqual({ kind: 'token', token: 'a.b.c', scheme: 'dpop' });
+      expect(fromAuthorization('dpop   a.b.c', true)).toEqual({ kind: 'token', token: 'a.b.c', scheme: 'dpop' });
+      expect(fromAuthorization('Bearer a.b.c', true)).toEqual({ kind: 'token', token: 'a.b.c' });
+      expect(fromAuthorization('DPoP a b', true)).toEqual({ kind: 'malformed' });
+      expect(findToken({ get: () => 'DPoP a.b.c' }, [{ header: 'Authorization' }])).toEqual({ kind: 'none' });
+      expect(findToken({ get: () => 'DPoP a.b.c' }, [{ header: 'Authorization' }], true)).toEqual({
+        kind: 'token',
+        token: 'a.b.c',
+        scheme: 'dpop',
+      });
+      // A custom header never carries the DPoP scheme: only Authorization does (RFC 9449 §7.1).
+      expect(findToken({ get: () => 'DPoP a.b.c' }, [{ header: 'X-Token' }], true)).toEqual({ kind: 'malformed' });
+    },
+  );
 
   it('a custom header carries the bare token or Bearer <token>', () => {
     expect(fromCustomHeader('a.b.c')).toEqual({ kind: 'token', token: 'a.b.c' });
@@ -120,7 +124,8 @@ describe('challenges (RFC 6750 §3)', () => {
     const s = challengeResponse('insufficient_scope', { realm: 'a', scopes: ['read', 'write'] });
     expect(s.status).toBe(403);
     expect(s.headers.get('www-authenticate')).toBe(
-      'Bearer realm="a", error="insufficient_scope", error_description="The access token lacks a required scope", scope="read write"',
+      'Bearer realm="a", error="insufficient_scope", error_description="The access token lacks a required ' +
+        'scope", scope="read write"',
     );
     expect(s.headers.get('cache-control')).toBe('no-store');
   });

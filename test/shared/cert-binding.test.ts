@@ -18,15 +18,18 @@ const bound = (x5t: unknown) => ({ sub: 'client-1', cnf: { 'x5t#S256': x5t } });
 const HEX = cert.sha256sumOfDer; // lower case, as Cloudflare documents it
 
 describe('checkCertificateBinding (RFC 8705 §3.1)', () => {
-  it('mtls_fingerprint_encoding_is_hex_of_der_sha256: openssl, WebCrypto and x5t#S256 name the same 32 bytes', async () => {
-    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', derOf(cert.pem)));
-    expect(hex(digest)).toBe(cert.opensslFingerprintSha256.replace(/:/g, '').toLowerCase());
-    expect(hex(digest)).toBe(HEX);
-    expect(b64u(digest)).toBe(cert.x5tS256);
-    checkCertificateBinding(bound(cert.x5tS256), HEX);
-    checkCertificateBinding(bound(cert.x5tS256), HEX.toUpperCase());
-    checkCertificateBinding(bound(cert.x5tS256), digest);
-  });
+  it(
+    'mtls_fingerprint_encoding_is_hex_of_der_sha256: ' + 'openssl, WebCrypto and x5t#S256 name the same 32 bytes',
+    async () => {
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', derOf(cert.pem)));
+      expect(hex(digest)).toBe(cert.opensslFingerprintSha256.replace(/:/g, '').toLowerCase());
+      expect(hex(digest)).toBe(HEX);
+      expect(b64u(digest)).toBe(cert.x5tS256);
+      checkCertificateBinding(bound(cert.x5tS256), HEX);
+      checkCertificateBinding(bound(cert.x5tS256), HEX.toUpperCase());
+      checkCertificateBinding(bound(cert.x5tS256), digest);
+    },
+  );
 
   it('accepts a verified token bound to the certificate, and refuses it for another', async () => {
     const pair = await generate('ES256');
@@ -63,44 +66,52 @@ describe('checkCertificateBinding (RFC 8705 §3.1)', () => {
       expect(codeOfSync(() => checkCertificateBinding(bound(cert.x5tS256), none))).toBe('ERR_MTLS_CERT_MISSING');
   });
 
-  it('mtls_fingerprint_only_documented_encoding: colons, base64, SHA-1 and SHA-512 lengths, stray characters are malformed', () => {
-    const digest = derOf(cert.pem); // any bytes that are not 32 long
-    const base64 = btoa(
-      String.fromCharCode(...Array.from({ length: 32 }, (_, i) => parseInt(HEX.slice(2 * i, 2 * i + 2), 16))),
-    );
-    for (const f of [
-      cert.opensslFingerprintSha256,
-      base64,
-      cert.x5tS256,
-      HEX.slice(0, 40),
-      HEX + HEX,
-      ` ${HEX}`,
-      `${HEX}\n`,
-      HEX.slice(0, 63) + 'g',
-      `0x${HEX.slice(2)}`,
-    ]) {
-      expect(codeOfSync(() => checkCertificateBinding(bound(cert.x5tS256), f))).toBe('ERR_MTLS_CERT_MALFORMED');
-    }
-    expect(codeOfSync(() => checkCertificateBinding(bound(cert.x5tS256), digest))).toBe('ERR_MTLS_CERT_MALFORMED');
-    expect(codeOfSync(() => checkCertificateBinding(bound(cert.x5tS256), 42 as unknown as string))).toBe(
-      'ERR_MTLS_CERT_MALFORMED',
-    );
-  });
+  it(
+    'mtls_fingerprint_only_documented_encoding: colons, base64, SHA-1 and SHA-512 lengths, stray characters are ' +
+      'malformed',
+    () => {
+      const digest = derOf(cert.pem); // any bytes that are not 32 long
+      const base64 = btoa(
+        String.fromCharCode(...Array.from({ length: 32 }, (_, i) => parseInt(HEX.slice(2 * i, 2 * i + 2), 16))),
+      );
+      for (const f of [
+        cert.opensslFingerprintSha256,
+        base64,
+        cert.x5tS256,
+        HEX.slice(0, 40),
+        HEX + HEX,
+        ` ${HEX}`,
+        `${HEX}\n`,
+        HEX.slice(0, 63) + 'g',
+        `0x${HEX.slice(2)}`,
+      ]) {
+        expect(codeOfSync(() => checkCertificateBinding(bound(cert.x5tS256), f))).toBe('ERR_MTLS_CERT_MALFORMED');
+      }
+      expect(codeOfSync(() => checkCertificateBinding(bound(cert.x5tS256), digest))).toBe('ERR_MTLS_CERT_MALFORMED');
+      expect(codeOfSync(() => checkCertificateBinding(bound(cert.x5tS256), 42 as unknown as string))).toBe(
+        'ERR_MTLS_CERT_MALFORMED',
+      );
+    },
+  );
 
-  it('mtls_x5t_must_be_canonical_base64url: padding, +/, hex, wrong length and non-zero trailing bits are malformed', () => {
-    const last = cert.x5tS256.at(-1)!;
-    const flipped = cert.x5tS256.slice(0, 42) + String.fromCharCode(last.charCodeAt(0) + 1); // E -> F: low bits set
-    for (const x of [
-      cert.x5tS256 + '=',
-      cert.x5tS256.replace(/-/g, '+'),
-      HEX,
-      cert.x5tS256.slice(0, 42),
-      '',
-      flipped,
-    ]) {
-      expect(codeOfSync(() => checkCertificateBinding(bound(x), HEX))).toBe('ERR_MTLS_CERT_MALFORMED');
-    }
-  });
+  it(
+    'mtls_x5t_must_be_canonical_base64url: padding, +/, hex, wrong length and non-zero trailing bits are ' +
+      'malformed',
+    () => {
+      const last = cert.x5tS256.at(-1)!;
+      const flipped = cert.x5tS256.slice(0, 42) + String.fromCharCode(last.charCodeAt(0) + 1); // E -> F: low bits set
+      for (const x of [
+        cert.x5tS256 + '=',
+        cert.x5tS256.replace(/-/g, '+'),
+        HEX,
+        cert.x5tS256.slice(0, 42),
+        '',
+        flipped,
+      ]) {
+        expect(codeOfSync(() => checkCertificateBinding(bound(x), HEX))).toBe('ERR_MTLS_CERT_MALFORMED');
+      }
+    },
+  );
 
   it('mtls_binding_any_bit_differs: every single-bit change of the presented digest is a mismatch (fast-check)', () => {
     const digest = Uint8Array.from({ length: 32 }, (_, i) => parseInt(HEX.slice(2 * i, 2 * i + 2), 16));

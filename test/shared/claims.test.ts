@@ -56,20 +56,23 @@ describe('time claims', () => {
 });
 
 describe('max_token_age_refused_at_boundary', () => {
-  it('iat + maxTokenAge is an expiry like exp: accepted before it, refused at it (and with clockTolerance alike)', async () => {
-    const t = await token(claims({ iat: NOW, exp: NOW + 1000 }));
-    expect(codeOfSync(() => v({ maxTokenAge: 60, currentDate: at(NOW + 59.999) }).verifySync(t))).toBe('OK');
-    expect(codeOfSync(() => v({ maxTokenAge: 60, currentDate: at(NOW + 60) }).verifySync(t))).toBe('ERR_JWT_EXPIRED');
-    expect(
-      codeOfSync(() => v({ maxTokenAge: 60, clockTolerance: 5, currentDate: at(NOW + 64.999) }).verifySync(t)),
-    ).toBe('OK');
-    expect(codeOfSync(() => v({ maxTokenAge: 60, clockTolerance: 5, currentDate: at(NOW + 65) }).verifySync(t))).toBe(
-      'ERR_JWT_EXPIRED',
-    );
-    // The same boundary as exp's: a token whose exp is iat + 60 is refused at the same instant.
-    const e = await token(claims({ iat: NOW, exp: NOW + 60 }));
-    expect(codeOfSync(() => v({ currentDate: at(NOW + 60) }).verifySync(e))).toBe('ERR_JWT_EXPIRED');
-  });
+  it(
+    'iat + maxTokenAge is an expiry like exp: accepted ' + 'before it, refused at it (and with clockTolerance alike)',
+    async () => {
+      const t = await token(claims({ iat: NOW, exp: NOW + 1000 }));
+      expect(codeOfSync(() => v({ maxTokenAge: 60, currentDate: at(NOW + 59.999) }).verifySync(t))).toBe('OK');
+      expect(codeOfSync(() => v({ maxTokenAge: 60, currentDate: at(NOW + 60) }).verifySync(t))).toBe('ERR_JWT_EXPIRED');
+      expect(
+        codeOfSync(() => v({ maxTokenAge: 60, clockTolerance: 5, currentDate: at(NOW + 64.999) }).verifySync(t)),
+      ).toBe('OK');
+      expect(codeOfSync(() => v({ maxTokenAge: 60, clockTolerance: 5, currentDate: at(NOW + 65) }).verifySync(t))).toBe(
+        'ERR_JWT_EXPIRED',
+      );
+      // The same boundary as exp's: a token whose exp is iat + 60 is refused at the same instant.
+      const e = await token(claims({ iat: NOW, exp: NOW + 60 }));
+      expect(codeOfSync(() => v({ currentDate: at(NOW + 60) }).verifySync(e))).toBe('ERR_JWT_EXPIRED');
+    },
+  );
 });
 
 describe('identity claims', () => {
@@ -143,38 +146,41 @@ describe('options are checked at construction', () => {
 });
 
 describe('multiple issuers', () => {
-  it("the unverified iss only selects the policy; the signature and that policy's claims are then checked", async () => {
-    const ed = await generate('EdDSA');
-    const es = await generate('ES256');
-    const verifier = createVerifier({
-      currentDate: nowDate,
-      clockTolerance: 5,
-      issuers: [
-        { issuer: 'https://a.example', algorithms: ['EdDSA'], key: ed.publicJwk as JWK, audience: 'api-a' },
-        {
-          issuer: ['https://b.example', 'https://b2.example'],
-          algorithms: ['ES256'],
-          jwks: { keys: [{ ...(es.publicJwk as JWK), kid: 'b1' }] },
-          audience: 'api-b',
-        },
-      ],
-    });
-    const a = await mint(ed, claims({ iss: 'https://a.example', aud: 'api-a' }));
-    const b = await mint(es, claims({ iss: 'https://b2.example', aud: 'api-b' }), { kid: 'b1' });
-    expect((await verifier.verify(a)).payload.iss).toBe('https://a.example');
-    expect(verifier.verifySync(a).payload.aud).toBe('api-a');
-    expect((await verifier.verify(b)).payload.iss).toBe('https://b2.example');
-    // A's key claiming to be B: B's policy (ES256 only) applies.
-    const forged = await mint(ed, claims({ iss: 'https://b.example', aud: 'api-b' }));
-    expect(await codeOf(() => verifier.verify(forged))).toBe('ERR_JWS_ALG_NOT_ALLOWED');
-    // B's key, B's iss, A's audience: B's audience rule applies.
-    const wrongAud = await mint(es, claims({ iss: 'https://b.example', aud: 'api-a' }), { kid: 'b1' });
-    expect(await codeOf(() => verifier.verify(wrongAud))).toBe('ERR_JWT_CLAIM_INVALID');
-    const unknown = await mint(ed, claims({ iss: 'https://c.example' }));
-    expect(await codeOf(() => verifier.verify(unknown))).toBe('ERR_JWKS_NO_MATCHING_KEY');
-    const noIss = await mint(ed, { exp: NOW + 60 });
-    expect(await codeOf(() => verifier.verify(noIss))).toBe('ERR_JWKS_NO_MATCHING_KEY');
-  });
+  it(
+    'the unverified iss only selects the policy; the ' + "signature and that policy's claims are then checked",
+    async () => {
+      const ed = await generate('EdDSA');
+      const es = await generate('ES256');
+      const verifier = createVerifier({
+        currentDate: nowDate,
+        clockTolerance: 5,
+        issuers: [
+          { issuer: 'https://a.example', algorithms: ['EdDSA'], key: ed.publicJwk as JWK, audience: 'api-a' },
+          {
+            issuer: ['https://b.example', 'https://b2.example'],
+            algorithms: ['ES256'],
+            jwks: { keys: [{ ...(es.publicJwk as JWK), kid: 'b1' }] },
+            audience: 'api-b',
+          },
+        ],
+      });
+      const a = await mint(ed, claims({ iss: 'https://a.example', aud: 'api-a' }));
+      const b = await mint(es, claims({ iss: 'https://b2.example', aud: 'api-b' }), { kid: 'b1' });
+      expect((await verifier.verify(a)).payload.iss).toBe('https://a.example');
+      expect(verifier.verifySync(a).payload.aud).toBe('api-a');
+      expect((await verifier.verify(b)).payload.iss).toBe('https://b2.example');
+      // A's key claiming to be B: B's policy (ES256 only) applies.
+      const forged = await mint(ed, claims({ iss: 'https://b.example', aud: 'api-b' }));
+      expect(await codeOf(() => verifier.verify(forged))).toBe('ERR_JWS_ALG_NOT_ALLOWED');
+      // B's key, B's iss, A's audience: B's audience rule applies.
+      const wrongAud = await mint(es, claims({ iss: 'https://b.example', aud: 'api-a' }), { kid: 'b1' });
+      expect(await codeOf(() => verifier.verify(wrongAud))).toBe('ERR_JWT_CLAIM_INVALID');
+      const unknown = await mint(ed, claims({ iss: 'https://c.example' }));
+      expect(await codeOf(() => verifier.verify(unknown))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+      const noIss = await mint(ed, { exp: NOW + 60 });
+      expect(await codeOf(() => verifier.verify(noIss))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+    },
+  );
   it('rejects ambiguous configuration', () => {
     const k = { algorithms: ['HS256'] as const, key: secret };
     expect(
@@ -196,21 +202,25 @@ describe('multiple issuers', () => {
 });
 
 describe('typ_application_prefix_only_without_another_slash', () => {
-  it('typ_application_prefix_only_without_another_slash: `application/` is optional only for a value with no other `/` (RFC 7515 §4.1.9)', async () => {
-    const with_ = (typ: string) => token(claims(), { typ });
-    // The short form and the long form are one type.
-    expect(await codeOf(async () => v({ typ: 'at+jwt' }).verify(await with_('application/AT+JWT')))).toBe('OK');
-    expect(await codeOf(async () => v({ typ: 'application/at+jwt' }).verify(await with_('at+jwt')))).toBe('OK');
-    // A value with a `/` of its own is a full media type: `application/example/jwt` is not `example/jwt`.
-    expect(await codeOf(async () => v({ typ: 'application/example/jwt' }).verify(await with_('example/jwt')))).toBe(
-      'ERR_JWT_CLAIM_INVALID',
-    );
-    expect(await codeOf(async () => v({ typ: 'example/jwt' }).verify(await with_('application/example/jwt')))).toBe(
-      'ERR_JWT_CLAIM_INVALID',
-    );
-    expect(await codeOf(async () => v({ typ: 'example/jwt' }).verify(await with_('Example/JWT')))).toBe('OK');
-    expect(
-      await codeOf(async () => v({ typ: 'application/example/jwt' }).verify(await with_('APPLICATION/example/jwt'))),
-    ).toBe('OK');
-  });
+  it(
+    'typ_application_prefix_only_without_another_slash: `application/` is optional only for a value with no ' +
+      'other `/` (RFC 7515 §4.1.9)',
+    async () => {
+      const with_ = (typ: string) => token(claims(), { typ });
+      // The short form and the long form are one type.
+      expect(await codeOf(async () => v({ typ: 'at+jwt' }).verify(await with_('application/AT+JWT')))).toBe('OK');
+      expect(await codeOf(async () => v({ typ: 'application/at+jwt' }).verify(await with_('at+jwt')))).toBe('OK');
+      // A value with a `/` of its own is a full media type: `application/example/jwt` is not `example/jwt`.
+      expect(await codeOf(async () => v({ typ: 'application/example/jwt' }).verify(await with_('example/jwt')))).toBe(
+        'ERR_JWT_CLAIM_INVALID',
+      );
+      expect(await codeOf(async () => v({ typ: 'example/jwt' }).verify(await with_('application/example/jwt')))).toBe(
+        'ERR_JWT_CLAIM_INVALID',
+      );
+      expect(await codeOf(async () => v({ typ: 'example/jwt' }).verify(await with_('Example/JWT')))).toBe('OK');
+      expect(
+        await codeOf(async () => v({ typ: 'application/example/jwt' }).verify(await with_('APPLICATION/example/jwt'))),
+      ).toBe('OK');
+    },
+  );
 });

@@ -27,25 +27,29 @@ describe('unprovenConfirmation', () => {
     expect(unprovenConfirmation(Object.create({ cnf: { jkt: JKT } }) as Record<string, unknown>, {})).toBeUndefined();
   });
 
-  it('unproven_confirmation_property: any cnf object passes exactly when every own member is jkt or x5t#S256 equal to the proven value', () => {
-    const member = fc.oneof(
-      fc.constantFrom('jkt', 'x5t#S256', 'jwk', 'kid', 'x5t', 'jku'),
-      fc.string({ maxLength: 8 }),
-    );
-    const value = fc.oneof(fc.constantFrom(JKT, X5T), fc.string({ maxLength: 8 }), fc.integer(), fc.constant(null));
-    const proven = fc.record({
-      jkt: fc.option(fc.constantFrom(JKT, X5T), { nil: undefined }),
-      x5t: fc.option(fc.constantFrom(JKT, X5T), { nil: undefined }),
-    });
-    fc.assert(
-      fc.property(fc.dictionary(member, value, { maxKeys: 4 }), proven, (cnf, p) => {
-        const ok = Object.entries(cnf).every(
-          ([k, v]) =>
-            (k === 'jkt' && typeof v === 'string' && v === p.jkt) ||
-            (k === 'x5t#S256' && typeof v === 'string' && v === p.x5t),
-        );
-        expect(unprovenConfirmation({ cnf }, p) === undefined).toBe(ok);
-      }),
-    );
-  });
+  it(
+    'unproven_confirmation_property: any cnf object passes exactly when every own member is jkt or x5t#S256 ' +
+      'equal to the proven value',
+    () => {
+      const member = fc.oneof(
+        fc.constantFrom('jkt', 'x5t#S256', 'jwk', 'kid', 'x5t', 'jku'),
+        fc.string({ maxLength: 8 }),
+      );
+      const value = fc.oneof(fc.constantFrom(JKT, X5T), fc.string({ maxLength: 8 }), fc.integer(), fc.constant(null));
+      const proven = fc.record({
+        jkt: fc.option(fc.constantFrom(JKT, X5T), { nil: undefined }),
+        x5t: fc.option(fc.constantFrom(JKT, X5T), { nil: undefined }),
+      });
+      fc.assert(
+        fc.property(fc.dictionary(member, value, { maxKeys: 4 }), proven, (cnf, p) => {
+          const ok = Object.entries(cnf).every(
+            ([k, v]) =>
+              (k === 'jkt' && typeof v === 'string' && v === p.jkt) ||
+              (k === 'x5t#S256' && typeof v === 'string' && v === p.x5t),
+          );
+          expect(unprovenConfirmation({ cnf }, p) === undefined).toBe(ok);
+        }),
+      );
+    },
+  );
 });

@@ -75,25 +75,28 @@ describe('DPoP: the RFC 9449 example proofs', () => {
     expect(Object.isFrozen(p)).toBe(true);
   });
 
-  it('accepts the §7.1 resource proof with its access token, and refuses it with another (ERR_DPOP_ATH_MISMATCH)', async () => {
-    const o = {
-      method: 'GET',
-      url: resourceRequest.url,
-      algorithms: ['ES256'] as DpopAlgorithm[],
-      currentDate: at(resourceRequest.iat),
-    };
-    expect(dpopAccessTokenHash(vectors.accessToken)).toBe(vectors.ath);
-    expect((await verifyDpopProof(resourceRequest.proof, { ...o, accessToken: vectors.accessToken })).jkt).toBe(
-      vectors.jkt,
-    );
-    expect(
-      await codeOf(() => verifyDpopProof(resourceRequest.proof, { ...o, accessToken: `${vectors.accessToken}x` })),
-    ).toBe('ERR_DPOP_ATH_MISMATCH');
-    // The §4.1 proof has no ath: with an access token it is refused.
-    expect(
-      await codeOf(() => verifyDpopProof(tokenRequest.proof, rfcOptions({ accessToken: vectors.accessToken }))),
-    ).toBe('ERR_DPOP_ATH_MISMATCH');
-  });
+  it(
+    'accepts the §7.1 resource proof with its access token, ' + 'and refuses it with another (ERR_DPOP_ATH_MISMATCH)',
+    async () => {
+      const o = {
+        method: 'GET',
+        url: resourceRequest.url,
+        algorithms: ['ES256'] as DpopAlgorithm[],
+        currentDate: at(resourceRequest.iat),
+      };
+      expect(dpopAccessTokenHash(vectors.accessToken)).toBe(vectors.ath);
+      expect((await verifyDpopProof(resourceRequest.proof, { ...o, accessToken: vectors.accessToken })).jkt).toBe(
+        vectors.jkt,
+      );
+      expect(
+        await codeOf(() => verifyDpopProof(resourceRequest.proof, { ...o, accessToken: `${vectors.accessToken}x` })),
+      ).toBe('ERR_DPOP_ATH_MISMATCH');
+      // The §4.1 proof has no ath: with an access token it is refused.
+      expect(
+        await codeOf(() => verifyDpopProof(tokenRequest.proof, rfcOptions({ accessToken: vectors.accessToken }))),
+      ).toBe('ERR_DPOP_ATH_MISMATCH');
+    },
+  );
 
   it('refuses the §4.1 proof for another method or URL', async () => {
     expect(await codeOf(() => verifyDpopProof(tokenRequest.proof, rfcOptions({ method: 'GET' })))).toBe(
@@ -189,7 +192,9 @@ describe('DPoP: adversarial proofs', () => {
       await codeOf(() => verifyDpopProof(proof, options({ algorithms: ['HS256'] as unknown as DpopAlgorithm[] }))),
     ).toBe('ERR_OPTIONS_INVALID');
     const es = await generate('ES256');
-    const none = `${b64u(JSON.stringify({ alg: 'none', typ: 'dpop+jwt', jwk: es.publicJwk }))}.${b64u(JSON.stringify({ jti: 'j', htm: 'GET', htu: URL_, iat: NOW }))}.c2ln`;
+    const none =
+      `${b64u(JSON.stringify({ alg: 'none', typ: 'dpop+jwt', jwk: es.publicJwk }))}.` +
+      `${b64u(JSON.stringify({ jti: 'j', htm: 'GET', htu: URL_, iat: NOW }))}.c2ln`;
     expect(await codeOf(() => verifyDpopProof(none, options()))).toBe('ERR_DPOP_ALG_NOT_ALLOWED');
     // An asymmetric algorithm outside the allow-list.
     expect(await codeOf(async () => verifyDpopProof(await proofFor(es), options({ algorithms: ['EdDSA'] })))).toBe(
@@ -218,7 +223,8 @@ describe('DPoP: adversarial proofs', () => {
   it('dpop_key_cache_by_thumbprint: a cached key never verifies a proof made by another key', async () => {
     const a = await generate('ES256');
     const b = await generate('ES256');
-    expect((await verifyDpopProof(await proofFor(a), options())).jkt).toBe(jwkThumbprint(a.publicJwk)); // a's key is now cached
+    // a's key is now cached
+    expect((await verifyDpopProof(await proofFor(a), options())).jkt).toBe(jwkThumbprint(a.publicJwk));
     expect(await codeOf(async () => verifyDpopProof(await proofFor(a, { signer: b }), options()))).toBe(
       'ERR_DPOP_SIGNATURE_INVALID',
     );
@@ -264,41 +270,46 @@ describe('DPoP: adversarial proofs', () => {
     ).toHaveLength(256);
   });
 
-  it('dpop_replay_key_injective: two different jti values under one key never share a replayKey (lone surrogates refused)', async () => {
-    const pair = await generate('ES256');
-    // Each jti as JSON text, so lone surrogates reach the proof as the escapes a client would send.
-    const proofWithJtiText = (jtiJson: string) =>
-      mint(pair, `{"jti":${jtiJson},"htm":"GET","htu":"${URL_}","iat":${NOW}}`, {
-        typ: 'dpop+jwt',
-        jwk: pair.publicJwk,
-      });
-    const keys = new Map<string, string>();
-    await fc.assert(
-      fc.asyncProperty(
-        fc.string({
-          unit: fc.constantFrom('a', '.', '\ud800', '\udfff', '\ufffd', '\ud83d\ude00', 'é'),
-          minLength: 1,
-          maxLength: 6,
-        }),
-        async (jti) => {
-          const text = JSON.stringify(jti).replace(/[\ud800-\udfff]/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
-          let key: string;
-          try {
-            key = (await verifyDpopProof(await proofWithJtiText(text), options({ accessToken: undefined }))).replayKey;
-          } catch (e) {
-            // Refused only for a lone surrogate.
-            expect((e as { code?: string }).code).toBe('ERR_DPOP_JTI_INVALID');
-            expect(/[\ud800-\udfff]/u.test(jti)).toBe(true);
-            return;
-          }
-          const before = keys.get(key);
-          if (before !== undefined) expect(before).toBe(jti);
-          keys.set(key, jti);
-        },
-      ),
-      { numRuns: 300, seed: 20261127 },
-    );
-  });
+  it(
+    'dpop_replay_key_injective: two different jti values under one key never share a replayKey (lone surrogates ' +
+      'refused)',
+    async () => {
+      const pair = await generate('ES256');
+      // Each jti as JSON text, so lone surrogates reach the proof as the escapes a client would send.
+      const proofWithJtiText = (jtiJson: string) =>
+        mint(pair, `{"jti":${jtiJson},"htm":"GET","htu":"${URL_}","iat":${NOW}}`, {
+          typ: 'dpop+jwt',
+          jwk: pair.publicJwk,
+        });
+      const keys = new Map<string, string>();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.string({
+            unit: fc.constantFrom('a', '.', '\ud800', '\udfff', '\ufffd', '\ud83d\ude00', 'é'),
+            minLength: 1,
+            maxLength: 6,
+          }),
+          async (jti) => {
+            const text = JSON.stringify(jti).replace(/[\ud800-\udfff]/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+            let key: string;
+            try {
+              key = (await verifyDpopProof(await proofWithJtiText(text), options({ accessToken: undefined })))
+                .replayKey;
+            } catch (e) {
+              // Refused only for a lone surrogate.
+              expect((e as { code?: string }).code).toBe('ERR_DPOP_JTI_INVALID');
+              expect(/[\ud800-\udfff]/u.test(jti)).toBe(true);
+              return;
+            }
+            const before = keys.get(key);
+            if (before !== undefined) expect(before).toBe(jti);
+            keys.set(key, jti);
+          },
+        ),
+        { numRuns: 300, seed: 20261127 },
+      );
+    },
+  );
 
   it('requires iat as a number in the window (ERR_DPOP_IAT_INVALID)', async () => {
     const pair = await generate('ES256');
@@ -410,51 +421,59 @@ describe('DPoP: adversarial proofs', () => {
 describe('DPoP: request-borne input is never a server fault', () => {
   // ERR_OPTIONS_INVALID and ERR_WASM_CORE are what serverFault() calls the server's (a 500 and a log line).
 
-  it('dpop_request_url_not_options_fault: a request URL with userinfo, a bad host or a long path is ERR_DPOP_HTU_MISMATCH; a long query is ignored', async () => {
-    const pair = await generate('ES256');
-    const proof = await proofFor(pair);
-    // What a Node integrator builds from a Host header (`http://${host}${req.url}`) or a long request line.
-    for (const url of [
-      'https://user:pw@api.example.com/v1/things',
-      'https://api.example.com:99999/v1/things',
-      'https://api exa.com/v1/things',
-      `https://api.example.com/v1/things/${'a'.repeat(9000)}`,
-    ]) {
-      expect(await codeOf(() => verifyDpopProof(proof, options({ url }))), url.slice(0, 60)).toBe(
-        'ERR_DPOP_HTU_MISMATCH',
+  it(
+    'dpop_request_url_not_options_fault: a request URL with userinfo, a bad host or a long path is ' +
+      'ERR_DPOP_HTU_MISMATCH; a long query is ignored',
+    async () => {
+      const pair = await generate('ES256');
+      const proof = await proofFor(pair);
+      // What a Node integrator builds from a Host header (`http://${host}${req.url}`) or a long request line.
+      for (const url of [
+        'https://user:pw@api.example.com/v1/things',
+        'https://api.example.com:99999/v1/things',
+        'https://api exa.com/v1/things',
+        `https://api.example.com/v1/things/${'a'.repeat(9000)}`,
+      ]) {
+        expect(await codeOf(() => verifyDpopProof(proof, options({ url }))), url.slice(0, 60)).toBe(
+          'ERR_DPOP_HTU_MISMATCH',
+        );
+      }
+      // The query is not compared: its length does not matter either (proof htu or request URL).
+      const longQuery = `${URL_}?filter=${'q'.repeat(20_000)}#${'f'.repeat(100)}`;
+      expect((await verifyDpopProof(proof, options({ url: longQuery }))).htu).toBe(URL_);
+      expect((await verifyDpopProof(proof, options({ url: new URL(longQuery) }))).htu).toBe(URL_);
+      expect(htuForm(longQuery)).toBe(URL_);
+      const proofWithQuery = await proofFor(pair, { payload: { htu: `${URL_}?${'q'.repeat(9000)}` } });
+      expect((await verifyDpopProof(proofWithQuery, options({ maxProofLength: 20_000 }))).jkt).toBe(
+        jwkThumbprint(pair.publicJwk),
       );
-    }
-    // The query is not compared: its length does not matter either (proof htu or request URL).
-    const longQuery = `${URL_}?filter=${'q'.repeat(20_000)}#${'f'.repeat(100)}`;
-    expect((await verifyDpopProof(proof, options({ url: longQuery }))).htu).toBe(URL_);
-    expect((await verifyDpopProof(proof, options({ url: new URL(longQuery) }))).htu).toBe(URL_);
-    expect(htuForm(longQuery)).toBe(URL_);
-    const proofWithQuery = await proofFor(pair, { payload: { htu: `${URL_}?${'q'.repeat(9000)}` } });
-    expect((await verifyDpopProof(proofWithQuery, options({ maxProofLength: 20_000 }))).jkt).toBe(
-      jwkThumbprint(pair.publicJwk),
-    );
-  });
+    },
+  );
 
-  it('dpop_long_access_token_not_core_fault: ath and thumbprints of input beyond 64 KiB are computed, not ERR_WASM_CORE', async () => {
-    const pair = await generate('ES256');
-    const longToken = `${'a'.repeat(70_000)}.b.c`;
-    const expected = b64u(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(longToken))));
-    expect(dpopAccessTokenHash(longToken)).toBe(expected);
-    expect(await codeOf(async () => verifyDpopProof(await proofFor(pair), options({ accessToken: longToken })))).toBe(
-      'ERR_DPOP_ATH_MISMATCH',
-    );
-    expect(
-      await codeOf(async () =>
-        verifyDpopProof(await proofFor(pair, { payload: { ath: expected } }), options({ accessToken: longToken })),
-      ),
-    ).toBe('OK');
-    // A key set member of any length (thumbprints are asked of keys from the network too).
-    const n = 'A'.repeat(70_000);
-    const canonical = `{"e":"AQAB","kty":"RSA","n":"${n}"}`;
-    expect(jwkThumbprint({ kty: 'RSA', e: 'AQAB', n })).toBe(
-      b64u(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical)))),
-    );
-  });
+  it(
+    'dpop_long_access_token_not_core_fault: ath and thumbprints of input beyond 64 KiB are computed, not ' +
+      'ERR_WASM_CORE',
+    async () => {
+      const pair = await generate('ES256');
+      const longToken = `${'a'.repeat(70_000)}.b.c`;
+      const expected = b64u(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(longToken))));
+      expect(dpopAccessTokenHash(longToken)).toBe(expected);
+      expect(await codeOf(async () => verifyDpopProof(await proofFor(pair), options({ accessToken: longToken })))).toBe(
+        'ERR_DPOP_ATH_MISMATCH',
+      );
+      expect(
+        await codeOf(async () =>
+          verifyDpopProof(await proofFor(pair, { payload: { ath: expected } }), options({ accessToken: longToken })),
+        ),
+      ).toBe('OK');
+      // A key set member of any length (thumbprints are asked of keys from the network too).
+      const n = 'A'.repeat(70_000);
+      const canonical = `{"e":"AQAB","kty":"RSA","n":"${n}"}`;
+      expect(jwkThumbprint({ kty: 'RSA', e: 'AQAB', n })).toBe(
+        b64u(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical)))),
+      );
+    },
+  );
 });
 
 describe('DPoP: proofs made by jose', () => {
@@ -561,71 +580,75 @@ describe('htu comparison (fast-check)', () => {
     );
   });
 
-  it('htu_cut_at_query_parses_same: cutting at the first ? or # (the length bound) gives what parsing the whole URL gives', () => {
-    // Reference: the whole string through the URL parser, then query and fragment dropped.
-    const reference = (v: string): string | undefined => {
-      let u: URL;
-      try {
-        u = new URL(v);
-      } catch {
-        return undefined;
-      }
-      if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username !== '' || u.password !== '')
-        return undefined;
-      const p = u.pathname.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => {
-        const c = String.fromCharCode(parseInt(h, 16));
-        return /^[A-Za-z0-9\-._~]$/.test(c) ? c : `%${h.toUpperCase()}`;
-      });
-      return `${u.protocol}//${u.host}${p}`;
-    };
-    const hostile = fc.string({
-      unit: fc.constantFrom(
-        'a',
-        'B',
-        '.',
-        '/',
-        '\\',
-        '?',
-        '#',
-        '@',
-        ':',
-        '[',
-        ']',
-        '%',
-        '2',
-        'e',
-        'E',
-        '\t',
-        ' ',
-        '1',
-        '8',
-        '0',
-        'x',
-        '~',
-      ),
-      maxLength: 30,
-    });
-    fc.assert(
-      fc.property(
-        fc.constantFrom(
-          'https://',
-          'http://',
-          'HTTPS:',
-          'https:\\\\',
-          ' https://',
-          'https:/',
-          'http://u@',
-          'https://[::1]',
+  it(
+    'htu_cut_at_query_parses_same: cutting at the first ? or # (the length bound) gives what parsing the whole ' +
+      'URL gives',
+    () => {
+      // Reference: the whole string through the URL parser, then query and fragment dropped.
+      const reference = (v: string): string | undefined => {
+        let u: URL;
+        try {
+          u = new URL(v);
+        } catch {
+          return undefined;
+        }
+        if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username !== '' || u.password !== '')
+          return undefined;
+        const p = u.pathname.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => {
+          const c = String.fromCharCode(parseInt(h, 16));
+          return /^[A-Za-z0-9\-._~]$/.test(c) ? c : `%${h.toUpperCase()}`;
+        });
+        return `${u.protocol}//${u.host}${p}`;
+      };
+      const hostile = fc.string({
+        unit: fc.constantFrom(
+          'a',
+          'B',
+          '.',
+          '/',
+          '\\',
+          '?',
+          '#',
+          '@',
+          ':',
+          '[',
+          ']',
+          '%',
+          '2',
+          'e',
+          'E',
+          '\t',
+          ' ',
+          '1',
+          '8',
+          '0',
+          'x',
+          '~',
         ),
-        hostile,
-        (scheme, rest) => {
-          const v = `${scheme}${rest}`;
-          expect(htuForm(v), JSON.stringify(v)).toBe(reference(v));
-        },
-      ),
-      { numRuns: 2000, seed: 20261127 },
-    );
-  });
+        maxLength: 30,
+      });
+      fc.assert(
+        fc.property(
+          fc.constantFrom(
+            'https://',
+            'http://',
+            'HTTPS:',
+            'https:\\\\',
+            ' https://',
+            'https:/',
+            'http://u@',
+            'https://[::1]',
+          ),
+          hostile,
+          (scheme, rest) => {
+            const v = `${scheme}${rest}`;
+            expect(htuForm(v), JSON.stringify(v)).toBe(reference(v));
+          },
+        ),
+        { numRuns: 2000, seed: 20261127 },
+      );
+    },
+  );
 
   it('a signed proof whose htu carries a query and fragment matches its request, and only it', async () => {
     const pair = await generate('ES256');

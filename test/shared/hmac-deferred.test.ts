@@ -84,38 +84,42 @@ describe('HMAC keys are imported at their first verify', () => {
 });
 
 describe('WebCrypto key imports start at the first verify', () => {
-  it('createVerifier with RS256 and ES256 keys calls importKey only where a failure would throw there (node), else at the first verify', async () => {
-    const rs = await generate('RS256');
-    const es = await generate('ES256');
-    const subtle = crypto.subtle as { importKey: SubtleCrypto['importKey'] };
-    const original = subtle.importKey;
-    let imports = 0;
-    subtle.importKey = function (this: SubtleCrypto, ...args: Parameters<SubtleCrypto['importKey']>) {
-      imports++;
-      return original.apply(this, args);
-    } as SubtleCrypto['importKey'];
-    try {
-      const verifiers = [rs, es].map((pair) =>
-        createVerifier({
-          algorithms: [pair.alg as 'RS256' | 'ES256'],
-          key: pair.publicJwk as JWK,
-          currentDate: nowDate,
-          issuer: 'https://issuer.example',
-          audience: 'api',
-        }),
-      );
-      // The node backend imports with node:crypto (sync, its errors thrown by createVerifier).
-      expect(imports).toBe(0);
-      for (const [i, pair] of [rs, es].entries()) {
-        const token = await mint(pair, claims());
-        expect((await verifiers[i]!.verify(token)).payload.sub).toBe('user-1');
-        expect((await verifiers[i]!.verify(token)).payload.sub).toBe('user-1');
+  it(
+    'createVerifier with RS256 and ES256 keys calls importKey only where a failure would throw there (node), ' +
+      'else at the first verify',
+    async () => {
+      const rs = await generate('RS256');
+      const es = await generate('ES256');
+      const subtle = crypto.subtle as { importKey: SubtleCrypto['importKey'] };
+      const original = subtle.importKey;
+      let imports = 0;
+      subtle.importKey = function (this: SubtleCrypto, ...args: Parameters<SubtleCrypto['importKey']>) {
+        imports++;
+        return original.apply(this, args);
+      } as SubtleCrypto['importKey'];
+      try {
+        const verifiers = [rs, es].map((pair) =>
+          createVerifier({
+            algorithms: [pair.alg as 'RS256' | 'ES256'],
+            key: pair.publicJwk as JWK,
+            currentDate: nowDate,
+            issuer: 'https://issuer.example',
+            audience: 'api',
+          }),
+        );
+        // The node backend imports with node:crypto (sync, its errors thrown by createVerifier).
+        expect(imports).toBe(0);
+        for (const [i, pair] of [rs, es].entries()) {
+          const token = await mint(pair, claims());
+          expect((await verifiers[i]!.verify(token)).payload.sub).toBe('user-1');
+          expect((await verifiers[i]!.verify(token)).payload.sub).toBe('user-1');
+        }
+        expect(imports).toBe(backend.name === 'webcrypto' ? 2 : 0);
+      } finally {
+        subtle.importKey = original;
       }
-      expect(imports).toBe(backend.name === 'webcrypto' ? 2 : 0);
-    } finally {
-      subtle.importKey = original;
-    }
-  });
+    },
+  );
 
   it('a malformed RSA or EC key still fails at createVerifier', () => {
     const make = (alg: 'RS256' | 'ES256', key: JWK) => () =>

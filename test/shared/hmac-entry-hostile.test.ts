@@ -95,7 +95,9 @@ const headerText = fc.oneof(
       .tuple(hostileAlg, fc.array(extraMember, { maxLength: 2 }))
       .map(
         ([alg, extra]) =>
-          `{${[['alg', alg] as [string, unknown], ...extra].map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`,
+          `{${[['alg', alg] as [string, unknown], ...extra]
+            .map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`)
+            .join(',')}}`,
       ),
   },
   {
@@ -180,36 +182,46 @@ describe('hmac_entry_matches_main_entry_on_hostile_headers', () => {
   // One 64-byte secret serves every HS algorithm (at least as long as each hash output).
   const secret = crypto.getRandomValues(new Uint8Array(64));
 
-  it('signed tokens with hostile headers (fast-check): same verdict and error, raw or parsed, cached or not, verify and verifySync', async () => {
-    const allowed = fc.subarray(HS, { minLength: 1 });
-    let accepted = 0;
-    await fc.assert(
-      fc.asyncProperty(allowed, token(secret), fc.boolean(), fc.boolean(), async (algorithms, t, rawPayload, cache) => {
-        const jwt = await tokenOf(t.secret, t.h, t.p, t.s);
-        const options = { algorithms, key: secret, audience: 'api', currentDate: nowDate, rawPayload, cache };
-        const main = outcome(() => mainVerifier(options as never).verifySync(jwt));
-        expect(
-          outcome(() => hmacVerifier(options as never).verifySync(jwt)),
-          jwt,
-        ).toBe(main);
-        // The async verify says the same from both entries (and the same as verifySync).
-        const asyncOf = (v: { verify(t: string): Promise<unknown> }) =>
-          v.verify(jwt).then(
-            (ok) => JSON.stringify({ ok }),
-            (e: unknown) =>
-              outcome(() => {
-                throw e;
-              }),
-          );
-        expect(await asyncOf(hmacVerifier(options as never) as never), jwt).toBe(main);
-        expect(await asyncOf(mainVerifier(options as never) as never), jwt).toBe(main);
-        if (main.startsWith('{"ok"')) accepted++;
-      }),
-      { numRuns: 600 },
-    );
-    // The property reached the accepting path, not only refusals.
-    expect(accepted).toBeGreaterThan(20);
-  });
+  it(
+    'signed tokens with hostile headers (fast-check): same verdict and error, raw or parsed, cached or not, ' +
+      'verify and verifySync',
+    async () => {
+      const allowed = fc.subarray(HS, { minLength: 1 });
+      let accepted = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          allowed,
+          token(secret),
+          fc.boolean(),
+          fc.boolean(),
+          async (algorithms, t, rawPayload, cache) => {
+            const jwt = await tokenOf(t.secret, t.h, t.p, t.s);
+            const options = { algorithms, key: secret, audience: 'api', currentDate: nowDate, rawPayload, cache };
+            const main = outcome(() => mainVerifier(options as never).verifySync(jwt));
+            expect(
+              outcome(() => hmacVerifier(options as never).verifySync(jwt)),
+              jwt,
+            ).toBe(main);
+            // The async verify says the same from both entries (and the same as verifySync).
+            const asyncOf = (v: { verify(t: string): Promise<unknown> }) =>
+              v.verify(jwt).then(
+                (ok) => JSON.stringify({ ok }),
+                (e: unknown) =>
+                  outcome(() => {
+                    throw e;
+                  }),
+              );
+            expect(await asyncOf(hmacVerifier(options as never) as never), jwt).toBe(main);
+            expect(await asyncOf(mainVerifier(options as never) as never), jwt).toBe(main);
+            if (main.startsWith('{"ok"')) accepted++;
+          },
+        ),
+        { numRuns: 600 },
+      );
+      // The property reached the accepting path, not only refusals.
+      expect(accepted).toBeGreaterThan(20);
+    },
+  );
 
   it('a sequence of hostile tokens through the same verifier pair (fast-check): every step agrees', async () => {
     await fc.assert(
@@ -236,69 +248,76 @@ describe('hmac_entry_matches_main_entry_on_hostile_headers', () => {
     );
   });
 
-  it('a token MACed with the right secret under another HS hash is refused by both entries, whatever alg it names', async () => {
-    // alg confusion inside HMAC: HS256 named, HS512 computed (or the other way) must never verify.
-    for (const named of HS) {
-      for (const used of HS) {
-        if (named === used) continue;
-        const jwt = await tokenOf(secret, JSON.stringify({ alg: named }), JSON.stringify(claims()), {
-          kind: 'mac',
-          hash: used,
-        });
-        const options = { algorithms: HS, key: secret, audience: 'api', currentDate: nowDate };
-        const main = outcome(() => mainVerifier(options as never).verifySync(jwt));
-        expect(main).toContain('ERR_JWS_SIGNATURE_INVALID');
-        expect(outcome(() => hmacVerifier(options as never).verifySync(jwt))).toBe(main);
+  it(
+    'a token MACed with the right secret under another HS ' + 'hash is refused by both entries, whatever alg it names',
+    async () => {
+      // alg confusion inside HMAC: HS256 named, HS512 computed (or the other way) must never verify.
+      for (const named of HS) {
+        for (const used of HS) {
+          if (named === used) continue;
+          const jwt = await tokenOf(secret, JSON.stringify({ alg: named }), JSON.stringify(claims()), {
+            kind: 'mac',
+            hash: used,
+          });
+          const options = { algorithms: HS, key: secret, audience: 'api', currentDate: nowDate };
+          const main = outcome(() => mainVerifier(options as never).verifySync(jwt));
+          expect(main).toContain('ERR_JWS_SIGNATURE_INVALID');
+          expect(outcome(() => hmacVerifier(options as never).verifySync(jwt))).toBe(main);
+        }
       }
-    }
-  });
+    },
+  );
 
-  it("the guard's HS-only path (two-step verifier over hmacPolicy) matches the key-set path (buildPolicy), open and verifyOpened, for two issuers (fast-check)", async () => {
-    // lean-core 4edc8a2: a config whose issuers all use secretBinding verifies on hmacPolicy.
-    const other = crypto.getRandomValues(new Uint8Array(64));
-    const issuers = [
-      { issuer: 'https://issuer.example', audience: 'api', algorithms: ['HS256', 'HS512'], key: secret },
-      { issuer: 'https://other.example', audience: 'api', algorithms: ['HS384'], key: other },
-    ];
-    const options = { issuers, cache: false as const, currentDate: nowDate };
-    const full = buildTwoStepVerifier(options as never, buildPolicy);
-    const lean = buildTwoStepVerifier(options as never, hmacPolicy);
-    const twoStep = (v: typeof full, jwt: string): string =>
-      outcome(() => {
-        const opened = v.open(jwt);
-        return { alg: opened.alg, kid: opened.kid, iss: opened.iss, result: v.verifyOpened(opened) };
-      });
-    // Mostly an issuer with its own secret (so tokens get through), sometimes another's secret or issuer.
-    const pair = fc.oneof(
-      { weight: 4, arbitrary: fc.constant(['https://issuer.example', secret] as const) },
-      { weight: 1, arbitrary: fc.constant(['https://other.example', other] as const) },
-      {
-        weight: 2,
-        arbitrary: fc.tuple(
-          fc.constantFrom(
-            'https://issuer.example',
-            'https://other.example',
-            'https://nobody.example',
-            'HTTPS://ISSUER.EXAMPLE',
+  it(
+    "the guard's HS-only path (two-step verifier over hmacPolicy) matches the key-set path (buildPolicy), open " +
+      'and verifyOpened, for two issuers (fast-check)',
+    async () => {
+      // lean-core 4edc8a2: a config whose issuers all use secretBinding verifies on hmacPolicy.
+      const other = crypto.getRandomValues(new Uint8Array(64));
+      const issuers = [
+        { issuer: 'https://issuer.example', audience: 'api', algorithms: ['HS256', 'HS512'], key: secret },
+        { issuer: 'https://other.example', audience: 'api', algorithms: ['HS384'], key: other },
+      ];
+      const options = { issuers, cache: false as const, currentDate: nowDate };
+      const full = buildTwoStepVerifier(options as never, buildPolicy);
+      const lean = buildTwoStepVerifier(options as never, hmacPolicy);
+      const twoStep = (v: typeof full, jwt: string): string =>
+        outcome(() => {
+          const opened = v.open(jwt);
+          return { alg: opened.alg, kid: opened.kid, iss: opened.iss, result: v.verifyOpened(opened) };
+        });
+      // Mostly an issuer with its own secret (so tokens get through), sometimes another's secret or issuer.
+      const pair = fc.oneof(
+        { weight: 4, arbitrary: fc.constant(['https://issuer.example', secret] as const) },
+        { weight: 1, arbitrary: fc.constant(['https://other.example', other] as const) },
+        {
+          weight: 2,
+          arbitrary: fc.tuple(
+            fc.constantFrom(
+              'https://issuer.example',
+              'https://other.example',
+              'https://nobody.example',
+              'HTTPS://ISSUER.EXAMPLE',
+            ),
+            fc.constantFrom(secret, other),
           ),
-          fc.constantFrom(secret, other),
-        ),
-      },
-    );
-    let accepted = 0;
-    await fc.assert(
-      fc.asyncProperty(token(secret), pair, async (t, [issuer, key]) => {
-        const payload = t.p.startsWith('{"iss"')
-          ? JSON.stringify({ ...(JSON.parse(t.p) as object), iss: issuer })
-          : t.p;
-        const jwt = await tokenOf(key, t.h, payload, t.s);
-        const want = twoStep(full, jwt);
-        expect(twoStep(lean, jwt), jwt).toBe(want);
-        if (want.startsWith('{"ok"')) accepted++;
-      }),
-      { numRuns: 500 },
-    );
-    // About 30 of 500 get through: the property reached the accepting path too.
-    expect(accepted).toBeGreaterThan(8);
-  });
+        },
+      );
+      let accepted = 0;
+      await fc.assert(
+        fc.asyncProperty(token(secret), pair, async (t, [issuer, key]) => {
+          const payload = t.p.startsWith('{"iss"')
+            ? JSON.stringify({ ...(JSON.parse(t.p) as object), iss: issuer })
+            : t.p;
+          const jwt = await tokenOf(key, t.h, payload, t.s);
+          const want = twoStep(full, jwt);
+          expect(twoStep(lean, jwt), jwt).toBe(want);
+          if (want.startsWith('{"ok"')) accepted++;
+        }),
+        { numRuns: 500 },
+      );
+      // About 30 of 500 get through: the property reached the accepting path too.
+      expect(accepted).toBeGreaterThan(8);
+    },
+  );
 });

@@ -137,72 +137,80 @@ describe('hmac_entry_matches_main_entry', () => {
     );
   });
 
-  it('tokens whose alg the verifier refuses (fast-check): the same MALFORMED or ALG_NOT_ALLOWED, payload first, raw or parsed', async () => {
-    // edgejwt/hmac checks such a token's segments without decoding it (jws-bytes.ts decodeAllowedOnly).
-    const pair = await generate('HS256');
-    const good = (await mint(pair, claims())).split('.');
-    const segment = fc.oneof(
-      fc.constantFrom(
-        good[1]!,
-        good[2]!,
-        b64u('{"sub":"x"}'),
-        b64u(new Uint8Array([0xff, 0xfe])),
-        b64u('[1]'),
-        '',
-        'A',
-        'AB',
-        'ABC',
-        'AB==',
-        'AB+/',
-        'AQ',
-        'AR',
-      ),
-      fc.stringMatching(/^[A-Za-z0-9_\-+/=é.]{0,40}$/),
-    );
-    const alg = fc.constantFrom('HS256', 'HS384', 'HS512', 'RS256', 'ES256', 'EdDSA', 'none', 'XX');
-    await fc.assert(
-      fc.property(alg, segment, segment, fc.boolean(), fc.boolean(), (a, payload, signature, rawPayload, cache) => {
-        const token = `${b64u(JSON.stringify({ alg: a }))}.${payload}.${signature}`;
-        same({ algorithms: ['HS256', 'HS512'], key: pair.secret, currentDate: nowDate, rawPayload, cache }, token);
-      }),
-      { numRuns: 500 },
-    );
-  });
+  it(
+    'tokens whose alg the verifier refuses (fast-check): the same MALFORMED or ALG_NOT_ALLOWED, payload first, ' +
+      'raw or parsed',
+    async () => {
+      // edgejwt/hmac checks such a token's segments without decoding it (jws-bytes.ts decodeAllowedOnly).
+      const pair = await generate('HS256');
+      const good = (await mint(pair, claims())).split('.');
+      const segment = fc.oneof(
+        fc.constantFrom(
+          good[1]!,
+          good[2]!,
+          b64u('{"sub":"x"}'),
+          b64u(new Uint8Array([0xff, 0xfe])),
+          b64u('[1]'),
+          '',
+          'A',
+          'AB',
+          'ABC',
+          'AB==',
+          'AB+/',
+          'AQ',
+          'AR',
+        ),
+        fc.stringMatching(/^[A-Za-z0-9_\-+/=é.]{0,40}$/),
+      );
+      const alg = fc.constantFrom('HS256', 'HS384', 'HS512', 'RS256', 'ES256', 'EdDSA', 'none', 'XX');
+      await fc.assert(
+        fc.property(alg, segment, segment, fc.boolean(), fc.boolean(), (a, payload, signature, rawPayload, cache) => {
+          const token = `${b64u(JSON.stringify({ alg: a }))}.${payload}.${signature}`;
+          same({ algorithms: ['HS256', 'HS512'], key: pair.secret, currentDate: nowDate, rawPayload, cache }, token);
+        }),
+        { numRuns: 500 },
+      );
+    },
+  );
 });
 
 describe('hmac_entry_refuses_non_hs_options', () => {
-  it('jwks, issuers, decryption, other algorithms, CryptoKeys and non-oct JWKs are ERR_OPTIONS_INVALID naming the setting', async () => {
-    const pair = await generate('HS256');
-    const ed = await generate('EdDSA');
-    const refused: [string, Record<string, unknown>][] = [
-      ['jwks', { algorithms: ['HS256'], jwks: { keys: [pair.publicJwk] } }],
-      ['issuers', { issuers: [{ issuer: 'https://a.example', algorithms: ['HS256'], key: pair.secret }] }],
-      ['decryption', { algorithms: ['HS256'], key: pair.secret, decryption: {} }],
-      ['algorithms', { algorithms: ['HS256', 'RS256'], key: pair.secret }],
-      ['algorithms', { algorithms: ['EdDSA'], key: ed.publicJwk }],
-      ['key', { algorithms: ['HS256'], key: pair.publicKey }],
-      ['key', { algorithms: ['HS256'], key: ed.publicJwk }],
-    ];
-    for (const [setting, options] of refused) {
-      let err: { code?: string; setting?: string; message?: string } | undefined;
-      try {
-        hmacVerifier(options as never);
-      } catch (e) {
-        err = e as typeof err;
+  it(
+    'jwks, issuers, decryption, other algorithms, CryptoKeys and non-oct JWKs are ERR_OPTIONS_INVALID naming ' +
+      'the setting',
+    async () => {
+      const pair = await generate('HS256');
+      const ed = await generate('EdDSA');
+      const refused: [string, Record<string, unknown>][] = [
+        ['jwks', { algorithms: ['HS256'], jwks: { keys: [pair.publicJwk] } }],
+        ['issuers', { issuers: [{ issuer: 'https://a.example', algorithms: ['HS256'], key: pair.secret }] }],
+        ['decryption', { algorithms: ['HS256'], key: pair.secret, decryption: {} }],
+        ['algorithms', { algorithms: ['HS256', 'RS256'], key: pair.secret }],
+        ['algorithms', { algorithms: ['EdDSA'], key: ed.publicJwk }],
+        ['key', { algorithms: ['HS256'], key: pair.publicKey }],
+        ['key', { algorithms: ['HS256'], key: ed.publicJwk }],
+      ];
+      for (const [setting, options] of refused) {
+        let err: { code?: string; setting?: string; message?: string } | undefined;
+        try {
+          hmacVerifier(options as never);
+        } catch (e) {
+          err = e as typeof err;
+        }
+        expect(err?.code, setting).toBe('ERR_OPTIONS_INVALID');
+        expect(err?.setting, setting).toBe(setting);
+        expect(err?.message, setting).toContain("'edgejwt'");
       }
-      expect(err?.code, setting).toBe('ERR_OPTIONS_INVALID');
-      expect(err?.setting, setting).toBe(setting);
-      expect(err?.message, setting).toContain("'edgejwt'");
-    }
-    // The main entry takes the same key set.
-    const token = await mint(pair, claims());
-    expect(
-      mainVerifier({
-        algorithms: ['HS256'],
-        jwks: { keys: [pair.publicJwk] },
-        audience: 'api',
-        currentDate: nowDate,
-      }).verifySync(token).payload.sub,
-    ).toBe('user-1');
-  });
+      // The main entry takes the same key set.
+      const token = await mint(pair, claims());
+      expect(
+        mainVerifier({
+          algorithms: ['HS256'],
+          jwks: { keys: [pair.publicJwk] },
+          audience: 'api',
+          currentDate: nowDate,
+        }).verifySync(token).payload.sub,
+      ).toBe('user-1');
+    },
+  );
 });

@@ -75,29 +75,36 @@ describe('edgejwt/hono', () => {
     expect(fromCookie('session=', 'session')).toEqual({ kind: 'none' });
   });
 
-  it('hono_bound_token_never_bearer: a verified token whose cnf names a key (jkt, x5t#S256, any member) is refused 401 invalid_token; an empty cnf passes', async () => {
-    const { pair, call } = await setup();
-    for (const cnf of [
-      { jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' },
-      { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' },
-      { jwk: { kty: 'OKP' } },
-      'x',
-    ]) {
-      const res = await call({ authorization: `Bearer ${await mint(pair, claims({ cnf }))}` });
-      expect(res.status, JSON.stringify(cnf)).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(
-        /error="invalid_token", error_description="The access token is bound to a key the request did not prove"/,
-      );
-    }
-    expect((await call({ authorization: `Bearer ${await mint(pair, claims({ cnf: {} }))}` })).status).toBe(200);
-  });
+  it(
+    'hono_bound_token_never_bearer: a verified token whose cnf names a key (jkt, x5t#S256, any member) is ' +
+      'refused 401 invalid_token; an empty cnf passes',
+    async () => {
+      const { pair, call } = await setup();
+      for (const cnf of [
+        { jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' },
+        { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' },
+        { jwk: { kty: 'OKP' } },
+        'x',
+      ]) {
+        const res = await call({ authorization: `Bearer ${await mint(pair, claims({ cnf }))}` });
+        expect(res.status, JSON.stringify(cnf)).toBe(401);
+        expect(res.headers.get('www-authenticate')).toMatch(
+          /error="invalid_token", error_description="The access token is bound to a key the request did not prove"/,
+        );
+      }
+      expect((await call({ authorization: `Bearer ${await mint(pair, claims({ cnf: {} }))}` })).status).toBe(200);
+    },
+  );
 
-  it('hono_reads_no_dpop_scheme: a token sent with the DPoP scheme is no credential here (no proof is checked)', async () => {
-    const { pair, call } = await setup();
-    const res = await call({ authorization: `DPoP ${await mint(pair, claims())}` });
-    expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api \\"v1\\""');
-  });
+  it(
+    'hono_reads_no_dpop_scheme: a token sent with the DPoP ' + 'scheme is no credential here (no proof is checked)',
+    async () => {
+      const { pair, call } = await setup();
+      const res = await call({ authorization: `DPoP ${await mint(pair, claims())}` });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api \\"v1\\""');
+    },
+  );
 
   it('no token: 401 with a bare challenge and no error code', async () => {
     const { call } = await setup();
@@ -406,15 +413,18 @@ describe('hono_options_typed_errors', () => {
     ).toBeUndefined();
   });
 
-  it('lazy options are held to the same rules: a mistyped value is a 500 with a log line, never an ignored check', async () => {
-    const app = new Hono();
-    app.use(jwtAuth(() => ({ ...base, optional: 'true' }) as never));
-    app.get('/', (c) => c.text('ok'));
-    const { result: res, lines } = await withConsoleError(() => app.request('http://x/', {}, {}));
-    expect(res.status).toBe(500);
-    expect(lines).toHaveLength(1);
-    expect(JSON.parse(String(lines[0])).code).toBe('ERR_OPTIONS_INVALID');
-  });
+  it(
+    'lazy options are held to the same rules: a mistyped ' + 'value is a 500 with a log line, never an ignored check',
+    async () => {
+      const app = new Hono();
+      app.use(jwtAuth(() => ({ ...base, optional: 'true' }) as never));
+      app.get('/', (c) => c.text('ok'));
+      const { result: res, lines } = await withConsoleError(() => app.request('http://x/', {}, {}));
+      expect(res.status).toBe(500);
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(String(lines[0])).code).toBe('ERR_OPTIONS_INVALID');
+    },
+  );
 });
 
 describe('hono_auth_error_is_http_exception', () => {

@@ -62,47 +62,52 @@ function b64u(bytes: Uint8Array): string {
 }
 
 describe('Wycheproof primitives on the JWE code paths', () => {
-  it('AES-GCM (128/256-bit keys, 96-bit IV, 128-bit tag): aesGcmDecrypt; other IV sizes refused by decryptContent', async () => {
-    let checked = 0;
-    let refusedIv = 0;
-    let aes192 = 0;
-    for (const g of groups(gcm)) {
-      for (const t of g.tests) {
-        if (g.keySize === 192) {
-          aes192++;
-          continue;
-        }
-        const key = hex(t.key as string);
-        const iv = hex(t.iv as string);
-        if (g.ivSize !== 96) {
-          // A JWE's IV is exactly 96 bits: anything else never reaches AES.
-          const spec = encSpec(key.length === 16 ? 'A128GCM' : 'A256GCM')!;
-          expect(
+  it(
+    'AES-GCM (128/256-bit keys, 96-bit IV, 128-bit tag): ' + 'aesGcmDecrypt; other IV sizes refused by decryptContent',
+    async () => {
+      let checked = 0;
+      let refusedIv = 0;
+      let aes192 = 0;
+      for (const g of groups(gcm)) {
+        for (const t of g.tests) {
+          if (g.keySize === 192) {
+            aes192++;
+            continue;
+          }
+          const key = hex(t.key as string);
+          const iv = hex(t.iv as string);
+          if (g.ivSize !== 96) {
+            // A JWE's IV is exactly 96 bits: anything else never reaches AES.
+            const spec = encSpec(key.length === 16 ? 'A128GCM' : 'A256GCM')!;
+            expect(
+              await outcome(() =>
+                decryptContent(spec, key, hex(t.aad as string), {
+                  iv,
+                  ciphertext: hex(t.ct as string),
+                  tag: hex(t.tag as string),
+                }),
+              ),
+            ).toBe('ERR_JWE_DECRYPTION_FAILED');
+            refusedIv++;
+            continue;
+          }
+          judge(
+            t,
             await outcome(() =>
-              decryptContent(spec, key, hex(t.aad as string), {
-                iv,
-                ciphertext: hex(t.ct as string),
-                tag: hex(t.tag as string),
-              }),
+              aesGcmDecrypt(key, iv, hex(t.aad as string), hex(t.ct as string), hex(t.tag as string)),
             ),
-          ).toBe('ERR_JWE_DECRYPTION_FAILED');
-          refusedIv++;
-          continue;
+            t.msg as string,
+          );
+          checked++;
         }
-        judge(
-          t,
-          await outcome(() => aesGcmDecrypt(key, iv, hex(t.aad as string), hex(t.ct as string), hex(t.tag as string))),
-          t.msg as string,
-        );
-        checked++;
       }
-    }
-    expect([checked, refusedIv, checked + refusedIv + aes192]).toEqual([
-      133,
-      80,
-      (gcm as { numberOfTests: number }).numberOfTests,
-    ]);
-  });
+      expect([checked, refusedIv, checked + refusedIv + aes192]).toEqual([
+        133,
+        80,
+        (gcm as { numberOfTests: number }).numberOfTests,
+      ]);
+    },
+  );
 
   it('AES key wrap (RFC 3394, 128/256-bit KEKs): aesKwUnwrap', async () => {
     let checked = 0;
@@ -164,40 +169,44 @@ describe('Wycheproof primitives on the JWE code paths', () => {
     ['P-256', p256, 353],
     ['P-384', p384, 794],
   ] as const) {
-    it(`ECDH ${name} (WebCrypto JWK encodings): JweKey.unwrap('ECDH-ES') yields the Concat KDF of the expected secret`, async () => {
-      const spec = encSpec('A256GCM')!;
-      const seen = new Map<string, number>();
-      let read = 0;
-      let checked = 0;
-      let refusable = 0;
-      for (const g of groups(file)) {
-        read += g.tests.length;
-        for (const t of vectorSample(g.tests, seen)) {
-          if (t.result !== 'valid') refusable++;
-          const { kid: _k, ...priv } = t.private as Record<string, unknown>;
-          const got = await outcome(() =>
-            (async () => {
-              const key = new JweKey(priv as unknown as EncryptionJWK, 'decrypt');
-              return (await key.unwrap('ECDH-ES', spec, { epk: t.public }, new Uint8Array(0))) as Uint8Array;
-            })(),
-          );
-          const expected =
-            t.result === 'invalid'
-              ? ''
-              : toHex(concatKdf(hex(t.shared as string), 'A256GCM', new Uint8Array(0), new Uint8Array(0), 32));
-          judge(t, got, expected);
-          checked++;
+    it(
+      `ECDH ${name} (WebCrypto JWK encodings): JweKey.unwrap('ECDH-ES') yields the Concat KDF of the expected ` +
+        `secret`,
+      async () => {
+        const spec = encSpec('A256GCM')!;
+        const seen = new Map<string, number>();
+        let read = 0;
+        let checked = 0;
+        let refusable = 0;
+        for (const g of groups(file)) {
+          read += g.tests.length;
+          for (const t of vectorSample(g.tests, seen)) {
+            if (t.result !== 'valid') refusable++;
+            const { kid: _k, ...priv } = t.private as Record<string, unknown>;
+            const got = await outcome(() =>
+              (async () => {
+                const key = new JweKey(priv as unknown as EncryptionJWK, 'decrypt');
+                return (await key.unwrap('ECDH-ES', spec, { epk: t.public }, new Uint8Array(0))) as Uint8Array;
+              })(),
+            );
+            const expected =
+              t.result === 'invalid'
+                ? ''
+                : toHex(concatKdf(hex(t.shared as string), 'A256GCM', new Uint8Array(0), new Uint8Array(0), 32));
+            judge(t, got, expected);
+            checked++;
+          }
         }
-      }
-      // Every case read; every case not plainly valid checked in every runtime, all of them in Node.
-      expect(read).toBe(count);
-      expect(refusable).toBe(
-        groups(file)
-          .flatMap((g) => g.tests)
-          .filter((t) => t.result !== 'valid').length,
-      );
-      if (allVectors) expect(checked).toBe(count);
-    });
+        // Every case read; every case not plainly valid checked in every runtime, all of them in Node.
+        expect(read).toBe(count);
+        expect(refusable).toBe(
+          groups(file)
+            .flatMap((g) => g.tests)
+            .filter((t) => t.result !== 'valid').length,
+        );
+        if (allVectors) expect(checked).toBe(count);
+      },
+    );
   }
 
   it('X25519: JweKey.unwrap(ECDH-ES) agrees on every valid case, refuses zero shared secrets', async () => {

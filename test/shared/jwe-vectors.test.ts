@@ -96,46 +96,49 @@ interface WpJweGroup {
   tests: WpJweTest[];
 }
 
-describe(`Wycheproof json_web_encryption_test.json (${(wycheproof as { numberOfTests: number }).numberOfTests} cases)`, () => {
-  it('every case: supported valid ones decrypt, the rest are refused with a code', async () => {
-    const tally = { decrypted: 0, refusedUnsupported: 0, refusedInvalid: 0 };
-    const codes = new Map<string, number>();
-    for (const group of (wycheproof as unknown as { testGroups: WpJweGroup[] }).testGroups) {
-      for (const t of group.tests) {
-        const token = typeof t.jwe === 'string' ? t.jwe : JSON.stringify(t.jwe);
-        const h = typeof t.jwe === 'string' ? headerOf(t.jwe) : undefined;
-        const label = `tcId ${t.tcId} ${t.comment}`;
-        let opened: { plaintext: string } | undefined;
-        let code = 'OK';
-        try {
-          opened = await createDecryptor({ keys: [group.private] }, 65_536).open(token);
-        } catch (e) {
-          code = (e as { code?: string }).code ?? `THROWN:${String(e)}`;
-        }
-        if (t.result === 'valid' && supported(h)) {
-          expect(code, label).toBe('OK');
-          expect(toHex(new TextEncoder().encode(opened!.plaintext)), label).toBe(toHex(hex(t.pt)));
-          tally.decrypted++;
-        } else if (t.result === 'valid') {
-          expect(code, label).toBe(
-            h?.zip !== undefined && supportedAlgs(h) ? 'ERR_JWE_ZIP_UNSUPPORTED' : 'ERR_JWE_ALG_NOT_ALLOWED',
-          );
-          tally.refusedUnsupported++;
-        } else {
-          expect(code, label).not.toBe('OK');
-          expect(code, label).toMatch(/^ERR_/);
-          codes.set(code, (codes.get(code) ?? 0) + 1);
-          tally.refusedInvalid++;
+describe(
+  `Wycheproof json_web_encryption_test.json (` + `${(wycheproof as { numberOfTests: number }).numberOfTests} cases)`,
+  () => {
+    it('every case: supported valid ones decrypt, the rest are refused with a code', async () => {
+      const tally = { decrypted: 0, refusedUnsupported: 0, refusedInvalid: 0 };
+      const codes = new Map<string, number>();
+      for (const group of (wycheproof as unknown as { testGroups: WpJweGroup[] }).testGroups) {
+        for (const t of group.tests) {
+          const token = typeof t.jwe === 'string' ? t.jwe : JSON.stringify(t.jwe);
+          const h = typeof t.jwe === 'string' ? headerOf(t.jwe) : undefined;
+          const label = `tcId ${t.tcId} ${t.comment}`;
+          let opened: { plaintext: string } | undefined;
+          let code = 'OK';
+          try {
+            opened = await createDecryptor({ keys: [group.private] }, 65_536).open(token);
+          } catch (e) {
+            code = (e as { code?: string }).code ?? `THROWN:${String(e)}`;
+          }
+          if (t.result === 'valid' && supported(h)) {
+            expect(code, label).toBe('OK');
+            expect(toHex(new TextEncoder().encode(opened!.plaintext)), label).toBe(toHex(hex(t.pt)));
+            tally.decrypted++;
+          } else if (t.result === 'valid') {
+            expect(code, label).toBe(
+              h?.zip !== undefined && supportedAlgs(h) ? 'ERR_JWE_ZIP_UNSUPPORTED' : 'ERR_JWE_ALG_NOT_ALLOWED',
+            );
+            tally.refusedUnsupported++;
+          } else {
+            expect(code, label).not.toBe('OK');
+            expect(code, label).toMatch(/^ERR_/);
+            codes.set(code, (codes.get(code) ?? 0) + 1);
+            tally.refusedInvalid++;
+          }
         }
       }
-    }
-    expect(tally.decrypted + tally.refusedUnsupported + tally.refusedInvalid).toBe(
-      (wycheproof as { numberOfTests: number }).numberOfTests,
-    );
-    // The same answers in every runtime: 32 decrypt, 33 valid ones use algorithms refused here
-    // (A192*, A*GCMKW, RSA-OAEP with SHA-1, RSA1_5, zip), and all 74 invalid ones are refused.
-    expect(tally).toEqual({ decrypted: 32, refusedUnsupported: 33, refusedInvalid: 74 });
-    // 26 since a CEK of the wrong length fails as any other decryption failure (RFC 7516 §11.5).
-    expect(codes.get('ERR_JWE_DECRYPTION_FAILED')).toBe(26);
-  });
-});
+      expect(tally.decrypted + tally.refusedUnsupported + tally.refusedInvalid).toBe(
+        (wycheproof as { numberOfTests: number }).numberOfTests,
+      );
+      // The same answers in every runtime: 32 decrypt, 33 valid ones use algorithms refused here
+      // (A192*, A*GCMKW, RSA-OAEP with SHA-1, RSA1_5, zip), and all 74 invalid ones are refused.
+      expect(tally).toEqual({ decrypted: 32, refusedUnsupported: 33, refusedInvalid: 74 });
+      // 26 since a CEK of the wrong length fails as any other decryption failure (RFC 7516 §11.5).
+      expect(codes.get('ERR_JWE_DECRYPTION_FAILED')).toBe(26);
+    });
+  },
+);

@@ -222,78 +222,82 @@ describe('JWE refusals, each with its code', () => {
     );
   });
 
-  it('jwe_wrong_length_cek_fails_as_decryption: a wrong-length or unreadable CEK fails like a forged tag (RFC 7516 §11.5): same code, content decryption reached', async () => {
-    // Every case must reach the content cipher (with a random CEK) and fail there, exactly as
-    // a good CEK with a forged tag does: no code and no shortcut tells the faults apart.
-    const original = jweBackend.gcmDecrypt;
-    let calls = 0;
-    jweBackend.gcmDecrypt = (...args) => {
-      calls++;
-      return original.apply(jweBackend, args);
-    };
-    const refusedAtContent = async (
-      v: { verify(t: string): Promise<unknown> },
-      token: string,
-      label: string,
-    ): Promise<void> => {
-      const before = calls;
-      expect(await codeOf(() => v.verify(token)), label).toBe('ERR_JWE_DECRYPTION_FAILED');
-      expect(calls - before, label).toBe(1);
-    };
-    try {
-      // A256KW wrapping a 16-byte CEK for A256GCM (which needs 32), a wrapped key cut short, garbage.
+  it(
+    'jwe_wrong_length_cek_fails_as_decryption: a wrong-length or unreadable CEK fails like a forged tag (RFC ' +
+      '7516 §11.5): same code, content decryption reached',
+    async () => {
+      // Every case must reach the content cipher (with a random CEK) and fail there, exactly as
+      // a good CEK with a forged tag does: no code and no shortcut tells the faults apart.
+      const original = jweBackend.gcmDecrypt;
+      let calls = 0;
+      jweBackend.gcmDecrypt = (...args) => {
+        calls++;
+        return original.apply(jweBackend, args);
+      };
+      const refusedAtContent = async (
+        v: { verify(t: string): Promise<unknown> },
+        token: string,
+        label: string,
+      ): Promise<void> => {
+        const before = calls;
+        expect(await codeOf(() => v.verify(token)), label).toBe('ERR_JWE_DECRYPTION_FAILED');
+        expect(calls - before, label).toBe(1);
+      };
+      try {
+        // A256KW wrapping a 16-byte CEK for A256GCM (which needs 32), a wrapped key cut short, garbage.
+        const kek = await crypto.subtle.importKey('raw', key, 'AES-KW', false, ['wrapKey']);
+        const short = await crypto.subtle.importKey('raw', new Uint8Array(16), 'AES-GCM', true, ['encrypt']);
+        const ek = b64u(new Uint8Array(await crypto.subtle.wrapKey('raw', short, kek, 'AES-KW')));
+        await refusedAtContent(verifier(), fake({ alg: 'A256KW', enc: 'A256GCM' }, ek), 'A256KW short CEK');
+        await refusedAtContent(verifier(), fake({ alg: 'A256KW', enc: 'A256GCM' }, 'AAAA'), 'A256KW truncated');
+        await refusedAtContent(
+          verifier(),
+          fake({ alg: 'A256KW', enc: 'A256GCM' }, b64u(new Uint8Array(40).fill(9))),
+          'A256KW garbage',
+        );
+        // RSA-OAEP-256 carrying a 16-byte CEK for A256GCM, and an encrypted key that is not OAEP at all.
+        const r = await rsa;
+        const pub = await crypto.subtle.importKey(
+          'jwk',
+          r.pub as JsonWebKey,
+          { name: 'RSA-OAEP', hash: 'SHA-256' },
+          false,
+          ['encrypt'],
+        );
+        const ek2 = b64u(new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, pub, new Uint8Array(16))));
+        const v = createVerifier({
+          algorithms: ['HS256'],
+          key: signingSecret,
+          decryption: jweDecryption({ keys: [r.priv] }),
+        });
+        await refusedAtContent(v, fake({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }, ek2), 'RSA short CEK');
+        await refusedAtContent(
+          v,
+          fake({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }, b64u(new Uint8Array(256).fill(1))),
+          'RSA bad padding',
+        );
+        await refusedAtContent(v, fake({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }, 'AAAA'), 'RSA wrong size');
+        // The reference: a good CEK under a forged tag.
+        const good = await createEncrypter({ alg: 'A256KW', enc: 'A256GCM', key }).encrypt({ a: 1 });
+        const parts = good.split('.');
+        parts[4] = (parts[4]![0] === 'A' ? 'B' : 'A') + parts[4]!.slice(1);
+        await refusedAtContent(verifier(), parts.join('.'), 'forged tag');
+      } finally {
+        jweBackend.gcmDecrypt = original;
+      }
+      // A CBC-HS CEK of the wrong length fails at the tag check like any other.
       const kek = await crypto.subtle.importKey('raw', key, 'AES-KW', false, ['wrapKey']);
-      const short = await crypto.subtle.importKey('raw', new Uint8Array(16), 'AES-GCM', true, ['encrypt']);
-      const ek = b64u(new Uint8Array(await crypto.subtle.wrapKey('raw', short, kek, 'AES-KW')));
-      await refusedAtContent(verifier(), fake({ alg: 'A256KW', enc: 'A256GCM' }, ek), 'A256KW short CEK');
-      await refusedAtContent(verifier(), fake({ alg: 'A256KW', enc: 'A256GCM' }, 'AAAA'), 'A256KW truncated');
-      await refusedAtContent(
-        verifier(),
-        fake({ alg: 'A256KW', enc: 'A256GCM' }, b64u(new Uint8Array(40).fill(9))),
-        'A256KW garbage',
+      const cek32 = await crypto.subtle.importKey('raw', new Uint8Array(32), 'AES-GCM', true, ['encrypt']);
+      const ek3 = b64u(new Uint8Array(await crypto.subtle.wrapKey('raw', cek32, kek, 'AES-KW')));
+      expect(await codeOf(() => verifier().verify(fake({ alg: 'A256KW', enc: 'A256CBC-HS512' }, ek3)))).toBe(
+        'ERR_JWE_DECRYPTION_FAILED',
       );
-      // RSA-OAEP-256 carrying a 16-byte CEK for A256GCM, and an encrypted key that is not OAEP at all.
-      const r = await rsa;
-      const pub = await crypto.subtle.importKey(
-        'jwk',
-        r.pub as JsonWebKey,
-        { name: 'RSA-OAEP', hash: 'SHA-256' },
-        false,
-        ['encrypt'],
+      // dir and ECDH-ES carry no encrypted key: one present is a malformed token, told by its shape alone.
+      expect(await codeOf(() => verifier().verify(fake({ alg: 'dir', enc: 'A256GCM' }, 'AAAA')))).toBe(
+        'ERR_JWE_CEK_INVALID',
       );
-      const ek2 = b64u(new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, pub, new Uint8Array(16))));
-      const v = createVerifier({
-        algorithms: ['HS256'],
-        key: signingSecret,
-        decryption: jweDecryption({ keys: [r.priv] }),
-      });
-      await refusedAtContent(v, fake({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }, ek2), 'RSA short CEK');
-      await refusedAtContent(
-        v,
-        fake({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }, b64u(new Uint8Array(256).fill(1))),
-        'RSA bad padding',
-      );
-      await refusedAtContent(v, fake({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }, 'AAAA'), 'RSA wrong size');
-      // The reference: a good CEK under a forged tag.
-      const good = await createEncrypter({ alg: 'A256KW', enc: 'A256GCM', key }).encrypt({ a: 1 });
-      const parts = good.split('.');
-      parts[4] = (parts[4]![0] === 'A' ? 'B' : 'A') + parts[4]!.slice(1);
-      await refusedAtContent(verifier(), parts.join('.'), 'forged tag');
-    } finally {
-      jweBackend.gcmDecrypt = original;
-    }
-    // A CBC-HS CEK of the wrong length fails at the tag check like any other.
-    const kek = await crypto.subtle.importKey('raw', key, 'AES-KW', false, ['wrapKey']);
-    const cek32 = await crypto.subtle.importKey('raw', new Uint8Array(32), 'AES-GCM', true, ['encrypt']);
-    const ek3 = b64u(new Uint8Array(await crypto.subtle.wrapKey('raw', cek32, kek, 'AES-KW')));
-    expect(await codeOf(() => verifier().verify(fake({ alg: 'A256KW', enc: 'A256CBC-HS512' }, ek3)))).toBe(
-      'ERR_JWE_DECRYPTION_FAILED',
-    );
-    // dir and ECDH-ES carry no encrypted key: one present is a malformed token, told by its shape alone.
-    expect(await codeOf(() => verifier().verify(fake({ alg: 'dir', enc: 'A256GCM' }, 'AAAA')))).toBe(
-      'ERR_JWE_CEK_INVALID',
-    );
-  });
+    },
+  );
 
   it('CBC-HS: a forged tag is refused before any AES-CBC decryption (no padding oracle)', async () => {
     const e = createEncrypter({ alg: 'dir', enc: 'A256CBC-HS512', key: new Uint8Array(64).fill(3) });
@@ -356,35 +360,39 @@ describe('JWE refusals, each with its code', () => {
     expect((await v.verify(await e.encrypt({ iss: 'https://i.example', exp: 4e9 }))).payload.exp).toBe(4e9);
   });
 
-  it('jwe_verify_sync_node: verifySync decrypts a dir AES-GCM JWE where the cipher is synchronous (node), else ERR_ASYNC_REQUIRED; without `decryption` a JWE is malformed', async () => {
-    const dir = createEncrypter({ alg: 'dir', enc: 'A256GCM', key });
-    const nested = await dir.encrypt(signer.signSync({ sub: 'n' }));
-    const direct = await dir.encrypt({ sub: 'd', exp: 4e9 });
-    const wrapped = await createEncrypter({ alg: 'A256KW', enc: 'A256GCM', key }).encrypt(
-      signer.signSync({ sub: 'w' }),
-    );
-    const v = verifier();
-    if (jweBackend.name === 'node') {
-      // The first token too: no key import stands in the way.
-      expect(v.verifySync<{ sub: string }>(nested).payload.sub).toBe('n');
-      expect(v.verifySync<{ sub: string }>(direct).payload.sub).toBe('d');
-      // Both layers still checked: a nested token under another signing key is refused.
-      const other = createSigner({ alg: 'HS256', key: crypto.getRandomValues(new Uint8Array(32)) });
-      expect(await codeOf(async () => v.verifySync(await dir.encrypt(other.signSync({}))))).toBe(
-        'ERR_JWS_SIGNATURE_INVALID',
+  it(
+    'jwe_verify_sync_node: verifySync decrypts a dir AES-GCM JWE where the cipher is synchronous (node), else ' +
+      'ERR_ASYNC_REQUIRED; without `decryption` a JWE is malformed',
+    async () => {
+      const dir = createEncrypter({ alg: 'dir', enc: 'A256GCM', key });
+      const nested = await dir.encrypt(signer.signSync({ sub: 'n' }));
+      const direct = await dir.encrypt({ sub: 'd', exp: 4e9 });
+      const wrapped = await createEncrypter({ alg: 'A256KW', enc: 'A256GCM', key }).encrypt(
+        signer.signSync({ sub: 'w' }),
       );
-    } else {
-      expect(codeOfSync(() => v.verifySync(nested))).toBe('ERR_ASYNC_REQUIRED');
-      await v.verify(nested); // the key is imported now; the cipher still answers later
-      expect(codeOfSync(() => v.verifySync(direct))).toBe('ERR_ASYNC_REQUIRED');
-    }
-    // AES key wrapping goes through WebCrypto in every runtime.
-    expect(codeOfSync(() => v.verifySync(wrapped))).toBe('ERR_ASYNC_REQUIRED');
-    expect((await v.verify(wrapped)).payload.sub).toBe('w');
-    expect(await codeOf(() => createVerifier({ algorithms: ['HS256'], key: signingSecret }).verify(nested))).toBe(
-      'ERR_JWT_MALFORMED',
-    );
-  });
+      const v = verifier();
+      if (jweBackend.name === 'node') {
+        // The first token too: no key import stands in the way.
+        expect(v.verifySync<{ sub: string }>(nested).payload.sub).toBe('n');
+        expect(v.verifySync<{ sub: string }>(direct).payload.sub).toBe('d');
+        // Both layers still checked: a nested token under another signing key is refused.
+        const other = createSigner({ alg: 'HS256', key: crypto.getRandomValues(new Uint8Array(32)) });
+        expect(await codeOf(async () => v.verifySync(await dir.encrypt(other.signSync({}))))).toBe(
+          'ERR_JWS_SIGNATURE_INVALID',
+        );
+      } else {
+        expect(codeOfSync(() => v.verifySync(nested))).toBe('ERR_ASYNC_REQUIRED');
+        await v.verify(nested); // the key is imported now; the cipher still answers later
+        expect(codeOfSync(() => v.verifySync(direct))).toBe('ERR_ASYNC_REQUIRED');
+      }
+      // AES key wrapping goes through WebCrypto in every runtime.
+      expect(codeOfSync(() => v.verifySync(wrapped))).toBe('ERR_ASYNC_REQUIRED');
+      expect((await v.verify(wrapped)).payload.sub).toBe('w');
+      expect(await codeOf(() => createVerifier({ algorithms: ['HS256'], key: signingSecret }).verify(nested))).toBe(
+        'ERR_JWT_MALFORMED',
+      );
+    },
+  );
 
   it('decryption keys follow RFC 7517: signature keys, public keys and short RSA are refused', async () => {
     const r = await rsa;
@@ -399,22 +407,26 @@ describe('JWE refusals, each with its code', () => {
     );
   });
 
-  it('a private JWK member that is not base64url is refused in every runtime (ERR_KEY_INVALID), whatever the JWK importer would do', async () => {
-    const r = await rsa;
-    // Node's JWK import skips unknown characters; the key checks do not leave it to the runtime.
-    expect(
-      codeOfSync(() =>
-        createVerifier({
-          algorithms: ['HS256'],
-          key: signingSecret,
-          decryption: jweDecryption({ keys: [{ ...r.priv, qi: '*not base64url*' }] }),
-        }),
-      ),
-    ).toBe('ERR_KEY_INVALID');
-    expect(
-      codeOfSync(() => createEncrypter({ alg: 'RSA-OAEP-256', enc: 'A256GCM', key: { ...r.pub, e: 'A=A' } })),
-    ).toBe('ERR_KEY_INVALID');
-  });
+  it(
+    'a private JWK member that is not base64url is refused in every runtime (ERR_KEY_INVALID), whatever the JWK ' +
+      'importer would do',
+    async () => {
+      const r = await rsa;
+      // Node's JWK import skips unknown characters; the key checks do not leave it to the runtime.
+      expect(
+        codeOfSync(() =>
+          createVerifier({
+            algorithms: ['HS256'],
+            key: signingSecret,
+            decryption: jweDecryption({ keys: [{ ...r.priv, qi: '*not base64url*' }] }),
+          }),
+        ),
+      ).toBe('ERR_KEY_INVALID');
+      expect(
+        codeOfSync(() => createEncrypter({ alg: 'RSA-OAEP-256', enc: 'A256GCM', key: { ...r.pub, e: 'A=A' } })),
+      ).toBe('ERR_KEY_INVALID');
+    },
+  );
 
   it('two keys that both fit and no kid to choose: ERR_JWKS_MULTIPLE_MATCHING_KEYS; kid chooses', async () => {
     const k2 = crypto.getRandomValues(new Uint8Array(32));
@@ -482,63 +494,73 @@ describe('JWE EC keys on the curve', () => {
     return { ...jwk, y: b64u(y) };
   };
 
-  it('jwe_epk_on_curve_checked_before_import: an off-curve epk (Wycheproof invalid-curve points) is refused before the runtime sees it', async () => {
-    for (const [crv, file] of [
-      ['P-256', p256Vectors],
-      ['P-384', p384Vectors],
-    ] as const) {
-      const c = await curves[crv];
-      const v = createVerifier({
-        algorithms: ['HS256'],
-        key: signingSecret,
-        decryption: jweDecryption({ keys: [c.priv] }),
-      });
-      const points = file.testGroups.flatMap((g) =>
-        g.tests
-          .filter((t) => t.flags.includes('InvalidCurveAttack'))
-          .map((t) => t.public as { kty: string; crv: string; x: string; y: string }),
-      );
-      expect(points.length, crv).toBeGreaterThanOrEqual(16);
-      const original = crypto.subtle.importKey.bind(crypto.subtle);
-      const publicImports: unknown[] = [];
-      crypto.subtle.importKey = ((...args: Parameters<typeof original>) => {
-        const [format, data] = args;
-        if ((format as string) === 'jwk' && (data as JsonWebKey).d === undefined && (data as JsonWebKey).kty === 'EC')
-          publicImports.push(data);
-        return original(...args);
-      }) as typeof original;
-      try {
-        for (const { kty, crv: pc, x, y } of points) {
-          const token = `${header({ alg: 'ECDH-ES', enc: 'A256GCM', epk: { kty, crv: pc, x, y } })}..AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA`;
-          expect(await codeOf(() => v.verify(token)), `${crv} ${x}`).toBe('ERR_JWE_EPK_INVALID');
+  it(
+    'jwe_epk_on_curve_checked_before_import: an off-curve epk (Wycheproof invalid-curve points) is refused ' +
+      'before the runtime sees it',
+    async () => {
+      for (const [crv, file] of [
+        ['P-256', p256Vectors],
+        ['P-384', p384Vectors],
+      ] as const) {
+        const c = await curves[crv];
+        const v = createVerifier({
+          algorithms: ['HS256'],
+          key: signingSecret,
+          decryption: jweDecryption({ keys: [c.priv] }),
+        });
+        const points = file.testGroups.flatMap((g) =>
+          g.tests
+            .filter((t) => t.flags.includes('InvalidCurveAttack'))
+            .map((t) => t.public as { kty: string; crv: string; x: string; y: string }),
+        );
+        expect(points.length, crv).toBeGreaterThanOrEqual(16);
+        const original = crypto.subtle.importKey.bind(crypto.subtle);
+        const publicImports: unknown[] = [];
+        crypto.subtle.importKey = ((...args: Parameters<typeof original>) => {
+          const [format, data] = args;
+          if ((format as string) === 'jwk' && (data as JsonWebKey).d === undefined && (data as JsonWebKey).kty === 'EC')
+            publicImports.push(data);
+          return original(...args);
+        }) as typeof original;
+        try {
+          for (const { kty, crv: pc, x, y } of points) {
+            const epk = { kty, crv: pc, x, y };
+            const token =
+              `${header({ alg: 'ECDH-ES', enc: 'A256GCM', epk })}` + '..AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA';
+            expect(await codeOf(() => v.verify(token)), `${crv} ${x}`).toBe('ERR_JWE_EPK_INVALID');
+          }
+        } finally {
+          crypto.subtle.importKey = original;
         }
-      } finally {
-        crypto.subtle.importKey = original;
+        // Refused by src/keys/ec-point.ts: no off-curve point was handed to WebCrypto's importer.
+        expect(publicImports, crv).toEqual([]);
       }
-      // Refused by src/keys/ec-point.ts: no off-curve point was handed to WebCrypto's importer.
-      expect(publicImports, crv).toEqual([]);
-    }
-  });
+    },
+  );
 
-  it('jwe_recipient_key_on_curve_when_made: an off-curve recipient or decryption key is refused by createEncrypter / createVerifier at once', async () => {
-    for (const crv of ['P-256', 'P-384'] as const) {
-      const c = await curves[crv];
-      expect(
-        codeOfSync(() => createEncrypter({ alg: 'ECDH-ES', enc: 'A256GCM', key: offCurve(c.pub) })),
-        crv,
-      ).toBe('ERR_KEY_INVALID');
-      expect(
-        codeOfSync(() =>
-          createVerifier({
-            algorithms: ['HS256'],
-            key: signingSecret,
-            decryption: jweDecryption({ keys: [offCurve(c.priv)] }),
-          }),
-        ),
-        crv,
-      ).toBe('ERR_KEY_INVALID');
-    }
-  });
+  it(
+    'jwe_recipient_key_on_curve_when_made: an off-curve recipient or decryption key is refused by ' +
+      'createEncrypter / createVerifier at once',
+    async () => {
+      for (const crv of ['P-256', 'P-384'] as const) {
+        const c = await curves[crv];
+        expect(
+          codeOfSync(() => createEncrypter({ alg: 'ECDH-ES', enc: 'A256GCM', key: offCurve(c.pub) })),
+          crv,
+        ).toBe('ERR_KEY_INVALID');
+        expect(
+          codeOfSync(() =>
+            createVerifier({
+              algorithms: ['HS256'],
+              key: signingSecret,
+              decryption: jweDecryption({ keys: [offCurve(c.priv)] }),
+            }),
+          ),
+          crv,
+        ).toBe('ERR_KEY_INVALID');
+      }
+    },
+  );
 });
 
 describe('jwe_decryption_key_public_part_matches_private', () => {

@@ -56,17 +56,20 @@ describe('jwkThumbprint (RFC 7638)', () => {
     }
   });
 
-  it('refuses a key without a required member, with a non-string member, or of an unknown kty (ERR_KEY_INVALID)', () => {
-    const { x, y, crv } = rfc9449.jwk;
-    expect(codeOf(() => jwkThumbprint({ kty: 'EC', crv, x }))).toBe('ERR_KEY_INVALID');
-    expect(codeOf(() => jwkThumbprint({ kty: 'EC', crv, x, y: 5 }))).toBe('ERR_KEY_INVALID');
-    expect(codeOf(() => jwkThumbprint({ kty: 'EC', crv, x, y: '' }))).toBe('ERR_KEY_INVALID');
-    expect(codeOf(() => jwkThumbprint({ kty: 'XYZ', x }))).toBe('ERR_KEY_INVALID');
-    expect(codeOf(() => jwkThumbprint({ crv, x, y }))).toBe('ERR_KEY_INVALID');
-    expect(codeOf(() => jwkThumbprint([] as unknown as object))).toBe('ERR_KEY_INVALID');
-    // A member inherited from the prototype is not the key's.
-    const inherited = Object.create({ y }) as Record<string, unknown>;
-    Object.assign(inherited, { kty: 'EC', crv, x });
-    expect(codeOf(() => jwkThumbprint(inherited))).toBe('ERR_KEY_INVALID');
-  });
+  it(
+    'refuses a key without a required member, with a ' + 'non-string member, or of an unknown kty (ERR_KEY_INVALID)',
+    () => {
+      const { x, y, crv } = rfc9449.jwk;
+      expect(codeOf(() => jwkThumbprint({ kty: 'EC', crv, x }))).toBe('ERR_KEY_INVALID');
+      expect(codeOf(() => jwkThumbprint({ kty: 'EC', crv, x, y: 5 }))).toBe('ERR_KEY_INVALID');
+      expect(codeOf(() => jwkThumbprint({ kty: 'EC', crv, x, y: '' }))).toBe('ERR_KEY_INVALID');
+      expect(codeOf(() => jwkThumbprint({ kty: 'XYZ', x }))).toBe('ERR_KEY_INVALID');
+      expect(codeOf(() => jwkThumbprint({ crv, x, y }))).toBe('ERR_KEY_INVALID');
+      expect(codeOf(() => jwkThumbprint([] as unknown as object))).toBe('ERR_KEY_INVALID');
+      // A member inherited from the prototype is not the key's.
+      const inherited = Object.create({ y }) as Record<string, unknown>;
+      Object.assign(inherited, { kty: 'EC', crv, x });
+      expect(codeOf(() => jwkThumbprint(inherited))).toBe('ERR_KEY_INVALID');
+    },
+  );
 });

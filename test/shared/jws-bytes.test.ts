@@ -48,27 +48,31 @@ describe('decodeJwsInJs agrees with Core.decodeJws', () => {
     }
   });
 
-  it('jws_bytes_js_decode_refuses_what_the_core_refuses: every ASCII character outside the alphabet, padding, whitespace', () => {
-    // 40 and 180 characters: under and over the length where a runtime's native base64 decoder takes over.
-    for (const seg of [ALPHABET.slice(0, 40), (ALPHABET + ALPHABET + ALPHABET).slice(0, 180)]) {
-      for (let c = 0; c < 128; c++) {
-        const ch = String.fromCharCode(c);
-        if (ALPHABET.includes(ch) || ch === '.') continue;
-        for (const i of [0, 1, 17, seg.length - 2, seg.length - 1]) {
-          const bad = seg.slice(0, i) + ch + seg.slice(i + 1);
-          for (const token of [
-            `${HEADER}.${bad}.${seg}`,
-            `${HEADER}.${seg}.${bad}`,
-            `${HEADER}.${seg}${ch}.${seg}`,
-            `${HEADER}.${seg}.${seg}${ch}`,
-          ]) {
-            expect(agree(token), JSON.stringify(token)).toBe(true);
-            expect(outcome(token, false)).toMatch(/^ERR_JWT_MALFORMED/);
+  it(
+    'jws_bytes_js_decode_refuses_what_the_core_refuses: every ASCII character outside the alphabet, padding, ' +
+      'whitespace',
+    () => {
+      // 40 and 180 characters: under and over the length where a runtime's native base64 decoder takes over.
+      for (const seg of [ALPHABET.slice(0, 40), (ALPHABET + ALPHABET + ALPHABET).slice(0, 180)]) {
+        for (let c = 0; c < 128; c++) {
+          const ch = String.fromCharCode(c);
+          if (ALPHABET.includes(ch) || ch === '.') continue;
+          for (const i of [0, 1, 17, seg.length - 2, seg.length - 1]) {
+            const bad = seg.slice(0, i) + ch + seg.slice(i + 1);
+            for (const token of [
+              `${HEADER}.${bad}.${seg}`,
+              `${HEADER}.${seg}.${bad}`,
+              `${HEADER}.${seg}${ch}.${seg}`,
+              `${HEADER}.${seg}.${seg}${ch}`,
+            ]) {
+              expect(agree(token), JSON.stringify(token)).toBe(true);
+              expect(outcome(token, false)).toMatch(/^ERR_JWT_MALFORMED/);
+            }
           }
         }
       }
-    }
-  });
+    },
+  );
 
   it('jws_bytes_js_decode_refuses_non_ascii_and_bad_tails like the core', () => {
     const seg = ALPHABET.slice(0, 24);

@@ -167,31 +167,34 @@ describe('Core.decodeJws', () => {
     other.drop();
   });
 
-  it('a verify that waits for its key checks its own token, decoded again after other verifies used the core', async () => {
-    const other = await generate('HS256');
-    const busy = createVerifier({ algorithms: ['HS256'], key: other.secret!, currentDate: nowDate, cache: false });
-    const busyToken = await mint(other, claims({ sub: 'someone-else' }));
-    for (const alg of ['EdDSA', 'ES256', 'HS256'] as const) {
-      const pair = await generate(alg);
-      let open!: () => void;
-      const gate = new Promise<void>((r) => (open = r));
-      const fetchJwks = (async () => {
-        await gate;
-        return new Response(JSON.stringify({ keys: [{ ...pair.publicJwk, kid: 'k' }] }), { status: 200 });
-      }) as typeof fetch;
-      const jwks = createRemoteJWKSet('https://issuer.example/jwks', { fetch: fetchJwks, allowHmac: true });
-      const v = createVerifier({ algorithms: [alg], jwks, currentDate: nowDate, cache: false });
-      const token = await mint(pair, claims(), { kid: 'k' });
-      const forged = await mint(pair, claims({ sub: 'admin' }), { kid: 'k' }).then(
-        (t) => `${t.slice(0, t.lastIndexOf('.'))}${token.slice(token.lastIndexOf('.'))}`,
-      );
-      const pending = [codeOf(() => v.verify(token)), codeOf(() => v.verify(forged))];
-      // While both wait for the key set, other tokens go through the core's regions.
-      for (let i = 0; i < 5; i++) expect(busy.verifySync(busyToken).payload.sub).toBe('someone-else');
-      open();
-      expect(await Promise.all(pending), alg).toEqual(['OK', 'ERR_JWS_SIGNATURE_INVALID']);
-    }
-  });
+  it(
+    'a verify that waits for its key checks its own token, ' + 'decoded again after other verifies used the core',
+    async () => {
+      const other = await generate('HS256');
+      const busy = createVerifier({ algorithms: ['HS256'], key: other.secret!, currentDate: nowDate, cache: false });
+      const busyToken = await mint(other, claims({ sub: 'someone-else' }));
+      for (const alg of ['EdDSA', 'ES256', 'HS256'] as const) {
+        const pair = await generate(alg);
+        let open!: () => void;
+        const gate = new Promise<void>((r) => (open = r));
+        const fetchJwks = (async () => {
+          await gate;
+          return new Response(JSON.stringify({ keys: [{ ...pair.publicJwk, kid: 'k' }] }), { status: 200 });
+        }) as typeof fetch;
+        const jwks = createRemoteJWKSet('https://issuer.example/jwks', { fetch: fetchJwks, allowHmac: true });
+        const v = createVerifier({ algorithms: [alg], jwks, currentDate: nowDate, cache: false });
+        const token = await mint(pair, claims(), { kid: 'k' });
+        const forged = await mint(pair, claims({ sub: 'admin' }), { kid: 'k' }).then(
+          (t) => `${t.slice(0, t.lastIndexOf('.'))}${token.slice(token.lastIndexOf('.'))}`,
+        );
+        const pending = [codeOf(() => v.verify(token)), codeOf(() => v.verify(forged))];
+        // While both wait for the key set, other tokens go through the core's regions.
+        for (let i = 0; i < 5; i++) expect(busy.verifySync(busyToken).payload.sub).toBe('someone-else');
+        open();
+        expect(await Promise.all(pending), alg).toEqual(['OK', 'ERR_JWS_SIGNATURE_INVALID']);
+      }
+    },
+  );
 
   it('verifies through a JWK secret imported between the decode and the check', async () => {
     const secret = seededBytes(7, 32);

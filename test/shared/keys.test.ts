@@ -97,53 +97,59 @@ describe('JWK shapes', () => {
 });
 
 describe('key_ops_duplicates_refused', () => {
-  it('key_ops_duplicates_refused: a JWK listing an operation twice is refused by every key reader (RFC 7517 §4.3)', async () => {
-    const secret = { kty: 'oct', k: `${'B'.repeat(42)}A` } as const; // 32 bytes
-    const twice = ['verify', 'verify'];
-    // Verification keys: the `key` option, and a key set (where a bad key is left out, so nothing matches).
-    expect(codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: { ...secret, key_ops: twice } as JWK }))).toBe(
-      'ERR_KEY_INVALID',
-    );
-    expect(createVerifier({ algorithms: ['HS256'], key: { ...secret, key_ops: ['verify'] } as JWK })).toBeDefined();
-    const token = createSigner({ alg: 'HS256', key: { ...secret, key_ops: ['sign'] } }).signSync({}, { expiresIn: 60 });
-    const fromSet = createVerifier({
-      algorithms: ['HS256'],
-      jwks: createLocalJWKSet({ keys: [{ ...secret, key_ops: twice } as JWK] }, { allowHmac: true }),
-    });
-    expect(await codeOf(() => fromSet.verify(token))).not.toBe('OK');
-    const goodSet = createVerifier({
-      algorithms: ['HS256'],
-      jwks: createLocalJWKSet({ keys: [{ ...secret, key_ops: ['verify'] } as JWK] }, { allowHmac: true }),
-    });
-    expect((await goodSet.verify(token)).header.alg).toBe('HS256');
-    // Signing keys.
-    expect(codeOfSync(() => createSigner({ alg: 'HS256', key: { ...secret, key_ops: ['sign', 'sign'] } }))).toBe(
-      'ERR_KEY_INVALID',
-    );
-    // JWE keys, both directions.
-    expect(
-      codeOfSync(() =>
-        createEncrypter({ alg: 'dir', enc: 'A256GCM', key: { ...secret, key_ops: ['encrypt', 'encrypt'] } }),
-      ),
-    ).toBe('ERR_KEY_INVALID');
-    expect(createEncrypter({ alg: 'dir', enc: 'A256GCM', key: { ...secret, key_ops: ['encrypt'] } })).toBeDefined();
-    expect(
-      codeOfSync(() =>
-        createVerifier({
-          algorithms: ['HS256'],
-          key: secret as JWK,
-          decryption: jweDecryption({ keys: [{ ...secret, key_ops: ['decrypt', 'decrypt'] }] }),
-        }),
-      ),
-    ).toBe('ERR_KEY_INVALID');
-    // Distinct operations are fine, and a non-string is still refused.
-    expect(createSigner({ alg: 'HS256', key: { ...secret, key_ops: ['sign', 'verify'] } })).toBeDefined();
-    expect(
-      codeOfSync(() =>
-        createVerifier({ algorithms: ['HS256'], key: { ...secret, key_ops: ['verify', 1] } as unknown as JWK }),
-      ),
-    ).toBe('ERR_KEY_INVALID');
-  });
+  it(
+    'key_ops_duplicates_refused: a JWK listing an operation ' + 'twice is refused by every key reader (RFC 7517 §4.3)',
+    async () => {
+      const secret = { kty: 'oct', k: `${'B'.repeat(42)}A` } as const; // 32 bytes
+      const twice = ['verify', 'verify'];
+      // Verification keys: the `key` option, and a key set (where a bad key is left out, so nothing matches).
+      expect(
+        codeOfSync(() => createVerifier({ algorithms: ['HS256'], key: { ...secret, key_ops: twice } as JWK })),
+      ).toBe('ERR_KEY_INVALID');
+      expect(createVerifier({ algorithms: ['HS256'], key: { ...secret, key_ops: ['verify'] } as JWK })).toBeDefined();
+      const token = createSigner({ alg: 'HS256', key: { ...secret, key_ops: ['sign'] } }).signSync(
+        {},
+        { expiresIn: 60 },
+      );
+      const fromSet = createVerifier({
+        algorithms: ['HS256'],
+        jwks: createLocalJWKSet({ keys: [{ ...secret, key_ops: twice } as JWK] }, { allowHmac: true }),
+      });
+      expect(await codeOf(() => fromSet.verify(token))).not.toBe('OK');
+      const goodSet = createVerifier({
+        algorithms: ['HS256'],
+        jwks: createLocalJWKSet({ keys: [{ ...secret, key_ops: ['verify'] } as JWK] }, { allowHmac: true }),
+      });
+      expect((await goodSet.verify(token)).header.alg).toBe('HS256');
+      // Signing keys.
+      expect(codeOfSync(() => createSigner({ alg: 'HS256', key: { ...secret, key_ops: ['sign', 'sign'] } }))).toBe(
+        'ERR_KEY_INVALID',
+      );
+      // JWE keys, both directions.
+      expect(
+        codeOfSync(() =>
+          createEncrypter({ alg: 'dir', enc: 'A256GCM', key: { ...secret, key_ops: ['encrypt', 'encrypt'] } }),
+        ),
+      ).toBe('ERR_KEY_INVALID');
+      expect(createEncrypter({ alg: 'dir', enc: 'A256GCM', key: { ...secret, key_ops: ['encrypt'] } })).toBeDefined();
+      expect(
+        codeOfSync(() =>
+          createVerifier({
+            algorithms: ['HS256'],
+            key: secret as JWK,
+            decryption: jweDecryption({ keys: [{ ...secret, key_ops: ['decrypt', 'decrypt'] }] }),
+          }),
+        ),
+      ).toBe('ERR_KEY_INVALID');
+      // Distinct operations are fine, and a non-string is still refused.
+      expect(createSigner({ alg: 'HS256', key: { ...secret, key_ops: ['sign', 'verify'] } })).toBeDefined();
+      expect(
+        codeOfSync(() =>
+          createVerifier({ algorithms: ['HS256'], key: { ...secret, key_ops: ['verify', 1] } as unknown as JWK }),
+        ),
+      ).toBe('ERR_KEY_INVALID');
+    },
+  );
 });
 
 describe('ec_public_key_on_curve_when_made', () => {
@@ -169,24 +175,29 @@ describe('ec_public_key_on_curve_when_made', () => {
 
   // The curve check is one of the costly ones createVerifier leaves to the key's first use:
   // it runs before any backend sees the point, at the first verify or at prepare.
-  it('an off-curve `key` is refused by prepare and by every verify, before any import (P-256, P-384, P-521, Wycheproof invalid-curve points)', async () => {
-    expect(wycheproof.length).toBeGreaterThanOrEqual(32);
-    const refused = async (alg: 'ES256' | 'ES384' | 'ES512', key: JWK, name: string): Promise<void> => {
-      const sigBytes = alg === 'ES256' ? 64 : alg === 'ES384' ? 96 : 132;
-      const token = `${b64u(JSON.stringify({ alg }))}.${b64u(JSON.stringify(claims()))}.${b64u(new Uint8Array(sigBytes))}`;
-      expect(await prepareCodes(createVerifier({ algorithms: [alg], key })), name).toEqual(['ERR_KEY_INVALID']);
-      const v = createVerifier({ algorithms: [alg], key, currentDate: nowDate });
-      expect(await codeOf(() => v.verify(token)), name).toBe('ERR_KEY_INVALID');
-      expect(await codeOf(() => v.verify(token)), name).toBe('ERR_KEY_INVALID');
-    };
-    for (const [alg, crv] of [
-      ['ES256', 'P-256'],
-      ['ES384', 'P-384'],
-      ['ES512', 'P-521'],
-    ] as const)
-      await refused(alg, await flipped(alg), crv);
-    for (const [name, key] of wycheproof) await refused(key.crv === 'P-256' ? 'ES256' : 'ES384', key, name);
-  });
+  it(
+    'an off-curve `key` is refused by prepare and by every verify, before any import (P-256, P-384, P-521, ' +
+      'Wycheproof invalid-curve points)',
+    async () => {
+      expect(wycheproof.length).toBeGreaterThanOrEqual(32);
+      const refused = async (alg: 'ES256' | 'ES384' | 'ES512', key: JWK, name: string): Promise<void> => {
+        const sigBytes = alg === 'ES256' ? 64 : alg === 'ES384' ? 96 : 132;
+        const token =
+          `${b64u(JSON.stringify({ alg }))}.` + `${b64u(JSON.stringify(claims()))}.${b64u(new Uint8Array(sigBytes))}`;
+        expect(await prepareCodes(createVerifier({ algorithms: [alg], key })), name).toEqual(['ERR_KEY_INVALID']);
+        const v = createVerifier({ algorithms: [alg], key, currentDate: nowDate });
+        expect(await codeOf(() => v.verify(token)), name).toBe('ERR_KEY_INVALID');
+        expect(await codeOf(() => v.verify(token)), name).toBe('ERR_KEY_INVALID');
+      };
+      for (const [alg, crv] of [
+        ['ES256', 'P-256'],
+        ['ES384', 'P-384'],
+        ['ES512', 'P-521'],
+      ] as const)
+        await refused(alg, await flipped(alg), crv);
+      for (const [name, key] of wycheproof) await refused(key.crv === 'P-256' ? 'ES256' : 'ES384', key, name);
+    },
+  );
 
   it('an off-curve key-set entry is left out when the set is made; the others still verify', async () => {
     const good = await generate('ES256');

@@ -151,38 +151,44 @@ describe('broken_key_fails_same_on_every_verify', () => {
     ['es-broken', 'ES256', 64],
     ['rs-broken', 'RS256', 256],
   ] as const) {
-    it(`${name}: the same JwtError (ERR_KEY_INVALID) at every verify, sync and async, without key bytes; other issuers unaffected`, async () => {
-      const f = await fixture();
-      const v = createVerifier({ issuers: issuers(f), audience: 'api', currentDate: nowDate, cache: false });
-      const token = `${b64u(JSON.stringify({ alg }))}.${b64u(JSON.stringify(claims({ iss: iss(name) })))}.${b64u(new Uint8Array(sigBytes))}`;
-      const errors: unknown[] = [];
-      for (let i = 0; i < 3; i++) {
-        try {
-          await v.verify(token);
-        } catch (e) {
-          errors.push(e);
+    it(
+      `${name}: the same JwtError (ERR_KEY_INVALID) at every verify, sync and async, without key bytes; other ` +
+        `issuers unaffected`,
+      async () => {
+        const f = await fixture();
+        const v = createVerifier({ issuers: issuers(f), audience: 'api', currentDate: nowDate, cache: false });
+        const token =
+          `${b64u(JSON.stringify({ alg }))}.${b64u(JSON.stringify(claims({ iss: iss(name) })))}.` +
+          `${b64u(new Uint8Array(sigBytes))}`;
+        const errors: unknown[] = [];
+        for (let i = 0; i < 3; i++) {
+          try {
+            await v.verify(token);
+          } catch (e) {
+            errors.push(e);
+          }
+          // Sync too, in every runtime: the failure is known before any import would wait.
+          try {
+            v.verifySync(token);
+          } catch (e) {
+            errors.push(e);
+          }
         }
-        // Sync too, in every runtime: the failure is known before any import would wait.
-        try {
-          v.verifySync(token);
-        } catch (e) {
-          errors.push(e);
-        }
-      }
-      expect(errors.length).toBe(6);
-      // Remembered: the very same error each time (the check or import ran once).
-      for (const e of errors) expect(e).toBe(errors[0]);
-      expect((errors[0] as { code: string }).code).toBe('ERR_KEY_INVALID');
-      const message = (errors[0] as Error).message;
-      const material = issuers(f).find((x) => x.issuer === iss(name))!.key as JWK;
-      for (const part of [material.x, material.y, material.n].filter((p): p is string => p !== undefined))
-        expect(message).not.toContain(part.slice(0, 12));
-      // The good issuers verify as before.
-      expect(await codeOf(async () => v.verify(await mint(f.hs, claims({ iss: iss('hs') }))))).toBe('OK');
-      expect(await codeOf(async () => v.verify(await mint(f.es, claims({ iss: iss('es') }), { kid: 'es-1' })))).toBe(
-        'OK',
-      );
-    });
+        expect(errors.length).toBe(6);
+        // Remembered: the very same error each time (the check or import ran once).
+        for (const e of errors) expect(e).toBe(errors[0]);
+        expect((errors[0] as { code: string }).code).toBe('ERR_KEY_INVALID');
+        const message = (errors[0] as Error).message;
+        const material = issuers(f).find((x) => x.issuer === iss(name))!.key as JWK;
+        for (const part of [material.x, material.y, material.n].filter((p): p is string => p !== undefined))
+          expect(message).not.toContain(part.slice(0, 12));
+        // The good issuers verify as before.
+        expect(await codeOf(async () => v.verify(await mint(f.hs, claims({ iss: iss('hs') }))))).toBe('OK');
+        expect(await codeOf(async () => v.verify(await mint(f.es, claims({ iss: iss('es') }), { kid: 'es-1' })))).toBe(
+          'OK',
+        );
+      },
+    );
   }
 });
 
@@ -206,7 +212,9 @@ describe('prepare_reports_every_key_error', () => {
         expect(text).not.toContain(part.slice(0, 12));
     }
     // After prepare, verifies answer as they would have: the errors are the ones prepare reported.
-    const token = `${b64u('{"alg":"EdDSA"}')}.${b64u(JSON.stringify(claims({ iss: iss('ed-broken') })))}.${b64u(new Uint8Array(64))}`;
+    const token =
+      `${b64u('{"alg":"EdDSA"}')}.${b64u(JSON.stringify(claims({ iss: iss('ed-broken') })))}.` +
+      `${b64u(new Uint8Array(64))}`;
     let atVerify: unknown;
     await v.verify(token).catch((e: unknown) => {
       atVerify = e;
@@ -219,23 +227,27 @@ describe('prepare_reports_every_key_error', () => {
     expect(good.verifySync(await mint(f.ed, claims({ iss: iss('ed') }))).payload.sub).toBe('user-1');
   });
 
-  it('a key set: the keys a verify would pass over are reported; a single key that fits one allowed algorithm is not', async () => {
-    const f = await fixture();
-    const es = f.es.publicJwk as JWK;
-    const set = createVerifier({
-      algorithms: ['ES256'],
-      jwks: {
-        keys: [
-          { ...es, kid: 'on' },
-          { ...offCurve(es), kid: 'off' },
-        ],
-      },
-    });
-    expect(await prepareCodes(set)).toEqual(['ERR_KEY_INVALID']);
-    // HS512 would need 64 bytes: the 32-byte secret still serves HS256, as at construction.
-    const hs = createVerifier({ algorithms: ['HS256', 'HS512'], key: f.hs.secret! });
-    expect(await prepareCodes(hs)).toEqual([]);
-  });
+  it(
+    'a key set: the keys a verify would pass over are reported; a single key that fits one allowed algorithm is ' +
+      'not',
+    async () => {
+      const f = await fixture();
+      const es = f.es.publicJwk as JWK;
+      const set = createVerifier({
+        algorithms: ['ES256'],
+        jwks: {
+          keys: [
+            { ...es, kid: 'on' },
+            { ...offCurve(es), kid: 'off' },
+          ],
+        },
+      });
+      expect(await prepareCodes(set)).toEqual(['ERR_KEY_INVALID']);
+      // HS512 would need 64 bytes: the 32-byte secret still serves HS256, as at construction.
+      const hs = createVerifier({ algorithms: ['HS256', 'HS512'], key: f.hs.secret! });
+      expect(await prepareCodes(hs)).toEqual([]);
+    },
+  );
 });
 
 describe('lazy_and_prepared_verifiers_agree', () => {
@@ -273,46 +285,54 @@ describe('lazy_and_prepared_verifiers_agree', () => {
 });
 
 describe('local_set_is_a_snapshot_when_made', () => {
-  it('a key set read at its first use reads the keys as they were when it was made, not as the caller changed them since', async () => {
-    const f = await fixture();
-    const other = await generate('EdDSA');
-    const jwk = { ...(f.ed.publicJwk as JWK), kid: 'ed-1', key_ops: ['verify'] };
-    const given = { keys: [jwk] };
-    const v = createVerifier({ algorithms: ['EdDSA'], jwks: given, currentDate: nowDate });
-    // Changed after createVerifier, before any token: none of it may count.
-    jwk.x = (other.publicJwk as JWK).x!;
-    jwk.key_ops.push('sign');
-    given.keys.push({ ...(other.publicJwk as JWK), kid: 'ed-2', key_ops: ['verify'] });
-    expect(await codeOf(async () => v.verify(await mint(f.ed, claims(), { kid: 'ed-1' })))).toBe('OK');
-    expect(await codeOf(async () => v.verify(await mint(other, claims(), { kid: 'ed-1' })))).toBe(
-      'ERR_JWS_SIGNATURE_INVALID',
-    );
-    expect(await codeOf(async () => v.verify(await mint(other, claims(), { kid: 'ed-2' })))).toBe(
-      'ERR_JWKS_NO_MATCHING_KEY',
-    );
-  });
+  it(
+    'a key set read at its first use reads the keys as they were when it was made, not as the caller changed ' +
+      'them since',
+    async () => {
+      const f = await fixture();
+      const other = await generate('EdDSA');
+      const jwk = { ...(f.ed.publicJwk as JWK), kid: 'ed-1', key_ops: ['verify'] };
+      const given = { keys: [jwk] };
+      const v = createVerifier({ algorithms: ['EdDSA'], jwks: given, currentDate: nowDate });
+      // Changed after createVerifier, before any token: none of it may count.
+      jwk.x = (other.publicJwk as JWK).x!;
+      jwk.key_ops.push('sign');
+      given.keys.push({ ...(other.publicJwk as JWK), kid: 'ed-2', key_ops: ['verify'] });
+      expect(await codeOf(async () => v.verify(await mint(f.ed, claims(), { kid: 'ed-1' })))).toBe('OK');
+      expect(await codeOf(async () => v.verify(await mint(other, claims(), { kid: 'ed-1' })))).toBe(
+        'ERR_JWS_SIGNATURE_INVALID',
+      );
+      expect(await codeOf(async () => v.verify(await mint(other, claims(), { kid: 'ed-2' })))).toBe(
+        'ERR_JWKS_NO_MATCHING_KEY',
+      );
+    },
+  );
 
-  it('the set shape is still checked at createVerifier; a key that cannot be read is left out at its first use, as before', () => {
-    expect(codeOfSync(() => createVerifier({ algorithms: ['EdDSA'], jwks: { keys: 'nope' } as never }))).toBe(
-      'ERR_JWKS_INVALID',
-    );
-    expect(codeOfSync(() => createVerifier({ algorithms: ['EdDSA'], jwks: { keys: [1] } as never }))).toBe(
-      'ERR_JWKS_INVALID',
-    );
-    expect(
-      codeOfSync(() =>
-        createVerifier({
-          algorithms: ['EdDSA'],
-          jwks: { keys: Array.from({ length: 101 }, () => ({ kty: 'OKP' })) } as never,
-        }),
-      ),
-    ).toBe('ERR_JWKS_INVALID');
-    const odd = createVerifier({
-      algorithms: ['EdDSA'],
-      jwks: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 10n } as never] },
-      currentDate: nowDate,
-    });
-    const token = `${b64u('{"alg":"EdDSA"}')}.${b64u(JSON.stringify(claims()))}.${b64u(new Uint8Array(64))}`;
-    expect(codeOfSync(() => odd.verifySync(token))).toBe('ERR_JWKS_NO_MATCHING_KEY');
-  });
+  it(
+    'the set shape is still checked at createVerifier; a key that cannot be read is left out at its first use, ' +
+      'as before',
+    () => {
+      expect(codeOfSync(() => createVerifier({ algorithms: ['EdDSA'], jwks: { keys: 'nope' } as never }))).toBe(
+        'ERR_JWKS_INVALID',
+      );
+      expect(codeOfSync(() => createVerifier({ algorithms: ['EdDSA'], jwks: { keys: [1] } as never }))).toBe(
+        'ERR_JWKS_INVALID',
+      );
+      expect(
+        codeOfSync(() =>
+          createVerifier({
+            algorithms: ['EdDSA'],
+            jwks: { keys: Array.from({ length: 101 }, () => ({ kty: 'OKP' })) } as never,
+          }),
+        ),
+      ).toBe('ERR_JWKS_INVALID');
+      const odd = createVerifier({
+        algorithms: ['EdDSA'],
+        jwks: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 10n } as never] },
+        currentDate: nowDate,
+      });
+      const token = `${b64u('{"alg":"EdDSA"}')}.${b64u(JSON.stringify(claims()))}.${b64u(new Uint8Array(64))}`;
+      expect(codeOfSync(() => odd.verifySync(token))).toBe('ERR_JWKS_NO_MATCHING_KEY');
+    },
+  );
 });

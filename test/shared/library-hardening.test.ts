@@ -240,39 +240,43 @@ describe('options_unknown_name_refused', () => {
 });
 
 describe('options_unknown_name_refused_hono_lazy', () => {
-  it('options made from c.env are checked too: the first request fails naming the setting, never verifies without the check', async () => {
-    const app = new Hono();
-    const errors: unknown[] = [];
-    app.onError((err, c) => {
-      errors.push(err);
-      return c.text('config', 500);
-    });
-    // With a shared `verifier` no verifier is built from the options, so only the name check can see
-    // `scope` (for `scopes`): without it the scope check is silently off and the request gets a 200.
-    const verifier = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate });
-    app.use(jwtAuth(() => ({ verifier, scope: ['admin'] }) as never));
-    app.get('/', (c) => c.text('ok'));
-    // The middleware logs one line (to console.error by default): collected here, restored after.
-    const original = console.error;
-    let lines = 0;
-    console.error = () => void lines++;
-    let res: Response;
-    try {
-      res = await app.request(
-        'http://x/',
-        { headers: { authorization: `Bearer ${await hs(claims({ scope: 'read' }))}` } },
-        {},
-      );
-    } finally {
-      console.error = original;
-    }
-    expect(res.status).toBe(500);
-    expect(lines).toBe(1);
-    expect(errors).toHaveLength(1);
-    // A 500 of the middleware's own (kind server_error: the deployment's fault), the JwtError as its cause.
-    expect(errors[0]).toMatchObject({ status: 500, kind: 'server_error' });
-    expect((errors[0] as Error).cause).toMatchObject({ code: 'ERR_OPTIONS_INVALID', setting: 'scope' });
-  });
+  it(
+    'options made from c.env are checked too: the first request fails naming the setting, never verifies ' +
+      'without the check',
+    async () => {
+      const app = new Hono();
+      const errors: unknown[] = [];
+      app.onError((err, c) => {
+        errors.push(err);
+        return c.text('config', 500);
+      });
+      // With a shared `verifier` no verifier is built from the options, so only the name check can see
+      // `scope` (for `scopes`): without it the scope check is silently off and the request gets a 200.
+      const verifier = createVerifier({ algorithms: ['HS256'], key: secret, currentDate: nowDate });
+      app.use(jwtAuth(() => ({ verifier, scope: ['admin'] }) as never));
+      app.get('/', (c) => c.text('ok'));
+      // The middleware logs one line (to console.error by default): collected here, restored after.
+      const original = console.error;
+      let lines = 0;
+      console.error = () => void lines++;
+      let res: Response;
+      try {
+        res = await app.request(
+          'http://x/',
+          { headers: { authorization: `Bearer ${await hs(claims({ scope: 'read' }))}` } },
+          {},
+        );
+      } finally {
+        console.error = original;
+      }
+      expect(res.status).toBe(500);
+      expect(lines).toBe(1);
+      expect(errors).toHaveLength(1);
+      // A 500 of the middleware's own (kind server_error: the deployment's fault), the JwtError as its cause.
+      expect(errors[0]).toMatchObject({ status: 500, kind: 'server_error' });
+      expect((errors[0] as Error).cause).toMatchObject({ code: 'ERR_OPTIONS_INVALID', setting: 'scope' });
+    },
+  );
 });
 
 describe('required_claims_own_only', () => {
@@ -369,49 +373,53 @@ describe('ecdsa_malleability_documented (SECURITY.md: never key a deny-list on t
 
 describe('options_duration_integer', () => {
   const key = new Uint8Array(32).fill(9);
-  it('options_duration_integer: every ms or seconds option of the library is a whole number, else ERR_OPTIONS_INVALID naming it', () => {
-    const settingOf = (fn: () => unknown): string => {
-      try {
-        fn();
-        return 'OK';
-      } catch (e) {
-        return `${(e as { code?: string }).code}:${(e as { setting?: string }).setting}`;
+  it(
+    'options_duration_integer: every ms or seconds option of the library is a whole number, else ' +
+      'ERR_OPTIONS_INVALID naming it',
+    () => {
+      const settingOf = (fn: () => unknown): string => {
+        try {
+          fn();
+          return 'OK';
+        } catch (e) {
+          return `${(e as { code?: string }).code}:${(e as { setting?: string }).setting}`;
+        }
+      };
+      // Remote key sets: ms.
+      for (const name of [
+        'timeoutDuration',
+        'cooldownDuration',
+        'cacheMaxAge',
+        'cacheMinAge',
+        'staleDuration',
+      ] as const) {
+        expect(
+          settingOf(() => createRemoteJWKSet('https://issuer.example/jwks', { [name]: 1.5 })),
+          name,
+        ).toBe(`ERR_OPTIONS_INVALID:${name}`);
+        expect(
+          settingOf(() => createRemoteJWKSet('https://issuer.example/jwks', { [name]: 1500 })),
+          name,
+        ).toBe('OK');
       }
-    };
-    // Remote key sets: ms.
-    for (const name of [
-      'timeoutDuration',
-      'cooldownDuration',
-      'cacheMaxAge',
-      'cacheMinAge',
-      'staleDuration',
-    ] as const) {
+      // The verifier: seconds.
+      const base = { algorithms: ['HS256' as const], key };
+      expect(settingOf(() => createVerifier({ ...base, clockTolerance: 1.5 }))).toBe(
+        'ERR_OPTIONS_INVALID:clockTolerance',
+      );
+      expect(settingOf(() => createVerifier({ ...base, maxTokenAge: 3600.5 }))).toBe('ERR_OPTIONS_INVALID:maxTokenAge');
+      expect(settingOf(() => createVerifier({ ...base, cache: { ttl: 0.5 } }))).toBe('ERR_OPTIONS_INVALID:cache.ttl');
       expect(
-        settingOf(() => createRemoteJWKSet('https://issuer.example/jwks', { [name]: 1.5 })),
-        name,
-      ).toBe(`ERR_OPTIONS_INVALID:${name}`);
-      expect(
-        settingOf(() => createRemoteJWKSet('https://issuer.example/jwks', { [name]: 1500 })),
-        name,
+        settingOf(() => createVerifier({ ...base, clockTolerance: 30, maxTokenAge: 3600, cache: { ttl: 60 } })),
       ).toBe('OK');
-    }
-    // The verifier: seconds.
-    const base = { algorithms: ['HS256' as const], key };
-    expect(settingOf(() => createVerifier({ ...base, clockTolerance: 1.5 }))).toBe(
-      'ERR_OPTIONS_INVALID:clockTolerance',
-    );
-    expect(settingOf(() => createVerifier({ ...base, maxTokenAge: 3600.5 }))).toBe('ERR_OPTIONS_INVALID:maxTokenAge');
-    expect(settingOf(() => createVerifier({ ...base, cache: { ttl: 0.5 } }))).toBe('ERR_OPTIONS_INVALID:cache.ttl');
-    expect(
-      settingOf(() => createVerifier({ ...base, clockTolerance: 30, maxTokenAge: 3600, cache: { ttl: 60 } })),
-    ).toBe('OK');
-    // The signer's durations: seconds.
-    const signer = createSigner({ alg: 'HS256', key });
-    expect(settingOf(() => signer.signSync({}, { expiresIn: 1.5 }))).toBe('ERR_OPTIONS_INVALID:expiresIn');
-    expect(settingOf(() => signer.signSync({}, { notBefore: -0.5 }))).toBe('ERR_OPTIONS_INVALID:notBefore');
-    expect(settingOf(() => signer.signSync({}, { expiresIn: 60, notBefore: -5 }))).toBe('OK');
-    // The Hono middleware's Retry-After: seconds.
-    expect(settingOf(() => jwtAuth({ ...base, retryAfter: 1.5 }))).toBe('ERR_OPTIONS_INVALID:retryAfter');
-    expect(settingOf(() => jwtAuth({ ...base, retryAfter: 30 }))).toBe('OK');
-  });
+      // The signer's durations: seconds.
+      const signer = createSigner({ alg: 'HS256', key });
+      expect(settingOf(() => signer.signSync({}, { expiresIn: 1.5 }))).toBe('ERR_OPTIONS_INVALID:expiresIn');
+      expect(settingOf(() => signer.signSync({}, { notBefore: -0.5 }))).toBe('ERR_OPTIONS_INVALID:notBefore');
+      expect(settingOf(() => signer.signSync({}, { expiresIn: 60, notBefore: -5 }))).toBe('OK');
+      // The Hono middleware's Retry-After: seconds.
+      expect(settingOf(() => jwtAuth({ ...base, retryAfter: 1.5 }))).toBe('ERR_OPTIONS_INVALID:retryAfter');
+      expect(settingOf(() => jwtAuth({ ...base, retryAfter: 30 }))).toBe('OK');
+    },
+  );
 });

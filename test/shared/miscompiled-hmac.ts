@@ -7,7 +7,10 @@ type SpyOn = (
   method: 'hmacImport' | 'verify',
 ) => { mockImplementation(fn: (this: Core, ...args: never[]) => unknown): unknown };
 
-/** From now on HMAC over `hash` ('SHA-384', 'SHA-512') accepts any tag; `spyOn` is vi.spyOn (restore with vi.restoreAllMocks). */
+/**
+ * From now on HMAC over `hash` ('SHA-384', 'SHA-512') accepts any tag; `spyOn` is vi.spyOn (restore with
+ * vi.restoreAllMocks).
+ */
 export function miscompileHmac(hash: string, spyOn: SpyOn): void {
   const slotHash = new Map<number, string>();
   const hmacImport = Core.prototype.hmacImport;

@@ -10,7 +10,9 @@ export async function keyWithKid(alg: string, kid: string): Promise<KeyPair & { 
   return { ...pair, jwk: { ...(pair.publicJwk as JWK), kid } };
 }
 
-/** A fetch that serves each set in turn (the last one for ever after), each with max-age=60; `calls` counts requests. */
+/**
+ * A fetch that serves each set in turn (the last one for ever after), each with max-age=60; `calls` counts requests.
+ */
 export function sets(...bodies: JWK[][]): typeof fetch & { calls: number } {
   const f = (async () => {
     const body = bodies[Math.min(f.calls, bodies.length - 1)]!;

@@ -55,16 +55,19 @@ describe('createSigner: every algorithm the verifier has', () => {
       }
     });
 
-    it(`${alg}: signSync ${alg.startsWith('HS') || SYNC_EVERYWHERE ? 'signs' : 'throws ERR_ASYNC_REQUIRED'} here`, async () => {
-      const pair = await generate(alg);
-      const signer = createSigner({ alg, key: pair.secret ?? (await privateJwk(pair)) });
-      if (alg.startsWith('HS') || SYNC_EVERYWHERE) {
-        const token = signer.signSync({ sub: 'u' }, { expiresIn: 60 });
-        expect((await verifierFor(pair).verify(token)).payload.sub).toBe('u');
-      } else {
-        expect(codeOfSync(() => signer.signSync({ sub: 'u' }))).toBe('ERR_ASYNC_REQUIRED');
-      }
-    });
+    it(
+      `${alg}: signSync ` + `${alg.startsWith('HS') || SYNC_EVERYWHERE ? 'signs' : 'throws ERR_ASYNC_REQUIRED'} here`,
+      async () => {
+        const pair = await generate(alg);
+        const signer = createSigner({ alg, key: pair.secret ?? (await privateJwk(pair)) });
+        if (alg.startsWith('HS') || SYNC_EVERYWHERE) {
+          const token = signer.signSync({ sub: 'u' }, { expiresIn: 60 });
+          expect((await verifierFor(pair).verify(token)).payload.sub).toBe('u');
+        } else {
+          expect(codeOfSync(() => signer.signSync({ sub: 'u' }))).toBe('ERR_ASYNC_REQUIRED');
+        }
+      },
+    );
   }
 
   it('HS256 signatures are the HMAC WebCrypto computes (byte for byte)', async () => {
@@ -83,71 +86,81 @@ describe('createSigner: every algorithm the verifier has', () => {
 
   // The core writes HS* tokens itself (payload base64url, MAC and tag in one call):
   // each must be exactly the text built here with TextEncoder, btoa and WebCrypto.
-  it('HS* tokens are byte for byte base64url(header).base64url(claims JSON).base64url(HMAC), for random and non-ASCII payloads', async () => {
-    const payloads = fc.sample(
-      fc.dictionary(
-        fc.string({ unit: 'grapheme', maxLength: 12 }).filter((k) => !['exp', 'nbf', 'iat', '__proto__'].includes(k)),
-        fc.jsonValue({ maxDepth: 3 }),
-        { maxKeys: 8 },
-      ),
-      { numRuns: 60, seed: 0x7e57 },
-    );
-    payloads.push({}, { s: 'é€😀\u2028\ud800' }, { s: 'x'.repeat(1000) });
-    for (const [alg, hash] of [
-      ['HS256', 'SHA-256'],
-      ['HS384', 'SHA-384'],
-      ['HS512', 'SHA-512'],
-    ] as const) {
-      const secret = seededBytes(alg.length + 9, Number(alg.slice(2)) / 8);
-      const key = await crypto.subtle.importKey('raw', secret as BufferSource, { name: 'HMAC', hash }, false, ['sign']);
-      const signer = createSigner({ alg, key: secret, header: { kid: 'k1' } });
-      for (let i = 0; i < payloads.length; i++) {
-        const payload = payloads[i]!;
-        // Every third call sets an issuer longer than the core keeps between signs (256 bytes).
-        const iss = i % 3 === 2 ? { issuer: `https://${'i'.repeat(i * 10)}` } : {};
-        const token = signer.signSync(payload, {
-          iat: 1_800_000_000 + i,
-          expiresIn: 60,
-          header: i % 2 ? { cty: 'x' } : undefined,
-          ...iss,
-        });
-        const header = b64u(JSON.stringify({ alg, typ: 'JWT', kid: 'k1', ...(i % 2 ? { cty: 'x' } : {}) }));
-        const claims = {
-          ...payload,
-          iat: 1_800_000_000 + i,
-          exp: 1_800_000_060 + i,
-          ...(iss.issuer === undefined ? {} : { iss: iss.issuer }),
-        };
-        const input = `${header}.${b64u(JSON.stringify(claims))}`;
-        const tag = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(input)));
-        expect(token).toBe(`${input}.${b64u(tag)}`);
+  it(
+    'HS* tokens are byte for byte base64url(header).base64url(claims JSON).base64url(HMAC), for random and ' +
+      'non-ASCII payloads',
+    async () => {
+      const payloads = fc.sample(
+        fc.dictionary(
+          fc.string({ unit: 'grapheme', maxLength: 12 }).filter((k) => !['exp', 'nbf', 'iat', '__proto__'].includes(k)),
+          fc.jsonValue({ maxDepth: 3 }),
+          { maxKeys: 8 },
+        ),
+        { numRuns: 60, seed: 0x7e57 },
+      );
+      payloads.push({}, { s: 'é€😀\u2028\ud800' }, { s: 'x'.repeat(1000) });
+      for (const [alg, hash] of [
+        ['HS256', 'SHA-256'],
+        ['HS384', 'SHA-384'],
+        ['HS512', 'SHA-512'],
+      ] as const) {
+        const secret = seededBytes(alg.length + 9, Number(alg.slice(2)) / 8);
+        const key = await crypto.subtle.importKey('raw', secret as BufferSource, { name: 'HMAC', hash }, false, [
+          'sign',
+        ]);
+        const signer = createSigner({ alg, key: secret, header: { kid: 'k1' } });
+        for (let i = 0; i < payloads.length; i++) {
+          const payload = payloads[i]!;
+          // Every third call sets an issuer longer than the core keeps between signs (256 bytes).
+          const iss = i % 3 === 2 ? { issuer: `https://${'i'.repeat(i * 10)}` } : {};
+          const token = signer.signSync(payload, {
+            iat: 1_800_000_000 + i,
+            expiresIn: 60,
+            header: i % 2 ? { cty: 'x' } : undefined,
+            ...iss,
+          });
+          const header = b64u(JSON.stringify({ alg, typ: 'JWT', kid: 'k1', ...(i % 2 ? { cty: 'x' } : {}) }));
+          const claims = {
+            ...payload,
+            iat: 1_800_000_000 + i,
+            exp: 1_800_000_060 + i,
+            ...(iss.issuer === undefined ? {} : { iss: iss.issuer }),
+          };
+          const input = `${header}.${b64u(JSON.stringify(claims))}`;
+          const tag = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(input)));
+          expect(token).toBe(`${input}.${b64u(tag)}`);
+        }
       }
-    }
-  });
+    },
+  );
 
-  it('HS* at the size limit: the longest signing input the verifier takes is signed, one byte more is ERR_JWT_TOO_LARGE (bytes, not characters, count)', () => {
-    const secret = seededBytes(11, 32);
-    const signer = createSigner({ alg: 'HS256', key: secret });
-    const v = createVerifier({
-      algorithms: ['HS256'],
-      key: secret,
-      requireExp: false,
-      cache: false,
-      maxTokenLength: 65_536,
-    });
-    // Header segment 36 characters, so the payload's base64url may take 65_536 - 1024 - 37
-    // characters: 48_356 bytes of JSON, {"b":"..."} around 48_348 of them.
-    const longest = signer.signSync({ b: 'x'.repeat(48_348) }, { iat: false });
-    expect(longest.lastIndexOf('.')).toBe(65_536 - 1024);
-    expect(v.verifySync(longest).payload.b).toHaveLength(48_348);
-    expect(codeOfSync(() => signer.signSync({ b: 'x'.repeat(48_349) }, { iat: false }))).toBe('ERR_JWT_TOO_LARGE');
-    // Three bytes per character: 16_116 of them are 48_348 bytes, one more does not fit.
-    expect(v.verifySync(signer.signSync({ b: '€'.repeat(16_116) }, { iat: false })).payload.b).toHaveLength(16_116);
-    expect(codeOfSync(() => signer.signSync({ b: '€'.repeat(16_117) }, { iat: false }))).toBe('ERR_JWT_TOO_LARGE');
-    // Four bytes per two UTF-16 units; the core's claims region (49_152 bytes) overflows as well.
-    expect(codeOfSync(() => signer.signSync({ b: '😀'.repeat(12_288) }, { iat: false }))).toBe('ERR_JWT_TOO_LARGE');
-    expect(v.verifySync(signer.signSync({ b: '😀'.repeat(12_087) }, { iat: false })).payload.b).toHaveLength(24_174);
-  });
+  it(
+    'HS* at the size limit: the longest signing input the verifier takes is signed, one byte more is ' +
+      'ERR_JWT_TOO_LARGE (bytes, not characters, count)',
+    () => {
+      const secret = seededBytes(11, 32);
+      const signer = createSigner({ alg: 'HS256', key: secret });
+      const v = createVerifier({
+        algorithms: ['HS256'],
+        key: secret,
+        requireExp: false,
+        cache: false,
+        maxTokenLength: 65_536,
+      });
+      // Header segment 36 characters, so the payload's base64url may take 65_536 - 1024 - 37
+      // characters: 48_356 bytes of JSON, {"b":"..."} around 48_348 of them.
+      const longest = signer.signSync({ b: 'x'.repeat(48_348) }, { iat: false });
+      expect(longest.lastIndexOf('.')).toBe(65_536 - 1024);
+      expect(v.verifySync(longest).payload.b).toHaveLength(48_348);
+      expect(codeOfSync(() => signer.signSync({ b: 'x'.repeat(48_349) }, { iat: false }))).toBe('ERR_JWT_TOO_LARGE');
+      // Three bytes per character: 16_116 of them are 48_348 bytes, one more does not fit.
+      expect(v.verifySync(signer.signSync({ b: '€'.repeat(16_116) }, { iat: false })).payload.b).toHaveLength(16_116);
+      expect(codeOfSync(() => signer.signSync({ b: '€'.repeat(16_117) }, { iat: false }))).toBe('ERR_JWT_TOO_LARGE');
+      // Four bytes per two UTF-16 units; the core's claims region (49_152 bytes) overflows as well.
+      expect(codeOfSync(() => signer.signSync({ b: '😀'.repeat(12_288) }, { iat: false }))).toBe('ERR_JWT_TOO_LARGE');
+      expect(v.verifySync(signer.signSync({ b: '😀'.repeat(12_087) }, { iat: false })).payload.b).toHaveLength(24_174);
+    },
+  );
 
   it('HS* signing leaves neither the secret nor its pads in Wasm memory', () => {
     // The search itself finds what is there (so -1 below means absent).
@@ -187,21 +200,25 @@ describe('createSigner: every algorithm the verifier has', () => {
     expect(v.verifySync(a).payload.a).toBe(1);
   });
 
-  it("a sign after other use of the core regions still writes its own header (the core keeps a signer's header between signs only)", async () => {
-    const secret = seededBytes(8, 32);
-    const signer = createSigner({ alg: 'HS256', key: secret, header: { kid: 'k1' } });
-    const other = createSigner({ alg: 'HS256', key: secret, header: { kid: 'other-key-id' } });
-    const v = createVerifier({ algorithms: ['HS256'], key: secret, cache: false, requireExp: false });
-    const first = signer.signSync({ a: 1 }, { iat: 5 });
-    // A verify of a longer token overwrites INPUT from its start, as does another signer's header and a hash.
-    v.verifySync(other.signSync({ a: 1 }, { iat: 5 }));
-    expect(signer.signSync({ a: 1 }, { iat: 5 })).toBe(first);
-    other.signSync({ a: 1 }, { iat: 5 });
-    expect(signer.signSync({ a: 1 }, { iat: 5 })).toBe(first);
-    coreHash(getCore(), 'SHA-256', new Uint8Array(100).fill(0x41));
-    expect(signer.signSync({ a: 1 }, { iat: 5 })).toBe(first);
-    expect(v.verifySync(first).header.kid).toBe('k1');
-  });
+  it(
+    "a sign after other use of the core regions still writes its own header (the core keeps a signer's header " +
+      'between signs only)',
+    async () => {
+      const secret = seededBytes(8, 32);
+      const signer = createSigner({ alg: 'HS256', key: secret, header: { kid: 'k1' } });
+      const other = createSigner({ alg: 'HS256', key: secret, header: { kid: 'other-key-id' } });
+      const v = createVerifier({ algorithms: ['HS256'], key: secret, cache: false, requireExp: false });
+      const first = signer.signSync({ a: 1 }, { iat: 5 });
+      // A verify of a longer token overwrites INPUT from its start, as does another signer's header and a hash.
+      v.verifySync(other.signSync({ a: 1 }, { iat: 5 }));
+      expect(signer.signSync({ a: 1 }, { iat: 5 })).toBe(first);
+      other.signSync({ a: 1 }, { iat: 5 });
+      expect(signer.signSync({ a: 1 }, { iat: 5 })).toBe(first);
+      coreHash(getCore(), 'SHA-256', new Uint8Array(100).fill(0x41));
+      expect(signer.signSync({ a: 1 }, { iat: 5 })).toBe(first);
+      expect(v.verifySync(first).header.kid).toBe('k1');
+    },
+  );
 });
 
 describe('sign options', () => {
@@ -222,28 +239,32 @@ describe('sign options', () => {
     expect(claimsOf(signer.signSync({ a: 1 }, { iat: false }))).toEqual({ a: 1 });
   });
 
-  it("time claims follow each call's own options, also for calls in the same second (the time text is reused only for equal values)", () => {
-    const calls: [Record<string, unknown>, Parameters<typeof signer.signSync>[1], Record<string, unknown>][] = [
-      [{}, { iat: 100, expiresIn: 60 }, { iat: 100, exp: 160 }],
-      [{}, { iat: 100, expiresIn: 61 }, { iat: 100, exp: 161 }],
-      [{}, { iat: 100, expiresIn: 61, notBefore: -1 }, { iat: 100, exp: 161, nbf: 99 }],
-      [{}, { iat: 100, notBefore: -1 }, { iat: 100, nbf: 99 }],
-      [{ iat: 7 }, { iat: false }, { iat: 7 }],
-      [{ iat: 7 }, { expiresIn: 1 }, { iat: 7, exp: 8 }],
-      [{}, { iat: 100, expiresIn: 60 }, { iat: 100, exp: 160 }],
-      [{ a: 1 }, { iat: -0, expiresIn: 5 }, { a: 1, iat: 0, exp: 5 }],
-      [{ a: 1 }, { iat: 0, expiresIn: 5 }, { a: 1, iat: 0, exp: 5 }],
-    ];
-    for (const [payload, o, expected] of calls) expect(claimsOf(signer.signSync(payload, o))).toEqual(expected);
-    const before = Math.floor(Date.now() / 1000);
-    const p = claimsOf(signer.signSync({}));
-    expect(Object.keys(p)).toEqual(['iat']);
-    expect(p.iat).toBeGreaterThanOrEqual(before);
-    expect(claimsOf(signer.signSync({}, { iat: false }))).toEqual({});
-    const e = claimsOf(signer.signSync({}, { iat: false, expiresIn: 61 }));
-    expect(Object.keys(e)).toEqual(['exp']);
-    expect(e.exp).toBeGreaterThanOrEqual(before + 61);
-  });
+  it(
+    "time claims follow each call's own options, also for calls in the same second (the time text is reused " +
+      'only for equal values)',
+    () => {
+      const calls: [Record<string, unknown>, Parameters<typeof signer.signSync>[1], Record<string, unknown>][] = [
+        [{}, { iat: 100, expiresIn: 60 }, { iat: 100, exp: 160 }],
+        [{}, { iat: 100, expiresIn: 61 }, { iat: 100, exp: 161 }],
+        [{}, { iat: 100, expiresIn: 61, notBefore: -1 }, { iat: 100, exp: 161, nbf: 99 }],
+        [{}, { iat: 100, notBefore: -1 }, { iat: 100, nbf: 99 }],
+        [{ iat: 7 }, { iat: false }, { iat: 7 }],
+        [{ iat: 7 }, { expiresIn: 1 }, { iat: 7, exp: 8 }],
+        [{}, { iat: 100, expiresIn: 60 }, { iat: 100, exp: 160 }],
+        [{ a: 1 }, { iat: -0, expiresIn: 5 }, { a: 1, iat: 0, exp: 5 }],
+        [{ a: 1 }, { iat: 0, expiresIn: 5 }, { a: 1, iat: 0, exp: 5 }],
+      ];
+      for (const [payload, o, expected] of calls) expect(claimsOf(signer.signSync(payload, o))).toEqual(expected);
+      const before = Math.floor(Date.now() / 1000);
+      const p = claimsOf(signer.signSync({}));
+      expect(Object.keys(p)).toEqual(['iat']);
+      expect(p.iat).toBeGreaterThanOrEqual(before);
+      expect(claimsOf(signer.signSync({}, { iat: false }))).toEqual({});
+      const e = claimsOf(signer.signSync({}, { iat: false, expiresIn: 61 }));
+      expect(Object.keys(e)).toEqual(['exp']);
+      expect(e.exp).toBeGreaterThanOrEqual(before + 61);
+    },
+  );
 
   it('a payload iat is kept unless options set one', () => {
     expect(claimsOf(signer.signSync({ iat: 5 }))).toEqual({ iat: 5 });
@@ -355,17 +376,21 @@ describe('signing keys are checked as for verify', () => {
     expect(codeOfSync(() => createSigner({ alg: 'RS256', key: jwk }))).toBe('ERR_KEY_TOO_SHORT');
   });
 
-  it('RSA signing keys with e = 1, an even e or an even modulus are refused like verify keys (rsa-params): ERR_KEY_INVALID (KeyObject: test/node/sign-node-keys.test.ts)', async () => {
-    const jwk = (await privateJwk(await generate('RS256'))) as PrivateJWK & { n: string; e: string };
-    const evenN = (n: string) => {
-      const bytes = unb64u(n);
-      bytes[bytes.length - 1]! &= 0xfe;
-      return b64u(bytes);
-    };
-    for (const bad of [{ e: 'AQ' }, { e: 'AAE' }, { e: 'Ag' }, { n: evenN(jwk.n) }]) {
-      expect(codeOfSync(() => createSigner({ alg: 'RS256', key: { ...jwk, ...bad } }))).toBe('ERR_KEY_INVALID');
-    }
-  });
+  it(
+    'RSA signing keys with e = 1, an even e or an even modulus are refused like verify keys (rsa-params): ' +
+      'ERR_KEY_INVALID (KeyObject: test/node/sign-node-keys.test.ts)',
+    async () => {
+      const jwk = (await privateJwk(await generate('RS256'))) as PrivateJWK & { n: string; e: string };
+      const evenN = (n: string) => {
+        const bytes = unb64u(n);
+        bytes[bytes.length - 1]! &= 0xfe;
+        return b64u(bytes);
+      };
+      for (const bad of [{ e: 'AQ' }, { e: 'AAE' }, { e: 'Ag' }, { n: evenN(jwk.n) }]) {
+        expect(codeOfSync(() => createSigner({ alg: 'RS256', key: { ...jwk, ...bad } }))).toBe('ERR_KEY_INVALID');
+      }
+    },
+  );
 
   it('public keys, wrong curves, wrong kty, encryption keys and mismatched JWK alg are refused', async () => {
     const es = await generate('ES256');
@@ -400,12 +425,17 @@ describe('signing keys are checked as for verify', () => {
     );
   });
 
-  it(`PEM strings ${SYNC_EVERYWHERE ? 'are read under the node condition' : 'need the node condition (ERR_KEY_INVALID here)'}`, () => {
-    const pem =
-      '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIFmZ0nOMc9bN9tMs2X2XLlIjq7FVhq3PhqIc4sWs3vHS\n-----END PRIVATE KEY-----\n';
-    const code = codeOfSync(() => createSigner({ alg: 'EdDSA', key: pem }).signSync({}));
-    expect(code).toBe(SYNC_EVERYWHERE ? 'OK' : 'ERR_KEY_INVALID');
-  });
+  it(
+    `PEM strings ` +
+      `${SYNC_EVERYWHERE ? 'are read under the node condition' : 'need the node condition (ERR_KEY_INVALID here)'}`,
+    () => {
+      const pem =
+        '-----BEGIN PRIVATE ' +
+        'KEY-----\nMC4CAQAwBQYDK2VwBCIEIFmZ0nOMc9bN9tMs2X2XLlIjq7FVhq3PhqIc4sWs3vHS\n-----END PRIVATE KEY-----\n';
+      const code = codeOfSync(() => createSigner({ alg: 'EdDSA', key: pem }).signSync({}));
+      expect(code).toBe(SYNC_EVERYWHERE ? 'OK' : 'ERR_KEY_INVALID');
+    },
+  );
 });
 
 describe('sign_key_public_part_matches_private', () => {

@@ -62,26 +62,30 @@ describe('verify every algorithm', () => {
   });
 
   for (const alg of ['RS256', 'PS256', 'ES256'] as const) {
-    it(`verifySync ${alg}: served synchronously by the node:crypto backend, else ERR_ASYNC_REQUIRED; never a promise`, async () => {
-      const pair = await generate(alg);
-      const token = await mint(pair, claims());
-      const v = createVerifier({ algorithms: [alg], key: pair.publicJwk, currentDate: nowDate, cache: false });
-      let out: unknown;
-      try {
-        out = v.verifySync(token);
-      } catch (e) {
-        out = e;
-      }
-      expect(out).not.toBeInstanceOf(Promise);
-      if (out instanceof JwtError) {
-        expect(out.code).toBe('ERR_ASYNC_REQUIRED');
-        // verify() always works, and then the WebCrypto key is ready but the signature still needs a promise.
-        expect((await v.verify(token)).payload.sub).toBe('user-1');
-        expect(() => v.verifySync(token)).toThrow(JwtError);
-      } else {
-        expect((out as { payload: { sub: string } }).payload.sub).toBe('user-1');
-      }
-    });
+    it(
+      `verifySync ${alg}: served synchronously by the node:crypto backend, else ERR_ASYNC_REQUIRED; never a ` +
+        `promise`,
+      async () => {
+        const pair = await generate(alg);
+        const token = await mint(pair, claims());
+        const v = createVerifier({ algorithms: [alg], key: pair.publicJwk, currentDate: nowDate, cache: false });
+        let out: unknown;
+        try {
+          out = v.verifySync(token);
+        } catch (e) {
+          out = e;
+        }
+        expect(out).not.toBeInstanceOf(Promise);
+        if (out instanceof JwtError) {
+          expect(out.code).toBe('ERR_ASYNC_REQUIRED');
+          // verify() always works, and then the WebCrypto key is ready but the signature still needs a promise.
+          expect((await v.verify(token)).payload.sub).toBe('user-1');
+          expect(() => v.verifySync(token)).toThrow(JwtError);
+        } else {
+          expect((out as { payload: { sub: string } }).payload.sub).toBe('user-1');
+        }
+      },
+    );
   }
 
   it('errors are JwtError instances with fixed messages', async () => {

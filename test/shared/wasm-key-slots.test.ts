@@ -71,47 +71,50 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 describe('wasm_key_slots_never_shared', () => {
-  it('any interleaving of imports, drops and verifies: each live key verifies with its own secret only (property)', () => {
-    // All but a few Ed25519 slots taken by live keys first, so the ops' Ed25519 imports evict.
-    const fillers = getCore().exports.ed25519_slots.value - 1;
-    let seed = 90_000;
-    fc.assert(
-      fc.property(fc.array(op, { minLength: 10, maxLength: 60 }), (ops) => {
-        const keys: Live[] = [];
-        try {
-          for (let i = 0; i < fillers; i++) keys.push(make('EdDSA', 80_000 + i));
-          for (const o of ops) {
-            // Ed25519 seeds from a small pool (material made once); a repeated public key is a key of its own.
-            if (o.op === 'add') keys.push(make(o.kind, o.kind === 'EdDSA' ? 85_000 + (seed++ % 40) : seed++));
-            else if (keys.length === 0) continue;
-            else if (o.op === 'drop') {
-              const k = keys[o.at % keys.length]!;
-              k.key.drop();
-              k.dropped = true;
-            } else {
-              const k = keys[o.at % keys.length]!;
-              const other = keys[o.other % keys.length]!;
-              if (k.dropped) {
-                expect(() => verifyWasmKey(k.key, MESSAGE, k.good)).toThrow(/dropped/);
-                continue;
+  it(
+    'any interleaving of imports, drops and verifies: each ' + 'live key verifies with its own secret only (property)',
+    () => {
+      // All but a few Ed25519 slots taken by live keys first, so the ops' Ed25519 imports evict.
+      const fillers = getCore().exports.ed25519_slots.value - 1;
+      let seed = 90_000;
+      fc.assert(
+        fc.property(fc.array(op, { minLength: 10, maxLength: 60 }), (ops) => {
+          const keys: Live[] = [];
+          try {
+            for (let i = 0; i < fillers; i++) keys.push(make('EdDSA', 80_000 + i));
+            for (const o of ops) {
+              // Ed25519 seeds from a small pool (material made once); a repeated public key is a key of its own.
+              if (o.op === 'add') keys.push(make(o.kind, o.kind === 'EdDSA' ? 85_000 + (seed++ % 40) : seed++));
+              else if (keys.length === 0) continue;
+              else if (o.op === 'drop') {
+                const k = keys[o.at % keys.length]!;
+                k.key.drop();
+                k.dropped = true;
+              } else {
+                const k = keys[o.at % keys.length]!;
+                const other = keys[o.other % keys.length]!;
+                if (k.dropped) {
+                  expect(() => verifyWasmKey(k.key, MESSAGE, k.good)).toThrow(/dropped/);
+                  continue;
+                }
+                expect(verifyWasmKey(k.key, MESSAGE, k.good), `${k.kind} own`).toBe(true);
+                if (other !== k && sameScheme(k, other) && !same(k, other))
+                  expect(verifyWasmKey(k.key, MESSAGE, other.good), `${k.kind} vs ${other.kind}`).toBe(false);
               }
-              expect(verifyWasmKey(k.key, MESSAGE, k.good), `${k.kind} own`).toBe(true);
-              if (other !== k && sameScheme(k, other) && !same(k, other))
-                expect(verifyWasmKey(k.key, MESSAGE, other.good), `${k.kind} vs ${other.kind}`).toBe(false);
             }
+            // At the end every live key, evicted or not, still verifies its own and not the next one's.
+            for (const [i, k] of keys.entries()) {
+              if (k.dropped) continue;
+              expect(verifyWasmKey(k.key, MESSAGE, k.good)).toBe(true);
+              const next = keys.slice(i + 1).find((o) => sameScheme(k, o) && !same(k, o));
+              if (next !== undefined) expect(verifyWasmKey(k.key, MESSAGE, next.good)).toBe(false);
+            }
+          } finally {
+            for (const k of keys) k.key.drop();
           }
-          // At the end every live key, evicted or not, still verifies its own and not the next one's.
-          for (const [i, k] of keys.entries()) {
-            if (k.dropped) continue;
-            expect(verifyWasmKey(k.key, MESSAGE, k.good)).toBe(true);
-            const next = keys.slice(i + 1).find((o) => sameScheme(k, o) && !same(k, o));
-            if (next !== undefined) expect(verifyWasmKey(k.key, MESSAGE, next.good)).toBe(false);
-          }
-        } finally {
-          for (const k of keys) k.key.drop();
-        }
-      }),
-      { numRuns: 40 },
-    );
-  });
+        }),
+        { numRuns: 40 },
+      );
+    },
+  );
 });

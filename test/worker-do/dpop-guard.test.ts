@@ -48,17 +48,21 @@ beforeAll(async () => {
 });
 
 describe('DPoP through the guard, Durable Object replay store', () => {
-  it('dpop_replay_across_isolates_refused: a proof accepted by one guard is refused by another sharing the namespace, and by itself', async () => {
-    const at = await token(k.ed, { cnf: { jkt: client.jkt }, jti: crypto.randomUUID() });
-    const p = await proof(client, 'GET', `${API}/orders`, at);
-    expect((await a.send('/orders', dpopInit(at, p))).status).toBe(200);
-    const other = await b.send('/orders', dpopInit(at, p));
-    expect(other.status).toBe(401);
-    expect(other.headers.get('www-authenticate')).toMatch(/^DPoP realm="edgejwt", error="invalid_dpop_proof"/);
-    expect((await a.send('/orders', dpopInit(at, p))).status).toBe(401);
-    // A fresh proof for the same token is fine on either guard.
-    expect((await b.send('/orders', dpopInit(at, await proof(client, 'GET', `${API}/orders`, at)))).status).toBe(200);
-  });
+  it(
+    'dpop_replay_across_isolates_refused: a proof accepted by one guard is refused by another sharing the ' +
+      'namespace, and by itself',
+    async () => {
+      const at = await token(k.ed, { cnf: { jkt: client.jkt }, jti: crypto.randomUUID() });
+      const p = await proof(client, 'GET', `${API}/orders`, at);
+      expect((await a.send('/orders', dpopInit(at, p))).status).toBe(200);
+      const other = await b.send('/orders', dpopInit(at, p));
+      expect(other.status).toBe(401);
+      expect(other.headers.get('www-authenticate')).toMatch(/^DPoP realm="edgejwt", error="invalid_dpop_proof"/);
+      expect((await a.send('/orders', dpopInit(at, p))).status).toBe(401);
+      // A fresh proof for the same token is fine on either guard.
+      expect((await b.send('/orders', dpopInit(at, await proof(client, 'GET', `${API}/orders`, at)))).status).toBe(200);
+    },
+  );
 
   it('dpop_replay_racing_requests: the same proof sent to both guards at once is accepted exactly once', async () => {
     const at = await token(k.ed, { cnf: { jkt: client.jkt }, jti: crypto.randomUUID() });
@@ -72,12 +76,16 @@ describe('DPoP through the guard, Durable Object replay store', () => {
     expect(statuses.filter((s) => s === 401)).toHaveLength(9);
   });
 
-  it('guard_entry_exports_dpop_replay_shard: the guard Worker entry exports the class wrangler.toml binds; every named export is a Durable Object class (workerd makes each an entrypoint)', () => {
-    expect(guardEntry.DpopReplayShard).toBe(DpopReplayShard);
-    for (const [name, value] of Object.entries(guardEntry)) {
-      if (name === 'default') continue;
-      expect(typeof value, name).toBe('function');
-      expect(typeof (value as { prototype: { fetch?: unknown } }).prototype.fetch, name).toBe('function');
-    }
-  });
+  it(
+    'guard_entry_exports_dpop_replay_shard: the guard Worker entry exports the class wrangler.toml binds; every ' +
+      'named export is a Durable Object class (workerd makes each an entrypoint)',
+    () => {
+      expect(guardEntry.DpopReplayShard).toBe(DpopReplayShard);
+      for (const [name, value] of Object.entries(guardEntry)) {
+        if (name === 'default') continue;
+        expect(typeof value, name).toBe('function');
+        expect(typeof (value as { prototype: { fetch?: unknown } }).prototype.fetch, name).toBe('function');
+      }
+    },
+  );
 });

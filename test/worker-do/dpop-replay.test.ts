@@ -28,15 +28,18 @@ describe('DPoP replay store', () => {
     }
   });
 
-  it('dpop_replay_concurrent_views: two stores on one namespace, 40 racing checks of one key, exactly one true', async () => {
-    const a = durableObjectDpopReplayStore(ns);
-    const b = durableObjectDpopReplayStore(ns);
-    const key = freshKey();
-    const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).checkAndRemember(key, nowS() + 65)),
-    );
-    expect(results.filter(Boolean)).toHaveLength(1);
-  });
+  it(
+    'dpop_replay_concurrent_views: two stores on one ' + 'namespace, 40 racing checks of one key, exactly one true',
+    async () => {
+      const a = durableObjectDpopReplayStore(ns);
+      const b = durableObjectDpopReplayStore(ns);
+      const key = freshKey();
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).checkAndRemember(key, nowS() + 65)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    },
+  );
 
   it('dpop_replay_expiry: a key is remembered until its expiry, then forgotten (isolate clock)', async () => {
     let t = Date.now();
@@ -50,36 +53,42 @@ describe('DPoP replay store', () => {
     expect(await store.checkAndRemember(key, Math.floor(t / 1000) + 65)).toBe(true);
   });
 
-  it('dpop_replay_shard_storage_pruned: the alarm sweeps lapsed keys from storage; live ones stay refused', async () => {
-    const store = durableObjectDpopReplayStore(ns, { shardChars: 1 });
-    const short = freshKey();
-    let long = freshKey();
-    while (long[0] !== short[0]) long = dpopReplayKey(JKT, `same-shard-${serial++}`); // same shard
-    expect(await store.checkAndRemember(short, nowS() + 5)).toBe(true);
-    expect(await store.checkAndRemember(long, nowS() + 600)).toBe(true);
-    const stub = ns.get(ns.idFromName(`dpop-replay:${short[0]}`) as never);
-    const keys = await runInDurableObject(stub, async (_i, state) => {
-      const later = new DpopReplayShard(state, undefined, { now: () => Date.now() + 10_000 });
-      await state.blockConcurrencyWhile(async () => {});
-      await later.alarm();
-      return [...(await state.storage.list({ prefix: 'k:' })).keys()];
-    });
-    expect(keys).toEqual([`k:${long}`]);
-    expect(await store.checkAndRemember(long, nowS() + 600)).toBe(false);
-  });
+  it(
+    'dpop_replay_shard_storage_pruned: the alarm sweeps ' + 'lapsed keys from storage; live ones stay refused',
+    async () => {
+      const store = durableObjectDpopReplayStore(ns, { shardChars: 1 });
+      const short = freshKey();
+      let long = freshKey();
+      while (long[0] !== short[0]) long = dpopReplayKey(JKT, `same-shard-${serial++}`); // same shard
+      expect(await store.checkAndRemember(short, nowS() + 5)).toBe(true);
+      expect(await store.checkAndRemember(long, nowS() + 600)).toBe(true);
+      const stub = ns.get(ns.idFromName(`dpop-replay:${short[0]}`) as never);
+      const keys = await runInDurableObject(stub, async (_i, state) => {
+        const later = new DpopReplayShard(state, undefined, { now: () => Date.now() + 10_000 });
+        await state.blockConcurrencyWhile(async () => {});
+        await later.alarm();
+        return [...(await state.storage.list({ prefix: 'k:' })).keys()];
+      });
+      expect(keys).toEqual([`k:${long}`]);
+      expect(await store.checkAndRemember(long, nowS() + 600)).toBe(false);
+    },
+  );
 
-  it('dpop_replay_input_checked: not a replay key, expiry in the past or over an hour ahead, a full window', async () => {
-    for (const store of [durableObjectDpopReplayStore(ns), isolateDpopReplayStore()]) {
-      await expect(store.checkAndRemember('short', nowS() + 60)).rejects.toThrow(/replay key/);
-      await expect(store.checkAndRemember(`${freshKey().slice(0, 42)}=`, nowS() + 60)).rejects.toThrow(/replay key/);
-      await expect(store.checkAndRemember(freshKey(), nowS() - 1)).rejects.toThrow(/past/);
-      await expect(store.checkAndRemember(freshKey(), nowS() + 7200)).rejects.toThrow(/hour/);
-      await expect(store.checkAndRemember(freshKey(), nowS() + 60.5)).rejects.toThrow(/whole seconds/);
-    }
-    const tiny = isolateDpopReplayStore({ maxKeys: 1 });
-    expect(await tiny.checkAndRemember(freshKey(), nowS() + 60)).toBe(true);
-    await expect(tiny.checkAndRemember(freshKey(), nowS() + 60)).rejects.toThrow(/full/);
-  });
+  it(
+    'dpop_replay_input_checked: not a replay key, expiry ' + 'in the past or over an hour ahead, a full window',
+    async () => {
+      for (const store of [durableObjectDpopReplayStore(ns), isolateDpopReplayStore()]) {
+        await expect(store.checkAndRemember('short', nowS() + 60)).rejects.toThrow(/replay key/);
+        await expect(store.checkAndRemember(`${freshKey().slice(0, 42)}=`, nowS() + 60)).rejects.toThrow(/replay key/);
+        await expect(store.checkAndRemember(freshKey(), nowS() - 1)).rejects.toThrow(/past/);
+        await expect(store.checkAndRemember(freshKey(), nowS() + 7200)).rejects.toThrow(/hour/);
+        await expect(store.checkAndRemember(freshKey(), nowS() + 60.5)).rejects.toThrow(/whole seconds/);
+      }
+      const tiny = isolateDpopReplayStore({ maxKeys: 1 });
+      expect(await tiny.checkAndRemember(freshKey(), nowS() + 60)).toBe(true);
+      await expect(tiny.checkAndRemember(freshKey(), nowS() + 60)).rejects.toThrow(/full/);
+    },
+  );
 
   it('dpop_replay_fail_closed: an object that throws, hangs or answers garbage rejects (never true)', async () => {
     const broken = (fetch: () => Promise<Response>): ReplayNamespace => ({

@@ -177,74 +177,88 @@ describe('RevocationList Durable Object', () => {
 });
 
 describe('RevocationList Durable Object bounds', () => {
-  it('revocation_object_bounded: a full list answers 507, a body over 4 KiB 413, another route 404; nothing is stored', async () => {
-    const stub = ns.get(ns.idFromName('bounded') as never);
-    const statuses = await runInDurableObject(stub, async (_i, state) => {
-      const list = new RevocationList(state, undefined, { maxEntries: 1 });
-      await state.blockConcurrencyWhile(async () => {});
-      const post = (body: string) =>
-        list.fetch(new Request('https://revocation-list.internal/revoke', { method: 'POST', body }));
-      const nowS = realNowS();
-      const out = [
-        (await post(JSON.stringify({ jti: 'one', exp: nowS + 60 }))).status,
-        (await post(JSON.stringify({ jti: 'two', exp: nowS + 60 }))).status,
-        (await post(JSON.stringify({ jti: 'x'.repeat(5000), exp: nowS + 60 }))).status,
-        (await list.fetch(new Request('https://revocation-list.internal/elsewhere'))).status,
-      ];
-      return [...out, (await state.storage.list({ prefix: 'e:' })).size];
-    });
-    expect(statuses).toEqual([200, 507, 413, 404, 1]);
-  });
+  it(
+    'revocation_object_bounded: a full list answers 507, a body over 4 KiB 413, another route 404; nothing is ' +
+      'stored',
+    async () => {
+      const stub = ns.get(ns.idFromName('bounded') as never);
+      const statuses = await runInDurableObject(stub, async (_i, state) => {
+        const list = new RevocationList(state, undefined, { maxEntries: 1 });
+        await state.blockConcurrencyWhile(async () => {});
+        const post = (body: string) =>
+          list.fetch(new Request('https://revocation-list.internal/revoke', { method: 'POST', body }));
+        const nowS = realNowS();
+        const out = [
+          (await post(JSON.stringify({ jti: 'one', exp: nowS + 60 }))).status,
+          (await post(JSON.stringify({ jti: 'two', exp: nowS + 60 }))).status,
+          (await post(JSON.stringify({ jti: 'x'.repeat(5000), exp: nowS + 60 }))).status,
+          (await list.fetch(new Request('https://revocation-list.internal/elsewhere'))).status,
+        ];
+        return [...out, (await state.storage.list({ prefix: 'e:' })).size];
+      });
+      expect(statuses).toEqual([200, 507, 413, 404, 1]);
+    },
+  );
 });
 
 describe('revocation_fail_closed_when_store_unreachable (adversarial)', () => {
   const payload = { jti: 'known', iss: ISS, sub: 'u' };
 
-  it('a namespace whose object throws, hangs, or answers garbage: required is unavailable, optional is not', async () => {
-    const broken = (fetch: () => Promise<Response>): RevocationNamespace => ({
-      idFromName: () => 'id',
-      get: () => ({ fetch }),
-    });
-    const sources = {
-      throws: broken(() => Promise.reject(new Error('object unreachable'))),
-      hangs: broken(() => new Promise<Response>(() => {})),
-      status500: broken(async () => new Response('x', { status: 500 })),
-      garbage: broken(async () =>
-        Response.json({ version: 1, full: true, entries: [{ version: 1, jti: 'a', exp: 'never' }] }),
-      ),
-      notJson: broken(async () => new Response('<html>')),
-    };
-    for (const [label, namespace] of Object.entries(sources)) {
-      const required = new RevocationView(durableObjectRevocationSource(namespace), { required: true, timeoutMs: 20 });
-      expect([label, await required.check(payload)]).toEqual([label, 'unavailable']);
-      const optional = new RevocationView(durableObjectRevocationSource(namespace), { timeoutMs: 20 });
-      expect([label, await optional.check(payload)]).toEqual([label, 'ok']);
-    }
-  });
+  it(
+    'a namespace whose object throws, hangs, or answers ' + 'garbage: required is unavailable, optional is not',
+    async () => {
+      const broken = (fetch: () => Promise<Response>): RevocationNamespace => ({
+        idFromName: () => 'id',
+        get: () => ({ fetch }),
+      });
+      const sources = {
+        throws: broken(() => Promise.reject(new Error('object unreachable'))),
+        hangs: broken(() => new Promise<Response>(() => {})),
+        status500: broken(async () => new Response('x', { status: 500 })),
+        garbage: broken(async () =>
+          Response.json({ version: 1, full: true, entries: [{ version: 1, jti: 'a', exp: 'never' }] }),
+        ),
+        notJson: broken(async () => new Response('<html>')),
+      };
+      for (const [label, namespace] of Object.entries(sources)) {
+        const required = new RevocationView(durableObjectRevocationSource(namespace), {
+          required: true,
+          timeoutMs: 20,
+        });
+        expect([label, await required.check(payload)]).toEqual([label, 'unavailable']);
+        const optional = new RevocationView(durableObjectRevocationSource(namespace), { timeoutMs: 20 });
+        expect([label, await optional.check(payload)]).toEqual([label, 'ok']);
+      }
+    },
+  );
 
-  it('after a good refresh: the copy holds for maxStaleMs, then a required view refuses; known revocations stay revoked', async () => {
-    const c = clock();
-    const store = isolateRevocationStore({ now: c.now });
-    await store.revoke({ jti: 'known', exp: Math.floor(c.now() / 1000) + 3600 });
-    let down = false;
-    const flaky: RevocationSource = { since: (v) => (down ? Promise.reject(new Error('down')) : store.since(v)) };
-    let calls = 0;
-    const counted: RevocationSource = { since: (v) => (calls++, flaky.since(v)) };
-    const required = new RevocationView(counted, { required: true, refreshMs: 1000, maxStaleMs: 5000, now: c.now });
-    const optional = new RevocationView(flaky, { refreshMs: 1000, maxStaleMs: 5000, now: c.now });
-    expect(await required.check(payload)).toBe('revoked');
-    expect(await optional.check({ jti: 'other' })).toBe('ok');
-    down = true;
-    c.advance(4000);
-    expect(await required.check({ jti: 'other' })).toBe('ok');
-    expect(await required.check(payload)).toBe('revoked');
-    c.advance(1001);
-    expect(await required.check({ jti: 'other' })).toBe('unavailable');
-    expect(await optional.check(payload)).toBe('revoked');
-    expect(await optional.check({ jti: 'other' })).toBe('ok');
-    // A failed refresh is not retried on every request: one try per refreshMs.
-    const before = calls;
-    for (let i = 0; i < 10; i++) await required.check(payload);
-    expect(calls).toBe(before);
-  });
+  it(
+    'after a good refresh: the copy holds for maxStaleMs, then a required view refuses; known revocations stay ' +
+      'revoked',
+    async () => {
+      const c = clock();
+      const store = isolateRevocationStore({ now: c.now });
+      await store.revoke({ jti: 'known', exp: Math.floor(c.now() / 1000) + 3600 });
+      let down = false;
+      const flaky: RevocationSource = { since: (v) => (down ? Promise.reject(new Error('down')) : store.since(v)) };
+      let calls = 0;
+      const counted: RevocationSource = { since: (v) => (calls++, flaky.since(v)) };
+      const required = new RevocationView(counted, { required: true, refreshMs: 1000, maxStaleMs: 5000, now: c.now });
+      const optional = new RevocationView(flaky, { refreshMs: 1000, maxStaleMs: 5000, now: c.now });
+      expect(await required.check(payload)).toBe('revoked');
+      expect(await optional.check({ jti: 'other' })).toBe('ok');
+      down = true;
+      c.advance(4000);
+      expect(await required.check({ jti: 'other' })).toBe('ok');
+      expect(await required.check(payload)).toBe('revoked');
+      c.advance(1001);
+      expect(await required.check({ jti: 'other' })).toBe('unavailable');
+      expect(await optional.check(payload)).toBe('revoked');
+      expect(await optional.check({ jti: 'other' })).toBe('ok');
+      // A failed refresh is not retried on every request: one try per refreshMs.
+      const before = calls;
+      for (let i = 0; i < 10; i++) await required.check(payload);
+      expect(calls).toBe(before);
+    },
+  );
 });

@@ -65,7 +65,8 @@ for (const [alg, nodeHash, noble, size] of [
     'edgejwt (Wasm)',
   );
   console.log(
-    `edgejwt vs node:crypto: ${speedup(rows[0]!, rows[1]!).toFixed(2)}x faster (target: ≥ 0.83x, i.e. at most 1.2x slower)`,
+    `edgejwt vs node:crypto: ${speedup(rows[0]!, rows[1]!).toFixed(2)}x faster (target: ≥ 0.83x, i.e. at most ` +
+      `1.2x slower)`,
   );
   results[alg] = rows;
 }

@@ -68,7 +68,10 @@ export async function bundle(name: keyof typeof ENTRIES, src?: string): Promise<
   return { dir, file, code, wasmImport };
 }
 
-/** createGuard(config) as a Worker (bench/lib/config-guard-entry.ts), beside the other bundles (same depth, same .wasm path). */
+/**
+ * createGuard(config) as a Worker (bench/lib/config-guard-entry.ts), beside the other bundles (same depth, same .wasm
+ * path).
+ */
 export async function configGuard(
   name: string,
   config: unknown,

@@ -45,7 +45,11 @@ export default {
     }
     const url = new URL(request.url);
     return new Response(
-      `${JSON.stringify({ origin: 'edgejwt-min echo', path: url.pathname, headers: { 'x-auth-sub': String(payload.sub) } }, null, 2)}\n`,
+      JSON.stringify(
+        { origin: 'edgejwt-min echo', path: url.pathname, headers: { 'x-auth-sub': String(payload.sub) } },
+        null,
+        2,
+      ) + '\n',
       {
         headers: { 'content-type': 'application/json; charset=utf-8' },
       },

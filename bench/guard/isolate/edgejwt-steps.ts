@@ -15,7 +15,10 @@ import { issuerOptions, type IssuerConfig } from './issuers.ts';
 const T_EVAL = Date.now();
 let verifier: Verifier | undefined;
 
-/** With `t`: first the core (instantiate, wrap, the library's getCore), then one verifier per issuer (in `order`), each marked. */
+/**
+ * With `t`: first the core (instantiate, wrap, the library's getCore), then one verifier per issuer (in `order`), each
+ * marked.
+ */
 function setup(env: Record<string, unknown>, t?: number[], order?: string | null): Verifier {
   const config = JSON.parse(String(env.GUARD_CONFIG)) as { issuers: IssuerConfig[] };
   if (t !== undefined && order === 'core-first') {

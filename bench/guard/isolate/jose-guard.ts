@@ -94,7 +94,11 @@ export default {
     for (const [claim, header] of forward)
       if (payload[claim] !== undefined) seen[header.toLowerCase()] = String(payload[claim]);
     return new Response(
-      `${JSON.stringify({ origin: 'jose-guard echo', method: request.method, path: url.pathname, headers: seen }, null, 2)}\n`,
+      JSON.stringify(
+        { origin: 'jose-guard echo', method: request.method, path: url.pathname, headers: seen },
+        null,
+        2,
+      ) + '\n',
       {
         headers: { 'content-type': 'application/json; charset=utf-8' },
       },
