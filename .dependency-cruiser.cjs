@@ -7,7 +7,8 @@
 const LAYERS = [
   [
     'foundations',
-    '^src/(errors|alg-base|algorithms|b64|utf8|json-names|options-error|option-names|freeze)\\.ts$|^src/platform/|^src/messages/|^src/keys/(rsa-params|ec-point)\\.ts$',
+    '^src/(errors|alg-base|algorithms|b64|utf8|json-names|options-error|option-names|freeze)\\.ts$' +
+      '|^src/platform/|^src/messages/|^src/keys/(rsa-params|ec-point)\\.ts$',
   ],
   ['boundary', '^src/wasm/'],
   ['backends', '^src/backend/'],
@@ -29,7 +30,10 @@ const ALSO = {
 
 const RUNTIME = { dependencyTypesNot: ['type-only'] };
 
-/** One rule per layer: no runtime import of a layer above it (a file in foundations is matched by its own pattern first). */
+/**
+ * One rule per layer: no runtime import of a layer above it (a file in foundations is matched by its own pattern
+ * first).
+ */
 const layerRules = LAYERS.slice(0, -1).map(([name, path], i) => ({
   name: `layer: ${name}`,
   comment: `${name} imports only from its own layer and the ones below (docs/architecture.md, "Layers")`,
@@ -62,7 +66,8 @@ const never = [
     'resource-parts-below-guard',
     '^src/(resource|introspection)/',
     '^src/(hono|cli)/|^src/worker/(?!config-error\\.ts$|config-values\\.ts$|config-keys\\.ts$)',
-    "the resource-server parts use only the guard's config helpers (and the generated key sets); the guard's stages wrap them, never the other way",
+    "the resource-server parts use only the guard's config helpers (and the generated key sets); " +
+      "the guard's stages wrap them, never the other way",
   ],
   [
     'nothing-imports-cli',
@@ -80,7 +85,8 @@ const never = [
     'verifier-no-jwe',
     '^src/(verify-path|verifier)\\.ts$',
     '^src/jwe/',
-    'JWE reaches the verifier only through the decryption value jweDecryption makes (a bundle without jweDecryption has no src/jwe/)',
+    'JWE reaches the verifier only through the decryption value jweDecryption makes ' +
+      '(a bundle without jweDecryption has no src/jwe/)',
   ],
   [
     'guard-no-jwe',

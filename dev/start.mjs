@@ -29,7 +29,8 @@ const taken = await new Promise((resolve) => {
 });
 if (taken) {
   console.error(
-    `Port ${port} on 127.0.0.1 is ${taken === 'EACCES' ? 'not allowed' : 'already in use'}: stop what listens there or pick another port with \`npm run dev -- --port 8788\`.`,
+    `Port ${port} on 127.0.0.1 is ${taken === 'EACCES' ? 'not allowed' : 'already in use'}: stop what listens ` +
+      'there or pick another port with `npm run dev -- --port 8788`.',
   );
   process.exit(1);
 }

@@ -78,7 +78,8 @@ if (flags.mcp) {
   process.stdout.write(`${token}\n`);
   const body = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
   process.stderr.write(
-    `\ncurl -i -X POST ${mcpResource(port)} -H "Authorization: Bearer ${token}" -H "Content-Type: application/json" -d '${body}'\n`,
+    `\ncurl -i -X POST ${mcpResource(port)} -H "Authorization: Bearer ${token}" ` +
+      `-H "Content-Type: application/json" -d '${body}'\n`,
   );
 } else if (flags.dpop) {
   const method = flags.method ?? 'GET';
@@ -87,7 +88,8 @@ if (flags.mcp) {
   process.stdout.write(`${token}\n`);
   // The proof names this method and URL, once: a second run of the same curl is a replay (401).
   process.stderr.write(
-    `\ncurl -i${method === 'GET' ? '' : ` -X ${method}`} ${url} -H "Authorization: DPoP ${token}" -H "DPoP: ${proof}"\n`,
+    `\ncurl -i${method === 'GET' ? '' : ` -X ${method}`} ${url} ` +
+      `-H "Authorization: DPoP ${token}" -H "DPoP: ${proof}"\n`,
   );
 } else {
   const token = await mintDemoToken({ ...common, iss: flags.iss ?? ISSUER });

@@ -25,7 +25,10 @@ export async function hits(path: string): Promise<number> {
   return ((await res.json()) as { hits: number }).hits;
 }
 
-/** A fetch that sends every https request for `host` to the fake IdP instead (same path), for issuers with fixed https URLs. */
+/**
+ * A fetch that sends every https request for `host` to the fake IdP instead (same path), for issuers with fixed
+ * https URLs.
+ */
 export function routeHostToIdp(host: string, prefix: string): typeof fetch {
   return ((input: RequestInfo | URL, init?: RequestInit) => {
     const req = new Request(input, init);

@@ -13,7 +13,8 @@ export async function report(runtime: string, files: number): Promise<Outcome> {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   for (const t of outcome.slowest) console.log(`slow: ${(t.ms / 1000).toFixed(1)} s  ${t.name}`);
   console.log(
-    `[corpus ${runtime}] passed=${outcome.passed} failed=${outcome.failed} skipped=${outcome.skipped} files=${files} seconds=${seconds}`,
+    `[corpus ${runtime}] passed=${outcome.passed} failed=${outcome.failed} skipped=${outcome.skipped} ` +
+      `files=${files} seconds=${seconds}`,
   );
   (globalThis as { __corpus?: Outcome }).__corpus = outcome;
   const code = outcome.failed > 0 || outcome.passed === 0 ? 1 : 0;

@@ -14,7 +14,9 @@ import { installHint, startHeadlessChromium } from './chromium.mjs';
 const TIMEOUT_MS = 240_000;
 const bundle = readFileSync(process.argv[2] ?? 'build/corpus/browser.js');
 
-const page = `<!doctype html><meta charset="utf-8"><title>edgejwt corpus</title><script type="module" src="/corpus.js"></script>`;
+const page =
+  '<!doctype html><meta charset="utf-8"><title>edgejwt corpus</title>' +
+  '<script type="module" src="/corpus.js"></script>';
 const server = createServer((req, res) => {
   if (req.url === '/') {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);

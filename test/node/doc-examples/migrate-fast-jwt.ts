@@ -18,7 +18,10 @@ const verifier = createVerifier({
 console.log(verifier.verifySync(token).payload.sub); // → alice
 
 // fast-jwt: TokenError with code FAST_JWT_EXPIRED
-const old = signer.signSync({ sub: 'alice' }, { iat: 1_700_000_000, expiresIn: 60, issuer: 'https://auth.example', audience: 'api' });
+const old = signer.signSync(
+  { sub: 'alice' },
+  { iat: 1_700_000_000, expiresIn: 60, issuer: 'https://auth.example', audience: 'api' },
+);
 try {
   verifier.verifySync(old);
 } catch (err) {

@@ -6,7 +6,8 @@ const secret = new TextEncoder().encode('a shared secret of at least 32 bytes');
 const signer = createSigner({ alg: 'HS256', key: secret, header: { kid: 'k1' } });
 const token = signer.signSync({ sub: 'alice' }, { expiresIn: 300, issuer: 'https://auth.example', audience: 'api' });
 
-// jsonwebtoken: jwt.verify(token, secret, { algorithms: ['HS256'], issuer, audience, clockTolerance: 30, maxAge: '1h' })
+// jsonwebtoken: jwt.verify(token, secret,
+//                 { algorithms: ['HS256'], issuer, audience, clockTolerance: 30, maxAge: '1h' })
 const verifier = createVerifier({
   algorithms: ['HS256'],
   key: secret,
@@ -19,7 +20,10 @@ const verifier = createVerifier({
 console.log(verifier.verifySync(token).payload.sub); // → alice
 
 // jsonwebtoken: err.name === 'TokenExpiredError'
-const old = signer.signSync({ sub: 'alice' }, { iat: 1_700_000_000, expiresIn: 60, issuer: 'https://auth.example', audience: 'api' });
+const old = signer.signSync(
+  { sub: 'alice' },
+  { iat: 1_700_000_000, expiresIn: 60, issuer: 'https://auth.example', audience: 'api' },
+);
 try {
   verifier.verifySync(old);
 } catch (err) {

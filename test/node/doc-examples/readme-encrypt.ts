@@ -5,10 +5,12 @@ const recipient = (await crypto.subtle.generateKey({ name: 'X25519' }, true, ['d
 // WebCrypto exports the public half with `key_ops: []` ("no use at all"), which edgejwt takes at
 // its word: leave that member out of the JWK you publish. (DOM's JsonWebKey types `kty` as
 // optional; edgejwt's EncryptionJWK requires it, hence the casts.)
-const { key_ops: _none, ...recipientPublicJwk } = (await crypto.subtle.exportKey('jwk', recipient.publicKey)) as EncryptionJWK;
+const exported = await crypto.subtle.exportKey('jwk', recipient.publicKey);
+const { key_ops: _none, ...recipientPublicJwk } = exported as EncryptionJWK;
 const recipientPrivateJwk = (await crypto.subtle.exportKey('jwk', recipient.privateKey)) as EncryptionJWK;
 // The issuer's signing key pair (ES256).
-const issuer = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+const p256 = { name: 'ECDSA', namedCurve: 'P-256' };
+const issuer = (await crypto.subtle.generateKey(p256, true, ['sign', 'verify'])) as CryptoKeyPair;
 
 // Issuer: sign, then encrypt the signed token to the API (a nested JWT, cty "JWT").
 const jws = await createSigner({ alg: 'ES256', key: issuer.privateKey }).sign({ sub: 'carol' }, { expiresIn: 300 });

@@ -4,9 +4,17 @@ import { createSigner, createVerifier } from 'edgejwt';
 const secret = crypto.getRandomValues(new Uint8Array(32));
 
 const signer = createSigner({ alg: 'HS256', key: secret, header: { kid: 'k1' } });
-const token = signer.signSync({ sub: 'alice', scope: 'read' }, { expiresIn: 300, issuer: 'https://auth.example', audience: 'api' });
+const token = signer.signSync(
+  { sub: 'alice', scope: 'read' },
+  { expiresIn: 300, issuer: 'https://auth.example', audience: 'api' },
+);
 
-const verifier = createVerifier({ algorithms: ['HS256'], key: secret, issuer: 'https://auth.example', audience: 'api' });
+const verifier = createVerifier({
+  algorithms: ['HS256'],
+  key: secret,
+  issuer: 'https://auth.example',
+  audience: 'api',
+});
 console.log(verifier.verifySync(token).payload.sub); // → alice
 
 // EdDSA with a WebCrypto key pair: sign with the private key, verify with the public JWK.
