@@ -117,13 +117,16 @@ export async function outagePastStale<I extends { port: number }>(rig: Rig<I>, o
     };
     await sleep(zero + o.maxAgeMs + 200 - Date.now());
     rig.log(`past staleMs: stale from ${o.maxAgeMs / 1000} s, refused from ${end / 1000} s; now ${r1(at())} s`);
-    const inside = [];
-    // Another isolate only if it can start (as long as the warm one took, and half again) before the window ends.
-    while (inside.length < o.inside && Date.now() + 1.5 * startMs < zero + end) inside.push(await fresh());
+    // One started every second, each only if it can start (as long as the warm one took, and half again) before
+    // the window ends; they overlap.
+    const launches = Array.from({ length: o.inside }, (_, i) => zero + o.maxAgeMs + 200 + i * 1000);
+    const inside = await Promise.all(
+      launches.filter((t) => t + 1.5 * startMs < zero + end).map(async (t) => (await sleep(t - Date.now()), fresh())),
+    );
     await sleep(zero + end + EDGE_MS - Date.now());
     const past = [];
     for (let i = 0; i < o.past; i++) past.push(await fresh());
-    await w.until((p) => p.at > end + EDGE_MS / 1000 + 1, 10_000);
+    await w.until((p) => p.at > (end + EDGE_MS) / 1000 + 1, 10_000);
     rig.provider.fail(undefined);
     const upAt = at();
     rig.log(`past staleMs: provider back at ${r1(upAt)} s`);
@@ -136,10 +139,20 @@ export async function outagePastStale<I extends { port: number }>(rig: Rig<I>, o
     await w.until((p) => p.at > upAt && p.status === 200, o.cooldownMs + 15_000);
     await w.stop();
     const phase = (t: number) =>
-      t < downAt ? 'up' : t >= upAt ? 'back' : t < o.maxAgeMs / 1000 ? 'fresh' : t < end / 1000 ? 'stale' : 'past';
+      t < downAt
+        ? 'up'
+        : t >= upAt
+          ? 'back'
+          : t < o.maxAgeMs / 1000
+            ? 'fresh'
+            : t < end / 1000
+              ? 'stale'
+              : t < (end + EDGE_MS) / 1000
+                ? 'edge'
+                : 'past';
     const byPhase = (xs: Probe[]) => {
       const out: Record<string, { n: number; statuses: Record<string, number>; maxMs: number }> = {};
-      for (const ph of ['up', 'fresh', 'stale', 'past', 'back']) {
+      for (const ph of ['up', 'fresh', 'stale', 'edge', 'past', 'back']) {
         const ys = xs.filter((x) => phase(x.at) === ph);
         if (ys.length > 0) out[ph] = { n: ys.length, statuses: counts(ys), maxMs: Math.max(...ys.map((y) => y.ms)) };
       }
