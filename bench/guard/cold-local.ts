@@ -34,7 +34,7 @@ const SPRAY_S = Number(process.env.BENCH_SPRAY_S ?? (smoke ? 0 : 75));
 const SPRAY_BURST = smoke ? 10 : 40;
 const TOGETHER = Number(process.env.BENCH_TOGETHER ?? (smoke ? 0 : 5));
 const OUTAGE_ISOLATES = Number(process.env.BENCH_OUTAGE_ISOLATES ?? (smoke ? 0 : 4));
-const STALE_INSIDE = Number(process.env.BENCH_STALE_INSIDE ?? (smoke ? 0 : 3));
+const STALE_INSIDE = Number(process.env.BENCH_STALE_INSIDE ?? (smoke ? 0 : 4));
 const STALE_PAST = Number(process.env.BENCH_STALE_PAST ?? (smoke ? 1 : 2));
 const REMOVAL_ISOLATES = Number(process.env.BENCH_REMOVAL_ISOLATES ?? (smoke ? 1 : 5));
 const COOLDOWN_MS = 30_000; // the guard's default jwks.cooldownMs and jose's default cooldownDuration
@@ -418,7 +418,7 @@ try {
   if (STALE_INSIDE + STALE_PAST > 0) {
     log('outage past jwks.staleMs…');
     // The smoke run's window is too short for a fresh isolate to start inside it: it checks the code runs.
-    const o = { maxAgeMs: 5000, staleMs: smoke ? 1000 : 10_000, timeoutMs: 1000, cooldownMs: smoke ? 1000 : 5000 };
+    const o = { maxAgeMs: 5000, staleMs: smoke ? 1000 : 20_000, timeoutMs: 1000, cooldownMs: smoke ? 1000 : 5000 };
     limits.outagePastStale = await outagePastStale(rig, { ...o, inside: STALE_INSIDE, past: STALE_PAST });
   }
   if (REMOVAL_ISOLATES > 0) {
