@@ -169,6 +169,7 @@ export async function outagePastStale<I extends { port: number }>(rig: Rig<I>, o
       inside,
       past,
       warm: byPhase(w.probes),
+      warmProbes: w.probes,
       // Past the window: any 200 would be a pass on a set older than the guard may use.
       passesPast: [...pastWarm, ...pastFresh].filter((x) => x.status === 200).length,
       requestsPast: pastWarm.length + pastFresh.length,
