@@ -603,7 +603,7 @@ function fleetSection(fl: NonNullable<typeof fleet>): string[] {
     '',
     `With ES256 (the guard's KV verify cache, L2, is on by default for ES*), L2 adds ${n(m.l2PerMillion.reads)} KV reads and ${n(m.l2PerMillion.writes)} writes per million requests ($${l2Cost.toFixed(3)}) on the Zipf replay of \`bench/guard/l2-writes.ts\` (default admission); RS256 (above) has L2 off by default.`,
     '',
-    `Worst case for a dropped key, by construction rather than by this run: a set fetched just before the drop is served from any tier until its own freshUntil, so at most the max age (${m.maxAgeMs / 1000} s) while the issuer answers; while it fails, the stale window extends it (staleDuration). hono's 0 s is the price of a provider fetch on every request.`,
+    `Worst case for a dropped key, by construction rather than by this run: a set fetched just before the drop is served from any tier until its own freshUntil, so at most the max age (${m.maxAgeMs / 1000} s) while the issuer answers; while it fails, the stale window extends it (staleDuration; the guard's \`jwks.staleMs\`). hono's 0 s is the price of a provider fetch on every request.`,
     '',
     '![fleet: first request, provider fetches, spray](../bench/results/fleet.svg)',
     '',

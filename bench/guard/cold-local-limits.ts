@@ -196,7 +196,10 @@ export interface RemovalOptions {
   maxAgeMs: number;
   /** When the provider drops k1, after it sent the set: not a multiple of maxAgeMs, so a set stays in use. */
   dropAfterMs: number;
-  /** Fresh isolates, one started every staggerMs from the drop, each probed until it refuses k1. */
+  /**
+   * Fresh isolates, one launched every staggerMs from the fill (a `wrangler dev` start takes seconds), each sent
+   * its first request no sooner than the drop and probed until it refuses k1.
+   */
   isolates: number;
   staggerMs: number;
 }
@@ -210,19 +213,17 @@ export async function keyRemoval<I extends { port: number }>(rig: Rig<I>, o: Rem
   const warm = await rig.start(rig.config({ maxAgeMs: o.maxAgeMs }, 'removal-warm'), state);
   try {
     const fill = await rig.request(warm.port, rig.token('k1'));
+    const filled = Date.now();
     const dropAt = rig.provider.servedAt.at(-1)! + o.dropAfterMs;
+    // Give up on an isolate that still accepts k1 this long after the drop (the bound is well inside it).
+    const limit = dropAt + o.maxAgeMs + 20_000;
     const w = probe(rig, warm.port, 'k1', dropAt);
-    await sleep(dropAt - Date.now());
-    rig.provider.keys(['k2']);
-    const lastFetch = Math.max(...rig.provider.servedAt.filter((t) => t <= dropAt));
-    const bound = (lastFetch + o.maxAgeMs - dropAt) / 1000;
-    rig.log(`removal: k1 dropped ${o.dropAfterMs} ms after a fetch; bound ${r2(bound)} s after the drop`);
-    const limit = lastFetch + o.maxAgeMs + 20_000;
     const fresh = Array.from({ length: o.isolates }, async (_, i) => {
-      await sleep(i * o.staggerMs);
+      await sleep(filled + i * o.staggerMs - Date.now());
       const started = r2((Date.now() - dropAt) / 1000);
       const iso = await rig.start(rig.config({ maxAgeMs: o.maxAgeMs }, `removal-${i}`), state);
       try {
+        await sleep(dropAt - Date.now());
         const p = probe(rig, iso.port, 'k1', dropAt);
         await p.until((x) => x.status !== 200, limit - Date.now());
         await p.stop();
@@ -231,6 +232,11 @@ export async function keyRemoval<I extends { port: number }>(rig: Rig<I>, o: Rem
         await rig.stop(iso);
       }
     });
+    await sleep(dropAt - Date.now());
+    rig.provider.keys(['k2']);
+    const lastFetch = Math.max(...rig.provider.servedAt.filter((t) => t <= dropAt));
+    const bound = (lastFetch + o.maxAgeMs - dropAt) / 1000;
+    rig.log(`removal: k1 dropped ${o.dropAfterMs} ms after a fetch; bound ${r2(bound)} s after the drop`);
     const freshRuns = await Promise.all(fresh);
     await w.until((x) => x.at > 0 && x.status !== 200, limit - Date.now());
     await w.stop();

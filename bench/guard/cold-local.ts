@@ -423,7 +423,7 @@ try {
   }
   if (REMOVAL_ISOLATES > 0) {
     log('key removal…');
-    const maxAgeMs = smoke ? 5000 : 10_000;
+    const maxAgeMs = smoke ? 5000 : 15_000;
     limits.keyRemoval = await keyRemoval(rig, {
       maxAgeMs,
       dropAfterMs: 1300,

@@ -116,8 +116,8 @@ export function coldLimitsLines(x: ColdLimits, m: FleetLimits, envLine: (e: Reco
   if (r) {
     out.push(
       `Key removal (maxAgeMs ${r.maxAgeMs}; the provider serves k1 and k2, then drops k1 ${r.dropAfterFetchMs} ms` +
-        ` after the fetch that filled the tiers, so that set stays in use; fresh isolates started every 2 s from the` +
-        ` drop; every isolate probed with one k1 token every 500 ms until it refuses it). Seconds after the drop;` +
+        ` after the fetch that filled the tiers, so that set stays in use; fresh isolates launched every 2 s from the` +
+        ` fill, each sent its first request no sooner than the drop; every isolate probed with one k1 token every 500 ms until it refuses it). Seconds after the drop;` +
         ` the bound is the last fetch before the drop plus maxAgeMs: **${r.bound.toFixed(2)} s**.`,
       '',
       '| isolate | started | first request | last pass | refused (status) |',
