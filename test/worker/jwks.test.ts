@@ -199,6 +199,22 @@ describe('issuer down', () => {
     expect(g.guard.counters.get('jwks_fetch_failed')).toBeGreaterThanOrEqual(3);
   });
 
+  it('jwks_stale_ms_zero_fails_closed_once_the_set_is_stale', async () => {
+    const c = clock();
+    const net = mockNet(jwksOf(k.ed));
+    net.jwks = () => Response.json(jwksOf(k.ed));
+    const jwks = { maxAgeMs: 60_000, staleMs: 0, cooldownMs: 0 };
+    const config = configWith(freshJwksUrl(), { cache: { jwks: false, jwksColo: false }, jwks });
+    const g = await makeGuard(k, { config, net, deps: { now: c.now } });
+    const t = await token(k.ed);
+    expect((await g.send('/x', bearer(t))).status).toBe(200);
+    net.jwks = () => new Response('down', { status: 500 });
+    c.advance(59_000); // still fresh: no fetch, no failure
+    expect((await g.send('/x', bearer(await token(k.ed, { sub: 'fresh' })))).status).toBe(200);
+    c.advance(1_001); // stale, and the issuer fails: no window at all
+    expect((await g.send('/x', bearer(t))).status).toBe(503);
+  });
+
   it('fresh_isolate_refuses_stored_set_past_jwks_stale_ms', async () => {
     const c = clock();
     const url = freshJwksUrl();
