@@ -12,6 +12,7 @@ import { coldTable, type ColdCell } from './lib/cold.ts';
 import { L2_DEFAULT_ALGORITHMS } from '../src/worker/l2-defaults.ts';
 import { inconsistency, loadLine, readmeSpeed, replaceBlock } from './lib/readme-speed.ts';
 import { coldStartBullet, freezeCost, replaceMarked, type FreezeRun } from './lib/doc-figures.ts';
+import { coldLimitsLines, type ColdLimits } from './lib/cold-limits.ts';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const dir = join(benchDir, smoke ? 'results/smoke' : 'results');
@@ -91,6 +92,7 @@ const fleet = read<{ env: Env; model: Record<string, unknown> & FleetModel; rows
   'fleet',
 );
 const coldLocal = read<ColdLocal>('cold-local');
+const coldLimits = read<ColdLimits>('cold-local-limits');
 // Interleaved A/B of the claim's note write, awaited (old) or handed to waitUntil (new): nothing-warm first requests.
 interface ClaimAb {
   how: string;
@@ -695,8 +697,8 @@ function fleetSection(fl: NonNullable<typeof fleet>): string[] {
     '',
     `Worst case for a dropped key, by construction rather than by this run: a set fetched just before the ` +
       `drop is served from any tier until its own freshUntil, so at most the max age (${m.maxAgeMs / 1000} s) ` +
-      `while the issuer answers; while it fails, the stale window extends it (staleDuration). hono's 0 s is the ` +
-      `price of a provider fetch on every request.`,
+      `while the issuer answers; while it fails, the stale window extends it (staleDuration; the guard's ` +
+      `\`jwks.staleMs\`). hono's 0 s is the price of a provider fetch on every request.`,
     '',
     '![fleet: first request, provider fetches, spray](../bench/results/fleet.svg)',
     '',
@@ -706,6 +708,13 @@ function fleetSection(fl: NonNullable<typeof fleet>): string[] {
     ...(coldLocal === undefined
       ? ['Real `wrangler dev` isolates: not run yet (`npm run bench:cold-local`).', '']
       : coldLocalLines(coldLocal, fl)),
+    ...(coldLimits === undefined
+      ? ['Past the stale window and a dropped key, locally: not run yet (`npm run bench:cold-local`).', '']
+      : coldLimitsLines(
+          coldLimits,
+          { ...m, edgejwt: fl.rows.find((r) => String(r.peer).startsWith('edgejwt: memory')) },
+          envLine,
+        )),
   ];
 }
 
@@ -872,9 +881,11 @@ function coldLocalLines(x: ColdLocal, fl: NonNullable<typeof fleet>): string[] {
           `${list(out.edgejwt, (r) => f(r.ms))} ms, provider fetches ${list(out.edgejwt, (r) => r.fetches)} (the first`,
           "isolate's failed fetch is noted in the colo tier; the next ones serve the stale set without asking); jose",
           `${out.jose.length} fresh isolates, statuses ${list(out.jose, (r) => r.status)}, fetches`,
-          `${list(out.jose, (r) => r.fetches)}. Not measured here: the 503 after staleDuration (1 h; the ` +
-            `tests cover it)`,
-          "and a provider that hangs (the model's outage).",
+          `${list(out.jose, (r) => r.fetches)}.`,
+          coldLimits?.outagePastStale
+            ? 'A provider that hangs and the 503 after the stale window: below.'
+            : 'Not measured here: the 503 after staleDuration (1 h; the tests cover it) and a provider that ' +
+                "hangs (the model's outage).",
         )
       : []),
     ...para(

@@ -10,9 +10,11 @@
 // nothing warm) and a jose guard (createRemoteJWKSet; memory only, so always cold).
 // Then a kid spray (fresh isolates one after another, random kids) counting provider fetches per
 // cooldown; isolates at once (one wrangler dev, five Workers: a burst with nothing warm, then a kid
-// spray); and a provider outage inside staleDuration.
+// spray); a provider outage inside staleDuration; and, in cold-local-limits.ts, an outage past
+// jwks.staleMs and a key the provider drops (their results: bench/results/cold-local-limits.json).
 // Run: npm run bench:cold-local (BENCH_ROUNDS, BENCH_DELAY_MS, BENCH_SPRAY_S, BENCH_TOGETHER,
-// BENCH_OUTAGE_ISOLATES; BENCH_SMOKE=1: seconds)
+// BENCH_OUTAGE_ISOLATES, BENCH_STALE_INSIDE, BENCH_STALE_PAST, BENCH_REMOVAL_ISOLATES; 0 skips a part, and
+// BENCH_ROUNDS=0 leaves bench/results/cold-local.json as it is; BENCH_SMOKE=1: seconds)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { environment, printEnvironment, writeResults } from '../lib/env.ts';
+import { keyRemoval, outagePastStale, type Rig } from './cold-local-limits.ts';
 
 const smoke = process.env.BENCH_SMOKE === '1';
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,6 +34,9 @@ const SPRAY_S = Number(process.env.BENCH_SPRAY_S ?? (smoke ? 0 : 75));
 const SPRAY_BURST = smoke ? 10 : 40;
 const TOGETHER = Number(process.env.BENCH_TOGETHER ?? (smoke ? 0 : 5));
 const OUTAGE_ISOLATES = Number(process.env.BENCH_OUTAGE_ISOLATES ?? (smoke ? 0 : 4));
+const STALE_INSIDE = Number(process.env.BENCH_STALE_INSIDE ?? (smoke ? 0 : 4));
+const STALE_PAST = Number(process.env.BENCH_STALE_PAST ?? (smoke ? 1 : 2));
+const REMOVAL_ISOLATES = Number(process.env.BENCH_REMOVAL_ISOLATES ?? (smoke ? 1 : 5));
 const COOLDOWN_MS = 30_000; // the guard's default jwks.cooldownMs and jose's default cooldownDuration
 const ISSUER = 'https://cold-local.invalid';
 const AUDIENCE = 'api';
@@ -47,26 +53,45 @@ function freePort(): Promise<number> {
   });
 }
 
-// The provider: one RS256 key, answered after DELAY_MS; `down` answers 503 after the same delay.
-const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const jwk = { ...(publicKey.export({ format: 'jwk' }) as object), kid: 'k1', alg: 'RS256', use: 'sig' };
+// The provider: RS256 keys (k1; k2 too when told), answered after DELAY_MS; `down` answers 503 after the same
+// delay, `hang` answers nothing until it ends.
+const pair = (kid: string) => {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { privateKey, jwk: { ...(publicKey.export({ format: 'jwk' }) as object), kid, alg: 'RS256', use: 'sig' } };
+};
+const k1 = pair('k1');
+const k2 = pair('k2');
+const { privateKey } = k1;
 const b64u = (s: string | Buffer) => Buffer.from(s).toString('base64url');
-function token(kid: string): string {
+function token(kid: string, signer = privateKey): string {
   const now = Math.floor(Date.now() / 1000);
   const head = b64u(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid }));
   const body = b64u(JSON.stringify({ iss: ISSUER, aud: AUDIENCE, sub: 'u', iat: now, exp: now + 3600 }));
   const input = `${head}.${body}`;
-  return `${input}.${createSign('RSA-SHA256').update(input).sign(privateKey).toString('base64url')}`;
+  return `${input}.${createSign('RSA-SHA256').update(input).sign(signer).toString('base64url')}`;
 }
 const fetchesAt: number[] = [];
+const servedAt: number[] = [];
 let down = false;
+let hang = false;
+let served = [k1.jwk];
+const hung = new Set<import('node:http').ServerResponse>();
+const HANG_MS = 1500;
 const provider = createHttpServer((_req, res) => {
   fetchesAt.push(Date.now());
+  if (hang) {
+    // Nothing for HANG_MS (longer than any jwks.timeoutMs set here: the guard's deadline ends the wait), then
+    // the connection drops, so that no workerd waits on it to exit.
+    hung.add(res);
+    setTimeout(() => (res.destroy(), hung.delete(res)), HANG_MS);
+    return;
+  }
   setTimeout(() => {
     if (down) res.writeHead(503).end();
     else {
       const headers = { 'content-type': 'application/json', 'cache-control': 'max-age=600' };
-      res.writeHead(200, headers).end(JSON.stringify({ keys: [jwk] }));
+      res.writeHead(200, headers).end(JSON.stringify({ keys: served }));
+      servedAt.push(Date.now());
     }
   }, DELAY_MS);
 });
@@ -74,16 +99,16 @@ await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
 const jwksUrl = `http://127.0.0.1:${(provider.address() as { port: number }).port}/jwks.json`;
 
 // One wrangler config per Worker: the edgejwt guard (default stages, Cache API tier with CACHE_KEY, KV copy)
-// and the jose guard of the isolate bench. `maxAgeMs` shortens freshness for the outage phase.
-function config(peer: 'edgejwt' | 'jose', maxAgeMs?: number, index = ''): string {
+// and the jose guard of the isolate bench. `jwks` (e.g. a short maxAgeMs) is for the outage and removal phases.
+function config(peer: 'edgejwt' | 'jose', jwks?: Record<string, number>, index = ''): string {
   const main = peer === 'edgejwt' ? 'bench/guard/cold-local-entry.ts' : 'bench/guard/isolate/jose-guard.ts';
   const guard = {
     issuers: [{ issuer: ISSUER, audience: AUDIENCE, algorithms: ['RS256'], jwksUrl }],
     origin: 'builtin:echo',
     cache: { jwks: true },
-    ...(maxAgeMs === undefined ? {} : { jwks: { maxAgeMs } }),
+    ...(jwks === undefined ? {} : { jwks }),
   };
-  const file = join(work, `${peer}${maxAgeMs ?? ''}${index}.toml`);
+  const file = join(work, `${peer}${index}${jwks === undefined ? '' : `-${Object.values(jwks).join('-')}`}.toml`);
   const abs = (p: string) => JSON.stringify(join(root, p));
   writeFileSync(
     file,
@@ -332,6 +357,29 @@ async function together(peer: 'edgejwt' | 'jose'): Promise<Record<string, unknow
   return { burst, spray };
 }
 let outage: Record<string, unknown> | undefined;
+// The scenarios of cold-local-limits.ts, on this file's provider and wrangler processes.
+const rig: Rig<Isolate> = {
+  config: (jwks, label) => config('edgejwt', jwks, `-${label}`),
+  start: startIsolate,
+  stop: stopIsolate,
+  request,
+  token: (kid) => token(kid, kid === 'k1' ? k1.privateKey : k2.privateKey),
+  provider: {
+    fetchesAt,
+    servedAt,
+    fail(mode) {
+      hang = mode === 'hang';
+      if (!hang) for (const res of hung) res.destroy();
+      if (!hang) hung.clear();
+    },
+    keys(kids) {
+      served = kids.map((k) => (k === 'k1' ? k1.jwk : k2.jwk));
+    },
+  },
+  dir: work,
+  log,
+};
+const limits: Record<string, unknown> = {};
 try {
   if (SPRAY_S > 0) {
     // edgejwt starts with the colo tier and KV warm (the last round's state refilled), so every fetch is the spray's.
@@ -354,7 +402,7 @@ try {
     // A set fetched, fresh for 5 s (jwks.maxAgeMs 5000); the provider then fails (503 after the delay) and
     // fresh isolates start while the set is stale but inside staleDuration (the library's default, 1 h).
     log('outage…');
-    const cfg = config('edgejwt', 5000);
+    const cfg = config('edgejwt', { maxAgeMs: 5000 });
     rmSync(persist, { recursive: true, force: true });
     const fill = await firstRequest(cfg, persist);
     await new Promise((r) => setTimeout(r, 6000));
@@ -367,54 +415,78 @@ try {
     down = false;
     outage = { fill, edgejwt: edge, jose };
   }
+  if (STALE_INSIDE + STALE_PAST > 0) {
+    log('outage past jwks.staleMs…');
+    // The smoke run's window is too short for a fresh isolate to start inside it: it checks the code runs.
+    const o = { maxAgeMs: 5000, staleMs: smoke ? 1000 : 20_000, timeoutMs: 1000, cooldownMs: smoke ? 1000 : 5000 };
+    limits.outagePastStale = await outagePastStale(rig, { ...o, inside: STALE_INSIDE, past: STALE_PAST });
+  }
+  if (REMOVAL_ISOLATES > 0) {
+    log('key removal…');
+    const maxAgeMs = smoke ? 5000 : 15_000;
+    limits.keyRemoval = await keyRemoval(rig, {
+      maxAgeMs,
+      dropAfterMs: 1300,
+      isolates: REMOVAL_ISOLATES,
+      staggerMs: 2000,
+    });
+  }
 } finally {
   provider.close();
 }
 
-const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-const q = (xs: number[], p: number) => sorted(xs)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-const summary = KINDS.map((k) => {
-  const xs = firsts[k]!;
-  const ms = xs.map((x) => x.ms);
-  return {
-    kind: k,
-    n: xs.length,
-    p50: q(ms, 0.5),
-    p25: q(ms, 0.25),
-    p75: q(ms, 0.75),
-    min: Math.min(...ms),
-    max: Math.max(...ms),
-    statuses: [...new Set(xs.map((x) => x.status))].join('/'),
-    fetchesPerIsolate: xs.map((x) => x.fetches).join(' '),
-    kvReadsPerIsolate: xs.map((x) => x.kvReads ?? '-').join(' '),
+// The first-request table and the other scenarios (bench/results/cold-local.json), when rounds ran.
+function report(): void {
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+  const q = (xs: number[], p: number) => sorted(xs)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+  const summary = KINDS.map((k) => {
+    const xs = firsts[k]!;
+    const ms = xs.map((x) => x.ms);
+    return {
+      kind: k,
+      n: xs.length,
+      p50: q(ms, 0.5),
+      p25: q(ms, 0.25),
+      p75: q(ms, 0.75),
+      min: Math.min(...ms),
+      max: Math.max(...ms),
+      statuses: [...new Set(xs.map((x) => x.status))].join('/'),
+      fetchesPerIsolate: xs.map((x) => x.fetches).join(' '),
+      kvReadsPerIsolate: xs.map((x) => x.kvReads ?? '-').join(' '),
+    };
+  });
+  console.log('\nFirst request of a fresh isolate (new wrangler dev process), client wall ms:');
+  console.log('| kind | n | p50 | p25–p75 | min–max | status | provider fetches / isolate | KV reads / isolate |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  const f = (x: number) => x.toFixed(1);
+  for (const s of summary) {
+    const spread = `${f(s.p25)}–${f(s.p75)} | ${f(s.min)}–${f(s.max)}`;
+    const counts = `${s.statuses} | ${s.fetchesPerIsolate} | ${s.kvReadsPerIsolate}`;
+    console.log(`| ${s.kind} | ${s.n} | ${f(s.p50)} | ${spread} | ${counts} |`);
+  }
+  // An ASCII chart of the medians (docs/speed.md quotes it).
+  const top = Math.max(...summary.map((s) => s.p50));
+  console.log('\n```');
+  const bar = (ms: number) => '█'.repeat(Math.max(1, Math.round((40 * ms) / top)));
+  for (const s of summary) console.log(`${s.kind.padEnd(24)} ${bar(s.p50)} ${f(s.p50)} ms`);
+  console.log('```');
+  if (sprayResult) console.log('\nkid spray:', JSON.stringify(sprayResult));
+  if (togetherResult) console.log('\nisolates at once:', JSON.stringify(togetherResult));
+  if (outage) console.log('\noutage:', JSON.stringify(outage));
+  const results = {
+    env,
+    delayMs: DELAY_MS,
+    rounds: ROUNDS,
+    summary,
+    firsts,
+    spray: sprayResult,
+    together: togetherResult,
+    outage,
   };
-});
-console.log('\nFirst request of a fresh isolate (new wrangler dev process), client wall ms:');
-console.log('| kind | n | p50 | p25–p75 | min–max | status | provider fetches / isolate | KV reads / isolate |');
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
-const f = (x: number) => x.toFixed(1);
-for (const s of summary) {
-  const spread = `${f(s.p25)}–${f(s.p75)} | ${f(s.min)}–${f(s.max)}`;
-  const counts = `${s.statuses} | ${s.fetchesPerIsolate} | ${s.kvReadsPerIsolate}`;
-  console.log(`| ${s.kind} | ${s.n} | ${f(s.p50)} | ${spread} | ${counts} |`);
+  console.log(`wrote ${writeResults('cold-local', results)}`);
 }
-// An ASCII chart of the medians (docs/speed.md quotes it).
-const top = Math.max(...summary.map((s) => s.p50));
-console.log('\n```');
-const bar = (ms: number) => '█'.repeat(Math.max(1, Math.round((40 * ms) / top)));
-for (const s of summary) console.log(`${s.kind.padEnd(24)} ${bar(s.p50)} ${f(s.p50)} ms`);
-console.log('```');
-if (sprayResult) console.log('\nkid spray:', JSON.stringify(sprayResult));
-if (togetherResult) console.log('\nisolates at once:', JSON.stringify(togetherResult));
-if (outage) console.log('\noutage:', JSON.stringify(outage));
-const results = {
-  env,
-  delayMs: DELAY_MS,
-  rounds: ROUNDS,
-  summary,
-  firsts,
-  spray: sprayResult,
-  together: togetherResult,
-  outage,
-};
-console.log(`wrote ${writeResults('cold-local', results)}`);
+if (ROUNDS > 0) report();
+if (Object.keys(limits).length > 0) {
+  console.log('\nlimits:', JSON.stringify(limits));
+  console.log(`wrote ${writeResults('cold-local-limits', { env, delayMs: DELAY_MS, ...limits })}`);
+}

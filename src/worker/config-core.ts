@@ -25,7 +25,7 @@ import {
   type ForwardingConfig,
   type OriginConfig,
 } from './stages/forward/forwarding-config.js';
-import { parseJwksMaxAge } from './jwks-max-age.js';
+import { parseJwksMaxAge, parseJwksStale } from './jwks-max-age.js';
 import { parseIssuers, usesCloudflareAccess, type IssuerConfig } from './issuers-config.js';
 import type { PathPolicy } from './stages/path/path.js';
 import { parsePaths, parsePublicPaths } from './stages/path/paths-config.js';
@@ -54,6 +54,8 @@ export interface GuardConfig extends ForwardingConfig {
   jwksCooldownMs: number;
   /** Longest use of a fetched key set (./jwks-max-age.ts). */
   jwksMaxAgeMs: number;
+  /** Use of a key set past freshness while its issuer fails (./jwks-max-age.ts). */
+  jwksStaleMs: number;
   admin: AdminConfig | undefined;
   /** Signed identity for the origin (./origin-assertion.ts); undefined when off. */
   originAssertion: OriginAssertionConfig | undefined;
@@ -152,6 +154,7 @@ export function parseConfigWith(raw: unknown, sections: SectionParsers): GuardCo
     jwksTimeoutMs: part(() => num(jw.timeoutMs, 'jwks.timeoutMs', 3_000, 100, 30_000)),
     jwksCooldownMs: part(() => num(jw.cooldownMs, 'jwks.cooldownMs', 30_000, 0, 3_600_000)),
     jwksMaxAgeMs: part(() => parseJwksMaxAge(jw.maxAgeMs)),
+    jwksStaleMs: part(() => parseJwksStale(jw.staleMs)),
     admin,
     originAssertion: part(() => read('originAssertion', (p) => p(v.originAssertion, forwardHeaders))),
     paths: part(() => parsePaths(v.paths)),

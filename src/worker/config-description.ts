@@ -355,6 +355,12 @@ export const SETTINGS: readonly Setting[] = [
     default: 600_000,
     doc: 'Longest a fetched key set is used before the issuer is asked again, whatever Cache-Control says (a response without it is kept this long); a removed key stops verifying, cached verdicts included, within this bound.',
   },
+  {
+    path: 'jwks.staleMs',
+    type: { kind: 'integer', min: 0, max: 86_400_000 },
+    default: 3_600_000,
+    doc: 'How long past its freshness a fetched key set still verifies while its issuer fails (a copy is kept in the Cache API and KV as long); after it the request is a 503, never a pass. 0: fail closed as soon as the set is stale and the issuer fails.',
+  },
 
   ...ADMIN_SETTINGS,
 

@@ -209,6 +209,8 @@ export interface GuardConfigInput {
     cooldownMs?: number;
     /** Longest a fetched key set is used before the issuer is asked again, whatever Cache-Control says (a response without it is kept this long); a removed key stops verifying, cached verdicts included, within this bound. (5000..86400000; default 600000) */
     maxAgeMs?: number;
+    /** How long past its freshness a fetched key set still verifies while its issuer fails (a copy is kept in the Cache API and KV as long); after it the request is a 503, never a pass. 0: fail closed as soon as the set is stale and the issuer fails. (0..86400000; default 3600000) */
+    staleMs?: number;
   };
   /** Serves the counters as JSON to requests with `X-Guard-Admin: <secret>`. */
   admin?: {

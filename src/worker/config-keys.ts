@@ -15,7 +15,7 @@ export const CORS_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['allowOri
 /** The settings of `cache`. */
 export const CACHE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['verify', 'jwks', 'jwksColo', 'verifyTtl', 'l1Max', 'kvTimeoutMs', 'verifyAdmission', 'verifyWritesPerMinute']);
 /** The settings of `jwks`. */
-export const JWKS_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['timeoutMs', 'cooldownMs', 'maxAgeMs']);
+export const JWKS_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['timeoutMs', 'cooldownMs', 'maxAgeMs', 'staleMs']);
 /** The settings of `admin`. */
 export const ADMIN_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['path', 'secretBinding']);
 /** The settings of `originAssertion`. */

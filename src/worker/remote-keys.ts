@@ -18,6 +18,7 @@ export interface RemoteKeysSetup {
     jwksTimeoutMs: number;
     jwksCooldownMs: number;
     jwksMaxAgeMs: number;
+    jwksStaleMs: number;
     cache: { jwksColo: boolean; kvTimeoutMs: number };
   };
   fetch: typeof fetch;
@@ -89,7 +90,7 @@ export class RemoteKeys {
     const set = createRemoteJWKSet(url, {
       timeoutDuration: config.jwksTimeoutMs,
       cooldownDuration: config.jwksCooldownMs,
-      ...remoteSetAges(config.jwksMaxAgeMs),
+      ...remoteSetAges(config.jwksMaxAgeMs, config.jwksStaleMs),
       fetch: this.#fetch,
       now,
       ...(stores.length === 0 ? {} : { store: stores, storeTimeoutDuration: this.tiers.lookupMs, waitUntil: hold }),

@@ -16,6 +16,7 @@ import {
   token,
   type Keys,
 } from './harness.js';
+import { parseConfig, type ConfigError } from '../../src/worker/config.js';
 import { KvJwksStore } from '../../src/worker/jwks-store.js';
 
 let k: Keys;
@@ -175,6 +176,81 @@ describe('issuer down', () => {
     const res = await g.send('/x', bearer(await token(k.ed)));
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('8');
+  });
+
+  it('guard_serves_stale_set_within_jwks_stale_ms_then_503', async () => {
+    const c = clock();
+    const net = mockNet(jwksOf(k.ed));
+    // oidc-provider's way: no Cache-Control, so the set is fresh for jwks.maxAgeMs.
+    net.jwks = () => Response.json(jwksOf(k.ed));
+    const jwks = { maxAgeMs: 60_000, staleMs: 120_000, cooldownMs: 0 };
+    const config = configWith(freshJwksUrl(), { cache: { jwks: false, jwksColo: false }, jwks });
+    const g = await makeGuard(k, { config, net, deps: { now: c.now } });
+    const t = await token(k.ed);
+    expect((await g.send('/x', bearer(t))).status).toBe(200);
+    net.jwks = () => new Response('down', { status: 500 });
+    c.advance(61_000); // stale: the refresh fails, the last good set still verifies
+    expect((await g.send('/x', bearer(t))).status).toBe(200);
+    c.advance(118_000); // 179 s: 1 s short of freshness plus jwks.staleMs
+    expect((await g.send('/x', bearer(await token(k.ed, { sub: 'late' })))).status).toBe(200);
+    c.advance(2_000); // past it: fail closed, the cached verdict of t included
+    for (const tk of [t, await token(k.ed, { sub: 'after' })])
+      expect((await g.send('/x', bearer(tk))).status).toBe(503);
+    expect(g.guard.counters.get('jwks_fetch_failed')).toBeGreaterThanOrEqual(3);
+  });
+
+  it('jwks_stale_ms_zero_fails_closed_once_the_set_is_stale', async () => {
+    const c = clock();
+    const net = mockNet(jwksOf(k.ed));
+    net.jwks = () => Response.json(jwksOf(k.ed));
+    const jwks = { maxAgeMs: 60_000, staleMs: 0, cooldownMs: 0 };
+    const config = configWith(freshJwksUrl(), { cache: { jwks: false, jwksColo: false }, jwks });
+    const g = await makeGuard(k, { config, net, deps: { now: c.now } });
+    const t = await token(k.ed);
+    expect((await g.send('/x', bearer(t))).status).toBe(200);
+    net.jwks = () => new Response('down', { status: 500 });
+    c.advance(59_000); // still fresh: no fetch, no failure
+    expect((await g.send('/x', bearer(await token(k.ed, { sub: 'fresh' })))).status).toBe(200);
+    c.advance(1_001); // stale, and the issuer fails: no window at all
+    expect((await g.send('/x', bearer(t))).status).toBe(503);
+  });
+
+  it('fresh_isolate_refuses_stored_set_past_jwks_stale_ms', async () => {
+    const c = clock();
+    const url = freshJwksUrl();
+    const jwks = { maxAgeMs: 60_000, staleMs: 30_000 };
+    const config = configWith(url, { cache: { jwksColo: false }, jwks });
+    const up = mockNet(jwksOf(k.ed));
+    up.jwks = () => Response.json(jwksOf(k.ed));
+    const store = new FaultyKV(kv.JWKS_CACHE);
+    const a = await makeGuard(k, { config, env: { CACHE_KEY, JWKS_CACHE: store }, net: up, deps: { now: c.now } });
+    expect((await a.send('/x', bearer(await token(k.ed)))).status).toBe(200);
+    // The copy is kept for freshness plus jwks.staleMs: 60 s + 30 s.
+    expect(store.puts.map((p) => p.ttl)).toEqual([90]);
+    // KV keeps its copy at least 60 s (its minimum TTL), longer than freshness plus staleMs here needs.
+    const down = mockNet(jwksOf(k.ed));
+    down.jwks = () => new Response('down', { status: 503 });
+    c.advance(80_000); // inside the stale window: a new isolate verifies from the KV copy
+    const b = await makeGuard(k, { config, env: { CACHE_KEY }, net: down, deps: { now: c.now } });
+    expect((await b.send('/x', bearer(await token(k.ed)))).status).toBe(200);
+    c.advance(11_000); // 91 s: past 60 s + 30 s
+    const late = await makeGuard(k, { config, env: { CACHE_KEY }, net: down, deps: { now: c.now } });
+    expect((await late.send('/x', bearer(await token(k.ed)))).status).toBe(503);
+    expect(late.guard.counters.get('jwks_store_hit')).toBe(1);
+  });
+
+  it('jwks_stale_ms_config', () => {
+    const setting = (jwks: unknown): string | number => {
+      try {
+        return parseConfig(configWith(freshJwksUrl(), { jwks })).jwksStaleMs;
+      } catch (e) {
+        return (e as ConfigError).setting;
+      }
+    };
+    expect(setting({})).toBe(3_600_000);
+    for (const ok of [0, 10_000, 86_400_000]) expect(setting({ staleMs: ok })).toBe(ok);
+    for (const bad of [-1, 1.5, 86_400_001, '10000', null, Number.NaN])
+      expect(setting({ staleMs: bad })).toBe('jwks.staleMs');
   });
 
   it('a hung issuer is cut off by jwks.timeoutMs', async () => {
