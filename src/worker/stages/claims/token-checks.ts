@@ -7,7 +7,8 @@ import { ownClaim } from '../../../claims.js';
 import { decodeUnverified } from '../../../decode.js';
 import { isJwtError } from '../../../errors.js';
 import { parseHeader, type JoseHeader } from '../../../header.js';
-import type { GuardConfig } from '../../config.js';
+import type { GuardConfig } from '../../config-core.js';
+import type { DpopConfig } from '../dpop/dpop-config.js';
 import type { AuthOutcome, Identity, RequestContext, Verified } from '../../context.js';
 import type { CounterName } from '../../counters.js';
 import type { IssuerIndex } from '../../issuer-index.js';
@@ -22,7 +23,8 @@ const TIME_CLAIM: Partial<Record<string, string>> = { ERR_JWT_EXPIRED: 'exp', ER
 
 /** What the checks read of the guard. */
 export interface CheckScope {
-  config: Pick<GuardConfig, 'realm' | 'jwksCooldownMs'> & Partial<Pick<GuardConfig, 'dpop' | 'clockTolerance'>>;
+  config: Pick<GuardConfig, 'realm' | 'jwksCooldownMs'> &
+    Partial<Pick<GuardConfig, 'clockTolerance'>> & { readonly dpop: DpopConfig | undefined };
   observe: Observer;
   issuers: IssuerIndex;
   log: (line: string) => void;

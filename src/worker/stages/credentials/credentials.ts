@@ -57,7 +57,7 @@ function parseSource(v: unknown, i: number): TokenSource {
  */
 export function credentialStage(
   cx: RequestContext,
-  config: { tokenSources: readonly TokenSource[]; realm: string; dpop?: { algorithms: readonly string[] } | undefined },
+  config: { tokenSources: readonly TokenSource[]; realm: string; dpop: { algorithms: readonly string[] } | undefined },
   observe: Observer,
   find: typeof findToken,
   dpop?: DpopAnswers,

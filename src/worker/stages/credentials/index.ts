@@ -8,6 +8,7 @@ import type { GuardStage, StageBuild } from '../../stage.js';
 import { dpopAnswersOf } from '../dpop/answers-of.js';
 import { AUTHORIZATION_TOKEN, authorizationOnly, type TokenReader } from './authorization-token.js';
 import { credentialStage } from './credentials.js';
+import { dpopSection } from '../dpop/section.js';
 
 /** @example const s: TokenSourcesStage = tokenSources; */
 export type TokenSourcesStage = GuardStage & TokenReader;
@@ -50,6 +51,7 @@ export const credentials: GuardStage = {
     const { config, observe } = b;
     const find = tokenReader(b).findToken;
     const dpop = dpopAnswersOf(b);
-    return { request: (cx) => credentialStage(cx, config, observe, find, dpop) };
+    const view = { tokenSources: config.tokenSources, realm: config.realm, dpop: dpopSection.of(config) };
+    return { request: (cx) => credentialStage(cx, view, observe, find, dpop) };
   },
 };

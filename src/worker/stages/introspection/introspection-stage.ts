@@ -14,7 +14,7 @@ import { createIntrospector, type Introspector } from '../../../introspection/cl
 import { IntrospectionError } from '../../../introspection/error.js';
 import { looksLikeJwt } from '../../../introspection/shape.js';
 import { ConfigError } from '../../config-error.js';
-import type { GuardConfig } from '../../config.js';
+import type { GuardConfig } from '../../config-core.js';
 import type { AuthOutcome, RequestContext } from '../../context.js';
 import type { IssuerConfig } from '../../issuers-config.js';
 import { serverTiming, withTiming } from '../observe/observe.js';

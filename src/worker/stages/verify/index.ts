@@ -17,6 +17,7 @@ import { identityOf, verifyFailed } from '../claims/token-checks.js';
 import { dpopAnswersOf } from '../dpop/answers-of.js';
 import type { IntrospectionStageValue } from '../introspection/index.js';
 import { VerifyTiers } from './verify-tiers.js';
+import { dpopSection } from '../dpop/section.js';
 
 /**
  * The verify stage (always in the chain): a refusal, a 503 when keys are unavailable, or the identity.
@@ -37,7 +38,15 @@ export const verify: GuardStage = {
     // With cache.verify, the kvTiers part's stage (L1 -> L2 -> library; l2-tier.ts).
     const tiers = parts.verifyTiers?.(parts, issuers) ?? new VerifyTiers(parts, issuers);
     parts.tiers = tiers;
-    const scope = { config, observe, issuers, log: parts.log, dpop: dpopAnswersOf(b), introspection: intro };
+    const dpop = dpopAnswersOf(b);
+    const scope = {
+      config: { ...config, dpop: dpopSection.of(config) },
+      observe,
+      issuers,
+      log: parts.log,
+      dpop,
+      introspection: intro,
+    };
     return {
       request: (cx) => {
         cx.started = performance.now();
