@@ -60,12 +60,6 @@ export interface GuardConfig extends ForwardingConfig {
   sectionsSet: readonly string[];
 }
 
-/** What a parser is given of a stage: its section, and its place in the chain (for sections read together). */
-interface SectionStage {
-  readonly order?: number | undefined;
-  readonly section?: GuardSection<unknown> | undefined;
-}
-
 /**
  * The top-level settings the core reads itself; every other name in TOP_KEYS is an optional section,
  * read by its stage (the config description test checks the two lists cover TOP_KEYS).
@@ -87,13 +81,17 @@ export const CORE_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Parse and check GUARD_CONFIG with the sections of `stages` (in chain order); throws a ConfigError naming the
+ * Parse and check GUARD_CONFIG with the sections of `stages`, given in chain order (sections read after the same
+ * core check are read in that order); throws a ConfigError naming the
  * first bad setting (a ConfigErrors when there are more: config-problems.ts, every one of them).
  *
  * @example
  * const config = parseConfigWith(raw, [cors]);
  */
-export function parseConfigWith(raw: unknown, stages: readonly SectionStage[]): GuardConfig {
+export function parseConfigWith(
+  raw: unknown,
+  stages: readonly { readonly section?: GuardSection<unknown> | undefined }[],
+): GuardConfig {
   if (raw === undefined || raw === null || raw === '') throw new ConfigError('GUARD_CONFIG', 'is not set');
   const v = typeof raw === 'string' ? parseJson(raw) : raw;
   if (!isObject(v)) throw new ConfigError('GUARD_CONFIG', 'expected a JSON object');
@@ -109,16 +107,10 @@ export function parseConfigWith(raw: unknown, stages: readonly SectionStage[]): 
     forwardHeaders: [],
     sections,
   };
-  // Sections read after the same check: in chain order (Array.prototype.sort is stable).
-  const given = stages
-    .flatMap((s) => (s.section === undefined ? [] : [{ order: s.order ?? Infinity, section: s.section }]))
-    .sort((a, b) => a.order - b.order)
-    .map((s) => s.section);
+  const given = stages.flatMap((s) => (s.section === undefined ? [] : [s.section]));
   const read = new Set(given.map((s) => s.key.key));
   const readAfter = (check: CoreCheck): void => {
-    for (const s of given)
-      if (s.after === check && (s.used?.(v) ?? v[s.key.key] !== undefined))
-        sections[s.key.key] = part(() => s.parse(v[s.key.key], cx));
+    for (const s of given) if (s.after === check) sections[s.key.key] = part(() => s.parse(v[s.key.key], cx));
   };
   // The order below is the order settings are checked in (the first problem is the one the guard names).
   part(() => knownKeys(v, '', TOP_KEYS));
@@ -174,10 +166,7 @@ export function parseConfigWith(raw: unknown, stages: readonly SectionStage[]): 
     jwksMaxAgeMs,
     paths,
     sections,
-    // A section read is set when its stage says it is used (dpop: also an issuer's dpop); one unread, when written.
-    sectionsSet: Object.keys(v).filter(
-      (k) => !CORE_KEYS.has(k) && (k in sections ? sections[k] !== undefined : isSet(v, k)),
-    ),
+    sectionsSet: Object.keys(v).filter((k) => !CORE_KEYS.has(k) && isSet(v, k)),
   };
   problems.throwAny();
   return config;

@@ -78,8 +78,6 @@ export interface GuardSection<T> {
   readonly key: SectionKey<T>;
   /** The core check it is read after (its parser may read what that check and those before it read). */
   readonly after: CoreCheck;
-  /** Whether GUARD_CONFIG uses the section (default: its key is set); only then is it parsed. */
-  used?(raw: Readonly<Record<string, unknown>>): boolean;
-  /** Its value (undefined: off), or a ConfigError naming the setting. */
+  /** Its value (undefined: off, as when it is not set), or a ConfigError naming the setting. */
   parse(value: unknown, cx: SectionContext): T | undefined;
 }

@@ -41,7 +41,8 @@ export async function startGuard(
   stages: readonly GuardStage[],
 ): Promise<Guard> {
   // Each optional section by the parser of the stage that runs it (config-core.ts).
-  const config = parseConfigWith(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig, stages);
+  const chain = chainOf(stages);
+  const config = parseConfigWith(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig, chain);
   const use = stageLookup(stages);
   for (const [name, setting] of neededStages(config, env)) use(name, setting);
   const parts = await buildParts(config, env, deps, use);
@@ -60,7 +61,7 @@ export async function startGuard(
     },
   };
   const hooks: StageHooks[] = [];
-  for (const stage of chainOf(stages)) {
+  for (const stage of chain) {
     const h = await stage.build(b);
     if (h !== undefined) hooks.push(h);
   }

@@ -17,7 +17,7 @@ export const admin: ReservingStage = {
   name: 'admin',
   reservedCheck,
   order: 10,
-  section: { key: adminSection, after: 'jwks', parse: (v) => parseAdmin(v) },
+  section: { key: adminSection, after: 'jwks', parse: parseAdmin },
   build: (b) => {
     const a = adminSection.of(b.config);
     if (a === undefined) return undefined;

@@ -6,7 +6,6 @@ import type { GuardStage } from '../../stage.js';
 import type { RulesStage } from '../route/index.js';
 import { usesRules } from '../route/route.js';
 import { rulesOf } from '../route/section.js';
-import { dpopSection } from '../dpop/section.js';
 import { checkClaims } from './token-checks.js';
 
 /**
@@ -24,7 +23,7 @@ export const claims: GuardStage = {
     const setting = view.rules.length > 0 ? 'rules' : 'publicPaths';
     const rules = usesRules(view) ? b.use<RulesStage>('rules', setting) : undefined;
     const scope = {
-      config: { ...config, dpop: dpopSection.of(config) },
+      config,
       observe,
       issuers,
       log: parts.log,

@@ -15,7 +15,7 @@ import { corsSection } from './section.js';
 export const cors: GuardStage = {
   name: 'cors',
   order: 50,
-  section: { key: corsSection, after: 'jwks', parse: (v) => parseCors(v) },
+  section: { key: corsSection, after: 'jwks', parse: parseCors },
   build: (b) => {
     const c = corsSection.of(b.config);
     if (c === undefined) return undefined;

@@ -8,7 +8,6 @@ import type { GuardStage, StageBuild } from '../../stage.js';
 import { dpopAnswersOf } from '../dpop/answers-of.js';
 import { AUTHORIZATION_TOKEN, authorizationOnly, type TokenReader } from './authorization-token.js';
 import { credentialStage } from './credentials.js';
-import { dpopSection } from '../dpop/section.js';
 
 /** @example const s: TokenSourcesStage = tokenSources; */
 export type TokenSourcesStage = GuardStage & TokenReader;
@@ -51,7 +50,6 @@ export const credentials: GuardStage = {
     const { config, observe } = b;
     const find = tokenReader(b).findToken;
     const dpop = dpopAnswersOf(b);
-    const view = { tokenSources: config.tokenSources, realm: config.realm, dpop: dpopSection.of(config) };
-    return { request: (cx) => credentialStage(cx, view, observe, find, dpop) };
+    return { request: (cx) => credentialStage(cx, config, observe, find, dpop) };
   },
 };

@@ -27,8 +27,7 @@ export const dpop: DpopStage = {
   section: {
     key: dpopSection,
     after: 'paths',
-    // An issuer's dpop needs the section too (parseDpop says so).
-    used: (raw) => raw.dpop !== undefined || dpopUsers(raw.issuers).some((is) => is.dpop),
+    // An issuer's dpop needs the section (parseDpop says so): read even when the issuers have a problem.
     parse: (v, cx) => parseDpop(v, cx.issuers ?? dpopUsers(cx.raw.issuers)),
   },
   answers: { dpopChallenge, dpopRefusal },

@@ -26,8 +26,6 @@ export const rules: RulesStage = {
   section: {
     key: rulesSection,
     after: 'publicPaths',
-    // `rules: []` is no rules.
-    used: (raw) => raw.rules !== undefined && !(Array.isArray(raw.rules) && raw.rules.length === 0),
     parse: (v, cx) => parseRules(v, cx.issuers && new Set(cx.issuers.flatMap((is) => is.issuer))),
   },
   build: () => undefined,

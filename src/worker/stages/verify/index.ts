@@ -17,7 +17,6 @@ import { identityOf, verifyFailed } from '../claims/token-checks.js';
 import { dpopAnswersOf } from '../dpop/answers-of.js';
 import type { IntrospectionStageValue } from '../introspection/index.js';
 import { VerifyTiers } from './verify-tiers.js';
-import { dpopSection } from '../dpop/section.js';
 
 /**
  * The verify stage (always in the chain): a refusal, a 503 when keys are unavailable, or the identity.
@@ -40,7 +39,7 @@ export const verify: GuardStage = {
     parts.tiers = tiers;
     const dpop = dpopAnswersOf(b);
     const scope = {
-      config: { ...config, dpop: dpopSection.of(config) },
+      config,
       observe,
       issuers,
       log: parts.log,
