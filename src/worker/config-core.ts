@@ -63,6 +63,9 @@ export interface GuardConfig extends ForwardingConfig {
 /**
  * The top-level settings the core reads itself; every other name in TOP_KEYS is an optional section,
  * read by its stage (the config description test checks the two lists cover TOP_KEYS).
+ *
+ * @example
+ * CORE_KEYS.has('cors'); // false: the cors stage's section
  */
 export const CORE_KEYS: ReadonlySet<string> = new Set([
   '$schema',
@@ -82,8 +85,8 @@ export const CORE_KEYS: ReadonlySet<string> = new Set([
 
 /**
  * Parse and check GUARD_CONFIG with the sections of `stages`, given in chain order (sections read after the same
- * core check are read in that order); throws a ConfigError naming the
- * first bad setting (a ConfigErrors when there are more: config-problems.ts, every one of them).
+ * core check are read in that order); throws a ConfigError naming the first bad setting (a ConfigErrors when there
+ * are more: config-problems.ts, every one of them).
  *
  * @example
  * const config = parseConfigWith(raw, [cors]);

@@ -77,7 +77,8 @@ export interface GuardStage {
   readonly order?: number;
   /**
    * Its optional top-level section of GUARD_CONFIG, keyed by its name (section.ts): read by config-core.ts when
-   * the guard is given this stage, left unread (and refused) otherwise.
+   * the guard is given this stage, left unread (and refused) otherwise. Built-in stages only: GUARD_CONFIG refuses
+   * a top-level name that config-description.ts does not describe.
    */
   readonly section?: GuardSection<unknown>;
   build(b: StageBuild): StageHooks | undefined | Promise<StageHooks | undefined>;
