@@ -42,7 +42,9 @@ export function neededStages(
     ['mtls', mtlsIssuer >= 0 && `issuers[${mtlsIssuer}].mtls`],
     ['rules', c.publicPaths.length > 0 && 'publicPaths'],
   ];
-  // Each stage once, for the first setting that needs it.
-  const seen = new Set<string>();
-  return steps.filter((s): s is [string, string] => typeof s[1] === 'string' && !seen.has(s[0]) && !!seen.add(s[0]));
+  // Each stage once, for the first setting that needs it (dpop: its section, or an issuer's dpop).
+  const needed: [string, string][] = [];
+  for (const [name, setting] of steps)
+    if (typeof setting === 'string' && !needed.some(([n]) => n === name)) needed.push([name, setting]);
+  return needed;
 }
