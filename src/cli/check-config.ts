@@ -15,6 +15,9 @@ import { settingHint } from './setting-hints.js';
 import { settingOffset } from './setting-position.js';
 import { inlineKeyErrors } from './inline-keys.js';
 import { readWranglerScope, type WranglerScope } from './wrangler-config.js';
+import { dpopSection } from '../worker/stages/dpop/section.js';
+import { resourceSection } from '../worker/stages/resource/section.js';
+import { revocationSection } from '../worker/stages/revocation/section.js';
 
 export interface CheckResult {
   ok: boolean;
@@ -90,11 +93,11 @@ export function checkGuardConfig(
         `${prefixFor(d.setting)}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] named ${d.binding}${d.className === undefined ? '' : ` with class_name = "${d.className}"`} (and a [[migrations]] new_sqlite_classes entry for it)`,
       );
   }
-  if (config.dpop?.replay.kind === 'isolate')
+  if (dpopSection.of(config)?.replay.kind === 'isolate')
     notes.push(
       'dpop.replay is "isolate": each isolate remembers only the proofs it saw, so a proof replayed to another isolate is accepted (tests and one-isolate dev only; use { "durableObject": "<binding>" })',
     );
-  const rid = config.resource?.id;
+  const rid = resourceSection.of(config)?.id;
   // An issuer's own audience replaces resource.id (RFC 8707): one that leaves it out is likely a leftover.
   config.issuers.forEach((is, i) => {
     if (rid === undefined || is.audience.includes(rid)) return;
@@ -102,7 +105,7 @@ export function checkGuardConfig(
       `issuers[${i}].audience does not name resource.id (${rid}): tokens issued for this resource are refused`,
     );
   });
-  if (config.revocation?.store === 'isolate')
+  if (revocationSection.of(config)?.store === 'isolate')
     notes.push(
       'revocation.store is "isolate": each isolate keeps its own list, so a revocation reaches only the isolate that received it (tests and one-isolate dev only; use { "durableObject": "<binding>" })',
     );

@@ -4,27 +4,10 @@
 // (tests import them from their modules).
 
 export { createGuard, type GuardOptions } from './start.js';
-export { defaultStages } from './stages/index.js';
+// `defaultStages` and each stage by name (every stage is a folder of ./stages/, listed in its index.ts).
+export * from './stages/index.js';
 export type { GuardStage, StageHooks, StageBuild, Identity } from './stage.js';
 export type { RequestContext } from './context.js';
-// Each stage, by folder; `defaultStages` holds them all, in chain order.
-export { admin } from './stages/admin/index.js';
-export { revocationAdmin } from './stages/revocation-admin/index.js';
-export { resource } from './stages/resource/index.js';
-export { observe } from './stages/observe/index.js';
-export { cors } from './stages/cors/index.js';
-export { path, reservedPaths } from './stages/path/index.js';
-export { originAssertion } from './stages/origin-assertion/index.js';
-export { route, rules } from './stages/route/index.js';
-export { credentials, tokenSources } from './stages/credentials/index.js';
-export { verify, kvTiers, remoteKeys, keySets } from './stages/verify/index.js';
-export { introspection } from './stages/introspection/index.js';
-export { claims } from './stages/claims/index.js';
-export { dpop } from './stages/dpop/index.js';
-export { mtls } from './stages/mtls/index.js';
-export { senderConstraint } from './stages/sender-constraint/index.js';
-export { revocation } from './stages/revocation/index.js';
-export { forward, serviceOrigin, forwardPayload } from './stages/forward/index.js';
 export type { AuthResult, EmbeddedGuard, GuardConfigSource } from './embed.js';
 export type { WaitUntil } from './context.js';
 export type { GuardConfigInput, IssuerInput, RuleInput, CorsInput, OriginAssertionInput } from './config-input.js';

@@ -6,7 +6,7 @@
 // Wrangler file against it. build.ts reads each binding where it builds the stage that
 // uses it and does not import this module: the description would ship in the guard.
 
-import type { GuardConfig } from './config.js';
+import type { GuardConfig } from './config-core.js';
 import { FIXED_BINDINGS, SETTINGS, type BindingKind, type ValueType } from './config-description.js';
 
 export interface RequiredBindings {

@@ -13,7 +13,7 @@ import { buildTwoStepVerifier, type IssuerPolicy, type TwoStepVerifier } from '.
 import { hmacPolicy } from '../hmac/source.js';
 import { issuerSettings, issuersError } from './issuer-settings.js';
 import { ConfigError } from './config-error.js';
-import type { GuardConfig } from './config.js';
+import type { GuardConfig } from './config-core.js';
 import type { GuardDeps, GuardEnv, GuardParts } from './parts.js';
 import type { StageUse } from './stage.js';
 import type { KeySetsStage, KvTiersStage, RemoteKeysStage } from './stages/verify/index.js';

@@ -1,19 +1,14 @@
 // GUARD_CONFIG (a JSON object or a JSON string) checked in full before the first
-// request is served. Each section is parsed by the module of the stage that runs
-// it; this file puts them together. The optional sections' parsers come with the stages
-// a guard is given (SectionParsers): a section set without its parser is left unread, and
-// the guard, not given that stage, fails to start naming it (stages/needs.ts). Every
-// mistake is a ConfigError naming the setting, so the guard answers 500 with a log line
-// that says what to fix — never a silent pass. config.ts gives every parser (parseConfig).
+// request is served. Each section is parsed by the module of the stage that runs it; this
+// file puts them together. An optional top-level section (section.ts) is read by the parser
+// of the stage that brings it (its `section`), right after the core check it names: a
+// section set whose stage the guard was not given is left unread, and the guard fails to
+// start naming it (stages/needs.ts). Every mistake is a ConfigError naming the setting, so
+// the guard answers 500 with a log line that says what to fix — never a silent pass.
+// config.ts reads every section (parseConfig).
 
 import { jwksSection, parseCache, type CacheConfig } from './cache-config.js';
-import type { AdminConfig, parseAdmin } from './stages/admin/admin.js';
 import { ConfigError, stageNotGiven } from './config-error.js';
-import type { CorsConfig, parseCors } from './stages/cors/cors.js';
-import type { DpopConfig, DpopMode, parseDpop } from './stages/dpop/dpop-config.js';
-import type { OriginAssertionConfig, parseOriginAssertion } from './stages/origin-assertion/origin-assertion-config.js';
-import type { parseRules, RuleConfig } from './stages/route/rules.js';
-import type { parseRevocation, RevocationConfig } from './stages/revocation/revocation-config.js';
 import { TOP_KEYS } from './config-keys.js';
 import { SUPPORTED_ALGORITHMS } from '../algorithms.js';
 import { isObject, num, str } from './config-values.js';
@@ -29,23 +24,23 @@ import { parseJwksMaxAge, parseJwksStale } from './jwks-max-age.js';
 import { parseIssuers, usesCloudflareAccess, type IssuerConfig } from './issuers-config.js';
 import type { PathPolicy } from './stages/path/path.js';
 import { parsePaths, parsePublicPaths } from './stages/path/paths-config.js';
-import type { parseResource } from '../resource/config.js';
-import type { ResourceSettings } from '../resource/metadata.js';
+import type { CoreCheck, GuardSection, SectionContext, SectionValues } from './section.js';
+import { resourceSection } from './stages/resource/section.js';
 
 export { ConfigError };
 export { ECHO_ORIGIN } from './stages/forward/forwarding-config.js';
 export { L2_DEFAULT_ALGORITHMS } from './l2-defaults.js';
 export { isLoopback, type ClaimWant } from './config-values.js';
-export type { AdminConfig, CacheConfig, CorsConfig, IssuerConfig, OriginConfig, RuleConfig, TokenSource };
+export type { CacheConfig, IssuerConfig, OriginConfig, TokenSource };
+export type { AdminConfig } from './stages/admin/admin.js';
+export type { CorsConfig } from './stages/cors/cors.js';
+export type { AuthMode, RuleConfig } from './stages/route/rules.js';
 export type { KeySourceConfig } from './issuers-config.js';
-export type { AuthMode } from './stages/route/rules.js';
 
 export interface GuardConfig extends ForwardingConfig {
   issuers: IssuerConfig[];
   publicPaths: string[];
-  rules: RuleConfig[];
   tokenSources: TokenSource[];
-  cors: CorsConfig | undefined;
   origin: OriginConfig;
   clockTolerance: number;
   realm: string;
@@ -56,45 +51,52 @@ export interface GuardConfig extends ForwardingConfig {
   jwksMaxAgeMs: number;
   /** Use of a key set past freshness while its issuer fails (./jwks-max-age.ts). */
   jwksStaleMs: number;
-  admin: AdminConfig | undefined;
-  /** Signed identity for the origin (./origin-assertion.ts); undefined when off. */
-  originAssertion: OriginAssertionConfig | undefined;
   /** How request paths are read, matched and forwarded (docs/deploy.md, "Request paths"). */
   paths: PathPolicy;
-  /** RFC 9449 proofs (./dpop-config.ts); undefined when no issuer sets dpop. */
-  dpop: DpopConfig | undefined;
-  /** Token revocation (./revocation-stage.ts); undefined when off. */
-  revocation: RevocationConfig | undefined;
-  /** This API as an OAuth protected resource (RFC 9728, RFC 8707; the resource stage); undefined when off. */
-  resource: ResourceSettings | undefined;
-  /** Optional sections set in GUARD_CONFIG that no given stage reads (stages/needs.ts refuses them). */
-  unread?: ReadonlySet<keyof SectionParsers>;
+  /** The optional sections' values, each read with its stage's key (`corsSection.of(config)`). */
+  sections: SectionValues;
+  /**
+   * The optional sections GUARD_CONFIG sets, read or not, in the order it writes them: each needs the stage of
+   * its name (stages/needs.ts refuses a guard not given it).
+   */
+  sectionsSet: readonly string[];
 }
 
 /**
- * The optional sections' parsers, each brought by the stage that runs the section (its `sections`).
+ * The top-level settings the core reads itself; every other name in TOP_KEYS is an optional section,
+ * read by its stage (the config description test checks the two lists cover TOP_KEYS).
  *
  * @example
- * const sections: SectionParsers = { cors: parseCors };
+ * CORE_KEYS.has('cors'); // false: the cors stage's section
  */
-export interface SectionParsers {
-  admin?: typeof parseAdmin;
-  cors?: typeof parseCors;
-  rules?: typeof parseRules;
-  originAssertion?: typeof parseOriginAssertion;
-  dpop?: typeof parseDpop;
-  revocation?: typeof parseRevocation;
-  resource?: typeof parseResource;
-}
+export const CORE_KEYS: ReadonlySet<string> = new Set([
+  '$schema',
+  'issuers',
+  'publicPaths',
+  'tokenSources',
+  'forwardClaims',
+  'forwardPayload',
+  'forwardToken',
+  'origin',
+  'clockTolerance',
+  'realm',
+  'cache',
+  'jwks',
+  'paths',
+]);
 
 /**
- * Parse and check GUARD_CONFIG with the optional sections' parsers `sections`; throws a ConfigError naming the
- * first bad setting (a ConfigErrors when there are more: config-problems.ts, every one of them).
+ * Parse and check GUARD_CONFIG with the sections of `stages`, given in chain order (sections read after the same
+ * core check are read in that order); throws a ConfigError naming the first bad setting (a ConfigErrors when there
+ * are more: config-problems.ts, every one of them).
  *
  * @example
- * const config = parseConfigWith(raw, { cors: parseCors });
+ * const config = parseConfigWith(raw, [cors]);
  */
-export function parseConfigWith(raw: unknown, sections: SectionParsers): GuardConfig {
+export function parseConfigWith(
+  raw: unknown,
+  stages: readonly { readonly section?: GuardSection<unknown> | undefined }[],
+): GuardConfig {
   if (raw === undefined || raw === null || raw === '') throw new ConfigError('GUARD_CONFIG', 'is not set');
   const v = typeof raw === 'string' ? parseJson(raw) : raw;
   if (!isObject(v)) throw new ConfigError('GUARD_CONFIG', 'expected a JSON object');
@@ -103,76 +105,86 @@ export function parseConfigWith(raw: unknown, sections: SectionParsers): GuardCo
   // config could be returned. What later checks read is kept as possibly undefined.
   const problems = new Problems();
   const part = <T>(check: () => T): T => problems.check(check) as T;
-  // An optional section is read by its stage's parser; set without one, it is left unread (and refused later).
-  const unread = new Set<keyof SectionParsers>();
-  const read = <K extends keyof SectionParsers, T>(
-    key: K,
-    parse: (p: NonNullable<SectionParsers[K]>) => T,
-    set = v[key] !== undefined,
-  ): T | undefined => {
-    const p = sections[key];
-    if (p !== undefined) return parse(p as NonNullable<SectionParsers[K]>);
-    if (set) unread.add(key);
-    return undefined;
+  const sections: Record<string, unknown> = {};
+  const cx: { -readonly [K in keyof SectionContext]: SectionContext[K] } = {
+    raw: v,
+    issuers: undefined,
+    forwardHeaders: [],
+    sections,
+  };
+  const given = stages.flatMap((s) => (s.section === undefined ? [] : [s.section]));
+  const read = new Set(given.map((s) => s.key.key));
+  const readAfter = (check: CoreCheck): void => {
+    for (const s of given) if (s.after === check) sections[s.key.key] = part(() => s.parse(v[s.key.key], cx));
   };
   // The order below is the order settings are checked in (the first problem is the one the guard names).
   part(() => knownKeys(v, '', TOP_KEYS));
-  // Before the issuers: an issuer without its own audience takes resource.id (RFC 8707).
-  // The issuers' default audience depends on it: without its stage, that is the first problem to name.
-  const resource = part(() => {
-    const r = read('resource', (p) => p(v.resource));
-    if (unread.has('resource')) throw stageNotGiven('resource', 'resource');
-    return r;
+  readAfter('GUARD_CONFIG');
+  // Before the issuers: an issuer without its own audience takes resource.id (RFC 8707), so `resource` is read
+  // first (its stage reads it after GUARD_CONFIG). Set without that stage, the issuers cannot be checked: that
+  // is the first problem to name.
+  part(() => {
+    if (isSet(v, resourceSection.key) && !read.has(resourceSection.key)) throw stageNotGiven('resource', 'resource');
   });
-  const issuers = problems.check(() => parseIssuers(v.issuers, resource?.id));
+  const issuers = problems.check(() => parseIssuers(v.issuers, resourceSection.of(cx)?.id));
   // Checks against the issuers are skipped when those are not known (an issuer with a problem
   // of its own): they would only report that problem again.
+  cx.issuers = issuers;
+  readAfter('issuers');
   const publicPaths = part(() => parsePublicPaths(v.publicPaths));
-  const issuerNames = issuers && new Set(issuers.flatMap((is) => is.issuer));
-  const rules = part(() => read('rules', (p) => p(v.rules, issuerNames), nonEmpty(v.rules)) ?? []);
+  readAfter('publicPaths');
   const tokenSources = part(() => parseTokenSources(v.tokenSources, usesCloudflareAccess(v.issuers)));
+  readAfter('tokenSources');
   const forwarding = problems.check(() => parseForwarding(v));
-  const origin = part(() => parseOrigin(v.origin));
-  const realm = part(() => parseRealm(v.realm));
-  const jw = problems.check(() => jwksSection(v.jwks)) ?? {};
-  const admin = part(() => read('admin', (p) => p(v.admin)));
-  const forwardHeaders = [
+  cx.forwardHeaders = [
     ...(forwarding?.forwardClaims.map(([, h]) => h) ?? []),
     ...(forwarding?.forwardPayload === undefined ? [] : [forwarding.forwardPayload]),
   ];
+  readAfter('forwardClaims');
+  const origin = part(() => parseOrigin(v.origin));
+  readAfter('origin');
+  const realm = part(() => parseRealm(v.realm));
+  readAfter('realm');
+  const jw = problems.check(() => jwksSection(v.jwks)) ?? {};
+  readAfter('jwks');
+  const clockTolerance = part(() => num(v.clockTolerance, 'clockTolerance', 0, 0, 600));
+  readAfter('clockTolerance');
+  const cache = part(() => parseCache(v.cache, new Set(issuers?.flatMap((i) => i.algorithms) ?? SUPPORTED_ALGORITHMS)));
+  readAfter('cache');
+  const jwksTimeoutMs = part(() => num(jw.timeoutMs, 'jwks.timeoutMs', 3_000, 100, 30_000));
+  const jwksCooldownMs = part(() => num(jw.cooldownMs, 'jwks.cooldownMs', 30_000, 0, 3_600_000));
+  const jwksMaxAgeMs = part(() => parseJwksMaxAge(jw.maxAgeMs));
+  const jwksStaleMs = part(() => parseJwksStale(jw.staleMs));
+  readAfter('jwks.maxAgeMs');
+  const paths = part(() => parsePaths(v.paths));
+  readAfter('paths');
   const config: GuardConfig = {
     issuers: issuers!,
     publicPaths,
-    rules,
     tokenSources,
     ...forwarding!,
-    cors: part(() => read('cors', (p) => p(v.cors))),
     origin,
-    clockTolerance: part(() => num(v.clockTolerance, 'clockTolerance', 0, 0, 600)),
+    clockTolerance,
     realm,
-    cache: part(() => parseCache(v.cache, new Set(issuers?.flatMap((i) => i.algorithms) ?? SUPPORTED_ALGORITHMS))),
-    jwksTimeoutMs: part(() => num(jw.timeoutMs, 'jwks.timeoutMs', 3_000, 100, 30_000)),
-    jwksCooldownMs: part(() => num(jw.cooldownMs, 'jwks.cooldownMs', 30_000, 0, 3_600_000)),
-    jwksMaxAgeMs: part(() => parseJwksMaxAge(jw.maxAgeMs)),
-    jwksStaleMs: part(() => parseJwksStale(jw.staleMs)),
-    admin,
-    originAssertion: part(() => read('originAssertion', (p) => p(v.originAssertion, forwardHeaders))),
-    paths: part(() => parsePaths(v.paths)),
-    dpop: part(() => {
-      const users = dpopUsers(v.issuers);
-      return read('dpop', (p) => p(v.dpop, issuers ?? users), v.dpop !== undefined || users.some((is) => is.dpop));
-    }),
-    revocation: part(() => read('revocation', (p) => p(v.revocation, admin?.path))),
-    resource,
-    unread,
+    cache,
+    jwksTimeoutMs,
+    jwksCooldownMs,
+    jwksMaxAgeMs,
+    jwksStaleMs,
+    paths,
+    sections,
+    sectionsSet: Object.keys(v).filter((k) => !CORE_KEYS.has(k) && isSet(v, k)),
   };
   problems.throwAny();
   return config;
 }
 
-/** Set to anything but an empty list (`rules: []` needs no rules stage). */
-function nonEmpty(v: unknown): boolean {
-  return v !== undefined && !(Array.isArray(v) && v.length === 0);
+/**
+ * Whether an optional section is written: set to anything but an empty list (`rules: []`, the route stage's
+ * default, needs no rules stage).
+ */
+function isSet(v: Readonly<Record<string, unknown>>, key: string): boolean {
+  return v[key] !== undefined && !(key === 'rules' && Array.isArray(v[key]) && v[key].length === 0);
 }
 
 function parseJson(text: string): unknown {
@@ -187,9 +199,4 @@ function parseRealm(v: unknown): string {
   const realm = v === undefined ? 'edgejwt' : str(v, 'realm');
   if (/["\\\r\n]/.test(realm)) throw new ConfigError('realm', 'no quotes, backslashes or line breaks');
   return realm;
-}
-
-/** Which raw issuer entries set `dpop` (the value is their own check), for when the issuers are not known. */
-function dpopUsers(v: unknown): { dpop?: DpopMode }[] {
-  return Array.isArray(v) ? v.map((is) => (isObject(is) && is.dpop !== undefined ? { dpop: 'required' } : {})) : [];
 }

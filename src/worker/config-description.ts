@@ -14,7 +14,8 @@
 //      `binding: 'secret' | 'kv' | 'service' | 'durableObject'` if its value names a Worker binding.
 //      A new object section is an entry of type `{ kind: 'section' }` followed by its children.
 //   2. `npm run gen`, then parse it in the stage's own module (the key set is already there:
-//      import it from ./config-keys.js), with a test.
+//      import it from ./config-keys.js), with a test. A new top-level section is parsed by its
+//      stage's `section` (./section.ts), and its settings.ts is spread below where the table lists it.
 //   test/node/config-description.test.ts fails until the parser reads every described setting.
 //
 // Data only: the guard never imports this module (the parsers import the generated

@@ -8,7 +8,7 @@ import { encode } from '../b64.js';
 import { digest } from '../digest.js';
 import type { KeySource } from '../keys/source.js';
 import { ConfigError } from './config-error.js';
-import type { GuardConfig } from './config.js';
+import type { GuardConfig } from './config-core.js';
 import type { Counters } from './counters.js';
 import { KvJwksStore } from './jwks-store.js';
 import { KeyTags } from './key-tags.js';

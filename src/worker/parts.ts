@@ -4,7 +4,7 @@
 
 import type { RemoteJWKSet } from '../keys/remote.js';
 import type { TwoStepVerifier } from '../verify-path.js';
-import type { GuardConfig } from './config.js';
+import type { GuardConfig } from './config-core.js';
 import type { Counters } from './counters.js';
 import type { KVLike } from './kv.js';
 import type { KvVerifyParts } from './kv-parts.js';

@@ -3,10 +3,11 @@
 // calls the hooks of the chain (stages/index.ts) in order for every request.
 
 import type { GuardEnv, GuardParts } from './parts.js';
-import type { GuardConfig, SectionParsers } from './config-core.js';
+import type { GuardConfig } from './config-core.js';
 import type { AuthOutcome, Identity, RequestContext } from './context.js';
 import type { IssuerIndex } from './issuer-index.js';
 import type { Observer } from './stages/observe/observe.js';
+import type { GuardSection } from './section.js';
 
 export type { Identity } from './context.js';
 
@@ -74,8 +75,12 @@ export interface GuardStage {
    * (stages/index.ts); a stage without a number runs after them, in the order it was given.
    */
   readonly order?: number;
-  /** The parsers of the optional config sections this stage runs (a guard not given it leaves them unread). */
-  readonly sections?: SectionParsers;
+  /**
+   * Its optional top-level section of GUARD_CONFIG, keyed by its name (section.ts): read by config-core.ts when
+   * the guard is given this stage, left unread (and refused) otherwise. Built-in stages only: GUARD_CONFIG refuses
+   * a top-level name that config-description.ts does not describe.
+   */
+  readonly section?: GuardSection<unknown>;
   build(b: StageBuild): StageHooks | undefined | Promise<StageHooks | undefined>;
 }
 

@@ -4,7 +4,7 @@
 // (edgejwt/worker) and the default Worker start here.
 
 import { buildParts, type GuardDeps, type GuardEnv } from './build.js';
-import { parseConfigWith, type SectionParsers } from './config-core.js';
+import { parseConfigWith } from './config-core.js';
 import { stageNotGiven } from './config-error.js';
 import { embeddedGuard, rawConfigOf, type EmbeddedGuard, type GuardConfigSource } from './embed.js';
 import { IssuerIndex } from './issuer-index.js';
@@ -41,8 +41,8 @@ export async function startGuard(
   stages: readonly GuardStage[],
 ): Promise<Guard> {
   // Each optional section by the parser of the stage that runs it (config-core.ts).
-  const sections = Object.assign({}, ...stages.map((s) => s.sections)) as SectionParsers;
-  const config = parseConfigWith(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig, sections);
+  const chain = chainOf(stages);
+  const config = parseConfigWith(rawConfig === undefined ? env.GUARD_CONFIG : rawConfig, chain);
   const use = stageLookup(stages);
   for (const [name, setting] of neededStages(config, env)) use(name, setting);
   const parts = await buildParts(config, env, deps, use);
@@ -61,7 +61,7 @@ export async function startGuard(
     },
   };
   const hooks: StageHooks[] = [];
-  for (const stage of chainOf(stages)) {
+  for (const stage of chain) {
     const h = await stage.build(b);
     if (h !== undefined) hooks.push(h);
   }

@@ -9,6 +9,8 @@ import { bindingSettings, requiredBindings } from '../../src/worker/bindings.js'
 import { CONFIG_KEYS, ConfigError, parseConfig } from '../../src/worker/config.js';
 import { INTROSPECTION_KEYS } from '../../src/worker/config-keys.js';
 import { SETTINGS, type Setting, type ValueType } from '../../src/worker/config-description.js';
+import { CORE_KEYS } from '../../src/worker/config-core.js';
+import { defaultStages } from '../../src/worker/stages/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -187,5 +189,14 @@ describe('the config description (src/worker/config-description.ts)', () => {
       expect(all.get(`BINDING_${i}`), b.path).toBe(concrete({ path: b.path } as Setting));
     expect(needed.secrets.get('CACHE_KEY')).toBe('CACHE_KEY');
     expect(needed.kv.map((k) => k.binding)).toEqual(['JWKS_CACHE']);
+  });
+
+  it('every_top_level_name_is_the_cores_or_a_stages_section: each section is keyed by its stage and described', () => {
+    const sections = defaultStages.flatMap((s) => (s.section === undefined ? [] : [[s.name, s.section.key.key]]));
+    // A section's key is its stage's name: a section set without its stage needs the stage of that name.
+    for (const [name, key] of sections) expect(key).toBe(name);
+    const top = SETTINGS.filter((s) => !s.path.includes('.') && !s.path.includes('[')).map((s) => s.path);
+    expect([...CORE_KEYS, ...sections.map(([, key]) => key)].sort()).toEqual([...top].sort());
+    expect([...CONFIG_KEYS.top].sort()).toEqual([...top].sort());
   });
 });

@@ -192,6 +192,51 @@ describe('parse_config_collects_every_problem', () => {
   });
 });
 
+describe('config_problems_named_in_one_order', () => {
+  it('config_problems_named_in_one_order: each optional section is checked in its place among the core settings', () => {
+    // One problem in every top-level setting: each section (read by its stage) is named right after the core check
+    // its stage reads it after (resource before the issuers, whose default audience is its id).
+    const raw = {
+      resource: { id: 'not a url' },
+      issuers: [{ ...issuer, algorithms: ['RS265'] }],
+      publicPaths: ['health'],
+      rules: [{ pathPrefix: '/c/', auth: 'maybe' }],
+      tokenSources: [],
+      forwardClaims: { sub: 'bad header' },
+      origin: 'ftp://x',
+      realm: 'a"b',
+      jwks: { timeoutMs: 1 },
+      admin: { path: 'x', secretBinding: 'S' },
+      cors: { allowOrigins: 'nope' },
+      clockTolerance: -1,
+      cache: { verifyTtl: 30 },
+      originAssertion: { keyBinding: '' },
+      paths: { forward: 'raw' },
+      dpop: { replay: 'nowhere' },
+      revocation: { path: 'y', secretBinding: 'R', store: 'isolate' },
+    };
+    expect(settingsOf(raw)).toEqual([
+      'resource.id',
+      'issuers[0].algorithms[0]',
+      'publicPaths[0]',
+      'rules[0].auth',
+      'tokenSources',
+      'forwardClaims.sub',
+      'origin',
+      'realm',
+      'admin.path',
+      'cors.allowOrigins[0]',
+      'clockTolerance',
+      'cache.verifyTtl',
+      'jwks.timeoutMs',
+      'originAssertion.keyBinding',
+      'paths.forward',
+      'dpop',
+      'revocation.path',
+    ]);
+  });
+});
+
 describe('options_duration_integer', () => {
   it('options_duration_integer: a fractional ms or seconds setting of the guard is refused, naming it', () => {
     const cases: [Record<string, unknown>, string][] = [

@@ -15,7 +15,7 @@ const b64u = (b: Uint8Array): string =>
     .replace(/=+$/, '');
 
 describe('feature_build_steps_keep_the_check_order', () => {
-  it('a config using every late stage: they are needed in the order the settings were always checked, and a guard given none fails on the first (admin)', async () => {
+  it('a config using every late stage: they are needed in one fixed order, and a guard given none fails on the first (admin)', async () => {
     const k = await demoKeys();
     const env = {
       HS_KEY: b64u(k.hs.secret!),
@@ -36,15 +36,17 @@ describe('feature_build_steps_keep_the_check_order', () => {
       rules: [{ pathPrefix: '/orders', scopes: ['orders'] }],
     };
     const config = parseConfig(raw);
+    // The key-set stages first, then every optional section set, in the order GUARD_CONFIG writes them (where
+    // admin always was), then the stages core settings switch on.
     expect(neededStages(config, env)).toEqual([
       ['admin', 'admin'],
-      ['serviceOrigin', 'origin.service'],
-      ['tokenSources', 'tokenSources'],
-      ['forwardPayload', 'forwardPayload'],
       ['dpop', 'dpop'],
       ['revocation', 'revocation'],
       ['cors', 'cors'],
       ['rules', 'rules'],
+      ['serviceOrigin', 'origin.service'],
+      ['tokenSources', 'tokenSources'],
+      ['forwardPayload', 'forwardPayload'],
     ]);
     await expect(startGuard(env, { log: () => undefined }, raw, [])).rejects.toMatchObject({ setting: 'admin' });
     const guard = await startGuard(env, { log: () => undefined }, raw, defaultStages);

@@ -72,6 +72,7 @@ describe('credential stage (credentials.ts): tokenSources and the token', () => 
   const config = {
     tokenSources: parseTokenSources([{ header: 'Authorization' }, { cookie: 'session' }], false),
     realm: 'edgejwt',
+    sections: {},
   };
   const matched = (auth: 'required' | 'optional') => ({ rules: [], names: [], auth });
 

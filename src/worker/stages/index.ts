@@ -2,7 +2,8 @@
 // stage's `order` says the same). A guard runs the core stages (core.ts) and those it is
 // given, in this order (start.ts); a stage of your own without an `order` runs after these.
 // Stages without hooks (rules, tokenSources, kvTiers, remoteKeys, keySets, introspection, serviceOrigin,
-// forwardPayload) are parts the stage before them reads when the config uses them.
+// forwardPayload) are parts the stage before them reads when the config uses them. Adding a stage is its
+// folder and its line here (its import, its place in the list, its name in the export below).
 
 import type { GuardStage } from '../stage.js';
 import { admin } from './admin/index.js';
@@ -58,3 +59,32 @@ export const defaultStages: readonly GuardStage[] = [
   serviceOrigin, //     (part) origin: { service }
   forwardPayload, //    (part) the payload header
 ];
+
+// Each stage by name, for edgejwt/worker (api.ts re-exports this module).
+export {
+  admin,
+  revocationAdmin,
+  resource,
+  observe,
+  cors,
+  path,
+  reservedPaths,
+  originAssertion,
+  route,
+  rules,
+  credentials,
+  tokenSources,
+  verify,
+  kvTiers,
+  remoteKeys,
+  keySets,
+  introspection,
+  claims,
+  dpop,
+  mtls,
+  senderConstraint,
+  revocation,
+  forward,
+  serviceOrigin,
+  forwardPayload,
+};

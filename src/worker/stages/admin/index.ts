@@ -5,6 +5,7 @@ import { answered } from '../../context.js';
 import type { ReservingStage } from '../path/index.js';
 import { reservedCheck } from '../path/reserved-paths.js';
 import { adminEndpoint, parseAdmin } from './admin.js';
+import { adminSection } from './section.js';
 
 /**
  * The admin endpoint (`admin`).
@@ -16,9 +17,9 @@ export const admin: ReservingStage = {
   name: 'admin',
   reservedCheck,
   order: 10,
-  sections: { admin: parseAdmin },
+  section: { key: adminSection, after: 'jwks', parse: parseAdmin },
   build: (b) => {
-    const a = b.config.admin;
+    const a = adminSection.of(b.config);
     if (a === undefined) return undefined;
     const endpoint = adminEndpoint(b.env, a, b.parts.counters);
     return { serve: (cx) => (cx.url.pathname === a.path ? endpoint(cx.request).then(answered) : undefined) };

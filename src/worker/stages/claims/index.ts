@@ -5,6 +5,7 @@
 import type { GuardStage } from '../../stage.js';
 import type { RulesStage } from '../route/index.js';
 import { usesRules } from '../route/route.js';
+import { rulesOf } from '../route/section.js';
 import { checkClaims } from './token-checks.js';
 
 /**
@@ -18,9 +19,17 @@ export const claims: GuardStage = {
   order: 120,
   build: (b) => {
     const { config, observe, issuers, parts } = b;
-    const setting = config.rules.length > 0 ? 'rules' : 'publicPaths';
-    const rules = usesRules(config) ? b.use<RulesStage>('rules', setting) : undefined;
-    const scope = { config, observe, issuers, log: parts.log, checkRules: rules?.checkRules, now: parts.now };
+    const view = { rules: rulesOf(config), publicPaths: config.publicPaths };
+    const setting = view.rules.length > 0 ? 'rules' : 'publicPaths';
+    const rules = usesRules(view) ? b.use<RulesStage>('rules', setting) : undefined;
+    const scope = {
+      config,
+      observe,
+      issuers,
+      log: parts.log,
+      checkRules: rules?.checkRules,
+      now: parts.now,
+    };
     return { identity: (cx, id) => checkClaims(cx, id, scope) };
   },
 };

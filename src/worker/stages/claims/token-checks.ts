@@ -7,7 +7,8 @@ import { ownClaim } from '../../../claims.js';
 import { decodeUnverified } from '../../../decode.js';
 import { isJwtError } from '../../../errors.js';
 import { parseHeader, type JoseHeader } from '../../../header.js';
-import type { GuardConfig } from '../../config.js';
+import type { GuardConfig } from '../../config-core.js';
+import { dpopSection } from '../dpop/section.js';
 import type { AuthOutcome, Identity, RequestContext, Verified } from '../../context.js';
 import type { CounterName } from '../../counters.js';
 import type { IssuerIndex } from '../../issuer-index.js';
@@ -22,13 +23,13 @@ const TIME_CLAIM: Partial<Record<string, string>> = { ERR_JWT_EXPIRED: 'exp', ER
 
 /** What the checks read of the guard. */
 export interface CheckScope {
-  config: Pick<GuardConfig, 'realm' | 'jwksCooldownMs'> & Partial<Pick<GuardConfig, 'dpop' | 'clockTolerance'>>;
+  config: Pick<GuardConfig, 'realm' | 'jwksCooldownMs' | 'sections'> & Partial<Pick<GuardConfig, 'clockTolerance'>>;
   observe: Observer;
   issuers: IssuerIndex;
   log: (line: string) => void;
   /** The rules part's check (stages/route/index.ts), when the config sets rules or publicPaths. */
   checkRules?: typeof checkRules | undefined;
-  /** The dpop stage's answers, when `config.dpop` is set. */
+  /** The dpop stage's answers, when `dpop` is set. */
   dpop?: DpopAnswers | undefined;
   /** The guard's clock (ms), for the rules' step-up age (RFC 9470); default Date.now. */
   now?: (() => number) | undefined;
@@ -142,7 +143,7 @@ export function verifyFailed(cx: RequestContext, e: unknown, g: CheckScope): Aut
   observe.count(wrongIssuer ? 'rejected:wrong_issuer' : (`rejected:${e.code}` as CounterName));
   const code: RejectionCode = wrongIssuer ? 'wrong_issuer' : e.code;
   // A token sent with the DPoP scheme is answered with the DPoP challenge (RFC 9449 §7.1).
-  const dpopAlgs = cx.scheme === 'dpop' ? config.dpop?.algorithms : undefined;
+  const dpopAlgs = cx.scheme === 'dpop' ? dpopSection.of(config)?.algorithms : undefined;
   const res =
     dpopAlgs === undefined
       ? answer.invalidToken(config.realm, answer.publicDescription(e.code))

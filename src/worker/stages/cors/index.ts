@@ -4,6 +4,7 @@
 import { answered } from '../../context.js';
 import type { GuardStage } from '../../stage.js';
 import { allowedOrigin, isPreflight, parseCors, preflightResponse, withCors } from './cors.js';
+import { corsSection } from './section.js';
 
 /**
  * The CORS stage (`cors`).
@@ -14,9 +15,9 @@ import { allowedOrigin, isPreflight, parseCors, preflightResponse, withCors } fr
 export const cors: GuardStage = {
   name: 'cors',
   order: 50,
-  sections: { cors: parseCors },
+  section: { key: corsSection, after: 'jwks', parse: parseCors },
   build: (b) => {
-    const c = b.config.cors;
+    const c = corsSection.of(b.config);
     if (c === undefined) return undefined;
     const { observe } = b;
     return {

@@ -9,6 +9,8 @@ import type { DpopAnswers } from '../dpop/dpop-answers.js';
 import { ANONYMOUS, type AuthOutcome, type RequestContext } from '../../context.js';
 import type { Observer } from '../observe/observe.js';
 import * as answer from '../../responses.js';
+import { dpopSection } from '../dpop/section.js';
+import type { SectionValues } from '../../section.js';
 
 export type { TokenSource };
 
@@ -49,7 +51,7 @@ function parseSource(v: unknown, i: number): TokenSource {
 /**
  * Continue (undefined, `cx.token` set), an anonymous pass (optional auth, no token), or the refusal.
  * `find`: the token reader (Authorization alone, or the tokenSources part's; index.ts).
- * `dpop`: the dpop stage's answers, given whenever `config.dpop` is set.
+ * `dpop`: the dpop stage's answers, given whenever `dpop` is set.
  *
  * @example
  * const stop = credentialStage(cx, config, observe, parts.tokens.findToken, parts.dpopAnswers);
@@ -57,21 +59,22 @@ function parseSource(v: unknown, i: number): TokenSource {
  */
 export function credentialStage(
   cx: RequestContext,
-  config: { tokenSources: readonly TokenSource[]; realm: string; dpop?: { algorithms: readonly string[] } | undefined },
+  config: { tokenSources: readonly TokenSource[]; realm: string; sections: SectionValues },
   observe: Observer,
   find: typeof findToken,
   dpop?: DpopAnswers,
 ): AuthOutcome | undefined {
   // The DPoP scheme is read only when a DPoP stage will check its proof (dpop-stage.ts).
-  const found = find(cx.request.headers, config.tokenSources, config.dpop !== undefined);
+  const dpopConfig = dpopSection.of(config);
+  const found = find(cx.request.headers, config.tokenSources, dpopConfig !== undefined);
   if (found.kind === 'none') {
     // Envoy's allow_missing: no token at all passes anonymously; a bad one never does.
     if (cx.matched!.auth === 'optional') return ANONYMOUS;
     observe.count('missing_token');
     const res = answer.missingToken(config.realm);
     // RFC 9449 §7.2: a resource that takes both schemes offers both challenges.
-    if (config.dpop !== undefined)
-      res.headers.append('www-authenticate', dpop!.dpopChallenge(config.realm, config.dpop.algorithms));
+    if (dpopConfig !== undefined)
+      res.headers.append('www-authenticate', dpop!.dpopChallenge(config.realm, dpopConfig.algorithms));
     return observe.refuse(cx, res, { code: 'missing_token', status: 401 });
   }
   if (found.kind === 'malformed') {

@@ -4,6 +4,7 @@
 import type { StageBuild } from '../../stage.js';
 import type { DpopAnswers } from './dpop-answers.js';
 import type { DpopStage } from './index.js';
+import { dpopSection } from './section.js';
 
 /**
  * The dpop stage's answers when the config sets `dpop` (a ConfigError naming it when that stage was not given).
@@ -12,5 +13,5 @@ import type { DpopStage } from './index.js';
  * const dpop = dpopAnswersOf(b); // undefined without `dpop`
  */
 export function dpopAnswersOf(b: Pick<StageBuild, 'config' | 'use'>): DpopAnswers | undefined {
-  return b.config.dpop === undefined ? undefined : b.use<DpopStage>('dpop', 'dpop').answers;
+  return dpopSection.of(b.config) === undefined ? undefined : b.use<DpopStage>('dpop', 'dpop').answers;
 }

@@ -12,7 +12,7 @@ import { verifyDpopProof, type DpopProof } from '../../../dpop/proof.js';
 import { isJwtError } from '../../../errors.js';
 import { ownClaim } from '../../../claims.js';
 import type { AfterVerifyStage, Identity } from '../../stage.js';
-import type { GuardConfig } from '../../config.js';
+import type { GuardConfig } from '../../config-core.js';
 import type { AuthOutcome, RequestContext } from '../../context.js';
 import type { DpopConfig, DpopMode } from './dpop-config.js';
 import { DPOP_DESCRIPTIONS, dpopRefusal, replayUnavailable, useDpopNonce, type DpopError } from './dpop-answers.js';

@@ -5,7 +5,8 @@
 // only (a URL, a service binding, the echo) — the request never picks where.
 
 import { ownClaim } from '../../../claims.js';
-import type { GuardConfig } from '../../config.js';
+import type { GuardConfig } from '../../config-core.js';
+import { dpopSection } from '../dpop/section.js';
 import type { TokenReader } from '../credentials/authorization-token.js';
 import type { OriginAssertion } from '../origin-assertion/origin-assertion.js';
 import type { ServiceOrigin } from './service-origin.js';
@@ -106,7 +107,7 @@ export class Forwarder {
     if (!config.forwardToken) {
       this.#parts.tokens.dropToken(headers, config.tokenSources);
       // The DPoP proof is part of the credential (RFC 9449 §7.1), and already spent (replay store).
-      if (config.dpop !== undefined) headers.delete('dpop');
+      if (dpopSection.of(config) !== undefined) headers.delete('dpop');
     }
     if (outcome.anonymous) {
       observe.count('public');

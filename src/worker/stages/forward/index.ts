@@ -8,6 +8,7 @@ import type { OriginAssertionStage } from '../origin-assertion/index.js';
 import { Forwarder } from './forward.js';
 import { payloadHeaderValue } from './payload-header.js';
 import { serviceOrigin as openService } from './service-origin.js';
+import { originAssertionSection } from '../origin-assertion/section.js';
 
 /** @example const s: ServiceOriginStage = serviceOrigin; */
 export interface ServiceOriginStage extends GuardStage {
@@ -71,7 +72,7 @@ export const forward: GuardStage = {
             ? undefined
             : b.use<ForwardPayloadStage>('forwardPayload', 'forwardPayload').payloadHeaderValue,
         assertion:
-          config.originAssertion === undefined
+          originAssertionSection.of(config) === undefined
             ? undefined
             : b.use<OriginAssertionStage>('originAssertion', 'originAssertion').open(b),
       },

@@ -14,13 +14,14 @@ import { createIntrospector, type Introspector } from '../../../introspection/cl
 import { IntrospectionError } from '../../../introspection/error.js';
 import { looksLikeJwt } from '../../../introspection/shape.js';
 import { ConfigError } from '../../config-error.js';
-import type { GuardConfig } from '../../config.js';
+import type { GuardConfig } from '../../config-core.js';
 import type { AuthOutcome, RequestContext } from '../../context.js';
 import type { IssuerConfig } from '../../issuers-config.js';
 import { serverTiming, withTiming } from '../observe/observe.js';
 import { refuseDeepPayload } from '../verify/payload-depth.js';
 import * as answer from '../../responses.js';
 import type { CheckScope } from '../claims/token-checks.js';
+import { dpopSection } from '../dpop/section.js';
 
 /**
  * An active answer, checked: its claims and the clock window (ms) in which a cache may hand them out.
@@ -158,7 +159,7 @@ function refusal(cx: RequestContext, e: unknown, g: CheckScope): AuthOutcome | u
     observe.count(`rejected:${INACTIVE_CODE}`);
     const description = answer.publicDescription(undefined);
     // A token sent with the DPoP scheme is answered with the DPoP challenge (RFC 9449 §7.1), as token-checks does.
-    const dpopAlgs = cx.scheme === 'dpop' ? config.dpop?.algorithms : undefined;
+    const dpopAlgs = cx.scheme === 'dpop' ? dpopSection.of(config)?.algorithms : undefined;
     const res =
       dpopAlgs === undefined
         ? answer.invalidToken(config.realm, description)

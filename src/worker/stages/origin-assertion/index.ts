@@ -6,6 +6,7 @@ import { answered } from '../../context.js';
 import type { GuardStage, StageBuild } from '../../stage.js';
 import { OriginAssertion } from './origin-assertion.js';
 import { parseOriginAssertion } from './origin-assertion-config.js';
+import { originAssertionSection } from './section.js';
 
 /** @example const s: OriginAssertionStage = originAssertion; */
 export interface OriginAssertionStage extends GuardStage {
@@ -22,10 +23,14 @@ export interface OriginAssertionStage extends GuardStage {
 export const originAssertion: OriginAssertionStage = {
   name: 'originAssertion',
   order: 80,
-  sections: { originAssertion: parseOriginAssertion },
-  open: (b) => b.once('originAssertion', () => OriginAssertion.fromEnv(b.config.originAssertion!, b.env)),
+  section: {
+    key: originAssertionSection,
+    after: 'jwks.maxAgeMs',
+    parse: (v, cx) => parseOriginAssertion(v, cx.forwardHeaders),
+  },
+  open: (b) => b.once('originAssertion', () => OriginAssertion.fromEnv(originAssertionSection.of(b.config)!, b.env)),
   build: (b) => {
-    if (b.config.originAssertion === undefined) return undefined;
+    if (originAssertionSection.of(b.config) === undefined) return undefined;
     const assertion = originAssertion.open(b);
     return {
       serve: (cx) => {

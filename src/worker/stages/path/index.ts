@@ -7,6 +7,9 @@ import { answered } from '../../context.js';
 import type { GuardStage } from '../../stage.js';
 import { canonicalPath } from './path.js';
 import type { reservedCheck } from './reserved-paths.js';
+import { adminSection } from '../admin/section.js';
+import { resourceSection } from '../resource/section.js';
+import { revocationSection } from '../revocation/section.js';
 
 /** A stage that reserves a path (admin, revocation, resource) and brings the check of its other spellings. */
 export interface ReservingStage extends GuardStage {
@@ -48,9 +51,16 @@ export const reservedPaths: GuardStage = {
   order: 70,
   build: (b) => {
     const c = b.config;
-    const owner = (['admin', 'revocation', 'resource'] as const).find((k) => c[k] !== undefined);
+    // Each reserved path through its owner's section; the first owner set brings the check.
+    const owner = [adminSection, revocationSection, resourceSection].find((s) => s.of(c) !== undefined)?.key;
     if (owner === undefined) return undefined;
-    const check = b.use<ReservingStage>(owner, owner).reservedCheck(c);
+    const view = {
+      admin: adminSection.of(c),
+      revocation: revocationSection.of(c),
+      resource: resourceSection.of(c),
+      paths: c.paths,
+    };
+    const check = b.use<ReservingStage>(owner, owner).reservedCheck(view);
     if (check === undefined) return undefined;
     return {
       serve: (cx) => {

@@ -13,9 +13,9 @@ import { metadataPath } from '../../../resource/metadata.js';
  * reservedPaths({ admin: { path: '/_guard' }, revocation: undefined }); // ['/_guard']
  */
 export function reservedPaths(config: {
-  admin?: { path: string } | undefined;
-  revocation?: { path: string } | undefined;
-  resource?: { id: string } | undefined;
+  admin: { path: string } | undefined;
+  revocation: { path: string } | undefined;
+  resource: { id: string } | undefined;
 }): readonly string[] | undefined {
   const meta = config.resource === undefined ? undefined : metadataPath(config.resource.id);
   const paths = [config.admin?.path, config.revocation?.path, meta].filter((p): p is string => p !== undefined);

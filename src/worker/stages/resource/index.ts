@@ -7,6 +7,8 @@ import type { ReservingStage } from '../path/index.js';
 import { reservedCheck } from '../path/reserved-paths.js';
 import { parseResource } from '../../../resource/config.js';
 import { resourceStage } from './resource-stage.js';
+import { resourceSection } from './section.js';
+import { dpopSection } from '../dpop/section.js';
 
 /**
  * Protected resource metadata and `resource_metadata` on every challenge (`resource`).
@@ -18,11 +20,13 @@ export const resource: ReservingStage = {
   name: 'resource',
   reservedCheck,
   order: 30,
-  sections: { resource: parseResource },
+  // Read before the issuers: resource.id is their default audience (config-core.ts).
+  section: { key: resourceSection, after: 'GUARD_CONFIG', parse: (v) => parseResource(v) },
   build: (b) => {
     const { config } = b;
-    if (config.resource === undefined) return undefined;
-    const stage = resourceStage({ ...config, resource: config.resource });
+    const resource = resourceSection.of(config);
+    if (resource === undefined) return undefined;
+    const stage = resourceStage({ issuers: config.issuers, dpop: dpopSection.of(config), resource });
     b.observe.challengeWith(stage);
     return { serve: (cx) => (cx.url.pathname === stage.path ? answered(stage.serve(cx.request.method)) : undefined) };
   },

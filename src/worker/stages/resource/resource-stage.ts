@@ -7,7 +7,8 @@ import { addToEachChallenge } from '../../../resource/challenge-param.js';
 import { metadataJson, metadataPath, metadataResponse, metadataUrl } from '../../../resource/metadata.js';
 import type { ResourceSettings } from '../../../resource/metadata.js';
 import { quote } from '../../../bearer/challenge.js';
-import type { GuardConfig } from '../../config.js';
+import type { GuardConfig } from '../../config-core.js';
+import type { DpopConfig } from '../dpop/dpop-config.js';
 
 /** What the guard runs with when `resource` is set. */
 export interface ResourceStage {
@@ -24,11 +25,11 @@ export interface ResourceStage {
  * sets `dpop` (required when every issuer requires it).
  *
  * @example
- * const stage = resourceStage({ ...config, resource: config.resource! });
+ * const stage = resourceStage({ issuers: config.issuers, dpop: dpopSection.of(config), resource });
  * if (url.pathname === stage.path) return stage.serve(request.method);
  */
 export function resourceStage(
-  config: Pick<GuardConfig, 'issuers' | 'dpop'> & { resource: ResourceSettings },
+  config: Pick<GuardConfig, 'issuers'> & { dpop: DpopConfig | undefined; resource: ResourceSettings },
 ): ResourceStage {
   const { resource, dpop } = config;
   // An `iss` spelling that is not a URL (Google's bare host) names no authorization server.

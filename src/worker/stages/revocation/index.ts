@@ -5,7 +5,9 @@
 import type { StageBuild } from '../../stage.js';
 import type { ReservingStage } from '../path/index.js';
 import { reservedCheck } from '../path/reserved-paths.js';
+import { adminSection } from '../admin/section.js';
 import { parseRevocation } from './revocation-config.js';
+import { revocationSection } from './section.js';
 import { buildRevocation } from './revocation-stage.js';
 
 /** @example const s: RevocationStage = revocation; */
@@ -24,13 +26,19 @@ export const revocation: RevocationStage = {
   name: 'revocation',
   order: 160,
   reservedCheck,
-  sections: { revocation: parseRevocation },
+  section: {
+    key: revocationSection,
+    after: 'paths',
+    parse: (v, cx) => parseRevocation(v, adminSection.of(cx)?.path),
+  },
   open: (b) => {
     const { config, env, parts } = b;
-    return b.once('revocation', () => buildRevocation(config.revocation!, env, parts.now, config.realm, config));
+    return b.once('revocation', () =>
+      buildRevocation(revocationSection.of(config)!, env, parts.now, config.realm, config),
+    );
   },
   build: (b) => {
-    if (b.config.revocation === undefined) return undefined;
+    if (revocationSection.of(b.config) === undefined) return undefined;
     const check = revocation.open(b).stage;
     const observe = b.observe;
     return { identity: (cx, id) => check(cx, id, observe) };

@@ -6,6 +6,7 @@
 import type { GuardStage } from '../../stage.js';
 import { checkRules, parseRules, routeRules } from './rules.js';
 import { routeStage, usesRules } from './route.js';
+import { rulesOf, rulesSection } from './section.js';
 
 /** @example const s: RulesStage = rules; */
 export interface RulesStage extends GuardStage {
@@ -22,7 +23,11 @@ export interface RulesStage extends GuardStage {
 export const rules: RulesStage = {
   name: 'rules',
   order: 95,
-  sections: { rules: parseRules },
+  section: {
+    key: rulesSection,
+    after: 'publicPaths',
+    parse: (v, cx) => parseRules(v, cx.issuers && new Set(cx.issuers.flatMap((is) => is.issuer))),
+  },
   build: () => undefined,
   routeRules,
   checkRules,
@@ -39,8 +44,9 @@ export const route: GuardStage = {
   order: 90,
   build: (b) => {
     const { config, observe } = b;
-    const setting = config.rules.length > 0 ? 'rules' : 'publicPaths';
-    const match = usesRules(config) ? b.use<RulesStage>('rules', setting).routeRules : undefined;
-    return { request: (cx) => routeStage(cx, cx.path!, config, observe, match) };
+    const view = { publicPaths: config.publicPaths, rules: rulesOf(config), paths: config.paths };
+    const setting = view.rules.length > 0 ? 'rules' : 'publicPaths';
+    const match = usesRules(view) ? b.use<RulesStage>('rules', setting).routeRules : undefined;
+    return { request: (cx) => routeStage(cx, cx.path!, view, observe, match) };
   },
 };

@@ -3,6 +3,7 @@
 
 import type { GuardStage } from '../../stage.js';
 import { dpopAnswersOf } from '../dpop/answers-of.js';
+import { dpopSection } from '../dpop/section.js';
 import { senderConstraintStage } from './sender-constraint.js';
 
 /**
@@ -16,7 +17,7 @@ export const senderConstraint: GuardStage = {
   order: 150,
   build: (b) => {
     const { config, observe } = b;
-    const check = senderConstraintStage(config.realm, config.dpop?.algorithms, dpopAnswersOf(b));
+    const check = senderConstraintStage(config.realm, dpopSection.of(config)?.algorithms, dpopAnswersOf(b));
     return { identity: (cx, id) => check(cx, id, observe) };
   },
 };

@@ -37,7 +37,15 @@ export const verify: GuardStage = {
     // With cache.verify, the kvTiers part's stage (L1 -> L2 -> library; l2-tier.ts).
     const tiers = parts.verifyTiers?.(parts, issuers) ?? new VerifyTiers(parts, issuers);
     parts.tiers = tiers;
-    const scope = { config, observe, issuers, log: parts.log, dpop: dpopAnswersOf(b), introspection: intro };
+    const dpop = dpopAnswersOf(b);
+    const scope = {
+      config,
+      observe,
+      issuers,
+      log: parts.log,
+      dpop,
+      introspection: intro,
+    };
     return {
       request: (cx) => {
         cx.started = performance.now();

@@ -1,6 +1,6 @@
 // Which of the verify stage's given parts a config uses (build.ts asks, and so does needs.ts).
 
-import type { GuardConfig } from '../../config.js';
+import type { GuardConfig } from '../../config-core.js';
 
 /**
  * Whether the issuers fetch key sets (jwksUrl or discovery): then the guard needs remoteKeys.

@@ -8,7 +8,7 @@ import { ownClaim, timeWindow, type JWTPayload } from '../../../claims.js';
 import { deepFreeze } from '../../../freeze.js';
 import type { KeyEntry } from '../../../keys/entry.js';
 import type { OpenedToken, TwoStepVerifier, VerifyResult } from '../../../verify-path.js';
-import type { GuardConfig } from '../../config.js';
+import type { GuardConfig } from '../../config-core.js';
 import type { Verified, WaitUntil } from '../../context.js';
 import type { Counters } from '../../counters.js';
 import type { IssuerIndex } from '../../issuer-index.js';

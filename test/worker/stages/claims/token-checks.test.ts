@@ -22,7 +22,7 @@ function scope(): { g: CheckScope; o: Observed; logs: string[] } {
   const logs: string[] = [];
   return {
     g: {
-      config: { realm: 'edgejwt', jwksCooldownMs: 30_000 },
+      config: { realm: 'edgejwt', jwksCooldownMs: 30_000, sections: {} },
       observe: o.observe,
       issuers: new IssuerIndex(issuers),
       log: (l) => logs.push(l),
