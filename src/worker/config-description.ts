@@ -37,12 +37,21 @@ import { PATHS_SETTINGS } from './stages/path/settings.js';
 export const ROOT = {
   id: 'https://edgejwt.dev/guard-config.schema.json',
   title: 'edgejwt guard configuration (GUARD_CONFIG)',
-  doc: "The route guard's configuration; docs/deploy.md explains every setting. The guard checks more than this schema can (e.g. HS algorithms only with secretBinding); `npx edgejwt check-config` runs those checks.",
+  doc:
+    "The route guard's configuration; docs/deploy.md explains every setting. The guard checks more than this " +
+    'schema can (e.g. HS algorithms only with secretBinding); `npx edgejwt check-config` runs those checks.',
   tsName: 'GuardConfigInput',
   tsDoc: "The guard's configuration as written in GUARD_CONFIG or passed to createGuard.",
   tsExample: [
     'const config: GuardConfigInput = {',
-    "  issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }],",
+    '  issuers: [',
+    '    {',
+    "      issuer: 'https://id.example.com',",
+    "      audience: 'api',",
+    "      algorithms: ['RS256'],",
+    "      jwksUrl: 'https://id.example.com/jwks',",
+    '    },',
+    '  ],',
     "  rules: [{ pathPrefix: '/admin/', scopes: ['admin'] }],",
     '};',
   ],
@@ -54,7 +63,9 @@ export const SETTINGS: readonly Setting[] = [
   {
     path: '$schema',
     type: { kind: 'string' },
-    doc: 'Where editors find the JSON Schema (`./node_modules/edgejwt/dist/worker/guard-config.schema.json`); the guard ignores it.',
+    doc:
+      'Where editors find the JSON Schema (`./node_modules/edgejwt/dist/worker/guard-config.schema.json`); the ' +
+      'guard ignores it.',
   },
 
   {
@@ -72,12 +83,15 @@ export const SETTINGS: readonly Setting[] = [
         // (resource.id is then its audience).
         schema: {
           description:
-            'Needs audience or claims (or a top-level resource, whose id is then its audience); at most one of jwks, jwksUrl, secretBinding, discovery (none: OIDC discovery).',
+            'Needs audience or claims (or a top-level resource, whose id is then its audience); at most one ' +
+            'of jwks, jwksUrl, secretBinding, discovery (none: OIDC discovery).',
         },
       },
     },
     required: true,
-    doc: 'The trusted issuers: who signs, for whom, with which algorithms, and where the keys are; each needs `audience` or `claims` and has at most one key source.',
+    doc:
+      'The trusted issuers: who signs, for whom, with which algorithms, and where the keys are; each needs ' +
+      '`audience` or `claims` and has at most one key source.',
   },
   {
     path: 'issuers[].issuer',
@@ -87,12 +101,17 @@ export const SETTINGS: readonly Setting[] = [
   {
     path: 'issuers[].audience',
     type: NAMES,
-    doc: 'The `aud` a token must hold; required unless `claims` binds tokens to this API ([Audience alternatives](#audience-alternatives)) or `resource` is set (its `id` is then the audience; your own replaces it).',
+    doc:
+      'The `aud` a token must hold; required unless `claims` binds tokens to this API ([Audience ' +
+      'alternatives](#audience-alternatives)) or `resource` is set (its `id` is then the audience; your own ' +
+      'replaces it).',
   },
   {
     path: 'issuers[].claims',
     type: CLAIMS,
-    doc: 'Claim values every token must carry, a value or a list of accepted values (Cognito access tokens: `{ "client_id": ["…"], "token_use": "access" }`).',
+    doc:
+      'Claim values every token must carry, a value or a list of accepted values (Cognito access tokens: `{ ' +
+      '"client_id": ["…"], "token_use": "access" }`).',
   },
   {
     path: 'issuers[].algorithms',
@@ -103,27 +122,39 @@ export const SETTINGS: readonly Setting[] = [
   {
     path: 'issuers[].typ',
     type: NAME,
-    doc: 'Required header `typ`: `at+jwt` where the provider marks its access tokens, so its ID tokens are refused ([Token type and age](#token-type-and-age)).',
+    doc:
+      'Required header `typ`: `at+jwt` where the provider marks its access tokens, so its ID tokens are ' +
+      'refused ([Token type and age](#token-type-and-age)).',
   },
   {
     path: 'issuers[].maxTokenAge',
     type: { kind: 'integer', min: 1, max: 31_536_000 },
-    doc: 'Seconds: refuse tokens this old by `iat` (at `iat` + maxTokenAge, as at `exp`); `iat` is then required and never later than now + clockTolerance.',
+    doc:
+      'Seconds: refuse tokens this old by `iat` (at `iat` + maxTokenAge, as at `exp`); `iat` is then required ' +
+      'and never later than now + clockTolerance.',
   },
   {
     path: 'issuers[].profile',
     type: { kind: 'enum', values: ['at+jwt'] },
-    doc: 'RFC 9068 access tokens: `typ` `at+jwt` and `iss`, `exp`, `aud`, `sub`, `client_id`, `iat`, `jti` all present; needs `audience` ([Token type and age](#token-type-and-age)).',
+    doc:
+      'RFC 9068 access tokens: `typ` `at+jwt` and `iss`, `exp`, `aud`, `sub`, `client_id`, `iat`, `jti` all ' +
+      'present; needs `audience` ([Token type and age](#token-type-and-age)).',
   },
   {
     path: 'issuers[].dpop',
     type: { kind: 'enum', values: ['required', 'allowed'] },
-    doc: 'RFC 9449 DPoP: `required` takes only DPoP-bound tokens (`cnf.jkt`) sent as `Authorization: DPoP` with one valid `DPoP` proof; `allowed` also takes unbound bearer tokens. Needs the top-level `dpop` section ([DPoP](#dpop-sender-constrained-tokens)).',
+    doc:
+      'RFC 9449 DPoP: `required` takes only DPoP-bound tokens (`cnf.jkt`) sent as `Authorization: DPoP` with ' +
+      'one valid `DPoP` proof; `allowed` also takes unbound bearer tokens. Needs the top-level `dpop` section ' +
+      '([DPoP](#dpop-sender-constrained-tokens)).',
   },
   {
     path: 'issuers[].mtls',
     type: { kind: 'enum', values: ['required', 'allowed'] },
-    doc: 'RFC 8705: `cnf["x5t#S256"]` must name the client certificate Cloudflare verified for this connection (`request.cf.tlsClientAuth`); `required`: every token bound, `allowed`: unbound tokens pass ([Certificate-bound tokens](#certificate-bound-tokens-mtls-rfc-8705)).',
+    doc:
+      'RFC 8705: `cnf["x5t#S256"]` must name the client certificate Cloudflare verified for this connection ' +
+      '(`request.cf.tlsClientAuth`); `required`: every token bound, `allowed`: unbound tokens pass ' +
+      '([Certificate-bound tokens](#certificate-bound-tokens-mtls-rfc-8705)).',
   },
   {
     path: 'issuers[].jwks',
@@ -133,7 +164,9 @@ export const SETTINGS: readonly Setting[] = [
       fields: [{ name: 'keys', type: { kind: 'list', nonEmpty: true, item: { kind: 'jsonObject' } }, required: true }],
     },
     ts: '{ keys: Record<string, unknown>[] }',
-    doc: 'Inline public keys (`{ "keys": [...] }`); unless one fits `algorithms` by kty, crv, alg, use and key_ops, the guard does not start.',
+    doc:
+      'Inline public keys (`{ "keys": [...] }`); unless one fits `algorithms` by kty, crv, alg, use and ' +
+      'key_ops, the guard does not start.',
   },
   {
     path: 'issuers[].jwksUrl',
@@ -149,7 +182,9 @@ export const SETTINGS: readonly Setting[] = [
   {
     path: 'issuers[].discovery',
     type: { kind: 'const', value: true },
-    doc: 'OIDC discovery from `<issuer>/.well-known/openid-configuration` (also the default with no key source, see [OIDC discovery](#oidc-discovery)).',
+    doc:
+      'OIDC discovery from `<issuer>/.well-known/openid-configuration` (also the default with no key source, ' +
+      'see [OIDC discovery](#oidc-discovery)).',
   },
   {
     path: 'issuers[].introspection',
@@ -159,13 +194,17 @@ export const SETTINGS: readonly Setting[] = [
       keys: 'INTROSPECTION_KEYS',
       doc: "An issuer's `introspection` section: where its opaque tokens are asked about (RFC 7662).",
     },
-    doc: "Opaque (non-JWT) tokens of this issuer are introspected (RFC 7662) and their answer checked as a JWT's claims; at most one issuer may set it ([Opaque tokens](#opaque-tokens)).",
+    doc:
+      "Opaque (non-JWT) tokens of this issuer are introspected (RFC 7662) and their answer checked as a JWT's " +
+      'claims; at most one issuer may set it ([Opaque tokens](#opaque-tokens)).',
   },
   {
     path: 'issuers[].introspection.endpoint',
     type: { kind: 'string', format: 'uri' },
     required: true,
-    doc: 'The introspection endpoint: https (http only on loopback), no fragment; never taken from a request or a discovery document.',
+    doc:
+      'The introspection endpoint: https (http only on loopback), no fragment; never taken from a request or a ' +
+      'discovery document.',
   },
   {
     path: 'issuers[].introspection.clientId',
@@ -184,7 +223,9 @@ export const SETTINGS: readonly Setting[] = [
     path: 'issuers[].introspection.cacheMs',
     type: { kind: 'integer', min: 0, max: 3_600_000 },
     default: 30_000,
-    doc: 'Longest time an active answer is reused (never past its `exp`): how long a revoked token may still pass; 0: ask every time.',
+    doc:
+      'Longest time an active answer is reused (never past its `exp`): how long a revoked token may still ' +
+      'pass; 0: ask every time.',
   },
   {
     path: 'issuers[].introspection.timeoutMs',
@@ -204,13 +245,17 @@ export const SETTINGS: readonly Setting[] = [
         },
       ],
     },
-    doc: '[Cloudflare Access](#cloudflare-access): sets issuer, JWKS URL and RS256 from the team name; `audience` is the AUD tag.',
+    doc:
+      '[Cloudflare Access](#cloudflare-access): sets issuer, JWKS URL and RS256 from the team name; `audience` ' +
+      'is the AUD tag.',
   },
 
   {
     path: 'publicPaths',
     type: { kind: 'list', item: PATH },
-    doc: 'Exact paths, or prefixes ending in one `*` (`/static/*`), in canonical form; no token needed. A path is public only if every reading of it is ([Request paths](#request-paths)).',
+    doc:
+      'Exact paths, or prefixes ending in one `*` (`/static/*`), in canonical form; no token needed. A path is ' +
+      'public only if every reading of it is ([Request paths](#request-paths)).',
   },
 
   ...RULES_SETTINGS,
@@ -228,18 +273,25 @@ export const SETTINGS: readonly Setting[] = [
         ],
       },
     },
-    doc: 'Where the token is read, in order; the first source present is used. `Authorization` needs the `Bearer` scheme; another header may carry the bare token (default: `Authorization`).',
+    doc:
+      'Where the token is read, in order; the first source present is used. `Authorization` needs the `Bearer` ' +
+      'scheme; another header may carry the bare token (default: `Authorization`).',
   },
   {
     path: 'forwardClaims',
     type: { kind: 'map', value: HEADER },
     default: { sub: 'X-Auth-Sub' },
-    doc: 'Claim → request header. Client-sent copies of these headers are removed on every request in every spelling an origin may read as the same name (`X_Auth_Sub`); a claim value outside printable ASCII (or over 4 KiB) is a 401.',
+    doc:
+      'Claim → request header. Client-sent copies of these headers are removed on every request in every ' +
+      'spelling an origin may read as the same name (`X_Auth_Sub`); a claim value outside printable ASCII (or ' +
+      'over 4 KiB) is a 401.',
   },
   {
     path: 'forwardPayload',
     type: HEADER,
-    doc: 'A header that carries base64url(JSON) of the verified payload ([Forwarding](#forwarding)); client-sent copies are removed.',
+    doc:
+      'A header that carries base64url(JSON) of the verified payload ([Forwarding](#forwarding)); client-sent ' +
+      'copies are removed.',
   },
   {
     path: 'forwardToken',
@@ -269,7 +321,10 @@ export const SETTINGS: readonly Setting[] = [
         },
       ],
     },
-    doc: 'Forward here instead of the route\'s own origin: a URL (its scheme, host and port always; the path and query are set on a copy, never resolved), `builtin:echo`, or `{ "service": "API" }` ([service binding](#service-binding-origin)).',
+    doc:
+      "Forward here instead of the route's own origin: a URL (its scheme, host and port always; the path and " +
+      'query are set on a copy, never resolved), `builtin:echo`, or `{ "service": "API" }` ([service ' +
+      'binding](#service-binding-origin)).',
   },
   {
     path: 'clockTolerance',
@@ -293,14 +348,19 @@ export const SETTINGS: readonly Setting[] = [
     },
     ts: "boolean | 'all' | readonly string[]",
     default: false,
-    doc: 'Which verified tokens the KV verify cache keeps: `true` (ECDSA algorithms, chosen by measurement), `"all"`, or a list of algorithms.',
+    doc:
+      'Which verified tokens the KV verify cache keeps: `true` (ECDSA algorithms, chosen by measurement), ' +
+      '`"all"`, or a list of algorithms.',
   },
   { path: 'cache.jwks', type: { kind: 'boolean' }, default: true, doc: 'Keep fetched key sets in KV.' },
   {
     path: 'cache.jwksColo',
     type: { kind: 'boolean' },
     default: true,
-    doc: "Keep fetched key sets and discovery documents in this data centre's Cache API (sealed; needs CACHE_KEY), so refetches are bounded per data centre ([Key sets per data centre](#key-sets-per-data-centre-the-cache-api-tier)).",
+    doc:
+      "Keep fetched key sets and discovery documents in this data centre's Cache API (sealed; needs " +
+      'CACHE_KEY), so refetches are bounded per data centre ([Key sets per data ' +
+      'centre](#key-sets-per-data-centre-the-cache-api-tier)).',
   },
   {
     path: 'cache.verifyTtl',
@@ -324,7 +384,9 @@ export const SETTINGS: readonly Setting[] = [
     path: 'cache.verifyAdmission',
     type: { kind: 'enum', values: ['seen-twice', 'always'] },
     default: 'seen-twice',
-    doc: 'When a verified token gets its KV entry: on its second sighting in an isolate (one-off tokens cost no KV write), or always on the first verify.',
+    doc:
+      'When a verified token gets its KV entry: on its second sighting in an isolate (one-off tokens cost no ' +
+      'KV write), or always on the first verify.',
   },
   {
     path: 'cache.verifyWritesPerMinute',
@@ -354,13 +416,19 @@ export const SETTINGS: readonly Setting[] = [
     path: 'jwks.maxAgeMs',
     type: { kind: 'number', min: 5000, max: 86_400_000 },
     default: 600_000,
-    doc: 'Longest a fetched key set is used before the issuer is asked again, whatever Cache-Control says (a response without it is kept this long); a removed key stops verifying, cached verdicts included, within this bound.',
+    doc:
+      'Longest a fetched key set is used before the issuer is asked again, whatever Cache-Control says (a ' +
+      'response without it is kept this long); a removed key stops verifying, cached verdicts included, within ' +
+      'this bound.',
   },
   {
     path: 'jwks.staleMs',
     type: { kind: 'integer', min: 0, max: 86_400_000 },
     default: 3_600_000,
-    doc: 'How long past its freshness a fetched key set still verifies while its issuer fails (a copy is kept in the Cache API and KV as long); after it the request is a 503, never a pass. 0: fail closed as soon as the set is stale and the issuer fails.',
+    doc:
+      'How long past its freshness a fetched key set still verifies while its issuer fails (a copy is kept in ' +
+      'the Cache API and KV as long); after it the request is a 503, never a pass. 0: fail closed as soon as ' +
+      'the set is stale and the issuer fails.',
   },
 
   ...ADMIN_SETTINGS,

@@ -153,7 +153,14 @@ export interface IntrospectionInput {
  * The guard's configuration as written in GUARD_CONFIG or passed to createGuard.
  * @example
  * const config: GuardConfigInput = {
- *   issuers: [{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }],
+ *   issuers: [
+ *     {
+ *       issuer: 'https://id.example.com',
+ *       audience: 'api',
+ *       algorithms: ['RS256'],
+ *       jwksUrl: 'https://id.example.com/jwks',
+ *     },
+ *   ],
  *   rules: [{ pathPrefix: '/admin/', scopes: ['admin'] }],
  * };
  */

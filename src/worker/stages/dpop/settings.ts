@@ -20,20 +20,28 @@ export const DPOP_SETTINGS: readonly Setting[] = [
       keys: 'DPOP_KEYS',
       doc: 'The `dpop` section: how DPoP proofs are checked.',
     },
-    doc: 'DPoP proofs (RFC 9449) for the issuers that set `dpop`; required when one does, refused when none does. Whatever the config, a token whose `cnf` names a key the request did not prove is refused. Browser clients behind `cors`: allow the `DPoP` header, expose `DPoP-Nonce` and `WWW-Authenticate`.',
+    doc:
+      'DPoP proofs (RFC 9449) for the issuers that set `dpop`; required when one does, refused when none does. ' +
+      'Whatever the config, a token whose `cnf` names a key the request did not prove is refused. Browser ' +
+      'clients behind `cors`: allow the `DPoP` header, expose `DPoP-Nonce` and `WWW-Authenticate`.',
   },
   {
     path: 'dpop.replay',
     type: storeOrIsolate('DpopReplayShard'),
     ts: "'isolate' | { durableObject: string }",
     required: true,
-    doc: 'Where proof `jti`s are remembered: `{ "durableObject": "DPOP_REPLAY" }` (class `DpopReplayShard`), or `"isolate"` (this isolate only: tests and one-isolate dev; check-config warns). A store that does not answer is a 503, never a pass.',
+    doc:
+      'Where proof `jti`s are remembered: `{ "durableObject": "DPOP_REPLAY" }` (class `DpopReplayShard`), or ' +
+      '`"isolate"` (this isolate only: tests and one-isolate dev; check-config warns). A store that does not ' +
+      'answer is a 503, never a pass.',
   },
   {
     path: 'dpop.nonceSecretBinding',
     type: NAME,
     binding: 'secret',
-    doc: 'Name of a secret (at least 32 characters) for stateless server nonces: a proof must then carry a recent one (`401 use_dpop_nonce` with `DPoP-Nonce` otherwise).',
+    doc:
+      'Name of a secret (at least 32 characters) for stateless server nonces: a proof must then carry a recent ' +
+      'one (`401 use_dpop_nonce` with `DPoP-Nonce` otherwise).',
   },
   {
     path: 'dpop.algorithms',

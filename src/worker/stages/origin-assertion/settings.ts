@@ -20,7 +20,9 @@ export const ORIGIN_ASSERTION_SETTINGS: readonly Setting[] = [
       keys: 'ORIGIN_ASSERTION_KEYS',
       doc: 'The `originAssertion` setting: the guard signs the verified identity for the origin.',
     },
-    doc: 'A short-lived JWT signed by the guard on every forwarded authenticated request; its public key set is served at `jwksPath`; client-sent copies of the header are always removed.',
+    doc:
+      'A short-lived JWT signed by the guard on every forwarded authenticated request; its public key set is ' +
+      'served at `jwksPath`; client-sent copies of the header are always removed.',
   },
   {
     path: 'originAssertion.keyBinding',

@@ -18,13 +18,17 @@ export const RESOURCE_SETTINGS: readonly Setting[] = [
       keys: 'RESOURCE_KEYS',
       doc: 'The `resource` section: this API as an OAuth protected resource (RFC 9728, RFC 8707).',
     },
-    doc: 'This API as an OAuth protected resource: its metadata served without a token, `resource_metadata` on every challenge, and its `id` the default audience ([Protect an MCP server](#protect-an-mcp-server)).',
+    doc:
+      'This API as an OAuth protected resource: its metadata served without a token, `resource_metadata` on ' +
+      'every challenge, and its `id` the default audience ([Protect an MCP server](#protect-an-mcp-server)).',
   },
   {
     path: 'resource.id',
     type: { kind: 'string', format: 'uri' },
     required: true,
-    doc: 'The resource identifier (RFC 8707): https (http only on loopback), no query or fragment, written as the URL parser writes it; the metadata is at `/.well-known/oauth-protected-resource` + its path.',
+    doc:
+      'The resource identifier (RFC 8707): https (http only on loopback), no query or fragment, written as the ' +
+      'URL parser writes it; the metadata is at `/.well-known/oauth-protected-resource` + its path.',
   },
   {
     path: 'resource.scopes',

@@ -19,13 +19,17 @@ export const REVOCATION_SETTINGS: readonly Setting[] = [
       keys: 'REVOCATION_KEYS',
       doc: "The `revocation` section: the admin endpoint, the list, how fresh each isolate's copy is.",
     },
-    doc: 'Token revocation ([Revocation](#revocation)): every verified token is checked against the list; 503 when it cannot be known to be current (fail closed).',
+    doc:
+      'Token revocation ([Revocation](#revocation)): every verified token is checked against the list; 503 ' +
+      'when it cannot be known to be current (fail closed).',
   },
   {
     path: 'revocation.path',
     type: PATH,
     required: true,
-    doc: 'The admin endpoint (`X-Guard-Admin`): POST `{"jti","exp"}` or `{"iss","sub","issuedBefore","exp"}`, GET lists what is in force; answered before any token check.',
+    doc:
+      'The admin endpoint (`X-Guard-Admin`): POST `{"jti","exp"}` or `{"iss","sub","issuedBefore","exp"}`, GET ' +
+      'lists what is in force; answered before any token check.',
   },
   {
     path: 'revocation.secretBinding',
@@ -39,13 +43,17 @@ export const REVOCATION_SETTINGS: readonly Setting[] = [
     type: storeOrIsolate('RevocationList'),
     ts: "'isolate' | { durableObject: string }",
     required: true,
-    doc: 'The list: `{ "durableObject": "REVOCATIONS" }` (class `RevocationList`), or `"isolate"` (this isolate only: tests and one-isolate dev; check-config warns).',
+    doc:
+      'The list: `{ "durableObject": "REVOCATIONS" }` (class `RevocationList`), or `"isolate"` (this isolate ' +
+      'only: tests and one-isolate dev; check-config warns).',
   },
   {
     path: 'revocation.refreshMs',
     type: { kind: 'integer', min: 100, max: 60_000 },
     default: 1000,
-    doc: "An isolate's copy older than this is refreshed before it answers: the bound on how long an isolate takes to learn of a revocation.",
+    doc:
+      "An isolate's copy older than this is refreshed before it answers: the bound on how long an isolate " +
+      'takes to learn of a revocation.',
   },
   {
     path: 'revocation.timeoutMs',

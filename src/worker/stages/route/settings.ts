@@ -29,7 +29,9 @@ export const RULES_SETTINGS: readonly Setting[] = [
     path: 'rules[].pathPrefix',
     type: PATH,
     required: true,
-    doc: 'A plain prefix in canonical form (no `*`); one ending in `/` also covers the path without it; letter case ignored by default.',
+    doc:
+      'A plain prefix in canonical form (no `*`); one ending in `/` also covers the path without it; letter ' +
+      'case ignored by default.',
   },
   {
     path: 'rules[].methods',
@@ -57,11 +59,15 @@ export const RULES_SETTINGS: readonly Setting[] = [
   {
     path: 'rules[].acr',
     type: { kind: 'oneOrMany', item: { kind: 'string', pattern: '^[!#-\\[\\]-~]+$' } },
-    doc: "RFC 9470 step-up: the token's `acr` must be one of these, else 401 `insufficient_user_authentication` with `acr_values` ([Protect an MCP server](#protect-an-mcp-server)).",
+    doc:
+      "RFC 9470 step-up: the token's `acr` must be one of these, else 401 `insufficient_user_authentication` " +
+      'with `acr_values` ([Protect an MCP server](#protect-an-mcp-server)).',
   },
   {
     path: 'rules[].maxAge',
     type: { kind: 'integer', min: 0, max: 31_536_000 },
-    doc: "RFC 9470 step-up: seconds since the token's `auth_time`, else 401 `insufficient_user_authentication` with `max_age`.",
+    doc:
+      "RFC 9470 step-up: seconds since the token's `auth_time`, else 401 `insufficient_user_authentication` " +
+      'with `max_age`.',
   },
 ];
