@@ -163,6 +163,18 @@ const schema = {
 };
 
 // ---- TypeScript input types ----
+const WIDTH = 120; // scripts/check-line-length.mjs's: Prettier skips the generated files, so they break their own lines
+/** `text` as a TSDoc comment at `indent`: one line when it fits, else its words re-flowed to WIDTH. */
+function tsDoc(indent, text) {
+  if (`${indent}/** ${text} */`.length <= WIDTH) return `${indent}/** ${text} */\n`;
+  const lines = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && `${indent} * ${lines[last]} ${word}`.length <= WIDTH) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return `${indent}/**\n${lines.map((l) => `${indent} * ${l}\n`).join('')}${indent} */\n`;
+}
 const interfaces = [];
 const q = (v) => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v));
 function tsOf(t, path, indent) {
@@ -216,7 +228,7 @@ function fieldsOf(path, indent) {
   return childrenOf(path)
     .map(
       (s) =>
-        `${indent}/** ${plain(s.doc).replace(/\*\//g, '* /')}${extras(s)} */\n` +
+        tsDoc(indent, `${plain(s.doc).replace(/\*\//g, '* /')}${extras(s)}`) +
         `${indent}${nameOf(s.path)}${s.required ? '' : '?'}: ${s.ts ?? tsOf(s.type, s.path, indent)};\n`,
     )
     .join('');
@@ -231,7 +243,7 @@ const rootFields = fieldsOf('', '  ');
 const blocks = [];
 for (let i = 0; i < interfaces.length; i++) {
   const [name, path] = interfaces[i];
-  blocks.push(`/** ${sectionDoc(path)} */\nexport interface ${name} {\n${fieldsOf(path, '  ')}}\n`);
+  blocks.push(`${tsDoc('', sectionDoc(path))}export interface ${name} {\n${fieldsOf(path, '  ')}}\n`);
 }
 blocks.push(
   `/**\n * ${ROOT.tsDoc}\n * @example\n${ROOT.tsExample.map((l) => ` * ${l}`).join('\n')}\n */\nexport ` +
@@ -260,7 +272,10 @@ for (const [path, t, key] of sections()) {
   const names = childrenOf(path).map((s) => `'${nameOf(s.path)}'`);
   const constName = t.keys ?? `${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_KEYS`;
   keyLines.push(`/** The settings of ${path === '' ? 'GUARD_CONFIG itself' : `\`${path}\``}. */`);
-  keyLines.push(`export const ${constName}: ReadonlySet<string> = /* @__PURE__ */ new Set([${names.join(', ')}]);`);
+  const head = `export const ${constName}: ReadonlySet<string> = /* @__PURE__ */ new Set([`;
+  const oneLine = `${head}${names.join(', ')}]);`;
+  // Past WIDTH, one name a line, as Prettier lays out a long array.
+  keyLines.push(oneLine.length <= WIDTH ? oneLine : `${head}\n${names.map((n) => `  ${n},\n`).join('')}]);`);
   record.push([key, constName]);
 }
 keyLines.push('', '/** Every setting name parseConfig accepts, per object. */');

@@ -9,31 +9,62 @@ type ClaimValue = string | number | boolean;
 export interface IssuerInput {
   /** The exact `iss`; a list accepts several spellings (Google: with and without https://). */
   issuer?: OneOrMany<string>;
-  /** The `aud` a token must hold; required unless `claims` binds tokens to this API (Audience alternatives) or `resource` is set (its `id` is then the audience; your own replaces it). */
+  /**
+   * The `aud` a token must hold; required unless `claims` binds tokens to this API (Audience alternatives) or
+   * `resource` is set (its `id` is then the audience; your own replaces it).
+   */
   audience?: OneOrMany<string>;
-  /** Claim values every token must carry, a value or a list of accepted values (Cognito access tokens: `{ "client_id": ["…"], "token_use": "access" }`). */
+  /**
+   * Claim values every token must carry, a value or a list of accepted values (Cognito access tokens: `{ "client_id":
+   * ["…"], "token_use": "access" }`).
+   */
   claims?: Record<string, OneOrMany<ClaimValue>>;
   /** The algorithms accepted (an allow-list); key sets never verify HS algorithms. */
   algorithms?: OneOrMany<string>;
-  /** Required header `typ`: `at+jwt` where the provider marks its access tokens, so its ID tokens are refused (Token type and age). */
+  /**
+   * Required header `typ`: `at+jwt` where the provider marks its access tokens, so its ID tokens are refused (Token
+   * type and age).
+   */
   typ?: string;
-  /** Seconds: refuse tokens this old by `iat` (at `iat` + maxTokenAge, as at `exp`); `iat` is then required and never later than now + clockTolerance. (1..31536000) */
+  /**
+   * Seconds: refuse tokens this old by `iat` (at `iat` + maxTokenAge, as at `exp`); `iat` is then required and never
+   * later than now + clockTolerance. (1..31536000)
+   */
   maxTokenAge?: number;
-  /** RFC 9068 access tokens: `typ` `at+jwt` and `iss`, `exp`, `aud`, `sub`, `client_id`, `iat`, `jti` all present; needs `audience` (Token type and age). */
+  /**
+   * RFC 9068 access tokens: `typ` `at+jwt` and `iss`, `exp`, `aud`, `sub`, `client_id`, `iat`, `jti` all present; needs
+   * `audience` (Token type and age).
+   */
   profile?: 'at+jwt';
-  /** RFC 9449 DPoP: `required` takes only DPoP-bound tokens (`cnf.jkt`) sent as `Authorization: DPoP` with one valid `DPoP` proof; `allowed` also takes unbound bearer tokens. Needs the top-level `dpop` section (DPoP). */
+  /**
+   * RFC 9449 DPoP: `required` takes only DPoP-bound tokens (`cnf.jkt`) sent as `Authorization: DPoP` with one valid
+   * `DPoP` proof; `allowed` also takes unbound bearer tokens. Needs the top-level `dpop` section (DPoP).
+   */
   dpop?: 'required' | 'allowed';
-  /** RFC 8705: `cnf["x5t#S256"]` must name the client certificate Cloudflare verified for this connection (`request.cf.tlsClientAuth`); `required`: every token bound, `allowed`: unbound tokens pass (Certificate-bound tokens). */
+  /**
+   * RFC 8705: `cnf["x5t#S256"]` must name the client certificate Cloudflare verified for this connection
+   * (`request.cf.tlsClientAuth`); `required`: every token bound, `allowed`: unbound tokens pass (Certificate-bound
+   * tokens).
+   */
   mtls?: 'required' | 'allowed';
-  /** Inline public keys (`{ "keys": [...] }`); unless one fits `algorithms` by kty, crv, alg, use and key_ops, the guard does not start. */
+  /**
+   * Inline public keys (`{ "keys": [...] }`); unless one fits `algorithms` by kty, crv, alg, use and key_ops, the guard
+   * does not start.
+   */
   jwks?: { keys: Record<string, unknown>[] };
   /** Where the key set is fetched: https (http only on loopback). */
   jwksUrl?: string;
   /** Name of a secret binding holding an HS key (base64url); HS algorithms only. (names a secret binding) */
   secretBinding?: string;
-  /** OIDC discovery from `<issuer>/.well-known/openid-configuration` (also the default with no key source, see OIDC discovery). */
+  /**
+   * OIDC discovery from `<issuer>/.well-known/openid-configuration` (also the default with no key source, see OIDC
+   * discovery).
+   */
   discovery?: true;
-  /** Opaque (non-JWT) tokens of this issuer are introspected (RFC 7662) and their answer checked as a JWT's claims; at most one issuer may set it (Opaque tokens). */
+  /**
+   * Opaque (non-JWT) tokens of this issuer are introspected (RFC 7662) and their answer checked as a JWT's claims; at
+   * most one issuer may set it (Opaque tokens).
+   */
   introspection?: IntrospectionInput;
   /** Cloudflare Access: sets issuer, JWKS URL and RS256 from the team name; `audience` is the AUD tag. */
   cloudflareAccess?: { team: string };
@@ -41,7 +72,10 @@ export interface IssuerInput {
 
 /** A route rule: the first whose prefix and methods match decides. */
 export interface RuleInput {
-  /** A plain prefix in canonical form (no `*`); one ending in `/` also covers the path without it; letter case ignored by default. */
+  /**
+   * A plain prefix in canonical form (no `*`); one ending in `/` also covers the path without it; letter case ignored
+   * by default.
+   */
   pathPrefix: string;
   /** Only requests with these methods (default: all). */
   methods?: OneOrMany<string>;
@@ -55,9 +89,15 @@ export interface RuleInput {
   scopes?: OneOrMany<string>;
   /** A value or a list of accepted values per claim; an array claim matches if it contains one. */
   claims?: Record<string, OneOrMany<ClaimValue>>;
-  /** RFC 9470 step-up: the token's `acr` must be one of these, else 401 `insufficient_user_authentication` with `acr_values` (Protect an MCP server). */
+  /**
+   * RFC 9470 step-up: the token's `acr` must be one of these, else 401 `insufficient_user_authentication` with
+   * `acr_values` (Protect an MCP server).
+   */
   acr?: OneOrMany<string>;
-  /** RFC 9470 step-up: seconds since the token's `auth_time`, else 401 `insufficient_user_authentication` with `max_age`. (0..31536000) */
+  /**
+   * RFC 9470 step-up: seconds since the token's `auth_time`, else 401 `insufficient_user_authentication` with
+   * `max_age`. (0..31536000)
+   */
   maxAge?: number;
 }
 
@@ -99,9 +139,16 @@ export interface OriginAssertionInput {
 
 /** The `dpop` section: how DPoP proofs are checked. */
 export interface DpopInput {
-  /** Where proof `jti`s are remembered: `{ "durableObject": "DPOP_REPLAY" }` (class `DpopReplayShard`), or `"isolate"` (this isolate only: tests and one-isolate dev; check-config warns). A store that does not answer is a 503, never a pass. */
+  /**
+   * Where proof `jti`s are remembered: `{ "durableObject": "DPOP_REPLAY" }` (class `DpopReplayShard`), or `"isolate"`
+   * (this isolate only: tests and one-isolate dev; check-config warns). A store that does not answer is a 503, never a
+   * pass.
+   */
   replay: 'isolate' | { durableObject: string };
-  /** Name of a secret (at least 32 characters) for stateless server nonces: a proof must then carry a recent one (`401 use_dpop_nonce` with `DPoP-Nonce` otherwise). (names a secret binding) */
+  /**
+   * Name of a secret (at least 32 characters) for stateless server nonces: a proof must then carry a recent one (`401
+   * use_dpop_nonce` with `DPoP-Nonce` otherwise). (names a secret binding)
+   */
   nonceSecretBinding?: string;
   /** Proof algorithms accepted, asymmetric only. (default ["ES256","EdDSA","Ed25519","RS256","PS256"]) */
   algorithms?: OneOrMany<string>;
@@ -111,23 +158,38 @@ export interface DpopInput {
 
 /** The `revocation` section: the admin endpoint, the list, how fresh each isolate's copy is. */
 export interface RevocationInput {
-  /** The admin endpoint (`X-Guard-Admin`): POST `{"jti","exp"}` or `{"iss","sub","issuedBefore","exp"}`, GET lists what is in force; answered before any token check. */
+  /**
+   * The admin endpoint (`X-Guard-Admin`): POST `{"jti","exp"}` or `{"iss","sub","issuedBefore","exp"}`, GET lists what
+   * is in force; answered before any token check.
+   */
   path: string;
   /** Name of the secret (at least 16 characters) a request must send in `X-Guard-Admin`. (names a secret binding) */
   secretBinding: string;
-  /** The list: `{ "durableObject": "REVOCATIONS" }` (class `RevocationList`), or `"isolate"` (this isolate only: tests and one-isolate dev; check-config warns). */
+  /**
+   * The list: `{ "durableObject": "REVOCATIONS" }` (class `RevocationList`), or `"isolate"` (this isolate only: tests
+   * and one-isolate dev; check-config warns).
+   */
   store: 'isolate' | { durableObject: string };
-  /** An isolate's copy older than this is refreshed before it answers: the bound on how long an isolate takes to learn of a revocation. (100..60000; default 1000) */
+  /**
+   * An isolate's copy older than this is refreshed before it answers: the bound on how long an isolate takes to learn
+   * of a revocation. (100..60000; default 1000)
+   */
   refreshMs?: number;
   /** How long one refresh may wait for the list. (10..5000; default 250) */
   timeoutMs?: number;
-  /** With no good refresh for this long every verified request gets 503; at least `refreshMs`. (1000..600000; default 10000) */
+  /**
+   * With no good refresh for this long every verified request gets 503; at least `refreshMs`. (1000..600000; default
+   * 10000)
+   */
   maxStaleMs?: number;
 }
 
 /** The `resource` section: this API as an OAuth protected resource (RFC 9728, RFC 8707). */
 export interface ResourceInput {
-  /** The resource identifier (RFC 8707): https (http only on loopback), no query or fragment, written as the URL parser writes it; the metadata is at `/.well-known/oauth-protected-resource` + its path. */
+  /**
+   * The resource identifier (RFC 8707): https (http only on loopback), no query or fragment, written as the URL parser
+   * writes it; the metadata is at `/.well-known/oauth-protected-resource` + its path.
+   */
   id: string;
   /** The scopes this resource understands (`scopes_supported`). */
   scopes?: OneOrMany<string>;
@@ -137,13 +199,21 @@ export interface ResourceInput {
 
 /** An issuer's `introspection` section: where its opaque tokens are asked about (RFC 7662). */
 export interface IntrospectionInput {
-  /** The introspection endpoint: https (http only on loopback), no fragment; never taken from a request or a discovery document. */
+  /**
+   * The introspection endpoint: https (http only on loopback), no fragment; never taken from a request or a discovery
+   * document.
+   */
   endpoint: string;
   /** The guard's own client id at the authorization server (`client_secret_basic`). */
   clientId: string;
-  /** Name of the secret holding the guard's client secret; not set: the guard does not start. (names a secret binding) */
+  /**
+   * Name of the secret holding the guard's client secret; not set: the guard does not start. (names a secret binding)
+   */
   secretBinding: string;
-  /** Longest time an active answer is reused (never past its `exp`): how long a revoked token may still pass; 0: ask every time. (0..3600000; default 30000) */
+  /**
+   * Longest time an active answer is reused (never past its `exp`): how long a revoked token may still pass; 0: ask
+   * every time. (0..3600000; default 30000)
+   */
   cacheMs?: number;
   /** One deadline over the whole exchange (request and answer); past it: 503. (100..30000; default 3000) */
   timeoutMs?: number;
@@ -165,17 +235,33 @@ export interface IntrospectionInput {
  * };
  */
 export interface GuardConfigInput {
-  /** Where editors find the JSON Schema (`./node_modules/edgejwt/dist/worker/guard-config.schema.json`); the guard ignores it. */
+  /**
+   * Where editors find the JSON Schema (`./node_modules/edgejwt/dist/worker/guard-config.schema.json`); the guard
+   * ignores it.
+   */
   $schema?: string;
-  /** The trusted issuers: who signs, for whom, with which algorithms, and where the keys are; each needs `audience` or `claims` and has at most one key source. */
+  /**
+   * The trusted issuers: who signs, for whom, with which algorithms, and where the keys are; each needs `audience` or
+   * `claims` and has at most one key source.
+   */
   issuers: readonly IssuerInput[];
-  /** Exact paths, or prefixes ending in one `*` (`/static/*`), in canonical form; no token needed. A path is public only if every reading of it is (Request paths). */
+  /**
+   * Exact paths, or prefixes ending in one `*` (`/static/*`), in canonical form; no token needed. A path is public only
+   * if every reading of it is (Request paths).
+   */
   publicPaths?: readonly string[];
   /** Route rules: the first whose prefix and methods match decides (Rules). */
   rules?: readonly RuleInput[];
-  /** Where the token is read, in order; the first source present is used. `Authorization` needs the `Bearer` scheme; another header may carry the bare token (default: `Authorization`). */
+  /**
+   * Where the token is read, in order; the first source present is used. `Authorization` needs the `Bearer` scheme;
+   * another header may carry the bare token (default: `Authorization`).
+   */
   tokenSources?: readonly ({ header: string } | { cookie: string })[];
-  /** Claim → request header. Client-sent copies of these headers are removed on every request in every spelling an origin may read as the same name (`X_Auth_Sub`); a claim value outside printable ASCII (or over 4 KiB) is a 401. (default {"sub":"X-Auth-Sub"}) */
+  /**
+   * Claim → request header. Client-sent copies of these headers are removed on every request in every spelling an
+   * origin may read as the same name (`X_Auth_Sub`); a claim value outside printable ASCII (or over 4 KiB) is a 401.
+   * (default {"sub":"X-Auth-Sub"})
+   */
   forwardClaims?: Record<string, string>;
   /** A header that carries base64url(JSON) of the verified payload (Forwarding); client-sent copies are removed. */
   forwardPayload?: string;
@@ -183,7 +269,10 @@ export interface GuardConfigInput {
   forwardToken?: boolean;
   /** Answer CORS preflights and mark responses for these origins (CORS). */
   cors?: CorsInput;
-  /** Forward here instead of the route's own origin: a URL (its scheme, host and port always; the path and query are set on a copy, never resolved), `builtin:echo`, or `{ "service": "API" }` (service binding). */
+  /**
+   * Forward here instead of the route's own origin: a URL (its scheme, host and port always; the path and query are set
+   * on a copy, never resolved), `builtin:echo`, or `{ "service": "API" }` (service binding).
+   */
   origin?: string | { service: string };
   /** Seconds of skew on `exp`/`nbf` (and `iat` under `maxTokenAge`). (0..600; default 0) */
   clockTolerance?: number;
@@ -191,11 +280,17 @@ export interface GuardConfigInput {
   realm?: string;
   /** The verify and key-set caches. */
   cache?: {
-    /** Which verified tokens the KV verify cache keeps: `true` (ECDSA algorithms, chosen by measurement), `"all"`, or a list of algorithms. (default false) */
+    /**
+     * Which verified tokens the KV verify cache keeps: `true` (ECDSA algorithms, chosen by measurement), `"all"`, or a
+     * list of algorithms. (default false)
+     */
     verify?: boolean | 'all' | readonly string[];
     /** Keep fetched key sets in KV. (default true) */
     jwks?: boolean;
-    /** Keep fetched key sets and discovery documents in this data centre's Cache API (sealed; needs CACHE_KEY), so refetches are bounded per data centre (Key sets per data centre). (default true) */
+    /**
+     * Keep fetched key sets and discovery documents in this data centre's Cache API (sealed; needs CACHE_KEY), so
+     * refetches are bounded per data centre (Key sets per data centre). (default true)
+     */
     jwksColo?: boolean;
     /** Longest life of a KV verify entry, seconds. (60..86400; default 300) */
     verifyTtl?: number;
@@ -203,20 +298,37 @@ export interface GuardConfigInput {
     l1Max?: number;
     /** A KV read slower than this is a miss. (1..10000; default 100) */
     kvTimeoutMs?: number;
-    /** When a verified token gets its KV entry: on its second sighting in an isolate (one-off tokens cost no KV write), or always on the first verify. (default "seen-twice") */
+    /**
+     * When a verified token gets its KV entry: on its second sighting in an isolate (one-off tokens cost no KV write),
+     * or always on the first verify. (default "seen-twice")
+     */
     verifyAdmission?: 'seen-twice' | 'always';
-    /** KV verify-cache writes per isolate per minute; the rest are counted as `l2_write_over_budget`. (1..100000; default 60) */
+    /**
+     * KV verify-cache writes per isolate per minute; the rest are counted as `l2_write_over_budget`. (1..100000;
+     * default 60)
+     */
     verifyWritesPerMinute?: number;
   };
   /** Key-set and discovery fetches (Key removal). */
   jwks?: {
-    /** One deadline over a key-set or discovery fetch, body included; past it the request is a 503. (100..30000; default 3000) */
+    /**
+     * One deadline over a key-set or discovery fetch, body included; past it the request is a 503. (100..30000; default
+     * 3000)
+     */
     timeoutMs?: number;
     /** Time between refetches caused by unknown `kid`s or failures. (0..3600000; default 30000) */
     cooldownMs?: number;
-    /** Longest a fetched key set is used before the issuer is asked again, whatever Cache-Control says (a response without it is kept this long); a removed key stops verifying, cached verdicts included, within this bound. (5000..86400000; default 600000) */
+    /**
+     * Longest a fetched key set is used before the issuer is asked again, whatever Cache-Control says (a response
+     * without it is kept this long); a removed key stops verifying, cached verdicts included, within this bound.
+     * (5000..86400000; default 600000)
+     */
     maxAgeMs?: number;
-    /** How long past its freshness a fetched key set still verifies while its issuer fails (a copy is kept in the Cache API and KV as long); after it the request is a 503, never a pass. 0: fail closed as soon as the set is stale and the issuer fails. (0..86400000; default 3600000) */
+    /**
+     * How long past its freshness a fetched key set still verifies while its issuer fails (a copy is kept in the Cache
+     * API and KV as long); after it the request is a 503, never a pass. 0: fail closed as soon as the set is stale and
+     * the issuer fails. (0..86400000; default 3600000)
+     */
     staleMs?: number;
   };
   /** Serves the counters as JSON to requests with `X-Guard-Admin: <secret>`. */
@@ -226,13 +338,26 @@ export interface GuardConfigInput {
     /** Name of the secret (at least 16 characters) a request must send in `X-Guard-Admin`. (names a secret binding) */
     secretBinding: string;
   };
-  /** A short-lived JWT signed by the guard on every forwarded authenticated request; its public key set is served at `jwksPath`; client-sent copies of the header are always removed. */
+  /**
+   * A short-lived JWT signed by the guard on every forwarded authenticated request; its public key set is served at
+   * `jwksPath`; client-sent copies of the header are always removed.
+   */
   originAssertion?: OriginAssertionInput;
-  /** DPoP proofs (RFC 9449) for the issuers that set `dpop`; required when one does, refused when none does. Whatever the config, a token whose `cnf` names a key the request did not prove is refused. Browser clients behind `cors`: allow the `DPoP` header, expose `DPoP-Nonce` and `WWW-Authenticate`. */
+  /**
+   * DPoP proofs (RFC 9449) for the issuers that set `dpop`; required when one does, refused when none does. Whatever
+   * the config, a token whose `cnf` names a key the request did not prove is refused. Browser clients behind `cors`:
+   * allow the `DPoP` header, expose `DPoP-Nonce` and `WWW-Authenticate`.
+   */
   dpop?: DpopInput;
-  /** Token revocation (Revocation): every verified token is checked against the list; 503 when it cannot be known to be current (fail closed). */
+  /**
+   * Token revocation (Revocation): every verified token is checked against the list; 503 when it cannot be known to be
+   * current (fail closed).
+   */
   revocation?: RevocationInput;
-  /** This API as an OAuth protected resource: its metadata served without a token, `resource_metadata` on every challenge, and its `id` the default audience (Protect an MCP server). */
+  /**
+   * This API as an OAuth protected resource: its metadata served without a token, `resource_metadata` on every
+   * challenge, and its `id` the default audience (Protect an MCP server).
+   */
   resource?: ResourceInput;
   /** How request paths are read, matched and forwarded (Request paths). */
   paths?: {

@@ -3,27 +3,122 @@
 // (a typo must not silently drop a rule).
 
 /** The settings of GUARD_CONFIG itself. */
-export const TOP_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['$schema', 'issuers', 'publicPaths', 'rules', 'tokenSources', 'forwardClaims', 'forwardPayload', 'forwardToken', 'cors', 'origin', 'clockTolerance', 'realm', 'cache', 'jwks', 'admin', 'originAssertion', 'dpop', 'revocation', 'resource', 'paths']);
+export const TOP_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  '$schema',
+  'issuers',
+  'publicPaths',
+  'rules',
+  'tokenSources',
+  'forwardClaims',
+  'forwardPayload',
+  'forwardToken',
+  'cors',
+  'origin',
+  'clockTolerance',
+  'realm',
+  'cache',
+  'jwks',
+  'admin',
+  'originAssertion',
+  'dpop',
+  'revocation',
+  'resource',
+  'paths',
+]);
 /** The settings of `issuers[]`. */
-export const ISSUER_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['issuer', 'audience', 'claims', 'algorithms', 'typ', 'maxTokenAge', 'profile', 'dpop', 'mtls', 'jwks', 'jwksUrl', 'secretBinding', 'discovery', 'introspection', 'cloudflareAccess']);
+export const ISSUER_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'issuer',
+  'audience',
+  'claims',
+  'algorithms',
+  'typ',
+  'maxTokenAge',
+  'profile',
+  'dpop',
+  'mtls',
+  'jwks',
+  'jwksUrl',
+  'secretBinding',
+  'discovery',
+  'introspection',
+  'cloudflareAccess',
+]);
 /** The settings of `issuers[].introspection`. */
-export const INTROSPECTION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['endpoint', 'clientId', 'secretBinding', 'cacheMs', 'timeoutMs']);
+export const INTROSPECTION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'endpoint',
+  'clientId',
+  'secretBinding',
+  'cacheMs',
+  'timeoutMs',
+]);
 /** The settings of `rules[]`. */
-export const RULE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['pathPrefix', 'methods', 'auth', 'issuers', 'audience', 'scopes', 'claims', 'acr', 'maxAge']);
+export const RULE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'pathPrefix',
+  'methods',
+  'auth',
+  'issuers',
+  'audience',
+  'scopes',
+  'claims',
+  'acr',
+  'maxAge',
+]);
 /** The settings of `cors`. */
-export const CORS_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['allowOrigins', 'allowMethods', 'allowHeaders', 'exposeHeaders', 'maxAge', 'credentials']);
+export const CORS_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'allowOrigins',
+  'allowMethods',
+  'allowHeaders',
+  'exposeHeaders',
+  'maxAge',
+  'credentials',
+]);
 /** The settings of `cache`. */
-export const CACHE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['verify', 'jwks', 'jwksColo', 'verifyTtl', 'l1Max', 'kvTimeoutMs', 'verifyAdmission', 'verifyWritesPerMinute']);
+export const CACHE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'verify',
+  'jwks',
+  'jwksColo',
+  'verifyTtl',
+  'l1Max',
+  'kvTimeoutMs',
+  'verifyAdmission',
+  'verifyWritesPerMinute',
+]);
 /** The settings of `jwks`. */
-export const JWKS_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['timeoutMs', 'cooldownMs', 'maxAgeMs', 'staleMs']);
+export const JWKS_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'timeoutMs',
+  'cooldownMs',
+  'maxAgeMs',
+  'staleMs',
+]);
 /** The settings of `admin`. */
 export const ADMIN_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['path', 'secretBinding']);
 /** The settings of `originAssertion`. */
-export const ORIGIN_ASSERTION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['keyBinding', 'header', 'alg', 'ttl', 'claims', 'jwksPath', 'issuer', 'audience']);
+export const ORIGIN_ASSERTION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'keyBinding',
+  'header',
+  'alg',
+  'ttl',
+  'claims',
+  'jwksPath',
+  'issuer',
+  'audience',
+]);
 /** The settings of `dpop`. */
-export const DPOP_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['replay', 'nonceSecretBinding', 'algorithms', 'maxAgeSeconds']);
+export const DPOP_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'replay',
+  'nonceSecretBinding',
+  'algorithms',
+  'maxAgeSeconds',
+]);
 /** The settings of `revocation`. */
-export const REVOCATION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['path', 'secretBinding', 'store', 'refreshMs', 'timeoutMs', 'maxStaleMs']);
+export const REVOCATION_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'path',
+  'secretBinding',
+  'store',
+  'refreshMs',
+  'timeoutMs',
+  'maxStaleMs',
+]);
 /** The settings of `resource`. */
 export const RESOURCE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['id', 'scopes', 'documentation']);
 /** The settings of `paths`. */
