@@ -78,7 +78,8 @@ export function checkGuardConfig(
     if (kv.has(k.binding)) continue;
     const hint = k.binding === 'JWKS_CACHE' ? ' (or set "cache": { "jwks": false })' : '';
     errors.push(
-      `${prefixFor(k.setting)}GUARD_CONFIG ${k.setting}: the ${k.binding} KV binding is missing from ${where}kv_namespaces${hint}`,
+      `${prefixFor(k.setting)}GUARD_CONFIG ${k.setting}: the ${k.binding} KV binding is missing from ` +
+        `${where}kv_namespaces${hint}`,
     );
   }
   for (const sv of needed.services)
@@ -90,12 +91,15 @@ export function checkGuardConfig(
     const cls = scope.durableObjectBindings?.get(d.binding);
     if (cls === undefined || (d.className !== undefined && cls !== d.className))
       errors.push(
-        `${prefixFor(d.setting)}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] named ${d.binding}${d.className === undefined ? '' : ` with class_name = "${d.className}"`} (and a [[migrations]] new_sqlite_classes entry for it)`,
+        `${prefixFor(d.setting)}GUARD_CONFIG ${d.setting}: no [[${where}durable_objects.bindings]] named ` +
+          `${d.binding}${d.className === undefined ? '' : ` with class_name = "${d.className}"`} (and a ` +
+          `[[migrations]] new_sqlite_classes entry for it)`,
       );
   }
   if (dpopSection.of(config)?.replay.kind === 'isolate')
     notes.push(
-      'dpop.replay is "isolate": each isolate remembers only the proofs it saw, so a proof replayed to another isolate is accepted (tests and one-isolate dev only; use { "durableObject": "<binding>" })',
+      'dpop.replay is "isolate": each isolate remembers only the proofs it saw, so a proof replayed to ' +
+        'another isolate is accepted (tests and one-isolate dev only; use { "durableObject": "<binding>" })',
     );
   const rid = resourceSection.of(config)?.id;
   // An issuer's own audience replaces resource.id (RFC 8707): one that leaves it out is likely a leftover.
@@ -107,7 +111,8 @@ export function checkGuardConfig(
   });
   if (revocationSection.of(config)?.store === 'isolate')
     notes.push(
-      'revocation.store is "isolate": each isolate keeps its own list, so a revocation reaches only the isolate that received it (tests and one-isolate dev only; use { "durableObject": "<binding>" })',
+      'revocation.store is "isolate": each isolate keeps its own list, so a revocation reaches only the ' +
+        'isolate that received it (tests and one-isolate dev only; use { "durableObject": "<binding>" })',
     );
 
   if (usesRemoteKeys(config) && config.cache.jwksColo && vars.CACHE_KEY === undefined) notes.push(...COLO_TIER_NOTES);
@@ -116,7 +121,8 @@ export function checkGuardConfig(
   for (const s of secrets)
     if (vars[s] !== undefined)
       notes.push(
-        `${s} is a plain var in ${where}vars: fine for local development, use \`wrangler secret put ${s}\` for a deployment`,
+        `${s} is a plain var in ${where}vars: fine for local development, use \`wrangler secret put ${s}\` ` +
+          `for a deployment`,
       );
   const toPut = secrets.filter((s) => vars[s] === undefined);
   if (toPut.length > 0) notes.push(`secrets the guard reads (cannot be checked here): ${toPut.join(', ')}`);
@@ -128,8 +134,12 @@ export function checkGuardConfig(
  * config that fetches key sets, since CACHE_KEY is a secret this tool cannot see.
  */
 const COLO_TIER_NOTES = [
-  'fetched key sets: make sure the CACHE_KEY secret is set; without it the Cache API tier (cache.jwksColo) is off and refetches are bounded per isolate, not per data centre (bench/guard/fleet.ts: a kid spray costs 23 provider fetches a minute per data centre instead of 2; with KV alone, ~69,000 KV reads per 1M requests instead of 423)',
-  'the Cache API stores nothing on *.workers.dev (nor behind Cloudflare Access): the tier works only on a custom domain or route',
+  'fetched key sets: make sure the CACHE_KEY secret is set; without it the Cache API tier (cache.jwksColo) ' +
+    'is off and refetches are bounded per isolate, not per data centre (bench/guard/fleet.ts: a kid spray ' +
+    'costs 23 provider fetches a minute per data centre instead of 2; with KV alone, ~69,000 KV reads per 1M ' +
+    'requests instead of 423)',
+  'the Cache API stores nothing on *.workers.dev (nor behind Cloudflare Access): the tier works only on a ' +
+    'custom domain or route',
 ];
 
 export interface CheckOptions {
@@ -185,7 +195,9 @@ export async function checkConfigFile(
     file = scope.file;
     raw = scope.vars.GUARD_CONFIG;
     if (raw === undefined) {
-      const error = `${scope.where}vars.GUARD_CONFIG: not set in ${file} (if it is a secret, check it with --config <file.json>)`;
+      const error =
+        `${scope.where}vars.GUARD_CONFIG: not set in ${file} (if it is a secret, check it with --config ` +
+        `<file.json>)`;
       return { result: { ok: false, errors: [error], notes: [] }, file };
     }
     text = readText(file);

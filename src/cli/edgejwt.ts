@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { checkConfigFile } from './check-config.js';
 import { CliError, EXIT, type ExitCode } from './cli-error.js';
 
-const USAGE = `Usage: edgejwt check-config [wrangler.toml|wrangler.jsonc|wrangler.json] [--env NAME] [--config GUARD_CONFIG.json]
+const USAGE =
+  'Usage: edgejwt check-config [wrangler.toml|wrangler.jsonc|wrangler.json] [--env NAME] [--config GUARD_CONFIG.json]' +
+  `
        edgejwt --version | --help
 
 check-config reads the Wrangler file as Wrangler does (through the wrangler package,
@@ -99,7 +101,8 @@ async function main(argv: string[]): Promise<ExitCode> {
       return EXIT.invalid;
     }
     console.log(
-      `ok: GUARD_CONFIG in ${file}${args.env === undefined ? '' : ` (env ${args.env})`} is valid and its bindings are declared`,
+      `ok: GUARD_CONFIG in ${file}${args.env === undefined ? '' : ` (env ${args.env})`} is valid and its ` +
+        `bindings are declared`,
     );
     return EXIT.ok;
   } catch (e) {

@@ -45,7 +45,8 @@ async function loadWrangler(): Promise<WranglerModule> {
   } catch {
     throw new CliError(
       EXIT.usage,
-      'edgejwt check-config reads the Wrangler file through Wrangler 4 (unstable_readConfig): install it beside edgejwt with `npm install -D wrangler`',
+      'edgejwt check-config reads the Wrangler file through Wrangler 4 (unstable_readConfig): install it ' +
+        'beside edgejwt with `npm install -D wrangler`',
     );
   }
 }
