@@ -86,7 +86,8 @@ function valuesAt(raw: unknown, path: string): [string, string][] {
  * bindings), `config` what parseConfig made of it (it says which KV tiers are on).
  *
  * @example
- * requiredBindings(parseConfig(raw), raw).secrets; // Map { 'CACHE_KEY' => 'CACHE_KEY', 'HS_KEY' => 'issuers[0].secretBinding' }
+ * requiredBindings(parseConfig(raw), raw).secrets;
+ * // Map { 'CACHE_KEY' => 'CACHE_KEY', 'HS_KEY' => 'issuers[0].secretBinding' }
  */
 export function requiredBindings(config: GuardConfig, raw: unknown): RequiredBindings {
   const written: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;

@@ -14,7 +14,10 @@ export { CONFIG_KEYS } from './config-keys.js';
  * ConfigErrors when there are more: config-problems.ts, every one of them).
  *
  * @example
- * const config = parseConfig('{"issuers":[{"issuer":"https://id.example.com","audience":"api","algorithms":["RS256"],"jwksUrl":"https://id.example.com/jwks"}]}');
+ * const config = parseConfig(
+ *   '{"issuers":[{"issuer":"https://id.example.com","audience":"api",' +
+ *     '"algorithms":["RS256"],"jwksUrl":"https://id.example.com/jwks"}]}',
+ * );
  */
 export function parseConfig(raw: unknown): GuardConfig {
   return parseConfigWith(raw, defaultStages);

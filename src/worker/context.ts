@@ -70,7 +70,9 @@ export class RequestContext {
   opened: OpenedToken | undefined = undefined;
   /** The Authorization scheme that carried the token: `dpop` (RFC 9449 §7.1), else a bearer token. */
   scheme: 'bearer' | 'dpop' = 'bearer';
-  /** What the sender-constraint stages proved for this request: the DPoP key's and the client certificate's thumbprints. */
+  /**
+   * What the sender-constraint stages proved for this request: the DPoP key's and the client certificate's thumbprints.
+   */
   proven: { jkt?: string; x5t?: string } = {};
   /** A fresh DPoP nonce for the answer's `DPoP-Nonce` header, when the proof used the previous one (dpop-stage.ts). */
   dpopNonce: string | undefined = undefined;

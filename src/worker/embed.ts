@@ -15,12 +15,22 @@ import { SelfTestFailure } from './self-test.js';
  * The configuration: the GUARD_CONFIG object (or its JSON text), or a function of the Worker's env.
  *
  * @example
- * const source: GuardConfigSource = (env) => ({ issuers: [{ issuer: 'https://id.example.com', audience: String(env.API_AUDIENCE), algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }] });
+ * const source: GuardConfigSource = (env) => ({
+ *   issuers: [
+ *     {
+ *       issuer: 'https://id.example.com',
+ *       audience: String(env.API_AUDIENCE),
+ *       algorithms: ['RS256'],
+ *       jwksUrl: 'https://id.example.com/jwks',
+ *     },
+ *   ],
+ * });
  */
 export type GuardConfigSource = GuardConfigInput | string | ((env: GuardEnv) => GuardConfigInput | string);
 
 /**
- * What `authenticate` resolves to. `payload` is undefined on an anonymous pass (public path, auth "none"/"optional" without a token).
+ * What `authenticate` resolves to. `payload` is undefined on an anonymous pass (public path, auth "none"/"optional"
+ * without a token).
  *
  * @example
  * const auth: AuthResult = await guard.authenticate(request, env, ctx);
@@ -42,19 +52,21 @@ export type AuthResult =
 export interface EmbeddedGuard {
   /** The whole guard: refuse, or forward to the configured origin. */
   fetch(request: Request, env: GuardEnv, ctx: WaitUntil): Promise<Response>;
-  /** Verify and apply the rules, without forwarding: the identity, or the exact 400/401/403/500/503 the guard would send. */
+  /**
+   * Verify and apply the rules, without forwarding: the identity, or the exact 400/401/403/500/503 the guard would
+   * send.
+   */
   authenticate(request: Request, env: GuardEnv, ctx: WaitUntil): Promise<AuthResult>;
   /**
-   * Build the guard now, from the module-scope env (`import { env } from 'cloudflare:workers'`),
-   * so a fresh isolate's first request does not: Cloudflare evaluates a Worker's module while
-   * the client's TLS handshake is still under way. It first runs a known-answer verify of one
-   * HS256 token and a tampered copy (the Wasm core's SHA-256 and HMAC, and the header, payload
-   * and claims code every algorithm shares); it does not test EdDSA, RS*, PS* or ES*, whatever
-   * the config uses, and adds HS384 / HS512 only for a config that uses them. A config whose issuers all list algorithms other than HS* and EdDSA skips
-   * it: that guard never runs the Wasm core it tests. If it fails, every request is refused
-   * with a 500 (`self-test`). Call `warm` at module scope only: in a request it adds that work to the request. A request
-   * whose env holds the same bindings uses this guard; if building here failed for another
-   * reason (a call the module scope does not allow), the request builds its own.
+   * Build the guard now, from the module-scope env (`import { env } from 'cloudflare:workers'`), so a fresh isolate's
+   * first request does not: Cloudflare evaluates a Worker's module while the client's TLS handshake is still under way.
+   * It first runs a known-answer verify of one HS256 token and a tampered copy (the Wasm core's SHA-256 and HMAC, and
+   * the header, payload and claims code every algorithm shares); it does not test EdDSA, RS*, PS* or ES*, whatever the
+   * config uses, and adds HS384 / HS512 only for a config that uses them. A config whose issuers all list algorithms
+   * other than HS* and EdDSA skips it: that guard never runs the Wasm core it tests. If it fails, every request is
+   * refused with a 500 (`self-test`). Call `warm` at module scope only: in a request it adds that work to the request.
+   * A request whose env holds the same bindings uses this guard; if building here failed for another reason (a call
+   * the module scope does not allow), the request builds its own.
    *
    * @example
    * import { env } from 'cloudflare:workers';
@@ -73,7 +85,8 @@ export function rawConfigOf(config: GuardConfigSource | undefined, env: GuardEnv
 export type GuardStarter = (env: GuardEnv, deps: GuardDeps | undefined) => Promise<Guard>;
 
 /**
- * The EmbeddedGuard around a starter, with the known-answer check `warm` runs before it (swappable: tests prove a failed one fails closed).
+ * The EmbeddedGuard around a starter, with the known-answer check `warm` runs before it (swappable: tests prove a
+ * failed one fails closed).
  *
  * @example
  * const guard = embeddedGuard((env, deps) => startGuard(env, deps), undefined, selfTest);

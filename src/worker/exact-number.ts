@@ -29,7 +29,8 @@ export function refuseRoundedConfigValue(want: unknown, setting: string): void {
   if (items.some(roundedInteger)) {
     throw new ConfigError(
       setting,
-      'an integer beyond ±2^53 (9007199254740991) loses digits when parsed, so other IDs would match it; write it as a string (and have the issuer send a string)',
+      'an integer beyond ±2^53 (9007199254740991) loses digits when parsed, so other IDs would match it; ' +
+        'write it as a string (and have the issuer send a string)',
     );
   }
 }

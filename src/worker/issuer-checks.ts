@@ -16,7 +16,9 @@ export interface IssuerChecks {
    * required, and an `iat` later than now plus `clockTolerance` is refused.
    */
   maxTokenAge?: number;
-  /** `at+jwt`: the JWT access token profile (RFC 9068): typ at+jwt and iss, exp, aud, sub, client_id, iat, jti present. */
+  /**
+   * `at+jwt`: the JWT access token profile (RFC 9068): typ at+jwt and iss, exp, aud, sub, client_id, iat, jti present.
+   */
   profile?: 'at+jwt';
 }
 

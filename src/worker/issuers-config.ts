@@ -40,7 +40,14 @@ export interface IssuerConfig extends IssuerChecks {
  * (the `resource` section's id, RFC 8707) is the audience of every entry that sets none of its own.
  *
  * @example
- * parseIssuers([{ issuer: 'https://id.example.com', audience: 'api', algorithms: ['RS256'], jwksUrl: 'https://id.example.com/jwks' }]);
+ * parseIssuers([
+ *   {
+ *     issuer: 'https://id.example.com',
+ *     audience: 'api',
+ *     algorithms: ['RS256'],
+ *     jwksUrl: 'https://id.example.com/jwks',
+ *   },
+ * ]);
  */
 export function parseIssuers(v: unknown, resourceId?: string): IssuerConfig[] {
   if (!Array.isArray(v) || v.length === 0) throw new ConfigError('issuers', 'expected a non-empty array');

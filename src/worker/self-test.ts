@@ -50,7 +50,10 @@ export const SELF_TEST = {
   issuer: 'edgejwt:self-test',
   key: Uint8Array.from({ length: 32 }, (_, i) => i),
   token:
-    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJlZGdland0OnNlbGYtdGVzdCIsImF1ZCI6ImVkZ2Vqd3Q6c2VsZi10ZXN0Iiwic3ViIjoic2VsZi10ZXN0IiwiZXhwIjo0MTAyNDQ0ODAwfQ.tANlDEY5YK016qx2Qjb9_uOFYf0f0MCdpTUeJpaSJzQ',
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.' +
+    'eyJpc3MiOiJlZGdland0OnNlbGYtdGVzdCIsImF1ZCI6ImVkZ2Vqd3Q6c2Vs' +
+    'Zi10ZXN0Iiwic3ViIjoic2VsZi10ZXN0IiwiZXhwIjo0MTAyNDQ0ODAwfQ.' +
+    'tANlDEY5YK016qx2Qjb9_uOFYf0f0MCdpTUeJpaSJzQ',
 } as const;
 
 /** The self-test failed: the Wasm core gives wrong answers; the guard must not serve. */

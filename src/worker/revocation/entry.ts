@@ -11,7 +11,12 @@ import { ownClaim } from '../../claims.js';
  *
  * @example
  * const one: RevocationEntry = { jti: 'b8e1…', exp: 1_800_000_600 };
- * const all: RevocationEntry = { iss: 'https://id.example', sub: 'user-1', issuedBefore: 1_800_000_000, exp: 1_800_086_400 };
+ * const all: RevocationEntry = {
+ *   iss: 'https://id.example',
+ *   sub: 'user-1',
+ *   issuedBefore: 1_800_000_000,
+ *   exp: 1_800_086_400,
+ * };
  */
 export type RevocationEntry =
   | { readonly jti: string; readonly exp: number }

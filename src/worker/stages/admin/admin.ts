@@ -38,7 +38,8 @@ export function adminSecret(
 }
 
 /**
- * The admin endpoint of one guard: its secret read from `env` now (a ConfigError when it is not set), its answer per request.
+ * The admin endpoint of one guard: its secret read from `env` now (a ConfigError when it is not set), its answer per
+ * request.
  *
  * @example
  * const endpoint = adminEndpoint(env, config.admin, counters);

@@ -1,4 +1,5 @@
-// The `admin` section's key: its value in a parsed config, for this stage and those that read it (reserved-paths, the revocation section's check).
+// The `admin` section's key: its value in a parsed config, for this stage and those that read it (reserved-paths, the
+// revocation section's check).
 
 import { sectionKey } from '../../section.js';
 import type { AdminConfig } from './admin.js';

@@ -17,7 +17,8 @@ export interface TokenReader {
  * findToken and dropToken for `tokenSources: [{ header: "Authorization" }]` (authorizationOnly).
  *
  * @example
- * AUTHORIZATION_TOKEN.findToken(request.headers, config.tokenSources, false); // { kind: 'token', token } for `Bearer <token>`
+ * AUTHORIZATION_TOKEN.findToken(request.headers, config.tokenSources, false);
+ * // { kind: 'token', token } for `Bearer <token>`
  */
 export const AUTHORIZATION_TOKEN: TokenReader = {
   findToken: (headers, _sources, dpop = false) => fromAuthorization(headers.get('authorization'), dpop),

@@ -43,7 +43,8 @@ export function dpopChallenge(realm: string, algs: readonly string[], error?: Dp
 }
 
 /**
- * A 401 with a DPoP challenge (and, with `bearer`, a Bearer one first, for a resource that also takes bearer tokens: §7.2).
+ * A 401 with a DPoP challenge (and, with `bearer`, a Bearer one first, for a resource that also takes bearer tokens:
+ * §7.2).
  *
  * @example
  * return dpopRefusal('api', ['ES256'], 'invalid_dpop_proof', DPOP_DESCRIPTIONS.proof);

@@ -8,7 +8,10 @@ import { ConfigError } from '../../config-error.js';
 import { DPOP_KEYS } from '../../config-keys.js';
 import { isObject, knownKeys, num, str, strList } from '../../config-values.js';
 
-/** How an issuer's tokens meet DPoP: `required` (a bound token and a proof, always) or `allowed` (bearer too, when unbound). */
+/**
+ * How an issuer's tokens meet DPoP: `required` (a bound token and a proof, always) or `allowed` (bearer too, when
+ * unbound).
+ */
 export type DpopMode = 'required' | 'allowed';
 
 /** Where proof `jti`s are remembered: sharded Durable Objects, or this isolate only (tests, single-isolate dev). */
@@ -46,7 +49,8 @@ export function parseIssuerDpop(v: unknown, at: string): DpopMode | undefined {
  *
  * @example
  * parseDpop({ replay: { durableObject: 'DPOP_REPLAY' } }, [{ dpop: 'required' }]);
- * // { replay: { kind: 'durableObject', binding: 'DPOP_REPLAY' }, nonceSecretBinding: undefined, algorithms: ['ES256', 'EdDSA', 'Ed25519', 'RS256', 'PS256'], maxAgeSeconds: 60 }
+ * // { replay: { kind: 'durableObject', binding: 'DPOP_REPLAY' }, nonceSecretBinding: undefined,
+ * //   algorithms: ['ES256', 'EdDSA', 'Ed25519', 'RS256', 'PS256'], maxAgeSeconds: 60 }
  */
 export function parseDpop(v: unknown, issuers: readonly { dpop?: DpopMode | undefined }[]): DpopConfig | undefined {
   const user = issuers.findIndex((is) => is.dpop !== undefined);

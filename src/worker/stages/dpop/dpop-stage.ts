@@ -28,7 +28,10 @@ import { ConfigError } from '../../config-error.js';
 import { withTiming, type Observer } from '../observe/observe.js';
 import * as answer from '../../responses.js';
 
-/** Seconds of clock skew allowed on a proof's `iat` at least (clients' clocks drift; the guard's clockTolerance when larger). */
+/**
+ * Seconds of clock skew allowed on a proof's `iat` at least (clients' clocks drift; the guard's clockTolerance when
+ * larger).
+ */
 export const DPOP_MIN_CLOCK_TOLERANCE = 5;
 
 export interface DpopStageParts {
@@ -43,7 +46,13 @@ export interface DpopStageParts {
  * The stage for a guard whose config has `dpop`.
  *
  * @example
- * const check = dpopStage({ config, store: isolateDpopReplayStore(), nonces: undefined, now: Date.now, log: console.log });
+ * const check = dpopStage({
+ *   config,
+ *   store: isolateDpopReplayStore(),
+ *   nonces: undefined,
+ *   now: Date.now,
+ *   log: console.log,
+ * });
  */
 export function dpopStage(parts: DpopStageParts): AfterVerifyStage {
   const { config } = parts;
@@ -173,7 +182,8 @@ async function checkProof(
 let isolateWindow: ReplayWindow | undefined;
 
 /**
- * The stage with its replay store and nonces from the Worker's environment (ConfigError naming the setting when a binding is missing).
+ * The stage with its replay store and nonces from the Worker's environment (ConfigError naming the setting when a
+ * binding is missing).
  *
  * @example
  * const check = await dpopStageFromEnv({ ...config, dpop: config.dpop }, env, { now, log });

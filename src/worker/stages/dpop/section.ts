@@ -1,4 +1,5 @@
-// The `dpop` section's key: its value in a parsed config, for this stage and those that read it (credentials, claims, introspection, sender-constraint, forward, check-config).
+// The `dpop` section's key: its value in a parsed config, for this stage and those that read it (credentials, claims,
+// introspection, sender-constraint, forward, check-config).
 
 import { sectionKey } from '../../section.js';
 import type { DpopConfig } from './dpop-config.js';

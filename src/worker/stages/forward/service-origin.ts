@@ -36,7 +36,8 @@ export const SERVICE_BASE = 'https://service-binding.invalid';
  * it (a GET or HEAD with a body): the guard answers 400.
  *
  * @example
- * serviceRequest(request, new URL('https://a.example//x?q=1'), '/x', headers)?.url; // 'https://service-binding.invalid/x?q=1'
+ * serviceRequest(request, new URL('https://a.example//x?q=1'), '/x', headers)?.url;
+ * // 'https://service-binding.invalid/x?q=1'
  */
 export function serviceRequest(
   request: Request,

@@ -3,7 +3,10 @@
 
 import { ConfigError } from '../../config-error.js';
 
-/** `required`: every token of the issuer must be bound and match; `allowed`: a bound token must match, an unbound one passes. */
+/**
+ * `required`: every token of the issuer must be bound and match; `allowed`: a bound token must match, an unbound one
+ * passes.
+ */
 export type MtlsMode = 'required' | 'allowed';
 
 /**

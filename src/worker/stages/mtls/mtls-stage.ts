@@ -19,7 +19,9 @@ import { withTiming } from '../observe/observe.js';
 import type { RejectionCode } from '../observe/rejection-log.js';
 import * as answer from '../../responses.js';
 
-/** The slice of `request.cf.tlsClientAuth` read here (Cloudflare's placeholder without a certificate has "" and "NONE"). */
+/**
+ * The slice of `request.cf.tlsClientAuth` read here (Cloudflare's placeholder without a certificate has "" and "NONE").
+ */
 interface ClientAuth {
   certFingerprintSHA256?: unknown;
   certVerified?: unknown;

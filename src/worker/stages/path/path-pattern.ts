@@ -11,9 +11,11 @@ export type PathPatternKind = 'publicPath' | 'pathPrefix';
  * Why `pattern` is not a path the matcher supports, or undefined when it is.
  *
  * @example
- * pathPatternProblem('/static/**', 'publicPath'); // 'only one * at the end is supported: write "/static/*" for every path that starts with /static/, or an exact path'
+ * pathPatternProblem('/static/**', 'publicPath');
+ * // 'only one * at the end is supported: write "/static/*" for every path that starts with /static/, or an exact path'
  * pathPatternProblem('/static/*', 'publicPath'); // undefined
- * pathPatternProblem('/static/*', 'pathPrefix'); // 'a pathPrefix is a plain prefix without wildcards: write "/static/" ...'
+ * pathPatternProblem('/static/*', 'pathPrefix');
+ * // 'a pathPrefix is a plain prefix without wildcards: write "/static/" ...'
  */
 export function pathPatternProblem(pattern: string, kind: PathPatternKind): string | undefined {
   if (pattern.includes('?')) return 'a path has no query string (no "?")';
@@ -24,5 +26,8 @@ export function pathPatternProblem(pattern: string, kind: PathPatternKind): stri
   if (kind === 'pathPrefix')
     return `a pathPrefix is a plain prefix without wildcards: write "${stem}" to cover every path that starts with it`;
   if (star === pattern.length - 1) return undefined;
-  return `only one * at the end is supported: write "${stem}*" for every path that starts with ${stem}, or an exact path`;
+  return (
+    `only one * at the end is supported: write "${stem}*" for every path that starts with ${stem}, ` +
+    'or an exact path'
+  );
 }

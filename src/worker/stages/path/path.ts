@@ -19,11 +19,10 @@ export type CanonicalPath =
       /** The canonical spelling: what the guard forwards by default. */
       path: string;
       /**
-       * Every plausible way an origin may read it (the canonical path; with `;params`
-       * dropped from each segment; with every ASCII escape decoded; both; and with
-       * `escapedSlashes: "decode"`, the same with `;params` dropped before `%2F`/`%5C`
-       * are decoded, and with `%5C` as a literal backslash). A rule applies when any reading falls under it; a path is public
-       * only when every reading is.
+       * Every plausible way an origin may read it (the canonical path; with `;params` dropped from each segment; with
+       * every ASCII escape decoded; both; and with `escapedSlashes: "decode"`, the same with `;params` dropped before
+       * `%2F`/`%5C` are decoded, and with `%5C` as a literal backslash). A rule applies when any reading falls under
+       * it; a path is public only when every reading is.
        */
       readings: readonly string[];
     }

@@ -1,4 +1,5 @@
-// The `resource` section's key: its value in a parsed config, for this stage and those that read it (the issuers' default audience, reserved-paths, check-config).
+// The `resource` section's key: its value in a parsed config, for this stage and those that read it (the issuers'
+// default audience, reserved-paths, check-config).
 
 import { sectionKey } from '../../section.js';
 import type { ResourceSettings } from '../../../resource/metadata.js';

@@ -25,7 +25,11 @@ export interface RevocationConfig {
  * The `revocation` section, or undefined when it is absent (no revocation stage).
  *
  * @example
- * parseRevocation({ path: '/__guard/revocations', secretBinding: 'REVOCATION_SECRET', store: { durableObject: 'REVOCATIONS' } });
+ * parseRevocation({
+ *   path: '/__guard/revocations',
+ *   secretBinding: 'REVOCATION_SECRET',
+ *   store: { durableObject: 'REVOCATIONS' },
+ * });
  */
 export function parseRevocation(v: unknown, adminPath: string | undefined): RevocationConfig | undefined {
   const r = section(v, 'revocation', REVOCATION_KEYS, 'expected { "path": ..., "secretBinding": ..., "store": ... }');

@@ -1,4 +1,5 @@
-// The `revocation` section's key: its value in a parsed config, for this stage and those that read it (revocation-admin, reserved-paths, check-config).
+// The `revocation` section's key: its value in a parsed config, for this stage and those that read it
+// (revocation-admin, reserved-paths, check-config).
 
 import { sectionKey } from '../../section.js';
 import type { RevocationConfig } from './revocation-config.js';

@@ -68,7 +68,9 @@ function decodeName(raw: string): string {
     .replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** How PHP names a query parameter: leading spaces dropped, then space, `.` and the first `[` without `]` read as `_`. */
+/**
+ * How PHP names a query parameter: leading spaces dropped, then space, `.` and the first `[` without `]` read as `_`.
+ */
 function phpName(name: string): string {
   const trimmed = name.replace(/^ +/, '');
   return trimmed.replace(/[ .]/g, '_').replace(/^([^[]*)\[(?![^\]]*\])/, '$1_');
