@@ -34,28 +34,32 @@ function inlineConfig(): GuardConfigInput {
 const req = (path: string, init?: RequestInit): Request => new Request(`https://api.example.com${path}`, init);
 
 describe('embedding: authenticate runs the after-verify stages', () => {
-  it('embed_authenticate_runs_after_verify_stages: bound token as Bearer, replayed proof, unproven x5t and a revoked jti are refused by authenticate', async () => {
-    const guard = createGuard(inlineConfig(), { stages: defaultStages });
-    const e = { VERIFY_CACHE: kv.VERIFY_CACHE, JWKS_CACHE: kv.JWKS_CACHE, REVOCATION_SECRET: SECRET };
-    const at = await token(k.ed, { cnf: { jkt: client.jkt }, jti: 'embed-1' });
-    const p = await proof(client, 'GET', 'https://api.example.com/x', at);
-    expect((await guard.authenticate(req('/x', dpopInit(at, p)), e, new TestCtx())).ok).toBe(true);
-    expect((await guard.authenticate(req('/x', dpopInit(at, p)), e, new TestCtx())).ok).toBe(false);
-    const asBearer = await guard.authenticate(req('/x', bearer(at)), e, new TestCtx());
-    expect(asBearer.ok).toBe(false);
-    if (!asBearer.ok) expect(asBearer.response.status).toBe(401);
-    const x5t = await token(k.ed, { cnf: { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' } });
-    expect((await guard.authenticate(req('/x', bearer(x5t)), e, new TestCtx())).ok).toBe(false);
-    const plain = await token(k.ed, { jti: 'embed-2' });
-    expect((await guard.authenticate(req('/x', bearer(plain)), e, new TestCtx())).ok).toBe(true);
-    const revoke = req('/__guard/revocations', {
-      method: 'POST',
-      headers: { 'x-guard-admin': SECRET },
-      body: JSON.stringify({ jti: 'embed-2', exp: Math.floor(Date.now() / 1000) + 600 }),
-    });
-    expect((await guard.fetch(revoke, e, new TestCtx())).status).toBe(200);
-    const revoked = await guard.authenticate(req('/x', bearer(plain)), e, new TestCtx());
-    expect(revoked.ok).toBe(false);
-    if (!revoked.ok) expect(revoked.response.status).toBe(401);
-  });
+  it(
+    'embed_authenticate_runs_after_verify_stages: bound token as Bearer, replayed proof, unproven x5t and a ' +
+      'revoked jti are refused by authenticate',
+    async () => {
+      const guard = createGuard(inlineConfig(), { stages: defaultStages });
+      const e = { VERIFY_CACHE: kv.VERIFY_CACHE, JWKS_CACHE: kv.JWKS_CACHE, REVOCATION_SECRET: SECRET };
+      const at = await token(k.ed, { cnf: { jkt: client.jkt }, jti: 'embed-1' });
+      const p = await proof(client, 'GET', 'https://api.example.com/x', at);
+      expect((await guard.authenticate(req('/x', dpopInit(at, p)), e, new TestCtx())).ok).toBe(true);
+      expect((await guard.authenticate(req('/x', dpopInit(at, p)), e, new TestCtx())).ok).toBe(false);
+      const asBearer = await guard.authenticate(req('/x', bearer(at)), e, new TestCtx());
+      expect(asBearer.ok).toBe(false);
+      if (!asBearer.ok) expect(asBearer.response.status).toBe(401);
+      const x5t = await token(k.ed, { cnf: { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' } });
+      expect((await guard.authenticate(req('/x', bearer(x5t)), e, new TestCtx())).ok).toBe(false);
+      const plain = await token(k.ed, { jti: 'embed-2' });
+      expect((await guard.authenticate(req('/x', bearer(plain)), e, new TestCtx())).ok).toBe(true);
+      const revoke = req('/__guard/revocations', {
+        method: 'POST',
+        headers: { 'x-guard-admin': SECRET },
+        body: JSON.stringify({ jti: 'embed-2', exp: Math.floor(Date.now() / 1000) + 600 }),
+      });
+      expect((await guard.fetch(revoke, e, new TestCtx())).status).toBe(200);
+      const revoked = await guard.authenticate(req('/x', bearer(plain)), e, new TestCtx());
+      expect(revoked.ok).toBe(false);
+      if (!revoked.ok) expect(revoked.response.status).toBe(401);
+    },
+  );
 });

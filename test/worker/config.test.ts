@@ -130,111 +130,122 @@ function settingsOf(raw: unknown): string[] {
 }
 
 describe('parse_config_collects_every_problem', () => {
-  it('parse_config_collects_every_problem: every section, issuer and rule is checked; every unknown key of an object is named', () => {
-    const raw = {
-      issuers: [
-        { ...issuer, algorithms: ['RS265'] },
-        { ...issuer, issuer: 'https://other.example.com', audiance: 'api', algoritms: [] },
-      ],
-      rules: [
-        { pathPrefix: '/a/', scopes: ['a'] },
-        { pathPrefix: '/b/*', scopes: ['b'] },
-        { pathPrefix: '/c/', auth: 'maybe' },
-      ],
-      publicPaths: ['health', '/ok', '/x/**'],
-      realms: 'api',
-      cache: { verifyTtl: 30 },
-      paths: { forward: 'raw' },
-    };
-    expect(settingsOf(raw)).toEqual([
-      'realms',
-      'issuers[0].algorithms[0]',
-      'issuers[1].audiance',
-      'issuers[1].algoritms',
-      'publicPaths[0]',
-      'publicPaths[2]',
-      'rules[1].pathPrefix',
-      'rules[2].auth',
-      'cache.verifyTtl',
-      'paths.forward',
-    ]);
-    // As one ConfigError it is its first problem: what the guard logs and names.
-    let first: ConfigError | undefined;
-    try {
-      parseConfig(raw);
-    } catch (e) {
-      first = e as ConfigError;
-    }
-    expect(first).toBeInstanceOf(ConfigError);
-    expect(first!.setting).toBe('realms');
-    expect(first!.message).toBe('GUARD_CONFIG realms: unknown setting');
-    // A string config is checked the same way.
-    expect(settingsOf(JSON.stringify(raw))).toEqual(settingsOf(raw));
-    expect(settingsOf({ issuers: [issuer], realm: 'ok' })).toEqual([]);
-  });
+  it(
+    'parse_config_collects_every_problem: every section, issuer and rule is checked; every unknown key of an ' +
+      'object is named',
+    () => {
+      const raw = {
+        issuers: [
+          { ...issuer, algorithms: ['RS265'] },
+          { ...issuer, issuer: 'https://other.example.com', audiance: 'api', algoritms: [] },
+        ],
+        rules: [
+          { pathPrefix: '/a/', scopes: ['a'] },
+          { pathPrefix: '/b/*', scopes: ['b'] },
+          { pathPrefix: '/c/', auth: 'maybe' },
+        ],
+        publicPaths: ['health', '/ok', '/x/**'],
+        realms: 'api',
+        cache: { verifyTtl: 30 },
+        paths: { forward: 'raw' },
+      };
+      expect(settingsOf(raw)).toEqual([
+        'realms',
+        'issuers[0].algorithms[0]',
+        'issuers[1].audiance',
+        'issuers[1].algoritms',
+        'publicPaths[0]',
+        'publicPaths[2]',
+        'rules[1].pathPrefix',
+        'rules[2].auth',
+        'cache.verifyTtl',
+        'paths.forward',
+      ]);
+      // As one ConfigError it is its first problem: what the guard logs and names.
+      let first: ConfigError | undefined;
+      try {
+        parseConfig(raw);
+      } catch (e) {
+        first = e as ConfigError;
+      }
+      expect(first).toBeInstanceOf(ConfigError);
+      expect(first!.setting).toBe('realms');
+      expect(first!.message).toBe('GUARD_CONFIG realms: unknown setting');
+      // A string config is checked the same way.
+      expect(settingsOf(JSON.stringify(raw))).toEqual(settingsOf(raw));
+      expect(settingsOf({ issuers: [issuer], realm: 'ok' })).toEqual([]);
+    },
+  );
 
-  it('checks_against_issuers_with_a_problem_are_not_reported: a rule, cache.verify and dpop are not blamed for a broken issuer', () => {
-    const other = 'https://other.example.com';
-    const broken = { ...issuer, issuer: other, algorithms: ['ES256'], audience: undefined, dpop: 'required' };
-    const raw = {
-      issuers: [issuer, broken],
-      rules: [{ pathPrefix: '/a/', issuers: other }],
-      cache: { verify: ['ES256'] },
-      dpop: { replay: 'isolate' },
-    };
-    expect(settingsOf(raw)).toEqual(['issuers[1].audience']);
-    // With that issuer fixed the config holds; with its dpop removed the section is refused, as before.
-    expect(settingsOf({ ...raw, issuers: [issuer, { ...broken, audience: 'api' }] })).toEqual([]);
-    expect(settingsOf({ ...raw, issuers: [issuer, { ...broken, dpop: undefined }] })).toEqual([
-      'issuers[1].audience',
-      'dpop',
-    ]);
-  });
+  it(
+    'checks_against_issuers_with_a_problem_are_not_reported: a rule, cache.verify and dpop are not blamed for ' +
+      'a broken issuer',
+    () => {
+      const other = 'https://other.example.com';
+      const broken = { ...issuer, issuer: other, algorithms: ['ES256'], audience: undefined, dpop: 'required' };
+      const raw = {
+        issuers: [issuer, broken],
+        rules: [{ pathPrefix: '/a/', issuers: other }],
+        cache: { verify: ['ES256'] },
+        dpop: { replay: 'isolate' },
+      };
+      expect(settingsOf(raw)).toEqual(['issuers[1].audience']);
+      // With that issuer fixed the config holds; with its dpop removed the section is refused, as before.
+      expect(settingsOf({ ...raw, issuers: [issuer, { ...broken, audience: 'api' }] })).toEqual([]);
+      expect(settingsOf({ ...raw, issuers: [issuer, { ...broken, dpop: undefined }] })).toEqual([
+        'issuers[1].audience',
+        'dpop',
+      ]);
+    },
+  );
 });
 
 describe('config_problems_named_in_one_order', () => {
-  it('config_problems_named_in_one_order: each optional section is checked in its place among the core settings', () => {
-    // One problem in every top-level setting: each section (read by its stage) is named right after the core check
-    // its stage reads it after (resource before the issuers, whose default audience is its id).
-    const raw = {
-      resource: { id: 'not a url' },
-      issuers: [{ ...issuer, algorithms: ['RS265'] }],
-      publicPaths: ['health'],
-      rules: [{ pathPrefix: '/c/', auth: 'maybe' }],
-      tokenSources: [],
-      forwardClaims: { sub: 'bad header' },
-      origin: 'ftp://x',
-      realm: 'a"b',
-      jwks: { timeoutMs: 1 },
-      admin: { path: 'x', secretBinding: 'S' },
-      cors: { allowOrigins: 'nope' },
-      clockTolerance: -1,
-      cache: { verifyTtl: 30 },
-      originAssertion: { keyBinding: '' },
-      paths: { forward: 'raw' },
-      dpop: { replay: 'nowhere' },
-      revocation: { path: 'y', secretBinding: 'R', store: 'isolate' },
-    };
-    expect(settingsOf(raw)).toEqual([
-      'resource.id',
-      'issuers[0].algorithms[0]',
-      'publicPaths[0]',
-      'rules[0].auth',
-      'tokenSources',
-      'forwardClaims.sub',
-      'origin',
-      'realm',
-      'admin.path',
-      'cors.allowOrigins[0]',
-      'clockTolerance',
-      'cache.verifyTtl',
-      'jwks.timeoutMs',
-      'originAssertion.keyBinding',
-      'paths.forward',
-      'dpop',
-      'revocation.path',
-    ]);
-  });
+  it(
+    'config_problems_named_in_one_order: each optional ' + 'section is checked in its place among the core settings',
+    () => {
+      // One problem in every top-level setting: each section (read by its stage) is named right after the core check
+      // its stage reads it after (resource before the issuers, whose default audience is its id).
+      const raw = {
+        resource: { id: 'not a url' },
+        issuers: [{ ...issuer, algorithms: ['RS265'] }],
+        publicPaths: ['health'],
+        rules: [{ pathPrefix: '/c/', auth: 'maybe' }],
+        tokenSources: [],
+        forwardClaims: { sub: 'bad header' },
+        origin: 'ftp://x',
+        realm: 'a"b',
+        jwks: { timeoutMs: 1 },
+        admin: { path: 'x', secretBinding: 'S' },
+        cors: { allowOrigins: 'nope' },
+        clockTolerance: -1,
+        cache: { verifyTtl: 30 },
+        originAssertion: { keyBinding: '' },
+        paths: { forward: 'raw' },
+        dpop: { replay: 'nowhere' },
+        revocation: { path: 'y', secretBinding: 'R', store: 'isolate' },
+      };
+      expect(settingsOf(raw)).toEqual([
+        'resource.id',
+        'issuers[0].algorithms[0]',
+        'publicPaths[0]',
+        'rules[0].auth',
+        'tokenSources',
+        'forwardClaims.sub',
+        'origin',
+        'realm',
+        'admin.path',
+        'cors.allowOrigins[0]',
+        'clockTolerance',
+        'cache.verifyTtl',
+        'jwks.timeoutMs',
+        'originAssertion.keyBinding',
+        'paths.forward',
+        'dpop',
+        'revocation.path',
+      ]);
+    },
+  );
 });
 
 describe('options_duration_integer', () => {
@@ -283,24 +294,27 @@ describe('the Worker entry', () => {
     }
   });
 
-  it('several_problems_answer_500_naming_the_first: the log line is the one the first problem alone gives', async () => {
-    const one = { ...inline(), realms: 'x' };
-    const several = { ...one, rules: [{ pathPrefix: '/a*' }], cache: { verifyTtl: 1 } };
-    const alone = await call({ GUARD_CONFIG: one });
-    vi.restoreAllMocks();
-    const { res, logs } = await call({ GUARD_CONFIG: several });
-    expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({
-      error: 'server_error',
-      error_description: 'The gateway is misconfigured or failed',
-    });
-    expect(logs).toEqual(alone.logs);
-    expect(JSON.parse(logs[0]!)).toEqual({
-      edgejwt: 'config_error',
-      setting: 'realms',
-      message: 'GUARD_CONFIG realms: unknown setting',
-    });
-  });
+  it(
+    'several_problems_answer_500_naming_the_first: the ' + 'log line is the one the first problem alone gives',
+    async () => {
+      const one = { ...inline(), realms: 'x' };
+      const several = { ...one, rules: [{ pathPrefix: '/a*' }], cache: { verifyTtl: 1 } };
+      const alone = await call({ GUARD_CONFIG: one });
+      vi.restoreAllMocks();
+      const { res, logs } = await call({ GUARD_CONFIG: several });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({
+        error: 'server_error',
+        error_description: 'The gateway is misconfigured or failed',
+      });
+      expect(logs).toEqual(alone.logs);
+      expect(JSON.parse(logs[0]!)).toEqual({
+        edgejwt: 'config_error',
+        setting: 'realms',
+        message: 'GUARD_CONFIG realms: unknown setting',
+      });
+    },
+  );
 
   it('inline_key_set_without_usable_key_fails_at_start', async () => {
     // Each set holds keys, none of which the issuer's algorithms can use: every token would be a 401.
@@ -363,18 +377,22 @@ describe('the Worker entry', () => {
     expect(JSON.parse(logs[0]!).setting).toBe('admin.secretBinding');
   });
 
-  it("log lines wait for the response (ctx.waitUntil): an isolate's first console.log never delays its first request", async () => {
-    await new Promise((r) => setTimeout(r, 20));
-    const logs: string[] = [];
-    vi.spyOn(console, 'log').mockImplementation((l: string) => void logs.push(l));
-    const ctx = new TestCtx();
-    const res = await worker.fetch(new Request('https://api.example.com/hello'), { GUARD_CONFIG: inline() }, ctx);
-    expect(res.status).toBe(401);
-    expect(logs).toHaveLength(0);
-    expect(ctx.pending.length).toBeGreaterThan(0);
-    await ctx.settle();
-    expect(logs.filter((l) => l.includes('CACHE_KEY is not set'))).toHaveLength(1);
-  });
+  it(
+    "log lines wait for the response (ctx.waitUntil): an isolate's first console.log never delays its first " +
+      'request',
+    async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      const logs: string[] = [];
+      vi.spyOn(console, 'log').mockImplementation((l: string) => void logs.push(l));
+      const ctx = new TestCtx();
+      const res = await worker.fetch(new Request('https://api.example.com/hello'), { GUARD_CONFIG: inline() }, ctx);
+      expect(res.status).toBe(401);
+      expect(logs).toHaveLength(0);
+      expect(ctx.pending.length).toBeGreaterThan(0);
+      await ctx.settle();
+      expect(logs.filter((l) => l.includes('CACHE_KEY is not set'))).toHaveLength(1);
+    },
+  );
 
   it('a good config as an object var: echo origin shows the identity, CACHE_KEY unset is logged once', async () => {
     // Lines the earlier tests' guards deferred past their responses land first.

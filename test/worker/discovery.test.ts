@@ -45,22 +45,25 @@ async function tokenFor(iss: string): Promise<string> {
 const realFetch = ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init)) as typeof fetch;
 
 describe('OIDC discovery (fake IdP on loopback)', () => {
-  it('an issuer with no key source discovers jwks_uri and verifies; a second isolate reads the document from KV', async () => {
-    const iss = await issuerOnIdp();
-    const path = new URL(iss).pathname;
-    const a = await makeGuard(k, { config: config(iss), env: { CACHE_KEY }, deps: { fetch: realFetch } });
-    const res = await a.send('/x', bearer(await tokenFor(iss)));
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as { headers: Record<string, string> }).headers['x-auth-sub']).toBe('disc-user');
-    expect(await hits(`${path}/.well-known/openid-configuration`)).toBe(1);
-    expect(await hits(`${path}/keys`)).toBe(1);
+  it(
+    'an issuer with no key source discovers jwks_uri and ' + 'verifies; a second isolate reads the document from KV',
+    async () => {
+      const iss = await issuerOnIdp();
+      const path = new URL(iss).pathname;
+      const a = await makeGuard(k, { config: config(iss), env: { CACHE_KEY }, deps: { fetch: realFetch } });
+      const res = await a.send('/x', bearer(await tokenFor(iss)));
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { headers: Record<string, string> }).headers['x-auth-sub']).toBe('disc-user');
+      expect(await hits(`${path}/.well-known/openid-configuration`)).toBe(1);
+      expect(await hits(`${path}/keys`)).toBe(1);
 
-    const b = await makeGuard(k, { config: config(iss), env: { CACHE_KEY }, deps: { fetch: realFetch } });
-    expect((await b.send('/x', bearer(await tokenFor(iss)))).status).toBe(200);
-    // Both the document and the key set came from KV (sealed): the IdP saw no new request.
-    expect(await hits(`${path}/.well-known/openid-configuration`)).toBe(1);
-    expect(await hits(`${path}/keys`)).toBe(1);
-  });
+      const b = await makeGuard(k, { config: config(iss), env: { CACHE_KEY }, deps: { fetch: realFetch } });
+      expect((await b.send('/x', bearer(await tokenFor(iss)))).status).toBe(200);
+      // Both the document and the key set came from KV (sealed): the IdP saw no new request.
+      expect(await hits(`${path}/.well-known/openid-configuration`)).toBe(1);
+      expect(await hits(`${path}/keys`)).toBe(1);
+    },
+  );
 
   it('"discovery": true works the same', async () => {
     const iss = await issuerOnIdp();
@@ -68,18 +71,22 @@ describe('OIDC discovery (fake IdP on loopback)', () => {
     expect((await g.send('/x', bearer(await tokenFor(iss)))).status).toBe(200);
   });
 
-  it('a document whose issuer differs from the configured one (even by a trailing slash) is refused: 503 and a log line', async () => {
-    const iss = await issuerOnIdp((i) => ({ issuer: `${i}/`, jwks_uri: `${i}/keys` }));
-    const g = await makeGuard(k, { config: config(iss), deps: { fetch: realFetch } });
-    const res = await g.send('/x', bearer(await tokenFor(iss)));
-    expect(res.status).toBe(503);
-    expect(res.headers.get('retry-after')).toBe('30');
-    const line = g.logs
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l.edgejwt === 'discovery_refused');
-    expect(line).toMatchObject({ issuer: iss, reason: 'issuer in the document differs from the configured issuer' });
-    expect(await hits(`${new URL(iss).pathname}/keys`)).toBe(0);
-  });
+  it(
+    'a document whose issuer differs from the configured one (even by a trailing slash) is refused: 503 and a ' +
+      'log line',
+    async () => {
+      const iss = await issuerOnIdp((i) => ({ issuer: `${i}/`, jwks_uri: `${i}/keys` }));
+      const g = await makeGuard(k, { config: config(iss), deps: { fetch: realFetch } });
+      const res = await g.send('/x', bearer(await tokenFor(iss)));
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('30');
+      const line = g.logs
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.edgejwt === 'discovery_refused');
+      expect(line).toMatchObject({ issuer: iss, reason: 'issuer in the document differs from the configured issuer' });
+      expect(await hits(`${new URL(iss).pathname}/keys`)).toBe(0);
+    },
+  );
 
   it('a look-alike issuer pointing jwks_uri at plain http off loopback is refused', async () => {
     const iss = await issuerOnIdp((i) => ({ issuer: i, jwks_uri: 'http://keys.example.com/jwks' }));

@@ -79,17 +79,20 @@ describe('createGuard(config, { stages: defaultStages })', () => {
     );
   });
 
-  it('without config, GUARD_CONFIG is read; a bad config is a 500 from both methods, with the setting logged', async () => {
-    const logs: string[] = [];
-    const guard = createGuard(undefined, { stages: defaultStages, log: (l) => logs.push(l) });
-    const good = { ...env(), GUARD_CONFIG: inlineConfig() };
-    expect((await guard.fetch(req('/x', bearer(await token(k.ed))), good, new TestCtx())).status).toBe(200);
-    const broken = { ...env(), GUARD_CONFIG: { issuers: [] } };
-    expect((await guard.fetch(req('/x'), broken, new TestCtx())).status).toBe(500);
-    const auth = await guard.authenticate(req('/x'), broken, new TestCtx());
-    expect(!auth.ok && auth.response.status).toBe(500);
-    expect(logs.filter((l) => l.includes('"config_error"') && l.includes('"setting":"issuers"'))).toHaveLength(2);
-  });
+  it(
+    'without config, GUARD_CONFIG is read; a bad config ' + 'is a 500 from both methods, with the setting logged',
+    async () => {
+      const logs: string[] = [];
+      const guard = createGuard(undefined, { stages: defaultStages, log: (l) => logs.push(l) });
+      const good = { ...env(), GUARD_CONFIG: inlineConfig() };
+      expect((await guard.fetch(req('/x', bearer(await token(k.ed))), good, new TestCtx())).status).toBe(200);
+      const broken = { ...env(), GUARD_CONFIG: { issuers: [] } };
+      expect((await guard.fetch(req('/x'), broken, new TestCtx())).status).toBe(500);
+      const auth = await guard.authenticate(req('/x'), broken, new TestCtx());
+      expect(!auth.ok && auth.response.status).toBe(500);
+      expect(logs.filter((l) => l.includes('"config_error"') && l.includes('"setting":"issuers"'))).toHaveLength(2);
+    },
+  );
 
   it('the default export is the guard Worker reading GUARD_CONFIG', async () => {
     const e = { ...env(), GUARD_CONFIG: JSON.stringify(inlineConfig()), HS: b64u(new Uint8Array(32)) };

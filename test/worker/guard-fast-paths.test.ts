@@ -128,24 +128,27 @@ describe('payload_parsed_once_with_l2', () => {
     expect(await parsesOf(text, async () => expect((await g.send('/x', bearer(token))).status).toBe(200))).toBe(1);
   });
 
-  it('a token whose payload is not JSON is refused as before, with or without L2, after one attempt to parse it', async () => {
-    const text = '{"iss": ';
-    const junk = await signInput('HS256', k.hs.privateKey, `${b64u(JSON.stringify({ alg: 'HS256' }))}.${b64u(text)}`);
-    for (const g of [await makeGuard(k, { config: l2Config(), env: { CACHE_KEY } }), await makeGuard(k)]) {
-      let status = 0;
-      expect(
-        await parsesOf(text, async () => {
-          status = (await g.send('/x', bearer(junk))).status;
-        }),
-      ).toBe(1);
-      expect(status).toBe(401);
-      expect(g.guard.counters.get('rejected:ERR_JWT_PAYLOAD_INVALID')).toBe(1);
-      // The log line names no iss, kid or alg (nothing was read), as before.
-      const line = JSON.parse(g.logs.find((l) => l.includes('"rejected"'))!) as Record<string, unknown>;
-      expect(line).toMatchObject({ code: 'ERR_JWT_PAYLOAD_INVALID', status: 401 });
-      expect(line).not.toHaveProperty('alg');
-    }
-  });
+  it(
+    'a token whose payload is not JSON is refused as before, ' + 'with or without L2, after one attempt to parse it',
+    async () => {
+      const text = '{"iss": ';
+      const junk = await signInput('HS256', k.hs.privateKey, `${b64u(JSON.stringify({ alg: 'HS256' }))}.${b64u(text)}`);
+      for (const g of [await makeGuard(k, { config: l2Config(), env: { CACHE_KEY } }), await makeGuard(k)]) {
+        let status = 0;
+        expect(
+          await parsesOf(text, async () => {
+            status = (await g.send('/x', bearer(junk))).status;
+          }),
+        ).toBe(1);
+        expect(status).toBe(401);
+        expect(g.guard.counters.get('rejected:ERR_JWT_PAYLOAD_INVALID')).toBe(1);
+        // The log line names no iss, kid or alg (nothing was read), as before.
+        const line = JSON.parse(g.logs.find((l) => l.includes('"rejected"'))!) as Record<string, unknown>;
+        expect(line).toMatchObject({ code: 'ERR_JWT_PAYLOAD_INVALID', status: 401 });
+        expect(line).not.toHaveProperty('alg');
+      }
+    },
+  );
 });
 
 // Path pieces: every spelling the guard treats specially, and plain ones.

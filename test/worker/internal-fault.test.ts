@@ -21,38 +21,41 @@ describe("faults that are not the caller's", () => {
   ];
   for (const [code, make] of faults) {
     for (const when of ['open', 'verifyOpened sync', 'verifyOpened async'] as const) {
-      it(`internal_fault_is_500_not_401: ${code} thrown from ${when} is a 500 with one log line naming it`, async () => {
-        const g = await makeGuard(k);
-        const real = g.guard.parts.verifier;
-        g.guard.parts.verifier = {
-          open:
-            when === 'open'
-              ? () => {
-                  throw make();
-                }
-              : (t: string) => real.open(t),
-          verifyOpened:
-            when === 'verifyOpened sync'
-              ? () => {
-                  throw make();
-                }
-              : () => Promise.reject(make()),
-        } as never;
-        const t = await token(k.hs);
-        const res = await g.send('/x', bearer(t));
-        expect(res.status).toBe(500);
-        expect(res.headers.get('www-authenticate')).toBeNull();
-        expect(((await res.json()) as { error: string }).error).toBe('server_error');
-        const lines = g.logs.filter((l) => l.includes(code));
-        expect(lines).toHaveLength(1);
-        expect(JSON.parse(lines[0]!)).toMatchObject({ edgejwt: 'error', code });
-        expect(g.logs.some((l) => l.includes('"rejected"'))).toBe(false);
-        expect(g.guard.counters.get('internal_error')).toBe(1);
-        // authenticate (the embedded API) answers the same 500 instead of throwing.
-        const o = await g.guard.authenticate(new Request('https://api.example.com/x', bearer(t)), new TestCtx());
-        expect(o.ok).toBe(false);
-        if (!o.ok) expect(o.response.status).toBe(500);
-      });
+      it(
+        `internal_fault_is_500_not_401: ${code} thrown from ${when} is a 500 with one log line naming ` + `it`,
+        async () => {
+          const g = await makeGuard(k);
+          const real = g.guard.parts.verifier;
+          g.guard.parts.verifier = {
+            open:
+              when === 'open'
+                ? () => {
+                    throw make();
+                  }
+                : (t: string) => real.open(t),
+            verifyOpened:
+              when === 'verifyOpened sync'
+                ? () => {
+                    throw make();
+                  }
+                : () => Promise.reject(make()),
+          } as never;
+          const t = await token(k.hs);
+          const res = await g.send('/x', bearer(t));
+          expect(res.status).toBe(500);
+          expect(res.headers.get('www-authenticate')).toBeNull();
+          expect(((await res.json()) as { error: string }).error).toBe('server_error');
+          const lines = g.logs.filter((l) => l.includes(code));
+          expect(lines).toHaveLength(1);
+          expect(JSON.parse(lines[0]!)).toMatchObject({ edgejwt: 'error', code });
+          expect(g.logs.some((l) => l.includes('"rejected"'))).toBe(false);
+          expect(g.guard.counters.get('internal_error')).toBe(1);
+          // authenticate (the embedded API) answers the same 500 instead of throwing.
+          const o = await g.guard.authenticate(new Request('https://api.example.com/x', bearer(t)), new TestCtx());
+          expect(o.ok).toBe(false);
+          if (!o.ok) expect(o.response.status).toBe(500);
+        },
+      );
     }
   }
 

@@ -118,7 +118,8 @@ describe('401 invalid_token', () => {
     [
       'alg none',
       async () =>
-        `${btoa('{"alg":"none"}').replace(/=+$/, '')}.${btoa(JSON.stringify({ iss: ISS, aud: AUD, exp: 9e9 })).replace(/=+$/, '')}.`,
+        `${btoa('{"alg":"none"}').replace(/=+$/, '')}.` +
+        `${btoa(JSON.stringify({ iss: ISS, aud: AUD, exp: 9e9 })).replace(/=+$/, '')}.`,
       'The access token is invalid',
     ],
     ['garbage', async () => 'not-a-jwt', 'The access token is invalid'],
@@ -165,7 +166,8 @@ describe('403 insufficient_scope', () => {
     const res = await g.send('/admin/users', bearer(t));
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toBe(
-      'Bearer realm="edgejwt", error="insufficient_scope", error_description="The access token lacks a required scope", scope="admin"',
+      'Bearer realm="edgejwt", error="insufficient_scope", error_description="The access token lacks a ' +
+        'required scope", scope="admin"',
     );
     expect(await body(res)).toEqual({
       error: 'insufficient_scope',

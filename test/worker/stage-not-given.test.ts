@@ -101,51 +101,59 @@ describe('createGuard given only some stages', () => {
     }
   });
 
-  it('unread_section_names_its_stage: a section whose stage was not given is never parsed, and the guard refuses naming it', async () => {
-    const t = await token(k.hs);
-    const env = { HS_KEY: b64u(k.hs.secret!) };
-    const raw = { ...HS, cors: { allowOrigins: ['not an origin'] } };
-    let errors = configErrors();
-    expect((await guardOf(raw, []).fetch(req(t), env, new TestCtx())).status).toBe(500);
-    expect([...errors].map((e) => e.setting)).toEqual(['cors']);
-    vi.restoreAllMocks();
-    // Given the stage, its parser reads the section and names the bad member.
-    errors = configErrors();
-    expect((await guardOf(raw, [cors]).fetch(req(t), env, new TestCtx())).status).toBe(500);
-    expect([...errors].map((e) => e.setting)).toEqual(['cors.allowOrigins[0]']);
-  });
+  it(
+    'unread_section_names_its_stage: a section whose stage was not given is never parsed, and the guard ' +
+      'refuses naming it',
+    async () => {
+      const t = await token(k.hs);
+      const env = { HS_KEY: b64u(k.hs.secret!) };
+      const raw = { ...HS, cors: { allowOrigins: ['not an origin'] } };
+      let errors = configErrors();
+      expect((await guardOf(raw, []).fetch(req(t), env, new TestCtx())).status).toBe(500);
+      expect([...errors].map((e) => e.setting)).toEqual(['cors']);
+      vi.restoreAllMocks();
+      // Given the stage, its parser reads the section and names the bad member.
+      errors = configErrors();
+      expect((await guardOf(raw, [cors]).fetch(req(t), env, new TestCtx())).status).toBe(500);
+      expect([...errors].map((e) => e.setting)).toEqual(['cors.allowOrigins[0]']);
+    },
+  );
 
-  it('sections_set_without_their_stage_as_before: an issuer dpop needs the dpop stage, a resource is refused before the issuers, rules: [] needs no stage', async () => {
-    const t = await token(k.hs);
-    const env = { HS_KEY: b64u(k.hs.secret!) };
-    const dpopIssuer = {
-      issuers: [{ ...HS_ISSUER, dpop: 'required' }],
-      origin: 'builtin:echo',
-      cache: { jwks: false },
-    };
-    // The issuer's dpop alone (no top-level dpop section): refused naming dpop, never run without DPoP.
-    let errors = configErrors();
-    expect((await guardOf(dpopIssuer, []).fetch(req(t), env, new TestCtx())).status).toBe(500);
-    expect([...errors].map((e) => e.setting)).toEqual(['dpop']);
-    vi.restoreAllMocks();
-    // Given the stage, its parser names what is missing: the section itself.
-    errors = configErrors();
-    expect((await guardOf(dpopIssuer, [dpop]).fetch(req(t), env, new TestCtx())).status).toBe(500);
-    expect([...errors].map((e) => e.setting)).toEqual(['dpop']);
-    vi.restoreAllMocks();
-    // resource without its stage, with an issuer that leaves its audience to resource.id: the resource is named,
-    // not the issuer's missing audience.
-    const noAud = {
-      ...HS,
-      issuers: [{ ...HS_ISSUER, audience: undefined }],
-      resource: { id: 'https://api.example.com' },
-    };
-    errors = configErrors();
-    expect((await guardOf(noAud, []).fetch(req(t), env, new TestCtx())).status).toBe(500);
-    expect([...errors].map((e) => e.setting)).toEqual(['resource']);
-    vi.restoreAllMocks();
-    expect((await guardOf(noAud, [resource]).fetch(req(t), env, new TestCtx())).status).not.toBe(500);
-    // An empty rule list is no rules: it needs no rules stage.
-    expect((await guardOf({ ...HS, rules: [] }, []).fetch(req(t), env, new TestCtx())).status).toBe(200);
-  });
+  it(
+    'sections_set_without_their_stage_as_before: an issuer dpop needs the dpop stage, a resource is refused ' +
+      'before the issuers, rules: [] needs no stage',
+    async () => {
+      const t = await token(k.hs);
+      const env = { HS_KEY: b64u(k.hs.secret!) };
+      const dpopIssuer = {
+        issuers: [{ ...HS_ISSUER, dpop: 'required' }],
+        origin: 'builtin:echo',
+        cache: { jwks: false },
+      };
+      // The issuer's dpop alone (no top-level dpop section): refused naming dpop, never run without DPoP.
+      let errors = configErrors();
+      expect((await guardOf(dpopIssuer, []).fetch(req(t), env, new TestCtx())).status).toBe(500);
+      expect([...errors].map((e) => e.setting)).toEqual(['dpop']);
+      vi.restoreAllMocks();
+      // Given the stage, its parser names what is missing: the section itself.
+      errors = configErrors();
+      expect((await guardOf(dpopIssuer, [dpop]).fetch(req(t), env, new TestCtx())).status).toBe(500);
+      expect([...errors].map((e) => e.setting)).toEqual(['dpop']);
+      vi.restoreAllMocks();
+      // resource without its stage, with an issuer that leaves its audience to resource.id: the resource is named,
+      // not the issuer's missing audience.
+      const noAud = {
+        ...HS,
+        issuers: [{ ...HS_ISSUER, audience: undefined }],
+        resource: { id: 'https://api.example.com' },
+      };
+      errors = configErrors();
+      expect((await guardOf(noAud, []).fetch(req(t), env, new TestCtx())).status).toBe(500);
+      expect([...errors].map((e) => e.setting)).toEqual(['resource']);
+      vi.restoreAllMocks();
+      expect((await guardOf(noAud, [resource]).fetch(req(t), env, new TestCtx())).status).not.toBe(500);
+      // An empty rule list is no rules: it needs no rules stage.
+      expect((await guardOf({ ...HS, rules: [] }, []).fetch(req(t), env, new TestCtx())).status).toBe(200);
+    },
+  );
 });

@@ -32,25 +32,33 @@ function aged(maxTokenAge: number, clockTolerance = 0): Record<string, unknown> 
 }
 
 describe('maxTokenAge', () => {
-  it('max_token_age_refuses_old_iat: an iat older than maxTokenAge is refused, a younger one passes, a missing one is refused', async () => {
-    const g = await makeGuard(k, { config: aged(60) });
-    const t = nowSeconds();
-    expect((await g.send('/x', bearer(await token(k.hs, { iat: t - 10 })))).status).toBe(200);
-    const old = await g.send('/x', bearer(await token(k.hs, { iat: t - 600 })));
-    expect(old.status).toBe(401);
-    expect(old.headers.get('www-authenticate')).toContain('error="invalid_token"');
-    expect((await g.send('/x', bearer(await token(k.hs, { iat: undefined })))).status).toBe(401);
-    // Another issuer without maxTokenAge: its old tokens still pass.
-    expect((await g.send('/x', bearer(await token(k.ed, { iat: t - 600 })))).status).toBe(200);
-  });
+  it(
+    'max_token_age_refuses_old_iat: an iat older than maxTokenAge is refused, a younger one passes, a missing ' +
+      'one is refused',
+    async () => {
+      const g = await makeGuard(k, { config: aged(60) });
+      const t = nowSeconds();
+      expect((await g.send('/x', bearer(await token(k.hs, { iat: t - 10 })))).status).toBe(200);
+      const old = await g.send('/x', bearer(await token(k.hs, { iat: t - 600 })));
+      expect(old.status).toBe(401);
+      expect(old.headers.get('www-authenticate')).toContain('error="invalid_token"');
+      expect((await g.send('/x', bearer(await token(k.hs, { iat: undefined })))).status).toBe(401);
+      // Another issuer without maxTokenAge: its old tokens still pass.
+      expect((await g.send('/x', bearer(await token(k.ed, { iat: t - 600 })))).status).toBe(200);
+    },
+  );
 
-  it('future_iat_refused: with maxTokenAge an iat later than now + clockTolerance is refused; within the tolerance it passes', async () => {
-    const g = await makeGuard(k, { config: aged(3600, 30) });
-    const t = nowSeconds();
-    expect((await g.send('/x', bearer(await token(k.hs, { iat: t + 600 })))).status).toBe(401);
-    expect(g.logs.some((l) => l.includes('"claim":"iat"'))).toBe(true);
-    expect((await g.send('/x', bearer(await token(k.hs, { iat: t + 10 })))).status).toBe(200);
-  });
+  it(
+    'future_iat_refused: with maxTokenAge an iat later than now + clockTolerance is refused; within the ' +
+      'tolerance it passes',
+    async () => {
+      const g = await makeGuard(k, { config: aged(3600, 30) });
+      const t = nowSeconds();
+      expect((await g.send('/x', bearer(await token(k.hs, { iat: t + 600 })))).status).toBe(401);
+      expect(g.logs.some((l) => l.includes('"claim":"iat"'))).toBe(true);
+      expect((await g.send('/x', bearer(await token(k.hs, { iat: t + 10 })))).status).toBe(200);
+    },
+  );
 
   it('max_token_age_bounds_l1: a token verified once is not served from the L1 cache past its max age', async () => {
     let now = Date.now();

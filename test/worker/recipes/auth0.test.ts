@@ -88,29 +88,33 @@ describe('recipe: Auth0', () => {
     ).toBe(401);
   });
 
-  it('auth0_rfc9068_typ_refuses_id_tokens: with the RFC 9068 profile and "typ": "at+jwt", a token typed JWT is refused even with the right aud', async () => {
-    const g = recipeGuard({ ...config, issuers: [{ ...config.issuers[0]!, typ: 'at+jwt' }] }, idp);
-    const t = nowS();
-    const rfc9068 = await idp.sign(
-      {
-        iss: ISS,
-        sub: 'auth0|64f1c2a9e1b2c3d4e5f6a7b8',
-        aud: API,
-        iat: t,
-        exp: t + 86_400,
-        scope: 'write:orders',
-        client_id: 'Xq7pGk2mN4sT9vB1cD3fH5jK',
-        jti: randomB64u(16),
-      },
-      { typ: 'at+jwt' },
-    );
-    expect(
-      (await g.send('/orders/1', { method: 'POST', headers: { authorization: `Bearer ${rfc9068}` } })).status,
-    ).toBe(200);
-    // An ID token (typ JWT) whose aud was made to match, and a default-profile access token, are both typed JWT.
-    expect(
-      (await g.send('/x', { headers: { authorization: `Bearer ${await accessToken({ aud: API, nonce: 'n' })}` } }))
-        .status,
-    ).toBe(401);
-  });
+  it(
+    'auth0_rfc9068_typ_refuses_id_tokens: with the RFC 9068 profile and "typ": "at+jwt", a token typed JWT is ' +
+      'refused even with the right aud',
+    async () => {
+      const g = recipeGuard({ ...config, issuers: [{ ...config.issuers[0]!, typ: 'at+jwt' }] }, idp);
+      const t = nowS();
+      const rfc9068 = await idp.sign(
+        {
+          iss: ISS,
+          sub: 'auth0|64f1c2a9e1b2c3d4e5f6a7b8',
+          aud: API,
+          iat: t,
+          exp: t + 86_400,
+          scope: 'write:orders',
+          client_id: 'Xq7pGk2mN4sT9vB1cD3fH5jK',
+          jti: randomB64u(16),
+        },
+        { typ: 'at+jwt' },
+      );
+      expect(
+        (await g.send('/orders/1', { method: 'POST', headers: { authorization: `Bearer ${rfc9068}` } })).status,
+      ).toBe(200);
+      // An ID token (typ JWT) whose aud was made to match, and a default-profile access token, are both typed JWT.
+      expect(
+        (await g.send('/x', { headers: { authorization: `Bearer ${await accessToken({ aud: API, nonce: 'n' })}` } }))
+          .status,
+      ).toBe(401);
+    },
+  );
 });

@@ -49,7 +49,8 @@ const verified = (claims: Record<string, unknown>): Verified => ({
 
 /** A token that only looks like one: enough for the log's unverified iss. */
 const unsigned = (payload: Record<string, unknown>) =>
-  `${b64u(new TextEncoder().encode('{"alg":"HS256"}'))}.${b64u(new TextEncoder().encode(JSON.stringify(payload)))}.c2ln`;
+  `${b64u(new TextEncoder().encode('{"alg":"HS256"}'))}.` +
+  `${b64u(new TextEncoder().encode(JSON.stringify(payload)))}.c2ln`;
 
 function refused(out: ReturnType<typeof checkVerified>): Response {
   if (out.ok) throw new Error('expected a refusal');
@@ -66,20 +67,24 @@ describe('claim-check stage (token-checks.ts)', () => {
     expect(out.header()).toEqual({ alg: 'HS256', typ: 'JWT' });
   });
 
-  it('stage_checks_claim_miss_401: an issuer claim that does not hold is a 401 invalid_token, counted and logged with the claim', () => {
-    const { g, o } = scope();
-    const res = refused(checkVerified(admin(), verified({ tenant: 'other', scope: 'admin' }), g));
-    expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
-    expect(o.counters.get('rejected:claim_mismatch')).toBe(1);
-    expect(JSON.parse(o.lines[0]!)).toMatchObject({
-      code: 'claim_mismatch',
-      status: 401,
-      claim: 'tenant',
-      iss: ISS,
-      alg: 'HS256',
-    });
-  });
+  it(
+    'stage_checks_claim_miss_401: an issuer claim that does not hold is a 401 invalid_token, counted and ' +
+      'logged with the claim',
+    () => {
+      const { g, o } = scope();
+      const res = refused(checkVerified(admin(), verified({ tenant: 'other', scope: 'admin' }), g));
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+      expect(o.counters.get('rejected:claim_mismatch')).toBe(1);
+      expect(JSON.parse(o.lines[0]!)).toMatchObject({
+        code: 'claim_mismatch',
+        status: 401,
+        claim: 'tenant',
+        iss: ISS,
+        alg: 'HS256',
+      });
+    },
+  );
 
   it("stage_checks_rule_miss_403: a rule's missing scope is a 403 insufficient_scope naming the scope", () => {
     const { g, o } = scope();
@@ -89,43 +94,55 @@ describe('claim-check stage (token-checks.ts)', () => {
     expect(o.counters.get('forbidden')).toBe(1);
   });
 
-  it('stage_checks_keys_unavailable_503: a key-source failure is a 503 with Retry-After from jwks.cooldownMs, never a 401', () => {
-    for (const code of ['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID'] as const) {
-      const { g, o, logs } = scope();
-      const res = refused(verifyFailed(admin(unsigned({ iss: ISS })), new JwtError(code), g));
-      expect(res.status).toBe(503);
-      expect(res.headers.get('retry-after')).toBe('30');
-      expect(o.counters.get('unavailable')).toBe(1);
-      expect(JSON.parse(logs[0]!)).toEqual({ edgejwt: 'unavailable', code });
-    }
-  });
+  it(
+    'stage_checks_keys_unavailable_503: a key-source failure is a 503 with Retry-After from jwks.cooldownMs, ' +
+      'never a 401',
+    () => {
+      for (const code of ['ERR_JWKS_FETCH_FAILED', 'ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID'] as const) {
+        const { g, o, logs } = scope();
+        const res = refused(verifyFailed(admin(unsigned({ iss: ISS })), new JwtError(code), g));
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('30');
+        expect(o.counters.get('unavailable')).toBe(1);
+        expect(JSON.parse(logs[0]!)).toEqual({ edgejwt: 'unavailable', code });
+      }
+    },
+  );
 
-  it("stage_checks_wrong_issuer_code: a failed token naming an issuer nobody configured is logged and counted as wrong_issuer; a configured one keeps the verify's code", () => {
-    const stranger = scope();
-    const res = refused(
-      verifyFailed(
-        admin(unsigned({ iss: 'https://elsewhere.example' })),
-        new JwtError('ERR_JWKS_NO_MATCHING_KEY'),
-        stranger.g,
-      ),
-    );
-    expect(res.status).toBe(401);
-    expect(stranger.o.counters.get('rejected:wrong_issuer')).toBe(1);
-    expect(JSON.parse(stranger.o.lines[0]!)).toMatchObject({
-      code: 'wrong_issuer',
-      status: 401,
-      iss: 'https://elsewhere.example',
-    });
+  it(
+    'stage_checks_wrong_issuer_code: a failed token naming an issuer nobody configured is logged and counted ' +
+      "as wrong_issuer; a configured one keeps the verify's code",
+    () => {
+      const stranger = scope();
+      const res = refused(
+        verifyFailed(
+          admin(unsigned({ iss: 'https://elsewhere.example' })),
+          new JwtError('ERR_JWKS_NO_MATCHING_KEY'),
+          stranger.g,
+        ),
+      );
+      expect(res.status).toBe(401);
+      expect(stranger.o.counters.get('rejected:wrong_issuer')).toBe(1);
+      expect(JSON.parse(stranger.o.lines[0]!)).toMatchObject({
+        code: 'wrong_issuer',
+        status: 401,
+        iss: 'https://elsewhere.example',
+      });
 
-    const known = scope();
-    refused(verifyFailed(admin(unsigned({ iss: ISS })), new JwtError('ERR_JWS_SIGNATURE_INVALID'), known.g));
-    expect(known.o.counters.get('rejected:ERR_JWS_SIGNATURE_INVALID')).toBe(1);
-    expect(JSON.parse(known.o.lines[0]!)).toMatchObject({ code: 'ERR_JWS_SIGNATURE_INVALID', iss: ISS });
-  });
+      const known = scope();
+      refused(verifyFailed(admin(unsigned({ iss: ISS })), new JwtError('ERR_JWS_SIGNATURE_INVALID'), known.g));
+      expect(known.o.counters.get('rejected:ERR_JWS_SIGNATURE_INVALID')).toBe(1);
+      expect(JSON.parse(known.o.lines[0]!)).toMatchObject({ code: 'ERR_JWS_SIGNATURE_INVALID', iss: ISS });
+    },
+  );
 
-  it("stage_checks_server_fault_thrown: a fault that is not the token's is thrown on (the guard answers 500), never a 401", () => {
-    const { g } = scope();
-    expect(() => verifyFailed(admin(), new JwtError('ERR_WASM_CORE'), g)).toThrow(JwtError);
-    expect(() => verifyFailed(admin(), new TypeError('bug'), g)).toThrow(TypeError);
-  });
+  it(
+    "stage_checks_server_fault_thrown: a fault that is not the token's is thrown on (the guard answers 500), " +
+      'never a 401',
+    () => {
+      const { g } = scope();
+      expect(() => verifyFailed(admin(), new JwtError('ERR_WASM_CORE'), g)).toThrow(JwtError);
+      expect(() => verifyFailed(admin(), new TypeError('bug'), g)).toThrow(TypeError);
+    },
+  );
 });

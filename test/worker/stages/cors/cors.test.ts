@@ -129,33 +129,37 @@ describe('Vary: Origin under cors', () => {
   });
 
   for (const allowOrigins of [[APP], ['*'], [APP, '*']]) {
-    it(`cors_vary_on_every_response (allowOrigins ${JSON.stringify(allowOrigins)}): refusals, other origins, no Origin, preflights, forwarded responses`, async () => {
-      const g = await makeGuard(k, { config: baseConfig(k, { cors: { allowOrigins } }) });
-      const t = await token(k.hs);
-      const cases: [string, RequestInit][] = [
-        ['/x', {}],
-        ['/x', { headers: { origin: 'https://evil.example.com' } }],
-        ['/x', { headers: { origin: APP } }],
-        ['/x', bearer(t)],
-        ['/x', { headers: { origin: 'https://evil.example.com', authorization: `Bearer ${t}` } }],
-        ['/x', { headers: { origin: APP, authorization: `Bearer ${t}` } }],
-        ['/health', {}],
-        ['/health', { headers: { origin: 'https://evil.example.com' } }],
-        ['/orders', preflight('https://evil.example.com')],
-        ['/orders', preflight(APP)],
-        ['/%2Fx', {}],
-        ['/x', bearer('a.b.c')],
-        ['/admin/x', bearer(t)],
-        ['/x', { headers: { 'x-http-method-override': 'DELETE' } }],
-      ];
-      const statuses = new Set<number>();
-      for (const [path, init] of cases) {
-        const res = await g.send(path, init);
-        statuses.add(res.status);
-        expect(res.headers.get('vary'), `${path} ${JSON.stringify(init)}`).toMatch(/(^|,\s*)Origin(\s*,|$)/);
-      }
-      // Refusals, preflights and forwarded origin responses were all among them.
-      expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 204, 400, 401, 403]));
-    });
+    it(
+      `cors_vary_on_every_response (allowOrigins ${JSON.stringify(allowOrigins)}): refusals, other origins, no ` +
+        `Origin, preflights, forwarded responses`,
+      async () => {
+        const g = await makeGuard(k, { config: baseConfig(k, { cors: { allowOrigins } }) });
+        const t = await token(k.hs);
+        const cases: [string, RequestInit][] = [
+          ['/x', {}],
+          ['/x', { headers: { origin: 'https://evil.example.com' } }],
+          ['/x', { headers: { origin: APP } }],
+          ['/x', bearer(t)],
+          ['/x', { headers: { origin: 'https://evil.example.com', authorization: `Bearer ${t}` } }],
+          ['/x', { headers: { origin: APP, authorization: `Bearer ${t}` } }],
+          ['/health', {}],
+          ['/health', { headers: { origin: 'https://evil.example.com' } }],
+          ['/orders', preflight('https://evil.example.com')],
+          ['/orders', preflight(APP)],
+          ['/%2Fx', {}],
+          ['/x', bearer('a.b.c')],
+          ['/admin/x', bearer(t)],
+          ['/x', { headers: { 'x-http-method-override': 'DELETE' } }],
+        ];
+        const statuses = new Set<number>();
+        for (const [path, init] of cases) {
+          const res = await g.send(path, init);
+          statuses.add(res.status);
+          expect(res.headers.get('vary'), `${path} ${JSON.stringify(init)}`).toMatch(/(^|,\s*)Origin(\s*,|$)/);
+        }
+        // Refusals, preflights and forwarded origin responses were all among them.
+        expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 204, 400, 401, 403]));
+      },
+    );
   }
 });

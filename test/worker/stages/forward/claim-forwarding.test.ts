@@ -26,56 +26,67 @@ describe('identity forwarding is unambiguous', () => {
     });
   });
 
-  it('claim_whitespace_not_trimmed: "admin " is refused (claim_not_forwardable), never forwarded as admin', async () => {
-    for (const sub of ['admin ', ' admin', ' ']) {
+  it(
+    'claim_whitespace_not_trimmed: "admin " is refused (claim_not_forwardable), never forwarded as ' + 'admin',
+    async () => {
+      for (const sub of ['admin ', ' admin', ' ']) {
+        const before = g.net.calls.length;
+        const res = await g.send('/x', bearer(await token(k.hs, { sub })));
+        expect(res.status).toBe(401);
+        expect(g.net.calls.length).toBe(before);
+      }
+      expect(g.guard.counters.get('rejected:claim_not_forwardable')).toBe(3);
+      expect((await seen(await g.send('/x', bearer(await token(k.hs, { sub: 'admin' })))))['x-auth-sub']).toBe('admin');
+    },
+  );
+
+  it(
+    'claim_deep_json_not_server_fault: a claim nested too deep to serialise is claim_not_forwardable (401), ' +
+      'not a 500',
+    async () => {
+      // An issuer that copies user-editable JSON (profile metadata) into tokens signs whatever a user nests.
+      let deep: unknown = 'x';
+      for (let i = 0; i < 20_000; i++) deep = [deep];
+      expect(claimHeaderValue(deep)).toBeNull();
+      let nested: unknown = 'x';
+      for (let i = 0; i < 6000; i++) nested = [nested];
       const before = g.net.calls.length;
-      const res = await g.send('/x', bearer(await token(k.hs, { sub })));
+      const res = await g.send('/x', bearer(await token(k.hs, { sub: 'alice', groups: nested })));
       expect(res.status).toBe(401);
       expect(g.net.calls.length).toBe(before);
-    }
-    expect(g.guard.counters.get('rejected:claim_not_forwardable')).toBe(3);
-    expect((await seen(await g.send('/x', bearer(await token(k.hs, { sub: 'admin' })))))['x-auth-sub']).toBe('admin');
-  });
+      expect(g.logs.some((l) => l.includes('"edgejwt":"error"'))).toBe(false);
+    },
+  );
 
-  it('claim_deep_json_not_server_fault: a claim nested too deep to serialise is claim_not_forwardable (401), not a 500', async () => {
-    // An issuer that copies user-editable JSON (profile metadata) into tokens signs whatever a user nests.
-    let deep: unknown = 'x';
-    for (let i = 0; i < 20_000; i++) deep = [deep];
-    expect(claimHeaderValue(deep)).toBeNull();
-    let nested: unknown = 'x';
-    for (let i = 0; i < 6000; i++) nested = [nested];
-    const before = g.net.calls.length;
-    const res = await g.send('/x', bearer(await token(k.hs, { sub: 'alice', groups: nested })));
-    expect(res.status).toBe(401);
-    expect(g.net.calls.length).toBe(before);
-    expect(g.logs.some((l) => l.includes('"edgejwt":"error"'))).toBe(false);
-  });
-
-  it('claim_rounded_integer_refused: an integer beyond 2^53 (two issuer IDs parsed to one number) is refused, alone or inside JSON', async () => {
-    // 12345678901234567891 and 12345678901234567890 are both the double 12345678901234567000.
-    const big = JSON.parse('12345678901234567891') as number;
-    expect(big).toBe(JSON.parse('12345678901234567890'));
-    for (const v of [big, -big, 2 ** 53, [1, big], { id: big }, [[{ a: [big] }]]])
-      expect(claimHeaderValue(v), JSON.stringify(v)).toBeNull();
-    for (const [v, want] of [
-      [2 ** 53 - 1, '9007199254740991'],
-      [-(2 ** 53 - 1), '-9007199254740991'],
-      [1.5, '1.5'],
-      [0, '0'],
-      [[1, 2], '[1,2]'],
-      [{ id: 7 }, '{"id":7}'],
-    ] as const) {
-      expect(claimHeaderValue(v)).toBe(want);
-    }
-    const before = g.net.calls.length;
-    const refused = g.guard.counters.get('rejected:claim_not_forwardable');
-    const res = await g.send('/x', bearer(await token(k.hs, { sub: big })));
-    expect(res.status).toBe(401);
-    expect(g.net.calls.length).toBe(before);
-    expect(g.guard.counters.get('rejected:claim_not_forwardable')).toBe(refused + 1);
-    // A safe integer still travels.
-    expect((await seen(await g.send('/x', bearer(await token(k.hs, { sub: 42 })))))['x-auth-sub']).toBe('42');
-  });
+  it(
+    'claim_rounded_integer_refused: an integer beyond 2^53 (two issuer IDs parsed to one number) is refused, ' +
+      'alone or inside JSON',
+    async () => {
+      // 12345678901234567891 and 12345678901234567890 are both the double 12345678901234567000.
+      const big = JSON.parse('12345678901234567891') as number;
+      expect(big).toBe(JSON.parse('12345678901234567890'));
+      for (const v of [big, -big, 2 ** 53, [1, big], { id: big }, [[{ a: [big] }]]])
+        expect(claimHeaderValue(v), JSON.stringify(v)).toBeNull();
+      for (const [v, want] of [
+        [2 ** 53 - 1, '9007199254740991'],
+        [-(2 ** 53 - 1), '-9007199254740991'],
+        [1.5, '1.5'],
+        [0, '0'],
+        [[1, 2], '[1,2]'],
+        [{ id: 7 }, '{"id":7}'],
+      ] as const) {
+        expect(claimHeaderValue(v)).toBe(want);
+      }
+      const before = g.net.calls.length;
+      const refused = g.guard.counters.get('rejected:claim_not_forwardable');
+      const res = await g.send('/x', bearer(await token(k.hs, { sub: big })));
+      expect(res.status).toBe(401);
+      expect(g.net.calls.length).toBe(before);
+      expect(g.guard.counters.get('rejected:claim_not_forwardable')).toBe(refused + 1);
+      // A safe integer still travels.
+      expect((await seen(await g.send('/x', bearer(await token(k.hs, { sub: 42 })))))['x-auth-sub']).toBe('42');
+    },
+  );
 
   it('claim_whitespace_not_trimmed: any string with a leading or trailing space is refused (property)', () => {
     const padded = fc

@@ -30,17 +30,21 @@ describe('forwardPayload', () => {
     expect(pub['x-jwt-payload']).toBeUndefined();
   });
 
-  it('a client-sent copy in the _ spelling (X_Jwt_Payload, read as X-Jwt-Payload by CGI/WSGI/PHP) never survives either', async () => {
-    const g = await makeGuard(k, { config: baseConfig(k, { forwardPayload: 'X-Jwt-Payload' }) });
-    const spoof = { x_jwt_payload: 'forged', 'x-jwt_payload': 'forged' };
-    const authed = await seen(
-      await g.send('/x', { headers: { authorization: `Bearer ${await token(k.ed)}`, ...spoof } }),
-    );
-    expect(Object.keys(authed).filter((h) => h.replaceAll('_', '-') === 'x-jwt-payload')).toEqual(['x-jwt-payload']);
-    expect(authed['x-jwt-payload']).not.toBe('forged');
-    const pub = await seen(await g.send('/health', { headers: spoof }));
-    expect(Object.keys(pub).filter((h) => h.replaceAll('_', '-') === 'x-jwt-payload')).toEqual([]);
-  });
+  it(
+    'a client-sent copy in the _ spelling (X_Jwt_Payload, read as X-Jwt-Payload by CGI/WSGI/PHP) never ' +
+      'survives either',
+    async () => {
+      const g = await makeGuard(k, { config: baseConfig(k, { forwardPayload: 'X-Jwt-Payload' }) });
+      const spoof = { x_jwt_payload: 'forged', 'x-jwt_payload': 'forged' };
+      const authed = await seen(
+        await g.send('/x', { headers: { authorization: `Bearer ${await token(k.ed)}`, ...spoof } }),
+      );
+      expect(Object.keys(authed).filter((h) => h.replaceAll('_', '-') === 'x-jwt-payload')).toEqual(['x-jwt-payload']);
+      expect(authed['x-jwt-payload']).not.toBe('forged');
+      const pub = await seen(await g.send('/health', { headers: spoof }));
+      expect(Object.keys(pub).filter((h) => h.replaceAll('_', '-') === 'x-jwt-payload')).toEqual([]);
+    },
+  );
 
   it('cannot be a reserved or claim header', () => {
     expect(() => parseConfig(baseConfig(k, { forwardPayload: 'Authorization' }))).toThrow(/forwardPayload/);
@@ -106,24 +110,28 @@ describe('service-binding origin', () => {
     expect(got[2]!.url).toBe(`${SERVICE_BASE}//orders//%7Ealice`);
   });
 
-  it('a service binding: refused paths are a 400 and a GET with a body is a 400, not a 502; the binding is never called', async () => {
-    const got: Request[] = [];
-    const API = { fetch: async (r: Request) => (got.push(r), new Response('ok')) };
-    const g = await makeGuard(k, { config: baseConfig(k, { origin: { service: 'API' } }), env: { API } });
-    const t = await token(k.ed);
-    expect((await g.send('/%2Forders/x', bearer(t))).status).toBe(400);
-    // A GET carrying a body, as the runtime hands it over from the wire; the Request constructor refuses one, so built
-    // by hand.
-    const get = {
-      url: 'https://api.example.com/orders/1',
-      method: 'GET',
-      headers: new Headers({ authorization: `Bearer ${t}` }),
-      body: new Response('x').body,
-    } as unknown as Request;
-    const res = await g.guard.handle(get, new TestCtx());
-    expect(res.status).toBe(400);
-    expect(got).toHaveLength(0);
-  });
+  it(
+    'a service binding: refused paths are a 400 and a GET with a body is a 400, not a 502; the binding is ' +
+      'never called',
+    async () => {
+      const got: Request[] = [];
+      const API = { fetch: async (r: Request) => (got.push(r), new Response('ok')) };
+      const g = await makeGuard(k, { config: baseConfig(k, { origin: { service: 'API' } }), env: { API } });
+      const t = await token(k.ed);
+      expect((await g.send('/%2Forders/x', bearer(t))).status).toBe(400);
+      // A GET carrying a body, as the runtime hands it over from the wire; the Request constructor refuses one, so
+      // built by hand.
+      const get = {
+        url: 'https://api.example.com/orders/1',
+        method: 'GET',
+        headers: new Headers({ authorization: `Bearer ${t}` }),
+        body: new Response('x').body,
+      } as unknown as Request;
+      const res = await g.guard.handle(get, new TestCtx());
+      expect(res.status).toBe(400);
+      expect(got).toHaveLength(0);
+    },
+  );
 
   it('a binding that throws is a 502; a missing binding is a configuration error naming origin.service', async () => {
     const g = await makeGuard(k, {

@@ -35,54 +35,66 @@ const auth = (a: Record<string, unknown>) => ({
 const bound = { cnf: { 'x5t#S256': cert.x5tS256 } };
 
 describe('mTLS: only the verified certificate the token names passes', () => {
-  it("mtls_probe_spellings_and_shapes: only a verified, unrevoked certificate whose SHA-256 is the token's x5t#S256 passes", async () => {
-    for (const mode of ['required', 'allowed'] as const) {
-      const send = await guardFor(mode);
-      expect(await send(bound, auth({})), mode).toBe(200);
-      const fp = cert.sha256sumOfDer;
-      for (const cf of [
-        auth({ certVerified: 'success' }),
-        auth({ certVerified: 'SUCCESS ' }),
-        auth({ certVerified: true }),
-        auth({ certVerified: 'FAILED:self signed certificate' }),
-        auth({ certVerified: undefined }),
-        auth({ certRevoked: '1' }),
-        auth({ certFingerprintSHA256: fp.match(/../g)!.join(':') }),
-        auth({ certFingerprintSHA256: ` ${fp}` }),
-        auth({ certFingerprintSHA256: fp.slice(0, 62) }),
-        auth({ certFingerprintSHA256: cert.x5tS256 }),
-        auth({ certFingerprintSHA256: [fp] }),
-        { tlsClientAuth: fp },
-        { tlsClientAuth: null },
-        undefined,
-      ]) {
-        expect(await send(bound, cf), `${mode} ${JSON.stringify(cf)}`).toBe(401);
+  it(
+    "mtls_probe_spellings_and_shapes: only a verified, unrevoked certificate whose SHA-256 is the token's " +
+      'x5t#S256 passes',
+    async () => {
+      for (const mode of ['required', 'allowed'] as const) {
+        const send = await guardFor(mode);
+        expect(await send(bound, auth({})), mode).toBe(200);
+        const fp = cert.sha256sumOfDer;
+        for (const cf of [
+          auth({ certVerified: 'success' }),
+          auth({ certVerified: 'SUCCESS ' }),
+          auth({ certVerified: true }),
+          auth({ certVerified: 'FAILED:self signed certificate' }),
+          auth({ certVerified: undefined }),
+          auth({ certRevoked: '1' }),
+          auth({ certFingerprintSHA256: fp.match(/../g)!.join(':') }),
+          auth({ certFingerprintSHA256: ` ${fp}` }),
+          auth({ certFingerprintSHA256: fp.slice(0, 62) }),
+          auth({ certFingerprintSHA256: cert.x5tS256 }),
+          auth({ certFingerprintSHA256: [fp] }),
+          { tlsClientAuth: fp },
+          { tlsClientAuth: null },
+          undefined,
+        ]) {
+          expect(await send(bound, cf), `${mode} ${JSON.stringify(cf)}`).toBe(401);
+        }
+        // Token side: padded, standard base64, hex, or x5t (SHA-1) instead of x5t#S256.
+        for (const cnf of [
+          { 'x5t#S256': `${cert.x5tS256}=` },
+          { 'x5t#S256': cert.x5tS256.replace(/-/g, '+').replace(/_/g, '/') },
+          { 'x5t#S256': fp },
+          { x5t: cert.x5tS256 },
+          { 'X5T#S256': cert.x5tS256 },
+        ]) {
+          const same = cnf['x5t#S256' as keyof typeof cnf] === cert.x5tS256;
+          expect(await send({ cnf }, auth({})), `${mode} ${JSON.stringify(cnf)}`).toBe(same ? 200 : 401);
+        }
       }
-      // Token side: padded, standard base64, hex, or x5t (SHA-1) instead of x5t#S256.
-      for (const cnf of [
-        { 'x5t#S256': `${cert.x5tS256}=` },
-        { 'x5t#S256': cert.x5tS256.replace(/-/g, '+').replace(/_/g, '/') },
-        { 'x5t#S256': fp },
-        { x5t: cert.x5tS256 },
-        { 'X5T#S256': cert.x5tS256 },
-      ]) {
-        const same = cnf['x5t#S256' as keyof typeof cnf] === cert.x5tS256;
-        expect(await send({ cnf }, auth({})), `${mode} ${JSON.stringify(cnf)}`).toBe(same ? 200 : 401);
+    },
+  );
+
+  it(
+    'mtls_bound_token_without_mtls_issuer_refused: a certificate-bound token of an issuer without mtls, even ' +
+      'with the right certificate, is refused',
+    async () => {
+      const send = await guardFor(undefined);
+      expect(await send(bound, auth({}))).toBe(401);
+      expect(await send({}, auth({}))).toBe(200);
+    },
+  );
+
+  it(
+    'mtls_cert_revoked_must_be_known: a matching, verified certificate whose revocation status is missing or ' +
+      'not "0" is refused',
+    async () => {
+      const send = await guardFor('allowed');
+      for (const certRevoked of [undefined, '', 1, 0, '01', 'unknown']) {
+        expect(await send(bound, auth({ certRevoked })), String(certRevoked)).toBe(401);
       }
-    }
-  });
-
-  it('mtls_bound_token_without_mtls_issuer_refused: a certificate-bound token of an issuer without mtls, even with the right certificate, is refused', async () => {
-    const send = await guardFor(undefined);
-    expect(await send(bound, auth({}))).toBe(401);
-    expect(await send({}, auth({}))).toBe(200);
-  });
-
-  it('mtls_cert_revoked_must_be_known: a matching, verified certificate whose revocation status is missing or not "0" is refused', async () => {
-    const send = await guardFor('allowed');
-    for (const certRevoked of [undefined, '', 1, 0, '01', 'unknown']) {
-      expect(await send(bound, auth({ certRevoked })), String(certRevoked)).toBe(401);
-    }
-    expect(await send(bound, auth({ certRevoked: '0' }))).toBe(200);
-  });
+      expect(await send(bound, auth({ certRevoked: '0' }))).toBe(200);
+    },
+  );
 });

@@ -56,107 +56,134 @@ async function send(mode: 'required' | 'allowed', claims: Record<string, unknown
 const bound = { cnf: { 'x5t#S256': cert.x5tS256 } };
 
 describe('mTLS stage: certificate-bound tokens (RFC 8705) in workerd', () => {
-  it('mtls_bound_token_with_its_certificate_passes: bound + matching verified certificate -> 200 (required and allowed)', async () => {
-    const fp = await fingerprintHex();
-    expect(fp).toBe(cert.sha256sumOfDer);
-    for (const mode of ['required', 'allowed'] as const) {
-      const { res } = await send(mode, bound, presented(fp));
-      expect(res.status).toBe(200);
-    }
-    // Cloudflare's docs show lower case; an upper-case fingerprint names the same certificate.
-    expect((await send('required', bound, presented(fp.toUpperCase()))).res.status).toBe(200);
-  });
-
-  it('mtls_wrong_certificate_refused: another certificate -> 401 invalid_token, ERR_MTLS_BINDING_MISMATCH, no fingerprint in the answer or log', async () => {
-    const fp = await fingerprintHex();
-    for (const mode of ['required', 'allowed'] as const) {
-      const { res, body, logs, headers } = await send(mode, bound, presented(otherFingerprint(fp)));
-      expect(res.status).toBe(401);
-      expect(headers.get('www-authenticate')).toContain('error="invalid_token"');
-      const all = body + logs.join('\n') + headers.get('www-authenticate');
-      expect(all).toContain('ERR_MTLS_BINDING_MISMATCH');
-      expect(all).not.toContain(fp.slice(8, 40));
-      expect(all).not.toContain(cert.x5tS256);
-    }
-  });
-
-  it('mtls_no_certificate_refused: a bound token without a certificate -> 401 (no tlsClientAuth, or the placeholder)', async () => {
-    for (const mode of ['required', 'allowed'] as const) {
-      for (const cf of [undefined, placeholder]) {
-        const { res, logs } = await send(mode, bound, cf);
-        expect(res.status).toBe(401);
-        expect(logs.join('\n')).toContain('ERR_MTLS_CERT_MISSING');
+  it(
+    'mtls_bound_token_with_its_certificate_passes: bound + matching verified certificate -> 200 (required and ' +
+      'allowed)',
+    async () => {
+      const fp = await fingerprintHex();
+      expect(fp).toBe(cert.sha256sumOfDer);
+      for (const mode of ['required', 'allowed'] as const) {
+        const { res } = await send(mode, bound, presented(fp));
+        expect(res.status).toBe(200);
       }
-    }
-  });
+      // Cloudflare's docs show lower case; an upper-case fingerprint names the same certificate.
+      expect((await send('required', bound, presented(fp.toUpperCase()))).res.status).toBe(200);
+    },
+  );
 
-  it('mtls_unverified_certificate_refused: a matching certificate the edge did not verify (self-signed, expired, revoked) -> 401', async () => {
-    const fp = await fingerprintHex();
-    for (const cf of [
-      presented(fp, 'FAILED:self signed certificate'),
-      presented(fp, 'FAILED:certificate has expired'),
-      presented(fp, 'NONE'),
-      presented(fp, 'SUCCESS', '1'),
-    ]) {
-      const { res, logs } = await send('required', bound, cf);
-      expect(res.status).toBe(401);
-      expect(logs.join('\n')).toContain('mtls_cert_unverified');
-    }
-  });
+  it(
+    'mtls_wrong_certificate_refused: another certificate -> 401 invalid_token, ERR_MTLS_BINDING_MISMATCH, no ' +
+      'fingerprint in the answer or log',
+    async () => {
+      const fp = await fingerprintHex();
+      for (const mode of ['required', 'allowed'] as const) {
+        const { res, body, logs, headers } = await send(mode, bound, presented(otherFingerprint(fp)));
+        expect(res.status).toBe(401);
+        expect(headers.get('www-authenticate')).toContain('error="invalid_token"');
+        const all = body + logs.join('\n') + headers.get('www-authenticate');
+        expect(all).toContain('ERR_MTLS_BINDING_MISMATCH');
+        expect(all).not.toContain(fp.slice(8, 40));
+        expect(all).not.toContain(cert.x5tS256);
+      }
+    },
+  );
 
-  it('mtls_required_refuses_unbound_token: "required" with a token that carries no x5t#S256 -> 401 ERR_MTLS_CNF_MISSING, even with a good certificate; "allowed" lets it through', async () => {
-    const fp = await fingerprintHex();
-    const required = await send('required', {}, presented(fp));
-    expect(required.res.status).toBe(401);
-    expect(required.logs.join('\n')).toContain('ERR_MTLS_CNF_MISSING');
-    expect((await send('required', { cnf: { jkt: 'x' } }, presented(fp))).res.status).toBe(401);
-    expect((await send('allowed', {}, presented(fp))).res.status).toBe(200);
-    expect((await send('allowed', {}, undefined)).res.status).toBe(200);
-  });
+  it(
+    'mtls_no_certificate_refused: a bound token without a certificate -> 401 (no tlsClientAuth, or the ' +
+      'placeholder)',
+    async () => {
+      for (const mode of ['required', 'allowed'] as const) {
+        for (const cf of [undefined, placeholder]) {
+          const { res, logs } = await send(mode, bound, cf);
+          expect(res.status).toBe(401);
+          expect(logs.join('\n')).toContain('ERR_MTLS_CERT_MISSING');
+        }
+      }
+    },
+  );
 
-  it('mtls_malformed_binding_refused: "allowed" never ignores a malformed x5t#S256 (not a string, not 32 bytes)', async () => {
-    const fp = await fingerprintHex();
-    for (const x5t of [42, null, 'abc', cert.x5tS256 + 'A']) {
-      const { res } = await send('allowed', { cnf: { 'x5t#S256': x5t } }, presented(fp));
-      expect(res.status).toBe(401);
-    }
-  });
+  it(
+    'mtls_unverified_certificate_refused: a matching certificate the edge did not verify (self-signed, ' +
+      'expired, revoked) -> 401',
+    async () => {
+      const fp = await fingerprintHex();
+      for (const cf of [
+        presented(fp, 'FAILED:self signed certificate'),
+        presented(fp, 'FAILED:certificate has expired'),
+        presented(fp, 'NONE'),
+        presented(fp, 'SUCCESS', '1'),
+      ]) {
+        const { res, logs } = await send('required', bound, cf);
+        expect(res.status).toBe(401);
+        expect(logs.join('\n')).toContain('mtls_cert_unverified');
+      }
+    },
+  );
 
-  it('mtls_proven_x5t_on_context: the stage alone records the proven thumbprint (cx.proven.x5t), and nothing when it refuses', async () => {
-    const fp = await fingerprintHex();
-    const issuers = parseIssuers([
-      { issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'K', mtls: 'required' },
-    ]);
-    const observe = new Observer(
-      {
-        counters: new Counters(() => undefined, 1),
-        rejections: new RejectionLog(
-          () => undefined,
-          () => 1,
-        ),
-        analytics: undefined,
-      },
-      new IssuerIndex(issuers),
-    );
-    const stage = mtlsStage(issuers, 'edgejwt');
-    const run = (cf: unknown) => {
-      const request = new Request('https://api.example.com/data', { cf } as RequestInit);
-      const cx = new RequestContext(request, requestTarget(request.url), { waitUntil: () => undefined });
-      const id: Identity = {
-        ok: true,
-        anonymous: false,
-        payload: { iss: HS_ISS, ...bound },
-        header: () => ({ alg: 'HS256' }),
-        issuer: HS_ISS,
-        timing: 'edgejwt;dur=0',
+  it(
+    'mtls_required_refuses_unbound_token: "required" with a token that carries no x5t#S256 -> 401 ' +
+      'ERR_MTLS_CNF_MISSING, even with a good certificate; "allowed" lets it through',
+    async () => {
+      const fp = await fingerprintHex();
+      const required = await send('required', {}, presented(fp));
+      expect(required.res.status).toBe(401);
+      expect(required.logs.join('\n')).toContain('ERR_MTLS_CNF_MISSING');
+      expect((await send('required', { cnf: { jkt: 'x' } }, presented(fp))).res.status).toBe(401);
+      expect((await send('allowed', {}, presented(fp))).res.status).toBe(200);
+      expect((await send('allowed', {}, undefined)).res.status).toBe(200);
+    },
+  );
+
+  it(
+    'mtls_malformed_binding_refused: "allowed" never ignores a malformed x5t#S256 (not a string, not 32 ' + 'bytes)',
+    async () => {
+      const fp = await fingerprintHex();
+      for (const x5t of [42, null, 'abc', cert.x5tS256 + 'A']) {
+        const { res } = await send('allowed', { cnf: { 'x5t#S256': x5t } }, presented(fp));
+        expect(res.status).toBe(401);
+      }
+    },
+  );
+
+  it(
+    'mtls_proven_x5t_on_context: the stage alone records the proven thumbprint (cx.proven.x5t), and nothing ' +
+      'when it refuses',
+    async () => {
+      const fp = await fingerprintHex();
+      const issuers = parseIssuers([
+        { issuer: HS_ISS, audience: AUD, algorithms: ['HS256'], secretBinding: 'K', mtls: 'required' },
+      ]);
+      const observe = new Observer(
+        {
+          counters: new Counters(() => undefined, 1),
+          rejections: new RejectionLog(
+            () => undefined,
+            () => 1,
+          ),
+          analytics: undefined,
+        },
+        new IssuerIndex(issuers),
+      );
+      const stage = mtlsStage(issuers, 'edgejwt');
+      const run = (cf: unknown) => {
+        const request = new Request('https://api.example.com/data', { cf } as RequestInit);
+        const cx = new RequestContext(request, requestTarget(request.url), { waitUntil: () => undefined });
+        const id: Identity = {
+          ok: true,
+          anonymous: false,
+          payload: { iss: HS_ISS, ...bound },
+          header: () => ({ alg: 'HS256' }),
+          issuer: HS_ISS,
+          timing: 'edgejwt;dur=0',
+        };
+        return { cx, out: stage(cx, id, observe) };
       };
-      return { cx, out: stage(cx, id, observe) };
-    };
-    const good = run(presented(fp));
-    expect(good.out).toBeUndefined();
-    expect(good.cx.proven).toEqual({ x5t: cert.x5tS256 });
-    const bad = run(presented(otherFingerprint(fp)));
-    expect(bad.out).toMatchObject({ ok: false });
-    expect(bad.cx.proven).toEqual({});
-  });
+      const good = run(presented(fp));
+      expect(good.out).toBeUndefined();
+      expect(good.cx.proven).toEqual({ x5t: cert.x5tS256 });
+      const bad = run(presented(otherFingerprint(fp)));
+      expect(bad.out).toMatchObject({ ok: false });
+      expect(bad.cx.proven).toEqual({});
+    },
+  );
 });

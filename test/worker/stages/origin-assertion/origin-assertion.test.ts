@@ -60,11 +60,15 @@ describe('origin assertion', () => {
     expect(typeof jwks.keys[0]!.kid).toBe('string');
   });
 
-  it('origin_assertion_kid_is_rfc7638_thumbprint: a key without kid is named by its RFC 7638 thumbprint, as jose computes it', async () => {
-    const served = (await servedJwks()).keys[0]!;
-    const { kid, alg: _alg, use: _use, ...pub } = served;
-    expect(kid).toBe(await jose.calculateJwkThumbprint(pub as jose.JWK));
-  });
+  it(
+    'origin_assertion_kid_is_rfc7638_thumbprint: a key without kid is named by its RFC 7638 thumbprint, as ' +
+      'jose computes it',
+    async () => {
+      const served = (await servedJwks()).keys[0]!;
+      const { kid, alg: _alg, use: _use, ...pub } = served;
+      expect(kid).toBe(await jose.calculateJwkThumbprint(pub as jose.JWK));
+    },
+  );
 
   it('each forwarded request carries an assertion the origin verifies with edgejwt and with jose', async () => {
     const res = await g.send('/orders', bearer(await token(k.ed, { sub: 'alice', scope: 'read write', email: 'a@x' })));
@@ -121,15 +125,18 @@ describe('origin assertion', () => {
     expect(auth['x-edgejwt-assertion']!.split('.')).toHaveLength(3);
   });
 
-  it('a client-sent assertion header in an underscore spelling (X_Edgejwt_Assertion) never reaches the origin', async () => {
-    const spoof = { X_Edgejwt_Assertion: 'replayed.by.client', 'x-edgejwt_assertion': 'replayed.by.client' };
-    const pub = await forwarded(await g.send('/health', { headers: spoof }));
-    expect(Object.values(pub)).not.toContain('replayed.by.client');
-    const t = await token(k.ed, { sub: 'dave' });
-    const auth = await forwarded(await g.send('/x', { headers: { ...spoof, authorization: `Bearer ${t}` } }));
-    expect(Object.values(auth)).not.toContain('replayed.by.client');
-    expect(auth['x-edgejwt-assertion']!.split('.')).toHaveLength(3);
-  });
+  it(
+    'a client-sent assertion header in an underscore ' + 'spelling (X_Edgejwt_Assertion) never reaches the origin',
+    async () => {
+      const spoof = { X_Edgejwt_Assertion: 'replayed.by.client', 'x-edgejwt_assertion': 'replayed.by.client' };
+      const pub = await forwarded(await g.send('/health', { headers: spoof }));
+      expect(Object.values(pub)).not.toContain('replayed.by.client');
+      const t = await token(k.ed, { sub: 'dave' });
+      const auth = await forwarded(await g.send('/x', { headers: { ...spoof, authorization: `Bearer ${t}` } }));
+      expect(Object.values(auth)).not.toContain('replayed.by.client');
+      expect(auth['x-edgejwt-assertion']!.split('.')).toHaveLength(3);
+    },
+  );
 
   it('refused tokens get no assertion and never reach the origin', async () => {
     const before = g.net.calls.length;

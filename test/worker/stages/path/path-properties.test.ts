@@ -222,21 +222,25 @@ function originCalls(g: Awaited<ReturnType<typeof makeGuard>>): URL[] {
 }
 
 describe(`guard path decision (fast-check, seed ${SEED}, ${RUNS} runs)`, () => {
-  it("no spelling of a protected path reaches the origin without the rule's scope; with it, only the origin is asked", async () => {
-    await fc.assert(
-      fc.asyncProperty(protectedCase, async ({ prefixes, paths, spelling }) => {
-        const g = await makeGuard(k, { config: configFor(prefixes, paths) });
-        const denied = await send(g, spelling, readToken);
-        expect([400, 403], spelling).toContain(denied.status);
-        expect(originCalls(g)).toEqual([]);
-        // Control: the same spelling with the scope is forwarded (or refused as unreadable), never 403.
-        const allowed = await send(g, spelling, adminToken);
-        expect([200, 400], spelling).toContain(allowed.status);
-        for (const u of originCalls(g)) expect(u.origin).toBe(ORIGIN);
-      }),
-      params,
-    );
-  });
+  it(
+    "no spelling of a protected path reaches the origin without the rule's scope; with it, only the origin is " +
+      'asked',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(protectedCase, async ({ prefixes, paths, spelling }) => {
+          const g = await makeGuard(k, { config: configFor(prefixes, paths) });
+          const denied = await send(g, spelling, readToken);
+          expect([400, 403], spelling).toContain(denied.status);
+          expect(originCalls(g)).toEqual([]);
+          // Control: the same spelling with the scope is forwarded (or refused as unreadable), never 403.
+          const allowed = await send(g, spelling, adminToken);
+          expect([200, 400], spelling).toContain(allowed.status);
+          for (const u of originCalls(g)) expect(u.origin).toBe(ORIGIN);
+        }),
+        params,
+      );
+    },
+  );
 
   it('whatever reaches the origin is outside every rule as nginx, Express, Spring and IIS resolve it', async () => {
     await fc.assert(
@@ -265,45 +269,49 @@ describe(`guard path decision (fast-check, seed ${SEED}, ${RUNS} runs)`, () => {
     );
   });
 
-  it('first match wins (rules with auth "none" and a scope, in random order): what reaches the origin with a token without the scope falls, as every origin resolves it, first under a "none" rule or under none at all', async () => {
-    // Rules, and a path: a random spelling of a path under one of them, or any path.
-    const caseArb = fc
-      .tuple(
-        fc.array(fc.tuple(prefixArb, fc.boolean()), { minLength: 1, maxLength: 4 }),
-        fc.nat(),
-        fc.array(fc.constantFrom('x', 'doc', 'Y'), { maxLength: 2 }),
-      )
-      .chain(([rules, pick, tail]) => {
-        const prefix = rules[pick % rules.length]![0];
-        const under = prefix.endsWith('/') ? prefix + tail.join('/') : [prefix, ...tail].join('/');
-        return fc.tuple(fc.constant(rules), fc.oneof(spellingOf(under), anyPathArb));
-      });
-    await fc.assert(
-      fc.asyncProperty(caseArb, pathsOptionsArb, async ([rules, path], paths) => {
-        const config = baseConfig(k, {
-          publicPaths: ['/health'],
-          rules: rules.map(([pathPrefix, open]) =>
-            open ? { pathPrefix, auth: 'none' } : { pathPrefix, scopes: ['admin'] },
-          ),
-          paths,
+  it(
+    'first match wins (rules with auth "none" and a scope, in random order): what reaches the origin with a ' +
+      'token without the scope falls, as every origin resolves it, first under a "none" rule or under none at all',
+    async () => {
+      // Rules, and a path: a random spelling of a path under one of them, or any path.
+      const caseArb = fc
+        .tuple(
+          fc.array(fc.tuple(prefixArb, fc.boolean()), { minLength: 1, maxLength: 4 }),
+          fc.nat(),
+          fc.array(fc.constantFrom('x', 'doc', 'Y'), { maxLength: 2 }),
+        )
+        .chain(([rules, pick, tail]) => {
+          const prefix = rules[pick % rules.length]![0];
+          const under = prefix.endsWith('/') ? prefix + tail.join('/') : [prefix, ...tail].join('/');
+          return fc.tuple(fc.constant(rules), fc.oneof(spellingOf(under), anyPathArb));
         });
-        const g = await makeGuard(k, { config });
-        const res = await send(g, path, readToken);
-        expect([200, 400, 403], path).toContain(res.status);
-        for (const u of originCalls(g)) {
-          expect(u.origin).toBe(ORIGIN);
-          for (const model of MODELS) {
-            const first = rules.find(([prefix]) => routedUnder(model, prefix, u.pathname));
-            expect(
-              first === undefined || first[1],
-              `${model.name}: ${path} -> ${u.pathname} first under ${first?.[0]}`,
-            ).toBe(true);
+      await fc.assert(
+        fc.asyncProperty(caseArb, pathsOptionsArb, async ([rules, path], paths) => {
+          const config = baseConfig(k, {
+            publicPaths: ['/health'],
+            rules: rules.map(([pathPrefix, open]) =>
+              open ? { pathPrefix, auth: 'none' } : { pathPrefix, scopes: ['admin'] },
+            ),
+            paths,
+          });
+          const g = await makeGuard(k, { config });
+          const res = await send(g, path, readToken);
+          expect([200, 400, 403], path).toContain(res.status);
+          for (const u of originCalls(g)) {
+            expect(u.origin).toBe(ORIGIN);
+            for (const model of MODELS) {
+              const first = rules.find(([prefix]) => routedUnder(model, prefix, u.pathname));
+              expect(
+                first === undefined || first[1],
+                `${model.name}: ${path} -> ${u.pathname} first under ${first?.[0]}`,
+              ).toBe(true);
+            }
           }
-        }
-      }),
-      params,
-    );
-  });
+        }),
+        params,
+      );
+    },
+  );
 
   it('paths.caseSensitive: true still holds for the case-sensitive origins (nginx, Spring)', async () => {
     await fc.assert(

@@ -35,39 +35,43 @@ describe('method-override headers', () => {
     fc.string({ unit: fc.constantFrom('A', 'e', 'T', ' ', ','), maxLength: 8 }),
   );
 
-  it('method_override_never_passes_method_rule: refused in every spelling, with any value, before any rule or public path', async () => {
-    // GET is open, DELETE needs orders:write: a GET that says DELETE must never reach the origin.
-    const g = await makeGuard(k, {
-      config: baseConfig(k, {
-        rules: [
-          { pathPrefix: '/orders/', methods: ['GET'], auth: 'none' },
-          { pathPrefix: '/orders/', methods: ['DELETE'], scopes: ['orders:write'] },
-        ],
-      }),
-    });
-    const t = await token(k.hs, { scope: 'read' });
-    await fc.assert(
-      fc.asyncProperty(
-        spelling,
-        value,
-        fc.constantFrom('/orders/1', '/health', '/x'),
-        fc.boolean(),
-        async (name, v, path, withToken) => {
-          const before = g.net.calls.length;
-          const headers: Record<string, string> = { [name]: v };
-          if (withToken) headers.authorization = `Bearer ${t}`;
-          const res = await g.send(path, { method: 'GET', headers });
-          expect(res.status).toBe(400);
-          expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
-          expect(g.net.calls.length).toBe(before);
-        },
-      ),
-      params,
-    );
-    // Without one, the same requests go through as before.
-    expect((await g.send('/orders/1')).status).toBe(200);
-    expect(g.guard.counters.get('rejected:method_override')).toBeGreaterThan(0);
-  });
+  it(
+    'method_override_never_passes_method_rule: refused in every spelling, with any value, before any rule or ' +
+      'public path',
+    async () => {
+      // GET is open, DELETE needs orders:write: a GET that says DELETE must never reach the origin.
+      const g = await makeGuard(k, {
+        config: baseConfig(k, {
+          rules: [
+            { pathPrefix: '/orders/', methods: ['GET'], auth: 'none' },
+            { pathPrefix: '/orders/', methods: ['DELETE'], scopes: ['orders:write'] },
+          ],
+        }),
+      });
+      const t = await token(k.hs, { scope: 'read' });
+      await fc.assert(
+        fc.asyncProperty(
+          spelling,
+          value,
+          fc.constantFrom('/orders/1', '/health', '/x'),
+          fc.boolean(),
+          async (name, v, path, withToken) => {
+            const before = g.net.calls.length;
+            const headers: Record<string, string> = { [name]: v };
+            if (withToken) headers.authorization = `Bearer ${t}`;
+            const res = await g.send(path, { method: 'GET', headers });
+            expect(res.status).toBe(400);
+            expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
+            expect(g.net.calls.length).toBe(before);
+          },
+        ),
+        params,
+      );
+      // Without one, the same requests go through as before.
+      expect((await g.send('/orders/1')).status).toBe(200);
+      expect(g.guard.counters.get('rejected:method_override')).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe('method-override query parameter', () => {
@@ -88,31 +92,35 @@ describe('method-override query parameter', () => {
   const value = fc.constantFrom('DELETE', 'delete', 'PUT', '');
   const others = fc.array(fc.constantFrom('a=1', 'method=x', 'b', '_methods=1', 'x_method=DELETE'), { maxLength: 3 });
 
-  it('method_override_query_param_refused: `?_method=DELETE` in every spelling an origin reads as _method is a 400 before any rule', async () => {
-    // POST is open, DELETE needs orders:write: a POST whose query says DELETE must never reach the origin.
-    const g = await makeGuard(k, {
-      config: baseConfig(k, {
-        rules: [
-          { pathPrefix: '/orders/', methods: ['POST'], auth: 'none' },
-          { pathPrefix: '/orders/', methods: ['DELETE'], scopes: ['orders:write'] },
-        ],
-      }),
-    });
-    await fc.assert(
-      fc.asyncProperty(spelling, value, others, fc.constantFrom('&', ';'), async (name, v, rest, sep) => {
-        const before = g.net.calls.length;
-        const query = [...rest, `${name}=${v}`].join(sep);
-        const res = await g.send(`/orders/1?${query}`, { method: 'POST' });
-        expect(res.status, query).toBe(400);
-        expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
-        expect(g.net.calls.length).toBe(before);
-      }),
-      params,
-    );
-    // Names that only contain the word pass, as does the same POST without the parameter.
-    for (const q of ['', '?method=DELETE', '?_methods=DELETE', '?x_method=DELETE', '?a=_method', '?q=%5Fmethod']) {
-      expect((await g.send(`/orders/1${q}`, { method: 'POST' })).status, q).toBe(200);
-    }
-    expect(g.guard.counters.get('rejected:method_override')).toBeGreaterThan(0);
-  });
+  it(
+    'method_override_query_param_refused: `?_method=DELETE` in every spelling an origin reads as _method is a ' +
+      '400 before any rule',
+    async () => {
+      // POST is open, DELETE needs orders:write: a POST whose query says DELETE must never reach the origin.
+      const g = await makeGuard(k, {
+        config: baseConfig(k, {
+          rules: [
+            { pathPrefix: '/orders/', methods: ['POST'], auth: 'none' },
+            { pathPrefix: '/orders/', methods: ['DELETE'], scopes: ['orders:write'] },
+          ],
+        }),
+      });
+      await fc.assert(
+        fc.asyncProperty(spelling, value, others, fc.constantFrom('&', ';'), async (name, v, rest, sep) => {
+          const before = g.net.calls.length;
+          const query = [...rest, `${name}=${v}`].join(sep);
+          const res = await g.send(`/orders/1?${query}`, { method: 'POST' });
+          expect(res.status, query).toBe(400);
+          expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
+          expect(g.net.calls.length).toBe(before);
+        }),
+        params,
+      );
+      // Names that only contain the word pass, as does the same POST without the parameter.
+      for (const q of ['', '?method=DELETE', '?_methods=DELETE', '?x_method=DELETE', '?a=_method', '?q=%5Fmethod']) {
+        expect((await g.send(`/orders/1${q}`, { method: 'POST' })).status, q).toBe(200);
+      }
+      expect(g.guard.counters.get('rejected:method_override')).toBeGreaterThan(0);
+    },
+  );
 });

@@ -127,97 +127,117 @@ describe('first match wins', () => {
     expect((await g.send('/docs/..%2Fadmin/x', bearer(await token(k.ed, { scope: 'read' })))).status).toBe(400);
   });
 
-  it('rule_case_views: an earlier auth none rule matched only with case folded does not hide a later rule a case-sensitive origin routes to', async () => {
-    // Found by the first-match property in path-properties.test.ts: nginx routes /v1/admiN
-    // under /v1 (scope admin), not under /v1/admin (auth none).
-    const m = await makeGuard(k, {
-      config: baseConfig(k, {
-        rules: [
-          { pathPrefix: '/v1/admin', auth: 'none' },
-          { pathPrefix: '/v1', scopes: ['admin'] },
-        ],
-      }),
-    });
-    expect((await m.send('/v1/admin/x')).status).toBe(200);
-    expect((await m.send('/v1/admiN/x')).status).toBe(401);
-    expect((await m.send('/v1/admiN/x', bearer(await token(k.ed, { scope: 'read' })))).status).toBe(403);
-    expect((await m.send('/V1/Admin/x', bearer(await token(k.ed, { scope: 'admin' })))).status).toBe(200);
-  });
-
-  it('escaped_slash_decode_params_first: with paths.escapedSlashes "decode", a ;param that swallows an encoded slash does not reach a first-matching auth none rule', async () => {
-    // Spring drops ;params before it decodes: /internal;p=1%2fv1/doc is /internal/doc to it
-    // (rule 2, scope admin), while the canonical path /internal;p=1/v1/doc without
-    // ;params is /internal/v1/doc (rule 1, auth none). With forward "received" Spring gets
-    // the raw path; with "canonical" it cannot, but the guard reads the path the same way
-    // in both modes (fail closed). Found by the first-match property in path-properties.test.ts.
-    for (const forward of ['canonical', 'received']) {
+  it(
+    'rule_case_views: an earlier auth none rule matched only with case folded does not hide a later rule a ' +
+      'case-sensitive origin routes to',
+    async () => {
+      // Found by the first-match property in path-properties.test.ts: nginx routes /v1/admiN
+      // under /v1 (scope admin), not under /v1/admin (auth none).
       const m = await makeGuard(k, {
         config: baseConfig(k, {
           rules: [
-            { pathPrefix: '/internal/v1', auth: 'none' },
-            { pathPrefix: '/internal/', scopes: ['admin'] },
+            { pathPrefix: '/v1/admin', auth: 'none' },
+            { pathPrefix: '/v1', scopes: ['admin'] },
           ],
-          paths: { escapedSlashes: 'decode', forward },
         }),
       });
-      expect((await m.send('/internal/v1/doc')).status).toBe(200);
-      expect((await m.send('/internal;p=1%2fv1/doc')).status, forward).toBe(401);
-      expect(
-        (await m.send('/internal;p=1%2fv1/doc', bearer(await token(k.ed, { scope: 'read' })))).status,
-        forward,
-      ).toBe(403);
-      expect(
-        (await m.send('/internal;p=1%2fv1/doc', bearer(await token(k.ed, { scope: 'admin' })))).status,
-        forward,
-      ).toBe(200);
-    }
-  });
+      expect((await m.send('/v1/admin/x')).status).toBe(200);
+      expect((await m.send('/v1/admiN/x')).status).toBe(401);
+      expect((await m.send('/v1/admiN/x', bearer(await token(k.ed, { scope: 'read' })))).status).toBe(403);
+      expect((await m.send('/V1/Admin/x', bearer(await token(k.ed, { scope: 'admin' })))).status).toBe(200);
+    },
+  );
 
-  it('received_path_reading: with paths.forward "received", the raw path is read too (Express routes /v1/ad%6Din/x under /v1, not /v1/admin/)', async () => {
-    const rules = [
-      { pathPrefix: '/v1/admin/', auth: 'none' },
-      { pathPrefix: '/v1', scopes: ['admin'] },
-    ];
-    const received = await makeGuard(k, { config: baseConfig(k, { rules, paths: { forward: 'received' } }) });
-    expect((await received.send('/v1/admin/x')).status).toBe(200);
-    expect((await received.send('/v1/ad%6Din/x')).status).toBe(401);
-    expect((await received.send('/v1/ad%6Din/x', bearer(await token(k.ed, { scope: 'read' })))).status).toBe(403);
-    // Forwarded canonical, the origin gets /v1/admin/x: the auth none rule is right.
-    const canonical = await makeGuard(k, { config: baseConfig(k, { rules }) });
-    const res = await canonical.send('/v1/ad%6Din/x');
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as { path: string }).path).toBe('/v1/admin/x');
-  });
+  it(
+    'escaped_slash_decode_params_first: with paths.escapedSlashes "decode", a ;param that swallows an encoded ' +
+      'slash does not reach a first-matching auth none rule',
+    async () => {
+      // Spring drops ;params before it decodes: /internal;p=1%2fv1/doc is /internal/doc to it
+      // (rule 2, scope admin), while the canonical path /internal;p=1/v1/doc without
+      // ;params is /internal/v1/doc (rule 1, auth none). With forward "received" Spring gets
+      // the raw path; with "canonical" it cannot, but the guard reads the path the same way
+      // in both modes (fail closed). Found by the first-match property in path-properties.test.ts.
+      for (const forward of ['canonical', 'received']) {
+        const m = await makeGuard(k, {
+          config: baseConfig(k, {
+            rules: [
+              { pathPrefix: '/internal/v1', auth: 'none' },
+              { pathPrefix: '/internal/', scopes: ['admin'] },
+            ],
+            paths: { escapedSlashes: 'decode', forward },
+          }),
+        });
+        expect((await m.send('/internal/v1/doc')).status).toBe(200);
+        expect((await m.send('/internal;p=1%2fv1/doc')).status, forward).toBe(401);
+        expect(
+          (await m.send('/internal;p=1%2fv1/doc', bearer(await token(k.ed, { scope: 'read' })))).status,
+          forward,
+        ).toBe(403);
+        expect(
+          (await m.send('/internal;p=1%2fv1/doc', bearer(await token(k.ed, { scope: 'admin' })))).status,
+          forward,
+        ).toBe(200);
+      }
+    },
+  );
 
-  it('escaped_backslash_literal_reading: with paths.escapedSlashes "decode", %5C is also read as a backslash (nginx: /admin\\ is under /admin, not /admin/)', async () => {
-    const m = await makeGuard(k, {
-      config: baseConfig(k, {
-        rules: [
-          { pathPrefix: '/admin/', auth: 'none' },
-          { pathPrefix: '/admin', scopes: ['admin'] },
-        ],
-        paths: { escapedSlashes: 'decode', forward: 'received' },
-      }),
-    });
-    expect((await m.send('/admin/')).status).toBe(200);
-    // (Spelt with %6D too, so that the path as received is not itself under /admin.)
-    expect((await m.send('/ad%6Din%5C')).status).toBe(401);
-    expect((await m.send('/ad%6Din%5C', bearer(await token(k.ed, { scope: 'read' })))).status).toBe(403);
-  });
+  it(
+    'received_path_reading: with paths.forward "received", the raw path is read too (Express routes ' +
+      '/v1/ad%6Din/x under /v1, not /v1/admin/)',
+    async () => {
+      const rules = [
+        { pathPrefix: '/v1/admin/', auth: 'none' },
+        { pathPrefix: '/v1', scopes: ['admin'] },
+      ];
+      const received = await makeGuard(k, { config: baseConfig(k, { rules, paths: { forward: 'received' } }) });
+      expect((await received.send('/v1/admin/x')).status).toBe(200);
+      expect((await received.send('/v1/ad%6Din/x')).status).toBe(401);
+      expect((await received.send('/v1/ad%6Din/x', bearer(await token(k.ed, { scope: 'read' })))).status).toBe(403);
+      // Forwarded canonical, the origin gets /v1/admin/x: the auth none rule is right.
+      const canonical = await makeGuard(k, { config: baseConfig(k, { rules }) });
+      const res = await canonical.send('/v1/ad%6Din/x');
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { path: string }).path).toBe('/v1/admin/x');
+    },
+  );
 
-  it('rule prefixes match every spelling of the path (case, slashes, a missing trailing slash) with first-match order kept', async () => {
-    const reader = await token(k.ed, { scope: 'read' });
-    for (const p of ['/ADMIN/x', '//admin//x', '/admin', '/%61dmin/x', '/admin;v=1/x']) {
-      expect((await g.send(p, bearer(reader))).status, p).toBe(403);
-    }
-    // /Admin/Users/1 is still shadowed by /admin/ (listed first), whatever the case.
-    expect((await g.send('/Admin/Users/1')).status).toBe(401);
-    // /DOCS/a is /docs/a (auth none) only to a case-insensitive origin; a case-sensitive
-    // one routes it under no rule, so a token is needed (as for public paths).
-    expect((await g.send('/docs/a')).status).toBe(200);
-    expect((await g.send('/DOCS/a')).status).toBe(401);
-    expect((await g.send('/DOCS/a', bearer(reader))).status).toBe(200);
-  });
+  it(
+    'escaped_backslash_literal_reading: with paths.escapedSlashes "decode", %5C is also read as a backslash ' +
+      '(nginx: /admin\\ is under /admin, not /admin/)',
+    async () => {
+      const m = await makeGuard(k, {
+        config: baseConfig(k, {
+          rules: [
+            { pathPrefix: '/admin/', auth: 'none' },
+            { pathPrefix: '/admin', scopes: ['admin'] },
+          ],
+          paths: { escapedSlashes: 'decode', forward: 'received' },
+        }),
+      });
+      expect((await m.send('/admin/')).status).toBe(200);
+      // (Spelt with %6D too, so that the path as received is not itself under /admin.)
+      expect((await m.send('/ad%6Din%5C')).status).toBe(401);
+      expect((await m.send('/ad%6Din%5C', bearer(await token(k.ed, { scope: 'read' })))).status).toBe(403);
+    },
+  );
+
+  it(
+    'rule prefixes match every spelling of the path (case, slashes, a missing trailing slash) with first-match ' +
+      'order kept',
+    async () => {
+      const reader = await token(k.ed, { scope: 'read' });
+      for (const p of ['/ADMIN/x', '//admin//x', '/admin', '/%61dmin/x', '/admin;v=1/x']) {
+        expect((await g.send(p, bearer(reader))).status, p).toBe(403);
+      }
+      // /Admin/Users/1 is still shadowed by /admin/ (listed first), whatever the case.
+      expect((await g.send('/Admin/Users/1')).status).toBe(401);
+      // /DOCS/a is /docs/a (auth none) only to a case-insensitive origin; a case-sensitive
+      // one routes it under no rule, so a token is needed (as for public paths).
+      expect((await g.send('/docs/a')).status).toBe(200);
+      expect((await g.send('/DOCS/a')).status).toBe(401);
+      expect((await g.send('/DOCS/a', bearer(reader))).status).toBe(200);
+    },
+  );
 });
 
 describe('rule configuration', () => {

@@ -47,16 +47,20 @@ function identity(payload: Record<string, unknown>, issuer = ISS): Identity {
 }
 
 describe('sender-constraint stage (sender-constraint.ts)', () => {
-  it('stage_sender_constraint_reads_cx_proven: a cnf.jkt token continues only when cx.proven.jkt matches; the refusal names the member', () => {
-    const stage = senderConstraintStage('edgejwt', undefined);
-    const { cx, observe, lines } = setup();
-    const out = stage(cx, identity({ sub: 'a', cnf: { jkt: JKT } }), observe);
-    expect(out).toMatchObject({ ok: false });
-    expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'unproven_confirmation', status: 401, claim: 'cnf.jkt' });
-    cx.proven.jkt = JKT;
-    expect(stage(cx, identity({ sub: 'a', cnf: { jkt: JKT } }), observe)).toBeUndefined();
-    expect(stage(cx, identity({ sub: 'a' }), observe)).toBeUndefined();
-  });
+  it(
+    'stage_sender_constraint_reads_cx_proven: a cnf.jkt token continues only when cx.proven.jkt matches; the ' +
+      'refusal names the member',
+    () => {
+      const stage = senderConstraintStage('edgejwt', undefined);
+      const { cx, observe, lines } = setup();
+      const out = stage(cx, identity({ sub: 'a', cnf: { jkt: JKT } }), observe);
+      expect(out).toMatchObject({ ok: false });
+      expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'unproven_confirmation', status: 401, claim: 'cnf.jkt' });
+      cx.proven.jkt = JKT;
+      expect(stage(cx, identity({ sub: 'a', cnf: { jkt: JKT } }), observe)).toBeUndefined();
+      expect(stage(cx, identity({ sub: 'a' }), observe)).toBeUndefined();
+    },
+  );
 
   it('stage_sender_constraint_x5t_from_mtls: cnf x5t#S256 passes once the mTLS stage set cx.proven.x5t to it', () => {
     const stage = senderConstraintStage('edgejwt', ['ES256'], dpop.answers);
@@ -79,16 +83,21 @@ describe('DPoP stage without a proof (dpop-stage.ts)', () => {
     log: () => undefined,
   });
 
-  it("stage_dpop_bearer_to_required_refused: a bearer token of a required issuer stops here; another issuer's continues", () => {
-    const { cx, observe, lines } = setup();
-    const out = stage(cx, identity({ sub: 'a' }), observe) as { ok: false; response: Response };
-    expect(out.response.status).toBe(401);
-    expect(out.response.headers.get('www-authenticate')).toBe(
-      'DPoP realm="edgejwt", error="invalid_token", error_description="A DPoP-bound access token and a DPoP proof are required", algs="ES256 EdDSA Ed25519 RS256 PS256"',
-    );
-    expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'dpop_required', iss: ISS });
-    expect(stage(cx, identity({ sub: 'a' }, OTHER), observe)).toBeUndefined();
-  });
+  it(
+    "stage_dpop_bearer_to_required_refused: a bearer token of a required issuer stops here; another issuer's " +
+      'continues',
+    () => {
+      const { cx, observe, lines } = setup();
+      const out = stage(cx, identity({ sub: 'a' }), observe) as { ok: false; response: Response };
+      expect(out.response.status).toBe(401);
+      expect(out.response.headers.get('www-authenticate')).toBe(
+        'DPoP realm="edgejwt", error="invalid_token", error_description="A DPoP-bound access token and a DPoP ' +
+          'proof are required", algs="ES256 EdDSA Ed25519 RS256 PS256"',
+      );
+      expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'dpop_required', iss: ISS });
+      expect(stage(cx, identity({ sub: 'a' }, OTHER), observe)).toBeUndefined();
+    },
+  );
 
   it('stage_dpop_scheme_needs_dpop_issuer: the DPoP scheme with a token of an issuer without dpop is refused', () => {
     const { cx, observe, lines } = setup();
