@@ -1,7 +1,7 @@
-// The verification stage: L1 (this isolate) -> the library's verify. The KV step between
-// them (L2) is the kvTiers part's subclass (l2-tier.ts), so a guard without KV tiers
-// neither bundles nor runs it. A verify that does not wait (an L1 hit; HS* or EdDSA in
-// Wasm) returns no promise.
+// The verification stage: L1 (this isolate) -> L2 (KV, when the kvTiers part gives one) -> the library.
+// L2 is a value with plain reads and writes (SharedVerifyTier, l2-tier.ts), so a guard without KV tiers
+// neither bundles nor runs its code. A verify that does not wait (an L1 hit; HS* or EdDSA in Wasm)
+// returns no promise.
 
 import { VerifyCache } from '../../../cache.js';
 import { ownClaim, timeWindow, type JWTPayload } from '../../../claims.js';
@@ -21,6 +21,45 @@ export interface Opening {
 }
 
 /**
+ * A payload L2 holds that is valid now: the clock ms L1 may keep it for, and the key that proved it.
+ *
+ * @example
+ * const kept: KeptEntry = { payload, from: 0, until: Date.now() + 60_000, key: undefined };
+ */
+export interface KeptEntry {
+  payload: JWTPayload;
+  from: number;
+  until: number;
+  key: KeyEntry | undefined;
+}
+
+/**
+ * The KV tier shared by every isolate (l2-tier.ts, made by the kvTiers part): the verify stage keeps the
+ * order (L1 -> L2 -> library), the tier keeps what its entries are keyed under and which it may write.
+ *
+ * @example
+ * const kept = await parts.l2?.read(token, verifier.open(token));
+ */
+export interface SharedVerifyTier {
+  /** An L1 hit: a token verified once and seen again is written now if it waited for that (seen-twice). */
+  seen(token: string, payload: JWTPayload, ctx: WaitUntil, l1: { proofOf(token: string): KeyEntry | undefined }): void;
+  /**
+   * Undefined at once when KV is not asked about this token (not a configured issuer and algorithm);
+   * else its entry, if one is valid now under the key that would verify it now.
+   */
+  read(token: string, opened: OpenedToken): Promise<KeptEntry | undefined> | undefined;
+  /**
+   * The payload the library verified of an opened token: written if `read` would ask for it, under the key that
+   * proved it, as the admission policy and the write budget allow.
+   */
+  write(token: string, payload: JWTPayload, opened: OpenedToken, ctx: WaitUntil): void;
+  /** An opaque token's answer sealed under its cacheMs bucket's tag, if valid now and before the bucket ends. */
+  readAnswer(token: string, slot: { tag: string; until: number }): Promise<KeptEntry | undefined>;
+  /** An introspection answer, under its bucket's tag, as the write budget allows. */
+  writeAnswer(token: string, payload: JWTPayload, ctx: WaitUntil, tag: string): void;
+}
+
+/**
  * What the verify stage reads of the guard's parts (build.ts's GuardParts).
  *
  * @example
@@ -33,42 +72,38 @@ export interface TierParts {
   now: () => number;
   /** The KV copy of key sets: its writes are handed to waitUntil once a verify settles. */
   jwksStore: { drain(): Promise<void> | undefined } | undefined;
+  /** With cache.verify: the KV tier between L1 and the library (the kvTiers part's). */
+  l2?: SharedVerifyTier | undefined;
   /** `issuers[].introspection`: where opaque tokens go instead of the library (introspection-stage.ts). */
   introspection?: IntrospectionStage | undefined;
 }
 
 /**
- * How the kvTiers part makes the verify stage with its KV step (l2-tier.ts).
+ * The verify tiers of one guard: L1, then L2 when the parts have one, then the library.
  *
  * @example
- * const make: VerifyStageMaker = (parts, issuers) => new L2VerifyTiers(parts, issuers, { l2, admission, keyTags });
- */
-export type VerifyStageMaker = (parts: TierParts, issuers: IssuerIndex) => VerifyTiers;
-
-/**
- * The verify tiers of one guard without KV: L1, then the library.
- *
- * @example
- * const tiers = parts.verifyTiers?.(parts, issuers) ?? new VerifyTiers(parts, issuers);
+ * const tiers = new VerifyTiers(parts, issuers);
  * const v = await tiers.verify(token, ctx, { opened: undefined });
  */
 export class VerifyTiers {
   // Not destructured: tests swap parts.verifier on a running guard.
-  protected readonly parts: TierParts;
+  readonly #parts: TierParts;
   readonly #issuers: IssuerIndex;
   /** Each entry tied to the key that proved it (a refresh that drops the key ends it). */
-  protected readonly l1: VerifyCache<JWTPayload, KeyEntry> | undefined;
+  readonly #l1: VerifyCache<JWTPayload, KeyEntry> | undefined;
+  readonly #l2: SharedVerifyTier | undefined;
 
   constructor(parts: TierParts, issuers: IssuerIndex) {
-    this.parts = parts;
+    this.#parts = parts;
     this.#issuers = issuers;
     const c = parts.config.cache;
-    this.l1 = c.l1Max > 0 ? new VerifyCache<JWTPayload, KeyEntry>(c.l1Max, c.verifyTtl) : undefined;
+    this.#l1 = c.l1Max > 0 ? new VerifyCache<JWTPayload, KeyEntry>(c.l1Max, c.verifyTtl) : undefined;
+    this.#l2 = parts.l2;
   }
 
   /** Entries in this isolate's L1 (bounded by cache.l1Max). */
   get l1Size(): number {
-    return this.l1?.size ?? 0;
+    return this.#l1?.size ?? 0;
   }
 
   /**
@@ -76,88 +111,87 @@ export class VerifyTiers {
    * is thrown rather than a rejected promise).
    */
   verify(token: string, ctx: WaitUntil, opening: Opening): Verified | Promise<Verified> {
-    const { verifier, counters, now } = this.parts;
+    const { verifier, counters, now } = this.#parts;
     const nowMs = now();
     // The L1 checks the time window itself on every hit.
-    const hit = this.l1?.get(token, nowMs);
+    const hit = this.#l1?.get(token, nowMs);
     if (hit !== undefined) {
       counters.inc('l1_hit');
+      this.#l2?.seen(token, hit, ctx, this.#l1!);
       return { payload: hit, level: 'l1' };
     }
     // An opaque token is asked about at its authorization server, never opened (introspection-stage.ts).
-    if (this.parts.introspection?.takes(token) === true) return this.opaque(token, ctx, nowMs);
+    if (this.#parts.introspection?.takes(token) === true) return this.#opaque(token, ctx, nowMs);
     // The verify's first steps (split, header, the one parse of the payload); verifyOpened
     // carries on from them. A token that fails here throws what verify would.
     const opened = verifier.open(token);
     opening.opened = opened;
-    return this.library(token, ctx, opened, nowMs);
+    // iss and alg only decide whether KV is asked (made-up issuers cost no KV read); nothing unverified is trusted.
+    const read = this.#l2?.read(token, opened);
+    if (read === undefined) return this.#library(token, ctx, opened, nowMs);
+    return read.then((kept) => {
+      if (kept === undefined) return this.#library(token, ctx, opened, nowMs);
+      this.#l1?.set(token, kept.payload, nowMs, kept.from, kept.until, kept.key);
+      return { payload: kept.payload, level: 'l2' };
+    });
   }
 
   /** The library's verify of an opened token; key-set writes for KV are handed to waitUntil once it settles. */
-  protected library(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number): Verified | Promise<Verified> {
-    let r: VerifyResult | Promise<VerifyResult>;
+  #library(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number): Verified | Promise<Verified> {
+    let r: VerifyResult | Promise<VerifyResult> | undefined;
     try {
-      r = this.parts.verifier.verifyOpened(opened);
-    } catch (e) {
-      this.#drainKeyWrites(ctx);
-      throw e;
+      r = this.#parts.verifier.verifyOpened(opened);
+    } finally {
+      if (!(r instanceof Promise)) this.#drainKeyWrites(ctx);
     }
-    if (r instanceof Promise) {
-      return r.then(
-        (done) => {
-          this.#drainKeyWrites(ctx);
-          return this.#verified(token, done, nowMs, opened.proof);
-        },
-        (e: unknown) => {
-          this.#drainKeyWrites(ctx);
-          throw e;
-        },
-      );
-    }
-    this.#drainKeyWrites(ctx);
-    return this.#verified(token, r, nowMs, opened.proof);
+    if (!(r instanceof Promise)) return this.#verified(token, r, ctx, nowMs, opened);
+    return r.finally(() => this.#drainKeyWrites(ctx)).then((done) => this.#verified(token, done, ctx, nowMs, opened));
   }
 
-  /** An opaque token's checked answer; L1 keeps it no longer than min(exp, cacheMs) from now. */
-  protected async opaque(token: string, _ctx: WaitUntil, nowMs: number): Promise<Verified> {
-    const { payload, from, until } = await this.parts.introspection!.verify(token, nowMs);
-    this.parts.counters.inc('verified');
-    this.l1?.set(token, payload, nowMs, from, until);
-    return { payload, level: 'verify' };
+  /** An opaque token's answer (from KV or its server: introspection-stage.ts); L1 keeps it no longer than it says. */
+  async #opaque(token: string, ctx: WaitUntil, nowMs: number): Promise<Verified> {
+    const { payload, from, until, level } = await this.#parts.introspection!.verify(token, nowMs, ctx);
+    this.#l1?.set(token, payload, nowMs, from, until);
+    return { payload, level };
   }
 
   #drainKeyWrites(ctx: WaitUntil): void {
-    const writes = this.parts.jwksStore?.drain();
+    const writes = this.#parts.jwksStore?.drain();
     if (writes !== undefined) ctx.waitUntil(writes);
   }
 
-  #verified(token: string, { payload, header }: VerifyResult, nowMs: number, proof: KeyEntry | undefined): Verified {
+  /** A payload the library verified: kept in L1 and handed to L2, each tied to the key that proved it. */
+  #verified(token: string, { payload, header }: VerifyResult, ctx: WaitUntil, nowMs: number, o: OpenedToken): Verified {
     refuseDeepPayload(payload); // before any cache or JSON.stringify sees it (payload-depth.ts)
-    this.parts.counters.inc('verified');
-    this.remember(token, payload, nowMs, proof);
+    this.#parts.counters.inc('verified');
+    const w = this.#l1 && payloadWindow(payload, this.#parts.config, this.#issuers);
+    // L1 hands the same payload to every later request with this token: frozen all the way down.
+    if (w !== undefined) this.#l1!.set(token, deepFreeze(payload), nowMs, w.from, w.until, o.proof);
+    this.#l2?.write(token, payload, o, ctx);
     return { payload, level: 'verify', header };
   }
+}
 
-  protected remember(token: string, payload: JWTPayload, nowMs: number, proof: KeyEntry | undefined): void {
-    if (this.l1 === undefined) return;
-    const w = this.window(payload);
-    // L1 hands the same payload to every later request with this token: frozen all the way down.
-    if (w !== undefined) this.l1.set(token, deepFreeze(payload), nowMs, w.from, w.until, proof);
-  }
-
-  /**
-   * Clock ms in which a verified payload still holds (the library's window, claims.ts,
-   * with the configured tolerance and its issuer's maxTokenAge); undefined without a
-   * numeric exp, which the guard never caches, or with an nbf that is not a number.
-   */
-  protected window(payload: JWTPayload): { from: number; until: number } | undefined {
-    const exp = ownClaim(payload, 'exp');
-    const nbf = ownClaim(payload, 'nbf');
-    if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
-    if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return undefined;
-    return timeWindow(payload, {
-      clockTolerance: this.parts.config.clockTolerance,
-      maxTokenAge: this.#issuers.get(ownClaim(payload, 'iss') as string)?.maxTokenAge,
-    });
-  }
+/**
+ * Clock ms in which a verified payload still holds (the library's window, claims.ts, with the configured
+ * tolerance and its issuer's maxTokenAge); undefined without a numeric exp, which the guard never caches,
+ * or with an nbf that is not a number.
+ *
+ * @example
+ * const w = payloadWindow(payload, config, new IssuerIndex(config.issuers));
+ * const fresh = w !== undefined && Date.now() >= w.from && Date.now() < w.until;
+ */
+export function payloadWindow(
+  payload: JWTPayload,
+  { clockTolerance }: Pick<GuardConfig, 'clockTolerance'>,
+  issuers: IssuerIndex,
+): { from: number; until: number } | undefined {
+  const exp = ownClaim(payload, 'exp');
+  const nbf = ownClaim(payload, 'nbf');
+  if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
+  if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return undefined;
+  return timeWindow(payload, {
+    clockTolerance,
+    maxTokenAge: issuers.get(ownClaim(payload, 'iss') as string)?.maxTokenAge,
+  });
 }
