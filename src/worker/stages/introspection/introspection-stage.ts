@@ -115,10 +115,10 @@ export function introspectionStage(
         const kept = await l2.readAnswer(token, slot);
         if (kept !== undefined) return { payload: kept.payload, from: kept.from, until: kept.until, level: 'l2' };
       }
-      const answer = await checked(introspector, token, policy, nowMs, cacheMs);
+      const asked = await checked(introspector, token, policy, nowMs, cacheMs);
       counters.inc('verified');
-      if (slot !== undefined) l2!.writeAnswer(token, answer.payload, ctx, slot.tag);
-      return answer;
+      if (slot !== undefined) l2!.writeAnswer(token, asked.payload, ctx, slot.tag);
+      return asked;
     },
     failed: (cx, e, g) => refusal(cx, e, g),
   };

@@ -40,7 +40,7 @@ export interface L2TierParts {
  * const kept = await l2.read(token, verifier.open(token));
  */
 export class L2Tier implements SharedVerifyTier {
-  /** Read by tests that plant or look up an entry under its KV key. */
+  // Public for tests that plant or look up an entry under its KV key.
   readonly cache: KvVerifyCache;
   readonly keyTags: KeyTags;
   readonly #p: L2TierParts;
@@ -52,11 +52,11 @@ export class L2Tier implements SharedVerifyTier {
     this.cache = parts.cache;
     this.keyTags = parts.keyTags;
     this.#p = parts;
-    const { cache, issuers } = parts.config;
+    const { issuers } = parts.config;
+    const kvAlgs = parts.config.cache.verifyAlgorithms;
     this.#issuers = new IssuerIndex(issuers);
     for (const is of issuers)
-      for (const name of is.issuer)
-        this.#algs.set(name, new Set(is.algorithms.filter((a) => cache.verifyAlgorithms.has(a))));
+      for (const name of is.issuer) this.#algs.set(name, new Set(is.algorithms.filter((a) => kvAlgs.has(a))));
   }
 
   seen(token: string, payload: JWTPayload, ctx: WaitUntil, l1: { proofOf(token: string): KeyEntry | undefined }): void {

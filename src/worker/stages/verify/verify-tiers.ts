@@ -9,7 +9,7 @@ import { deepFreeze } from '../../../freeze.js';
 import type { KeyEntry } from '../../../keys/entry.js';
 import type { OpenedToken, TwoStepVerifier, VerifyResult } from '../../../verify-path.js';
 import type { GuardConfig } from '../../config.js';
-import type { Verified, WaitUntil } from '../../context.js';
+import type { Level, Verified, WaitUntil } from '../../context.js';
 import type { Counters } from '../../counters.js';
 import type { IssuerIndex } from '../../issuer-index.js';
 import type { IntrospectionStage } from '../introspection/introspection-stage.js';
@@ -21,16 +21,17 @@ export interface Opening {
 }
 
 /**
- * A payload L2 holds that is valid now: the clock ms L1 may keep it for, and the key that proved it.
+ * A payload valid now that L1 may keep: the clock ms it holds in, and the key that proved it (none for an
+ * introspection answer).
  *
  * @example
- * const kept: KeptEntry = { payload, from: 0, until: Date.now() + 60_000, key: undefined };
+ * const kept: KeptEntry = { payload, from: 0, until: Date.now() + 60_000 };
  */
 export interface KeptEntry {
-  payload: JWTPayload;
-  from: number;
-  until: number;
-  key: KeyEntry | undefined;
+  readonly payload: JWTPayload;
+  readonly from: number;
+  readonly until: number;
+  readonly key?: KeyEntry | undefined;
 }
 
 /**
@@ -129,11 +130,15 @@ export class VerifyTiers {
     // iss and alg only decide whether KV is asked (made-up issuers cost no KV read); nothing unverified is trusted.
     const read = this.#l2?.read(token, opened);
     if (read === undefined) return this.#library(token, ctx, opened, nowMs);
-    return read.then((kept) => {
-      if (kept === undefined) return this.#library(token, ctx, opened, nowMs);
-      this.#l1?.set(token, kept.payload, nowMs, kept.from, kept.until, kept.key);
-      return { payload: kept.payload, level: 'l2' };
-    });
+    return read.then((kept) =>
+      kept ? this.#keep(token, kept, nowMs, 'l2') : this.#library(token, ctx, opened, nowMs),
+    );
+  }
+
+  /** An answer L1 did not hold (L2's, or introspection's): kept in L1 for as long as it says. */
+  #keep(token: string, { payload, from, until, key }: KeptEntry, nowMs: number, level: Level): Verified {
+    this.#l1?.set(token, payload, nowMs, from, until, key);
+    return { payload, level };
   }
 
   /** The library's verify of an opened token; key-set writes for KV are handed to waitUntil once it settles. */
@@ -148,11 +153,10 @@ export class VerifyTiers {
     return r.finally(() => this.#drainKeyWrites(ctx)).then((done) => this.#verified(token, done, ctx, nowMs, opened));
   }
 
-  /** An opaque token's answer (from KV or its server: introspection-stage.ts); L1 keeps it no longer than it says. */
+  /** An opaque token's answer, from KV or its authorization server (introspection-stage.ts). */
   async #opaque(token: string, ctx: WaitUntil, nowMs: number): Promise<Verified> {
-    const { payload, from, until, level } = await this.#parts.introspection!.verify(token, nowMs, ctx);
-    this.#l1?.set(token, payload, nowMs, from, until);
-    return { payload, level };
+    const answer = await this.#parts.introspection!.verify(token, nowMs, ctx);
+    return this.#keep(token, answer, nowMs, answer.level);
   }
 
   #drainKeyWrites(ctx: WaitUntil): void {
@@ -188,8 +192,8 @@ export function payloadWindow(
 ): { from: number; until: number } | undefined {
   const exp = ownClaim(payload, 'exp');
   const nbf = ownClaim(payload, 'nbf');
-  if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
-  if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return undefined;
+  // Number.isFinite is false for anything but a finite number.
+  if (!Number.isFinite(exp) || (nbf !== undefined && !Number.isFinite(nbf))) return undefined;
   return timeWindow(payload, {
     clockTolerance,
     maxTokenAge: issuers.get(ownClaim(payload, 'iss') as string)?.maxTokenAge,
