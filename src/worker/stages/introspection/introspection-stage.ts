@@ -21,7 +21,7 @@ import type { Counters } from '../../counters.js';
 import type { IssuerConfig } from '../../issuers-config.js';
 import { serverTiming, withTiming } from '../observe/observe.js';
 import { refuseDeepPayload } from '../verify/payload-depth.js';
-import type { SharedVerifyTier } from '../verify/verify-tiers.js';
+import type { SharedVerifyTier } from '../verify/shared-tier.js';
 import * as answer from '../../responses.js';
 import type { CheckScope } from '../claims/token-checks.js';
 

@@ -15,7 +15,8 @@ import { IssuerIndex } from '../../issuer-index.js';
 import type { KeyTags } from '../../key-tags.js';
 import type { WriteAdmission } from '../../l2-admission.js';
 import type { KvVerifyCache } from '../../verify-cache.js';
-import { payloadWindow, type KeptEntry, type SharedVerifyTier } from './verify-tiers.js';
+import type { KeptEntry, SharedVerifyTier } from './shared-tier.js';
+import { payloadWindow } from './verify-tiers.js';
 
 /**
  * The KV verify cache, its write admission, the key tags its entries are written under, and what they read.

@@ -1,7 +1,7 @@
 // The verification stage: L1 (this isolate) -> L2 (KV, when the kvTiers part gives one) -> the library.
-// L2 is a value with plain reads and writes (SharedVerifyTier, l2-tier.ts), so a guard without KV tiers
-// neither bundles nor runs its code. A verify that does not wait (an L1 hit; HS* or EdDSA in Wasm)
-// returns no promise.
+// L2 is a value with plain reads and writes (shared-tier.ts; the kvTiers part gives l2-tier.ts's), so a
+// guard without KV tiers neither bundles nor runs its code. A verify that does not wait (an L1 hit; HS* or
+// EdDSA in Wasm) returns no promise.
 
 import { VerifyCache } from '../../../cache.js';
 import { ownClaim, timeWindow, type JWTPayload } from '../../../claims.js';
@@ -14,50 +14,11 @@ import type { Counters } from '../../counters.js';
 import type { IssuerIndex } from '../../issuer-index.js';
 import type { IntrospectionStage } from '../introspection/introspection-stage.js';
 import { refuseDeepPayload } from './payload-depth.js';
+import type { KeptEntry, SharedVerifyTier } from './shared-tier.js';
 
 /** Where verify leaves the token it opened, for the rejection log of a token that then fails. */
 export interface Opening {
   opened: OpenedToken | undefined;
-}
-
-/**
- * A payload valid now that L1 may keep: the clock ms it holds in, and the key that proved it (none for an
- * introspection answer).
- *
- * @example
- * const kept: KeptEntry = { payload, from: 0, until: Date.now() + 60_000 };
- */
-export interface KeptEntry {
-  readonly payload: JWTPayload;
-  readonly from: number;
-  readonly until: number;
-  readonly key?: KeyEntry | undefined;
-}
-
-/**
- * The KV tier shared by every isolate (l2-tier.ts, made by the kvTiers part): the verify stage keeps the
- * order (L1 -> L2 -> library), the tier keeps what its entries are keyed under and which it may write.
- *
- * @example
- * const kept = await parts.l2?.read(token, verifier.open(token));
- */
-export interface SharedVerifyTier {
-  /** An L1 hit: a token verified once and seen again is written now if it waited for that (seen-twice). */
-  seen(token: string, payload: JWTPayload, ctx: WaitUntil, l1: { proofOf(token: string): KeyEntry | undefined }): void;
-  /**
-   * Undefined at once when KV is not asked about this token (not a configured issuer and algorithm);
-   * else its entry, if one is valid now under the key that would verify it now.
-   */
-  read(token: string, opened: OpenedToken): Promise<KeptEntry | undefined> | undefined;
-  /**
-   * The payload the library verified of an opened token: written if `read` would ask for it, under the key that
-   * proved it, as the admission policy and the write budget allow.
-   */
-  write(token: string, payload: JWTPayload, opened: OpenedToken, ctx: WaitUntil): void;
-  /** An opaque token's answer sealed under its cacheMs bucket's tag, if valid now and before the bucket ends. */
-  readAnswer(token: string, slot: { tag: string; until: number }): Promise<KeptEntry | undefined>;
-  /** An introspection answer, under its bucket's tag, as the write budget allows. */
-  writeAnswer(token: string, payload: JWTPayload, ctx: WaitUntil, tag: string): void;
 }
 
 /**
