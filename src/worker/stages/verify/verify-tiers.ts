@@ -89,11 +89,10 @@ export class VerifyTiers {
     const opened = verifier.open(token);
     opening.opened = opened;
     // iss and alg only decide whether KV is asked (made-up issuers cost no KV read); nothing unverified is trusted.
-    const read = this.#l2?.read(token, opened);
-    if (read === undefined) return this.#library(token, ctx, opened, nowMs);
-    return read.then((kept) =>
-      kept ? this.#keep(token, kept, nowMs, 'l2') : this.#library(token, ctx, opened, nowMs),
-    );
+    const viaL2 = this.#l2
+      ?.read(token, opened)
+      ?.then((kept) => (kept ? this.#keep(token, kept, nowMs, 'l2') : this.#library(token, ctx, opened, nowMs)));
+    return viaL2 ?? this.#library(token, ctx, opened, nowMs);
   }
 
   /** An answer L1 did not hold (L2's, or introspection's): kept in L1 for as long as it says. */
@@ -104,14 +103,21 @@ export class VerifyTiers {
 
   /** The library's verify of an opened token; key-set writes for KV are handed to waitUntil once it settles. */
   #library(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number): Verified | Promise<Verified> {
-    let r: VerifyResult | Promise<VerifyResult> | undefined;
+    let r: VerifyResult | Promise<VerifyResult>;
     try {
       r = this.#parts.verifier.verifyOpened(opened);
-    } finally {
-      if (!(r instanceof Promise)) this.#drainKeyWrites(ctx);
+    } catch (e) {
+      this.#drainKeyWrites(ctx);
+      throw e;
     }
     if (!(r instanceof Promise)) return this.#verified(token, r, ctx, nowMs, opened);
-    return r.finally(() => this.#drainKeyWrites(ctx)).then((done) => this.#verified(token, done, ctx, nowMs, opened));
+    return r.then(
+      (done) => this.#verified(token, done, ctx, nowMs, opened),
+      (e: unknown) => {
+        this.#drainKeyWrites(ctx);
+        throw e;
+      },
+    );
   }
 
   /** An opaque token's answer, from KV or its authorization server (introspection-stage.ts). */
@@ -127,6 +133,7 @@ export class VerifyTiers {
 
   /** A payload the library verified: kept in L1 and handed to L2, each tied to the key that proved it. */
   #verified(token: string, { payload, header }: VerifyResult, ctx: WaitUntil, nowMs: number, o: OpenedToken): Verified {
+    this.#drainKeyWrites(ctx); // the verify settled: its key-set writes are done with
     refuseDeepPayload(payload); // before any cache or JSON.stringify sees it (payload-depth.ts)
     this.#parts.counters.inc('verified');
     const w = this.#l1 && payloadWindow(payload, this.#parts.config, this.#issuers);
