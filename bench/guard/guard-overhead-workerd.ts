@@ -27,17 +27,18 @@ if (baselineSrc !== undefined) {
   // A generated entry hands the baseline's startGuard to the same setup.
   const wrapper = fileURLToPath(new URL('../../build/bench-workers/guard-overhead-baseline-entry.ts', import.meta.url));
   mkdirSync(join(wrapper, '..'), { recursive: true });
+  const base = resolve(baselineSrc);
+  // startGuard lives in worker/start.ts since the features registry (issue 23), in worker/guard.ts before;
+  // since the stage shape (issue 34) it takes the stages to run: the baseline's own defaultStages.
+  const start = join(base, existsSync(join(base, 'worker/start.ts')) ? 'worker/start.ts' : 'worker/guard.ts');
+  const stages = join(base, 'worker/stages/index.ts');
+  const run = existsSync(stages)
+    ? `import { defaultStages } from ${JSON.stringify(stages)};\n` +
+      'export default () => setup((env, deps) => startGuard(env, deps, undefined, defaultStages));\n'
+    : 'export default () => setup(startGuard);\n';
   writeFileSync(
     wrapper,
-    // startGuard lives in worker/start.ts since the features registry (issue 23), in worker/guard.ts before.
-    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ` +
-      JSON.stringify(
-        join(
-          resolve(baselineSrc),
-          existsSync(join(resolve(baselineSrc), 'worker/start.ts')) ? 'worker/start.ts' : 'worker/guard.ts',
-        ),
-      ) +
-      `;\nexport default () => setup(startGuard);\n`,
+    `import setup from ${JSON.stringify(entry)};\nimport { startGuard } from ${JSON.stringify(start)};\n${run}`,
   );
   entry = wrapper;
 }

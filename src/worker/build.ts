@@ -49,7 +49,8 @@ export async function buildParts(
   const cacheKey = cacheKeyBytes(env.CACHE_KEY);
   const kvFeature = kvUsed && cacheKey !== undefined ? use<KvTiersStage>('kvTiers', 'CACHE_KEY') : undefined;
   // The sealer, and the KV copy of key sets when it is on (kv-parts.ts).
-  const kv = kvFeature === undefined ? undefined : await kvFeature.openKvTiers(config, env, counters, remoteIssuers);
+  const kv =
+    kvFeature === undefined ? undefined : await kvFeature.openKvTiers(config, env, counters, now, remoteIssuers);
   if (cacheKey === undefined)
     log(
       JSON.stringify({
@@ -118,7 +119,7 @@ export async function buildParts(
   }
 
   // The L2 under a policy id naming every issuer's settings and keys (kv-parts.ts).
-  const tiers = kv?.verifyParts(identity, fetched);
+  const l2 = kv?.verifyTier(identity, fetched);
 
   const analytics =
     env.ANALYTICS !== undefined && typeof env.ANALYTICS.writeDataPoint === 'function' ? env.ANALYTICS : undefined;
@@ -129,7 +130,7 @@ export async function buildParts(
     rejections: new RejectionLog(log, now),
     verifier,
     counters,
-    ...tiers,
+    l2,
     jwksStore: remote?.writes,
     remoteSets: remote?.sets ?? [],
     fetch: baseFetch,

@@ -1,8 +1,7 @@
 // The KV tiers of one guard, built in two steps around the verifier (build.ts): the
 // sealer CACHE_KEY makes and the KV copy of key sets first (remote key sets write
-// through it), the L2 verify cache, its write admission and the key tags after (its
-// policy id names every issuer's keys). Reached through the kvTiers part only, so
-// a guard without KV tiers bundles none of it.
+// through it), then the verify stage's L2 (its policy id names every issuer's keys).
+// Reached through the kvTiers part only, so a guard without KV tiers bundles none of it.
 
 import { encode } from '../b64.js';
 import { digest } from '../digest.js';
@@ -12,12 +11,11 @@ import type { GuardConfig } from './config-core.js';
 import type { Counters } from './counters.js';
 import { KvJwksStore } from './jwks-store.js';
 import { KeyTags } from './key-tags.js';
-import { L2VerifyTiers } from './stages/verify/l2-tier.js';
+import { L2Tier } from './stages/verify/l2-tier.js';
 import type { KVLike } from './kv.js';
 import { WriteAdmission } from './l2-admission.js';
 import { sealerFromSecret, type Sealer } from './seal.js';
 import { KvVerifyCache } from './verify-cache.js';
-import type { VerifyStageMaker } from './stages/verify/verify-tiers.js';
 
 /** The KV bindings the tiers read. */
 interface KvEnv {
@@ -26,34 +24,26 @@ interface KvEnv {
   JWKS_CACHE?: KVLike;
 }
 
-/** What the second step adds: the L2, its admission and the key tags its entries are written under. */
-export interface KvVerifyParts {
-  l2: KvVerifyCache;
-  admission: WriteAdmission;
-  keyTags: KeyTags;
-  /** The verify stage with the L2 step (l2-tier.ts); the Guard makes it instead of the core's. */
-  verifyTiers: VerifyStageMaker;
-}
-
 /** The first step's result: the sealer, the KV copy of key sets (when used), and the second step. */
 export interface KvOpened {
   sealer: Sealer;
   jwksStore: KvJwksStore | undefined;
   /** The L2 under a policy id derived from `identity` (every issuer's settings and keys); undefined without cache.verify. */
-  verifyParts(identity: unknown[], fetched: ReadonlyMap<string, KeySource>): KvVerifyParts | undefined;
+  verifyTier(identity: unknown[], fetched: ReadonlyMap<string, KeySource>): L2Tier | undefined;
 }
 
 /**
  * The KV tiers for `config` (with CACHE_KEY set); a missing KV binding is a ConfigError.
  *
  * @example
- * const kv = await openKvTiers(config, env, counters, usesRemoteKeys(config));
- * const { l2 } = kv.verifyParts(identity, fetched) ?? {};
+ * const kv = await openKvTiers(config, env, counters, now, usesRemoteKeys(config));
+ * const l2 = kv?.verifyTier(identity, fetched);
  */
 export async function openKvTiers(
   config: GuardConfig,
   env: KvEnv,
   counters: Counters,
+  now: () => number,
   remoteIssuers: boolean,
 ): Promise<KvOpened | undefined> {
   const sealer = await sealerFromSecret(env.CACHE_KEY);
@@ -63,13 +53,13 @@ export async function openKvTiers(
     if (env.JWKS_CACHE === undefined) throw new ConfigError('cache.jwks', 'the JWKS_CACHE KV binding is missing');
     jwksStore = new KvJwksStore(env.JWKS_CACHE, sealer, config.cache.kvTimeoutMs, counters);
   }
-  const verifyParts = (identity: unknown[], fetched: ReadonlyMap<string, KeySource>): KvVerifyParts | undefined => {
+  const verifyTier = (identity: unknown[], fetched: ReadonlyMap<string, KeySource>): L2Tier | undefined => {
     const c = config.cache;
     if (c.verifyAlgorithms.size === 0) return undefined;
     if (env.VERIFY_CACHE === undefined) throw new ConfigError('cache.verify', 'the VERIFY_CACHE KV binding is missing');
     const policyId = encode(digest('SHA-256', JSON.stringify(identity))).slice(0, 22);
-    const parts = {
-      l2: new KvVerifyCache({
+    return new L2Tier({
+      cache: new KvVerifyCache({
         kv: env.VERIFY_CACHE,
         sealer,
         policyId,
@@ -83,8 +73,10 @@ export async function openKvTiers(
         capacity: Math.max(1000, c.l1Max),
       }),
       keyTags: new KeyTags(fetched),
-    };
-    return { ...parts, verifyTiers: (tierParts, issuers) => new L2VerifyTiers(tierParts, issuers, parts) };
+      config,
+      counters,
+      now,
+    });
   };
-  return { sealer, jwksStore, verifyParts };
+  return { sealer, jwksStore, verifyTier };
 }

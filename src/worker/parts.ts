@@ -7,10 +7,10 @@ import type { TwoStepVerifier } from '../verify-path.js';
 import type { GuardConfig } from './config-core.js';
 import type { Counters } from './counters.js';
 import type { KVLike } from './kv.js';
-import type { KvVerifyParts } from './kv-parts.js';
 import type { AnalyticsLike } from './stages/observe/observe.js';
 import type { RejectionLog } from './stages/observe/rejection-log.js';
 import type { IntrospectionStage } from './stages/introspection/introspection-stage.js';
+import type { L2Tier } from './stages/verify/l2-tier.js';
 import type { VerifyTiers } from './stages/verify/verify-tiers.js';
 
 /**
@@ -54,13 +54,12 @@ export interface GuardDeps {
 }
 
 /**
- * What a guard runs with, shared by its stages; with cache.verify also the KV verify tier's parts
- * (l2, admission, keyTags, and verifyTiers, the verify stage with L2: KvVerifyParts in kv-parts.ts).
+ * What a guard runs with, shared by its stages.
  *
  * @example
  * const parts = await buildParts(config, env, {}, use);
  */
-export interface GuardParts extends Partial<KvVerifyParts> {
+export interface GuardParts {
   config: GuardConfig;
   /** open + verifyOpened let the L2 decision read iss and alg from the one parse the verify uses. */
   verifier: TwoStepVerifier;
@@ -72,6 +71,8 @@ export interface GuardParts extends Partial<KvVerifyParts> {
   rejections: RejectionLog;
   /** `issuers[].introspection`: where opaque tokens go instead of the library (set by the verify stage). */
   introspection?: IntrospectionStage | undefined;
+  /** With cache.verify: the verify stage's KV tier (the kvTiers part's, l2-tier.ts). */
+  l2?: L2Tier | undefined;
   /** The verify stage's tiers (L1, L2, the library), once the verify stage is built. */
   tiers?: VerifyTiers;
   fetch: typeof fetch;

@@ -22,5 +22,5 @@ export const introspection: IntrospectionStageValue = {
   name: 'introspection',
   order: 118,
   build: () => undefined,
-  open: (b) => b.once('introspection', () => introspectionStage(b.config, b.env, b.parts.fetch, b.parts.now)),
+  open: (b) => b.once('introspection', () => introspectionStage(b.config, b.env, b.parts)),
 };

@@ -3,8 +3,9 @@
 // never opened. An active answer is checked here as the library checks a JWT's claims
 // (iss, aud, exp, nbf, maxTokenAge), then becomes the Verified payload: the claim, rule,
 // step-up, sender-constraint and revocation stages after it run on it unchanged.
-// The verify stage calls it on an L1 miss (verify-tiers.ts); its L1 and L2 (KV) entries
-// last no longer than min(exp, cacheMs) from the answer. Decision: docs/decisions/0003.
+// The verify stage calls it on an L1 miss (verify-tiers.ts); with the verify stage's L2 it keeps
+// answers in KV. L1 and KV entries last no longer than min(exp, cacheMs) from the answer.
+// Decision: docs/decisions/0003.
 
 import { challengeResponse } from '../../../bearer/challenge.js';
 import { checkClaims, timeWindow, type ClaimPolicy, type JWTPayload } from '../../../claims.js';
@@ -15,42 +16,42 @@ import { IntrospectionError } from '../../../introspection/error.js';
 import { looksLikeJwt } from '../../../introspection/shape.js';
 import { ConfigError } from '../../config-error.js';
 import type { GuardConfig } from '../../config-core.js';
-import type { AuthOutcome, RequestContext } from '../../context.js';
+import type { AuthOutcome, RequestContext, WaitUntil } from '../../context.js';
+import type { Counters } from '../../counters.js';
 import type { IssuerConfig } from '../../issuers-config.js';
 import { serverTiming, withTiming } from '../observe/observe.js';
 import { refuseDeepPayload } from '../verify/payload-depth.js';
+import type { SharedVerifyTier } from '../verify/shared-tier.js';
 import * as answer from '../../responses.js';
 import type { CheckScope } from '../claims/token-checks.js';
 import { dpopSection } from '../dpop/section.js';
 
 /**
- * An active answer, checked: its claims and the clock window (ms) in which a cache may hand them out.
+ * An active answer, checked: its claims, the clock window (ms) in which a cache may hand them out, and
+ * where it came from (`l2`: kept in KV; `verify`: asked now).
  *
  * @example
- * const { payload, from, until } = await stage.verify(token, now);
+ * const { payload, from, until } = await stage.verify(token, now, ctx);
  * l1.set(token, payload, now, from, until);
  */
 export interface IntrospectedToken {
   readonly payload: JWTPayload;
   readonly from: number;
   readonly until: number;
+  readonly level: 'l2' | 'verify';
 }
 
 /**
  * What the verify and claim-check stages call when `issuers[].introspection` is set.
  *
  * @example
- * if (stage.takes(token)) { const { payload } = await stage.verify(token, Date.now()); }
+ * if (stage.takes(token)) { const { payload } = await stage.verify(token, Date.now(), ctx); }
  */
 export interface IntrospectionStage {
   /** True for a token that goes to introspection: one that is not a compact JWS or JWE. */
   takes(token: string): boolean;
-  /** Whether this isolate holds a verdict for `token` (then KV is not asked: a retried junk token costs no read). */
-  cached(token: string): boolean;
   /** The checked answer; rejects with an inactive-token error, an IntrospectionError or the claim's JwtError. */
-  verify(token: string, nowMs: number): Promise<IntrospectedToken>;
-  /** The KV tag an answer got at `nowMs` is sealed under, and when entries under it stop being read (ms). */
-  l2Tag(nowMs: number): { tag: string; until: number } | undefined;
+  verify(token: string, nowMs: number, ctx: WaitUntil): Promise<IntrospectedToken>;
   /** The refusal of a failure `verify` rejected with, or undefined when it is not introspection's own. */
   failed(cx: RequestContext, e: unknown, g: CheckScope): AuthOutcome | undefined;
 }
@@ -75,14 +76,14 @@ const UNAVAILABLE = 'The authorization server could not be asked about the token
  * `env[secretBinding]` now: missing or empty, the guard does not start (ConfigError naming the setting).
  *
  * @example
- * const stage = introspectionStage(config, env, fetch, Date.now);
+ * const stage = introspectionStage(config, env, { fetch, now: Date.now, counters, l2: undefined });
  */
 export function introspectionStage(
   config: Pick<GuardConfig, 'issuers' | 'clockTolerance'>,
   env: { readonly [binding: string]: unknown },
-  fetch: typeof globalThis.fetch,
-  now: () => number,
+  parts: { fetch: typeof globalThis.fetch; now: () => number; counters: Counters; l2?: SharedVerifyTier | undefined },
 ): IntrospectionStage | undefined {
+  const { fetch, now, counters, l2 } = parts;
   const i = config.issuers.findIndex((is) => is.introspection !== undefined);
   if (i < 0) return undefined;
   const is = config.issuers[i]!;
@@ -105,13 +106,20 @@ export function introspectionStage(
   const policy = claimPolicy(is, config.clockTolerance);
   return {
     takes: (token) => !looksLikeJwt(token),
-    cached: (token) => introspector.cached(token) !== undefined,
-    verify: (token, nowMs) => checked(introspector, token, policy, nowMs, cacheMs),
-    // Entries of one bucket of cacheMs share a tag: read only while the clock is in that bucket.
-    l2Tag: (nowMs) => {
-      if (cacheMs === 0) return undefined;
-      const bucket = Math.floor(nowMs / cacheMs);
-      return { tag: `introspection.${bucket}`, until: (bucket + 1) * cacheMs };
+    verify: async (token, nowMs, ctx) => {
+      // With L2, answers of one bucket of cacheMs share a KV tag, read only while the clock is in that bucket:
+      // no entry is used longer than cacheMs after its answer. A verdict this isolate holds costs no KV read.
+      let slot: { tag: string; until: number } | undefined;
+      if (l2 !== undefined && cacheMs > 0 && introspector.cached(token) === undefined) {
+        const bucket = Math.floor(nowMs / cacheMs);
+        slot = { tag: `introspection.${bucket}`, until: (bucket + 1) * cacheMs };
+        const kept = await l2.readAnswer(token, slot);
+        if (kept !== undefined) return { payload: kept.payload, from: kept.from, until: kept.until, level: 'l2' };
+      }
+      const asked = await checked(introspector, token, policy, nowMs, cacheMs);
+      counters.inc('verified');
+      if (slot !== undefined) l2!.writeAnswer(token, asked.payload, ctx, slot.tag);
+      return asked;
     },
     failed: (cx, e, g) => refusal(cx, e, g),
   };
@@ -148,7 +156,7 @@ async function checked(
   refuseDeepPayload(payload); // as a JWT's payload, before any cache or JSON.stringify sees it
   checkClaims(payload as Record<string, unknown>, NO_HEADER, policy, nowMs / 1000);
   const w = timeWindow(payload, policy);
-  return { payload: deepFreeze(payload), from: w.from, until: Math.min(w.until, nowMs + cacheMs) };
+  return { payload: deepFreeze(payload), from: w.from, until: Math.min(w.until, nowMs + cacheMs), level: 'verify' };
 }
 
 /** Inactive: 401 invalid_token. The endpoint down, slow, refusing the guard or answering junk: 503 and one log line. */

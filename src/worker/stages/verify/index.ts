@@ -1,5 +1,5 @@
-// The verify stage: L1 (this isolate) -> L2 (KV, kvTiers) -> the library (verify-tiers.ts,
-// l2-tier.ts), then the verified token as the request's identity. Its given parts: kvTiers
+// The verify stage: L1 (this isolate) -> L2 (KV, kvTiers' l2-tier.ts) -> the library (verify-tiers.ts),
+// then the verified token as the request's identity. Its given parts: kvTiers
 // (the KV tiers and their sealer), remoteKeys (fetched key sets, discovery) and keySets (the
 // library's key code, for any issuer that is not an HMAC secret); build.ts reaches them. And
 // introspection (stages/introspection/): opaque tokens asked about instead of opened.
@@ -34,8 +34,8 @@ export const verify: GuardStage = {
     const setting = `issuers[${i}].introspection`;
     const intro = i < 0 ? undefined : b.use<IntrospectionStageValue>('introspection', setting).open(b);
     parts.introspection = intro;
-    // With cache.verify, the kvTiers part's stage (L1 -> L2 -> library; l2-tier.ts).
-    const tiers = parts.verifyTiers?.(parts, issuers) ?? new VerifyTiers(parts, issuers);
+    // L1 -> L2 (parts.l2: the kvTiers part's, with cache.verify) -> the library.
+    const tiers = new VerifyTiers(parts, issuers);
     parts.tiers = tiers;
     const dpop = dpopAnswersOf(b);
     const scope = {
@@ -70,7 +70,7 @@ export const verify: GuardStage = {
 
 /** @example const s: KvTiersStage = kvTiers; */
 export interface KvTiersStage extends GuardStage {
-  /** The sealer, the KV copy of key sets, the L2 and its admission, put together (kv-parts.ts). */
+  /** The sealer, the KV copy of key sets and the verify stage's L2, put together (kv-parts.ts). */
   openKvTiers: typeof openKvTiers;
 }
 

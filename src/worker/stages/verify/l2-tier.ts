@@ -1,138 +1,126 @@
-// The verify stage with its L2 step (verify-tiers.ts's VerifyTiers, plus KV): a KV entry
-// for a token verified before, read only for the configured algorithms of a configured
-// issuer and under the key that would verify it now (key-tags.ts), and written as the
-// admission policy allows. kv-parts.ts makes it (the kvTiers part), so a guard without
-// KV tiers bundles none of it.
+// The KV verify tier (L2) the verify stage asks between L1 and the library (SharedVerifyTier,
+// verify-tiers.ts): a token verified before is read only for the configured algorithms of a
+// configured issuer and under the key that would verify it now (key-tags.ts), and written as
+// the admission policy allows. kv-parts.ts makes it (the kvTiers part), so a guard without KV
+// tiers bundles none of it.
 
 import type { JWTPayload } from '../../../claims.js';
+import { deepFreeze } from '../../../freeze.js';
 import type { KeyEntry } from '../../../keys/entry.js';
 import type { OpenedToken } from '../../../verify-path.js';
-import type { Verified, WaitUntil } from '../../context.js';
-import type { IssuerIndex } from '../../issuer-index.js';
+import type { GuardConfig } from '../../config-core.js';
+import type { WaitUntil } from '../../context.js';
+import type { Counters } from '../../counters.js';
+import { IssuerIndex } from '../../issuer-index.js';
 import type { KeyTags } from '../../key-tags.js';
 import type { WriteAdmission } from '../../l2-admission.js';
 import type { KvVerifyCache } from '../../verify-cache.js';
-import { VerifyTiers, type Opening, type TierParts } from './verify-tiers.js';
+import type { KeptEntry, SharedVerifyTier } from './shared-tier.js';
+import { payloadWindow } from './verify-tiers.js';
 
 /**
- * The KV verify cache, its write admission and the key tags its entries are written under.
+ * The KV verify cache, its write admission, the key tags its entries are written under, and what they read.
  *
  * @example
- * const kv: L2Parts = { l2: new KvVerifyCache(opts), admission: new WriteAdmission(policy), keyTags: new KeyTags(fetched) };
+ * const parts: L2TierParts = { cache, admission, keyTags, config, counters, now: Date.now };
  */
-export interface L2Parts {
-  l2: KvVerifyCache;
+export interface L2TierParts {
+  cache: KvVerifyCache;
   admission: WriteAdmission;
   keyTags: KeyTags;
+  config: Pick<GuardConfig, 'cache' | 'clockTolerance' | 'issuers'>;
+  counters: Counters;
+  now: () => number;
 }
 
 /**
- * L1 -> L2 (KV, for cache.verify's algorithms) -> the library.
+ * L2: KV, for cache.verify's algorithms, and for introspection answers.
  *
  * @example
- * const tiers = new L2VerifyTiers(parts, issuers, { l2, admission, keyTags });
- * const v = await tiers.verify(token, ctx, { opened: undefined });
+ * const l2 = new L2Tier({ cache, admission, keyTags, config, counters, now: Date.now });
+ * const kept = await l2.read(token, verifier.open(token));
  */
-export class L2VerifyTiers extends VerifyTiers {
-  readonly #kv: L2Parts;
+export class L2Tier implements SharedVerifyTier {
+  // Public for tests that plant or look up an entry under its KV key.
+  readonly cache: KvVerifyCache;
+  readonly keyTags: KeyTags;
+  readonly #p: L2TierParts;
+  readonly #issuers: IssuerIndex;
   /** Per issuer, the algorithms whose verifications go to KV. */
   readonly #algs = new Map<string, Set<string>>();
 
-  constructor(parts: TierParts, issuers: IssuerIndex, kv: L2Parts) {
-    super(parts, issuers);
-    this.#kv = kv;
-    const { cache, issuers: configured } = parts.config;
-    for (const is of configured)
-      for (const name of is.issuer)
-        this.#algs.set(name, new Set(is.algorithms.filter((a) => cache.verifyAlgorithms.has(a))));
+  constructor(parts: L2TierParts) {
+    this.cache = parts.cache;
+    this.keyTags = parts.keyTags;
+    this.#p = parts;
+    const { issuers } = parts.config;
+    const kvAlgs = parts.config.cache.verifyAlgorithms;
+    this.#issuers = new IssuerIndex(issuers);
+    for (const is of issuers)
+      for (const name of is.issuer) this.#algs.set(name, new Set(is.algorithms.filter((a) => kvAlgs.has(a))));
   }
 
-  override verify(token: string, ctx: WaitUntil, opening: Opening): Verified | Promise<Verified> {
-    const v = super.verify(token, ctx, opening);
-    // A token verified once and seen again: now worth a KV entry (seen-twice admission).
-    if (!(v instanceof Promise) && v.level === 'l1' && this.#kv.admission.waiting(token))
-      this.#write(token, v.payload, ctx, this.l1!.proofOf(token));
-    return v;
+  seen(token: string, payload: JWTPayload, ctx: WaitUntil, l1: { proofOf(token: string): KeyEntry | undefined }): void {
+    // Waiting: verified once under a configured issuer and algorithm, and deferred.
+    if (this.#p.admission.waiting(token)) this.#write(token, payload, ctx, l1.proofOf(token));
   }
 
-  /** iss and alg only decide whether KV is worth asking (so made-up issuers cost no KV reads); nothing unverified is trusted. */
-  protected override library(
-    token: string,
-    ctx: WaitUntil,
-    opened: OpenedToken,
-    nowMs: number,
-  ): Verified | Promise<Verified> {
-    const iss = opened.iss;
-    if (typeof iss === 'string' && this.#algs.get(iss)?.has(opened.alg) === true)
-      return this.#viaL2(token, ctx, opened, nowMs);
-    return super.library(token, ctx, opened, nowMs);
+  read(token: string, opened: OpenedToken): Promise<KeptEntry | undefined> | undefined {
+    return this.#asks(opened) ? this.#read(token, opened) : undefined;
   }
 
-  /** An L2 hit within its window, or the library's verify (then written to KV as admission allows). */
-  async #viaL2(token: string, ctx: WaitUntil, opened: OpenedToken, nowMs: number): Promise<Verified> {
-    const hit = await this.#read(token, opened);
-    if (hit === undefined) {
-      const v = await super.library(token, ctx, opened, nowMs);
-      this.#write(token, v.payload, ctx, opened.proof);
-      return v;
-    }
-    this.parts.counters.inc('l2_hit');
-    this.remember(token, hit.payload, nowMs, hit.key);
-    return { payload: hit.payload, level: 'l2' };
-  }
-
-  /** The entry within its window, and the key it is tied to; undefined: the library verifies. */
-  async #read(
-    token: string,
-    opened: OpenedToken,
-  ): Promise<{ payload: JWTPayload; key: KeyEntry | undefined } | undefined> {
+  async #read(token: string, opened: OpenedToken): Promise<KeptEntry | undefined> {
     // Only under the key that would verify it now (key-tags.ts): none known, no KV read.
-    const current = await this.#kv.keyTags.current(opened.iss as string, opened.alg, opened.kid);
+    const current = await this.keyTags.current(opened.iss as string, opened.alg, opened.kid);
     if (current === undefined) return undefined;
-    const payload = await this.#kv.l2.get(token, current.tag);
-    const w = payload === undefined ? undefined : this.window(payload);
-    const t = this.parts.now();
-    return payload !== undefined && w !== undefined && t >= w.from && t < w.until
-      ? { payload, key: current.key }
-      : undefined;
+    const kept = this.#kept(await this.cache.get(token, current.tag), Infinity, current.key);
+    // L1 hands the same payload to every later request with this token: frozen all the way down.
+    if (kept !== undefined) deepFreeze(kept.payload);
+    return kept;
   }
 
-  /**
-   * An opaque token: its answer read from and sealed in KV under its cacheMs bucket's tag (introspection-stage.ts),
-   * so no entry is used longer than cacheMs after the answer it holds; written as the write budget allows.
-   */
-  protected override async opaque(token: string, ctx: WaitUntil, nowMs: number): Promise<Verified> {
-    const intro = this.parts.introspection!;
-    const slot = intro.l2Tag(nowMs);
-    if (slot === undefined || intro.cached(token)) return super.opaque(token, ctx, nowMs);
-    const hit = await this.#kv.l2.get(token, slot.tag);
-    const w = hit === undefined ? undefined : this.window(hit);
-    const t = this.parts.now();
-    if (hit !== undefined && w !== undefined && t >= w.from && t < Math.min(w.until, slot.until)) {
-      this.parts.counters.inc('l2_hit');
-      this.l1?.set(token, hit, nowMs, w.from, Math.min(w.until, slot.until));
-      return { payload: hit, level: 'l2' };
-    }
-    const v = await super.opaque(token, ctx, nowMs);
-    if (!this.#kv.admission.budget(t)) this.parts.counters.inc('l2_write_over_budget');
-    else {
-      const write = this.#kv.l2.put(token, v.payload, t / 1000, slot.tag);
-      if (write !== undefined) ctx.waitUntil(write);
-    }
-    return v;
+  write(token: string, payload: JWTPayload, opened: OpenedToken, ctx: WaitUntil): void {
+    if (this.#asks(opened)) this.#write(token, payload, ctx, opened.proof);
   }
 
-  /** Hand a verified payload to KV if the admission policy and the write budget say so. */
+  /** Only the configured algorithms of a configured issuer: made-up issuers cost no KV read. */
+  #asks({ iss, alg }: OpenedToken): boolean {
+    return typeof iss === 'string' && this.#algs.get(iss)?.has(alg) === true;
+  }
+
   #write(token: string, payload: JWTPayload, ctx: WaitUntil, proof: KeyEntry | undefined): void {
-    const tag = this.#kv.keyTags.of(payload.iss as string, proof);
+    const tag = this.keyTags.of(payload.iss as string, proof);
     if (tag === undefined) return;
-    const t = this.parts.now();
-    const verdict = this.#kv.admission.decide(token, t);
-    if (verdict === 'first-sighting') this.parts.counters.inc('l2_write_deferred');
-    else if (verdict === 'over-budget') this.parts.counters.inc('l2_write_over_budget');
-    else {
-      const write = this.#kv.l2.put(token, payload, t / 1000, tag);
-      if (write !== undefined) ctx.waitUntil(write);
-    }
+    const { admission, counters, now } = this.#p;
+    const t = now();
+    const verdict = admission.decide(token, t);
+    if (verdict === 'first-sighting') counters.inc('l2_write_deferred');
+    else if (verdict === 'over-budget') counters.inc('l2_write_over_budget');
+    else this.#put(token, payload, ctx, t, tag);
+  }
+
+  async readAnswer(token: string, slot: { tag: string; until: number }): Promise<KeptEntry | undefined> {
+    return this.#kept(await this.cache.get(token, slot.tag), slot.until, undefined);
+  }
+
+  // Budget only, no seen-twice: each answer is a round trip to the authorization server, dearer than the write.
+  writeAnswer(token: string, payload: JWTPayload, ctx: WaitUntil, tag: string): void {
+    const t = this.#p.now();
+    if (!this.#p.admission.budget(t)) this.#p.counters.inc('l2_write_over_budget');
+    else this.#put(token, payload, ctx, t, tag);
+  }
+
+  /** The entry if it holds now and before `until`, counted as a hit. */
+  #kept(payload: JWTPayload | undefined, until: number, key: KeyEntry | undefined): KeptEntry | undefined {
+    const w = payload && payloadWindow(payload, this.#p.config, this.#issuers);
+    const t = this.#p.now();
+    if (w === undefined || t < w.from || t >= Math.min(w.until, until)) return undefined;
+    this.#p.counters.inc('l2_hit');
+    return { payload: payload!, from: w.from, until: Math.min(w.until, until), key };
+  }
+
+  #put(token: string, payload: JWTPayload, ctx: WaitUntil, t: number, tag: string): void {
+    const write = this.cache.put(token, payload, t / 1000, tag);
+    if (write !== undefined) ctx.waitUntil(write);
   }
 }

@@ -284,6 +284,23 @@ describe('introspection: caching, single flight, deadline', () => {
     expect(third.ep.calls).toHaveLength(1);
   });
 
+  it('introspection_kv_answer_kept_in_l1_no_longer_than_its_bucket', async () => {
+    // cacheMs buckets of 60 s: T0 + 1 s lies in the bucket that ends at T0 + 20 s.
+    const clock = { t: T0 + 1_000 };
+    const opts = { clock, introspection: { cacheMs: 60_000 }, extra: { cache: { verify: 'all' } }, env: { CACHE_KEY } };
+    const token = `${OPAQUE}-${crypto.randomUUID()}`;
+    const first = await guardWith(opts);
+    expect((await first.g.send('/x', bearer(token))).status).toBe(200);
+    const second = await guardWith(opts);
+    expect((await second.g.send('/x', bearer(token))).headers.get('server-timing')).toContain('desc="l2"');
+    // Within the bucket L1 answers; past its end (the answer's exp and cacheMs still ahead) the isolate asks.
+    clock.t = T0 + 19_000;
+    expect((await second.g.send('/x', bearer(token))).headers.get('server-timing')).toContain('desc="l1"');
+    clock.t = T0 + 21_000;
+    expect((await second.g.send('/x', bearer(token))).status).toBe(200);
+    expect(second.ep.calls).toHaveLength(1);
+  });
+
   it('introspection_inactive_verdict_in_the_isolate_costs_no_kv_read', async () => {
     const answer = () => Response.json({ active: false });
     const opts = { answer, extra: { cache: { verify: 'all' } }, env: { CACHE_KEY } };

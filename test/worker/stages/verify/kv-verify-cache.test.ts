@@ -169,8 +169,9 @@ describe('entries written without the secret are ignored', () => {
   async function keyFor(t: string, config: Record<string, unknown>): Promise<string> {
     const g = await makeGuard(k, { config, env: { CACHE_KEY } });
     // Under the tag of the configured key the forged token names (ed-1): where a genuine entry would be.
-    const current = await g.guard.parts.keyTags!.current(ISS, 'EdDSA', 'ed-1');
-    return g.guard.parts.l2!.key(t, current!.tag);
+    const l2 = g.guard.parts.l2!;
+    const current = await l2.keyTags.current(ISS, 'EdDSA', 'ed-1');
+    return l2.cache.key(t, current!.tag);
   }
 
   it("a plain JSON identity planted under a forged token's key", async () => {
@@ -208,8 +209,8 @@ describe('entries written without the secret are ignored', () => {
     const good = await token(k.ed, { sub: 'victim' });
     const a = await makeGuard(k, { config, env: { CACHE_KEY } });
     await a.send('/x', bearer(good));
-    const l2 = a.guard.parts.l2!;
-    const tag = (await a.guard.parts.keyTags!.current(ISS, 'EdDSA', 'ed-1'))!.tag;
+    const l2 = a.guard.parts.l2!.cache;
+    const tag = (await a.guard.parts.l2!.keyTags.current(ISS, 'EdDSA', 'ed-1'))!.tag;
     const genuine = (await kv.VERIFY_CACHE.get(l2.key(good, tag), 'text'))!;
     expect(genuine).not.toBeNull();
     const bad = await forged('EdDSA', { sub: 'attacker' });

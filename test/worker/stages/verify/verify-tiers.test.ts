@@ -40,10 +40,8 @@ async function partsFor(config: Record<string, unknown>, env: Partial<GuardEnv> 
   ).then((g) => g.parts);
 }
 
-// As the Guard makes it: the kvTiers feature's stage (with L2) when cache.verify is on, else the core's.
-const tiersOf = (parts: GuardParts) =>
-  parts.verifyTiers?.(parts, new IssuerIndex(parts.config.issuers)) ??
-  new VerifyTiers(parts, new IssuerIndex(parts.config.issuers));
+// As the verify stage makes it: with the kvTiers part's L2 (parts.l2) when cache.verify is on.
+const tiersOf = (parts: GuardParts) => new VerifyTiers(parts, new IssuerIndex(parts.config.issuers));
 
 describe('verify stage (verify-tiers.ts): L1, L2, the library', () => {
   it('stage_verify_l1_hit_without_promise: a token verified once is answered from L1 without a promise, async algorithm or not', async () => {
