@@ -10,6 +10,7 @@ import type { Counters } from './counters.js';
 import { bounded, KV_MIN_TTL, type KVLike } from './kv.js';
 import { FIXED_KEYS_TAG } from './key-tags.js';
 import type { Sealer } from './seal.js';
+import { deepFreeze } from '../freeze.js';
 
 export interface VerifyCacheOptions {
   kv: KVLike;
@@ -77,7 +78,8 @@ export class KvVerifyCache {
 function parsePayload(json: string): JWTPayload | undefined {
   try {
     const v: unknown = JSON.parse(json);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (Object.freeze(v) as JWTPayload) : undefined;
+    // Frozen all the way down: L1 hands this one payload to every later request with the token.
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (deepFreeze(v) as JWTPayload) : undefined;
   } catch {
     return undefined;
   }

@@ -5,7 +5,6 @@
 // tiers bundles none of it.
 
 import type { JWTPayload } from '../../../claims.js';
-import { deepFreeze } from '../../../freeze.js';
 import type { KeyEntry } from '../../../keys/entry.js';
 import type { OpenedToken } from '../../../verify-path.js';
 import type { GuardConfig } from '../../config-core.js';
@@ -73,10 +72,8 @@ export class L2Tier implements SharedVerifyTier {
     // Only under the key that would verify it now (key-tags.ts): none known, no KV read.
     const current = await this.keyTags.current(opened.iss as string, opened.alg, opened.kid);
     if (current === undefined) return undefined;
-    const kept = this.#kept(await this.cache.get(token, current.tag), Infinity, current.key);
-    // L1 hands the same payload to every later request with this token: frozen all the way down.
-    if (kept !== undefined) deepFreeze(kept.payload);
-    return kept;
+    // The payload comes frozen all the way down (verify-cache.ts): L1 hands it to every later request.
+    return this.#kept(await this.cache.get(token, current.tag), Infinity, current.key);
   }
 
   write(token: string, payload: JWTPayload, opened: OpenedToken, ctx: WaitUntil): void {

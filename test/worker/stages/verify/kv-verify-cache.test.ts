@@ -19,6 +19,7 @@ import {
   token,
   ISS,
   AUD,
+  TestCtx,
   type Keys,
 } from '../../harness.js';
 
@@ -79,6 +80,27 @@ describe('miss then hit across two guard instances', () => {
     expect(b.net.jwksCalls()).toBe(0);
     // ...and then from its own L1.
     expect((await b.send('/x', bearer(t))).headers.get('server-timing')).toContain('desc="l1"');
+  });
+
+  it('l2_hit_payload_frozen_all_the_way_down', async () => {
+    // L1 then hands the same payload to every request with this token: a nested claim one caller changes must not
+    // change what the next caller is told (the library's cache is frozen the same way, src/freeze.ts).
+    const config = l2Config();
+    const a = await makeGuard(k, { config, env: { CACHE_KEY } });
+    const t = await token(k.rs, { sub: 'nested', roles: ['user'], org: { id: 'o1', teams: ['a'] } });
+    expect((await a.send('/x', bearer(t))).status).toBe(200);
+    const b = await makeGuard(k, { config, env: { CACHE_KEY }, net: downNet() });
+    const request = () => new Request('https://api.example.com/x', bearer(t));
+    const outcome = await b.guard.authenticate(request(), new TestCtx());
+    expect(b.guard.counters.get('l2_hit')).toBe(1);
+    if (!outcome.ok || outcome.anonymous) throw new Error('expected an identity');
+    const payload = outcome.payload as { roles: string[]; org: { id: string; teams: string[] } };
+    for (const part of [payload, payload.roles, payload.org, payload.org.teams])
+      expect(Object.isFrozen(part)).toBe(true);
+    expect(() => payload.roles.push('admin')).toThrow(TypeError);
+    const again = await b.guard.authenticate(request(), new TestCtx());
+    if (!again.ok || again.anonymous) throw new Error('expected an identity');
+    expect((again.payload as { roles: string[] }).roles).toEqual(['user']);
   });
 
   it('rules still apply to an L2 hit', async () => {
