@@ -11,16 +11,7 @@ import { fileURLToPath } from 'node:url';
 const WIDTH = 120;
 
 // Not checked yet: shorten the lines under one of these, then delete it from the list.
-const NOT_YET_WITHIN_WIDTH = [
-  'src/keys/',
-  'src/worker/build.ts',
-  'src/worker/kv-parts.ts',
-  'src/worker/parts.ts',
-  'src/worker/stages/verify/',
-  'src/worker/stages/introspection/',
-  'test/worker/stages/verify/',
-  'test/worker/stages/introspection/',
-];
+const NOT_YET_WITHIN_WIDTH = ['src/keys/'];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 

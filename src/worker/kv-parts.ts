@@ -28,7 +28,10 @@ interface KvEnv {
 export interface KvOpened {
   sealer: Sealer;
   jwksStore: KvJwksStore | undefined;
-  /** The L2 under a policy id derived from `identity` (every issuer's settings and keys); undefined without cache.verify. */
+  /**
+   * The L2 under a policy id derived from `identity` (every issuer's settings and keys); undefined without
+   * cache.verify.
+   */
   verifyTier(identity: unknown[], fetched: ReadonlyMap<string, KeySource>): L2Tier | undefined;
 }
 

@@ -16,7 +16,8 @@ export function usesRemoteKeys(config: Pick<GuardConfig, 'issuers'>): boolean {
  * Whether every issuer verifies with an HMAC secret (secretBinding): then the guard needs no keySets.
  *
  * @example
- * hmacOnly(parseConfig({ issuers: [{ issuer: 'i', audience: 'api', algorithms: ['HS256'], secretBinding: 'K' }] })); // true
+ * const issuer = { issuer: 'i', audience: 'api', algorithms: ['HS256'], secretBinding: 'K' };
+ * hmacOnly(parseConfig({ issuers: [issuer] })); // true
  */
 export function hmacOnly(config: Pick<GuardConfig, 'issuers'>): boolean {
   return config.issuers.every((is) => is.source.kind === 'secret');

@@ -40,42 +40,46 @@ function depthOf(v: unknown): number {
 }
 
 describe('payload nesting bound', () => {
-  it('deep_payload_refused_not_server_fault: forwardPayload, the KV write and the origin assertion never see a payload nested thousands deep', async () => {
-    const l2 = baseConfig(k, { cache: { verify: 'all', verifyAdmission: 'always' } });
-    (l2.issuers as Record<string, unknown>[])[0]!.jwksUrl = freshJwksUrl();
-    const configs: [string, Record<string, unknown>, Record<string, string>][] = [
-      ['forwardPayload', baseConfig(k, { forwardPayload: 'X-Jwt-Payload' }), {}],
-      ['KV verify-cache write', l2, { CACHE_KEY }],
-      [
-        'origin assertion',
-        baseConfig(k, { originAssertion: { keyBinding: 'ASSERTION_KEY', alg: 'EdDSA', claims: ['sub', 'profile'] } }),
-        { ASSERTION_KEY: privateJwk },
-      ],
-    ];
-    // HS256: a short signature, so 6000 levels still fit in the default 16 KiB token.
-    const deep = await token(k.hs, { sub: 'alice', profile: nested(6000) });
-    // Every config's outcome first, so a failure shows all three.
-    const seen: Record<
-      string,
-      { status: number; forwarded: number; faultLogged: boolean; code: boolean; ordinary: number }
-    > = {};
-    for (const [name, config, env] of configs) {
-      const g = await makeGuard(k, { config, env });
-      const res = await g.send('/x', bearer(deep));
-      seen[name] = {
-        status: res.status,
-        forwarded: g.net.calls.filter((c) => c.url.startsWith('https://origin.example.com')).length,
-        faultLogged: g.logs.some((l) => l.includes('"edgejwt":"error"')),
-        code:
-          (res.headers.get('www-authenticate') ?? '').includes('error="invalid_token"') &&
-          g.logs.some((l) => l.includes('"edgejwt":"rejected","code":"ERR_JWT_PAYLOAD_INVALID"')),
-        // An ordinary token through the same guard still passes.
-        ordinary: (await g.send('/x', bearer(await token(k.hs, { sub: 'bob', profile: nested(3) })))).status,
-      };
-    }
-    const want = { status: 401, forwarded: 0, faultLogged: false, code: true, ordinary: 200 };
-    expect(seen).toEqual(Object.fromEntries(configs.map(([name]) => [name, want])));
-  });
+  it(
+    'deep_payload_refused_not_server_fault: forwardPayload, the KV write and the origin assertion never see a ' +
+      'payload nested thousands deep',
+    async () => {
+      const l2 = baseConfig(k, { cache: { verify: 'all', verifyAdmission: 'always' } });
+      (l2.issuers as Record<string, unknown>[])[0]!.jwksUrl = freshJwksUrl();
+      const configs: [string, Record<string, unknown>, Record<string, string>][] = [
+        ['forwardPayload', baseConfig(k, { forwardPayload: 'X-Jwt-Payload' }), {}],
+        ['KV verify-cache write', l2, { CACHE_KEY }],
+        [
+          'origin assertion',
+          baseConfig(k, { originAssertion: { keyBinding: 'ASSERTION_KEY', alg: 'EdDSA', claims: ['sub', 'profile'] } }),
+          { ASSERTION_KEY: privateJwk },
+        ],
+      ];
+      // HS256: a short signature, so 6000 levels still fit in the default 16 KiB token.
+      const deep = await token(k.hs, { sub: 'alice', profile: nested(6000) });
+      // Every config's outcome first, so a failure shows all three.
+      const seen: Record<
+        string,
+        { status: number; forwarded: number; faultLogged: boolean; code: boolean; ordinary: number }
+      > = {};
+      for (const [name, config, env] of configs) {
+        const g = await makeGuard(k, { config, env });
+        const res = await g.send('/x', bearer(deep));
+        seen[name] = {
+          status: res.status,
+          forwarded: g.net.calls.filter((c) => c.url.startsWith('https://origin.example.com')).length,
+          faultLogged: g.logs.some((l) => l.includes('"edgejwt":"error"')),
+          code:
+            (res.headers.get('www-authenticate') ?? '').includes('error="invalid_token"') &&
+            g.logs.some((l) => l.includes('"edgejwt":"rejected","code":"ERR_JWT_PAYLOAD_INVALID"')),
+          // An ordinary token through the same guard still passes.
+          ordinary: (await g.send('/x', bearer(await token(k.hs, { sub: 'bob', profile: nested(3) })))).status,
+        };
+      }
+      const want = { status: 401, forwarded: 0, faultLogged: false, code: true, ordinary: 200 };
+      expect(seen).toEqual(Object.fromEntries(configs.map(([name]) => [name, want])));
+    },
+  );
 
   it('deep_payload_refused_not_server_fault: the bound is exact (payload level included)', async () => {
     const g = await makeGuard(k);
