@@ -3,7 +3,7 @@
 // run within timeoutDuration, so a verify that must leave memory waits at most that long. The clock is
 // faked: a store read "takes" 400 ms and the provider hangs, and the test reads when the verify settled.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createRemoteJWKSet, createVerifier, type JWKSStore } from '../../src/index.js';
+import { createRemoteJWKSet, createVerifier, type JWKSStore, type StoredJWKS } from '../../src/index.js';
 import { claims, codeOf, mint, nowDate } from './jwt-mint.js';
 import { URL_, keyWithKid } from './remote-jwks-fakes.js';
 
@@ -21,7 +21,7 @@ function hungProvider(): typeof fetch & { calls: number } {
 }
 
 /** A store whose reads take 400 ms and find nothing (`entry` when given); attempts as `attempts` says. */
-function slowStore(attempts?: Pick<JWKSStore, 'getAttempt' | 'putAttempt'>, entry?: unknown): JWKSStore {
+function slowStore(attempts?: Pick<JWKSStore, 'getAttempt' | 'putAttempt'>, entry?: StoredJWKS): JWKSStore {
   return { get: () => later(400, entry), put: () => undefined, ...attempts };
 }
 
