@@ -95,7 +95,12 @@ export interface CappedFetch {
  * for a body over `cap` or not UTF-8.
  *
  * @example
- * const { text, headers } = await fetchCapped(url, { fetch, headers: {}, deadline, cap: 65_536, what: 'discovery document' });
+ * const deadline = new Deadline(3000);
+ * try {
+ *   const { text } = await fetchCapped(url, { fetch, headers: {}, deadline, cap: 65_536, what: 'discovery document' });
+ * } finally {
+ *   deadline.clear();
+ * }
  */
 export async function fetchCapped(url: string, o: CappedFetch): Promise<{ text: string; headers: Headers }> {
   const send = plainFetch(o.fetch);

@@ -2,8 +2,9 @@
 // first (e.g. this data centre's Cache API, then Workers KV; tiers.ts), then the network.
 // One fetch in flight, one deadline over each lookup (stores, claim and fetch), a size
 // cap, Cache-Control max-age within bounds, refetch on an unknown kid at most once per
-// cooldown (per data centre when a tier keeps fetch attempts), the last good set from the nearest tier served for a bounded time when the
-// issuer fails, and a sequence number so an older response never replaces a newer set.
+// cooldown (per data centre when a tier keeps fetch attempts), the last good set from
+// the nearest tier served for a bounded time when the issuer fails, and a sequence
+// number so an older response never replaces a newer set.
 
 import { Deadline, fetchCapped } from './fetch-deadline.js';
 import type { AlgSpec } from '../algorithms.js';
