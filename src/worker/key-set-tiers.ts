@@ -66,7 +66,7 @@ export class KeySetTiers implements DocumentStore {
     return all;
   }
 
-  /** The document from the nearest tier that has it, all tiers within `lookup` and lookupMs; copied nearer on a KV hit. */
+  /** The document from the nearest tier that has it, all tiers within `lookup` and lookupMs; copied nearer from KV. */
   async getDocument(url: string, lookup: Deadline): Promise<unknown> {
     const deadline = lookup.within(this.lookupMs);
     try {
