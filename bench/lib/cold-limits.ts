@@ -144,7 +144,12 @@ export function coldLimitsLines(x: ColdLimits, m: FleetLimits, envLine: (e: Reco
         ` ${t.staleAt} s and may not be used from ${t.end} s.` +
         ` Fresh isolates inside the stale window: ${list(inside)}.` +
         ` Their longest wait ${freshMax.toFixed(0)} ms against jwks.timeoutMs ${c.timeoutMs} ms:` +
-        ` ${against(freshMax)}.` +
+        ` ${against(freshMax)}` +
+        (freshMax > c.timeoutMs
+          ? ` (a fresh isolate's first request costs ${Math.min(...inside.map((r) => r.ms)).toFixed(0)} ms or more` +
+            ' with no wait at all, outside the key-set lookup)'
+          : '') +
+        '.' +
         ` Warm, stale window: ${statuses(o.warm.stale?.statuses ?? {})}, slowest ${warmMax.toFixed(0)} ms,` +
         ` ${against(warmMax)} (once per cooldown it is the isolate that claims the fetch; the tier read, the claim` +
         ' and the fetch share the one deadline' +
