@@ -48,11 +48,6 @@ export class Deadline {
     return this.#passed;
   }
 
-  /** Ms left before it passes; 0 once it has. */
-  get remaining(): number {
-    return this.#passed ? 0 : Math.max(0, this.#end - Date.now());
-  }
-
   /**
    * A deadline `ms` from now, or when this one passes if that is sooner: one step of a longer
    * exchange under its own cap (a store read) that still ends within the whole. Clear it too.
@@ -62,11 +57,11 @@ export class Deadline {
    * try { await read.race(store.get(url)); } finally { read.clear(); }
    */
   within(ms: number): Deadline {
-    return new Deadline(Math.min(ms, this.remaining));
+    return new Deadline(this.#passed ? 0 : Math.min(ms, this.#end - Date.now()));
   }
 
   /** `p`, or ERR_JWKS_TIMEOUT when the deadline passes first. */
-  race<T>(p: Promise<T>): Promise<T> {
+  race<T>(p: T | Promise<T>): Promise<T> {
     return Promise.race([p, this.#expired]);
   }
 
@@ -90,7 +85,7 @@ export interface CappedFetch {
 
 /**
  * GET `url` (never following a redirect) and read its 200 body as UTF-8 text under
- * the caller's deadline. ERR_JWKS_TIMEOUT when the deadline passes (before the request, headers or body),
+ * the caller's deadline. ERR_JWKS_TIMEOUT when the deadline passes (headers or body; once passed, a fetch's aborted signal sends nothing),
  * ERR_JWKS_FETCH_FAILED for a network fault or another status, ERR_JWKS_INVALID
  * for a body over `cap` or not UTF-8.
  *
@@ -105,8 +100,6 @@ export interface CappedFetch {
 export async function fetchCapped(url: string, o: CappedFetch): Promise<{ text: string; headers: Headers }> {
   const send = plainFetch(o.fetch);
   const deadline = o.deadline;
-  // What came before (store reads, a claim) used it all: the issuer is not asked.
-  if (deadline.passed) throw new JwtError('ERR_JWKS_TIMEOUT');
   let res: Response;
   try {
     // A redirect could point the verifier at an attacker's keys: never follow one.

@@ -218,14 +218,14 @@ export class RemoteJWKSet implements KeySource {
     if (!this.#refresh.running && now - this.#lastAttempt < this.#o.cooldownDuration) {
       return Promise.reject(new JwtError('ERR_JWKS_NO_MATCHING_KEY'));
     }
-    const look = async (d: Deadline): Promise<KeyEntry> => {
-      // A refresh another verify started is joined, and waited for no longer than our own deadline.
-      const s = await d.race(this.#refresh.join(() => this.#refreshOnce(true, d)));
+    // The first miss of this verify: one deadline from here (the check above runs again, with the same answer).
+    if (deadline === undefined) return this.#within((d) => this.#afterMiss(spec, kid, d));
+    // A refresh another verify started is joined, and waited for no longer than our own deadline.
+    return deadline.race(this.#refresh.join(() => this.#refreshOnce(true, deadline))).then((s) => {
       const key = pick(s.keys, spec, kid, this.#o.allowHmac);
       if (key === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
       return key;
-    };
-    return deadline === undefined ? this.#within(look) : look(deadline);
+    });
   }
 
   // No fresh set in memory: the tiers, then the network; on failure (ours, or one a
@@ -286,11 +286,14 @@ export class RemoteJWKSet implements KeySource {
     if (!tiers.shared) return this.#fetchShared(undefined, deadline);
     const claim = await tiers.claim(deadline);
     if (claim.won) return this.#fetchShared(claim.id, deadline);
-    const accept = (e: StoredJWKS): Installed | undefined => {
-      const s = this.#adopt(e);
-      return newer(s) ? s : undefined;
-    };
-    const other = await tiers.awaitOther(claim.note, accept, deadline);
+    const other = await tiers.awaitOther(
+      claim.note,
+      (e) => {
+        const s = this.#adopt(e);
+        return newer(s) ? s : undefined;
+      },
+      deadline,
+    );
     if (other !== undefined && !('id' in other)) return other;
     if (other?.outcome === 'failed') {
       // Its fetch failed: the same answer as our own failure, for the cooldown.

@@ -342,7 +342,7 @@ export const SETTINGS: readonly Setting[] = [
     path: 'jwks.timeoutMs',
     type: { kind: 'integer', min: 100, max: 30_000 },
     default: 3000,
-    doc: "The most a request waits for a key set: one deadline over the whole lookup (the Cache API and KV reads, the claim of the data centre's fetch or the wait for another isolate's, the discovery document, the fetch with its body); past it the request is a 503 (or uses the stale set within jwks.staleMs).",
+    doc: 'One deadline over the whole key-set lookup (tiers, claim, discovery, fetch and body); past it: 503.',
   },
   {
     path: 'jwks.cooldownMs',

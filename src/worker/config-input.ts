@@ -203,7 +203,7 @@ export interface GuardConfigInput {
   };
   /** Key-set and discovery fetches (Key removal). */
   jwks?: {
-    /** The most a request waits for a key set: one deadline over the whole lookup (the Cache API and KV reads, the claim of the data centre's fetch or the wait for another isolate's, the discovery document, the fetch with its body); past it the request is a 503 (or uses the stale set within jwks.staleMs). (100..30000; default 3000) */
+    /** One deadline over the whole key-set lookup (tiers, claim, discovery, fetch and body); past it: 503. (100..30000; default 3000) */
     timeoutMs?: number;
     /** Time between refetches caused by unknown `kid`s or failures. (0..3600000; default 30000) */
     cooldownMs?: number;

@@ -63,7 +63,7 @@ export class DiscoveredKeySource implements KeySource {
     const deadline = new Deadline(this.#o.timeoutMs);
     try {
       const set = await deadline.race(this.#resolve(deadline));
-      return await deadline.race(Promise.resolve(set.select(spec, kid)));
+      return await deadline.race(set.select(spec, kid));
     } finally {
       deadline.clear();
     }
