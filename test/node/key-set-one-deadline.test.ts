@@ -2,10 +2,11 @@
 // tiers, the claim of the data centre's fetch, the wait for another isolate's and the fetch itself all
 // run within timeoutDuration, so a verify that must leave memory waits at most that long. The clock is
 // faked: a store read "takes" 400 ms and the provider hangs, and the test reads when the verify settled.
+// In node/, not shared/: the bundled corpus's test shim has no fake timers.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRemoteJWKSet, createVerifier, type JWKSStore, type StoredJWKS } from '../../src/index.js';
-import { claims, codeOf, mint, nowDate } from './jwt-mint.js';
-import { URL_, keyWithKid } from './remote-jwks-fakes.js';
+import { claims, codeOf, mint, nowDate } from '../shared/jwt-mint.js';
+import { URL_, keyWithKid } from '../shared/remote-jwks-fakes.js';
 
 const TIMEOUT = 600;
 /** The deadline, plus one step of the faked clock. */
