@@ -144,11 +144,19 @@ export function coldLimitsLines(x: ColdLimits, m: FleetLimits, envLine: (e: Reco
         ` ${t.staleAt} s and may not be used from ${t.end} s.` +
         ` Fresh isolates inside the stale window: ${list(inside)}.` +
         ` Their longest wait ${freshMax.toFixed(0)} ms against jwks.timeoutMs ${c.timeoutMs} ms:` +
-        ` ${against(freshMax)}.` +
+        ` ${against(freshMax)}` +
+        (freshMax > c.timeoutMs
+          ? ` (a fresh isolate's first request costs ${Math.min(...inside.map((r) => r.ms)).toFixed(0)} ms or more` +
+            ' with no wait at all, outside the key-set lookup)'
+          : '') +
+        '.' +
         ` Warm, stale window: ${statuses(o.warm.stale?.statuses ?? {})}, slowest ${warmMax.toFixed(0)} ms,` +
-        ` ${against(warmMax)} (once per cooldown it is the isolate that claims the fetch and waits out the fetch` +
-        ' deadline; the tier read and the claim come on top, each bounded by cache.kvTimeoutMs + 50 ms, and the' +
-        " local proxy's floor is in every figure)." +
+        ` ${against(warmMax)} (once per cooldown it is the isolate that claims the fetch; the tier read, the claim` +
+        ' and the fetch share the one deadline' +
+        (warmMax <= c.timeoutMs
+          ? ''
+          : ", so what is over it is the request's own path outside the key-set lookup and the local proxy's floor") +
+        ').' +
         ` Past the window: fresh isolates ${list(pastFresh)}; warm ${statuses(o.warm.past?.statuses ?? {})}` +
         ` (slowest ${(o.warm.past?.maxMs ?? 0).toFixed(0)} ms);` +
         ` **${o.passesPast} passes in ${o.requestsPast} requests**.` +

@@ -1,9 +1,10 @@
 // A key set fetched from the issuer's jwks_uri: memory, then the `store` tiers nearest
 // first (e.g. this data centre's Cache API, then Workers KV; tiers.ts), then the network.
-// One fetch in flight, a timeout, a size cap, Cache-Control max-age within bounds, refetch
-// on an unknown kid at most once per cooldown (per data centre when a tier keeps fetch
-// attempts), the last good set from the nearest tier served for a bounded time when the
-// issuer fails, and a sequence number so an older response never replaces a newer set.
+// One fetch in flight, one deadline over each lookup (stores, claim and fetch), a size
+// cap, Cache-Control max-age within bounds, refetch on an unknown kid at most once per
+// cooldown (per data centre when a tier keeps fetch attempts), the last good set from
+// the nearest tier served for a bounded time when the issuer fails, and a sequence
+// number so an older response never replaces a newer set.
 
 import { Deadline, fetchCapped } from './fetch-deadline.js';
 import type { AlgSpec } from '../algorithms.js';
@@ -25,7 +26,11 @@ export type { FetchAttempt, JSONWebKeySet, JWKSStore, StoredJWKS };
  * createRemoteJWKSet(url, { timeoutDuration: 2000, cooldownDuration: 10_000, store });
  */
 export interface RemoteJWKSetOptions {
-  /** Abort a fetch after this many ms (default 5000). */
+  /**
+   * The most a verify waits on I/O for this set, in ms (default 5000): one deadline over the whole lookup
+   * beyond memory (the store tiers, the claim of the data centre's fetch or the wait for another isolate's,
+   * and the fetch with its body). Past it: ERR_JWKS_TIMEOUT, or the last set within staleDuration.
+   */
   timeoutDuration?: number;
   /** Minimum ms between fetches caused by an unknown kid or a failure (default 30000). */
   cooldownDuration?: number;
@@ -41,7 +46,10 @@ export interface RemoteJWKSetOptions {
   allowHmac?: boolean;
   /** Tiers read before the network, nearest first (JWKSStore); each a cache, never a dependency. */
   store?: JWKSStore | readonly JWKSStore[];
-  /** One deadline over the whole lookup in the stores, all tiers together, in ms (default 500). */
+  /**
+   * A cap on the lookup in the stores (all tiers together) and on the claim of a fetch, in ms (default 500),
+   * each within what is left of timeoutDuration.
+   */
   storeTimeoutDuration?: number;
   /** Receives each store write (e.g. `(p) => ctx.waitUntil(p)`): no verify ever waits for one. */
   waitUntil?: (write: Promise<unknown>) => void;
@@ -177,47 +185,62 @@ export class RemoteJWKSet implements KeySource {
     if (set !== undefined && this.#o.now() < set.freshUntil) {
       const key = pick(set.keys, spec, kid, this.#o.allowHmac);
       if (key !== undefined) return key;
-      return this.#afterMiss(spec, kid);
+      return this.#afterMiss(spec, kid, undefined);
     }
-    return this.#load().then((s) => {
+    return this.#within(async (deadline) => {
+      const s = await this.#load(deadline);
       const key = pick(s.keys, spec, kid, this.#o.allowHmac);
-      return key ?? this.#afterMiss(spec, kid);
+      return key ?? this.#afterMiss(spec, kid, deadline);
     });
   }
 
   /** Fetch now (single flight), ignoring freshness and the cooldown. */
   reload(): Promise<void> {
-    return this.#fetchShared(undefined).then(() => undefined);
+    return this.#within((deadline) => this.#fetchShared(undefined, deadline)).then(() => undefined);
+  }
+
+  // Every wait of one lookup beyond memory (tiers, claim, another isolate's fetch, ours) is
+  // within one deadline of timeoutDuration, so a verify never waits longer than that.
+  async #within<T>(lookup: (deadline: Deadline) => Promise<T>): Promise<T> {
+    const deadline = new Deadline(this.#o.timeoutDuration);
+    try {
+      return await lookup(deadline);
+    } finally {
+      deadline.clear();
+    }
   }
 
   // An unknown kid may mean the issuer rotated: look again, at most once per cooldown
   // per isolate (and fetch at most once per cooldown per place where a tier keeps attempts).
-  #afterMiss(spec: AlgSpec, kid: string | undefined): Promise<KeyEntry> {
+  // `deadline`: the lookup this verify already began (undefined: none yet, one is started).
+  #afterMiss(spec: AlgSpec, kid: string | undefined, deadline: Deadline | undefined): Promise<KeyEntry> {
     const now = this.#o.now();
     if (!this.#refresh.running && now - this.#lastAttempt < this.#o.cooldownDuration) {
       return Promise.reject(new JwtError('ERR_JWKS_NO_MATCHING_KEY'));
     }
-    return this.#refresh
-      .join(() => this.#refreshOnce(true))
-      .then((s) => {
-        const key = pick(s.keys, spec, kid, this.#o.allowHmac);
-        if (key === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
-        return key;
-      });
+    // The first miss of this verify: one deadline from here (the check above runs again, with the same answer).
+    if (deadline === undefined) return this.#within((d) => this.#afterMiss(spec, kid, d));
+    // A refresh another verify started is joined, and waited for no longer than our own deadline.
+    return deadline.race(this.#refresh.join(() => this.#refreshOnce(true, deadline))).then((s) => {
+      const key = pick(s.keys, spec, kid, this.#o.allowHmac);
+      if (key === undefined) throw new JwtError('ERR_JWKS_NO_MATCHING_KEY');
+      return key;
+    });
   }
 
   // No fresh set in memory: the tiers, then the network; on failure (ours, or one a
   // tier noted within the cooldown), the newest set we hold while it is within the stale window.
-  async #load(): Promise<Installed> {
+  async #load(deadline: Deadline): Promise<Installed> {
     const tiers = this.#tiers;
     if (!this.#coolingAfterFailure() && tiers !== undefined) {
-      const fresh = await this.#tierRead.join(() => this.#readTiers(tiers));
+      // A tier read already running began no later than ours, so it ends within our deadline.
+      const fresh = await this.#tierRead.join(() => this.#readTiers(tiers, deadline));
       if (fresh !== undefined) return fresh;
     }
     // The issuer failed moments ago (here or elsewhere): do not hammer it.
     if (this.#coolingAfterFailure()) return this.#staleOr(this.#lastError!);
     try {
-      return await this.#refresh.join(() => this.#refreshOnce(false));
+      return await deadline.race(this.#refresh.join(() => this.#refreshOnce(false, deadline)));
     } catch (error) {
       return this.#staleOr(error);
     }
@@ -234,8 +257,9 @@ export class RemoteJWKSet implements KeySource {
     throw error;
   }
 
-  async #readTiers(tiers: StoreTiers): Promise<Installed | undefined> {
-    const deadline = new Deadline(this.#o.storeTimeoutDuration);
+  // Under storeTimeoutDuration, within what is left of the lookup.
+  async #readTiers(tiers: StoreTiers, lookup: Deadline): Promise<Installed | undefined> {
+    const deadline = lookup.within(this.#o.storeTimeoutDuration);
     try {
       const entry = await tiers.read(deadline);
       const got = entry === undefined ? this.#set : this.#adopt(entry);
@@ -247,25 +271,29 @@ export class RemoteJWKSet implements KeySource {
 
   // Beyond memory: for an unknown kid, a newer set another isolate stored; then, where a
   // tier keeps attempts, one isolate of the place claims the fetch and the others wait
-  // for what it stores (or its failure), no longer than its fetch may take.
-  async #refreshOnce(forKid: boolean): Promise<Installed> {
+  // for what it stores (or its failure). Every step within `deadline`.
+  async #refreshOnce(forKid: boolean, deadline: Deadline): Promise<Installed> {
     this.#lastAttempt = this.#o.now();
     const tiers = this.#tiers;
-    if (tiers === undefined) return this.#fetchShared(undefined);
+    if (tiers === undefined) return this.#fetchShared(undefined, deadline);
     const before = this.#set;
     const newer = (s: Installed | undefined): s is Installed =>
       s !== undefined && s !== before && this.#o.now() < s.freshUntil;
     if (forKid) {
-      const got = await this.#readTiers(tiers);
+      const got = await this.#readTiers(tiers, deadline);
       if (newer(got)) return got;
     }
-    if (!tiers.shared) return this.#fetchShared(undefined);
-    const claim = await tiers.claim();
-    if (claim.won) return this.#fetchShared(claim.id);
-    const other = await tiers.awaitOther(claim.note, (e) => {
-      const s = this.#adopt(e);
-      return newer(s) ? s : undefined;
-    });
+    if (!tiers.shared) return this.#fetchShared(undefined, deadline);
+    const claim = await tiers.claim(deadline);
+    if (claim.won) return this.#fetchShared(claim.id, deadline);
+    const other = await tiers.awaitOther(
+      claim.note,
+      (e) => {
+        const s = this.#adopt(e);
+        return newer(s) ? s : undefined;
+      },
+      deadline,
+    );
     if (other !== undefined && !('id' in other)) return other;
     if (other?.outcome === 'failed') {
       // Its fetch failed: the same answer as our own failure, for the cooldown.
@@ -276,7 +304,7 @@ export class RemoteJWKSet implements KeySource {
     // Its fetch succeeded with nothing newer for us: the kid is not in the set.
     if (forKid && before !== undefined) return before;
     // It succeeded but its set is not here (a lost write): ask ourselves. No outcome in time: give up.
-    if (other !== undefined) return this.#fetchShared(undefined);
+    if (other !== undefined) return this.#fetchShared(undefined, deadline);
     throw new JwtError('ERR_JWKS_TIMEOUT');
   }
 
@@ -301,15 +329,18 @@ export class RemoteJWKSet implements KeySource {
 
   // `claimed`: the id of the note a won claim wrote; without one the attempt is noted here.
   // The outcome is noted too, so the place's other isolates stop waiting (or serve stale).
-  #fetchShared(claimed: string | undefined): Promise<Installed> {
+  // The fetch gets what is left of `deadline`; a caller joining it waits for the first starter's.
+  #fetchShared(claimed: string | undefined, deadline: Deadline): Promise<Installed> {
     return this.#fetching.join(() => {
+      // The stores and the claim used the whole lookup: no fetch, and nothing noted (the issuer did not fail).
+      if (deadline.passed) return Promise.reject(new JwtError('ERR_JWKS_TIMEOUT'));
       const seq = ++this.#seq;
       const at = this.#o.now();
       this.#lastAttempt = at;
       const id = claimed ?? crypto.randomUUID();
       const tiers = this.#tiers?.shared === true ? this.#tiers : undefined;
       if (tiers !== undefined && claimed === undefined) tiers.handOff(tiers.noteAttempt({ at, id }));
-      return this.#fetchOnce(seq).then(
+      return this.#fetchOnce(seq, deadline).then(
         (s) => {
           this.#lastError = undefined;
           tiers?.handOff(tiers.noteAttempt({ at, id, outcome: 'ok' }));
@@ -325,12 +356,12 @@ export class RemoteJWKSet implements KeySource {
     });
   }
 
-  async #fetchOnce(seq: number): Promise<Installed> {
-    // One deadline over the request and the whole body (fetch-deadline.ts).
+  async #fetchOnce(seq: number, deadline: Deadline): Promise<Installed> {
+    // The lookup's deadline over the request and the whole body (fetch-deadline.ts).
     const { text, headers } = await fetchCapped(this.url, {
       fetch: this.#o.fetch,
       headers: { accept: 'application/json, application/jwk-set+json', ...this.#o.headers },
-      timeoutMs: this.#o.timeoutDuration,
+      deadline,
       cap: this.#o.maxSize,
       what: 'key set',
     });

@@ -54,7 +54,7 @@ export interface TierSettings {
   cooldownMs: number;
   /** How long a fetch may take (timeoutDuration): an in-flight note older than this was abandoned, ms. */
   fetchMs: number;
-  /** The one deadline over a lookup in the tiers (storeTimeoutDuration), ms. */
+  /** The cap on a lookup in the tiers and on a claim (storeTimeoutDuration), within the verify's deadline, ms. */
   lookupMs: number;
   waitUntil: ((write: Promise<unknown>) => void) | undefined;
   now: () => number;
@@ -116,10 +116,11 @@ export class StoreTiers {
    * Claim the next fetch for this place: read the last note; unless it still stands,
    * write ours and read it back. Only the isolate whose note stands fetches (a lost
    * race lets two through, not a hundred). A tier that does not answer: we fetch.
+   * Within `lookup` (the verify's whole lookup) and at most one lookupMs.
    */
-  async claim(): Promise<{ won: true; id: string } | { won: false; note: FetchAttempt }> {
+  async claim(lookup: Deadline): Promise<{ won: true; id: string } | { won: false; note: FetchAttempt }> {
     const id = crypto.randomUUID();
-    const deadline = new Deadline(this.#s.lookupMs);
+    const deadline = lookup.within(this.#s.lookupMs);
     try {
       const note = await this.lastAttempt(deadline);
       if (note !== undefined && this.#stands(note)) return { won: false, note };
@@ -142,17 +143,17 @@ export class StoreTiers {
   }
 
   /**
-   * Another isolate holds the claim: wait (polling the shared tier, at most its fetch
-   * timeout and one lookup) until `accept` takes the set it stores (returned), or its
+   * Another isolate holds the claim: wait (polling the shared tier, until `deadline`: what
+   * is left of the verify's lookup) until `accept` takes the set it stores (returned), or its
    * note has an outcome and nothing `accept` takes is here (the note is returned).
    * Undefined: no outcome in time.
    */
   async awaitOther<T>(
     note: FetchAttempt,
     accept: (e: StoredJWKS) => T | undefined,
+    deadline: Deadline,
   ): Promise<T | FetchAttempt | undefined> {
     const notes = this.#notes!;
-    const deadline = new Deadline(this.#s.fetchMs + this.#s.lookupMs);
     try {
       let current = note;
       for (let delay = 10; ; delay = Math.min(2 * delay, 500)) {
@@ -166,8 +167,6 @@ export class StoreTiers {
       }
     } catch {
       return undefined;
-    } finally {
-      deadline.clear();
     }
   }
 

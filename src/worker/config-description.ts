@@ -404,7 +404,7 @@ export const SETTINGS: readonly Setting[] = [
     path: 'jwks.timeoutMs',
     type: { kind: 'integer', min: 100, max: 30_000 },
     default: 3000,
-    doc: 'One deadline over a key-set or discovery fetch, body included; past it the request is a 503.',
+    doc: 'One deadline over the whole key-set lookup (tiers, claim, discovery, fetch and body); past it: 503.',
   },
   {
     path: 'jwks.cooldownMs',

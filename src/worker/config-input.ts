@@ -312,8 +312,8 @@ export interface GuardConfigInput {
   /** Key-set and discovery fetches (Key removal). */
   jwks?: {
     /**
-     * One deadline over a key-set or discovery fetch, body included; past it the request is a 503. (100..30000; default
-     * 3000)
+     * One deadline over the whole key-set lookup (tiers, claim, discovery, fetch and body); past it: 503. (100..30000;
+     * default 3000)
      */
     timeoutMs?: number;
     /** Time between refetches caused by unknown `kid`s or failures. (0..3600000; default 30000) */

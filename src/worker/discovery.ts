@@ -6,7 +6,7 @@
 // set in the same tiers (this data centre's Cache API, then KV; sealed), so a cold
 // isolate does not ask the issuer again.
 
-import { fetchCapped } from '../keys/fetch-deadline.js';
+import { Deadline, fetchCapped } from '../keys/fetch-deadline.js';
 import type { AlgSpec } from '../algorithms.js';
 import { JwtError } from '../errors.js';
 import type { KeyEntry } from '../keys/entry.js';
@@ -54,7 +54,19 @@ export class DiscoveredKeySource implements KeySource {
 
   select(spec: AlgSpec, kid: string | undefined): KeyEntry | Promise<KeyEntry> {
     if (this.#set !== undefined && this.#o.now() < this.#until) return this.#set.select(spec, kid);
-    return this.#resolve().then((set) => set.select(spec, kid));
+    return this.#lookup(spec, kid);
+  }
+
+  // The document, then the key set: one deadline over both, as over a jwksUrl issuer's lookup. The set's own
+  // lookup keeps its deadline (it may serve later verifies); this verify waits for it only within ours.
+  async #lookup(spec: AlgSpec, kid: string | undefined): Promise<KeyEntry> {
+    const deadline = new Deadline(this.#o.timeoutMs);
+    try {
+      const set = await deadline.race(this.#resolve(deadline));
+      return await deadline.race(set.select(spec, kid));
+    } finally {
+      deadline.clear();
+    }
   }
 
   /** The fetched set's key for `spec` and `kid` while the document and the set are fresh; no I/O. */
@@ -63,7 +75,7 @@ export class DiscoveredKeySource implements KeySource {
     return this.#set.peek?.(spec, kid);
   }
 
-  #resolve(): Promise<KeySource> {
+  #resolve(deadline: Deadline): Promise<KeySource> {
     // A document that expired is still better than none while the issuer is down.
     const now = this.#o.now();
     if (this.#inflight !== undefined) return this.#inflight;
@@ -71,7 +83,7 @@ export class DiscoveredKeySource implements KeySource {
       if (this.#set !== undefined) return Promise.resolve(this.#set);
       return Promise.reject(this.#lastError ?? new JwtError('ERR_JWKS_FETCH_FAILED'));
     }
-    this.#inflight = this.#load().then(
+    this.#inflight = this.#load(deadline).then(
       (set) => {
         this.#inflight = undefined;
         return set;
@@ -87,15 +99,15 @@ export class DiscoveredKeySource implements KeySource {
     return this.#inflight;
   }
 
-  async #load(): Promise<KeySource> {
+  async #load(deadline: Deadline): Promise<KeySource> {
     const url = discoveryUrl(this.#o.issuer);
     if (!this.#triedStore && this.#o.store !== undefined) {
       this.#triedStore = true;
-      const doc = await this.#o.store.getDocument(url);
+      const doc = await this.#o.store.getDocument(url, deadline);
       const jwksUri = doc === undefined ? undefined : this.#check(doc, false);
       if (jwksUri !== undefined) return this.#install(jwksUri);
     }
-    const doc = await this.#fetchDocument(url);
+    const doc = await this.#fetchDocument(url, deadline);
     const jwksUri = this.#check(doc, true);
     if (jwksUri === undefined) throw new JwtError('ERR_JWKS_INVALID', { reason: 'discovery document refused' });
     this.#o.store?.putDocument(url, doc, DOCUMENT_TTL);
@@ -134,12 +146,12 @@ export class DiscoveredKeySource implements KeySource {
     return u.href;
   }
 
-  async #fetchDocument(url: string): Promise<unknown> {
-    // The same deadline as a key set's: request and body (src/keys/fetch-deadline.ts).
+  async #fetchDocument(url: string, deadline: Deadline): Promise<unknown> {
+    // What is left of the lookup's deadline, over request and body (src/keys/fetch-deadline.ts).
     const { text } = await fetchCapped(url, {
       fetch: this.#o.fetch,
       headers: { accept: 'application/json' },
-      timeoutMs: this.#o.timeoutMs,
+      deadline,
       cap: MAX_DOCUMENT,
       what: 'discovery document',
     });

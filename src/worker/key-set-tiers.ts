@@ -13,7 +13,8 @@ import type { Sealer } from './seal.js';
 
 /** What discovery (discovery.ts) reads and writes its documents through. */
 export interface DocumentStore {
-  getDocument(url: string): Promise<unknown>;
+  /** Within `lookup` (the verify's deadline). */
+  getDocument(url: string, lookup: Deadline): Promise<unknown>;
   putDocument(url: string, doc: unknown, ttlSeconds: number): void;
 }
 
@@ -42,7 +43,7 @@ export class KeySetTiers implements DocumentStore {
   readonly stores: JWKSStore[];
   /** The same tiers, for discovery documents. */
   readonly #documents: (CacheApiStore | KvJwksStore)[];
-  /** The one deadline over a lookup in every tier, ms. */
+  /** The cap on a lookup in every tier (within the verify's deadline), ms. */
   readonly lookupMs: number;
   #pending: Promise<unknown>[] = [];
 
@@ -65,9 +66,9 @@ export class KeySetTiers implements DocumentStore {
     return all;
   }
 
-  /** The document from the nearest tier that has it, all tiers under one deadline; copied nearer on a KV hit. */
-  async getDocument(url: string): Promise<unknown> {
-    const deadline = new Deadline(this.lookupMs);
+  /** The document from the nearest tier that has it, all tiers within `lookup` and lookupMs; copied nearer from KV. */
+  async getDocument(url: string, lookup: Deadline): Promise<unknown> {
+    const deadline = lookup.within(this.lookupMs);
     try {
       const seen = await readNearestFirst(
         this.#documents,
