@@ -30,7 +30,10 @@ const CURVES: Readonly<Record<string, Curve>> = {
   },
   'P-521': {
     p: 2n ** 521n - 1n,
-    b: 0x0051953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00n,
+    // SEC 2 / FIPS 186-4's b for P-521, in two halves of 66 hex digits (one literal would not fit a line).
+    b:
+      (0x0051953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109n << 264n) |
+      0xe156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00n,
     size: 66,
   },
 };

@@ -76,7 +76,10 @@ export class KeyEntry {
   readonly usable: boolean;
   /** Set when the key must never verify (too short); raised when the key is selected. */
   readonly problem: JwtError | undefined;
-  /** The JWK's identity (kid, kty, crv, alg, use, key_ops, key members) as a string; undefined for keys not from a JWK. */
+  /**
+   * The JWK's identity (kid, kty, crv, alg, use, key_ops, key members) as a string; undefined for keys not from a
+   * JWK.
+   */
   readonly fingerprint: string | undefined;
   /**
    * Clock ms until which a verdict this key proved may be served from a cache: the

@@ -85,8 +85,8 @@ export interface CappedFetch {
 
 /**
  * GET `url` (never following a redirect) and read its 200 body as UTF-8 text under
- * the caller's deadline. ERR_JWKS_TIMEOUT when the deadline passes (headers or body; once passed, a fetch's aborted signal sends nothing),
- * ERR_JWKS_FETCH_FAILED for a network fault or another status, ERR_JWKS_INVALID
+ * the caller's deadline. ERR_JWKS_TIMEOUT when the deadline passes (headers or body; once passed, a fetch's
+ * aborted signal sends nothing), ERR_JWKS_FETCH_FAILED for a network fault or another status, ERR_JWKS_INVALID
  * for a body over `cap` or not UTF-8.
  *
  * @example

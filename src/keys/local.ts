@@ -25,16 +25,25 @@ export interface JSONWebKeySet {
  * createLocalJWKSet(jwks, { allowHmac: false }); // public keys only
  */
 export interface LocalSetOptions {
-  /** Accept `kty: "oct"` (HMAC) keys from the set. On by default for a set you hold in code; remote sets default to off. */
+  /**
+   * Accept `kty: "oct"` (HMAC) keys from the set. On by default for a set you hold in code; remote sets default to
+   * off.
+   */
   allowHmac?: boolean;
 }
 
-/** The names createLocalJWKSet accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+/**
+ * The names createLocalJWKSet accepts: checkOptionNames refuses any other (a misspelt option would turn a check
+ * off).
+ */
 export const LOCAL_SET_OPTION_NAMES = { allowHmac: true } as const satisfies OptionNames<LocalSetOptions>;
 
 const MAX_JWKS_KEYS = 100;
 
-/** The keys of a JWKS object, its shape checked (ERR_JWKS_INVALID): an object with a keys array of at most 100 objects. */
+/**
+ * The keys of a JWKS object, its shape checked (ERR_JWKS_INVALID): an object with a keys array of at most 100
+ * objects.
+ */
 function keysOf(jwks: unknown): JWK[] {
   if (typeof jwks !== 'object' || jwks === null || !Array.isArray((jwks as JSONWebKeySet).keys)) {
     throw new JwtError('ERR_JWKS_INVALID', { reason: 'expected an object with a keys array' });
@@ -138,7 +147,8 @@ export class LocalJWKSet implements KeySource {
  * @example
  * import { createLocalJWKSet, createVerifier } from 'edgejwt';
  *
- * const jwks = createLocalJWKSet({ keys: [{ kty: 'OKP', crv: 'Ed25519', kid: 'k1', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }] });
+ * const x = '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo';
+ * const jwks = createLocalJWKSet({ keys: [{ kty: 'OKP', crv: 'Ed25519', kid: 'k1', x }] });
  * const verifier = createVerifier({ algorithms: ['EdDSA'], jwks, issuer: 'https://issuer.example' });
  */
 export function createLocalJWKSet(jwks: JSONWebKeySet, options?: LocalSetOptions): LocalJWKSet {

@@ -60,7 +60,10 @@ export interface RemoteJWKSetOptions {
   now?: () => number;
 }
 
-/** The names createRemoteJWKSet accepts: checkOptionNames refuses any other (a misspelt option would turn a check off). */
+/**
+ * The names createRemoteJWKSet accepts: checkOptionNames refuses any other (a misspelt option would turn a check
+ * off).
+ */
 export const REMOTE_SET_OPTION_NAMES = {
   timeoutDuration: true,
   cooldownDuration: true,

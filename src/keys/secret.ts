@@ -29,7 +29,10 @@ export function jwkFacts(jwk: JWK): {
   return { kid: jwk.kid, alg: jwk.alg, usable, fingerprint };
 }
 
-/** An HMAC secret (`secret` is the entry's own copy): checked when prepared, imported into the core at its first verify. */
+/**
+ * An HMAC secret (`secret` is the entry's own copy): checked when prepared, imported into the core at its first
+ * verify.
+ */
 function hmacEntry(secret: Uint8Array, facts: Partial<ReturnType<typeof jwkFacts>>): KeyEntry {
   // JwtError, not jwk-bytes' `bad`: a compiled HS guard bundles no JWK code (test/node/guard-bundles.test.ts).
   if (isPublicKeyText(secret)) throw new JwtError('ERR_KEY_INVALID', { reason: PUBLIC_KEY_SECRET });

@@ -25,7 +25,9 @@ const REQUIRED: Readonly<Record<string, readonly string[]>> = Object.freeze({
  * ERR_KEY_INVALID. The member values are hashed as given: they are not decoded.
  *
  * @example
- * jwkThumbprint({ kty: 'EC', crv: 'P-256', x: 'l8tFrhx-34tV3hRICRDY9zCkDlpBhF42UQUfWVAWBFs', y: '9VE4jf_Ok_o64zbTTlcuNJajHmt6v9TDVrU0CdvGRDA' });
+ * const x = 'l8tFrhx-34tV3hRICRDY9zCkDlpBhF42UQUfWVAWBFs';
+ * const y = '9VE4jf_Ok_o64zbTTlcuNJajHmt6v9TDVrU0CdvGRDA';
+ * jwkThumbprint({ kty: 'EC', crv: 'P-256', x, y });
  * // '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' (RFC 9449 §6.1)
  */
 export function jwkThumbprint(jwk: Readonly<Record<string, unknown>> | object, hash: HashName = 'SHA-256'): string {
