@@ -32,9 +32,6 @@ export { ECHO_ORIGIN } from './stages/forward/forwarding-config.js';
 export { L2_DEFAULT_ALGORITHMS } from './l2-defaults.js';
 export { isLoopback, type ClaimWant } from './config-values.js';
 export type { CacheConfig, IssuerConfig, OriginConfig, TokenSource };
-export type { AdminConfig } from './stages/admin/admin.js';
-export type { CorsConfig } from './stages/cors/cors.js';
-export type { AuthMode, RuleConfig } from './stages/route/rules.js';
 export type { KeySourceConfig } from './issuers-config.js';
 
 export interface GuardConfig extends ForwardingConfig {

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseConfig, bearer, demoKeys, makeGuard, token, type Keys, type Made } from '../../harness.js';
 import { withCors } from '../../../../src/worker/stages/cors/cors.js';
-import type { CorsConfig } from '../../../../src/worker/config.js';
+import type { CorsConfig } from '../../../../src/worker/stages/cors/cors.js';
 
 let k: Keys;
 let g: Made;
