@@ -5,11 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRemoteJWKSet } from '../../src/index.js';
 import { DiscoveredKeySource } from '../../src/worker/discovery.js';
 import type { AlgSpec } from '../../src/algorithms.js';
-import { codeOf } from '../shared/jwt-mint.js';
+import { later, timed } from './faked-clock.js';
 
 const ISSUER = 'https://issuer.example';
 const TIMEOUT = 600;
-const later = <T>(ms: number, value: T): Promise<T> => new Promise((r) => setTimeout(() => r(value), ms));
 const hung = (() => new Promise<Response>(() => undefined)) as unknown as typeof fetch;
 const spec = { alg: 'RS256' } as unknown as AlgSpec;
 
@@ -25,15 +24,6 @@ function discovered(doc: unknown): DiscoveredKeySource {
     keySet: (url) => createRemoteJWKSet(url, { fetch: hung, timeoutDuration: TIMEOUT }),
     log: () => undefined,
   });
-}
-
-/** `run` started on the faked clock: when it settled (ms) and how, stepping 10 ms at a time up to 3 s. */
-async function timed(run: () => unknown): Promise<{ ms: number; code: string }> {
-  const started = Date.now();
-  let code: string | undefined;
-  void codeOf(run).then((c) => (code = c));
-  while (code === undefined && Date.now() - started < 3000) await vi.advanceTimersByTimeAsync(10);
-  return { ms: Date.now() - started, code: code ?? 'STILL WAITING' };
 }
 
 afterEach(() => {

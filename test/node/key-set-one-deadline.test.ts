@@ -5,14 +5,13 @@
 // In node/, not shared/: the bundled corpus's test shim has no fake timers.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRemoteJWKSet, createVerifier, type JWKSStore, type StoredJWKS } from '../../src/index.js';
-import { claims, codeOf, mint, nowDate } from '../shared/jwt-mint.js';
+import { claims, mint, nowDate } from '../shared/jwt-mint.js';
+import { later, timed } from './faked-clock.js';
 import { URL_, keyWithKid } from '../shared/remote-jwks-fakes.js';
 
 const TIMEOUT = 600;
 /** The deadline, plus one step of the faked clock. */
 const WITHIN = TIMEOUT + 10;
-
-const later = <T>(ms: number, value: T): Promise<T> => new Promise((r) => setTimeout(() => r(value), ms));
 
 /** A provider that never answers (and ignores the abort); counts requests. */
 function hungProvider(): typeof fetch & { calls: number } {
@@ -24,15 +23,6 @@ function hungProvider(): typeof fetch & { calls: number } {
 /** A store whose reads take 400 ms and find nothing (`entry` when given); attempts as `attempts` says. */
 function slowStore(attempts?: Pick<JWKSStore, 'getAttempt' | 'putAttempt'>, entry?: StoredJWKS): JWKSStore {
   return { get: () => later(400, entry), put: () => undefined, ...attempts };
-}
-
-/** `run` started on the faked clock: when it settled (ms) and how, stepping 10 ms at a time up to 3 s. */
-async function timed(run: () => Promise<unknown>): Promise<{ ms: number; code: string }> {
-  const started = Date.now();
-  let code: string | undefined;
-  void codeOf(run).then((c) => (code = c));
-  while (code === undefined && Date.now() - started < 3000) await vi.advanceTimersByTimeAsync(10);
-  return { ms: Date.now() - started, code: code ?? 'STILL WAITING' };
 }
 
 afterEach(() => {
