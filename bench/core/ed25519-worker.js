@@ -4,7 +4,8 @@
 // Worker) or with crypto.subtle.verify. Timing happens outside, in Node, because
 // workerd's clocks do not advance during synchronous execution.
 import { Core, ed25519Import } from '../../dist/wasm/core.js';
-import coreModule from '../../dist/wasm/generated/core.wasm';
+// Beside the bundle: bundleWorker copies the built core next to it (bench/lib/workerd-bundle.ts).
+import coreModule from './core.wasm';
 
 let state;
 

@@ -5,9 +5,9 @@
 // empty requests. Run: npm run build && node bench/core/ed25519-workerd.ts
 import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { dirname, join, posix } from 'node:path';
-import { readFileSync } from 'node:fs';
-import { Miniflare } from 'miniflare';
+import { dirname, join } from 'node:path';
+import { bundleWorker } from '../lib/workerd-bundle.ts';
+import { miniflareFor } from '../lib/workerd.ts';
 import { smoke, summarize, printTable, speedup, type Sample } from '../lib/harness.ts';
 import { environment, printEnvironment, writeResults } from '../lib/env.ts';
 import { signingInput } from '../lib/signing-input.ts';
@@ -23,32 +23,10 @@ const pub = Buffer.from(createPublicKey(privateKey).export({ format: 'jwk' }).x 
 const msg = signingInput();
 const sig = sign(null, Buffer.from(msg), privateKey);
 
-// The Worker and its static imports, listed for Miniflare (bench/package.json's miniflare 4).
-type ModuleDef = { type: 'ESModule' | 'CompiledWasm'; path: string; contents: string | Uint8Array };
-function collectModules(entry: string): ModuleDef[] {
-  const seen = new Map<string, ModuleDef>();
-  const visit = (rel: string) => {
-    if (seen.has(rel)) return;
-    const path = join(root, rel);
-    if (rel.endsWith('.wasm')) {
-      seen.set(rel, { type: 'CompiledWasm', path, contents: new Uint8Array(readFileSync(path)) });
-      return;
-    }
-    const text = readFileSync(path, 'utf8');
-    seen.set(rel, { type: 'ESModule', path, contents: text });
-    for (const m of text.matchAll(/^(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)) {
-      visit(posix.normalize(posix.join(posix.dirname(rel), m[1]!)));
-    }
-  };
-  visit(entry);
-  return [...seen.values()]; // the entry point first
-}
-
-const mf = new Miniflare({
-  modules: collectModules('bench/core/ed25519-worker.js'),
-  modulesRoot: root,
-  compatibilityDate: '2026-04-01',
-});
+// The Worker bundled as Wrangler would (the workerd condition resolves dist/'s `#` imports), the .wasm beside it.
+const outDir = join(root, 'build/bench-ed25519-workerd');
+await bundleWorker(join(root, 'bench/core/ed25519-worker.js'), join(outDir, 'worker.js'));
+const mf = miniflareFor(outDir);
 try {
   const setup = await mf.dispatchFetch('http://bench/setup', {
     method: 'POST',
