@@ -123,8 +123,8 @@ for (let r = 0; r < rounds; r++) {
 const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 console.log(`\n### Table window W (per-key table of signed radix-2^W multiples), Node ${process.version}\n`);
 console.log(
-  '| W | verify (median) | key import + first verify (median) | table per key | B table + build scratch (once per instance) ' +
-    '| B table as data: raw / gzip | core gzip |',
+  '| W | verify (median) | key import + first verify (median) | table per key | ' +
+    'B table + build scratch (once per instance) | B table as data: raw / gzip | core gzip |',
 );
 console.log('|---:|---:|---:|---:|---:|---:|---:|');
 for (const v of variants) {
