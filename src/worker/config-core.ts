@@ -112,7 +112,7 @@ export function parseConfigWith(
   const given = stages.flatMap((s) => (s.section === undefined ? [] : [s.section]));
   const read = new Set(given.map((s) => s.key.key));
   const readAfter = (check: CoreCheck): void => {
-    for (const s of given) if (s.after === check) sections[s.key.key] = part(() => s.parse(v[s.key.key], cx));
+    for (const s of given) if (s.after === check) sections[s.key.key] = part(() => s.parse(own(v, s.key.key), cx));
   };
   // The order below is the order settings are checked in (the first problem is the one the guard names).
   part(() => knownKeys(v, '', TOP_KEYS));
@@ -181,7 +181,13 @@ export function parseConfigWith(
  * default, needs no rules stage).
  */
 function isSet(v: Readonly<Record<string, unknown>>, key: string): boolean {
-  return v[key] !== undefined && !(key === 'rules' && Array.isArray(v[key]) && v[key].length === 0);
+  const value = own(v, key);
+  return value !== undefined && !(key === 'rules' && Array.isArray(value) && value.length === 0);
+}
+
+/** `v[key]` if GUARD_CONFIG itself sets it: never a member of Object.prototype (a section keyed `constructor`). */
+function own(v: Readonly<Record<string, unknown>>, key: string): unknown {
+  return Object.hasOwn(v, key) ? v[key] : undefined;
 }
 
 function parseJson(text: string): unknown {

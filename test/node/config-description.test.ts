@@ -9,7 +9,8 @@ import { bindingSettings, requiredBindings } from '../../src/worker/bindings.js'
 import { CONFIG_KEYS, ConfigError, parseConfig } from '../../src/worker/config.js';
 import { INTROSPECTION_KEYS } from '../../src/worker/config-keys.js';
 import { SETTINGS, type Setting, type ValueType } from '../../src/worker/config-description.js';
-import { CORE_KEYS } from '../../src/worker/config-core.js';
+import { CORE_KEYS, parseConfigWith } from '../../src/worker/config-core.js';
+import { sectionKey } from '../../src/worker/section.js';
 import { defaultStages } from '../../src/worker/stages/index.js';
 
 type Json = Record<string, unknown>;
@@ -198,5 +199,24 @@ describe('the config description (src/worker/config-description.ts)', () => {
     const top = SETTINGS.filter((s) => !s.path.includes('.') && !s.path.includes('[')).map((s) => s.path);
     expect([...CORE_KEYS, ...sections.map(([, key]) => key)].sort()).toEqual([...top].sort());
     expect([...CONFIG_KEYS.top].sort()).toEqual([...top].sort());
+  });
+
+  it('section_parser_never_reads_object_prototype_members', () => {
+    // A section's parser gets what GUARD_CONFIG itself sets under its key: never an inherited member.
+    const seen: unknown[] = [];
+    const stage = {
+      section: {
+        key: sectionKey('constructor'),
+        after: 'GUARD_CONFIG' as const,
+        parse: (v: unknown) => {
+          seen.push(v);
+          return undefined;
+        },
+      },
+    };
+    const issuers = [{ issuer: 'https://i.example', audience: 'api', algorithms: ['HS256'], secretBinding: 'K' }];
+    const config = parseConfigWith({ issuers }, [stage]);
+    expect(seen).toEqual([undefined]);
+    expect(config.sectionsSet).toEqual([]);
   });
 });
